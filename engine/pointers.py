@@ -1,0 +1,67 @@
+"""JSON pointers over form data: expanding patterns with ``*`` for array items."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+_MISSING = object()
+
+
+def split(pointer: str) -> list[str]:
+    """Split a JSON pointer into unescaped tokens (``/a/b~1c`` → ``["a", "b/c"]``)."""
+    if not pointer:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/")]
+
+
+def join(tokens: Sequence[str | int]) -> str:
+    """Join tokens into a JSON pointer, escaping ``~`` and ``/``."""
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+def get(data: Any, pointer: str, default: Any = None) -> Any:
+    """The value at ``pointer`` in ``data``, or ``default`` when any step is absent."""
+    node = data
+    for token in split(pointer):
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return default
+    return node
+
+
+def expand(pattern: str, data: Any) -> Iterator[str]:
+    """Concrete pointers for ``pattern`` (``*`` = every item of an array present in data).
+
+    A pattern whose array is absent yields nothing; a pattern with no ``*`` always
+    yields itself, whether or not the value exists.
+    """
+    tokens = split(pattern)
+
+    def walk(node: Any, i: int, prefix: list[str]) -> Iterator[str]:
+        if i == len(tokens):
+            yield join(prefix)
+            return
+        token = tokens[i]
+        if token == "*":
+            if isinstance(node, list):
+                for index, item in enumerate(node):
+                    yield from walk(item, i + 1, [*prefix, str(index)])
+            return
+        child = node.get(token, _MISSING) if isinstance(node, Mapping) else _MISSING
+        yield from walk(None if child is _MISSING else child, i + 1, [*prefix, token])
+
+    yield from walk(data, 0, [])
+
+
+def is_within(pointer: str, ancestor: str) -> bool:
+    """True when ``pointer`` is ``ancestor`` or lies below it."""
+    return pointer == ancestor or pointer.startswith(ancestor + "/")
+
+
+def dotted(pointer: str) -> str:
+    """A requirement id from a pointer: ``/veiculos/0/placa`` → ``veiculos.0.placa``."""
+    return ".".join(split(pointer))
