@@ -1,0 +1,1 @@
+"""Revisions of the registry schema, oldest first (0001, 0002, ...)."""
