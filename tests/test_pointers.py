@@ -8,7 +8,10 @@ DATA = {"veiculos": [{"placa": "ABC1D23"}, {"placa": "DEF4G56"}], "a/b": {"~x": 
 
 
 def test_expand_star_over_present_items() -> None:
-    assert list(pointers.expand("/veiculos/*/placa", DATA)) == ["/veiculos/0/placa", "/veiculos/1/placa"]
+    assert list(pointers.expand("/veiculos/*/placa", DATA)) == [
+        "/veiculos/0/placa",
+        "/veiculos/1/placa",
+    ]
 
 
 def test_expand_absent_array_yields_nothing_and_plain_pattern_yields_itself() -> None:

@@ -1,0 +1,219 @@
+"""The command line: a thin shell over the engine. Help and messages in pt-BR."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from lavra.cli_law import law
+from lavra.content import describe_error
+from lavra.documents import Engine
+from lavra.errors import LavraError
+from lavra.inputs import parse_date, read_data
+from lavra.report import STATUS_LABELS, Report
+
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT_INCOMPLETE = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+
+
+def shielded(func: F) -> F:
+    """Turn every error into a pt-BR message and an exit code; never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except LavraError as error:
+            click.echo(f"Erro: {describe_error(error)}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except Exception as error:
+            if os.environ.get("LAVRA_DEBUG"):
+                raise
+            click.echo(
+                f"Erro interno inesperado ({type(error).__name__}). Nada foi gravado. "
+                "Repita com LAVRA_DEBUG=1 para detalhes técnicos e informe o suporte.",
+                err=True,
+            )
+            sys.exit(EXIT_INTERNAL)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _engine() -> Engine:
+    return Engine.from_config()
+
+
+def _on(value: str | None) -> date | None:
+    return parse_date(value, what="data de referência") if value else None
+
+
+ON_OPTION = click.option(
+    "--on",
+    "on",
+    metavar="AAAA-MM-DD",
+    help="Data de referência (padrão: a data do próprio documento, ou hoje em Americana).",
+)
+
+
+def print_report(report: Report, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        return
+    state = "COMPLETO" if report.complete else "INCOMPLETO"
+    click.echo(f"Formulário {report.form} em {report.on:%d/%m/%Y}: {state}")
+    for item in report.items:
+        label = STATUS_LABELS[item.status].upper()
+        basis = f" [{'; '.join(item.basis)}]" if item.basis else ""
+        click.echo(f"  {label:<14} {item.message}{basis}")
+    pending = len(report.pending)
+    if pending:
+        click.echo(f"{pending} pendência(s).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="lavra", message="lavra %(version)s")
+def main() -> None:
+    """lavra: documentos oficiais da SETRANSV conforme a lei.
+
+    Verifica a completude dos dados frente à lei, gera minutas e requerimentos
+    preenchíveis, e lê de volta os requerimentos preenchidos.
+    """
+
+
+main.add_command(law)
+
+
+@main.command("check")
+@click.argument("form")
+@click.argument("data", type=click.Path(path_type=Path, dir_okay=False))
+@ON_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
+@shielded
+def check_command(form: str, data: Path, on: str | None, as_json: bool) -> None:
+    """Verifica os dados DATA do formulário FORM frente à lei.
+
+    Sai com 0 quando completo, 1 quando incompleto, 2 para entrada inutilizável.
+    """
+    report = _engine().check(form, read_data(data), _on(on))
+    print_report(report, as_json)
+    sys.exit(0 if report.complete else EXIT_INCOMPLETE)
+
+
+@main.command("draft")
+@click.argument("form")
+@click.argument("data", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    help="Arquivo PDF da minuta.",
+)
+@click.option(
+    "--docx", type=click.Path(path_type=Path, dir_okay=False), help="Também gera o DOCX editável."
+)
+@ON_OPTION
+@shielded
+def draft_command(form: str, data: Path, output: Path, docx: Path | None, on: str | None) -> None:
+    """Gera a MINUTA do documento FORM com os dados DATA, mesmo incompletos."""
+    rendered = _engine().draft(form, read_data(data), _on(on), docx=docx is not None)
+    _write(output, rendered.pdf)
+    if docx is not None and rendered.docx is not None:
+        _write(docx, rendered.docx)
+    pending = len(rendered.report.pending)
+    click.echo(
+        f"Minuta gravada em {output}"
+        + (f" e {docx}" if docx else "")
+        + f"; {pending} pendência(s)."
+    )
+
+
+@main.command("prefill")
+@click.argument("form")
+@click.argument("data", type=click.Path(path_type=Path, dir_okay=False), required=False)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    help="Arquivo PDF preenchível.",
+)
+@shielded
+def prefill_command(form: str, data: Path | None, output: Path) -> None:
+    """Gera o requerimento FORM em PDF preenchível, já preenchido com DATA."""
+    pdf = _engine().prefill(form, read_data(data) if data else {})
+    _write(output, pdf)
+    click.echo(f"Requerimento preenchível gravado em {output}.")
+
+
+@main.command("read")
+@click.argument("filled", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--form", "form", help="Formulário, quando o PDF não o identifica.")
+@ON_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
+@shielded
+def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) -> None:
+    """Lê os dados de um requerimento preenchido (FILLED) e verifica a completude."""
+    try:
+        raw = filled.read_bytes()
+    except OSError as error:
+        raise LavraError(f"Não foi possível ler o arquivo {filled}: {error.strerror}.") from None
+    result = _engine().read(raw, form, _on(on))
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"form": result.form, "data": result.data, "report": result.report.to_json()},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        click.echo(json.dumps(result.data, ensure_ascii=False, indent=2))
+        print_report(result.report, False)
+
+
+@main.command("demo")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("lavra-demo"),
+    show_default=True,
+    help="Pasta de saída.",
+)
+@shielded
+def demo_command(output: Path) -> None:
+    """Gera exemplos de todos os formulários a partir dos dados embutidos."""
+    from lavra.demo import run_demo
+
+    rows = run_demo(_engine(), output)
+    click.echo(f"{'formulário':<34} {'situação':<11} arquivos")
+    for row in rows:
+        click.echo(f"{row.form:<34} {row.status:<11} {', '.join(str(p) for p in row.files)}")
+
+
+def _write(path: Path, content: bytes) -> None:
+    """Write atomically: a file is either whole or absent."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".parcial")
+        partial.write_bytes(content)
+        partial.replace(path)
+    except OSError as error:
+        raise LavraError(f"Não foi possível gravar {path}: {error.strerror}.") from None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

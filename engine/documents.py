@@ -1,0 +1,284 @@
+"""The document pipeline: data → schema → rules → completeness report → draft PDF/DOCX.
+
+    engine = Engine.from_config()
+    report = engine.check("alvara-fretamento", data, on=date(2026, 11, 29))
+    draft = engine.draft("alvara-fretamento", data, docx=True)
+
+The engine holds one warm renderer (fonts, CSS) for the whole process.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from functools import cached_property
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+from markupsafe import escape
+from pypdf import PdfReader, PdfWriter
+from pypdf.errors import PyPdfError
+
+from lavra import pointers
+from lavra.checks import document_findings, run_checks
+from lavra.config import Config, load_config
+from lavra.content import Content, FormSpec
+from lavra.errors import InputError, LavraError, RenderError
+from lavra.fillable import fillable_body, read_fields
+from lavra.inputs import today
+from lavra.render import PageFrame, Renderer
+from lavra.report import Report, build_report
+from lavra.schemas import validate
+from lavra.templating import make_environment, render_template
+
+FORM_ID_KEY = "/LavraFormulario"
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A form's data checked on a reference date, with the values the law computes."""
+
+    form: FormSpec
+    data: Mapping[str, Any]
+    on: date
+    report: Report
+    computed: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    form: str
+    report: Report
+    pdf: bytes
+    docx: bytes | None
+
+
+@dataclass(frozen=True)
+class ReadBack:
+    form: str
+    data: dict[str, Any]
+    report: Report
+
+
+class Engine:
+    """The public face of lavra: check, draft, prefill and read forms of one content pack."""
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+
+    @classmethod
+    def from_config(cls, config: Config | None = None) -> Engine:
+        return cls(Content((config or load_config()).pack_dir))
+
+    @cached_property
+    def renderer(self) -> Renderer:
+        return Renderer(self.content.root / "forms" / "_base")
+
+    def _environment(self, draft: bool) -> Any:
+        return make_environment(
+            [self.content.root / "forms", self.content.root / "forms" / "_modelos"],
+            cite=self.content.cite,
+            cite_text=self.content.cite_text,
+            draft=draft,
+        )
+
+    @cached_property
+    def _draft_env(self) -> Any:
+        return self._environment(True)
+
+    @cached_property
+    def _final_env(self) -> Any:
+        return self._environment(False)
+
+    # ----------------------------------------------------------------- checking
+    def reference_date(self, form: FormSpec, data: Mapping[str, Any], on: date | None) -> date:
+        """The date the law is applied on: given, else the form's own date field, else today."""
+        if on is not None:
+            return on
+        if form.reference_date_field:
+            value = pointers.get(data, form.reference_date_field)
+            if isinstance(value, str):
+                try:
+                    return date.fromisoformat(value)
+                except ValueError:
+                    pass
+        return today()
+
+    def prepare(self, form_id: str, data: Mapping[str, Any], on: date | None = None) -> Prepared:
+        form = self.content.form(form_id)
+        if not isinstance(data, Mapping):
+            raise InputError("Os dados do formulário devem ser um objeto JSON.")
+        when = self.reference_date(form, data, on)
+        fields = self.content.fields(form)
+        issues = validate(self.content.registry, form.schema_id, data)
+        findings = [
+            *document_findings(fields, data, when),
+            *run_checks(form.checks, data, when, self.content.parameters),
+        ]
+        report = build_report(form.id, when, data, fields, issues, findings)
+        return Prepared(form, data, when, report, self._computed(form, when))
+
+    def check(self, form_id: str, data: Mapping[str, Any], on: date | None = None) -> Report:
+        return self.prepare(form_id, data, on).report
+
+    def _computed(self, form: FormSpec, on: date) -> dict[str, Any]:
+        computed: dict[str, Any] = {}
+        if form.validity_parameter:
+            value = self.content.parameters.value(form.validity_parameter, on)
+            amount = int(value.value)
+            steps = {
+                "anos": relativedelta(years=amount),
+                "meses": relativedelta(months=amount),
+                "dias": relativedelta(days=amount),
+            }
+            if value.unit not in steps:
+                raise RenderError(
+                    f"Unidade de validade não suportada no parâmetro {value.name}: {value.unit}."
+                )
+            computed["validade_" + str(value.unit)] = amount
+            computed["valido_ate"] = on + steps[str(value.unit)]
+        return computed
+
+    # ---------------------------------------------------------------- rendering
+    def _context(self, prepared: Prepared, *, draft: bool, number: str | None) -> dict[str, Any]:
+        form, content = prepared.form, self.content
+        report_items = {item.field: item for item in prepared.report.items}
+        documents = []
+        for info in content.fields(form):
+            if not info.document or "*" in info.pattern:
+                continue
+            item = report_items.get(info.pattern)
+            if item is not None and item.status.value == "not_applicable":
+                continue
+            value = pointers.get(prepared.data, info.pattern) or {}
+            documents.append(
+                {
+                    "titulo": info.title,
+                    "apresentado": bool(value.get("apresentado"))
+                    if isinstance(value, Mapping)
+                    else False,
+                    "data_emissao": value.get("data_emissao")
+                    if isinstance(value, Mapping)
+                    else None,
+                    "validade": value.get("validade") if isinstance(value, Mapping) else None,
+                    "fundamento": [content.cite_short(c) for c in info.basis],
+                }
+            )
+        signer: dict[str, str] | None = None
+        if form.signer_role:
+            signer = {"nome": "", "cargo": content.organization.roles.get(form.signer_role, "")}
+        elif form.applicant_signer:
+            person = pointers.get(prepared.data, form.applicant_signer) or {}
+            if isinstance(person, Mapping):
+                signer = {
+                    "nome": str(person.get("nome", "")),
+                    "cargo": str(person.get("cargo", "")),
+                }
+        return {
+            "formulario": {
+                "id": form.id,
+                "titulo": form.title,
+                "subtitulo": form.subtitle,
+                "texto": form.wording,
+                "fundamento": list(form.basis),
+            },
+            "dados": prepared.data,
+            "orgao": content.organization.context(),
+            "data_referencia": prepared.on,
+            "calculado": dict(prepared.computed),
+            "minuta": draft,
+            "numero": number,
+            "assinante": signer,
+            "documentos_exigidos": documents,
+            "pendencias": [
+                {
+                    "mensagem": item.message,
+                    "fundamento": [content.cite_short(c) for c in item.basis],
+                }
+                for item in prepared.report.pending
+            ],
+        }
+
+    def _frame(self, form: FormSpec, *, draft: bool, number: str | None) -> PageFrame:
+        org = self.content.organization
+        return PageFrame(
+            municipio=org.municipio, orgao=org.orgao, titulo=form.title, minuta=draft, numero=number
+        )
+
+    def draft(
+        self, form_id: str, data: Mapping[str, Any], on: date | None = None, *, docx: bool = False
+    ) -> Rendered:
+        """A MINUTA: renders even incomplete data, lists what is pending, no number."""
+        prepared = self.prepare(form_id, data, on)
+        body = render_template(
+            self._draft_env, "documento.html", self._context(prepared, draft=True, number=None)
+        )
+        frame = self._frame(prepared.form, draft=True, number=None)
+        pdf = self.renderer.pdf(body, frame)
+        return Rendered(
+            form_id, prepared.report, pdf, self.renderer.docx(body, frame) if docx else None
+        )
+
+    # ------------------------------------------------------- applicants' forms
+    def prefill(self, form_id: str, data: Mapping[str, Any]) -> bytes:
+        """A fillable AcroForm requerimento, prefilled, with the checklist of attachments."""
+        form = self.content.form(form_id)
+        if not form.fillable:
+            raise InputError(
+                f"O formulário «{form_id}» não é um requerimento preenchível pelo interessado."
+            )
+        schema = self.content.registry.resolver().lookup(form.schema_id).contents
+        body = fillable_body(
+            schema,
+            data,
+            cite=self.content.cite_short,
+            registry=self.content.registry,
+            with_title=False,
+        )
+        if form.subtitle:
+            body = f'<p class="subtitulo">{_escape(form.subtitle)}</p>' + body
+        pdf = self.renderer.pdf(body, self._frame(form, draft=False, number=None), fillable=True)
+        return _tag_form(pdf, form.id)
+
+    def read(self, pdf: bytes, form_id: str | None = None, on: date | None = None) -> ReadBack:
+        """Data typed into a prefilled requerimento, with its completeness report."""
+        found = form_id or _form_tag(pdf)
+        if not found:
+            raise InputError(
+                "O PDF não identifica o formulário: não foi gerado pelo lavra. "
+                "Informe o formulário."
+            )
+        form = self.content.form(found)
+        schema = self.content.registry.resolver().lookup(form.schema_id).contents
+        data = read_fields(pdf, schema, registry=self.content.registry)
+        return ReadBack(form.id, data, self.check(form.id, data, on))
+
+
+def _escape(text: str) -> str:
+    return str(escape(text))
+
+
+def _tag_form(pdf: bytes, form_id: str) -> bytes:
+    """Record the form id in the PDF's document information, for ``read``."""
+    try:
+        writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+        writer.add_metadata({FORM_ID_KEY: form_id})
+        out = io.BytesIO()
+        writer.write(out)
+    except (PyPdfError, ValueError, KeyError) as error:
+        raise RenderError(f"Não foi possível marcar o formulário no PDF: {error}.") from None
+    return out.getvalue()
+
+
+def _form_tag(pdf: bytes) -> str | None:
+    try:
+        info = PdfReader(io.BytesIO(pdf)).metadata
+    except (PyPdfError, ValueError, KeyError, OSError):
+        raise InputError("O arquivo enviado não é um PDF legível.") from None
+    value = info.get(FORM_ID_KEY) if info else None
+    return str(value) if value else None
+
+
+__all__ = ["Engine", "LavraError", "Prepared", "ReadBack", "Rendered"]

@@ -1,0 +1,137 @@
+"""The command line: exit codes, pt-BR messages, JSON output, files written whole."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from lavra.cli import main
+
+ALV = "alvara-fretamento"
+REQ = "requerimento-alvara-fretamento"
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def example_path(pack_dir: Path, form: str) -> Path:
+    return pack_dir / "forms" / form / "exemplo.json"
+
+
+def test_check_complete_exits_zero_with_json(runner: CliRunner, pack_dir: Path) -> None:
+    result = runner.invoke(
+        main, ["check", ALV, str(example_path(pack_dir, ALV)), "--on", "2026-11-29", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert payload["form"] == ALV and payload["complete"] is True
+    assert set(payload["items"][0]) == {"requirement", "status", "field", "message", "basis"}
+
+
+def test_check_incomplete_exits_one(runner: CliRunner, pack_dir: Path, tmp_path: Path) -> None:
+    data = json.loads(example_path(pack_dir, ALV).read_text(encoding="utf-8"))
+    data["veiculo"]["tacografo"] = False
+    path = tmp_path / "dados.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(main, ["check", ALV, str(path), "--on", "2026-11-29"])
+    assert result.exit_code == 1
+    assert "INCOMPLETO" in result.output and "tacógrafo" in result.output
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "message"),
+    [
+        ("{não é json", [], "não contém JSON válido"),
+        ("[1, 2]", [], "objeto JSON"),
+        ("{}", ["--on", "29/11/2026"], "AAAA-MM-DD"),
+        ("{}", ["--on", "2026-02-30"], "não existe"),
+        ('{"a": "x\\u0000y"}', [], "caractere de controle"),
+    ],
+)
+def test_check_unusable_input_exits_two_without_traceback(
+    runner: CliRunner, tmp_path: Path, content: str, args: list[str], message: str
+) -> None:
+    path = tmp_path / "dados.json"
+    path.write_text(content, encoding="utf-8")
+    result = runner.invoke(main, ["check", ALV, str(path), *args])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_form_and_missing_file_exit_two(
+    runner: CliRunner, pack_dir: Path, tmp_path: Path
+) -> None:
+    result = runner.invoke(main, ["check", "nao-existe", str(example_path(pack_dir, ALV))])
+    assert result.exit_code == 2 and "Formulário desconhecido" in result.output
+    result = runner.invoke(main, ["check", ALV, str(tmp_path / "ausente.json")])
+    assert result.exit_code == 2 and "Não foi possível ler" in result.output
+
+
+def test_draft_writes_pdf_and_docx(runner: CliRunner, pack_dir: Path, tmp_path: Path) -> None:
+    out, docx = tmp_path / "minuta.pdf", tmp_path / "minuta.docx"
+    result = runner.invoke(
+        main,
+        [
+            "draft",
+            ALV,
+            str(example_path(pack_dir, ALV)),
+            "-o",
+            str(out),
+            "--docx",
+            str(docx),
+            "--on",
+            "2026-11-29",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "MINUTA" in PdfReader(out).pages[0].extract_text()
+    assert docx.read_bytes()[:2] == b"PK"
+    assert not list(tmp_path.glob("*.parcial"))
+
+
+def test_draft_failure_leaves_no_file(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "dados.json"
+    path.write_text("[]", encoding="utf-8")
+    out = tmp_path / "minuta.pdf"
+    result = runner.invoke(main, ["draft", ALV, str(path), "-o", str(out)])
+    assert result.exit_code == 2
+    assert not out.exists()
+
+
+def test_prefill_then_read_round_trip(runner: CliRunner, pack_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "req.pdf"
+    result = runner.invoke(main, ["prefill", REQ, str(example_path(pack_dir, REQ)), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert PdfReader(io.BytesIO(out.read_bytes())).get_fields()
+    result = runner.invoke(main, ["read", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    expected = json.loads(example_path(pack_dir, REQ).read_text(encoding="utf-8"))
+    assert payload["form"] == REQ
+    assert payload["data"] == expected
+    assert payload["report"]["complete"] is True
+
+
+def test_read_rejects_garbage(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "lixo.pdf"
+    path.write_bytes(b"isto nao e um pdf")
+    result = runner.invoke(main, ["read", str(path)])
+    assert result.exit_code == 2
+    assert "PDF" in result.output and "Traceback" not in result.output
+
+
+def test_demo_makes_every_form(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["demo", "-o", str(tmp_path / "demo")])
+    assert result.exit_code == 0, result.output
+    for form in (ALV, REQ):
+        assert form in result.output
+        assert (tmp_path / "demo" / f"{form}-minuta.pdf").stat().st_size > 1000
+    assert (tmp_path / "demo" / f"{REQ}-preenchivel.pdf").exists()
