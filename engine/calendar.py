@@ -28,6 +28,7 @@ from typing import Any, Literal
 import holidays
 from dateutil.easter import easter
 from holidays import HolidayBase
+
 from lavra.errors import ContentPackError, InputError
 
 CALENDAR_FILE = Path("legal_text") / "feriados-municipais.json"

@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 
 import click
 
+from lavra.cli_amount import amount
+from lavra.cli_deadline import deadline
 from lavra.cli_law import law
 from lavra.content import describe_error
 from lavra.documents import Engine
@@ -93,6 +95,8 @@ def main() -> None:
 
 
 main.add_command(law)
+main.add_command(deadline)
+main.add_command(amount)
 
 
 @main.command("check")

@@ -2,10 +2,10 @@
 
 A *citation use* is a string in a list under a key named ``x-fundamento`` or
 ``fundamento``, anywhere (at any depth) in the JSON files under ``schemas/`` and
-``forms/`` and in ``legal_text/parametros.json``; it is recorded with its file and JSON
-pointer. Every such citation must resolve (see :func:`lavra.law.resolve`); those that do
-not are listed as *dangling*, and so is a ``fundamento`` whose value is not a list of
-strings.
+``forms/`` and in every JSON file of ``legal_text/`` that is not a law (parameters,
+deadlines, calendars, tables); it is recorded with its file and JSON pointer. Every
+such citation must resolve (see :func:`lavra.law.resolve`); those that do not are listed
+as *dangling*, and so is a ``fundamento`` whose value is not a list of strings.
 
 Each fragment of each law gets one status, decided on its own:
 
@@ -35,8 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from lavra.errors import CitationError, ContentPackError, LavraError
-from lavra.law import Law, load_laws, resolve, short_reference
-from lavra.params import PARAMETERS_FILE
+from lavra.law import Law, is_law_document, load_laws, resolve, short_reference
 
 __all__ = [
     "CITATION_KEYS",
@@ -149,26 +148,35 @@ def _walk(node: Any, tokens: list[str]) -> Iterator[tuple[list[str], Any]]:
             yield from _walk(item, [*tokens, str(index)])
 
 
-def _scanned_files(pack_dir: Path) -> list[Path]:
-    files: list[Path] = []
-    for folder in ("schemas", "forms"):
-        if (pack_dir / folder).is_dir():
-            files.extend(sorted((pack_dir / folder).rglob("*.json")))
-    if (pack_dir / PARAMETERS_FILE).is_file():
-        files.append(pack_dir / PARAMETERS_FILE)
-    return files
+def _read(path: Path, pack_dir: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        rel = path.relative_to(pack_dir).as_posix()
+        raise ContentPackError(f"Não foi possível ler {rel} como JSON: {exc}.") from None
+
+
+def _scanned_documents(pack_dir: Path) -> list[tuple[Path, Any]]:
+    """The JSON documents scanned for citations, with their paths: schemas/, forms/, and
+    the non-law files of legal_text/ (a law's own ids are not uses of it)."""
+    found: list[tuple[Path, Any]] = []
+    for folder in ("schemas", "forms", "legal_text"):
+        if not (pack_dir / folder).is_dir():
+            continue
+        for path in sorted((pack_dir / folder).rglob("*.json")):
+            document = _read(path, pack_dir)
+            if folder == "legal_text" and is_law_document(document):
+                continue
+            found.append((path, document))
+    return found
 
 
 def find_citations(pack_dir: Path) -> tuple[tuple[CitationUse, ...], tuple[DanglingCitation, ...]]:
     """All citation uses of the pack, and the malformed ``fundamento`` values found."""
     uses: list[CitationUse] = []
     malformed: list[DanglingCitation] = []
-    for path in _scanned_files(pack_dir):
+    for path, document in _scanned_documents(pack_dir):
         rel = path.relative_to(pack_dir).as_posix()
-        try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ContentPackError(f"Não foi possível ler {rel} como JSON: {exc}.") from None
         for tokens, value in _walk(document, []):
             if not isinstance(value, list):
                 malformed.append(DanglingCitation(

@@ -37,6 +37,7 @@ from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
 from dateutil.relativedelta import relativedelta
+
 from lavra.calendar import BusinessCalendar
 from lavra.errors import InputError
 

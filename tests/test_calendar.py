@@ -9,6 +9,7 @@ from typing import Any
 
 import holidays
 import pytest
+
 from lavra.calendar import BusinessCalendar, CalendarEntry, calendar_from_data, load_calendar
 from lavra.errors import ContentPackError, InputError
 

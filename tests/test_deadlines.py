@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from lavra.calendar import BusinessCalendar, calendar_from_data, load_calendar
 from lavra.deadlines import (
     DeadlineResult,
