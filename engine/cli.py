@@ -16,6 +16,7 @@ import click
 from lavra.cli_amount import amount
 from lavra.cli_deadline import deadline
 from lavra.cli_law import law
+from lavra.config import load_config
 from lavra.content import describe_error
 from lavra.documents import Engine
 from lavra.errors import LavraError
@@ -199,13 +200,192 @@ def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) 
 )
 @shielded
 def demo_command(output: Path) -> None:
-    """Gera exemplos de todos os formulários a partir dos dados embutidos."""
+    """Gera exemplos de todos os formulários a partir dos dados embutidos.
+
+    Cria na pasta uma PKI de desenvolvimento (sem validade jurídica) e um registro
+    SQLite, emite e verifica cada documento emissível, e gera minuta e requerimento
+    preenchível de cada requerimento.
+    """
     from lavra.demo import run_demo
 
-    rows = run_demo(_engine(), output)
-    click.echo(f"{'formulário':<34} {'situação':<11} arquivos")
+    rows = run_demo(load_config(), output)
+    click.echo(f"{'formulário':<32} {'número':<10} {'situação':<40} arquivos")
     for row in rows:
-        click.echo(f"{row.form:<34} {row.status:<11} {', '.join(str(p) for p in row.files)}")
+        files = ", ".join(str(p) for p in row.files)
+        click.echo(f"{row.form:<32} {row.number:<10} {row.status:<40} {files}")
+    click.echo(f"Registro e PKI de desenvolvimento (sem validade jurídica) em {output / 'dados'}.")
+
+
+@main.group("keys")
+def keys_group() -> None:
+    """Certificados de assinatura."""
+
+
+@keys_group.command("init")
+@click.option("--force", is_flag=True, help="Recria a PKI mesmo que já exista.")
+@shielded
+def keys_init_command(force: bool) -> None:
+    """Cria a PKI de desenvolvimento (SEM VALIDADE JURÍDICA) na pasta de dados.
+
+    Uma autoridade raiz e um certificado por papel de assinatura (secretário de
+    transportes, agente de fiscalização, prefeito). Em produção use o certificado
+    do Município (configuração [assinantes]).
+    """
+    from lavra.pki import init_dev_pki
+
+    config = load_config()
+    engine = Engine.from_config(config)
+    pki = init_dev_pki(config.pki_dir, engine.content.organization.roles, force=force)
+    click.echo(f"PKI de desenvolvimento (sem validade jurídica) em {pki.folder}:")
+    for role, path in sorted(pki.signers.items()):
+        click.echo(f"  {role:<24} {path}")
+
+
+def _issuer() -> Any:
+    from lavra.issuing import Issuer
+
+    return Issuer.from_config()
+
+
+@main.command("issue")
+@click.argument("form")
+@click.argument("data", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    help="Arquivo PDF/A assinado.",
+)
+@click.option(
+    "--docx",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Também grava a cópia editável em DOCX.",
+)
+@click.option(
+    "--chave", "key", help="Chave de idempotência: repetir a emissão devolve o mesmo documento."
+)
+@ON_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
+@shielded
+def issue_command(
+    form: str,
+    data: Path,
+    output: Path,
+    docx: Path | None,
+    key: str | None,
+    on: str | None,
+    as_json: bool,
+) -> None:
+    """Emite o documento FORM: numera, assina e registra; ou recusa se incompleto."""
+    from lavra.issuing import IncompleteError
+
+    issuer = _issuer()
+    try:
+        result = issuer.issue(
+            form,
+            read_data(data),
+            _on(on),
+            idempotency_key=key,
+            actor=os.environ.get("USER"),
+            docx=docx is not None,
+        )
+    except IncompleteError as error:
+        click.echo(error.message, err=True)
+        print_report(error.report, as_json)
+        sys.exit(EXIT_INCOMPLETE)
+    _write(output, result.pdf)
+    if docx is not None and result.docx is not None:
+        _write(docx, result.docx)
+    record = result.record
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "number": record.formatted,
+                    "series": record.series,
+                    "form": record.form,
+                    "verification_code": record.verification_code,
+                    "sha256": record.sha256,
+                    "path": str(output),
+                    "docx": str(docx) if docx else None,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        click.echo(
+            f"Emitido {record.series} nº {record.formatted}, código verificador "
+            f"{record.verification_code}, gravado em {output}."
+        )
+
+
+@main.command("verify")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False), required=False)
+@click.option("--code", "code", help="Consulta um código verificador no registro.")
+@click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
+@shielded
+def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
+    """Verifica um documento emitido: assinatura íntegra, confiável, sem alteração
+    posterior, e o registro com este código e este hash. Sai com 0 só quando tudo confere."""
+    issuer = _issuer()
+    if code is not None:
+        record = issuer.lookup_code(code)
+        if record is None:
+            raise LavraError(f"Código verificador {code} não encontrado no registro.")
+        payload = {
+            "registered": True,
+            "number": record.formatted,
+            "form": record.form,
+            "series": record.series,
+            "issued_at": record.issued_at_local.isoformat(),
+            "signer": record.signer_subject,
+            "cancelled": record.cancelled,
+            "cancel_reason": record.cancel_reason,
+        }
+        if as_json:
+            click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        else:
+            state = f"CANCELADO ({record.cancel_reason})" if record.cancelled else "válido"
+            click.echo(
+                f"{record.form} nº {record.formatted}, emitido em "
+                f"{record.issued_at_local:%d/%m/%Y %H:%M}, assinado por "
+                f"{record.signer_subject}: {state}."
+            )
+        sys.exit(0 if not record.cancelled else EXIT_INCOMPLETE)
+    if file is None:
+        raise LavraError("Informe o arquivo PDF ou --code CÓDIGO.")
+    try:
+        raw = file.read_bytes()
+    except OSError as error:
+        raise LavraError(f"Não foi possível ler o arquivo {file}: {error.strerror}.") from None
+    result = issuer.verify(raw)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+    elif result.valid:
+        click.echo(
+            f"Documento válido: {result.form} nº {result.number}, assinado por {result.signer}."
+        )
+    else:
+        click.echo("Documento NÃO confere:")
+        for problem in result.problems:
+            click.echo(f"  - {problem}")
+    sys.exit(0 if result.valid else EXIT_INCOMPLETE)
+
+
+@main.command("cancel")
+@click.argument("number")
+@click.option("--reason", "reason", required=True, help="Motivo do cancelamento.")
+@click.option("--series", "series", help="Série, quando o número se repete entre séries.")
+@click.option("--by", "by", default=None, help="Quem cancela (padrão: o usuário do sistema).")
+@shielded
+def cancel_command(number: str, reason: str, series: str | None, by: str | None) -> None:
+    """Cancela o documento NUMBER (ex.: 0001/2026): ele permanece no registro."""
+    record = _issuer().cancel(number, reason, by or os.environ.get("USER") or "lavra", series)
+    click.echo(
+        f"Documento {record.series} nº {record.formatted} cancelado: {record.cancel_reason}."
+    )
 
 
 def _write(path: Path, content: bytes) -> None:

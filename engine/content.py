@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -59,6 +60,7 @@ class FormSpec:
     checks: tuple[CheckSpec, ...]
     reference_date_field: str | None
     example: Path | None
+    computations: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any], folder: Path) -> FormSpec:
@@ -96,6 +98,7 @@ class FormSpec:
             ),
             reference_date_field=raw.get("data_referencia"),
             example=example,
+            computations=tuple(raw.get("calculos", ())),
         )
 
 
@@ -164,6 +167,17 @@ class Content:
             )
         except KeyError as error:
             raise ContentPackError(f"forms/orgao.json: falta a chave {error}.") from None
+
+    @cached_property
+    def version(self) -> str:
+        """A digest of every file of the pack: the version a document was rendered from."""
+        digest = hashlib.sha256()
+        for folder in ("legal_text", "schemas", "forms"):
+            for path in sorted((self.root / folder).rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    digest.update(path.relative_to(self.root).as_posix().encode())
+                    digest.update(path.read_bytes())
+        return digest.hexdigest()[:16]
 
     def form(self, form_id: str) -> FormSpec:
         try:

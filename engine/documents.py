@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dateutil.relativedelta import relativedelta
 from markupsafe import escape
@@ -28,10 +28,13 @@ from lavra.content import Content, FormSpec
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.fillable import fillable_body, read_fields
 from lavra.inputs import today
-from lavra.render import PageFrame, Renderer
+from lavra.render import LaidOutPdf, PageFrame, Renderer
 from lavra.report import Report, build_report
 from lavra.schemas import validate
 from lavra.templating import make_environment, render_template
+
+if TYPE_CHECKING:
+    from lavra.computations import History
 
 FORM_ID_KEY = "/LavraFormulario"
 
@@ -106,7 +109,22 @@ class Engine:
                     pass
         return today()
 
-    def prepare(self, form_id: str, data: Mapping[str, Any], on: date | None = None) -> Prepared:
+    def prepare(
+        self,
+        form_id: str,
+        data: Mapping[str, Any],
+        on: date | None = None,
+        *,
+        history: History | None = None,
+        example_values: bool = False,
+        draft: bool = True,
+    ) -> Prepared:
+        """Validate, run the checks and the computations of the form on the reference date.
+
+        ``history`` gives the earlier documents the law looks at (repeat offences); without
+        it the history is taken as empty. ``example_values`` lets the computations use the
+        content pack's example tables (for ``lavra demo`` only: never for real issuance).
+        """
         form = self.content.form(form_id)
         if not isinstance(data, Mapping):
             raise InputError("Os dados do formulário devem ser um objeto JSON.")
@@ -117,11 +135,38 @@ class Engine:
             *document_findings(fields, data, when),
             *run_checks(form.checks, data, when, self.content.parameters),
         ]
-        report = build_report(form.id, when, data, fields, issues, findings)
-        return Prepared(form, data, when, report, self._computed(form, when))
+        computed = self._computed(form, when)
+        if form.computations and not issues:
+            from lavra.computations import COMPUTATIONS, ComputeInput
 
-    def check(self, form_id: str, data: Mapping[str, Any], on: date | None = None) -> Report:
-        return self.prepare(form_id, data, on).report
+            request = ComputeInput(
+                form_id=form.id,
+                data=data,
+                on=when,
+                pack_dir=self.content.root,
+                history=history,
+                draft=draft,
+                example_values=example_values,
+            )
+            for name in form.computations:
+                result = COMPUTATIONS[name](request)
+                computed.update(result.values)
+                findings.extend(result.items)
+        report = build_report(form.id, when, data, fields, issues, findings)
+        return Prepared(form, data, when, report, computed)
+
+    def check(
+        self,
+        form_id: str,
+        data: Mapping[str, Any],
+        on: date | None = None,
+        *,
+        history: History | None = None,
+        example_values: bool = False,
+    ) -> Report:
+        return self.prepare(
+            form_id, data, on, history=history, example_values=example_values
+        ).report
 
     def _computed(self, form: FormSpec, on: date) -> dict[str, Any]:
         computed: dict[str, Any] = {}
@@ -142,6 +187,27 @@ class Engine:
         return computed
 
     # ---------------------------------------------------------------- rendering
+    def render_final(
+        self,
+        prepared: Prepared,
+        *,
+        number: str,
+        code: str,
+        url: str,
+        qr_png: bytes,
+        signer_name: str,
+        docx: bool = True,
+    ) -> tuple[LaidOutPdf, bytes | None]:
+        """The final document: numbered, with its verification code and QR, ready to sign."""
+        context = self._context(prepared, draft=False, number=number)
+        context["autenticacao"] = {"codigo": code, "url": url}
+        if context["assinante"] is not None:
+            context["assinante"]["nome"] = signer_name
+        body = render_template(self._final_env, "documento.html", context)
+        frame = self._frame(prepared.form, draft=False, number=number)
+        laid = self.renderer.pdf_for_signing(body, replace(frame, qr_png=qr_png))
+        return laid, (self.renderer.docx(body, frame) if docx else None)
+
     def _context(self, prepared: Prepared, *, draft: bool, number: str | None) -> dict[str, Any]:
         form, content = prepared.form, self.content
         report_items = {item.field: item for item in prepared.report.items}
@@ -190,6 +256,7 @@ class Engine:
             "calculado": dict(prepared.computed),
             "minuta": draft,
             "numero": number,
+            "autenticacao": None,
             "assinante": signer,
             "documentos_exigidos": documents,
             "pendencias": [
@@ -208,10 +275,17 @@ class Engine:
         )
 
     def draft(
-        self, form_id: str, data: Mapping[str, Any], on: date | None = None, *, docx: bool = False
+        self,
+        form_id: str,
+        data: Mapping[str, Any],
+        on: date | None = None,
+        *,
+        docx: bool = False,
+        history: History | None = None,
+        example_values: bool = False,
     ) -> Rendered:
         """A MINUTA: renders even incomplete data, lists what is pending, no number."""
-        prepared = self.prepare(form_id, data, on)
+        prepared = self.prepare(form_id, data, on, history=history, example_values=example_values)
         body = render_template(
             self._draft_env, "documento.html", self._context(prepared, draft=True, number=None)
         )

@@ -25,6 +25,7 @@ import html
 import logging
 import mimetypes
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -90,6 +91,26 @@ class PageFrame:
     minuta: bool = False
     numero: str | None = None
     brasao: str | None = None  # file name of a PNG/JPEG inside the assets dir
+    qr_png: bytes | None = None  # the verification QR code of an issued document
+
+
+# An issued document reserves, at the end of its last page, an empty box where the
+# signer draws the visible signature. Its size is fixed here; its place is read back
+# from the laid-out page (WeasyPrint anchors) so the stamp never covers text.
+SIGNATURE_ANCHOR = "lavra-reserva-assinatura"
+SIGNATURE_BOX_MM = (126.0, 24.0)
+_QR_URL = "lavra-memoria:qr.png"
+_PT_PER_MM = 72 / 25.4
+_PT_PER_PX = 0.75
+
+
+@dataclass(frozen=True)
+class LaidOutPdf:
+    """A PDF ready to sign: where the signature box lies (PDF points, origin bottom-left)."""
+
+    pdf: bytes
+    signature_page: int
+    signature_box: tuple[float, float, float, float]
 
 
 class AssetFetcher(URLFetcher):  # type: ignore[misc]
@@ -101,7 +122,7 @@ class AssetFetcher(URLFetcher):  # type: ignore[misc]
     the list, a file larger than 16 MiB.
     """
 
-    def __init__(self, assets_dir: Path) -> None:
+    def __init__(self, assets_dir: Path, memory: Mapping[str, bytes] | None = None) -> None:
         super().__init__(
             timeout=5,
             allowed_protocols=("file",),
@@ -109,6 +130,8 @@ class AssetFetcher(URLFetcher):  # type: ignore[misc]
             fail_on_errors=False,
         )
         self.root = assets_dir.resolve(strict=True)
+        # PNG images made by the engine for this document only (the QR code).
+        self.memory = dict(memory or {})
 
     def resolve(self, url: str) -> Path:
         """The file of ``url`` inside the assets dir, or :class:`RenderError`."""
@@ -151,6 +174,10 @@ class AssetFetcher(URLFetcher):  # type: ignore[misc]
             ) from exc
 
     def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+        if url in self.memory:
+            return URLFetcherResponse(
+                url, body=self.memory[url], headers={"Content-Type": "image/png"}
+            )
         try:
             path = self.resolve(url)
         except RenderError:
@@ -236,13 +263,63 @@ class Renderer:
             header.append('<p class="aviso-minuta">MINUTA — documento sem valor oficial</p>')
         header.append("</div>")
         mark = '<div class="marca-minuta" aria-hidden="true">MINUTA</div>' if frame.minuta else ""
+        closing = ""
+        if frame.qr_png is not None:
+            width, height = SIGNATURE_BOX_MM
+            closing = (
+                '<div class="fecho-emissao">'
+                f'<img class="qr-verificacao" src="{_QR_URL}" alt="Código QR de verificação">'
+                f'<div id="{SIGNATURE_ANCHOR}" class="reserva-assinatura" '
+                f'style="width: {width}mm; height: {height}mm"></div></div>'
+            )
         return (
             f'<!DOCTYPE html><html lang="{_esc(lang)}"><head><meta charset="utf-8">'
             f"<title>{_esc(frame.titulo)}</title></head><body>"
             f"{''.join(header)}{mark}"
             f'<h1 class="titulo-documento">{_esc(frame.titulo)}</h1>'
-            f"{sanitize(content_html)}</body></html>"
+            f"{sanitize(content_html)}{closing}</body></html>"
         )
+
+    def _fetcher_for(self, frame: PageFrame) -> AssetFetcher:
+        if frame.qr_png is None:
+            return self.fetcher
+        return AssetFetcher(self.assets_dir, {_QR_URL: frame.qr_png})
+
+    def pdf_for_signing(
+        self, content_html: str, frame: PageFrame, *, lang: str = "pt-BR"
+    ) -> LaidOutPdf:
+        """The PDF/A of an issued document and the place of its reserved signature box."""
+        if frame.qr_png is None:
+            raise RenderError("Documento a assinar sem código QR de verificação.")
+        page = self.page_html(content_html, frame, lang=lang)
+        try:
+            document = HTML(
+                string=page, base_url=self._base_url, url_fetcher=self._fetcher_for(frame)
+            ).render(font_config=self._font_config, stylesheets=[self._css])
+            found = [
+                (index, p)
+                for index, p in enumerate(document.pages)
+                if SIGNATURE_ANCHOR in p.anchors
+            ]
+            if not found:
+                raise RenderError("Não foi possível reservar o espaço da assinatura.")
+            index, laid = found[-1]
+            # WeasyPrint 70 gives (x1, y1, x2, y2) in CSS px from the top-left corner;
+            # earlier versions gave only (x, y): the box size is ours anyway.
+            x_px, y_px = laid.anchors[SIGNATURE_ANCHOR][:2]
+            height_pt = laid.height * _PT_PER_PX
+            width_mm, box_mm = SIGNATURE_BOX_MM
+            x1 = x_px * _PT_PER_PX
+            top = height_pt - y_px * _PT_PER_PX
+            box = (x1, top - box_mm * _PT_PER_MM, x1 + width_mm * _PT_PER_MM, top)
+            result = document.write_pdf(pdf_variant=PDF_VARIANT)
+        except LavraError:
+            raise
+        except Exception as exc:
+            raise RenderError(f"Não foi possível gerar o PDF: {exc}") from exc
+        if not isinstance(result, bytes):
+            raise RenderError("Não foi possível gerar o PDF: o gerador não devolveu dados.")
+        return LaidOutPdf(result, index, box)
 
     def pdf(
         self,
@@ -255,11 +332,11 @@ class Renderer:
         """The document as PDF/A-2b bytes; ``fillable=True`` gives a plain PDF with
         AcroForm fields instead (AcroForms and PDF/A do not mix well)."""
         page = self.page_html(content_html, frame, lang=lang)
-        options: dict[str, Any] = (
-            {"pdf_forms": True} if fillable else {"pdf_variant": PDF_VARIANT}
-        )
+        options: dict[str, Any] = {"pdf_forms": True} if fillable else {"pdf_variant": PDF_VARIANT}
         try:
-            document = HTML(string=page, base_url=self._base_url, url_fetcher=self.fetcher)
+            document = HTML(
+                string=page, base_url=self._base_url, url_fetcher=self._fetcher_for(frame)
+            )
             result = document.write_pdf(
                 stylesheets=[self._css], font_config=self._font_config, **options
             )

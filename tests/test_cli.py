@@ -128,10 +128,16 @@ def test_read_rejects_garbage(runner: CliRunner, tmp_path: Path) -> None:
     assert "PDF" in result.output and "Traceback" not in result.output
 
 
-def test_demo_makes_every_form(runner: CliRunner, tmp_path: Path) -> None:
+def test_demo_issues_and_verifies_every_form(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(main, ["demo", "-o", str(tmp_path / "demo")])
     assert result.exit_code == 0, result.output
-    for form in (ALV, REQ):
+    demo = tmp_path / "demo"
+    for form in (ALV, REQ, "auto-infracao-fretamento"):
         assert form in result.output
-        assert (tmp_path / "demo" / f"{form}-minuta.pdf").stat().st_size > 1000
-    assert (tmp_path / "demo" / f"{REQ}-preenchivel.pdf").exists()
+    assert result.output.count("emitido e verificado") >= 2
+    assert "verificação falhou" not in result.output
+    issued = sorted(demo.glob(f"{ALV}-0001-*.pdf"))
+    assert issued and PdfReader(issued[0]).get_fields() is None
+    assert (demo / f"{REQ}-preenchivel.pdf").exists()
+    assert (demo / "dados" / "registro.sqlite3").exists()
+    assert (demo / "dados" / "pki" / "raiz.pem").exists()

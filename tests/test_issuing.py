@@ -1,0 +1,199 @@
+"""Issuing: number → render → sign → record, all or nothing; verify and cancel."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from lavra.cli import main
+from lavra.config import Config
+from lavra.content import Content
+from lavra.documents import Engine
+from lavra.errors import InputError, LavraError
+from lavra.inputs import TIMEZONE
+from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
+from lavra.registry import database_url, open_registry
+from lavra.signing import DocumentSigner
+
+ALV = "alvara-fretamento"
+ON = date(2026, 11, 29)
+
+
+@pytest.fixture(scope="module")
+def engine(pack_dir: Path) -> Engine:
+    return Engine(Content(pack_dir))
+
+
+@pytest.fixture
+def issuer(engine: Engine, tmp_path: Path) -> Any:
+    config = Config(
+        pack_dir=engine.content.root,
+        data_dir=tmp_path / "dados",
+        verification_url="https://verifica.example.invalid/verificar",
+    )
+    ensure_dev_pki(config, engine.content)
+    issuer = Issuer(engine, open_registry(database_url(config.data_dir)), config)
+    yield issuer
+    issuer.close()
+
+
+def example(engine: Engine) -> dict[str, Any]:
+    path = engine.content.form(ALV).example
+    assert path is not None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def year() -> int:
+    from datetime import datetime
+
+    return datetime.now(TIMEZONE).year
+
+
+def test_issue_numbers_signs_records_and_verifies(issuer: Issuer, engine: Engine) -> None:
+    result = issuer.issue(ALV, example(engine), ON)
+    record = result.record
+    assert (record.series, record.formatted) == ("ALV-FRET", f"0001/{year()}")
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(result.pdf)).pages)
+    text = " ".join(text.split())
+    assert f"Nº 0001/{year()}" in text
+    assert "MINUTA" not in text
+    assert record.verification_code in text.replace(" ", "")  # may break at a hyphen
+    assert "A autenticidade deste documento pode ser conferida em " in text
+    assert "https://verifica.example.invalid/verificar" in text.replace(" ", "")
+    assert issuer.registry.pdf(record.id) == result.pdf
+    assert record.computed["valido_ate"] == "2031-11-29"
+    check = issuer.verify(result.pdf)
+    assert check.valid and check.registered and check.number == record.formatted, check.problems
+    assert result.docx is not None and result.docx[:2] == b"PK"
+    second = issuer.issue(ALV, example(engine), ON)
+    assert second.record.number == 2
+
+
+def test_incomplete_is_refused_and_records_nothing(issuer: Issuer, engine: Engine) -> None:
+    data = example(engine)
+    data["veiculo"]["tacografo"] = False
+    with pytest.raises(IncompleteError) as caught:
+        issuer.issue(ALV, data, ON)
+    assert not caught.value.report.complete
+    assert issuer.registry.next_number("ALV-FRET", year()) == 1
+
+
+def test_a_requerimento_is_not_issued(issuer: Issuer, engine: Engine) -> None:
+    with pytest.raises(InputError, match="requerimento"):
+        issuer.issue("requerimento-alvara-fretamento", {}, ON)
+
+
+def test_failure_while_signing_leaves_no_number(
+    issuer: Issuer, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("token removido durante a assinatura")
+
+    monkeypatch.setattr(DocumentSigner, "sign", broken)
+    with pytest.raises(LavraError):
+        issuer.issue(ALV, example(engine), ON)
+    monkeypatch.undo()
+    assert issuer.registry.next_number("ALV-FRET", year()) == 1
+    assert issuer.issue(ALV, example(engine), ON).record.number == 1
+
+
+def test_idempotency_key_returns_the_same_document(issuer: Issuer, engine: Engine) -> None:
+    first = issuer.issue(ALV, example(engine), ON, idempotency_key="proc-12345")
+    again = issuer.issue(ALV, example(engine), ON, idempotency_key="proc-12345")
+    assert again.record.id == first.record.id and again.pdf == first.pdf
+    assert issuer.registry.next_number("ALV-FRET", year()) == 2
+
+
+def _flip(pdf: bytes, at: int) -> bytes:
+    return pdf[:at] + bytes([pdf[at] ^ 0x01]) + pdf[at + 1 :]
+
+
+def test_tampered_copies_are_flagged(issuer: Issuer, engine: Engine) -> None:
+    pdf = issuer.issue(ALV, example(engine), ON).pdf
+    flipped = issuer.verify(_flip(pdf, len(pdf) // 3))
+    assert not flipped.valid and not flipped.registered
+    appended = issuer.verify(pdf + b"\n% acrescimo\n")
+    assert not appended.valid and not appended.unmodified
+    assert any("arquivo inteiro" in p or "após a assinatura" in p for p in appended.problems)
+    garbage = issuer.verify(b"%PDF-1.7 isto nao e um documento")
+    assert not garbage.valid and garbage.problems
+
+
+def test_signed_by_another_pki_is_not_trusted(
+    issuer: Issuer, engine: Engine, tmp_path: Path
+) -> None:
+    other_config = replace(issuer.config, data_dir=tmp_path / "outra")
+    ensure_dev_pki(other_config, engine.content)
+    other = Issuer(engine, open_registry(database_url(other_config.data_dir)), other_config)
+    try:
+        forged = other.issue(ALV, example(engine), ON).pdf
+    finally:
+        other.close()
+    result = issuer.verify(forged)
+    assert not result.trusted and not result.registered and not result.valid
+
+
+def test_cancelled_document_is_reported_cancelled(issuer: Issuer, engine: Engine) -> None:
+    result = issuer.issue(ALV, example(engine), ON)
+    issuer.cancel(result.record.formatted, "Emitido com erro material", "servidor.teste")
+    check = issuer.verify(result.pdf)
+    assert check.cancelled and not check.valid
+    assert any("cancelado" in p for p in check.problems)
+    looked = issuer.lookup_code(result.record.verification_code.lower())
+    assert looked is not None and looked.cancelled
+
+
+def test_cli_keys_issue_verify_cancel(
+    pack_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LAVRA_DATABASE_URL", raising=False)
+    runner = CliRunner()
+    example_path = pack_dir / "forms" / ALV / "exemplo.json"
+    out = tmp_path / "alvara.pdf"
+    result = runner.invoke(main, ["issue", ALV, str(example_path), "-o", str(out)])
+    assert result.exit_code == 2 and "keys init" in result.output
+    assert runner.invoke(main, ["keys", "init"]).exit_code == 0
+    result = runner.invoke(
+        main, ["issue", ALV, str(example_path), "-o", str(out), "--json", "--on", "2026-11-29"]
+    )
+    assert result.exit_code == 0, result.output
+    issued = json.loads(result.output)
+    assert issued["number"].startswith("0001/") and len(issued["sha256"]) == 64
+    result = runner.invoke(main, ["verify", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["valid"] is True
+    tampered = tmp_path / "adulterado.pdf"
+    tampered.write_bytes(out.read_bytes() + b"%%EOF\n")
+    result = runner.invoke(main, ["verify", str(tampered)])
+    assert result.exit_code == 1 and "NÃO confere" in result.output
+    result = runner.invoke(main, ["verify", "--code", issued["verification_code"], "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["number"] == issued["number"]
+    result = runner.invoke(main, ["cancel", issued["number"], "--reason", "Erro de digitação"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["verify", str(out), "--json"])
+    assert result.exit_code == 1 and json.loads(result.output)["cancelled"] is True
+
+
+def test_cli_issue_incomplete_exits_one(
+    pack_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(main, ["keys", "init"]).exit_code == 0
+    data = json.loads((pack_dir / "forms" / ALV / "exemplo.json").read_text(encoding="utf-8"))
+    del data["inspecao_veicular"]
+    path = tmp_path / "dados.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "x.pdf"
+    result = runner.invoke(main, ["issue", ALV, str(path), "-o", str(out)])
+    assert result.exit_code == 1
+    assert "não pode ser emitido" in result.output and not out.exists()
