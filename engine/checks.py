@@ -37,6 +37,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from lavra import pointers
+from lavra.eligibility import vehicle_age_years
 from lavra.errors import ContentPackError, LavraError
 from lavra.params import Parameters
 from lavra.report import Item, Status
@@ -99,7 +100,7 @@ def _vehicle_age(
     except LavraError as error:
         yield Item(ident, Status.INVALID, field, error.message, spec.basis)
         return
-    age = on.year - year
+    age = vehicle_age_years(year, on)
     who = _describe_vehicle(value)
     if year > on.year:
         yield Item(

@@ -28,6 +28,7 @@ law (no ``#``) resolves but implements no fragment.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -171,22 +172,60 @@ def _scanned_documents(pack_dir: Path) -> list[tuple[Path, Any]]:
     return found
 
 
+# Rules written as code (not as schema or data) declare the fragments they implement in
+# a module-level ``IMPLEMENTED`` tuple of citation ids. A pack names the rule modules
+# that apply its laws in legal_text/regras-em-codigo.json ({"modulos": [...]}); coverage
+# lists their citations like those of the pack, pointing at the module.
+CODE_RULES_FILE = "regras-em-codigo.json"
+
+
+def code_citations(pack_dir: Path) -> list[CitationUse]:
+    """The citations that the pack's rule modules declare as implemented."""
+    path = pack_dir / "legal_text" / CODE_RULES_FILE
+    if not path.exists():
+        return []
+    try:
+        names = json.loads(path.read_text(encoding="utf-8"))["modulos"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ContentPackError(f"{path}: lista «modulos» ilegível ({error}).") from None
+    uses = []
+    for name in names:
+        if not isinstance(name, str) or not name.startswith("lavra."):
+            raise ContentPackError(f"{path}: módulo de regras inválido «{name}».")
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            raise ContentPackError(f"{path}: módulo de regras inexistente «{name}».") from None
+        where = f"engine/{name.rsplit('.', 1)[-1]}.py"
+        uses.extend(
+            CitationUse(citation, where, "#IMPLEMENTED")
+            for citation in getattr(module, "IMPLEMENTED", ())
+        )
+    return uses
+
+
 def find_citations(pack_dir: Path) -> tuple[tuple[CitationUse, ...], tuple[DanglingCitation, ...]]:
-    """All citation uses of the pack, and the malformed ``fundamento`` values found."""
-    uses: list[CitationUse] = []
+    """All citation uses of the pack and of the rule modules, and the malformed
+    ``fundamento`` values found."""
+    uses: list[CitationUse] = code_citations(pack_dir)
     malformed: list[DanglingCitation] = []
     for path, document in _scanned_documents(pack_dir):
         rel = path.relative_to(pack_dir).as_posix()
         for tokens, value in _walk(document, []):
             if not isinstance(value, list):
-                malformed.append(DanglingCitation(
-                    CitationUse(repr(value), rel, _pointer(tokens)),
-                    "O fundamento deve ser uma lista de citações (ex.: [\"fretamento#art8\"]).",
-                ))
+                malformed.append(
+                    DanglingCitation(
+                        CitationUse(repr(value), rel, _pointer(tokens)),
+                        'O fundamento deve ser uma lista de citações (ex.: ["fretamento#art8"]).',
+                    )
+                )
                 continue
             for index, item in enumerate(value):
-                use = CitationUse(item if isinstance(item, str) else repr(item), rel,
-                                  _pointer([*tokens, str(index)]))
+                use = CitationUse(
+                    item if isinstance(item, str) else repr(item),
+                    rel,
+                    _pointer([*tokens, str(index)]),
+                )
                 if isinstance(item, str):
                     uses.append(use)
                 else:
@@ -238,14 +277,16 @@ def compute_coverage(pack_dir: Path, law_id: str | None = None) -> CoverageRepor
         for frag in law.fragments.values():
             if frag.kind == "capitulo":
                 continue
-            entries.append(FragmentCoverage(
-                law=law.id,
-                fragment=frag.id,
-                reference=short_reference(law, frag.id),
-                status=status[frag.id],
-                reason=frag.no_implementation,
-                uses=tuple(law_cited.get(frag.id, ())),
-            ))
+            entries.append(
+                FragmentCoverage(
+                    law=law.id,
+                    fragment=frag.id,
+                    reference=short_reference(law, frag.id),
+                    status=status[frag.id],
+                    reason=frag.no_implementation,
+                    uses=tuple(law_cited.get(frag.id, ())),
+                )
+            )
     return CoverageReport(
         laws=tuple(law.id for law in selected),
         fragments=tuple(entries),

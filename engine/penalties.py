@@ -124,6 +124,30 @@ _ESCOLAR_FINE_GENERIC = "art23_inc2"
 _ORDINALS = {2: "segunda", 3: "terceira", 4: "quarta", 5: "quinta"}
 
 
+IMPLEMENTED: tuple[str, ...] = (
+    "fretamento#art18",
+    "fretamento#art20",
+    "fretamento#art21",
+    "fretamento#art21_ali1",
+    "fretamento#art21_ali2",
+    "fretamento#art21_ali3",
+    "fretamento#art21_par1",
+    "transporte-escolar#art9_par2",
+    "transporte-escolar#art9_par2_inc1",
+    "transporte-escolar#art9_par2_inc2",
+    "transporte-escolar#art21",
+    *(f"transporte-escolar#art21_inc{n}" for n in range(1, 10)),
+    "transporte-escolar#art23",
+    "transporte-escolar#art23_inc1",
+    "transporte-escolar#art23_inc2",
+    "transporte-escolar#art23_inc3",
+    "transporte-escolar#art23_par1u",
+    "transporte-escolar#art24",
+    *(f"transporte-escolar#art24_inc{n}" for n in range(1, 5)),
+)
+"""Citations whose rule this module implements (for coverage reporting)."""
+
+
 def _cite(laws: Mapping[str, Law], citation: str) -> str:
     return resolve(laws, citation).short
 
@@ -137,6 +161,7 @@ def _fragment(citation: str) -> str:
 
 def same_subject(a: str, b: str) -> bool:
     """Same vehicle or holder: compared without spaces, dots, hyphens, slashes, case."""
+
     def norm(text: str) -> str:
         return re.sub(r"[\s.\-/]", "", text).upper()
 
@@ -159,16 +184,19 @@ class PriorInfraction:
 
     def __post_init__(self) -> None:
         if isinstance(self.date, dt.datetime) or not isinstance(self.date, dt.date):
-            raise InputError("Data de infração anterior inválida: informe dia, mês e ano.",
-                             field="/anteriores/data")
+            raise InputError(
+                "Data de infração anterior inválida: informe dia, mês e ano.",
+                field="/anteriores/data",
+            )
         if not isinstance(self.citation, str) or "#" not in self.citation:
             raise InputError(
                 f"Citação de infração anterior inválida: {self.citation!r} (use lei#dispositivo).",
                 field="/anteriores/citacao",
             )
         if not isinstance(self.subject, str) or not self.subject.strip():
-            raise InputError("Informe o veículo ou o titular da infração anterior.",
-                             field="/anteriores/sujeito")
+            raise InputError(
+                "Informe o veículo ou o titular da infração anterior.", field="/anteriores/sujeito"
+            )
 
     def describe(self) -> str:
         """``"ocorrida em 10/01/2026 (auto nº 12/2026)"``."""
@@ -178,8 +206,7 @@ class PriorInfraction:
 
 def _check_day(on: object) -> dt.date:
     if isinstance(on, dt.datetime) or not isinstance(on, dt.date):
-        raise InputError("Informe a data da infração (dia, mês e ano), sem horário.",
-                         field="/data")
+        raise InputError("Informe a data da infração (dia, mês e ano), sem horário.", field="/data")
     return on
 
 
@@ -193,8 +220,10 @@ def _relevant(
 ) -> list[PriorInfraction]:
     """Earlier (strictly) infractions of ``law_id`` by ``subject``, oldest first."""
     found = [
-        p for p in priors
-        if p.citation.partition("#")[0] == law_id and same_subject(p.subject, subject)
+        p
+        for p in priors
+        if p.citation.partition("#")[0] == law_id
+        and same_subject(p.subject, subject)
         and p.date < on
     ]
     return sorted(found, key=lambda p: (p.date, p.citation, p.document or ""))
@@ -306,9 +335,7 @@ def temporary_impediment(
         )
         return Impediment(False, (), explanation, (f"{FRETAMENTO}#art21",))
     letters = [chr(ord("a") + int(g.rsplit("_ali", 1)[1]) - 1) for g in grounds]
-    joined = letters[0] if len(letters) == 1 else (
-        f"{', '.join(letters[:-1])} e {letters[-1]}"
-    )
+    joined = letters[0] if len(letters) == 1 else (f"{', '.join(letters[:-1])} e {letters[-1]}")
     alineas = f"art. 21, {joined}, da {laws[FRETAMENTO].short_title}"
     release = _cite(laws, f"{FRETAMENTO}#art21_par1")
     explanation = (
@@ -316,8 +343,7 @@ def temporary_impediment(
         f"veículo ({alineas}): {'; '.join(reasons)}. Se a irregularidade puder ser sanada "
         f"no local, o veículo será liberado após a regularização ({release})."
     )
-    return Impediment(True, tuple(grounds), explanation,
-                      (*grounds, f"{FRETAMENTO}#art21_par1"))
+    return Impediment(True, tuple(grounds), explanation, (*grounds, f"{FRETAMENTO}#art21_par1"))
 
 
 @dataclass(frozen=True)
@@ -357,23 +383,38 @@ def fretamento_penalty(
         doubled = None if base.value is None else to_cents(base.value * factor)
         text = f"{base.explanation} {repeat.explanation}" + (
             f" Valor da multa {times_text(factor)}: {format_moeda_extenso(doubled)}."
-            if doubled is not None else ""
+            if doubled is not None
+            else ""
         )
         items = tuple(
-            Item(i.requirement, i.status, i.field, text if i.status is Status.MET
-                 else i.message, i.basis + repeat.basis[:1])
+            Item(
+                i.requirement,
+                i.status,
+                i.field,
+                text if i.status is Status.MET else i.message,
+                i.basis + repeat.basis[:1],
+            )
             for i in base.items
         )
         amount = Amount(
-            citation=citation, on=on, value=doubled, base=base.value, doubled=True,
-            explanation=text, basis=(*base.basis, *repeat.basis[:1]), items=items,
-            source=base.source, example=base.example, pending=base.pending,
+            citation=citation,
+            on=on,
+            value=doubled,
+            base=base.value,
+            doubled=True,
+            explanation=text,
+            basis=(*base.basis, *repeat.basis[:1]),
+            items=items,
+            source=base.source,
+            example=base.example,
+            pending=base.pending,
         )
-    explanation = amount.explanation if repeat.repeat else (
-        f"{base.explanation} {repeat.explanation}"
+    explanation = (
+        amount.explanation if repeat.repeat else (f"{base.explanation} {repeat.explanation}")
     )
-    return FretamentoPenalty(citation, amount, repeat, explanation,
-                             tuple(dict.fromkeys((*amount.basis, *repeat.basis))))
+    return FretamentoPenalty(
+        citation, amount, repeat, explanation, tuple(dict.fromkeys((*amount.basis, *repeat.basis)))
+    )
 
 
 @dataclass(frozen=True)
@@ -429,12 +470,16 @@ def fretamento_auto(
         fretamento_penalty(c, on, vehicle, priors, sources, draft=draft) for c in citations
     )
     impediment = temporary_impediment(
-        citations, sources.laws, no_inspection_certificate=no_inspection_certificate,
+        citations,
+        sources.laws,
+        no_inspection_certificate=no_inspection_certificate,
         unpaid_after_appeal=unpaid_after_appeal,
     )
     values = [line.amount.value for line in lines]
-    total = None if any(v is None for v in values) else to_cents(
-        sum((v for v in values if v is not None), Decimal(0))
+    total = (
+        None
+        if any(v is None for v in values)
+        else to_cents(sum((v for v in values if v is not None), Decimal(0)))
     )
     rule = _cite(sources.laws, f"{FRETAMENTO}#art20")
     if len(lines) == 1:
@@ -444,7 +489,8 @@ def fretamento_auto(
             f"{index}) {line.explanation}" for index, line in enumerate(lines, start=1)
         )
         total_text = (
-            f"Total: {format_moeda_extenso(total)}." if total is not None
+            f"Total: {format_moeda_extenso(total)}."
+            if total is not None
             else "Total pendente: há valor de multa não cadastrado."
         )
         body = (
@@ -452,11 +498,15 @@ def fretamento_auto(
             f"correspondente a cada uma delas ({rule}). {parts} {total_text}"
         )
     explanation = body + (f" {impediment.explanation}" if impediment.applies else "")
-    basis = tuple(dict.fromkeys(
-        [*(b for line in lines for b in line.basis),
-         *([f"{FRETAMENTO}#art20"] if len(lines) > 1 else []),
-         *(impediment.basis if impediment.applies else ())]
-    ))
+    basis = tuple(
+        dict.fromkeys(
+            [
+                *(b for line in lines for b in line.basis),
+                *([f"{FRETAMENTO}#art20"] if len(lines) > 1 else []),
+                *(impediment.basis if impediment.applies else ()),
+            ]
+        )
+    )
     items = tuple(i for line in lines for i in line.amount.items)
     return AutoAssessment(on, vehicle, lines, total, impediment, explanation, basis, items)
 
@@ -497,7 +547,7 @@ class Sanction:
 
 
 def _escolar_category(citation: str, laws: Mapping[str, Law]) -> str:
-    """"dever" (art. 21), "revogacao" (art. 9º, § 2º) or "multa"; InputError otherwise."""
+    """ "dever" (art. 21), "revogacao" (art. 9º, § 2º) or "multa"; InputError otherwise."""
     found = resolve(laws, citation)
     if found.fragment is not None and (found.fragment.revoked or found.fragment.text is None):
         raise InputError(
@@ -540,7 +590,9 @@ class _Step:
 
 
 def _chain(
-    events: Sequence[PriorInfraction], laws: Mapping[str, Law], months: int,
+    events: Sequence[PriorInfraction],
+    laws: Mapping[str, Law],
+    months: int,
     revoking_fine: int,
 ) -> list[_Step]:
     """Derive the sanction of every infraction, oldest first (see the module docstring).
@@ -579,14 +631,14 @@ def _chain(
         if fined:
             fined_in_window[event.citation] = True
             earlier = tuple(
-                f for f in fines
+                f
+                for f in fines
                 if f.date < event.date and event.date <= _window_end(f.date, months)
             )
             fines.append(event)
             if len(earlier) >= revoking_fine - 1:
                 kind = SanctionKind.REVOGACAO
-        steps.append(_Step(event, category, kind, fined, doubled, repeat_of, outside,
-                           earlier))
+        steps.append(_Step(event, category, kind, fined, doubled, repeat_of, outside, earlier))
     return steps
 
 
@@ -610,15 +662,14 @@ def escolar_sanction(
     if on < law.in_force_since:
         raise InputError(
             f"A {law.short_title} vigora desde {format_date(law.in_force_since)}; não há "
-            f"sanção para infração ocorrida em {format_date(on)}.", field="/data",
+            f"sanção para infração ocorrida em {format_date(on)}.",
+            field="/data",
         )
     current = PriorInfraction(on, infraction_citation, holder)
     _escolar_category(infraction_citation, laws)
     years = int(sources.parameters.value("transporte-escolar.prazo_reincidencia", on).value)
     earlier = _relevant(priors, TRANSPORTE_ESCOLAR, holder, on)
-    revoking = int(
-        sources.parameters.value("transporte-escolar.multas_para_revogacao", on).value
-    )
+    revoking = int(sources.parameters.value("transporte-escolar.multas_para_revogacao", on).value)
     step = _chain([*earlier, current], laws, 12 * years, revoking)[-1]
 
     def ref(fragment: str) -> str:
@@ -672,7 +723,8 @@ def escolar_sanction(
     elif step.category == "multa":
         sentences.append(
             f"Infração ao {cited}, ocorrida em {format_date(on)}: aplica-se multa "
-            f"({ref('art23_inc2')})." if repeat is None
+            f"({ref('art23_inc2')})."
+            if repeat is None
             else f"Aplica-se a multa em dobro ({ref('art23_inc2')})."
         )
     amount: Amount | None = None
@@ -692,5 +744,15 @@ def escolar_sanction(
     explanation = " ".join(sentences)
     unique = tuple(dict.fromkeys(basis))
     items = (Item("sancao", Status.MET, "", explanation, unique),)
-    return Sanction(step.kind, infraction_citation, on, amount, step.doubled, repeat,
-                    step.earlier_fines, explanation, unique, items)
+    return Sanction(
+        step.kind,
+        infraction_citation,
+        on,
+        amount,
+        step.doubled,
+        repeat,
+        step.earlier_fines,
+        explanation,
+        unique,
+        items,
+    )

@@ -149,3 +149,27 @@ def test_cli_coverage(tmp_path: Path) -> None:
     assert runner.invoke(law_cli, ["coverage"]).exit_code == 0
     missing = runner.invoke(law_cli, ["coverage", "inexistente"])
     assert missing.exit_code == 2 and missing.stderr.startswith("Erro: ")
+
+
+def test_rule_modules_named_by_the_pack_count_as_implementations(pack_dir: Path) -> None:
+    from lavra.coverage import code_citations
+
+    uses = code_citations(pack_dir)
+    found = {(u.citation, u.file) for u in uses}
+    assert ("transporte-escolar#art6", "engine/ranking.py") in found
+    assert ("fretamento#art18", "engine/penalties.py") in found
+    report = compute_coverage(pack_dir, "transporte-escolar")
+    by_id = {f.fragment: f for f in report.fragments}
+    assert by_id["art7_inc8"].status == IMPLEMENTED
+
+
+def test_unknown_rule_module_is_a_pack_error(tmp_path: Path) -> None:
+    from lavra.coverage import code_citations
+    from lavra.errors import ContentPackError
+
+    (tmp_path / "legal_text").mkdir()
+    (tmp_path / "legal_text" / "regras-em-codigo.json").write_text(
+        '{"modulos": ["lavra.nao_existe"]}', encoding="utf-8"
+    )
+    with pytest.raises(ContentPackError, match="inexistente"):
+        code_citations(tmp_path)
