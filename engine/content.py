@@ -35,6 +35,7 @@ FORM_KEYS = {
     "validade",
     "verificacoes",
     "data_referencia",
+    "calculos",
 }
 
 

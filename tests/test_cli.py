@@ -137,7 +137,9 @@ def test_demo_issues_and_verifies_every_form(runner: CliRunner, tmp_path: Path) 
     assert result.output.count("emitido e verificado") >= 2
     assert "verificação falhou" not in result.output
     issued = sorted(demo.glob(f"{ALV}-0001-*.pdf"))
-    assert issued and PdfReader(issued[0]).get_fields() is None
+    assert issued
+    fields = PdfReader(issued[0]).get_fields() or {}
+    assert [f.get("/FT") for f in fields.values()] == ["/Sig"]
     assert (demo / f"{REQ}-preenchivel.pdf").exists()
     assert (demo / "dados" / "registro.sqlite3").exists()
     assert (demo / "dados" / "pki" / "raiz.pem").exists()

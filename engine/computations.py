@@ -1,0 +1,538 @@
+"""Values the law computes for a form, asked for by the form's metadata.
+
+A form lists the computations it needs under ``"calculos"`` in its
+``formulario.json``; the engine runs each one after the schema and the checks, merges
+its :attr:`Computed.values` into the template variable ``calculado`` and its
+:attr:`Computed.items` into the completeness report::
+
+    result = COMPUTATIONS["auto_infracao_fretamento"](ComputeInput(
+        form_id="auto-infracao-fretamento", data=data, on=date(2026, 3, 2),
+        pack_dir=pack, history=registry_history, draft=True,
+    ))
+    result.values["total"], result.items
+
+A computation is a pure function of its :class:`ComputeInput`. It never raises for
+what the data or the pack lack: a value it cannot compute is reported as a *missing*
+item naming it (so a draft lists it as pending and the document cannot be issued),
+and ``values`` mark it as pending. The laws, parameters, business calendar and
+deadline table are loaded once per content-pack folder (:func:`clear_caches` forgets
+them, e.g. after the pack was edited in a long-running process).
+
+``auto_infracao_fretamento`` — Lei nº 4.419/2006 (fretamento):
+
+- the fine of each infraction (arts. 15 to 17) in force on the date of the infraction
+  (``/ocorrencia/data``), corrected yearly (art. 14, parágrafo único): the corrected
+  values are read from ``legal_text/parametros.json``; with
+  ``ComputeInput.example_values`` (set by ``lavra demo`` only, never for real
+  issuance) the pack's FICTITIOUS example table fills the years it lacks, and
+  ``values["valores_exemplo"]`` says so, for the document to print
+  :data:`EXAMPLE_NOTICE`;
+- the fine doubled (art. 18) when the history holds an auto for the same infraction
+  (same article and inciso) and the same vehicle (placa) within the 6 months before
+  the infraction; the earlier auto's number is cited. The rules of
+  :mod:`lavra.penalties` decide (period counted date to date, same-day autos are not
+  repeats, doubled once however many). ``history=None`` (a draft made without a
+  registry) is taken as an empty history: no earlier autos, no doubling, and no item
+  says so; whoever issues a real auto must pass the registry's history. Errors of
+  the history itself (the registry) propagate: they are not defects of the data;
+- one fine for each infraction of different nature, and their total in figures and
+  words (art. 20); an infraction listed twice in one auto is an *invalid* item;
+- the temporary impediment of art. 21, cumulative with the fine, with its
+  explanation (alíneas a and b from the facts stated under ``/impedimento``, c from
+  the infractions);
+- the last day to appeal to the Secretário (art. 23: 15 days from the date of the
+  infraction), moved off weekends and holidays on the pack's municipal calendar, and
+  the appeal notice printed in the auto;
+- a ciência dated before the infraction is an *invalid* item.
+
+``ComputeInput.on`` (the reference date the engine decided) is not used by this
+computation: the law applies on the date of the infraction written in the data, which
+the form's ``data_referencia`` also makes the reference date. Without a valid date
+of infraction, nothing is computed and the values are pending (the schema reports the
+date).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+from dateutil.relativedelta import relativedelta
+
+from lavra import pointers
+from lavra.amounts import FRETAMENTO, AmountSources, fretamento_fine_article, load_example_values
+from lavra.errors import LavraError
+from lavra.law import resolve
+from lavra.params import Parameters
+from lavra.penalties import AutoAssessment, FretamentoPenalty, PriorInfraction, fretamento_auto
+from lavra.report import Item, Status
+from lavra.statutory import StatutoryContext, deadline_for, load_statutory_context
+from lavra.templating import format_moeda, format_moeda_extenso
+from lavra.textutil import format_date
+
+__all__ = [
+    "COMPUTATIONS",
+    "EXAMPLE_NOTICE",
+    "Computation",
+    "ComputeInput",
+    "Computed",
+    "History",
+    "PriorRecord",
+    "auto_infracao_fretamento",
+    "clear_caches",
+]
+
+EXAMPLE_NOTICE = "VALORES DE EXEMPLO – SEM VALIDADE"
+"""Printed in any document whose amounts came from the example table."""
+
+APPEAL = f"{FRETAMENTO}#art23"
+REPEAT_PERIOD = "fretamento.prazo_reincidencia"
+
+# Where the auto's data lives (schemas/auto-infracao-fretamento.json).
+DATE_POINTER = "/ocorrencia/data"
+PLATE_POINTER = "/veiculo/placa"
+INFRACTIONS_POINTER = "/infracoes"
+NO_INSPECTION_POINTER = "/impedimento/comprovante_inspecao_nao_apresentado"
+UNPAID_POINTER = "/impedimento/multa_nao_recolhida_apos_recurso"
+CIENCIA_DATE_POINTER = "/ciencia/data"
+
+_UNIT_WORDS = {
+    "dias": ("dia", "dias"),
+    "dias_uteis": ("dia útil", "dias úteis"),
+    "meses": ("mês", "meses"),
+    "anos": ("ano", "anos"),
+    "horas": ("hora", "horas"),
+}
+
+
+# ---------------------------------------------------------------- public values
+
+
+@dataclass(frozen=True)
+class PriorRecord:
+    """An earlier document of the registry, as a computation sees it.
+
+    ``number`` as printed (``"0003/2026"``); ``reference_date`` the date of its facts
+    (for an auto, the date of the infraction); ``data`` the data as issued.
+    """
+
+    number: str
+    reference_date: date
+    data: Mapping[str, Any]
+
+
+class History(Protocol):
+    """The case history a computation may consult (the registry, through an adapter)."""
+
+    def prior_autos(
+        self, placa: str, form: str, since: date, before: date
+    ) -> Sequence[PriorRecord]:
+        """Autos of ``form`` that stand (not cancelled) for the vehicle ``placa``.
+
+        Only those whose reference date is on or after ``since`` and before ``before``
+        (exclusive), in any order.
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class ComputeInput:
+    """What a computation is given.
+
+    ``on``: the reference date the engine decided. ``pack_dir``: the content pack's
+    root. ``history``: the case history, or None (taken as empty). ``draft``: whether
+    a MINUTA is being prepared (results do not depend on it: pending values are
+    always reported as items, never raised). ``example_values``: let the pack's
+    example tables fill values the pack lacks — for ``lavra demo`` only.
+    """
+
+    form_id: str
+    data: Mapping[str, Any]
+    on: date
+    pack_dir: Path
+    history: History | None
+    draft: bool
+    example_values: bool = False
+
+
+@dataclass(frozen=True)
+class Computed:
+    """Values for the template variable ``calculado``, and report items."""
+
+    values: Mapping[str, Any]
+    items: tuple[Item, ...] = field(default=())
+
+
+Computation = Callable[[ComputeInput], Computed]
+
+
+# ---------------------------------------------------------------- cached sources
+
+
+@lru_cache(maxsize=8)
+def _statutory(root: Path) -> StatutoryContext:
+    return load_statutory_context(root)
+
+
+@lru_cache(maxsize=8)
+def _examples(root: Path) -> Parameters:
+    return load_example_values(root)
+
+
+def _root(pack_dir: Path) -> Path:
+    return Path(pack_dir).resolve()
+
+
+def _sources(pack_dir: Path, example: bool) -> tuple[StatutoryContext, AmountSources]:
+    root = _root(pack_dir)
+    context = _statutory(root)
+    sources = AmountSources(
+        laws=context.laws,
+        parameters=context.parameters,
+        examples=_examples(root) if example else None,
+    )
+    return context, sources
+
+
+def clear_caches() -> None:
+    """Forget the laws, parameters, calendars and example tables loaded so far."""
+    _statutory.cache_clear()
+    _examples.cache_clear()
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _date(value: Any) -> date | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _flag(data: Mapping[str, Any], pointer: str) -> bool:
+    return pointers.get(data, pointer) is True
+
+
+def _infractions(data: Mapping[str, Any]) -> list[tuple[int, str, str | None]]:
+    """``(index, citation, description)`` of each infraction that names a citation."""
+    listed = pointers.get(data, INFRACTIONS_POINTER)
+    found: list[tuple[int, str, str | None]] = []
+    if not isinstance(listed, list):
+        return found
+    for index, entry in enumerate(listed):
+        if isinstance(entry, Mapping) and isinstance(entry.get("dispositivo"), str):
+            found.append((index, entry["dispositivo"], _text(entry.get("descricao"))))
+    return found
+
+
+def _prior_infractions(records: Sequence[PriorRecord], plate: str) -> list[PriorInfraction]:
+    """Each infraction of each earlier auto, dated by the auto's reference date."""
+    priors: list[PriorInfraction] = []
+    for record in records:
+        data = record.data if isinstance(record.data, Mapping) else {}
+        subject = _text(pointers.get(data, PLATE_POINTER)) or plate
+        for _, citation, _ in _infractions(data):
+            if "#" in citation:
+                priors.append(
+                    PriorInfraction(record.reference_date, citation, subject, record.number)
+                )
+    return priors
+
+
+def _repeat_since(on: date, sources: AmountSources) -> date | None:
+    """The earliest date an earlier auto may have to count under art. 18.
+
+    One month more than the period is asked for, and :mod:`lavra.penalties` decides
+    exactly (date-to-date counting with month ends). None when the period has no value
+    on ``on`` (before the law): the assessment then reports the date.
+    """
+    try:
+        months = int(sources.parameters.value(REPEAT_PERIOD, on).value)
+    except LavraError:
+        return None
+    return on - relativedelta(months=months + 1)
+
+
+def _period_words(amount: int, unit: str) -> tuple[str, str]:
+    """``("15 dias", "contados")``."""
+    singular, plural = _UNIT_WORDS.get(unit, (unit, unit))
+    if amount == 1:
+        return f"{amount} {singular}", "contado"
+    return f"{amount} {plural}", "contados"
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+# ---------------------------------------------------------------- the auto
+
+
+def _line_values(
+    index: int, line: FretamentoPenalty, description: str | None, sources: AmountSources
+) -> dict[str, Any]:
+    cited = resolve(sources.laws, line.citation)
+    amount = line.amount
+    prior = line.repeat.prior if line.repeat.repeat else None
+    return {
+        "indice": index,
+        "dispositivo": line.citation,
+        "referencia": cited.short,
+        "dispositivo_curto": cited.short.removesuffix(f", da {cited.law.short_title}"),
+        "texto_legal": cited.text,
+        "artigo": fretamento_fine_article(line.citation, sources.laws),
+        "descricao": description,
+        "valor": amount.value,
+        "valor_base": amount.base,
+        "valor_texto": amount.figures,
+        "valor_extenso": amount.in_words,
+        "em_dobro": line.doubled,
+        "auto_anterior": prior.document if prior else None,
+        "data_auto_anterior": prior.date if prior else None,
+        "reincidencia": line.repeat.explanation,
+        "explicacao": line.explanation,
+        "pendente": amount.pending,
+        "exemplo": amount.example,
+        "fonte": amount.source,
+        "fundamento": list(line.basis),
+    }
+
+
+def _line_items(index: int, line: FretamentoPenalty) -> list[Item]:
+    """The report items of one line: met per line, missing once per missing value."""
+    pointer = f"{INFRACTIONS_POINTER}/{index}/dispositivo"
+    result: list[Item] = []
+    for item in line.amount.items:
+        if item.status is Status.MET:
+            result.append(
+                Item(f"infracoes.{index}.valor", Status.MET, pointer, line.explanation, line.basis)
+            )
+        else:
+            result.append(Item(item.requirement, item.status, pointer, item.message, item.basis))
+    return result
+
+
+def _appeal(on: date, context: StatutoryContext) -> tuple[dict[str, Any], list[Item]]:
+    try:
+        deadline = deadline_for(APPEAL, on, context=context)
+    except LavraError as error:
+        message = f"Não foi possível calcular o prazo de recurso (art. 23): {error.message}"
+        return {"pendente": message}, [
+            Item("recurso.prazo", Status.MISSING, DATE_POINTER, message, (APPEAL,))
+        ]
+    rule = context.rules[deadline.citation]
+    period = deadline.period
+    length, counted = (
+        _period_words(period.amount, period.unit) if period is not None else ("", "contado")
+    )
+    notice = (
+        f"Da presente autuação cabe {_lower_first(rule.act)}, no prazo de {length} "
+        f"{counted} {rule.event}, até {format_date(deadline.last_day)} "
+        f"({deadline.reference})."
+    )
+    values = {
+        "prazo": period.amount if period is not None else None,
+        "unidade": period.unit if period is not None else None,
+        "ultimo_dia": deadline.last_day,
+        "termo_sem_prorrogacao": deadline.plain_last_day,
+        "prorrogado": deadline.moved,
+        "explicacao": deadline.explanation,
+        "contagem": deadline.counting,
+        "aviso": notice,
+        "fundamento": list(deadline.basis),
+        "pendente": None,
+    }
+    return values, []
+
+
+def _impediment_values(assessment: AutoAssessment, sources: AmountSources) -> dict[str, Any]:
+    impediment = assessment.impediment
+    return {
+        "aplica": impediment.applies,
+        "explicacao": impediment.explanation,
+        "hipoteses": [resolve(sources.laws, g).short for g in impediment.grounds],
+        "fundamento": list(impediment.basis),
+    }
+
+
+def _pending_values(reason: str) -> dict[str, Any]:
+    return {
+        "infracoes": [],
+        "total": None,
+        "total_texto": None,
+        "total_extenso": None,
+        "valores_pendentes": True,
+        "valores_exemplo": False,
+        "aviso_exemplo": None,
+        "reincidencia": False,
+        "impedimento": None,
+        "recurso": None,
+        "explicacao": reason,
+        "fundamento_calculo": [],
+        "historico_consultado": False,
+    }
+
+
+def auto_infracao_fretamento(request: ComputeInput) -> Computed:
+    """Fines (arts. 15–18, 20), impediment (art. 21) and appeal deadline (art. 23).
+
+    See the module docstring for the decisions. ``values`` keys: ``infracoes`` (one
+    entry per distinct infraction: ``dispositivo``, ``referencia``, ``descricao``,
+    ``valor``, ``valor_texto``, ``valor_extenso``, ``em_dobro``, ``auto_anterior``,
+    ``explicacao``, ``pendente``...), ``total``, ``total_texto``, ``total_extenso``,
+    ``valores_pendentes``, ``valores_exemplo``, ``aviso_exemplo``, ``reincidencia``,
+    ``impedimento`` (``aplica``, ``explicacao``, ``hipoteses``), ``recurso``
+    (``ultimo_dia``, ``prorrogado``, ``aviso``, ``explicacao``), ``explicacao``,
+    ``fundamento_calculo``, ``historico_consultado``.
+    """
+    data = request.data if isinstance(request.data, Mapping) else {}
+    on = _date(pointers.get(data, DATE_POINTER))
+    if on is None:
+        return Computed(
+            _pending_values(
+                "Informe a data da infração para calcular as multas e o prazo de recurso."
+            )
+        )
+    context, sources = _sources(request.pack_dir, request.example_values)
+    items: list[Item] = []
+
+    # The infractions: each known fine citation once (art. 20).
+    lines: list[tuple[int, str, str | None]] = []
+    seen: dict[str, int] = {}
+    for index, citation, description in _infractions(data):
+        pointer = f"{INFRACTIONS_POINTER}/{index}/dispositivo"
+        try:
+            fretamento_fine_article(citation, sources.laws)
+        except LavraError as error:
+            items.append(
+                Item(
+                    f"infracoes.{index}.dispositivo",
+                    Status.INVALID,
+                    pointer,
+                    error.message,
+                    (f"{FRETAMENTO}#art14",),
+                )
+            )
+            continue
+        if citation in seen:
+            items.append(
+                Item(
+                    f"infracoes.{index}.dispositivo",
+                    Status.INVALID,
+                    pointer,
+                    f"A infração do {resolve(sources.laws, citation).short} já consta do item "
+                    f"{seen[citation] + 1} deste auto: cada infração é informada uma só vez, e "
+                    "só infrações de natureza diversa têm multas próprias (art. 20).",
+                    (f"{FRETAMENTO}#art20",),
+                )
+            )
+            continue
+        seen[citation] = index
+        lines.append((index, citation, description))
+    if not lines:
+        pending = _pending_values("Informe ao menos uma infração dos arts. 15 a 17.")
+        return Computed(pending, tuple(items))
+
+    # The case history (art. 18).
+    plate = _text(pointers.get(data, PLATE_POINTER))
+    consulted = request.history is not None and plate is not None
+    since = _repeat_since(on, sources)
+    if request.history is not None and plate is not None and since is not None:
+        # Errors of the history itself (the registry) are not data errors: they propagate.
+        records = request.history.prior_autos(plate, request.form_id, since, on)
+    else:
+        records = ()
+    try:
+        priors = _prior_infractions(records, plate or "-")
+        assessment = fretamento_auto(
+            [citation for _, citation, _ in lines],
+            on,
+            plate or "-",
+            priors,
+            sources,
+            no_inspection_certificate=_flag(data, NO_INSPECTION_POINTER),
+            unpaid_after_appeal=_flag(data, UNPAID_POINTER),
+            draft=True,
+        )
+    except LavraError as error:
+        items.append(
+            Item(
+                "infracoes.valor",
+                Status.INVALID,
+                DATE_POINTER,
+                error.message,
+                (f"{FRETAMENTO}#art14",),
+            )
+        )
+        return Computed(_pending_values(error.message), tuple(items))
+
+    line_values = [
+        _line_values(index, line, description, sources)
+        for (index, _, description), line in zip(lines, assessment.lines, strict=True)
+    ]
+    for (index, _, _), line in zip(lines, assessment.lines, strict=True):
+        items.extend(_line_items(index, line))
+
+    appeal, appeal_items = _appeal(on, context)
+    items.extend(appeal_items)
+
+    ciencia = _date(pointers.get(data, CIENCIA_DATE_POINTER))
+    if ciencia is not None and ciencia < on:
+        items.append(
+            Item(
+                "ciencia.data",
+                Status.INVALID,
+                CIENCIA_DATE_POINTER,
+                f"A data da ciência ({format_date(ciencia)}) é anterior à data da infração "
+                f"({format_date(on)}).",
+                (APPEAL,),
+            )
+        )
+
+    total = assessment.total
+    example = any(line.amount.example for line in assessment.lines)
+    values: dict[str, Any] = {
+        "data_infracao": on,
+        "lei": sources.laws[FRETAMENTO].short_title,
+        "infracoes": line_values,
+        "total": total,
+        "total_texto": format_moeda(total) if total is not None else None,
+        "total_extenso": format_moeda_extenso(total) if total is not None else None,
+        "valores_pendentes": total is None,
+        "valores_exemplo": example,
+        "aviso_exemplo": EXAMPLE_NOTICE if example else None,
+        "reincidencia": any(line.doubled for line in assessment.lines),
+        "impedimento": _impediment_values(assessment, sources),
+        "recurso": appeal,
+        "explicacao": assessment.explanation,
+        "fundamento_calculo": list(assessment.basis),
+        "historico_consultado": consulted,
+    }
+    return Computed(values, _unique(items))
+
+
+def _unique(items: Sequence[Item]) -> tuple[Item, ...]:
+    """One item per requirement; a pending one wins over a met one."""
+    chosen: dict[str, Item] = {}
+    for item in items:
+        current = chosen.get(item.requirement)
+        if current is None or (item.pending and not current.pending):
+            chosen[item.requirement] = item
+    return tuple(chosen.values())
+
+
+COMPUTATIONS: dict[str, Computation] = {
+    "auto_infracao_fretamento": auto_infracao_fretamento,
+}
+"""The computations a form may name under ``"calculos"`` in its metadata."""
