@@ -235,3 +235,34 @@ def test_draft_of_empty_data_still_renders(engine: Engine) -> None:
     rendered = engine.draft(REQ, {}, ON)
     assert rendered.pdf.startswith(b"%PDF")
     assert len(rendered.report.pending) >= 4
+
+
+HOSTILE = [
+    '<img src="file:///etc/passwd">',
+    '<link rel="attachment" href="file:///etc/passwd">',
+    "{{7*7}}",
+    "</w:t></w:r>",
+]
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_hostile_data_is_shown_literally_and_embeds_nothing(engine: Engine, value: str) -> None:
+    data = example(engine, ALV)
+    data["empresa"]["razao_social"] = f"Empresa {value} Ltda."
+    rendered = engine.draft(ALV, data, ON, docx=True)
+    reader = PdfReader(io.BytesIO(rendered.pdf))
+    text = " ".join(pdf_text(rendered.pdf).split())
+    assert value in text
+    assert "49" not in text.split("Empresa")[1][:20]
+    assert not reader.attachments
+    for page in reader.pages:
+        resources = page.get("/Resources") or {}
+        xobjects = resources.get("/XObject") or {}
+        assert not xobjects, "no image may come from data"
+    assert rendered.docx is not None
+    doc = Document(io.BytesIO(rendered.docx))
+    cells = " ".join(c.text for t in doc.tables for row in t.rows for c in row.cells)
+    assert value in cells
+    prefilled = PdfReader(io.BytesIO(engine.prefill(REQ, {"requerente": {"razao_social": value}})))
+    fields = prefilled.get_fields() or {}
+    assert fields["requerente/razao_social"].get("/V") == value
