@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
+from lavra import cli_i18n
 from lavra.cli_amount import amount
 from lavra.cli_deadline import deadline
 from lavra.cli_law import law
@@ -23,6 +24,7 @@ from lavra.errors import LavraError
 from lavra.inputs import parse_date, read_data
 from lavra.report import STATUS_LABELS, Report
 
+cli_i18n.install()
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_INCOMPLETE = 1
 EXIT_BAD_INPUT = 2
@@ -91,7 +93,8 @@ def main() -> None:
     """lavra: documentos oficiais da SETRANSV conforme a lei.
 
     Verifica a completude dos dados frente à lei, gera minutas e requerimentos
-    preenchíveis, e lê de volta os requerimentos preenchidos.
+    preenchíveis, emite documentos numerados e assinados, verifica-os, e calcula
+    prazos e valores fixados pelas leis.
     """
 
 
@@ -398,6 +401,8 @@ def _write(path: Path, content: bytes) -> None:
     except OSError as error:
         raise LavraError(f"Não foi possível gravar {path}: {error.strerror}.") from None
 
+
+cli_i18n.localize_metavars(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

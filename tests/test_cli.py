@@ -143,3 +143,12 @@ def test_demo_issues_and_verifies_every_form(runner: CliRunner, tmp_path: Path) 
     assert (demo / f"{REQ}-preenchivel.pdf").exists()
     assert (demo / "dados" / "registro.sqlite3").exists()
     assert (demo / "dados" / "pki" / "raiz.pem").exists()
+
+
+def test_help_and_usage_errors_are_in_portuguese(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["--help"])
+    assert result.exit_code == 0
+    assert "Uso: lavra [OPÇÕES] COMANDO" in result.output and "Comandos:" in result.output
+    assert "Usage" not in result.output and "Show this message" not in result.output
+    result = runner.invoke(main, ["check"])
+    assert result.exit_code == 2 and "Argumento ausente" in result.output
