@@ -188,7 +188,7 @@ def code_citations(pack_dir: Path) -> list[CitationUse]:
         names = json.loads(path.read_text(encoding="utf-8"))["modulos"]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ContentPackError(f"{path}: lista «modulos» ilegível ({error}).") from None
-    uses = []
+    uses: list[CitationUse] = []
     for name in names:
         if not isinstance(name, str) or not name.startswith("lavra."):
             raise ContentPackError(f"{path}: módulo de regras inválido «{name}».")

@@ -146,9 +146,9 @@ def test_demo_issues_and_verifies_every_form(runner: CliRunner, tmp_path: Path) 
 
 
 def test_help_and_usage_errors_are_in_portuguese(runner: CliRunner) -> None:
-    result = runner.invoke(main, ["--help"])
+    result = runner.invoke(main, ["--help"], prog_name="lavra")
     assert result.exit_code == 0
-    assert "Uso: lavra [OPÇÕES] COMANDO" in result.output and "Comandos:" in result.output
+    assert "[OPÇÕES] COMANDO" in result.output and "Comandos:" in result.output
     assert "Usage" not in result.output and "Show this message" not in result.output
     result = runner.invoke(main, ["check"])
     assert result.exit_code == 2 and "Argumento ausente" in result.output
