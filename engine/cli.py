@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys
-from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
@@ -17,43 +15,15 @@ from lavra import cli_i18n
 from lavra.cli_amount import amount
 from lavra.cli_deadline import deadline
 from lavra.cli_law import law
+from lavra.cli_support import EXIT_INCOMPLETE, shielded
+from lavra.cli_web import serve, users
 from lavra.config import load_config
-from lavra.content import describe_error
 from lavra.documents import Engine
 from lavra.errors import LavraError
-from lavra.inputs import parse_date, read_data
+from lavra.inputs import describe_os_error, parse_date, read_data
 from lavra.report import STATUS_LABELS, Report
 
 cli_i18n.install()
-F = TypeVar("F", bound=Callable[..., Any])
-EXIT_INCOMPLETE = 1
-EXIT_BAD_INPUT = 2
-EXIT_INTERNAL = 3
-
-
-def shielded(func: F) -> F:
-    """Turn every error into a pt-BR message and an exit code; never a traceback."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except LavraError as error:
-            click.echo(f"Erro: {describe_error(error)}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        except (click.exceptions.Exit, click.ClickException, SystemExit):
-            raise
-        except Exception as error:
-            if os.environ.get("LAVRA_DEBUG"):
-                raise
-            click.echo(
-                f"Erro interno inesperado ({type(error).__name__}). Nada foi gravado. "
-                "Repita com LAVRA_DEBUG=1 para detalhes técnicos e informe o suporte.",
-                err=True,
-            )
-            sys.exit(EXIT_INTERNAL)
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _engine() -> Engine:
@@ -81,7 +51,8 @@ def print_report(report: Report, as_json: bool) -> None:
     for item in report.items:
         label = STATUS_LABELS[item.status].upper()
         basis = f" [{'; '.join(item.basis)}]" if item.basis else ""
-        click.echo(f"  {label:<14} {item.message}{basis}")
+        where = f" — {item.field}" if item.field else ""
+        click.echo(f"  {label:<14} {item.message}{basis}{where}")
     pending = len(report.pending)
     if pending:
         click.echo(f"{pending} pendência(s).")
@@ -101,6 +72,8 @@ def main() -> None:
 main.add_command(law)
 main.add_command(deadline)
 main.add_command(amount)
+main.add_command(serve)
+main.add_command(users)
 
 
 @main.command("check")
@@ -173,11 +146,16 @@ def prefill_command(form: str, data: Path | None, output: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @shielded
 def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) -> None:
-    """Lê os dados de um requerimento preenchido (FILLED) e verifica a completude."""
+    """Lê os dados de um requerimento preenchido (FILLED) e verifica a completude.
+
+    Sai com 0 quando completo, 1 quando incompleto, 2 para arquivo inutilizável.
+    """
     try:
         raw = filled.read_bytes()
     except OSError as error:
-        raise LavraError(f"Não foi possível ler o arquivo {filled}: {error.strerror}.") from None
+        raise LavraError(
+            f"Não foi possível ler o arquivo {filled}: {describe_os_error(error)}."
+        ) from None
     result = _engine().read(raw, form, _on(on))
     if as_json:
         click.echo(
@@ -190,6 +168,7 @@ def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) 
     else:
         click.echo(json.dumps(result.data, ensure_ascii=False, indent=2))
         print_report(result.report, False)
+    sys.exit(0 if result.report.complete else EXIT_INCOMPLETE)
 
 
 @main.command("demo")
@@ -283,6 +262,9 @@ def issue_command(
     """Emite o documento FORM: numera, assina e registra; ou recusa se incompleto."""
     from lavra.issuing import IncompleteError
 
+    _check_writable(output)
+    if docx is not None:
+        _check_writable(docx)
     issuer = _issuer()
     try:
         result = issuer.issue(
@@ -297,10 +279,18 @@ def issue_command(
         click.echo(error.message, err=True)
         print_report(error.report, as_json)
         sys.exit(EXIT_INCOMPLETE)
-    _write(output, result.pdf)
-    if docx is not None and result.docx is not None:
-        _write(docx, result.docx)
     record = result.record
+    try:
+        _write(output, result.pdf)
+        if docx is not None and result.docx is not None:
+            _write(docx, result.docx)
+    except LavraError as error:
+        raise LavraError(
+            f"Documento {record.series} nº {record.formatted} emitido e registrado (código "
+            f"verificador {record.verification_code}), mas {error.message[0].lower()}"
+            f"{error.message[1:]} Obtenha o original com «lavra export {record.formatted} "
+            f"--series {record.series} -o ARQUIVO.pdf»."
+        ) from None
     if as_json:
         click.echo(
             json.dumps(
@@ -362,7 +352,9 @@ def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
     try:
         raw = file.read_bytes()
     except OSError as error:
-        raise LavraError(f"Não foi possível ler o arquivo {file}: {error.strerror}.") from None
+        raise LavraError(
+            f"Não foi possível ler o arquivo {file}: {describe_os_error(error)}."
+        ) from None
     result = issuer.verify(raw)
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
@@ -377,6 +369,39 @@ def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
     sys.exit(0 if result.valid else EXIT_INCOMPLETE)
 
 
+@main.command("export")
+@click.argument("number", metavar="NÚMERO")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    metavar="ARQUIVO",
+    help="Onde gravar o PDF original assinado.",
+)
+@click.option(
+    "--docx",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="ARQUIVO",
+    help="Também grava a cópia editável em DOCX.",
+)
+@click.option("--series", "series", metavar="SÉRIE", help="Série, quando o número se repete.")
+@shielded
+def export_command(number: str, output: Path, docx: Path | None, series: str | None) -> None:
+    """Grava o original assinado do documento NÚMERO (ex.: 0001/2026), do registro."""
+    issuer = _issuer()
+    record = issuer.registry.by_number(number, series=series)
+    if record is None:
+        raise LavraError(f"Documento nº {number} não encontrado no registro.")
+    _write(output, issuer.registry.pdf(record.id))
+    if docx is not None:
+        stored = issuer.registry.docx(record.id)
+        if stored is None:
+            raise LavraError(f"O documento nº {number} foi emitido sem cópia DOCX.")
+        _write(docx, stored)
+    click.echo(f"Original de {record.series} nº {record.formatted} gravado em {output}.")
+
+
 @main.command("cancel")
 @click.argument("number")
 @click.option("--reason", "reason", required=True, help="Motivo do cancelamento.")
@@ -385,21 +410,41 @@ def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
 @shielded
 def cancel_command(number: str, reason: str, series: str | None, by: str | None) -> None:
     """Cancela o documento NUMBER (ex.: 0001/2026): ele permanece no registro."""
-    record = _issuer().cancel(number, reason, by or os.environ.get("USER") or "lavra", series)
+    who = by or os.environ.get("USER")
+    if not who:
+        raise LavraError("Informe quem cancela o documento (--by NOME): o registro guarda o autor.")
+    record = _issuer().cancel(number, reason, who, series)
     click.echo(
         f"Documento {record.series} nº {record.formatted} cancelado: {record.cancel_reason}."
     )
 
 
+def _check_writable(path: Path) -> None:
+    """Refuse before any work when ``path`` cannot be written (folder missing, no rights)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise LavraError(f"A pasta {folder} não existe.", field=str(path))
+    probe = path.with_name(path.name + ".parcial")
+    try:
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        raise LavraError(
+            f"Não é possível gravar {path}: {describe_os_error(error)}.", field=str(path)
+        ) from None
+
+
 def _write(path: Path, content: bytes) -> None:
     """Write atomically: a file is either whole or absent."""
+    _check_writable(path)
+    partial = path.with_name(path.name + ".parcial")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(path.name + ".parcial")
         partial.write_bytes(content)
         partial.replace(path)
     except OSError as error:
-        raise LavraError(f"Não foi possível gravar {path}: {error.strerror}.") from None
+        raise LavraError(f"Não foi possível gravar {path}: {describe_os_error(error)}.") from None
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 cli_i18n.localize_metavars(main)

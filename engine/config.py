@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from lavra.errors import ConfigError
+from lavra.inputs import describe_os_error
 from lavra.pack import PACK_ENV, checked_pack_dir, default_pack_dir
 
 CONFIG_ENV = "LAVRA_CONFIG"
@@ -106,7 +107,7 @@ def _read_file(path: Path) -> dict[str, Any]:
             raw = tomllib.load(handle)
     except OSError as error:
         raise ConfigError(
-            f"Não foi possível ler o arquivo de configuração {path}: {error.strerror}."
+            f"Não foi possível ler o arquivo de configuração {path}: {describe_os_error(error)}."
         ) from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"Arquivo de configuração {path} inválido: {error}.") from None

@@ -27,7 +27,7 @@ from lavra.config import Config, load_config
 from lavra.content import Content, FormSpec
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.fillable import fillable_body, read_fields
-from lavra.inputs import today
+from lavra.inputs import check_values, today
 from lavra.render import LaidOutPdf, PageFrame, Renderer
 from lavra.report import Report, build_report
 from lavra.schemas import validate
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from lavra.computations import History
 
 FORM_ID_KEY = "/LavraFormulario"
+MAX_PDF_BYTES = 10 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -317,7 +318,15 @@ class Engine:
         return _tag_form(pdf, form.id)
 
     def read(self, pdf: bytes, form_id: str | None = None, on: date | None = None) -> ReadBack:
-        """Data typed into a prefilled requerimento, with its completeness report."""
+        """Data typed into a prefilled requerimento, with its completeness report.
+
+        The PDF comes from outside: its size is bounded, and what is read from its fields
+        goes through the same input checks as a JSON file (control characters, sizes).
+        """
+        if len(pdf) > MAX_PDF_BYTES:
+            raise InputError(
+                f"O PDF excede o tamanho máximo de {MAX_PDF_BYTES // (1024 * 1024)} MiB."
+            )
         found = form_id or _form_tag(pdf)
         if not found:
             raise InputError(
@@ -327,6 +336,7 @@ class Engine:
         form = self.content.form(found)
         schema = self.content.registry.resolver().lookup(form.schema_id).contents
         data = read_fields(pdf, schema, registry=self.content.registry)
+        check_values(data)
         return ReadBack(form.id, data, self.check(form.id, data, on))
 
 

@@ -754,7 +754,9 @@ class _Builder:
             "as datas de emissão e de validade e os demais dados pedidos.",
         )
         for entry in entries:
-            path: Path = tuple(int(t) if t.isdigit() else t for t in pointers.split(entry.pointer))
+            path: Path = tuple(
+                int(t) if pointers.is_index(t) else t for t in pointers.split(entry.pointer)
+            )
             value = pointers.get(data, entry.pointer)
             props = _object_props(entry.schema, entry.pointer)
             self.parts.append(Markup('<div class="documento">'))
@@ -952,7 +954,7 @@ def _resolve(schema: Schema, tokens: Sequence[str]) -> tuple[Path, Schema] | Non
     path: list[str | int] = []
     for token in tokens:
         if _is_array(node):
-            if not token.isdigit():
+            if not pointers.is_index(token):
                 return None
             node = _items(node, pointers.join(path))
             path.append(int(token))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import math
 import re
 from datetime import date, datetime
 from pathlib import Path
@@ -18,6 +20,23 @@ MAX_STRING_CHARS = 10_000
 MAX_DEPTH = 12
 # Control characters other than tab, line feed and carriage return have no place in a form.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029]")
+
+
+_OS_ERRORS = {
+    errno.ENOENT: "arquivo ou pasta inexistente",
+    errno.EACCES: "permissão negada",
+    errno.EPERM: "operação não permitida",
+    errno.EISDIR: "é uma pasta, não um arquivo",
+    errno.ENOTDIR: "parte do caminho não é uma pasta",
+    errno.ENOSPC: "sem espaço no disco",
+    errno.EROFS: "sistema de arquivos somente leitura",
+    errno.ENAMETOOLONG: "nome de arquivo longo demais",
+}
+
+
+def describe_os_error(error: OSError) -> str:
+    """The reason of a file-system error in pt-BR (never the English strerror)."""
+    return _OS_ERRORS.get(error.errno or 0, f"erro do sistema nº {error.errno}")
 
 
 def today() -> date:
@@ -61,7 +80,7 @@ def _check_values(node: Any, path: list[str], depth: int) -> None:
             raise InputError(
                 f"O campo {where} contém caractere de controle não permitido.", field=where
             )
-    elif isinstance(node, float) and node != node:  # NaN
+    elif isinstance(node, float) and not math.isfinite(node):
         raise InputError(f"O campo {where} contém um número inválido.", field=where)
 
 
@@ -74,7 +93,7 @@ def parse_data(raw: bytes | str, *, source: str = "dados") -> dict[str, Any]:
         )
     try:
         data = json.loads(raw, parse_constant=_reject_constant)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (UnicodeDecodeError, ValueError) as error:
         detail = (
             f" (linha {error.lineno}, coluna {error.colno})"
             if isinstance(error, json.JSONDecodeError)
@@ -87,8 +106,13 @@ def parse_data(raw: bytes | str, *, source: str = "dados") -> dict[str, Any]:
         raise InputError(
             f"O arquivo {source} deve conter um objeto JSON ({{...}}) com os dados do formulário."
         )
-    _check_values(data, [], 0)
+    check_values(data)
     return data
+
+
+def check_values(data: Any) -> None:
+    """Sizes, nesting and characters of data from outside (JSON file, PDF fields)."""
+    _check_values(data, [], 0)
 
 
 def _reject_constant(name: str) -> Any:
@@ -104,5 +128,7 @@ def read_data(path: Path) -> dict[str, Any]:
             )
         raw = path.read_bytes()
     except OSError as error:
-        raise InputError(f"Não foi possível ler o arquivo {path}: {error.strerror}.") from None
+        raise InputError(
+            f"Não foi possível ler o arquivo {path}: {describe_os_error(error)}."
+        ) from None
     return parse_data(raw, source=str(path))

@@ -174,11 +174,18 @@ class Signers:
                 )
         return self._cache[role]
 
+    @property
+    def production(self) -> bool:
+        """Production signers are configured: the development PKI is no longer trusted."""
+        return bool(self.config.signers)
+
     def trust_roots(self) -> list[x509.Certificate]:
-        """The dev root when present, plus every certificate in ``<pki>/confiaveis/``."""
+        """Every certificate in ``<pki>/confiaveis/``, plus the development root while no
+        production signer is configured (a document signed by the development PKI must
+        never pass as authentic once the municipality's certificates are in use)."""
         roots: list[x509.Certificate] = []
         dev_root = self.config.pki_dir / "raiz.pem"
-        if dev_root.exists():
+        if dev_root.exists() and not self.production:
             roots.extend(load_certificates(dev_root))
         trusted = self.config.pki_dir / "confiaveis"
         if trusted.is_dir():
@@ -237,6 +244,9 @@ class Issuer:
                 f"O formulário «{form_id}» é um requerimento do interessado: não é emitido "
                 "nem numerado pela Secretaria."
             )
+        # A first check outside the transaction refuses incomplete data at once; the
+        # authoritative one runs again inside it (under the numbering lock), so that an
+        # auto issued concurrently for the same vehicle is seen by the repeat rule.
         prepared = self.prepare(form_id, data, on, example_values=example_values)
         if not prepared.report.complete:
             raise IncompleteError(prepared.report)
@@ -244,10 +254,13 @@ class Issuer:
         files: dict[str, bytes | None] = {}
 
         def build(number: int, formatted: str) -> Built:
+            current = self.prepare(form_id, data, prepared.on, example_values=example_values)
+            if not current.report.complete:
+                raise IncompleteError(current.report)
             code = new_code()
             page = verification_url(self.config.verification_url, code)
             laid, docx_bytes = self.engine.render_final(
-                prepared,
+                current,
                 number=formatted,
                 code=code,
                 url=self.config.verification_url,
@@ -269,8 +282,8 @@ class Issuer:
                 pdf=signed.pdf,
                 docx=docx_bytes,
                 data=dict(data),
-                computed=_jsonable(prepared.computed),
-                reference_date=prepared.on,
+                computed=_jsonable(current.computed),
+                reference_date=current.on,
                 verification_code=code,
                 signer_subject=signed.signer_subject,
                 signer_serial=signed.signer_serial,
@@ -280,8 +293,11 @@ class Issuer:
             )
 
         year = datetime.now(TIMEZONE).year
+        # The idempotency fingerprint covers everything that shapes the document.
+        request = {"dados": dict(data), "data_referencia": prepared.on.isoformat(),
+                   "valores_de_exemplo": example_values}
         record = self.registry.issue(
-            form.series, year, form.id, build, idempotency_key, data=dict(data), actor=actor
+            form.series, year, form.id, build, idempotency_key, data=request, actor=actor
         )
         pdf = files.get("pdf") or self.registry.pdf(record.id)
         stored_docx = files.get("docx") if "pdf" in files else self.registry.docx(record.id)
@@ -300,7 +316,9 @@ class Issuer:
                 "ou coloque as raízes em pasta_dados/pki/confiaveis/."
             )
         try:
-            check = verify_pdf(pdf, roots)
+            # In production, revocation is checked (CRL/OCSP), hard-fail; the development
+            # PKI publishes none.
+            check = verify_pdf(pdf, roots, allow_fetching=self.signers.production)
         except InputError as error:
             # Unreadable, unsigned or with a damaged signature: not authentic.
             return VerificationResult(

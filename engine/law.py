@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import Any
 
 from lavra.errors import CitationError, ContentPackError, InputError
+from lavra.inputs import describe_os_error
 from lavra.lawimport import int_to_roman
 
 __all__ = [
@@ -52,11 +53,28 @@ POSITIONS = ("inline", "apos")
 MISSING_TEXT = "[texto não consta da fonte]"
 
 _LAW_KEYS = (
-    "id", "tipo", "numero", "numero_observacao", "data", "titulo", "ementa", "urn",
-    "fonte", "vigencia_desde", "fecho", "fragmentos",
+    "id",
+    "tipo",
+    "numero",
+    "numero_observacao",
+    "data",
+    "titulo",
+    "ementa",
+    "urn",
+    "fonte",
+    "vigencia_desde",
+    "fecho",
+    "fragmentos",
 )
 _FRAGMENT_KEYS = (
-    "id", "tipo", "rotulo", "texto", "pai", "capitulo", "notas", "sem_implementacao",
+    "id",
+    "tipo",
+    "rotulo",
+    "texto",
+    "pai",
+    "capitulo",
+    "notas",
+    "sem_implementacao",
 )
 _FRAGMENT_OPTIONAL = ("revogado",)
 _NOTE_KEYS = ("texto", "posicao")
@@ -134,8 +152,7 @@ class Law:
         return tuple(
             f
             for f in self.fragments.values()
-            if f.parent == fragment_id
-            or (f.kind == "artigo" and f.chapter == fragment_id)
+            if f.parent == fragment_id or (f.kind == "artigo" and f.chapter == fragment_id)
         )
 
     def descendants(self, fragment_id: str) -> tuple[Fragment, ...]:
@@ -257,8 +274,9 @@ def resolve(laws: Mapping[str, Law], citation: str) -> Citation:
             f"de conteúdo (leis disponíveis: {known})."
         )
     if not sep:
-        return Citation(law=law, fragment=None, reference=law.title, short=law.short_title,
-                        text=law.ementa)
+        return Citation(
+            law=law, fragment=None, reference=law.title, short=law.short_title, text=law.ementa
+        )
     frag = law.fragments.get(fragment_id)
     if frag is None:
         raise CitationError(
@@ -390,29 +408,38 @@ def _fragment(check: _Checker, raw: Any, pointer: str, seen: dict[str, Fragment]
     fid = check.required_text(obj["id"], f"{pointer}/id")
     match = FRAGMENT_ID.match(fid)
     if match is None:
-        raise check.fail(f"identificador {fid!r} fora do padrão LexML (ex.: art7_inc4).",
-                         f"{pointer}/id")
+        raise check.fail(
+            f"identificador {fid!r} fora do padrão LexML (ex.: art7_inc4).", f"{pointer}/id"
+        )
     if fid in seen:
         raise check.fail(f"identificador repetido {fid!r}.", f"{pointer}/id")
     kind = obj["tipo"]
     if kind != _expected_kind(match):
-        raise check.fail(f"o tipo de {fid!r} deveria ser {_expected_kind(match)!r}, não {kind!r}.",
-                         f"{pointer}/tipo")
+        raise check.fail(
+            f"o tipo de {fid!r} deveria ser {_expected_kind(match)!r}, não {kind!r}.",
+            f"{pointer}/tipo",
+        )
     label = check.required_text(obj["rotulo"], f"{pointer}/rotulo")
     if not _label_fits(match, label):
-        raise check.fail(f"o rótulo {label!r} não corresponde ao identificador {fid!r}.",
-                         f"{pointer}/rotulo")
+        raise check.fail(
+            f"o rótulo {label!r} não corresponde ao identificador {fid!r}.", f"{pointer}/rotulo"
+        )
     parent = check.text(obj["pai"], f"{pointer}/pai", nullable=True)
     if parent != _expected_parent(match):
-        raise check.fail(f"o pai de {fid!r} deveria ser {_expected_parent(match)!r}, não "
-                         f"{parent!r}.", f"{pointer}/pai")
+        raise check.fail(
+            f"o pai de {fid!r} deveria ser {_expected_parent(match)!r}, não {parent!r}.",
+            f"{pointer}/pai",
+        )
     if parent is not None and parent not in seen:
-        raise check.fail(f"o pai {parent!r} de {fid!r} não existe ou aparece depois dele.",
-                         f"{pointer}/pai")
+        raise check.fail(
+            f"o pai {parent!r} de {fid!r} não existe ou aparece depois dele.", f"{pointer}/pai"
+        )
     chapter = check.text(obj["capitulo"], f"{pointer}/capitulo", nullable=True)
     if chapter is not None and (chapter not in seen or seen[chapter].kind != "capitulo"):
-        raise check.fail(f"o capítulo {chapter!r} de {fid!r} não existe ou aparece depois dele.",
-                         f"{pointer}/capitulo")
+        raise check.fail(
+            f"o capítulo {chapter!r} de {fid!r} não existe ou aparece depois dele.",
+            f"{pointer}/capitulo",
+        )
     notes_raw = obj["notas"]
     if not isinstance(notes_raw, list):
         raise check.fail("esperava-se uma lista de notas.", f"{pointer}/notas")
@@ -423,10 +450,21 @@ def _fragment(check: _Checker, raw: Any, pointer: str, seen: dict[str, Fragment]
         raise check.fail("esperava-se verdadeiro ou falso.", f"{pointer}/revogado")
     text = check.text(obj["texto"], f"{pointer}/texto", nullable=True)
     if (text is None or revoked) and reason is None and kind != "capitulo":
-        raise check.fail(f"o dispositivo {fid!r} sem texto ou revogado deve declarar "
-                         "sem_implementacao.", f"{pointer}/sem_implementacao")
-    return Fragment(id=fid, kind=kind, label=label, text=text, parent=parent, chapter=chapter,
-                    notes=notes, no_implementation=reason, revoked=revoked)
+        raise check.fail(
+            f"o dispositivo {fid!r} sem texto ou revogado deve declarar sem_implementacao.",
+            f"{pointer}/sem_implementacao",
+        )
+    return Fragment(
+        id=fid,
+        kind=kind,
+        label=label,
+        text=text,
+        parent=parent,
+        chapter=chapter,
+        notes=notes,
+        no_implementation=reason,
+        revoked=revoked,
+    )
 
 
 def load_law_file(path: Path) -> Law:
@@ -435,14 +473,19 @@ def load_law_file(path: Path) -> Law:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ContentPackError(f"Não foi possível ler a lei {path}: {exc.strerror}.") from None
+        raise ContentPackError(
+            f"Não foi possível ler a lei {path}: {describe_os_error(exc)}."
+        ) from None
     except ValueError as exc:
         raise ContentPackError(f"A lei {path} não é um JSON válido: {exc}.") from None
     obj = check.keys(raw, _LAW_KEYS, (), "")
     law_id = check.required_text(obj["id"], "/id")
     if law_id != path.stem or not LAW_ID.match(law_id):
-        raise check.fail(f"o id {law_id!r} deve ser igual ao nome do arquivo ({path.stem!r}), "
-                         "em minúsculas e hífens.", "/id")
+        raise check.fail(
+            f"o id {law_id!r} deve ser igual ao nome do arquivo ({path.stem!r}), "
+            "em minúsculas e hífens.",
+            "/id",
+        )
     number = check.required_text(obj["numero"], "/numero")
     title = check.required_text(obj["titulo"], "/titulo")
     if number not in title:

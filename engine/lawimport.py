@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from lavra.errors import InputError
+from lavra.inputs import describe_os_error
 
 # Editorial notes start with one of these words (case-insensitive).
 _NOTE_WORDS = (
@@ -65,8 +66,19 @@ MISSING_TEXT_REASON = (
 REVOKED_REASON = "Dispositivo revogado; o texto não consta da fonte oficial utilizada."
 
 _ROMAN = (
-    (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-    (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+    (1000, "M"),
+    (900, "CM"),
+    (500, "D"),
+    (400, "CD"),
+    (100, "C"),
+    (90, "XC"),
+    (50, "L"),
+    (40, "XL"),
+    (10, "X"),
+    (9, "IX"),
+    (5, "V"),
+    (4, "IV"),
+    (1, "I"),
 )
 
 
@@ -271,7 +283,9 @@ def main(argv: list[str] | None = None) -> int:
         source = Path(args[0]).read_text(encoding="utf-8")
         parsed = parse_law_text(source)
     except OSError as exc:
-        print(f"Não foi possível ler o arquivo {args[0]}: {exc.strerror}.", file=sys.stderr)
+        print(
+            f"Não foi possível ler o arquivo {args[0]}: {describe_os_error(exc)}.", file=sys.stderr
+        )
         return 2
     except InputError as exc:
         print(exc.message, file=sys.stderr)

@@ -43,6 +43,7 @@ from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from lavra.errors import ConfigError, InputError
+from lavra.inputs import describe_os_error
 
 DEV_PASSPHRASE = "lavra-dev-sem-validade"
 """Passphrase of the development PKI's PKCS#12 files (public on purpose: no validity)."""
@@ -222,7 +223,8 @@ def load_signer(p12_path: Path, passphrase: str | bytes) -> SignerIdentity:
         raise ConfigError(f"Arquivo do certificado de assinatura não encontrado: {path}.") from None
     except OSError as error:
         raise ConfigError(
-            f"Não foi possível ler o arquivo do certificado de assinatura {path}: {error.strerror}."
+            "Não foi possível ler o arquivo do certificado de assinatura "
+            f"{path}: {describe_os_error(error)}."
         ) from None
     secret = passphrase.encode("utf-8") if isinstance(passphrase, str) else passphrase
     try:
@@ -249,7 +251,7 @@ def load_certificates(path: Path) -> tuple[x509.Certificate, ...]:
         data = Path(path).read_bytes()
     except OSError as error:
         raise ConfigError(
-            f"Não foi possível ler o arquivo de certificados {path}: {error.strerror}."
+            f"Não foi possível ler o arquivo de certificados {path}: {describe_os_error(error)}."
         ) from None
     try:
         if b"-----BEGIN" in data:

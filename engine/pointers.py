@@ -15,6 +15,11 @@ def split(pointer: str) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/")]
 
 
+def is_index(token: str) -> bool:
+    """An array index token: ASCII digits only (``"²"`` is a digit for str.isdigit)."""
+    return token.isascii() and token.isdecimal()
+
+
 def join(tokens: Sequence[str | int]) -> str:
     """Join tokens into a JSON pointer, escaping ``~`` and ``/``."""
     return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
@@ -26,7 +31,7 @@ def get(data: Any, pointer: str, default: Any = None) -> Any:
     for token in split(pointer):
         if isinstance(node, Mapping) and token in node:
             node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+        elif isinstance(node, list) and is_index(token) and int(token) < len(node):
             node = node[int(token)]
         else:
             return default

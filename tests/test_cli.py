@@ -152,3 +152,24 @@ def test_help_and_usage_errors_are_in_portuguese(runner: CliRunner) -> None:
     assert "Usage" not in result.output and "Show this message" not in result.output
     result = runner.invoke(main, ["check"])
     assert result.exit_code == 2 and "Argumento ausente" in result.output
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("{\"a\": " + "9" * 5000 + "}", "JSON válido"), ('{"a": 1e999}', "número inválido")],
+)
+def test_numbers_json_cannot_hold_are_refused(
+    runner: CliRunner, tmp_path: Path, content: str, message: str
+) -> None:
+    path = tmp_path / "dados.json"
+    path.write_text(content, encoding="utf-8")
+    result = runner.invoke(main, ["check", ALV, str(path)])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_read_of_an_incomplete_requerimento_exits_one(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "vazio.pdf"
+    assert runner.invoke(main, ["prefill", REQ, "-o", str(out)]).exit_code == 0
+    result = runner.invoke(main, ["read", str(out)])
+    assert result.exit_code == 1
+    assert "INCOMPLETO" in result.output and "/documentos/" in result.output

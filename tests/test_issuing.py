@@ -177,7 +177,12 @@ def test_cli_keys_issue_verify_cancel(
     assert result.exit_code == 1 and "NÃO confere" in result.output
     result = runner.invoke(main, ["verify", "--code", issued["verification_code"], "--json"])
     assert result.exit_code == 0 and json.loads(result.output)["number"] == issued["number"]
+    monkeypatch.delenv("USER", raising=False)
     result = runner.invoke(main, ["cancel", issued["number"], "--reason", "Erro de digitação"])
+    assert result.exit_code == 2 and "--by" in result.output
+    result = runner.invoke(
+        main, ["cancel", issued["number"], "--reason", "Erro de digitação", "--by", "ana.souza"]
+    )
     assert result.exit_code == 0, result.output
     result = runner.invoke(main, ["verify", str(out), "--json"])
     assert result.exit_code == 1 and json.loads(result.output)["cancelled"] is True
@@ -197,3 +202,42 @@ def test_cli_issue_incomplete_exits_one(
     result = runner.invoke(main, ["issue", ALV, str(path), "-o", str(out)])
     assert result.exit_code == 1
     assert "não pode ser emitido" in result.output and not out.exists()
+
+
+def test_cli_issue_to_an_unwritable_place_issues_nothing_and_export_gives_the_original(
+    pack_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(main, ["keys", "init"]).exit_code == 0
+    example_path = str(pack_dir / "forms" / ALV / "exemplo.json")
+    result = runner.invoke(main, ["issue", ALV, example_path, "-o", str(tmp_path / "nao" / "x.pdf")])
+    assert result.exit_code == 2 and "não existe" in result.output
+    result = runner.invoke(main, ["issue", ALV, example_path, "-o", "a.pdf", "--json"])
+    assert result.exit_code == 0, result.output
+    number = json.loads(result.output)["number"]
+    assert number.startswith("0001/"), "the refused attempt consumed no number"
+    assert not list(tmp_path.glob("*.parcial"))
+    result = runner.invoke(main, ["export", number, "-o", "copia.pdf"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "copia.pdf").read_bytes() == (tmp_path / "a.pdf").read_bytes()
+    result = runner.invoke(main, ["export", "0099/2026", "-o", "x.pdf"])
+    assert result.exit_code == 2 and "não encontrado" in result.output
+
+
+def test_development_root_is_not_trusted_once_production_signers_are_configured(
+    issuer: Issuer, engine: Engine
+) -> None:
+    from lavra.config import SignerConfig
+
+    pdf = issuer.issue(ALV, example(engine), ON).pdf
+    assert issuer.verify(pdf).trusted
+    production = replace(
+        issuer.config,
+        signers={"secretario-transportes": SignerConfig(
+            "Fulano", issuer.config.pki_dir / "secretario-transportes.p12", "LAVRA_SENHA_X"
+        )},
+    )
+    strict = Issuer(engine, issuer.registry, production)
+    with pytest.raises(LavraError, match="raiz de confiança"):
+        strict.verify(pdf)
