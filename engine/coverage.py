@@ -24,12 +24,18 @@ Each fragment of each law gets one status, decided on its own:
 
 Chapter headings (``capN``) are not provisions and are left out. A citation of a whole
 law (no ``#``) resolves but implements no fragment.
+
+Not every use implements: a value recorded in ``legal_text/parametros.json`` is data a
+rule may apply, not the rule; and a shared schema definition (``comum.json#/$defs/x``)
+implements only when a form's schema reaches it through ``$ref``. Such uses are still
+listed and still checked for dangling, but do not make a fragment ``implementado``.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,6 +171,8 @@ def _scanned_documents(pack_dir: Path) -> list[tuple[Path, Any]]:
         if not (pack_dir / folder).is_dir():
             continue
         for path in sorted((pack_dir / folder).rglob("*.json")):
+            if path.parent.name == "_pacote":  # meta-schemas of the pack's own files
+                continue
             document = _read(path, pack_dir)
             if folder == "legal_text" and is_law_document(document):
                 continue
@@ -250,6 +258,73 @@ def _statuses(law: Law, cited: Mapping[str, list[CitationUse]]) -> dict[str, str
     return status
 
 
+PARAMETERS_FILE = "legal_text/parametros.json"
+_REF = re.compile(r"^(?P<file>[^#]*)#/\$defs/(?P<name>[^/]+)")
+
+
+def _reachable_defs(pack_dir: Path) -> set[tuple[str, str]]:
+    """The (schema file, $defs name) pairs that some form's schema reaches by $ref."""
+    forms = sorted((pack_dir / "forms").glob("*/formulario.json"))
+    todo: list[tuple[str, Any]] = []
+    for meta in forms:
+        name = _read(meta, pack_dir).get("schema")
+        path = pack_dir / "schemas" / str(name)
+        if name and path.is_file():
+            todo.append((str(name), _read(path, pack_dir)))
+    seen: set[tuple[str, str]] = set()
+    documents: dict[str, Any] = {}
+    while todo:
+        current, node = todo.pop()
+        for ref in _refs(node):
+            match = _REF.match(ref)
+            if match is None:
+                continue
+            target = match["file"] or current
+            key = (target, match["name"])
+            if key in seen:
+                continue
+            seen.add(key)
+            if target not in documents:
+                documents[target] = _read(pack_dir / "schemas" / target, pack_dir)
+            definition = documents[target].get("$defs", {}).get(match["name"])
+            if definition is not None:
+                todo.append((target, definition))
+    return seen
+
+
+def _refs(node: Any) -> Iterator[str]:
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs(item)
+
+
+def _implementing_uses(pack_dir: Path, uses: tuple[CitationUse, ...]) -> set[CitationUse]:
+    """The uses that implement (see the module docstring)."""
+    form_schemas = {
+        str(_read(meta, pack_dir).get("schema"))
+        for meta in (pack_dir / "forms").glob("*/formulario.json")
+    }
+    reachable = _reachable_defs(pack_dir)
+    kept = set()
+    for use in uses:
+        if use.file == PARAMETERS_FILE:
+            continue
+        if use.file.startswith("schemas/"):
+            name = use.file.removeprefix("schemas/")
+            if name not in form_schemas:
+                parts = use.pointer.split("/")
+                if len(parts) < 3 or parts[1] != "$defs" or (name, parts[2]) not in reachable:
+                    continue
+        kept.add(use)
+    return kept
+
+
 def compute_coverage(pack_dir: Path, law_id: str | None = None) -> CoverageReport:
     """Coverage of one law (or all) of the pack; dangling citations are always listed."""
     laws = load_laws(pack_dir)
@@ -269,6 +344,10 @@ def compute_coverage(pack_dir: Path, law_id: str | None = None) -> CoverageRepor
             continue
         if found.fragment is not None:
             cited.setdefault((found.law.id, found.fragment.id), []).append(use)
+    implementing = _implementing_uses(pack_dir, uses)
+    cited = {
+        key: [u for u in found_uses if u in implementing] for key, found_uses in cited.items()
+    }
     selected = [laws[law_id]] if law_id is not None else list(laws.values())
     entries: list[FragmentCoverage] = []
     for law in selected:

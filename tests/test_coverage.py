@@ -46,22 +46,22 @@ SCHEMA = {
         "a/b": {"x-fundamento": ["fretamento#art7_inc4", "fretamento#art99"]},
     },
 }
-FORM_META = {"titulo": "Alvará", "fundamento": ["fretamento#art8", "fretamento"]}
+FORM_META = {"titulo": "Alvará", "schema": "s.json", "fundamento": ["fretamento#art8", "fretamento"]}
 
 
 def test_finds_citations_with_file_and_pointer(tmp_path: Path) -> None:
-    pack = _fake_pack(tmp_path, {"schemas/s.json": SCHEMA, "forms/alvara/meta.json": FORM_META})
+    pack = _fake_pack(tmp_path, {"schemas/s.json": SCHEMA, "forms/alvara/formulario.json": FORM_META})
     uses, malformed = find_citations(pack)
     found = {(u.citation, u.file, u.pointer) for u in uses}
     assert ("fretamento#art10_inc1", "schemas/s.json",
             "/properties/veiculos/items/properties/ano/x-fundamento/0") in found
     assert ("fretamento#art7_inc4", "schemas/s.json", "/properties/a~1b/x-fundamento/0") in found
-    assert ("fretamento#art8", "forms/alvara/meta.json", "/fundamento/0") in found
+    assert ("fretamento#art8", "forms/alvara/formulario.json", "/fundamento/0") in found
     assert len(uses) == 5 and not malformed
 
 
 def test_report_statuses_and_dangling(tmp_path: Path) -> None:
-    pack = _fake_pack(tmp_path, {"schemas/s.json": SCHEMA, "forms/alvara/meta.json": FORM_META})
+    pack = _fake_pack(tmp_path, {"schemas/s.json": SCHEMA, "forms/alvara/formulario.json": FORM_META})
     report = compute_coverage(pack)
     by_id = {f.fragment: f for f in report.fragments}
     assert by_id["art10_inc1"].status == IMPLEMENTED
@@ -87,7 +87,7 @@ def test_report_statuses_and_dangling(tmp_path: Path) -> None:
 
 def test_caput_covered_when_every_child_is(tmp_path: Path) -> None:
     partial = {"x-fundamento": ["fretamento#art3_inc1", "fretamento#art3_inc2"]}
-    pack = _fake_pack(tmp_path, {"schemas/s.json": partial})
+    pack = _fake_pack(tmp_path, {"schemas/s.json": partial, "forms/f/formulario.json": FORM_META})
     by_id = {f.fragment: f for f in compute_coverage(pack).fragments}
     assert by_id["art3"].status == PENDING
     full = {"x-fundamento": [*partial["x-fundamento"], "fretamento#art3_inc3"]}
@@ -125,17 +125,17 @@ def test_real_pack_marks(pack_dir: Path) -> None:
         for frag in law.fragments.values():
             if frag.text is None and frag.kind != "capitulo":
                 assert frag.no_implementation, frag.id
-    # parameters implement provisions
+    # forms and rule modules implement provisions
     assert statuses[("fretamento", "art8")] == IMPLEMENTED
     assert statuses[("transporte-escolar", "art6")] == IMPLEMENTED
-    # incisos implemented by parameters and the paragraph marked: the caput is covered
+    # incisos implemented by the fee rule (lavra.amounts), the paragraph marked: caput covered
     assert statuses[("transporte-escolar", "art16")] in (IMPLEMENTED, COVERED_BY_CHILDREN)
     assert statuses[("transporte-escolar", "art30")] == MARKED
     assert set(report.laws) == set(laws)
 
 
 def test_cli_coverage(tmp_path: Path) -> None:
-    pack = _fake_pack(tmp_path, {"schemas/s.json": SCHEMA})
+    pack = _fake_pack(tmp_path, {"schemas/s.json": SCHEMA, "forms/f/formulario.json": FORM_META})
     runner = CliRunner(env={"LAVRA_PACK": str(pack)})
     result = runner.invoke(law_cli, ["coverage", "fretamento"])
     assert result.exit_code == 1  # a dangling citation
@@ -143,7 +143,7 @@ def test_cli_coverage(tmp_path: Path) -> None:
     assert "fretamento#art99" in result.output
     assert "art. 10, I, da Lei nº 4.419/2006" in result.output
     data = json.loads(runner.invoke(law_cli, ["coverage", "--json"]).output)
-    assert data["totais"][IMPLEMENTED] == 2
+    assert data["totais"][IMPLEMENTED] == 3
     assert data["citacoes_invalidas"][0]["local"].startswith("schemas/s.json#")
     (pack / "schemas" / "s.json").write_text('{"x-fundamento": ["fretamento#art8"]}', "utf-8")
     assert runner.invoke(law_cli, ["coverage"]).exit_code == 0
@@ -173,3 +173,19 @@ def test_unknown_rule_module_is_a_pack_error(tmp_path: Path) -> None:
     )
     with pytest.raises(ContentPackError, match="inexistente"):
         code_citations(tmp_path)
+
+
+def test_values_and_unreached_definitions_do_not_implement(tmp_path: Path) -> None:
+    shared = {"$defs": {"usada": {"x-fundamento": ["fretamento#art10_inc2"]},
+                        "solta": {"x-fundamento": ["fretamento#art10_inc3"]}}}
+    schema = {"properties": {"x": {"$ref": "comum.json#/$defs/usada"}}}
+    params = {"parametros": {"p": {"fundamento": ["fretamento#art10_inc4"]}}}
+    pack = _fake_pack(tmp_path, {
+        "schemas/s.json": schema, "schemas/comum.json": shared,
+        "forms/f/formulario.json": FORM_META, "legal_text/parametros.json": params,
+    })
+    by_id = {f.fragment: f for f in compute_coverage(pack).fragments}
+    assert by_id["art10_inc2"].status == IMPLEMENTED
+    assert by_id["art10_inc3"].status == PENDING  # a definition no form reaches
+    assert by_id["art10_inc4"].status == PENDING  # a parameter is data, not a rule
+    assert by_id["art10_inc4"].uses == ()

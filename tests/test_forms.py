@@ -266,3 +266,21 @@ def test_hostile_data_is_shown_literally_and_embeds_nothing(engine: Engine, valu
     prefilled = PdfReader(io.BytesIO(engine.prefill(REQ, {"requerente": {"razao_social": value}})))
     fields = prefilled.get_fields() or {}
     assert fields["requerente/razao_social"].get("/V") == value
+
+
+def test_a_certidao_without_its_validity_cannot_be_judged_in_force(engine: Engine) -> None:
+    data = example(engine, REQ)
+    del data["documentos"]["certidao_inss"]["validade"]
+    found = item(engine.check(REQ, data, ON), "/documentos/certidao_inss")
+    assert found.status is Status.INVALID
+    assert "Validade do documento" in found.message
+    assert found.basis == ("fretamento#art7_inc5",)
+
+
+def test_particular_service_vehicle_owned_cites_arts_6_and_12(engine: Engine) -> None:
+    data = example(engine, REQ)
+    data["categoria"] = "particular"
+    data["veiculos"] = [dict(data["veiculos"][1], categoria_crlv="particular")]  # leased
+    found = item(engine.check(REQ, data, ON), "/veiculos/0/propriedade")
+    assert found.status is Status.INVALID
+    assert "propriedade" in found.message

@@ -1,0 +1,90 @@
+"""One wording source: for every form, the PDF and the DOCX say the same words.
+
+The comparison takes the body only: the page header and footer (repeated on every
+PDF page, once in the DOCX header part) and the MINUTA watermark are set aside, and a
+word broken across lines of a narrow table cell ("Mercedes-" / "Benz") is joined.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import docx
+import pytest
+from pypdf import PdfReader
+
+from lavra.content import Content
+from lavra.documents import Engine
+
+WORD = re.compile(r"\S+")
+
+
+@pytest.fixture(scope="module")
+def engine(pack_dir: Path) -> Engine:
+    return Engine(Content(pack_dir))
+
+
+def words(text: str) -> list[str]:
+    # list markers ("1.", "•") are drawn by the PDF and numbered by Word: set aside
+    tokens = [
+        w
+        for w in WORD.findall(text)
+        if re.search(r"\w", w) and w != "MINUTA" and not re.fullmatch(r"\d+\.", w)
+    ]
+    joined: list[str] = []
+    for token in tokens:
+        if joined and joined[-1].endswith(("-", "/")) and not joined[-1].endswith(" -"):
+            joined[-1] += token
+        else:
+            joined.append(token)
+    return joined
+
+
+def pdf_body_words(pdf: bytes, frame_words: list[str]) -> list[str]:
+    body: list[str] = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        page_words = words(page.extract_text() or "")
+        footer = re.compile(r"^\d+$")
+        # the margin boxes come last: header words, then "Página x de y"
+        assert page_words[-4] == "Página" and footer.match(page_words[-1]), page_words[-6:]
+        page_words = page_words[:-4]
+        assert page_words[-len(frame_words) :] == frame_words, page_words[-15:]
+        body += page_words[: -len(frame_words)]
+    return body
+
+
+def docx_body_words(data: bytes) -> list[str]:
+    document = docx.Document(io.BytesIO(data))
+    parts: list[str] = []
+    for block in document.iter_inner_content():
+        if hasattr(block, "rows"):
+            for row in block.rows:
+                seen: set[int] = set()
+                for cell in row.cells:  # a merged cell appears once per grid column
+                    if id(cell._tc) not in seen:
+                        seen.add(id(cell._tc))
+                        parts.append(cell.text)
+        else:
+            parts.append(block.text)
+    return words("\n".join(parts))
+
+
+@pytest.mark.parametrize(
+    "form", ["requerimento-alvara-fretamento", "alvara-fretamento", "auto-infracao-fretamento"]
+)
+def test_pdf_and_docx_of_every_form_say_the_same_words(engine: Engine, form: str) -> None:
+    spec = engine.content.form(form)
+    assert spec.example is not None
+    data: Any = json.loads(spec.example.read_text(encoding="utf-8"))
+    rendered = engine.draft(form, data, date(2026, 11, 29), docx=True, example_values=True)
+    assert rendered.docx is not None
+    org = engine.content.organization
+    frame = words(f"{org.municipio} {org.orgao} documento sem valor oficial")
+    frame = [w for w in frame if w != "—"]
+    pdf_words = pdf_body_words(rendered.pdf, frame)
+    assert pdf_words == docx_body_words(rendered.docx)
