@@ -42,7 +42,6 @@ would let the figure computed and the figure printed differ by one centavo.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -53,10 +52,11 @@ from lavra.errors import ContentPackError, InputError, ParameterError
 from lavra.law import FRAGMENT_ID, Law, load_laws, resolve
 from lavra.params import (
     PARAMETERS_FILE,
+    PackFile,
     Parameters,
     ParameterValue,
     load_parameters,
-    parameters_from_document,
+    parameters_from_table,
 )
 from lavra.report import Item, Status
 from lavra.templating import format_moeda, format_moeda_extenso
@@ -83,9 +83,22 @@ __all__ = [
 ]
 
 FRETAMENTO = "fretamento"
+IMPLEMENTED: tuple[str, ...] = (
+    "fretamento#art14_par1u",
+    "fretamento#art15",
+    "fretamento#art16",
+    "fretamento#art17",
+    "transporte-escolar#art16",
+    "transporte-escolar#art16_inc1",
+    "transporte-escolar#art16_inc2",
+    "transporte-escolar#art16_inc3",
+)
+"""Citations whose amount this module computes (coverage): the fretamento fines at the
+value corrected for the year, and the school-transport fees in UFESP."""
 TRANSPORTE_ESCOLAR = "transporte-escolar"
 EXAMPLE_FILE = Path("legal_text") / "exemplo-valores-corrigidos.json"
-EXAMPLE_MARK = "EXEMPLO"
+EXAMPLES = PackFile(EXAMPLE_FILE, "_pacote/exemplo-valores-corrigidos.json",
+                    "da tabela de valores de exemplo", "Tabela de exemplo inválida")
 UFESP_PARAMETER = "ufesp.valor"
 CORRECTION_LAW = "Lei nº 3.610/2001"
 
@@ -118,46 +131,13 @@ class AmountSources:
 def load_example_values(pack_dir: Path) -> Parameters:
     """The FICTITIOUS corrected values of ``legal_text/exemplo-valores-corrigidos.json``.
 
-    The file must declare ``"exemplo": true`` and an ``aviso``, and every period's
-    ``fonte`` must begin with ``EXEMPLO``: a table that does not say it is an example is
-    refused (:class:`ContentPackError`), so it can never pass for official data.
+    The file must declare ``"exemplo": true`` and an ``aviso`` that says EXEMPLO, and
+    every period's ``fonte`` must begin with ``EXEMPLO`` (its schema,
+    ``schemas/_pacote/exemplo-valores-corrigidos.json``, says so): a table that does not
+    say it is an example is refused (:class:`ContentPackError`), so it can never pass
+    for official data.
     """
-    path = pack_dir / EXAMPLE_FILE
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ContentPackError(
-            f"Não foi possível ler a tabela de exemplo em {path}: {exc.strerror}."
-        ) from None
-    except ValueError as exc:
-        raise ContentPackError(f"A tabela de exemplo em {path} não é JSON válido: {exc}.") \
-            from None
-    where = EXAMPLE_FILE.as_posix()
-    if not isinstance(raw, dict) or set(raw) != {"exemplo", "aviso", "parametros"}:
-        raise ContentPackError(
-            f"{where}: esperavam-se exatamente as chaves exemplo, aviso e parametros."
-        )
-    aviso = raw["aviso"]
-    if raw["exemplo"] is not True or not isinstance(aviso, str) or EXAMPLE_MARK not in aviso:
-        raise ContentPackError(
-            f"{where}: a tabela deve declarar \"exemplo\": true e um aviso que contenha "
-            f"{EXAMPLE_MARK}.", field="/exemplo"
-        )
-    try:
-        table = parameters_from_document({"parametros": raw["parametros"]})
-    except ContentPackError as exc:
-        raise ContentPackError(
-            exc.message.replace(PARAMETERS_FILE.as_posix(), where), field=exc.field
-        ) from None
-    for name in table:
-        for index, period in enumerate(table.parameter(name).periods):
-            if not period.source.startswith(EXAMPLE_MARK):
-                raise ContentPackError(
-                    f"{where}: a fonte de cada valor deve começar por {EXAMPLE_MARK} "
-                    f"(parâmetro {name}, vigência {index}).",
-                    field=f"/parametros/{name}/vigencias/{index}/fonte",
-                )
-    return table
+    return parameters_from_table(EXAMPLES.load(pack_dir)["parametros"], EXAMPLES)
 
 
 def load_sources(pack_dir: Path, *, exemplo: bool = False) -> AmountSources:

@@ -18,18 +18,19 @@ Weekends (Saturday and Sunday) are never business days.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import holidays
 from dateutil.easter import easter
 from holidays import HolidayBase
 
 from lavra.errors import ContentPackError, InputError
+from lavra.params import PackFile
 
 CALENDAR_FILE = Path("legal_text") / "feriados-municipais.json"
 """Where, inside a content pack, the municipal calendar lives."""
@@ -38,22 +39,11 @@ EntryKind = Literal["feriado", "ponto_facultativo"]
 ENTRY_KINDS: tuple[EntryKind, ...] = ("feriado", "ponto_facultativo")
 
 _LANGUAGE = "pt_BR"
-_TOP_KEYS = frozenset(
-    {
-        "$comment",
-        "municipio",
-        "pais",
-        "uf",
-        "fuso_horario",
-        "pontos_facultativos_suspendem_prazos",
-        "recorrentes",
-        "avulsas",
-    }
-)
-_RECURRING_KEYS = frozenset(
-    {"$comment", "data", "dias_apos_pascoa", "nome", "tipo", "desde", "ate", "fonte"}
-)
-_SINGLE_KEYS = frozenset({"$comment", "data", "nome", "tipo", "fonte"})
+DEFAULT_TIMEZONE = "America/Sao_Paulo"
+
+CALENDAR = PackFile(CALENDAR_FILE, "_pacote/feriados-municipais.json",
+                    "do calendário municipal", "Calendário municipal inválido")
+"""The calendar file and its schema (``schemas/_pacote/feriados-municipais.json``)."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +119,7 @@ class BusinessCalendar:
         entries: Iterable[CalendarEntry] = (),
         *,
         pontos_facultativos_stop_deadlines: bool = False,
-        timezone: str = "America/Sao_Paulo",
+        timezone: str = DEFAULT_TIMEZONE,
     ) -> None:
         self.country = country
         self.subdiv = subdiv
@@ -222,163 +212,57 @@ def load_calendar(pack_dir: Path) -> BusinessCalendar:
     Reads ``legal_text/feriados-municipais.json``; a missing file, unknown keys, bad
     dates or kinds raise :class:`ContentPackError` naming the JSON pointer at fault.
     """
-    path = Path(pack_dir) / CALENDAR_FILE
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise ContentPackError(f"Calendário municipal não encontrado: {path}.") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ContentPackError(f"Não foi possível ler o calendário municipal {path}.") from exc
-    except json.JSONDecodeError as exc:
-        raise ContentPackError(
-            f"O calendário municipal {path} não é JSON válido (linha {exc.lineno}, "
-            f"coluna {exc.colno})."
-        ) from exc
-    return calendar_from_data(raw, origin=str(path))
+    return _calendar(CALENDAR.load(pack_dir))
 
 
-def calendar_from_data(raw: Any, *, origin: str = "calendário") -> BusinessCalendar:
+def calendar_from_data(raw: Any) -> BusinessCalendar:
     """Build a :class:`BusinessCalendar` from the parsed JSON of the calendar file."""
-    top = _object(raw, "", _TOP_KEYS, origin)
-    country = _text(top, "pais", "", origin)
-    subdiv = _text(top, "uf", "", origin) if "uf" in top else None
-    timezone = _text(top, "fuso_horario", "", origin) if "fuso_horario" in top else None
-    stop = top.get("pontos_facultativos_suspendem_prazos", False)
-    if not isinstance(stop, bool):
-        raise _bad(origin, "/pontos_facultativos_suspendem_prazos", "deve ser true ou false")
+    return _calendar(CALENDAR.check(raw))
+
+
+def _calendar(top: dict[str, Any]) -> BusinessCalendar:
+    """The calendar from a document that satisfies ``schemas/_pacote/`` (see CALENDAR)."""
     entries: list[CalendarEntry] = []
-    for index, item in enumerate(_array(top, "recorrentes", origin)):
-        entries.append(_recurring(item, f"/recorrentes/{index}", origin))
-    for index, item in enumerate(_array(top, "avulsas", origin)):
-        entries.append(_single(item, f"/avulsas/{index}", origin))
-    if timezone is None:
-        return BusinessCalendar(
-            country, subdiv, entries, pontos_facultativos_stop_deadlines=stop
-        )
-    _check_timezone(timezone, origin)
+    for index, item in enumerate(top.get("recorrentes", [])):
+        entries.append(_recurring(item, f"/recorrentes/{index}"))
+    for item in top.get("avulsas", []):
+        entries.append(CalendarEntry(name=item["nome"], kind=item["tipo"],
+                                     source=item["fonte"], on=date.fromisoformat(item["data"])))
+    timezone = top.get("fuso_horario")
+    if timezone is not None:
+        _check_timezone(timezone)
     return BusinessCalendar(
-        country, subdiv, entries, pontos_facultativos_stop_deadlines=stop, timezone=timezone
+        top["pais"], top.get("uf"), entries,
+        pontos_facultativos_stop_deadlines=top.get("pontos_facultativos_suspendem_prazos", False),
+        timezone=timezone or DEFAULT_TIMEZONE,
     )
 
 
-def _recurring(item: Any, pointer: str, origin: str) -> CalendarEntry:
-    obj = _object(item, pointer, _RECURRING_KEYS, origin)
-    has_date, has_easter = "data" in obj, "dias_apos_pascoa" in obj
-    if has_date == has_easter:
-        raise _bad(origin, pointer, "informe exatamente um de 'data' (MM-DD) e 'dias_apos_pascoa'")
+def _recurring(item: dict[str, Any], pointer: str) -> CalendarEntry:
     month_day: tuple[int, int] | None = None
-    easter_offset: int | None = None
-    if has_date:
-        month_day = _month_day(_text(obj, "data", pointer, origin), f"{pointer}/data", origin)
-    else:
-        offset = obj["dias_apos_pascoa"]
-        if isinstance(offset, bool) or not isinstance(offset, int) or abs(offset) > 300:
-            raise _bad(
-                origin, f"{pointer}/dias_apos_pascoa", "deve ser um inteiro entre -300 e 300"
-            )
-        easter_offset = offset
-    since = _iso_date(obj, "desde", pointer, origin) if "desde" in obj else None
-    until = _iso_date(obj, "ate", pointer, origin) if "ate" in obj else None
+    if "data" in item:
+        month, day = item["data"].split("-")
+        month_day = int(month), int(day)
+    since = date.fromisoformat(item["desde"]) if "desde" in item else None
+    until = date.fromisoformat(item["ate"]) if "ate" in item else None
     if since is not None and until is not None and until < since:
-        raise _bad(origin, f"{pointer}/ate", "é anterior a 'desde'")
+        raise CALENDAR.error("'ate' é anterior a 'desde'.", f"{pointer}/ate")
     return CalendarEntry(
-        name=_text(obj, "nome", pointer, origin),
-        kind=_kind(obj, pointer, origin),
-        source=_text(obj, "fonte", pointer, origin),
+        name=item["nome"],
+        kind=item["tipo"],
+        source=item["fonte"],
         month_day=month_day,
-        easter_offset=easter_offset,
+        easter_offset=item.get("dias_apos_pascoa"),
         since=since,
         until=until,
     )
 
 
-def _single(item: Any, pointer: str, origin: str) -> CalendarEntry:
-    obj = _object(item, pointer, _SINGLE_KEYS, origin)
-    return CalendarEntry(
-        name=_text(obj, "nome", pointer, origin),
-        kind=_kind(obj, pointer, origin),
-        source=_text(obj, "fonte", pointer, origin),
-        on=_iso_date(obj, "data", pointer, origin),
-    )
-
-
-def _object(
-    value: Any, pointer: str, allowed: frozenset[str], origin: str
-) -> Mapping[str, Any]:
-    if not isinstance(value, dict):
-        raise _bad(origin, pointer or "/", "deve ser um objeto JSON")
-    unknown = sorted(set(value) - allowed)
-    if unknown:
-        raise _bad(
-            origin,
-            f"{pointer}/{_escape(unknown[0])}",
-            f"chave desconhecida; as admitidas são: {', '.join(sorted(allowed))}",
-        )
-    return value
-
-
-def _array(obj: Mapping[str, Any], key: str, origin: str) -> list[Any]:
-    value = obj.get(key, [])
-    if not isinstance(value, list):
-        raise _bad(origin, f"/{key}", "deve ser uma lista")
-    return value
-
-
-def _text(obj: Mapping[str, Any], key: str, pointer: str, origin: str) -> str:
-    if key not in obj:
-        raise _bad(origin, f"{pointer}/{key}", "campo obrigatório ausente")
-    value = obj[key]
-    if not isinstance(value, str) or not value.strip():
-        raise _bad(origin, f"{pointer}/{key}", "deve ser um texto não vazio")
-    return value
-
-
-def _kind(obj: Mapping[str, Any], pointer: str, origin: str) -> EntryKind:
-    value = _text(obj, "tipo", pointer, origin)
-    for kind in ENTRY_KINDS:
-        if value == kind:
-            return kind
-    raise _bad(origin, f"{pointer}/tipo", f"deve ser {' ou '.join(ENTRY_KINDS)}")
-
-
-def _month_day(value: str, pointer: str, origin: str) -> tuple[int, int]:
-    try:
-        if len(value) != 5 or value[2] != "-":
-            raise ValueError(value)
-        month, day = int(value[:2]), int(value[3:])
-        date(2000, month, day)  # a leap year: 02-29 is a valid recurring date
-    except ValueError as exc:
-        raise _bad(origin, pointer, f"data recorrente inválida {value!r} (use MM-DD)") from exc
-    return month, day
-
-
-def _iso_date(obj: Mapping[str, Any], key: str, pointer: str, origin: str) -> date:
-    value = _text(obj, key, pointer, origin)
-    try:
-        if len(value) != 10:
-            raise ValueError(value)
-        return date.fromisoformat(value)
-    except ValueError as exc:
-        raise _bad(origin, f"{pointer}/{key}", f"data inválida {value!r} (use AAAA-MM-DD)") from exc
-
-
-def _check_timezone(name: str, origin: str) -> None:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
+def _check_timezone(name: str) -> None:
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise _bad(origin, "/fuso_horario", f"fuso horário desconhecido {name!r}") from exc
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def _bad(origin: str, pointer: str, problem: str) -> ContentPackError:
-    return ContentPackError(
-        f"Calendário municipal {origin}, em {pointer}: {problem}.", field=pointer
-    )
+    except (ZoneInfoNotFoundError, ValueError):
+        raise CALENDAR.error(f"fuso horário desconhecido {name!r}.", "/fuso_horario") from None
 
 
 def _as_date(value: object) -> date:

@@ -10,13 +10,15 @@ Rules available to content packs:
 ``idade_veiculo``
     The vehicle at ``campo`` (with ``tipo`` and ``ano_fabricacao``) is at most the
     number of years of manufacture that parameter ``<parametro>.<tipo>`` sets on the
-    reference date. Counting: the law says "no máximo N anos de fabricação" and the
-    CRLV records only the year of manufacture, so the age is the reference year minus
-    the year of manufacture; the vehicle is within the limit while that difference is
-    not greater than N (a 2016 micro-ônibus may run through 31/12/2026 under a 10-year
-    limit). Counting from 1 January of the year of manufacture is the reading most
-    favourable to the holder that the record allows, and the one a clerk can check
-    against the CRLV alone.
+    reference date. The rule is :func:`lavra.eligibility.vehicle_age` (one
+    implementation, one message). Counting: the law says "no máximo N anos de
+    fabricação" and the CRLV records only the year of manufacture, so the age is the
+    reference year minus the year of manufacture; the vehicle is within the limit
+    while that difference is not greater than N (a 2016 micro-ônibus may run through
+    31/12/2026 under a 10-year limit). That takes the vehicle as made on 31 December
+    of its year, the latest day the record allows: the reading most favourable to the
+    holder. Counting from 1 January, the earliest possible day, would be the
+    strictest one (the same vehicle out from 02/01/2026).
 ``emitido_ha_no_maximo``
     The document at ``campo`` was issued no more than ``<parametro>`` months before
     the reference date (e.g. the annual vehicle inspection).
@@ -37,7 +39,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from lavra import pointers
-from lavra.eligibility import vehicle_age_years
+from lavra.eligibility import vehicle_age
 from lavra.errors import ContentPackError, LavraError
 from lavra.params import Parameters
 from lavra.report import Item, Status
@@ -80,11 +82,6 @@ def _parse_date(value: Any) -> date | None:
         return None
 
 
-def _describe_vehicle(vehicle: Mapping[str, Any]) -> str:
-    placa = vehicle.get("placa")
-    return f"Veículo de placa {placa}" if placa else "Veículo"
-
-
 def _vehicle_age(
     spec: CheckSpec, pointer: str, value: Any, on: date, params: Parameters
 ) -> Iterator[Item]:
@@ -94,40 +91,21 @@ def _vehicle_age(
     if not isinstance(year, int) or not isinstance(kind, str) or spec.parameter is None:
         return
     field = pointer + "/ano_fabricacao"
-    ident = pointers.dotted(field)
+    plate = value.get("placa")
     try:
-        limit = params.value(f"{spec.parameter}.{kind}", on)
+        found = vehicle_age(
+            year,
+            on,
+            parameter=f"{spec.parameter}.{kind}",
+            params=params,
+            plate=plate if isinstance(plate, str) and plate else None,
+            field=field,
+            basis=spec.basis or None,
+        )
     except LavraError as error:
-        yield Item(ident, Status.INVALID, field, error.message, spec.basis)
+        yield Item(pointers.dotted(field), Status.INVALID, field, error.message, spec.basis)
         return
-    age = vehicle_age_years(year, on)
-    who = _describe_vehicle(value)
-    if year > on.year:
-        yield Item(
-            ident,
-            Status.INVALID,
-            field,
-            f"{who}: ano de fabricação {year} posterior à data de referência ({format_date(on)}).",
-            spec.basis,
-        )
-    elif age > int(limit.value):
-        yield Item(
-            ident,
-            Status.INVALID,
-            field,
-            f"{who}, fabricado em {year}: em {format_date(on)} conta {age} anos de "
-            f"fabricação, acima do máximo de {limit.value} anos para o seu tipo.",
-            spec.basis,
-        )
-    else:
-        yield Item(
-            ident,
-            Status.MET,
-            field,
-            f"{who}, fabricado em {year}: {age} anos de fabricação em {format_date(on)}, "
-            f"dentro do máximo de {limit.value} anos para o seu tipo.",
-            spec.basis,
-        )
+    yield from found.items
 
 
 def _issued_within(

@@ -37,6 +37,7 @@ from lavra.penalties import (
     temporary_impediment,
 )
 from lavra.templating import format_moeda
+from lavra.textutil import format_date
 
 __all__ = ["amount", "compute"]
 
@@ -74,8 +75,8 @@ def compute(
     later = [day for day in previous if day > on]
     if later:
         raise InputError(
-            f"A infração anterior de {later[0].strftime('%d/%m/%Y')} é posterior à data "
-            f"informada em --on ({on.strftime('%d/%m/%Y')}).",
+            f"A infração anterior de {format_date(later[0])} é posterior à data "
+            f"informada em --on ({format_date(on)}).",
             field="/previous",
         )
     law_id = citation.partition("#")[0]

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from lavra.errors import InputError, LavraError
+from lavra.inputs import parse_date
 from lavra.statutory import (
     StatutoryContext,
     StatutoryDeadline,
@@ -23,12 +24,11 @@ from lavra.statutory import (
     deadline_for,
     load_statutory_context,
 )
+from lavra.textutil import format_date, format_datetime
 
 __all__ = ["deadline", "parse_moment"]
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}$")
-_BR_DATE = re.compile(r"^(\d{2})/(\d{2})/(\d{4})$")
 
 _HELP = """Mostra o prazo que o dispositivo CITACAO fixa, contado da data --from, e, com
 --filed, se o ato praticado nessa data foi tempestivo.
@@ -45,45 +45,38 @@ federal nº 9.784/1999, no calendário de dias úteis do Município."""
 
 
 def parse_moment(text: str, option: str) -> date | datetime:
-    """A date (``AAAA-MM-DD`` or ``DD/MM/AAAA``) or a local date and time
-    (``AAAA-MM-DDTHH:MM``); :class:`InputError` in pt-BR otherwise."""
+    """A date (``AAAA-MM-DD`` or ``DD/MM/AAAA``, read by :func:`lavra.inputs.parse_date`)
+    or a local date and time (``AAAA-MM-DDTHH:MM``); :class:`InputError` in pt-BR otherwise."""
+    where = f"/{option.lstrip('-')}"
     value = text.strip()
-    try:
-        if _DATE.match(value):
-            return date.fromisoformat(value)
-        if _DATE_TIME.match(value):
+    if _DATE_TIME.match(value):
+        try:
             return datetime.fromisoformat(value.replace(" ", "T"))
-        match = _BR_DATE.match(value)
-        if match:
-            day, month, year = (int(g) for g in match.groups())
-            return date(year, month, day)
-    except ValueError:
-        pass
-    raise InputError(
-        f"Data inválida em {option}: {text!r}. Use AAAA-MM-DD (ou DD/MM/AAAA) e, para "
-        "prazos em horas, AAAA-MM-DDTHH:MM.",
-        field=f"/{option.lstrip('-')}",
-    )
-
-
-def _fmt(d: date) -> str:
-    return d.strftime("%d/%m/%Y")
+        except ValueError:
+            raise InputError(f"A data e hora em {option}, {text}, não existem no calendário.",
+                             field=where) from None
+    try:
+        return parse_date(value, what=f"data em {option}", field=where)
+    except InputError as exc:
+        raise InputError(f"{exc.message} Prazos em horas pedem também a hora: "
+                         "AAAA-MM-DDTHH:MM.", field=exc.field) from None
 
 
 def _summary(deadline: StatutoryDeadline) -> list[str]:
     lines = [f"Prazo do {deadline.reference}: {deadline.act}."]
     if deadline.end is not None:
-        lines.append(f"Termo final: {deadline.end:%d/%m/%Y, às %Hh%M}.")
+        lines.append(f"Termo final: {format_datetime(deadline.end)}.")
     elif deadline.kind == "carencia":
         assert deadline.first_allowed_day is not None
-        lines.append(f"Impedimento até {_fmt(deadline.last_day)}; admissível a partir de "
-                     f"{_fmt(deadline.first_allowed_day)}.")
+        lines.append(f"Impedimento até {format_date(deadline.last_day)}; admissível a partir de "
+                     f"{format_date(deadline.first_allowed_day)}.")
     elif deadline.first_day is not None:
-        lines.append(f"Período: de {_fmt(deadline.first_day)} a {_fmt(deadline.last_day)}.")
+        lines.append(f"Período: de {format_date(deadline.first_day)} a "
+                     f"{format_date(deadline.last_day)}.")
     elif deadline.kind == "prazo_minimo":
-        lines.append(f"Encerramento não antes de {_fmt(deadline.last_day)}.")
+        lines.append(f"Encerramento não antes de {format_date(deadline.last_day)}.")
     else:
-        lines.append(f"Último dia: {_fmt(deadline.last_day)}.")
+        lines.append(f"Último dia: {format_date(deadline.last_day)}.")
     lines.append(deadline.explanation)
     return lines
 

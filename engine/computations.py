@@ -43,7 +43,22 @@ them, e.g. after the pack was edited in a long-running process).
 - the last day to appeal to the Secretário (art. 23: 15 days from the date of the
   infraction), moved off weekends and holidays on the pack's municipal calendar, and
   the appeal notice printed in the auto;
-- a ciência dated before the infraction is an *invalid* item.
+- the date of issue (``ComputeInput.issued_on``, today in America/Sao_Paulo unless
+  given) against the facts: an infraction dated after the issue is an *invalid* item
+  (an auto records what the agent found, not what is yet to happen); an auto issued
+  after the last day to appeal is an *invalid* item too: the company would be notified
+  with its appeal time already spent, which takes away the defence that art. 23
+  grants and the Constitution guarantees (CF, art. 5º, LV). Such an auto cannot be
+  issued; the values are still computed, for the draft to show them. An issue on the
+  last day itself is allowed (the appeal can still be filed that day);
+- a ciência dated before the infraction is an *invalid* item;
+- the "Fundamento legal" list of the auto (``values["fundamento"]``, printed instead
+  of the form's fixed list): the provisions of each line (the precept infringed, the
+  article that fines it, art. 14 and its parágrafo único), art. 18 only for a doubled
+  fine, art. 20 only with several infractions, art. 21 (the alíneas that apply and
+  its § 1º) only when the impediment applies, the appeal rule, and the form's fixed
+  procedural list (``"fundamento"`` in its ``formulario.json``), in the order of the
+  law.
 
 ``ComputeInput.on`` (the reference date the engine decided) is not used by this
 computation: the law applies on the date of the infraction written in the data, which
@@ -54,7 +69,8 @@ date).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -65,8 +81,10 @@ from dateutil.relativedelta import relativedelta
 
 from lavra import pointers
 from lavra.amounts import FRETAMENTO, AmountSources, fretamento_fine_article, load_example_values
+from lavra.deadlines import UNIT_NAMES
 from lavra.errors import LavraError
-from lavra.law import resolve
+from lavra.inputs import today
+from lavra.law import Law, resolve
 from lavra.params import Parameters
 from lavra.penalties import AutoAssessment, FretamentoPenalty, PriorInfraction, fretamento_auto
 from lavra.report import Item, Status
@@ -90,23 +108,30 @@ EXAMPLE_NOTICE = "VALORES DE EXEMPLO – SEM VALIDADE"
 """Printed in any document whose amounts came from the example table."""
 
 APPEAL = f"{FRETAMENTO}#art23"
+REPEAT = f"{FRETAMENTO}#art18"
+SEVERAL = f"{FRETAMENTO}#art20"
+FINES = f"{FRETAMENTO}#art14"
+INSPECTION = f"{FRETAMENTO}#art28"
 REPEAT_PERIOD = "fretamento.prazo_reincidencia"
 
 # Where the auto's data lives (schemas/auto-infracao-fretamento.json).
 DATE_POINTER = "/ocorrencia/data"
+IMPLEMENTED: tuple[str, ...] = (
+    "fretamento#art14_ali1",
+    *(f"fretamento#art15_inc{n}" for n in range(1, 9)),
+    *(f"fretamento#art16_inc{n}" for n in range(1, 7)),
+    *(f"fretamento#art17_inc{n}" for n in range(1, 11)),
+    "fretamento#art23",
+)
+"""Citations this computation applies (coverage): each infraction of arts. 15 to 17 with
+its fine, and the appeal notice of art. 23, in the auto de infração."""
+
 PLATE_POINTER = "/veiculo/placa"
 INFRACTIONS_POINTER = "/infracoes"
 NO_INSPECTION_POINTER = "/impedimento/comprovante_inspecao_nao_apresentado"
 UNPAID_POINTER = "/impedimento/multa_nao_recolhida_apos_recurso"
 CIENCIA_DATE_POINTER = "/ciencia/data"
 
-_UNIT_WORDS = {
-    "dias": ("dia", "dias"),
-    "dias_uteis": ("dia útil", "dias úteis"),
-    "meses": ("mês", "meses"),
-    "anos": ("ano", "anos"),
-    "horas": ("hora", "horas"),
-}
 
 
 # ---------------------------------------------------------------- public values
@@ -148,6 +173,8 @@ class ComputeInput:
     a MINUTA is being prepared (results do not depend on it: pending values are
     always reported as items, never raised). ``example_values``: let the pack's
     example tables fill values the pack lacks — for ``lavra demo`` only.
+    ``issued_on``: the date the document is (or would be) issued; today in
+    America/Sao_Paulo (:func:`lavra.inputs.today`) unless given.
     """
 
     form_id: str
@@ -157,6 +184,7 @@ class ComputeInput:
     history: History | None
     draft: bool
     example_values: bool = False
+    issued_on: date = field(default_factory=today)
 
 
 @dataclass(frozen=True)
@@ -198,10 +226,29 @@ def _sources(pack_dir: Path, example: bool) -> tuple[StatutoryContext, AmountSou
     return context, sources
 
 
+@lru_cache(maxsize=32)
+def _form_basis(root: Path, form_id: str) -> tuple[str, ...]:
+    """The fixed ``"fundamento"`` of the form's metadata; () when it cannot be read.
+
+    The engine has loaded and checked the metadata before any computation runs; a
+    computation called on its own with a pack that lacks the form just goes without.
+    """
+    path = root / "forms" / form_id / "formulario.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ()
+    listed = raw.get("fundamento") if isinstance(raw, dict) else None
+    if not isinstance(listed, list):
+        return ()
+    return tuple(c for c in listed if isinstance(c, str))
+
+
 def clear_caches() -> None:
-    """Forget the laws, parameters, calendars and example tables loaded so far."""
+    """Forget the laws, parameters, calendars, example tables and form lists loaded so far."""
     _statutory.cache_clear()
     _examples.cache_clear()
+    _form_basis.cache_clear()
 
 
 # ---------------------------------------------------------------- helpers
@@ -266,7 +313,7 @@ def _repeat_since(on: date, sources: AmountSources) -> date | None:
 
 def _period_words(amount: int, unit: str) -> tuple[str, str]:
     """``("15 dias", "contados")``."""
-    singular, plural = _UNIT_WORDS.get(unit, (unit, unit))
+    singular, plural = UNIT_NAMES.get(unit, (unit, unit))
     if amount == 1:
         return f"{amount} {singular}", "contado"
     return f"{amount} {plural}", "contados"
@@ -274,6 +321,38 @@ def _period_words(amount: int, unit: str) -> tuple[str, str]:
 
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
+
+
+def _in_legal_order(citations: Iterable[str], laws: Mapping[str, Law]) -> list[str]:
+    """Unique citations in the order of the laws' text (unknown ones last, as given)."""
+    unique = list(dict.fromkeys(citations))
+
+    def key(citation: str) -> tuple[int, int]:
+        law_id, _, fragment = citation.partition("#")
+        law = laws.get(law_id)
+        if law is None or fragment not in law.fragments:
+            return (1, unique.index(citation))
+        return (0, list(law.fragments).index(fragment))
+
+    return sorted(unique, key=key)
+
+
+def _document_basis(
+    assessment: AutoAssessment,
+    appeal: Mapping[str, Any],
+    fixed: Sequence[str],
+    laws: Mapping[str, Law],
+) -> list[str]:
+    """The auto's "Fundamento legal": what was applied, plus the form's fixed list."""
+    applied: list[str] = []
+    for line in assessment.lines:
+        applied.extend(b for b in line.basis if b != REPEAT or line.doubled)
+    if len(assessment.lines) > 1:
+        applied.append(SEVERAL)
+    if assessment.impediment.applies:
+        applied.extend(assessment.impediment.basis)
+    applied.extend(appeal.get("fundamento") or (APPEAL,))
+    return _in_legal_order([*applied, *(c for c in fixed if c != REPEAT)], laws)
 
 
 # ---------------------------------------------------------------- the auto
@@ -380,6 +459,7 @@ def _pending_values(reason: str) -> dict[str, Any]:
         "recurso": None,
         "explicacao": reason,
         "fundamento_calculo": [],
+        "fundamento": [],
         "historico_consultado": False,
     }
 
@@ -486,6 +566,7 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
 
     appeal, appeal_items = _appeal(on, context)
     items.extend(appeal_items)
+    items.extend(_issue_date_items(on, request.issued_on, appeal, sources))
 
     ciencia = _date(pointers.get(data, CIENCIA_DATE_POINTER))
     if ciencia is not None and ciencia < on:
@@ -517,9 +598,58 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
         "recurso": appeal,
         "explicacao": assessment.explanation,
         "fundamento_calculo": list(assessment.basis),
+        "fundamento": _document_basis(
+            assessment, appeal, _form_basis(_root(request.pack_dir), request.form_id),
+            sources.laws,
+        ),
         "historico_consultado": consulted,
     }
     return Computed(values, _unique(items))
+
+
+def _issue_date_items(
+    on: date, issued_on: date, appeal: Mapping[str, Any], sources: AmountSources
+) -> list[Item]:
+    """An auto may not precede its infraction nor follow the last day to appeal."""
+    if on > issued_on:
+        return [
+            Item(
+                pointers.dotted(DATE_POINTER),
+                Status.INVALID,
+                DATE_POINTER,
+                f"A data da infração ({format_date(on)}) é posterior à data de emissão do "
+                f"auto ({format_date(issued_on)}): o auto registra infração já constatada "
+                "pelo agente, não fato futuro. Corrija a data da infração.",
+                (FINES, INSPECTION),
+            )
+        ]
+    last_day = appeal.get("ultimo_dia")
+    if isinstance(last_day, date) and issued_on > last_day:
+        rule = resolve(sources.laws, APPEAL).short
+        amount, unit = appeal.get("prazo"), appeal.get("unidade")
+        period = (
+            "prazo de {} {} da data da infração, {}".format(
+                *_period_words(amount, unit), format_date(on)
+            )
+            if isinstance(amount, int) and isinstance(unit, str)
+            else f"contado da data da infração, {format_date(on)}"
+        )
+        return [
+            Item(
+                "recurso.prazo",
+                Status.INVALID,
+                DATE_POINTER,
+                f"O prazo de recurso terminou em {format_date(last_day)} ({rule}: "
+                f"{period}), antes da data de "
+                f"emissão do auto ({format_date(issued_on)}). Emitido nessa data, o auto "
+                "chegaria à empresa ou entidade com o prazo de defesa já esgotado, "
+                "suprimindo o contraditório e a ampla defesa que o art. 23 concede e a "
+                "Constituição Federal assegura (art. 5º, LV). O auto não pode ser emitido "
+                "com esta data de infração.",
+                (APPEAL,),
+            )
+        ]
+    return []
 
 
 def _unique(items: Sequence[Item]) -> tuple[Item, ...]:

@@ -30,16 +30,18 @@ Choices made here (each one is where the statute is silent):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from types import MappingProxyType
 from typing import Literal, get_args
 from zoneinfo import ZoneInfo
 
-from babel.dates import format_date
 from dateutil.relativedelta import relativedelta
 
 from lavra.calendar import BusinessCalendar
 from lavra.errors import InputError
+from lavra.textutil import format_date, format_datetime, weekday_name
 
 Unit = Literal["dias", "dias_uteis", "meses", "anos", "horas"]
 UNITS: tuple[Unit, ...] = get_args(Unit)
@@ -48,13 +50,14 @@ LAW = "Lei federal nº 9.784/1999"
 """The statute whose art. 66 the counting follows."""
 
 _MAX_AMOUNT = 100_000
-_NAMES: dict[str, tuple[str, str]] = {
+UNIT_NAMES: Mapping[str, tuple[str, str]] = MappingProxyType({
     "dias": ("dia", "dias"),
     "dias_uteis": ("dia útil", "dias úteis"),
     "meses": ("mês", "meses"),
     "anos": ("ano", "anos"),
     "horas": ("hora", "horas"),
-}
+})
+"""The pt-BR words of each unit, singular and plural (used by :meth:`Period.describe`)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,7 @@ class Period:
 
     def describe(self) -> str:
         """pt-BR wording: "1 dia", "15 dias", "1 mês", "5 dias úteis"."""
-        singular, plural = _NAMES[self.unit]
+        singular, plural = UNIT_NAMES[self.unit]
         return f"{self.amount} {singular if self.amount == 1 else plural}"
 
 
@@ -144,9 +147,9 @@ def count(
     is false; months and years count date to date, ending on the last day of the
     month when it lacks the start's day (§ 3º).
     """
-    start = _check_date(start, "/start")
+    start = check_date(start, "/start")
     _check_period(period)
-    head = f"O prazo de {period.describe()}, contado de {_fmt(start)},"
+    head = f"O prazo de {period.describe()}, contado de {format_date(start)},"
     try:
         if period.unit == "horas":
             raise InputError(
@@ -158,7 +161,7 @@ def count(
             last = calendar.add_business_days(start, period.amount)
             reason = (
                 f"{head} computando-se somente os dias úteis, encerra-se em "
-                f"{_fmt(last)} ({_weekday(last)})."
+                f"{format_date(last)} ({weekday_name(last)})."
             )
             return DeadlineResult(start, period, last, last, False, reason)
         plain, clamped = _add(start, period, +1)
@@ -166,7 +169,7 @@ def count(
         raise InputError("O prazo ultrapassa o intervalo de datas admitido.") from exc
 
     basis = "§ 3º" if period.unit in ("meses", "anos") else "caput"
-    ends = f"{head} encerra-se em {_fmt(plain)} ({_describe_day(plain, calendar)})"
+    ends = f"{head} encerra-se em {format_date(plain)} ({_describe_day(plain, calendar)})"
     if clamped:
         ends += (
             ", último dia do mês, por nele não haver dia equivalente ao do início "
@@ -180,7 +183,7 @@ def count(
         return DeadlineResult(start, period, plain, plain, False, reason)
     last = calendar.next_business_day(plain)
     reason = (
-        f"{ends}; prorroga-se para o primeiro dia útil seguinte, {_fmt(last)} "
+        f"{ends}; prorroga-se para o primeiro dia útil seguinte, {format_date(last)} "
         f"(art. 66, § 1º, da {LAW})."
     )
     return DeadlineResult(start, period, plain, last, True, reason)
@@ -201,7 +204,7 @@ def count_back(end: date, period: Period, calendar: BusinessCalendar) -> Deadlin
     extends deadlines that run towards a vencimento and does not apply to a minimum
     antecedence.
     """
-    end = _check_date(end, "/end")
+    end = check_date(end, "/end")
     _check_period(period)
     if period.unit == "horas":
         raise InputError(
@@ -209,24 +212,25 @@ def count_back(end: date, period: Period, calendar: BusinessCalendar) -> Deadlin
             field="/period/unit",
         )
     head = (
-        f"Com antecedência mínima de {period.describe()} em relação a {_fmt(end)}, "
+        f"Com antecedência mínima de {period.describe()} em relação a {format_date(end)}, "
         "o último dia para a prática do ato é"
     )
     try:
         if period.unit == "dias_uteis":
             last = calendar.add_business_days(end, -period.amount)
-            reason = f"{head} {_fmt(last)} ({_weekday(last)}), computados só os dias úteis."
+            reason = (f"{head} {format_date(last)} ({weekday_name(last)}), computados só os "
+                      "dias úteis.")
             return DeadlineResult(end, period, last, last, False, reason, backward=True)
         plain, _ = _add(end, period, -1)
     except (OverflowError, ValueError) as exc:
         raise InputError("O prazo ultrapassa o intervalo de datas admitido.") from exc
     if calendar.is_business_day(plain):
-        reason = f"{head} {_fmt(plain)} ({_weekday(plain)}), dia útil."
+        reason = f"{head} {format_date(plain)} ({weekday_name(plain)}), dia útil."
         return DeadlineResult(end, period, plain, plain, False, reason, backward=True)
     last = calendar.previous_business_day(plain)
     reason = (
-        f"{head} {_fmt(plain)} ({_describe_day(plain, calendar)}); por não ser dia útil, "
-        f"antecipa-se para o dia útil anterior, {_fmt(last)}, para que a antecedência "
+        f"{head} {format_date(plain)} ({_describe_day(plain, calendar)}); por não ser dia útil, "
+        f"antecipa-se para o dia útil anterior, {format_date(last)}, para que a antecedência "
         "exigida seja sempre respeitada."
     )
     return DeadlineResult(end, period, plain, last, True, reason, backward=True)
@@ -268,14 +272,14 @@ def count_hours(
         )
     except (OverflowError, ValueError) as exc:
         raise InputError("O prazo ultrapassa o intervalo de datas admitido.") from exc
-    head = f"O prazo de {period.describe()}, contado de {_fmt_dt(local)}, encerra-se em"
+    head = f"O prazo de {period.describe()}, contado de {format_datetime(local)}, encerra-se em"
     if moved:
         reason = (
-            f"{head} {_fmt_dt(plain)} ({_describe_day(day, calendar)}); prorroga-se para "
-            f"o primeiro dia útil seguinte, {_fmt_dt(end)} (art. 66, § 1º, da {LAW})."
+            f"{head} {format_datetime(plain)} ({_describe_day(day, calendar)}); prorroga-se para "
+            f"o primeiro dia útil seguinte, {format_datetime(end)} (art. 66, § 1º, da {LAW})."
         )
     else:
-        reason = f"{head} {_fmt_dt(plain)} ({_describe_day(day, calendar)})."
+        reason = f"{head} {format_datetime(plain)} ({_describe_day(day, calendar)})."
     return HourDeadlineResult(local, period, plain, end, moved, reason)
 
 
@@ -293,20 +297,20 @@ def timeliness(
     """
     if isinstance(result, HourDeadlineResult):
         return _hour_timeliness(filed, result, act)
-    filed = _check_date(filed, "/filed")
+    filed = check_date(filed, "/filed")
     timely = filed <= result.last_day
     verdict = "tempestivo" if timely else "intempestivo"
     if result.backward:
         explanation = (
-            f"{act} em {_fmt(filed)}; com antecedência mínima de "
-            f"{result.period.describe()} em relação a {_fmt(result.start)}, devia sê-lo "
-            f"até {_fmt(result.last_day)}: {verdict}."
+            f"{act} em {format_date(filed)}; com antecedência mínima de "
+            f"{result.period.describe()} em relação a {format_date(result.start)}, devia sê-lo "
+            f"até {format_date(result.last_day)}: {verdict}."
         )
     else:
         tense = "encerra-se" if timely else "encerrou-se"
         explanation = (
-            f"{act} em {_fmt(filed)}; o prazo de {result.period.describe()}, contado de "
-            f"{_fmt(result.start)}, {tense} em {_fmt(result.last_day)}: {verdict}."
+            f"{act} em {format_date(filed)}; o prazo de {result.period.describe()}, contado de "
+            f"{format_date(result.start)}, {tense} em {format_date(result.last_day)}: {verdict}."
         )
     return Timeliness(timely, filed, result.last_day, explanation)
 
@@ -321,8 +325,8 @@ def _hour_timeliness(filed: date, result: HourDeadlineResult, act: str) -> Timel
     timely = local <= result.end
     tense = "encerra-se" if timely else "encerrou-se"
     explanation = (
-        f"{act} em {_fmt_dt(local)}; o prazo de {result.period.describe()}, contado de "
-        f"{_fmt_dt(result.start)}, {tense} em {_fmt_dt(result.end)}: "
+        f"{act} em {format_datetime(local)}; o prazo de {result.period.describe()}, contado de "
+        f"{format_datetime(result.start)}, {tense} em {format_datetime(result.end)}: "
         f"{'tempestivo' if timely else 'intempestivo'}."
     )
     return Timeliness(timely, local, result.end, explanation)
@@ -342,7 +346,8 @@ def _add(d: date, period: Period, sign: int) -> tuple[date, bool]:
     return moved, moved.day != d.day
 
 
-def _check_date(value: object, field: str) -> date:
+def check_date(value: object, field: str) -> date:
+    """``value`` as a date (a datetime gives its date); InputError naming ``field``."""
     if isinstance(value, datetime):
         return value.date()
     if isinstance(value, date):
@@ -355,21 +360,9 @@ def _check_period(value: object) -> None:
         raise InputError(f"Prazo inválido: {value!r}.", field="/period")
 
 
-def _fmt(d: date) -> str:
-    return d.strftime("%d/%m/%Y")
-
-
-def _fmt_dt(d: datetime) -> str:
-    return d.strftime("%d/%m/%Y, às %Hh%M")
-
-
-def _weekday(d: date) -> str:
-    return str(format_date(d, "EEEE", locale="pt_BR"))
-
-
 def _describe_day(d: date, calendar: BusinessCalendar) -> str:
     """"sábado" or "quinta-feira, feriado: Revolução Constitucionalista"."""
-    weekday = _weekday(d)
+    weekday = weekday_name(d)
     name = calendar.holiday_name(d)
     ponto = calendar.ponto_facultativo_name(d)
     if ponto is not None and (name is None or name == ponto):

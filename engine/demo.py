@@ -5,17 +5,30 @@ are created there, each issuable form is issued and verified, each requerimento 
 drafted and prefilled. Forms whose amounts depend on yearly values the pack does not
 have (the corrected fretamento fines) are issued with the pack's EXAMPLE table, which
 the document itself says in print.
+
+An example is written once, with fixed dates; the law, though, judges them against the
+day of issue (an auto issued after its appeal period has run out cannot be issued).
+So before a form whose metadata names a reference date (``data_referencia``) is
+issued, every ISO date of its example (``AAAA-MM-DD``) is moved by the same number of
+days, so that the reference date becomes today (:func:`lavra.inputs.today`): the
+intervals between the dates, which the rules look at, are kept. The printed row says
+so.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
+from lavra import pointers
 from lavra.config import Config
 from lavra.documents import Engine
-from lavra.errors import LavraError
-from lavra.inputs import read_data
+from lavra.errors import InputError, LavraError
+from lavra.inputs import read_data, today
 from lavra.issuing import Issuer, ensure_dev_pki
 from lavra.registry import database_url, open_registry
 
@@ -26,6 +39,46 @@ class DemoRow:
     status: str
     number: str
     files: tuple[Path, ...]
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+SHIFTED_NOTE = "datas do exemplo trazidas para hoje"
+
+
+def shift_dates(data: Any, days: int) -> Any:
+    """A copy of ``data`` with every ISO date string (``AAAA-MM-DD``) moved by ``days``.
+
+    Other values, and strings that only look like dates, are kept as they are.
+    """
+    if isinstance(data, Mapping):
+        return {key: shift_dates(value, days) for key, value in data.items()}
+    if isinstance(data, list):
+        return [shift_dates(value, days) for value in data]
+    if isinstance(data, str) and _ISO_DATE.fullmatch(data):
+        try:
+            return (date.fromisoformat(data) + timedelta(days=days)).isoformat()
+        except (ValueError, OverflowError):
+            return data
+    return data
+
+
+def bring_to(data: Mapping[str, Any], pointer: str, target: date) -> tuple[dict[str, Any], int]:
+    """``data`` with its dates moved so that the date at ``pointer`` becomes ``target``.
+
+    Returns the moved copy and the number of days moved. The date at ``pointer`` must
+    be an ISO date.
+    """
+    value = pointers.get(data, pointer)
+    try:
+        reference = date.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        reference = None
+    if reference is None:
+        raise InputError(
+            f"O exemplo não tem data válida em {pointer} (AAAA-MM-DD).", field=pointer
+        )
+    days = (target - reference).days
+    return dict(shift_dates(data, days)), days
 
 
 def _write(path: Path, content: bytes) -> Path:
@@ -63,6 +116,10 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
                 rows.append(DemoRow(form.id, f"minuta ({status})", "-", tuple(files)))
                 continue
             examples = bool(form.computations)
+            shifted = False
+            if form.reference_date_field:
+                data, days = bring_to(data, form.reference_date_field, today())
+                shifted = days != 0
             result = issuer.issue(
                 form.id, data, idempotency_key=f"demo:{form.id}", example_values=examples
             )
@@ -72,8 +129,12 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
                 files.append(_write(folder / f"{stem}.docx", result.docx))
             check = issuer.verify(result.pdf)
             status = "emitido e verificado" if check.valid else "emitido; verificação falhou"
-            if examples:
-                status += " (valores de exemplo)"
+            notes = [
+                *(["valores de exemplo"] if examples else []),
+                *([SHIFTED_NOTE] if shifted else []),
+            ]
+            if notes:
+                status += f" ({'; '.join(notes)})"
             rows.append(DemoRow(form.id, status, result.record.formatted, tuple(files)))
     finally:
         issuer.close()

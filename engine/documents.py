@@ -119,12 +119,15 @@ class Engine:
         history: History | None = None,
         example_values: bool = False,
         draft: bool = True,
+        issued_on: date | None = None,
     ) -> Prepared:
         """Validate, run the checks and the computations of the form on the reference date.
 
         ``history`` gives the earlier documents the law looks at (repeat offences); without
         it the history is taken as empty. ``example_values`` lets the computations use the
         content pack's example tables (for ``lavra demo`` only: never for real issuance).
+        ``issued_on`` is the date the document would be issued (today when omitted): a
+        computation may depend on it (an auto issued after its appeal period ended).
         """
         form = self.content.form(form_id)
         if not isinstance(data, Mapping):
@@ -148,6 +151,7 @@ class Engine:
                 history=history,
                 draft=draft,
                 example_values=example_values,
+                issued_on=issued_on or today(),
             )
             for name in form.computations:
                 result = COMPUTATIONS[name](request)

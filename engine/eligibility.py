@@ -9,14 +9,20 @@ reference date; a parameter with no value in force is a :class:`ParameterError`.
 Counting decisions (the law is silent on each; a careful reading, written here once):
 
 Vehicle age ("no máximo N anos de fabricação", fretamento art. 10, I; transporte
-    escolar art. 17, I, and art. 5º, II). The CRLV records only the *year* of
-    manufacture, so the age is the reference year minus that year
+    escolar art. 17, I, and art. 5º, II). The law limits the time elapsed since the
+    vehicle was made, but the CRLV records only the *year* of manufacture, so the day
+    within that year is unknown. The age is the reference year minus that year
     (:func:`vehicle_age_years`), and the vehicle is within the limit while the
     difference is not greater than N: under a 10-year limit a 2016 vehicle runs
-    through 31/12/2026 and is out on 01/01/2027. Counting from 1 January of the year
-    of manufacture is the reading most favourable to the holder that the record
-    allows, and the one a clerk can check against the CRLV alone. This is the same
-    definition :mod:`lavra.checks` applies to forms (rule ``idade_veiculo``).
+    through 31/12/2026 and is out on 01/01/2027. That is exactly the result of taking
+    the vehicle as made on 31 December of its year, the latest day the record allows
+    (N years from 31/12/2016 elapse on 31/12/2026): the reading most favourable to the
+    holder, chosen because a restriction of rights is read strictly and the doubt the
+    record leaves is not held against the holder. Counting from 1 January, the
+    earliest possible day, would be the strictest reading: the same vehicle would be
+    out from 02/01/2026, almost a year earlier. The rule needs nothing but the CRLV,
+    so a clerk can check it by hand. :func:`vehicle_age` is its only implementation:
+    the forms' check ``idade_veiculo`` (:mod:`lavra.checks`) calls it.
 
 Periods of years and months of a person's situation (age, art. 7º, I; residence,
     art. 7º, III; the bar after a transfer, art. 15, § 2º; the 12 months of art. 7º,
@@ -279,25 +285,42 @@ def vehicle_age(
     year_of_manufacture: int,
     on: date,
     *,
-    law: VehicleLaw,
+    law: VehicleLaw | None = None,
     params: Parameters,
-    laws: Mapping[str, Law],
+    laws: Mapping[str, Law] | None = None,
     kind: str | None = None,
     plate: str | None = None,
     field: str = "/veiculo/ano_fabricacao",
+    parameter: str | None = None,
+    basis: Sequence[str] | None = None,
 ) -> VehicleAge:
     """Whether a vehicle made in ``year_of_manufacture`` is within the age limit on ``on``.
 
-    ``law``: ``"fretamento"`` (art. 10, I: the limit by ``kind``, one of the
-    ``fretamento.idade_maxima_veiculo.<tipo>`` parameters), ``"transporte-escolar"``
-    (art. 17, I) or ``"transporte-escolar-substituto"`` (the substitute vehicle
-    under a Licença Temporária, art. 5º, II).
+    The limit is the parameter named by ``law``: ``"fretamento"`` (art. 10, I: the
+    limit by ``kind``, one of the ``fretamento.idade_maxima_veiculo.<tipo>``
+    parameters), ``"transporte-escolar"`` (art. 17, I) or
+    ``"transporte-escolar-substituto"`` (the substitute vehicle under a Licença
+    Temporária, art. 5º, II); or, instead of ``law``, the parameter named by
+    ``parameter`` (a content pack's form check). The message cites the parameter's
+    legal basis through ``laws``, or, without them, the parameter's source. ``basis``
+    replaces the parameter's basis in the item (a form check's own annotation).
+    A parameter without value in force on ``on`` is a :class:`ParameterError`.
     """
+    if law is not None and parameter is None:
+        name = _vehicle_parameter(law, kind, params)
+    elif parameter is not None and law is None:
+        name = parameter
+    else:
+        raise InputError(
+            "Informe a lei ou o parâmetro do limite de idade do veículo (um dos dois).",
+            field="/lei",
+        )
     age = vehicle_age_years(year_of_manufacture, on)
-    limit_value = params.value(_vehicle_parameter(law, kind, params), on)
+    limit_value = params.value(name, on)
     limit = int(limit_value.value)
-    basis = limit_value.basis
-    ref = _short(laws, basis[0]) if basis else limit_value.source
+    cited = limit_value.basis
+    ref = _short(laws, cited[0]) if cited and laws is not None else limit_value.source
+    item_basis = tuple(basis) if basis is not None else cited
     who = f"Veículo de placa {plate}" if plate else "Veículo"
     ident = pointers.dotted(field)
     within: bool | None
@@ -322,14 +345,14 @@ def vehicle_age(
             f"{'ano' if age == 1 else 'anos'} de fabricação em {format_date(on)}, dentro "
             f"do máximo de {limit} anos ({ref}), até 31/12/{year_of_manufacture + limit}."
         )
-    item = Item(ident, status, field, message, basis)
+    item = Item(ident, status, field, message, item_basis)
     return VehicleAge(
         year_of_manufacture=year_of_manufacture,
         on=on,
         age=age,
         limit=limit,
         within=within,
-        basis=basis,
+        basis=item_basis,
         items=(item,),
         explanation=message,
     )

@@ -7,8 +7,11 @@ returns ``None`` when it is valid, or a pt-BR sentence saying what is wrong with
 as the cause of the error; :mod:`lavra.schemas` shows it to the user.
 
 Inputs are accepted with or without their usual masks (dots, dash, slash, spaces in
-the places where a mask puts them); the ``normalize_*`` helpers strip the mask and the
-``mask_*`` helpers put it back, for templates and storage.
+the places where a mask puts them); the ``normalize_*`` helpers strip the mask (all
+through :func:`unmask`), ``has_*_shape`` say whether what is left has the
+identifier's shape, and the ``mask_*`` helpers put the mask back, for templates and
+documents. The registry, the templates and the repeat-infraction rules all use these,
+so an identifier is normalized and printed the same way everywhere.
 
 Check digits come from validate-docbr (CPF, CNPJ, CNH, RENAVAM). validate-docbr 2.0
 already validates the alphanumeric CNPJ of IN RFB nº 2.229/2024 (twelve characters
@@ -42,6 +45,10 @@ __all__ = [
     "explain_placa",
     "explain_renavam",
     "format_checker",
+    "has_cep_shape",
+    "has_cnpj_shape",
+    "has_cpf_shape",
+    "has_placa_shape",
     "is_cep",
     "is_cnh",
     "is_cnpj",
@@ -61,6 +68,7 @@ __all__ = [
     "normalize_renavam",
     "only_digits",
     "only_digits_and_letters",
+    "unmask",
 ]
 
 Explainer = Callable[[str], "str | None"]
@@ -81,6 +89,12 @@ _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}\Z", re.ASCII)
 _DATE_TIME_RE = re.compile(
     r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z", re.ASCII
 )
+# Unmasked identifiers (see unmask).
+_MASK_CHARS = re.compile(r"[\s./-]")
+_CPF_RAW = re.compile(r"\d{11}", re.ASCII)
+_CNPJ_RAW = re.compile(r"[0-9A-Z]{12}\d{2}", re.ASCII)
+_PLACA_RAW = re.compile(r"[A-Z]{3}\d[A-Z0-9]\d{2}", re.ASCII)
+_CEP_RAW = re.compile(r"\d{8}", re.ASCII)
 # Deliberately simple: one @, no spaces, a dot in the domain. Delivery is the real test.
 _EMAIL_RE = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)+\Z")
 
@@ -98,64 +112,102 @@ def only_digits_and_letters(value: str) -> str:
 # --- normalizers ---------------------------------------------------------------
 
 
+def unmask(value: str) -> str:
+    """``value`` without the characters of a mask (spaces, dots, dashes, slashes), upper case.
+
+    The one normalization of identifiers (CPF, CNPJ, placa, RENAVAM, CNH, CEP) typed
+    with or without their masks: two values name the same thing when they unmask alike.
+    """
+    return _MASK_CHARS.sub("", value).upper()
+
+
 def normalize_cpf(value: str) -> str:
     """The 11 digits of a CPF typed with or without mask."""
-    return only_digits(value)
+    return unmask(value)
 
 
 def normalize_cnpj(value: str) -> str:
     """The 14 characters (digits and upper-case letters) of a CNPJ, without mask."""
-    return only_digits_and_letters(value)
+    return unmask(value)
 
 
 def normalize_renavam(value: str) -> str:
     """The 11 digits of a RENAVAM."""
-    return only_digits(value)
+    return unmask(value)
 
 
 def normalize_cnh(value: str) -> str:
     """The 11 digits of a CNH registration number."""
-    return only_digits(value)
+    return unmask(value)
 
 
 def normalize_placa(value: str) -> str:
     """A licence plate in upper case, without dash: ``ABC1234`` or ``ABC1D23``."""
-    return only_digits_and_letters(value)
+    return unmask(value)
 
 
 def normalize_cep(value: str) -> str:
     """The 8 digits of a CEP."""
-    return only_digits(value)
+    return unmask(value)
+
+
+# --- shapes (no check digits) ----------------------------------------------------
+
+
+def has_cpf_shape(value: str) -> bool:
+    """Whether ``value`` is 11 digits once unmasked (check digits not verified)."""
+    return _CPF_RAW.fullmatch(normalize_cpf(value)) is not None
+
+
+def has_cnpj_shape(value: str) -> bool:
+    """Whether ``value`` is 12 digits or letters and 2 digits once unmasked."""
+    return _CNPJ_RAW.fullmatch(normalize_cnpj(value)) is not None
+
+
+def has_placa_shape(value: str) -> bool:
+    """Whether ``value`` is an old (ABC1234) or Mercosul (ABC1D23) plate once unmasked."""
+    return _PLACA_RAW.fullmatch(normalize_placa(value)) is not None
+
+
+def has_cep_shape(value: str) -> bool:
+    """Whether ``value`` is 8 digits once unmasked."""
+    return _CEP_RAW.fullmatch(normalize_cep(value)) is not None
 
 
 # --- masks -----------------------------------------------------------------------
 
 
+def _shaped(value: str, fits: Callable[[str], bool], problem: str) -> None:
+    if not fits(value):
+        raise InputError(f"{problem} Recebido: «{value}».")
+
+
 def mask_cpf(value: str) -> str:
-    """``000.000.000-00``."""
+    """``000.000.000-00``; :class:`InputError` when ``value`` is not 11 digits."""
+    _shaped(value, has_cpf_shape, "CPF deve ter 11 dígitos.")
     d = normalize_cpf(value)
     return f"{d[:3]}.{d[3:6]}.{d[6:9]}-{d[9:]}"
 
 
 def mask_cnpj(value: str) -> str:
     """``00.000.000/0000-00`` (letters kept, upper case, for the alphanumeric CNPJ)."""
+    _shaped(value, has_cnpj_shape,
+            "CNPJ deve ter 14 caracteres (12 letras ou dígitos e 2 dígitos verificadores).")
     d = normalize_cnpj(value)
     return f"{d[:2]}.{d[2:5]}.{d[5:8]}/{d[8:12]}-{d[12:]}"
 
 
 def mask_placa(value: str) -> str:
-    """``ABC-1234`` for the old plates, ``ABC1D23`` (no dash) for Mercosul plates.
-
-    A value that is not a plate is returned normalized, without a dash.
-    """
+    """``ABC-1234`` for the old plates, ``ABC1D23`` (no dash) for Mercosul plates."""
+    _shaped(value, has_placa_shape,
+            "Placa inválida: use o padrão antigo (ABC-1234) ou o padrão Mercosul (ABC1D23).")
     p = normalize_placa(value)
-    if _PLACA_OLD_RE.match(p):
-        return f"{p[:3]}-{p[3:]}"
-    return p
+    return f"{p[:3]}-{p[3:]}" if p[3:].isdigit() else p
 
 
 def mask_cep(value: str) -> str:
     """``00000-000``."""
+    _shaped(value, has_cep_shape, "CEP deve ter 8 dígitos.")
     d = normalize_cep(value)
     return f"{d[:5]}-{d[5:]}"
 

@@ -44,16 +44,29 @@ def today() -> date:
     return datetime.now(TIMEZONE).date()
 
 
-def parse_date(text: str, *, what: str = "data") -> date:
-    """An ISO date (AAAA-MM-DD) that exists in the calendar."""
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
+def parse_date(text: str, *, what: str = "data", field: str | None = None) -> date:
+    """A date that exists in the calendar, typed AAAA-MM-DD or DD/MM/AAAA.
+
+    The one parser of dates typed by users (command-line options); :class:`InputError`
+    in pt-BR, naming ``what`` (and carrying ``field``), otherwise.
+    """
+    value = text.strip()
+    iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", value, re.ASCII)
+    br = re.fullmatch(r"(\d{2})/(\d{2})/(\d{4})", value, re.ASCII)
+    if iso is not None:
+        year, month, day = (int(part) for part in iso.groups())
+    elif br is not None:
+        day, month, year = (int(part) for part in br.groups())
+    else:
         raise InputError(
-            f"Formato de {what} não reconhecido: «{text}». Use AAAA-MM-DD, por exemplo 2026-11-29."
+            f"Formato de {what} não reconhecido: «{text}». Use AAAA-MM-DD ou DD/MM/AAAA, "
+            "por exemplo 2026-11-29 ou 29/11/2026.",
+            field=field,
         )
     try:
-        return date.fromisoformat(text.strip())
+        return date(year, month, day)
     except ValueError:
-        raise InputError(f"A {what} {text} não existe no calendário.") from None
+        raise InputError(f"A {what} {value} não existe no calendário.", field=field) from None
 
 
 def _check_values(node: Any, path: list[str], depth: int) -> None:

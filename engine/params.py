@@ -20,41 +20,60 @@ as JSON strings, decimals; money (``"unidade": "BRL"``) is always a :class:`Deci
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from lavra.errors import ContentPackError, InputError, ParameterError
+from referencing.jsonschema import SchemaRegistry
 
-__all__ = ["Parameter", "ParameterValue", "Parameters", "Period", "load_parameters"]
+from lavra.errors import ContentPackError, InputError, ParameterError
+from lavra.inputs import describe_os_error
+from lavra.schemas import build_registry, validate
+from lavra.textutil import format_date, format_span
+
+__all__ = [
+    "PARAMETERS",
+    "PackFile",
+    "Parameter",
+    "ParameterValue",
+    "Parameters",
+    "Period",
+    "Validity",
+    "escape",
+    "load_parameters",
+    "parameters_from_document",
+    "parameters_from_table",
+    "validity_periods",
+]
 
 PARAMETERS_FILE = Path("legal_text") / "parametros.json"
 MONEY_UNIT = "BRL"
-NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9_]+)+$")
 
 Value = int | Decimal
 
-_PARAM_KEYS = ("descricao", "unidade", "fundamento", "vigencias")
-_PARAM_OPTIONAL = ("nota",)
-_PERIOD_KEYS = ("desde", "ate", "valor", "fonte")
-
 
 @dataclass(frozen=True)
-class Period:
-    """One validity period of a parameter (``until`` inclusive, None = open)."""
+class Validity:
+    """A span in which something is in force: ``since`` to ``until`` (inclusive, None = open)."""
 
     since: date
     until: date | None
-    value: Value
-    source: str
 
     def covers(self, on: date) -> bool:
         return self.since <= on and (self.until is None or on <= self.until)
+
+
+@dataclass(frozen=True)
+class Period(Validity):
+    """One validity period of a parameter, with its value and the act that fixed it."""
+
+    value: Value
+    source: str
 
 
 @dataclass(frozen=True)
@@ -81,10 +100,6 @@ class ParameterValue:
     source: str
     basis: tuple[str, ...]
     description: str
-
-
-def _fmt(day: date) -> str:
-    return day.strftime("%d/%m/%Y")
 
 
 @dataclass(frozen=True)
@@ -134,124 +149,154 @@ class Parameters:
                     description=param.description,
                 )
         known = "; ".join(
-            f"de {_fmt(p.since)} " + (f"a {_fmt(p.until)}" if p.until else "em diante")
+            format_span(p.since, p.until)
             for p in param.periods
         )
         raise ParameterError(
             f"O parâmetro legal {name!r} ({param.description}) não tem valor vigente em "
-            f"{_fmt(on)}. Períodos conhecidos: {known}."
+            f"{format_date(on)}. Períodos conhecidos: {known}."
             + (f" Observação: {param.note}" if param.note else "")
         )
 
 
-# ---------------------------------------------------------------- loading
+# ---------------------------------------------------------------- pack files
+
+SCHEMAS_DIR = Path(__file__).resolve().parent.parent / "schemas"
+"""The schemas shipped beside the engine; ``_pacote/`` there describes the pack's files.
+
+The shape of ``legal_text/parametros.json``, ``prazos.json``, ``feriados-municipais.json``
+and ``exemplo-valores-corrigidos.json`` is the engine's contract, not a municipality's
+choice: every pack is checked against these schemas, whatever schemas it ships itself.
+"""
 
 
-def _fail(message: str, pointer: str) -> ContentPackError:
-    return ContentPackError(
-        f"Parâmetros inválidos em {PARAMETERS_FILE.as_posix()} ({pointer}): {message}",
-        field=pointer,
-    )
+@lru_cache(maxsize=1)
+def _registry() -> SchemaRegistry:
+    return build_registry(SCHEMAS_DIR)
 
 
-def _object(raw: Any, required: tuple[str, ...], optional: tuple[str, ...],
-            pointer: str) -> dict[str, Any]:
-    if not isinstance(raw, dict):
-        raise _fail("esperava-se um objeto JSON.", pointer)
-    unknown = sorted(set(raw) - set(required) - set(optional))
-    if unknown:
-        raise _fail(f"chave(s) desconhecida(s): {', '.join(unknown)}.", pointer)
-    missing = [k for k in required if k not in raw]
-    if missing:
-        raise _fail(f"chave(s) obrigatória(s) ausente(s): {', '.join(missing)}.", pointer)
-    return raw
+@dataclass(frozen=True)
+class PackFile:
+    """A JSON file of the content pack described by a schema of ``schemas/_pacote/``.
+
+    ``path`` is relative to the pack root; ``schema`` the schema's name under
+    ``schemas/``; ``of`` names the file in messages ("dos parâmetros legais");
+    ``invalid`` opens the message of a broken entry ("Parâmetros inválidos").
+    """
+
+    path: Path
+    schema: str
+    of: str
+    invalid: str
+
+    def error(self, message: str, pointer: str) -> ContentPackError:
+        """A :class:`ContentPackError` naming this file and the JSON pointer at fault."""
+        return ContentPackError(
+            f"{self.invalid} em {self.path.as_posix()} ({pointer or '/'}): {message}",
+            field=pointer or "/",
+        )
+
+    def check(self, raw: Any) -> Any:
+        """``raw`` when it satisfies the file's schema; else the first issue as an error."""
+        issues = validate(_registry(), self.schema, raw)
+        if not issues:
+            return raw
+        first, *others = issues
+        error = self.error(first.message, first.pointer)
+        if others:
+            more = " ".join(f"({issue.pointer}) {issue.message}" for issue in others)
+            error = ContentPackError(f"{error.message} Outros problemas: {more}",
+                                     field=error.field)
+        raise error
+
+    def load(self, pack_dir: Path) -> Any:
+        """The file of the pack at ``pack_dir``, read, parsed and checked."""
+        path = Path(pack_dir) / self.path
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ContentPackError(f"Arquivo {self.of} não encontrado: {path}.") from None
+        except OSError as exc:
+            raise ContentPackError(
+                f"Não foi possível ler o arquivo {self.of} ({path}): {describe_os_error(exc)}."
+            ) from None
+        except UnicodeDecodeError:
+            raise ContentPackError(
+                f"O arquivo {self.of} ({path}) não está codificado em UTF-8."
+            ) from None
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ContentPackError(
+                f"O arquivo {self.of} ({path}) não é JSON válido (linha {exc.lineno}, "
+                f"coluna {exc.colno})."
+            ) from None
+        return self.check(raw)
 
 
-def _text(raw: Any, pointer: str) -> str:
-    if not isinstance(raw, str) or not raw.strip():
-        raise _fail("esperava-se um texto não vazio.", pointer)
-    return raw
+PARAMETERS = PackFile(PARAMETERS_FILE, "_pacote/parametros.json", "dos parâmetros legais",
+                      "Parâmetros inválidos")
 
 
-def _day(raw: Any, pointer: str) -> date:
-    try:
-        return date.fromisoformat(_text(raw, pointer))
-    except ValueError:
-        raise _fail(f"data inválida {raw!r} (use AAAA-MM-DD).", pointer) from None
+def escape(key: str) -> str:
+    """``key`` as one token of a JSON pointer."""
+    return key.replace("~", "~0").replace("/", "~1")
 
 
-def _value(raw: Any, unit: str, pointer: str) -> Value:
-    if isinstance(raw, (bool, float)):
-        raise _fail("use um inteiro ou, para decimais, um texto como \"140.00\".", pointer)
+def validity_periods(raw: list[Any], pointer: str, file: PackFile
+                     ) -> list[tuple[date, date | None]]:
+    """``(desde, ate)`` of schema-checked periods, each in order and without overlap."""
+    found: list[tuple[date, date | None]] = []
+    for index, item in enumerate(raw):
+        where = f"{pointer}/{index}"
+        since = date.fromisoformat(item["desde"])
+        until = None if item["ate"] is None else date.fromisoformat(item["ate"])
+        if until is not None and until < since:
+            raise file.error("a vigência termina antes de começar.", where)
+        if found:
+            previous = found[-1][1]
+            if previous is None or since <= previous:
+                raise file.error("as vigências devem estar em ordem e sem sobreposição.", where)
+        found.append((since, until))
+    return found
+
+
+def _value(raw: int | float | str, unit: str, pointer: str, file: PackFile) -> Value:
+    # The schema admits integers and decimal texts; JSON Schema counts 1.0 as an integer.
+    if isinstance(raw, float):
+        raise file.error("use um inteiro ou, para decimais, um texto como \"140.00\".", pointer)
     if isinstance(raw, int):
         return Decimal(raw) if unit == MONEY_UNIT else raw
-    if isinstance(raw, str):
-        try:
-            number = Decimal(raw)
-        except InvalidOperation:
-            raise _fail(f"valor numérico inválido {raw!r}.", pointer) from None
-        if number.is_finite():
-            return number
-    raise _fail(f"valor inválido {raw!r}.", pointer)
+    return Decimal(raw)
 
 
-def _parameter(name: str, raw: Any, pointer: str) -> Parameter:
-    if not NAME.match(name):
-        raise _fail(f"nome de parâmetro inválido {name!r} (ex.: fretamento.validade_alvara).",
-                    pointer)
-    obj = _object(raw, _PARAM_KEYS, _PARAM_OPTIONAL, pointer)
-    unit = _text(obj["unidade"], f"{pointer}/unidade")
-    basis = obj["fundamento"]
-    if not isinstance(basis, list) or not all(isinstance(c, str) and c for c in basis):
-        raise _fail("fundamento deve ser uma lista de citações.", f"{pointer}/fundamento")
-    note = obj.get("nota")
-    if note is not None:
-        note = _text(note, f"{pointer}/nota")
-    raw_periods = obj["vigencias"]
-    if not isinstance(raw_periods, list) or not raw_periods:
-        raise _fail("vigencias deve ser uma lista não vazia.", f"{pointer}/vigencias")
-    periods: list[Period] = []
-    for index, item in enumerate(raw_periods):
-        where = f"{pointer}/vigencias/{index}"
-        period_obj = _object(item, _PERIOD_KEYS, (), where)
-        since = _day(period_obj["desde"], f"{where}/desde")
-        until = None if period_obj["ate"] is None else _day(period_obj["ate"], f"{where}/ate")
-        if until is not None and until < since:
-            raise _fail("a vigência termina antes de começar.", where)
-        if periods:
-            previous = periods[-1]
-            if previous.until is None or since <= previous.until:
-                raise _fail("as vigências devem estar em ordem e sem sobreposição.", where)
-        periods.append(Period(since=since, until=until,
-                              value=_value(period_obj["valor"], unit, f"{where}/valor"),
-                              source=_text(period_obj["fonte"], f"{where}/fonte")))
-    return Parameter(name=name, description=_text(obj["descricao"], f"{pointer}/descricao"),
-                     unit=unit, basis=tuple(basis), note=note, periods=tuple(periods))
+def _parameter(name: str, raw: dict[str, Any], pointer: str, file: PackFile) -> Parameter:
+    unit: str = raw["unidade"]
+    spans = validity_periods(raw["vigencias"], f"{pointer}/vigencias", file)
+    periods = tuple(
+        Period(since=since, until=until,
+               value=_value(item["valor"], unit, f"{pointer}/vigencias/{index}/valor", file),
+               source=item["fonte"])
+        for index, ((since, until), item) in enumerate(zip(spans, raw["vigencias"], strict=True))
+    )
+    return Parameter(name=name, description=raw["descricao"], unit=unit,
+                     basis=tuple(raw["fundamento"]), note=raw.get("nota"), periods=periods)
 
 
-def parameters_from_document(raw: Any) -> Parameters:
-    """Build :class:`Parameters` from the parsed JSON document."""
-    top = _object(raw, ("parametros",), (), "/")
-    table = top["parametros"]
-    if not isinstance(table, dict):
-        raise _fail("esperava-se um objeto com os parâmetros.", "/parametros")
+def parameters_from_table(table: dict[str, Any], file: PackFile = PARAMETERS) -> Parameters:
+    """:class:`Parameters` from the schema-checked ``parametros`` object of ``file``."""
     params = {
-        name: _parameter(name, item, f"/parametros/{name.replace('~', '~0').replace('/', '~1')}")
+        name: _parameter(name, item, f"/parametros/{escape(name)}", file)
         for name, item in table.items()
     }
     return Parameters(parameters=MappingProxyType(params))
 
 
+def parameters_from_document(raw: Any) -> Parameters:
+    """Build :class:`Parameters` from the parsed JSON document of ``parametros.json``."""
+    return parameters_from_table(PARAMETERS.check(raw)["parametros"])
+
+
 def load_parameters(pack_dir: Path) -> Parameters:
     """Load ``legal_text/parametros.json`` of the pack; :class:`ContentPackError` if broken."""
-    path = pack_dir / PARAMETERS_FILE
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ContentPackError(
-            f"Não foi possível ler os parâmetros legais em {path}: {exc.strerror}."
-        ) from None
-    except ValueError as exc:
-        raise ContentPackError(f"Os parâmetros legais em {path} não são JSON válido: {exc}.") \
-            from None
-    return parameters_from_document(raw)
+    return parameters_from_table(PARAMETERS.load(pack_dir)["parametros"])

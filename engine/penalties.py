@@ -54,21 +54,32 @@ Transporte escolar (Lei nº 4.515/2007, art. 23)
       (I); a further repeat in the same window, once a fine was imposed in it → the
       fine doubled (II). The repeat that turns the advertência into a fine does not
       also double it: the same fact cannot aggravate twice.
-    - Other infractions (art. 24, or any other precept of the law cited with art. 23,
-      II): a fine (II); a repeat → the fine doubled (II).
+    - Other infractions: those of art. 24 (which subjects them to a fine) and those of
+      any other precept of the law with no sanction of its own (art. 23, caput: "as
+      infrações aos preceitos desta lei"), both fined under art. 23, II; a repeat → the
+      fine doubled (II). The second kind is worded "infração a preceito da lei (...):
+      aplica-se a multa do art. 23, II": art. 23, II, sets the sanction, nobody
+      infringes it, so it is never accepted as the infraction — the caller cites the
+      precept actually infringed.
     - Revocation (III) "após a terceira multa": when the infraction judged carries a
       fine and the holder had already been fined twice for infractions within 1 year
       before it (any provision), this is the third fine: it is imposed and the
       revocation follows. A doubled fine is one fine (one sanction of art. 23, II, in
       double value), not two. The 1-year measure of the parágrafo único is applied to
       the count by analogy: the harshest sanction should answer to recent conduct
-      (proportionality, Lei nº 9.784/1999, art. 2º, parágrafo único, VI).
+      (proportionality, Lei nº 9.784/1999, art. 2º, parágrafo único, VI). The ordinal
+      printed is the number of fines counted plus this one.
     - Revocation also in the cases of art. 9º, § 2º (I and II), with no fine.
+    - A revocation ends the chain: the alvará it revoked carries no further sanction.
+      Infractions dated after a revocation are not fined nor counted under that
+      alvará; the one judged gets :attr:`SanctionKind.ALVARA_REVOGADO` (no amount), with
+      an explanation naming the revocation. A holder who obtained a new alvará since is
+      judged on the infractions committed under it: the caller passes only those.
     - Citations accepted as the infraction: art. 21 and its incisos (duties), art. 9º,
-      § 2º, and its incisos (revocation), art. 23, II (a fine with no more specific
-      provision), and any other provision of arts. 1–22 and 24 (a fine). Refused: the
-      fees (art. 16), the sanctions and procedure (arts. 23, 25–27), the final
-      provisions (arts. 28–30) and revoked provisions or those without text.
+      § 2º, and its incisos (revocation), and any other provision of arts. 1–22 and 24
+      (a fine). Refused: the fees (art. 16), the sanctions and procedure (arts. 23,
+      25–27, art. 23, II, included), the final provisions (arts. 28–30) and revoked
+      provisions or those without text.
     - The sanctions of earlier infractions are not an input: they are derived in
       chronological order by these same rules, so the chain is always consistent.
 """
@@ -82,6 +93,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 
+from babel.lists import format_list
 from dateutil.relativedelta import relativedelta
 
 from lavra.amounts import (
@@ -96,6 +108,7 @@ from lavra.amounts import (
     to_cents,
 )
 from lavra.errors import InputError
+from lavra.formats import unmask
 from lavra.law import FRAGMENT_ID, Law, resolve
 from lavra.report import Item, Status
 from lavra.templating import format_moeda_extenso
@@ -120,8 +133,20 @@ __all__ = [
 _IMPEDIMENT_C = frozenset({"art15_inc1", "art15_inc5", "art16_inc2", "art16_inc6"})
 _ESCOLAR_REVOCATION = frozenset({"art9_par2", "art9_par2_inc1", "art9_par2_inc2"})
 _ESCOLAR_NOT_INFRACTION = re.compile(r"^art(?:16|23|25|26|27|28|29|30)[a-z]?(?:_|$)")
-_ESCOLAR_FINE_GENERIC = "art23_inc2"
-_ORDINALS = {2: "segunda", 3: "terceira", 4: "quarta", 5: "quinta"}
+_ESCOLAR_SANCTIONS = re.compile(r"^art23[a-z]?(?:_|$)")
+_ESCOLAR_FINE_ARTICLE = re.compile(r"^art24(?:_|$)")
+_ORDINALS = {
+    1: "primeira",
+    2: "segunda",
+    3: "terceira",
+    4: "quarta",
+    5: "quinta",
+    6: "sexta",
+    7: "sétima",
+    8: "oitava",
+    9: "nona",
+    10: "décima",
+}
 
 
 IMPLEMENTED: tuple[str, ...] = (
@@ -161,11 +186,7 @@ def _fragment(citation: str) -> str:
 
 def same_subject(a: str, b: str) -> bool:
     """Same vehicle or holder: compared without spaces, dots, hyphens, slashes, case."""
-
-    def norm(text: str) -> str:
-        return re.sub(r"[\s.\-/]", "", text).upper()
-
-    return norm(a) == norm(b)
+    return unmask(a) == unmask(b)
 
 
 @dataclass(frozen=True)
@@ -519,6 +540,8 @@ class SanctionKind(StrEnum):
     MULTA = "multa"
     MULTA_EM_DOBRO = "multa_em_dobro"
     REVOGACAO = "revogacao"
+    ALVARA_REVOGADO = "alvara_revogado"
+    """The infraction came after the alvará was revoked: no sanction under it."""
 
 
 _FINED = (SanctionKind.MULTA, SanctionKind.MULTA_EM_DOBRO)
@@ -528,10 +551,12 @@ _FINED = (SanctionKind.MULTA, SanctionKind.MULTA_EM_DOBRO)
 class Sanction:
     """The sanction of art. 23 of the school-transport law for one infraction.
 
-    ``amount`` is the fine (None for an advertência or a revocation of art. 9º, § 2º);
-    a revocation after the third fine carries that fine. ``repeat_of`` is the first
-    infraction of the window the infraction repeats; ``earlier_fines`` the fined
-    infractions counted for art. 23, III.
+    ``amount`` is the fine (None for an advertência, a revocation of art. 9º, § 2º,
+    and an infraction after the revocation); a revocation after the third fine carries
+    that fine. ``repeat_of`` is the first infraction of the window the infraction
+    repeats; ``earlier_fines`` the fined infractions counted for art. 23, III;
+    ``revoked_by`` the earlier infraction whose sanction revoked the alvará, when the
+    one judged came after it.
     """
 
     kind: SanctionKind
@@ -544,10 +569,16 @@ class Sanction:
     explanation: str
     basis: tuple[str, ...]
     items: tuple[Item, ...]
+    revoked_by: PriorInfraction | None = None
 
 
 def _escolar_category(citation: str, laws: Mapping[str, Law]) -> str:
-    """ "dever" (art. 21), "revogacao" (art. 9º, § 2º) or "multa"; InputError otherwise."""
+    """What the infringed precept brings; InputError when it describes no infraction.
+
+    "dever" (art. 21: advertência, then fine), "revogacao" (art. 9º, § 2º), "multa"
+    (art. 24: subject to a fine) or "preceito" (any other precept of the law, fined
+    under art. 23, II).
+    """
     found = resolve(laws, citation)
     if found.fragment is not None and (found.fragment.revoked or found.fragment.text is None):
         raise InputError(
@@ -565,12 +596,19 @@ def _escolar_category(citation: str, laws: Mapping[str, Law]) -> str:
         return "dever"
     if fragment in _ESCOLAR_REVOCATION:
         return "revogacao"
-    if fragment == _ESCOLAR_FINE_GENERIC or not _ESCOLAR_NOT_INFRACTION.match(fragment):
+    if _ESCOLAR_FINE_ARTICLE.match(fragment):
         return "multa"
+    if not _ESCOLAR_NOT_INFRACTION.match(fragment):
+        return "preceito"
+    what = (
+        "fixa sanção, e não conduta que se possa infringir"
+        if _ESCOLAR_SANCTIONS.match(fragment)
+        else "não descreve infração"
+    )
     raise InputError(
-        f"O {_cite(laws, citation)} não descreve infração: cite o dispositivo infringido "
-        "(ex.: transporte-escolar#art21_inc3, transporte-escolar#art24_inc2) ou, para a "
-        "multa genérica, transporte-escolar#art23_inc2.",
+        f"O {_cite(laws, citation)} {what}: cite o preceito da lei efetivamente "
+        "infringido (ex.: transporte-escolar#art21_inc3, transporte-escolar#art24_inc2, "
+        "transporte-escolar#art9_par3); a multa do art. 23, II, é aplicada a partir dele.",
         field="/citacao",
     )
 
@@ -587,6 +625,7 @@ class _Step:
     repeat_of: PriorInfraction | None
     outside: PriorInfraction | None
     earlier_fines: tuple[PriorInfraction, ...]
+    revoked_by: PriorInfraction | None = None
 
 
 def _chain(
@@ -598,14 +637,22 @@ def _chain(
     """Derive the sanction of every infraction, oldest first (see the module docstring).
 
     ``months`` is the repeat window (12: "período superior a 1 ano"); the
-    ``revoking_fine``-th fine (3: "após a terceira multa") brings the revocation.
+    ``revoking_fine``-th fine (3: "após a terceira multa") brings the revocation, which
+    ends the chain: later infractions are neither sanctioned nor counted.
     """
     opened: dict[str, PriorInfraction] = {}
     fined_in_window: dict[str, bool] = {}
     fines: list[PriorInfraction] = []
     steps: list[_Step] = []
+    revoked: PriorInfraction | None = None
     for event in events:
         category = _escolar_category(event.citation, laws)
+        if revoked is not None and event.date > revoked.date:
+            steps.append(
+                _Step(event, category, SanctionKind.ALVARA_REVOGADO, False, False, None, None,
+                      (), revoked)
+            )
+            continue
         opener = opened.get(event.citation)
         outside: PriorInfraction | None = None
         repeat_of: PriorInfraction | None = None
@@ -638,6 +685,8 @@ def _chain(
             fines.append(event)
             if len(earlier) >= revoking_fine - 1:
                 kind = SanctionKind.REVOGACAO
+        if kind is SanctionKind.REVOGACAO and revoked is None:
+            revoked = event
         steps.append(_Step(event, category, kind, fined, doubled, repeat_of, outside, earlier))
     return steps
 
@@ -682,6 +731,8 @@ def escolar_sanction(
     period = f"{years} ano" if years == 1 else f"{years} anos"
     basis: list[str] = [infraction_citation]
     sentences: list[str] = []
+    if step.revoked_by is not None:
+        return _after_revocation(step, infraction_citation, on, laws)
     if step.category == "revogacao":
         sentences.append(
             f"Hipótese do {cited}, ocorrida em {format_date(on)}: aplica-se a revogação do "
@@ -727,15 +778,25 @@ def escolar_sanction(
             if repeat is None
             else f"Aplica-se a multa em dobro ({ref('art23_inc2')})."
         )
+    elif step.category == "preceito":
+        sentences.append(
+            f"Infração a preceito da {law.short_title} "
+            f"({_without_law(cited, law)}), ocorrida em {format_date(on)}: aplica-se a "
+            f"multa do {ref('art23_inc2')}."
+            if repeat is None
+            else f"Aplica-se a multa do {ref('art23_inc2')}, em dobro."
+        )
     amount: Amount | None = None
     if step.fined:
         amount = escolar_fine(on, sources, doubled=step.doubled, citation=infraction_citation)
         sentences.append(amount.explanation.removeprefix(f"Infração ao {cited}. "))
         add("art23_inc2")
         if step.kind == SanctionKind.REVOGACAO:
-            dates = " e ".join(format_date(f.date) for f in step.earlier_fines)
+            count = len(step.earlier_fines) + 1
+            dates = format_list([format_date(f.date) for f in step.earlier_fines],
+                                locale="pt_BR")
             sentences.append(
-                f"É a {_ORDINALS.get(revoking, f'{revoking}ª')} multa imposta ao condutor "
+                f"É a {_ORDINALS.get(count, f'{count}ª')} multa imposta ao condutor "
                 f"em período de {period} (multas "
                 f"anteriores pelas infrações de {dates}): aplica-se também a revogação do "
                 f"alvará ({ref('art23_inc3')})."
@@ -755,4 +816,41 @@ def escolar_sanction(
         explanation,
         unique,
         items,
+    )
+
+
+def _without_law(short: str, law: Law) -> str:
+    """``"art. 9º, § 3º"`` from ``"art. 9º, § 3º, da Lei nº 4.515/2007"``."""
+    return short.removesuffix(f", da {law.short_title}").removesuffix(f" da {law.short_title}")
+
+
+def _after_revocation(
+    step: _Step, citation: str, on: dt.date, laws: Mapping[str, Law]
+) -> Sanction:
+    """The infraction judged came after the revocation of the alvará: no sanction."""
+    revoked = step.revoked_by
+    if revoked is None:  # pragma: no cover - only called after a revocation
+        raise InputError("Não consta revogação anterior do alvará.", field="/anteriores")
+    rule = f"{TRANSPORTE_ESCOLAR}#art23_inc3"
+    explanation = (
+        f"Alvará já revogado: a infração {revoked.describe()} acarretou a revogação do "
+        f"alvará do condutor ({_cite(laws, rule)}). A infração ao {_cite(laws, citation)}, "
+        f"ocorrida em {format_date(on)}, é posterior à revogação: não há advertência, "
+        "multa nem revogação a aplicar com base no alvará revogado. Se o condutor obteve "
+        "novo alvará depois da revogação, informe somente as infrações cometidas sob o "
+        "novo alvará."
+    )
+    basis = (citation, rule)
+    return Sanction(
+        SanctionKind.ALVARA_REVOGADO,
+        citation,
+        on,
+        None,
+        False,
+        None,
+        (),
+        explanation,
+        basis,
+        (Item("sancao", Status.NOT_APPLICABLE, "", explanation, basis),),
+        revoked,
     )

@@ -68,6 +68,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLA
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from lavra.errors import ConfigError, InputError, LavraError
+from lavra.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape, normalize_placa, unmask
 
 DATABASE_URL_ENV = "LAVRA_DATABASE_URL"
 SQLITE_FILE = "registro.sqlite3"
@@ -78,7 +79,6 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _WRITE_OPTION = "lavra_registry_write"
 _SUPPORTED_DIALECTS = ("sqlite", "postgresql")
 _NUMBER_RE = re.compile(r"\s*(?:n[º°o.]*\s*)?(\d{1,9})\s*/\s*(\d{4})\s*", re.IGNORECASE)
-_PLATE_RE = re.compile(r"[A-Z]{3}[0-9][A-Z0-9][0-9]{2}")
 _SERIES_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")
 _MIGRATION_LOCK = 7_411_913  # PostgreSQL advisory lock taken while migrating
 
@@ -298,24 +298,22 @@ def parse_number(formatted: str) -> tuple[int, int]:
 
 
 def normalize_cpf_cnpj(value: str) -> str:
-    """The digits of a CPF (11) or CNPJ (14); InputError for anything else."""
-    digits = re.sub(r"\D", "", value) if isinstance(value, str) else ""
-    if len(digits) not in (11, 14):
+    """A CPF (11 digits) or CNPJ (14 characters) without mask; InputError for anything else."""
+    if not isinstance(value, str) or not (has_cpf_shape(value) or has_cnpj_shape(value)):
         raise InputError(
             f"CPF ou CNPJ inválido: «{value}». Informe os 11 dígitos do CPF ou os 14 do CNPJ.",
             field="/cpf_cnpj",
         )
-    return digits
+    return unmask(value)
 
 
 def normalize_plate(value: str) -> str:
     """A vehicle plate, old (ABC1234) or Mercosul (ABC1D23), upper case without dash."""
-    plate = re.sub(r"[\s-]", "", value).upper() if isinstance(value, str) else ""
-    if not _PLATE_RE.fullmatch(plate):
+    if not isinstance(value, str) or not has_placa_shape(value):
         raise InputError(
             f"Placa inválida: «{value}». Use o formato ABC1234 ou ABC1D23.", field="/placa"
         )
-    return plate
+    return normalize_placa(value)
 
 
 def search_keys(data: Mapping[str, Any]) -> tuple[str | None, str | None]:
@@ -934,12 +932,10 @@ class Registry:
         if match is not None:
             number, year = int(match.group(1)), int(match.group(2))
             conditions.append((DocumentRow.number == number) & (DocumentRow.year == year))
-        digits = re.sub(r"\D", "", wanted)
-        if len(digits) in (11, 14) and not re.search(r"[A-Za-z]", wanted):
-            conditions.append(DocumentRow.cpf_cnpj == digits)
-        plate = re.sub(r"[\s-]", "", wanted).upper()
-        if _PLATE_RE.fullmatch(plate):
-            conditions.append(DocumentRow.placa == plate)
+        if has_cpf_shape(wanted) or has_cnpj_shape(wanted):
+            conditions.append(DocumentRow.cpf_cnpj == unmask(wanted))
+        if has_placa_shape(wanted):
+            conditions.append(DocumentRow.placa == normalize_placa(wanted))
         return self._many(
             select(DocumentRow)
             .where(or_(*conditions))

@@ -61,7 +61,6 @@ are datetimes in the calendar's time zone.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -69,22 +68,28 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, cast, get_args
 
-from babel.dates import format_date
-
 from lavra import pointers
 from lavra.calendar import BusinessCalendar, load_calendar
-from lavra.deadlines import UNITS, Period, Unit, count, count_back, count_hours
+from lavra.deadlines import UNITS, Period, Unit, check_date, count, count_back, count_hours
 from lavra.errors import (
     CitationError,
-    ContentPackError,
     InputError,
     LavraError,
     ParameterError,
 )
 from lavra.law import Law, load_laws, resolve
 from lavra.pack import default_pack_dir
-from lavra.params import Parameters, ParameterValue, load_parameters
+from lavra.params import (
+    PackFile,
+    Parameters,
+    ParameterValue,
+    Validity,
+    escape,
+    load_parameters,
+    validity_periods,
+)
 from lavra.report import Item, Status
+from lavra.textutil import format_date, format_datetime, format_span, month_name, weekday_name
 
 __all__ = [
     "DEADLINES_FILE",
@@ -102,6 +107,9 @@ __all__ = [
 ]
 
 DEADLINES_FILE = Path("legal_text") / "prazos.json"
+DEADLINES = PackFile(DEADLINES_FILE, "_pacote/prazos.json", "da tabela de prazos",
+                     "Prazos inválidos")
+"""The deadline table and its schema (``schemas/_pacote/prazos.json``)."""
 
 Kind = Literal[
     "prazo", "prazo_minimo", "carencia", "duracao", "fim_do_ano", "janela", "meses_do_ano"
@@ -116,25 +124,6 @@ NON_BUSINESS: tuple[NonBusiness, ...] = get_args(NonBusiness)
 
 FEDERAL = "Lei federal nº 9.784/1999"
 
-# What each kind admits: directions, day moves, and whether it counts a number.
-_ALLOWED: dict[Kind, tuple[frozenset[Direction], frozenset[NonBusiness], bool]] = {
-    "prazo": (frozenset({"apos", "antes"}), frozenset({"prorroga", "antecipa", "mantem"}), True),
-    # ("prazo" narrows its moves by direction in _parse_rule)
-    "prazo_minimo": (frozenset({"apos"}), frozenset({"prorroga", "mantem"}), True),
-    "carencia": (frozenset({"apos"}), frozenset({"mantem"}), True),
-    "duracao": (frozenset({"apos"}), frozenset({"prorroga", "mantem"}), True),
-    "fim_do_ano": (frozenset({"antes"}), frozenset({"antecipa"}), False),
-    "janela": (frozenset({"antes"}), frozenset({"antecipa", "mantem"}), True),
-    "meses_do_ano": (frozenset({"apos"}), frozenset({"antecipa"}), False),
-}
-_RULE_KEYS = (
-    "tipo", "sentido", "parametro", "evento", "evento_datado", "ato", "ato_praticado",
-    "resultado", "dia_nao_util", "motivo", "fundamento",
-)
-_RULE_OPTIONAL = ("qualificativo", "vigencias", "$comment")
-_PERIOD_KEYS = ("desde", "ate", "valor", "fonte")
-
-
 # ---------------------------------------------------------------- data
 
 
@@ -148,16 +137,11 @@ class Outcomes:
 
 
 @dataclass(frozen=True)
-class MonthsPeriod:
+class MonthsPeriod(Validity):
     """The months of a ``meses_do_ano`` rule in force from ``since`` to ``until``."""
 
-    since: date
-    until: date | None
     months: tuple[int, ...]
     source: str
-
-    def covers(self, on: date) -> bool:
-        return self.since <= on and (self.until is None or on <= self.until)
 
 
 @dataclass(frozen=True)
@@ -296,7 +280,7 @@ def load_statutory_context(pack_dir: Path | None = None) -> StatutoryContext:
     calendar = load_calendar(root)
     rules = load_deadline_rules(root)
     for citation, rule in rules.items():
-        _check_rule_against_pack(rule, laws, parameters, f"/prazos/{_escape(citation)}")
+        _check_rule_against_pack(rule, laws, parameters, f"/prazos/{escape(citation)}")
     return StatutoryContext(laws=MappingProxyType(dict(laws)), parameters=parameters,
                             calendar=calendar, rules=rules)
 
@@ -362,7 +346,7 @@ def check_timeliness(
             filed.replace(tzinfo=zone) if filed.tzinfo is None else filed.astimezone(zone)
         )
     else:
-        filed_at = _as_date(filed, "/protocolo")
+        filed_at = check_date(filed, "/protocolo")
     outcome, explanation = _judge(rule, deadline, filed_at)
     timely = outcome == "atende"
     requirement = pointers.dotted(field) if field else deadline.citation
@@ -442,13 +426,13 @@ def _compute(ctx: StatutoryContext, rule: DeadlineRule, start: date | datetime
         return _hours(rule, reference, start, period, value, cal)
     size = _size(period, rule)
     act = _lower_first(rule.act)
-    head = f"{rule.event_dated} {_d(day)} ({reference})"
+    head = f"{rule.event_dated} {format_date(day)} ({reference})"
     if rule.kind == "janela":
         opening = count_back(day, period, cal).plain_last_day
         last = cal.previous_business_day(day) if rule.non_business == "antecipa" else day
         text = (f"O prazo para {act}, com até {size} de antecedência, contados "
-                f"retroativamente {head}, abre-se em {_d(opening)} e encerra-se em "
-                f"{_d(last)}.")
+                f"retroativamente {head}, abre-se em {format_date(opening)} e encerra-se em "
+                f"{format_date(last)}.")
         if last != day:
             text += (f" O vencimento recai em {_describe(day, cal)}, dia sem expediente; "
                      "o último dia é o dia útil anterior.")
@@ -458,7 +442,7 @@ def _compute(ctx: StatutoryContext, rule: DeadlineRule, start: date | datetime
         back = count_back(day, period, cal)
         last = back.last_day if rule.non_business == "antecipa" else back.plain_last_day
         text = (f"O prazo para {act}, com antecedência mínima de {size} {head}, "
-                f"encerra-se em {_d(last)}.")
+                f"encerra-se em {format_date(last)}.")
         if last != back.plain_last_day:
             text += (" Contada a antecedência, o termo recairia em "
                      f"{_describe(back.plain_last_day, cal)}, dia sem expediente, e "
@@ -471,14 +455,14 @@ def _compute(ctx: StatutoryContext, rule: DeadlineRule, start: date | datetime
     if rule.kind == "carencia":
         allowed = plain + timedelta(days=1)
         text = (f"O prazo de carência de {size} para {act}, contado {head}, estende-se até "
-                f"{_d(plain)}; a partir de {_d(allowed)}, cessa o impedimento.")
+                f"{format_date(plain)}; a partir de {format_date(allowed)}, cessa o impedimento.")
         return _deadline(rule, reference, day, period, value, plain=plain, last=plain,
                          explanation=text, counting=result.reason, first_allowed_day=allowed)
     if rule.kind == "prazo_minimo":
         text = (f"O prazo mínimo de {size} para {act}, contado {head}, completa-se em "
-                f"{_d(last)}, data mais cedo admitida para o seu encerramento.")
+                f"{format_date(last)}, data mais cedo admitida para o seu encerramento.")
     else:
-        text = f"O prazo de {size} para {act}, contado {head}, encerra-se em {_d(last)}."
+        text = f"O prazo de {size} para {act}, contado {head}, encerra-se em {format_date(last)}."
     text += _move_note(plain, last, cal)
     return _deadline(rule, reference, day, period, value, plain=plain, last=last,
                      explanation=text, counting=result.reason)
@@ -505,8 +489,8 @@ def _hours(rule: DeadlineRule, reference: str, start: date | datetime, period: P
     result = count_hours(start, period, cal,
                          move_to_business_day=rule.non_business == "prorroga")
     text = (f"O prazo de {_size(period, rule)} para {_lower_first(rule.act)}, contado "
-            f"{rule.event_dated} {_dt(result.start)} ({reference}), encerra-se em "
-            f"{_dt(result.end)}.")
+            f"{rule.event_dated} {format_datetime(result.start)} ({reference}), encerra-se em "
+            f"{format_datetime(result.end)}.")
     plain_day = result.plain_end.date()
     if result.moved:
         text += (f" O termo recairia em {_describe(plain_day, cal)}, às "
@@ -525,7 +509,8 @@ def _end_of_year(rule: DeadlineRule, reference: str, day: date, cal: BusinessCal
     year_end = date(day.year, 12, 31)
     last = cal.last_business_day_of_year(day.year)
     text = (f"O prazo para {_lower_first(rule.act)} encerra-se no último dia útil do ano "
-            f"({reference}): no exercício de {day.year}, em {_d(last)} ({_weekday(last)}).")
+            f"({reference}): no exercício de {day.year}, em {format_date(last)} "
+            f"({weekday_name(last)}).")
     if last != year_end:
         text += (f" O dia 31/12/{day.year} é {_describe(year_end, cal, dated=False)}, dia sem "
                  "expediente.")
@@ -538,22 +523,22 @@ def _months(rule: DeadlineRule, reference: str, day: date, cal: BusinessCalendar
     months = _months_in_force(rule, day)
     first, last = _window(months, day, cal)
     inside = first <= day <= last
-    period_name = f"{_month(first)} de {first.year}"
+    period_name = f"{month_name(first)} de {first.year}"
     text = (f"O prazo para {_lower_first(rule.act)} corre nos meses de "
             f"{_join_months(months)} ({reference}); ")
     if inside:
-        text += (f"em {_d(day)}, está em curso o período de {period_name}, que se encerra "
-                 f"em {_d(last)}, último dia útil do mês.")
+        text += (f"em {format_date(day)}, está em curso o período de {period_name}, que se encerra "
+                 f"em {format_date(last)}, último dia útil do mês.")
     else:
-        text += (f"em {_d(day)}, fora do período, o próximo é o mês de {period_name}, de "
-                 f"{_d(first)} a {_d(last)}, último dia útil do mês.")
+        text += (f"em {format_date(day)}, fora do período, o próximo é o mês de {period_name}, de "
+                 f"{format_date(first)} a {format_date(last)}, último dia útil do mês.")
     return _deadline(rule, reference, day, None, None, plain=_month_end(first), last=last,
                      explanation=text, first_day=first, inside_window=inside)
 
 
 def _join_months(months: tuple[int, ...]) -> str:
     """(5, 11) → "maio e de novembro"; (1, 5, 9) → "janeiro, de maio e de setembro"."""
-    names = [_month(date(2000, m, 1)) for m in months]
+    names = [month_name(date(2000, m, 1)) for m in months]
     if len(names) == 1:
         return names[0]
     return ", de ".join(names[:-1]) + " e de " + names[-1]
@@ -564,12 +549,12 @@ def _months_in_force(rule: DeadlineRule, day: date) -> tuple[int, ...]:
         if period.covers(day):
             return period.months
     known = "; ".join(
-        f"de {_d(p.since)} " + (f"a {_d(p.until)}" if p.until else "em diante")
+        format_span(p.since, p.until)
         for p in rule.months
     )
     raise ParameterError(
         f"Os meses do prazo do dispositivo {rule.citation} não têm valor vigente em "
-        f"{_d(day)}. Períodos conhecidos: {known}."
+        f"{format_date(day)}. Períodos conhecidos: {known}."
     )
 
 
@@ -609,20 +594,21 @@ def _judge(rule: DeadlineRule, deadline: StatutoryDeadline, filed: date | dateti
 
     if deadline.end is not None:
         assert isinstance(filed, datetime) and isinstance(deadline.start, datetime)
-        head = f"{rule.event_dated} {_dt(deadline.start)} ({ref})"
-        when = _dt(filed)
+        head = f"{rule.event_dated} {format_datetime(deadline.start)} ({ref})"
+        when = format_datetime(filed)
         if rule.kind == "duracao" and filed < deadline.start:
             return close("nao_atende", when, f"antes do início do prazo de {size}, contado {head}")
         met = filed <= deadline.end
         tense = "encerra-se" if met else "encerrou-se"
         return close("atende" if met else "nao_atende", when,
-                     f"o prazo de {size}, contado {head}, {tense} em {_dt(deadline.end)}")
+                     f"o prazo de {size}, contado {head}, {tense} em "
+                     f"{format_datetime(deadline.end)}")
 
     assert not isinstance(filed, datetime)
-    start = _as_date(deadline.start, "/inicio")
-    when = _d(filed)
-    head = f"{rule.event_dated} {_d(start)} ({ref})"
-    last = _d(deadline.last_day)
+    start = check_date(deadline.start, "/inicio")
+    when = format_date(filed)
+    head = f"{rule.event_dated} {format_date(start)} ({ref})"
+    last = format_date(deadline.last_day)
     kind = rule.kind
     if kind == "carencia":
         assert deadline.first_allowed_day is not None
@@ -637,11 +623,11 @@ def _judge(rule: DeadlineRule, deadline: StatutoryDeadline, filed: date | dateti
     if kind in ("janela", "meses_do_ano"):
         assert deadline.first_day is not None
         tense = "correu" if filed > deadline.last_day else "corre"
-        span = f"{tense} de {_d(deadline.first_day)} a {last}"
+        span = f"{tense} de {format_date(deadline.first_day)} a {last}"
         if kind == "janela":
             text = f"o prazo, com até {size} de antecedência {head}, {span}"
         else:
-            text = (f"o período de {_month(deadline.first_day)} de "
+            text = (f"o período de {month_name(deadline.first_day)} de "
                     f"{deadline.first_day.year} ({ref}) {span}")
         if filed < deadline.first_day:
             return close("prematuro", when, text)
@@ -668,14 +654,6 @@ def _iso(d: date | None) -> str | None:
     return None if d is None else d.isoformat()
 
 
-def _d(d: date) -> str:
-    return d.strftime("%d/%m/%Y")
-
-
-def _dt(d: datetime) -> str:
-    return d.strftime("%d/%m/%Y, às %Hh%M")
-
-
 def _size(period: Period, rule: DeadlineRule) -> str:
     return period.describe() + (f" {rule.qualifier}" if rule.qualifier else "")
 
@@ -684,17 +662,9 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _weekday(d: date) -> str:
-    return str(format_date(d, "EEEE", locale="pt_BR"))
-
-
-def _month(d: date) -> str:
-    return str(format_date(d, "MMMM", locale="pt_BR"))
-
-
 def _describe(d: date, cal: BusinessCalendar, *, dated: bool = True) -> str:
     """"07/03/2026, sábado" or "09/07/2026, quinta-feira, feriado: Revolução ..."."""
-    text = f"{_d(d)}, {_weekday(d)}" if dated else _weekday(d)
+    text = f"{format_date(d)}, {weekday_name(d)}" if dated else weekday_name(d)
     name = cal.holiday_name(d)
     if name is not None:
         return f"{text}, feriado: {name}"
@@ -704,201 +674,92 @@ def _describe(d: date, cal: BusinessCalendar, *, dated: bool = True) -> str:
     return text
 
 
-def _as_date(value: object, pointer: str) -> date:
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    raise InputError(f"Data inválida: {value!r}.", field=pointer)
-
-
 # ---------------------------------------------------------------- loading
 
 
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def _fail(message: str, pointer: str) -> ContentPackError:
-    return ContentPackError(
-        f"Prazos inválidos em {DEADLINES_FILE.as_posix()} ({pointer}): {message}",
-        field=pointer,
-    )
-
-
-def _object(raw: Any, required: tuple[str, ...], optional: tuple[str, ...], pointer: str
-            ) -> dict[str, Any]:
-    if not isinstance(raw, dict):
-        raise _fail("esperava-se um objeto JSON.", pointer)
-    unknown = sorted(set(raw) - set(required) - set(optional))
-    if unknown:
-        raise _fail(f"chave(s) desconhecida(s): {', '.join(unknown)}.", pointer)
-    missing = [k for k in required if k not in raw]
-    if missing:
-        raise _fail(f"chave(s) obrigatória(s) ausente(s): {', '.join(missing)}.", pointer)
-    return raw
-
-
-def _text(raw: Any, pointer: str) -> str:
-    if not isinstance(raw, str) or not raw.strip():
-        raise _fail("esperava-se um texto não vazio.", pointer)
-    return raw
-
-
-def _choice(raw: Any, options: tuple[str, ...], pointer: str) -> str:
-    if raw not in options:
-        raise _fail(f"valor {raw!r} inválido; use um destes: {', '.join(options)}.", pointer)
-    return str(raw)
-
-
-def _day(raw: Any, pointer: str) -> date:
-    try:
-        return date.fromisoformat(_text(raw, pointer))
-    except ValueError:
-        raise _fail(f"data inválida {raw!r} (use AAAA-MM-DD).", pointer) from None
-
-
-def _months_periods(raw: Any, pointer: str) -> tuple[MonthsPeriod, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise _fail("vigencias deve ser uma lista não vazia.", pointer)
+def _months_periods(raw: list[Any], pointer: str) -> tuple[MonthsPeriod, ...]:
+    spans = validity_periods(raw, pointer, DEADLINES)
     found: list[MonthsPeriod] = []
-    for index, item in enumerate(raw):
-        where = f"{pointer}/{index}"
-        obj = _object(item, _PERIOD_KEYS, (), where)
-        since = _day(obj["desde"], f"{where}/desde")
-        until = None if obj["ate"] is None else _day(obj["ate"], f"{where}/ate")
-        if until is not None and until < since:
-            raise _fail("a vigência termina antes de começar.", where)
-        if found and (found[-1].until is None or since <= found[-1].until):
-            raise _fail("as vigências devem estar em ordem e sem sobreposição.", where)
-        months = obj["valor"]
-        if (not isinstance(months, list) or not months
-                or not all(isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12
-                           for m in months)
-                or sorted(set(months)) != months):
-            raise _fail("valor deve ser a lista crescente dos meses (1 a 12).", f"{where}/valor")
-        found.append(MonthsPeriod(since, until, tuple(months), _text(obj["fonte"],
-                                                                     f"{where}/fonte")))
+    for index, ((since, until), item) in enumerate(zip(spans, raw, strict=True)):
+        months: list[int] = item["valor"]
+        if sorted(months) != months:  # the schema already refuses repeated months
+            raise DEADLINES.error("valor deve ser a lista crescente dos meses (1 a 12).",
+                                  f"{pointer}/{index}/valor")
+        found.append(MonthsPeriod(since, until, tuple(months), item["fonte"]))
     return tuple(found)
 
 
-def _parse_rule(citation: str, raw: Any, pointer: str) -> DeadlineRule:
-    obj = _object(raw, _RULE_KEYS, _RULE_OPTIONAL, pointer)
-    kind = cast(Kind, _choice(obj["tipo"], KINDS, f"{pointer}/tipo"))
-    direction = cast(Direction, _choice(obj["sentido"], DIRECTIONS, f"{pointer}/sentido"))
-    non_business = cast(NonBusiness, _choice(obj["dia_nao_util"], NON_BUSINESS,
-                                             f"{pointer}/dia_nao_util"))
-    directions, moves, numbered = _ALLOWED[kind]
-    if direction not in directions:
-        raise _fail(f"o tipo {kind!r} não admite o sentido {direction!r}.", f"{pointer}/sentido")
-    if kind == "prazo":  # forward counts move forward, antecedences move back
-        moves = frozenset({"prorroga" if direction == "apos" else "antecipa", "mantem"})
-    if non_business not in moves:
-        raise _fail(f"o tipo {kind!r} não admite dia_nao_util {non_business!r}; use "
-                    f"{' ou '.join(sorted(moves))}.", f"{pointer}/dia_nao_util")
-    parameter = obj["parametro"]
-    if numbered:
-        parameter = _text(parameter, f"{pointer}/parametro")
-    elif parameter is not None:
-        raise _fail(f"o tipo {kind!r} não usa parâmetro numérico; use null.",
-                    f"{pointer}/parametro")
-    months: tuple[MonthsPeriod, ...] = ()
-    if kind == "meses_do_ano":
-        if "vigencias" not in obj:
-            raise _fail("o tipo 'meses_do_ano' exige vigencias com a lista dos meses.", pointer)
-        months = _months_periods(obj["vigencias"], f"{pointer}/vigencias")
-    elif "vigencias" in obj:
-        raise _fail("vigencias só se usa no tipo 'meses_do_ano'; os números ficam em "
-                    "parametros.json.", f"{pointer}/vigencias")
-    outcomes_raw = _object(obj["resultado"], ("atende", "nao_atende"), ("prematuro",),
-                           f"{pointer}/resultado")
-    early = outcomes_raw.get("prematuro")
-    outcomes = Outcomes(
-        met=_text(outcomes_raw["atende"], f"{pointer}/resultado/atende"),
-        unmet=_text(outcomes_raw["nao_atende"], f"{pointer}/resultado/nao_atende"),
-        early=None if early is None else _text(early, f"{pointer}/resultado/prematuro"),
-    )
-    basis = obj["fundamento"]
-    if not isinstance(basis, list) or not basis or not all(
-            isinstance(c, str) and c for c in basis):
-        raise _fail("fundamento deve ser uma lista não vazia de citações.",
-                    f"{pointer}/fundamento")
-    if citation not in basis:
-        raise _fail(f"o fundamento deve incluir o próprio dispositivo {citation!r}.",
-                    f"{pointer}/fundamento")
-    qualifier = obj.get("qualificativo")
+def _parse_rule(citation: str, obj: dict[str, Any], pointer: str) -> DeadlineRule:
+    """The rule of a schema-checked entry (``schemas/_pacote/prazos.json`` checks which
+    directions, moves and parameter each kind admits)."""
+    if citation not in obj["fundamento"]:
+        raise DEADLINES.error(f"o fundamento deve incluir o próprio dispositivo {citation!r}.",
+                              f"{pointer}/fundamento")
+    outcomes = obj["resultado"]
     return DeadlineRule(
         citation=citation,
-        kind=kind,
-        direction=direction,
-        parameter=parameter,
-        event=_text(obj["evento"], f"{pointer}/evento"),
-        event_dated=_text(obj["evento_datado"], f"{pointer}/evento_datado"),
-        act=_text(obj["ato"], f"{pointer}/ato"),
-        act_done=_text(obj["ato_praticado"], f"{pointer}/ato_praticado"),
-        outcomes=outcomes,
-        non_business=non_business,
-        reason=_text(obj["motivo"], f"{pointer}/motivo"),
-        basis=tuple(basis),
-        qualifier=None if qualifier is None else _text(qualifier, f"{pointer}/qualificativo"),
-        months=months,
+        kind=obj["tipo"],
+        direction=obj["sentido"],
+        parameter=obj["parametro"],
+        event=obj["evento"],
+        event_dated=obj["evento_datado"],
+        act=obj["ato"],
+        act_done=obj["ato_praticado"],
+        outcomes=Outcomes(met=outcomes["atende"], unmet=outcomes["nao_atende"],
+                          early=outcomes.get("prematuro")),
+        non_business=obj["dia_nao_util"],
+        reason=obj["motivo"],
+        basis=tuple(obj["fundamento"]),
+        qualifier=obj.get("qualificativo"),
+        months=(_months_periods(obj["vigencias"], f"{pointer}/vigencias")
+                if "vigencias" in obj else ()),
     )
+
+
+def _rules(top: dict[str, Any]) -> Mapping[str, DeadlineRule]:
+    return MappingProxyType({
+        citation: _parse_rule(citation, item, f"/prazos/{escape(citation)}")
+        for citation, item in top["prazos"].items()
+    })
 
 
 def rules_from_document(raw: Any) -> Mapping[str, DeadlineRule]:
     """The deadline table from the parsed JSON of ``prazos.json``."""
-    top = _object(raw, ("prazos",), ("$comment",), "/")
-    table = top["prazos"]
-    if not isinstance(table, dict):
-        raise _fail("esperava-se um objeto com os prazos.", "/prazos")
-    rules = {
-        citation: _parse_rule(citation, item, f"/prazos/{_escape(citation)}")
-        for citation, item in table.items()
-    }
-    return MappingProxyType(rules)
+    return _rules(DEADLINES.check(raw))
 
 
 def load_deadline_rules(pack_dir: Path) -> Mapping[str, DeadlineRule]:
     """Load ``legal_text/prazos.json``; :class:`ContentPackError` when missing or broken."""
-    path = Path(pack_dir) / DEADLINES_FILE
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ContentPackError(
-            f"Não foi possível ler a tabela de prazos em {path}: {exc.strerror}."
-        ) from None
-    except ValueError as exc:
-        raise ContentPackError(f"A tabela de prazos em {path} não é JSON válido: {exc}.") \
-            from None
-    return rules_from_document(raw)
+    return _rules(DEADLINES.load(pack_dir))
 
 
 def _check_rule_against_pack(rule: DeadlineRule, laws: Mapping[str, Law],
                              parameters: Parameters, pointer: str) -> None:
+    fail = DEADLINES.error
     for cited in (rule.citation, *rule.basis):
         try:
             found = resolve(laws, cited)
         except LavraError as exc:
-            raise _fail(f"citação {cited!r} inválida: {exc.message}", pointer) from None
+            raise fail(f"citação {cited!r} inválida: {exc.message}", pointer) from None
         if cited == rule.citation and found.citation != cited:
-            raise _fail(f"a chave {cited!r} não é a forma canônica da citação.", pointer)
+            raise fail(f"a chave {cited!r} não é a forma canônica da citação.", pointer)
     if rule.parameter is None:
         return
     if rule.parameter not in parameters:
-        raise _fail(f"o parâmetro {rule.parameter!r} não existe em parametros.json.",
+        raise fail(f"o parâmetro {rule.parameter!r} não existe em parametros.json.",
                     f"{pointer}/parametro")
     param = parameters.parameter(rule.parameter)
     if param.unit not in UNITS:
-        raise _fail(f"o parâmetro {rule.parameter!r} tem unidade {param.unit!r}, que não é "
+        raise fail(f"o parâmetro {rule.parameter!r} tem unidade {param.unit!r}, que não é "
                     f"de prazo ({', '.join(UNITS)}).", f"{pointer}/parametro")
     if param.unit == "dias_uteis" and rule.kind == "carencia":
-        raise _fail("carência em dias úteis não é admitida.", f"{pointer}/parametro")
+        raise fail("carência em dias úteis não é admitida.", f"{pointer}/parametro")
     if param.unit == "horas" and not (
             rule.kind in ("prazo", "duracao") and rule.direction == "apos"):
-        raise _fail(f"prazo em horas só é admitido nos tipos 'prazo' (após o evento) e "
+        raise fail(f"prazo em horas só é admitido nos tipos 'prazo' (após o evento) e "
                     f"'duracao', não em {rule.kind!r}.", f"{pointer}/parametro")
     for period in param.periods:
         value = period.value
         if int(value) != value or not int(value) >= 1:
-            raise _fail(f"o parâmetro {rule.parameter!r} deve ter valores inteiros positivos.",
+            raise fail(f"o parâmetro {rule.parameter!r} deve ter valores inteiros positivos.",
                         f"{pointer}/parametro")

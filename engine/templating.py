@@ -16,7 +16,6 @@ variable. ``{% if x %}`` and ``x is defined`` work in both modes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -25,13 +24,14 @@ from typing import Any, NoReturn
 from zoneinfo import ZoneInfo
 
 import jinja2
-from babel.dates import format_date
+from babel.dates import format_date as babel_format_date
 from babel.numbers import format_currency
 from jinja2.sandbox import SandboxedEnvironment
 from num2words import num2words
-from validate_docbr import CNPJ, CPF
 
-from lavra.errors import LavraError, RenderError
+from lavra.errors import InputError, LavraError, RenderError
+from lavra.formats import mask_cep, mask_cnpj, mask_cpf, mask_placa
+from lavra.textutil import format_date
 
 __all__ = [
     "DRAFT_BLANK",
@@ -48,9 +48,6 @@ TIMEZONE = ZoneInfo("America/Sao_Paulo")
 LOCALE = "pt_BR"
 
 _CENT = Decimal("0.01")
-_PLACA_ANTIGA = re.compile(r"^[A-Z]{3}[0-9]{4}$")
-_PLACA_MERCOSUL = re.compile(r"^[A-Z]{3}[0-9][A-Z][0-9]{2}$")
-_CNPJ_RAW = re.compile(r"^[0-9A-Z]{12}[0-9]{2}$")
 
 
 # --------------------------------------------------------------------------- undefined
@@ -183,13 +180,13 @@ def _money(value: Any) -> Decimal:
 
 def format_data(value: Any) -> str:
     """dd/mm/aaaa."""
-    return _parse_date(value).strftime("%d/%m/%Y")
+    return format_date(_parse_date(value))
 
 
 def format_data_extenso(value: Any) -> str:
     """'29 de novembro de 2026'; the first day of a month is written '1º'."""
     day = _parse_date(value)
-    text = format_date(day, format="long", locale=LOCALE)
+    text = babel_format_date(day, format="long", locale=LOCALE)
     if day.day == 1:
         text = "1º" + text[1:]
     return text
@@ -234,36 +231,22 @@ def format_numero_extenso(value: Any) -> str:
 
 def format_cpf(value: Any) -> str:
     """123.456.789-09."""
-    digits = re.sub(r"[.\-\s]", "", str(value))
-    if not (len(digits) == 11 and digits.isdigit()):
-        raise ValueError(value)
-    return str(CPF().mask(digits))
+    return mask_cpf(str(value))
 
 
 def format_cnpj(value: Any) -> str:
     """12.345.678/0001-95, also the alphanumeric CNPJ (12.ABC.345/01DE-35)."""
-    raw = re.sub(r"[./\-\s]", "", str(value)).upper()
-    if not _CNPJ_RAW.match(raw):
-        raise ValueError(value)
-    return str(CNPJ().mask(raw))
+    return mask_cnpj(str(value))
 
 
 def format_placa(value: Any) -> str:
     """ABC-1234 (old plate) or ABC1D23 (Mercosul)."""
-    raw = re.sub(r"[\-\s]", "", str(value)).upper()
-    if _PLACA_ANTIGA.match(raw):
-        return f"{raw[:3]}-{raw[3:]}"
-    if _PLACA_MERCOSUL.match(raw):
-        return raw
-    raise ValueError(value)
+    return mask_placa(str(value))
 
 
 def format_cep(value: Any) -> str:
     """13465-000."""
-    digits = re.sub(r"[.\-\s]", "", str(value))
-    if not (len(digits) == 8 and digits.isdigit()):
-        raise ValueError(value)
-    return f"{digits[:5]}-{digits[5:]}"
+    return mask_cep(str(value))
 
 
 _FORMATTERS: dict[str, tuple[Callable[[Any], str], str]] = {
@@ -290,7 +273,7 @@ def _wrap(name: str, func: Callable[[Any], str], expected: str, draft: bool) -> 
             raise RenderError(f'O filtro "{name}" recebeu um valor vazio.')
         try:
             return func(value)
-        except (ValueError, TypeError, ArithmeticError, OverflowError) as exc:
+        except (InputError, ValueError, TypeError, ArithmeticError, OverflowError) as exc:
             if draft:
                 return str(value)  # shown as typed; the completeness report flags it
             raise RenderError(

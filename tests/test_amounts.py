@@ -320,21 +320,29 @@ def test_every_example_entry_says_it_is_an_example(pack_dir: Path) -> None:
     [
         pytest.param({"exemplo": False}, id="fretamento#art14_par1u table not flagged"),
         pytest.param({"fonte": "Decreto nº 1/2026"}, id="fretamento#art14_par1u source not marked"),
+        pytest.param({"aviso": "Valores corrigidos"}, id="fretamento#art14_par1u notice silent"),
     ],
 )
 def test_example_table_that_does_not_say_so_is_refused(
     pack_dir: Path, tmp_path: Path, change: dict[str, Any]
 ) -> None:
     raw = json.loads((pack_dir / EXAMPLE_FILE).read_text("utf-8"))
-    if "exemplo" in change:
-        raw["exemplo"] = change["exemplo"]
-    else:
+    if "fonte" in change:
         raw["parametros"]["fretamento.multa.art15"]["vigencias"][3]["fonte"] = change["fonte"]
+        pointer, words = "/parametros/fretamento.multa.art15/vigencias/3/fonte", "EXEMPLO"
+    else:
+        raw.update(change)
+        [key] = change
+        pointer, words = f"/{key}", "EXEMPLO" if key == "aviso" else '"exemplo": true'
     target = tmp_path / EXAMPLE_FILE
     target.parent.mkdir(parents=True)
     target.write_text(json.dumps(raw, ensure_ascii=False), "utf-8")
-    with pytest.raises(ContentPackError):
+    with pytest.raises(ContentPackError) as info:
         load_example_values(tmp_path)
+    assert info.value.field == pointer
+    assert info.value.message.startswith(
+        f"Tabela de exemplo inválida em {EXAMPLE_FILE.as_posix()} ({pointer}): ")
+    assert words in info.value.message
 
 
 # ---------------------------------------------------------------- lavra amount
@@ -362,6 +370,14 @@ def test_cli_fee_json(run: Any) -> None:
     assert data["amount_words"] == "trezentos e oitenta e quatro reais e vinte centavos"
     assert data["basis"] == ["transporte-escolar#art16_inc1"]
     assert "art. 16, I, da Lei nº 4.515/2007" in data["explanation"]
+
+
+def test_cli_on_accepts_the_brazilian_date_form(run: Any) -> None:
+    iso = json.loads(run("transporte-escolar#art16_inc1", "--on", "2026-03-01", "--json").stdout)
+    typed = run("transporte-escolar#art16_inc1", "--on", "01/03/2026", "--json")
+    assert typed.exit_code == 0, typed.stderr
+    assert json.loads(typed.stdout) == iso
+    assert iso["amount"] == "384.20"
 
 
 def test_cli_text_output(run: Any) -> None:
@@ -411,6 +427,12 @@ def test_cli_escolar_sanction(run: Any) -> None:
     [
         pytest.param(("transporte-escolar#art16_inc1", "--on", "2026-02-30"),
                      "não existe no calendário", id="transporte-escolar#art16_inc1 bad date"),
+        pytest.param(("transporte-escolar#art16_inc1", "--on", "30/02/2026"),
+                     "A data de referência 30/02/2026 não existe no calendário",
+                     id="transporte-escolar#art16_inc1 bad date typed DD/MM/AAAA"),
+        pytest.param(("transporte-escolar#art16_inc1", "--on", "1/3/2026"),
+                     "Use AAAA-MM-DD ou DD/MM/AAAA",
+                     id="transporte-escolar#art16_inc1 date in no known form"),
         pytest.param(("transporte-escolar#art16_inc1", "--on", "2026-03-01",
                       "--previous", "2026-01-01"),
                      "não se aplica a taxas", id="transporte-escolar#art16_inc1 fee has no repeat"),

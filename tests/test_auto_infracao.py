@@ -4,6 +4,11 @@ Amounts: the shipped pack has no corrected fine after 2006, so a 2026 auto is pe
 (the honest result); the tests that need amounts use either the pack's EXAMPLE table
 (``example_values=True``, as ``lavra demo`` does) or a copy of the pack in which
 corrected values were registered as test data.
+
+Dates: an auto may not be issued after the last day to appeal (art. 23), judged on the
+day of issue. The computation takes that day as an input (``issued_on``), so its tests
+fix it; the engine issues today, so the tests that go through the engine and must find
+the example complete move the example's dates to today, as ``lavra demo`` does.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import json
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -22,7 +27,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from lavra.amounts import fretamento_fine_article
+from lavra.amounts import fretamento_fine_article, load_example_values
 from lavra.computations import (
     COMPUTATIONS,
     EXAMPLE_NOTICE,
@@ -33,8 +38,10 @@ from lavra.computations import (
 )
 from lavra.config import Config
 from lavra.content import Content
+from lavra.demo import bring_to, shift_dates
 from lavra.documents import Engine
-from lavra.issuing import Issuer, ensure_dev_pki
+from lavra.inputs import today
+from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.law import load_laws, resolve
 from lavra.penalties import same_subject
 from lavra.registry import database_url, open_registry
@@ -90,9 +97,17 @@ def registered_pack(tmp_path_factory: pytest.TempPathFactory, pack_dir: Path) ->
 
 
 def example(content: Content) -> dict[str, Any]:
+    """The form's example as written (infraction on 02/03/2026)."""
     path = content.form(AUTO).example
     assert path is not None
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def current_example(content: Content) -> dict[str, Any]:
+    """The example with its dates moved so that the infraction happened today."""
+    data, _ = bring_to(example(content), "/ocorrencia/data", today())
+    assert data["ocorrencia"]["data"] == today().isoformat()
     return data
 
 
@@ -162,7 +177,12 @@ def compute(
     *,
     history: FakeHistory | None = None,
     example_values: bool = False,
+    issued_on: date | None = None,
 ) -> Computed:
+    """The computation, issued on ``issued_on`` (default: the day of the infraction)."""
+    if issued_on is None:
+        written = data.get("ocorrencia", {}).get("data")
+        issued_on = date.fromisoformat(written) if written else ON
     request = ComputeInput(
         form_id=AUTO,
         data=data,
@@ -171,6 +191,7 @@ def compute(
         history=history,
         draft=True,
         example_values=example_values,
+        issued_on=issued_on,
     )
     return COMPUTATIONS["auto_infracao_fretamento"](request)
 
@@ -192,13 +213,23 @@ def pdf_text(pdf: bytes) -> str:
 
 
 def test_example_is_complete_as_to_the_schema(engine: Engine, content: Content) -> None:
-    report = engine.check(AUTO, example(content), example_values=True)
-    assert report.on == date(2026, 3, 2), "the reference date is the date of the infraction"
+    report = engine.check(AUTO, current_example(content), example_values=True)
+    assert report.on == today(), "the reference date is the date of the infraction"
     assert report.complete, [i.to_json() for i in report.pending]
 
 
+def test_example_as_written_can_no_longer_be_issued(engine: Engine, content: Content) -> None:
+    """Its infraction (02/03/2026) is past the appeal period (until 17/03/2026)."""
+    report = engine.check(AUTO, example(content), example_values=True)
+    [found] = report.pending
+    assert found.requirement == "recurso.prazo" and found.status is Status.INVALID
+    assert found.field == "/ocorrencia/data" and found.basis == ("fretamento#art23",)
+    assert "terminou em 17/03/2026" in found.message
+    assert f"({today():%d/%m/%Y})" in found.message
+
+
 def test_missing_ciencia_and_refusal_is_missing(engine: Engine, content: Content) -> None:
-    data = example(content)
+    data = current_example(content)
     del data["ciencia"]
     report = engine.check(AUTO, data, example_values=True)
     [found] = items_at(report, "/ciencia")
@@ -210,7 +241,7 @@ def test_missing_ciencia_and_refusal_is_missing(engine: Engine, content: Content
 def test_refusal_needs_the_agents_statement_and_replaces_ciencia(
     engine: Engine, content: Content
 ) -> None:
-    data = example(content)
+    data = current_example(content)
     del data["ciencia"]
     data["recusa_assinatura"] = True
     report = engine.check(AUTO, data, example_values=True)
@@ -223,7 +254,7 @@ def test_refusal_needs_the_agents_statement_and_replaces_ciencia(
 
 
 def test_refusal_and_ciencia_together_is_invalid(engine: Engine, content: Content) -> None:
-    data = example(content)
+    data = current_example(content)
     data["recusa_assinatura"] = True
     data["declaracao_recusa"] = "O motorista recusou-se a assinar."
     report = engine.check(AUTO, data, example_values=True)
@@ -247,7 +278,7 @@ def test_refusal_and_ciencia_together_is_invalid(engine: Engine, content: Conten
 def test_infraction_outside_arts_15_to_17_incisos_is_invalid(
     engine: Engine, content: Content, citation: str
 ) -> None:
-    data = example(content)
+    data = current_example(content)
     data["infracoes"][0]["dispositivo"] = citation
     report = engine.check(AUTO, data, example_values=True)
     [found] = items_at(report, "/infracoes/0/dispositivo")
@@ -256,7 +287,7 @@ def test_infraction_outside_arts_15_to_17_incisos_is_invalid(
 
 
 def test_bad_hour_is_invalid(engine: Engine, content: Content) -> None:
-    data = example(content)
+    data = current_example(content)
     data["ocorrencia"]["hora"] = "24:10"
     report = engine.check(AUTO, data, example_values=True)
     assert any(i.field == "/ocorrencia/hora" and "HH:MM" in i.message for i in report.pending)
@@ -542,6 +573,116 @@ def test_ciencia_before_the_infraction_is_invalid(registered_pack: Path) -> None
     assert "01/03/2026" in item.message and "02/03/2026" in item.message
 
 
+# ---------------------------------------------------------------- the date of issue
+
+
+def test_issue_date_defaults_to_today_in_sao_paulo(pack_dir: Path) -> None:
+    request = ComputeInput(
+        form_id=AUTO, data={}, on=ON, pack_dir=pack_dir, history=None, draft=True
+    )
+    assert request.issued_on == today()
+
+
+def test_infraction_after_the_issue_date_is_invalid(registered_pack: Path) -> None:
+    data = auto([F17_3], on=date(2027, 5, 1))
+    data["ciencia"]["data"] = "2027-05-01"
+    result = compute(registered_pack, data, issued_on=date(2026, 11, 29), example_values=True)
+    [item] = pending(result)
+    assert item.status is Status.INVALID
+    assert (item.requirement, item.field) == ("ocorrencia.data", "/ocorrencia/data")
+    assert "01/05/2027" in item.message and "29/11/2026" in item.message
+    assert "posterior à data de emissão" in item.message
+    same_day = compute(registered_pack, auto([F17_3], on=date(2026, 11, 29)),
+                       issued_on=date(2026, 11, 29))
+    assert not pending(same_day)
+
+
+@pytest.mark.parametrize(
+    ("on", "issued_on", "lapsed"),
+    [
+        pytest.param(date(2026, 3, 2), date(2026, 3, 17), False, id="issued on the last day"),
+        pytest.param(date(2026, 3, 2), date(2026, 3, 18), True, id="issued the day after"),
+        pytest.param(date(2026, 3, 2), date(2026, 11, 29), True, id="issued months later"),
+        pytest.param(
+            date(2026, 3, 20), date(2026, 4, 6), False, id="last day moved off a weekend"
+        ),
+        pytest.param(date(2026, 3, 20), date(2026, 4, 7), True, id="after the moved last day"),
+    ],
+)
+def test_issue_after_the_appeal_period_is_invalid(
+    registered_pack: Path, on: date, issued_on: date, lapsed: bool
+) -> None:
+    result = compute(registered_pack, auto([F17_3], on=on), issued_on=issued_on)
+    last_day = result.values["recurso"]["ultimo_dia"]
+    if not lapsed:
+        assert not pending(result)
+        return
+    [item] = pending(result)
+    assert item.status is Status.INVALID and item.requirement == "recurso.prazo"
+    assert item.field == "/ocorrencia/data" and item.basis == ("fretamento#art23",)
+    assert f"terminou em {last_day:%d/%m/%Y}" in item.message
+    assert f"({issued_on:%d/%m/%Y})" in item.message
+    assert "art. 23 da Lei nº 4.419/2006" in item.message
+    assert "Constituição Federal" in item.message and "art. 5º, LV" in item.message
+    # The values are still computed, for the draft to show them.
+    assert result.values["total"] == Decimal("750.00")
+
+
+# ---------------------------------------------------------------- the legal basis printed
+
+
+def test_legal_basis_lists_the_provisions_applied(pack_dir: Path, content: Content) -> None:
+    result = compute(pack_dir, example(content), example_values=True)
+    basis = result.values["fundamento"]
+    for citation in (
+        "fretamento#art15_inc1",  # the precepts infringed (the example's)
+        "fretamento#art17_inc8",
+        "fretamento#art15",  # the articles that fine them
+        "fretamento#art17",
+        "fretamento#art20",  # two infractions of different nature
+        "fretamento#art21_ali3",  # the impediment, art. 15, I
+        "fretamento#art2",  # the fixed procedural ones
+        "fretamento#art14",
+        "fretamento#art23",
+        "fretamento#art28",
+    ):
+        assert citation in basis, citation
+    assert "fretamento#art18" not in basis, "no repeat: art. 18 is not applied"
+    assert len(basis) == len(set(basis))
+    laws = load_laws(pack_dir)
+    order = list(laws["fretamento"].fragments)
+    assert basis == sorted(basis, key=lambda c: order.index(c.partition("#")[2]))
+
+
+def test_legal_basis_cites_arts_18_20_21_only_when_they_apply(registered_pack: Path) -> None:
+    alone = compute(registered_pack, auto([F17_3])).values["fundamento"]
+    assert "fretamento#art17_inc3" in alone
+    assert not [c for c in alone if c.startswith(("fretamento#art18", "fretamento#art20",
+                                                  "fretamento#art21"))]
+    history = FakeHistory([prior("0007/2025", date(2025, 12, 2), [F17_3])])
+    repeat = compute(registered_pack, auto([F17_3]), history=history).values["fundamento"]
+    assert "fretamento#art18" in repeat
+
+
+def test_draft_prints_the_computed_legal_basis(engine: Engine, content: Content) -> None:
+    text = pdf_text(engine.draft(AUTO, current_example(content), example_values=True).pdf)
+    section = text[text.index("Fundamento legal"):text.index(f"Americana, {today().day} de")]
+    assert "art. 15, inciso I, da Lei Municipal nº 4.419" in section
+    assert "art. 17, inciso VIII, da Lei Municipal nº 4.419" in section
+    assert "art. 21, alínea c, da Lei Municipal nº 4.419" in section
+    assert "art. 18 " not in section
+
+
+def test_draft_without_computation_prints_the_fixed_list(engine: Engine, content: Content) -> None:
+    data = current_example(content)
+    data["ocorrencia"]["hora"] = "25:00"  # schema error: the computation does not run
+    text = pdf_text(engine.draft(AUTO, data).pdf)
+    section = text[text.index("Fundamento legal"):text.index(f"Americana, {today().day} de")]
+    assert "art. 2º da Lei Municipal nº 4.419" in section
+    assert "art. 23 da Lei Municipal nº 4.419" in section
+    assert "art. 18 " not in section and "art. 15" not in section
+
+
 @pytest.mark.parametrize(
     ("mutate", "explanation"),
     [
@@ -574,7 +715,7 @@ def test_computation_is_registered_under_its_metadata_name() -> None:
 
 
 def test_example_is_complete_only_with_example_values(engine: Engine, content: Content) -> None:
-    data = example(content)
+    data = current_example(content)
     real = engine.check(AUTO, data)
     assert not real.complete
     assert {i.requirement for i in real.pending} == {
@@ -595,8 +736,11 @@ def test_draft_with_real_pack_shows_pending_values(engine: Engine, content: Cont
 
 def test_draft_with_example_values_says_so(engine: Engine, content: Content) -> None:
     rendered = engine.draft(AUTO, example(content), example_values=True, docx=True)
-    assert rendered.report.complete
+    # Drafted today, the example of 02/03/2026 is past its appeal period: that is all.
+    assert [i.requirement for i in rendered.report.pending] == ["recurso.prazo"]
     text = pdf_text(rendered.pdf)
+    assert "O prazo de recurso terminou em 17/03/2026" in text
+    assert "Constituição Federal assegura (art. 5º, LV)" in text
     assert EXAMPLE_NOTICE in text
     assert "R$ 371,46" in text and "R$ 1.857,31" in text
     assert "R$ 2.228,77 (dois mil, duzentos e vinte e oito reais e setenta e sete centavos)" in text
@@ -630,6 +774,23 @@ def test_draft_of_a_refusal_prints_the_agents_statement(engine: Engine, content:
     assert "tomei ciência" not in text
 
 
+# ---------------------------------------------------------------- the demo's dates
+
+
+def test_demo_brings_every_date_of_the_example_to_today(content: Content) -> None:
+    written = example(content)
+    moved, days = bring_to(written, "/ocorrencia/data", date(2026, 11, 29))
+    assert days == (date(2026, 11, 29) - date(2026, 3, 2)).days
+    assert moved["ocorrencia"]["data"] == "2026-11-29"
+    assert moved["ciencia"]["data"] == "2026-11-29"  # same interval as in the example
+    assert moved["ocorrencia"]["hora"] == written["ocorrencia"]["hora"]
+    assert moved["veiculo"] == written["veiculo"]  # "ALV-FRET 0012/2026" is no date
+    assert written["ocorrencia"]["data"] == "2026-03-02", "the example is not changed"
+    assert shift_dates({"a": ["2024-02-28", "2024-13-01", "x2024-02-28", 7]}, 1) == {
+        "a": ["2024-02-29", "2024-13-01", "x2024-02-28", 7]
+    }
+
+
 # ---------------------------------------------------------------- issuing with the registry
 
 
@@ -643,19 +804,26 @@ def test_issued_auto_is_the_history_of_the_next_one(
     )
     ensure_dev_pki(config, content)
     issuer = Issuer(engine, open_registry(database_url(config.data_dir)), config)
+    issued_on = today()
+    earlier = issued_on - timedelta(days=10)  # its appeal period still runs today
     try:
+        with pytest.raises(IncompleteError) as refused:
+            issuer.issue(AUTO, auto([F16_1], on=date(2026, 1, 12)), example_values=True)
+        assert [i.requirement for i in refused.value.report.pending] == ["recurso.prazo"]
         first = issuer.issue(
-            AUTO, auto([F16_1, F17_3], on=date(2026, 1, 12)), example_values=True, docx=False
+            AUTO, auto([F16_1, F17_3], on=earlier), example_values=True, docx=False
         )
         second = issuer.issue(
-            AUTO, auto([F16_1], on=date(2026, 3, 2), plate=PLATE), example_values=True, docx=False
+            AUTO, auto([F16_1], on=issued_on, plate=PLATE), example_values=True, docx=False
         )
     finally:
         issuer.close()
+    assert first.record.formatted.startswith("0001/"), "the refused auto took no number"
     [line] = second.record.computed["infracoes"]
     assert line["em_dobro"] is True
     assert line["auto_anterior"] == first.record.formatted
-    assert Decimal(line["valor"]) == 2 * EXAMPLE_2026["art16"]
+    base = load_example_values(content.root).value("fretamento.multa.art16", issued_on).value
+    assert Decimal(line["valor"]) == 2 * Decimal(str(base))
     text = pdf_text(second.pdf)
-    assert f"reincidência do auto nº {first.record.formatted}, de 12/01/2026" in text
+    assert f"reincidência do auto nº {first.record.formatted}, de {earlier:%d/%m/%Y}" in text
     assert EXAMPLE_NOTICE in text

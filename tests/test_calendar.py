@@ -269,7 +269,9 @@ def test_bad_calendar_data_is_a_content_pack_error(
     with pytest.raises(ContentPackError) as caught:
         load_calendar(pack)
     assert caught.value.field == pointer
-    assert "Calendário municipal" in caught.value.message
+    assert caught.value.message.startswith(
+        f"Calendário municipal inválido em legal_text/feriados-municipais.json ({pointer}): "
+    )
 
 
 def test_unknown_country_is_a_content_pack_error() -> None:

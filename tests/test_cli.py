@@ -50,7 +50,7 @@ def test_check_incomplete_exits_one(runner: CliRunner, pack_dir: Path, tmp_path:
     [
         ("{não é json", [], "não contém JSON válido"),
         ("[1, 2]", [], "objeto JSON"),
-        ("{}", ["--on", "29/11/2026"], "AAAA-MM-DD"),
+        ("{}", ["--on", "29-11-2026"], "AAAA-MM-DD"),
         ("{}", ["--on", "2026-02-30"], "não existe"),
         ('{"a": "x\\u0000y"}', [], "caractere de controle"),
     ],

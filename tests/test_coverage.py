@@ -46,22 +46,33 @@ SCHEMA = {
         "a/b": {"x-fundamento": ["fretamento#art7_inc4", "fretamento#art99"]},
     },
 }
-FORM_META = {"titulo": "Alvará", "schema": "s.json", "fundamento": ["fretamento#art8", "fretamento"]}
+FORM_META = {
+    "titulo": "Alvará",
+    "schema": "s.json",
+    "fundamento": ["fretamento#art8", "fretamento"],
+}
 
 
 def test_finds_citations_with_file_and_pointer(tmp_path: Path) -> None:
-    pack = _fake_pack(tmp_path, {"schemas/s.json": SCHEMA, "forms/alvara/formulario.json": FORM_META})
+    pack = _fake_pack(
+        tmp_path, {"schemas/s.json": SCHEMA, "forms/alvara/formulario.json": FORM_META}
+    )
     uses, malformed = find_citations(pack)
     found = {(u.citation, u.file, u.pointer) for u in uses}
-    assert ("fretamento#art10_inc1", "schemas/s.json",
-            "/properties/veiculos/items/properties/ano/x-fundamento/0") in found
+    assert (
+        "fretamento#art10_inc1",
+        "schemas/s.json",
+        "/properties/veiculos/items/properties/ano/x-fundamento/0",
+    ) in found
     assert ("fretamento#art7_inc4", "schemas/s.json", "/properties/a~1b/x-fundamento/0") in found
     assert ("fretamento#art8", "forms/alvara/formulario.json", "/fundamento/0") in found
     assert len(uses) == 5 and not malformed
 
 
 def test_report_statuses_and_dangling(tmp_path: Path) -> None:
-    pack = _fake_pack(tmp_path, {"schemas/s.json": SCHEMA, "forms/alvara/formulario.json": FORM_META})
+    pack = _fake_pack(
+        tmp_path, {"schemas/s.json": SCHEMA, "forms/alvara/formulario.json": FORM_META}
+    )
     report = compute_coverage(pack)
     by_id = {f.fragment: f for f in report.fragments}
     assert by_id["art10_inc1"].status == IMPLEMENTED
@@ -102,8 +113,10 @@ def test_malformed_fundamento_is_reported(tmp_path: Path) -> None:
     pack = _fake_pack(tmp_path, {"forms/f/meta.json": bad})
     report = compute_coverage(pack)
     locations = {d.use.location for d in report.dangling}
-    assert locations == {"forms/f/meta.json#/properties/x/fundamento",
-                         "forms/f/meta.json#/properties/y/fundamento/0"}
+    assert locations == {
+        "forms/f/meta.json#/properties/x/fundamento",
+        "forms/f/meta.json#/properties/y/fundamento/0",
+    }
 
 
 def test_unknown_law_filter(tmp_path: Path) -> None:
@@ -176,14 +189,23 @@ def test_unknown_rule_module_is_a_pack_error(tmp_path: Path) -> None:
 
 
 def test_values_and_unreached_definitions_do_not_implement(tmp_path: Path) -> None:
-    shared = {"$defs": {"usada": {"x-fundamento": ["fretamento#art10_inc2"]},
-                        "solta": {"x-fundamento": ["fretamento#art10_inc3"]}}}
+    shared = {
+        "$defs": {
+            "usada": {"x-fundamento": ["fretamento#art10_inc2"]},
+            "solta": {"x-fundamento": ["fretamento#art10_inc3"]},
+        }
+    }
     schema = {"properties": {"x": {"$ref": "comum.json#/$defs/usada"}}}
     params = {"parametros": {"p": {"fundamento": ["fretamento#art10_inc4"]}}}
-    pack = _fake_pack(tmp_path, {
-        "schemas/s.json": schema, "schemas/comum.json": shared,
-        "forms/f/formulario.json": FORM_META, "legal_text/parametros.json": params,
-    })
+    pack = _fake_pack(
+        tmp_path,
+        {
+            "schemas/s.json": schema,
+            "schemas/comum.json": shared,
+            "forms/f/formulario.json": FORM_META,
+            "legal_text/parametros.json": params,
+        },
+    )
     by_id = {f.fragment: f for f in compute_coverage(pack).fragments}
     assert by_id["art10_inc2"].status == IMPLEMENTED
     assert by_id["art10_inc3"].status == PENDING  # a definition no form reaches

@@ -13,6 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lavra import checks, eligibility
+from lavra.checks import CheckSpec, run_checks
 from lavra.eligibility import (
     CNH_CATEGORIES_D,
     Candidate,
@@ -398,6 +400,66 @@ def test_vehicle_age_bad_inputs() -> None:
     # The limit of art. 17, I, is known only in the wording of Lei nº 6.324/2019.
     with pytest.raises(ParameterError):
         vehicle_age(2010, date(2018, 5, 1), law="transporte-escolar", params=PARAMS, laws=LAWS)
+
+
+@pytest.mark.parametrize(
+    ("year", "on", "status"),
+    [
+        pytest.param(2015, date(2026, 11, 29), Status.INVALID, id="fretamento#art10_inc1 out"),
+        pytest.param(2016, date(2026, 12, 31), Status.MET, id="fretamento#art10_inc1 limit"),
+        pytest.param(2027, date(2026, 12, 31), Status.INVALID, id="fretamento#art10_inc1 future"),
+    ],
+)
+def test_form_check_applies_the_same_rule_and_message(year: int, on: date,
+                                                      status: Status) -> None:
+    """The forms' check ``idade_veiculo`` is :func:`vehicle_age`, not a copy of it."""
+    spec = CheckSpec("idade_veiculo", "/veiculos/*", ("fretamento#art10_inc1",),
+                     "fretamento.idade_maxima_veiculo")
+    data = {"veiculos": [{"placa": "DEF4G56", "tipo": "microonibus", "ano_fabricacao": year}]}
+    [found] = run_checks([spec], data, on, PARAMS)
+    rule = vehicle_age(year, on, law="fretamento", kind="microonibus", params=PARAMS,
+                       plate="DEF4G56", field="/veiculos/0/ano_fabricacao")
+    assert found == rule.items[0]
+    assert found.status is status
+    assert (found.requirement, found.field) == ("veiculos.0.ano_fabricacao",
+                                                "/veiculos/0/ano_fabricacao")
+    assert found.basis == ("fretamento#art10_inc1",)
+    if year == 2015:
+        assert "11 anos" in found.message and "10 anos" in found.message
+        assert "poderia circular até 31/12/2025" in found.message
+        # Without the laws, the parameter's own source is cited.
+        assert "Lei nº 4.419/2006, art. 10, I" in found.message
+
+
+def test_form_check_reports_a_limit_not_in_force() -> None:
+    spec = CheckSpec("idade_veiculo", "/veiculo", ("fretamento#art10_inc1",),
+                     "fretamento.idade_maxima_veiculo")
+    data = {"veiculo": {"tipo": "microonibus", "ano_fabricacao": 2010}}
+    [found] = run_checks([spec], data, date(2018, 6, 2), PARAMS)
+    assert found.status is Status.INVALID and found.field == "/veiculo/ano_fabricacao"
+    assert "2018" in found.message
+
+
+def test_vehicle_age_by_parameter_name() -> None:
+    by_law = vehicle_age(2016, date(2026, 6, 1), law="transporte-escolar", params=PARAMS,
+                         laws=LAWS)
+    by_name = vehicle_age(2016, date(2026, 6, 1), params=PARAMS, laws=LAWS,
+                          parameter="transporte-escolar.idade_maxima_veiculo")
+    assert by_name == by_law
+    with pytest.raises(InputError):
+        vehicle_age(2016, date(2026, 6, 1), params=PARAMS)
+    with pytest.raises(InputError):
+        vehicle_age(2016, date(2026, 6, 1), law="transporte-escolar",
+                    parameter="transporte-escolar.idade_maxima_veiculo", params=PARAMS)
+
+
+def test_vehicle_age_rationale_is_stated_right() -> None:
+    """Year difference = made on 31 December (most favourable); 1 January = strictest."""
+    for doc in (eligibility.__doc__ or "", checks.__doc__ or ""):
+        text = " ".join(doc.split())
+        assert "31 December of its year, the latest" in text
+        assert "most favourable to the holder" in text
+        assert "1 January, the earliest possible day, would be the strictest" in text
 
 
 # ---------------------------------------------------------------- counting

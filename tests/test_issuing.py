@@ -211,7 +211,9 @@ def test_cli_issue_to_an_unwritable_place_issues_nothing_and_export_gives_the_or
     runner = CliRunner()
     assert runner.invoke(main, ["keys", "init"]).exit_code == 0
     example_path = str(pack_dir / "forms" / ALV / "exemplo.json")
-    result = runner.invoke(main, ["issue", ALV, example_path, "-o", str(tmp_path / "nao" / "x.pdf")])
+    result = runner.invoke(
+        main, ["issue", ALV, example_path, "-o", str(tmp_path / "nao" / "x.pdf")]
+    )
     assert result.exit_code == 2 and "não existe" in result.output
     result = runner.invoke(main, ["issue", ALV, example_path, "-o", "a.pdf", "--json"])
     assert result.exit_code == 0, result.output
@@ -234,9 +236,11 @@ def test_development_root_is_not_trusted_once_production_signers_are_configured(
     assert issuer.verify(pdf).trusted
     production = replace(
         issuer.config,
-        signers={"secretario-transportes": SignerConfig(
-            "Fulano", issuer.config.pki_dir / "secretario-transportes.p12", "LAVRA_SENHA_X"
-        )},
+        signers={
+            "secretario-transportes": SignerConfig(
+                "Fulano", issuer.config.pki_dir / "secretario-transportes.p12", "LAVRA_SENHA_X"
+            )
+        },
     )
     strict = Issuer(engine, issuer.registry, production)
     with pytest.raises(LavraError, match="raiz de confiança"):

@@ -137,29 +137,45 @@ def test_several_periods_and_a_gap() -> None:
     assert "de 01/01/2000 a 31/12/2009" in info.value.message
 
 
+_FIRST = "/parametros/lei.prazo/vigencias/0"
+
+
 @pytest.mark.parametrize(
-    ("document", "words"),
+    ("document", "pointer", "words"),
     [
         (_doc([{"desde": "2000-01-01", "ate": None, "valor": 1, "fonte": "A"},
                {"desde": "2005-01-01", "ate": None, "valor": 2, "fonte": "B"}]),
-         "sem sobreposição"),
+         "/parametros/lei.prazo/vigencias/1", "sem sobreposição"),
         (_doc([{"desde": "2000-02-30", "ate": None, "valor": 1, "fonte": "A"}]),
-         "data inválida"),
+         f"{_FIRST}/desde", "data inválida «2000-02-30» (use AAAA-MM-DD)"),
         (_doc([{"desde": "2000-01-01", "ate": None, "valor": 1.5, "fonte": "A"}]),
-         "use um inteiro"),
+         f"{_FIRST}/valor", "use um inteiro"),
+        (_doc([{"desde": "2000-01-01", "ate": None, "valor": 1.0, "fonte": "A"}]),
+         f"{_FIRST}/valor", "use um inteiro"),
+        (_doc([{"desde": "2000-01-01", "ate": None, "valor": "1,5", "fonte": "A"}]),
+         f"{_FIRST}/valor", "valor numérico inválido «1,5»"),
         (_doc([{"desde": "2000-01-01", "ate": None, "valor": "abc", "fonte": "A",
                 "extra": 1}]),
-         "chave(s) desconhecida(s): extra"),
+         f"{_FIRST}/extra", "«extra»: chave desconhecida"),
+        (_doc([{"desde": "2000-01-01", "ate": None, "valor": 1}]),
+         f"{_FIRST}/fonte", "Campo obrigatório não informado"),
+        (_doc([{"desde": "2000-01-01", "ate": None, "valor": 1, "fonte": " "}]),
+         f"{_FIRST}/fonte", "esperava-se um texto não vazio"),
         (_doc([{"desde": "2000-01-01", "ate": "1999-01-01", "valor": 1, "fonte": "A"}]),
-         "termina antes de começar"),
-        (_doc([]), "lista não vazia"),
-        ({"parametros": {"Sem Ponto": {}}}, "nome de parâmetro inválido"),
-        ({"outros": {}}, "chave(s) desconhecida(s): outros"),
+         _FIRST, "termina antes de começar"),
+        (_doc([]), "/parametros/lei.prazo/vigencias", "lista não vazia"),
+        ({"parametros": {"Sem Ponto": {}}}, "/parametros/Sem Ponto",
+         "nome de parâmetro inválido"),
+        ({"outros": {}}, "/outros", "«outros»: chave desconhecida"),
     ],
 )
-def test_invalid_parameter_documents(document: dict[str, Any], words: str) -> None:
+def test_invalid_parameter_documents(document: dict[str, Any], pointer: str,
+                                     words: str) -> None:
     with pytest.raises(ContentPackError) as info:
         parameters_from_document(document)
+    assert info.value.field == pointer
+    assert info.value.message.startswith(
+        f"Parâmetros inválidos em legal_text/parametros.json ({pointer}): ")
     assert words in info.value.message
 
 

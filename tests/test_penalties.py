@@ -31,6 +31,7 @@ HOLDER = "123.456.789-09"
 F15_1, F15_4, F16_2 = "fretamento#art15_inc1", "fretamento#art15_inc4", "fretamento#art16_inc2"
 DUTY = "transporte-escolar#art21_inc3"
 E24_1, E24_2, E24_3 = (f"transporte-escolar#art24_inc{i}" for i in (1, 2, 3))
+GENERIC = "transporte-escolar#art9_par3"  # a precept with no sanction of its own
 
 # Corrected fines registered for the tests (the pack has none after 2006): test data.
 TEST_FINES = {"art15": "150.00", "art16": "300.00", "art17": "750.00"}
@@ -307,8 +308,10 @@ def esc(day: date, citation: str = DUTY, holder: str = HOLDER) -> PriorInfractio
                      id="transporte-escolar#art9_par2_inc1 revocation"),
         pytest.param("transporte-escolar#art9_par2_inc2", [], SanctionKind.REVOGACAO, None,
                      id="transporte-escolar#art9_par2_inc2 revocation"),
-        pytest.param("transporte-escolar#art23_inc2", [], SanctionKind.MULTA, "384.20",
-                     id="transporte-escolar#art23_inc2 generic fine"),
+        pytest.param(GENERIC, [], SanctionKind.MULTA, "384.20",
+                     id="transporte-escolar#art23_inc2 generic fine for another precept"),
+        pytest.param(GENERIC, [esc(date(2025, 12, 1), GENERIC)], SanctionKind.MULTA_EM_DOBRO,
+                     "768.40", id="transporte-escolar#art23_inc2 generic fine doubled"),
         pytest.param(DUTY, [esc(date(2025, 6, 1), "fretamento#art16_inc2")],
                      SanctionKind.ADVERTENCIA, None,
                      id="transporte-escolar#art23 infractions of another law ignored"),
@@ -373,6 +376,10 @@ def test_escolar_leap_day_window(sources: AmountSources) -> None:
                      id="transporte-escolar#art26 procedure is not an infraction"),
         pytest.param("transporte-escolar#art23_inc3", InputError,
                      id="transporte-escolar#art23_inc3 cite the infraction, not the sanction"),
+        pytest.param("transporte-escolar#art23_inc2", InputError,
+                     id="transporte-escolar#art23_inc2 a sanction clause is not infringed"),
+        pytest.param("transporte-escolar#art23", InputError,
+                     id="transporte-escolar#art23 sanctions are not infringed"),
         pytest.param("fretamento#art16_inc2", InputError,
                      id="transporte-escolar#art23 fretamento citation refused"),
         pytest.param("transporte-escolar#art28a", InputError,
@@ -386,6 +393,88 @@ def test_escolar_sanction_refuses(
 ) -> None:
     with pytest.raises(error):
         escolar_sanction(citation, ESC_ON, [], sources, holder=HOLDER)
+
+
+def test_escolar_sanction_clause_is_refused_naming_the_precept(sources: AmountSources) -> None:
+    with pytest.raises(InputError) as info:
+        escolar_sanction("transporte-escolar#art23_inc2", ESC_ON, [], sources, holder=HOLDER)
+    assert "art. 23, II, da Lei nº 4.515/2007 fixa sanção" in info.value.message
+    assert "preceito da lei efetivamente infringido" in info.value.message
+    assert info.value.field == "/citacao"
+
+
+def test_escolar_generic_fine_is_worded_as_infraction_of_a_precept(
+    sources: AmountSources,
+) -> None:
+    first = escolar_sanction(GENERIC, ESC_ON, [], sources, holder=HOLDER)
+    assert first.explanation.startswith(
+        "Infração a preceito da Lei nº 4.515/2007 (art. 9º, § 3º), ocorrida em 01/03/2026: "
+        "aplica-se a multa do art. 23, II, da Lei nº 4.515/2007."
+    )
+    assert first.basis[:2] == (GENERIC, "transporte-escolar#art23_inc2")
+    repeat = escolar_sanction(GENERIC, ESC_ON, [esc(date(2025, 12, 1), GENERIC)], sources,
+                              holder=HOLDER)
+    assert "Reincidência na infração ao art. 9º, § 3º, da Lei nº 4.515/2007" in (
+        repeat.explanation)
+    assert "infração ao art. 23" not in repeat.explanation.lower()
+
+
+def test_escolar_revocation_names_the_fines_counted(sources: AmountSources) -> None:
+    priors = [esc(date(2025, 6, 1), E24_2), esc(date(2025, 9, 1), E24_2)]
+    sanction = escolar_sanction(E24_2, ESC_ON, priors, sources, holder=HOLDER)
+    assert sanction.kind is SanctionKind.REVOGACAO
+    assert ("É a terceira multa imposta ao condutor em período de 1 ano (multas anteriores "
+            "pelas infrações de 01/06/2025 e 01/09/2025)") in sanction.explanation
+
+
+def test_escolar_ordinal_counts_the_fines_and_dates_read_as_a_list(
+    pack_dir: Path, sources: AmountSources,
+) -> None:
+    # With parameters by which the revocation comes at the fourth fine (test data).
+    raw = json.loads((pack_dir / "legal_text" / "parametros.json").read_text("utf-8"))
+    raw["parametros"]["transporte-escolar.multas_para_revogacao"]["vigencias"] = [
+        {"desde": "2007-08-03", "ate": None, "valor": 4, "fonte": "Parâmetro de teste"}]
+    four = AmountSources(laws=sources.laws, parameters=parameters_from_document(raw))
+    priors = [esc(date(2025, 6, 1), E24_2), esc(date(2025, 9, 1), E24_2),
+              esc(date(2025, 10, 1), E24_2)]
+    sanction = escolar_sanction(E24_2, ESC_ON, priors, four, holder=HOLDER)
+    assert sanction.kind is SanctionKind.REVOGACAO
+    assert len(sanction.earlier_fines) == 3
+    assert ("É a quarta multa imposta ao condutor em período de 1 ano (multas anteriores "
+            "pelas infrações de 01/06/2025, 01/09/2025 e 01/10/2025)") in sanction.explanation
+    assert " e 01/09/2025 e " not in sanction.explanation
+
+
+def test_escolar_no_sanction_after_the_alvara_was_revoked(sources: AmountSources) -> None:
+    """`lavra amount transporte-escolar#art24_inc2 --on 2026-03-01 --previous ...`."""
+    priors = [esc(date(2025, 6, 1), E24_2), esc(date(2025, 9, 1), E24_2),
+              P(date(2025, 10, 1), E24_2, HOLDER, "31/2025")]
+    sanction = escolar_sanction(E24_2, ESC_ON, priors, sources, holder=HOLDER)
+    assert sanction.kind is SanctionKind.ALVARA_REVOGADO
+    assert sanction.amount is None and not sanction.doubled
+    assert sanction.revoked_by is not None and sanction.revoked_by.date == date(2025, 10, 1)
+    assert sanction.explanation.startswith(
+        "Alvará já revogado: a infração ocorrida em 01/10/2025 (auto nº 31/2025) acarretou "
+        "a revogação do alvará do condutor (art. 23, III, da Lei nº 4.515/2007)."
+    )
+    assert "multa" not in sanction.explanation.split("posterior à revogação")[0].lower()
+    assert "terceira" not in sanction.explanation and "quarta" not in sanction.explanation
+    assert sanction.basis == (E24_2, "transporte-escolar#art23_inc3")
+    assert [i.status for i in sanction.items] == [Status.NOT_APPLICABLE]
+
+
+def test_escolar_chain_stops_at_the_revocation(sources: AmountSources) -> None:
+    """Infractions after a revocation are not fined nor counted: the first one is cited."""
+    priors = [esc(date(2025, 3, 10), E24_1), esc(date(2025, 4, 10), E24_2),
+              esc(date(2025, 5, 10), E24_3),  # third fine: revocation
+              esc(date(2025, 7, 10), E24_1), esc(date(2025, 8, 10), E24_2)]
+    sanction = escolar_sanction(E24_3, ESC_ON, priors, sources, holder=HOLDER)
+    assert sanction.kind is SanctionKind.ALVARA_REVOGADO
+    assert sanction.revoked_by is not None and sanction.revoked_by.date == date(2025, 5, 10)
+    # revocation under art. 9º, § 2º, ends the chain too
+    revoked = [esc(date(2025, 12, 1), "transporte-escolar#art9_par2_inc2")]
+    after = escolar_sanction(DUTY, ESC_ON, revoked, sources, holder=HOLDER)
+    assert after.kind is SanctionKind.ALVARA_REVOGADO and "01/12/2025" in after.explanation
 
 
 def test_escolar_before_the_law(sources: AmountSources) -> None:

@@ -110,16 +110,35 @@ def test_comum_definitions_are_documented_and_closed(pack_dir: Path) -> None:
     comum = json.loads((pack_dir / "schemas" / "comum.json").read_text(encoding="utf-8"))
     assert comum["$id"] == BASE_URI + "comum.json"
     wanted = {
-        "cpf", "cnpj", "placa", "renavam", "cnh", "categoria_cnh", "cnh_categoria_d", "cep",
-        "uf", "endereco", "data", "data_hora", "dinheiro", "telefone", "email",
-        "pessoa_fisica", "pessoa_juridica", "documento",
+        "cpf",
+        "cnpj",
+        "placa",
+        "renavam",
+        "cnh",
+        "categoria_cnh",
+        "cnh_categoria_d",
+        "cep",
+        "uf",
+        "endereco",
+        "data",
+        "data_hora",
+        "dinheiro",
+        "telefone",
+        "email",
+        "pessoa_fisica",
+        "pessoa_juridica",
+        "documento",
     }
     assert wanted <= set(comum["$defs"])
     for name, definition in comum["$defs"].items():
         assert definition.get("title"), name
         assert definition.get("description"), name
-        if definition.get("type") == "object":
-            assert definition.get("additionalProperties") is False, name
+        if definition.get("type") == "object":  # closed: typos in field names are caught
+            closed = (
+                definition.get("additionalProperties") is False
+                or definition.get("unevaluatedProperties") is False
+            )
+            assert closed, name
     assert len(comum["$defs"]["uf"]["enum"]) == 27
     assert comum["$defs"]["cnh_categoria_d"]["x-fundamento"] == [
         "transporte-escolar#art7_inc2",
@@ -257,22 +276,35 @@ def test_retrieve_hook_refuses_unknown_uris(
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('{"$id": "https://lavra.invalid/schemas/quebrado.json", "type": "texto"}',
-         "não segue o metaesquema JSON Schema 2020-12"),
-        ('{"$id": "https://lavra.invalid/schemas/quebrado.json", "requried": ["a"]}',
-         "Palavra-chave desconhecida «requried»"),
-        ('{"$id": "https://lavra.invalid/schemas/quebrado.json", "format": "cfp"}',
-         "Formato desconhecido «cfp»"),
+        (
+            '{"$id": "https://lavra.invalid/schemas/quebrado.json", "type": "texto"}',
+            "não segue o metaesquema JSON Schema 2020-12",
+        ),
+        (
+            '{"$id": "https://lavra.invalid/schemas/quebrado.json", "requried": ["a"]}',
+            "Palavra-chave desconhecida «requried»",
+        ),
+        (
+            '{"$id": "https://lavra.invalid/schemas/quebrado.json", "format": "cfp"}',
+            "Formato desconhecido «cfp»",
+        ),
         ('{"$id": "https://lavra.invalid/schemas/outro.json"}', "o $id deve ser"),
         ('{"type": "object"}', "está ausente"),
         ('{"$id": "https://lavra.invalid/schemas/quebrado.json", "type": ', "não é JSON válido"),
-        ('{"$id": "https://lavra.invalid/schemas/quebrado.json", "title": "a", "title": "b"}',
-         "chave repetida «title»"),
-        ('[1, 2]', "deve ser um objeto JSON"),
-        ('{"$id": "https://lavra.invalid/schemas/quebrado.json", "$ref": "comum.json#/$defs/cpff"}',
-         "Referência «comum.json#/$defs/cpff»"),
-        ('{"$id": "https://lavra.invalid/schemas/quebrado.json", "x-fundamento": "lei#art1"}',
-         "x-fundamento"),
+        (
+            '{"$id": "https://lavra.invalid/schemas/quebrado.json", "title": "a", "title": "b"}',
+            "chave repetida «title»",
+        ),
+        ("[1, 2]", "deve ser um objeto JSON"),
+        (
+            '{"$id": "https://lavra.invalid/schemas/quebrado.json", '
+            '"$ref": "comum.json#/$defs/cpff"}',
+            "Referência «comum.json#/$defs/cpff»",
+        ),
+        (
+            '{"$id": "https://lavra.invalid/schemas/quebrado.json", "x-fundamento": "lei#art1"}',
+            "x-fundamento",
+        ),
     ],
 )
 def test_broken_schema_names_the_file(schemas_dir: Path, text: str, expected: str) -> None:
@@ -361,73 +393,185 @@ def test_unexpected_properties_one_issue_each(registry: SchemaRegistry) -> None:
 
 
 KEYWORD_CASES: list[tuple[dict[str, Any], str, str, str]] = [
-    ({"cpf": "529.982.247-24"}, "/cpf", "format",
-     "CPF do requerente: CPF inválido (dígitos verificadores não conferem)."),
+    (
+        {"cpf": "529.982.247-24"},
+        "/cpf",
+        "format",
+        "CPF do requerente: CPF inválido (dígitos verificadores não conferem).",
+    ),
     ({"cpf": 52998224725}, "/cpf", "type", "CPF do requerente: Deve ser um texto."),
-    ({"data_pedido": "2026-02-30"}, "/data_pedido", "format",
-     "Data do pedido: Data inexistente: 2026-02-30."),
-    ({"codigo": "abc"}, "/codigo", "pattern",
-     "Código: Use duas letras maiúsculas; informado «abc»."),
-    ({"taxa": "140,00"}, "/taxa", "pattern",
-     "Valor da taxa: Valor em reais inválido: use ponto e duas casas decimais, sem "
-     "separador de milhar (por exemplo, 140.00)."),
-    ({"tipo": "avulso"}, "/tipo", "enum",
-     "Tipo de serviço: Valor não permitido: «avulso». Valores aceitos: Fretamento eventual, "
-     "Fretamento contínuo."),
-    ({"declaracao": False}, "/declaracao", "const",
-     "Declaração de veracidade: Deve ser marcado como «sim»."),
-    ({"contrato": {"apresentado": False, "data_emissao": "2026-01-15"}},
-     "/contrato/apresentado", "const", "Cópia do contrato: Documento não apresentado."),
-    ({"razao_social": "V"}, "/razao_social", "minLength",
-     "Razão social: Deve ter no mínimo 2 caracteres."),
-    ({"razao_social": "Viação Sol Nascente"}, "/razao_social", "maxLength",
-     "Razão social: Deve ter no máximo 10 caracteres (foram informados 19)."),
-    ({"veiculos": [{"placa": "ABC1234", "ano": 2015}]}, "/veiculos", "minItems",
-     "Deve haver no mínimo 2 itens em Veículos."),
-    ({"veiculos": [{"placa": f"ABC123{i}", "ano": 2015} for i in range(4)]}, "/veiculos",
-     "maxItems", "Deve haver no máximo 3 itens em Veículos."),
-    ({"veiculos": [{"placa": "ABC1234", "ano": 2015}, {"placa": "ABC1234", "ano": 2015}]},
-     "/veiculos", "uniqueItems",
-     "Veículos: Há itens repetidos na lista (o item 2 repete o item 1)."),
-    ({"veiculos": [{"placa": "ABC1234", "ano": 1999}, {"placa": "ABC1D23", "ano": 2020}]},
-     "/veiculos/0/ano", "minimum",
-     "Veículos (item 1) › Ano de fabricação: Deve ser maior ou igual a 2000."),
-    ({"veiculos": [{"placa": "ABC1234", "ano": 2031}, {"placa": "ABC1D23", "ano": 2020}]},
-     "/veiculos/0/ano", "maximum",
-     "Veículos (item 1) › Ano de fabricação: Deve ser menor ou igual a 2030."),
-    ({"veiculos": [{"placa": "ABC1234", "ano": 2015, "lotacao": 0}, {"placa": "ABC1D23",
-      "ano": 2020}]}, "/veiculos/0/lotacao", "exclusiveMinimum",
-     "Veículos (item 1) › Lotação: Deve ser maior que 0."),
-    ({"veiculos": [{"placa": "ABC1234", "ano": 2015}, {"placa": "ABC1D23", "ano": 2020,
-      "lotacao": 50}]}, "/veiculos/1/lotacao", "exclusiveMaximum",
-     "Veículos (item 2) › Lotação: Deve ser menor que 50."),
-    ({"veiculos": [{"placa": "ABC1234", "ano": 2015, "lotacao": 2.5}, {"placa": "ABC1D23",
-      "ano": 2020}]}, "/veiculos/0/lotacao", "multipleOf",
-     "Veículos (item 1) › Lotação: Deve ser múltiplo de 1."),
-    ({"veiculos": [{"placa": "ABC1234", "ano": 2015}, {"placa": "ABC-1D2", "ano": 2020}]},
-     "/veiculos/1/placa", "format",
-     "Veículos (item 2) › Placa: Placa inválida: use o padrão antigo (ABC-1234) ou o padrão "
-     "Mercosul (ABC1D23)."),
+    (
+        {"data_pedido": "2026-02-30"},
+        "/data_pedido",
+        "format",
+        "Data do pedido: Data inexistente: 2026-02-30.",
+    ),
+    (
+        {"codigo": "abc"},
+        "/codigo",
+        "pattern",
+        "Código: Use duas letras maiúsculas; informado «abc».",
+    ),
+    (
+        {"taxa": "140,00"},
+        "/taxa",
+        "pattern",
+        "Valor da taxa: Valor em reais inválido: use ponto e duas casas decimais, sem "
+        "separador de milhar (por exemplo, 140.00).",
+    ),
+    (
+        {"tipo": "avulso"},
+        "/tipo",
+        "enum",
+        "Tipo de serviço: Valor não permitido: «avulso». Valores aceitos: Fretamento eventual, "
+        "Fretamento contínuo.",
+    ),
+    (
+        {"declaracao": False},
+        "/declaracao",
+        "const",
+        "Declaração de veracidade: Deve ser marcado como «sim».",
+    ),
+    (
+        {"contrato": {"apresentado": False, "data_emissao": "2026-01-15"}},
+        "/contrato/apresentado",
+        "const",
+        "Cópia do contrato: Documento não apresentado.",
+    ),
+    (
+        {"razao_social": "V"},
+        "/razao_social",
+        "minLength",
+        "Razão social: Deve ter no mínimo 2 caracteres.",
+    ),
+    (
+        {"razao_social": "Viação Sol Nascente"},
+        "/razao_social",
+        "maxLength",
+        "Razão social: Deve ter no máximo 10 caracteres (foram informados 19).",
+    ),
+    (
+        {"veiculos": [{"placa": "ABC1234", "ano": 2015}]},
+        "/veiculos",
+        "minItems",
+        "Deve haver no mínimo 2 itens em Veículos.",
+    ),
+    (
+        {"veiculos": [{"placa": f"ABC123{i}", "ano": 2015} for i in range(4)]},
+        "/veiculos",
+        "maxItems",
+        "Deve haver no máximo 3 itens em Veículos.",
+    ),
+    (
+        {"veiculos": [{"placa": "ABC1234", "ano": 2015}, {"placa": "ABC1234", "ano": 2015}]},
+        "/veiculos",
+        "uniqueItems",
+        "Veículos: Há itens repetidos na lista (o item 2 repete o item 1).",
+    ),
+    (
+        {"veiculos": [{"placa": "ABC1234", "ano": 1999}, {"placa": "ABC1D23", "ano": 2020}]},
+        "/veiculos/0/ano",
+        "minimum",
+        "Veículos (item 1) › Ano de fabricação: Deve ser maior ou igual a 2000.",
+    ),
+    (
+        {"veiculos": [{"placa": "ABC1234", "ano": 2031}, {"placa": "ABC1D23", "ano": 2020}]},
+        "/veiculos/0/ano",
+        "maximum",
+        "Veículos (item 1) › Ano de fabricação: Deve ser menor ou igual a 2030.",
+    ),
+    (
+        {
+            "veiculos": [
+                {"placa": "ABC1234", "ano": 2015, "lotacao": 0},
+                {"placa": "ABC1D23", "ano": 2020},
+            ]
+        },
+        "/veiculos/0/lotacao",
+        "exclusiveMinimum",
+        "Veículos (item 1) › Lotação: Deve ser maior que 0.",
+    ),
+    (
+        {
+            "veiculos": [
+                {"placa": "ABC1234", "ano": 2015},
+                {"placa": "ABC1D23", "ano": 2020, "lotacao": 50},
+            ]
+        },
+        "/veiculos/1/lotacao",
+        "exclusiveMaximum",
+        "Veículos (item 2) › Lotação: Deve ser menor que 50.",
+    ),
+    (
+        {
+            "veiculos": [
+                {"placa": "ABC1234", "ano": 2015, "lotacao": 2.5},
+                {"placa": "ABC1D23", "ano": 2020},
+            ]
+        },
+        "/veiculos/0/lotacao",
+        "multipleOf",
+        "Veículos (item 1) › Lotação: Deve ser múltiplo de 1.",
+    ),
+    (
+        {"veiculos": [{"placa": "ABC1234", "ano": 2015}, {"placa": "ABC-1D2", "ano": 2020}]},
+        "/veiculos/1/placa",
+        "format",
+        "Veículos (item 2) › Placa: Placa inválida: use o padrão antigo (ABC-1234) ou o padrão "
+        "Mercosul (ABC1D23).",
+    ),
     ({"apelido": "proibido"}, "/apelido", "not", "Apelido: Valor não permitido: «proibido»."),
-    ({"contato": "ninguém"}, "/contato", "pattern",
-     "Contato: Telefone inválido: informe o DDD e o número, por exemplo (19) 99999-0000."),
-    ({"quantidade": 12}, "/quantidade", "oneOf",
-     "Quantidade: Os dados atendem a mais de uma das alternativas previstas, e devem "
-     "atender a exatamente uma."),
+    (
+        {"contato": "ninguém"},
+        "/contato",
+        "pattern",
+        "Contato: Telefone inválido: informe o DDD e o número, por exemplo (19) 99999-0000.",
+    ),
+    (
+        {"quantidade": 12},
+        "/quantidade",
+        "oneOf",
+        "Quantidade: Os dados atendem a mais de uma das alternativas previstas, e devem "
+        "atender a exatamente uma.",
+    ),
     ({"quantidade": "doze"}, "/quantidade", "type", "Quantidade: Deve ser um número inteiro."),
-    ({"marcadores": ["x", "y"]}, "/marcadores", "minContains",
-     "Marcadores: A lista deve conter ao menos 2 itens que atendam ao exigido."),
-    ({"etiquetas": ["y"]}, "/etiquetas", "contains",
-     "Etiquetas: A lista deve conter ao menos um item que atenda ao exigido."),
-    ({"par": [{"a": "x"}, {"a": "y"}]}, "/par", "items",
-     "Par: A lista tem itens além dos previstos."),
+    (
+        {"marcadores": ["x", "y"]},
+        "/marcadores",
+        "minContains",
+        "Marcadores: A lista deve conter ao menos 2 itens que atendam ao exigido.",
+    ),
+    (
+        {"etiquetas": ["y"]},
+        "/etiquetas",
+        "contains",
+        "Etiquetas: A lista deve conter ao menos um item que atenda ao exigido.",
+    ),
+    (
+        {"par": [{"a": "x"}, {"a": "y"}]},
+        "/par",
+        "items",
+        "Par: A lista tem itens além dos previstos.",
+    ),
     ({"par": [{"a": 1}]}, "/par/0/a", "type", "Par (item 1) › Valor A: Deve ser um texto."),
-    ({"telefone_responsavel": None}, "/telefone_responsavel", "type",
-     "Telefone do responsável: Deve ser um texto."),
-    ({"requerente": {"nome": "Maria", "cpf": "111.444.777-35",
-      "endereco": {"logradouro": "", "numero": "1", "municipio": "Americana", "uf": "SP"}}},
-     "/requerente/endereco/logradouro", "minLength",
-     "Requerente › Endereço › Logradouro: Não pode ficar em branco."),
+    (
+        {"telefone_responsavel": None},
+        "/telefone_responsavel",
+        "type",
+        "Telefone do responsável: Deve ser um texto.",
+    ),
+    (
+        {
+            "requerente": {
+                "nome": "Maria",
+                "cpf": "111.444.777-35",
+                "endereco": {"logradouro": "", "numero": "1", "municipio": "Americana", "uf": "SP"},
+            }
+        },
+        "/requerente/endereco/logradouro",
+        "minLength",
+        "Requerente › Endereço › Logradouro: Não pode ficar em branco.",
+    ),
 ]
 
 
@@ -444,7 +588,9 @@ def test_dependent_required(registry: SchemaRegistry) -> None:
     del data["telefone_responsavel"]
     (issue,) = validate(registry, FORM, data)
     assert (issue.pointer, issue.keyword, issue.missing) == (
-        "/telefone_responsavel", "dependentRequired", "telefone_responsavel"
+        "/telefone_responsavel",
+        "dependentRequired",
+        "telefone_responsavel",
     )
     assert issue.message == (
         "Campo obrigatório não informado: Telefone do responsável "
@@ -462,13 +608,25 @@ ENGLISH = re.compile(
 
 def test_everything_wrong_at_once_is_sorted_and_portuguese(registry: SchemaRegistry) -> None:
     data: dict[str, Any] = {
-        "tipo": "continuo", "cpf": "1", "razao_social": 7, "zz": 1, "nada": None,
+        "tipo": "continuo",
+        "cpf": "1",
+        "razao_social": 7,
+        "zz": 1,
+        "nada": None,
         "requerente": {"nome": "Jo", "cpf": "111.111.111-11", "xx": 2, "endereco": {}},
         "cnh": {"numero": "1", "categoria": "Z"},
         "contrato": {"apresentado": "sim", "data_emissao": "30/02/2026", "extra": 1},
-        "taxa": 140, "data_pedido": "2026-13-01", "codigo": "a\x00b", "declaracao": "sim",
-        "apelido": "proibido", "contato": 1, "quantidade": True, "marcadores": "x",
-        "etiquetas": [], "responsavel": "Ana", "par": [1, 2, 3],
+        "taxa": 140,
+        "data_pedido": "2026-13-01",
+        "codigo": "a\x00b",
+        "declaracao": "sim",
+        "apelido": "proibido",
+        "contato": 1,
+        "quantidade": True,
+        "marcadores": "x",
+        "etiquetas": [],
+        "responsavel": "Ana",
+        "par": [1, 2, 3],
         "veiculos": [{"placa": 1, "ano": "x", "lotacao": -1, "k": 0}] * 4,
     }
     issues = validate(registry, FORM, data)
@@ -478,17 +636,22 @@ def test_everything_wrong_at_once_is_sorted_and_portuguese(registry: SchemaRegis
         assert "\x00" not in issue.message
         assert issue.message.endswith(".")
     pointers = [i.pointer for i in issues]
-    assert pointers == sorted(pointers, key=lambda p: [
-        (0, int(t), "") if t.isdigit() else (1, 0, t) for t in p.split("/")[1:]
-    ])
+    assert pointers == sorted(
+        pointers,
+        key=lambda p: [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in p.split("/")[1:]],
+    )
     assert "/zz" in pointers and "/nada" in pointers and "/contrato/extra" in pointers
 
 
 def test_array_pointers_sort_numerically(schemas_dir: Path) -> None:
-    write_schema(schemas_dir, "lista.json", {
-        "type": "object",
-        "properties": {"l": {"title": "Lista", "type": "array", "items": {"type": "string"}}},
-    })
+    write_schema(
+        schemas_dir,
+        "lista.json",
+        {
+            "type": "object",
+            "properties": {"l": {"title": "Lista", "type": "array", "items": {"type": "string"}}},
+        },
+    )
     registry = build_registry(schemas_dir)
     issues = validate(registry, "lista.json", {"l": list(range(12))})
     assert [i.pointer for i in issues] == [f"/l/{n}" for n in range(12)]
@@ -502,14 +665,18 @@ def test_root_type_error(registry: SchemaRegistry) -> None:
 
 
 def test_recursive_schema(schemas_dir: Path) -> None:
-    write_schema(schemas_dir, "arvore.json", {
-        "type": "object",
-        "properties": {
-            "nome": {"title": "Nome", "type": "string"},
-            "filhos": {"title": "Filhos", "type": "array", "items": {"$ref": "#"}},
+    write_schema(
+        schemas_dir,
+        "arvore.json",
+        {
+            "type": "object",
+            "properties": {
+                "nome": {"title": "Nome", "type": "string"},
+                "filhos": {"title": "Filhos", "type": "array", "items": {"$ref": "#"}},
+            },
+            "additionalProperties": False,
         },
-        "additionalProperties": False,
-    })
+    )
     registry = build_registry(schemas_dir)
     patterns = [f.pattern for f in schemas.annotations(registry, "arvore.json")]
     assert patterns == ["/nome", "/filhos"]

@@ -326,37 +326,69 @@ def test_unknown_citation_lists_the_deadlines() -> None:
         deadline_for("fretamento#art23", "2026-01-05", context=CTX)  # type: ignore[arg-type]
 
 
+_BAR = "/prazos/fretamento#art22_par1u"
+
+
 @pytest.mark.parametrize(
-    ("change", "message"),
+    ("change", "pointer", "message"),
     [
-        pytest.param(lambda e: e.update(tipo="prazo_fatal"), "tipo",
-                     id="unknown kind"),
-        pytest.param(lambda e: e.update(parametro="fretamento.inexistente"), "não existe",
-                     id="unknown parameter"),
-        pytest.param(lambda e: e.update(dia_nao_util="prorroga"), "não admite",
+        pytest.param(lambda e: e.update(tipo="prazo_fatal"), f"{_BAR}/tipo",
+                     "Valor não permitido: «prazo_fatal»", id="unknown kind"),
+        pytest.param(lambda e: e.update(parametro="fretamento.inexistente"),
+                     f"{_BAR}/parametro", "não existe", id="unknown parameter"),
+        pytest.param(lambda e: e.update(parametro=None), f"{_BAR}/parametro",
+                     "informe o parâmetro numérico", id="a counted kind without its number"),
+        pytest.param(lambda e: e.update(dia_nao_util="prorroga"), f"{_BAR}/dia_nao_util",
+                     "o tipo 'carencia' não admite dia_nao_util «prorroga»; use mantem",
                      id="a bar cannot move"),
-        pytest.param(lambda e: e.update(fundamento=["fretamento#art21"]), "próprio",
-                     id="basis without the fragment itself"),
+        pytest.param(lambda e: e.update(sentido="antes"), f"{_BAR}/sentido",
+                     "o tipo 'carencia' não admite o sentido «antes»", id="a bar counts forward"),
+        pytest.param(lambda e: e.update(vigencias=[]), f"{_BAR}/vigencias",
+                     "só se usa no tipo 'meses_do_ano'", id="months outside meses_do_ano"),
+        pytest.param(lambda e: e.update(prazo=15), f"{_BAR}/prazo",
+                     "«prazo»: chave desconhecida", id="unknown key"),
+        pytest.param(lambda e: e.pop("motivo"), f"{_BAR}/motivo",
+                     "Campo obrigatório não informado", id="missing key"),
+        pytest.param(lambda e: e.update(fundamento=["fretamento#art21"]), f"{_BAR}/fundamento",
+                     "próprio", id="basis without the fragment itself"),
         pytest.param(lambda e: e.update(fundamento=["fretamento#art22_par1u",
-                                                    "fretamento#art99"]), "art99",
+                                                    "fretamento#art99"]), _BAR, "art99",
                      id="basis that does not resolve"),
     ],
 )
-def test_broken_table_is_a_content_pack_error(tmp_path: Path, change: Any,
+def test_broken_table_is_a_content_pack_error(tmp_path: Path, change: Any, pointer: str,
                                               message: str) -> None:
     pack = _copy_pack(tmp_path)
     _edit_json(pack / "legal_text" / "prazos.json",
                lambda d: change(d["prazos"]["fretamento#art22_par1u"]))
-    with pytest.raises(ContentPackError, match=message):
+    with pytest.raises(ContentPackError) as info:
         load_statutory_context(pack)
+    assert info.value.field == pointer
+    assert info.value.message.startswith(f"Prazos inválidos em legal_text/prazos.json ({pointer})")
+    assert message in info.value.message
 
 
 def test_forward_deadline_cannot_move_back(tmp_path: Path) -> None:
     pack = _copy_pack(tmp_path)
     _edit_json(pack / "legal_text" / "prazos.json",
                lambda d: d["prazos"]["fretamento#art23"].update(dia_nao_util="antecipa"))
-    with pytest.raises(ContentPackError, match="dia_nao_util"):
+    with pytest.raises(ContentPackError, match="dia_nao_util") as info:
         load_statutory_context(pack)
+    assert info.value.field == "/prazos/fretamento#art23/dia_nao_util"
+    assert "legal_text/prazos.json" in info.value.message
+
+
+def test_months_must_be_in_order(tmp_path: Path) -> None:
+    pack = _copy_pack(tmp_path)
+    [(citation, _)] = [(c, r) for c, r in CTX.rules.items() if r.kind == "meses_do_ano"]
+
+    def shuffle(data: dict[str, Any]) -> None:
+        data["prazos"][citation]["vigencias"][0]["valor"] = [11, 5]
+
+    _edit_json(pack / "legal_text" / "prazos.json", shuffle)
+    with pytest.raises(ContentPackError, match="lista crescente dos meses") as info:
+        load_statutory_context(pack)
+    assert info.value.field == f"/prazos/{citation}/vigencias/0/valor"
 
 
 # ---------------------------------------------------------------- properties
@@ -491,15 +523,23 @@ def test_cli_without_filing_and_in_text() -> None:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        pytest.param(["fretamento#art23", "--from", "2026-02-30"], "Data inválida em --from",
+        pytest.param(["fretamento#art23", "--from", "2026-02-30"],
+                     "A data em --from 2026-02-30 não existe no calendário",
                      id="impossible date"),
+        pytest.param(["fretamento#art23", "--from", "30/02/2026"],
+                     "A data em --from 30/02/2026 não existe no calendário",
+                     id="impossible date typed DD/MM/AAAA"),
+        pytest.param(["transporte-escolar#art5_inc2", "--from", "2026-02-30T10:00"],
+                     "A data e hora em --from, 2026-02-30T10:00, não existem",
+                     id="impossible date and hour"),
         pytest.param(["fretamento#art23"], "Informe, com --from", id="missing --from"),
         pytest.param(["fretamento#art99", "--from", "2026-02-20"], "não existe",
                      id="unknown fragment"),
         pytest.param(["fretamento#art7", "--from", "2026-02-20"], "não fixa prazo",
                      id="fragment without a deadline"),
         pytest.param(["fretamento#art23", "--from", "2026-02-20", "--filed", "ontem"],
-                     "Data inválida em --filed", id="bad filing date"),
+                     "Formato de data em --filed não reconhecido: «ontem»",
+                     id="bad filing date"),
         pytest.param(["transporte-escolar#art5_inc2", "--from", "2026-03-06"], "em horas",
                      id="hour deadline without the hour"),
         pytest.param(["fretamento#art23", "--from", "2005-02-20"], "não tem valor vigente",

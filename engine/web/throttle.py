@@ -1,0 +1,70 @@
+"""Failed-login throttling: exponential back-off per account and per address.
+
+After ``free`` failures in a row, each further attempt must wait
+``base * 2 ** (failures - free)`` seconds (capped at ``cap``) after the last
+failure; a success clears the account's count. Kept in memory: one web process
+(``lavra serve``) holds it; behind several processes each throttles on its own.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Policy:
+    free: int
+    base: float = 1.0
+    cap: float = 900.0
+
+
+ACCOUNT_POLICY = Policy(free=3)
+ADDRESS_POLICY = Policy(free=10)
+_MAX_KEYS = 50_000
+
+
+class LoginThrottle:
+    """Counts failures by key (``conta:nome``, ``ip:endereço``) and says how long to wait."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._failures: dict[str, tuple[int, float]] = {}
+
+    @staticmethod
+    def _delay(failures: int, policy: Policy) -> float:
+        if failures < policy.free:
+            return 0.0
+        return float(min(policy.cap, policy.base * 2 ** (failures - policy.free)))
+
+    def wait_seconds(self, account: str, address: str) -> int:
+        """Seconds to wait before another attempt is allowed (0: allowed now)."""
+        now = self._clock()
+        wait = 0.0
+        with self._lock:
+            for key, policy in ((f"conta:{account}", ACCOUNT_POLICY),
+                                (f"ip:{address}", ADDRESS_POLICY)):
+                failures, last = self._failures.get(key, (0, 0.0))
+                wait = max(wait, last + self._delay(failures, policy) - now)
+        return int(wait + 0.999) if wait > 0 else 0
+
+    def failed(self, account: str, address: str) -> None:
+        now = self._clock()
+        with self._lock:
+            if len(self._failures) > _MAX_KEYS:
+                self._forget_old(now)
+            for key in (f"conta:{account}", f"ip:{address}"):
+                failures, _ = self._failures.get(key, (0, 0.0))
+                self._failures[key] = (failures + 1, now)
+
+    def succeeded(self, account: str) -> None:
+        with self._lock:
+            self._failures.pop(f"conta:{account}", None)
+
+    def _forget_old(self, now: float) -> None:
+        cutoff = now - 2 * ACCOUNT_POLICY.cap
+        for key in [k for k, (_, last) in self._failures.items() if last < cutoff]:
+            del self._failures[key]

@@ -1,0 +1,45 @@
+"""``lavra users`` creates the first accounts; ``lavra serve`` documents its options."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from webhelpers import REPO
+
+from lavra.cli_web import serve, users
+from lavra.config import load_config
+from lavra.web import WebContext
+
+
+def test_users_add_list_and_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAVRA_DATA", str(tmp_path / "dados"))
+    monkeypatch.setenv("LAVRA_PACK", str(REPO))
+    monkeypatch.setenv("LAVRA_SENHA", "senha-da-chefia-1")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    added = runner.invoke(users, ["add", "chefia", "--role", "administrador",
+                                  "--nome", "Chefia de Gabinete"])
+    assert added.exit_code == 0, added.output
+    assert "Conta «chefia» criada" in added.output
+    signer = runner.invoke(users, ["add", "ana", "--role", "assinante",
+                                   "--assina-como", "secretario-transportes"])
+    assert signer.exit_code == 0, signer.output
+    wrong = runner.invoke(users, ["add", "rui", "--role", "assinante", "--assina-como", "papa"])
+    assert wrong.exit_code == 2 and "Papel de assinatura desconhecido" in wrong.output
+    duplicate = runner.invoke(users, ["add", "ana", "--role", "redator"])
+    assert duplicate.exit_code == 2 and "Já existe uma conta" in duplicate.output
+    listed = runner.invoke(users, ["list"])
+    assert "chefia" in listed.output and "secretario-transportes" in listed.output
+    token = runner.invoke(users, ["token", "ana", "--descricao", "integração"])
+    assert token.exit_code == 0 and token.output.startswith("lavra_")
+    store = WebContext(load_config()).users
+    assert store.authenticate("chefia", "senha-da-chefia-1") is not None
+    assert store.user_for_token(token.output.strip()) is not None
+
+
+def test_serve_help_is_in_portuguese() -> None:
+    result = CliRunner().invoke(serve, ["--help"])
+    assert result.exit_code == 0
+    assert "Inicia a aplicação web" in result.output and "--port" in result.output

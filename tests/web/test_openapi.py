@@ -1,0 +1,42 @@
+"""A property-based run over the OpenAPI description finds no server error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import schemathesis
+from fastapi import FastAPI
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from webhelpers import make_context
+
+from lavra.web import create_app
+from lavra.web.users import Role
+
+
+def _api(tmp: Path) -> tuple[FastAPI, str]:
+    context = make_context(tmp / "dados")
+    signer = context.users.add(
+        "robo", "senha-do-robo-123", Role.SIGNER, signer_roles=["secretario-transportes"]
+    )
+    return create_app(context), context.users.create_token(signer.id, "schemathesis")[1]
+
+
+APP, TOKEN = _api(Path(__import__("tempfile").mkdtemp(prefix="lavra-openapi-")))
+schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+
+
+@pytest.mark.filterwarnings("ignore")
+@schema.parametrize()
+@settings(
+    max_examples=30,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
+def test_no_server_error(case: schemathesis.Case) -> None:
+    case.call_and_validate(
+        headers={"Authorization": f"Bearer {TOKEN}"}, checks=[not_a_server_error]
+    )

@@ -1,0 +1,31 @@
+"""Migration 0002 creates exactly the account tables the web application declares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import MetaData, create_engine, inspect
+
+from lavra.registry import alembic_config, database_url, metadata, open_registry
+from lavra.web.users import users_metadata
+
+
+def test_migration_matches_the_tables_and_goes_down(tmp_path: Path) -> None:
+    url = database_url(tmp_path)
+    open_registry(url).close()
+    combined = MetaData()
+    for table in (*metadata.tables.values(), *users_metadata.tables.values()):
+        table.to_metadata(combined)
+    raw = create_engine(url)
+    with raw.connect() as connection:
+        context = MigrationContext.configure(connection)
+        assert context.get_current_heads() == ("0002",)
+        assert compare_metadata(context, combined) == []
+    with raw.begin() as connection:
+        command.downgrade(alembic_config(connection), "0001")
+        tables = set(inspect(connection).get_table_names())
+        assert "users" not in tables and "api_tokens" not in tables and "documents" in tables
+    raw.dispose()

@@ -1,0 +1,79 @@
+"""Helpers shared by the web tests (imported by name: tests/web is on sys.path)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from lavra.config import Config
+from lavra.content import Content
+from lavra.issuing import ensure_dev_pki
+from lavra.web import WebContext, WebSettings
+from lavra.web.sandbox import Limits
+from lavra.web.users import Role
+
+REPO = Path(__file__).resolve().parents[2]
+REQ = "requerimento-alvara-fretamento"
+ALV = "alvara-fretamento"
+PASSWORD = "senha-de-teste-123"
+SECRET = "chave-de-teste-das-sessoes-0123456789-abcdef"
+
+
+def example(form_id: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        (REPO / "forms" / form_id / "exemplo.json").read_text(encoding="utf-8")
+    )
+    return data
+
+
+def make_context(data_dir: Path, base_url: str = "http://testserver") -> WebContext:
+    config = Config(
+        pack_dir=REPO, data_dir=data_dir, verification_url=f"{base_url}/verificar"
+    )
+    ensure_dev_pki(config, Content(REPO))
+    context = WebContext(config, WebSettings(secret_key=SECRET, sandbox=Limits(timeout=90)))
+    users = context.users
+    users.add("admin", PASSWORD, Role.ADMIN, full_name="Administração de Teste")
+    users.add("clara", PASSWORD, Role.CLERK, full_name="Clara Redatora")
+    users.add(
+        "sergio",
+        PASSWORD,
+        Role.SIGNER,
+        full_name="Sérgio Signatário",
+        signer_roles=["secretario-transportes"],
+    )
+    return context
+
+
+def csrf_of(client: TestClient, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, response.text[:500]
+    match = re.search(r'name="csrf" value="([^"]+)"', response.text)
+    assert match is not None
+    return match.group(1)
+
+
+def form_data(pairs: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+    """Pairs as httpx posts them (repeated names as lists)."""
+    out: dict[str, list[str]] = {}
+    for key, value in pairs:
+        out.setdefault(key, []).append(value)
+    return out
+
+
+def login(client: TestClient, name: str, password: str = PASSWORD) -> Any:
+    token = csrf_of(client, "/entrar")
+    return client.post(
+        "/entrar",
+        data={"csrf": token, "usuario": name, "senha": password, "proximo": "/equipe"},
+        follow_redirects=False,
+    )
+
+
+def errors_in(html: str) -> list[str]:
+    return re.findall(r'class="erro"[^>]*>([^<]*)', html)
