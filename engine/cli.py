@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from datetime import date
@@ -24,6 +25,9 @@ from lavra.inputs import describe_os_error, parse_date, read_data
 from lavra.report import STATUS_LABELS, Report
 
 cli_i18n.install()
+# The libraries' own log lines are English and technical: the commands report in pt-BR.
+for _library in ("pypdf", "pyhanko", "pyhanko_certvalidator", "weasyprint", "fontTools"):
+    logging.getLogger(_library).setLevel(logging.CRITICAL)
 
 
 def _engine() -> Engine:
@@ -77,13 +81,13 @@ main.add_command(users)
 
 
 @main.command("check")
-@click.argument("form")
-@click.argument("data", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("form", metavar="FORMULÁRIO")
+@click.argument("data", metavar="DADOS.json", type=click.Path(path_type=Path, dir_okay=False))
 @ON_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @shielded
 def check_command(form: str, data: Path, on: str | None, as_json: bool) -> None:
-    """Verifica os dados DATA do formulário FORM frente à lei.
+    """Verifica os DADOS do FORMULÁRIO frente à lei.
 
     Sai com 0 quando completo, 1 quando incompleto, 2 para entrada inutilizável.
     """
@@ -93,8 +97,8 @@ def check_command(form: str, data: Path, on: str | None, as_json: bool) -> None:
 
 
 @main.command("draft")
-@click.argument("form")
-@click.argument("data", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("form", metavar="FORMULÁRIO")
+@click.argument("data", metavar="DADOS.json", type=click.Path(path_type=Path, dir_okay=False))
 @click.option(
     "-o",
     "--output",
@@ -108,7 +112,7 @@ def check_command(form: str, data: Path, on: str | None, as_json: bool) -> None:
 @ON_OPTION
 @shielded
 def draft_command(form: str, data: Path, output: Path, docx: Path | None, on: str | None) -> None:
-    """Gera a MINUTA do documento FORM com os dados DATA, mesmo incompletos."""
+    """Gera a MINUTA do FORMULÁRIO com os DADOS, mesmo incompletos."""
     rendered = _engine().draft(form, read_data(data), _on(on), docx=docx is not None)
     _write(output, rendered.pdf)
     if docx is not None and rendered.docx is not None:
@@ -122,8 +126,10 @@ def draft_command(form: str, data: Path, output: Path, docx: Path | None, on: st
 
 
 @main.command("prefill")
-@click.argument("form")
-@click.argument("data", type=click.Path(path_type=Path, dir_okay=False), required=False)
+@click.argument("form", metavar="FORMULÁRIO")
+@click.argument(
+    "data", metavar="[DADOS.json]", type=click.Path(path_type=Path, dir_okay=False), required=False
+)
 @click.option(
     "-o",
     "--output",
@@ -133,20 +139,20 @@ def draft_command(form: str, data: Path, output: Path, docx: Path | None, on: st
 )
 @shielded
 def prefill_command(form: str, data: Path | None, output: Path) -> None:
-    """Gera o requerimento FORM em PDF preenchível, já preenchido com DATA."""
+    """Gera o requerimento FORMULÁRIO em PDF preenchível, já preenchido com os DADOS."""
     pdf = _engine().prefill(form, read_data(data) if data else {})
     _write(output, pdf)
     click.echo(f"Requerimento preenchível gravado em {output}.")
 
 
 @main.command("read")
-@click.argument("filled", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("filled", metavar="PREENCHIDO.pdf", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--form", "form", help="Formulário, quando o PDF não o identifica.")
 @ON_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @shielded
 def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) -> None:
-    """Lê os dados de um requerimento preenchido (FILLED) e verifica a completude.
+    """Lê os dados de um requerimento PREENCHIDO e verifica a completude.
 
     Sai com 0 quando completo, 1 quando incompleto, 2 para arquivo inutilizável.
     """
@@ -230,8 +236,8 @@ def _issuer() -> Any:
 
 
 @main.command("issue")
-@click.argument("form")
-@click.argument("data", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("form", metavar="FORMULÁRIO")
+@click.argument("data", metavar="DADOS.json", type=click.Path(path_type=Path, dir_okay=False))
 @click.option(
     "-o",
     "--output",
@@ -259,7 +265,7 @@ def issue_command(
     on: str | None,
     as_json: bool,
 ) -> None:
-    """Emite o documento FORM: numera, assina e registra; ou recusa se incompleto."""
+    """Emite o FORMULÁRIO com os DADOS: numera, assina e registra; ou recusa se incompleto."""
     from lavra.issuing import IncompleteError
 
     _check_writable(output)
@@ -315,7 +321,12 @@ def issue_command(
 
 
 @main.command("verify")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False), required=False)
+@click.argument(
+    "file",
+    metavar="[DOCUMENTO.pdf]",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=False,
+)
 @click.option("--code", "code", help="Consulta um código verificador no registro.")
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @shielded
@@ -403,13 +414,13 @@ def export_command(number: str, output: Path, docx: Path | None, series: str | N
 
 
 @main.command("cancel")
-@click.argument("number")
+@click.argument("number", metavar="NÚMERO")
 @click.option("--reason", "reason", required=True, help="Motivo do cancelamento.")
 @click.option("--series", "series", help="Série, quando o número se repete entre séries.")
 @click.option("--by", "by", default=None, help="Quem cancela (padrão: o usuário do sistema).")
 @shielded
 def cancel_command(number: str, reason: str, series: str | None, by: str | None) -> None:
-    """Cancela o documento NUMBER (ex.: 0001/2026): ele permanece no registro."""
+    """Cancela o documento NÚMERO (ex.: 0001/2026): ele permanece no registro."""
     who = by or os.environ.get("USER")
     if not who:
         raise LavraError("Informe quem cancela o documento (--by NOME): o registro guarda o autor.")

@@ -49,6 +49,7 @@ CATALOGUE = {
     "directory": "pasta",
     "path": "caminho",
 }
+TYPE_METAVARS = {"text": "TEXTO", "integer": "INTEIRO", "path": "CAMINHO", "float": "NÚMERO"}
 CLICK_MODULES = (
     "click.core",
     "click.decorators",
@@ -72,6 +73,11 @@ def ntranslate(singular: str, plural: str, count: int) -> str:
 def localize_metavars(command: click.Command) -> None:
     """``[OPTIONS]`` and ``COMMAND [ARGS]...`` in pt-BR, for a command and its subcommands."""
     command.options_metavar = "[OPÇÕES]"
+    for param in command.params:
+        if isinstance(param, click.Option) and param.metavar is None and not param.is_flag:
+            word = TYPE_METAVARS.get(param.type.name)
+            if word is not None:
+                param.metavar = word
     if isinstance(command, click.Group):
         command.subcommand_metavar = "COMANDO [ARGS]..."
         for sub in command.commands.values():
