@@ -41,6 +41,7 @@ from dateutil.relativedelta import relativedelta
 from lavra import pointers
 from lavra.eligibility import vehicle_age
 from lavra.errors import ContentPackError, LavraError
+from lavra.inputs import maybe_date
 from lavra.params import Parameters
 from lavra.report import Item, Status
 from lavra.schemas import FieldInfo
@@ -71,15 +72,6 @@ class CheckSpec:
             basis=tuple(raw.get("fundamento", ())),
             parameter=raw.get("parametro"),
         )
-
-
-def _parse_date(value: Any) -> date | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        return None
 
 
 def _vehicle_age(
@@ -113,7 +105,7 @@ def _issued_within(
 ) -> Iterator[Item]:
     if not isinstance(value, Mapping) or spec.parameter is None:
         return
-    issued = _parse_date(value.get("data_emissao"))
+    issued = maybe_date(value.get("data_emissao"))
     if issued is None:
         return
     ident = pointers.dotted(pointer)
@@ -139,7 +131,7 @@ def _in_force(
 ) -> Iterator[Item]:
     if not isinstance(value, Mapping):
         return
-    expiry = _parse_date(value.get("validade"))
+    expiry = maybe_date(value.get("validade"))
     if expiry is not None and expiry < on:
         yield Item(
             pointers.dotted(pointer),
@@ -171,8 +163,8 @@ def document_findings(
             if not isinstance(value, Mapping):
                 continue
             ident, label = pointers.dotted(pointer), info.title or pointers.dotted(pointer)
-            expiry = _parse_date(value.get("validade"))
-            issued = _parse_date(value.get("data_emissao"))
+            expiry = maybe_date(value.get("validade"))
+            issued = maybe_date(value.get("data_emissao"))
             if expiry is not None and expiry < on:
                 yield Item(
                     ident,

@@ -83,7 +83,7 @@ from lavra import pointers
 from lavra.amounts import FRETAMENTO, AmountSources, fretamento_fine_article, load_example_values
 from lavra.deadlines import UNIT_NAMES
 from lavra.errors import LavraError
-from lavra.inputs import today
+from lavra.inputs import maybe_date, today
 from lavra.law import Law, resolve
 from lavra.params import Parameters
 from lavra.penalties import AutoAssessment, FretamentoPenalty, PriorInfraction, fretamento_auto
@@ -131,7 +131,6 @@ INFRACTIONS_POINTER = "/infracoes"
 NO_INSPECTION_POINTER = "/impedimento/comprovante_inspecao_nao_apresentado"
 UNPAID_POINTER = "/impedimento/multa_nao_recolhida_apos_recurso"
 CIENCIA_DATE_POINTER = "/ciencia/data"
-
 
 
 # ---------------------------------------------------------------- public values
@@ -252,15 +251,6 @@ def clear_caches() -> None:
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _date(value: Any) -> date | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        return None
 
 
 def _text(value: Any) -> str | None:
@@ -477,7 +467,7 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
     ``fundamento_calculo``, ``historico_consultado``.
     """
     data = request.data if isinstance(request.data, Mapping) else {}
-    on = _date(pointers.get(data, DATE_POINTER))
+    on = maybe_date(pointers.get(data, DATE_POINTER))
     if on is None:
         return Computed(
             _pending_values(
@@ -568,7 +558,7 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
     items.extend(appeal_items)
     items.extend(_issue_date_items(on, request.issued_on, appeal, sources))
 
-    ciencia = _date(pointers.get(data, CIENCIA_DATE_POINTER))
+    ciencia = maybe_date(pointers.get(data, CIENCIA_DATE_POINTER))
     if ciencia is not None and ciencia < on:
         items.append(
             Item(
@@ -599,7 +589,9 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
         "explicacao": assessment.explanation,
         "fundamento_calculo": list(assessment.basis),
         "fundamento": _document_basis(
-            assessment, appeal, _form_basis(_root(request.pack_dir), request.form_id),
+            assessment,
+            appeal,
+            _form_basis(_root(request.pack_dir), request.form_id),
             sources.laws,
         ),
         "historico_consultado": consulted,

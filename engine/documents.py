@@ -27,7 +27,7 @@ from lavra.config import Config, load_config
 from lavra.content import Content, FormSpec
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.fillable import fillable_body, read_fields
-from lavra.inputs import check_values, today
+from lavra.inputs import check_values, maybe_date, today
 from lavra.render import LaidOutPdf, PageFrame, Renderer
 from lavra.report import Report, build_report
 from lavra.schemas import validate
@@ -102,12 +102,9 @@ class Engine:
         if on is not None:
             return on
         if form.reference_date_field:
-            value = pointers.get(data, form.reference_date_field)
-            if isinstance(value, str):
-                try:
-                    return date.fromisoformat(value)
-                except ValueError:
-                    pass
+            found = maybe_date(pointers.get(data, form.reference_date_field))
+            if found is not None:
+                return found
         return today()
 
     def prepare(

@@ -44,6 +44,17 @@ def today() -> date:
     return datetime.now(TIMEZONE).date()
 
 
+def maybe_date(value: Any) -> date | None:
+    """An ISO date from form data, or None when absent or not a real date (the schema
+    reports those; rules just skip them)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
 def parse_date(text: str, *, what: str = "data", field: str | None = None) -> date:
     """A date that exists in the calendar, typed AAAA-MM-DD or DD/MM/AAAA.
 
