@@ -69,6 +69,7 @@ date).
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -82,7 +83,7 @@ from dateutil.relativedelta import relativedelta
 from lavra import pointers
 from lavra.amounts import FRETAMENTO, AmountSources, fretamento_fine_article, load_example_values
 from lavra.deadlines import UNIT_NAMES
-from lavra.errors import LavraError
+from lavra.errors import ContentPackError, LavraError
 from lavra.inputs import maybe_date, today
 from lavra.law import Law, resolve
 from lavra.params import Parameters
@@ -102,6 +103,7 @@ __all__ = [
     "PriorRecord",
     "auto_infracao_fretamento",
     "clear_caches",
+    "find_computation",
 ]
 
 EXAMPLE_NOTICE = "VALORES DE EXEMPLO – SEM VALIDADE"
@@ -657,4 +659,25 @@ def _unique(items: Sequence[Item]) -> tuple[Item, ...]:
 COMPUTATIONS: dict[str, Computation] = {
     "auto_infracao_fretamento": auto_infracao_fretamento,
 }
-"""The computations a form may name under ``"calculos"`` in its metadata."""
+"""The computations of this module a form may name under ``"calculos"``."""
+
+# Other modules hold computations of their own, each in a module-level COMPUTATIONS
+# dict of the same shape; they are imported when a form first asks for one.
+COMPUTATION_MODULES = ("lavra.computations_escolar", "lavra.computations_atos")
+
+
+def find_computation(name: str) -> Computation:
+    """The computation called ``name`` (ContentPackError when no module has it)."""
+    if name in COMPUTATIONS:
+        return COMPUTATIONS[name]
+    for module_name in COMPUTATION_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name == module_name:
+                continue
+            raise
+        found = getattr(module, "COMPUTATIONS", {}).get(name)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    raise ContentPackError(f"Cálculo desconhecido nos metadados de um formulário: «{name}».")

@@ -13,6 +13,7 @@ from typing import Any
 import referencing
 
 from lavra.checks import CheckSpec
+from lavra.computations import find_computation
 from lavra.errors import ContentPackError, LavraError, UnknownFormError
 from lavra.law import Law, load_laws, resolve
 from lavra.params import Parameters, load_parameters
@@ -151,6 +152,8 @@ class Content:
             spec = FormSpec.from_json(_read_json(meta), meta.parent)
             if spec.law not in self.laws:
                 raise ContentPackError(f"{meta}: lei desconhecida «{spec.law}».")
+            for name in spec.computations:
+                find_computation(name)
             forms[spec.id] = spec
         return forms
 

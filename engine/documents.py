@@ -138,7 +138,7 @@ class Engine:
         ]
         computed = self._computed(form, when)
         if form.computations and not issues:
-            from lavra.computations import COMPUTATIONS, ComputeInput
+            from lavra.computations import ComputeInput, find_computation
 
             request = ComputeInput(
                 form_id=form.id,
@@ -151,7 +151,7 @@ class Engine:
                 issued_on=issued_on or today(),
             )
             for name in form.computations:
-                result = COMPUTATIONS[name](request)
+                result = find_computation(name)(request)
                 computed.update(result.values)
                 findings.extend(result.items)
         report = build_report(form.id, when, data, fields, issues, findings)

@@ -22,6 +22,10 @@ from lavra.content import Content
 from lavra.documents import Engine
 
 WORD = re.compile(r"\S+")
+FORMS = sorted(
+    path.parent.name
+    for path in (Path(__file__).resolve().parent.parent / "forms").glob("*/formulario.json")
+)
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +78,7 @@ def docx_body_words(data: bytes) -> list[str]:
     return words("\n".join(parts))
 
 
-@pytest.mark.parametrize(
-    "form", ["requerimento-alvara-fretamento", "alvara-fretamento", "auto-infracao-fretamento"]
-)
+@pytest.mark.parametrize("form", FORMS)
 def test_pdf_and_docx_of_every_form_say_the_same_words(engine: Engine, form: str) -> None:
     spec = engine.content.form(form)
     assert spec.example is not None
