@@ -28,8 +28,8 @@ from lavra import pointers
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError
-from lavra.inputs import read_data, today
-from lavra.issuing import Issuer, ensure_dev_pki
+from lavra.inputs import describe_os_error, read_data, today
+from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.registry import database_url, open_registry
 
 
@@ -74,9 +74,7 @@ def bring_to(data: Mapping[str, Any], pointer: str, target: date) -> tuple[dict[
     except ValueError:
         reference = None
     if reference is None:
-        raise InputError(
-            f"O exemplo não tem data válida em {pointer} (AAAA-MM-DD).", field=pointer
-        )
+        raise InputError(f"O exemplo não tem data válida em {pointer} (AAAA-MM-DD).", field=pointer)
     days = (target - reference).days
     return dict(shift_dates(data, days)), days
 
@@ -91,7 +89,9 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise LavraError(f"Não foi possível criar a pasta {folder}: {error.strerror}.") from None
+        raise LavraError(
+            f"Não foi possível criar a pasta {folder}: {describe_os_error(error)}."
+        ) from None
     config = replace(config, data_dir=folder / "dados", database_url=None)
     engine = Engine.from_config(config)
     ensure_dev_pki(config, engine.content)
@@ -120,9 +120,25 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
             if form.reference_date_field:
                 data, days = bring_to(data, form.reference_date_field, today())
                 shifted = days != 0
-            result = issuer.issue(
-                form.id, data, idempotency_key=f"demo:{form.id}", example_values=examples
-            )
+            try:
+                result = issuer.issue(
+                    form.id, data, idempotency_key=f"demo:{form.id}", example_values=examples
+                )
+            except IncompleteError as refused:
+                # An example the law honestly does not let issue (a value the pack lacks):
+                # the demo shows its MINUTA with the pending items instead.
+                rendered = engine.draft(form.id, data, docx=True, example_values=examples)
+                files = [
+                    _write(folder / f"{form.id}-minuta.pdf", rendered.pdf),
+                    _write(folder / f"{form.id}-minuta.docx", rendered.docx or b""),
+                ]
+                pending = len(refused.report.pending)
+                rows.append(
+                    DemoRow(
+                        form.id, f"não emitido: {pending} pendência(s); minuta", "-", tuple(files)
+                    )
+                )
+                continue
             stem = f"{form.id}-{result.record.formatted.replace('/', '-')}"
             files = [_write(folder / f"{stem}.pdf", result.pdf)]
             if result.docx is not None:
