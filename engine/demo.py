@@ -146,7 +146,7 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
             check = issuer.verify(result.pdf)
             status = "emitido e verificado" if check.valid else "emitido; verificação falhou"
             notes = [
-                *(["valores de exemplo"] if examples else []),
+                *(["valores de exemplo"] if result.record.computed.get("valores_exemplo") else []),
                 *([SHIFTED_NOTE] if shifted else []),
             ]
             if notes:

@@ -206,7 +206,7 @@ class Engine:
         if context["assinante"] is not None:
             context["assinante"]["nome"] = signer_name
         body = render_template(self._final_env, "documento.html", context)
-        frame = self._frame(prepared.form, draft=False, number=number)
+        frame = self._frame(prepared.form, draft=False, number=number, computed=prepared.computed)
         laid = self.renderer.pdf_for_signing(body, replace(frame, qr_png=qr_png))
         return laid, (self.renderer.docx(body, frame) if docx else None)
 
@@ -270,10 +270,24 @@ class Engine:
             ],
         }
 
-    def _frame(self, form: FormSpec, *, draft: bool, number: str | None) -> PageFrame:
+    def _frame(
+        self,
+        form: FormSpec,
+        *,
+        draft: bool,
+        number: str | None,
+        computed: Mapping[str, Any] | None = None,
+    ) -> PageFrame:
+        """The page frame; a computation may name the act (``titulo_documento``), e.g. an
+        auto that is an "Advertência" when the law gives a written warning."""
         org = self.content.organization
+        title = (computed or {}).get("titulo_documento") or form.title
         return PageFrame(
-            municipio=org.municipio, orgao=org.orgao, titulo=form.title, minuta=draft, numero=number
+            municipio=org.municipio,
+            orgao=org.orgao,
+            titulo=str(title),
+            minuta=draft,
+            numero=number,
         )
 
     def draft(
@@ -291,7 +305,7 @@ class Engine:
         body = render_template(
             self._draft_env, "documento.html", self._context(prepared, draft=True, number=None)
         )
-        frame = self._frame(prepared.form, draft=True, number=None)
+        frame = self._frame(prepared.form, draft=True, number=None, computed=prepared.computed)
         pdf = self.renderer.pdf(body, frame)
         return Rendered(
             form_id, prepared.report, pdf, self.renderer.docx(body, frame) if docx else None

@@ -153,7 +153,13 @@ def _inline(node: Any, resolver: Resolver[Any], stack: tuple[int, ...], where: s
         for key, value in node.items():
             if key in ("$ref", "$defs", "definitions"):
                 continue
-            result[key] = _inline(value, resolver, stack, where)
+            inlined = _inline(value, resolver, stack, where)
+            # Beside a $ref both apply (2020-12): merge what adds up instead of replacing.
+            if key == "properties" and isinstance(result.get(key), Mapping):
+                inlined = {**result[key], **inlined}
+            elif key in ("required", "allOf") and isinstance(result.get(key), list):
+                inlined = [*result[key], *(x for x in inlined if x not in result[key])]
+            result[key] = inlined
         return result
     if isinstance(node, list):
         return [_inline(item, resolver, stack, where) for item in node]

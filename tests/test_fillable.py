@@ -422,3 +422,30 @@ def test_bad_inputs_raise_lavra_errors(schema: dict[str, Any]) -> None:
         fillable_body({"type": "object", "properties": ["x"]}, {}, cite=cite)
     with pytest.raises(InputError):
         read_fields("texto", schema)  # type: ignore[arg-type]
+
+
+def test_properties_beside_a_ref_add_to_the_target() -> None:
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+
+    from lavra.fillable import inline_refs
+
+    shared = {
+        "$id": "https://lavra.invalid/schemas/base.json",
+        "$defs": {
+            "cnh": {
+                "type": "object",
+                "required": ["numero"],
+                "properties": {"numero": {"type": "string"}},
+            }
+        },
+    }
+    registry = Registry().with_resource(shared["$id"], DRAFT202012.create_resource(shared))
+    schema = {
+        "$ref": "https://lavra.invalid/schemas/base.json#/$defs/cnh",
+        "required": ["categoria"],
+        "properties": {"categoria": {"enum": ["D", "E"]}},
+    }
+    inlined = inline_refs(schema, registry)
+    assert set(inlined["properties"]) == {"numero", "categoria"}
+    assert inlined["required"] == ["numero", "categoria"]
