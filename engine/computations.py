@@ -212,12 +212,12 @@ def _examples(root: Path) -> Parameters:
     return load_example_values(root)
 
 
-def _root(pack_dir: Path) -> Path:
+def pack_root(pack_dir: Path) -> Path:
     return Path(pack_dir).resolve()
 
 
-def _sources(pack_dir: Path, example: bool) -> tuple[StatutoryContext, AmountSources]:
-    root = _root(pack_dir)
+def rule_sources(pack_dir: Path, example: bool) -> tuple[StatutoryContext, AmountSources]:
+    root = pack_root(pack_dir)
     context = _statutory(root)
     sources = AmountSources(
         laws=context.laws,
@@ -228,7 +228,7 @@ def _sources(pack_dir: Path, example: bool) -> tuple[StatutoryContext, AmountSou
 
 
 @lru_cache(maxsize=32)
-def _form_basis(root: Path, form_id: str) -> tuple[str, ...]:
+def form_basis(root: Path, form_id: str) -> tuple[str, ...]:
     """The fixed ``"fundamento"`` of the form's metadata; () when it cannot be read.
 
     The engine has loaded and checked the metadata before any computation runs; a
@@ -249,7 +249,7 @@ def clear_caches() -> None:
     """Forget the laws, parameters, calendars, example tables and form lists loaded so far."""
     _statutory.cache_clear()
     _examples.cache_clear()
-    _form_basis.cache_clear()
+    form_basis.cache_clear()
 
 
 # ---------------------------------------------------------------- helpers
@@ -303,7 +303,7 @@ def _repeat_since(on: date, sources: AmountSources) -> date | None:
     return on - relativedelta(months=months + 1)
 
 
-def _period_words(amount: int, unit: str) -> tuple[str, str]:
+def period_words(amount: int, unit: str) -> tuple[str, str]:
     """``("15 dias", "contados")``."""
     singular, plural = UNIT_NAMES.get(unit, (unit, unit))
     if amount == 1:
@@ -315,7 +315,7 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _in_legal_order(citations: Iterable[str], laws: Mapping[str, Law]) -> list[str]:
+def in_legal_order(citations: Iterable[str], laws: Mapping[str, Law]) -> list[str]:
     """Unique citations in the order of the laws' text (unknown ones last, as given)."""
     unique = list(dict.fromkeys(citations))
 
@@ -344,7 +344,7 @@ def _document_basis(
     if assessment.impediment.applies:
         applied.extend(assessment.impediment.basis)
     applied.extend(appeal.get("fundamento") or (APPEAL,))
-    return _in_legal_order([*applied, *(c for c in fixed if c != REPEAT)], laws)
+    return in_legal_order([*applied, *(c for c in fixed if c != REPEAT)], laws)
 
 
 # ---------------------------------------------------------------- the auto
@@ -405,7 +405,7 @@ def _appeal(on: date, context: StatutoryContext) -> tuple[dict[str, Any], list[I
     rule = context.rules[deadline.citation]
     period = deadline.period
     length, counted = (
-        _period_words(period.amount, period.unit) if period is not None else ("", "contado")
+        period_words(period.amount, period.unit) if period is not None else ("", "contado")
     )
     notice = (
         f"Da presente autuação cabe {_lower_first(rule.act)}, no prazo de {length} "
@@ -476,7 +476,7 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
                 "Informe a data da infração para calcular as multas e o prazo de recurso."
             )
         )
-    context, sources = _sources(request.pack_dir, request.example_values)
+    context, sources = rule_sources(request.pack_dir, request.example_values)
     items: list[Item] = []
 
     # The infractions: each known fine citation once (art. 20).
@@ -593,12 +593,12 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
         "fundamento": _document_basis(
             assessment,
             appeal,
-            _form_basis(_root(request.pack_dir), request.form_id),
+            form_basis(pack_root(request.pack_dir), request.form_id),
             sources.laws,
         ),
         "historico_consultado": consulted,
     }
-    return Computed(values, _unique(items))
+    return Computed(values, unique_items(items))
 
 
 def _issue_date_items(
@@ -623,7 +623,7 @@ def _issue_date_items(
         amount, unit = appeal.get("prazo"), appeal.get("unidade")
         period = (
             "prazo de {} {} da data da infração, {}".format(
-                *_period_words(amount, unit), format_date(on)
+                *period_words(amount, unit), format_date(on)
             )
             if isinstance(amount, int) and isinstance(unit, str)
             else f"contado da data da infração, {format_date(on)}"
@@ -646,7 +646,7 @@ def _issue_date_items(
     return []
 
 
-def _unique(items: Sequence[Item]) -> tuple[Item, ...]:
+def unique_items(items: Sequence[Item]) -> tuple[Item, ...]:
     """One item per requirement; a pending one wins over a met one."""
     chosen: dict[str, Item] = {}
     for item in items:

@@ -110,12 +110,12 @@ from lavra.computations import (
     Computation,
     Computed,
     ComputeInput,
-    _form_basis,
-    _in_legal_order,
-    _period_words,
-    _root,
-    _sources,
-    _unique,
+    form_basis,
+    in_legal_order,
+    pack_root,
+    period_words,
+    rule_sources,
+    unique_items,
 )
 from lavra.errors import LavraError
 from lavra.inputs import maybe_date
@@ -308,7 +308,7 @@ def _escolar_appeal(
 ) -> tuple[dict[str, Any], list[Item]]:
     laws = context.laws
     period = _period_of(context, ESC_APPEAL_DEADLINE, ciencia or on)
-    length, counted = _period_words(*period) if period else ("", "contado")
+    length, counted = period_words(*period) if period else ("", "contado")
     rule = (
         "Da penalidade aplicada cabe recurso, em única instância, ao Prefeito Municipal "
         f"({_short(laws, ESC_APPEAL)}), no prazo de {length} {counted} da data em que o "
@@ -382,7 +382,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
     on = maybe_date(pointers.get(data, AUTO_DATE))
     if on is None:
         return Computed(_escolar_pending("Informe a data da infração para apurar a sanção."))
-    context, sources = _sources(request.pack_dir, request.example_values)
+    context, sources = rule_sources(request.pack_dir, request.example_values)
     laws = sources.laws
     holder = _text(pointers.get(data, AUTO_HOLDER)) or "-"
     priors, items = _priors(data, holder, on, laws)
@@ -407,9 +407,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
         try:
             sanction = escolar_sanction(citation, on, priors, sources, holder=holder)
         except LavraError as error:
-            items.append(
-                _missing(f"infracoes.{index}.sancao", pointer, error.message, ESC_FINES)
-            )
+            items.append(_missing(f"infracoes.{index}.sancao", pointer, error.message, ESC_FINES))
             continue
         if sanction.kind is SanctionKind.ALVARA_REVOGADO:
             items.append(
@@ -435,7 +433,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
         lines.append(_escolar_line(index, entry, sanction, laws))
     if not sanctions:
         return Computed(
-            _escolar_pending("Informe ao menos uma infração sujeita a sanção."), _unique(items)
+            _escolar_pending("Informe ao menos uma infração sujeita a sanção."), unique_items(items)
         )
 
     ciencia = maybe_date(pointers.get(data, AUTO_CIENCIA))
@@ -458,7 +456,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
     else:
         title = TITLE_FINE
     applied = [b for s in sanctions for b in s.basis]
-    fixed = _form_basis(_root(request.pack_dir), request.form_id)
+    fixed = form_basis(pack_root(request.pack_dir), request.form_id)
     example = any(a.example for a in fined)
     values: dict[str, Any] = {
         "titulo_documento": title,
@@ -474,12 +472,12 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
         "revogacao": SanctionKind.REVOGACAO in kinds,
         "recurso": appeal,
         "explicacao": " ".join(s.explanation for s in sanctions),
-        "fundamento": _in_legal_order(
+        "fundamento": in_legal_order(
             [*applied, *appeal["fundamento"], ESC_RECONSIDER, *fixed], laws
         ),
         "historico_consultado": False,
     }
-    return Computed(values, _unique(items))
+    return Computed(values, unique_items(items))
 
 
 def _escolar_dates(
@@ -580,8 +578,12 @@ RECONSIDERATION_LABELS = {
 
 
 def _next_remedy(
-    hypothesis: str, result: str | None, known: bool, laws: Mapping[str, Law],
-    context: StatutoryContext, on: date,
+    hypothesis: str,
+    result: str | None,
+    known: bool,
+    laws: Mapping[str, Law],
+    context: StatutoryContext,
+    on: date,
 ) -> str:
     if hypothesis == f"{FRET}#art23":
         if known and result == "provido":
@@ -590,7 +592,7 @@ def _next_remedy(
                 "autuação anulada não produz efeitos."
             )
         period = _period_of(context, f"{FRET}#art24", on)
-        length, counted = _period_words(*period) if period else ("o mesmo prazo", "contado")
+        length, counted = period_words(*period) if period else ("o mesmo prazo", "contado")
         return (
             "Desta decisão cabe recurso ao Prefeito Municipal, no prazo de "
             f"{length} {counted} da ciência desta decisão ({_short(laws, f'{FRET}#art24')})."
@@ -623,7 +625,7 @@ def _next_remedy(
             "interessado a impugnar."
         )
     period = _period_of(context, f"{ESC}#art26", on)
-    length, counted = _period_words(*period) if period else ("o prazo legal", "contado")
+    length, counted = period_words(*period) if period else ("o prazo legal", "contado")
     return (
         "Quanto à penalidade mantida, permanece cabível o recurso ao Prefeito Municipal, em "
         f"única instância ({_short(laws, f'{ESC}#art25')}), no prazo de {length} "
@@ -643,7 +645,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
     """
     data = _data(request)
     hypothesis = _text(pointers.get(data, DEC_HYPOTHESIS))
-    context, _ = _sources(request.pack_dir, False)
+    context, _ = rule_sources(request.pack_dir, False)
     laws = context.laws
     pending: dict[str, Any] = {
         "hipotese": hypothesis,
@@ -665,7 +667,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
     result = _text(pointers.get(data, DEC_RESULT))
     items: list[Item] = []
     values = dict(pending)
-    fixed = _form_basis(_root(request.pack_dir), request.form_id)
+    fixed = form_basis(pack_root(request.pack_dir), request.form_id)
     basis: list[str] = [hypothesis]
 
     if filed is not None and filed > on:
@@ -715,8 +717,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
                 )
             except LavraError as error:
                 items.append(
-                    _missing("recurso.tempestividade", DEC_FILED, error.message,
-                             deadline_citation)
+                    _missing("recurso.tempestividade", DEC_FILED, error.message, deadline_citation)
                 )
                 known = False
             else:
@@ -780,8 +781,8 @@ def decisao_recurso(request: ComputeInput) -> Computed:
         basis.append(f"{FRET}#art24")
     if hypothesis == RECONSIDERATION and values["resultado"] != "provido":
         basis.extend((f"{ESC}#art25", f"{ESC}#art26"))
-    values["fundamento"] = _in_legal_order([*basis, *fixed], laws)
-    return Computed(values, _unique(items))
+    values["fundamento"] = in_legal_order([*basis, *fixed], laws)
+    return Computed(values, unique_items(items))
 
 
 # ---------------------------------------------------------------- edital
@@ -809,33 +810,51 @@ def _stated_population(
     value, year = raw.get("valor"), raw.get("ano")
     published = maybe_date(raw.get("divulgacao"))
     source, kind = _text(raw.get("fonte")), raw.get("tipo")
-    if not (isinstance(value, int) and isinstance(year, int) and published and source
-            and kind in ("estimativa", "censo")):
+    if not (
+        isinstance(value, int)
+        and isinstance(year, int)
+        and published
+        and source
+        and kind in ("estimativa", "censo")
+    ):
         return None, []  # the schema reports it
     ref = _short(laws, ART6)
     where = f"{EDT_OFFICIAL}/divulgacao"
     if published > on:
         return None, [
-            _invalid("populacao", where,
-                     f"O dado populacional informado foi divulgado em {format_date(published)}, "
-                     f"depois da publicação do edital ({format_date(on)}) ({ref}).", ART6)
+            _invalid(
+                "populacao",
+                where,
+                f"O dado populacional informado foi divulgado em {format_date(published)}, "
+                f"depois da publicação do edital ({format_date(on)}) ({ref}).",
+                ART6,
+            )
         ]
     try:
         latest: PopulationFigure | None = latest_figure(pack, on)
     except LavraError:
         latest = None
-    if latest is not None and (published < latest.published and not
-                               (latest.year == year and latest.kind == kind)):
+    if latest is not None and (
+        published < latest.published and not (latest.year == year and latest.kind == kind)
+    ):
         return None, [
-            _invalid("populacao", where,
-                     f"O dado informado ({year}, divulgado em {format_date(published)}) é "
-                     f"anterior ao último boletim do IBGE registrado, a {latest.describe()}: "
-                     f"o art. 6º manda considerar a população do último boletim ({ref}).",
-                     ART6)
+            _invalid(
+                "populacao",
+                where,
+                f"O dado informado ({year}, divulgado em {format_date(published)}) é "
+                f"anterior ao último boletim do IBGE registrado, a {latest.describe()}: "
+                f"o art. 6º manda considerar a população do último boletim ({ref}).",
+                ART6,
+            )
         ]
     figure = PopulationFigure(
-        year=year, kind=kind, reference_date=None, published=min(published, on),
-        value=value, status="confirmado", source=source,
+        year=year,
+        kind=kind,
+        reference_date=None,
+        published=min(published, on),
+        value=value,
+        status="confirmado",
+        source=source,
     )
     return Population(pack.municipality, pack.basis, (figure,)), []
 
@@ -876,8 +895,13 @@ def _criteria(pack_dir: Path) -> tuple[dict[str, Any] | None, list[Item]]:
             )
         ]
     return values, [
-        Item("tabela_pontuacao", Status.MET, "", f"Critérios de escolha: {table.title} "
-             f"({table.source}).", (ART8, f"{ESC}#art10_par1u"))
+        Item(
+            "tabela_pontuacao",
+            Status.MET,
+            "",
+            f"Critérios de escolha: {table.title} ({table.source}).",
+            (ART8, f"{ESC}#art10_par1u"),
+        )
     ]
 
 
@@ -888,24 +912,30 @@ def _points(value: Decimal) -> str:
 
 
 def _edital_periods(
-    published: date | None, opening: date | None, closing: date | None,
+    published: date | None,
+    opening: date | None,
+    closing: date | None,
     context: StatutoryContext,
 ) -> tuple[dict[str, Any], list[Item]]:
     items: list[Item] = []
-    values: dict[str, Any] = {"inscricao": None, "antecedencia": None,
-                              "encerramento_minimo": None}
+    values: dict[str, Any] = {"inscricao": None, "antecedencia": None, "encerramento_minimo": None}
     laws = context.laws
     if published is not None and opening is not None and opening < published:
         items.append(
-            _invalid("inscricoes.inicio", EDT_OPEN,
-                     f"As inscrições não podem abrir ({format_date(opening)}) antes da "
-                     f"publicação do edital ({format_date(published)}) "
-                     f"({_short(laws, ART6_PERIOD)}).", ART6_PERIOD)
+            _invalid(
+                "inscricoes.inicio",
+                EDT_OPEN,
+                f"As inscrições não podem abrir ({format_date(opening)}) antes da "
+                f"publicação do edital ({format_date(published)}) "
+                f"({_short(laws, ART6_PERIOD)}).",
+                ART6_PERIOD,
+            )
         )
     if opening is not None and closing is not None:
         try:
-            period = check_timeliness(ART6_PERIOD, opening, closing, context=context,
-                                      field=EDT_CLOSE)
+            period = check_timeliness(
+                ART6_PERIOD, opening, closing, context=context, field=EDT_CLOSE
+            )
         except LavraError as error:
             items.append(_missing("inscricoes.fim", EDT_CLOSE, error.message, ART6_PERIOD))
         else:
@@ -914,8 +944,9 @@ def _edital_periods(
             values["encerramento_minimo"] = period.deadline.last_day
     if published is not None and closing is not None:
         try:
-            notice = check_timeliness(ART10, closing, published, context=context,
-                                      field=EDT_PUBLISHED)
+            notice = check_timeliness(
+                ART10, closing, published, context=context, field=EDT_PUBLISHED
+            )
         except LavraError as error:
             items.append(_missing("publicacao.data", EDT_PUBLISHED, error.message, ART10))
         else:
@@ -935,15 +966,19 @@ def edital_chamamento_escolar(request: ComputeInput) -> Computed:
     ``criterios``), ``recurso`` (the rule of art. 11), ``fundamento``.
     """
     data = _data(request)
-    context, _ = _sources(request.pack_dir, False)
+    context, _ = rule_sources(request.pack_dir, False)
     laws = context.laws
-    root = _root(request.pack_dir)
+    root = pack_root(request.pack_dir)
     published = maybe_date(pointers.get(data, EDT_PUBLISHED))
     on = published or request.on
     items: list[Item] = []
     values: dict[str, Any] = {
-        "vagas": None, "limite": None, "vagas_abertas": None, "licencas_ativas": None,
-        "populacao": None, "explicacao_vagas": None,
+        "vagas": None,
+        "limite": None,
+        "vagas_abertas": None,
+        "licencas_ativas": None,
+        "populacao": None,
+        "explicacao_vagas": None,
     }
 
     active = pointers.get(data, EDT_ACTIVE)
@@ -964,34 +999,54 @@ def edital_chamamento_escolar(request: ComputeInput) -> Computed:
             Item(i.requirement, i.status, EDT_OFFICIAL, i.message, i.basis) for i in cap.items
         )
         offered = pointers.get(data, EDT_PLACES)
-        places = offered if isinstance(offered, int) and not isinstance(offered, bool) \
+        places = (
+            offered
+            if isinstance(offered, int) and not isinstance(offered, bool)
             else cap.open_places
+        )
         values.update(
-            limite=cap.cap, vagas_abertas=cap.open_places, licencas_ativas=cap.active,
-            vagas=places, explicacao_vagas=cap.explanation,
-            populacao={"valor": cap.population, "descricao": cap.figure.describe(),
-                       "fonte": cap.figure.source, "confirmado": cap.figure.confirmed},
+            limite=cap.cap,
+            vagas_abertas=cap.open_places,
+            licencas_ativas=cap.active,
+            vagas=places,
+            explicacao_vagas=cap.explanation,
+            populacao={
+                "valor": cap.population,
+                "descricao": cap.figure.describe(),
+                "fonte": cap.figure.source,
+                "confirmado": cap.figure.confirmed,
+            },
         )
         if cap.open_places == 0:
             items.append(
-                _invalid("vagas", EDT_ACTIVE,
-                         f"{cap.explanation} Sem vaga a preencher não há edital de chamamento "
-                         f"({_short(laws, ART6)}).", ART6)
+                _invalid(
+                    "vagas",
+                    EDT_ACTIVE,
+                    f"{cap.explanation} Sem vaga a preencher não há edital de chamamento "
+                    f"({_short(laws, ART6)}).",
+                    ART6,
+                )
             )
         elif places > cap.open_places:
             items.append(
-                _invalid("vagas", EDT_PLACES,
-                         f"O edital oferece {places} vagas, mais que as {cap.open_places} "
-                         f"abertas no limite do {_short(laws, ART6)}: {cap.explanation}",
-                         ART6)
+                _invalid(
+                    "vagas",
+                    EDT_PLACES,
+                    f"O edital oferece {places} vagas, mais que as {cap.open_places} "
+                    f"abertas no limite do {_short(laws, ART6)}: {cap.explanation}",
+                    ART6,
+                )
             )
         elif places < 1:
-            items.append(_invalid("vagas", EDT_PLACES, "O edital deve oferecer ao menos uma "
-                                  "vaga.", ART6))
+            items.append(
+                _invalid("vagas", EDT_PLACES, "O edital deve oferecer ao menos uma vaga.", ART6)
+            )
 
     periods, period_items = _edital_periods(
-        published, maybe_date(pointers.get(data, EDT_OPEN)),
-        maybe_date(pointers.get(data, EDT_CLOSE)), context,
+        published,
+        maybe_date(pointers.get(data, EDT_OPEN)),
+        maybe_date(pointers.get(data, EDT_CLOSE)),
+        context,
     )
     values.update(periods)
     items.extend(period_items)
@@ -1001,16 +1056,15 @@ def edital_chamamento_escolar(request: ComputeInput) -> Computed:
     items.extend(criteria_items)
 
     period = _period_of(context, ART11, on)
-    length, counted = _period_words(*period) if period else ("", "contado")
+    length, counted = period_words(*period) if period else ("", "contado")
     values["recurso"] = (
         "Do ato de escolha caberá recurso escrito dirigido ao Prefeito Municipal, no prazo "
         f"de {length} {counted} da publicação do resultado, findo o qual a escolha será "
         f"havida como definitiva ({_short(laws, ART11)})."
     )
-    fixed = _form_basis(root, request.form_id)
-    values["fundamento"] = _in_legal_order([ART6, ART6_PERIOD, ART8, ART10, ART11, *fixed],
-                                           laws)
-    return Computed(values, _unique(items))
+    fixed = form_basis(root, request.form_id)
+    values["fundamento"] = in_legal_order([ART6, ART6_PERIOD, ART8, ART10, ART11, *fixed], laws)
+    return Computed(values, unique_items(items))
 
 
 COMPUTATIONS: dict[str, Computation] = {
