@@ -197,10 +197,12 @@ def demo_command(output: Path) -> None:
     from lavra.demo import run_demo
 
     rows = run_demo(load_config(), output)
-    click.echo(f"{'formulário':<32} {'número':<10} {'situação':<40} arquivos")
+    width_form = max([len("formulário"), *(len(r.form) for r in rows)])
+    click.echo(f"{'formulário':<{width_form}}  {'número':<9}  situação")
     for row in rows:
-        files = ", ".join(str(p) for p in row.files)
-        click.echo(f"{row.form:<32} {row.number:<10} {row.status:<40} {files}")
+        click.echo(f"{row.form:<{width_form}}  {row.number:<9}  {row.status}")
+        for path in row.files:
+            click.echo(f"{'':<{width_form}}  {'':<9}  {path}")
     click.echo(f"Registro e PKI de desenvolvimento (sem validade jurídica) em {output / 'dados'}.")
 
 
