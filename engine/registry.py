@@ -553,6 +553,12 @@ class Registry:
     def dialect(self) -> str:
         return self._engine.dialect.name
 
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine, for tables that share the registry's database (the web
+        application's accounts, created by migration 0002)."""
+        return self._engine
+
     def close(self) -> None:
         self._engine.dispose()
 

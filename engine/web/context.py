@@ -207,8 +207,4 @@ class WebContext:
 
 
 def _registry_engine(registry: Registry) -> Any:
-    # The registry exposes no public accessor for its SQLAlchemy engine yet.
-    engine = getattr(registry, "engine", None) or getattr(registry, "_engine", None)
-    if engine is None:  # pragma: no cover - registry internals changed
-        raise ConfigError("O registro de documentos não expõe o banco de dados às contas.")
-    return engine
+    return registry.engine
