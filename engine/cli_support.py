@@ -31,6 +31,11 @@ def shielded(func: F) -> F:
             sys.exit(EXIT_BAD_INPUT)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
+        except BrokenPipeError:
+            # The reader of our output went away (e.g. `| head`): stop quietly.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(EXIT_INTERNAL)
         except Exception as error:
             if os.environ.get("LAVRA_DEBUG"):
                 raise
