@@ -663,7 +663,12 @@ COMPUTATIONS: dict[str, Computation] = {
 
 # Other modules hold computations of their own, each in a module-level COMPUTATIONS
 # dict of the same shape; they are imported when a form first asks for one.
-COMPUTATION_MODULES = ("lavra.computations_escolar", "lavra.computations_atos")
+COMPUTATION_MODULES = (
+    "lavra.computations_escolar",
+    "lavra.computations_atos",
+    "lavra.computations_fretamento",
+    "lavra.computations_licencas",
+)
 
 
 def find_computation(name: str) -> Computation:
