@@ -104,6 +104,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from num2words import num2words
+
 from lavra import pointers
 from lavra.amounts import TRANSPORTE_ESCOLAR
 from lavra.computations import (
@@ -267,6 +269,65 @@ def _priors(
     return priors, items
 
 
+AUTO_HISTORY = "/historico_conferido"
+
+
+def _history_attested(data: Mapping[str, Any], issued_on: date, laws: Mapping[str, Law]
+                      ) -> tuple[bool, list[Item]]:
+    """The holder's earlier autos, attested by staff (art. 23, parágrafo único).
+
+    The registry cannot be asked for a holder's autos yet; an empty list of earlier
+    infractions means "no history" only when a servant attests having checked it
+    (``/historico_conferido``: conferido, responsavel, data). Without it the repeat
+    cannot be judged: a *missing* item, never a met one.
+    """
+    basis = f"{ESC}#art23_par1u"
+    ref = _short(laws, basis)
+    entry = pointers.get(data, AUTO_HISTORY)
+    if not isinstance(entry, Mapping) or entry.get("conferido") is not True:
+        return False, [_missing(
+            "historico_conferido", AUTO_HISTORY,
+            "Falta a conferência, por servidor, das infrações anteriores do condutor no "
+            f"registro de documentos ({ref}): sem ela não se apura a reincidência. Informe "
+            "quem conferiu e em que data.", basis)]
+    who = _text(entry.get("responsavel"))
+    when = maybe_date(entry.get("data"))
+    if who is None or when is None:
+        return False, [_missing(
+            "historico_conferido", AUTO_HISTORY,
+            f"Informe o servidor que conferiu o histórico do condutor e a data ({ref}).",
+            basis)]
+    if when > issued_on:
+        return False, [_invalid(
+            "historico_conferido", AUTO_HISTORY,
+            f"A conferência do histórico ({format_date(when)}) é posterior à emissão do ato "
+            f"({format_date(issued_on)}).", basis)]
+    return True, [Item("historico_conferido", Status.MET, AUTO_HISTORY,
+                       f"Histórico do condutor conferido por {who} em {format_date(when)} "
+                       f"({ref}).", (basis,))]
+
+
+REPEAT_PERIOD = "transporte-escolar.prazo_reincidencia"
+
+
+def _repeat_period_words(context: StatutoryContext, on: date) -> str | None:
+    """The repeat period of art. 23, parágrafo único, in force on ``on`` ("1 (um) ano").
+
+    Printed from the parameter, never hard-coded. The reading of the period (review
+    finding 10, for the Procuradoria) is unchanged: it is the one
+    :func:`lavra.penalties.escolar_sanction` applies, an earlier infraction counting
+    when the one judged falls within the period from it; None when no value is in force.
+    """
+    try:
+        value = context.parameters.value(REPEAT_PERIOD, on)
+    except LavraError:
+        return None
+    amount = int(value.value)
+    length, _ = period_words(amount, str(value.unit))
+    number, _, unit = length.partition(" ")
+    return f"{number} ({num2words(amount, lang='pt_BR')}) {unit}"
+
+
 def _sanction_label(sanction: Sanction) -> str:
     if sanction.kind is SanctionKind.REVOGACAO and sanction.amount is not None:
         fine = "Multa em dobro" if sanction.doubled else "Multa"
@@ -386,6 +447,8 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
     laws = sources.laws
     holder = _text(pointers.get(data, AUTO_HOLDER)) or "-"
     priors, items = _priors(data, holder, on, laws)
+    attested, history_items = _history_attested(data, request.issued_on, laws)
+    items.extend(history_items)
 
     lines: list[dict[str, Any]] = []
     sanctions: list[Sanction] = []
@@ -422,7 +485,14 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
             )
             continue
         requirement = f"infracoes.{index}.sancao"
-        items.append(Item(requirement, Status.MET, pointer, sanction.explanation, sanction.basis))
+        if attested:
+            items.append(Item(requirement, Status.MET, pointer, sanction.explanation,
+                              sanction.basis))
+        else:
+            items.append(_missing(
+                requirement, pointer,
+                f"{sanction.explanation} Sanção a confirmar: o histórico do condutor não foi "
+                "conferido (reincidência não apurada).", *sanction.basis))
         if sanction.amount is not None:
             items.extend(
                 Item(i.requirement, i.status, pointer, i.message, i.basis)
@@ -476,6 +546,8 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
             [*applied, *appeal["fundamento"], ESC_RECONSIDER, *fixed], laws
         ),
         "historico_consultado": False,
+        "historico_conferido": attested,
+        "prazo_reincidencia_texto": _repeat_period_words(context, on),
     }
     return Computed(values, unique_items(items))
 
@@ -584,6 +656,7 @@ def _next_remedy(
     laws: Mapping[str, Law],
     context: StatutoryContext,
     on: date,
+    appeal: tuple[date, date] | None = None,
 ) -> str:
     if hypothesis == f"{FRET}#art23":
         if known and result == "provido":
@@ -626,12 +699,71 @@ def _next_remedy(
         )
     period = _period_of(context, f"{ESC}#art26", on)
     length, counted = period_words(*period) if period else ("o prazo legal", "contado")
+    rule = (f"recurso ao Prefeito Municipal, em única instância ({_short(laws, f'{ESC}#art25')}), "
+            f"no prazo de {length} {counted} da data em que o infrator tomou ciência da "
+            f"punição ({_short(laws, f'{ESC}#art26')})")
+    if appeal is None:
+        return f"Quanto à penalidade mantida, cabe {rule}; o último dia depende da ciência."
+    ciencia, last = appeal
+    if on > last:
+        return (
+            f"Quanto à penalidade mantida: o prazo do {rule}, tendo a ciência ocorrido em "
+            f"{format_date(ciencia)}, encerrou-se em {format_date(last)}; não cabe mais "
+            "recurso administrativo contra ela."
+        )
     return (
-        "Quanto à penalidade mantida, permanece cabível o recurso ao Prefeito Municipal, em "
-        f"única instância ({_short(laws, f'{ESC}#art25')}), no prazo de {length} "
-        f"{counted} da data em que o infrator tomou ciência da punição "
-        f"({_short(laws, f'{ESC}#art26')})."
+        f"Quanto à penalidade mantida, permanece cabível o {rule}; tendo a ciência ocorrido "
+        f"em {format_date(ciencia)}, o prazo encerra-se em {format_date(last)}."
     )
+
+
+ESCOLAR_AUTO_FORM = "auto-infracao-escolar"
+DEC_ACT_FORM = "/ato_recorrido/formulario"
+
+
+def _reconsideration_items(
+    data: Mapping[str, Any], context: StatutoryContext
+) -> tuple[tuple[date, date] | None, list[Item]]:
+    """Art. 27: only an escolar penalty of a natural person, with its ciência.
+
+    Returns (ciência, last day of the appeal of art. 26) when known, and the items.
+    """
+    laws = context.laws
+    ref = _short(laws, RECONSIDERATION)
+    items: list[Item] = []
+    form = _text(pointers.get(data, DEC_ACT_FORM))
+    kind = _text(pointers.get(data, "/ato_recorrido/especie"))
+    if form != ESCOLAR_AUTO_FORM or kind not in ("auto_infracao", "advertencia"):
+        items.append(_invalid(
+            "ato_recorrido.formulario", DEC_ACT_FORM,
+            "A reconsideração só cabe da decisão que aplicou penalidade do transporte "
+            f"escolar, lavrada em auto de infração ou advertência escolar ({ref}): informe "
+            f"o ato do formulário {ESCOLAR_AUTO_FORM}.", RECONSIDERATION))
+    if _text(pointers.get(data, "/recorrente/cnpj")) is not None:
+        items.append(_invalid(
+            "recorrente.cnpj", "/recorrente/cnpj",
+            "A penalidade do transporte escolar é aplicada ao condutor, pessoa física: a "
+            f"reconsideração ({ref}) não cabe a pessoa jurídica inscrita no CNPJ.",
+            RECONSIDERATION))
+    elif _text(pointers.get(data, "/recorrente/cpf")) is None:
+        items.append(_missing(
+            "recorrente.cpf", "/recorrente/cpf",
+            f"Informe o CPF do condutor punido ({ref}).", RECONSIDERATION))
+    ciencia = maybe_date(pointers.get(data, DEC_ACT_CIENCIA))
+    if ciencia is None:
+        items.append(_missing(
+            "ato_recorrido.data_ciencia", DEC_ACT_CIENCIA,
+            "Informe a data em que o condutor tomou ciência da punição: dela se conta o "
+            f"prazo do recurso ao Prefeito ({_short(laws, ESC_APPEAL_DEADLINE)}).",
+            ESC_APPEAL_DEADLINE))
+        return None, items
+    try:
+        deadline = deadline_for(ESC_APPEAL_DEADLINE, ciencia, context=context)
+    except LavraError as error:
+        items.append(_missing("ato_recorrido.data_ciencia", DEC_ACT_CIENCIA, error.message,
+                              ESC_APPEAL_DEADLINE))
+        return None, items
+    return (ciencia, deadline.last_day), items
 
 
 def decisao_recurso(request: ComputeInput) -> Computed:
@@ -681,9 +813,25 @@ def decisao_recurso(request: ComputeInput) -> Computed:
             )
         )
 
+    if on > request.issued_on:
+        items.append(
+            _invalid(
+                "decisao.data",
+                DEC_DATE,
+                f"A data da decisão ({format_date(on)}) é posterior à data de emissão do ato "
+                f"({format_date(request.issued_on)}): a decisão não pode ser pós-datada.",
+                hypothesis,
+            )
+        )
+
     known = True
+    appeal: tuple[date, date] | None = None
     if hypothesis == RECONSIDERATION:
         labels, words = RECONSIDERATION_LABELS, RECONSIDERATION_RESULTS
+        appeal, reconsideration_items = _reconsideration_items(data, context)
+        items.extend(reconsideration_items)
+        if appeal is not None:
+            values["prazo_recurso"] = appeal[1]
         if pointers.get(data, DEC_DECIDED) is True:
             items.append(
                 _invalid(
@@ -775,7 +923,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
                 resultado_texto=words[result],
             )
     values["proximo_recurso"] = _next_remedy(
-        hypothesis, values["resultado"], known, laws, context, on
+        hypothesis, values["resultado"], known, laws, context, on, appeal
     )
     if hypothesis == f"{FRET}#art23" and values["resultado"] != "provido":
         basis.append(f"{FRET}#art24")
@@ -942,17 +1090,55 @@ def _edital_periods(
             items.extend(period.items)
             values["inscricao"] = period.explanation
             values["encerramento_minimo"] = period.deadline.last_day
-    if published is not None and closing is not None:
+    if published is not None and opening is not None:
+        # Art. 10 counted back from the opening of registration, the day the candidates
+        # are called to (the cautious reading: counted from the closing, the antecedence
+        # would be swallowed by the registration period of art. 6º, parágrafo único).
         try:
             notice = check_timeliness(
-                ART10, closing, published, context=context, field=EDT_PUBLISHED
+                ART10, opening, published, context=context, field=EDT_PUBLISHED
             )
         except LavraError as error:
             items.append(_missing("publicacao.data", EDT_PUBLISHED, error.message, ART10))
         else:
-            items.extend(notice.items)
-            values["antecedencia"] = notice.explanation
+            deadline = notice.deadline
+            size = "" if deadline.period is None else deadline.period.describe()
+            text = (
+                f"Edital publicado em {format_date(published)}; com a antecedência mínima de "
+                f"{size} da abertura das inscrições, em {format_date(opening)}, data para a "
+                f"qual os interessados são convocados ({_short(laws, ART10)}), a publicação "
+                f"{'deveria ocorrer' if notice.timely else 'deveria ter ocorrido'} até "
+                f"{format_date(deadline.last_day)}: "
+                + ("publicação com a antecedência legal." if notice.timely
+                   else "publicação sem a antecedência mínima legal.")
+            )
+            items.extend(Item(i.requirement, i.status, i.field, text, i.basis)
+                         for i in notice.items)
+            values["antecedencia"] = text
     return values, items
+
+
+def _population_age_items(year: int, on: date, laws: Mapping[str, Law]) -> list[Item]:
+    """A figure older than the latest IBGE estimate due on ``on`` is *missing*.
+
+    The IBGE publishes its estimates in the DOU around the end of August: from
+    September the estimate of the current year is due, before it that of the previous
+    year. An older figure may not be taken for "o último boletim" (art. 6º).
+    """
+    due = on.year if on > date(on.year, 8, 31) else on.year - 1
+    if year >= due:
+        return []
+    return [
+        _missing(
+            "populacao_atualizada",
+            EDT_OFFICIAL,
+            f"O dado populacional usado é de {year}, mas em {format_date(on)} o último "
+            f"boletim do IBGE já deve trazer a estimativa de {due} (divulgada no Diário "
+            "Oficial da União por volta do fim de agosto): informe a estimativa mais "
+            f"recente ({_short(laws, ART6)}).",
+            ART6,
+        )
+    ]
 
 
 def edital_chamamento_escolar(request: ComputeInput) -> Computed:
@@ -1017,6 +1203,7 @@ def edital_chamamento_escolar(request: ComputeInput) -> Computed:
                 "confirmado": cap.figure.confirmed,
             },
         )
+        items.extend(_population_age_items(cap.figure.year, on, laws))
         if cap.open_places == 0:
             items.append(
                 _invalid(

@@ -70,6 +70,17 @@ pending. They run only on data the schema accepted.
     3º, § 4º); a premature one must be repeated within the window. Both are
     *invalid* items.
 
+    First alvará (``expedicao``): only "após regular processo de seleção" (art. 6º).
+    ``/selecao`` gives the edital, the classification, the publication of the result
+    and whether an appeal was filed and decided; the alvará may not be issued on or
+    before the last day of the appeal of art. 11 (:func:`deadline_for`), nor while an
+    appeal is undecided (art. 12, I); the Cadastro de Atividades entry must fall within
+    the 30 days of art. 8º, § 2º (:func:`check_timeliness`). Arts. 14 and 15, § 2º,
+    need the registry's knowledge of a person's licences, which it cannot give yet:
+    each needs a staff attestation (what was checked, by whom, on which date), and is
+    *missing* without it, never met. The fee must have been paid, with its date, on or
+    before the date of issue (art. 3º, § 1º; art. 13, § 3º).
+
     The vehicle's age (art. 17, I) is checked on the início of the validity: the age
     counts by year of manufacture (:mod:`lavra.eligibility`) and the validity ends in
     the início's year, so a vehicle within the limit then stays within it to the
@@ -116,6 +127,7 @@ from lavra.law import Law, resolve
 from lavra.report import Item, Status
 from lavra.statutory import (
     StatutoryContext,
+    StatutoryTimeliness,
     check_timeliness,
     deadline_for,
     load_statutory_context,
@@ -139,6 +151,13 @@ REVALIDATION = f"{SCHOOL}#art13_par6"
 FIRST_FEE = f"{SCHOOL}#art16_inc1"
 RENEWAL_FEE = f"{SCHOOL}#art16_inc2"
 NEW_SELECTION = f"{SCHOOL}#art3_par4"
+SELECTION = f"{SCHOOL}#art6"
+CHOICE_APPEAL = f"{SCHOOL}#art11"
+FINAL_CHOICE = f"{SCHOOL}#art12_inc1"
+ACTIVITY_REGISTER = f"{SCHOOL}#art8_par2"
+ONE_LICENCE = f"{SCHOOL}#art14"
+TRANSFER_BAR = f"{SCHOOL}#art15_par2"
+FEE_PAID = f"{SCHOOL}#art3_par1"
 VALIDITY_PARAMETER = f"{SCHOOL}.validade_alvara"
 
 IMPLEMENTED: tuple[str, ...] = (
@@ -350,6 +369,16 @@ def _at_form_field(item: Item) -> Item | None:
     return Item(pointers.dotted(field), item.status, field, item.message, item.basis)
 
 
+def _auxiliary_edital(item: Item, laws: Mapping[str, Law]) -> Item:
+    """Art. 7º, IX, is not asked of the auxiliary: no selection, an existing alvará."""
+    law = laws[SCHOOL].short_title
+    return Item(item.requirement, Status.NOT_APPLICABLE, item.field,
+                "Demais exigências do Edital (art. 7º, IX): não se aplicam ao condutor "
+                "auxiliar, que é vinculado ao alvará do condutor titular, sem processo "
+                f"seletivo próprio (art. 9º, §§ 1º e 3º, da {law}).",
+                (f"{SCHOOL}#art7_inc9", f"{SCHOOL}#art9_par1"))
+
+
 def requerimento_inscricao_escolar(request: ComputeInput) -> Computed:
     """Art. 7º on the date of the requerimento (module docstring).
 
@@ -373,6 +402,9 @@ def requerimento_inscricao_escolar(request: ComputeInput) -> Computed:
         field = error.field or "/candidato"
         return Computed(values, (_item(field, Status.INVALID, message, f"{SCHOOL}#art7"),))
     moved = [found for item in result.items if (found := _at_form_field(item)) is not None]
+    if role == "auxiliar":
+        moved = [_auxiliary_edital(item, context.laws) if item.field == "/edital" else item
+                 for item in moved]
     values["elegivel"] = not any(item.pending for item in moved)
     values["explicacao"] = result.explanation
     return Computed(values, tuple(moved))
@@ -428,6 +460,11 @@ def _renewal_request_items(data: Mapping[str, Any], context: StatutoryContext) -
     except LavraError as error:
         return [_item("/processo/data_requerimento", Status.INVALID, error.message,
                       RENEWAL_WINDOW)]
+    return _with_consequence(judged, context)
+
+
+def _with_consequence(judged: StatutoryTimeliness, context: StatutoryContext) -> list[Item]:
+    """The renewal timeliness items, an untimely one saying what follows (art. 13)."""
     if judged.timely:
         return list(judged.items)
     if judged.outcome == "prematuro":
@@ -440,6 +477,133 @@ def _renewal_request_items(data: Mapping[str, Any], context: StatutoryContext) -
                        f"classificação em novo processo seletivo ({selection}).")
     return [Item(item.requirement, item.status, item.field, item.message + consequence,
                  (*item.basis, ANNUAL)) for item in judged.items]
+
+
+# ---------------------------------------------------------------- selection (arts. 6º, 11, 12)
+
+_ATTESTATIONS: tuple[tuple[str, str, str], ...] = (
+    ("conferencia_outra_licenca", ONE_LICENCE,
+     "de que o candidato não detém outra licença de transporte escolar"),
+    ("conferencia_transferencia", TRANSFER_BAR,
+     "de que o candidato não transferiu licença nos 5 (cinco) anos anteriores"),
+)
+
+
+def _attestation_items(selection: Mapping[str, Any], on: date, laws: Mapping[str, Law]
+                       ) -> list[Item]:
+    """Arts. 14 and 15, § 2º: what staff checked, by whom and when; MISSING without it.
+
+    The registry cannot tell yet which licences a person holds or transferred, so the
+    condition is never reported as met unless a servant attests the check.
+    """
+    items: list[Item] = []
+    for key, citation, what in _ATTESTATIONS:
+        field = f"/selecao/{key}"
+        ref = resolve(laws, citation).short
+        entry = selection.get(key)
+        if not isinstance(entry, Mapping):
+            items.append(_item(field, Status.MISSING,
+                               f"Falta a conferência, por servidor, {what} ({ref}): informe o "
+                               "que foi conferido, por quem e em que data. Sem ela o "
+                               "requisito não pode ser dado por atendido.", citation))
+            continue
+        field += "/resultado"
+        checked = maybe_date(entry.get("data"))
+        who = _text(entry.get("responsavel")) or "servidor não identificado"
+        if entry.get("resultado") != "sem_impedimento":
+            items.append(_item(field, Status.INVALID,
+                               f"A conferência feita por {who} encontrou impedimento ({ref}): "
+                               "o alvará não pode ser expedido.", citation))
+        elif checked is None or checked > on:
+            items.append(_item(field, Status.INVALID,
+                               f"A conferência {what} ({ref}) deve ser anterior à expedição do "
+                               f"alvará, em {format_date(on)}.", citation))
+        else:
+            items.append(_item(field, Status.MET,
+                               f"Conferido por {who} em {format_date(checked)} ({ref}): "
+                               f"{_text(entry.get('verificacao')) or ''}", citation))
+    return items
+
+
+def _selection_items(data: Mapping[str, Any], on: date, context: StatutoryContext
+                     ) -> list[Item]:
+    """The first alvará only after a final selection (arts. 6º, 8º, § 2º, 11, 12, I, 14, 15)."""
+    selection = _get(data, "/selecao")
+    if not isinstance(selection, Mapping):
+        return []  # the schema reports /selecao missing
+    laws = context.laws
+    items: list[Item] = []
+    published = maybe_date(selection.get("data_publicacao_resultado"))
+    if published is not None:
+        field = "/selecao/data_publicacao_resultado"
+        try:
+            appeal = deadline_for(CHOICE_APPEAL, published, context=context)
+        except LavraError as error:
+            items.append(_item(field, Status.MISSING, error.message, CHOICE_APPEAL))
+        else:
+            last = format_date(appeal.last_day)
+            ref = resolve(laws, CHOICE_APPEAL).short
+            if on <= appeal.last_day:
+                items.append(_item(
+                    field, Status.INVALID,
+                    f"O prazo de recurso contra o ato de escolha ({ref}), contado da "
+                    f"publicação do resultado em {format_date(published)}, encerra-se em "
+                    f"{last}: a escolha ainda não é definitiva e o alvará não pode ser "
+                    f"expedido em {format_date(on)} ({resolve(laws, FINAL_CHOICE).short}).",
+                    CHOICE_APPEAL, FINAL_CHOICE))
+            else:
+                items.append(_item(
+                    field, Status.MET,
+                    f"O prazo de recurso contra o ato de escolha ({ref}) encerrou-se em "
+                    f"{last}.", CHOICE_APPEAL, FINAL_CHOICE))
+    if selection.get("recurso_interposto") is True:
+        field = "/selecao/recurso_decidido_em"
+        decided = maybe_date(selection.get("recurso_decidido_em"))
+        if decided is None:
+            items.append(_item(field, Status.MISSING,
+                               "Houve recurso contra o ato de escolha: o alvará só pode ser "
+                               "expedido depois de decidido pelo Prefeito (art. 12, I).",
+                               CHOICE_APPEAL, FINAL_CHOICE))
+        elif decided > on:
+            items.append(_item(field, Status.INVALID,
+                               f"O recurso contra o ato de escolha foi decidido em "
+                               f"{format_date(decided)}, depois da expedição do alvará: a "
+                               "escolha não era definitiva (art. 12, I).",
+                               CHOICE_APPEAL, FINAL_CHOICE))
+        else:
+            items.append(_item(field, Status.MET,
+                               f"Recurso contra o ato de escolha decidido em "
+                               f"{format_date(decided)} (art. 12, I).",
+                               CHOICE_APPEAL, FINAL_CHOICE))
+    informed = maybe_date(selection.get("data_ciencia_classificacao"))
+    registered = maybe_date(selection.get("data_inscricao_cadastro"))
+    if informed is not None and registered is not None:
+        try:
+            judged = check_timeliness(ACTIVITY_REGISTER, informed, registered,
+                                      context=context,
+                                      field="/selecao/data_inscricao_cadastro")
+        except LavraError as error:
+            items.append(_item("/selecao/data_inscricao_cadastro", Status.INVALID,
+                               error.message, ACTIVITY_REGISTER))
+        else:
+            items.extend(judged.items)
+    items.extend(_attestation_items(selection, on, laws))
+    return items
+
+
+def _fee_paid_items(data: Mapping[str, Any], on: date) -> list[Item]:
+    """The fee is paid before the alvará goes out (art. 3º, § 1º; art. 13, § 3º)."""
+    paid = maybe_date(_get(data, "/processo/data_pagamento_taxa"))
+    field = "/processo/data_pagamento_taxa"
+    if paid is None:
+        return []  # the schema reports it missing
+    if paid > on:
+        return [_item(field, Status.INVALID,
+                      f"A taxa foi recolhida em {format_date(paid)}, depois da expedição do "
+                      f"alvará em {format_date(on)}: o alvará é expedido mediante o "
+                      "recolhimento da taxa (art. 3º, § 1º).", FEE_PAID, f"{SCHOOL}#art13_par3")]
+    return [_item(field, Status.MET, f"Taxa recolhida em {format_date(paid)}.", FEE_PAID,
+                  f"{SCHOOL}#art13_par3")]
 
 
 def alvara_transporte_escolar(request: ComputeInput) -> Computed:
@@ -463,6 +627,9 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         if previous is not None:
             start = max(on, previous + timedelta(days=1))
         items.extend(_renewal_request_items(data, context))
+    else:
+        items.extend(_selection_items(data, on, context))
+    items.extend(_fee_paid_items(data, on))
     if on > request.issued_on:
         items.append(_item(
             "/data_expedicao", Status.INVALID,
@@ -509,7 +676,9 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         "taxa": fee,
         "pendente": None,
         "fundamento": _in_legal_order(
-            [*_form_basis(request.pack_dir, request.form_id), fee_citation],
+            [*_form_basis(request.pack_dir, request.form_id), fee_citation,
+             *(() if renewal else (SELECTION, CHOICE_APPEAL, FINAL_CHOICE, ONE_LICENCE,
+                                   TRANSFER_BAR))],
             context.laws,
         ),
     }
@@ -554,7 +723,7 @@ def requerimento_renovacao_escolar(request: ComputeInput) -> Computed:
         "resultado": judged.outcome,
         "explicacao": judged.explanation,
     })
-    items.extend(judged.items)
+    items.extend(_with_consequence(judged, context))
     return Computed(values, _unique(items))
 
 

@@ -31,6 +31,7 @@ from lavra.computations_atos import (
 )
 from lavra.content import Content
 from lavra.documents import Engine
+from lavra.errors import RenderError
 from lavra.report import Item, Status
 
 AUTO = "auto-infracao-escolar"
@@ -38,7 +39,8 @@ SEC = "decisao-recurso-secretario"
 PREF = "decisao-recurso-prefeito"
 EDITAL = "edital-chamamento-escolar"
 ON = date(2026, 3, 2)
-CPF = "518.811.088-13"
+CPF = "529.982.247-25"  # José Exemplo dos Santos, in every example
+DECIDED = date(2026, 5, 4)  # the decisions of the table are dated 04/05/2026
 
 
 @pytest.fixture(scope="module")
@@ -215,6 +217,8 @@ def test_escolar_drafts_read_back(engine: Engine, pack_dir: Path) -> None:
     text = pdf_text(warning.pdf)
     assert "ADVERTÊNCIA" in text and "lavra a presente advertência por escrito" in text
     assert "Sanção: Advertência por escrito." in text
+    # review finding 10: the repeat period comes from the parameter
+    assert "dentro do período de 1 (um) ano, sujeita-o à multa" in text
     fine = engine.draft(AUTO, auto_data(pack_dir, D5, [("2025-09-01", D5)]), ON)
     text = pdf_text(fine.pdf)
     assert "AUTO DE INFRAÇÃO E IMPOSIÇÃO DE MULTA" in text
@@ -230,6 +234,14 @@ UNTIMELY_23 = (
     "20/02/2026 (art. 23 da Lei nº 4.419/2006), encerrou-se em 09/03/2026: recurso "
     "intempestivo."
 )
+
+
+def escolar_penalty(data: dict[str, Any]) -> None:
+    """Make a reconsideração (art. 27) concern an escolar penalty of a natural person."""
+    data["reconsideracao"] = {"recurso_decidido": False, "de_oficio": True}
+    data["recorrente"] = {"nome": "José Exemplo dos Santos", "cpf": CPF}
+    data["ato_recorrido"].update(especie="advertencia", numero="AIE-ESC 0001/2026",
+                                 formulario="auto-infracao-escolar")
 
 
 def decision(pack: Path, form: str, hypothesis: str, act: str, ciencia: str | None,
@@ -302,7 +314,7 @@ DECISIONS = [
                 "2026-03-25", "2026-03-30", "2026-04-01", None, None, "única instância",
                 frozenset({"decisao.resultado"})),
     DecisionRow("escolar art. 27: reconsideração kept → arts. 25 and 26 remain", SEC,
-                "transporte-escolar#art27", "2026-03-25", None, None, "nao_provido",
+                "transporte-escolar#art27", "2026-03-25", "2026-04-28", None, "nao_provido",
                 "nao_provido", "permanece cabível o recurso ao Prefeito"),
 ]
 
@@ -312,8 +324,8 @@ def test_appeal_decisions(pack_dir: Path, row: DecisionRow) -> None:
     data = decision(pack_dir, row.form, row.hypothesis, row.act, row.ciencia, row.filed,
                     row.result)
     if row.hypothesis == "transporte-escolar#art27":
-        data["reconsideracao"] = {"recurso_decidido": False, "de_oficio": True}
-    result = run(decisao_recurso, row.form, data, pack_dir)
+        escolar_penalty(data)
+    result = run(decisao_recurso, row.form, data, pack_dir, DECIDED)
     assert set(pending(result)) == set(row.problems), pending(result)
     assert result.values["resultado"] == row.outcome
     assert row.remedy in result.values["proximo_recurso"]
@@ -327,7 +339,7 @@ def test_appeal_decisions(pack_dir: Path, row: DecisionRow) -> None:
 def test_untimely_sentence_is_printed_verbatim(engine: Engine, pack_dir: Path) -> None:
     # fretamento art. 23: the explanation of check_timeliness, word for word
     data = decision(pack_dir, SEC, "fretamento#art23", "2026-02-20", None, "2026-03-12", None)
-    result = run(decisao_recurso, SEC, data, pack_dir)
+    result = run(decisao_recurso, SEC, data, pack_dir, DECIDED)
     assert result.values["tempestividade"] == UNTIMELY_23
     rendered = engine.draft(SEC, data)
     assert rendered.report.complete, [i.to_json() for i in rendered.report.pending]
@@ -339,10 +351,11 @@ def test_untimely_sentence_is_printed_verbatim(engine: Engine, pack_dir: Path) -
 
 def test_reconsideration_after_the_appeal_was_decided_is_barred(pack_dir: Path) -> None:
     # escolar art. 27: "desde que não haja decisão de eventual recurso"
-    data = decision(pack_dir, SEC, "transporte-escolar#art27", "2026-03-25", None, None,
-                    "provido")
+    data = decision(pack_dir, SEC, "transporte-escolar#art27", "2026-03-25", "2026-03-25",
+                    None, "provido")
+    escolar_penalty(data)
     data["reconsideracao"] = {"recurso_decidido": True}
-    result = run(decisao_recurso, SEC, data, pack_dir)
+    result = run(decisao_recurso, SEC, data, pack_dir, DECIDED)
     assert pending(result)["reconsideracao.recurso_decidido"].status is Status.INVALID
 
 
@@ -396,8 +409,8 @@ class EditalRow:
 
 
 EDITAIS = [
-    EditalRow("art. 6º: population a confirmar → pending", {}, 8,
-              frozenset({"populacao"})),
+    EditalRow("art. 6º: population a confirmar (and of 2024) → pending", {}, 8,
+              frozenset({"populacao", "populacao_atualizada"})),
     EditalRow("art. 6º: official figure stated → 100 − 90 places", {"populacao_oficial": OFFICIAL},
               10, frozenset()),
     EditalRow("art. 6º: fewer places than open, at the Secretaria's discretion",
@@ -408,7 +421,7 @@ EDITAIS = [
               {"populacao_oficial": OFFICIAL, "licencas_ativas": 100}, 0, frozenset({"vagas"})),
     EditalRow("art. 6º: a figure older than the last boletim is refused",
               {"populacao_oficial": {**OFFICIAL, "ano": 2021, "divulgacao": "2021-08-27"}}, 8,
-              frozenset({"populacao"})),
+              frozenset({"populacao", "populacao_atualizada"})),
     EditalRow("art. 6º, parágrafo único: 19 days of registration is too short",
               {"populacao_oficial": OFFICIAL, "inscricoes": {"fim": "2026-03-22"}}, 10,
               frozenset({"inscricoes.fim"})),
@@ -418,8 +431,18 @@ EDITAIS = [
                "inscricoes": {"inicio": "2026-02-28", "fim": "2026-03-20"}}, 10,
               frozenset({"publicacao.data"})),
     EditalRow("art. 6º, parágrafo único: registration may not open before publication",
-              {"populacao_oficial": OFFICIAL, "inscricoes": {"inicio": "2026-03-01"}}, 10,
-              frozenset({"inscricoes.inicio"})),
+              {"populacao_oficial": OFFICIAL, "inscricoes": {"inicio": "2026-02-05"}}, 10,
+              frozenset({"inscricoes.inicio", "publicacao.data"})),
+    EditalRow("art. 10: counted back from the opening, not the closing, of registration",
+              {"populacao_oficial": OFFICIAL, "publicacao": {"data": "2026-03-02"}}, 10,
+              frozenset({"publicacao.data"})),
+    EditalRow("art. 6º: a 2025 estimate is stale once August 2026 has ended",
+              {"populacao_oficial": OFFICIAL, "publicacao": {"data": "2026-09-01"},
+               "inscricoes": {"inicio": "2026-10-01", "fim": "2026-10-30"}}, 10,
+              frozenset({"populacao_atualizada"})),
+    EditalRow("art. 6º: a 2024 figure is stale in 2026 even before September",
+              {"populacao_oficial": {**OFFICIAL, "ano": 2024, "divulgacao": "2024-08-29"}},
+              10, frozenset({"populacao_atualizada"})),
 ]
 
 
@@ -449,11 +472,154 @@ def test_edital_draft_reads_back(engine: Engine, pack_dir: Path) -> None:
     rendered = engine.draft(EDITAL, example(pack_dir, EDITAL))
     text = pdf_text(rendered.pdf)
     assert not rendered.report.complete
-    assert {i.requirement for i in rendered.report.pending} == {"populacao", "tabela_pontuacao"}
+    assert {i.requirement for i in rendered.report.pending} == {
+        "populacao", "populacao_atualizada", "tabela_pontuacao"}
     assert "CRITÉRIOS DE EXEMPLO" in text and "tabela de pontuação de EXEMPLO" in text
     assert "8 Alvarás" in text
     assert "precederá o candidato mais idoso" in text and "menor número de protocolo" in text
     assert "no prazo de 5 dias contados da publicação do resultado" in text
     assert "possuir mais de 21 (vinte e um) anos de idade: documento oficial" in text
-    assert "prazo de inscrição regular" in text
-    assert "publicação com a antecedência legal" in text
+    # review finding 7: the edital states the period and the place, not its own legality
+    assert "prazo de inscrição regular" not in text
+    assert "antecedência legal" not in text and "encerra-se em" not in text
+    assert "de 03/03/2026 a 27/03/2026" in text and "Protocolo da SETRANSV" in text
+    # review finding 9: the documents of art. 17, one per item
+    assert "Certificado de Registro e Licenciamento do Veículo (CRLV)" in text
+    assert "apólice de seguro em vigor, com cobertura de danos em favor de terceiros e dos " \
+           "passageiros transportados (art. 17, inciso IV)" in text
+    assert "pneus do veículo não são remoldados, ressolados nem riscados" in text
+    assert "Demais exigências deste edital" not in text
+
+
+def test_edital_late_publication_says_when_it_should_have_been(pack_dir: Path,
+                                                                official_pack: Path) -> None:
+    # review findings 6 and 18
+    data = {**example(pack_dir, EDITAL), "populacao_oficial": OFFICIAL}
+    data["publicacao"] = {**data["publicacao"], "data": "2026-03-02"}
+    item = pending(run(edital_chamamento_escolar, EDITAL, data, official_pack))["publicacao.data"]
+    assert "a publicação deveria ter ocorrido até 11/02/2026" in item.message
+    assert "abertura das inscrições, em 03/03/2026" in item.message
+    assert "encerrou-se" not in item.message
+
+
+# ---------------------------------------------------------------- review findings 3, 11, 12
+
+
+def test_escolar_without_attested_history_the_sanction_is_missing(pack_dir: Path) -> None:
+    # art. 23, parágrafo único: an empty list of priors is no history only when attested
+    data = auto_data(pack_dir, D5)
+    del data["historico_conferido"]
+    result = run(auto_infracao_escolar, AUTO, data, pack_dir)
+    found = pending(result)
+    assert found["historico_conferido"].status is Status.MISSING
+    assert "transporte-escolar#art23_par1u" in found["historico_conferido"].basis
+    assert found["infracoes.0.sancao"].status is Status.MISSING
+    assert result.values["historico_conferido"] is False
+
+
+def test_escolar_attested_history_names_who_and_when(pack_dir: Path) -> None:
+    result = run(auto_infracao_escolar, AUTO, auto_data(pack_dir, D5), pack_dir)
+    assert not pending(result)
+    met = [i for i in result.items if i.requirement == "historico_conferido"]
+    assert met and "Carlos Servidor Exemplo" in met[0].message and "02/03/2026" in met[0].message
+    assert result.values["prazo_reincidencia_texto"] == "1 (um) ano"
+    later = auto_data(pack_dir, D5)
+    later["historico_conferido"]["data"] = "2026-03-05"
+    assert pending(run(auto_infracao_escolar, AUTO, later, pack_dir))[
+        "historico_conferido"].status is Status.INVALID
+
+
+def test_escolar_final_act_without_sanctions_is_refused(engine: Engine, pack_dir: Path) -> None:
+    # the guard must fail on a final act whose sanctions were not computed (never «[]»)
+    data = auto_data(pack_dir, D3, [("2025-12-01", "transporte-escolar#art9_par2_inc2")])
+    prepared = engine.prepare(AUTO, data, ON)
+    assert prepared.computed["infracoes"] == []
+    with pytest.raises(RenderError, match="infracoes_pendentes"):
+        engine.render_final(prepared, number="AIE-ESC 0001/2026", code="ABCD-1234",
+                            url="https://lavra.invalid/v/ABCD-1234", qr_png=b"",
+                            signer_name="Agente Exemplo", docx=False)
+
+
+@pytest.mark.parametrize(("selo", "printed"), [
+    ({"selo": "0007", "selo_afixado": True}, "Selo de identificação nº 0007"),
+    ({"selo_afixado": False}, "Selo de identificação não afixado"),
+    ({}, "Selo de identificação não informado"),
+])
+def test_escolar_blank_seal_is_not_a_statement(engine: Engine, pack_dir: Path,
+                                               selo: dict[str, Any], printed: str) -> None:
+    data = example(pack_dir, AUTO)
+    data["veiculo"].pop("selo", None)
+    data["veiculo"].pop("selo_afixado", None)
+    data["veiculo"].update(selo)
+    assert printed in pdf_text(engine.draft(AUTO, data, ON).pdf)
+
+
+# ---------------------------------------------------------------- review finding 17
+
+
+def test_decision_dated_after_its_issue_is_invalid(pack_dir: Path) -> None:
+    data = decision(pack_dir, PREF, "transporte-escolar#art25", "2026-03-25", "2026-03-30",
+                    "2026-04-09", "nao_provido")
+    result = run(decisao_recurso, PREF, data, pack_dir, date(2026, 5, 3))
+    item = pending(result)["decisao.data"]
+    assert item.status is Status.INVALID and "pós-datada" in item.message
+    assert "decisao.data" not in pending(run(decisao_recurso, PREF, data, pack_dir, DECIDED))
+
+
+def test_reconsideration_names_the_act_object_of_the_request(engine: Engine,
+                                                              pack_dir: Path) -> None:
+    data = decision(pack_dir, SEC, "transporte-escolar#art27", "2026-03-25", "2026-04-28",
+                    None, "nao_provido")
+    escolar_penalty(data)
+    text = pdf_text(engine.draft(SEC, data).pdf)
+    assert "Ato objeto do pedido" in text and "Ato reconsiderado" not in text
+
+
+# ---------------------------------------------------------------- review finding 4
+
+
+def test_reconsideration_says_the_appeal_has_expired(pack_dir: Path) -> None:
+    # art. 26: 10 days from the ciência (02/03 → 12/03); decided on 20/03
+    data = decision(pack_dir, SEC, "transporte-escolar#art27", "2026-03-02", "2026-03-02",
+                    None, "nao_provido")
+    escolar_penalty(data)
+    data["decisao"]["data"] = "2026-03-20"
+    result = run(decisao_recurso, SEC, data, pack_dir, DECIDED)
+    assert not pending(result)
+    remedy = result.values["proximo_recurso"]
+    assert "encerrou-se em 12/03/2026" in remedy and "não cabe mais recurso" in remedy
+    assert "permanece cabível" not in remedy
+    assert result.values["prazo_recurso"] == date(2026, 3, 12)
+
+
+def test_reconsideration_of_a_fretamento_auto_of_a_company_is_refused(pack_dir: Path) -> None:
+    # the reviewer's case: fretamento auto, CNPJ, ciência 02/03, decided 20/03
+    data = decision(pack_dir, SEC, "transporte-escolar#art27", "2026-03-02", "2026-03-02",
+                    None, "nao_provido")
+    data["reconsideracao"] = {"recurso_decidido": False, "de_oficio": True}
+    data["ato_recorrido"]["formulario"] = "auto-infracao-fretamento"
+    data["decisao"]["data"] = "2026-03-20"
+    found = pending(run(decisao_recurso, SEC, data, pack_dir, DECIDED))
+    assert found["ato_recorrido.formulario"].status is Status.INVALID
+    assert found["recorrente.cnpj"].status is Status.INVALID
+    del data["ato_recorrido"]["data_ciencia"]
+    assert pending(run(decisao_recurso, SEC, data, pack_dir, DECIDED))[
+        "ato_recorrido.data_ciencia"].status is Status.MISSING
+
+
+# ---------------------------------------------------------------- review finding 14
+
+
+def test_examples_describe_the_same_driver_and_vehicle(pack_dir: Path) -> None:
+    alvara = example(pack_dir, "alvara-transporte-escolar")
+    auto = example(pack_dir, AUTO)
+    assert auto["condutor"]["cpf"] == alvara["titular"]["cpf"]
+    assert auto["veiculo"]["placa"] == alvara["veiculo"]["placa"]
+    assert auto["veiculo"]["selo"] == alvara["selo_identificacao"]
+    for form in (PREF, "requerimento-renovacao-escolar"):
+        data = json.dumps(example(pack_dir, form), ensure_ascii=False)
+        assert "518.811.088-13" not in data and "DEF2G34" not in data
+    assert example(pack_dir, PREF)["recorrente"]["cpf"] == alvara["titular"]["cpf"]
+    # no literal dates in free text: they would contradict the shifted dates
+    free = example(pack_dir, PREF)["decisao"]["fundamentacao"]
+    assert not re.search(r"\d{2}/\d{2}/\d{4}", free)

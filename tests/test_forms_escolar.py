@@ -398,6 +398,13 @@ def test_alvara_draft_reads_back_with_validity_fee_and_duties(engine: Engine) ->
     assert "Certificado de Vistoria expedido pela CIRETRAN" in text
     assert "cidades circunvizinhas" in text
     assert "art. 16, inciso I, da Lei Municipal nº 4.515" in text
+    # review finding 15: the words of art. 18 and the individual character of art. 3º, § 1º
+    assert "“Reclamações e Sugestões SAC 3475-9024”" in text
+    assert "expedido em caráter individual (art. 3º, § 1º)" in text
+    assert "é pessoal" not in text
+    # review findings 1 and 2: the selection behind it and the fee paid
+    assert "classificado em 3º lugar no Edital de Chamamento nº 01/2026" in text
+    assert "Recolhimento comprovado por DAM 2026/000987, em 05/03/2026" in text
 
 
 def test_alvara_draft_without_computed_values_says_they_are_pending(engine: Engine) -> None:
@@ -496,3 +503,135 @@ def test_fillable_requerimento_round_trip(engine: Engine, form: str) -> None:
     assert back.form == form
     assert back.data == data
     assert back.report.complete
+
+
+# ------------------------------------------------------------------ review findings 1 and 2
+
+SELECTION_CASES: list[tuple[str, Change, str, Status, str]] = [
+    ("art. 6º: primeiro alvará sem processo de seleção",
+     setter("/selecao", _DELETE), "/selecao", Status.MISSING, "art6"),
+    ("art. 11: expedido dentro do prazo de recurso contra a escolha",
+     setter("/selecao/data_publicacao_resultado", "2026-03-06"),
+     "/selecao/data_publicacao_resultado", Status.INVALID, "art11"),
+    ("art. 12, I: recurso interposto e não decidido",
+     setter("/selecao/recurso_interposto", True),
+     "/selecao/recurso_decidido_em", Status.MISSING, "art12_inc1"),
+    ("art. 12, I: recurso decidido depois da expedição",
+     chain(setter("/selecao/recurso_interposto", True),
+           setter("/selecao/recurso_decidido_em", "2026-03-20")),
+     "/selecao/recurso_decidido_em", Status.INVALID, "art12_inc1"),
+    ("art. 8º, § 2º: Cadastro de Atividades depois de 30 dias",
+     setter("/selecao/data_inscricao_cadastro", "2026-03-30"),
+     "/selecao/data_inscricao_cadastro", Status.INVALID, "art8_par2"),
+    ("art. 14: sem a conferência de outra licença",
+     setter("/selecao/conferencia_outra_licenca", _DELETE),
+     "/selecao/conferencia_outra_licenca", Status.MISSING, "art14"),
+    ("art. 15, § 2º: sem a conferência da transferência",
+     setter("/selecao/conferencia_transferencia", _DELETE),
+     "/selecao/conferencia_transferencia", Status.MISSING, "art15_par2"),
+    ("art. 15, § 2º: conferência com impedimento",
+     setter("/selecao/conferencia_transferencia/resultado", "com_impedimento"),
+     "/selecao/conferencia_transferencia/resultado", Status.INVALID, "art15_par2"),
+    ("art. 13, § 3º: sem o comprovante da taxa",
+     setter("/processo/comprovante_taxa", _DELETE),
+     "/processo/comprovante_taxa", Status.MISSING, "art13_par3"),
+    ("art. 3º, § 1º: sem a data do recolhimento da taxa",
+     setter("/processo/data_pagamento_taxa", _DELETE),
+     "/processo/data_pagamento_taxa", Status.MISSING, "art3_par1"),
+    ("art. 3º, § 1º: taxa recolhida depois da expedição",
+     setter("/processo/data_pagamento_taxa", "2026-03-11"),
+     "/processo/data_pagamento_taxa", Status.INVALID, "art3_par1"),
+]
+
+
+@pytest.mark.parametrize(("case", "change", "field", "status", "fragment"), SELECTION_CASES,
+                         ids=[c[0] for c in SELECTION_CASES])
+def test_first_alvara_needs_a_final_selection_and_the_fee_paid(
+    engine: Engine, case: str, change: Change, field: str, status: Status, fragment: str,
+) -> None:
+    data = example(engine, ALV)
+    change(data)
+    report = report_of(engine, ALV, data)
+    found = at(report, field)
+    assert found.status is status, found
+    assert E + fragment in found.basis, found
+    assert not report.complete
+
+
+def test_attested_checks_are_met_with_who_and_when(engine: Engine) -> None:
+    report = report_of(engine, ALV, example(engine, ALV))
+    found = [i for i in report.items if i.field == "/selecao/conferencia_outra_licenca/resultado"]
+    assert found and all(i.status is Status.MET for i in found)
+    assert any("Maria Servidora Exemplo" in i.message and "09/03/2026" in i.message
+               for i in found)
+
+
+def test_renewal_does_not_ask_for_the_selection(engine: Engine) -> None:
+    data = example(engine, ALV)
+    data.pop("selecao")
+    data.update({"modalidade": "renovacao",
+                 "alvara_anterior": {"numero": "ALV-ESC 1/2025", "valido_ate": "2026-03-31"}})
+    report = report_of(engine, ALV, data)
+    assert not [i for i in report.pending if i.field.startswith("/selecao")]
+    assert report.complete, [i.to_json() for i in report.pending]
+
+
+# ------------------------------------------------------------------ review findings 5 and 13
+
+
+def _auxiliary(engine: Engine) -> dict[str, Any]:
+    data = example(engine, INS)
+    data["funcao"] = "auxiliar"
+    del data["veiculo"]
+    del data["edital"]
+    for name in ("crlv", "apolice_seguro", "laudo_vistoria_ciretran"):
+        del data["documentos"][name]
+    data["condutor_titular"] = {
+        "nome": "Maria Titular Exemplo", "cpf": "645.922.328-95", "alvara": "ALV-ESC 0007/2026"
+    }
+    return data
+
+
+def test_auxiliary_driver_joins_an_alvara_not_a_selection(engine: Engine) -> None:
+    # art. 9º, § 1º: the auxiliary is attached to an existing alvará, no edital
+    data = _auxiliary(engine)
+    rendered = engine.draft(INS, data)
+    assert rendered.report.complete, [i.to_json() for i in rendered.report.pending]
+    edital = [i for i in rendered.report.items if i.field == "/edital"]
+    assert edital and all(i.status is Status.NOT_APPLICABLE for i in edital)
+    text = pdf_text(rendered.pdf)
+    assert "vinculado ao Alvará para exploração de serviços de Transporte Escolar nº " \
+           "ALV-ESC 0007/2026" in text
+    assert "§§ 1º e 3º)." in text
+    assert "processo seletivo" not in text and "Edital" not in text.split("Documentos")[0]
+    assert "demais exigências do Edital" not in text
+
+
+def test_titular_still_needs_the_edital(engine: Engine) -> None:
+    data = example(engine, INS)
+    del data["edital"]
+    assert at(report_of(engine, INS, data), "/edital").status is Status.MISSING
+
+
+@pytest.mark.parametrize("form", [INS, REN])
+def test_requerimentos_use_neutral_wording(engine: Engine, form: str) -> None:
+    # gender agreement: «inscrito(a)», documents with «data de emissão» / «validade»
+    text = pdf_text(engine.draft(form, example(engine, form)).pdf)
+    assert "inscrito(a) no CPF" in text
+    assert "emitido em" not in text and "válido até" not in text
+    assert "data de emissão:" in text or "validade:" in text
+
+
+def test_late_renewal_requerimento_states_the_consequence(engine: Engine) -> None:
+    # review finding 16: art. 13, caput, and art. 3º, § 4º, in the requerimento too
+    data = example(engine, REN)
+    data["data_requerimento"] = "2027-01-05"
+    found = at(report_of(engine, REN, data), "/data_requerimento")
+    assert found.status is Status.INVALID
+    assert "cassação automática da licença" in found.message
+    assert "novo processo seletivo" in found.message
+    assert E + "art13" in found.basis
+    early = example(engine, REN)
+    early["data_requerimento"] = "2026-11-30"
+    assert "renovado dentro do prazo" in at(report_of(engine, REN, early),
+                                            "/data_requerimento").message
