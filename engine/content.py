@@ -6,6 +6,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ FORM_KEYS = {
     "verificacoes",
     "data_referencia",
     "calculos",
+    "exemplo_em",
 }
 
 
@@ -63,6 +65,7 @@ class FormSpec:
     reference_date_field: str | None
     example: Path | None
     computations: tuple[str, ...] = ()
+    example_as_of: date | None = None
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any], folder: Path) -> FormSpec:
@@ -101,7 +104,19 @@ class FormSpec:
             reference_date_field=raw.get("data_referencia"),
             example=example,
             computations=tuple(raw.get("calculos", ())),
+            example_as_of=_as_of(raw.get("exemplo_em"), where),
         )
+
+
+def _as_of(value: Any, where: str) -> date | None:
+    """``exemplo_em``: the date on which the example is current (the demo moves its dates
+    by as many days as have passed since, so that it stays valid)."""
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        raise ContentPackError(f"{where}: «exemplo_em» deve ser uma data AAAA-MM-DD.") from None
 
 
 @dataclass(frozen=True)

@@ -120,6 +120,9 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
             if form.reference_date_field:
                 data, days = bring_to(data, form.reference_date_field, today())
                 shifted = days != 0
+            elif form.example_as_of is not None:
+                days = (today() - form.example_as_of).days
+                data, shifted = shift_dates(data, days), days != 0
             try:
                 result = issuer.issue(
                     form.id, data, idempotency_key=f"demo:{form.id}", example_values=examples

@@ -159,7 +159,9 @@ def test_cli_keys_issue_verify_cancel(
     runner = CliRunner()
     example_path = pack_dir / "forms" / ALV / "exemplo.json"
     out = tmp_path / "alvara.pdf"
-    result = runner.invoke(main, ["issue", ALV, str(example_path), "-o", str(out)])
+    result = runner.invoke(
+        main, ["issue", ALV, str(example_path), "-o", str(out), "--on", "2026-11-29"]
+    )
     assert result.exit_code == 2 and "keys init" in result.output
     assert runner.invoke(main, ["keys", "init"]).exit_code == 0
     result = runner.invoke(
@@ -215,7 +217,9 @@ def test_cli_issue_to_an_unwritable_place_issues_nothing_and_export_gives_the_or
         main, ["issue", ALV, example_path, "-o", str(tmp_path / "nao" / "x.pdf")]
     )
     assert result.exit_code == 2 and "não existe" in result.output
-    result = runner.invoke(main, ["issue", ALV, example_path, "-o", "a.pdf", "--json"])
+    result = runner.invoke(
+        main, ["issue", ALV, example_path, "-o", "a.pdf", "--json", "--on", "2026-11-29"]
+    )
     assert result.exit_code == 0, result.output
     number = json.loads(result.output)["number"]
     assert number.startswith("0001/"), "the refused attempt consumed no number"
