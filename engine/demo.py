@@ -26,6 +26,7 @@ from typing import Any
 
 from lavra import pointers
 from lavra.config import Config
+from lavra.content import FormSpec
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError
 from lavra.inputs import describe_os_error, read_data, today
@@ -79,6 +80,19 @@ def bring_to(data: Mapping[str, Any], pointer: str, target: date) -> tuple[dict[
     return dict(shift_dates(data, days)), days
 
 
+def current_example(form: FormSpec, data: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The example of an issuable form with its dates moved to today, and whether they
+    moved: by its reference date when the form has one, else by the days since the
+    example was written (``exemplo_em``)."""
+    if form.reference_date_field:
+        moved, days = bring_to(data, form.reference_date_field, today())
+        return moved, days != 0
+    if form.example_as_of is not None:
+        days = (today() - form.example_as_of).days
+        return dict(shift_dates(data, days)), days != 0
+    return dict(data), False
+
+
 def _write(path: Path, content: bytes) -> Path:
     path.write_bytes(content)
     return path
@@ -117,12 +131,7 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
                 continue
             examples = bool(form.computations)
             shifted = False
-            if form.reference_date_field:
-                data, days = bring_to(data, form.reference_date_field, today())
-                shifted = days != 0
-            elif form.example_as_of is not None:
-                days = (today() - form.example_as_of).days
-                data, shifted = shift_dates(data, days), days != 0
+            data, shifted = current_example(form, data)
             try:
                 result = issuer.issue(
                     form.id, data, idempotency_key=f"demo:{form.id}", example_values=examples

@@ -81,7 +81,7 @@ def test_law_citations_and_forms(client: TestClient, web_context: WebContext) ->
 
 
 def test_issue_needs_a_signer_token(client: TestClient, tokens: dict[str, str]) -> None:
-    body: dict[str, Any] = {"form": ALV, "data": example(ALV), "on": "2026-11-29"}
+    body: dict[str, Any] = {"form": ALV, "data": example(ALV)}
     assert client.post("/api/issue", json=body).status_code == 401
     assert client.post("/api/issue", json=body, headers=bearer("lavra_falso")).status_code == 401
     assert client.post("/api/issue", json=body, headers=bearer(tokens["clara"])).status_code == 403
@@ -92,7 +92,7 @@ def test_issue_needs_a_signer_token(client: TestClient, tokens: dict[str, str]) 
 
 def test_issue_verify_search_cancel(client: TestClient, tokens: dict[str, str]) -> None:
     signer = bearer(tokens["sergio"])
-    body = {"form": ALV, "data": example(ALV), "on": "2026-11-29", "idempotency_key": "api-1"}
+    body = {"form": ALV, "data": example(ALV), "idempotency_key": "api-1"}
     issued = client.post("/api/issue", json=body, headers=signer)
     assert issued.status_code == 201, issued.text
     record = issued.json()

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from lavra.config import Config
 from lavra.content import Content
+from lavra.demo import current_example
 from lavra.issuing import ensure_dev_pki
 from lavra.web import WebContext, WebSettings
 from lavra.web.sandbox import Limits
@@ -25,16 +26,16 @@ SECRET = "chave-de-teste-das-sessoes-0123456789-abcdef"
 
 
 def example(form_id: str) -> dict[str, Any]:
+    """The form's example as of today (dates moved as the demo moves them)."""
     data: dict[str, Any] = json.loads(
         (REPO / "forms" / form_id / "exemplo.json").read_text(encoding="utf-8")
     )
-    return data
+    spec = Content(REPO).form(form_id)
+    return current_example(spec, data)[0] if spec.series else data
 
 
 def make_context(data_dir: Path, base_url: str = "http://testserver") -> WebContext:
-    config = Config(
-        pack_dir=REPO, data_dir=data_dir, verification_url=f"{base_url}/verificar"
-    )
+    config = Config(pack_dir=REPO, data_dir=data_dir, verification_url=f"{base_url}/verificar")
     ensure_dev_pki(config, Content(REPO))
     context = WebContext(config, WebSettings(secret_key=SECRET, sandbox=Limits(timeout=90)))
     users = context.users
