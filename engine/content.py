@@ -39,6 +39,7 @@ FORM_KEYS = {
     "data_referencia",
     "calculos",
     "exemplo_em",
+    "orgao",
 }
 
 
@@ -66,6 +67,7 @@ class FormSpec:
     example: Path | None
     computations: tuple[str, ...] = ()
     example_as_of: date | None = None
+    issuing_body: str | None = None
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any], folder: Path) -> FormSpec:
@@ -105,6 +107,7 @@ class FormSpec:
             example=example,
             computations=tuple(raw.get("calculos", ())),
             example_as_of=_as_of(raw.get("exemplo_em"), where),
+            issuing_body=raw.get("orgao"),
         )
 
 

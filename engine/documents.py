@@ -284,7 +284,7 @@ class Engine:
         title = (computed or {}).get("titulo_documento") or form.title
         return PageFrame(
             municipio=org.municipio,
-            orgao=org.orgao,
+            orgao=form.issuing_body or org.orgao,
             titulo=str(title),
             minuta=draft,
             numero=number,

@@ -284,3 +284,14 @@ def test_particular_service_vehicle_owned_cites_arts_6_and_12(engine: Engine) ->
     found = item(engine.check(REQ, data, ON), "/veiculos/0/propriedade")
     assert found.status is Status.INVALID
     assert "propriedade" in found.message
+
+
+def test_a_form_may_name_its_issuing_body(engine: Engine) -> None:
+    form = engine.content.form("decisao-recurso-prefeito")
+    assert form.issuing_body == "Gabinete do Prefeito"
+    assert form.example is not None
+    data = json.loads(form.example.read_text(encoding="utf-8"))
+    first_page = PdfReader(io.BytesIO(engine.draft(form.id, data).pdf)).pages[0].extract_text()
+    # the margin boxes come last in the extracted text: the header names the Gabinete
+    header = first_page.split("\n")[-4:-2]
+    assert header == ["Prefeitura Municipal de Americana", "Gabinete do Prefeito"]

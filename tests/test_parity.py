@@ -86,7 +86,8 @@ def test_pdf_and_docx_of_every_form_say_the_same_words(engine: Engine, form: str
     rendered = engine.draft(form, data, date(2026, 11, 29), docx=True, example_values=True)
     assert rendered.docx is not None
     org = engine.content.organization
-    frame = words(f"{org.municipio} {org.orgao} documento sem valor oficial")
+    body = spec.issuing_body or org.orgao  # the issuing body a form may name (Prefeito)
+    frame = words(f"{org.municipio} {body} documento sem valor oficial")
     frame = [w for w in frame if w != "—"]
     pdf_words = pdf_body_words(rendered.pdf, frame)
     assert pdf_words == docx_body_words(rendered.docx)
