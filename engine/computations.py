@@ -255,8 +255,21 @@ def clear_caches() -> None:
 # ---------------------------------------------------------------- helpers
 
 
-def _text(value: Any) -> str | None:
+def clean_text(value: Any) -> str | None:
+    """A non-blank text of the form data, stripped; None otherwise."""
     return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def item_at(field: str, status: Status, message: str, *basis: str) -> Item:
+    """A report item about the field at pointer ``field`` (its id is the dotted pointer)."""
+    return Item(pointers.dotted(field), status, field, message, tuple(basis))
+
+
+def bare_reference(laws: Mapping[str, Law], citation: str) -> str:
+    """``"art. 21, III"`` from ``"art. 21, III, da Lei nº 4.515/2007"``."""
+    cited = resolve(laws, citation)
+    title = cited.law.short_title
+    return cited.short.removesuffix(f", da {title}").removesuffix(f" da {title}")
 
 
 def _flag(data: Mapping[str, Any], pointer: str) -> bool:
@@ -271,7 +284,7 @@ def _infractions(data: Mapping[str, Any]) -> list[tuple[int, str, str | None]]:
         return found
     for index, entry in enumerate(listed):
         if isinstance(entry, Mapping) and isinstance(entry.get("dispositivo"), str):
-            found.append((index, entry["dispositivo"], _text(entry.get("descricao"))))
+            found.append((index, entry["dispositivo"], clean_text(entry.get("descricao"))))
     return found
 
 
@@ -280,7 +293,7 @@ def _prior_infractions(records: Sequence[PriorRecord], plate: str) -> list[Prior
     priors: list[PriorInfraction] = []
     for record in records:
         data = record.data if isinstance(record.data, Mapping) else {}
-        subject = _text(pointers.get(data, PLATE_POINTER)) or plate
+        subject = clean_text(pointers.get(data, PLATE_POINTER)) or plate
         for _, citation, _ in _infractions(data):
             if "#" in citation:
                 priors.append(
@@ -517,7 +530,7 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
         return Computed(pending, tuple(items))
 
     # The case history (art. 18).
-    plate = _text(pointers.get(data, PLATE_POINTER))
+    plate = clean_text(pointers.get(data, PLATE_POINTER))
     consulted = request.history is not None and plate is not None
     since = _repeat_since(on, sources)
     if request.history is not None and plate is not None and since is not None:

@@ -112,6 +112,8 @@ from lavra.computations import (
     Computation,
     Computed,
     ComputeInput,
+    bare_reference,
+    clean_text,
     form_basis,
     in_legal_order,
     pack_root,
@@ -168,19 +170,8 @@ def _data(request: ComputeInput) -> Mapping[str, Any]:
     return request.data if isinstance(request.data, Mapping) else {}
 
 
-def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
-
-
 def _short(laws: Mapping[str, Law], citation: str) -> str:
     return resolve(laws, citation).short
-
-
-def _bare(laws: Mapping[str, Law], citation: str) -> str:
-    """``"art. 21, III"`` from ``"art. 21, III, da Lei nº 4.515/2007"``."""
-    cited = resolve(laws, citation)
-    title = cited.law.short_title
-    return cited.short.removesuffix(f", da {title}").removesuffix(f" da {title}")
 
 
 def _period_of(context: StatutoryContext, citation: str, on: date) -> tuple[int, str] | None:
@@ -251,7 +242,7 @@ def _priors(
         if when is None:
             continue  # the schema reports it
         where = f"{AUTO_PRIORS}/{index}/data"
-        number = _text(entry.get("auto"))
+        number = clean_text(entry.get("auto"))
         if when > on:
             items.append(
                 _invalid(
@@ -272,8 +263,9 @@ def _priors(
 AUTO_HISTORY = "/historico_conferido"
 
 
-def _history_attested(data: Mapping[str, Any], issued_on: date, laws: Mapping[str, Law]
-                      ) -> tuple[bool, list[Item]]:
+def _history_attested(
+    data: Mapping[str, Any], issued_on: date, laws: Mapping[str, Law]
+) -> tuple[bool, list[Item]]:
     """The holder's earlier autos, attested by staff (art. 23, parágrafo único).
 
     The registry cannot be asked for a holder's autos yet; an empty list of earlier
@@ -285,26 +277,46 @@ def _history_attested(data: Mapping[str, Any], issued_on: date, laws: Mapping[st
     ref = _short(laws, basis)
     entry = pointers.get(data, AUTO_HISTORY)
     if not isinstance(entry, Mapping) or entry.get("conferido") is not True:
-        return False, [_missing(
-            "historico_conferido", AUTO_HISTORY,
-            "Falta a conferência, por servidor, das infrações anteriores do condutor no "
-            f"registro de documentos ({ref}): sem ela não se apura a reincidência. Informe "
-            "quem conferiu e em que data.", basis)]
-    who = _text(entry.get("responsavel"))
+        return False, [
+            _missing(
+                "historico_conferido",
+                AUTO_HISTORY,
+                "Falta a conferência, por servidor, das infrações anteriores do condutor no "
+                f"registro de documentos ({ref}): sem ela não se apura a reincidência. Informe "
+                "quem conferiu e em que data.",
+                basis,
+            )
+        ]
+    who = clean_text(entry.get("responsavel"))
     when = maybe_date(entry.get("data"))
     if who is None or when is None:
-        return False, [_missing(
-            "historico_conferido", AUTO_HISTORY,
-            f"Informe o servidor que conferiu o histórico do condutor e a data ({ref}).",
-            basis)]
+        return False, [
+            _missing(
+                "historico_conferido",
+                AUTO_HISTORY,
+                f"Informe o servidor que conferiu o histórico do condutor e a data ({ref}).",
+                basis,
+            )
+        ]
     if when > issued_on:
-        return False, [_invalid(
-            "historico_conferido", AUTO_HISTORY,
-            f"A conferência do histórico ({format_date(when)}) é posterior à emissão do ato "
-            f"({format_date(issued_on)}).", basis)]
-    return True, [Item("historico_conferido", Status.MET, AUTO_HISTORY,
-                       f"Histórico do condutor conferido por {who} em {format_date(when)} "
-                       f"({ref}).", (basis,))]
+        return False, [
+            _invalid(
+                "historico_conferido",
+                AUTO_HISTORY,
+                f"A conferência do histórico ({format_date(when)}) é posterior à emissão do ato "
+                f"({format_date(issued_on)}).",
+                basis,
+            )
+        ]
+    return True, [
+        Item(
+            "historico_conferido",
+            Status.MET,
+            AUTO_HISTORY,
+            f"Histórico do condutor conferido por {who} em {format_date(when)} ({ref}).",
+            (basis,),
+        )
+    ]
 
 
 REPEAT_PERIOD = "transporte-escolar.prazo_reincidencia"
@@ -344,10 +356,10 @@ def _escolar_line(
     return {
         "indice": index,
         "dispositivo": sanction.citation,
-        "dispositivo_curto": _bare(laws, sanction.citation),
+        "dispositivo_curto": bare_reference(laws, sanction.citation),
         "referencia": cited.short,
         "texto_legal": cited.text,
-        "descricao": _text(entry.get("descricao")),
+        "descricao": clean_text(entry.get("descricao")),
         "sancao": sanction.kind.value,
         "sancao_texto": _sanction_label(sanction),
         "advertencia": sanction.kind is SanctionKind.ADVERTENCIA,
@@ -445,7 +457,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
         return Computed(_escolar_pending("Informe a data da infração para apurar a sanção."))
     context, sources = rule_sources(request.pack_dir, request.example_values)
     laws = sources.laws
-    holder = _text(pointers.get(data, AUTO_HOLDER)) or "-"
+    holder = clean_text(pointers.get(data, AUTO_HOLDER)) or "-"
     priors, items = _priors(data, holder, on, laws)
     attested, history_items = _history_attested(data, request.issued_on, laws)
     items.extend(history_items)
@@ -486,13 +498,19 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
             continue
         requirement = f"infracoes.{index}.sancao"
         if attested:
-            items.append(Item(requirement, Status.MET, pointer, sanction.explanation,
-                              sanction.basis))
+            items.append(
+                Item(requirement, Status.MET, pointer, sanction.explanation, sanction.basis)
+            )
         else:
-            items.append(_missing(
-                requirement, pointer,
-                f"{sanction.explanation} Sanção a confirmar: o histórico do condutor não foi "
-                "conferido (reincidência não apurada).", *sanction.basis))
+            items.append(
+                _missing(
+                    requirement,
+                    pointer,
+                    f"{sanction.explanation} Sanção a confirmar: o histórico do condutor não foi "
+                    "conferido (reincidência não apurada).",
+                    *sanction.basis,
+                )
+            )
         if sanction.amount is not None:
             items.extend(
                 Item(i.requirement, i.status, pointer, i.message, i.basis)
@@ -699,9 +717,11 @@ def _next_remedy(
         )
     period = _period_of(context, f"{ESC}#art26", on)
     length, counted = period_words(*period) if period else ("o prazo legal", "contado")
-    rule = (f"recurso ao Prefeito Municipal, em única instância ({_short(laws, f'{ESC}#art25')}), "
-            f"no prazo de {length} {counted} da data em que o infrator tomou ciência da "
-            f"punição ({_short(laws, f'{ESC}#art26')})")
+    rule = (
+        f"recurso ao Prefeito Municipal, em única instância ({_short(laws, f'{ESC}#art25')}), "
+        f"no prazo de {length} {counted} da data em que o infrator tomou ciência da "
+        f"punição ({_short(laws, f'{ESC}#art26')})"
+    )
     if appeal is None:
         return f"Quanto à penalidade mantida, cabe {rule}; o último dia depende da ciência."
     ciencia, last = appeal
@@ -731,37 +751,58 @@ def _reconsideration_items(
     laws = context.laws
     ref = _short(laws, RECONSIDERATION)
     items: list[Item] = []
-    form = _text(pointers.get(data, DEC_ACT_FORM))
-    kind = _text(pointers.get(data, "/ato_recorrido/especie"))
+    form = clean_text(pointers.get(data, DEC_ACT_FORM))
+    kind = clean_text(pointers.get(data, "/ato_recorrido/especie"))
     if form != ESCOLAR_AUTO_FORM or kind not in ("auto_infracao", "advertencia"):
-        items.append(_invalid(
-            "ato_recorrido.formulario", DEC_ACT_FORM,
-            "A reconsideração só cabe da decisão que aplicou penalidade do transporte "
-            f"escolar, lavrada em auto de infração ou advertência escolar ({ref}): informe "
-            f"o ato do formulário {ESCOLAR_AUTO_FORM}.", RECONSIDERATION))
-    if _text(pointers.get(data, "/recorrente/cnpj")) is not None:
-        items.append(_invalid(
-            "recorrente.cnpj", "/recorrente/cnpj",
-            "A penalidade do transporte escolar é aplicada ao condutor, pessoa física: a "
-            f"reconsideração ({ref}) não cabe a pessoa jurídica inscrita no CNPJ.",
-            RECONSIDERATION))
-    elif _text(pointers.get(data, "/recorrente/cpf")) is None:
-        items.append(_missing(
-            "recorrente.cpf", "/recorrente/cpf",
-            f"Informe o CPF do condutor punido ({ref}).", RECONSIDERATION))
+        items.append(
+            _invalid(
+                "ato_recorrido.formulario",
+                DEC_ACT_FORM,
+                "A reconsideração só cabe da decisão que aplicou penalidade do transporte "
+                f"escolar, lavrada em auto de infração ou advertência escolar ({ref}): informe "
+                f"o ato do formulário {ESCOLAR_AUTO_FORM}.",
+                RECONSIDERATION,
+            )
+        )
+    if clean_text(pointers.get(data, "/recorrente/cnpj")) is not None:
+        items.append(
+            _invalid(
+                "recorrente.cnpj",
+                "/recorrente/cnpj",
+                "A penalidade do transporte escolar é aplicada ao condutor, pessoa física: a "
+                f"reconsideração ({ref}) não cabe a pessoa jurídica inscrita no CNPJ.",
+                RECONSIDERATION,
+            )
+        )
+    elif clean_text(pointers.get(data, "/recorrente/cpf")) is None:
+        items.append(
+            _missing(
+                "recorrente.cpf",
+                "/recorrente/cpf",
+                f"Informe o CPF do condutor punido ({ref}).",
+                RECONSIDERATION,
+            )
+        )
     ciencia = maybe_date(pointers.get(data, DEC_ACT_CIENCIA))
     if ciencia is None:
-        items.append(_missing(
-            "ato_recorrido.data_ciencia", DEC_ACT_CIENCIA,
-            "Informe a data em que o condutor tomou ciência da punição: dela se conta o "
-            f"prazo do recurso ao Prefeito ({_short(laws, ESC_APPEAL_DEADLINE)}).",
-            ESC_APPEAL_DEADLINE))
+        items.append(
+            _missing(
+                "ato_recorrido.data_ciencia",
+                DEC_ACT_CIENCIA,
+                "Informe a data em que o condutor tomou ciência da punição: dela se conta o "
+                f"prazo do recurso ao Prefeito ({_short(laws, ESC_APPEAL_DEADLINE)}).",
+                ESC_APPEAL_DEADLINE,
+            )
+        )
         return None, items
     try:
         deadline = deadline_for(ESC_APPEAL_DEADLINE, ciencia, context=context)
     except LavraError as error:
-        items.append(_missing("ato_recorrido.data_ciencia", DEC_ACT_CIENCIA, error.message,
-                              ESC_APPEAL_DEADLINE))
+        items.append(
+            _missing(
+                "ato_recorrido.data_ciencia", DEC_ACT_CIENCIA, error.message, ESC_APPEAL_DEADLINE
+            )
+        )
         return None, items
     return (ciencia, deadline.last_day), items
 
@@ -776,7 +817,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
     ``prazo_recurso`` (the deadline's last day, or None), ``fundamento``.
     """
     data = _data(request)
-    hypothesis = _text(pointers.get(data, DEC_HYPOTHESIS))
+    hypothesis = clean_text(pointers.get(data, DEC_HYPOTHESIS))
     context, _ = rule_sources(request.pack_dir, False)
     laws = context.laws
     pending: dict[str, Any] = {
@@ -796,7 +837,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
         return Computed(pending)  # the schema reports it
     on = maybe_date(pointers.get(data, DEC_DATE)) or request.on
     filed = maybe_date(pointers.get(data, DEC_FILED))
-    result = _text(pointers.get(data, DEC_RESULT))
+    result = clean_text(pointers.get(data, DEC_RESULT))
     items: list[Item] = []
     values = dict(pending)
     fixed = form_basis(pack_root(request.pack_dir), request.form_id)
@@ -957,7 +998,7 @@ def _stated_population(
         return None, []
     value, year = raw.get("valor"), raw.get("ano")
     published = maybe_date(raw.get("divulgacao"))
-    source, kind = _text(raw.get("fonte")), raw.get("tipo")
+    source, kind = clean_text(raw.get("fonte")), raw.get("tipo")
     if not (
         isinstance(value, int)
         and isinstance(year, int)
@@ -1109,11 +1150,15 @@ def _edital_periods(
                 f"qual os interessados são convocados ({_short(laws, ART10)}), a publicação "
                 f"{'deveria ocorrer' if notice.timely else 'deveria ter ocorrido'} até "
                 f"{format_date(deadline.last_day)}: "
-                + ("publicação com a antecedência legal." if notice.timely
-                   else "publicação sem a antecedência mínima legal.")
+                + (
+                    "publicação com a antecedência legal."
+                    if notice.timely
+                    else "publicação sem a antecedência mínima legal."
+                )
             )
-            items.extend(Item(i.requirement, i.status, i.field, text, i.basis)
-                         for i in notice.items)
+            items.extend(
+                Item(i.requirement, i.status, i.field, text, i.basis) for i in notice.items
+            )
             values["antecedencia"] = text
     return values, items
 

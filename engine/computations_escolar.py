@@ -102,7 +102,7 @@ pending. They run only on data the schema accepted.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import date, timedelta
 from functools import lru_cache
 from pathlib import Path
@@ -112,7 +112,14 @@ from dateutil.relativedelta import relativedelta
 
 from lavra import pointers
 from lavra.amounts import AmountSources, escolar_fee
-from lavra.computations import Computed, ComputeInput
+from lavra.computations import (
+    Computed,
+    ComputeInput,
+    clean_text,
+    in_legal_order,
+    item_at,
+    unique_items,
+)
 from lavra.eligibility import (
     Candidate,
     Role,
@@ -223,31 +230,9 @@ def _get(data: Mapping[str, Any], pointer: str) -> Any:
     return pointers.get(data, pointer)
 
 
-def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
-
-
 def _presented(data: Mapping[str, Any], pointer: str) -> bool | None:
     """A document of the form presented: True, else None (not proven)."""
     return True if _get(data, pointer + "/apresentado") is True else None
-
-
-def _item(field: str, status: Status, message: str, *basis: str) -> Item:
-    return Item(pointers.dotted(field), status, field, message, tuple(basis))
-
-
-def _in_legal_order(citations: Iterable[str], laws: Mapping[str, Law]) -> list[str]:
-    """Unique citations in the order of the law's text (unknown ones last)."""
-    unique = list(dict.fromkeys(citations))
-
-    def key(citation: str) -> tuple[int, int]:
-        law_id, _, fragment = citation.partition("#")
-        law = laws.get(law_id)
-        if law is None or fragment not in law.fragments:
-            return (1, unique.index(citation))
-        return (0, list(law.fragments).index(fragment))
-
-    return sorted(unique, key=key)
 
 
 @lru_cache(maxsize=32)
@@ -258,8 +243,7 @@ def _fixed_basis(root: Path, form_id: str) -> tuple[str, ...]:
     computation called on its own with a pack that lacks the form just goes without.
     """
     try:
-        raw = json.loads((root / "forms" / form_id / "formulario.json").read_text(
-            encoding="utf-8"))
+        raw = json.loads((root / "forms" / form_id / "formulario.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ()
     listed = raw.get("fundamento") if isinstance(raw, dict) else None
@@ -272,18 +256,27 @@ def _form_basis(pack_dir: Path, form_id: str) -> tuple[str, ...]:
     return _fixed_basis(Path(pack_dir).resolve(), form_id)
 
 
-def _fee_values(citation: str, on: date, sources: AmountSources, field: str
-                ) -> tuple[dict[str, Any], list[Item]]:
+def _fee_values(
+    citation: str, on: date, sources: AmountSources, field: str
+) -> tuple[dict[str, Any], list[Item]]:
     """The fee of art. 16 (I or II) on ``on``: values, and a missing item when unknown."""
     try:
         amount = escolar_fee(citation, on, sources)
     except LavraError as error:
-        message = (f"Não foi possível calcular a taxa "
-                   f"({resolve(sources.laws, citation).short}): {error.message}")
+        message = (
+            f"Não foi possível calcular a taxa "
+            f"({resolve(sources.laws, citation).short}): {error.message}"
+        )
         return (
-            {"citacao": citation, "pendente": message, "valor": None, "valor_texto": None,
-             "valor_extenso": None, "explicacao": message},
-            [_item(field, Status.MISSING, message, citation)],
+            {
+                "citacao": citation,
+                "pendente": message,
+                "valor": None,
+                "valor_texto": None,
+                "valor_extenso": None,
+                "explicacao": message,
+            },
+            [item_at(field, Status.MISSING, message, citation)],
         )
     return (
         {
@@ -302,17 +295,28 @@ def _fee_values(citation: str, on: date, sources: AmountSources, field: str
     )
 
 
-def _vehicle_age_items(data: Mapping[str, Any], on: date, context: StatutoryContext,
-                       field: str = "/veiculo/ano_fabricacao") -> list[Item]:
+def _vehicle_age_items(
+    data: Mapping[str, Any],
+    on: date,
+    context: StatutoryContext,
+    field: str = "/veiculo/ano_fabricacao",
+) -> list[Item]:
     year = _get(data, field)
     if isinstance(year, bool) or not isinstance(year, int):
         return []
-    plate = _text(_get(data, "/veiculo/placa"))
+    plate = clean_text(_get(data, "/veiculo/placa"))
     try:
-        found = vehicle_age(year, on, law="transporte-escolar", params=context.parameters,
-                            laws=context.laws, plate=plate, field=field)
+        found = vehicle_age(
+            year,
+            on,
+            law="transporte-escolar",
+            params=context.parameters,
+            laws=context.laws,
+            plate=plate,
+            field=field,
+        )
     except LavraError as error:
-        return [_item(field, Status.INVALID, error.message, f"{SCHOOL}#art17_inc1")]
+        return [item_at(field, Status.INVALID, error.message, f"{SCHOOL}#art17_inc1")]
     return list(found.items)
 
 
@@ -327,28 +331,30 @@ def _inscription_candidate(data: Mapping[str, Any], on: date, role: Role) -> Can
         for entry in listed if isinstance(listed, list) else []:
             day = maybe_date(entry.get("data")) if isinstance(entry, Mapping) else None
             if day is not None:
-                gravity, text = entry["gravidade"], _text(entry.get("descricao"))
+                gravity, text = entry["gravidade"], clean_text(entry.get("descricao"))
                 found.append(TrafficInfraction(day, gravity, text))
         infractions = tuple(found)
     vehicle: Vehicle | None = None
     car = _get(data, "/veiculo")
     if role == "titular" and isinstance(car, Mapping):
-        town = _text(car.get("municipio_licenciamento"))
+        town = clean_text(car.get("municipio_licenciamento"))
         expiry = maybe_date(_get(data, "/veiculo/seguro/validade"))
         year = car.get("ano_fabricacao")
         vehicle = Vehicle(
-            year_of_manufacture=year if isinstance(year, int) and not isinstance(year, bool)
+            year_of_manufacture=year
+            if isinstance(year, int) and not isinstance(year, bool)
             else None,
-            plate=_text(car.get("placa")),
-            licensed_in_municipality=None if town is None
+            plate=clean_text(car.get("placa")),
+            licensed_in_municipality=None
+            if town is None
             else town.casefold() in MUNICIPALITY_NAMES,
             inspection_report=_presented(data, "/documentos/laudo_vistoria_ciretran"),
             insured=None if expiry is None else expiry >= on,
             tyres_compliant=True if car.get("pneus_regulares") is True else None,
         )
-    cnh = _text(_get(data, "/candidato/cnh/categoria"))
+    cnh = clean_text(_get(data, "/candidato/cnh/categoria"))
     return Candidate(
-        name=_text(_get(data, "/candidato/nome")) or "O candidato",
+        name=clean_text(_get(data, "/candidato/nome")) or "O candidato",
         birth_date=maybe_date(_get(data, "/candidato/data_nascimento")),
         cnh_category=cnh,
         resident_since=maybe_date(_get(data, "/candidato/residente_desde")),
@@ -356,7 +362,8 @@ def _inscription_candidate(data: Mapping[str, Any], on: date, role: Role) -> Can
         course_completed=_presented(data, "/documentos/curso_condutor_escolar"),
         infractions=infractions,
         vehicle=vehicle,
-        edital_requirements_met=True if _get(data, "/edital/exigencias_atendidas") is True
+        edital_requirements_met=True
+        if _get(data, "/edital/exigencias_atendidas") is True
         else None,
     )
 
@@ -372,11 +379,15 @@ def _at_form_field(item: Item) -> Item | None:
 def _auxiliary_edital(item: Item, laws: Mapping[str, Law]) -> Item:
     """Art. 7º, IX, is not asked of the auxiliary: no selection, an existing alvará."""
     law = laws[SCHOOL].short_title
-    return Item(item.requirement, Status.NOT_APPLICABLE, item.field,
-                "Demais exigências do Edital (art. 7º, IX): não se aplicam ao condutor "
-                "auxiliar, que é vinculado ao alvará do condutor titular, sem processo "
-                f"seletivo próprio (art. 9º, §§ 1º e 3º, da {law}).",
-                (f"{SCHOOL}#art7_inc9", f"{SCHOOL}#art9_par1"))
+    return Item(
+        item.requirement,
+        Status.NOT_APPLICABLE,
+        item.field,
+        "Demais exigências do Edital (art. 7º, IX): não se aplicam ao condutor "
+        "auxiliar, que é vinculado ao alvará do condutor titular, sem processo "
+        f"seletivo próprio (art. 9º, §§ 1º e 3º, da {law}).",
+        (f"{SCHOOL}#art7_inc9", f"{SCHOOL}#art9_par1"),
+    )
 
 
 def requerimento_inscricao_escolar(request: ComputeInput) -> Computed:
@@ -389,22 +400,29 @@ def requerimento_inscricao_escolar(request: ComputeInput) -> Computed:
     on = request.on
     role_value = _get(data, "/funcao")
     role: Role = "auxiliar" if role_value == "auxiliar" else "titular"
-    values: dict[str, Any] = {"funcao": role, "funcao_texto": _ROLE_LABEL[role],
-                              "elegivel": False, "explicacao": None}
+    values: dict[str, Any] = {
+        "funcao": role,
+        "funcao_texto": _ROLE_LABEL[role],
+        "elegivel": False,
+        "explicacao": None,
+    }
     context, _ = _load(request.pack_dir)
     try:
         candidate = _inscription_candidate(data, on, role)
-        result = candidate_eligibility(candidate, on, role, params=context.parameters,
-                                       laws=context.laws)
+        result = candidate_eligibility(
+            candidate, on, role, params=context.parameters, laws=context.laws
+        )
     except LavraError as error:
         message = f"Não foi possível verificar os requisitos do art. 7º: {error.message}"
         values["explicacao"] = message
         field = error.field or "/candidato"
-        return Computed(values, (_item(field, Status.INVALID, message, f"{SCHOOL}#art7"),))
+        return Computed(values, (item_at(field, Status.INVALID, message, f"{SCHOOL}#art7"),))
     moved = [found for item in result.items if (found := _at_form_field(item)) is not None]
     if role == "auxiliar":
-        moved = [_auxiliary_edital(item, context.laws) if item.field == "/edital" else item
-                 for item in moved]
+        moved = [
+            _auxiliary_edital(item, context.laws) if item.field == "/edital" else item
+            for item in moved
+        ]
     values["elegivel"] = not any(item.pending for item in moved)
     values["explicacao"] = result.explanation
     return Computed(values, tuple(moved))
@@ -432,20 +450,28 @@ def _revalidations(start: date, end: date, context: StatutoryContext) -> list[di
         if first is None or first > end:
             break
         if first > start:
-            found.append({
-                "mes": f"{month_name(first)} de {first.year}",
-                "de": first,
-                "ate": window.last_day,
-            })
+            found.append(
+                {
+                    "mes": f"{month_name(first)} de {first.year}",
+                    "de": first,
+                    "ate": window.last_day,
+                }
+            )
         day = window.last_day + timedelta(days=1)
     return found
 
 
 def _alvara_pending(reason: str) -> dict[str, Any]:
     return {
-        "modalidade": None, "inicio_vigencia": None, "valido_ate": None,
-        "vigencia_explicacao": reason, "renovacao": None, "revalidacoes": [],
-        "taxa": None, "pendente": reason, "fundamento": [],
+        "modalidade": None,
+        "inicio_vigencia": None,
+        "valido_ate": None,
+        "vigencia_explicacao": reason,
+        "renovacao": None,
+        "revalidacoes": [],
+        "taxa": None,
+        "pendente": reason,
+        "fundamento": [],
     }
 
 
@@ -455,11 +481,13 @@ def _renewal_request_items(data: Mapping[str, Any], context: StatutoryContext) -
     if expiry is None or filed is None:
         return []
     try:
-        judged = check_timeliness(RENEWAL_WINDOW, expiry, filed, context=context,
-                                  field="/processo/data_requerimento")
+        judged = check_timeliness(
+            RENEWAL_WINDOW, expiry, filed, context=context, field="/processo/data_requerimento"
+        )
     except LavraError as error:
-        return [_item("/processo/data_requerimento", Status.INVALID, error.message,
-                      RENEWAL_WINDOW)]
+        return [
+            item_at("/processo/data_requerimento", Status.INVALID, error.message, RENEWAL_WINDOW)
+        ]
     return _with_consequence(judged, context)
 
 
@@ -472,25 +500,42 @@ def _with_consequence(judged: StatutoryTimeliness, context: StatutoryContext) ->
     else:
         selection = resolve(context.laws, NEW_SELECTION).short
         annual = resolve(context.laws, ANNUAL).short
-        consequence = (f" A não renovação no prazo implica a cassação automática da licença "
-                       f"({annual}), e a outorga de novo alvará depende de habilitação e "
-                       f"classificação em novo processo seletivo ({selection}).")
-    return [Item(item.requirement, item.status, item.field, item.message + consequence,
-                 (*item.basis, ANNUAL)) for item in judged.items]
+        consequence = (
+            f" A não renovação no prazo implica a cassação automática da licença "
+            f"({annual}), e a outorga de novo alvará depende de habilitação e "
+            f"classificação em novo processo seletivo ({selection})."
+        )
+    return [
+        Item(
+            item.requirement,
+            item.status,
+            item.field,
+            item.message + consequence,
+            (*item.basis, ANNUAL),
+        )
+        for item in judged.items
+    ]
 
 
 # ---------------------------------------------------------------- selection (arts. 6º, 11, 12)
 
 _ATTESTATIONS: tuple[tuple[str, str, str], ...] = (
-    ("conferencia_outra_licenca", ONE_LICENCE,
-     "de que o candidato não detém outra licença de transporte escolar"),
-    ("conferencia_transferencia", TRANSFER_BAR,
-     "de que o candidato não transferiu licença nos 5 (cinco) anos anteriores"),
+    (
+        "conferencia_outra_licenca",
+        ONE_LICENCE,
+        "de que o candidato não detém outra licença de transporte escolar",
+    ),
+    (
+        "conferencia_transferencia",
+        TRANSFER_BAR,
+        "de que o candidato não transferiu licença nos 5 (cinco) anos anteriores",
+    ),
 )
 
 
-def _attestation_items(selection: Mapping[str, Any], on: date, laws: Mapping[str, Law]
-                       ) -> list[Item]:
+def _attestation_items(
+    selection: Mapping[str, Any], on: date, laws: Mapping[str, Law]
+) -> list[Item]:
     """Arts. 14 and 15, § 2º: what staff checked, by whom and when; MISSING without it.
 
     The registry cannot tell yet which licences a person holds or transferred, so the
@@ -502,31 +547,54 @@ def _attestation_items(selection: Mapping[str, Any], on: date, laws: Mapping[str
         ref = resolve(laws, citation).short
         entry = selection.get(key)
         if not isinstance(entry, Mapping):
-            items.append(_item(field, Status.MISSING,
-                               f"Falta a conferência, por servidor, {what} ({ref}): informe o "
-                               "que foi conferido, por quem e em que data. Sem ela o "
-                               "requisito não pode ser dado por atendido.", citation))
+            items.append(
+                item_at(
+                    field,
+                    Status.MISSING,
+                    f"Falta a conferência, por servidor, {what} ({ref}): informe o "
+                    "que foi conferido, por quem e em que data. Sem ela o "
+                    "requisito não pode ser dado por atendido.",
+                    citation,
+                )
+            )
             continue
         field += "/resultado"
         checked = maybe_date(entry.get("data"))
-        who = _text(entry.get("responsavel")) or "servidor não identificado"
+        who = clean_text(entry.get("responsavel")) or "servidor não identificado"
         if entry.get("resultado") != "sem_impedimento":
-            items.append(_item(field, Status.INVALID,
-                               f"A conferência feita por {who} encontrou impedimento ({ref}): "
-                               "o alvará não pode ser expedido.", citation))
+            items.append(
+                item_at(
+                    field,
+                    Status.INVALID,
+                    f"A conferência feita por {who} encontrou impedimento ({ref}): "
+                    "o alvará não pode ser expedido.",
+                    citation,
+                )
+            )
         elif checked is None or checked > on:
-            items.append(_item(field, Status.INVALID,
-                               f"A conferência {what} ({ref}) deve ser anterior à expedição do "
-                               f"alvará, em {format_date(on)}.", citation))
+            items.append(
+                item_at(
+                    field,
+                    Status.INVALID,
+                    f"A conferência {what} ({ref}) deve ser anterior à expedição do "
+                    f"alvará, em {format_date(on)}.",
+                    citation,
+                )
+            )
         else:
-            items.append(_item(field, Status.MET,
-                               f"Conferido por {who} em {format_date(checked)} ({ref}): "
-                               f"{_text(entry.get('verificacao')) or ''}", citation))
+            items.append(
+                item_at(
+                    field,
+                    Status.MET,
+                    f"Conferido por {who} em {format_date(checked)} ({ref}): "
+                    f"{clean_text(entry.get('verificacao')) or ''}",
+                    citation,
+                )
+            )
     return items
 
 
-def _selection_items(data: Mapping[str, Any], on: date, context: StatutoryContext
-                     ) -> list[Item]:
+def _selection_items(data: Mapping[str, Any], on: date, context: StatutoryContext) -> list[Item]:
     """The first alvará only after a final selection (arts. 6º, 8º, § 2º, 11, 12, I, 14, 15)."""
     selection = _get(data, "/selecao")
     if not isinstance(selection, Mapping):
@@ -539,52 +607,91 @@ def _selection_items(data: Mapping[str, Any], on: date, context: StatutoryContex
         try:
             appeal = deadline_for(CHOICE_APPEAL, published, context=context)
         except LavraError as error:
-            items.append(_item(field, Status.MISSING, error.message, CHOICE_APPEAL))
+            items.append(item_at(field, Status.MISSING, error.message, CHOICE_APPEAL))
         else:
             last = format_date(appeal.last_day)
             ref = resolve(laws, CHOICE_APPEAL).short
             if on <= appeal.last_day:
-                items.append(_item(
-                    field, Status.INVALID,
-                    f"O prazo de recurso contra o ato de escolha ({ref}), contado da "
-                    f"publicação do resultado em {format_date(published)}, encerra-se em "
-                    f"{last}: a escolha ainda não é definitiva e o alvará não pode ser "
-                    f"expedido em {format_date(on)} ({resolve(laws, FINAL_CHOICE).short}).",
-                    CHOICE_APPEAL, FINAL_CHOICE))
+                items.append(
+                    item_at(
+                        field,
+                        Status.INVALID,
+                        f"O prazo de recurso contra o ato de escolha ({ref}), contado da "
+                        f"publicação do resultado em {format_date(published)}, encerra-se em "
+                        f"{last}: a escolha ainda não é definitiva e o alvará não pode ser "
+                        f"expedido em {format_date(on)} ({resolve(laws, FINAL_CHOICE).short}).",
+                        CHOICE_APPEAL,
+                        FINAL_CHOICE,
+                    )
+                )
             else:
-                items.append(_item(
-                    field, Status.MET,
-                    f"O prazo de recurso contra o ato de escolha ({ref}) encerrou-se em "
-                    f"{last}.", CHOICE_APPEAL, FINAL_CHOICE))
+                items.append(
+                    item_at(
+                        field,
+                        Status.MET,
+                        f"O prazo de recurso contra o ato de escolha ({ref}) encerrou-se em "
+                        f"{last}.",
+                        CHOICE_APPEAL,
+                        FINAL_CHOICE,
+                    )
+                )
     if selection.get("recurso_interposto") is True:
         field = "/selecao/recurso_decidido_em"
         decided = maybe_date(selection.get("recurso_decidido_em"))
         if decided is None:
-            items.append(_item(field, Status.MISSING,
-                               "Houve recurso contra o ato de escolha: o alvará só pode ser "
-                               "expedido depois de decidido pelo Prefeito (art. 12, I).",
-                               CHOICE_APPEAL, FINAL_CHOICE))
+            items.append(
+                item_at(
+                    field,
+                    Status.MISSING,
+                    "Houve recurso contra o ato de escolha: o alvará só pode ser "
+                    "expedido depois de decidido pelo Prefeito (art. 12, I).",
+                    CHOICE_APPEAL,
+                    FINAL_CHOICE,
+                )
+            )
         elif decided > on:
-            items.append(_item(field, Status.INVALID,
-                               f"O recurso contra o ato de escolha foi decidido em "
-                               f"{format_date(decided)}, depois da expedição do alvará: a "
-                               "escolha não era definitiva (art. 12, I).",
-                               CHOICE_APPEAL, FINAL_CHOICE))
+            items.append(
+                item_at(
+                    field,
+                    Status.INVALID,
+                    f"O recurso contra o ato de escolha foi decidido em "
+                    f"{format_date(decided)}, depois da expedição do alvará: a "
+                    "escolha não era definitiva (art. 12, I).",
+                    CHOICE_APPEAL,
+                    FINAL_CHOICE,
+                )
+            )
         else:
-            items.append(_item(field, Status.MET,
-                               f"Recurso contra o ato de escolha decidido em "
-                               f"{format_date(decided)} (art. 12, I).",
-                               CHOICE_APPEAL, FINAL_CHOICE))
+            items.append(
+                item_at(
+                    field,
+                    Status.MET,
+                    f"Recurso contra o ato de escolha decidido em "
+                    f"{format_date(decided)} (art. 12, I).",
+                    CHOICE_APPEAL,
+                    FINAL_CHOICE,
+                )
+            )
     informed = maybe_date(selection.get("data_ciencia_classificacao"))
     registered = maybe_date(selection.get("data_inscricao_cadastro"))
     if informed is not None and registered is not None:
         try:
-            judged = check_timeliness(ACTIVITY_REGISTER, informed, registered,
-                                      context=context,
-                                      field="/selecao/data_inscricao_cadastro")
+            judged = check_timeliness(
+                ACTIVITY_REGISTER,
+                informed,
+                registered,
+                context=context,
+                field="/selecao/data_inscricao_cadastro",
+            )
         except LavraError as error:
-            items.append(_item("/selecao/data_inscricao_cadastro", Status.INVALID,
-                               error.message, ACTIVITY_REGISTER))
+            items.append(
+                item_at(
+                    "/selecao/data_inscricao_cadastro",
+                    Status.INVALID,
+                    error.message,
+                    ACTIVITY_REGISTER,
+                )
+            )
         else:
             items.extend(judged.items)
     items.extend(_attestation_items(selection, on, laws))
@@ -598,12 +705,26 @@ def _fee_paid_items(data: Mapping[str, Any], on: date) -> list[Item]:
     if paid is None:
         return []  # the schema reports it missing
     if paid > on:
-        return [_item(field, Status.INVALID,
-                      f"A taxa foi recolhida em {format_date(paid)}, depois da expedição do "
-                      f"alvará em {format_date(on)}: o alvará é expedido mediante o "
-                      "recolhimento da taxa (art. 3º, § 1º).", FEE_PAID, f"{SCHOOL}#art13_par3")]
-    return [_item(field, Status.MET, f"Taxa recolhida em {format_date(paid)}.", FEE_PAID,
-                  f"{SCHOOL}#art13_par3")]
+        return [
+            item_at(
+                field,
+                Status.INVALID,
+                f"A taxa foi recolhida em {format_date(paid)}, depois da expedição do "
+                f"alvará em {format_date(on)}: o alvará é expedido mediante o "
+                "recolhimento da taxa (art. 3º, § 1º).",
+                FEE_PAID,
+                f"{SCHOOL}#art13_par3",
+            )
+        ]
+    return [
+        item_at(
+            field,
+            Status.MET,
+            f"Taxa recolhida em {format_date(paid)}.",
+            FEE_PAID,
+            f"{SCHOOL}#art13_par3",
+        )
+    ]
 
 
 def alvara_transporte_escolar(request: ComputeInput) -> Computed:
@@ -631,12 +752,15 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         items.extend(_selection_items(data, on, context))
     items.extend(_fee_paid_items(data, on))
     if on > request.issued_on:
-        items.append(_item(
-            "/data_expedicao", Status.INVALID,
-            f"A data de expedição ({format_date(on)}) é posterior à data de emissão do "
-            f"alvará ({format_date(request.issued_on)}): o alvará não pode ser pós-datado.",
-            VALIDITY,
-        ))
+        items.append(
+            item_at(
+                "/data_expedicao",
+                Status.INVALID,
+                f"A data de expedição ({format_date(on)}) é posterior à data de emissão do "
+                f"alvará ({format_date(request.issued_on)}): o alvará não pode ser pós-datado.",
+                VALIDITY,
+            )
+        )
     try:
         months = int(context.parameters.value(VALIDITY_PARAMETER, start).value)
         end = validity(start, months)
@@ -645,7 +769,7 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         revalidations = _revalidations(start, end, context)
     except LavraError as error:
         message = f"Não foi possível calcular a validade do alvará: {error.message}"
-        items.append(_item("/data_expedicao", Status.MISSING, message, VALIDITY, ANNUAL))
+        items.append(item_at("/data_expedicao", Status.MISSING, message, VALIDITY, ANNUAL))
         return Computed(_alvara_pending(message), tuple(items))
 
     items.extend(_vehicle_age_items(data, start, context))
@@ -675,14 +799,20 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         "revalidacoes": revalidations,
         "taxa": fee,
         "pendente": None,
-        "fundamento": _in_legal_order(
-            [*_form_basis(request.pack_dir, request.form_id), fee_citation,
-             *(() if renewal else (SELECTION, CHOICE_APPEAL, FINAL_CHOICE, ONE_LICENCE,
-                                   TRANSFER_BAR))],
+        "fundamento": in_legal_order(
+            [
+                *_form_basis(request.pack_dir, request.form_id),
+                fee_citation,
+                *(
+                    ()
+                    if renewal
+                    else (SELECTION, CHOICE_APPEAL, FINAL_CHOICE, ONE_LICENCE, TRANSFER_BAR)
+                ),
+            ],
             context.laws,
         ),
     }
-    return Computed(values, _unique(items))
+    return Computed(values, unique_items(items))
 
 
 # ---------------------------------------------------------------- renovação (art. 13, § 5º)
@@ -701,40 +831,40 @@ def requerimento_renovacao_escolar(request: ComputeInput) -> Computed:
     items: list[Item] = list(_vehicle_age_items(data, on, context))
     fee, _ = _fee_values(RENEWAL_FEE, on, sources, "/documentos/comprovante_taxa_renovacao")
     values: dict[str, Any] = {
-        "vencimento": None, "prazo": None, "tempestivo": None, "resultado": None,
-        "explicacao": None, "taxa": fee,
+        "vencimento": None,
+        "prazo": None,
+        "tempestivo": None,
+        "resultado": None,
+        "explicacao": None,
+        "taxa": fee,
     }
     expiry = maybe_date(_get(data, "/alvara_anterior/valido_ate"))
     if expiry is None:
         return Computed(values, tuple(items))
     try:
-        judged = check_timeliness(RENEWAL_WINDOW, expiry, on, context=context,
-                                  field="/data_requerimento")
+        judged = check_timeliness(
+            RENEWAL_WINDOW, expiry, on, context=context, field="/data_requerimento"
+        )
     except LavraError as error:
-        items.append(_item("/data_requerimento", Status.INVALID, error.message, RENEWAL_WINDOW))
+        items.append(item_at("/data_requerimento", Status.INVALID, error.message, RENEWAL_WINDOW))
         values["explicacao"] = error.message
         return Computed(values, tuple(items))
     deadline = judged.deadline
-    values.update({
-        "vencimento": expiry,
-        "prazo": {"abre_em": deadline.first_day, "ultimo_dia": deadline.last_day,
-                  "explicacao": deadline.explanation},
-        "tempestivo": judged.timely,
-        "resultado": judged.outcome,
-        "explicacao": judged.explanation,
-    })
+    values.update(
+        {
+            "vencimento": expiry,
+            "prazo": {
+                "abre_em": deadline.first_day,
+                "ultimo_dia": deadline.last_day,
+                "explicacao": deadline.explanation,
+            },
+            "tempestivo": judged.timely,
+            "resultado": judged.outcome,
+            "explicacao": judged.explanation,
+        }
+    )
     items.extend(_with_consequence(judged, context))
-    return Computed(values, _unique(items))
-
-
-def _unique(items: Sequence[Item]) -> tuple[Item, ...]:
-    """One item per requirement; a pending one wins over a met one."""
-    chosen: dict[str, Item] = {}
-    for item in items:
-        current = chosen.get(item.requirement)
-        if current is None or (item.pending and not current.pending):
-            chosen[item.requirement] = item
-    return tuple(chosen.values())
+    return Computed(values, unique_items(items))
 
 
 COMPUTATIONS: dict[str, Callable[[ComputeInput], Computed]] = {

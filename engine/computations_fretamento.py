@@ -61,6 +61,7 @@ from lavra.computations import (
     Computation,
     Computed,
     ComputeInput,
+    bare_reference,
     in_legal_order,
     rule_sources,
     unique_items,
@@ -155,12 +156,6 @@ def _date_at(data: Mapping[str, Any], pointer: str) -> date | None:
 
 def _short(laws: Mapping[str, Law], citation: str) -> str:
     return resolve(laws, citation).short
-
-
-def _bare(laws: Mapping[str, Law], citation: str) -> str:
-    """"art. 22, II" — the reference without the law's name."""
-    cited = resolve(laws, citation)
-    return cited.short.removesuffix(f", da {cited.law.short_title}")
 
 
 def _after_issue(on: date, issued_on: date, pointer: str, what: str, basis: str) -> list[Item]:
@@ -282,8 +277,10 @@ def _money(value: Any) -> str | None:
 
 def _defence_items(data: Mapping[str, Any], on: date) -> list[Item]:
     items: list[Item] = []
-    for pointer, what in ((NOTICE_DATE, "notificação para defesa"),
-                          (DEFENCE_DATE, "apresentação da defesa")):
+    for pointer, what in (
+        (NOTICE_DATE, "notificação para defesa"),
+        (DEFENCE_DATE, "apresentação da defesa"),
+    ):
         when = _date_at(data, pointer)
         if when is not None and when > on:
             items.append(
@@ -325,8 +322,11 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
     data = request.data if isinstance(request.data, Mapping) else {}
     on = _date_at(data, DECISION_DATE)
     if on is None:
-        return Computed(_cassation_pending(
-            "Informe a data da decisão para calcular o impedimento e o prazo de recurso."))
+        return Computed(
+            _cassation_pending(
+                "Informe a data da decisão para calcular o impedimento e o prazo de recurso."
+            )
+        )
     context, _ = rule_sources(request.pack_dir, request.example_values)
     laws = context.laws
     items: list[Item] = []
@@ -337,7 +337,7 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
         {
             "chave": key,
             "dispositivo": citation,
-            "referencia": _bare(laws, citation),
+            "referencia": bare_reference(laws, citation),
             "texto_legal": resolve(laws, citation).text,
         }
         for key, citation in HYPOTHESIS_KEYS
@@ -360,8 +360,9 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
             )
         )
     items.extend(_defence_items(data, on))
-    items.extend(_after_issue(on, request.issued_on, DECISION_DATE, "data da decisão",
-                              CASSATION_CASES))
+    items.extend(
+        _after_issue(on, request.issued_on, DECISION_DATE, "data da decisão", CASSATION_CASES)
+    )
 
     bar, bar_items = _deadline_values(BAR, on, context, DECISION_DATE)
     items.extend(bar_items)
@@ -389,18 +390,29 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
             found, appeal_items = _deadline_values(APPEAL, ciencia, context, CIENCIA_DATE)
             items.extend(appeal_items)
             if found is not None:
-                appeal.update(ultimo_dia=found["ultimo_dia"], explicacao=found["explicacao"],
-                              prorrogado=found["prorrogado"], contagem=found["contagem"])
+                appeal.update(
+                    ultimo_dia=found["ultimo_dia"],
+                    explicacao=found["explicacao"],
+                    prorrogado=found["prorrogado"],
+                    contagem=found["contagem"],
+                )
 
     applied = [h["dispositivo"] for h in hypotheses]
     fundamento = in_legal_order(
-        [CASSATION, CASSATION_CASES, *applied, BAR, *([FIRST_APPEAL] if autos else []),
-         APPEAL, LIABILITY],
+        [
+            CASSATION,
+            CASSATION_CASES,
+            *applied,
+            BAR,
+            *([FIRST_APPEAL] if autos else []),
+            APPEAL,
+            LIABILITY,
+        ],
         laws,
     )
     listed = ", ".join(h["referencia"] for h in hypotheses) or "nenhuma hipótese informada"
     explanation = (
-        f"Cassação do Alvará de Licença de Circulação ({_bare(laws, CASSATION)}) pelas "
+        f"Cassação do Alvará de Licença de Circulação ({bare_reference(laws, CASSATION)}) pelas "
         f"hipóteses do {listed} da {laws[LAW].short_title}."
     )
     values = {
@@ -457,12 +469,13 @@ def _impediment_art21(
     values = {
         "aplica": found.applies,
         "explicacao": found.explanation,
-        "hipoteses": [_bare(laws, g) for g in found.grounds],
+        "hipoteses": [bare_reference(laws, g) for g in found.grounds],
         "dispositivos": list(found.grounds),
     }
     if found.applies:
-        return values, [Item("impedimento.hipotese", Status.MET, "/infracoes",
-                             found.explanation, found.basis)]
+        return values, [
+            Item("impedimento.hipotese", Status.MET, "/infracoes", found.explanation, found.basis)
+        ]
     return values, [
         Item(
             "impedimento.hipotese",
@@ -480,8 +493,11 @@ def _impediment_art13(
     data: Mapping[str, Any], laws: Mapping[str, Law]
 ) -> tuple[dict[str, Any], list[Item]]:
     listed = pointers.get(data, "/vistoria/exigencias")
-    names = [REQUIREMENT_LABELS[k] for k in listed if k in REQUIREMENT_LABELS] if isinstance(
-        listed, list) else []
+    names = (
+        [REQUIREMENT_LABELS[k] for k in listed if k in REQUIREMENT_LABELS]
+        if isinstance(listed, list)
+        else []
+    )
     if not names:
         return {"aplica": False, "explicacao": None, "hipoteses": []}, []
     joined = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} e {names[-1]}"
@@ -490,8 +506,12 @@ def _impediment_art13(
         f"{joined} do veículo: determina-se a sua imediata retirada do serviço até a "
         f"regularização da situação ({_short(laws, INSPECTION)})."
     )
-    return {"aplica": True, "explicacao": explanation, "hipoteses": [_bare(laws, INSPECTION)],
-            "dispositivos": [INSPECTION]}, []
+    return {
+        "aplica": True,
+        "explicacao": explanation,
+        "hipoteses": [bare_reference(laws, INSPECTION)],
+        "dispositivos": [INSPECTION],
+    }, []
 
 
 def _withdrawal_items(data: Mapping[str, Any], on: date, motive: str) -> list[Item]:
@@ -562,20 +582,30 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
     withdrawal = data.get("desfecho") == "retirada"
     if withdrawal:
         items.extend(_withdrawal_items(data, on, motive))
-    items.extend(_after_issue(on, request.issued_on, TERM_DATE, "data da constatação",
-                              IMPEDIMENT))
+    items.extend(_after_issue(on, request.issued_on, TERM_DATE, "data da constatação", IMPEDIMENT))
     ciencia = _date_at(data, "/ciencia/data")
     if ciencia is not None and ciencia < on:
         items.append(
-            Item("ciencia.data", Status.INVALID, "/ciencia/data",
-                 f"A data da ciência ({format_date(ciencia)}) é anterior à da constatação "
-                 f"({format_date(on)}).", (IMPEDIMENT,))
+            Item(
+                "ciencia.data",
+                Status.INVALID,
+                "/ciencia/data",
+                f"A data da ciência ({format_date(ciencia)}) é anterior à da constatação "
+                f"({format_date(on)}).",
+                (IMPEDIMENT,),
+            )
         )
     grounds = found.get("dispositivos", [])
     outcome = [WITHDRAWAL, CONTINUITY, RETURN] if withdrawal else [RELEASE]
     fundamento = in_legal_order(
-        [IMPEDIMENT, *([ART21] if motive == "art21" else []), *grounds, *outcome, FAULT,
-         f"{LAW}#art28"],
+        [
+            IMPEDIMENT,
+            *([ART21] if motive == "art21" else []),
+            *grounds,
+            *outcome,
+            FAULT,
+            f"{LAW}#art28",
+        ],
         laws,
     )
     values = {

@@ -58,14 +58,20 @@ a value they cannot compute becomes a *missing* or *invalid* report item.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from lavra import pointers
-from lavra.computations import Computed, ComputeInput
+from lavra.computations import (
+    Computed,
+    ComputeInput,
+    clean_text,
+    item_at,
+    unique_items,
+)
 from lavra.eligibility import (
     Candidate,
     TrafficInfraction,
@@ -187,18 +193,10 @@ def _get(data: Mapping[str, Any], pointer: str) -> Any:
     return pointers.get(data, pointer)
 
 
-def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
-
-
-def _item(field: str, status: Status, message: str, *basis: str) -> Item:
-    return Item(pointers.dotted(field), status, field, message, tuple(basis))
-
-
 def _moment(data: Mapping[str, Any], pointer: str) -> datetime | None:
     """The moment at ``pointer`` (an object with ``data`` and ``hora`` HH:MM)."""
     day = maybe_date(_get(data, pointer + "/data"))
-    hour = _text(_get(data, pointer + "/hora"))
+    hour = clean_text(_get(data, pointer + "/hora"))
     if day is None or hour is None:
         return None
     try:
@@ -211,41 +209,46 @@ def _short(context: StatutoryContext, citation: str) -> str:
     return resolve(context.laws, citation).short
 
 
-def _vehicle_age_items(data: Mapping[str, Any], pointer: str, on: date,
-                       context: StatutoryContext, law: VehicleLaw,
-                       *basis: str) -> list[Item]:
+def _vehicle_age_items(
+    data: Mapping[str, Any],
+    pointer: str,
+    on: date,
+    context: StatutoryContext,
+    law: VehicleLaw,
+    *basis: str,
+) -> list[Item]:
     year = _get(data, pointer + "/ano_fabricacao")
     if isinstance(year, bool) or not isinstance(year, int):
         return []
     field = pointer + "/ano_fabricacao"
     try:
-        found = vehicle_age(year, on, law=law, params=context.parameters, laws=context.laws,
-                            plate=_text(_get(data, pointer + "/placa")), field=field,
-                            basis=basis or None)
+        found = vehicle_age(
+            year,
+            on,
+            law=law,
+            params=context.parameters,
+            laws=context.laws,
+            plate=clean_text(_get(data, pointer + "/placa")),
+            field=field,
+            basis=basis or None,
+        )
     except LavraError as error:
-        return [_item(field, Status.INVALID, error.message, *(basis or (VEHICLE_AGE,)))]
+        return [item_at(field, Status.INVALID, error.message, *(basis or (VEHICLE_AGE,)))]
     return list(found.items)
 
 
 def _issue_items(on: date, issued_on: date, field: str, what: str, basis: str) -> list[Item]:
     if on <= issued_on:
         return []
-    return [_item(
-        field, Status.INVALID,
-        f"A data de expedição ({format_date(on)}) é posterior à data de emissão "
-        f"({format_date(issued_on)}): {what} não pode ser pós-datada.",
-        basis,
-    )]
-
-
-def _unique(items: Sequence[Item]) -> tuple[Item, ...]:
-    """One item per requirement; a pending one wins over a met one."""
-    chosen: dict[str, Item] = {}
-    for item in items:
-        current = chosen.get(item.requirement)
-        if current is None or (item.pending and not current.pending):
-            chosen[item.requirement] = item
-    return tuple(chosen.values())
+    return [
+        item_at(
+            field,
+            Status.INVALID,
+            f"A data de expedição ({format_date(on)}) é posterior à data de emissão "
+            f"({format_date(issued_on)}): {what} não pode ser pós-datada.",
+            basis,
+        )
+    ]
 
 
 def _pending(reason: str, **extra: Any) -> dict[str, Any]:
@@ -263,17 +266,18 @@ def _substitute(data: Mapping[str, Any]) -> Candidate:
         for entry in listed if isinstance(listed, list) else []:
             day = maybe_date(entry.get("data")) if isinstance(entry, Mapping) else None
             if day is not None:
-                found.append(TrafficInfraction(day, entry["gravidade"],
-                                               _text(entry.get("descricao"))))
+                found.append(
+                    TrafficInfraction(day, entry["gravidade"], clean_text(entry.get("descricao")))
+                )
         infractions = tuple(found)
 
     def presented(name: str) -> bool | None:
         return True if _get(data, f"/documentos_substituto/{name}/apresentado") is True else None
 
     return Candidate(
-        name=_text(_get(data, "/condutor_substituto/nome")) or "O condutor substituto",
+        name=clean_text(_get(data, "/condutor_substituto/nome")) or "O condutor substituto",
         birth_date=maybe_date(_get(data, "/condutor_substituto/data_nascimento")),
-        cnh_category=_text(_get(data, "/condutor_substituto/cnh/categoria")),
+        cnh_category=clean_text(_get(data, "/condutor_substituto/cnh/categoria")),
         resident_since=maybe_date(_get(data, "/condutor_substituto/residente_desde")),
         no_criminal_record=presented("antecedentes_criminais"),
         course_completed=presented("curso_condutor_escolar"),
@@ -281,16 +285,19 @@ def _substitute(data: Mapping[str, Any]) -> Candidate:
     )
 
 
-def _substitute_items(data: Mapping[str, Any], on: date, context: StatutoryContext
-                      ) -> tuple[list[Item], str | None]:
+def _substitute_items(
+    data: Mapping[str, Any], on: date, context: StatutoryContext
+) -> tuple[list[Item], str | None]:
     """Art. 7º for the substitute driver (art. 4º): items at the form's fields."""
     try:
-        result = candidate_eligibility(_substitute(data), on, "substituto",
-                                       params=context.parameters, laws=context.laws)
+        result = candidate_eligibility(
+            _substitute(data), on, "substituto", params=context.parameters, laws=context.laws
+        )
     except LavraError as error:
-        message = ("Não foi possível verificar os requisitos do condutor substituto: "
-                   f"{error.message}")
-        return [_item("/condutor_substituto", Status.INVALID, message, HEALTH)], message
+        message = (
+            f"Não foi possível verificar os requisitos do condutor substituto: {error.message}"
+        )
+        return [item_at("/condutor_substituto", Status.INVALID, message, HEALTH)], message
     items = []
     for item in result.items:
         if item.field in _LEFT_OUT:
@@ -300,8 +307,9 @@ def _substitute_items(data: Mapping[str, Any], on: date, context: StatutoryConte
     return items, result.explanation
 
 
-def _health(data: Mapping[str, Any], on: date, context: StatutoryContext
-            ) -> tuple[dict[str, Any], list[Item]]:
+def _health(
+    data: Mapping[str, Any], on: date, context: StatutoryContext
+) -> tuple[dict[str, Any], list[Item]]:
     items, explanation = _substitute_items(data, on, context)
     leave = maybe_date(_get(data, "/laudo_medico/afastamento_ate"))
     alvara = maybe_date(_get(data, "/alvara/valido_ate"))
@@ -310,15 +318,21 @@ def _health(data: Mapping[str, Any], on: date, context: StatutoryContext
         return _pending(reason, elegibilidade=explanation), items
     end = min(leave, alvara)
     if end < on:
-        items.append(_item(
-            "/laudo_medico/afastamento_ate", Status.INVALID,
-            f"O afastamento atestado no laudo médico ou o alvará terminam em "
-            f"{format_date(end)}, antes da data de expedição ({format_date(on)}): não há "
-            f"impossibilidade a suprir ({_short(context, HEALTH)}).",
-            HEALTH,
-        ))
-    cause = ("o afastamento atestado no laudo médico" if leave <= alvara
-             else "o vencimento do alvará do condutor licenciado")
+        items.append(
+            item_at(
+                "/laudo_medico/afastamento_ate",
+                Status.INVALID,
+                f"O afastamento atestado no laudo médico ou o alvará terminam em "
+                f"{format_date(end)}, antes da data de expedição ({format_date(on)}): não há "
+                f"impossibilidade a suprir ({_short(context, HEALTH)}).",
+                HEALTH,
+            )
+        )
+    cause = (
+        "o afastamento atestado no laudo médico"
+        if leave <= alvara
+        else "o vencimento do alvará do condutor licenciado"
+    )
     values = {
         "inicio_vigencia": on,
         "valido_ate": end,
@@ -333,8 +347,9 @@ def _health(data: Mapping[str, Any], on: date, context: StatutoryContext
     return values, items
 
 
-def _other_reasons(data: Mapping[str, Any], on: date, context: StatutoryContext
-                   ) -> tuple[dict[str, Any], list[Item]]:
+def _other_reasons(
+    data: Mapping[str, Any], on: date, context: StatutoryContext
+) -> tuple[dict[str, Any], list[Item]]:
     items, explanation = _substitute_items(data, on, context)
     start = _moment(data, "/substituicao/inicio")
     told = _moment(data, "/substituicao/comunicacao")
@@ -342,39 +357,48 @@ def _other_reasons(data: Mapping[str, Any], on: date, context: StatutoryContext
         reason = "Informe o início da substituição e a comunicação à SETRANSV (data e hora)."
         return _pending(reason, elegibilidade=explanation), items
     if told > start:
-        items.append(_item(
-            "/substituicao/comunicacao", Status.INVALID,
-            f"A SETRANSV foi comunicada em {format_date(told)}, às {told:%Hh%M}, depois do "
-            f"início da substituição ({format_date(start)}, às {start:%Hh%M}): a comunicação "
-            f"deve ser imediata ({_short(context, COMMUNICATION)}), antes de o condutor "
-            "substituto assumir o serviço.",
-            COMMUNICATION,
-        ))
+        items.append(
+            item_at(
+                "/substituicao/comunicacao",
+                Status.INVALID,
+                f"A SETRANSV foi comunicada em {format_date(told)}, às {told:%Hh%M}, depois do "
+                f"início da substituição ({format_date(start)}, às {start:%Hh%M}): a comunicação "
+                f"deve ser imediata ({_short(context, COMMUNICATION)}), antes de o condutor "
+                "substituto assumir o serviço.",
+                COMMUNICATION,
+            )
+        )
     else:
-        items.append(_item(
-            "/substituicao/comunicacao", Status.MET,
-            f"Comunicação à SETRANSV em {format_date(told)}, às {told:%Hh%M}, até o início da "
-            f"substituição ({_short(context, COMMUNICATION)}).",
-            COMMUNICATION,
-        ))
+        items.append(
+            item_at(
+                "/substituicao/comunicacao",
+                Status.MET,
+                f"Comunicação à SETRANSV em {format_date(told)}, às {told:%Hh%M}, até o início da "
+                f"substituição ({_short(context, COMMUNICATION)}).",
+                COMMUNICATION,
+            )
+        )
     try:
         limit = deadline_for(MAX_48_HOURS, start, context=context)
     except LavraError as error:
         message = f"Não foi possível calcular o limite da substituição: {error.message}"
-        items.append(_item("/substituicao/inicio", Status.MISSING, message, MAX_48_HOURS))
+        items.append(item_at("/substituicao/inicio", Status.MISSING, message, MAX_48_HOURS))
         return _pending(message, elegibilidade=explanation), items
     end = limit.end
     planned_end = _moment(data, "/substituicao/fim")
     if planned_end is not None and end is not None:
         planned = planned_end.replace(tzinfo=end.tzinfo)
         if planned > end or planned_end < start:
-            items.append(_item(
-                "/substituicao/fim", Status.INVALID,
-                f"O término previsto ({format_date(planned_end)}, às {planned_end:%Hh%M}) "
-                f"deve estar entre o início da substituição e o limite legal: "
-                f"{limit.explanation}",
-                MAX_48_HOURS,
-            ))
+            items.append(
+                item_at(
+                    "/substituicao/fim",
+                    Status.INVALID,
+                    f"O término previsto ({format_date(planned_end)}, às {planned_end:%Hh%M}) "
+                    f"deve estar entre o início da substituição e o limite legal: "
+                    f"{limit.explanation}",
+                    MAX_48_HOURS,
+                )
+            )
     values = {
         "inicio_vigencia": start.date(),
         "inicio": start,
@@ -385,21 +409,33 @@ def _other_reasons(data: Mapping[str, Any], on: date, context: StatutoryContext
         "pendente": None,
     }
     if on > limit.last_day:
-        items.append(_item(
-            "/data_expedicao", Status.INVALID,
-            f"A substituição de até 48 horas terminou em {format_date(limit.last_day)}, "
-            f"antes da data de expedição ({format_date(on)}) "
-            f"({_short(context, MAX_48_HOURS)}).",
-            MAX_48_HOURS,
-        ))
+        items.append(
+            item_at(
+                "/data_expedicao",
+                Status.INVALID,
+                f"A substituição de até 48 horas terminou em {format_date(limit.last_day)}, "
+                f"antes da data de expedição ({format_date(on)}) "
+                f"({_short(context, MAX_48_HOURS)}).",
+                MAX_48_HOURS,
+            )
+        )
     return values, items
 
 
-def _vehicle(data: Mapping[str, Any], on: date, context: StatutoryContext
-             ) -> tuple[dict[str, Any], list[Item]]:
+def _vehicle(
+    data: Mapping[str, Any], on: date, context: StatutoryContext
+) -> tuple[dict[str, Any], list[Item]]:
     items: list[Item] = []
-    items.extend(_vehicle_age_items(data, "/veiculo_substituto", on, context,
-                                    "transporte-escolar-substituto", f"{SCHOOL}#art5_inc2"))
+    items.extend(
+        _vehicle_age_items(
+            data,
+            "/veiculo_substituto",
+            on,
+            context,
+            "transporte-escolar-substituto",
+            f"{SCHOOL}#art5_inc2",
+        )
+    )
     occurred = _moment(data, "/ocorrencia")
     planned = _get(data, "/ocorrencia/programada") is True
     if occurred is not None:
@@ -407,51 +443,68 @@ def _vehicle(data: Mapping[str, Any], on: date, context: StatutoryContext
             told = maybe_date(_get(data, "/ocorrencia/contato_previo"))
             if told is not None:
                 early = told < occurred.date()
-                items.append(_item(
-                    "/ocorrencia/contato_previo", Status.MET if early else Status.INVALID,
-                    (f"SETRANSV contatada em {format_date(told)}, com antecedência da "
-                     f"ocorrência programada de {format_date(occurred.date())}"
-                     if early else
-                     f"Ocorrência programada ({format_date(occurred.date())}): a SETRANSV "
-                     f"devia ser contatada com antecedência, e o foi só em "
-                     f"{format_date(told)}") + f" ({_short(context, PLANNED)}).",
-                    PLANNED,
-                ))
+                items.append(
+                    item_at(
+                        "/ocorrencia/contato_previo",
+                        Status.MET if early else Status.INVALID,
+                        (
+                            f"SETRANSV contatada em {format_date(told)}, com antecedência da "
+                            f"ocorrência programada de {format_date(occurred.date())}"
+                            if early
+                            else f"Ocorrência programada ({format_date(occurred.date())}): "
+                    f"a SETRANSV "
+                            f"devia ser contatada com antecedência, e o foi só em "
+                            f"{format_date(told)}"
+                        )
+                        + f" ({_short(context, PLANNED)}).",
+                        PLANNED,
+                    )
+                )
         else:
             appeared = _moment(data, "/ocorrencia/comparecimento")
             if appeared is not None:
-                items.extend(_timely(UNPLANNED, occurred, appeared,
-                                     "/ocorrencia/comparecimento", context))
+                items.extend(
+                    _timely(UNPLANNED, occurred, appeared, "/ocorrencia/comparecimento", context)
+                )
         presented = _moment(data, "/veiculo_substituto/vistoria")
         if presented is not None:
-            items.extend(_timely(PRESENTED, occurred, presented,
-                                 "/veiculo_substituto/vistoria", context))
+            items.extend(
+                _timely(PRESENTED, occurred, presented, "/veiculo_substituto/vistoria", context)
+            )
         if occurred.date() > on:
-            items.append(_item(
-                "/ocorrencia/data", Status.INVALID,
-                f"A ocorrência ({format_date(occurred.date())}) é posterior à data de "
-                f"expedição ({format_date(on)}).",
-                VEHICLE_LICENCE,
-            ))
+            items.append(
+                item_at(
+                    "/ocorrencia/data",
+                    Status.INVALID,
+                    f"A ocorrência ({format_date(occurred.date())}) é posterior à data de "
+                    f"expedição ({format_date(on)}).",
+                    VEHICLE_LICENCE,
+                )
+            )
     previous_end = maybe_date(_get(data, "/prorrogacao/valida_ate_anterior"))
     start = on if previous_end is None else previous_end
     try:
         deadline = deadline_for(VEHICLE_LICENCE, start, context=context)
     except LavraError as error:
         message = f"Não foi possível calcular a validade da Licença Temporária: {error.message}"
-        items.append(_item("/data_expedicao", Status.MISSING, message, VEHICLE_LICENCE))
+        items.append(item_at("/data_expedicao", Status.MISSING, message, VEHICLE_LICENCE))
         return _pending(message), items
     explanation = deadline.explanation
     if previous_end is not None:
-        explanation = (f"Prorrogação, comprovada a necessidade, da licença anterior, válida até "
-                       f"{format_date(previous_end)}: {explanation}")
+        explanation = (
+            f"Prorrogação, comprovada a necessidade, da licença anterior, válida até "
+            f"{format_date(previous_end)}: {explanation}"
+        )
         if previous_end < on - timedelta(days=1):
-            items.append(_item(
-                "/prorrogacao/valida_ate_anterior", Status.INVALID,
-                f"A licença anterior venceu em {format_date(previous_end)}: só se prorroga "
-                f"licença em vigor ({_short(context, VEHICLE_LICENCE)}); expeça nova licença.",
-                VEHICLE_LICENCE,
-            ))
+            items.append(
+                item_at(
+                    "/prorrogacao/valida_ate_anterior",
+                    Status.INVALID,
+                    f"A licença anterior venceu em {format_date(previous_end)}: só se prorroga "
+                    f"licença em vigor ({_short(context, VEHICLE_LICENCE)}); expeça nova licença.",
+                    VEHICLE_LICENCE,
+                )
+            )
     values = {
         "inicio_vigencia": on if previous_end is None else previous_end + timedelta(days=1),
         "valido_ate": deadline.last_day,
@@ -462,12 +515,13 @@ def _vehicle(data: Mapping[str, Any], on: date, context: StatutoryContext
     return values, items
 
 
-def _timely(citation: str, start: datetime, done: datetime, field: str,
-            context: StatutoryContext) -> list[Item]:
+def _timely(
+    citation: str, start: datetime, done: datetime, field: str, context: StatutoryContext
+) -> list[Item]:
     try:
         judged = check_timeliness(citation, start, done, context=context, field=field)
     except LavraError as error:
-        return [_item(field, Status.INVALID, error.message, citation)]
+        return [item_at(field, Status.INVALID, error.message, citation)]
     return list(judged.items)
 
 
@@ -481,9 +535,11 @@ def licenca_temporaria_escolar(request: ComputeInput) -> Computed:
     data = _data(request)
     on = request.on
     context = _load(request.pack_dir)
-    modality = _text(_get(data, "/modalidade")) or ""
-    base: dict[str, Any] = {"modalidade": modality,
-                            "modalidade_texto": _MODALITY_LABEL.get(modality)}
+    modality = clean_text(_get(data, "/modalidade")) or ""
+    base: dict[str, Any] = {
+        "modalidade": modality,
+        "modalidade_texto": _MODALITY_LABEL.get(modality),
+    }
     if modality == "condutor_saude":
         values, items = _health(data, on, context)
     elif modality == "condutor_outros_motivos":
@@ -492,10 +548,16 @@ def licenca_temporaria_escolar(request: ComputeInput) -> Computed:
         values, items = _vehicle(data, on, context)
     else:
         return Computed({**base, **_pending("Informe a modalidade da Licença Temporária.")})
-    items.extend(_issue_items(on, request.issued_on, "/data_expedicao",
-                              "a Licença Temporária", VEHICLE_LICENCE
-                              if modality == "veiculo_substituto" else HEALTH))
-    return Computed({**base, **values}, _unique(items))
+    items.extend(
+        _issue_items(
+            on,
+            request.issued_on,
+            "/data_expedicao",
+            "a Licença Temporária",
+            VEHICLE_LICENCE if modality == "veiculo_substituto" else HEALTH,
+        )
+    )
+    return Computed({**base, **values}, unique_items(items))
 
 
 # ---------------------------------------------------------------- Licença Especial
@@ -510,44 +572,59 @@ def licenca_especial_escolar(request: ComputeInput) -> Computed:
     data = _data(request)
     on = request.on
     context = _load(request.pack_dir)
-    items: list[Item] = list(_vehicle_age_items(
-        data, "/veiculo", on, context, "transporte-escolar", VEHICLE_AGE, SPECIAL_CONFORMITY))
-    origin = _text(_get(data, "/municipio_origem/nome"))
+    items: list[Item] = list(
+        _vehicle_age_items(
+            data, "/veiculo", on, context, "transporte-escolar", VEHICLE_AGE, SPECIAL_CONFORMITY
+        )
+    )
+    origin = clean_text(_get(data, "/municipio_origem/nome"))
     students = _get(data, "/estudantes")
     students = students if isinstance(students, list) else []
     for index, student in enumerate(students):
         if not isinstance(student, Mapping):
             continue
-        town = _text(student.get("municipio_residencia"))
+        town = clean_text(student.get("municipio_residencia"))
         if origin is not None and town is not None and town.casefold() != origin.casefold():
-            items.append(_item(
-                f"/estudantes/{index}/municipio_residencia", Status.INVALID,
-                f"{student.get('nome')}: reside em {town}, não no Município de origem "
-                f"({origin}); o condutor de outra cidade transporta exclusivamente alunos "
-                f"da sua cidade de origem ({_short(context, SPECIAL_ORIGIN_STUDENTS)}).",
-                SPECIAL_ORIGIN_STUDENTS,
-            ))
-        school_town = _text(_get(student, "/escola/municipio"))
+            items.append(
+                item_at(
+                    f"/estudantes/{index}/municipio_residencia",
+                    Status.INVALID,
+                    f"{student.get('nome')}: reside em {town}, não no Município de origem "
+                    f"({origin}); o condutor de outra cidade transporta exclusivamente alunos "
+                    f"da sua cidade de origem ({_short(context, SPECIAL_ORIGIN_STUDENTS)}).",
+                    SPECIAL_ORIGIN_STUDENTS,
+                )
+            )
+        school_town = clean_text(_get(student, "/escola/municipio"))
         if school_town is not None and school_town.casefold() not in MUNICIPALITY_NAMES:
-            items.append(_item(
-                f"/estudantes/{index}/escola/municipio", Status.INVALID,
-                f"{student.get('nome')}: a escola fica em {school_town}; a Licença Especial "
-                f"é para estudantes que frequentem escolas situadas neste Município "
-                f"({_short(context, SPECIAL)}).",
-                SPECIAL,
-            ))
-    items.extend(_issue_items(on, request.issued_on, "/data_expedicao",
-                              "a Licença Especial", SPECIAL))
+            items.append(
+                item_at(
+                    f"/estudantes/{index}/escola/municipio",
+                    Status.INVALID,
+                    f"{student.get('nome')}: a escola fica em {school_town}; a Licença Especial "
+                    f"é para estudantes que frequentem escolas situadas neste Município "
+                    f"({_short(context, SPECIAL)}).",
+                    SPECIAL,
+                )
+            )
+    items.extend(
+        _issue_items(on, request.issued_on, "/data_expedicao", "a Licença Especial", SPECIAL)
+    )
     alvara = maybe_date(_get(data, "/documentos/alvara_origem/validade"))
     state = maybe_date(_get(data, "/documentos/autorizacao_intermunicipal/validade"))
     base = {"estudantes": len(students), "municipio_origem": origin}
     if alvara is None or state is None:
-        reason = ("Informe a validade do alvará do Município de origem e a da autorização "
-                  "para o transporte intermunicipal.")
-        return Computed({**base, **_pending(reason)}, _unique(items))
+        reason = (
+            "Informe a validade do alvará do Município de origem e a da autorização "
+            "para o transporte intermunicipal."
+        )
+        return Computed({**base, **_pending(reason)}, unique_items(items))
     end = min(alvara, state)
-    cause = ("o alvará do Município de origem" if alvara <= state
-             else "a autorização para o transporte intermunicipal")
+    cause = (
+        "o alvará do Município de origem"
+        if alvara <= state
+        else "a autorização para o transporte intermunicipal"
+    )
     values = {
         **base,
         "inicio_vigencia": on,
@@ -560,7 +637,7 @@ def licenca_especial_escolar(request: ComputeInput) -> Computed:
         ),
         "pendente": None,
     }
-    return Computed(values, _unique(items))
+    return Computed(values, unique_items(items))
 
 
 # ---------------------------------------------------------------- publicidade
@@ -575,33 +652,42 @@ def autorizacao_publicidade_escolar(request: ComputeInput) -> Computed:
     data = _data(request)
     on = request.on
     context = _load(request.pack_dir)
-    items = _issue_items(on, request.issued_on, "/data_expedicao",
-                         "a autorização", ADVERTISING)
+    items = _issue_items(on, request.issued_on, "/data_expedicao", "a autorização", ADVERTISING)
     filed = maybe_date(_get(data, "/requerimento/data"))
     if filed is not None and filed > on:
-        items.append(_item(
-            "/requerimento/data", Status.INVALID,
-            f"O requerimento ({format_date(filed)}) é posterior à data de expedição "
-            f"({format_date(on)}): a autorização é expedida a requerimento "
-            f"({_short(context, ADVERTISING_REQUEST)}).",
-            ADVERTISING_REQUEST,
-        ))
+        items.append(
+            item_at(
+                "/requerimento/data",
+                Status.INVALID,
+                f"O requerimento ({format_date(filed)}) é posterior à data de expedição "
+                f"({format_date(on)}): a autorização é expedida a requerimento "
+                f"({_short(context, ADVERTISING_REQUEST)}).",
+                ADVERTISING_REQUEST,
+            )
+        )
     end = maybe_date(_get(data, "/alvara/valido_ate"))
     if end is None:
-        return Computed(_pending("Informe a validade do alvará do veículo."), _unique(items))
+        return Computed(_pending("Informe a validade do alvará do veículo."), unique_items(items))
     if end < on:
-        items.append(_item(
-            "/alvara/valido_ate", Status.INVALID,
-            f"O alvará do veículo venceu em {format_date(end)}: a publicidade só se autoriza "
-            f"em veículo licenciado ({_short(context, ADVERTISING)}).",
-            ADVERTISING,
-        ))
+        items.append(
+            item_at(
+                "/alvara/valido_ate",
+                Status.INVALID,
+                f"O alvará do veículo venceu em {format_date(end)}: a publicidade só se autoriza "
+                f"em veículo licenciado ({_short(context, ADVERTISING)}).",
+                ADVERTISING,
+            )
+        )
     else:
-        items.append(_item(
-            "/alvara/valido_ate", Status.MET,
-            f"Alvará do veículo em vigor até {format_date(end)} ({_short(context, ADVERTISING)}).",
-            ADVERTISING,
-        ))
+        items.append(
+            item_at(
+                "/alvara/valido_ate",
+                Status.MET,
+                f"Alvará do veículo em vigor até {format_date(end)} "
+                f"({_short(context, ADVERTISING)}).",
+                ADVERTISING,
+            )
+        )
     values = {
         "inicio_vigencia": on,
         "valido_ate": end,
@@ -613,7 +699,7 @@ def autorizacao_publicidade_escolar(request: ComputeInput) -> Computed:
         ),
         "pendente": None,
     }
-    return Computed(values, _unique(items))
+    return Computed(values, unique_items(items))
 
 
 # ---------------------------------------------------------------- troca de veículo
@@ -626,21 +712,29 @@ def requerimento_troca_veiculo_escolar(request: ComputeInput) -> Computed:
     """
     data = _data(request)
     context = _load(request.pack_dir)
-    items = _vehicle_age_items(data, "/veiculo_novo", request.on, context,
-                               "transporte-escolar", VEHICLE_AGE, EXCHANGE)
-    old = _text(_get(data, "/veiculo_substituido/placa"))
-    new = _text(_get(data, "/veiculo_novo/placa"))
+    items = _vehicle_age_items(
+        data, "/veiculo_novo", request.on, context, "transporte-escolar", VEHICLE_AGE, EXCHANGE
+    )
+    old = clean_text(_get(data, "/veiculo_substituido/placa"))
+    new = clean_text(_get(data, "/veiculo_novo/placa"))
     if old is not None and new is not None:
         same = old.replace("-", "").upper() == new.replace("-", "").upper()
-        items.append(_item(
-            "/veiculo_novo/placa", Status.INVALID if same else Status.MET,
-            ("O veículo novo tem a mesma placa do substituído: informe o veículo que o "
-             "substitui" if same else "Veículo novo distinto do substituído")
-            + f" ({_short(context, EXCHANGE)}).",
-            EXCHANGE,
-        ))
+        items.append(
+            item_at(
+                "/veiculo_novo/placa",
+                Status.INVALID if same else Status.MET,
+                (
+                    "O veículo novo tem a mesma placa do substituído: informe o veículo que o "
+                    "substitui"
+                    if same
+                    else "Veículo novo distinto do substituído"
+                )
+                + f" ({_short(context, EXCHANGE)}).",
+                EXCHANGE,
+            )
+        )
     values = {"idade_veiculo_novo": items[0].message if items else None}
-    return Computed(values, _unique(items))
+    return Computed(values, unique_items(items))
 
 
 COMPUTATIONS: dict[str, Callable[[ComputeInput], Computed]] = {
