@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from formcases import DELETE, Change, at, chain, example, pdf_text, setter
 from pypdf import PdfReader
 
 from lavra.computations import ComputeInput, find_computation
@@ -29,7 +30,7 @@ from lavra.computations_escolar import (
 )
 from lavra.content import Content
 from lavra.documents import Engine
-from lavra.report import Item, Report, Status
+from lavra.report import Report, Status
 
 INS = "requerimento-inscricao-escolar"
 ALV = "alvara-transporte-escolar"
@@ -38,61 +39,14 @@ E = "transporte-escolar#"
 # The alvará is checked as if issued on this day (it may not be post-dated).
 ISSUED = date(2026, 12, 15)
 
-Change = Callable[[dict[str, Any]], None]
-
 
 @pytest.fixture(scope="module")
 def engine(pack_dir: Path) -> Engine:
     return Engine(Content(pack_dir))
 
 
-def example(engine: Engine, form: str) -> dict[str, Any]:
-    path = engine.content.form(form).example
-    assert path is not None
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
 def report_of(engine: Engine, form: str, data: dict[str, Any]) -> Report:
     return engine.prepare(form, data, issued_on=ISSUED).report
-
-
-def at(report: Report, field: str) -> Item:
-    """The pending item at ``field`` (else the first item there)."""
-    found = [i for i in report.items if i.field == field]
-    assert found, f"nenhum item em {field}: {[i.field for i in report.items]}"
-    pending = [i for i in found if i.pending]
-    return (pending or found)[0]
-
-
-def pdf_text(pdf: bytes) -> str:
-    text = "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages)
-    return " ".join(text.replace("-\n", "-").split())  # a word broken at its hyphen
-
-
-def setter(pointer: str, value: Any) -> Change:
-    def apply(data: dict[str, Any]) -> None:
-        *path, last = pointer.strip("/").split("/")
-        node = data
-        for key in path:
-            node = node[key]
-        if value is _DELETE:
-            del node[last]
-        else:
-            node[last] = value
-
-    return apply
-
-
-_DELETE = object()
-
-
-def chain(*changes: Change) -> Change:
-    def apply(data: dict[str, Any]) -> None:
-        for change in changes:
-            change(data)
-
-    return apply
 
 
 # ------------------------------------------------------------------ every example
@@ -116,58 +70,131 @@ def test_the_computations_are_found_by_name() -> None:
 # ------------------------------------------------------------------ inscrição (art. 7º)
 
 INSCRICAO_CASES: list[tuple[str, Change, str, Status, str]] = [
-    ("art. 7º, I: 20 anos na data do requerimento",
-     setter("/candidato/data_nascimento", "2005-06-01"),
-     "/candidato/data_nascimento", Status.INVALID, "art7_inc1"),
-    ("art. 7º, II: categoria B não habilita",
-     setter("/candidato/cnh/categoria", "B"),
-     "/candidato/cnh/categoria", Status.INVALID, "art7_inc2"),
-    ("art. 7º, II: CNH vencida",
-     setter("/candidato/cnh/validade", "2026-01-31"),
-     "/candidato/cnh/validade", Status.INVALID, "art7_inc2"),
-    ("art. 7º, III: residência há menos de 3 anos",
-     setter("/candidato/residente_desde", "2023-03-05"),
-     "/candidato/residente_desde", Status.INVALID, "art7_inc3"),
-    ("art. 7º, III: residência em outro Município",
-     setter("/candidato/endereco/municipio", "Campinas"),
-     "/candidato/endereco", Status.INVALID, "art7_inc3"),
-    ("art. 7º, IV, c/c art. 17, I: veículo com 11 anos de fabricação",
-     setter("/veiculo/ano_fabricacao", 2015),
-     "/veiculo/ano_fabricacao", Status.INVALID, "art17_inc1"),
-    ("art. 17, II: veículo licenciado em outro Município",
-     setter("/veiculo/municipio_licenciamento", "Campinas"),
-     "/veiculo/municipio_licenciamento", Status.INVALID, "art17_inc2"),
-    ("art. 17, IV: apólice vencida na data do requerimento",
-     setter("/veiculo/seguro/validade", "2026-03-01"),
-     "/veiculo/seguro", Status.INVALID, "art17_inc4"),
-    ("art. 17, IV: apólice sem cobertura dos passageiros",
-     setter("/veiculo/seguro/cobertura_passageiros", False),
-     "/veiculo/seguro", Status.INVALID, "art17_inc4"),
-    ("art. 7º, V: atestado de antecedentes não apresentado",
-     setter("/documentos/antecedentes_criminais", _DELETE),
-     "/documentos/antecedentes_criminais", Status.MISSING, "art7_inc5"),
-    ("art. 7º, VI: curso de condutor escolar não apresentado",
-     setter("/documentos/curso_condutor_escolar/apresentado", False),
-     "/documentos/curso_condutor_escolar", Status.MISSING, "art7_inc6"),
-    ("art. 7º, VII: laudo da CIRETRAN exigido do titular",
-     setter("/documentos/laudo_vistoria_ciretran", _DELETE),
-     "/documentos/laudo_vistoria_ciretran", Status.MISSING, "art7_inc7"),
-    ("art. 7º, VIII: infração gravíssima nos últimos 12 meses",
-     setter("/infracoes", [{"data": "2025-10-01", "gravidade": "gravissima"}]),
-     "/infracoes", Status.INVALID, "art7_inc8"),
-    ("art. 7º, VIII: reincidência em infrações médias",
-     setter("/infracoes", [{"data": "2025-06-01", "gravidade": "media"},
-                           {"data": "2026-02-01", "gravidade": "media"}]),
-     "/infracoes", Status.INVALID, "art7_inc8"),
-    ("art. 7º, VIII: certidão de prontuário não apresentada",
-     setter("/documentos/prontuario_cnh", _DELETE),
-     "/documentos/prontuario_cnh", Status.MISSING, "art7_inc8"),
-    ("art. 7º, IX: exigências do Edital não atendidas",
-     setter("/edital/exigencias_atendidas", False),
-     "/edital", Status.INVALID, "art7_inc9"),
-    ("art. 9º, § 3º: auxiliar sem o condutor titular a que se vincula",
-     setter("/funcao", "auxiliar"),
-     "/condutor_titular", Status.MISSING, "art9"),
+    (
+        "art. 7º, I: 20 anos na data do requerimento",
+        setter("/candidato/data_nascimento", "2005-06-01"),
+        "/candidato/data_nascimento",
+        Status.INVALID,
+        "art7_inc1",
+    ),
+    (
+        "art. 7º, II: categoria B não habilita",
+        setter("/candidato/cnh/categoria", "B"),
+        "/candidato/cnh/categoria",
+        Status.INVALID,
+        "art7_inc2",
+    ),
+    (
+        "art. 7º, II: CNH vencida",
+        setter("/candidato/cnh/validade", "2026-01-31"),
+        "/candidato/cnh/validade",
+        Status.INVALID,
+        "art7_inc2",
+    ),
+    (
+        "art. 7º, III: residência há menos de 3 anos",
+        setter("/candidato/residente_desde", "2023-03-05"),
+        "/candidato/residente_desde",
+        Status.INVALID,
+        "art7_inc3",
+    ),
+    (
+        "art. 7º, III: residência em outro Município",
+        setter("/candidato/endereco/municipio", "Campinas"),
+        "/candidato/endereco",
+        Status.INVALID,
+        "art7_inc3",
+    ),
+    (
+        "art. 7º, IV, c/c art. 17, I: veículo com 11 anos de fabricação",
+        setter("/veiculo/ano_fabricacao", 2015),
+        "/veiculo/ano_fabricacao",
+        Status.INVALID,
+        "art17_inc1",
+    ),
+    (
+        "art. 17, II: veículo licenciado em outro Município",
+        setter("/veiculo/municipio_licenciamento", "Campinas"),
+        "/veiculo/municipio_licenciamento",
+        Status.INVALID,
+        "art17_inc2",
+    ),
+    (
+        "art. 17, IV: apólice vencida na data do requerimento",
+        setter("/veiculo/seguro/validade", "2026-03-01"),
+        "/veiculo/seguro",
+        Status.INVALID,
+        "art17_inc4",
+    ),
+    (
+        "art. 17, IV: apólice sem cobertura dos passageiros",
+        setter("/veiculo/seguro/cobertura_passageiros", False),
+        "/veiculo/seguro",
+        Status.INVALID,
+        "art17_inc4",
+    ),
+    (
+        "art. 7º, V: atestado de antecedentes não apresentado",
+        setter("/documentos/antecedentes_criminais", DELETE),
+        "/documentos/antecedentes_criminais",
+        Status.MISSING,
+        "art7_inc5",
+    ),
+    (
+        "art. 7º, VI: curso de condutor escolar não apresentado",
+        setter("/documentos/curso_condutor_escolar/apresentado", False),
+        "/documentos/curso_condutor_escolar",
+        Status.MISSING,
+        "art7_inc6",
+    ),
+    (
+        "art. 7º, VII: laudo da CIRETRAN exigido do titular",
+        setter("/documentos/laudo_vistoria_ciretran", DELETE),
+        "/documentos/laudo_vistoria_ciretran",
+        Status.MISSING,
+        "art7_inc7",
+    ),
+    (
+        "art. 7º, VIII: infração gravíssima nos últimos 12 meses",
+        setter("/infracoes", [{"data": "2025-10-01", "gravidade": "gravissima"}]),
+        "/infracoes",
+        Status.INVALID,
+        "art7_inc8",
+    ),
+    (
+        "art. 7º, VIII: reincidência em infrações médias",
+        setter(
+            "/infracoes",
+            [
+                {"data": "2025-06-01", "gravidade": "media"},
+                {"data": "2026-02-01", "gravidade": "media"},
+            ],
+        ),
+        "/infracoes",
+        Status.INVALID,
+        "art7_inc8",
+    ),
+    (
+        "art. 7º, VIII: certidão de prontuário não apresentada",
+        setter("/documentos/prontuario_cnh", DELETE),
+        "/documentos/prontuario_cnh",
+        Status.MISSING,
+        "art7_inc8",
+    ),
+    (
+        "art. 7º, IX: exigências do Edital não atendidas",
+        setter("/edital/exigencias_atendidas", False),
+        "/edital",
+        Status.INVALID,
+        "art7_inc9",
+    ),
+    (
+        "art. 9º, § 3º: auxiliar sem o condutor titular a que se vincula",
+        setter("/funcao", "auxiliar"),
+        "/condutor_titular",
+        Status.MISSING,
+        "art9",
+    ),
 ]
 
 
@@ -213,7 +240,9 @@ def test_auxiliary_driver_is_exempt_from_vehicle_and_inspection(engine: Engine) 
     for name in ("crlv", "apolice_seguro", "laudo_vistoria_ciretran"):
         del data["documentos"][name]
     data["condutor_titular"] = {
-        "nome": "Maria Titular Exemplo", "cpf": "645.922.328-95", "alvara": "ALV-ESC 0007/2026"
+        "nome": "Maria Titular Exemplo",
+        "cpf": "645.922.328-95",
+        "alvara": "ALV-ESC 0007/2026",
     }
     prepared = engine.prepare(INS, data)
     assert prepared.report.complete, [i.to_json() for i in prepared.report.pending]
@@ -278,33 +307,69 @@ def test_renewal_issued_in_december_covers_the_next_exercise(engine: Engine) -> 
 
 
 ALVARA_CASES: list[tuple[str, Callable[[Engine], dict[str, Any]], str, Status, str]] = [
-    ("art. 13, § 5º: renovação requerida depois do vencimento",
-     lambda e: renewal(e, filed="2027-01-04", issued="2026-12-10"),
-     "/processo/data_requerimento", Status.INVALID, "art13"),
-    ("art. 13, § 5º: renovação requerida antes de aberto o prazo",
-     lambda e: renewal(e, filed="2026-11-20", issued="2026-12-10"),
-     "/processo/data_requerimento", Status.INVALID, "art13_par5"),
-    ("art. 17, I: veículo que excede 10 anos no exercício da renovação",
-     lambda e: renewal(e, filed="2026-12-02", issued="2026-12-10", year=2016),
-     "/veiculo/ano_fabricacao", Status.INVALID, "art17_inc1"),
-    ("art. 3º: alvará pós-datado",
-     lambda e: {**example(e, ALV), "data_expedicao": "2026-12-16"},
-     "/data_expedicao", Status.INVALID, "art3"),
-    ("art. 17, IV: apólice vencida na expedição",
-     lambda e: _with(example(e, ALV), "/veiculo/seguro/validade", "2026-03-09"),
-     "/veiculo/seguro/validade", Status.INVALID, "art17_inc4"),
-    ("art. 7º, II: CNH do auxiliar vencida",
-     lambda e: _with(example(e, ALV), "/auxiliar/cnh/validade", "2026-01-01"),
-     "/auxiliar/cnh/validade", Status.INVALID, "art9_par1"),
-    ("art. 8º, § 2º: sem número de prontuário",
-     lambda e: _with(example(e, ALV), "/prontuario", _DELETE),
-     "/prontuario", Status.MISSING, "art8_par2"),
-    ("art. 3º, § 2º: sem selo de identificação",
-     lambda e: _with(example(e, ALV), "/selo_identificacao", _DELETE),
-     "/selo_identificacao", Status.MISSING, "art3_par2"),
-    ("art. 13, § 5º, I: renovação sem o alvará anterior",
-     lambda e: {**example(e, ALV), "modalidade": "renovacao"},
-     "/alvara_anterior", Status.MISSING, "art13_par5"),
+    (
+        "art. 13, § 5º: renovação requerida depois do vencimento",
+        lambda e: renewal(e, filed="2027-01-04", issued="2026-12-10"),
+        "/processo/data_requerimento",
+        Status.INVALID,
+        "art13",
+    ),
+    (
+        "art. 13, § 5º: renovação requerida antes de aberto o prazo",
+        lambda e: renewal(e, filed="2026-11-20", issued="2026-12-10"),
+        "/processo/data_requerimento",
+        Status.INVALID,
+        "art13_par5",
+    ),
+    (
+        "art. 17, I: veículo que excede 10 anos no exercício da renovação",
+        lambda e: renewal(e, filed="2026-12-02", issued="2026-12-10", year=2016),
+        "/veiculo/ano_fabricacao",
+        Status.INVALID,
+        "art17_inc1",
+    ),
+    (
+        "art. 3º: alvará pós-datado",
+        lambda e: {**example(e, ALV), "data_expedicao": "2026-12-16"},
+        "/data_expedicao",
+        Status.INVALID,
+        "art3",
+    ),
+    (
+        "art. 17, IV: apólice vencida na expedição",
+        lambda e: _with(example(e, ALV), "/veiculo/seguro/validade", "2026-03-09"),
+        "/veiculo/seguro/validade",
+        Status.INVALID,
+        "art17_inc4",
+    ),
+    (
+        "art. 7º, II: CNH do auxiliar vencida",
+        lambda e: _with(example(e, ALV), "/auxiliar/cnh/validade", "2026-01-01"),
+        "/auxiliar/cnh/validade",
+        Status.INVALID,
+        "art9_par1",
+    ),
+    (
+        "art. 8º, § 2º: sem número de prontuário",
+        lambda e: _with(example(e, ALV), "/prontuario", DELETE),
+        "/prontuario",
+        Status.MISSING,
+        "art8_par2",
+    ),
+    (
+        "art. 3º, § 2º: sem selo de identificação",
+        lambda e: _with(example(e, ALV), "/selo_identificacao", DELETE),
+        "/selo_identificacao",
+        Status.MISSING,
+        "art3_par2",
+    ),
+    (
+        "art. 13, § 5º, I: renovação sem o alvará anterior",
+        lambda e: {**example(e, ALV), "modalidade": "renovacao"},
+        "/alvara_anterior",
+        Status.MISSING,
+        "art13_par5",
+    ),
 ]
 
 
@@ -368,10 +433,17 @@ def test_fee_without_the_ufesp_of_the_year_blocks_the_alvara(
     params_path.write_text(json.dumps(params, ensure_ascii=False), encoding="utf-8")
     clear_caches()
     try:
-        result = alvara_transporte_escolar(ComputeInput(
-            form_id=ALV, data=example(engine, ALV), on=date(2026, 3, 10), pack_dir=pack,
-            history=None, draft=True, issued_on=ISSUED,
-        ))
+        result = alvara_transporte_escolar(
+            ComputeInput(
+                form_id=ALV,
+                data=example(engine, ALV),
+                on=date(2026, 3, 10),
+                pack_dir=pack,
+                history=None,
+                draft=True,
+                issued_on=ISSUED,
+            )
+        )
     finally:
         clear_caches()
     fee = [i for i in result.items if i.field == "/modalidade"]
@@ -418,33 +490,69 @@ def test_alvara_draft_without_computed_values_says_they_are_pending(engine: Engi
 # ------------------------------------------------------------------ renovação (art. 13, § 5º)
 
 RENOVACAO_CASES: list[tuple[str, Change, str, Status, str]] = [
-    ("art. 13, § 5º: requerimento prematuro",
-     setter("/data_requerimento", "2026-11-30"),
-     "/data_requerimento", Status.INVALID, "art13_par5"),
-    ("art. 13, § 5º: requerimento depois do vencimento",
-     setter("/data_requerimento", "2027-01-04"),
-     "/data_requerimento", Status.INVALID, "art13_par5"),
-    ("art. 13, § 5º, II: CNH de categoria C",
-     setter("/requerente/cnh/categoria", "C"),
-     "/requerente/cnh/categoria", Status.INVALID, "art13_par5_inc2"),
-    ("art. 13, § 5º, III: só um laudo de vistoria",
-     setter("/documentos/laudo_vistoria_penultimo", _DELETE),
-     "/documentos/laudo_vistoria_penultimo", Status.MISSING, "art13_par5_inc3"),
-    ("art. 13, § 5º, VII: sem laudo médico",
-     setter("/documentos/laudo_medico", _DELETE),
-     "/documentos/laudo_medico", Status.MISSING, "art13_par5_inc7"),
-    ("art. 13, § 5º, VIII: tributos existentes sem comprovante",
-     setter("/documentos/tributos_municipais", _DELETE),
-     "/documentos/tributos_municipais", Status.MISSING, "art13_par5_inc8"),
-    ("art. 13, § 5º, IX: sem comprovante da taxa de renovação",
-     setter("/documentos/comprovante_taxa_renovacao/apresentado", False),
-     "/documentos/comprovante_taxa_renovacao", Status.MISSING, "art13_par5_inc9"),
-    ("art. 13, § 5º, X: apólice APP vencida",
-     setter("/documentos/apolice_app/validade", "2026-11-30"),
-     "/documentos/apolice_app/validade", Status.INVALID, "art13_par5_inc10"),
-    ("art. 17, I: veículo com 11 anos de fabricação",
-     setter("/veiculo/ano_fabricacao", 2015),
-     "/veiculo/ano_fabricacao", Status.INVALID, "art17_inc1"),
+    (
+        "art. 13, § 5º: requerimento prematuro",
+        setter("/data_requerimento", "2026-11-30"),
+        "/data_requerimento",
+        Status.INVALID,
+        "art13_par5",
+    ),
+    (
+        "art. 13, § 5º: requerimento depois do vencimento",
+        setter("/data_requerimento", "2027-01-04"),
+        "/data_requerimento",
+        Status.INVALID,
+        "art13_par5",
+    ),
+    (
+        "art. 13, § 5º, II: CNH de categoria C",
+        setter("/requerente/cnh/categoria", "C"),
+        "/requerente/cnh/categoria",
+        Status.INVALID,
+        "art13_par5_inc2",
+    ),
+    (
+        "art. 13, § 5º, III: só um laudo de vistoria",
+        setter("/documentos/laudo_vistoria_penultimo", DELETE),
+        "/documentos/laudo_vistoria_penultimo",
+        Status.MISSING,
+        "art13_par5_inc3",
+    ),
+    (
+        "art. 13, § 5º, VII: sem laudo médico",
+        setter("/documentos/laudo_medico", DELETE),
+        "/documentos/laudo_medico",
+        Status.MISSING,
+        "art13_par5_inc7",
+    ),
+    (
+        "art. 13, § 5º, VIII: tributos existentes sem comprovante",
+        setter("/documentos/tributos_municipais", DELETE),
+        "/documentos/tributos_municipais",
+        Status.MISSING,
+        "art13_par5_inc8",
+    ),
+    (
+        "art. 13, § 5º, IX: sem comprovante da taxa de renovação",
+        setter("/documentos/comprovante_taxa_renovacao/apresentado", False),
+        "/documentos/comprovante_taxa_renovacao",
+        Status.MISSING,
+        "art13_par5_inc9",
+    ),
+    (
+        "art. 13, § 5º, X: apólice APP vencida",
+        setter("/documentos/apolice_app/validade", "2026-11-30"),
+        "/documentos/apolice_app/validade",
+        Status.INVALID,
+        "art13_par5_inc10",
+    ),
+    (
+        "art. 17, I: veículo com 11 anos de fabricação",
+        setter("/veiculo/ano_fabricacao", 2015),
+        "/veiculo/ano_fabricacao",
+        Status.INVALID,
+        "art17_inc1",
+    ),
 ]
 
 
@@ -508,46 +616,101 @@ def test_fillable_requerimento_round_trip(engine: Engine, form: str) -> None:
 # ------------------------------------------------------------------ review findings 1 and 2
 
 SELECTION_CASES: list[tuple[str, Change, str, Status, str]] = [
-    ("art. 6º: primeiro alvará sem processo de seleção",
-     setter("/selecao", _DELETE), "/selecao", Status.MISSING, "art6"),
-    ("art. 11: expedido dentro do prazo de recurso contra a escolha",
-     setter("/selecao/data_publicacao_resultado", "2026-03-06"),
-     "/selecao/data_publicacao_resultado", Status.INVALID, "art11"),
-    ("art. 12, I: recurso interposto e não decidido",
-     setter("/selecao/recurso_interposto", True),
-     "/selecao/recurso_decidido_em", Status.MISSING, "art12_inc1"),
-    ("art. 12, I: recurso decidido depois da expedição",
-     chain(setter("/selecao/recurso_interposto", True),
-           setter("/selecao/recurso_decidido_em", "2026-03-20")),
-     "/selecao/recurso_decidido_em", Status.INVALID, "art12_inc1"),
-    ("art. 8º, § 2º: Cadastro de Atividades depois de 30 dias",
-     setter("/selecao/data_inscricao_cadastro", "2026-03-30"),
-     "/selecao/data_inscricao_cadastro", Status.INVALID, "art8_par2"),
-    ("art. 14: sem a conferência de outra licença",
-     setter("/selecao/conferencia_outra_licenca", _DELETE),
-     "/selecao/conferencia_outra_licenca", Status.MISSING, "art14"),
-    ("art. 15, § 2º: sem a conferência da transferência",
-     setter("/selecao/conferencia_transferencia", _DELETE),
-     "/selecao/conferencia_transferencia", Status.MISSING, "art15_par2"),
-    ("art. 15, § 2º: conferência com impedimento",
-     setter("/selecao/conferencia_transferencia/resultado", "com_impedimento"),
-     "/selecao/conferencia_transferencia/resultado", Status.INVALID, "art15_par2"),
-    ("art. 13, § 3º: sem o comprovante da taxa",
-     setter("/processo/comprovante_taxa", _DELETE),
-     "/processo/comprovante_taxa", Status.MISSING, "art13_par3"),
-    ("art. 3º, § 1º: sem a data do recolhimento da taxa",
-     setter("/processo/data_pagamento_taxa", _DELETE),
-     "/processo/data_pagamento_taxa", Status.MISSING, "art3_par1"),
-    ("art. 3º, § 1º: taxa recolhida depois da expedição",
-     setter("/processo/data_pagamento_taxa", "2026-03-11"),
-     "/processo/data_pagamento_taxa", Status.INVALID, "art3_par1"),
+    (
+        "art. 6º: primeiro alvará sem processo de seleção",
+        setter("/selecao", DELETE),
+        "/selecao",
+        Status.MISSING,
+        "art6",
+    ),
+    (
+        "art. 11: expedido dentro do prazo de recurso contra a escolha",
+        setter("/selecao/data_publicacao_resultado", "2026-03-06"),
+        "/selecao/data_publicacao_resultado",
+        Status.INVALID,
+        "art11",
+    ),
+    (
+        "art. 12, I: recurso interposto e não decidido",
+        setter("/selecao/recurso_interposto", True),
+        "/selecao/recurso_decidido_em",
+        Status.MISSING,
+        "art12_inc1",
+    ),
+    (
+        "art. 12, I: recurso decidido depois da expedição",
+        chain(
+            setter("/selecao/recurso_interposto", True),
+            setter("/selecao/recurso_decidido_em", "2026-03-20"),
+        ),
+        "/selecao/recurso_decidido_em",
+        Status.INVALID,
+        "art12_inc1",
+    ),
+    (
+        "art. 8º, § 2º: Cadastro de Atividades depois de 30 dias",
+        setter("/selecao/data_inscricao_cadastro", "2026-03-30"),
+        "/selecao/data_inscricao_cadastro",
+        Status.INVALID,
+        "art8_par2",
+    ),
+    (
+        "art. 14: sem a conferência de outra licença",
+        setter("/selecao/conferencia_outra_licenca", DELETE),
+        "/selecao/conferencia_outra_licenca",
+        Status.MISSING,
+        "art14",
+    ),
+    (
+        "art. 15, § 2º: sem a conferência da transferência",
+        setter("/selecao/conferencia_transferencia", DELETE),
+        "/selecao/conferencia_transferencia",
+        Status.MISSING,
+        "art15_par2",
+    ),
+    (
+        "art. 15, § 2º: conferência com impedimento",
+        setter("/selecao/conferencia_transferencia/resultado", "com_impedimento"),
+        "/selecao/conferencia_transferencia/resultado",
+        Status.INVALID,
+        "art15_par2",
+    ),
+    (
+        "art. 13, § 3º: sem o comprovante da taxa",
+        setter("/processo/comprovante_taxa", DELETE),
+        "/processo/comprovante_taxa",
+        Status.MISSING,
+        "art13_par3",
+    ),
+    (
+        "art. 3º, § 1º: sem a data do recolhimento da taxa",
+        setter("/processo/data_pagamento_taxa", DELETE),
+        "/processo/data_pagamento_taxa",
+        Status.MISSING,
+        "art3_par1",
+    ),
+    (
+        "art. 3º, § 1º: taxa recolhida depois da expedição",
+        setter("/processo/data_pagamento_taxa", "2026-03-11"),
+        "/processo/data_pagamento_taxa",
+        Status.INVALID,
+        "art3_par1",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("case", "change", "field", "status", "fragment"), SELECTION_CASES,
-                         ids=[c[0] for c in SELECTION_CASES])
+@pytest.mark.parametrize(
+    ("case", "change", "field", "status", "fragment"),
+    SELECTION_CASES,
+    ids=[c[0] for c in SELECTION_CASES],
+)
 def test_first_alvara_needs_a_final_selection_and_the_fee_paid(
-    engine: Engine, case: str, change: Change, field: str, status: Status, fragment: str,
+    engine: Engine,
+    case: str,
+    change: Change,
+    field: str,
+    status: Status,
+    fragment: str,
 ) -> None:
     data = example(engine, ALV)
     change(data)
@@ -562,15 +725,18 @@ def test_attested_checks_are_met_with_who_and_when(engine: Engine) -> None:
     report = report_of(engine, ALV, example(engine, ALV))
     found = [i for i in report.items if i.field == "/selecao/conferencia_outra_licenca/resultado"]
     assert found and all(i.status is Status.MET for i in found)
-    assert any("Maria Servidora Exemplo" in i.message and "09/03/2026" in i.message
-               for i in found)
+    assert any("Maria Servidora Exemplo" in i.message and "09/03/2026" in i.message for i in found)
 
 
 def test_renewal_does_not_ask_for_the_selection(engine: Engine) -> None:
     data = example(engine, ALV)
     data.pop("selecao")
-    data.update({"modalidade": "renovacao",
-                 "alvara_anterior": {"numero": "ALV-ESC 1/2025", "valido_ate": "2026-03-31"}})
+    data.update(
+        {
+            "modalidade": "renovacao",
+            "alvara_anterior": {"numero": "ALV-ESC 1/2025", "valido_ate": "2026-03-31"},
+        }
+    )
     report = report_of(engine, ALV, data)
     assert not [i for i in report.pending if i.field.startswith("/selecao")]
     assert report.complete, [i.to_json() for i in report.pending]
@@ -587,7 +753,9 @@ def _auxiliary(engine: Engine) -> dict[str, Any]:
     for name in ("crlv", "apolice_seguro", "laudo_vistoria_ciretran"):
         del data["documentos"][name]
     data["condutor_titular"] = {
-        "nome": "Maria Titular Exemplo", "cpf": "645.922.328-95", "alvara": "ALV-ESC 0007/2026"
+        "nome": "Maria Titular Exemplo",
+        "cpf": "645.922.328-95",
+        "alvara": "ALV-ESC 0007/2026",
     }
     return data
 
@@ -600,8 +768,10 @@ def test_auxiliary_driver_joins_an_alvara_not_a_selection(engine: Engine) -> Non
     edital = [i for i in rendered.report.items if i.field == "/edital"]
     assert edital and all(i.status is Status.NOT_APPLICABLE for i in edital)
     text = pdf_text(rendered.pdf)
-    assert "vinculado ao Alvará para exploração de serviços de Transporte Escolar nº " \
-           "ALV-ESC 0007/2026" in text
+    assert (
+        "vinculado ao Alvará para exploração de serviços de Transporte Escolar nº "
+        "ALV-ESC 0007/2026" in text
+    )
     assert "§§ 1º e 3º)." in text
     assert "processo seletivo" not in text and "Edital" not in text.split("Documentos")[0]
     assert "demais exigências do Edital" not in text
@@ -633,5 +803,7 @@ def test_late_renewal_requerimento_states_the_consequence(engine: Engine) -> Non
     assert E + "art13" in found.basis
     early = example(engine, REN)
     early["data_requerimento"] = "2026-11-30"
-    assert "renovado dentro do prazo" in at(report_of(engine, REN, early),
-                                            "/data_requerimento").message
+    assert (
+        "renovado dentro do prazo"
+        in at(report_of(engine, REN, early), "/data_requerimento").message
+    )

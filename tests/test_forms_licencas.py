@@ -10,20 +10,19 @@ from __future__ import annotations
 
 import copy
 import io
-import json
-from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from formcases import DELETE, Change, at, chain, example, pdf_text, setter
 from pypdf import PdfReader
 
 from lavra.computations import ComputeInput, find_computation
 from lavra.computations_licencas import COMPUTATIONS, IMPLEMENTED, licenca_temporaria_escolar
 from lavra.content import Content
 from lavra.documents import Engine
-from lavra.report import Item, Report, Status
+from lavra.report import Report, Status
 
 LTE = "licenca-temporaria-escolar"
 LEE = "licenca-especial-escolar"
@@ -32,59 +31,14 @@ TRO = "requerimento-troca-veiculo-escolar"
 E = "transporte-escolar#"
 ISSUED = date(2026, 12, 15)
 
-Change = Callable[[dict[str, Any]], None]
-_DELETE = object()
-
 
 @pytest.fixture(scope="module")
 def engine(pack_dir: Path) -> Engine:
     return Engine(Content(pack_dir))
 
 
-def example(engine: Engine, form: str) -> dict[str, Any]:
-    path = engine.content.form(form).example
-    assert path is not None
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
 def report_of(engine: Engine, form: str, data: dict[str, Any]) -> Report:
     return engine.prepare(form, data, issued_on=ISSUED).report
-
-
-def at(report: Report, field: str) -> Item:
-    """The pending item at ``field`` (else the first item there)."""
-    found = [i for i in report.items if i.field == field]
-    assert found, f"nenhum item em {field}: {[i.field for i in report.items]}"
-    pending = [i for i in found if i.pending]
-    return (pending or found)[0]
-
-
-def pdf_text(pdf: bytes) -> str:
-    text = "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages)
-    return " ".join(text.replace("-\n", "-").split())
-
-
-def setter(pointer: str, value: Any) -> Change:
-    def apply(data: dict[str, Any]) -> None:
-        *path, last = pointer.strip("/").split("/")
-        node: Any = data
-        for key in path:
-            node = node[int(key)] if isinstance(node, list) else node[key]
-        if value is _DELETE:
-            del node[last]
-        else:
-            node[last] = copy.deepcopy(value)
-
-    return apply
-
-
-def chain(*changes: Change) -> Change:
-    def apply(data: dict[str, Any]) -> None:
-        for change in changes:
-            change(data)
-
-    return apply
 
 
 # A substitute driver (art. 4º) who meets art. 7º except IV, VII and IX on 17/03/2026.
@@ -92,20 +46,35 @@ SUBSTITUTE = {
     "nome": "Paulo Exemplo Substituto",
     "cpf": "111.444.777-35",
     "data_nascimento": "1985-04-10",
-    "endereco": {"logradouro": "Rua dos Ipês", "numero": "12", "bairro": "Centro",
-                 "municipio": "Americana", "uf": "SP", "cep": "13465-000"},
+    "endereco": {
+        "logradouro": "Rua dos Ipês",
+        "numero": "12",
+        "bairro": "Centro",
+        "municipio": "Americana",
+        "uf": "SP",
+        "cep": "13465-000",
+    },
     "residente_desde": "2010-01-15",
     "cnh": {"numero": "85263635330", "categoria": "D", "validade": "2030-08-20"},
     "infracoes": [],
 }
 SUBSTITUTE_DOCUMENTS = {
-    "antecedentes_criminais": {"apresentado": True, "orgao_emissor": "SSP/SP",
-                               "data_emissao": "2026-03-10"},
-    "curso_condutor_escolar": {"apresentado": True, "numero": "CCE-2022-0001",
-                               "orgao_emissor": "Centro de Formação de Condutores Exemplo",
-                               "data_emissao": "2022-06-01"},
-    "prontuario_cnh": {"apresentado": True, "orgao_emissor": "DETRAN-SP",
-                       "data_emissao": "2026-03-12"},
+    "antecedentes_criminais": {
+        "apresentado": True,
+        "orgao_emissor": "SSP/SP",
+        "data_emissao": "2026-03-10",
+    },
+    "curso_condutor_escolar": {
+        "apresentado": True,
+        "numero": "CCE-2022-0001",
+        "orgao_emissor": "Centro de Formação de Condutores Exemplo",
+        "data_emissao": "2022-06-01",
+    },
+    "prontuario_cnh": {
+        "apresentado": True,
+        "orgao_emissor": "DETRAN-SP",
+        "data_emissao": "2026-03-12",
+    },
 }
 
 
@@ -117,8 +86,12 @@ def as_driver_case(data: dict[str, Any], modality: str) -> None:
     data["condutor_substituto"] = copy.deepcopy(SUBSTITUTE)
     data["documentos_substituto"] = copy.deepcopy(SUBSTITUTE_DOCUMENTS)
     if modality == "condutor_saude":
-        data["laudo_medico"] = {"apresentado": True, "orgao_emissor": "Dr. Exemplo, CRM-SP 1",
-                                "data_emissao": "2026-03-16", "afastamento_ate": "2026-04-15"}
+        data["laudo_medico"] = {
+            "apresentado": True,
+            "orgao_emissor": "Dr. Exemplo, CRM-SP 1",
+            "data_emissao": "2026-03-16",
+            "afastamento_ate": "2026-04-15",
+        }
     else:
         data["substituicao"] = {
             "motivo": "Falecimento de familiar do condutor licenciado",
@@ -163,74 +136,169 @@ def test_the_computations_are_found_by_name() -> None:
 # ------------------------------------------------------------------ Licença Temporária
 
 TEMPORARIA_CASES: list[tuple[str, Change, str, Status, str]] = [
-    ("art. 5º, II: veículo substituto com 11 anos de fabricação",
-     setter("/veiculo_substituto/ano_fabricacao", 2015),
-     "/veiculo_substituto/ano_fabricacao", Status.INVALID, "art5_inc2"),
-    ("art. 5º, II: veículo substituto não semelhante ao substituído",
-     setter("/veiculo_substituto/semelhante", False),
-     "/veiculo_substituto/semelhante", Status.INVALID, "art5_inc2"),
-    ("art. 5º, II: vistoria depois de 24 horas da ocorrência",
-     setter("/veiculo_substituto/vistoria/hora", "07:11"),
-     "/veiculo_substituto/vistoria", Status.INVALID, "art5_inc2"),
-    ("art. 5º, I: comparecimento depois de 24 horas da ocorrência não programada",
-     setter("/ocorrencia/comparecimento", {"data": "2026-03-17", "hora": "08:00"}),
-     "/ocorrencia/comparecimento", Status.INVALID, "art5_inc1"),
-    ("art. 5º, I: ocorrência não programada sem comparecimento",
-     setter("/ocorrencia/comparecimento", _DELETE),
-     "/ocorrencia/comparecimento", Status.MISSING, "art5_inc1"),
-    ("art. 5º, IV: ocorrência programada sem contato prévio",
-     setter("/ocorrencia/programada", True),
-     "/ocorrencia/contato_previo", Status.MISSING, "art5_inc4"),
-    ("art. 5º, IV: contato no próprio dia da ocorrência programada",
-     chain(setter("/ocorrencia/programada", True),
-           setter("/ocorrencia/contato_previo", "2026-03-16")),
-     "/ocorrencia/contato_previo", Status.INVALID, "art5_inc4"),
-    ("art. 5º, III: condutor do veículo substituto com CNH B",
-     setter("/condutor_veiculo_substituto/cnh/categoria", "B"),
-     "/condutor_veiculo_substituto/cnh", Status.INVALID, "art5_inc3"),
-    ("art. 5º, III: condutor do veículo substituto sem o curso",
-     setter("/condutor_veiculo_substituto/curso_condutor_escolar", _DELETE),
-     "/condutor_veiculo_substituto/curso_condutor_escolar", Status.MISSING, "art5_inc3"),
-    ("art. 5º, III: sem assinatura do termo",
-     setter("/condutor_veiculo_substituto/termo_assinado", False),
-     "/condutor_veiculo_substituto/termo_assinado", Status.INVALID, "art5_inc3"),
-    ("art. 5º: prorrogação de licença já vencida",
-     setter("/prorrogacao", {"licenca_anterior": "LTE-ESC 0001/2026",
-                             "valida_ate_anterior": "2026-03-01",
-                             "necessidade": {"apresentado": True,
-                                             "data_emissao": "2026-03-16"}}),
-     "/prorrogacao/valida_ate_anterior", Status.INVALID, "art5"),
-    ("art. 4º: sem laudo médico",
-     chain(health, setter("/laudo_medico", _DELETE)),
-     "/laudo_medico", Status.MISSING, "art4"),
-    ("art. 4º: afastamento já encerrado na expedição",
-     chain(health, setter("/laudo_medico/afastamento_ate", "2026-03-16")),
-     "/laudo_medico/afastamento_ate", Status.INVALID, "art4"),
-    ("art. 4º c/c art. 7º, I: substituto com 20 anos",
-     chain(health, setter("/condutor_substituto/data_nascimento", "2005-06-01")),
-     "/condutor_substituto/data_nascimento", Status.INVALID, "art7_inc1"),
-    ("art. 4º c/c art. 7º, II: substituto com CNH C",
-     chain(health, setter("/condutor_substituto/cnh/categoria", "C")),
-     "/condutor_substituto/cnh", Status.INVALID, "art7_inc2"),
-    ("art. 4º c/c art. 7º, III: residência há menos de 3 anos",
-     chain(health, setter("/condutor_substituto/residente_desde", "2024-01-10")),
-     "/condutor_substituto/residente_desde", Status.INVALID, "art7_inc3"),
-    ("art. 4º c/c art. 7º, V: sem atestado de antecedentes",
-     chain(health, setter("/documentos_substituto/antecedentes_criminais", _DELETE)),
-     "/documentos_substituto/antecedentes_criminais", Status.MISSING, "art7_inc5"),
-    ("art. 4º c/c art. 7º, VIII: infração gravíssima nos últimos 12 meses",
-     chain(health, setter("/condutor_substituto/infracoes",
-                          [{"data": "2025-10-01", "gravidade": "gravissima"}])),
-     "/condutor_substituto/infracoes", Status.INVALID, "art7_inc8"),
-    ("art. 4º, parágrafo único, I: substituto sem o curso (art. 7º, VI)",
-     chain(other_reasons, setter("/documentos_substituto/curso_condutor_escolar", _DELETE)),
-     "/documentos_substituto/curso_condutor_escolar", Status.MISSING, "art7_inc6"),
-    ("art. 4º, parágrafo único, II: comunicação depois do início da substituição",
-     chain(other_reasons, setter("/substituicao/comunicacao/hora", "09:00")),
-     "/substituicao/comunicacao", Status.INVALID, "art4_par1u_inc2"),
-    ("art. 4º, parágrafo único, III: substituição além de 48 horas",
-     chain(other_reasons, setter("/substituicao/fim", {"data": "2026-03-19", "hora": "06:31"})),
-     "/substituicao/fim", Status.INVALID, "art4_par1u_inc3"),
+    (
+        "art. 5º, II: veículo substituto com 11 anos de fabricação",
+        setter("/veiculo_substituto/ano_fabricacao", 2015),
+        "/veiculo_substituto/ano_fabricacao",
+        Status.INVALID,
+        "art5_inc2",
+    ),
+    (
+        "art. 5º, II: veículo substituto não semelhante ao substituído",
+        setter("/veiculo_substituto/semelhante", False),
+        "/veiculo_substituto/semelhante",
+        Status.INVALID,
+        "art5_inc2",
+    ),
+    (
+        "art. 5º, II: vistoria depois de 24 horas da ocorrência",
+        setter("/veiculo_substituto/vistoria/hora", "07:11"),
+        "/veiculo_substituto/vistoria",
+        Status.INVALID,
+        "art5_inc2",
+    ),
+    (
+        "art. 5º, I: comparecimento depois de 24 horas da ocorrência não programada",
+        setter("/ocorrencia/comparecimento", {"data": "2026-03-17", "hora": "08:00"}),
+        "/ocorrencia/comparecimento",
+        Status.INVALID,
+        "art5_inc1",
+    ),
+    (
+        "art. 5º, I: ocorrência não programada sem comparecimento",
+        setter("/ocorrencia/comparecimento", DELETE),
+        "/ocorrencia/comparecimento",
+        Status.MISSING,
+        "art5_inc1",
+    ),
+    (
+        "art. 5º, IV: ocorrência programada sem contato prévio",
+        setter("/ocorrencia/programada", True),
+        "/ocorrencia/contato_previo",
+        Status.MISSING,
+        "art5_inc4",
+    ),
+    (
+        "art. 5º, IV: contato no próprio dia da ocorrência programada",
+        chain(
+            setter("/ocorrencia/programada", True),
+            setter("/ocorrencia/contato_previo", "2026-03-16"),
+        ),
+        "/ocorrencia/contato_previo",
+        Status.INVALID,
+        "art5_inc4",
+    ),
+    (
+        "art. 5º, III: condutor do veículo substituto com CNH B",
+        setter("/condutor_veiculo_substituto/cnh/categoria", "B"),
+        "/condutor_veiculo_substituto/cnh",
+        Status.INVALID,
+        "art5_inc3",
+    ),
+    (
+        "art. 5º, III: condutor do veículo substituto sem o curso",
+        setter("/condutor_veiculo_substituto/curso_condutor_escolar", DELETE),
+        "/condutor_veiculo_substituto/curso_condutor_escolar",
+        Status.MISSING,
+        "art5_inc3",
+    ),
+    (
+        "art. 5º, III: sem assinatura do termo",
+        setter("/condutor_veiculo_substituto/termo_assinado", False),
+        "/condutor_veiculo_substituto/termo_assinado",
+        Status.INVALID,
+        "art5_inc3",
+    ),
+    (
+        "art. 5º: prorrogação de licença já vencida",
+        setter(
+            "/prorrogacao",
+            {
+                "licenca_anterior": "LTE-ESC 0001/2026",
+                "valida_ate_anterior": "2026-03-01",
+                "necessidade": {"apresentado": True, "data_emissao": "2026-03-16"},
+            },
+        ),
+        "/prorrogacao/valida_ate_anterior",
+        Status.INVALID,
+        "art5",
+    ),
+    (
+        "art. 4º: sem laudo médico",
+        chain(health, setter("/laudo_medico", DELETE)),
+        "/laudo_medico",
+        Status.MISSING,
+        "art4",
+    ),
+    (
+        "art. 4º: afastamento já encerrado na expedição",
+        chain(health, setter("/laudo_medico/afastamento_ate", "2026-03-16")),
+        "/laudo_medico/afastamento_ate",
+        Status.INVALID,
+        "art4",
+    ),
+    (
+        "art. 4º c/c art. 7º, I: substituto com 20 anos",
+        chain(health, setter("/condutor_substituto/data_nascimento", "2005-06-01")),
+        "/condutor_substituto/data_nascimento",
+        Status.INVALID,
+        "art7_inc1",
+    ),
+    (
+        "art. 4º c/c art. 7º, II: substituto com CNH C",
+        chain(health, setter("/condutor_substituto/cnh/categoria", "C")),
+        "/condutor_substituto/cnh",
+        Status.INVALID,
+        "art7_inc2",
+    ),
+    (
+        "art. 4º c/c art. 7º, III: residência há menos de 3 anos",
+        chain(health, setter("/condutor_substituto/residente_desde", "2024-01-10")),
+        "/condutor_substituto/residente_desde",
+        Status.INVALID,
+        "art7_inc3",
+    ),
+    (
+        "art. 4º c/c art. 7º, V: sem atestado de antecedentes",
+        chain(health, setter("/documentos_substituto/antecedentes_criminais", DELETE)),
+        "/documentos_substituto/antecedentes_criminais",
+        Status.MISSING,
+        "art7_inc5",
+    ),
+    (
+        "art. 4º c/c art. 7º, VIII: infração gravíssima nos últimos 12 meses",
+        chain(
+            health,
+            setter(
+                "/condutor_substituto/infracoes",
+                [{"data": "2025-10-01", "gravidade": "gravissima"}],
+            ),
+        ),
+        "/condutor_substituto/infracoes",
+        Status.INVALID,
+        "art7_inc8",
+    ),
+    (
+        "art. 4º, parágrafo único, I: substituto sem o curso (art. 7º, VI)",
+        chain(other_reasons, setter("/documentos_substituto/curso_condutor_escolar", DELETE)),
+        "/documentos_substituto/curso_condutor_escolar",
+        Status.MISSING,
+        "art7_inc6",
+    ),
+    (
+        "art. 4º, parágrafo único, II: comunicação depois do início da substituição",
+        chain(other_reasons, setter("/substituicao/comunicacao/hora", "09:00")),
+        "/substituicao/comunicacao",
+        Status.INVALID,
+        "art4_par1u_inc2",
+    ),
+    (
+        "art. 4º, parágrafo único, III: substituição além de 48 horas",
+        chain(other_reasons, setter("/substituicao/fim", {"data": "2026-03-19", "hora": "06:31"})),
+        "/substituicao/fim",
+        Status.INVALID,
+        "art4_par1u_inc3",
+    ),
 ]
 
 
@@ -268,9 +336,11 @@ def test_vehicle_licence_lasts_20_days_from_issue(engine: Engine) -> None:
 
 def test_prorrogacao_counts_20_more_days_from_the_previous_end(engine: Engine) -> None:
     data = example(engine, LTE)
-    data["prorrogacao"] = {"licenca_anterior": "LTE-ESC 0001/2026",
-                           "valida_ate_anterior": "2026-03-20",
-                           "necessidade": {"apresentado": True, "data_emissao": "2026-03-16"}}
+    data["prorrogacao"] = {
+        "licenca_anterior": "LTE-ESC 0001/2026",
+        "valida_ate_anterior": "2026-03-20",
+        "necessidade": {"apresentado": True, "data_emissao": "2026-03-16"},
+    }
     prepared = engine.prepare(LTE, data, issued_on=ISSUED)
     assert prepared.report.complete, [i.to_json() for i in prepared.report.pending]
     assert prepared.computed["inicio_vigencia"] == date(2026, 3, 21)
@@ -279,8 +349,10 @@ def test_prorrogacao_counts_20_more_days_from_the_previous_end(engine: Engine) -
 
 @pytest.mark.parametrize(
     ("leave", "expected"),
-    [("2026-04-15", date(2026, 4, 15)),  # the laudo's leave ends first
-     ("2027-06-30", date(2026, 12, 31))],  # never beyond the alvará
+    [
+        ("2026-04-15", date(2026, 4, 15)),  # the laudo's leave ends first
+        ("2027-06-30", date(2026, 12, 31)),
+    ],  # never beyond the alvará
 )
 def test_health_licence_lasts_while_the_leave_within_the_alvara(
     engine: Engine, leave: str, expected: date
@@ -308,9 +380,17 @@ def test_other_reasons_end_48_hours_after_the_start_even_on_a_weekend(engine: En
 
 def test_temporaria_may_not_be_post_dated(pack_dir: Path, engine: Engine) -> None:
     data = example(engine, LTE)
-    result = licenca_temporaria_escolar(ComputeInput(
-        form_id=LTE, data=data, on=date(2026, 3, 17), pack_dir=pack_dir, history=None,
-        draft=True, issued_on=date(2026, 3, 16)))
+    result = licenca_temporaria_escolar(
+        ComputeInput(
+            form_id=LTE,
+            data=data,
+            on=date(2026, 3, 17),
+            pack_dir=pack_dir,
+            history=None,
+            draft=True,
+            issued_on=date(2026, 3, 16),
+        )
+    )
     bad = [i for i in result.items if i.field == "/data_expedicao"]
     assert bad and bad[0].status is Status.INVALID
 
@@ -332,33 +412,69 @@ def test_temporaria_drafts_read_back(engine: Engine) -> None:
 # ------------------------------------------------------------------ Licença Especial
 
 ESPECIAL_CASES: list[tuple[str, Change, str, Status, str]] = [
-    ("art. 20, § 2º: estudante residente em outro Município",
-     setter("/estudantes/1/municipio_residencia", "Sumaré"),
-     "/estudantes/1/municipio_residencia", Status.INVALID, "art20_par2"),
-    ("art. 20: escola fora de Americana",
-     setter("/estudantes/0/escola/municipio", "Campinas"),
-     "/estudantes/0/escola/municipio", Status.INVALID, "art20"),
-    ("art. 20, § 1º, I: alvará de origem vencido",
-     setter("/documentos/alvara_origem/validade", "2026-01-31"),
-     "/documentos/alvara_origem/validade", Status.INVALID, "art20_par1_inc1"),
-    ("art. 20, § 1º, II: CNH de categoria C",
-     setter("/requerente/cnh/categoria", "C"),
-     "/requerente/cnh", Status.INVALID, "art20_par1_inc2"),
-    ("art. 20, § 1º, III: sem CRLV",
-     setter("/documentos/crlv", _DELETE),
-     "/documentos/crlv", Status.MISSING, "art20_par1_inc3"),
-    ("art. 20, § 1º, IV: sem autorização intermunicipal",
-     setter("/documentos/autorizacao_intermunicipal", _DELETE),
-     "/documentos/autorizacao_intermunicipal", Status.MISSING, "art20_par1_inc4"),
-    ("art. 20, § 1º, V, c/c art. 17, I: veículo com 11 anos",
-     setter("/veiculo/ano_fabricacao", 2015),
-     "/veiculo/ano_fabricacao", Status.INVALID, "art20_par1_inc5"),
-    ("art. 20, § 2º: lista de passageiros sem visto da origem",
-     setter("/documentos/lista_passageiros/vistado_municipio_origem", False),
-     "/documentos/lista_passageiros", Status.INVALID, "art20_par2"),
-    ("art. 20, § 2º: sem cópias dos contratos",
-     setter("/documentos/contratos", _DELETE),
-     "/documentos/contratos", Status.MISSING, "art20_par2"),
+    (
+        "art. 20, § 2º: estudante residente em outro Município",
+        setter("/estudantes/1/municipio_residencia", "Sumaré"),
+        "/estudantes/1/municipio_residencia",
+        Status.INVALID,
+        "art20_par2",
+    ),
+    (
+        "art. 20: escola fora de Americana",
+        setter("/estudantes/0/escola/municipio", "Campinas"),
+        "/estudantes/0/escola/municipio",
+        Status.INVALID,
+        "art20",
+    ),
+    (
+        "art. 20, § 1º, I: alvará de origem vencido",
+        setter("/documentos/alvara_origem/validade", "2026-01-31"),
+        "/documentos/alvara_origem/validade",
+        Status.INVALID,
+        "art20_par1_inc1",
+    ),
+    (
+        "art. 20, § 1º, II: CNH de categoria C",
+        setter("/requerente/cnh/categoria", "C"),
+        "/requerente/cnh",
+        Status.INVALID,
+        "art20_par1_inc2",
+    ),
+    (
+        "art. 20, § 1º, III: sem CRLV",
+        setter("/documentos/crlv", DELETE),
+        "/documentos/crlv",
+        Status.MISSING,
+        "art20_par1_inc3",
+    ),
+    (
+        "art. 20, § 1º, IV: sem autorização intermunicipal",
+        setter("/documentos/autorizacao_intermunicipal", DELETE),
+        "/documentos/autorizacao_intermunicipal",
+        Status.MISSING,
+        "art20_par1_inc4",
+    ),
+    (
+        "art. 20, § 1º, V, c/c art. 17, I: veículo com 11 anos",
+        setter("/veiculo/ano_fabricacao", 2015),
+        "/veiculo/ano_fabricacao",
+        Status.INVALID,
+        "art20_par1_inc5",
+    ),
+    (
+        "art. 20, § 2º: lista de passageiros sem visto da origem",
+        setter("/documentos/lista_passageiros/vistado_municipio_origem", False),
+        "/documentos/lista_passageiros",
+        Status.INVALID,
+        "art20_par2",
+    ),
+    (
+        "art. 20, § 2º: sem cópias dos contratos",
+        setter("/documentos/contratos", DELETE),
+        "/documentos/contratos",
+        Status.MISSING,
+        "art20_par2",
+    ),
 ]
 
 
@@ -381,8 +497,10 @@ def test_especial_requirement_is_reported_with_its_article(
 
 @pytest.mark.parametrize(
     ("alvara", "state", "expected"),
-    [("2026-12-31", "2027-01-19", date(2026, 12, 31)),
-     ("2026-12-31", "2026-09-30", date(2026, 9, 30))],
+    [
+        ("2026-12-31", "2027-01-19", date(2026, 12, 31)),
+        ("2026-12-31", "2026-09-30", date(2026, 9, 30)),
+    ],
 )
 def test_especial_lasts_while_origin_alvara_and_state_authorisation(
     engine: Engine, alvara: str, state: str, expected: date
@@ -407,42 +525,83 @@ def test_especial_draft_reads_back(engine: Engine) -> None:
 # ------------------------------------------------------------------ publicidade
 
 PUBLICIDADE_CASES: list[tuple[str, Change, str, Status, str]] = [
-    ("art. 17, § 2º: publicidade fora do vidro traseiro",
-     setter("/publicidade/local", "lateral"),
-     "/publicidade/local", Status.INVALID, "art17_par2"),
-    ("art. 17, § 2º: critérios da Resolução CONTRAN nº 73/1998 não atendidos",
-     setter("/publicidade/resolucao_contran_atendida", False),
-     "/publicidade/resolucao_contran_atendida", Status.INVALID, "art17_par2"),
-    ("art. 17, § 2º, I, a: conotação política",
-     setter("/verificacao_conteudo/sem_conotacao_politica_imoral_discriminatoria", False),
-     "/verificacao_conteudo/sem_conotacao_politica_imoral_discriminatoria",
-     Status.INVALID, "art17_par2_inc1_ali1"),
-    ("art. 17, § 2º, I, b: apelo a produto prejudicial à saúde",
-     setter("/verificacao_conteudo/sem_apelo_produtos_prejudiciais", False),
-     "/verificacao_conteudo/sem_apelo_produtos_prejudiciais", Status.INVALID,
-     "art17_par2_inc1_ali2"),
-    ("art. 17, § 2º, I, c: anúncio de bebida alcoólica",
-     setter("/verificacao_conteudo/sem_bebidas_cigarros_roupas_intimas", False),
-     "/verificacao_conteudo/sem_bebidas_cigarros_roupas_intimas", Status.INVALID,
-     "art17_par2_inc1_ali3"),
-    ("art. 17, § 2º, I, d: promoção de bingo",
-     setter("/verificacao_conteudo/sem_bares_boates_bingos", False),
-     "/verificacao_conteudo/sem_bares_boates_bingos", Status.INVALID, "art17_par2_inc1_ali4"),
-    ("art. 17, § 2º, I: critério não verificado",
-     setter("/verificacao_conteudo/sem_bares_boates_bingos", _DELETE),
-     "/verificacao_conteudo/sem_bares_boates_bingos", Status.MISSING, "art17_par2_inc1_ali4"),
-    ("art. 17, § 3º: sem croqui",
-     setter("/croqui", _DELETE),
-     "/croqui", Status.MISSING, "art17_par3"),
-    ("art. 17, § 3º: sem as dimensões",
-     setter("/publicidade/dimensoes", _DELETE),
-     "/publicidade/dimensoes", Status.MISSING, "art17_par3"),
-    ("art. 17, § 3º: requerimento posterior à expedição",
-     setter("/requerimento/data", "2026-04-07"),
-     "/requerimento/data", Status.INVALID, "art17_par3"),
-    ("art. 17, § 2º: alvará do veículo vencido",
-     setter("/alvara/valido_ate", "2026-03-31"),
-     "/alvara/valido_ate", Status.INVALID, "art17_par2"),
+    (
+        "art. 17, § 2º: publicidade fora do vidro traseiro",
+        setter("/publicidade/local", "lateral"),
+        "/publicidade/local",
+        Status.INVALID,
+        "art17_par2",
+    ),
+    (
+        "art. 17, § 2º: critérios da Resolução CONTRAN nº 73/1998 não atendidos",
+        setter("/publicidade/resolucao_contran_atendida", False),
+        "/publicidade/resolucao_contran_atendida",
+        Status.INVALID,
+        "art17_par2",
+    ),
+    (
+        "art. 17, § 2º, I, a: conotação política",
+        setter("/verificacao_conteudo/sem_conotacao_politica_imoral_discriminatoria", False),
+        "/verificacao_conteudo/sem_conotacao_politica_imoral_discriminatoria",
+        Status.INVALID,
+        "art17_par2_inc1_ali1",
+    ),
+    (
+        "art. 17, § 2º, I, b: apelo a produto prejudicial à saúde",
+        setter("/verificacao_conteudo/sem_apelo_produtos_prejudiciais", False),
+        "/verificacao_conteudo/sem_apelo_produtos_prejudiciais",
+        Status.INVALID,
+        "art17_par2_inc1_ali2",
+    ),
+    (
+        "art. 17, § 2º, I, c: anúncio de bebida alcoólica",
+        setter("/verificacao_conteudo/sem_bebidas_cigarros_roupas_intimas", False),
+        "/verificacao_conteudo/sem_bebidas_cigarros_roupas_intimas",
+        Status.INVALID,
+        "art17_par2_inc1_ali3",
+    ),
+    (
+        "art. 17, § 2º, I, d: promoção de bingo",
+        setter("/verificacao_conteudo/sem_bares_boates_bingos", False),
+        "/verificacao_conteudo/sem_bares_boates_bingos",
+        Status.INVALID,
+        "art17_par2_inc1_ali4",
+    ),
+    (
+        "art. 17, § 2º, I: critério não verificado",
+        setter("/verificacao_conteudo/sem_bares_boates_bingos", DELETE),
+        "/verificacao_conteudo/sem_bares_boates_bingos",
+        Status.MISSING,
+        "art17_par2_inc1_ali4",
+    ),
+    (
+        "art. 17, § 3º: sem croqui",
+        setter("/croqui", DELETE),
+        "/croqui",
+        Status.MISSING,
+        "art17_par3",
+    ),
+    (
+        "art. 17, § 3º: sem as dimensões",
+        setter("/publicidade/dimensoes", DELETE),
+        "/publicidade/dimensoes",
+        Status.MISSING,
+        "art17_par3",
+    ),
+    (
+        "art. 17, § 3º: requerimento posterior à expedição",
+        setter("/requerimento/data", "2026-04-07"),
+        "/requerimento/data",
+        Status.INVALID,
+        "art17_par3",
+    ),
+    (
+        "art. 17, § 2º: alvará do veículo vencido",
+        setter("/alvara/valido_ate", "2026-03-31"),
+        "/alvara/valido_ate",
+        Status.INVALID,
+        "art17_par2",
+    ),
 ]
 
 
@@ -478,33 +637,69 @@ def test_publicidade_draft_reads_back(engine: Engine) -> None:
 # ------------------------------------------------------------------ troca de veículo
 
 TROCA_CASES: list[tuple[str, Change, str, Status, str]] = [
-    ("art. 17, § 1º: recibo sem firma reconhecida",
-     setter("/documentos/recibo_compra_venda/firma_reconhecida", False),
-     "/documentos/recibo_compra_venda", Status.INVALID, "art17_par1"),
-    ("art. 17, § 1º: sem recibo de compra e venda",
-     setter("/documentos/recibo_compra_venda", _DELETE),
-     "/documentos/recibo_compra_venda", Status.MISSING, "art17_par1"),
-    ("art. 17, § 1º: sem documento de porte obrigatório",
-     setter("/documentos/documento_porte_obrigatorio", _DELETE),
-     "/documentos/documento_porte_obrigatorio", Status.MISSING, "art17_par1"),
-    ("art. 17, § 1º: veículo novo com a placa do substituído",
-     setter("/veiculo_novo/placa", "EXE1A23"),
-     "/veiculo_novo/placa", Status.INVALID, "art17_par1"),
-    ("art. 17, I: veículo novo com 11 anos na data do requerimento",
-     setter("/veiculo_novo/ano_fabricacao", 2015),
-     "/veiculo_novo/ano_fabricacao", Status.INVALID, "art17_inc1"),
-    ("art. 17, II: veículo novo licenciado em outro Município",
-     setter("/veiculo_novo/municipio_licenciamento", "Campinas"),
-     "/veiculo_novo/municipio_licenciamento", Status.INVALID, "art17_inc2"),
-    ("art. 17, III: sem laudo de vistoria da CIRETRAN",
-     setter("/documentos/laudo_vistoria_ciretran", _DELETE),
-     "/documentos/laudo_vistoria_ciretran", Status.MISSING, "art17_inc3"),
-    ("art. 17, IV: apólice vencida",
-     setter("/veiculo_novo/seguro/validade", "2026-05-10"),
-     "/veiculo_novo/seguro/validade", Status.INVALID, "art17_inc4"),
-    ("art. 17, V: pneus ressolados",
-     setter("/veiculo_novo/pneus_regulares", False),
-     "/veiculo_novo/pneus_regulares", Status.INVALID, "art17_inc5"),
+    (
+        "art. 17, § 1º: recibo sem firma reconhecida",
+        setter("/documentos/recibo_compra_venda/firma_reconhecida", False),
+        "/documentos/recibo_compra_venda",
+        Status.INVALID,
+        "art17_par1",
+    ),
+    (
+        "art. 17, § 1º: sem recibo de compra e venda",
+        setter("/documentos/recibo_compra_venda", DELETE),
+        "/documentos/recibo_compra_venda",
+        Status.MISSING,
+        "art17_par1",
+    ),
+    (
+        "art. 17, § 1º: sem documento de porte obrigatório",
+        setter("/documentos/documento_porte_obrigatorio", DELETE),
+        "/documentos/documento_porte_obrigatorio",
+        Status.MISSING,
+        "art17_par1",
+    ),
+    (
+        "art. 17, § 1º: veículo novo com a placa do substituído",
+        setter("/veiculo_novo/placa", "EXE1A23"),
+        "/veiculo_novo/placa",
+        Status.INVALID,
+        "art17_par1",
+    ),
+    (
+        "art. 17, I: veículo novo com 11 anos na data do requerimento",
+        setter("/veiculo_novo/ano_fabricacao", 2015),
+        "/veiculo_novo/ano_fabricacao",
+        Status.INVALID,
+        "art17_inc1",
+    ),
+    (
+        "art. 17, II: veículo novo licenciado em outro Município",
+        setter("/veiculo_novo/municipio_licenciamento", "Campinas"),
+        "/veiculo_novo/municipio_licenciamento",
+        Status.INVALID,
+        "art17_inc2",
+    ),
+    (
+        "art. 17, III: sem laudo de vistoria da CIRETRAN",
+        setter("/documentos/laudo_vistoria_ciretran", DELETE),
+        "/documentos/laudo_vistoria_ciretran",
+        Status.MISSING,
+        "art17_inc3",
+    ),
+    (
+        "art. 17, IV: apólice vencida",
+        setter("/veiculo_novo/seguro/validade", "2026-05-10"),
+        "/veiculo_novo/seguro/validade",
+        Status.INVALID,
+        "art17_inc4",
+    ),
+    (
+        "art. 17, V: pneus ressolados",
+        setter("/veiculo_novo/pneus_regulares", False),
+        "/veiculo_novo/pneus_regulares",
+        Status.INVALID,
+        "art17_inc5",
+    ),
 ]
 
 

@@ -1,0 +1,62 @@
+"""Helpers shared by the table-driven form tests: examples, changes, report items, PDF text."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pypdf import PdfReader
+
+from lavra.documents import Engine
+from lavra.report import Item, Report
+
+Change = Callable[[dict[str, Any]], None]
+DELETE = object()
+"""A value for :func:`setter` that removes the key instead."""
+
+
+def example(engine: Engine, form: str) -> dict[str, Any]:
+    path = engine.content.form(form).example
+    assert path is not None
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def at(report: Report, field: str) -> Item:
+    """The pending item at ``field`` (else the first item there)."""
+    found = [i for i in report.items if i.field == field]
+    assert found, f"nenhum item em {field}: {[i.field for i in report.items]}"
+    pending = [i for i in found if i.pending]
+    return (pending or found)[0]
+
+
+def pdf_text(pdf: bytes) -> str:
+    text = "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages)
+    return " ".join(text.replace("-\n", "-").split())  # a word broken at its hyphen
+
+
+def setter(pointer: str, value: Any) -> Change:
+    """A change that sets (or, with DELETE, removes) the value at ``pointer``."""
+
+    def apply(data: dict[str, Any]) -> None:
+        *path, last = pointer.strip("/").split("/")
+        node: Any = data
+        for key in path:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        if value is DELETE:
+            del node[last]
+        else:
+            node[last] = copy.deepcopy(value)
+
+    return apply
+
+
+def chain(*changes: Change) -> Change:
+    def apply(data: dict[str, Any]) -> None:
+        for change in changes:
+            change(data)
+
+    return apply
