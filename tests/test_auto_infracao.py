@@ -45,6 +45,7 @@ from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.law import load_laws, resolve
 from lavra.penalties import same_subject
 from lavra.registry import database_url, open_registry
+from lavra.templating import format_data_extenso
 from lavra.report import Report, Status
 
 AUTO = "auto-infracao-fretamento"
@@ -664,9 +665,15 @@ def test_legal_basis_cites_arts_18_20_21_only_when_they_apply(registered_pack: P
     assert "fretamento#art18" in repeat
 
 
+def _legal_basis_section(text: str) -> str:
+    """The draft's "Fundamento legal" section, up to the place and date line."""
+    place_and_date = f"Americana, {format_data_extenso(today())}"
+    return text[text.index("Fundamento legal") : text.index(place_and_date)]
+
+
 def test_draft_prints_the_computed_legal_basis(engine: Engine, content: Content) -> None:
     text = pdf_text(engine.draft(AUTO, current_example(content), example_values=True).pdf)
-    section = text[text.index("Fundamento legal"):text.index(f"Americana, {today().day} de")]
+    section = _legal_basis_section(text)
     assert "art. 15, inciso I, da Lei Municipal nº 4.419" in section
     assert "art. 17, inciso VIII, da Lei Municipal nº 4.419" in section
     assert "art. 21, alínea c, da Lei Municipal nº 4.419" in section
@@ -677,7 +684,7 @@ def test_draft_without_computation_prints_the_fixed_list(engine: Engine, content
     data = current_example(content)
     data["ocorrencia"]["hora"] = "25:00"  # schema error: the computation does not run
     text = pdf_text(engine.draft(AUTO, data).pdf)
-    section = text[text.index("Fundamento legal"):text.index(f"Americana, {today().day} de")]
+    section = _legal_basis_section(text)
     assert "art. 2º da Lei Municipal nº 4.419" in section
     assert "art. 23 da Lei Municipal nº 4.419" in section
     assert "art. 18 " not in section and "art. 15" not in section
