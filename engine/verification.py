@@ -30,6 +30,7 @@ from zoneinfo import ZoneInfo
 import segno
 from asn1crypto import x509 as asn1_x509
 from cryptography import x509
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign.ades.report import AdESFailure, AdESIndeterminate, AdESSubIndic
@@ -44,7 +45,8 @@ from pyhanko_certvalidator import ValidationContext
 from pypdf import PdfReader
 from stdnum.iso7064 import mod_37_2
 
-from lavra.errors import InputError, LavraError
+from lavra.errors import InputError
+from lavra.pki import DEV_ORGANIZATION
 
 ALPHABET = "23456789ACDEFGHJKMNPQRTUVWXYZ"
 CODE_LENGTH = 12  # including the check character
@@ -131,13 +133,14 @@ def find_verification_code(pdf: bytes) -> str | None:
     """The verification code printed in the PDF's text, or None when there is none.
 
     Only codes whose check character is right count; InputError when the text holds
-    two different valid codes, or the file is not a readable PDF.
+    two different valid codes, or the file is not a readable PDF (whatever pypdf
+    raises on a damaged file: loops of indirect objects, broken streams, ...).
     """
     try:
         reader = PdfReader(io.BytesIO(pdf))
         text = "\n".join(page.extract_text() or "" for page in reader.pages)
-    except Exception as error:  # pypdf raises assorted errors on damaged files
-        raise InputError(f"Não foi possível ler o texto do PDF: {error}.") from error
+    except Exception:  # pypdf raises assorted errors on damaged files
+        raise InputError(TEXT_UNREADABLE) from None
     codes = {
         code
         for match in _CODE_IN_TEXT.finditer(text)
@@ -152,6 +155,74 @@ def find_verification_code(pdf: bytes) -> str | None:
 
 # --- signature check ----------------------------------------------------------------
 
+NOT_A_PDF = "O arquivo não é um PDF: falta o cabeçalho «%PDF-» no início."
+UNREADABLE = (
+    "O arquivo não é um PDF legível: a sua estrutura está danificada ou foi alterada, "
+    "e não é possível localizar a assinatura."
+)
+UNSIGNED = "O PDF não contém assinatura digital."
+SIGNATURE_UNREADABLE = (
+    "A assinatura do PDF está corrompida e não pôde ser lida: o arquivo foi danificado "
+    "ou alterado depois de assinado."
+)
+TEXT_UNREADABLE = (
+    "Não foi possível ler o texto do PDF para localizar o código verificador: o arquivo "
+    "está danificado ou foi alterado."
+)
+DIGEST_MISMATCH = (
+    "O conteúdo assinado foi alterado: o resumo (hash) dos bytes assinados não "
+    "confere com o registrado na assinatura."
+)
+BAD_SIGNATURE_VALUE = "O valor da assinatura é inválido para o conteúdo assinado."
+REVOKED = "O certificado do signatário (ou de sua cadeia) foi revogado."
+REVOCATION_UNKNOWN = (
+    "Não foi possível verificar a revogação do certificado do signatário: não há lista "
+    "de certificados revogados (LCR) nem resposta OCSP válida disponível. Sem essa "
+    "verificação, a assinatura não é considerada confiável."
+)
+UNTRUSTED_CHAIN = (
+    "O certificado do signatário não pertence a uma cadeia de certificação confiável "
+    "configurada para a verificação."
+)
+SELF_SIGNED = (
+    "O certificado do signatário é autoassinado: não foi emitido por uma autoridade "
+    "certificadora, e por isso não comprova a identidade de quem assinou."
+)
+KEY_USAGE = (
+    "O certificado do signatário não é próprio para assinar documentos: o seu uso de "
+    "chave (key usage) não inclui o não repúdio (nonRepudiation)."
+)
+NOT_INTACT_SO_UNTRUSTED = "A assinatura não pode ser considerada confiável porque não está íntegra."
+UNVALIDATED = "O certificado do signatário não pôde ser validado como confiável."
+APPENDED = (
+    "A assinatura não cobre o arquivo inteiro: houve acréscimo de conteúdo após a assinatura."
+)
+UNCLEAR_COVERAGE = (
+    "O intervalo de bytes coberto pela assinatura (/ByteRange) é irregular: partes do "
+    "arquivo ficam fora da assinatura."
+)
+CONTENT_CHANGED = (
+    "O documento foi modificado depois de assinado: uma atualização posterior à "
+    "assinatura altera o seu conteúdo."
+)
+FORM_CHANGED = (
+    "O documento recebeu, depois de assinado, uma atualização que preenche campos de "
+    "formulário ou acrescenta anotações; o lavra emite documentos sem atualizações "
+    "posteriores."
+)
+VALIDATION_DATA_ADDED = (
+    "O arquivo recebeu, depois de assinado, uma atualização incremental com dados de "
+    "validação ou carimbo do tempo, sem alterar o conteúdo; o lavra emite documentos sem "
+    "atualizações posteriores."
+)
+EMPTY_UPDATE = (
+    "O arquivo recebeu, depois de assinado, uma atualização incremental (uma nova revisão "
+    "do PDF); o lavra emite documentos sem atualizações posteriores."
+)
+
+# Where the header may sit (ISO 32000-2, 7.5.2 tolerates leading bytes; readers allow 1 KB).
+_HEADER_WINDOW = 1024
+
 
 @dataclass(frozen=True)
 class SignatureCheck:
@@ -159,7 +230,8 @@ class SignatureCheck:
 
     ``intact``: the digest of the signed bytes matches the signed digest and the
     signature value is cryptographically valid. ``trusted``: the signer's certificate
-    chains to one of the configured roots and is valid at validation time.
+    chains to one of the configured roots, is valid at validation time, is fit for
+    signing and (outside the development PKI) is known not to be revoked.
     ``unmodified``: the signature covers the entire file and nothing was added after
     it. ``problems``: one pt-BR sentence per property that failed.
     """
@@ -178,94 +250,131 @@ class SignatureCheck:
         return self.intact and self.trusted and self.unmodified
 
 
+def is_dev_root(certificate: x509.Certificate) -> bool:
+    """True for a root of lavra's development PKI (its subject says it has no validity)."""
+    organizations = certificate.subject.get_attributes_for_oid(x509.NameOID.ORGANIZATION_NAME)
+    return any(attribute.value == DEV_ORGANIZATION for attribute in organizations)
+
+
 def verify_pdf(
     pdf: bytes,
     trust_roots: Sequence[x509.Certificate],
     *,
+    crls: Sequence[bytes] = (),
+    ocsps: Sequence[bytes] = (),
     allow_fetching: bool = False,
+    moment: datetime | None = None,
 ) -> SignatureCheck:
     """Check the (single, issuing) signature of ``pdf`` against ``trust_roots``.
 
-    Revocation: with ``allow_fetching=False`` (the default, for the development PKI,
-    which publishes no CRL or OCSP) revocation is not checked ("soft-fail" with
-    nothing to fetch); with ``allow_fetching=True`` CRLs/OCSP are fetched and a
-    certificate whose status cannot be established is not trusted ("hard-fail"), as
-    production with ICP-Brasil certificates requires.
+    Revocation: a signer issued by a root of the development PKI (:func:`is_dev_root`;
+    that PKI publishes no CRL or OCSP and its certificates say they have no legal
+    validity) is validated without revocation checking. Any other signer must have
+    its revocation status established for every certificate of its chain ("require"
+    mode): from the DER CRLs and OCSP responses given (``crls``, ``ocsps``), and,
+    with ``allow_fetching=True``, from the addresses its certificates publish. When
+    the status cannot be established the signature is not trusted, with a sentence
+    saying so (:data:`REVOCATION_UNKNOWN`); a revoked certificate is not trusted
+    (:data:`REVOKED`).
 
     Modifications: pyHanko's difference analysis is always run; only
     ``ModificationLevel.NONE`` is accepted, with coverage of the entire file. A
-    document with a later signature therefore fails: lavra issues one signature per
-    document (co-signing would justify accepting FORM_FILLING for earlier ones).
+    document with a later signature or any later update therefore fails, each
+    anomaly with its own sentence: lavra issues one signature per document and
+    never updates a signed file.
 
-    Raises InputError for a file that is not a readable PDF, has no signature, or
-    whose signature cannot be parsed.
+    ``moment``: validation time (default now), for reproducible checks.
+
+    Raises InputError, with a fixed pt-BR sentence, for a file that is not a PDF, is
+    not readable, has no signature or has a signature that cannot be parsed; never
+    any other exception, whatever the parsers raise on a damaged file.
     """
     if not trust_roots:
         raise InputError("Nenhum certificado raiz de confiança foi configurado para a verificação.")
+    if b"%PDF-" not in pdf[:_HEADER_WINDOW]:
+        raise InputError(NOT_A_PDF)
     try:
         reader = PdfFileReader(io.BytesIO(pdf), strict=False)
         signatures = reader.embedded_regular_signatures
-    except Exception as error:  # pyHanko raises assorted errors on damaged files
-        raise InputError(f"O arquivo não é um PDF legível: {error}.") from error
+    except Exception:  # pyHanko raises assorted errors on damaged files
+        raise InputError(UNREADABLE) from None
     if not signatures:
-        raise InputError("O PDF não contém assinatura digital.")
-    context = ValidationContext(
-        trust_roots=[_asn1(root) for root in trust_roots],
-        allow_fetching=allow_fetching,
-        revocation_mode="hard-fail" if allow_fetching else "soft-fail",
-    )
+        raise InputError(UNSIGNED)
     embedded: EmbeddedPdfSignature = signatures[0]
     try:
+        context = _context(embedded, trust_roots, crls, ocsps, allow_fetching, moment)
         status = asyncio.run(
             async_validate_pdf_signature(
                 embedded, signer_validation_context=context, skip_diff=False
             )
         )
-    except LavraError:
-        raise
-    except Exception as error:
-        raise InputError(
-            f"A assinatura do PDF está corrompida e não pôde ser lida: {error}."
-        ) from error
-    return _check(status, extra_signatures=len(signatures) - 1)
+        later = reader.xrefs.total_revisions - 1 - embedded.signed_revision
+        return _check(status, extra_signatures=len(signatures) - 1, later_revisions=later)
+    except Exception:  # a damaged signature dictionary, container or revision
+        raise InputError(SIGNATURE_UNREADABLE) from None
 
 
-def _check(status: PdfSignatureStatus, *, extra_signatures: int) -> SignatureCheck:
+def _context(
+    embedded: EmbeddedPdfSignature,
+    roots: Sequence[x509.Certificate],
+    crls: Sequence[bytes],
+    ocsps: Sequence[bytes],
+    allow_fetching: bool,
+    moment: datetime | None,
+) -> ValidationContext:
+    """The validation context for this signer: revocation required unless the signer
+    was issued by a development root."""
+    dev = [root for root in roots if is_dev_root(root)]
+    others = [root for root in roots if not is_dev_root(root)]
+    signer = x509.load_der_x509_certificate(embedded.signer_cert.dump())
+    if dev and (not others or any(signer.issuer == root.subject for root in dev)):
+        return ValidationContext(
+            trust_roots=[_asn1(root) for root in dev],
+            moment=moment,
+            allow_fetching=False,
+            revocation_mode="soft-fail",
+        )
+    return ValidationContext(
+        trust_roots=[_asn1(root) for root in others],
+        moment=moment,
+        crls=list(crls),
+        ocsps=list(ocsps),
+        allow_fetching=allow_fetching,
+        revocation_mode="require",
+    )
+
+
+def _check(
+    status: PdfSignatureStatus, *, extra_signatures: int, later_revisions: int
+) -> SignatureCheck:
     certificate = x509.load_der_x509_certificate(status.signing_cert.dump())
     problems: list[str] = []
 
     intact = bool(status.intact and status.valid)
     if not status.intact:
-        problems.append(
-            "O conteúdo assinado foi alterado: o resumo (hash) dos bytes assinados não "
-            "confere com o registrado na assinatura."
-        )
+        problems.append(DIGEST_MISMATCH)
     elif not status.valid:
-        problems.append("O valor da assinatura é inválido para o conteúdo assinado.")
+        problems.append(
+            KEY_USAGE
+            if status.trust_problem_indic == AdESIndeterminate.SIG_CONSTRAINTS_FAILURE
+            else BAD_SIGNATURE_VALUE
+        )
 
-    trusted = bool(status.trusted)
+    self_signed = _self_signed(certificate)
+    trusted = bool(status.trusted) and not self_signed
     if not trusted:
-        problems.append(_trust_problem(status, certificate))
+        problem = SELF_SIGNED if self_signed else _trust_problem(status, certificate)
+        if problem not in problems:
+            problems.append(problem)
 
-    level = status.modification_level
-    covers_file = status.coverage == SignatureCoverageLevel.ENTIRE_FILE
-    unmodified = covers_file and level == ModificationLevel.NONE
+    unmodified = (
+        status.coverage == SignatureCoverageLevel.ENTIRE_FILE
+        and status.modification_level == ModificationLevel.NONE
+        and not extra_signatures
+        and not later_revisions
+    )
     if not unmodified:
-        if extra_signatures:
-            problems.append(
-                f"O documento recebeu {extra_signatures} assinatura(s) depois da assinatura "
-                "de emissão; o lavra emite documentos com uma única assinatura."
-            )
-        elif level is not None and level > ModificationLevel.NONE:
-            problems.append(
-                "O documento foi modificado depois de assinado: uma atualização posterior à "
-                "assinatura altera o seu conteúdo."
-            )
-        else:
-            problems.append(
-                "A assinatura não cobre o arquivo inteiro: houve acréscimo de conteúdo após "
-                "a assinatura."
-            )
+        problems.append(_coverage_problem(status, extra_signatures, later_revisions))
 
     timestamp = status.timestamp_validity
     signed_at = timestamp.timestamp if timestamp is not None else status.signer_reported_dt
@@ -281,6 +390,43 @@ def _check(status: PdfSignatureStatus, *, extra_signatures: int) -> SignatureChe
     )
 
 
+def _self_signed(certificate: x509.Certificate) -> bool:
+    if certificate.issuer != certificate.subject:
+        return False
+    try:
+        certificate.verify_directly_issued_by(certificate)
+    except (ValueError, TypeError, InvalidSignature, UnsupportedAlgorithm):
+        return False
+    return True
+
+
+def _coverage_problem(
+    status: PdfSignatureStatus, extra_signatures: int, later_revisions: int
+) -> str:
+    coverage = status.coverage
+    level = status.modification_level
+    if extra_signatures:
+        return (
+            f"O documento recebeu {extra_signatures} assinatura(s) depois da assinatura "
+            "de emissão; o lavra emite documentos com uma única assinatura."
+        )
+    if coverage == SignatureCoverageLevel.CONTIGUOUS_BLOCK_FROM_START or (
+        coverage == SignatureCoverageLevel.ENTIRE_REVISION and not later_revisions
+    ):
+        return APPENDED  # bytes after the signed revision that form no new revision
+    if coverage != SignatureCoverageLevel.ENTIRE_REVISION and coverage != (
+        SignatureCoverageLevel.ENTIRE_FILE
+    ):
+        return UNCLEAR_COVERAGE
+    if level is None or level == ModificationLevel.OTHER:
+        return CONTENT_CHANGED
+    if level in (ModificationLevel.FORM_FILLING, ModificationLevel.ANNOTATIONS):
+        return FORM_CHANGED
+    if level == ModificationLevel.LTA_UPDATES:
+        return VALIDATION_DATA_ADDED
+    return EMPTY_UPDATE
+
+
 def _trust_problem(status: PdfSignatureStatus, certificate: x509.Certificate) -> str:
     indication: AdESSubIndic | None = status.trust_problem_indic
     expiry = certificate.not_valid_after_utc.astimezone(TIMEZONE).strftime("%d/%m/%Y")
@@ -290,32 +436,32 @@ def _trust_problem(status: PdfSignatureStatus, certificate: x509.Certificate) ->
         AdESIndeterminate.REVOKED_NO_POE,
         AdESIndeterminate.REVOKED_CA_NO_POE,
     ):
-        return "O certificado do signatário (ou de sua cadeia) foi revogado."
+        return REVOKED
     if indication in (AdESIndeterminate.EXPIRED, AdESIndeterminate.OUT_OF_BOUNDS_NO_POE):
         return (
             f"O certificado do signatário expirou em {expiry} e não há carimbo do tempo que "
             "prove que a assinatura foi feita durante a sua validade."
         )
     if indication in (AdESFailure.NOT_YET_VALID, AdESIndeterminate.NOT_YET_VALID):
-        return f"O certificado do signatário só é válido a partir de {start}."
+        return (
+            f"O certificado do signatário ainda não era válido: a sua validade só começa em "
+            f"{start}."
+        )
     if indication in (
         AdESIndeterminate.NO_CERTIFICATE_CHAIN_FOUND,
         AdESIndeterminate.CERTIFICATE_CHAIN_GENERAL_FAILURE,
     ):
-        return (
-            "O certificado do signatário não pertence a uma cadeia de certificação "
-            "confiável configurada para a verificação."
-        )
+        return UNTRUSTED_CHAIN
     if indication in (
         AdESIndeterminate.TRY_LATER,
         AdESIndeterminate.REVOCATION_OUT_OF_BOUNDS_NO_POE,
     ):
-        return "Não foi possível confirmar que o certificado do signatário não foi revogado."
+        return REVOCATION_UNKNOWN
     if indication == AdESIndeterminate.SIG_CONSTRAINTS_FAILURE:
-        return "O certificado do signatário não é próprio para assinatura (uso de chave)."
+        return KEY_USAGE
     if indication is None and status.validation_path is not None:
-        return "A assinatura não pode ser considerada confiável porque não está íntegra."
-    return "O certificado do signatário não pôde ser validado como confiável."
+        return NOT_INTACT_SO_UNTRUSTED
+    return UNVALIDATED
 
 
 def _asn1(certificate: x509.Certificate) -> asn1_x509.Certificate:
