@@ -152,7 +152,7 @@ def test_damaged_copies_of_a_pdf_with_xref_tables(issued: Any) -> None:
     assert not _failures(issuer, copies)
     # verify_pdf itself raises nothing but InputError, with a fixed sentence
     root = issuer.signers.trust_roots()
-    for label, data in copies:
+    for label, data in copies[::7]:
         try:
             check = v.verify_pdf(data, root)
         except InputError as error:
@@ -170,7 +170,7 @@ def test_not_a_pdf_at_all_is_not_valid_either(issued: Any) -> None:
 
 def test_web_verification_reports_damaged_copies(issued: Any) -> None:
     issuer, pdf = issued
-    for label, data in damaged_copies(pdf)[::25]:
+    for label, data in damaged_copies(pdf)[::60]:
         payload = verify_document(data, issuer.config)
         assert payload["valid"] is False and payload["problems"], label
         assert all(known_reason(problem) for problem in payload["problems"]), label
@@ -190,12 +190,21 @@ def test_cli_verify_exits_one_with_the_reason_for_damaged_copies(
     result = runner.invoke(main, ["issue", ALV, str(data), "-o", str(original), "--on", "2026-11-29"])
     assert result.exit_code == 0, result.output
     pdf = original.read_bytes()
-    by_kind = {}
-    for label, copy in damaged_copies(pdf):
-        by_kind.setdefault(label.split(":")[0].split(" @")[0].split(" obj")[0], (label, copy))
-    assert len(by_kind) > 15
+    # one copy of each kind of damage (each CLI run loads the pack: keep them few)
+    wanted = (
+        "cabeçalho: bit 0x01 invertido no início",
+        "página",
+        "/Contents (contêiner CMS): bit 0x80",
+        "fluxo xref",
+        "startxref",
+        "truncado em",
+        "atualização incremental com texto novo",
+    )
+    copies = damaged_copies(pdf)
+    picked = [next((c for c in copies if c[0].startswith(prefix)), None) for prefix in wanted]
+    assert None not in picked
     target = tmp_path / "copia.pdf"
-    for label, copy in by_kind.values():
+    for label, copy in (c for c in picked if c is not None):
         target.write_bytes(copy)
         result = runner.invoke(main, ["verify", str(target)])
         assert result.exit_code == 1, (label, result.output)
