@@ -22,7 +22,7 @@ import io
 import re
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from urllib.parse import quote, urlsplit
 from zoneinfo import ZoneInfo
@@ -302,70 +302,122 @@ def verify_pdf(
         raise InputError(UNSIGNED)
     embedded: EmbeddedPdfSignature = signatures[0]
     try:
-        context = _context(embedded, trust_roots, crls, ocsps, allow_fetching, moment)
-        status = asyncio.run(
-            async_validate_pdf_signature(
-                embedded, signer_validation_context=context, skip_diff=False
-            )
-        )
+        signer = _pyca(embedded.signer_cert)
+        others = [_pyca(cert) for cert in embedded.other_embedded_certs]
+        dev_signer = _uses_dev_root(signer, trust_roots)
+        roots = [root for root in trust_roots if is_dev_root(root) == dev_signer]
+        context = _context(roots, crls, ocsps, allow_fetching, moment, require=not dev_signer)
+        status = _validate(embedded, context)
+        facts = _Facts(anchored=_anchored(signer, others, roots), revocation_unknown=False)
+        if (
+            not dev_signer
+            and facts.anchored
+            and not status.trusted
+            and status.trust_problem_indic == AdESIndeterminate.CERTIFICATE_CHAIN_GENERAL_FAILURE
+        ):
+            # pyHanko reports "no revocation information" as a general chain failure:
+            # validate again without requiring it, to tell that case apart.
+            relaxed = _validate(embedded, _context(roots, (), (), False, moment, require=False))
+            facts = replace(facts, revocation_unknown=bool(relaxed.trusted))
         later = reader.xrefs.total_revisions - 1 - embedded.signed_revision
-        return _check(status, extra_signatures=len(signatures) - 1, later_revisions=later)
+        return _check(status, facts, extra_signatures=len(signatures) - 1, later_revisions=later)
     except Exception:  # a damaged signature dictionary, container or revision
         raise InputError(SIGNATURE_UNREADABLE) from None
 
 
+@dataclass(frozen=True)
+class _Facts:
+    """What lavra establishes itself about the signer, beyond pyHanko's indications."""
+
+    anchored: bool  # a chain of valid issuer signatures leads to a trust root
+    revocation_unknown: bool  # trusted but for the missing revocation information
+
+
+def _validate(embedded: EmbeddedPdfSignature, context: ValidationContext) -> PdfSignatureStatus:
+    return asyncio.run(
+        async_validate_pdf_signature(embedded, signer_validation_context=context, skip_diff=False)
+    )
+
+
+def _uses_dev_root(signer: x509.Certificate, roots: Sequence[x509.Certificate]) -> bool:
+    """The development roots decide for this signer: it names one of them as issuer,
+    or no other root is trusted."""
+    dev = [root for root in roots if is_dev_root(root)]
+    if not dev:
+        return False
+    return len(dev) == len(roots) or any(signer.issuer == root.subject for root in dev)
+
+
 def _context(
-    embedded: EmbeddedPdfSignature,
     roots: Sequence[x509.Certificate],
     crls: Sequence[bytes],
     ocsps: Sequence[bytes],
     allow_fetching: bool,
     moment: datetime | None,
+    *,
+    require: bool,
 ) -> ValidationContext:
-    """The validation context for this signer: revocation required unless the signer
-    was issued by a development root."""
-    dev = [root for root in roots if is_dev_root(root)]
-    others = [root for root in roots if not is_dev_root(root)]
-    signer = x509.load_der_x509_certificate(embedded.signer_cert.dump())
-    if dev and (not others or any(signer.issuer == root.subject for root in dev)):
-        return ValidationContext(
-            trust_roots=[_asn1(root) for root in dev],
-            moment=moment,
-            allow_fetching=False,
-            revocation_mode="soft-fail",
-        )
+    """Revocation required for every certificate of the chain, or soft-fail (development)."""
     return ValidationContext(
-        trust_roots=[_asn1(root) for root in others],
+        trust_roots=[_asn1(root) for root in roots],
         moment=moment,
         crls=list(crls),
         ocsps=list(ocsps),
         allow_fetching=allow_fetching,
-        revocation_mode="require",
+        revocation_mode="require" if require else "soft-fail",
     )
 
 
+def _anchored(
+    signer: x509.Certificate,
+    others: Sequence[x509.Certificate],
+    roots: Sequence[x509.Certificate],
+) -> bool:
+    """True when issuer signatures lead from ``signer`` to one of ``roots`` (no dates,
+    no revocation: only to tell "no trusted chain" apart from the other failures)."""
+    current = signer
+    for _ in range(8):  # ICP-Brasil chains are shorter (root, two ACs, signer)
+        if any(_issued_by(current, root) for root in roots):
+            return True
+        parent = next(
+            (cert for cert in others if cert != current and _issued_by(current, cert)), None
+        )
+        if parent is None:
+            return False
+        current = parent
+    return False
+
+
+def _issued_by(certificate: x509.Certificate, issuer: x509.Certificate) -> bool:
+    if certificate.issuer != issuer.subject:
+        return False
+    try:
+        certificate.verify_directly_issued_by(issuer)
+    except (ValueError, TypeError, InvalidSignature, UnsupportedAlgorithm):
+        return False
+    return True
+
+
 def _check(
-    status: PdfSignatureStatus, *, extra_signatures: int, later_revisions: int
+    status: PdfSignatureStatus,
+    facts: _Facts,
+    *,
+    extra_signatures: int,
+    later_revisions: int,
 ) -> SignatureCheck:
-    certificate = x509.load_der_x509_certificate(status.signing_cert.dump())
+    certificate = _pyca(status.signing_cert)
     problems: list[str] = []
 
     intact = bool(status.intact and status.valid)
     if not status.intact:
         problems.append(DIGEST_MISMATCH)
     elif not status.valid:
-        problems.append(
-            KEY_USAGE
-            if status.trust_problem_indic == AdESIndeterminate.SIG_CONSTRAINTS_FAILURE
-            else BAD_SIGNATURE_VALUE
-        )
+        problems.append(BAD_SIGNATURE_VALUE)
 
-    self_signed = _self_signed(certificate)
+    self_signed = _issued_by(certificate, certificate)
     trusted = bool(status.trusted) and not self_signed
     if not trusted:
-        problem = SELF_SIGNED if self_signed else _trust_problem(status, certificate)
-        if problem not in problems:
-            problems.append(problem)
+        problems.append(_trust_problem(status, certificate, facts, self_signed=self_signed))
 
     unmodified = (
         status.coverage == SignatureCoverageLevel.ENTIRE_FILE
@@ -388,16 +440,6 @@ def _check(
         timestamped=timestamp is not None,
         problems=tuple(problems),
     )
-
-
-def _self_signed(certificate: x509.Certificate) -> bool:
-    if certificate.issuer != certificate.subject:
-        return False
-    try:
-        certificate.verify_directly_issued_by(certificate)
-    except (ValueError, TypeError, InvalidSignature, UnsupportedAlgorithm):
-        return False
-    return True
 
 
 def _coverage_problem(
@@ -427,41 +469,72 @@ def _coverage_problem(
     return EMPTY_UPDATE
 
 
-def _trust_problem(status: PdfSignatureStatus, certificate: x509.Certificate) -> str:
+def _trust_problem(
+    status: PdfSignatureStatus,
+    certificate: x509.Certificate,
+    facts: _Facts,
+    *,
+    self_signed: bool,
+) -> str:
+    """The reason the signer is not trusted: the most specific one first."""
     indication: AdESSubIndic | None = status.trust_problem_indic
-    expiry = certificate.not_valid_after_utc.astimezone(TIMEZONE).strftime("%d/%m/%Y")
-    start = certificate.not_valid_before_utc.astimezone(TIMEZONE).strftime("%d/%m/%Y")
+    moment = status.validation_time
+    if self_signed:
+        return SELF_SIGNED
+    if not facts.anchored:
+        return UNTRUSTED_CHAIN
     if status.revoked or indication in (
         AdESFailure.REVOKED,
         AdESIndeterminate.REVOKED_NO_POE,
         AdESIndeterminate.REVOKED_CA_NO_POE,
     ):
         return REVOKED
-    if indication in (AdESIndeterminate.EXPIRED, AdESIndeterminate.OUT_OF_BOUNDS_NO_POE):
+    if indication in (AdESFailure.NOT_YET_VALID, AdESIndeterminate.NOT_YET_VALID) or (
+        moment is not None and moment < certificate.not_valid_before_utc
+    ):
+        start = certificate.not_valid_before_utc.astimezone(TIMEZONE).strftime("%d/%m/%Y")
+        return (
+            "O certificado do signatário ainda não era válido na data da verificação: a sua "
+            f"validade só começa em {start}."
+        )
+    if indication in (AdESIndeterminate.EXPIRED, AdESIndeterminate.OUT_OF_BOUNDS_NO_POE) or (
+        moment is not None and moment > certificate.not_valid_after_utc
+    ):
+        expiry = certificate.not_valid_after_utc.astimezone(TIMEZONE).strftime("%d/%m/%Y")
         return (
             f"O certificado do signatário expirou em {expiry} e não há carimbo do tempo que "
             "prove que a assinatura foi feita durante a sua validade."
         )
-    if indication in (AdESFailure.NOT_YET_VALID, AdESIndeterminate.NOT_YET_VALID):
-        return (
-            f"O certificado do signatário ainda não era válido: a sua validade só começa em "
-            f"{start}."
-        )
+    if indication == AdESIndeterminate.SIG_CONSTRAINTS_FAILURE or not _fit_for_signing(
+        certificate
+    ):
+        return KEY_USAGE
+    if facts.revocation_unknown or indication in (
+        AdESIndeterminate.TRY_LATER,
+        AdESIndeterminate.REVOCATION_OUT_OF_BOUNDS_NO_POE,
+    ):
+        return REVOCATION_UNKNOWN
     if indication in (
         AdESIndeterminate.NO_CERTIFICATE_CHAIN_FOUND,
         AdESIndeterminate.CERTIFICATE_CHAIN_GENERAL_FAILURE,
     ):
         return UNTRUSTED_CHAIN
-    if indication in (
-        AdESIndeterminate.TRY_LATER,
-        AdESIndeterminate.REVOCATION_OUT_OF_BOUNDS_NO_POE,
-    ):
-        return REVOCATION_UNKNOWN
-    if indication == AdESIndeterminate.SIG_CONSTRAINTS_FAILURE:
-        return KEY_USAGE
     if indication is None and status.validation_path is not None:
         return NOT_INTACT_SO_UNTRUSTED
     return UNVALIDATED
+
+
+def _fit_for_signing(certificate: x509.Certificate) -> bool:
+    """Key usage allows signing documents: nonRepudiation, as pyHanko requires by default."""
+    try:
+        usage = certificate.extensions.get_extension_for_class(x509.KeyUsage).value
+    except x509.ExtensionNotFound:
+        return True
+    return bool(usage.content_commitment)
+
+
+def _pyca(certificate: asn1_x509.Certificate) -> x509.Certificate:
+    return x509.load_der_x509_certificate(certificate.dump())
 
 
 def _asn1(certificate: x509.Certificate) -> asn1_x509.Certificate:
