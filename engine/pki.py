@@ -13,6 +13,12 @@ another passphrase is given. The call is idempotent: an existing PKI is reused (
 added since are issued by the existing root); nothing is overwritten unless
 ``force=True``.
 
+Verification trusts the roots in ``<pasta_dados>/pki/confiaveis/`` (PEM), and checks
+the revocation of every certificate under them with the CRLs (LCR) and OCSP responses
+copied into ``<pasta_dados>/pki/lcr/`` (:func:`load_revocation_info`) and those fetched
+from the addresses the certificates publish. The development PKI publishes none: its
+signatures are verified without revocation checking, and say they have no validity.
+
 Production uses the municipality's ICP-Brasil certificate:
 
 * a PKCS#12 file (A1 certificate) read by :func:`load_signer`, its passphrase taken

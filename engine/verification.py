@@ -12,7 +12,17 @@ hybrid MOD 37,36 misses some adjacent transpositions, hence not used.
 
 Signature check (:func:`verify_pdf`): the registry lookup is the caller's; this
 module says whether the signature is intact, trusted and the file unmodified since
-signing, with one pt-BR sentence per failed property.
+signing, with one pt-BR sentence per failed property. The sentences are fixed (the
+constants below, plus a few with a date or a count): no parser message, which would
+be English and technical, reaches a user. Each failure has its own sentence: digest,
+signature value, self-signed signer, untrusted chain, revoked, revocation not
+verifiable, not yet valid, expired without time stamp, key usage; bytes appended,
+irregular /ByteRange, later update (content, form/annotations, or none), a second
+signature.
+
+Revocation is required for every signer outside lavra's development PKI (see
+:func:`verify_pdf`): a root in ``pki/confiaveis/`` is trusted only together with the
+revocation status of the certificates under it.
 """
 
 from __future__ import annotations
@@ -211,9 +221,9 @@ FORM_CHANGED = (
     "posteriores."
 )
 VALIDATION_DATA_ADDED = (
-    "O arquivo recebeu, depois de assinado, uma atualização incremental com dados de "
-    "validação ou carimbo do tempo, sem alterar o conteúdo; o lavra emite documentos sem "
-    "atualizações posteriores."
+    "O arquivo recebeu, depois de assinado, uma atualização incremental que não altera o "
+    "conteúdo (no máximo dados de validação ou carimbo do tempo); o lavra emite documentos "
+    "sem atualizações posteriores."
 )
 EMPTY_UPDATE = (
     "O arquivo recebeu, depois de assinado, uma atualização incremental (uma nova revisão "

@@ -34,7 +34,7 @@ def regions(pdf: bytes) -> list[tuple[str, int, int]]:
             continue
         end += len(b"endobj")
         body = pdf[match.start() : end]
-        kind = b"stream" in body and "fluxo" or "objeto"
+        kind = (b"stream" in body and "fluxo") or "objeto"
         for marker, name in (
             (b"/Type /XRef", "fluxo xref"),
             (b"/Type /ObjStm", "fluxo de objetos"),
@@ -59,8 +59,11 @@ def regions(pdf: bytes) -> list[tuple[str, int, int]]:
         padding = contents.rstrip(b">").rstrip(b"0")
         if len(padding) + 8 < len(contents):
             found.append(
-                ("/Contents (zeros de preenchimento)", gap_start + len(padding) + 2,
-                 int(byte_range.group(3)) - 2)
+                (
+                    "/Contents (zeros de preenchimento)",
+                    gap_start + len(padding) + 2,
+                    int(byte_range.group(3)) - 2,
+                )
             )
     for match in re.finditer(rb"(?<![a-z])xref\s", pdf):
         end = pdf.find(b"trailer", match.start())

@@ -59,11 +59,15 @@ FIXED_REASONS = {
     "Este arquivo difere do original registrado com o mesmo código verificador.",
 }
 PATTERNS = (
-    re.compile(r"O código verificador [2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4} não consta do "
-               r"registro de documentos\."),
+    re.compile(
+        r"O código verificador [2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4} não consta do "
+        r"registro de documentos\."
+    ),
     re.compile(r"O PDF contém mais de um código de verificação: [2-9A-Z, -]+\."),
-    re.compile(r"O documento recebeu \d+ assinatura\(s\) depois da assinatura de emissão; "
-               r"o lavra emite documentos com uma única assinatura\."),
+    re.compile(
+        r"O documento recebeu \d+ assinatura\(s\) depois da assinatura de emissão; "
+        r"o lavra emite documentos com uma única assinatura\."
+    ),
 )
 
 
@@ -142,8 +146,13 @@ def test_damaged_copies_of_a_pdf_with_xref_tables(issued: Any) -> None:
     identity = issuer.signers._dev_pki().load("secretario-transportes")
     signed = (
         DocumentSigner(identity, cargo=SECRETARIO)
-        .sign(plain, signer_name="Maria Souza", field_box=None, reason="Emissão",
-              location="Americana/SP")
+        .sign(
+            plain,
+            signer_name="Maria Souza",
+            field_box=None,
+            reason="Emissão",
+            location="Americana/SP",
+        )
         .pdf
     )
     names = " | ".join(name for name, _, _ in regions(signed))
@@ -187,7 +196,9 @@ def test_cli_verify_exits_one_with_the_reason_for_damaged_copies(
     data = tmp_path / "dados.json"
     data.write_text((pack_dir / "forms" / ALV / "exemplo.json").read_text(encoding="utf-8"))
     original = tmp_path / "alvara.pdf"
-    result = runner.invoke(main, ["issue", ALV, str(data), "-o", str(original), "--on", "2026-11-29"])
+    result = runner.invoke(
+        main, ["issue", ALV, str(data), "-o", str(original), "--on", "2026-11-29"]
+    )
     assert result.exit_code == 0, result.output
     pdf = original.read_bytes()
     # one copy of each kind of damage (each CLI run loads the pack: keep them few)

@@ -205,7 +205,10 @@ def second_signature(pdf: bytes, identity: SignerIdentity) -> bytes:
     )
     store = SimpleCertificateStore()
     store.register_multiple(
-        [asn1_x509.Certificate.load(c.public_bytes(serialization.Encoding.DER)) for c in identity.chain]
+        [
+            asn1_x509.Certificate.load(c.public_bytes(serialization.Encoding.DER))
+            for c in identity.chain
+        ]
     )
     signer = signers.SimpleSigner(
         signing_cert=asn1_x509.Certificate.load(
