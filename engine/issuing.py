@@ -27,7 +27,16 @@ from lavra.content import Content
 from lavra.documents import Engine, Prepared
 from lavra.errors import ConfigError, InputError, LavraError
 from lavra.inputs import TIMEZONE
-from lavra.pki import DEV_PASSPHRASE, DevPki, init_dev_pki, load_certificates
+from lavra.pki import (
+    DEV_PASSPHRASE,
+    REVOCATION_DIR,
+    TRUSTED_DIR,
+    DevPki,
+    RevocationInfo,
+    init_dev_pki,
+    load_certificates,
+    load_revocation_info,
+)
 from lavra.registry import Built, IssuedRecord, Registry, open_registry, parse_number, search_keys
 from lavra.report import Report
 from lavra.signing import DocumentSigner
@@ -187,11 +196,15 @@ class Signers:
         dev_root = self.config.pki_dir / "raiz.pem"
         if dev_root.exists() and not self.production:
             roots.extend(load_certificates(dev_root))
-        trusted = self.config.pki_dir / "confiaveis"
+        trusted = self.config.pki_dir / TRUSTED_DIR
         if trusted.is_dir():
             for path in sorted(trusted.glob("*.pem")):
                 roots.extend(load_certificates(path))
         return roots
+
+    def revocation_info(self) -> RevocationInfo:
+        """The CRLs and OCSP responses copied into ``<pki>/lcr/``."""
+        return load_revocation_info(self.config.pki_dir / REVOCATION_DIR)
 
 
 class Issuer:
@@ -308,41 +321,51 @@ class Issuer:
         return self.registry.by_code(normalize_code(code))
 
     def verify(self, pdf: bytes) -> VerificationResult:
-        """Signature (intact, trusted, unmodified) and the registry record of this PDF."""
+        """Signature (intact, trusted, unmodified) and the registry record of this PDF.
+
+        Never raises for the file's content: a file that is not a PDF, is damaged,
+        unsigned or altered in any way is reported not valid, with pt-BR reasons
+        (whatever the PDF parsers raise on it). ConfigError only when no trust root
+        is configured or a file of ``pki/lcr/`` is unreadable.
+
+        Revocation: signers under a root other than the development one must have
+        their revocation status established, from the CRLs and OCSP responses of
+        ``<pasta_dados>/pki/lcr/`` or fetched from the addresses their certificates
+        publish; otherwise they are not trusted (see :func:`lavra.verification.verify_pdf`).
+        """
         roots = self.signers.trust_roots()
         if not roots:
             raise ConfigError(
                 "Nenhum certificado raiz de confiança configurado: execute «lavra keys init» "
                 "ou coloque as raízes em pasta_dados/pki/confiaveis/."
             )
+        revocation = self.signers.revocation_info()
         try:
-            # In production, revocation is checked (CRL/OCSP), hard-fail; the development
-            # PKI publishes none.
-            check = verify_pdf(pdf, roots, allow_fetching=self.signers.production)
-        except InputError as error:
-            # Unreadable, unsigned or with a damaged signature: not authentic.
-            return VerificationResult(
-                intact=False,
-                trusted=False,
-                unmodified=False,
-                registered=False,
-                cancelled=False,
-                number=None,
-                form=None,
-                signer=None,
-                code=None,
-                problems=(error.message,),
+            check = verify_pdf(
+                pdf,
+                roots,
+                crls=revocation.crls,
+                ocsps=revocation.ocsps,
+                allow_fetching=True,
             )
+        except InputError as error:
+            # Not a PDF, unreadable, unsigned or with a damaged signature: not authentic.
+            return _not_authentic(error.message)
         problems = list(check.problems)
-        code = find_verification_code(pdf)
+        try:
+            code = find_verification_code(pdf)
+        except InputError as error:  # unreadable text, or two different codes
+            code = None
+            problems.append(error.message)
+        else:
+            if code is None:
+                problems.append("O documento não traz um código verificador do lavra.")
         record = self.registry.by_code(code) if code else None
         sha = hashlib.sha256(pdf).hexdigest()
         registered = record is not None and record.sha256 == sha
-        if code is None:
-            problems.append("O documento não traz um código verificador do lavra.")
-        elif record is None:
+        if code is not None and record is None:
             problems.append(f"O código verificador {code} não consta do registro de documentos.")
-        elif not registered:
+        elif record is not None and not registered:
             problems.append(
                 "Este arquivo difere do original registrado com o mesmo código verificador."
             )
@@ -374,6 +397,21 @@ class Issuer:
 
     def close(self) -> None:
         self.registry.close()
+
+
+def _not_authentic(problem: str) -> VerificationResult:
+    return VerificationResult(
+        intact=False,
+        trusted=False,
+        unmodified=False,
+        registered=False,
+        cancelled=False,
+        number=None,
+        form=None,
+        signer=None,
+        code=None,
+        problems=(problem,),
+    )
 
 
 def _database_url(config: Config) -> str:

@@ -13,6 +13,12 @@ another passphrase is given. The call is idempotent: an existing PKI is reused (
 added since are issued by the existing root); nothing is overwritten unless
 ``force=True``.
 
+Verification trusts the roots in ``<pasta_dados>/pki/confiaveis/`` (PEM), and checks
+the revocation of every certificate under them with the CRLs (LCR) and OCSP responses
+copied into ``<pasta_dados>/pki/lcr/`` (:func:`load_revocation_info`) and those fetched
+from the addresses the certificates publish. The development PKI publishes none: its
+signatures are verified without revocation checking, and say they have no validity.
+
 Production uses the municipality's ICP-Brasil certificate:
 
 * a PKCS#12 file (A1 certificate) read by :func:`load_signer`, its passphrase taken
@@ -40,6 +46,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.serialization import pkcs12
+from cryptography.x509 import ocsp
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from lavra.errors import ConfigError, InputError
@@ -56,6 +63,8 @@ DEV_ROOT_NAME = "lavra – AC raiz de desenvolvimento"
 DEV_VALIDITY = timedelta(days=3 * 365)
 
 ROOT_CERT_FILE = "raiz.pem"
+TRUSTED_DIR = "confiaveis"
+REVOCATION_DIR = "lcr"
 ROOT_P12_FILE = "raiz.p12"
 README_FILE = "LEIA-ME.txt"
 
@@ -259,6 +268,64 @@ def load_certificates(path: Path) -> tuple[x509.Certificate, ...]:
         return (x509.load_der_x509_certificate(data),)
     except ValueError:
         raise ConfigError(f"O arquivo {path} não contém certificados X.509 legíveis.") from None
+
+
+@dataclass(frozen=True)
+class RevocationInfo:
+    """CRLs and OCSP responses supplied locally (DER), for checking revocation offline."""
+
+    crls: tuple[bytes, ...] = ()
+    ocsps: tuple[bytes, ...] = ()
+
+
+def load_revocation_info(folder: Path) -> RevocationInfo:
+    """Every CRL (PEM or DER) and OCSP response (DER) in ``folder``; none when absent.
+
+    The folder is ``<pasta_dados>/pki/lcr/``: the lists of revoked certificates
+    (LCR) published by the certification authorities, and OCSP responses, copied
+    there for verifying without network access or in addition to it. Any file
+    that is neither is a ConfigError naming it (hidden files are skipped).
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return RevocationInfo()
+    crls: list[bytes] = []
+    responses: list[bytes] = []
+    try:
+        paths = sorted(path for path in folder.iterdir() if path.is_file())
+        for path in paths:
+            if path.name.startswith("."):
+                continue
+            data = path.read_bytes()
+            kind, der = _revocation_file(data)
+            if kind is None:
+                raise ConfigError(
+                    f"O arquivo {path} não é uma lista de certificados revogados (LCR) nem "
+                    "uma resposta OCSP legível."
+                )
+            (crls if kind == "crl" else responses).append(der)
+    except OSError as error:
+        raise ConfigError(
+            f"Não foi possível ler as listas de revogação em {folder}: "
+            f"{describe_os_error(error)}."
+        ) from None
+    return RevocationInfo(crls=tuple(crls), ocsps=tuple(responses))
+
+
+def _revocation_file(data: bytes) -> tuple[str | None, bytes]:
+    try:
+        if b"-----BEGIN X509 CRL" in data:
+            crl = x509.load_pem_x509_crl(data)
+            return "crl", crl.public_bytes(serialization.Encoding.DER)
+        x509.load_der_x509_crl(data)
+        return "crl", data
+    except ValueError:
+        pass
+    try:
+        ocsp.load_der_ocsp_response(data)
+    except ValueError:
+        return None, data
+    return "ocsp", data
 
 
 def init_dev_pki(

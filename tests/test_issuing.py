@@ -118,13 +118,18 @@ def _flip(pdf: bytes, at: int) -> bytes:
 
 def test_tampered_copies_are_flagged(issuer: Issuer, engine: Engine) -> None:
     pdf = issuer.issue(ALV, example(engine), ON).pdf
-    flipped = issuer.verify(_flip(pdf, len(pdf) // 3))
-    assert not flipped.valid and not flipped.registered
+    # a fixed place: a byte of the first content stream, inside the signed range (every
+    # region of the file is damaged in tests/test_verify_damaged.py)
+    flipped = issuer.verify(_flip(pdf, pdf.index(b"stream") + 20))
+    assert not flipped.valid and not flipped.registered and not flipped.intact
+    assert any("resumo (hash)" in p for p in flipped.problems)
     appended = issuer.verify(pdf + b"\n% acrescimo\n")
     assert not appended.valid and not appended.unmodified
     assert any("arquivo inteiro" in p or "após a assinatura" in p for p in appended.problems)
     garbage = issuer.verify(b"%PDF-1.7 isto nao e um documento")
     assert not garbage.valid and garbage.problems
+    not_pdf = issuer.verify(b"isto nem parece um PDF")
+    assert not not_pdf.valid and "não é um PDF" in not_pdf.problems[0]
 
 
 def test_signed_by_another_pki_is_not_trusted(

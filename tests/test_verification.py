@@ -242,7 +242,7 @@ def test_expired_signer_certificate_is_not_trusted(pki: DevPki, pdfa: bytes) -> 
 def test_unsigned_pdf_and_garbage_raise_lavra_errors(pdfa: bytes, pki: DevPki) -> None:
     with pytest.raises(InputError, match="não contém assinatura"):
         verify_pdf(pdfa, [pki.root_certificate])
-    with pytest.raises(InputError, match="não é um PDF legível"):
+    with pytest.raises(InputError, match="não é um PDF: falta o cabeçalho"):
         verify_pdf(b"\x00\x01 lixo", [pki.root_certificate])
     with pytest.raises(InputError, match="raiz de confiança"):
         verify_pdf(pdfa, [])
