@@ -35,7 +35,7 @@ def _engine() -> Engine:
 
 
 def _on(value: str | None) -> date | None:
-    return parse_date(value, what="data de referência") if value else None
+    return parse_date(value, what="data de referência (--on)", field="--on") if value else None
 
 
 ON_OPTION = click.option(

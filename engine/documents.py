@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dateutil.relativedelta import relativedelta
@@ -27,10 +28,11 @@ from lavra.config import Config, load_config
 from lavra.content import Content, FormSpec
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.fillable import fillable_body, read_fields
-from lavra.inputs import check_values, maybe_date, today
+from lavra.glyphs import Coverage, coverage_of, undrawable
+from lavra.inputs import check_date, check_values, maybe_date, today
 from lavra.render import LaidOutPdf, PageFrame, Renderer
 from lavra.report import Report, build_report
-from lavra.schemas import validate
+from lavra.schemas import SchemaIssue, extra_issue, field_label, validate
 from lavra.templating import make_environment, render_template
 
 if TYPE_CHECKING:
@@ -78,7 +80,32 @@ class Engine:
 
     @cached_property
     def renderer(self) -> Renderer:
-        return Renderer(self.content.root / "forms" / "_base")
+        return Renderer(self.assets_dir)
+
+    @property
+    def assets_dir(self) -> Path:
+        """The folder of the page frame, its CSS and the fonts every document is drawn with."""
+        return self.content.root / "forms" / "_base"
+
+    @cached_property
+    def coverage(self) -> Coverage:
+        """The characters every font of the pack draws (read once per engine)."""
+        return coverage_of(self.assets_dir)
+
+    def undrawable_issues(self, form: FormSpec, data: Mapping[str, Any]) -> list[SchemaIssue]:
+        """An issue for each field holding characters no font of the pack draws."""
+        found = undrawable(data, self.coverage)
+        if not found:
+            return []
+        registry = self.content.registry
+        return [
+            extra_issue(
+                item.pointer,
+                "x-fonte",
+                item.message(field_label(registry, form.schema_id, item.path)),
+            )
+            for item in found
+        ]
 
     def _environment(self, draft: bool) -> Any:
         return make_environment(
@@ -129,6 +156,13 @@ class Engine:
         form = self.content.form(form_id)
         if not isinstance(data, Mapping):
             raise InputError("Os dados do formulário devem ser um objeto JSON.")
+        # Data reaching the engine by any path is cleaned the same way (NFC, no
+        # invisible characters); the boundaries have done it already, this is cheap.
+        data = check_values(dict(data))
+        if on is not None:
+            check_date(on, what="data de referência", field="on")
+        if issued_on is not None:
+            check_date(issued_on, what="data de emissão", field="issued_on")
         when = self.reference_date(form, data, on)
         fields = self.content.fields(form)
         issues = validate(self.content.registry, form.schema_id, data)
@@ -154,6 +188,7 @@ class Engine:
                 result = find_computation(name)(request)
                 computed.update(result.values)
                 findings.extend(result.items)
+        issues = (*issues, *self.undrawable_issues(form, data))
         report = build_report(form.id, when, data, fields, issues, findings)
         return Prepared(form, data, when, report, computed)
 
@@ -185,7 +220,14 @@ class Engine:
                     f"Unidade de validade não suportada no parâmetro {value.name}: {value.unit}."
                 )
             computed["validade_" + str(value.unit)] = amount
-            computed["valido_ate"] = on + steps[str(value.unit)]
+            try:
+                computed["valido_ate"] = on + steps[str(value.unit)]
+            except (ValueError, OverflowError):
+                raise InputError(
+                    f"A data de referência {on.isoformat()} somada à validade passa do último "
+                    "ano do calendário.",
+                    field="on",
+                ) from None
         return computed
 
     # ---------------------------------------------------------------- rendering
@@ -319,6 +361,10 @@ class Engine:
             raise InputError(
                 f"O formulário «{form_id}» não é um requerimento preenchível pelo interessado."
             )
+        data = check_values(dict(data))
+        # The fields are drawn with one of the pack's fonts: the same rule as documents.
+        for issue in self.undrawable_issues(form, data):
+            raise InputError(issue.message, field=issue.pointer)
         schema = self.content.registry.resolver().lookup(form.schema_id).contents
         body = fillable_body(
             schema,
@@ -350,8 +396,7 @@ class Engine:
             )
         form = self.content.form(found)
         schema = self.content.registry.resolver().lookup(form.schema_id).contents
-        data = read_fields(pdf, schema, registry=self.content.registry)
-        check_values(data)
+        data = check_values(read_fields(pdf, schema, registry=self.content.registry))
         return ReadBack(form.id, data, self.check(form.id, data, on))
 
 

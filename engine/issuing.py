@@ -250,6 +250,7 @@ class Issuer:
         prepared = self.prepare(form_id, data, on, example_values=example_values)
         if not prepared.report.complete:
             raise IncompleteError(prepared.report)
+        data = prepared.data  # cleaned (NFC): what is recorded is what was checked and signed
         signer, signer_name = self.signers.get(form.signer_role)
         files: dict[str, bytes | None] = {}
 
