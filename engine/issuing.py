@@ -31,6 +31,7 @@ from lavra.pki import DEV_PASSPHRASE, DevPki, init_dev_pki, load_certificates
 from lavra.registry import Built, IssuedRecord, Registry, open_registry, parse_number, search_keys
 from lavra.report import Report
 from lavra.signing import DocumentSigner
+from lavra.textnorm import clean_text
 from lavra.verification import (
     find_verification_code,
     new_code,
@@ -367,6 +368,8 @@ class Issuer:
 
     def cancel(self, number: str, reason: str, by: str, series: str | None = None) -> IssuedRecord:
         """Mark a document cancelled (it stays in the registry, with the reason)."""
+        reason = clean_text(reason, what="O motivo do cancelamento", field="/reason")
+        by = clean_text(by, what="O nome de quem cancela", field="/by")
         parse_number(number)
         record = self.registry.by_number(number, series=series)
         if record is None:
