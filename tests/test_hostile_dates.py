@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,8 +19,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lavra.calendar import load_calendar
 from lavra.cli import main
 from lavra.content import Content
+from lavra.deadlines import Period, count, count_back, count_hours
 from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.inputs import DATE_MAX, DATE_MIN, maybe_date, parse_date
@@ -187,3 +189,19 @@ def test_cli_deadline_far_date_is_an_option_error(option: str, value: str) -> No
     with pytest.raises(InputError, match="intervalo aceito") as caught:
         parse_moment(value, option)
     assert caught.value.field == "/from"
+
+
+@pytest.mark.parametrize(
+    "start", [date(9999, 12, 1), date(1, 1, 2), datetime(9999, 12, 31, 20, 0)]
+)
+def test_deadline_counts_from_far_dates_are_field_errors(start: date) -> None:
+    calendar = load_calendar(REPO)
+    with pytest.raises(InputError, match="intervalo aceito") as caught:
+        if isinstance(start, datetime):
+            count_hours(start, Period(48, "horas"), calendar)
+        else:
+            count(start, Period(30, "dias"), calendar)
+    assert caught.value.field == "/start"
+    with pytest.raises(InputError) as back:
+        count_back(date(1, 1, 2), Period(1, "anos"), calendar)
+    assert back.value.field == "/end"

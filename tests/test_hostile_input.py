@@ -233,7 +233,7 @@ def test_characters_no_font_draws_are_invalid_in_the_report() -> None:
     assert not report.complete
 
 
-def test_the_draft_lists_them_pending_and_issue_would_refuse() -> None:
+def test_the_draft_lists_them_pending() -> None:
     data = example(ALV)
     data["cliente"] = "東京 Indústria"
     rendered = engine().draft(ALV, data, ON)

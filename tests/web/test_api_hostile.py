@@ -6,6 +6,7 @@ bidirectional characters, decomposed accents and characters no font of the pack 
 
 from __future__ import annotations
 
+import io
 import json
 import unicodedata
 from typing import Any
@@ -13,9 +14,8 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from pypdf import PdfReader
 from webhelpers import ALV, REQ, csrf_of, example
-
-from lavra.web import WebContext
 
 ESCOLAR = "alvara-transporte-escolar"
 JSON = {"content-type": "application/json"}
@@ -103,14 +103,14 @@ def test_hidden_characters_are_refused_anywhere_in_the_body(quiet: TestClient) -
     assert nel.status_code == 422 and "U+0085" in nel.json()["detail"]
 
 
-def test_decomposed_accents_are_checked_composed(
-    client: TestClient, web_context: WebContext
-) -> None:
-    data = example(ALV)
-    data["cliente"] = unicodedata.normalize("NFD", "Indústria Têxtil Conceição")
-    response = client.post("/api/check", json={"form": ALV, "data": data})
-    composed = dict(data, cliente="Indústria Têxtil Conceição")
-    assert response.json() == web_context.engine.check(ALV, composed).to_json()
+def test_decomposed_accents_are_stored_composed(client: TestClient) -> None:
+    typed = unicodedata.normalize("NFD", "Viação Conceição Ltda.")
+    response = client.post(
+        "/api/prefill", json={"form": REQ, "data": {"requerente": {"razao_social": typed}}}
+    )
+    assert response.status_code == 200, response.text
+    fields = PdfReader(io.BytesIO(response.content)).get_fields() or {}
+    assert fields["requerente/razao_social"]["/V"] == "Viação Conceição Ltda."
 
 
 def test_characters_no_font_draws_are_shown_in_the_api_report(client: TestClient) -> None:
