@@ -273,3 +273,42 @@ def test_the_coverage_is_cheap_once_per_pack() -> None:
         undrawable(data, coverage)
     per_document = (time.perf_counter() - start) / 100
     assert first < 2.0 and cached < 0.05 and per_document < 0.005, (first, cached, per_document)
+
+
+# ------------------------------------------------------------------------ issuing
+@pytest.fixture
+def issuer(tmp_path: Path) -> Any:
+    from lavra.config import Config
+    from lavra.issuing import Issuer, ensure_dev_pki
+    from lavra.registry import database_url, open_registry
+
+    config = Config(pack_dir=REPO, data_dir=tmp_path / "dados",
+                    verification_url="https://verifica.example.invalid/verificar")
+    ensure_dev_pki(config, engine().content)
+    made = Issuer(engine(), open_registry(database_url(config.data_dir)), config)
+    yield made
+    made.close()
+
+
+def test_issue_refuses_undrawable_characters_and_records_composed_text(issuer: Any) -> None:
+    from lavra.issuing import IncompleteError
+
+    data = example(ALV)
+    data["empresa"]["razao_social"] = "株式会社 Exemplo"
+    with pytest.raises(IncompleteError) as caught:
+        issuer.issue(ALV, data, ON, docx=False)
+    assert any("não desenham: 株" in i.message for i in caught.value.report.pending)
+    assert issuer.registry.search("65563842000105") == ()  # nothing was recorded
+
+    data["empresa"]["razao_social"] = unicodedata.normalize("NFD", "Viação Conceição Ltda.")
+    result = issuer.issue(ALV, data, ON, docx=False)
+    stored = issuer.registry.get_by_id(result.record.id)
+    assert len(issuer.registry.search("65563842000105")) == 1  # the search above could find it
+    assert stored.data["empresa"]["razao_social"] == "Viação Conceição Ltda."
+    text = " ".join(p.extract_text() or "" for p in PdfReader(io.BytesIO(result.pdf)).pages)
+    assert "Viação Conceição Ltda." in unicodedata.normalize("NFC", text)
+
+    with pytest.raises(InputError) as refused:
+        issuer.cancel(result.record.formatted, "Erro material \u202eno documento", "clara")
+    assert refused.value.field == "/reason" and "U+202E" in refused.value.message
+    assert not issuer.registry.get_by_id(result.record.id).cancelled

@@ -8,15 +8,21 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import unicodedata
+from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 from webhelpers import ALV, REQ, csrf_of, example
 
+REPO = Path(__file__).resolve().parents[2]
 ESCOLAR = "alvara-transporte-escolar"
 JSON = {"content-type": "application/json"}
 
@@ -159,3 +165,45 @@ def test_a_web_form_post_is_stored_composed(quiet: TestClient) -> None:
                                  "requerente/razao_social": typed})
     assert page.status_code == 200
     assert 'value="Viação Conceição"' in page.text and typed not in page.text
+
+
+# ------------------------------------------------------------ any date, any form
+def _date_pointers(node: Any, path: str = "") -> list[str]:
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _date_pointers(v, f"{path}/{k}")]
+    if isinstance(node, list):
+        return [p for i, v in enumerate(node) for p in _date_pointers(v, f"{path}/{i}")]
+    return [path] if isinstance(node, str) and re.match(r"^\d{4}-\d{2}-\d{2}", node) else []
+
+
+def _put(data: Any, pointer: str, day: str) -> None:
+    *parents, last = pointer.lstrip("/").split("/")
+    for token in parents:
+        data = data[int(token)] if isinstance(data, list) else data[token]
+    key: Any = int(last) if isinstance(data, list) else last
+    data[key] = day + data[key][10:]
+
+
+FORMS = sorted(p.parent.name for p in REPO.glob("forms/*/exemplo.json"))
+DAYS = st.one_of(
+    st.sampled_from(["0001-01-01", "1899-12-31", "2200-01-01", "9999-12-31"]),
+    st.dates(min_value=date(1, 1, 1), max_value=date(9999, 12, 31)).map(date.isoformat),
+)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_api_check_never_answers_500_whatever_the_dates(
+    quiet: TestClient, form: str, data: st.DataObject
+) -> None:
+    body = json.loads((REPO / "forms" / form / "exemplo.json").read_text("utf-8"))
+    for pointer in _date_pointers(body):
+        _put(body, pointer, data.draw(DAYS, label=pointer))
+    on = data.draw(st.one_of(st.none(), DAYS), label="on")
+    request = {"form": form, "data": body, **({"on": on} if on else {})}
+    response = quiet.post("/api/check", json=request)
+    assert response.status_code in (200, 422), response.text
+    if response.status_code == 422:
+        assert response.json()["field"], response.json()
