@@ -26,6 +26,7 @@ points is that of the Python's Unicode database (Unicode 15.0 on Python 3.11).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
 from typing import Any
@@ -143,18 +144,28 @@ def clean_tree(
     characters, counted after NFC). Keys that become equal under NFC are refused as
     repeated. Returns a new value; ``node`` is not changed.
     """
-    where = pointers.join(path) or "/"
     if len(path) > max_depth:
+        where = pointers.join(path) or "/"
         raise InputError(f"Dados aninhados em excesso em {where}.", field=where)
+    if isinstance(node, str):
+        text = node if _plain(node) else clean_text(node, field=pointers.join(path) or "/")
+        if len(text) > max_string:
+            where = pointers.join(path) or "/"
+            raise InputError(
+                f"O campo {where} excede o tamanho máximo de {max_string} caracteres.",
+                field=where,
+            )
+        return text
     if isinstance(node, Mapping):
         out: dict[str, Any] = {}
         for key, value in node.items():
-            clean = _clean_key(str(key), where)
+            name = str(key)
+            clean = name if _plain(name) else _clean_key(name, pointers.join(path) or "/")
             if clean in out:
+                where = pointers.join((*path, clean))
                 raise InputError(
-                    f"O campo {pointers.join((*path, clean))} aparece duas vezes, escrito "
-                    "de formas diferentes.",
-                    field=pointers.join((*path, clean)),
+                    f"O campo {where} aparece duas vezes, escrito de formas diferentes.",
+                    field=where,
                 )
             out[clean] = clean_tree(
                 value, max_string=max_string, path=(*path, clean), max_depth=max_depth
@@ -165,12 +176,13 @@ def clean_tree(
             clean_tree(value, max_string=max_string, path=(*path, str(i)), max_depth=max_depth)
             for i, value in enumerate(node)
         ]
-    if isinstance(node, str):
-        text = clean_text(node, field=where)
-        if len(text) > max_string:
-            raise InputError(
-                f"O campo {where} excede o tamanho máximo de {max_string} caracteres.",
-                field=where,
-            )
-        return text
     return node
+
+
+#: ASCII controls refused (tab, line feed and carriage return are kept).
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _plain(text: str) -> bool:
+    """Printable ASCII (with tabs and line breaks): already clean, the common case."""
+    return text.isascii() and _ASCII_CONTROL.search(text) is None
