@@ -312,3 +312,26 @@ def test_issue_refuses_undrawable_characters_and_records_composed_text(issuer: A
         issuer.cancel(result.record.formatted, "Erro material \u202eno documento", "clara")
     assert refused.value.field == "/reason" and "U+202E" in refused.value.message
     assert not issuer.registry.get_by_id(result.record.id).cancelled
+
+
+def test_the_fillable_fields_are_drawn_with_a_font_of_the_pack() -> None:
+    """The prefill rule is the documents' rule: its AcroForm fields use a pack font
+    (embedded), whose characters include every character the coverage accepts."""
+    from fontTools.ttLib import TTFont
+
+    reader = PdfReader(io.BytesIO(engine().prefill(REQ, example(REQ))))
+    acroform = reader.trailer["/Root"]["/AcroForm"]
+    fonts = acroform["/DR"]["/Font"]
+    used = set()
+    for field in acroform["/Fields"]:
+        appearance = str(field.get_object().get("/DA", ""))
+        used.update(name for name in fonts if f"{name} " in appearance)
+    assert used, "os campos não indicam fonte"
+    base = REPO / "forms" / "_base" / "fontes"
+    for name in used:
+        family = str(fonts[name].get_object()["/BaseFont"]).split("+", 1)[-1]
+        assert family.startswith("Lavra-"), family  # @font-face of pagina.css, not a system font
+        path = base / f"DejaVu{family.removeprefix('Lavra-')}.ttf"  # Lavra-Serif: DejaVuSerif
+        assert path.is_file(), family
+        with TTFont(path, lazy=True) as ttf:
+            assert engine().coverage.codepoints <= set(ttf.getBestCmap())
