@@ -26,7 +26,7 @@ from lavra import pointers
 from lavra.checks import document_findings, run_checks
 from lavra.config import Config, load_config
 from lavra.content import Content, FormSpec
-from lavra.errors import InputError, LavraError, RenderError
+from lavra.errors import InputError, LavraError, ParameterError, RenderError
 from lavra.fillable import fillable_body, read_fields
 from lavra.glyphs import Coverage, coverage_of, undrawable
 from lavra.inputs import check_date, check_values, maybe_date, today
@@ -134,6 +134,18 @@ class Engine:
                 return found
         return today()
 
+    def _date_source(
+        self, form: FormSpec, data: Mapping[str, Any], on: date | None
+    ) -> str | None:
+        """Where the reference date came from: the option, the form's date field, or
+        nowhere (today)."""
+        if on is not None:
+            return "/on"
+        field = form.reference_date_field
+        if field and maybe_date(pointers.get(data, field)) is not None:
+            return field
+        return None
+
     def prepare(
         self,
         form_id: str,
@@ -160,9 +172,9 @@ class Engine:
         # invisible characters); the boundaries have done it already, this is cheap.
         data = check_values(dict(data))
         if on is not None:
-            check_date(on, what="data de referência", field="on")
+            check_date(on, what="data de referência", field="/on")
         if issued_on is not None:
-            check_date(issued_on, what="data de emissão", field="issued_on")
+            check_date(issued_on, what="data de emissão", field="/issued_on")
         when = self.reference_date(form, data, on)
         fields = self.content.fields(form)
         issues = validate(self.content.registry, form.schema_id, data)
@@ -170,7 +182,13 @@ class Engine:
             *document_findings(fields, data, when),
             *run_checks(form.checks, data, when, self.content.parameters),
         ]
-        computed = self._computed(form, when)
+        try:
+            computed = self._computed(form, when)
+        except ParameterError as error:
+            # No value in force on that date: the error names where the date came from.
+            if error.field is not None:
+                raise
+            raise ParameterError(error.message, field=self._date_source(form, data, on)) from None
         if form.computations and not issues:
             from lavra.computations import ComputeInput, find_computation
 
@@ -226,7 +244,7 @@ class Engine:
                 raise InputError(
                     f"A data de referência {on.isoformat()} somada à validade passa do último "
                     "ano do calendário.",
-                    field="on",
+                    field="/on",
                 ) from None
         return computed
 

@@ -23,7 +23,7 @@ six DejaVu files; checking a document's data is a set difference per string
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -53,7 +53,10 @@ class Coverage:
     codepoints: frozenset[int]
 
     def missing(self, text: str) -> tuple[str, ...]:
-        """The distinct characters of ``text`` no font draws, in order of appearance."""
+        """The distinct characters of ``text`` no font draws, in order of appearance.
+
+        A pack without fonts of its own (none under its assets folder) is not checked.
+        """
         if not self.codepoints:
             return ()
         found = {ord(c) for c in text} - self.codepoints - _LAYOUT
@@ -80,8 +83,8 @@ class Undrawable:
             shown += f" e mais {more}"
         return (
             f"O campo {label} contém caracteres que as fontes do documento não desenham: "
-            f"{shown}. Eles sairiam no documento como quadrados vazios; escreva-os com "
-            "letras do alfabeto latino (transliteração), como constam do documento oficial."
+            f"{shown}. Eles sairiam no documento como quadrados vazios; use a grafia em "
+            "letras latinas, como consta do registro oficial (CNPJ, RG, passaporte)."
         )
 
 
@@ -140,9 +143,3 @@ def _walk(node: Any, path: tuple[str | int, ...], coverage: Coverage) -> Iterato
         if missing:
             yield Undrawable(path, missing)
 
-
-def messages(
-    found: Sequence[Undrawable], label: Callable[[Sequence[str | int]], str]
-) -> list[tuple[str, str]]:
-    """(pointer, message) for each field found, the field named by ``label``."""
-    return [(item.pointer, item.message(label(item.path))) for item in found]
