@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from lavra.errors import InputError, LavraError
-from lavra.textnorm import clean_text
+from lavra.textnorm import clean_text, nfc
 from lavra.web.common import (
     DOCX,
     PDF,
@@ -51,7 +51,7 @@ async def login_page(request: Request, proximo: str | None = None) -> Response:
 async def login(request: Request) -> Response:
     ctx = context_of(request)
     form = await read_form(request)
-    name = str(form.get("usuario") or "").strip().lower()[:80]
+    name = nfc(str(form.get("usuario") or "")).strip().lower()[:80]
     password = str(form.get("senha") or "")[:256]
     target = _safe_next(form.get("proximo"))
     address = request.client.host if request.client else "desconhecido"
@@ -332,7 +332,8 @@ async def token_create(request: Request, user_id: int) -> Response:
     ctx = context_of(request)
     form = await read_form(request)
     try:
-        _, secret = ctx.users.create_token(user_id, str(form.get("descricao") or ""))
+        description = clean_text(str(form.get("descricao") or ""), field="/descricao")
+        _, secret = ctx.users.create_token(user_id, description)
     except LavraError as error:
         return _accounts_page(request, erro=error_message(error), status=422)
     return _accounts_page(request, token=secret)

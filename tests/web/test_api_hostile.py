@@ -20,7 +20,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
-from webhelpers import ALV, REQ, csrf_of, example
+from webhelpers import ALV, PASSWORD, REQ, csrf_of, example, login
+
+from lavra.web import WebContext
 
 REPO = Path(__file__).resolve().parents[2]
 ESCOLAR = "alvara-transporte-escolar"
@@ -207,3 +209,28 @@ def test_api_check_never_answers_500_whatever_the_dates(
     assert response.status_code in (200, 422), response.text
     if response.status_code == 422:
         assert response.json()["field"], response.json()
+
+
+def test_staff_account_names_are_refused_with_hidden_characters(
+    client: TestClient, web_context: WebContext
+) -> None:
+    login(client, "admin")
+    token = csrf_of(client, "/equipe/contas")
+    refused = client.post(
+        "/equipe/contas",
+        data={"csrf": token, "usuario": "rita", "nome": "Rita \u202eSouza",
+              "senha": PASSWORD, "papel": "clerk"},
+        follow_redirects=False,
+    )
+    assert refused.status_code == 422
+    assert "U+202E" in refused.text and web_context.users.by_name("rita") is None
+    composed = client.post(
+        "/equipe/contas",
+        data={"csrf": token, "usuario": "rita",
+              "nome": unicodedata.normalize("NFD", "Rita Conceição"),
+              "senha": PASSWORD, "papel": "clerk"},
+        follow_redirects=False,
+    )
+    assert composed.status_code == 303
+    rita = web_context.users.by_name("rita")
+    assert rita is not None and rita.full_name == "Rita Conceição"
