@@ -234,3 +234,21 @@ def test_staff_account_names_are_refused_with_hidden_characters(
     assert composed.status_code == 303
     rita = web_context.users.by_name("rita")
     assert rita is not None and rita.full_name == "Rita Conceição"
+
+
+def test_an_uploaded_requerimento_with_a_bidi_override_is_refused(
+    quiet: TestClient, web_context: WebContext
+) -> None:
+    from pypdf import PdfWriter
+
+    pdf = web_context.engine.prefill(REQ, {})
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    writer.update_page_form_field_values(
+        None, {"requerente/razao_social": "Viação \u202eExemplo"}, auto_regenerate=False
+    )
+    out = io.BytesIO()
+    writer.write(out)
+    response = quiet.post("/api/read", files={"file": ("r.pdf", out.getvalue(), "application/pdf")})
+    assert response.status_code == 422, response.text
+    assert response.json()["field"] == "/requerente/razao_social"
+    assert "U+202E" in response.json()["detail"]
