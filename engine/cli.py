@@ -23,6 +23,7 @@ from lavra.documents import Engine
 from lavra.errors import LavraError
 from lavra.inputs import describe_os_error, parse_date, read_data
 from lavra.report import STATUS_LABELS, Report
+from lavra.textnorm import clean_text
 
 cli_i18n.install()
 # The libraries' own log lines are English and technical: the commands report in pt-BR.
@@ -35,7 +36,7 @@ def _engine() -> Engine:
 
 
 def _on(value: str | None) -> date | None:
-    return parse_date(value, what="data de referência") if value else None
+    return parse_date(value, what="data de referência (--on)", field="--on") if value else None
 
 
 ON_OPTION = click.option(
@@ -426,6 +427,8 @@ def cancel_command(number: str, reason: str, series: str | None, by: str | None)
     who = by or os.environ.get("USER")
     if not who:
         raise LavraError("Informe quem cancela o documento (--by NOME): o registro guarda o autor.")
+    reason = clean_text(reason, what="O motivo do cancelamento (--reason)", field="--reason")
+    who = clean_text(who, what="O nome de quem cancela (--by)", field="--by")
     record = _issuer().cancel(number, reason, who, series)
     click.echo(
         f"Documento {record.series} nº {record.formatted} cancelado: {record.cancel_reason}."

@@ -147,8 +147,11 @@ def compute(
 def amount(citacao: str, on: str, previous: tuple[str, ...], exemplo: bool,
            as_json: bool) -> None:
     try:
-        day = parse_date(on, what="data de referência")
-        earlier = tuple(parse_date(p, what="data de infração anterior") for p in previous)
+        day = parse_date(on, what="data de referência", field="--on")
+        earlier = tuple(
+            parse_date(p, what="data de infração anterior", field="--previous")
+            for p in previous
+        )
         sources = load_sources(load_config().pack_dir, exemplo=exemplo)
         answer = compute(citacao, day, earlier, sources)
     except LavraError as exc:

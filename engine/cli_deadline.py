@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from lavra.errors import InputError, LavraError
-from lavra.inputs import parse_date
+from lavra.inputs import check_date, parse_date
 from lavra.statutory import (
     StatutoryContext,
     StatutoryDeadline,
@@ -51,10 +51,12 @@ def parse_moment(text: str, option: str) -> date | datetime:
     value = text.strip()
     if _DATE_TIME.match(value):
         try:
-            return datetime.fromisoformat(value.replace(" ", "T"))
+            moment = datetime.fromisoformat(value.replace(" ", "T"))
         except ValueError:
             raise InputError(f"A data e hora em {option}, {text}, não existem no calendário.",
                              field=where) from None
+        check_date(moment.date(), what=f"data em {option}", field=where)
+        return moment
     try:
         return parse_date(value, what=f"data em {option}", field=where)
     except InputError as exc:

@@ -10,6 +10,7 @@ import click
 from lavra.cli_support import shielded
 from lavra.config import DEFAULT_VERIFICATION_URL, load_config
 from lavra.errors import ConfigError, LavraError
+from lavra.textnorm import clean_text
 
 PASSWORD_ENV = "LAVRA_SENHA"
 
@@ -96,6 +97,9 @@ def users_add(name: str, role: str, full_name: str | None, signer_roles: tuple[s
         password = click.prompt("Senha", hide_input=True, confirmation_prompt="Repita a senha")
     if not isinstance(password, str):
         raise ConfigError("Senha não informada.")
+    name = clean_text(name, what="O nome da conta", field="NAME")
+    if full_name is not None:
+        full_name = clean_text(full_name, what="O nome completo (--nome)", field="--nome")
     user = context.users.add(
         name, password, parse_role(role), full_name=full_name, signer_roles=signer_roles
     )
@@ -126,6 +130,9 @@ def users_token(name: str, descricao: str) -> None:
     user = store.by_name(name)
     if user is None:
         raise LavraError(f"Conta inexistente: «{name}».")
+    descricao = clean_text(
+        descricao, what="A descrição do token (--descricao)", field="--descricao"
+    )
     _, secret = store.create_token(user.id, descricao)
     click.echo(secret)
 

@@ -39,6 +39,7 @@ from zoneinfo import ZoneInfo
 
 from dateutil.relativedelta import relativedelta
 
+from lavra import inputs
 from lavra.calendar import BusinessCalendar
 from lavra.errors import InputError
 from lavra.textutil import format_date, format_datetime, weekday_name
@@ -166,7 +167,9 @@ def count(
             return DeadlineResult(start, period, last, last, False, reason)
         plain, clamped = _add(start, period, +1)
     except (OverflowError, ValueError) as exc:
-        raise InputError("O prazo ultrapassa o intervalo de datas admitido.") from exc
+        raise InputError(
+            "O prazo ultrapassa o intervalo de datas admitido.", field="/period"
+        ) from exc
 
     basis = "§ 3º" if period.unit in ("meses", "anos") else "caput"
     ends = f"{head} encerra-se em {format_date(plain)} ({_describe_day(plain, calendar)})"
@@ -223,7 +226,9 @@ def count_back(end: date, period: Period, calendar: BusinessCalendar) -> Deadlin
             return DeadlineResult(end, period, last, last, False, reason, backward=True)
         plain, _ = _add(end, period, -1)
     except (OverflowError, ValueError) as exc:
-        raise InputError("O prazo ultrapassa o intervalo de datas admitido.") from exc
+        raise InputError(
+            "O prazo ultrapassa o intervalo de datas admitido.", field="/period"
+        ) from exc
     if calendar.is_business_day(plain):
         reason = f"{head} {format_date(plain)} ({weekday_name(plain)}), dia útil."
         return DeadlineResult(end, period, plain, plain, False, reason, backward=True)
@@ -252,6 +257,7 @@ def count_hours(
     """
     if not isinstance(start, datetime):
         raise InputError("Prazo em horas exige data e hora de início.", field="/start")
+    check_date(start, "/start")
     if period.unit != "horas":
         raise InputError(
             "A contagem em horas só aceita prazos em horas; use count() para dias, "
@@ -271,7 +277,9 @@ def count_hours(
             else plain
         )
     except (OverflowError, ValueError) as exc:
-        raise InputError("O prazo ultrapassa o intervalo de datas admitido.") from exc
+        raise InputError(
+            "O prazo ultrapassa o intervalo de datas admitido.", field="/period"
+        ) from exc
     head = f"O prazo de {period.describe()}, contado de {format_datetime(local)}, encerra-se em"
     if moved:
         reason = (
@@ -347,12 +355,23 @@ def _add(d: date, period: Period, sign: int) -> tuple[date, bool]:
 
 
 def check_date(value: object, field: str) -> date:
-    """``value`` as a date (a datetime gives its date); InputError naming ``field``."""
+    """``value`` as a date (a datetime gives its date) within the range every date of
+    lavra is held to (:data:`lavra.inputs.DATE_MIN`–:data:`~lavra.inputs.DATE_MAX`, so
+    that no count can overflow); InputError naming ``field`` otherwise."""
     if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    raise InputError(f"Data inválida: {value!r}.", field=field)
+        day = value.date()
+    elif isinstance(value, date):
+        day = value
+    else:
+        raise InputError(f"Data inválida: {value!r}.", field=field)
+    return inputs.check_date(day, what=_DATE_WORDS.get(field, "data"), field=field)
+
+
+_DATE_WORDS = {
+    "/start": "data de início do prazo",
+    "/end": "data final do prazo",
+    "/filed": "data do protocolo",
+}
 
 
 def _check_period(value: object) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dateutil.relativedelta import relativedelta
@@ -25,12 +26,13 @@ from lavra import pointers
 from lavra.checks import document_findings, run_checks
 from lavra.config import Config, load_config
 from lavra.content import Content, FormSpec
-from lavra.errors import InputError, LavraError, RenderError
+from lavra.errors import InputError, LavraError, ParameterError, RenderError
 from lavra.fillable import fillable_body, read_fields
-from lavra.inputs import check_values, maybe_date, today
+from lavra.glyphs import Coverage, coverage_of, undrawable
+from lavra.inputs import check_date, check_values, maybe_date, today
 from lavra.render import LaidOutPdf, PageFrame, Renderer
 from lavra.report import Report, build_report
-from lavra.schemas import validate
+from lavra.schemas import SchemaIssue, extra_issue, field_label, validate
 from lavra.templating import make_environment, render_template
 
 if TYPE_CHECKING:
@@ -78,7 +80,32 @@ class Engine:
 
     @cached_property
     def renderer(self) -> Renderer:
-        return Renderer(self.content.root / "forms" / "_base")
+        return Renderer(self.assets_dir)
+
+    @property
+    def assets_dir(self) -> Path:
+        """The folder of the page frame, its CSS and the fonts every document is drawn with."""
+        return self.content.root / "forms" / "_base"
+
+    @cached_property
+    def coverage(self) -> Coverage:
+        """The characters every font of the pack draws (read once per engine)."""
+        return coverage_of(self.assets_dir)
+
+    def undrawable_issues(self, form: FormSpec, data: Mapping[str, Any]) -> list[SchemaIssue]:
+        """An issue for each field holding characters no font of the pack draws."""
+        found = undrawable(data, self.coverage)
+        if not found:
+            return []
+        registry = self.content.registry
+        return [
+            extra_issue(
+                item.pointer,
+                "x-fonte",
+                item.message(field_label(registry, form.schema_id, item.path)),
+            )
+            for item in found
+        ]
 
     def _environment(self, draft: bool) -> Any:
         return make_environment(
@@ -107,6 +134,18 @@ class Engine:
                 return found
         return today()
 
+    def _date_source(
+        self, form: FormSpec, data: Mapping[str, Any], on: date | None
+    ) -> str | None:
+        """Where the reference date came from: the option, the form's date field, or
+        nowhere (today)."""
+        if on is not None:
+            return "/on"
+        field = form.reference_date_field
+        if field and maybe_date(pointers.get(data, field)) is not None:
+            return field
+        return None
+
     def prepare(
         self,
         form_id: str,
@@ -129,6 +168,13 @@ class Engine:
         form = self.content.form(form_id)
         if not isinstance(data, Mapping):
             raise InputError("Os dados do formulário devem ser um objeto JSON.")
+        # Data reaching the engine by any path is cleaned the same way (NFC, no
+        # invisible characters); the boundaries have done it already, this is cheap.
+        data = check_values(dict(data))
+        if on is not None:
+            check_date(on, what="data de referência", field="/on")
+        if issued_on is not None:
+            check_date(issued_on, what="data de emissão", field="/issued_on")
         when = self.reference_date(form, data, on)
         fields = self.content.fields(form)
         issues = validate(self.content.registry, form.schema_id, data)
@@ -136,7 +182,13 @@ class Engine:
             *document_findings(fields, data, when),
             *run_checks(form.checks, data, when, self.content.parameters),
         ]
-        computed = self._computed(form, when)
+        try:
+            computed = self._computed(form, when)
+        except ParameterError as error:
+            # No value in force on that date: the error names where the date came from.
+            if error.field is not None:
+                raise
+            raise ParameterError(error.message, field=self._date_source(form, data, on)) from None
         if form.computations and not issues:
             from lavra.computations import ComputeInput, find_computation
 
@@ -154,6 +206,7 @@ class Engine:
                 result = find_computation(name)(request)
                 computed.update(result.values)
                 findings.extend(result.items)
+        issues = (*issues, *self.undrawable_issues(form, data))
         report = build_report(form.id, when, data, fields, issues, findings)
         return Prepared(form, data, when, report, computed)
 
@@ -185,7 +238,14 @@ class Engine:
                     f"Unidade de validade não suportada no parâmetro {value.name}: {value.unit}."
                 )
             computed["validade_" + str(value.unit)] = amount
-            computed["valido_ate"] = on + steps[str(value.unit)]
+            try:
+                computed["valido_ate"] = on + steps[str(value.unit)]
+            except (ValueError, OverflowError):
+                raise InputError(
+                    f"A data de referência {on.isoformat()} somada à validade passa do último "
+                    "ano do calendário.",
+                    field="/on",
+                ) from None
         return computed
 
     # ---------------------------------------------------------------- rendering
@@ -319,6 +379,10 @@ class Engine:
             raise InputError(
                 f"O formulário «{form_id}» não é um requerimento preenchível pelo interessado."
             )
+        data = check_values(dict(data))
+        # The fields are drawn with one of the pack's fonts: the same rule as documents.
+        for issue in self.undrawable_issues(form, data):
+            raise InputError(issue.message, field=issue.pointer)
         schema = self.content.registry.resolver().lookup(form.schema_id).contents
         body = fillable_body(
             schema,
@@ -350,8 +414,7 @@ class Engine:
             )
         form = self.content.form(found)
         schema = self.content.registry.resolver().lookup(form.schema_id).contents
-        data = read_fields(pdf, schema, registry=self.content.registry)
-        check_values(data)
+        data = check_values(read_fields(pdf, schema, registry=self.content.registry))
         return ReadBack(form.id, data, self.check(form.id, data, on))
 
 

@@ -45,6 +45,7 @@ from referencing.jsonschema import DRAFT202012
 
 from lavra import pointers
 from lavra.errors import CitationError, ContentPackError, InputError, LavraError
+from lavra.textnorm import clean_text
 
 if TYPE_CHECKING:  # the Resolver class is public API but only exported from _core
     from referencing._core import Resolver
@@ -1119,6 +1120,9 @@ def read_fields(
             if resolved is None:
                 continue
             path, leaf = resolved
+            # What the applicant typed: NFC, and refused when it hides characters.
+            if isinstance(raw, str):
+                raw = clean_text(raw, field=pointers.join(path))
             value = _convert(leaf, raw, pointers.join(path))
             if value is None:
                 continue

@@ -30,6 +30,7 @@ from jsonschema import FormatChecker  # type: ignore[import-untyped]
 from validate_docbr import CNH, CNPJ, CPF, RENAVAM
 
 from lavra.errors import InputError
+from lavra.inputs import date_range_problem
 
 __all__ = [
     "EXPLAINERS",
@@ -285,10 +286,11 @@ def explain_date(value: str) -> str | None:
     if not _DATE_RE.match(value):
         return "Data inválida: use o formato AAAA-MM-DD."
     try:
-        date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         return f"Data inexistente: {value}."
-    return None
+    problem = date_range_problem(day)
+    return f"{problem[:1].upper()}{problem[1:]}." if problem else None
 
 
 def explain_date_time(value: str) -> str | None:
@@ -298,10 +300,11 @@ def explain_date_time(value: str) -> str | None:
         return f"Data e hora inválidas: {hint}"
     normalized = value.upper().replace("Z", "+00:00")
     try:
-        datetime.fromisoformat(normalized)
+        moment = datetime.fromisoformat(normalized)
     except ValueError:
         return f"Data e hora inexistentes: {value}."
-    return None
+    problem = date_range_problem(moment.date())
+    return f"{problem[:1].upper()}{problem[1:]}." if problem else None
 
 
 def explain_email(value: str) -> str | None:

@@ -40,6 +40,7 @@ from lavra.pki import (
 from lavra.registry import Built, IssuedRecord, Registry, open_registry, parse_number, search_keys
 from lavra.report import Report
 from lavra.signing import DocumentSigner
+from lavra.textnorm import clean_text
 from lavra.verification import (
     find_verification_code,
     new_code,
@@ -263,6 +264,7 @@ class Issuer:
         prepared = self.prepare(form_id, data, on, example_values=example_values)
         if not prepared.report.complete:
             raise IncompleteError(prepared.report)
+        data = prepared.data  # cleaned (NFC): what is recorded is what was checked and signed
         signer, signer_name = self.signers.get(form.signer_role)
         files: dict[str, bytes | None] = {}
 
@@ -389,6 +391,8 @@ class Issuer:
 
     def cancel(self, number: str, reason: str, by: str, series: str | None = None) -> IssuedRecord:
         """Mark a document cancelled (it stays in the registry, with the reason)."""
+        reason = clean_text(reason, what="O motivo do cancelamento", field="/reason")
+        by = clean_text(by, what="O nome de quem cancela", field="/by")
         parse_number(number)
         record = self.registry.by_number(number, series=series)
         if record is None:

@@ -77,7 +77,9 @@ __all__ = [
     "SchemaIssue",
     "annotations",
     "build_registry",
+    "extra_issue",
     "field_annotations",
+    "field_label",
     "schema_uri",
     "validate",
     "validator",
@@ -420,7 +422,27 @@ def validate(registry: SchemaRegistry, schema_id: str, data: Any) -> tuple[Schem
             issues.setdefault(
                 (issue.pointer, issue.keyword, issue.schema_path, issue.message), issue
             )
-    return tuple(sorted(issues.values(), key=lambda issue: _pointer_key(issue.pointer)))
+    # A value that fails its format gets the format's own message; a pattern failing on
+    # the same value (the date range of comum.json, say) would only say it again.
+    formatted = {i.pointer for i in issues.values() if i.keyword == "format"}
+    kept = [
+        i for i in issues.values() if not (i.keyword == "pattern" and i.pointer in formatted)
+    ]
+    return tuple(sorted(kept, key=lambda issue: _pointer_key(issue.pointer)))
+
+
+def field_label(registry: SchemaRegistry, schema_id: str, path: Sequence[str | int]) -> str:
+    """How a report names the field at ``path`` (array indexes as ints): its title
+    qualified by its parents' («Empresa › Razão social»), as schema issues name it."""
+    uri = schema_uri(schema_id)
+    fields = {info.pattern: info for info in annotations(registry, uri)}
+    return _Explainer(fields).label(list(path))
+
+
+def extra_issue(pointer: str, keyword: str, message: str) -> SchemaIssue:
+    """An issue found outside the schema (the characters the fonts draw, say), reported
+    like a schema's: owned by the requirement containing ``pointer``."""
+    return SchemaIssue(pointer, keyword, message, "")
 
 
 def _escape(token: str | int) -> str:

@@ -3,26 +3,92 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Coroutine
 from datetime import date
+from email.message import Message
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, File, Query, Request, UploadFile
 from fastapi import Path as PathParam
 from fastapi.responses import Response
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from lavra.errors import InputError, LavraError
-from lavra.inputs import parse_data
+from lavra.inputs import MAX_DATA_BYTES, MAX_STRING_CHARS, check_date, load_json, parse_data
 from lavra.law import resolve
+from lavra.textnorm import MAX_DEPTH, clean_text, clean_tree
 from lavra.web.common import DOCX, PDF, AccessDenied, context_of, file_response
 from lavra.web.context import WebContext
 from lavra.web.issuance import issue_document, may_cancel
 from lavra.web.pages_public import _read, lookup, public_record, verify_upload_bytes
 from lavra.web.users import User
 
-router = APIRouter(prefix="/api")
+
+class _StrictJSONRequest(Request):
+    """A request whose JSON body is the one :func:`lavra.inputs.load_json` reads: no
+    repeated key (another reader of the same body would see other data than the one
+    checked and signed), every string in NFC and without invisible characters."""
+
+    _strict: Any = None
+    _parsed = False
+
+    async def json(self) -> Any:
+        if not self._parsed:
+            body = await self.body()
+            if len(body) > MAX_DATA_BYTES + 64 * 1024:
+                raise InputError(
+                    f"A requisição excede o tamanho máximo de {MAX_DATA_BYTES // 1024} KiB."
+                )
+            value = load_json(body, source="o corpo da requisição", inner=("data",))
+            if isinstance(value, dict):
+                # Fields of ``data`` are named from the data's root, as the report does.
+                value = {
+                    key: clean_tree(item, max_string=MAX_STRING_CHARS, max_depth=MAX_DEPTH)
+                    if key == "data"
+                    else clean_tree(item, max_string=MAX_STRING_CHARS, path=(key,))
+                    for key, item in value.items()
+                }
+            self._strict = value
+            self._parsed = True
+        return self._strict
+
+
+def _is_json(content_type: str | None) -> bool:
+    if not content_type:
+        return True
+    message = Message()
+    message["content-type"] = content_type
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (
+        subtype == "json" or subtype.endswith("+json")
+    )
+
+
+class StrictJSONRoute(APIRoute):
+    """A route that parses JSON bodies with the engine's strict parser before FastAPI
+    validates them: the declared models (and so /openapi.json) are unchanged, but a body
+    with a repeated key or a hidden character is refused with a pt-BR error naming the
+    field (422), and the models see the cleaned values."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            wrapped = _StrictJSONRequest(request.scope, request.receive)
+            json_body = request.method in ("POST", "PUT", "PATCH") and _is_json(
+                request.headers.get("content-type")
+            )
+            if json_body and await wrapped.body():
+                await wrapped.json()
+            return await handler(wrapped)
+
+        return strict
+
+
+router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
 bearer = HTTPBearer(auto_error=False, description="Token de acesso da equipe.")
 
 FormId = Annotated[str, Field(min_length=1, max_length=120, description="Id do formulário.")]
@@ -84,6 +150,11 @@ def _data(raw: dict[str, Any]) -> dict[str, Any]:
     return parse_data(text, source="data")
 
 
+def _on(on: date | None) -> date | None:
+    """The reference date of a request, within the range every date is held to."""
+    return None if on is None else check_date(on, what="data de referência (on)", field="/on")
+
+
 def staff_user(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
@@ -119,7 +190,7 @@ def form_schema(request: Request, form_id: str) -> dict[str, Any]:
 @router.post("/check", summary="Relatório de completude (lavra check)", responses=ERRORS)
 def check(request: Request, body: DataRequest) -> dict[str, Any]:
     ctx = context_of(request)
-    report: dict[str, Any] = ctx.engine.check(body.form, _data(body.data), body.on).to_json()
+    report: dict[str, Any] = ctx.engine.check(body.form, _data(body.data), _on(body.on)).to_json()
     return report
 
 
@@ -133,7 +204,7 @@ def draft(request: Request, body: DraftRequest) -> Response:
     ctx = context_of(request)
     data = _data(body.data)
     with ctx.render_lock:
-        rendered = ctx.engine.draft(body.form, data, body.on, docx=body.format == "docx")
+        rendered = ctx.engine.draft(body.form, data, _on(body.on), docx=body.format == "docx")
     headers = {"X-Lavra-Pendencias": str(len(rendered.report.pending))}
     if body.format == "docx" and rendered.docx is not None:
         response = file_response(rendered.docx, f"minuta-{body.form}.docx", DOCX, inline=False)
@@ -245,8 +316,8 @@ def issue(request: Request, body: IssueRequest, user: Staff) -> dict[str, Any]:
     if body.on is not None:
         issuer = ctx.require_issuer()
         with ctx.render_lock:
-            result = issuer.issue(body.form, data, body.on, idempotency_key=body.idempotency_key,
-                                  actor=user.actor)
+            result = issuer.issue(body.form, data, _on(body.on),
+                                  idempotency_key=body.idempotency_key, actor=user.actor)
     else:
         result = issue_document(ctx, body.form, data, body.idempotency_key, user)
     return {**_record_json(ctx, result.record), "report": result.report.to_json()}
@@ -312,6 +383,7 @@ def cancel(request: Request, document_id: int, body: CancelRequest,
     if not may_cancel(ctx, user, record):
         raise AccessDenied("A conta do token não pode cancelar este documento.")
     issuer = ctx.require_issuer()
-    done = issuer.cancel(record.formatted, body.reason, user.actor, record.series)
+    reason = clean_text(body.reason, field="/reason")
+    done = issuer.cancel(record.formatted, reason, user.actor, record.series)
     return _record_json(ctx, done)
 

@@ -25,6 +25,7 @@ from lavra import pointers
 from lavra.errors import InputError
 from lavra.report import STATUS_LABELS, Report, Status
 from lavra.schemas import FieldInfo
+from lavra.textnorm import nfc
 
 Schema = Mapping[str, Any]
 PathT = tuple[str | int, ...]
@@ -531,7 +532,11 @@ class _Values:
                 )
             if len(key) > 400:
                 raise InputError("O formulário enviado tem um nome de campo longo demais.")
-            self.values.setdefault(key, []).append(value)
+            # NFC here, so that a decomposed accent matches its option; the refusal of
+            # hidden characters, naming the field, comes with the data (check_values).
+            self.values.setdefault(nfc(key), []).append(
+                nfc(value) if isinstance(value, str) else value
+            )
 
     def indexes(self, prefix: str) -> list[int]:
         found: set[int] = set()

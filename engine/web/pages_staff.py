@@ -10,6 +10,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from lavra.errors import InputError, LavraError
+from lavra.textnorm import clean_text, nfc
 from lavra.web.common import (
     DOCX,
     PDF,
@@ -50,7 +51,7 @@ async def login_page(request: Request, proximo: str | None = None) -> Response:
 async def login(request: Request) -> Response:
     ctx = context_of(request)
     form = await read_form(request)
-    name = str(form.get("usuario") or "").strip().lower()[:80]
+    name = nfc(str(form.get("usuario") or "")).strip().lower()[:80]
     password = str(form.get("senha") or "")[:256]
     target = _safe_next(form.get("proximo"))
     address = request.client.host if request.client else "desconhecido"
@@ -237,7 +238,7 @@ async def document_cancel(request: Request, document_id: int) -> Response:
     record = await run_in_threadpool(_document, ctx, document_id)
     if not may_cancel(ctx, user, record):
         raise AccessDenied("A sua conta não pode cancelar este documento.")
-    reason = str(form.get("motivo") or "").strip()
+    reason = clean_text(str(form.get("motivo") or ""), field="/motivo").strip()
     if len(reason) < 10:
         raise InputError("Informe o motivo do cancelamento (ao menos 10 caracteres).",
                          field="/motivo")
@@ -284,10 +285,10 @@ async def account_add(request: Request) -> Response:
         roles = _signer_roles(ctx, [str(v) for v in form.getlist("papeis_assinatura")])
         await run_in_threadpool(
             lambda: ctx.users.add(
-                str(form.get("usuario") or ""),
+                clean_text(str(form.get("usuario") or ""), field="/usuario"),
                 str(form.get("senha") or ""),
                 role,
-                full_name=str(form.get("nome") or ""),
+                full_name=clean_text(str(form.get("nome") or ""), field="/nome"),
                 signer_roles=roles,
             )
         )
@@ -331,7 +332,8 @@ async def token_create(request: Request, user_id: int) -> Response:
     ctx = context_of(request)
     form = await read_form(request)
     try:
-        _, secret = ctx.users.create_token(user_id, str(form.get("descricao") or ""))
+        description = clean_text(str(form.get("descricao") or ""), field="/descricao")
+        _, secret = ctx.users.create_token(user_id, description)
     except LavraError as error:
         return _accounts_page(request, erro=error_message(error), status=422)
     return _accounts_page(request, token=secret)
