@@ -4,7 +4,10 @@
     report = engine.check("alvara-fretamento", data, on=date(2026, 11, 29))
     draft = engine.draft("alvara-fretamento", data, docx=True)
 
-The engine holds one warm renderer (fonts, CSS) for the whole process.
+A form's wording is a template written by staff: it is rendered (Jinja → HTML →
+PDF/DOCX) in a warm worker process of :mod:`lavra.isolation`, within time, memory and
+output limits (:data:`RENDER_LIMITS`); each worker keeps its own engine (templates,
+fonts, CSS) between documents.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dateutil.relativedelta import relativedelta
@@ -28,6 +32,7 @@ from lavra.content import Content, FormSpec
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.fillable import fillable_body, read_fields
 from lavra.inputs import check_values, maybe_date, today
+from lavra.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
 from lavra.render import LaidOutPdf, PageFrame, Renderer
 from lavra.report import Report, build_report
 from lavra.schemas import validate
@@ -38,6 +43,8 @@ if TYPE_CHECKING:
 
 FORM_ID_KEY = "/LavraFormulario"
 MAX_PDF_BYTES = 10 * 1024 * 1024
+#: Limits of rendering one document (a document takes well under a second).
+RENDER_LIMITS = Limits(timeout=20.0, memory_bytes=1536 * MiB, output_bytes=64 * MiB)
 
 
 @dataclass(frozen=True)
@@ -66,11 +73,53 @@ class ReadBack:
     report: Report
 
 
-class Engine:
-    """The public face of lavra: check, draft, prefill and read forms of one content pack."""
+@dataclass(frozen=True)
+class RenderJob:
+    """What a worker needs to render one document of a pack."""
 
-    def __init__(self, content: Content) -> None:
+    pack: str
+    version: str
+    form: str
+    draft: bool
+    context: dict[str, Any]
+    frame: PageFrame
+    qr_png: bytes | None
+    docx: bool
+
+
+#: Engines kept warm in a worker process, by (pack, version).
+_WARM: dict[tuple[str, str], Engine] = {}
+
+
+def render_job(job: RenderJob) -> tuple[bytes | LaidOutPdf, bytes | None]:
+    """Runs in a worker: the document's PDF (laid out for signing when it has a QR code)
+    and DOCX, with the engine of the pack kept from earlier jobs."""
+    key = (job.pack, job.version)
+    engine = _WARM.get(key)
+    if engine is None:
+        _WARM.clear()
+        engine = Engine(Content(Path(job.pack)), pool=None)
+        _WARM[key] = engine
+    return engine.render_here(job)
+
+
+class Engine:
+    """The public face of lavra: check, draft, prefill and read forms of one content pack.
+
+    ``pool``: the worker processes documents are rendered in (the process's shared pool
+    by default; ``None`` renders in this process, as a worker itself does).
+    """
+
+    def __init__(
+        self,
+        content: Content,
+        *,
+        pool: WorkerPool | bool | None = True,
+        limits: Limits = RENDER_LIMITS,
+    ) -> None:
         self.content = content
+        self._pool = pool
+        self.limits = limits
 
     @classmethod
     def from_config(cls, config: Config | None = None) -> Engine:
@@ -205,10 +254,51 @@ class Engine:
         context["autenticacao"] = {"codigo": code, "url": url}
         if context["assinante"] is not None:
             context["assinante"]["nome"] = signer_name
-        body = render_template(self._final_env, "documento.html", context)
         frame = self._frame(prepared.form, draft=False, number=number, computed=prepared.computed)
-        laid = self.renderer.pdf_for_signing(body, replace(frame, qr_png=qr_png))
-        return laid, (self.renderer.docx(body, frame) if docx else None)
+        laid, docx_bytes = self._render(
+            RenderJob(
+                self._pack,
+                self.content.version,
+                prepared.form.id,
+                False,
+                context,
+                frame,
+                qr_png,
+                docx,
+            )
+        )
+        if not isinstance(laid, LaidOutPdf):
+            raise RenderError("Não foi possível reservar o espaço da assinatura.")
+        return laid, docx_bytes
+
+    @cached_property
+    def _pack(self) -> str:
+        return str(self.content.root.resolve())
+
+    def _render(self, job: RenderJob) -> tuple[bytes | LaidOutPdf, bytes | None]:
+        """The job rendered in a worker (or here, without a pool)."""
+        pool = default_pool() if self._pool is True else self._pool
+        if not pool:
+            return self.render_here(job)
+        try:
+            result: tuple[bytes | LaidOutPdf, bytes | None] = pool.run(
+                render_job, job, limits=self.limits
+            )
+        except TaskFailed as failure:
+            raise RenderError(failure.describe(f"A geração do documento «{job.form}»")) from None
+        return result
+
+    def render_here(self, job: RenderJob) -> tuple[bytes | LaidOutPdf, bytes | None]:
+        """Render the job in this process: template → HTML → PDF (and DOCX)."""
+        env = self._draft_env if job.draft else self._final_env
+        body = render_template(env, "documento.html", job.context)
+        if job.qr_png is not None:
+            pdf: bytes | LaidOutPdf = self.renderer.pdf_for_signing(
+                body, replace(job.frame, qr_png=job.qr_png)
+            )
+        else:
+            pdf = self.renderer.pdf(body, job.frame)
+        return pdf, (self.renderer.docx(body, job.frame) if job.docx else None)
 
     def _context(self, prepared: Prepared, *, draft: bool, number: str | None) -> dict[str, Any]:
         form, content = prepared.form, self.content
@@ -302,14 +392,16 @@ class Engine:
     ) -> Rendered:
         """A MINUTA: renders even incomplete data, lists what is pending, no number."""
         prepared = self.prepare(form_id, data, on, history=history, example_values=example_values)
-        body = render_template(
-            self._draft_env, "documento.html", self._context(prepared, draft=True, number=None)
-        )
+        context = self._context(prepared, draft=True, number=None)
         frame = self._frame(prepared.form, draft=True, number=None, computed=prepared.computed)
-        pdf = self.renderer.pdf(body, frame)
-        return Rendered(
-            form_id, prepared.report, pdf, self.renderer.docx(body, frame) if docx else None
+        pdf, docx_bytes = self._render(
+            RenderJob(
+                self._pack, self.content.version, prepared.form.id, True, context, frame, None, docx
+            )
         )
+        if not isinstance(pdf, bytes):
+            raise RenderError("Não foi possível gerar o PDF: o gerador não devolveu dados.")
+        return Rendered(form_id, prepared.report, pdf, docx_bytes)
 
     # ------------------------------------------------------- applicants' forms
     def prefill(self, form_id: str, data: Mapping[str, Any]) -> bytes:
@@ -380,4 +472,4 @@ def _form_tag(pdf: bytes) -> str | None:
     return str(value) if value else None
 
 
-__all__ = ["Engine", "LavraError", "Prepared", "ReadBack", "Rendered"]
+__all__ = ["RENDER_LIMITS", "Engine", "LavraError", "Prepared", "ReadBack", "RenderJob", "Rendered"]

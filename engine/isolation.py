@@ -41,8 +41,8 @@ from typing import Any
 from lavra.errors import LavraError
 
 __all__ = [
-    "MiB",
     "Limits",
+    "MiB",
     "TaskFailed",
     "TaskTimeout",
     "WorkerPool",
@@ -67,7 +67,7 @@ class Limits:
     output_bytes: int = 64 * MiB
 
 
-class TaskTimeout(Exception):  # noqa: N818 - raised in the task, like TimeoutError
+class TaskTimeout(Exception):
     """Raised inside a task when its time is up (the worker's ``SIGALRM``)."""
 
     def __init__(self, seconds: float) -> None:
@@ -75,7 +75,7 @@ class TaskTimeout(Exception):  # noqa: N818 - raised in the task, like TimeoutEr
         self.seconds = seconds
 
 
-class TaskFailed(Exception):  # noqa: N818
+class TaskFailed(Exception):
     """A task ended without a result: ``kind`` is timeout, memory, output, crash or error."""
 
     def __init__(self, kind: str, limits: Limits, detail: str = "") -> None:

@@ -43,8 +43,8 @@ from jinja2.sandbox import SandboxedEnvironment
 from num2words import num2words
 
 from lavra.errors import InputError, LavraError, RenderError
-from lavra.isolation import TaskTimeout
 from lavra.formats import mask_cep, mask_cnpj, mask_cpf, mask_placa
+from lavra.isolation import TaskTimeout
 from lavra.textutil import format_date
 
 __all__ = [
@@ -356,16 +356,17 @@ def _check_binop(operator: str, left: Any, right: Any) -> None:
                 if len(seq) * max(count, 0) > MAX_OUTPUT_CHARS:
                     raise _size_fault(len(seq) * count)
                 return
-        if isinstance(left, int) and isinstance(right, int):
-            if left.bit_length() + right.bit_length() > MAX_INT_BITS:
-                raise _TemplateFault("excedeu o limite de tamanho de um número")
+        integers = isinstance(left, int) and isinstance(right, int)
+        if integers and left.bit_length() + right.bit_length() > MAX_INT_BITS:
+            raise _TemplateFault("excedeu o limite de tamanho de um número")
     elif operator == "**":
-        if isinstance(left, int) and isinstance(right, int) and right > 0 and abs(left) > 1:
-            if left.bit_length() * right > MAX_INT_BITS:
-                raise _TemplateFault("excedeu o limite de tamanho de um número")
+        integers = isinstance(left, int) and isinstance(right, int) and right > 0
+        if integers and abs(left) > 1 and left.bit_length() * right > MAX_INT_BITS:
+            raise _TemplateFault("excedeu o limite de tamanho de um número")
     elif operator == "+" and isinstance(left, sized) and isinstance(right, sized):
-        if len(left) + len(right) > MAX_OUTPUT_CHARS:
-            raise _size_fault(len(left) + len(right))
+        total = len(left) + len(right)
+        if total > MAX_OUTPUT_CHARS:
+            raise _size_fault(total)
 
 
 def _finalize(value: Any) -> Any:
