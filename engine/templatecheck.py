@@ -61,7 +61,11 @@ class TemplateIssue:
 
 
 _SYNTAX = [
-    (re.compile(r"unexpected end of template"), "o modelo termina antes de fechar um bloco"),
+    (
+        re.compile(r"end of template.*block that needs to be closed is '([^']+)'", re.I | re.S),
+        "o modelo termina sem fechar o bloco «{0}»",
+    ),
+    (re.compile(r"unexpected end of template", re.I), "o modelo termina antes do fim de um bloco"),
     (re.compile(r"Expected an expression, got '([^']+)'"), "esperava-se uma expressão, veio «{0}»"),
     (re.compile(r"Encountered unknown tag '([^']+)'"), "etiqueta desconhecida «{0}»"),
     (re.compile(r"expected token '([^']+)', got '([^']+)'"), "esperava-se «{0}», veio «{1}»"),
@@ -72,12 +76,22 @@ _SYNTAX = [
 ]
 
 
+_TOKENS = {
+    "end of statement block": "%}",
+    "end of print statement": "}}",
+    "end of template": "fim do modelo",
+    "begin of statement block": "{%",
+    "begin of print statement": "{{",
+}
+
+
 def _syntax_message(message: str | None) -> str:
     text = message or ""
     for pattern, wording in _SYNTAX:
         found = pattern.search(text)
         if found:
-            return "erro de sintaxe: " + wording.format(*found.groups())
+            parts = [_TOKENS.get(part, part) for part in found.groups()]
+            return "erro de sintaxe: " + wording.format(*parts)
     return f"erro de sintaxe ({text[:200]})"
 
 
