@@ -32,7 +32,7 @@ from lavra.content import Content, FormSpec
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.fillable import fillable_body, read_fields
 from lavra.inputs import check_values, maybe_date, today
-from lavra.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
+from lavra.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool, start_clock
 from lavra.render import LaidOutPdf, PageFrame, Renderer
 from lavra.report import Report, build_report
 from lavra.schemas import validate
@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 FORM_ID_KEY = "/LavraFormulario"
 MAX_PDF_BYTES = 10 * 1024 * 1024
 #: Limits of rendering one document (a document takes well under a second).
-RENDER_LIMITS = Limits(timeout=20.0, memory_bytes=1536 * MiB, output_bytes=64 * MiB)
+#: A worker's first document also loads the pack (``startup``, not counted in ``timeout``).
+RENDER_LIMITS = Limits(timeout=20.0, memory_bytes=1536 * MiB, output_bytes=64 * MiB, startup=120.0)
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,9 @@ def render_job(job: RenderJob) -> tuple[bytes | LaidOutPdf, bytes | None]:
     if engine is None:
         _WARM.clear()
         engine = Engine(Content(Path(job.pack)), pool=None)
+        engine.warm_up()
         _WARM[key] = engine
+    start_clock()
     return engine.render_here(job)
 
 
@@ -287,6 +290,14 @@ class Engine:
         except TaskFailed as failure:
             raise RenderError(failure.describe(f"A geração do documento «{job.form}»")) from None
         return result
+
+    def warm_up(self) -> None:
+        """Load what rendering needs (renderer, fonts, templates) before the first job."""
+        for env in (self._draft_env, self._final_env):
+            env.get_template("documento.html")
+            for form in self.content.forms.values():
+                env.get_template(f"{form.id}/{form.wording}")
+        _ = self.renderer
 
     def render_here(self, job: RenderJob) -> tuple[bytes | LaidOutPdf, bytes | None]:
         """Render the job in this process: template → HTML → PDF (and DOCX)."""

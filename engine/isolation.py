@@ -65,6 +65,9 @@ class Limits:
     timeout: float = 30.0
     memory_bytes: int = 1536 * MiB
     output_bytes: int = 64 * MiB
+    #: Extra seconds a task may spend loading what it keeps warm (a worker's first
+    #: document loads the pack); such a task calls :func:`start_clock` when ready.
+    startup: float = 0.0
 
 
 class TaskTimeout(Exception):
@@ -111,10 +114,24 @@ class TaskFailed(Exception):
 
 
 def _on_alarm(signum: int, frame: FrameType | None) -> None:
-    raise TaskTimeout(_current_timeout[0])
+    raise TaskTimeout(_task[0].timeout if _task else 0.0)
 
 
-_current_timeout = [0.0]
+#: The limits of the running task and the channel to the parent (worker side).
+_task: list[Limits] = []
+_channel: list[Connection] = []
+_CLOCK = b"clock"
+
+
+def start_clock() -> None:
+    """Called by a task when its loading is done: its time limit counts from now (the
+    ``startup`` allowance is spent). Does nothing outside a worker or the second time."""
+    if not _task or not _channel or not _task[0].startup:
+        return
+    limits = _task[0]
+    _task[0] = Limits(limits.timeout, limits.memory_bytes, limits.output_bytes, 0.0)
+    signal.setitimer(signal.ITIMER_REAL, limits.timeout)
+    _channel[0].send_bytes(_CLOCK)
 
 
 def _caused_by(error: BaseException, kinds: tuple[type[BaseException], ...]) -> bool:
@@ -139,8 +156,8 @@ def _watch_parent(parent: int) -> None:
 
 def _run_task(func: Callable[..., Any], args: tuple[Any, ...], limits: Limits) -> tuple[Any, bool]:
     """(reply, retire): the reply is what goes back to the parent."""
-    _current_timeout[0] = limits.timeout
-    signal.setitimer(signal.ITIMER_REAL, limits.timeout)
+    _task[:] = [limits]
+    signal.setitimer(signal.ITIMER_REAL, limits.timeout + limits.startup)
     try:
         return ("ok", func(*args)), False
     except TaskTimeout:
@@ -154,6 +171,7 @@ def _run_task(func: Callable[..., Any], args: tuple[Any, ...], limits: Limits) -
         return ("error", type(error).__name__), _caused_by(error, (MemoryError, TaskTimeout))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        _task.clear()
 
 
 def _serve(channel: Connection) -> None:
@@ -161,6 +179,7 @@ def _serve(channel: Connection) -> None:
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    _channel[:] = [channel]
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     while True:
         try:
@@ -217,12 +236,18 @@ class _Worker:
         except (OSError, ValueError) as error:  # the worker is gone
             self.stop()
             raise TaskFailed("crash", limits, type(error).__name__) from None
-        ready = wait([self.channel, self.process.sentinel], limits.timeout + GRACE)
-        if self.channel not in ready and not self.channel.poll(0):
-            self.stop()
-            raise TaskFailed("crash" if ready else "timeout", limits)
+        allowed = limits.timeout + limits.startup + GRACE
         try:
-            data, retire = pickle.loads(self.channel.recv_bytes())
+            while True:
+                ready = wait([self.channel, self.process.sentinel], allowed)
+                if self.channel not in ready and not self.channel.poll(0):
+                    self.stop()
+                    raise TaskFailed("crash" if ready else "timeout", limits)
+                message = self.channel.recv_bytes()
+                if message != _CLOCK:
+                    break
+                allowed = limits.timeout + GRACE  # the task's own clock starts now
+            data, retire = pickle.loads(message)
             reply = pickle.loads(data)
         except (EOFError, OSError, pickle.UnpicklingError):
             self.stop()

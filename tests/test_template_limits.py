@@ -11,6 +11,7 @@ import os
 import shutil
 import signal
 import time
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from click.testing import CliRunner
 
 from lavra.cli import main
 from lavra.content import Content
-from lavra.documents import Engine
+from lavra.documents import RENDER_LIMITS, Engine
 from lavra.errors import ContentPackError, InputError, RenderError
 from lavra.isolation import Limits, TaskFailed, WorkerPool
 from lavra.pack import PACK_FOLDERS
@@ -72,7 +73,7 @@ def test_a_hostile_template_is_an_error_naming_template_and_line(
     pack_copy: Path, line3: str, message: str
 ) -> None:
     write_wording(pack_copy, line3)
-    engine = Engine(Content(pack_copy), limits=Limits(timeout=3))
+    engine = Engine(Content(pack_copy), limits=replace(RENDER_LIMITS, timeout=3))
     started = time.monotonic()
     with pytest.raises(RenderError) as caught:
         engine.draft(ALV, example(pack_copy), ON)
@@ -82,7 +83,7 @@ def test_a_hostile_template_is_an_error_naming_template_and_line(
     assert time.monotonic() - started < 60
     # the pool keeps working after the failure (a worker that overran was replaced)
     write_wording(pack_copy, "{{ dados.empresa.razao_social }}")
-    fine = Engine(Content(pack_copy), limits=Limits(timeout=30)).draft(ALV, example(pack_copy), ON)
+    fine = Engine(Content(pack_copy)).draft(ALV, example(pack_copy), ON)
     assert fine.pdf.startswith(b"%PDF-")
 
 
