@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dateutil.relativedelta import relativedelta
@@ -32,11 +31,11 @@ from lavra.content import Content, FormSpec
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.fillable import fillable_body, read_fields
 from lavra.inputs import check_values, maybe_date, today
-from lavra.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool, start_clock
+from lavra.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
 from lavra.render import LaidOutPdf, PageFrame, Renderer
+from lavra.rendertask import DocumentRenderer, Rendering, RenderJob, render_job
 from lavra.report import Report, build_report
 from lavra.schemas import validate
-from lavra.templating import make_environment, render_template
 
 if TYPE_CHECKING:
     from lavra.computations import History
@@ -74,38 +73,6 @@ class ReadBack:
     report: Report
 
 
-@dataclass(frozen=True)
-class RenderJob:
-    """What a worker needs to render one document of a pack."""
-
-    pack: str
-    version: str
-    form: str
-    draft: bool
-    context: dict[str, Any]
-    frame: PageFrame
-    qr_png: bytes | None
-    docx: bool
-
-
-#: Engines kept warm in a worker process, by (pack, version).
-_WARM: dict[tuple[str, str], Engine] = {}
-
-
-def render_job(job: RenderJob) -> tuple[bytes | LaidOutPdf, bytes | None]:
-    """Runs in a worker: the document's PDF (laid out for signing when it has a QR code)
-    and DOCX, with the engine of the pack kept from earlier jobs."""
-    key = (job.pack, job.version)
-    engine = _WARM.get(key)
-    if engine is None:
-        _WARM.clear()
-        engine = Engine(Content(Path(job.pack)), pool=None)
-        engine.warm_up()
-        _WARM[key] = engine
-    start_clock()
-    return engine.render_here(job)
-
-
 class Engine:
     """The public face of lavra: check, draft, prefill and read forms of one content pack.
 
@@ -129,24 +96,14 @@ class Engine:
         return cls(Content((config or load_config()).pack_dir))
 
     @cached_property
+    def _local(self) -> DocumentRenderer:
+        return DocumentRenderer(self.content.root, self.content.laws)
+
+    @property
     def renderer(self) -> Renderer:
-        return Renderer(self.content.root / "forms" / "_base")
-
-    def _environment(self, draft: bool) -> Any:
-        return make_environment(
-            [self.content.root / "forms", self.content.root / "forms" / "_modelos"],
-            cite=self.content.cite,
-            cite_text=self.content.cite_text,
-            draft=draft,
-        )
-
-    @cached_property
-    def _draft_env(self) -> Any:
-        return self._environment(True)
-
-    @cached_property
-    def _final_env(self) -> Any:
-        return self._environment(False)
+        """The page renderer of this process (requerimentos are laid out here: their
+        body is made by the engine from the schema, not by a staff template)."""
+        return self._local.renderer
 
     # ----------------------------------------------------------------- checking
     def reference_date(self, form: FormSpec, data: Mapping[str, Any], on: date | None) -> date:
@@ -278,38 +235,16 @@ class Engine:
     def _pack(self) -> str:
         return str(self.content.root.resolve())
 
-    def _render(self, job: RenderJob) -> tuple[bytes | LaidOutPdf, bytes | None]:
+    def _render(self, job: RenderJob) -> Rendering:
         """The job rendered in a worker (or here, without a pool)."""
         pool = default_pool() if self._pool is True else self._pool
         if not pool:
-            return self.render_here(job)
+            return self._local.render(job)
         try:
-            result: tuple[bytes | LaidOutPdf, bytes | None] = pool.run(
-                render_job, job, limits=self.limits
-            )
+            result: Rendering = pool.run(render_job, job, limits=self.limits)
         except TaskFailed as failure:
             raise RenderError(failure.describe(f"A geração do documento «{job.form}»")) from None
         return result
-
-    def warm_up(self) -> None:
-        """Load what rendering needs (renderer, fonts, templates) before the first job."""
-        for env in (self._draft_env, self._final_env):
-            env.get_template("documento.html")
-            for form in self.content.forms.values():
-                env.get_template(f"{form.id}/{form.wording}")
-        _ = self.renderer
-
-    def render_here(self, job: RenderJob) -> tuple[bytes | LaidOutPdf, bytes | None]:
-        """Render the job in this process: template → HTML → PDF (and DOCX)."""
-        env = self._draft_env if job.draft else self._final_env
-        body = render_template(env, "documento.html", job.context)
-        if job.qr_png is not None:
-            pdf: bytes | LaidOutPdf = self.renderer.pdf_for_signing(
-                body, replace(job.frame, qr_png=job.qr_png)
-            )
-        else:
-            pdf = self.renderer.pdf(body, job.frame)
-        return pdf, (self.renderer.docx(body, job.frame) if job.docx else None)
 
     def _context(self, prepared: Prepared, *, draft: bool, number: str | None) -> dict[str, Any]:
         form, content = prepared.form, self.content
