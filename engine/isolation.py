@@ -183,17 +183,27 @@ def _serve(channel: Connection) -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     while True:
         try:
-            message = channel.recv()
+            message = channel.recv_bytes()
         except (EOFError, OSError):
             return
-        if message is None:
+        try:
+            task = pickle.loads(message)
+        except Exception as error:  # e.g. the task's module cannot be imported here
+            task = ("unreadable", type(error).__name__)
+        if task is None:
             return
-        func, args, limits = message
-        memory = limits.memory_bytes
-        if hard != resource.RLIM_INFINITY:
-            memory = min(memory, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (memory, hard))
-        reply, retire = _run_task(func, args, limits)
+        if task[0] == "unreadable":
+            reply, retire, limits = ("error", task[1]), False, Limits()
+        else:
+            func, args, limits = task
+            memory = limits.memory_bytes
+            if hard != resource.RLIM_INFINITY:
+                memory = min(memory, hard)
+            resource.setrlimit(resource.RLIMIT_AS, (memory, hard))
+            try:
+                reply, retire = _run_task(func, args, limits)
+            except TaskTimeout:  # the alarm rang just as the task ended
+                reply, retire = ("timeout", ""), True
         try:
             data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
         except MemoryError:
