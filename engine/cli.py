@@ -16,6 +16,7 @@ from lavra import cli_i18n
 from lavra.cli_amount import amount
 from lavra.cli_deadline import deadline
 from lavra.cli_law import law
+from lavra.cli_pack import pack
 from lavra.cli_support import EXIT_INCOMPLETE, shielded
 from lavra.cli_web import serve, users
 from lavra.config import load_config
@@ -75,6 +76,7 @@ def main() -> None:
 
 
 main.add_command(law)
+main.add_command(pack)
 main.add_command(deadline)
 main.add_command(amount)
 main.add_command(serve)

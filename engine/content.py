@@ -19,6 +19,7 @@ from lavra.errors import ContentPackError, LavraError, UnknownFormError
 from lavra.law import Law, load_laws, resolve
 from lavra.params import Parameters, load_parameters
 from lavra.schemas import FieldInfo, build_registry, field_annotations
+from lavra.templatecheck import check_templates
 
 SCHEMA_BASE = "https://lavra.invalid/schemas/"
 FORM_KEYS = {
@@ -163,6 +164,18 @@ class Content:
         self.registry: referencing.Registry[Any] = build_registry(root / "schemas")
         self.forms: dict[str, FormSpec] = self._load_forms()
         self.organization = self._load_organization()
+        self._check_templates()
+
+    def _check_templates(self) -> None:
+        """Refuse a pack whose templates have errors (``lavra pack check`` lists them)."""
+        issues = check_templates(self.root)
+        if issues:
+            listed = "; ".join(issue.describe() for issue in issues[:10])
+            more = f" (e mais {len(issues) - 10})" if len(issues) > 10 else ""
+            raise ContentPackError(
+                f"O pacote de conteúdo tem {len(issues)} erro(s) nos modelos: {listed}{more}. "
+                "Use «lavra pack check» para a lista completa."
+            )
 
     def _load_forms(self) -> dict[str, FormSpec]:
         forms: dict[str, FormSpec] = {}

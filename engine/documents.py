@@ -4,14 +4,17 @@
     report = engine.check("alvara-fretamento", data, on=date(2026, 11, 29))
     draft = engine.draft("alvara-fretamento", data, docx=True)
 
-The engine holds one warm renderer (fonts, CSS) for the whole process.
+A form's wording is a template written by staff: it is rendered (Jinja → HTML →
+PDF/DOCX) in a warm worker process of :mod:`lavra.isolation`, within time, memory and
+output limits (:data:`RENDER_LIMITS`); each worker keeps its own engine (templates,
+fonts, CSS) between documents.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -30,16 +33,20 @@ from lavra.errors import InputError, LavraError, ParameterError, RenderError
 from lavra.fillable import fillable_body, read_fields
 from lavra.glyphs import Coverage, coverage_of, undrawable
 from lavra.inputs import check_date, check_values, maybe_date, today
+from lavra.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
 from lavra.render import LaidOutPdf, PageFrame, Renderer
+from lavra.rendertask import DocumentRenderer, Rendering, RenderJob, render_job
 from lavra.report import Report, build_report
 from lavra.schemas import SchemaIssue, extra_issue, field_label, validate
-from lavra.templating import make_environment, render_template
 
 if TYPE_CHECKING:
     from lavra.computations import History
 
 FORM_ID_KEY = "/LavraFormulario"
 MAX_PDF_BYTES = 10 * 1024 * 1024
+#: Limits of rendering one document (a document takes well under a second).
+#: A worker's first document also loads the pack (``startup``, not counted in ``timeout``).
+RENDER_LIMITS = Limits(timeout=20.0, memory_bytes=1536 * MiB, output_bytes=64 * MiB, startup=120.0)
 
 
 @dataclass(frozen=True)
@@ -69,18 +76,36 @@ class ReadBack:
 
 
 class Engine:
-    """The public face of lavra: check, draft, prefill and read forms of one content pack."""
+    """The public face of lavra: check, draft, prefill and read forms of one content pack.
 
-    def __init__(self, content: Content) -> None:
+    ``pool``: the worker processes documents are rendered in (the process's shared pool
+    by default; ``None`` renders in this process, as a worker itself does).
+    """
+
+    def __init__(
+        self,
+        content: Content,
+        *,
+        pool: WorkerPool | bool | None = True,
+        limits: Limits = RENDER_LIMITS,
+    ) -> None:
         self.content = content
+        self._pool = pool
+        self.limits = limits
 
     @classmethod
     def from_config(cls, config: Config | None = None) -> Engine:
         return cls(Content((config or load_config()).pack_dir))
 
     @cached_property
+    def _local(self) -> DocumentRenderer:
+        return DocumentRenderer(self.content.root, self.content.laws)
+
+    @property
     def renderer(self) -> Renderer:
-        return Renderer(self.assets_dir)
+        """The page renderer of this process (requerimentos are laid out here: their
+        body is made by the engine from the schema, not by a staff template)."""
+        return self._local.renderer
 
     @property
     def assets_dir(self) -> Path:
@@ -106,22 +131,6 @@ class Engine:
             )
             for item in found
         ]
-
-    def _environment(self, draft: bool) -> Any:
-        return make_environment(
-            [self.content.root / "forms", self.content.root / "forms" / "_modelos"],
-            cite=self.content.cite,
-            cite_text=self.content.cite_text,
-            draft=draft,
-        )
-
-    @cached_property
-    def _draft_env(self) -> Any:
-        return self._environment(True)
-
-    @cached_property
-    def _final_env(self) -> Any:
-        return self._environment(False)
 
     # ----------------------------------------------------------------- checking
     def reference_date(self, form: FormSpec, data: Mapping[str, Any], on: date | None) -> date:
@@ -265,10 +274,37 @@ class Engine:
         context["autenticacao"] = {"codigo": code, "url": url}
         if context["assinante"] is not None:
             context["assinante"]["nome"] = signer_name
-        body = render_template(self._final_env, "documento.html", context)
         frame = self._frame(prepared.form, draft=False, number=number, computed=prepared.computed)
-        laid = self.renderer.pdf_for_signing(body, replace(frame, qr_png=qr_png))
-        return laid, (self.renderer.docx(body, frame) if docx else None)
+        laid, docx_bytes = self._render(
+            RenderJob(
+                self._pack,
+                self.content.version,
+                prepared.form.id,
+                False,
+                context,
+                frame,
+                qr_png,
+                docx,
+            )
+        )
+        if not isinstance(laid, LaidOutPdf):
+            raise RenderError("Não foi possível reservar o espaço da assinatura.")
+        return laid, docx_bytes
+
+    @cached_property
+    def _pack(self) -> str:
+        return str(self.content.root.resolve())
+
+    def _render(self, job: RenderJob) -> Rendering:
+        """The job rendered in a worker (or here, without a pool)."""
+        pool = default_pool() if self._pool is True else self._pool
+        if not pool:
+            return self._local.render(job)
+        try:
+            result: Rendering = pool.run(render_job, job, limits=self.limits)
+        except TaskFailed as failure:
+            raise RenderError(failure.describe(f"A geração do documento «{job.form}»")) from None
+        return result
 
     def _context(self, prepared: Prepared, *, draft: bool, number: str | None) -> dict[str, Any]:
         form, content = prepared.form, self.content
@@ -362,14 +398,16 @@ class Engine:
     ) -> Rendered:
         """A MINUTA: renders even incomplete data, lists what is pending, no number."""
         prepared = self.prepare(form_id, data, on, history=history, example_values=example_values)
-        body = render_template(
-            self._draft_env, "documento.html", self._context(prepared, draft=True, number=None)
-        )
+        context = self._context(prepared, draft=True, number=None)
         frame = self._frame(prepared.form, draft=True, number=None, computed=prepared.computed)
-        pdf = self.renderer.pdf(body, frame)
-        return Rendered(
-            form_id, prepared.report, pdf, self.renderer.docx(body, frame) if docx else None
+        pdf, docx_bytes = self._render(
+            RenderJob(
+                self._pack, self.content.version, prepared.form.id, True, context, frame, None, docx
+            )
         )
+        if not isinstance(pdf, bytes):
+            raise RenderError("Não foi possível gerar o PDF: o gerador não devolveu dados.")
+        return Rendered(form_id, prepared.report, pdf, docx_bytes)
 
     # ------------------------------------------------------- applicants' forms
     def prefill(self, form_id: str, data: Mapping[str, Any]) -> bytes:
@@ -443,4 +481,4 @@ def _form_tag(pdf: bytes) -> str | None:
     return str(value) if value else None
 
 
-__all__ = ["Engine", "LavraError", "Prepared", "ReadBack", "Rendered"]
+__all__ = ["RENDER_LIMITS", "Engine", "LavraError", "Prepared", "ReadBack", "RenderJob", "Rendered"]

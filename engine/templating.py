@@ -12,29 +12,44 @@ pt-BR filters (``data``, ``data_extenso``, ``data_hora``, ``moeda``, ``moeda_ext
 Missing data: in a draft (``draft=True``) an undefined value renders as the visible
 blank :data:`DRAFT_BLANK`; otherwise printing it raises :class:`RenderError` naming the
 variable. ``{% if x %}`` and ``x is defined`` work in both modes.
+
+Templates are written by staff, so the sandbox is strict and every violation is a
+:class:`RenderError` naming the template and line: reading an unsafe attribute
+(``''.__class__``, ``__globals__``, ``mro``) raises instead of rendering blank; printing
+a function or method (``x|attr('format')``, ``{{ range }}``) is refused; ``*``, ``**``
+and ``+`` may not build a text, list or number larger than the document may hold; the
+output may not exceed :data:`MAX_OUTPUT_CHARS`. Time and memory are bounded by the
+worker process the rendering runs in (:mod:`lavra.isolation`); when its time is up the
+template is interrupted and the error says where.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
+from types import FrameType, TracebackType
 from typing import Any, NoReturn
 from zoneinfo import ZoneInfo
 
 import jinja2
 from babel.dates import format_date as babel_format_date
 from babel.numbers import format_currency
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
 from jinja2.sandbox import SandboxedEnvironment
 from num2words import num2words
 
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.formats import mask_cep, mask_cnpj, mask_cpf, mask_placa
+from lavra.isolation import TaskTimeout
 from lavra.textutil import format_date
 
 __all__ = [
     "DRAFT_BLANK",
+    "MAX_OUTPUT_CHARS",
     "TIMEZONE",
     "make_environment",
     "render_string",
@@ -48,6 +63,11 @@ TIMEZONE = ZoneInfo("America/Sao_Paulo")
 LOCALE = "pt_BR"
 
 _CENT = Decimal("0.01")
+#: The most characters a rendered body may have (a long edital is ~100 000), and the
+#: most characters or items one ``*`` or ``+`` may build.
+MAX_OUTPUT_CHARS = 4_000_000
+#: The largest integer (in bits) one ``*`` or ``**`` may build (about 1 200 digits).
+MAX_INT_BITS = 4096
 
 
 # --------------------------------------------------------------------------- undefined
@@ -306,6 +326,171 @@ def _citation(
     return apply
 
 
+# --------------------------------------------------------------------------- sandbox
+
+
+class _TemplateFault(Exception):
+    """A refused operation inside a template; completed with template and line."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _thousands(count: int) -> str:
+    return f"{count:,}".replace(",", ".")
+
+
+def _size_fault(count: int) -> _TemplateFault:
+    return _TemplateFault(
+        f"excedeu o limite de tamanho: a operação produziria {_thousands(count)} caracteres "
+        f"ou itens (máximo {_thousands(MAX_OUTPUT_CHARS)})"
+    )
+
+
+def _check_binop(operator: str, left: Any, right: Any) -> None:
+    sized = (str, list, tuple, bytes)
+    if operator == "*":
+        for seq, count in ((left, right), (right, left)):
+            if isinstance(seq, sized) and isinstance(count, int):
+                if len(seq) * max(count, 0) > MAX_OUTPUT_CHARS:
+                    raise _size_fault(len(seq) * count)
+                return
+        integers = isinstance(left, int) and isinstance(right, int)
+        if integers and left.bit_length() + right.bit_length() > MAX_INT_BITS:
+            raise _TemplateFault("excedeu o limite de tamanho de um número")
+    elif operator == "**":
+        integers = isinstance(left, int) and isinstance(right, int) and right > 0
+        if integers and abs(left) > 1 and left.bit_length() * right > MAX_INT_BITS:
+            raise _TemplateFault("excedeu o limite de tamanho de um número")
+    elif operator == "+" and isinstance(left, sized) and isinstance(right, sized):
+        total = len(left) + len(right)
+        if total > MAX_OUTPUT_CHARS:
+            raise _size_fault(total)
+
+
+def _finalize(value: Any) -> Any:
+    """What ``{{ ... }}`` prints: never a function, method or class."""
+    if isinstance(value, jinja2.Undefined):
+        return value
+    if callable(value):
+        name = getattr(value, "__name__", None) or type(value).__name__
+        raise _TemplateFault(
+            f"tenta imprimir a função ou método «{name}» em vez de um valor"
+        )
+    if isinstance(value, str) and len(value) > MAX_OUTPUT_CHARS:
+        raise _size_fault(len(value))
+    return value
+
+
+Location = tuple[str, int]
+
+
+def _template_label(name: str | None) -> str:
+    return name if name else "(texto informado)"
+
+
+def _frame_location(frame: FrameType, lineno: int) -> Location | None:
+    template = frame.f_globals.get("__jinja_template__")
+    if not isinstance(template, jinja2.Template):
+        return None
+    return _template_label(template.name), template.get_corresponding_lineno(lineno)
+
+
+def _traceback_location(tb: TracebackType | None) -> Location | None:
+    """The innermost template frame of a traceback: (template name, template line)."""
+    found = None
+    while tb is not None:
+        found = _frame_location(tb.tb_frame, tb.tb_lineno) or found
+        tb = tb.tb_next
+    return found
+
+
+def _generator_location(gen: Iterator[str]) -> Location | None:
+    """Where a suspended rendering is: descends into ``{% include %}`` generators."""
+    found = None
+    current: Any = gen
+    for _ in range(64):
+        frame = getattr(current, "gi_frame", None)
+        if frame is None:
+            break
+        found = _frame_location(frame, frame.f_lineno) or found
+        inner = current.gi_yieldfrom or frame.f_locals.get("gen")
+        if inner is None or inner is current:
+            break
+        current = inner
+    return found
+
+
+def _located(error: BaseException, where: Location) -> LavraError:
+    """The pt-BR error of a failure inside a template, naming template and line."""
+    name, line = where
+    at = f"O modelo {name}, linha {line},"
+    if isinstance(error, _TemplateFault):
+        return RenderError(f"{at} {error.message}.")
+    if isinstance(error, TaskTimeout):
+        return RenderError(f"{at} excedeu o limite de tempo de {error.seconds:g} s.")
+    if isinstance(error, MemoryError):
+        return RenderError(f"{at} excedeu o limite de memória.")
+    if isinstance(error, RecursionError):
+        return RenderError(f"{at} excedeu o limite de profundidade (recursão).")
+    if isinstance(error, _UnsafeAccess):
+        return RenderError(f"{at} tentou ler o atributo não permitido «{error.attribute}».")
+    if isinstance(error, jinja2.exceptions.SecurityError):
+        return RenderError(f"{at} tentou uma operação não permitida.")
+    if isinstance(error, jinja2.TemplateNotFound):
+        return RenderError(f"{at} inclui um modelo inexistente: «{error.name}».")
+    if isinstance(error, jinja2.UndefinedError):
+        return RenderError(f"{at} usa um dado inexistente: {error.message}")
+    return RenderError(f"{at} não pôde ser preenchido ({type(error).__name__}: {error}).")
+
+
+class _UnsafeAccess(jinja2.exceptions.SecurityError):
+    def __init__(self, attribute: str) -> None:
+        super().__init__(attribute)
+        self.attribute = attribute
+
+
+class _RuntimeOutput(CodeGenerator):
+    """Every printed expression goes through ``finalize`` when rendering: Jinja folds
+    constant expressions (``{{ 'a'.format }}``) at compile time, escaped before
+    ``finalize`` sees them."""
+
+    def _output_child_to_const(
+        self, node: nodes.Expr, frame: Frame, finalize: CodeGenerator._FinalizeInfo
+    ) -> str:
+        if not isinstance(node, nodes.TemplateData):
+            raise nodes.Impossible()
+        return super()._output_child_to_const(node, frame, finalize)
+
+
+class StaffSandbox(SandboxedEnvironment):
+    """Jinja's sandbox, strict: unsafe access raises, big operations are refused, and
+    every failure while rendering names the template and line."""
+
+    intercepted_binops = frozenset({"*", "**", "+"})
+    code_generator_class = _RuntimeOutput
+
+    def unsafe_undefined(self, obj: Any, attribute: str) -> jinja2.Undefined:
+        raise _UnsafeAccess(str(attribute)[:80])
+
+    def call_binop(
+        self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any
+    ) -> Any:
+        _check_binop(operator, left, right)
+        return super().call_binop(context, operator, left, right)
+
+    def handle_exception(self, source: str | None = None) -> NoReturn:
+        error = sys.exc_info()[1]
+        if error is not None and not isinstance(error, jinja2.TemplateSyntaxError):
+            if isinstance(error, LavraError):
+                raise error.with_traceback(None)
+            where = _traceback_location(error.__traceback__)
+            if where is not None:
+                raise _located(error, where) from error
+        super().handle_exception(source)
+
+
 # --------------------------------------------------------------------------- public API
 
 
@@ -315,9 +500,10 @@ def make_environment(
     cite: Callable[[str], str] | None = None,
     cite_text: Callable[[str], str] | None = None,
     draft: bool = False,
-) -> SandboxedEnvironment:
+) -> StaffSandbox:
     """A sandboxed, always-autoescaping environment with the pt-BR filters."""
-    env = SandboxedEnvironment(
+    env = StaffSandbox(
+        finalize=_finalize,
         loader=jinja2.FileSystemLoader([str(path) for path in search_paths]),
         autoescape=True,
         undefined=_DraftUndefined if draft else _FinalUndefined,
@@ -337,9 +523,27 @@ def make_environment(
     return env
 
 
+def _generate(template: jinja2.Template, context: Mapping[str, Any]) -> str:
+    """The rendered text, stopped as soon as it exceeds :data:`MAX_OUTPUT_CHARS`."""
+    parts: list[str] = []
+    size = 0
+    chunks = template.generate(dict(context))
+    for chunk in chunks:
+        size += len(chunk)
+        if size > MAX_OUTPUT_CHARS:
+            name, line = _generator_location(chunks) or (_template_label(template.name), 1)
+            chunks.close()  # type: ignore[attr-defined]
+            raise RenderError(
+                f"O modelo {name}, linha {line}, excedeu o limite de tamanho do documento "
+                f"({_thousands(MAX_OUTPUT_CHARS)} caracteres)."
+            )
+        parts.append(chunk)
+    return "".join(parts)
+
+
 def _render(template: Callable[[], jinja2.Template], context: Mapping[str, Any], what: str) -> str:
     try:
-        return template().render(dict(context))
+        return _generate(template(), context)
     except LavraError:
         raise
     except jinja2.TemplateNotFound as exc:
@@ -350,6 +554,12 @@ def _render(template: Callable[[], jinja2.Template], context: Mapping[str, Any],
         ) from exc
     except jinja2.exceptions.SecurityError as exc:
         raise RenderError(f"O modelo {what} tentou uma operação não permitida.") from exc
+    except TaskTimeout as exc:
+        raise RenderError(
+            f"O modelo {what} excedeu o limite de tempo de {exc.seconds:g} s."
+        ) from exc
+    except MemoryError as exc:
+        raise RenderError(f"O modelo {what} excedeu o limite de memória.") from exc
     except jinja2.UndefinedError as exc:
         raise RenderError(f"O modelo {what} usa um dado inexistente: {exc.message}") from exc
     except Exception as exc:

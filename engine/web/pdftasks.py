@@ -1,4 +1,4 @@
-"""What the sandbox runs on uploaded PDFs. Imported in the child: keep it light.
+"""What the sandbox runs on uploaded PDFs, in a warm worker of the shared pool.
 
 Each function takes and returns plain values only.
 """

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
 
 from lavra.errors import InputError
 from lavra.web.sandbox import Limits, MiB, run_isolated
+
+
+def worker_pid() -> int:
+    return os.getpid()
 
 
 def double(value: int) -> int:
@@ -53,3 +58,12 @@ def test_errors_come_back_as_input_errors_without_internals() -> None:
     with pytest.raises(InputError, match="danificado ou não é um PDF válido") as crashed:
         run_isolated(crash)
     assert "interno" not in crashed.value.message
+
+
+def test_uploads_reuse_a_warm_isolated_worker_and_survive_a_hang() -> None:
+    first = run_isolated(worker_pid)
+    assert first != os.getpid()  # isolated: never the web process itself
+    assert run_isolated(worker_pid) == first  # warm: no process started per upload
+    with pytest.raises(InputError, match="excedeu o tempo permitido"):
+        run_isolated(hang, limits=Limits(timeout=2))
+    assert run_isolated(double, 4) == 8  # the worker that hung was replaced
