@@ -19,13 +19,16 @@ examined in full.
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-#: Objects visited at most; beyond that the file is reported as not fully examined.
+#: Objects visited at most, and seconds spent at most; beyond either the file is
+#: reported as not fully examined.
 MAX_OBJECTS = 100_000
+MAX_SECONDS = 15.0
 
 
 class Active(Enum):
@@ -116,14 +119,16 @@ class Finding:
     detail: str = ""
 
 
-def inspect_pdf(pdf: bytes, *, max_objects: int = MAX_OBJECTS) -> tuple[str, ...]:
+def inspect_pdf(
+    pdf: bytes, *, max_objects: int = MAX_OBJECTS, max_seconds: float = MAX_SECONDS
+) -> tuple[str, ...]:
     """Warnings (pt-BR) about the active content of ``pdf``; () when there is none.
 
-    ``max_objects`` bounds the work: past it, a warning says the file was not examined
-    in full. Never raises.
+    ``max_objects`` and ``max_seconds`` bound the work: past either, a warning says the
+    file was not examined in full. Never raises.
     """
     try:
-        findings = _findings(pdf, max_objects)
+        findings = _findings(pdf, max_objects, time.monotonic() + max_seconds)
     except Exception:  # a parser failure on a hostile file must not stop the reading
         findings = [Finding(Active.UNREADABLE)]
     return _messages(findings)
@@ -151,14 +156,14 @@ def _messages(findings: list[Finding]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _findings(pdf: bytes, max_objects: int) -> list[Finding]:
+def _findings(pdf: bytes, max_objects: int, deadline: float) -> list[Finding]:
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(pdf), strict=False)
     _forget_xref_streams(reader)
     if reader.is_encrypted and not reader.decrypt(""):
         return [Finding(Active.UNREADABLE)]
-    walk = _Walk(reader.trailer.get("/Root"), max_objects)
+    walk = _Walk(reader.trailer.get("/Root"), max_objects, deadline)
     found = [finding for node in walk for finding in _judge(node)]
     if walk.cut:
         found.append(Finding(Active.INCOMPLETE))
@@ -186,11 +191,13 @@ def _forget_xref_streams(reader: Any) -> None:
 
 class _Walk:
     """Every dictionary reachable from ``start``, once, depth-first, without recursion;
-    at most ``budget`` objects (dictionaries, arrays, references) are looked at."""
+    at most ``budget`` objects (dictionaries, arrays, references) are looked at, and
+    none after ``deadline`` (``time.monotonic``)."""
 
-    def __init__(self, start: Any, budget: int) -> None:
+    def __init__(self, start: Any, budget: int, deadline: float) -> None:
         self._stack: list[Any] = [start]
         self._budget = budget
+        self._deadline = deadline
         self.cut = False
 
     def __iter__(self) -> Iterator[dict[Any, Any]]:
@@ -199,11 +206,14 @@ class _Walk:
         containers = (ArrayObject, DictionaryObject, IndirectObject)
         seen: set[tuple[int, int]] = set()
         stack = self._stack
+        visited = 0
         while stack:
-            if self._budget <= 0:
+            if visited >= self._budget or (
+                visited % 256 == 0 and time.monotonic() > self._deadline
+            ):
                 self.cut = True
                 return
-            self._budget -= 1
+            visited += 1
             item = stack.pop()
             if isinstance(item, IndirectObject):
                 key = (item.idnum, item.generation)
@@ -275,4 +285,4 @@ def _host(uri: Any) -> str:
     return (parts.hostname or text)[:60] if parts.scheme else text[:60]
 
 
-__all__ = ["MAX_OBJECTS", "MESSAGES", "Active", "inspect_pdf"]
+__all__ = ["MAX_OBJECTS", "MAX_SECONDS", "MESSAGES", "Active", "inspect_pdf"]

@@ -114,6 +114,8 @@ def test_a_self_referencing_file_ends_and_a_huge_one_is_cut(requerimento: bytes)
     assert inspect_pdf(bytes(loop)) == ()
     cut = inspect_pdf(javascript_open_action(requerimento), max_objects=5)
     assert MESSAGES[Active.INCOMPLETE] in cut
+    late = inspect_pdf(javascript_open_action(requerimento), max_seconds=-1)
+    assert MESSAGES[Active.INCOMPLETE] in late
 
 
 # ------------------------------------------------------------------ the web pages and API
