@@ -23,6 +23,7 @@ from lavra.config import load_config
 from lavra.documents import Engine
 from lavra.errors import LavraError
 from lavra.inputs import describe_os_error, parse_date, read_data
+from lavra.pdfinspect import inspect_pdf
 from lavra.report import STATUS_LABELS, Report
 from lavra.textnorm import clean_text
 
@@ -166,10 +167,12 @@ def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) 
             f"Não foi possível ler o arquivo {filled}: {describe_os_error(error)}."
         ) from None
     result = _engine().read(raw, form, _on(on))
+    alerts = inspect_pdf(raw)
     if as_json:
         click.echo(
             json.dumps(
-                {"form": result.form, "data": result.data, "report": result.report.to_json()},
+                {"form": result.form, "data": result.data, "report": result.report.to_json(),
+                 "alertas": list(alerts)},
                 ensure_ascii=False,
                 indent=2,
             )
@@ -177,6 +180,7 @@ def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) 
     else:
         click.echo(json.dumps(result.data, ensure_ascii=False, indent=2))
         print_report(result.report, False)
+        _print_alerts(alerts)
     sys.exit(0 if result.report.complete else EXIT_INCOMPLETE)
 
 
@@ -372,8 +376,10 @@ def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
             f"Não foi possível ler o arquivo {file}: {describe_os_error(error)}."
         ) from None
     result = issuer.verify(raw)
+    alerts = inspect_pdf(raw)
     if as_json:
-        click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        click.echo(json.dumps({**result.to_json(), "alertas": list(alerts)},
+                              ensure_ascii=False, indent=2))
     elif result.valid:
         click.echo(
             f"Documento válido: {result.form} nº {result.number}, assinado por {result.signer}."
@@ -382,7 +388,17 @@ def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
         click.echo("Documento NÃO confere:")
         for problem in result.problems:
             click.echo(f"  - {problem}")
+    if not as_json:
+        _print_alerts(alerts)
     sys.exit(0 if result.valid else EXIT_INCOMPLETE)
+
+
+def _print_alerts(alerts: tuple[str, ...]) -> None:
+    """Warnings about the file's active content (lavra.pdfinspect), after the result."""
+    if alerts:
+        click.echo("Atenção: o arquivo traz conteúdo ativo (nada foi executado):")
+        for alert in alerts:
+            click.echo(f"  ! {alert}")
 
 
 @main.command("export")

@@ -20,31 +20,48 @@ PASSWORD_ENV = "LAVRA_SENHA"
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535),
               help="Porta de escuta.")
 @click.option("--proxy", is_flag=True,
-              help="Atrás de um proxy reverso: confia em X-Forwarded-For/-Proto dele.")
+              help="Atrás de um proxy reverso: confia em X-Forwarded-For/-Proto vindos "
+                   "dos endereços do proxy (--proxy-ip, LAVRA_WEB_PROXIES ou, sem eles, "
+                   "127.0.0.1 e ::1).")
+@click.option("--proxy-ip", "proxy_ips", multiple=True, metavar="ENDEREÇO",
+              help="Endereço ou rede (ex.: 10.0.0.0/24) do proxy reverso; repetível. "
+                   "Implica --proxy.")
 @shielded
-def serve(host: str, port: int, proxy: bool) -> None:
+def serve(host: str, port: int, proxy: bool, proxy_ips: tuple[str, ...]) -> None:
     """Inicia a aplicação web (requerimentos, área da equipe, verificação e API).
 
     Usa os padrões embutidos: registro em SQLite na pasta de dados e a PKI de
     desenvolvimento (criada se faltar, sem validade jurídica) quando nenhum certificado
     estiver configurado. Crie a primeira conta com «lavra users add».
+
+    Atrás de um proxy reverso, o endereço do cliente (usado no limite de tentativas de
+    entrada) vem do X-Forwarded-For só quando a conexão chega de um dos endereços do
+    proxy; vale o último endereço da lista que não é de um proxy confiável.
     """
     import uvicorn
 
     from lavra.web import create_app
-    from lavra.web.context import WebContext
+    from lavra.web.context import LOOPBACK_PROXIES, WebContext, WebSettings, parse_proxies
 
     config = load_config()
     if config.verification_url == DEFAULT_VERIFICATION_URL:
         # The QR code of issued documents must lead to this very server.
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         config = replace(config, verification_url=f"http://{shown}:{port}/verificar")
-    context = WebContext(config)
+    settings = WebSettings.from_env(config.data_dir)
+    if proxy_ips:
+        settings = replace(settings, trusted_proxies=parse_proxies(proxy_ips))
+    elif proxy and not settings.trusted_proxies:
+        settings = replace(settings, trusted_proxies=LOOPBACK_PROXIES)
+    context = WebContext(config, settings)
     _ensure_signing_keys(context)
     app = create_app(context)
     click.echo(f"lavra: aplicação web em http://{host}:{port}/ (Ctrl+C encerra).")
-    uvicorn.run(app, host=host, port=port, proxy_headers=proxy,
-                forwarded_allow_ips="*" if proxy else None, log_level="info")
+    if settings.trusted_proxies:
+        click.echo("lavra: proxy reverso confiável: " + ", ".join(settings.trusted_proxies) + ".")
+    # The application reads the forwarded headers itself (create_app), from the
+    # trusted proxies only; uvicorn's own reading stays off.
+    uvicorn.run(app, host=host, port=port, proxy_headers=False, log_level="info")
 
 
 def _ensure_signing_keys(context: object) -> None:

@@ -129,6 +129,27 @@ class CancelRequest(BaseModel):
     reason: str = Field(min_length=10, max_length=2000, description="Motivo do cancelamento.")
 
 
+ALERTS_DESCRIPTION = (
+    "Avisos em português sobre conteúdo ativo do PDF enviado (JavaScript, ações que abrem "
+    "programas ou enviam dados, arquivos embutidos, formulário XFA, links externos); "
+    "vazio quando não há nenhum. Os dados lidos não dependem desse conteúdo."
+)
+
+
+class ReadResponse(BaseModel):
+    form: str = Field(description="Id do formulário lido.")
+    data: dict[str, Any] = Field(description="Dados lidos dos campos.")
+    report: dict[str, Any] = Field(description="Relatório de completude.")
+    alertas: list[str] = Field(default_factory=list, description=ALERTS_DESCRIPTION)
+
+
+class VerifyResponse(BaseModel):
+    """The issuer's verification result, with the warnings about the file's content."""
+
+    model_config = ConfigDict(extra="allow")
+    alertas: list[str] = Field(default_factory=list, description=ALERTS_DESCRIPTION)
+
+
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": Problem, "description": "Não encontrado."},
     413: {"model": Problem, "description": "Requisição grande demais."},
@@ -237,7 +258,8 @@ async def _upload(request: Request, upload: UploadFile) -> bytes:
     return content
 
 
-@router.post("/read", summary="Lê um requerimento preenchido (lavra read)", responses=ERRORS)
+@router.post("/read", summary="Lê um requerimento preenchido (lavra read)", responses=ERRORS,
+             response_model=ReadResponse)
 async def read(
     request: Request,
     file: Annotated[UploadFile, File(description="Requerimento em PDF preenchido.")],
@@ -245,11 +267,12 @@ async def read(
     ctx = context_of(request)
     pdf = await _upload(request, file)
     result = await run_in_threadpool(_read, ctx, pdf)
-    return {"form": result["form"], "data": result["data"], "report": result["report"].to_json()}
+    return {"form": result["form"], "data": result["data"], "report": result["report"].to_json(),
+            "alertas": list(result["alertas"])}
 
 
 @router.post("/verify", summary="Verifica um documento emitido (lavra verify)",
-             responses=ERRORS)
+             responses=ERRORS, response_model=VerifyResponse)
 async def verify(
     request: Request,
     file: Annotated[UploadFile, File(description="Documento emitido, em PDF.")],

@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from lavra.config import Config
 from lavra.content import describe_error
@@ -309,6 +310,12 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit, limit=ctx.settings.max_upload_bytes + 256 * 1024)
+    if ctx.settings.trusted_proxies:
+        # Outermost: every layer (and the login limits) sees the real client. Only a
+        # peer among the trusted proxies may name another client, and the client is the
+        # right-most forwarded address that is not a trusted proxy.
+        app.add_middleware(ProxyHeadersMiddleware,
+                           trusted_hosts=list(ctx.settings.trusted_proxies))
     app.add_exception_handler(LavraError, _lavra_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

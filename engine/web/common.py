@@ -130,15 +130,20 @@ def current_user(request: Request) -> User | None:
     cached = getattr(request.state, "user", None)
     if isinstance(cached, User):
         return cached
-    uid = request.session.get("uid")
-    epoch = request.session.get("epoch")
-    if not isinstance(uid, int) or not isinstance(epoch, int):
+    session = request.session.get("sid")
+    if not isinstance(session, str):
         return None
-    user = context_of(request).users.get(uid)
-    if user is None or not user.active or user.session_epoch != epoch:
+    user = context_of(request).users.session_user(session)
+    if user is None:
         return None
     request.state.user = user
     return user
+
+
+def current_session(request: Request) -> str | None:
+    """The server-side session id the cookie carries (None when signed out)."""
+    session = request.session.get("sid")
+    return session if isinstance(session, str) else None
 
 
 def require_user(request: Request) -> User:

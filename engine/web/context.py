@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import ipaddress
 import os
 import secrets
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -27,7 +28,10 @@ from lavra.web.users import UserStore
 SECRET_ENV = "LAVRA_WEB_SEGREDO"
 SECURE_ENV = "LAVRA_WEB_COOKIE_SEGURO"
 MAX_UPLOAD_ENV = "LAVRA_WEB_MAX_ENVIO"
+PROXIES_ENV = "LAVRA_WEB_PROXIES"
 SECRET_FILE = "segredo-web"
+#: The proxy addresses trusted by ``lavra serve --proxy`` when none is named.
+LOOPBACK_PROXIES = ("127.0.0.1", "::1")
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,10 @@ class WebSettings:
     random key kept in ``<pasta_dados>/segredo-web``, readable only by its owner).
     ``secure_cookies``: cookies only over https (``LAVRA_WEB_COOKIE_SEGURO=1``; always
     set it in production behind https). ``max_upload_bytes``: the largest PDF accepted.
+    ``trusted_proxies``: addresses (or networks) of the reverse proxies whose
+    ``X-Forwarded-For``/``-Proto`` are believed (``LAVRA_WEB_PROXIES``, comma-separated);
+    the client is then the right-most forwarded address that is not one of them. Empty:
+    the headers are ignored and the client is the connection's peer.
     """
 
     secret_key: str
@@ -45,6 +53,7 @@ class WebSettings:
     session_max_age: int = 8 * 3600
     max_upload_bytes: int = 5 * MiB
     sandbox: Limits = field(default_factory=Limits)
+    trusted_proxies: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, data_dir: Path) -> WebSettings:
@@ -58,7 +67,36 @@ class WebSettings:
             if not size.strip().isdigit() or not 1 <= int(size) <= 50:
                 raise ConfigError(f"{MAX_UPLOAD_ENV} deve ser um número de MiB entre 1 e 50.")
             max_upload = int(size) * MiB
-        return cls(secret_key=secret, secure_cookies=secure, max_upload_bytes=max_upload)
+        proxies = parse_proxies(os.environ.get(PROXIES_ENV, "").split(","), PROXIES_ENV)
+        return cls(secret_key=secret, secure_cookies=secure, max_upload_bytes=max_upload,
+                   trusted_proxies=proxies)
+
+
+def parse_proxies(values: Iterable[str], source: str = "--proxy-ip") -> tuple[str, ...]:
+    """Proxy addresses or networks (``10.0.0.5``, ``10.0.0.0/24``, ``::1``), checked.
+
+    Refuses ``*`` and anything that is not an IP address or network: trusting every
+    peer would let any client choose its own address (and escape the login limits).
+    """
+    found: list[str] = []
+    for value in values:
+        text = value.strip()
+        if not text:
+            continue
+        try:
+            address = (
+                str(ipaddress.ip_network(text, strict=False))
+                if "/" in text
+                else str(ipaddress.ip_address(text))
+            )
+        except ValueError:
+            raise ConfigError(
+                f"{source}: «{text[:60]}» não é um endereço IP nem uma rede (ex.: 10.0.0.5 "
+                "ou 10.0.0.0/24). Informe os endereços do proxy reverso; «*» não é aceito."
+            ) from None
+        if address not in found:
+            found.append(address)
+    return tuple(found)
 
 
 def _stored_secret(data_dir: Path) -> str:

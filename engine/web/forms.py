@@ -72,6 +72,7 @@ def form_page(
     notice: str | None = None,
     status: int = 200,
     user: User | None = None,
+    alerts: Sequence[str] = (),
 ) -> HTMLResponse:
     ctx = context_of(request)
     root = build_form(
@@ -103,6 +104,7 @@ def form_page(
             "chave": secrets.token_urlsafe(16),
             "erro": error,
             "notice": notice,
+            "alertas": tuple(alerts),
         },
         status=status,
     )

@@ -62,7 +62,9 @@ def _read(ctx: WebContext, pdf: bytes) -> dict[str, Any]:
     raw = run_isolated(read_requerimento, pdf, schemas, None, limits=ctx.settings.sandbox)
     form_id = str(raw["form"])
     data = raw["data"] if isinstance(raw.get("data"), dict) else {}
-    return {"form": form_id, "data": data, "report": ctx.engine.check(form_id, data)}
+    alerts = tuple(str(a) for a in raw.get("alertas") or ())
+    return {"form": form_id, "data": data, "report": ctx.engine.check(form_id, data),
+            "alertas": alerts}
 
 
 @router.post("/requerimentos/ler")
@@ -88,6 +90,7 @@ async def read_upload(request: Request) -> Response:
             "Dados lidos do requerimento enviado. Confira-os abaixo, com o relatório de "
             "completude; corrija o que for preciso e baixe de novo o requerimento."
         ),
+        alerts=result["alertas"],
     )
 
 

@@ -16,6 +16,7 @@ from lavra.web.common import (
     PDF,
     AccessDenied,
     context_of,
+    current_session,
     error_message,
     file_response,
     page,
@@ -76,16 +77,23 @@ async def login(request: Request) -> Response:
             401,
         )
     ctx.throttle.succeeded(name)
-    request.session.clear()
-    request.session.update(
-        {"uid": user.id, "epoch": user.session_epoch, "csrf": secrets.token_urlsafe(32)}
+    previous = current_session(request)
+    if previous is not None:  # a new id at every sign-in: no session fixation
+        await run_in_threadpool(ctx.users.close_session, previous)
+    session = await run_in_threadpool(
+        ctx.users.open_session, user.id, ctx.settings.session_max_age
     )
+    request.session.clear()
+    request.session.update({"sid": session, "csrf": secrets.token_urlsafe(32)})
     return redirect(target)
 
 
 @router.post("/sair")
 async def logout(request: Request) -> Response:
     await read_form(request)
+    session = current_session(request)
+    if session is not None:  # ended on the server: a copy of the cookie opens nothing
+        await run_in_threadpool(context_of(request).users.close_session, session)
     request.session.clear()
     return redirect("/entrar?aviso=saiu")
 
@@ -312,8 +320,9 @@ async def account_update(request: Request, user_id: int) -> Response:
         roles = _signer_roles(ctx, [str(v) for v in form.getlist("papeis_assinatura")])
         ctx.users.update(user_id, role=role, signer_roles=roles, active=active)
         password = str(form.get("senha") or "")
-        if password:
-            ctx.users.set_password(user_id, password)
+        if password:  # the other sessions of the account end; one's own stays open
+            keep = current_session(request) if admin.id == user_id else None
+            ctx.users.set_password(user_id, password, keep_session=keep)
     except LavraError as error:
         return _accounts_page(request, erro=error_message(error), status=422)
     return redirect("/equipe/contas?aviso=conta-alterada")

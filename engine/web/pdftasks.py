@@ -30,7 +30,8 @@ def read_requerimento(
     """The form id (from the PDF or given) and the raw data typed into its fields.
 
     ``schemas``: form id → JSON Schema with ``$ref`` inlined, for the forms that may be
-    read. Returns ``{"form": id, "data": {...}}``.
+    read. Returns ``{"form": id, "data": {...}, "alertas": [...]}``, the warnings about
+    active content (:func:`lavra.pdfinspect.inspect_pdf`).
     """
     from pypdf import PdfReader
     from pypdf.errors import PyPdfError
@@ -53,7 +54,7 @@ def read_requerimento(
     if found not in schemas:
         raise InputError(f"O PDF traz um formulário que não é um requerimento aceito: «{found}».")
     data = read_fields(pdf, schemas[found])
-    return {"form": found, "data": data}
+    return {"form": found, "data": data, "alertas": list(_alerts(pdf))}
 
 
 def verify_document(pdf: bytes, config: Any) -> dict[str, Any]:
@@ -66,4 +67,12 @@ def verify_document(pdf: bytes, config: Any) -> dict[str, Any]:
     payload = result.to_json()
     if not isinstance(payload, dict):
         raise InputError("A verificação não produziu um resultado legível.")
+    payload["alertas"] = list(_alerts(pdf))
     return payload
+
+
+def _alerts(pdf: bytes) -> tuple[str, ...]:
+    """Warnings about the file's active content (JavaScript, attachments, XFA...)."""
+    from lavra.pdfinspect import inspect_pdf
+
+    return inspect_pdf(pdf)

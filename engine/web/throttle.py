@@ -4,10 +4,15 @@ After ``free`` failures in a row, each further attempt must wait
 ``base * 2 ** (failures - free)`` seconds (capped at ``cap``) after the last
 failure; a success clears the account's count. Kept in memory: one web process
 (``lavra serve``) holds it; behind several processes each throttles on its own.
+
+The address is the connection's peer, or behind a trusted reverse proxy the client it
+forwards (``WebSettings.trusted_proxies``); an IPv6 address counts for its whole /64,
+the block one subscriber usually holds, so rotating within it gains nothing.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +29,19 @@ class Policy:
 ACCOUNT_POLICY = Policy(free=3)
 ADDRESS_POLICY = Policy(free=10)
 _MAX_KEYS = 50_000
+
+
+def address_key(host: str) -> str:
+    """The key an address is counted under: IPv4 as is, IPv6 by its /64 network."""
+    try:
+        address = ipaddress.ip_address(host.strip().strip("[]"))
+    except ValueError:
+        return host[:100]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class LoginThrottle:
@@ -46,7 +64,7 @@ class LoginThrottle:
         wait = 0.0
         with self._lock:
             for key, policy in ((f"conta:{account}", ACCOUNT_POLICY),
-                                (f"ip:{address}", ADDRESS_POLICY)):
+                                (f"ip:{address_key(address)}", ADDRESS_POLICY)):
                 failures, last = self._failures.get(key, (0, 0.0))
                 wait = max(wait, last + self._delay(failures, policy) - now)
         return int(wait + 0.999) if wait > 0 else 0
@@ -56,7 +74,7 @@ class LoginThrottle:
         with self._lock:
             if len(self._failures) > _MAX_KEYS:
                 self._forget_old(now)
-            for key in (f"conta:{account}", f"ip:{address}"):
+            for key in (f"conta:{account}", f"ip:{address_key(address)}"):
                 failures, _ = self._failures.get(key, (0, 0.0))
                 self._failures[key] = (failures + 1, now)
 

@@ -1,8 +1,13 @@
-"""Staff accounts of the web application: roles, argon2 passwords, API tokens.
+"""Staff accounts of the web application: roles, argon2 passwords, sessions, API tokens.
 
 Accounts live in the registry database (tables ``users`` and ``api_tokens``, created
-by the migration ``0002``), so one backup holds documents and the people who issued
-them.
+by the migration ``0002``; ``web_sessions``, by ``0003``), so one backup holds
+documents and the people who issued them.
+
+Sessions are kept on the server: the cookie carries only a random 256-bit session id
+(its SHA-256 is stored, as for tokens). A session ends when its holder signs out,
+when it expires, and for every session of the account when its password is changed
+or the account is deactivated; a copy of the cookie is then worth nothing.
 
 Roles:
 
@@ -24,7 +29,7 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -39,6 +44,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    delete,
     func,
     insert,
     select,
@@ -99,6 +105,21 @@ tokens_table = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("revoked_at", UTCDateTime, nullable=True),
 )
+
+sessions_table = Table(
+    "web_sessions",
+    users_metadata,
+    Column("id", Integer, primary_key=True),
+    Column("session_sha256", String(64), nullable=False, unique=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("revoked_at", UTCDateTime, nullable=True),
+)
+
+#: Ended sessions are kept this long (for the record), then deleted.
+SESSION_RETENTION = timedelta(days=30)
+_SESSION_ID_RE = re.compile(r"[A-Za-z0-9_-]{40,64}")
 
 
 @dataclass(frozen=True)
@@ -284,9 +305,15 @@ class UserStore:
                 connection.execute(
                     update(users_table).where(users_table.c.id == user_id).values(**values)
                 )
+                if active is False:
+                    self._revoke_sessions(connection, user_id, None)
         return self._existing(user_id)
 
-    def set_password(self, user_id: int, password: str) -> User:
+    def set_password(
+        self, user_id: int, password: str, *, keep_session: str | None = None
+    ) -> User:
+        """A new password; every session of the account ends, except ``keep_session``
+        (the session of the account's holder who changed their own password)."""
         secret = self._hasher.hash(check_password(password))
         with self._errors(), self._engine.begin() as connection:
             connection.execute(
@@ -294,16 +321,94 @@ class UserStore:
                 .where(users_table.c.id == user_id)
                 .values(password_hash=secret, session_epoch=users_table.c.session_epoch + 1)
             )
+            self._revoke_sessions(connection, user_id, keep_session)
         return self._existing(user_id)
 
-    def end_sessions(self, user_id: int) -> None:
-        """Invalidate every session cookie of the account (logout everywhere)."""
+    def end_sessions(self, user_id: int, *, keep_session: str | None = None) -> None:
+        """End every session of the account (sign out everywhere), except ``keep_session``."""
         with self._errors(), self._engine.begin() as connection:
             connection.execute(
                 update(users_table)
                 .where(users_table.c.id == user_id)
                 .values(session_epoch=users_table.c.session_epoch + 1)
             )
+            self._revoke_sessions(connection, user_id, keep_session)
+
+    @staticmethod
+    def _revoke_sessions(connection: Any, user_id: int, keep: str | None) -> None:
+        stmt = update(sessions_table).where(
+            sessions_table.c.user_id == user_id, sessions_table.c.revoked_at.is_(None)
+        )
+        if keep is not None:
+            stmt = stmt.where(sessions_table.c.session_sha256 != _token_hash(keep))
+        connection.execute(stmt.values(revoked_at=datetime.now(UTC)))
+
+    # ------------------------------------------------------------------ sessions
+    def open_session(self, user_id: int, max_age: int) -> str:
+        """A new session of the account, valid for ``max_age`` seconds: its secret id."""
+        session = secrets.token_urlsafe(32)
+        now = datetime.now(UTC)
+        with self._errors(), self._engine.begin() as connection:
+            connection.execute(
+                delete(sessions_table).where(
+                    sessions_table.c.expires_at < now - SESSION_RETENTION
+                )
+            )
+            connection.execute(
+                insert(sessions_table).values(
+                    session_sha256=_token_hash(session),
+                    user_id=user_id,
+                    created_at=now,
+                    expires_at=now + timedelta(seconds=max_age),
+                )
+            )
+        return session
+
+    def session_user(self, session: object) -> User | None:
+        """The active account of an open, unexpired session; None otherwise."""
+        if not isinstance(session, str) or not _SESSION_ID_RE.fullmatch(session):
+            return None
+        with self._errors(), self._engine.connect() as connection:
+            row = connection.execute(
+                select(users_table)
+                .join(sessions_table, sessions_table.c.user_id == users_table.c.id)
+                .where(
+                    sessions_table.c.session_sha256 == _token_hash(session),
+                    sessions_table.c.revoked_at.is_(None),
+                    sessions_table.c.expires_at > datetime.now(UTC),
+                )
+            ).one_or_none()
+        if row is None or not row.active:
+            return None
+        return _user(row)
+
+    def close_session(self, session: object) -> None:
+        """End one session (signing out); unknown or ended sessions are ignored."""
+        if not isinstance(session, str) or not _SESSION_ID_RE.fullmatch(session):
+            return
+        with self._errors(), self._engine.begin() as connection:
+            connection.execute(
+                update(sessions_table)
+                .where(
+                    sessions_table.c.session_sha256 == _token_hash(session),
+                    sessions_table.c.revoked_at.is_(None),
+                )
+                .values(revoked_at=datetime.now(UTC))
+            )
+
+    def open_sessions(self, user_id: int) -> int:
+        """How many sessions of the account are open now."""
+        with self._errors(), self._engine.connect() as connection:
+            value = connection.execute(
+                select(func.count())
+                .select_from(sessions_table)
+                .where(
+                    sessions_table.c.user_id == user_id,
+                    sessions_table.c.revoked_at.is_(None),
+                    sessions_table.c.expires_at > datetime.now(UTC),
+                )
+            ).scalar()
+        return int(value or 0)
 
     def _existing(self, user_id: int) -> User:
         found = self.get(user_id)
@@ -446,6 +551,7 @@ __all__ = [
     "UserStore",
     "check_password",
     "parse_role",
+    "sessions_table",
     "tokens_table",
     "users_metadata",
     "users_table",

@@ -194,3 +194,49 @@ def test_clerk_drafts_signer_issues_and_the_public_verifies(
     public.click("text=Verificar arquivo")
     expect(public.locator("#titulo-resultado")).to_have_text("Documento NÃO confirmado")
     expect(public.locator(".problemas")).to_contain_text("alterado")
+
+
+def test_a_session_cookie_copied_before_signing_out_opens_nothing_afterwards(
+    live: tuple[str, WebContext], browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    base, _ = live
+    first = browser.new_context()
+    clerk = first.new_page()
+    _login(clerk, base, "clara")
+    copied = first.cookies()
+    assert any(c["name"] == "lavra_sessao" for c in copied)
+    other = browser.new_context()
+    other.add_cookies(copied)
+    thief = other.new_page()
+    thief.goto(f"{base}/equipe")
+    expect(thief.locator(".conta")).to_contain_text("Clara Redatora")  # the copy works now
+
+    clerk.click("form.sair button")
+    clerk.wait_for_url(f"{base}/entrar?aviso=saiu")
+    _login(clerk, base, "clara")  # signing in again does not revive the old session
+    thief.goto(f"{base}/equipe")
+    thief.wait_for_url(f"{base}/entrar?proximo=/equipe")
+    assert thief.locator(".conta").count() == 0
+    first.close()
+    other.close()
+
+
+def test_an_uploaded_requerimento_with_active_content_is_flagged(
+    live: tuple[str, WebContext], browser: Any
+) -> None:
+    from hostilepdfs import launch_action
+    from playwright.sync_api import expect
+
+    base, context = live
+    hostile = launch_action(context.engine.prefill(REQ, example(REQ)))
+    page = browser.new_context().new_page()
+    page.goto(f"{base}/requerimentos/ler")
+    page.set_input_files("#arquivo", files=[
+        {"name": "requerimento.pdf", "mimeType": "application/pdf", "buffer": hostile}])
+    page.click("text=Ler requerimento")
+    expect(page.locator(".alertas")).to_contain_text("(/Launch)")
+    expect(page.locator("#f-requerente-razao_social")).to_have_value(
+        example(REQ)["requerente"]["razao_social"]
+    )

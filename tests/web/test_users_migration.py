@@ -1,4 +1,5 @@
-"""Migration 0002 creates exactly the account tables the web application declares."""
+"""Migrations 0002 and 0003 create exactly the account and session tables the web
+application declares, and go down again."""
 
 from __future__ import annotations
 
@@ -22,8 +23,12 @@ def test_migration_matches_the_tables_and_goes_down(tmp_path: Path) -> None:
     raw = create_engine(url)
     with raw.connect() as connection:
         context = MigrationContext.configure(connection)
-        assert context.get_current_heads() == ("0002",)
+        assert context.get_current_heads() == ("0003",)
         assert compare_metadata(context, combined) == []
+    with raw.begin() as connection:
+        command.downgrade(alembic_config(connection), "0002")
+        tables = set(inspect(connection).get_table_names())
+        assert "web_sessions" not in tables and "users" in tables
     with raw.begin() as connection:
         command.downgrade(alembic_config(connection), "0001")
         tables = set(inspect(connection).get_table_names())
