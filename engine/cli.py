@@ -396,7 +396,7 @@ def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
 def _print_alerts(alerts: tuple[str, ...]) -> None:
     """Warnings about the file's active content (lavra.pdfinspect), after the result."""
     if alerts:
-        click.echo("Atenção: o arquivo traz conteúdo ativo (nada foi executado):")
+        click.echo("Atenção (o conteúdo do arquivo não foi executado):")
         for alert in alerts:
             click.echo(f"  ! {alert}")
 

@@ -192,7 +192,7 @@ def test_lavra_read_and_verify_print_the_warnings(
     hostile_req = tmp_path / "req.pdf"
     hostile_req.write_bytes(javascript_open_action(requerimento))
     plain = run("read", str(hostile_req))
-    assert "Atenção: o arquivo traz conteúdo ativo" in plain.output
+    assert "Atenção (o conteúdo do arquivo não foi executado):" in plain.output
     assert MESSAGES[Active.JAVASCRIPT] in plain.output
     as_json = run("read", str(hostile_req), "--json")
     body = json.loads(as_json.output)
