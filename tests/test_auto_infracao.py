@@ -45,8 +45,8 @@ from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.law import load_laws, resolve
 from lavra.penalties import same_subject
 from lavra.registry import database_url, open_registry
-from lavra.templating import format_data_extenso
 from lavra.report import Report, Status
+from lavra.templating import format_data_extenso
 
 AUTO = "auto-infracao-fretamento"
 ON = date(2026, 3, 2)
