@@ -21,16 +21,17 @@ POSTGRES_ENV = "LAVRA_TEST_POSTGRES_URL"  # set by .ci/run: a server where we ma
 __all__ = ["_issued_files_pass_external_checks"]  # autouse: pdfsig, qpdf, python-docx
 
 # Modules whose tests read the clock, directly or through the engine's defaults (today's
-# date of a draft or check, the year of a series, signing time, certificate validity,
-# registry timestamps, web sessions): .ci/run runs them again (-m dates) under a moved
-# clock. A new test module that touches dates, documents or deadlines belongs here.
+# date of a draft, check or demo example, the year of a series, signing time, certificate
+# validity, web pages): .ci/run runs them again (-m dates) under a moved clock. A new test
+# module that touches dates, documents or deadlines belongs here; a single test elsewhere
+# takes @pytest.mark.dates. Left out on purpose: pure parsing/format modules, and the
+# slow ones whose dates are all explicit (fillable round trips, parity, registry races).
 DATE_MODULES = frozenset({
     "test_amounts", "test_auto_infracao", "test_calendar", "test_cli", "test_deadlines",
     "test_eligibility", "test_forms", "test_forms_atos", "test_forms_escolar",
     "test_forms_fretamento_atos", "test_forms_licencas", "test_issuing", "test_params",
-    "test_penalties", "test_ranking", "test_registry", "test_render", "test_signing",
-    "test_statutory", "test_verification", "test_api", "test_pages", "test_staff_pages",
-    "test_auth", "test_numbering_kill",
+    "test_penalties", "test_ranking", "test_render", "test_signing", "test_statutory",
+    "test_verification", "test_api", "test_pages", "test_staff_pages",
 })
 
 

@@ -327,6 +327,7 @@ def test_cancel_keeps_the_record_with_its_reason_and_never_reuses_the_number(
     assert registry.issue("ALV", 2026, "alvara-fretamento", builder({"n": 2})).number == 2
 
 
+@pytest.mark.dates
 def test_times_are_utc_and_shown_in_sao_paulo(registry: Registry) -> None:
     record = registry.issue("ALV", 2026, "alvara-fretamento", builder({}))
     assert record.issued_at.tzinfo is UTC
