@@ -1,15 +1,136 @@
-"""Shared fixtures."""
+"""Shared fixtures: the pack, PostgreSQL databases, the `dates` marker, external checks."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from outputcheck import ON_CI, _issued_files_pass_external_checks
 
 REPO = Path(__file__).resolve().parent.parent
+POSTGRES_ENV = "LAVRA_TEST_POSTGRES_URL"  # set by .ci/run: a server where we may create DBs
+
+__all__ = ["_issued_files_pass_external_checks"]  # autouse: pdfsig, qpdf, python-docx
+
+# Modules whose tests read the clock, directly or through the engine's defaults (today's
+# date of a draft, check or demo example, the year of a series, signing time, certificate
+# validity, web pages): .ci/run runs them again (-m dates) under a moved clock. A new test
+# module that touches dates, documents or deadlines belongs here; a single test elsewhere
+# takes @pytest.mark.dates. Left out on purpose: pure parsing/format modules, and the
+# slow ones whose dates are all explicit (fillable round trips, parity, registry races).
+DATE_MODULES = frozenset({
+    "test_amounts", "test_auto_infracao", "test_calendar", "test_cli", "test_deadlines",
+    "test_eligibility", "test_forms", "test_forms_atos", "test_forms_escolar",
+    "test_forms_fretamento_atos", "test_forms_licencas", "test_issuing", "test_params",
+    "test_penalties", "test_ranking", "test_render", "test_signing", "test_statutory",
+    "test_verification", "test_api", "test_pages", "test_staff_pages",
+})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in DATE_MODULES:
+            item.add_marker(pytest.mark.dates)
 
 
 @pytest.fixture(scope="session")
 def pack_dir() -> Path:
     """The Americana content pack shipped in this repository."""
     return REPO
+
+
+# ------------------------------------------------------------------ PostgreSQL
+def _unavailable(reason: str) -> None:
+    if ON_CI:  # CI must run the PostgreSQL tests, not skip them
+        pytest.fail(f"PostgreSQL indisponível sob CI=true: {reason}")
+    pytest.skip(reason)
+
+
+def _postgres_bin(name: str) -> str | None:
+    found = shutil.which(name)
+    if found is None:  # Debian keeps the server binaries off the PATH
+        versions = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"),
+                          key=lambda path: int(path.parts[-3]) if path.parts[-3].isdigit() else 0)
+        found = str(versions[-1]) if versions else None
+    return found
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL server where databases may be created: $LAVRA_TEST_POSTGRES_URL
+    (started by .ci/run), else a throw-away cluster of this test process."""
+    pytest.importorskip("psycopg")
+    given = os.environ.get(POSTGRES_ENV)
+    if given:
+        yield given
+        return
+    initdb, pg_ctl = _postgres_bin("initdb"), _postgres_bin("pg_ctl")
+    if initdb is None or pg_ctl is None:
+        _unavailable("PostgreSQL (initdb, pg_ctl) não disponível")
+        return
+    prefix: list[str] = []
+    owner: pwd.struct_passwd | None = None
+    if os.geteuid() == 0:  # initdb refuses to run as root: use the postgres account
+        runuser = shutil.which("runuser")
+        with contextlib.suppress(KeyError):
+            owner = pwd.getpwnam("postgres")
+        if runuser is None or owner is None:
+            _unavailable("initdb não roda como root e não há conta postgres")
+            return
+        prefix = [runuser, "-u", "postgres", "--"]
+    root = Path(tempfile.mkdtemp(prefix="lavra-pg-"))
+    if owner is not None:
+        os.chown(root, owner.pw_uid, owner.pw_gid)
+    data = root / "dados"
+    subprocess.run([*prefix, initdb, "-D", str(data), "-U", "lavra", "-A", "trust", "--no-sync"],
+                   check=True, capture_output=True)
+    # Unix socket only, in our own folder: no TCP port to collide with another worker.
+    options = f"-c listen_addresses='' -k {root} -p 5432 -c fsync=off"
+    subprocess.run(
+        [*prefix, pg_ctl, "-D", str(data), "-o", options, "-l", str(root / "pg.log"), "-w",
+         "start"],
+        check=True, capture_output=True,
+    )
+    try:
+        yield f"postgresql+psycopg://lavra@/postgres?host={root}&port=5432"
+    finally:
+        subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"],
+                       capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A fresh, empty database of its own on the server (xdist workers never share one)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    name = f"lavra_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(postgres_server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(postgres_server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def registry_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The registry's database, once on a SQLite file and once on PostgreSQL."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    from lavra.registry import database_url
+
+    return database_url(tmp_path / "dados")

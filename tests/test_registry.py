@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import multiprocessing
 import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, date, timedelta
@@ -24,7 +16,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from dateutil.relativedelta import relativedelta
-from pypdf import PdfReader, PdfWriter
+from registrycases import builder, title_of
 from sqlalchemy import MetaData, create_engine, inspect
 
 from lavra.errors import ConfigError, InputError, LavraError, RenderError
@@ -44,55 +36,6 @@ CNPJ_A = "11.222.333/0001-81"
 CNPJ_B = "45.723.174/0001-10"
 CPF = "529.982.247-25"
 WORKERS, PER_WORKER = 4, 10
-
-
-def pdf_with_title(title: str) -> bytes:
-    """A real one-page PDF whose title is ``title`` (stands in for the signed document)."""
-    writer = PdfWriter()
-    writer.add_blank_page(width=595, height=842)
-    writer.add_metadata({"/Title": title})
-    buffer = io.BytesIO()
-    writer.write(buffer)
-    return buffer.getvalue()
-
-
-def title_of(pdf: bytes) -> str:
-    meta = PdfReader(io.BytesIO(pdf)).metadata
-    assert meta is not None
-    return str(meta.title)
-
-
-def builder(
-    data: dict[str, Any],
-    *,
-    reference: date = date(2026, 3, 2),
-    valid_until: date | None = None,
-    calls: list[int] | None = None,
-) -> Callable[[int, str], Built]:
-    """A ``build`` that renders the number into a real PDF and reports its search keys."""
-
-    def build(number: int, formatted: str) -> Built:
-        if calls is not None:
-            calls.append(number)
-        holder, plate = search_keys(data)
-        computed: dict[str, Any] = {"numero": formatted}
-        if valid_until is not None:
-            computed["valido_ate"] = valid_until
-        return Built(
-            pdf=pdf_with_title(f"Documento nº {formatted}"),
-            docx=b"PK docx " + formatted.encode(),
-            data=data,
-            computed=computed,
-            reference_date=reference,
-            verification_code=uuid.uuid4().hex[:20].upper(),
-            signer_subject="CN=Servidor de Teste, O=Prefeitura (sem validade jurídica)",
-            signer_serial="0A1B2C",
-            pack_version="americana-2026.1",
-            cpf_cnpj=holder,
-            placa=plate,
-        )
-
-    return build
 
 
 @pytest.fixture
@@ -384,6 +327,7 @@ def test_cancel_keeps_the_record_with_its_reason_and_never_reuses_the_number(
     assert registry.issue("ALV", 2026, "alvara-fretamento", builder({"n": 2})).number == 2
 
 
+@pytest.mark.dates
 def test_times_are_utc_and_shown_in_sao_paulo(registry: Registry) -> None:
     record = registry.issue("ALV", 2026, "alvara-fretamento", builder({}))
     assert record.issued_at.tzinfo is UTC
@@ -477,52 +421,9 @@ def test_migration_on_an_empty_file_is_at_head_with_no_pending_diff(tmp_path: Pa
     raw.dispose()
 
 
-# ------------------------------------------------------------------ PostgreSQL (optional)
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A throw-away PostgreSQL cluster, when its binaries and the psycopg driver exist."""
-    pytest.importorskip("psycopg")
-    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
-    if initdb is None or pg_ctl is None:
-        pytest.skip("PostgreSQL (initdb, pg_ctl) não disponível")
-    prefix: list[str] = []
-    owner: pwd.struct_passwd | None = None
-    if os.geteuid() == 0:  # initdb refuses to run as root: use the postgres account
-        runuser = shutil.which("runuser")
-        with contextlib.suppress(KeyError):
-            owner = pwd.getpwnam("postgres")
-        if runuser is None or owner is None:
-            pytest.skip("initdb não roda como root e não há conta postgres")
-        prefix = [runuser, "-u", "postgres", "--"]
-    root = Path(tempfile.mkdtemp(prefix="lavra-pg-"))
-    if owner is not None:
-        os.chown(root, owner.pw_uid, owner.pw_gid)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    data = root / "dados"
-    subprocess.run(
-        [*prefix, initdb, "-D", str(data), "-U", "lavra", "-A", "trust"],
-        check=True,
-        capture_output=True,
-    )
-    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1"
-    log = root / "pg.log"
-    subprocess.run(
-        [*prefix, pg_ctl, "-D", str(data), "-o", options, "-l", str(log), "-w", "start"],
-        check=True,
-        capture_output=True,
-    )
-    try:
-        yield f"postgresql+psycopg://lavra@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            [*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"],
-            capture_output=True,
-        )
-        shutil.rmtree(root, ignore_errors=True)
-
-
+# ------------------------------------------------------------------ PostgreSQL
+# postgres_url (tests/conftest.py): a database of its own on $LAVRA_TEST_POSTGRES_URL, or
+# on a throw-away cluster.
 def test_postgresql_numbers_are_gapless_across_processes(postgres_url: str) -> None:
     open_registry(postgres_url).close()
     context = multiprocessing.get_context("spawn")

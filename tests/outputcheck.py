@@ -1,0 +1,113 @@
+"""Every document the test suite issues is checked by tools no one here wrote.
+
+An autouse fixture (loaded by tests/conftest.py) wraps ``Issuer.issue``: each PDF issued
+during a test is read by poppler's ``pdfsig`` (every signature valid, the whole document
+signed) and by ``qpdf --check`` (no error, no warning); each DOCX is opened with
+python-docx and, where LibreOffice is installed, converted by it. A bad file fails the
+test that issued it, at its teardown. Without pdfsig or qpdf the PDF checks are skipped,
+except under CI (``CI=true``), where their absence is a failure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ON_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def _tool(name: str) -> str | None:
+    found = shutil.which(name)
+    if found is None and ON_CI:
+        pytest.fail(f"{name} ausente: sob CI=true os PDFs emitidos precisam ser conferidos por ele")
+    return found
+
+
+def pdf_problems(pdf: bytes) -> list[str]:
+    """What pdfsig and qpdf find wrong with ``pdf`` (empty when both accept it)."""
+    pdfsig, qpdf = _tool("pdfsig"), _tool("qpdf")
+    if pdfsig is None or qpdf is None:
+        return []
+    problems: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="lavra-pdfcheck-") as folder:
+        path = Path(folder) / "documento.pdf"
+        path.write_bytes(pdf)
+        # -nocert: the development root is not in any trust store; the signature itself
+        # (digest over the signed ranges, CMS) is what is validated here.
+        sig = subprocess.run(
+            [pdfsig, "-nocert", str(path)], capture_output=True, text=True, timeout=60
+        )
+        out = sig.stdout
+        signatures = out.count("Signature #")
+        if sig.returncode != 0 or signatures == 0:
+            problems.append(f"pdfsig (código {sig.returncode}): {out.strip()} {sig.stderr.strip()}")
+        elif out.count("Signature Validation: Signature is Valid.") != signatures:
+            problems.append(f"pdfsig: assinatura inválida:\n{out}")
+        elif "Total document signed" not in out.rsplit("Signature #", 1)[-1]:
+            # the last signature of an incrementally signed file must cover it all
+            problems.append(f"pdfsig: a assinatura não cobre o documento inteiro:\n{out}")
+        check = subprocess.run(
+            [qpdf, "--check", str(path)], capture_output=True, text=True, timeout=60
+        )
+        if check.returncode != 0 or "WARNING" in check.stdout + check.stderr:
+            problems.append(
+                f"qpdf --check (código {check.returncode}): {check.stdout}{check.stderr}"
+            )
+    return problems
+
+
+def docx_problems(docx: bytes) -> list[str]:
+    """What python-docx (and LibreOffice, when installed) find wrong with ``docx``."""
+    import docx as python_docx
+
+    try:
+        python_docx.Document(io.BytesIO(docx))
+    except Exception as error:  # any failure to open is the finding
+        return [f"python-docx não abre o DOCX: {type(error).__name__}: {error}"]
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        return []
+    with tempfile.TemporaryDirectory(prefix="lavra-docxcheck-") as folder:
+        source = Path(folder) / "documento.docx"
+        source.write_bytes(docx)
+        run = subprocess.run(
+            [soffice, f"-env:UserInstallation=file://{folder}/perfil", "--headless",
+             "--convert-to", "pdf", "--outdir", folder, str(source)],
+            capture_output=True, text=True, timeout=180,
+        )
+        if run.returncode != 0 or not (Path(folder) / "documento.pdf").is_file():
+            return [f"LibreOffice não converte o DOCX: {run.stdout}{run.stderr}"]
+    return []
+
+
+@pytest.fixture(autouse=True)
+def _issued_files_pass_external_checks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    from lavra.issuing import Issuer
+
+    issued: dict[str, tuple[str, bytes]] = {}
+    original = Issuer.issue
+
+    def issue(self: Issuer, *args: Any, **kwargs: Any) -> Any:
+        result = original(self, *args, **kwargs)
+        for kind, content in (("pdf", result.pdf), ("docx", result.docx)):
+            if content:
+                issued.setdefault(hashlib.sha256(content).hexdigest(), (kind, content))
+        return result
+
+    monkeypatch.setattr(Issuer, "issue", issue)
+    yield
+    problems: list[str] = []
+    for kind, content in issued.values():
+        found = pdf_problems(content) if kind == "pdf" else docx_problems(content)
+        problems.extend(f"{kind.upper()} emitido: {problem}" for problem in found)
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)

@@ -1,0 +1,172 @@
+"""Soak: processes issue in a loop through the real CLI while a driver sends kill -9.
+
+Out of the default run (marker ``soak``); .ci/run runs it for $LAVRA_SOAK_SECONDS
+(default here 30 s) on SQLite and on PostgreSQL. Several ``lavra issue`` processes run
+at once, one after another in each slot; at seeded random moments of their lives some
+are killed with SIGKILL (bounded count, the driver stops by itself). Afterwards: every
+series is gapless and its counter agrees, every stored PDF matches its recorded hash,
+every file in the output folder is a whole document whose hash is a record's (and passes
+pdfsig and qpdf), and no partial or temporary file remains.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from outputcheck import pdf_problems
+from sqlalchemy import create_engine, text
+
+from lavra.config import Config
+from lavra.content import Content
+from lavra.demo import current_example
+from lavra.issuing import ensure_dev_pki
+
+pytestmark = pytest.mark.soak
+
+REPO = Path(__file__).resolve().parent.parent
+SECONDS = float(os.environ.get("LAVRA_SOAK_SECONDS", "30"))
+SEED = int(os.environ.get("LAVRA_SOAK_SEED", "20261201"))
+SLOTS = 3
+MAX_KILLS = 15
+FORMS = ("alvara-fretamento", "alvara-transporte-escolar")
+
+
+@dataclass
+class Run:
+    process: subprocess.Popen[str]
+    stem: str
+    started: float
+    kill_at: float | None
+
+
+@dataclass
+class Tally:
+    issued: dict[str, str] = field(default_factory=dict)  # stem -> sha256 printed by the CLI
+    killed: int = 0
+    durations: list[float] = field(default_factory=list)
+
+
+def _inputs(folder: Path) -> dict[str, Path]:
+    content = Content(REPO)
+    paths = {}
+    for form_id in FORMS:
+        spec = content.form(form_id)
+        assert spec.example is not None
+        data = current_example(spec, json.loads(spec.example.read_text(encoding="utf-8")))[0]
+        paths[form_id] = folder / f"{form_id}.json"
+        paths[form_id].write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return paths
+
+
+def _finish(run: Run, tally: Tally) -> None:
+    out, err = run.process.communicate(timeout=300)
+    if run.process.returncode == -signal.SIGKILL:
+        tally.killed += 1
+        return
+    assert run.process.returncode == 0, f"lavra issue saiu com {run.process.returncode}: {err}"
+    tally.issued[run.stem] = json.loads(out)["sha256"]
+    tally.durations.append(time.monotonic() - run.started)
+
+
+def test_issuing_under_kill_minus_nine_keeps_registry_and_files_whole(
+    registry_url: str, tmp_path: Path
+) -> None:
+    data_dir, out = tmp_path / "dados", tmp_path / "saida"
+    out.mkdir()
+    config = Config(pack_dir=REPO, data_dir=data_dir, database_url=registry_url)
+    ensure_dev_pki(config, Content(REPO))
+    inputs = _inputs(tmp_path)
+    env = {**os.environ, "LAVRA_PACK": str(REPO), "LAVRA_DATA": str(data_dir),
+           "LAVRA_DATABASE_URL": registry_url}
+    env.pop("LAVRA_CONFIG", None)
+    rng = random.Random(f"{SEED}-{registry_url.split(':')[0]}")
+    tally, counter, kills = Tally(), 0, 0
+    running: dict[int, Run] = {}
+    typical = 6.0  # seconds one `lavra issue` takes; learnt from the finished ones
+    deadline = time.monotonic() + SECONDS
+    while time.monotonic() < deadline:
+        for slot in range(SLOTS):
+            run = running.get(slot)
+            if run is not None and run.process.poll() is not None:
+                _finish(running.pop(slot), tally)
+                if tally.durations:
+                    typical = sorted(tally.durations)[len(tally.durations) // 2]
+            if slot not in running:
+                counter += 1
+                form = FORMS[counter % len(FORMS)]
+                stem = f"{slot}-{counter:04d}-{form}"
+                command = [sys.executable, "-m", "lavra.cli", "issue", form, str(inputs[form]),
+                           "-o", str(out / f"{stem}.pdf"), "--docx", str(out / f"{stem}.docx"),
+                           "--json"]
+                now = time.monotonic()
+                doomed = kills < MAX_KILLS and rng.random() < 0.45
+                kill_at = now + rng.uniform(0.1, 1.3 * typical) if doomed else None
+                kills += doomed
+                running[slot] = Run(
+                    subprocess.Popen(command, cwd=tmp_path, env=env, text=True,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     stdin=subprocess.DEVNULL),
+                    stem, now, kill_at,
+                )
+        now = time.monotonic()
+        for run in running.values():
+            if run.kill_at is not None and now >= run.kill_at and run.process.poll() is None:
+                run.process.send_signal(signal.SIGKILL)
+        time.sleep(0.02)
+    for run in running.values():  # the driver stops: the last ones finish or die as planned
+        if run.kill_at is not None and run.process.poll() is None:
+            run.process.send_signal(signal.SIGKILL)
+        _finish(run, tally)
+
+    assert tally.issued, "nenhuma emissão terminou no tempo do soak"
+    assert tally.killed, "nenhum processo foi morto"
+
+    # The registry: gapless per series and year, counters agree, stored PDFs match hashes.
+    raw = create_engine(registry_url)
+    with raw.connect() as connection:
+        rows = connection.execute(
+            text("SELECT series, year, number, sha256, pdf, docx FROM documents")
+        ).all()
+        counters = {(s, y): n for s, y, n in connection.execute(
+            text("SELECT series, year, last_number FROM counters")
+        )}
+    raw.dispose()
+    by_series: dict[tuple[str, int], list[int]] = {}
+    for row in rows:
+        by_series.setdefault((row.series, row.year), []).append(row.number)
+        assert hashlib.sha256(row.pdf).hexdigest() == row.sha256
+    for key, numbers in by_series.items():
+        assert sorted(numbers) == list(range(1, len(numbers) + 1)), key
+        assert counters[key] == len(numbers), key
+    assert all(counters[key] == 0 for key in counters.keys() - by_series.keys())
+    records = {row.sha256: row for row in rows}
+    assert len(records) == len(rows)
+
+    # The output folder: whole documents only, each one a record's.
+    leftovers = [p.name for p in out.iterdir() if p.suffix not in {".pdf", ".docx"}]
+    assert leftovers == [], f"arquivos parciais ou temporários restaram: {leftovers}"
+    for stem, sha in tally.issued.items():
+        assert hashlib.sha256((out / f"{stem}.pdf").read_bytes()).hexdigest() == sha
+    for pdf in sorted(out.glob("*.pdf")):
+        content = pdf.read_bytes()
+        sha = hashlib.sha256(content).hexdigest()
+        assert sha in records, f"{pdf.name} não corresponde a nenhum registro"
+        assert pdf_problems(content) == [], pdf.name
+        docx = pdf.with_suffix(".docx")
+        if docx.exists():
+            assert docx.read_bytes() == records[sha].docx, docx.name
+    for docx in out.glob("*.docx"):
+        assert docx.with_suffix(".pdf").exists(), docx.name  # the PDF is written first
+    print(f"\nsoak {registry_url.split(':')[0]}: {len(rows)} registrados, "
+          f"{len(tally.issued)} emissões completas, {tally.killed} kill -9, "
+          f"{len(list(out.glob('*.pdf')))} PDFs na pasta, ~{typical:.1f} s por emissão")
