@@ -22,6 +22,7 @@ from lavra.cli_web import serve, users
 from lavra.config import load_config
 from lavra.documents import Engine
 from lavra.errors import LavraError
+from lavra.files import check_writable, write_atomically
 from lavra.inputs import describe_os_error, parse_date, read_data
 from lavra.pdfinspect import inspect_pdf
 from lavra.report import STATUS_LABELS, Report
@@ -118,9 +119,9 @@ def check_command(form: str, data: Path, on: str | None, as_json: bool) -> None:
 def draft_command(form: str, data: Path, output: Path, docx: Path | None, on: str | None) -> None:
     """Gera a MINUTA do FORMULÁRIO com os DADOS, mesmo incompletos."""
     rendered = _engine().draft(form, read_data(data), _on(on), docx=docx is not None)
-    _write(output, rendered.pdf)
+    write_atomically(output, rendered.pdf)
     if docx is not None and rendered.docx is not None:
-        _write(docx, rendered.docx)
+        write_atomically(docx, rendered.docx)
     pending = len(rendered.report.pending)
     click.echo(
         f"Minuta gravada em {output}"
@@ -145,7 +146,7 @@ def draft_command(form: str, data: Path, output: Path, docx: Path | None, on: st
 def prefill_command(form: str, data: Path | None, output: Path) -> None:
     """Gera o requerimento FORMULÁRIO em PDF preenchível, já preenchido com os DADOS."""
     pdf = _engine().prefill(form, read_data(data) if data else {})
-    _write(output, pdf)
+    write_atomically(output, pdf)
     click.echo(f"Requerimento preenchível gravado em {output}.")
 
 
@@ -277,9 +278,9 @@ def issue_command(
     """Emite o FORMULÁRIO com os DADOS: numera, assina e registra; ou recusa se incompleto."""
     from lavra.issuing import IncompleteError
 
-    _check_writable(output)
+    check_writable(output)
     if docx is not None:
-        _check_writable(docx)
+        check_writable(docx)
     issuer = _issuer()
     try:
         result = issuer.issue(
@@ -296,9 +297,9 @@ def issue_command(
         sys.exit(EXIT_INCOMPLETE)
     record = result.record
     try:
-        _write(output, result.pdf)
+        write_atomically(output, result.pdf)
         if docx is not None and result.docx is not None:
-            _write(docx, result.docx)
+            write_atomically(docx, result.docx)
     except LavraError as error:
         raise LavraError(
             f"Documento {record.series} nº {record.formatted} emitido e registrado (código "
@@ -425,12 +426,12 @@ def export_command(number: str, output: Path, docx: Path | None, series: str | N
     record = issuer.registry.by_number(number, series=series)
     if record is None:
         raise LavraError(f"Documento nº {number} não encontrado no registro.")
-    _write(output, issuer.registry.pdf(record.id))
+    write_atomically(output, issuer.registry.pdf(record.id))
     if docx is not None:
         stored = issuer.registry.docx(record.id)
         if stored is None:
             raise LavraError(f"O documento nº {number} foi emitido sem cópia DOCX.")
-        _write(docx, stored)
+        write_atomically(docx, stored)
     click.echo(f"Original de {record.series} nº {record.formatted} gravado em {output}.")
 
 
@@ -451,34 +452,6 @@ def cancel_command(number: str, reason: str, series: str | None, by: str | None)
     click.echo(
         f"Documento {record.series} nº {record.formatted} cancelado: {record.cancel_reason}."
     )
-
-
-def _check_writable(path: Path) -> None:
-    """Refuse before any work when ``path`` cannot be written (folder missing, no rights)."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise LavraError(f"A pasta {folder} não existe.", field=str(path))
-    probe = path.with_name(path.name + ".parcial")
-    try:
-        probe.touch()
-        probe.unlink()
-    except OSError as error:
-        raise LavraError(
-            f"Não é possível gravar {path}: {describe_os_error(error)}.", field=str(path)
-        ) from None
-
-
-def _write(path: Path, content: bytes) -> None:
-    """Write atomically: a file is either whole or absent."""
-    _check_writable(path)
-    partial = path.with_name(path.name + ".parcial")
-    try:
-        partial.write_bytes(content)
-        partial.replace(path)
-    except OSError as error:
-        raise LavraError(f"Não foi possível gravar {path}: {describe_os_error(error)}.") from None
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 cli_i18n.localize_metavars(main)

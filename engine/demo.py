@@ -29,6 +29,7 @@ from lavra.config import Config
 from lavra.content import FormSpec
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError
+from lavra.files import write_atomically
 from lavra.inputs import describe_os_error, read_data, today
 from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.registry import database_url, open_registry
@@ -94,7 +95,7 @@ def current_example(form: FormSpec, data: Mapping[str, Any]) -> tuple[dict[str, 
 
 
 def _write(path: Path, content: bytes) -> Path:
-    path.write_bytes(content)
+    write_atomically(path, content)
     return path
 
 

@@ -29,6 +29,7 @@ from sqlalchemy import create_engine, text
 from lavra.config import Config
 from lavra.content import Content
 from lavra.demo import current_example
+from lavra.files import sweep_stale
 from lavra.issuing import ensure_dev_pki
 
 pytestmark = pytest.mark.soak
@@ -153,8 +154,13 @@ def test_issuing_under_kill_minus_nine_keeps_registry_and_files_whole(
     assert len(records) == len(rows)
 
     # The output folder: whole documents only, each one a record's.
+    # A process killed between writing its hidden temporary file and renaming it cannot
+    # remove it: the next write in the folder does (lavra.files.sweep_stale). Nothing
+    # else may remain, and every such file must belong to a process that is gone.
+    swept = {p.name for p in sweep_stale(out)}
     leftovers = [p.name for p in out.iterdir() if p.suffix not in {".pdf", ".docx"}]
     assert leftovers == [], f"arquivos parciais ou temporários restaram: {leftovers}"
+    assert all(name.startswith(".") for name in swept), swept
     for stem, sha in tally.issued.items():
         assert hashlib.sha256((out / f"{stem}.pdf").read_bytes()).hexdigest() == sha
     for pdf in sorted(out.glob("*.pdf")):
