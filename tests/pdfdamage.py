@@ -118,7 +118,7 @@ def _variants(pdf: bytes) -> Iterator[tuple[str, bytes]]:
     yield "acréscimo de outro %%EOF", pdf + b"%%EOF\n"
     yield "arquivo duplicado em seguida", pdf + pdf
     yield "acréscimo de bytes nulos", pdf + bytes(4096)
-    yield "atualização incremental com texto novo na página", _incremental_update(pdf)
+    yield "atualização incremental com texto novo na página", incremental_update(pdf)
     yield "atualização incremental vazia", _empty_update(pdf)
 
 
@@ -132,7 +132,8 @@ def _zero(pdf: bytes, start: int, end: int) -> bytes:
     return pdf[:start] + bytes(end - start) + pdf[end:]
 
 
-def _incremental_update(pdf: bytes) -> bytes:
+def incremental_update(pdf: bytes, text: bytes = b"CANCELADO") -> bytes:
+    """``pdf`` with a later revision that writes ``text`` on its first page."""
     writer = IncrementalPdfFileWriter(io.BytesIO(pdf))
     font = generic.DictionaryObject(
         {
@@ -148,7 +149,7 @@ def _incremental_update(pdf: bytes) -> bytes:
             )
         }
     )
-    stream = generic.StreamObject(stream_data=b"BT /FAlt 24 Tf 72 700 Td (CANCELADO) Tj ET")
+    stream = generic.StreamObject(stream_data=b"BT /FAlt 24 Tf 72 700 Td (" + text + b") Tj ET")
     writer.add_stream_to_page(0, writer.add_object(stream), resources=resources)
     output = io.BytesIO()
     writer.write(output)
