@@ -74,6 +74,9 @@ def localize_metavars(command: click.Command) -> None:
     """``[OPTIONS]`` and ``COMMAND [ARGS]...`` in pt-BR, for a command and its subcommands."""
     command.options_metavar = "[OPÇÕES]"
     for param in command.params:
+        if isinstance(param.type, click.Path):
+            # Named when the type is built, which may be before :func:`install` ran.
+            param.type.name = translate(param.type.name)
         if isinstance(param, click.Option) and param.metavar is None and not param.is_flag:
             word = TYPE_METAVARS.get(param.type.name)
             if word is not None:
