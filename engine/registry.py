@@ -69,6 +69,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from lavra.errors import ConfigError, InputError, LavraError
 from lavra.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape, normalize_placa, unmask
+from lavra.textnorm import clean_text
 
 DATABASE_URL_ENV = "LAVRA_DATABASE_URL"
 SQLITE_FILE = "registro.sqlite3"
@@ -930,7 +931,9 @@ class Registry:
 
     def search(self, text: str, limit: int = 50) -> tuple[IssuedRecord, ...]:
         """Documents matching a number (0001/2026), a verification code, CPF/CNPJ or placa."""
-        wanted = _text(text, "o texto da busca", "/busca", 200)
+        wanted = clean_text(
+            _text(text, "o texto da busca", "/busca", 200), field="/busca", what="O texto da busca"
+        )
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise InputError(f"Limite de resultados inválido: «{limit}».", field="/limite")
         conditions = [DocumentRow.verification_code == wanted]

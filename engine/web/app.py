@@ -101,9 +101,10 @@ class SecurityHeaders:
 class BodyLimit:
     """Refuse request bodies larger than ``limit`` bytes (413), declared or streamed."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, shown_mib: int | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.shown_mib = shown_mib
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -116,7 +117,7 @@ class BodyLimit:
                 except ValueError:
                     declared = self.limit + 1
                 if declared > self.limit:
-                    await self._refuse(send)
+                    await self._refuse(scope, send)
                     return
         seen = 0
 
@@ -132,16 +133,39 @@ class BodyLimit:
         try:
             await self.app(scope, receiving, send)
         except _TooLarge:
-            await self._refuse(send)
+            await self._refuse(scope, send)
 
-    async def _refuse(self, send: Send) -> None:
-        body = (
-            '{"detail": "A requisição excede o tamanho máximo permitido.", "field": null}'
-        ).encode()
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        message = (
+            f"O envio excede o tamanho máximo de {self.shown_mib} MiB."
+            if self.shown_mib
+            else "A requisição excede o tamanho máximo permitido."
+        )
+        accept = dict(scope.get("headers", [])).get(b"accept", b"")
+        if b"text/html" in accept and not scope.get("path", "").startswith("/api"):
+            # A browser's form post: a page, not JSON (the templates are out of reach here).
+            body = _TOO_LARGE_PAGE.format(message=message).encode()
+            kind = b"text/html; charset=utf-8"
+        else:
+            body = json.dumps({"detail": message, "field": None}, ensure_ascii=False).encode()
+            kind = b"application/json; charset=utf-8"
         await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json; charset=utf-8"),
+                    "headers": [(b"content-type", kind),
                                 (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+_TOO_LARGE_PAGE = """<!DOCTYPE html>
+<html lang="pt-BR">
+<head><meta charset="utf-8"><title>Envio grande demais</title>
+<link rel="stylesheet" href="/static/lavra.css"></head>
+<body><main id="conteudo" class="largura">
+<h1>Não foi possível atender à solicitação</h1>
+<p class="erro" role="alert">{message} Envie um arquivo menor.</p>
+<p><a href="/">Página inicial</a></p>
+</main></body>
+</html>
+"""
 
 
 class _TooLarge(Exception):
@@ -309,7 +333,8 @@ def create_app(
         https_only=ctx.settings.secure_cookies,
     )
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(BodyLimit, limit=ctx.settings.max_upload_bytes + 256 * 1024)
+    app.add_middleware(BodyLimit, limit=ctx.settings.max_upload_bytes + 256 * 1024,
+                       shown_mib=max(1, ctx.settings.max_upload_bytes // (1024 * 1024)))
     if ctx.settings.trusted_proxies:
         # Outermost: every layer (and the login limits) sees the real client. Only a
         # peer among the trusted proxies may name another client, and the client is the

@@ -1,0 +1,37 @@
+"""Web paths found by the review of issue 8: what a person sees after hostile input."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+from webhelpers import csrf_of, errors_in, login
+
+BROWSER = {"accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
+def test_a_too_large_upload_from_a_browser_is_a_page_naming_the_limit(
+    client: TestClient,
+) -> None:
+    big = b"%PDF-1.7\n" + b"0" * (6 * 1024 * 1024)
+    for url in ("/verificar", "/requerimentos/ler"):
+        token = csrf_of(client, url)
+        response = client.post(url, data={"csrf": token}, headers=BROWSER,
+                               files={"arquivo": ("a.pdf", big, "application/pdf")})
+        assert response.status_code == 413
+        assert response.headers["content-type"].startswith("text/html")
+        assert '<html lang="pt-BR">' in response.text
+        assert "excede o tamanho máximo de 5 MiB" in response.text
+        assert '"detail"' not in response.text
+    api = client.post("/api/verify", files={"arquivo": ("a.pdf", big, "application/pdf")},
+                      headers=BROWSER)
+    assert api.status_code == 413
+    assert api.json()["detail"] == "O envio excede o tamanho máximo de 5 MiB."
+
+
+def test_the_registry_search_refuses_invisible_characters(client: TestClient) -> None:
+    login(client, "clara")
+    for query, code in (("\u202eABC1D23", "U+202E"), ("ABC\u00851D23", "U+0085"),
+                        ("ABC\u200b1D23", "U+200B")):
+        response = client.get("/equipe/registro", params={"q": query})
+        assert response.status_code == 200
+        shown = " ".join(errors_in(response.text))
+        assert "O texto da busca contém um caractere" in shown and code in shown, shown
