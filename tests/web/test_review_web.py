@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from fastapi.testclient import TestClient
 from webhelpers import csrf_of, errors_in, login
 
@@ -35,3 +37,23 @@ def test_the_registry_search_refuses_invisible_characters(client: TestClient) ->
         assert response.status_code == 200
         shown = " ".join(errors_in(response.text))
         assert "O texto da busca contém um caractere" in shown and code in shown, shown
+
+
+def test_a_field_posted_twice_with_different_values_is_refused(client: TestClient) -> None:
+    url = "/requerimentos/requerimento-alvara-fretamento"
+    token = csrf_of(client, url)
+    for action in ("verificar", "baixar"):
+        body = urlencode([("csrf", token), ("categoria", "fretamento"),
+                          ("requerente/razao_social", "Empresa Um Ltda."),
+                          ("requerente/razao_social", "Empresa Dois Ltda."), ("_acao", action)])
+        response = client.post(url, content=body, headers={
+            "content-type": "application/x-www-form-urlencoded", **BROWSER})
+        assert response.status_code == 422, response.text[:300]
+        assert response.headers["content-type"].startswith("text/html")
+        shown = " ".join(errors_in(response.text))
+        assert "/requerente/razao_social foi enviado mais de uma vez" in shown, shown
+    same = urlencode([("csrf", token), ("categoria", "fretamento"),
+                      ("categoria", "fretamento"), ("_acao", "verificar")])
+    response = client.post(url, content=same, headers={
+        "content-type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 200
