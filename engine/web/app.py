@@ -230,11 +230,35 @@ def _location(loc: Any) -> str:
     return "/" + "/".join(parts) if parts else "/"
 
 
+def _validation_words(item: Mapping[str, Any]) -> str:
+    """What pydantic found wrong with one field of a request, in pt-BR."""
+    kind = str(item.get("type", ""))
+    limits = item.get("ctx") or {}
+    if kind == "missing":
+        return "valor ausente"
+    if kind.startswith("date"):
+        return "data inexistente ou fora do formato AAAA-MM-DD (por exemplo, 2026-11-29)"
+    if kind == "string_type":
+        return "deve ser um texto"
+    if kind == "string_too_short":
+        return f"texto curto demais (mínimo de {limits.get('min_length', '?')} caracteres)"
+    if kind == "string_too_long":
+        return f"texto longo demais (máximo de {limits.get('max_length', '?')} caracteres)"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return "deve ser um objeto JSON ({...})"
+    if kind in ("list_type",):
+        return "deve ser uma lista JSON ([...])"
+    if kind.startswith("int") or kind.startswith("float"):
+        return "deve ser um número"
+    if kind.startswith("bool"):
+        return "deve ser true ou false"
+    return "valor inválido"
+
+
 async def _validation_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, RequestValidationError)
     problems = [
-        {"field": _location(item.get("loc", ())),
-         "message": "valor ausente" if item.get("type") == "missing" else "valor inválido"}
+        {"field": _location(item.get("loc", ())), "message": _validation_words(item)}
         for item in error.errors()
     ]
     text = "; ".join(f"{p['field']}: {p['message']}" for p in problems[:5])

@@ -57,3 +57,19 @@ def test_a_field_posted_twice_with_different_values_is_refused(client: TestClien
     response = client.post(url, content=same, headers={
         "content-type": "application/x-www-form-urlencoded"})
     assert response.status_code == 200
+
+
+def test_a_malformed_request_field_says_what_is_wrong(client: TestClient) -> None:
+    cases = [
+        ({"form": "alvara-fretamento", "data": {}, "on": "2026-02-29"}, "/on", "data inexistente"),
+        ({"form": "alvara-fretamento", "data": {}, "on": "0000-01-01"}, "/on", "AAAA-MM-DD"),
+        ({"form": 5, "data": {}}, "/form", "deve ser um texto"),
+        ({"form": "alvara-fretamento", "data": [1]}, "/data", "deve ser um objeto JSON"),
+    ]
+    for body, field, words in cases:
+        response = client.post("/api/check", json=body)
+        assert response.status_code == 422, response.text
+        problem = response.json()
+        assert problem["field"] == field
+        assert words in problem["detail"], problem
+        assert "valor inválido" not in problem["detail"]
