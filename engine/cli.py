@@ -278,6 +278,8 @@ def issue_command(
     """Emite o FORMULÁRIO com os DADOS: numera, assina e registra; ou recusa se incompleto."""
     from lavra.issuing import IncompleteError
 
+    if key is not None:
+        key = clean_text(key, what="A chave de idempotência (--chave)", field="--chave")
     check_writable(output)
     if docx is not None:
         check_writable(docx)

@@ -609,8 +609,9 @@ class Registry:
         """
         series, year = _series(series), _year(year)
         form = _text(form, "o formulário", "/formulario", 120)
-        key = None if idempotency_key is None else _text(
-            idempotency_key, "a chave de idempotência", "/chave_idempotencia", 200
+        key = None if idempotency_key is None else clean_text(
+            _text(idempotency_key, "a chave de idempotência", "/chave_idempotencia", 200),
+            field="/chave_idempotencia", what="A chave de idempotência",
         )
         who = None if actor is None else _text(actor, "o responsável", "/responsavel", 500)
         request = None if data is None else _fingerprint(data)

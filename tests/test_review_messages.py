@@ -91,3 +91,14 @@ def test_a_broken_configuration_is_explained_in_portuguese(
     assert "Arquivo de configuração" in result.stderr and problem in result.stderr
     for english in ("Cannot", "Invalid", "at line", "at end"):
         assert english not in result.stderr
+
+
+def test_an_idempotency_key_with_hidden_characters_is_refused(tmp_path: Path) -> None:
+    data = tmp_path / "dados.json"
+    data.write_text((REPO / "forms" / ALV / "exemplo.json").read_text("utf-8"), "utf-8")
+    result = CliRunner().invoke(main, ["issue", ALV, str(data), "-o", str(tmp_path / "d.pdf"),
+                                       "--on", "2026-11-30", "--chave", "lote\u202e7"])
+    assert result.exit_code == 2, result.output
+    assert "A chave de idempotência (--chave) contém um caractere" in result.output
+    assert "U+202E" in result.output
+    assert not (tmp_path / "d.pdf").exists()
