@@ -42,6 +42,8 @@ CATALOGUE = {
     "{name} {filename!r} is not writable.": "{name} {filename!r} não pode ser gravado.",
     "{value!r} is not a valid {number_type}.": "{value!r} não é um {number_type} válido.",
     "{value} is not in the range {range}.": "{value} está fora do intervalo {range}.",
+    "{value!r} is not {choice}.": "{value!r} não é {choice}.",
+    "{value!r} is not one of {choices}.": "{value!r} não é um dos valores aceitos: {choices}.",
     "Aborted!": "Interrompido.",
     "required": "obrigatório",
     "default: {default}": "padrão: {default}",

@@ -97,8 +97,24 @@ def test_an_idempotency_key_with_hidden_characters_is_refused(tmp_path: Path) ->
     data = tmp_path / "dados.json"
     data.write_text((REPO / "forms" / ALV / "exemplo.json").read_text("utf-8"), "utf-8")
     result = CliRunner().invoke(main, ["issue", ALV, str(data), "-o", str(tmp_path / "d.pdf"),
-                                       "--on", "2026-11-30", "--chave", "lote\u202e7"])
+                                       "--on", "2026-11-30", "--chave", "lote\u202e7"],
+                           env={"LAVRA_DATA": str(tmp_path / "dados")})
     assert result.exit_code == 2, result.output
     assert "A chave de idempotência (--chave) contém um caractere" in result.output
     assert "U+202E" in result.output
     assert not (tmp_path / "d.pdf").exists()
+
+
+def test_account_commands_speak_portuguese(tmp_path: Path) -> None:
+    runner = CliRunner()
+    env = {"LAVRA_SENHA": "senha-de-teste-123", "LAVRA_DATA": str(tmp_path / "dados")}
+    wrong_role = runner.invoke(main, ["users", "add", "ana", "--role", "chefe"], env=env)
+    assert wrong_role.exit_code == 2
+    assert "'chefe' não é um dos valores aceitos: 'redator'" in wrong_role.output
+    assert "is not one of" not in wrong_role.output
+    hidden = runner.invoke(main, ["users", "add", "a\u202eb", "--role", "redator"], env=env)
+    assert hidden.exit_code == 2
+    assert "O nome da conta (NOME) contém um caractere" in hidden.output
+    assert "NAME" not in hidden.output
+    helped = runner.invoke(main, ["users", "add", "--help"])
+    assert "users add [OPÇÕES] NOME" in helped.output and "NAME" not in helped.output
