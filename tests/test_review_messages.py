@@ -118,3 +118,17 @@ def test_account_commands_speak_portuguese(tmp_path: Path) -> None:
     assert "NAME" not in hidden.output
     helped = runner.invoke(main, ["users", "add", "--help"])
     assert "users add [OPÇÕES] NOME" in helped.output and "NAME" not in helped.output
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--on", "9999-12-31"], "Data de referência (--on) inválida"),
+        (["--on", "2026-03-01", "--previous", "2026-02-30"],
+         "A data de infração anterior (--previous) 2026-02-30 não existe"),
+    ],
+)
+def test_amount_dates_name_their_option(args: list[str], named: str) -> None:
+    result = CliRunner().invoke(main, ["amount", "transporte-escolar#art16_inc1", *args])
+    assert result.exit_code == 2, result.output
+    assert named in result.output
