@@ -132,3 +132,16 @@ def test_amount_dates_name_their_option(args: list[str], named: str) -> None:
     result = CliRunner().invoke(main, ["amount", "transporte-escolar#art16_inc1", *args])
     assert result.exit_code == 2, result.output
     assert named in result.output
+
+
+def test_verify_refuses_a_huge_file_before_reading_it(tmp_path: Path) -> None:
+    huge = tmp_path / "enorme.pdf"
+    with huge.open("wb") as handle:  # sparse: 300 MiB on disk costs nothing
+        handle.write(b"%PDF-1.7\n")
+        handle.truncate(300 * 1024 * 1024)
+    done = _lavra(tmp_path, "verify", "enorme.pdf")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip() == (
+        "Erro: O arquivo enorme.pdf excede o tamanho máximo de 10 MiB: não é um documento "
+        "emitido pelo lavra."
+    )
