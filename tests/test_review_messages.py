@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from lavra.cli import main
 from lavra.errors import InputError
-from lavra.inputs import load_json
+from lavra.inputs import load_json, parse_data
 
 REPO = Path(__file__).resolve().parent.parent
 ALV = "alvara-fretamento"
@@ -145,3 +145,17 @@ def test_verify_refuses_a_huge_file_before_reading_it(tmp_path: Path) -> None:
         "Erro: O arquivo enorme.pdf excede o tamanho máximo de 10 MiB: não é um documento "
         "emitido pelo lavra."
     )
+
+
+def test_a_hidden_character_in_a_top_level_key_is_placed_in_words(tmp_path: Path) -> None:
+    (tmp_path / "dados.json").write_text('{"cli\\u200bente": "x", "empresa": {"r\\u202ea": 1}}')
+    result = CliRunner().invoke(main, ["check", ALV, str(tmp_path / "dados.json"),
+                                       "--on", "2026-11-30"])
+    assert result.exit_code == 2, result.output
+    assert ("Nome de campo com caractere não permitido no nível principal dos dados: U+200B "
+            "(ZERO WIDTH SPACE), caractere invisível de formatação, na posição 4 do nome."
+            ) in result.output
+    assert "em /:" not in result.output
+    with pytest.raises(InputError) as nested:
+        parse_data('{"empresa": {"r\\u202ea": 1}}')
+    assert "não permitido em /empresa: U+202E" in nested.value.message
