@@ -356,9 +356,9 @@ def create_app(
         same_site="lax",
         https_only=ctx.settings.secure_cookies,
     )
-    app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit, limit=ctx.settings.max_upload_bytes + 256 * 1024,
                        shown_mib=max(1, ctx.settings.max_upload_bytes // (1024 * 1024)))
+    app.add_middleware(SecurityHeaders)  # outside BodyLimit: its 413 page gets them too
     if ctx.settings.trusted_proxies:
         # Outermost: every layer (and the login limits) sees the real client. Only a
         # peer among the trusted proxies may name another client, and the client is the

@@ -23,6 +23,8 @@ def test_a_too_large_upload_from_a_browser_is_a_page_naming_the_limit(
         assert '<html lang="pt-BR">' in response.text
         assert "excede o tamanho máximo de 5 MiB" in response.text
         assert '"detail"' not in response.text
+        assert "default-src" in response.headers["content-security-policy"]
+        assert response.headers["x-frame-options"] == "SAMEORIGIN"
     api = client.post("/api/verify", files={"arquivo": ("a.pdf", big, "application/pdf")},
                       headers=BROWSER)
     assert api.status_code == 413
