@@ -20,8 +20,8 @@ from lavra.cli_pack import pack
 from lavra.cli_support import EXIT_INCOMPLETE, shielded
 from lavra.cli_web import serve, users
 from lavra.config import load_config
-from lavra.documents import Engine
-from lavra.errors import LavraError
+from lavra.documents import MAX_PDF_BYTES, Engine
+from lavra.errors import InputError, LavraError
 from lavra.files import check_writable, write_atomically
 from lavra.inputs import describe_os_error, parse_date, read_data
 from lavra.pdfinspect import inspect_pdf
@@ -278,6 +278,8 @@ def issue_command(
     """Emite o FORMULÁRIO com os DADOS: numera, assina e registra; ou recusa se incompleto."""
     from lavra.issuing import IncompleteError
 
+    if key is not None:
+        key = clean_text(key, what="A chave de idempotência (--chave)", field="--chave")
     check_writable(output)
     if docx is not None:
         check_writable(docx)
@@ -371,6 +373,12 @@ def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
     if file is None:
         raise LavraError("Informe o arquivo PDF ou --code CÓDIGO.")
     try:
+        if file.stat().st_size > MAX_PDF_BYTES:
+            # Read in full and parsed twice otherwise: minutes and gigabytes for nothing.
+            raise InputError(
+                f"O arquivo {file} excede o tamanho máximo de {MAX_PDF_BYTES // (1024 * 1024)} "
+                "MiB: não é um documento emitido pelo lavra."
+            )
         raw = file.read_bytes()
     except OSError as error:
         raise LavraError(

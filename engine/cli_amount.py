@@ -147,9 +147,9 @@ def compute(
 def amount(citacao: str, on: str, previous: tuple[str, ...], exemplo: bool,
            as_json: bool) -> None:
     try:
-        day = parse_date(on, what="data de referência", field="--on")
+        day = parse_date(on, what="data de referência (--on)", field="--on")
         earlier = tuple(
-            parse_date(p, what="data de infração anterior", field="--previous")
+            parse_date(p, what="data de infração anterior (--previous)", field="--previous")
             for p in previous
         )
         sources = load_sources(load_config().pack_dir, exemplo=exemplo)

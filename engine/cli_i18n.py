@@ -42,6 +42,8 @@ CATALOGUE = {
     "{name} {filename!r} is not writable.": "{name} {filename!r} não pode ser gravado.",
     "{value!r} is not a valid {number_type}.": "{value!r} não é um {number_type} válido.",
     "{value} is not in the range {range}.": "{value} está fora do intervalo {range}.",
+    "{value!r} is not {choice}.": "{value!r} não é {choice}.",
+    "{value!r} is not one of {choices}.": "{value!r} não é um dos valores aceitos: {choices}.",
     "Aborted!": "Interrompido.",
     "required": "obrigatório",
     "default: {default}": "padrão: {default}",
@@ -74,6 +76,9 @@ def localize_metavars(command: click.Command) -> None:
     """``[OPTIONS]`` and ``COMMAND [ARGS]...`` in pt-BR, for a command and its subcommands."""
     command.options_metavar = "[OPÇÕES]"
     for param in command.params:
+        if isinstance(param.type, click.Path):
+            # Named when the type is built, which may be before :func:`install` ran.
+            param.type.name = translate(param.type.name)
         if isinstance(param, click.Option) and param.metavar is None and not param.is_flag:
             word = TYPE_METAVARS.get(param.type.name)
             if word is not None:

@@ -88,7 +88,7 @@ def users() -> None:
 
 
 @users.command("add")
-@click.argument("name")
+@click.argument("name", metavar="NOME")
 @click.option("--role", "role", required=True,
               type=click.Choice(["redator", "assinante", "administrador"]),
               help="Papel: redator (minutas), assinante (emite) ou administrador (contas).")
@@ -97,7 +97,7 @@ def users() -> None:
               help="Papel de assinatura (de forms/orgao.json), repetível; para assinantes.")
 @shielded
 def users_add(name: str, role: str, full_name: str | None, signer_roles: tuple[str, ...]) -> None:
-    """Cria a conta NAME. A senha vem de LAVRA_SENHA ou é pedida no terminal."""
+    """Cria a conta NOME. A senha vem de LAVRA_SENHA ou é pedida no terminal."""
     from lavra.web.context import WebContext
     from lavra.web.users import parse_role
 
@@ -114,7 +114,7 @@ def users_add(name: str, role: str, full_name: str | None, signer_roles: tuple[s
         password = click.prompt("Senha", hide_input=True, confirmation_prompt="Repita a senha")
     if not isinstance(password, str):
         raise ConfigError("Senha não informada.")
-    name = clean_text(name, what="O nome da conta", field="NAME")
+    name = clean_text(name, what="O nome da conta (NOME)", field="NOME")
     if full_name is not None:
         full_name = clean_text(full_name, what="O nome completo (--nome)", field="--nome")
     user = context.users.add(
@@ -136,11 +136,11 @@ def users_list() -> None:
 
 
 @users.command("token")
-@click.argument("name")
+@click.argument("name", metavar="NOME")
 @click.option("--descricao", required=True, help="Para que serve o token.")
 @shielded
 def users_token(name: str, descricao: str) -> None:
-    """Cria um token de API para a conta NAME (mostrado uma única vez)."""
+    """Cria um token de API para a conta NOME (mostrado uma única vez)."""
     from lavra.web.context import WebContext
 
     store = WebContext().users

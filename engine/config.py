@@ -23,6 +23,7 @@ signs, one certificate per role.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -101,6 +102,34 @@ def _signers(path: Path, raw: Any) -> dict[str, SignerConfig]:
     return signers
 
 
+#: tomllib's messages (English, unstable wording) by their start, in pt-BR.
+_TOML_PROBLEMS = (
+    ("Cannot overwrite a value", "a mesma chave aparece mais de uma vez"),
+    ("Cannot declare", "a mesma seção aparece mais de uma vez"),
+    ("Cannot mutate immutable namespace", "a chave já foi definida de outra forma"),
+    ("Invalid value", "valor inválido"),
+    ("Invalid statement", "linha que não é chave = valor nem [seção]"),
+    ("Expected '=' after a key", "falta o sinal = depois da chave"),
+    ("Unterminated string", "texto sem aspas de fechamento"),
+    ("Illegal character", "caractere não permitido"),
+    ("Invalid initial character for a key part", "nome de chave inválido"),
+    ("Unclosed array", "lista sem colchete de fechamento"),
+)
+
+
+def _toml_problem(message: str) -> str:
+    """A TOML syntax error in pt-BR, with the line and column tomllib gives."""
+    what = next(
+        (pt for en, pt in _TOML_PROBLEMS if message.startswith(en)), "erro de sintaxe TOML"
+    )
+    at = re.search(r"\(at line (\d+), column (\d+)\)", message)
+    if at is not None:
+        return f"{what} (linha {at.group(1)}, coluna {at.group(2)})"
+    if "(at end of document)" in message:
+        return f"{what} (no fim do arquivo)"
+    return what
+
+
 def _read_file(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
@@ -110,7 +139,9 @@ def _read_file(path: Path) -> dict[str, Any]:
             f"Não foi possível ler o arquivo de configuração {path}: {describe_os_error(error)}."
         ) from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"Arquivo de configuração {path} inválido: {error}.") from None
+        raise ConfigError(
+            f"Arquivo de configuração {path} inválido: {_toml_problem(str(error))}."
+        ) from None
     unknown = sorted(set(raw) - set(KNOWN_KEYS))
     if unknown:
         known = ", ".join(sorted(KNOWN_KEYS))

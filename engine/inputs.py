@@ -137,7 +137,7 @@ def _unpair(
             if key in out:
                 where = pointers.join((*path, key))
                 raise InputError(
-                    f"O campo {where} aparece mais de uma vez em {source}. Cada campo deve "
+                    f"O campo {where} aparece mais de uma vez {_in(source)}. Cada campo deve "
                     "ser informado uma só vez: com repetição, programas diferentes leriam "
                     "valores diferentes.",
                     field=where,
@@ -179,6 +179,15 @@ def load_json(
     except RecursionError:
         raise InputError(f"{_capital(source)} tem dados aninhados em excesso.") from None
     return _unpair(parsed, (), source, 0, frozenset(inner))
+
+
+def _in(source: str) -> str:
+    """«em» before a source named with its article, contracted as Portuguese writes it
+    ("no arquivo", "na requisição"), not "em o arquivo"."""
+    for article, contracted in (("o ", "no "), ("a ", "na "), ("os ", "nos "), ("as ", "nas ")):
+        if source.startswith(article):
+            return contracted + source[len(article):]
+    return f"em {source}"
 
 
 def _capital(text: str) -> str:

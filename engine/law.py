@@ -252,6 +252,21 @@ def short_reference(law: Law, fragment_id: str) -> str:
     return _join(_parts(fragment_id, short=True), law.short_title)
 
 
+#: Longest part of a citation repeated in a message.
+_SHOWN_CHARS = 60
+
+
+def _shown(text: str) -> str:
+    """A citation as a message repeats it: «between guillemets», cut short, every
+    character that does not show as itself (controls, bidi, zero-width) written U+XXXX,
+    never Python's escapes."""
+    cut = text[:_SHOWN_CHARS]
+    shown = "".join(
+        f"U+{ord(char):04X}" if not char.isprintable() else char for char in cut
+    )
+    return f"«{shown}{'…' if len(text) > _SHOWN_CHARS else ''}»"
+
+
 def resolve(laws: Mapping[str, Law], citation: str) -> Citation:
     """Resolve ``"law#fragment"`` (or ``"law"``) against ``laws``.
 
@@ -259,19 +274,21 @@ def resolve(laws: Mapping[str, Law], citation: str) -> Citation:
     or the fragment does not exist.
     """
     if not isinstance(citation, str) or not citation.strip():
-        raise CitationError(f"Citação vazia ou inválida: {citation!r}.")
+        raise CitationError(
+            f"Citação vazia ou inválida: {_shown(citation) if isinstance(citation, str) else ''}."
+        )
     law_id, sep, fragment_id = citation.partition("#")
     if not LAW_ID.match(law_id) or (sep and not FRAGMENT_ID.match(fragment_id)):
         raise CitationError(
-            f"Citação malformada: {citation!r}. Use o formato 'lei#dispositivo', "
+            f"Citação malformada: {_shown(citation)}. Use o formato 'lei#dispositivo', "
             "por exemplo 'fretamento#art7_inc4'."
         )
     law = laws.get(law_id)
     if law is None:
         known = ", ".join(sorted(laws)) or "nenhuma"
         raise CitationError(
-            f"A citação {citation!r} refere-se à lei {law_id!r}, que não consta do pacote "
-            f"de conteúdo (leis disponíveis: {known})."
+            f"A citação {_shown(citation)} refere-se à lei {_shown(law_id)}, que não consta "
+            f"do pacote de conteúdo (leis disponíveis: {known})."
         )
     if not sep:
         return Citation(
@@ -280,8 +297,8 @@ def resolve(laws: Mapping[str, Law], citation: str) -> Citation:
     frag = law.fragments.get(fragment_id)
     if frag is None:
         raise CitationError(
-            f"A citação {citation!r} refere-se ao dispositivo {fragment_id!r}, que não "
-            f"existe na {law.title}."
+            f"A citação {_shown(citation)} refere-se ao dispositivo {_shown(fragment_id)}, "
+            f"que não existe na {law.title}."
         )
     return Citation(
         law=law,

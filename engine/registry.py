@@ -69,6 +69,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from lavra.errors import ConfigError, InputError, LavraError
 from lavra.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape, normalize_placa, unmask
+from lavra.textnorm import clean_text
 
 DATABASE_URL_ENV = "LAVRA_DATABASE_URL"
 SQLITE_FILE = "registro.sqlite3"
@@ -608,8 +609,9 @@ class Registry:
         """
         series, year = _series(series), _year(year)
         form = _text(form, "o formulário", "/formulario", 120)
-        key = None if idempotency_key is None else _text(
-            idempotency_key, "a chave de idempotência", "/chave_idempotencia", 200
+        key = None if idempotency_key is None else clean_text(
+            _text(idempotency_key, "a chave de idempotência", "/chave_idempotencia", 200),
+            field="/chave_idempotencia", what="A chave de idempotência",
         )
         who = None if actor is None else _text(actor, "o responsável", "/responsavel", 500)
         request = None if data is None else _fingerprint(data)
@@ -930,7 +932,9 @@ class Registry:
 
     def search(self, text: str, limit: int = 50) -> tuple[IssuedRecord, ...]:
         """Documents matching a number (0001/2026), a verification code, CPF/CNPJ or placa."""
-        wanted = _text(text, "o texto da busca", "/busca", 200)
+        wanted = clean_text(
+            _text(text, "o texto da busca", "/busca", 200), field="/busca", what="O texto da busca"
+        )
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise InputError(f"Limite de resultados inválido: «{limit}».", field="/limite")
         conditions = [DocumentRow.verification_code == wanted]

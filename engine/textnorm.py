@@ -123,10 +123,11 @@ def _clean_key(key: str, where: str) -> str:
     normal = nfc(key)
     found = forbidden_character(normal)
     if found is not None:
+        place = "no nível principal dos dados" if where in ("", "/") else f"em {where}"
         raise InputError(
-            f"Nome de campo com caractere não permitido em {where}: "
-            f"{describe_character(found[1])}.",
-            field=where,
+            f"Nome de campo com caractere não permitido {place}: "
+            f"{describe_character(found[1])}, na posição {found[0] + 1} do nome.",
+            field=where or "/",
         )
     return normal
 

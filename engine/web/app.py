@@ -101,9 +101,10 @@ class SecurityHeaders:
 class BodyLimit:
     """Refuse request bodies larger than ``limit`` bytes (413), declared or streamed."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, shown_mib: int | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.shown_mib = shown_mib
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -116,7 +117,7 @@ class BodyLimit:
                 except ValueError:
                     declared = self.limit + 1
                 if declared > self.limit:
-                    await self._refuse(send)
+                    await self._refuse(scope, send)
                     return
         seen = 0
 
@@ -132,16 +133,39 @@ class BodyLimit:
         try:
             await self.app(scope, receiving, send)
         except _TooLarge:
-            await self._refuse(send)
+            await self._refuse(scope, send)
 
-    async def _refuse(self, send: Send) -> None:
-        body = (
-            '{"detail": "A requisição excede o tamanho máximo permitido.", "field": null}'
-        ).encode()
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        message = (
+            f"O envio excede o tamanho máximo de {self.shown_mib} MiB."
+            if self.shown_mib
+            else "A requisição excede o tamanho máximo permitido."
+        )
+        accept = dict(scope.get("headers", [])).get(b"accept", b"")
+        if b"text/html" in accept and not scope.get("path", "").startswith("/api"):
+            # A browser's form post: a page, not JSON (the templates are out of reach here).
+            body = _TOO_LARGE_PAGE.format(message=message).encode()
+            kind = b"text/html; charset=utf-8"
+        else:
+            body = json.dumps({"detail": message, "field": None}, ensure_ascii=False).encode()
+            kind = b"application/json; charset=utf-8"
         await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json; charset=utf-8"),
+                    "headers": [(b"content-type", kind),
                                 (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+_TOO_LARGE_PAGE = """<!DOCTYPE html>
+<html lang="pt-BR">
+<head><meta charset="utf-8"><title>Envio grande demais</title>
+<link rel="stylesheet" href="/static/lavra.css"></head>
+<body><main id="conteudo" class="largura">
+<h1>Não foi possível atender à solicitação</h1>
+<p class="erro" role="alert">{message} Envie um arquivo menor.</p>
+<p><a href="/">Página inicial</a></p>
+</main></body>
+</html>
+"""
 
 
 class _TooLarge(Exception):
@@ -206,11 +230,35 @@ def _location(loc: Any) -> str:
     return "/" + "/".join(parts) if parts else "/"
 
 
+def _validation_words(item: Mapping[str, Any]) -> str:
+    """What pydantic found wrong with one field of a request, in pt-BR."""
+    kind = str(item.get("type", ""))
+    limits = item.get("ctx") or {}
+    if kind == "missing":
+        return "valor ausente"
+    if kind.startswith("date"):
+        return "data inexistente ou fora do formato AAAA-MM-DD (por exemplo, 2026-11-29)"
+    if kind == "string_type":
+        return "deve ser um texto"
+    if kind == "string_too_short":
+        return f"texto curto demais (mínimo de {limits.get('min_length', '?')} caracteres)"
+    if kind == "string_too_long":
+        return f"texto longo demais (máximo de {limits.get('max_length', '?')} caracteres)"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return "deve ser um objeto JSON ({...})"
+    if kind in ("list_type",):
+        return "deve ser uma lista JSON ([...])"
+    if kind.startswith("int") or kind.startswith("float"):
+        return "deve ser um número"
+    if kind.startswith("bool"):
+        return "deve ser true ou false"
+    return "valor inválido"
+
+
 async def _validation_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, RequestValidationError)
     problems = [
-        {"field": _location(item.get("loc", ())),
-         "message": "valor ausente" if item.get("type") == "missing" else "valor inválido"}
+        {"field": _location(item.get("loc", ())), "message": _validation_words(item)}
         for item in error.errors()
     ]
     text = "; ".join(f"{p['field']}: {p['message']}" for p in problems[:5])
@@ -308,8 +356,9 @@ def create_app(
         same_site="lax",
         https_only=ctx.settings.secure_cookies,
     )
-    app.add_middleware(SecurityHeaders)
-    app.add_middleware(BodyLimit, limit=ctx.settings.max_upload_bytes + 256 * 1024)
+    app.add_middleware(BodyLimit, limit=ctx.settings.max_upload_bytes + 256 * 1024,
+                       shown_mib=max(1, ctx.settings.max_upload_bytes // (1024 * 1024)))
+    app.add_middleware(SecurityHeaders)  # outside BodyLimit: its 413 page gets them too
     if ctx.settings.trusted_proxies:
         # Outermost: every layer (and the login limits) sees the real client. Only a
         # peer among the trusted proxies may name another client, and the client is the

@@ -573,6 +573,14 @@ def _read(schema: Schema, path: PathT, values: _Values) -> Any:
     raw = values.values.get(name)
     if not raw:
         return _ABSENT
+    if len(set(raw)) > 1:
+        # As a repeated JSON key: another reader of the same post would see another value.
+        where = pointers.join(path)
+        raise InputError(
+            f"O campo {where} foi enviado mais de uma vez, com valores diferentes. Cada "
+            "campo deve ser informado uma só vez.",
+            field=where,
+        )
     return _convert(schema, raw[0])
 
 
