@@ -447,8 +447,9 @@ class Engine:
         found = form_id or _form_tag(pdf)
         if not found:
             raise InputError(
-                "O PDF não identifica o formulário: não foi gerado pelo lavra. "
-                "Informe o formulário."
+                "O PDF não é um requerimento preenchível do lavra: não identifica o "
+                "formulário. Um documento emitido se confere pela verificação; para "
+                "outro requerimento, informe o formulário."
             )
         form = self.content.form(found)
         schema = self.content.registry.resolver().lookup(form.schema_id).contents

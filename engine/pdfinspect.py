@@ -125,8 +125,12 @@ def inspect_pdf(
     """Warnings (pt-BR) about the active content of ``pdf``; () when there is none.
 
     ``max_objects`` and ``max_seconds`` bound the work: past either, a warning says the
-    file was not examined in full. Never raises.
+    file was not examined in full. Never raises. A file without the PDF header is not
+    inspected (() is returned): the verification or the reading already refuses it as
+    not being a PDF, and a second warning would only repeat that.
     """
+    if b"%PDF-" not in pdf[:1024]:
+        return ()
     try:
         findings = _findings(pdf, max_objects, time.monotonic() + max_seconds)
     except Exception:  # a parser failure on a hostile file must not stop the reading

@@ -15,6 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from lavra.cli import main
+from lavra.content import Content
+from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.inputs import load_json, parse_data
 
@@ -159,3 +161,17 @@ def test_a_hidden_character_in_a_top_level_key_is_placed_in_words(tmp_path: Path
     with pytest.raises(InputError) as nested:
         parse_data('{"empresa": {"r\\u202ea": 1}}')
     assert "não permitido em /empresa: U+202E" in nested.value.message
+
+
+def test_reading_a_pdf_that_is_not_a_requerimento_points_to_verification(
+    pack_dir: Path,
+) -> None:
+    """A draft or issued document is lavra's own: the message must not say otherwise."""
+    engine = Engine(Content(pack_dir))
+    example = pack_dir / "forms" / "alvara-fretamento" / "exemplo.json"
+    draft = engine.draft("alvara-fretamento", load_json(example.read_bytes())).pdf
+    with pytest.raises(InputError) as raised:
+        engine.read(draft)
+    assert "não é um requerimento preenchível" in raised.value.message
+    assert "verificação" in raised.value.message
+    assert "não foi gerado pelo lavra" not in raised.value.message

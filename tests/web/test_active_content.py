@@ -94,7 +94,6 @@ def test_damaged_files_never_raise(requerimento: bytes) -> None:
     for size in (0, 10, len(hostile) // 3, len(hostile) - 30):
         assert isinstance(inspect_pdf(hostile[:size]), tuple)
     assert inspect_pdf(b"%PDF-1.7\n" + b"[" * 100_000) == (MESSAGES[Active.UNREADABLE],)
-    assert inspect_pdf(b"nada disto e PDF") == (MESSAGES[Active.UNREADABLE],)
 
 
 def test_a_self_referencing_file_ends_and_a_huge_one_is_cut(requerimento: bytes) -> None:
@@ -208,3 +207,10 @@ def test_lavra_read_and_verify_print_the_warnings(
     assert MESSAGES[Active.LAUNCH] in flagged.output
     verified = json.loads(run("verify", str(hostile_doc), "--json").output)
     assert verified["alertas"] == [MESSAGES[Active.LAUNCH]]
+
+
+def test_a_file_that_is_not_a_pdf_gets_no_second_warning() -> None:
+    # verify/read already say it is not a PDF; "damaged or protected" would repeat it
+    assert inspect_pdf(b"") == ()
+    assert inspect_pdf(b"isto nao e um PDF") == ()
+    assert inspect_pdf(b"%PDF-1.7 truncado")  # a PDF cut short is still flagged
