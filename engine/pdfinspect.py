@@ -55,7 +55,7 @@ MESSAGES = {
         "arquivo ou ao interagir com ele)."
     ),
     Active.LAUNCH: (
-        "O PDF contém uma ação que abre outro programa ou arquivo do computador (/Launch)."
+        "O PDF contém uma ação que abre outro programa ou arquivo do computador."
     ),
     Active.EMBEDDED_FILE: (
         "O PDF traz arquivos embutidos, que não foram lidos nem conferidos; não os abra."
@@ -69,14 +69,12 @@ MESSAGES = {
         "mostram; foram lidos somente os campos comuns do formulário."
     ),
     Active.SUBMIT_FORM: (
-        "O PDF contém uma ação que envia os dados do formulário a um endereço externo "
-        "(/SubmitForm)."
+        "O PDF contém uma ação que envia os dados do formulário a um endereço externo."
     ),
     Active.IMPORT_DATA: (
-        "O PDF contém uma ação que importa dados de outro arquivo para o formulário "
-        "(/ImportData)."
+        "O PDF contém uma ação que importa dados de outro arquivo para o formulário."
     ),
-    Active.OTHER_FILE: "O PDF contém ações que abrem outros arquivos PDF (/GoToR, /GoToE).",
+    Active.OTHER_FILE: "O PDF contém ações que abrem outros arquivos PDF.",
     Active.MEDIA: "O PDF contém mídia ativa (vídeo, som, 3D ou conteúdo interativo).",
     Active.AUTOMATIC: (
         "O PDF define ações que o leitor de PDF executa sozinho (ao abrir o arquivo ou uma "

@@ -174,11 +174,11 @@ def first_field_javascript(pdf: bytes) -> bytes:
 VARIANTS: dict[str, tuple[Callable[[bytes], bytes], str]] = {
     "javascript-open-action": (javascript_open_action, "JavaScript"),
     "javascript-name-tree": (javascript_name_tree, "JavaScript"),
-    "launch": (launch_action, "/Launch"),
+    "launch": (launch_action, "abre outro programa"),
     "embedded-file": (embedded_file, "arquivos embutidos"),
     "file-attachment": (file_attachment_annotation, "anexados a anotações"),
     "xfa": (xfa_form, "XFA"),
-    "submit-form": (submit_form, "/SubmitForm"),
+    "submit-form": (submit_form, "envia os dados do formulário"),
     "uri": (uri_link, "phishing.example"),
     "field-javascript": (first_field_javascript, "JavaScript"),
 }

@@ -132,7 +132,7 @@ def test_the_applicants_result_page_warns_and_shows_the_data(
     clean = _upload(client, "/requerimentos/ler", requerimento)
     assert 'class="alertas"' not in clean
     html = _upload(client, "/requerimentos/ler", launch_action(requerimento))
-    assert 'class="alertas"' in html and "(/Launch)" in html
+    assert 'class="alertas"' in html and "abre outro programa ou arquivo do computador" in html
     assert "Dados lidos do requerimento enviado" in html
     assert 'value="Viação Exemplo de Fretamento Ltda."' in html
 

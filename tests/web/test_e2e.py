@@ -236,7 +236,7 @@ def test_an_uploaded_requerimento_with_active_content_is_flagged(
     page.set_input_files("#arquivo", files=[
         {"name": "requerimento.pdf", "mimeType": "application/pdf", "buffer": hostile}])
     page.click("text=Ler requerimento")
-    expect(page.locator(".alertas")).to_contain_text("(/Launch)")
+    expect(page.locator(".alertas")).to_contain_text("abre outro programa")
     expect(page.locator("#f-requerente-razao_social")).to_have_value(
         example(REQ)["requerente"]["razao_social"]
     )
