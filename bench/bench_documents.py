@@ -18,12 +18,12 @@ import time
 from datetime import date
 from pathlib import Path
 
+from lavra.checking.content import Content
 from lavra.config import Config
-from lavra.content import Content
 from lavra.documents import Engine
 from lavra.issuing import Issuer, ensure_dev_pki
 from lavra.pack import default_pack_dir
-from lavra.registry import database_url, open_registry
+from lavra.registry.store import database_url, open_registry
 
 FORM = "alvara-fretamento"
 ON = date(2026, 11, 29)

@@ -16,8 +16,8 @@ import time
 import tracemalloc
 
 from lavra.pack import default_pack_dir
-from lavra.render import PageFrame, Renderer
-from lavra.templating import make_environment, render_string
+from lavra.render.pdf import PageFrame, Renderer
+from lavra.render.templating import make_environment, render_string
 
 WORDING = """
 <h2>Do pedido</h2>

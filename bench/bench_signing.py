@@ -25,9 +25,9 @@ from pyhanko.pdf_utils.text import TextBoxStyle
 from pyhanko.sign import fields, signers
 from pyhanko.stamp import TextStampStyle
 
-from lavra.pki import init_dev_pki
-from lavra.signing import STAMP_FONT_CANDIDATES, DocumentSigner
-from lavra.verification import verify_pdf
+from lavra.signing.pades import STAMP_FONT_CANDIDATES, DocumentSigner
+from lavra.signing.pki import init_dev_pki
+from lavra.signing.verification import verify_pdf
 
 CARGO = "Secretário Municipal de Transportes e Sistema Viário"
 BOX = (56, 56, 330, 120)

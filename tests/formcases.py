@@ -10,8 +10,8 @@ from typing import Any
 
 from pypdf import PdfReader
 
+from lavra.checking.report import Item, Report
 from lavra.documents import Engine
-from lavra.report import Item, Report
 
 Change = Callable[[dict[str, Any]], None]
 DELETE = object()

@@ -13,7 +13,13 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lavra.amounts import (
+from lavra.checking.report import Status
+from lavra.cli.amount import amount as amount_command
+from lavra.errors import CitationError, ContentPackError, InputError, ParameterError
+from lavra.law.model import load_laws
+from lavra.law.params import load_parameters, parameters_from_document
+from lavra.render.templating import format_moeda, format_moeda_extenso
+from lavra_americana.amounts import (
     EXAMPLE_FILE,
     AmountSources,
     escolar_fee,
@@ -24,12 +30,6 @@ from lavra.amounts import (
     money_words,
     to_cents,
 )
-from lavra.cli_amount import amount as amount_command
-from lavra.errors import CitationError, ContentPackError, InputError, ParameterError
-from lavra.law import load_laws
-from lavra.params import load_parameters, parameters_from_document
-from lavra.report import Status
-from lavra.templating import format_moeda, format_moeda_extenso
 
 UFESP = {
     2019: "26.53", 2020: "27.61", 2021: "29.09", 2022: "31.97",

@@ -27,26 +27,20 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from lavra.amounts import fretamento_fine_article, load_example_values
-from lavra.computations import (
-    COMPUTATIONS,
-    EXAMPLE_NOTICE,
-    Computed,
-    ComputeInput,
-    PriorRecord,
-    auto_infracao_fretamento,
-)
+from lavra.checking.computations import EXAMPLE_NOTICE, Computed, ComputeInput, PriorRecord
+from lavra.checking.content import Content
+from lavra.checking.report import Report, Status
+from lavra.cli.demo import bring_to, shift_dates
 from lavra.config import Config
-from lavra.content import Content
-from lavra.demo import bring_to, shift_dates
 from lavra.documents import Engine
-from lavra.inputs import today
+from lavra.inputs.reading import today
 from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
-from lavra.law import load_laws, resolve
-from lavra.penalties import same_subject
-from lavra.registry import database_url, open_registry
-from lavra.report import Report, Status
-from lavra.templating import format_data_extenso
+from lavra.law.model import load_laws, resolve
+from lavra.registry.store import database_url, open_registry
+from lavra.render.templating import format_data_extenso
+from lavra_americana.amounts import fretamento_fine_article, load_example_values
+from lavra_americana.computations.auto_fretamento import COMPUTATIONS, auto_infracao_fretamento
+from lavra_americana.penalties import same_subject
 
 AUTO = "auto-infracao-fretamento"
 ON = date(2026, 3, 2)

@@ -10,8 +10,8 @@ from typing import Any
 import holidays
 import pytest
 
-from lavra.calendar import BusinessCalendar, CalendarEntry, calendar_from_data, load_calendar
 from lavra.errors import ContentPackError, InputError
+from lavra.law.calendar import BusinessCalendar, CalendarEntry, calendar_from_data, load_calendar
 
 
 @pytest.fixture(scope="module")

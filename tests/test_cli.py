@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from lavra.cli import main
+from lavra.cli.main import main
 
 ALV = "alvara-fretamento"
 REQ = "requerimento-alvara-fretamento"

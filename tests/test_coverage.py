@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from lavra.cli_law import law as law_cli
-from lavra.coverage import (
+from lavra.cli.law import law as law_cli
+from lavra.errors import CitationError
+from lavra.law.coverage import (
     COVERED_BY_CHILDREN,
     IMPLEMENTED,
     MARKED,
@@ -19,8 +20,7 @@ from lavra.coverage import (
     compute_coverage,
     find_citations,
 )
-from lavra.errors import CitationError
-from lavra.law import load_laws
+from lavra.law.model import load_laws
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -141,7 +141,8 @@ def test_real_pack_marks(pack_dir: Path) -> None:
     # forms and rule modules implement provisions
     assert statuses[("fretamento", "art8")] == IMPLEMENTED
     assert statuses[("transporte-escolar", "art6")] == IMPLEMENTED
-    # incisos implemented by the fee rule (lavra.amounts), the paragraph marked: caput covered
+    # incisos implemented by the fee rule (lavra_americana.amounts), the paragraph marked:
+    # caput covered
     assert statuses[("transporte-escolar", "art16")] in (IMPLEMENTED, COVERED_BY_CHILDREN)
     assert statuses[("transporte-escolar", "art30")] == MARKED
     assert set(report.laws) == set(laws)
@@ -165,27 +166,36 @@ def test_cli_coverage(tmp_path: Path) -> None:
 
 
 def test_rule_modules_named_by_the_pack_count_as_implementations(pack_dir: Path) -> None:
-    from lavra.coverage import code_citations
+    from lavra.law.coverage import code_citations
 
     uses = code_citations(pack_dir)
     found = {(u.citation, u.file) for u in uses}
-    assert ("transporte-escolar#art6", "engine/ranking.py") in found
-    assert ("fretamento#art18", "engine/penalties.py") in found
+    assert ("transporte-escolar#art6", "lavra_americana/ranking.py") in found
+    assert ("fretamento#art18", "lavra_americana/penalties.py") in found
     report = compute_coverage(pack_dir, "transporte-escolar")
     by_id = {f.fragment: f for f in report.fragments}
     assert by_id["art7_inc8"].status == IMPLEMENTED
 
 
-def test_unknown_rule_module_is_a_pack_error(tmp_path: Path) -> None:
-    from lavra.coverage import code_citations
+def test_a_rule_module_without_implemented_is_a_pack_error(tmp_path: Path) -> None:
     from lavra.errors import ContentPackError
+    from lavra.law.coverage import code_citations
 
-    (tmp_path / "legal_text").mkdir()
-    (tmp_path / "legal_text" / "regras-em-codigo.json").write_text(
-        '{"modulos": ["lavra.nao_existe"]}', encoding="utf-8"
+    root = tmp_path / "pacote_sem_implemented"
+    for name in ("legal_text", "schemas", "forms"):
+        (root / name).mkdir(parents=True)
+    (root / "regras.py").write_text("VALOR = 1\n", encoding="utf-8")
+    (root / "__init__.py").write_text(
+        "from pathlib import Path\n"
+        "from lavra.pack import ContentPack\n"
+        "from . import regras\n"
+        "def pacote():\n"
+        "    return ContentPack('sem-implemented', Path(__file__).parent,\n"
+        "                       rule_modules=(regras,))\n",
+        encoding="utf-8",
     )
-    with pytest.raises(ContentPackError, match="inexistente"):
-        code_citations(tmp_path)
+    with pytest.raises(ContentPackError, match="IMPLEMENTED"):
+        code_citations(root)
 
 
 def test_values_and_unreached_definitions_do_not_implement(tmp_path: Path) -> None:

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lavra.calendar import BusinessCalendar, calendar_from_data, load_calendar
-from lavra.deadlines import (
+from lavra.errors import InputError
+from lavra.law.calendar import BusinessCalendar, calendar_from_data, load_calendar
+from lavra.law.deadlines import (
     DeadlineResult,
     Period,
     count,
@@ -20,7 +21,6 @@ from lavra.deadlines import (
     count_hours,
     timeliness,
 )
-from lavra.errors import InputError
 
 _PACK = Path(__file__).resolve().parent.parent
 CAL = load_calendar(_PACK)

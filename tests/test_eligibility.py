@@ -13,9 +13,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lavra import checks, eligibility
-from lavra.checks import CheckSpec, run_checks
-from lavra.eligibility import (
+from lavra.checking.checks import CheckSpec, run_checks
+from lavra.checking.report import Status
+from lavra.errors import InputError, ParameterError
+from lavra.law.model import load_laws
+from lavra.law.params import load_parameters
+from lavra_americana import checks, eligibility
+from lavra_americana.checks import CHECKS
+from lavra_americana.eligibility import (
     CNH_CATEGORIES_D,
     Candidate,
     Role,
@@ -27,10 +32,6 @@ from lavra.eligibility import (
     vehicle_age,
     vehicle_age_years,
 )
-from lavra.errors import InputError, ParameterError
-from lavra.law import load_laws
-from lavra.params import load_parameters
-from lavra.report import Status
 
 _PACK = Path(__file__).resolve().parent.parent
 PARAMS = load_parameters(_PACK)
@@ -416,7 +417,7 @@ def test_form_check_applies_the_same_rule_and_message(year: int, on: date,
     spec = CheckSpec("idade_veiculo", "/veiculos/*", ("fretamento#art10_inc1",),
                      "fretamento.idade_maxima_veiculo")
     data = {"veiculos": [{"placa": "DEF4G56", "tipo": "microonibus", "ano_fabricacao": year}]}
-    [found] = run_checks([spec], data, on, PARAMS)
+    [found] = run_checks([spec], data, on, PARAMS, CHECKS)
     rule = vehicle_age(year, on, law="fretamento", kind="microonibus", params=PARAMS,
                        plate="DEF4G56", field="/veiculos/0/ano_fabricacao")
     assert found == rule.items[0]
@@ -435,7 +436,7 @@ def test_form_check_reports_a_limit_not_in_force() -> None:
     spec = CheckSpec("idade_veiculo", "/veiculo", ("fretamento#art10_inc1",),
                      "fretamento.idade_maxima_veiculo")
     data = {"veiculo": {"tipo": "microonibus", "ano_fabricacao": 2010}}
-    [found] = run_checks([spec], data, date(2018, 6, 2), PARAMS)
+    [found] = run_checks([spec], data, date(2018, 6, 2), PARAMS, CHECKS)
     assert found.status is Status.INVALID and found.field == "/veiculo/ano_fabricacao"
     assert "2018" in found.message
 

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from lavra.cli import main
+from lavra.checking.content import Content
+from lavra.cli.demo import current_example
+from lavra.cli.files import sweep_stale, temporary_name, write_atomically
+from lavra.cli.main import main
 from lavra.config import Config
-from lavra.content import Content
-from lavra.demo import current_example
 from lavra.errors import LavraError
-from lavra.files import sweep_stale, temporary_name, write_atomically
-from lavra.inputs import today
+from lavra.inputs.reading import today
 from lavra.issuing import ensure_dev_pki
 
 REPO = Path(__file__).resolve().parent.parent
@@ -34,7 +34,7 @@ def hook(event, args):
         os.kill(os.getpid(), signal.SIGKILL)
 
 sys.addaudithook(hook)
-from lavra.cli import main
+from lavra.cli.main import main
 main(sys.argv[2:])
 """
 

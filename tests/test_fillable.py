@@ -18,7 +18,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from lavra.errors import CitationError, ContentPackError, InputError
-from lavra.fillable import (
+from lavra.render.fillable import (
     FILLABLE_CSS,
     document_checklist,
     field_name,
@@ -432,7 +432,7 @@ def test_properties_beside_a_ref_add_to_the_target() -> None:
     from referencing import Registry
     from referencing.jsonschema import DRAFT202012
 
-    from lavra.fillable import inline_refs
+    from lavra.render.fillable import inline_refs
 
     shared = {
         "$id": "https://lavra.invalid/schemas/base.json",

@@ -1,4 +1,4 @@
-"""Check digits, masks and the JSON Schema format checker (lavra.formats)."""
+"""Check digits, masks and the JSON Schema format checker (lavra.inputs.formats)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lavra import formats
 from lavra.errors import InputError
+from lavra.inputs import formats
 
 # --- reference algorithms, written from the published rules, as an independent oracle --
 

@@ -13,10 +13,10 @@ import pytest
 from docx import Document
 from pypdf import PdfReader
 
-from lavra.content import Content
+from lavra.checking.content import Content
+from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra.errors import UnknownFormError
-from lavra.report import Report, Status
 
 ON = date(2026, 11, 29)
 

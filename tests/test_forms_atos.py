@@ -1,6 +1,6 @@
 """The acts that follow: escolar auto/advertência, appeal decisions, edital de chamamento.
 
-Computations are called directly (``lavra.computations_atos``) with a fixed date of
+Computations are called directly (``lavra_americana.computations.atos``) with a fixed date of
 issue; drafts go through :class:`lavra.documents.Engine` and are read back with pypdf.
 Each table row names the article it checks.
 """
@@ -22,17 +22,18 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from lavra.computations import Computed, ComputeInput, find_computation
-from lavra.computations_atos import (
+from lavra.checking.computations import Computed, ComputeInput, find_computation
+from lavra.checking.content import Content
+from lavra.checking.report import Item, Status
+from lavra.documents import Engine
+from lavra.errors import RenderError
+from lavra_americana import pacote
+from lavra_americana.computations.atos import (
     COMPUTATIONS,
     auto_infracao_escolar,
     decisao_recurso,
     edital_chamamento_escolar,
 )
-from lavra.content import Content
-from lavra.documents import Engine
-from lavra.errors import RenderError
-from lavra.report import Item, Status
 
 AUTO = "auto-infracao-escolar"
 SEC = "decisao-recurso-secretario"
@@ -78,7 +79,7 @@ def pdf_text(pdf: bytes) -> str:
 
 def test_the_forms_name_computations_of_this_module() -> None:
     for name in ("auto_infracao_escolar", "decisao_recurso", "edital_chamamento_escolar"):
-        assert find_computation(name) is COMPUTATIONS[name]
+        assert find_computation(pacote(), name) is COMPUTATIONS[name]
 
 
 # ---------------------------------------------------------------- auto / advertência

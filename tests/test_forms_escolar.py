@@ -21,16 +21,17 @@ import pytest
 from formcases import DELETE, Change, at, chain, example, pdf_text, setter
 from pypdf import PdfReader
 
-from lavra.computations import ComputeInput, find_computation
-from lavra.computations_escolar import (
+from lavra.checking.computations import ComputeInput, find_computation
+from lavra.checking.content import Content
+from lavra.checking.report import Report, Status
+from lavra.documents import Engine
+from lavra_americana import pacote
+from lavra_americana.computations.escolar import (
     COMPUTATIONS,
     alvara_transporte_escolar,
     clear_caches,
     validity,
 )
-from lavra.content import Content
-from lavra.documents import Engine
-from lavra.report import Report, Status
 
 INS = "requerimento-inscricao-escolar"
 ALV = "alvara-transporte-escolar"
@@ -64,7 +65,7 @@ def test_every_example_is_complete_on_its_own_date(engine: Engine, form: str) ->
 
 def test_the_computations_are_found_by_name() -> None:
     for name, function in COMPUTATIONS.items():
-        assert find_computation(name) is function
+        assert find_computation(pacote(), name) is function
 
 
 # ------------------------------------------------------------------ inscrição (art. 7º)

@@ -18,14 +18,15 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from lavra.computations import Computed, ComputeInput, find_computation
-from lavra.computations_fretamento import (
+from lavra.checking.computations import Computed, ComputeInput, find_computation
+from lavra.checking.content import Content
+from lavra.documents import Engine
+from lavra_americana import pacote
+from lavra_americana.computations.fretamento import (
     COMPUTATIONS,
     decisao_cassacao_fretamento,
     termo_impedimento_fretamento,
 )
-from lavra.content import Content
-from lavra.documents import Engine
 
 CAS = "decisao-cassacao-fretamento"
 TIM = "termo-impedimento-fretamento"
@@ -72,7 +73,7 @@ def set_at(data: dict[str, Any], path: str, value: Any) -> None:
 
 def test_the_forms_name_computations_of_this_module() -> None:
     for name, function in COMPUTATIONS.items():
-        assert find_computation(name) is function
+        assert find_computation(pacote(), name) is function
 
 
 # ---------------------------------------------------------------- cassação
@@ -298,8 +299,8 @@ def test_term_draft_reads_back(
 
 
 def test_coverage_lists_this_module(pack_dir: Path) -> None:
-    from lavra.computations_fretamento import IMPLEMENTED
+    from lavra_americana.computations.fretamento import IMPLEMENTED
 
     assert "fretamento#art22_par1u" in IMPLEMENTED and "fretamento#art21_par4" in IMPLEMENTED
-    raw = json.loads((pack_dir / "legal_text" / "regras-em-codigo.json").read_text("utf-8"))
-    assert "lavra.computations_fretamento" in raw["modulos"]
+    names = [module.__name__ for module in pacote().rule_modules]
+    assert "lavra_americana.computations.fretamento" in names

@@ -18,11 +18,16 @@ import pytest
 from formcases import DELETE, Change, at, chain, example, pdf_text, setter
 from pypdf import PdfReader
 
-from lavra.computations import ComputeInput, find_computation
-from lavra.computations_licencas import COMPUTATIONS, IMPLEMENTED, licenca_temporaria_escolar
-from lavra.content import Content
+from lavra.checking.computations import ComputeInput, find_computation
+from lavra.checking.content import Content
+from lavra.checking.report import Report, Status
 from lavra.documents import Engine
-from lavra.report import Report, Status
+from lavra_americana import pacote
+from lavra_americana.computations.licencas import (
+    COMPUTATIONS,
+    IMPLEMENTED,
+    licenca_temporaria_escolar,
+)
 
 LTE = "licenca-temporaria-escolar"
 LEE = "licenca-especial-escolar"
@@ -129,7 +134,7 @@ def test_substitute_driver_cases_are_complete(engine: Engine, modality: Change) 
 
 def test_the_computations_are_found_by_name() -> None:
     for name, function in COMPUTATIONS.items():
-        assert find_computation(name) is function
+        assert find_computation(pacote(), name) is function
     assert E + "art5_inc2" in IMPLEMENTED and E + "art20_par2" in IMPLEMENTED
 
 

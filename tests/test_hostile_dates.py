@@ -19,14 +19,14 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lavra.calendar import load_calendar
-from lavra.cli import main
-from lavra.content import Content
-from lavra.deadlines import Period, count, count_back, count_hours
+from lavra.checking.content import Content
+from lavra.checking.report import Report
+from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.errors import InputError, ParameterError
-from lavra.inputs import DATE_MAX, DATE_MIN, maybe_date, parse_date
-from lavra.report import Report
+from lavra.inputs.reading import DATE_MAX, DATE_MIN, maybe_date, parse_date
+from lavra.law.calendar import load_calendar
+from lavra.law.deadlines import Period, count, count_back, count_hours
 
 REPO = Path(__file__).resolve().parent.parent
 EXTREMES = ("0001-01-01", "1899-12-31", "2200-01-01", "9999-12-31")
@@ -189,7 +189,7 @@ def test_cli_check_on_far_date_is_an_option_error(on: str) -> None:
     [("--from", "9999-12-31"), ("--from", "9999-12-31T10:00"), ("--from", "0001-01-01")],
 )
 def test_cli_deadline_far_date_is_an_option_error(option: str, value: str) -> None:
-    from lavra.cli_deadline import parse_moment
+    from lavra.cli.deadline import parse_moment
 
     with pytest.raises(InputError, match="intervalo aceito") as caught:
         parse_moment(value, option)

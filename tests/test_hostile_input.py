@@ -20,14 +20,14 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader, PdfWriter
 
-from lavra.cli import main
-from lavra.content import Content
+from lavra.checking.content import Content
+from lavra.checking.report import Status
+from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.errors import InputError
-from lavra.glyphs import coverage_of, undrawable
-from lavra.inputs import load_json, parse_data
-from lavra.report import Status
-from lavra.textnorm import clean_text
+from lavra.inputs.reading import load_json, parse_data
+from lavra.inputs.textnorm import clean_text
+from lavra.render.glyphs import coverage_of, undrawable
 
 REPO = Path(__file__).resolve().parent.parent
 ALV = "alvara-fretamento"
@@ -280,7 +280,7 @@ def test_the_coverage_is_cheap_once_per_pack() -> None:
 def issuer(tmp_path: Path) -> Any:
     from lavra.config import Config
     from lavra.issuing import Issuer, ensure_dev_pki
-    from lavra.registry import database_url, open_registry
+    from lavra.registry.store import database_url, open_registry
 
     config = Config(pack_dir=REPO, data_dir=tmp_path / "dados",
                     verification_url="https://verifica.example.invalid/verificar")

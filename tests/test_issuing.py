@@ -13,15 +13,15 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from lavra.cli import main
+from lavra.checking.content import Content
+from lavra.cli.main import main
 from lavra.config import Config
-from lavra.content import Content
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError
-from lavra.inputs import TIMEZONE
+from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
-from lavra.registry import database_url, open_registry
-from lavra.signing import DocumentSigner
+from lavra.registry.store import database_url, open_registry
+from lavra.signing.pades import DocumentSigner
 
 ALV = "alvara-fretamento"
 ON = date(2026, 11, 29)

@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from lavra.cli_law import law as law_cli
+from lavra.cli.law import law as law_cli
 from lavra.errors import CitationError, ContentPackError, InputError
-from lavra.law import Law, linearize, load_laws, resolve
-from lavra.lawimport import int_to_roman, parse_law_text, roman_to_int
+from lavra.law.importer import int_to_roman, parse_law_text, roman_to_int
+from lavra.law.model import Law, linearize, load_laws, resolve
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_SOURCES = REPO.parent / "shared" / "legal-sources"
 LAW_IDS = ("fretamento", "transporte-escolar")
-# Written independently of lavra.law.FRAGMENT_ID on purpose.
+# Written independently of lavra.law.model.FRAGMENT_ID on purpose.
 LEXML_ID = re.compile(r"^(cap\d+|art\d+[a-z]?(_par(\d+|1u))?(_inc\d+)?(_ali\d+)?)$")
 
 

@@ -11,8 +11,8 @@ import pytest
 import weasyprint
 from outputcheck import docx_problems, pdf_problems
 
-from lavra.pki import init_dev_pki
-from lavra.signing import DocumentSigner
+from lavra.signing.pades import DocumentSigner
+from lavra.signing.pki import init_dev_pki
 
 needs_tools = pytest.mark.skipif(
     shutil.which("pdfsig") is None or shutil.which("qpdf") is None,

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from lavra.errors import ContentPackError, InputError, ParameterError
-from lavra.law import load_laws, resolve
-from lavra.params import Parameters, load_parameters, parameters_from_document
+from lavra.law.model import load_laws, resolve
+from lavra.law.params import Parameters, load_parameters, parameters_from_document
 
 
 @pytest.fixture(scope="module")

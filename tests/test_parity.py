@@ -18,7 +18,7 @@ import docx
 import pytest
 from pypdf import PdfReader
 
-from lavra.content import Content
+from lavra.checking.content import Content
 from lavra.documents import Engine
 
 WORD = re.compile(r"\S+")

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from lavra.amounts import AmountSources
+from lavra.checking.report import Status
 from lavra.errors import CitationError, InputError, ParameterError
-from lavra.law import load_laws
-from lavra.params import parameters_from_document
-from lavra.penalties import (
+from lavra.law.model import load_laws
+from lavra.law.params import parameters_from_document
+from lavra_americana.amounts import AmountSources
+from lavra_americana.penalties import (
     PriorInfraction,
     SanctionKind,
     escolar_sanction,
@@ -23,7 +24,6 @@ from lavra.penalties import (
     same_subject,
     temporary_impediment,
 )
-from lavra.report import Status
 
 P = PriorInfraction
 VEHICLE = "ABC-1234"
@@ -136,7 +136,7 @@ def test_prior_record_is_validated() -> None:
 
 
 def test_repeat_of_a_pending_value_is_still_flagged(pack_dir: Path) -> None:
-    from lavra.amounts import load_sources
+    from lavra_americana.amounts import load_sources
 
     bare = load_sources(pack_dir)
     priors = [P(date(2026, 1, 5), F16_2, VEHICLE)]
@@ -188,7 +188,7 @@ def test_auto_refuses(sources: AmountSources, citations: list[str]) -> None:
 
 
 def test_auto_draft_with_a_missing_year(pack_dir: Path) -> None:
-    from lavra.amounts import load_sources
+    from lavra_americana.amounts import load_sources
 
     bare = load_sources(pack_dir)
     auto = fretamento_auto([F15_4, F16_2], ON, VEHICLE, [], bare, draft=True)

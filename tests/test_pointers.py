@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lavra import pointers
+from lavra.inputs import pointers
 
 DATA = {"veiculos": [{"placa": "ABC1D23"}, {"placa": "DEF4G56"}], "a/b": {"~x": 1}}
 

@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lavra.eligibility import Eligibility
+from lavra.checking.report import Status
 from lavra.errors import ContentPackError, InputError, ParameterError
-from lavra.law import load_laws
-from lavra.params import load_parameters
-from lavra.ranking import (
+from lavra.law.model import load_laws
+from lavra.law.params import load_parameters
+from lavra_americana.eligibility import Eligibility
+from lavra_americana.ranking import (
     Applicant,
     Population,
     latest_figure,
@@ -29,7 +30,6 @@ from lavra.ranking import (
     scoring_table_from_document,
     scoring_table_path,
 )
-from lavra.report import Status
 
 _PACK = Path(__file__).resolve().parent.parent
 PARAMS = load_parameters(_PACK)

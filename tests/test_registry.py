@@ -20,7 +20,7 @@ from registrycases import builder, title_of
 from sqlalchemy import MetaData, create_engine, inspect
 
 from lavra.errors import ConfigError, InputError, LavraError, RenderError
-from lavra.registry import (
+from lavra.registry.store import (
     Built,
     IssuedRecord,
     Registry,

@@ -17,8 +17,8 @@ from lxml import etree
 from weasyprint import HTML
 
 from lavra.errors import ContentPackError, RenderError
-from lavra.render import AssetFetcher, PageFrame, Renderer
-from lavra.templating import make_environment, render_string
+from lavra.render.pdf import AssetFetcher, PageFrame, Renderer
+from lavra.render.templating import make_environment, render_string
 
 HOSTILE = {
     "a": '<img src="file:///etc/passwd">',

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from lavra.cli import main
-from lavra.content import Content
+from lavra.checking.content import Content
+from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.errors import InputError
-from lavra.inputs import load_json, parse_data
+from lavra.inputs.reading import load_json, parse_data
 
 REPO = Path(__file__).resolve().parent.parent
 ALV = "alvara-fretamento"
@@ -29,7 +29,7 @@ def _lavra(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "LAVRA_PACK": str(REPO)}
     env.pop("LAVRA_CONFIG", None)
     return subprocess.run(
-        [sys.executable, "-m", "lavra.cli", *args],
+        [sys.executable, "-m", "lavra.cli.main", *args],
         cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False,
     )
 

@@ -1,4 +1,7 @@
-"""Schema registry, validation with pt-BR messages and static annotations (lavra.schemas)."""
+"""Schema registry, validation with pt-BR messages and static annotations.
+
+(lavra.checking.schemas)
+"""
 
 from __future__ import annotations
 
@@ -14,9 +17,16 @@ import pytest
 from referencing.exceptions import Unretrievable
 from referencing.jsonschema import DRAFT202012, SchemaRegistry
 
-from lavra import schemas
+from lavra.checking import schemas
+from lavra.checking.schemas import (
+    BASE_URI,
+    FieldInfo,
+    SchemaIssue,
+    build_registry,
+    validate,
+    validator,
+)
 from lavra.errors import ContentPackError, LavraError
-from lavra.schemas import BASE_URI, FieldInfo, SchemaIssue, build_registry, validate, validator
 
 TEST_SCHEMA = Path(__file__).parent / "data" / "schemas" / "formulario-teste.json"
 FORM = "formulario-teste.json"

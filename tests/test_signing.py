@@ -18,7 +18,8 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from lavra.errors import ConfigError, InputError
-from lavra.pki import (
+from lavra.signing.pades import DocumentSigner
+from lavra.signing.pki import (
     DEV_ORGANIZATION,
     DevPki,
     init_dev_pki,
@@ -26,8 +27,7 @@ from lavra.pki import (
     make_certificate,
     passphrase_from_env,
 )
-from lavra.signing import DocumentSigner
-from lavra.verification import verify_pdf
+from lavra.signing.verification import verify_pdf
 
 SECRETARIO = "Secretário Municipal de Transportes e Sistema Viário"
 ROLES = {

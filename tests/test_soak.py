@@ -26,10 +26,10 @@ import pytest
 from outputcheck import pdf_problems
 from sqlalchemy import create_engine, text
 
+from lavra.checking.content import Content
+from lavra.cli.demo import current_example
+from lavra.cli.files import sweep_stale
 from lavra.config import Config
-from lavra.content import Content
-from lavra.demo import current_example
-from lavra.files import sweep_stale
 from lavra.issuing import ensure_dev_pki
 
 pytestmark = pytest.mark.soak
@@ -106,7 +106,7 @@ def test_issuing_under_kill_minus_nine_keeps_registry_and_files_whole(
                 counter += 1
                 form = FORMS[counter % len(FORMS)]
                 stem = f"{slot}-{counter:04d}-{form}"
-                command = [sys.executable, "-m", "lavra.cli", "issue", form, str(inputs[form]),
+                command = [sys.executable, "-m", "lavra.cli.main", "issue", form, str(inputs[form]),
                            "-o", str(out / f"{stem}.pdf"), "--docx", str(out / f"{stem}.docx"),
                            "--json"]
                 now = time.monotonic()
@@ -155,7 +155,7 @@ def test_issuing_under_kill_minus_nine_keeps_registry_and_files_whole(
 
     # The output folder: whole documents only, each one a record's.
     # A process killed between writing its hidden temporary file and renaming it cannot
-    # remove it: the next write in the folder does (lavra.files.sweep_stale). Nothing
+    # remove it: the next write in the folder does (lavra.cli.files.sweep_stale). Nothing
     # else may remain, and every such file must belong to a process that is gone.
     swept = {p.name for p in sweep_stale(out)}
     leftovers = [p.name for p in out.iterdir() if p.suffix not in {".pdf", ".docx"}]

@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lavra.cli_deadline import deadline as deadline_cli
-from lavra.coverage import IMPLEMENTED, compute_coverage
+from lavra.checking.report import Status
+from lavra.cli.deadline import deadline as deadline_cli
 from lavra.errors import CitationError, ContentPackError, InputError, ParameterError
-from lavra.report import Status
-from lavra.statutory import (
+from lavra.law.coverage import IMPLEMENTED, compute_coverage
+from lavra.law.statutory import (
     StatutoryContext,
     check_timeliness,
     deadline_citations,

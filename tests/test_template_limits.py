@@ -1,7 +1,7 @@
 """Staff templates within limits: checked at load, strict sandbox, bounded rendering.
 
 The hostile templates run in a copy of the pack, through the engine, in the warm
-worker processes of :mod:`lavra.isolation`.
+worker processes of :mod:`lavra.render.isolation`.
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from lavra.cli import main
-from lavra.content import Content
+from lavra.checking.content import Content
+from lavra.cli.main import main
 from lavra.documents import RENDER_LIMITS, Engine
 from lavra.errors import ContentPackError, InputError, RenderError
-from lavra.isolation import Limits, TaskFailed, WorkerPool
 from lavra.pack import PACK_FOLDERS
-from lavra.templating import make_environment, render_string
+from lavra.render.isolation import Limits, TaskFailed, WorkerPool
+from lavra.render.templating import make_environment, render_string
+from lavra_americana import pacote
 
 ALV = "alvara-fretamento"
 ON = date(2026, 11, 29)
@@ -73,7 +74,7 @@ def test_a_hostile_template_is_an_error_naming_template_and_line(
     pack_copy: Path, line3: str, message: str
 ) -> None:
     write_wording(pack_copy, line3)
-    engine = Engine(Content(pack_copy), limits=replace(RENDER_LIMITS, timeout=3))
+    engine = Engine(Content(pacote().at(pack_copy)), limits=replace(RENDER_LIMITS, timeout=3))
     started = time.monotonic()
     with pytest.raises(RenderError) as caught:
         engine.draft(ALV, example(pack_copy), ON)
@@ -83,7 +84,7 @@ def test_a_hostile_template_is_an_error_naming_template_and_line(
     assert time.monotonic() - started < 60
     # the pool keeps working after the failure (a worker that overran was replaced)
     write_wording(pack_copy, "{{ dados.empresa.razao_social }}")
-    fine = Engine(Content(pack_copy)).draft(ALV, example(pack_copy), ON)
+    fine = Engine(Content(pacote().at(pack_copy))).draft(ALV, example(pack_copy), ON)
     assert fine.pdf.startswith(b"%PDF-")
 
 
@@ -127,7 +128,7 @@ def test_ordinary_operations_still_work() -> None:
 def test_a_broken_template_stops_the_pack_from_loading(pack_copy: Path) -> None:
     write_wording(pack_copy, "{% if dados.empresa %}sem fim")
     with pytest.raises(ContentPackError) as caught:
-        Content(pack_copy)
+        Content(pacote().at(pack_copy))
     assert f"{WORDING}, linha 3: erro de sintaxe: o modelo termina sem fechar o bloco «if»" in (
         caught.value.message
     )

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from lavra.errors import RenderError
-from lavra.templating import DRAFT_BLANK, make_environment, render_string, render_template
+from lavra.render.templating import DRAFT_BLANK, make_environment, render_string, render_template
 
 HOSTILE = [
     '<img src="file:///etc/passwd">',

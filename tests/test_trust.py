@@ -20,16 +20,16 @@ from click.testing import CliRunner
 from cryptography.hazmat.primitives import serialization
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 
-from lavra import verification as v
-from lavra.cli import main
+from lavra.checking.content import Content
+from lavra.cli.main import main
 from lavra.config import Config
-from lavra.content import Content
 from lavra.documents import Engine
 from lavra.errors import ConfigError
 from lavra.issuing import Issuer
-from lavra.pki import init_dev_pki, load_revocation_info
-from lavra.registry import database_url, open_registry
-from lavra.signing import DocumentSigner
+from lavra.registry.store import database_url, open_registry
+from lavra.signing import verification as v
+from lavra.signing.pades import DocumentSigner
+from lavra.signing.pki import init_dev_pki, load_revocation_info
 
 SIGNED_AT = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 MOMENT = SIGNED_AT + timedelta(hours=2)

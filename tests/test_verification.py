@@ -13,9 +13,9 @@ from pdfdamage import incremental_update
 from PIL import Image
 
 from lavra.errors import InputError
-from lavra.pki import DevPki, init_dev_pki, load_signer, make_certificate
-from lavra.signing import DocumentSigner
-from lavra.verification import (
+from lavra.signing.pades import DocumentSigner
+from lavra.signing.pki import DevPki, init_dev_pki, load_signer, make_certificate
+from lavra.signing.verification import (
     ALPHABET,
     find_verification_code,
     is_valid_code,

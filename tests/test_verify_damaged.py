@@ -23,15 +23,15 @@ import weasyprint
 from click.testing import CliRunner
 from pdfdamage import damaged_copies, regions
 
-from lavra import verification as v
-from lavra.cli import main
+from lavra.checking.content import Content
+from lavra.cli.main import main
 from lavra.config import Config
-from lavra.content import Content
 from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.issuing import Issuer, ensure_dev_pki
-from lavra.registry import database_url, open_registry
-from lavra.signing import DocumentSigner
+from lavra.registry.store import database_url, open_registry
+from lavra.signing import verification as v
+from lavra.signing.pades import DocumentSigner
 from lavra.web.pdftasks import verify_document
 
 ALV = "alvara-fretamento"

@@ -17,8 +17,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509 import ocsp
 from cryptography.x509.oid import AuthorityInformationAccessOID, NameOID
 
-from lavra.pki import SignerIdentity, make_certificate
-from lavra.signing import DocumentSigner
+from lavra.signing.pades import DocumentSigner
+from lavra.signing.pki import SignerIdentity, make_certificate
 
 ORGANIZATION = "ICP de Teste (fora do lavra)"
 OCSP_URL = "http://ocsp.exemplo.invalid/"

@@ -18,8 +18,8 @@ from fastapi.testclient import TestClient
 from hostilepdfs import VARIANTS, javascript_open_action, launch_action, xfa_form
 from webhelpers import ALV, REQ, csrf_of, example
 
-from lavra.cli import main
-from lavra.pdfinspect import MESSAGES, Active, inspect_pdf
+from lavra.cli.main import main
+from lavra.signing.pdfinspect import MESSAGES, Active, inspect_pdf
 from lavra.web import WebContext
 
 

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from webhelpers import REPO
 
-from lavra.cli_web import serve, users
+from lavra.cli.web import serve, users
 from lavra.config import load_config
 from lavra.web import WebContext
 

@@ -172,7 +172,7 @@ def test_a_hostile_pdf_is_contained_by_the_sandbox(client: TestClient) -> None:
 def test_verification_by_code_reports_unknown_and_malformed_codes(client: TestClient) -> None:
     malformed = client.get("/verificar", params={"codigo": "ABC"})
     assert malformed.status_code == 422 and "12 caracteres" in malformed.text
-    from lavra.verification import new_code
+    from lavra.signing.verification import new_code
 
     unknown = client.get(f"/verificar/{new_code()}")
     assert unknown.status_code == 404

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from webhelpers import REPO, make_context
 
-from lavra.cli_web import serve
+from lavra.cli.web import serve
 from lavra.errors import ConfigError
 from lavra.web import WebContext, create_app
 from lavra.web.context import parse_proxies

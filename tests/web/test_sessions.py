@@ -197,7 +197,7 @@ def test_sessions_on_postgresql(postgres_url: str) -> None:
     from alembic.migration import MigrationContext
     from sqlalchemy import MetaData
 
-    from lavra.registry import metadata, open_registry
+    from lavra.registry.store import metadata, open_registry
     from lavra.web.users import UserStore, users_metadata
 
     with open_registry(postgres_url) as registry:

@@ -10,7 +10,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, inspect
 
-from lavra.registry import alembic_config, database_url, metadata, open_registry
+from lavra.registry.store import alembic_config, database_url, metadata, open_registry
 from lavra.web.users import users_metadata
 
 

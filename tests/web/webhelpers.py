@@ -10,9 +10,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from lavra.checking.content import Content
+from lavra.cli.demo import current_example
 from lavra.config import Config
-from lavra.content import Content
-from lavra.demo import current_example
 from lavra.issuing import ensure_dev_pki
 from lavra.web import WebContext, WebSettings
 from lavra.web.sandbox import Limits

@@ -1,0 +1,167 @@
+"""Checks a schema cannot express: small pure functions of data and a reference date.
+
+A form's metadata lists the checks it needs (``verificacoes``), each naming a rule,
+the field it applies to (a pointer pattern) and the legal basis. Every check returns
+report items of the same kind as the schema-derived ones, so the draft, the CLI and
+the web pages show them alike.
+
+Rules of the engine, available to every content pack (a pack adds its own through
+:attr:`lavra.pack.ContentPack.checks`, functions of the same :data:`Rule` shape):
+
+``emitido_ha_no_maximo``
+    The document at ``campo`` was issued no more than ``<parametro>`` months before
+    the reference date (e.g. the annual vehicle inspection).
+``vigente``
+    The object at ``campo`` has a ``validade`` not earlier than the reference date.
+
+Every attachment (a field whose schema is the shared ``documento``) is also checked
+on its own: it may not be past its ``validade`` nor issued after the reference date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+
+from lavra.checking.report import Item, Status
+from lavra.checking.schemas import FieldInfo
+from lavra.errors import ContentPackError, LavraError
+from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
+from lavra.law.params import Parameters
+from lavra.textutil import format_date
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    rule: str
+    field: str
+    basis: tuple[str, ...]
+    parameter: str | None = None
+
+    @classmethod
+    def from_json(
+        cls, raw: Mapping[str, Any], where: str, known: Collection[str] | None = None
+    ) -> CheckSpec:
+        """The check ``raw`` of a form's metadata; ``known``: the rule names it may use
+        (the engine's :data:`RULES` when not given)."""
+        keys = {"regra", "campo", "fundamento", "parametro"}
+        unknown = set(raw) - keys
+        if unknown or "regra" not in raw or "campo" not in raw:
+            raise ContentPackError(
+                f"{where}: verificação malformada (chaves desconhecidas: "
+                f"{', '.join(sorted(unknown)) or 'nenhuma'}; exigidas: regra, campo)."
+            )
+        if raw["regra"] not in (RULES if known is None else known):
+            raise ContentPackError(f"{where}: regra desconhecida «{raw['regra']}».")
+        return cls(
+            rule=str(raw["regra"]),
+            field=str(raw["campo"]),
+            basis=tuple(raw.get("fundamento", ())),
+            parameter=raw.get("parametro"),
+        )
+
+
+def _issued_within(
+    spec: CheckSpec, pointer: str, value: Any, on: date, params: Parameters
+) -> Iterator[Item]:
+    if not isinstance(value, Mapping) or spec.parameter is None:
+        return
+    issued = maybe_date(value.get("data_emissao"))
+    if issued is None:
+        return
+    ident = pointers.dotted(pointer)
+    try:
+        months = int(params.value(spec.parameter, on).value)
+    except LavraError as error:
+        yield Item(ident, Status.INVALID, pointer, error.message, spec.basis)
+        return
+    valid_until = issued + relativedelta(months=months)
+    if valid_until < on:
+        yield Item(
+            ident,
+            Status.INVALID,
+            pointer,
+            f"Documento emitido em {format_date(issued)}, há mais de {months} meses "
+            f"da data de referência ({format_date(on)}): deve ser renovado.",
+            spec.basis,
+        )
+
+
+def _in_force(
+    spec: CheckSpec, pointer: str, value: Any, on: date, params: Parameters
+) -> Iterator[Item]:
+    if not isinstance(value, Mapping):
+        return
+    expiry = maybe_date(value.get("validade"))
+    if expiry is not None and expiry < on:
+        yield Item(
+            pointers.dotted(pointer),
+            Status.INVALID,
+            pointer + "/validade",
+            f"Validade vencida em {format_date(expiry)} (data de referência {format_date(on)}).",
+            spec.basis,
+        )
+
+
+Rule = Callable[[CheckSpec, str, Any, date, Parameters], Iterator[Item]]
+
+RULES: dict[str, Rule] = {
+    "emitido_ha_no_maximo": _issued_within,
+    "vigente": _in_force,
+}
+
+
+def document_findings(
+    fields: Iterable[FieldInfo], data: Mapping[str, Any], on: date
+) -> Iterator[Item]:
+    """Every attachment: not past its own validity, not issued after the reference date."""
+    for info in fields:
+        if not info.document:
+            continue
+        for pointer in pointers.expand(info.pattern, data):
+            value = pointers.get(data, pointer)
+            if not isinstance(value, Mapping):
+                continue
+            ident, label = pointers.dotted(pointer), info.title or pointers.dotted(pointer)
+            expiry = maybe_date(value.get("validade"))
+            issued = maybe_date(value.get("data_emissao"))
+            if expiry is not None and expiry < on:
+                yield Item(
+                    ident,
+                    Status.INVALID,
+                    pointer + "/validade",
+                    f"{label}: documento vencido em {format_date(expiry)} "
+                    f"(data de referência {format_date(on)}); apresente documento válido.",
+                    tuple(info.basis),
+                )
+            elif issued is not None and issued > on:
+                yield Item(
+                    ident,
+                    Status.INVALID,
+                    pointer + "/data_emissao",
+                    f"{label}: data de emissão {format_date(issued)} posterior à data de "
+                    f"referência ({format_date(on)}).",
+                    tuple(info.basis),
+                )
+
+
+def run_checks(
+    specs: Iterable[CheckSpec],
+    data: Mapping[str, Any],
+    on: date,
+    params: Parameters,
+    rules: Mapping[str, Rule] | None = None,
+) -> list[Item]:
+    """All findings of the form's checks on the reference date (``rules``: the engine's
+    and the pack's, see :attr:`lavra.checking.content.Content.check_rules`)."""
+    found: list[Item] = []
+    for spec in specs:
+        rule = (RULES if rules is None else rules)[spec.rule]
+        for pointer in pointers.expand(spec.field, data):
+            found.extend(rule(spec, pointer, pointers.get(data, pointer), on, params))
+    return found

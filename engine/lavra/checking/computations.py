@@ -1,0 +1,231 @@
+"""Values the law computes for a form: the interface between the engine and a pack's rules.
+
+A form lists the computations it needs under ``"calculos"`` in its
+``formulario.json``; the content pack provides them (:attr:`lavra.pack.ContentPack.
+computations`). The engine runs each one after the schema and the checks, merges its
+:attr:`Computed.values` into the template variable ``calculado`` and its
+:attr:`Computed.items` into the completeness report::
+
+    compute = find_computation(pack, "auto_infracao_fretamento")
+    result = compute(ComputeInput(
+        form_id="auto-infracao-fretamento", data=data, on=date(2026, 3, 2),
+        pack_dir=pack.root, history=registry_history, draft=True,
+    ))
+    result.values["total"], result.items
+
+A computation is a pure function of its :class:`ComputeInput`. It never raises for
+what the data or the pack lack: a value it cannot compute is reported as a *missing*
+item naming it (so a draft lists it as pending and the document cannot be issued),
+and ``values`` mark it as pending. Errors of the history itself (the registry)
+propagate: they are not defects of the data.
+
+This module also holds the small helpers every pack's rules share (report items at a
+field, citations in the order of the law, one item per requirement).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from lavra.checking.report import Item, Status
+from lavra.errors import ContentPackError
+from lavra.inputs import pointers
+from lavra.inputs.reading import today
+from lavra.law.deadlines import UNIT_NAMES
+from lavra.law.model import Law, resolve
+
+if TYPE_CHECKING:
+    from lavra.pack import ContentPack
+
+__all__ = [
+    "EXAMPLE_NOTICE",
+    "AmountQuery",
+    "Computation",
+    "ComputeInput",
+    "Computed",
+    "History",
+    "PriorRecord",
+    "bare_reference",
+    "clean_text",
+    "find_computation",
+    "form_basis",
+    "in_legal_order",
+    "item_at",
+    "period_words",
+    "unique_items",
+]
+
+
+EXAMPLE_NOTICE = "VALORES DE EXEMPLO – SEM VALIDADE"
+"""Printed in any document whose amounts came from the example table."""
+
+
+@dataclass(frozen=True)
+class PriorRecord:
+    """An earlier document of the registry, as a computation sees it.
+
+    ``number`` as printed (``"0003/2026"``); ``reference_date`` the date of its facts
+    (for an auto, the date of the infraction); ``data`` the data as issued.
+    """
+
+    number: str
+    reference_date: date
+    data: Mapping[str, Any]
+
+
+class History(Protocol):
+    """The case history a computation may consult (the registry, through an adapter)."""
+
+    def prior_autos(
+        self, placa: str, form: str, since: date, before: date
+    ) -> Sequence[PriorRecord]:
+        """Autos of ``form`` that stand (not cancelled) for the vehicle ``placa``.
+
+        Only those whose reference date is on or after ``since`` and before ``before``
+        (exclusive), in any order.
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class ComputeInput:
+    """What a computation is given.
+
+    ``on``: the reference date the engine decided. ``pack_dir``: the content pack's
+    root. ``history``: the case history, or None (taken as empty). ``draft``: whether
+    a MINUTA is being prepared (results do not depend on it: pending values are
+    always reported as items, never raised). ``example_values``: let the pack's
+    example tables fill values the pack lacks — for ``lavra demo`` only.
+    ``issued_on``: the date the document is (or would be) issued; today in
+    America/Sao_Paulo (:func:`lavra.inputs.reading.today`) unless given.
+    """
+
+    form_id: str
+    data: Mapping[str, Any]
+    on: date
+    pack_dir: Path
+    history: History | None
+    draft: bool
+    example_values: bool = False
+    issued_on: date = field(default_factory=today)
+
+
+@dataclass(frozen=True)
+class Computed:
+    """Values for the template variable ``calculado``, and report items."""
+
+    values: Mapping[str, Any]
+    items: tuple[Item, ...] = field(default=())
+
+
+Computation = Callable[[ComputeInput], Computed]
+
+
+@lru_cache(maxsize=32)
+def form_basis(root: Path, form_id: str) -> tuple[str, ...]:
+    """The fixed ``"fundamento"`` of the form's metadata; () when it cannot be read.
+
+    The engine has loaded and checked the metadata before any computation runs; a
+    computation called on its own with a pack that lacks the form just goes without.
+    """
+    path = root / "forms" / form_id / "formulario.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ()
+    listed = raw.get("fundamento") if isinstance(raw, dict) else None
+    if not isinstance(listed, list):
+        return ()
+    return tuple(c for c in listed if isinstance(c, str))
+
+
+def clean_text(value: Any) -> str | None:
+    """A non-blank text of the form data, stripped; None otherwise."""
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def item_at(field: str, status: Status, message: str, *basis: str) -> Item:
+    """A report item about the field at pointer ``field`` (its id is the dotted pointer)."""
+    return Item(pointers.dotted(field), status, field, message, tuple(basis))
+
+
+def bare_reference(laws: Mapping[str, Law], citation: str) -> str:
+    """``"art. 21, III"`` from ``"art. 21, III, da Lei nº 4.515/2007"``."""
+    cited = resolve(laws, citation)
+    title = cited.law.short_title
+    return cited.short.removesuffix(f", da {title}").removesuffix(f" da {title}")
+
+
+def period_words(amount: int, unit: str) -> tuple[str, str]:
+    """``("15 dias", "contados")``."""
+    singular, plural = UNIT_NAMES.get(unit, (unit, unit))
+    if amount == 1:
+        return f"{amount} {singular}", "contado"
+    return f"{amount} {plural}", "contados"
+
+
+def in_legal_order(citations: Iterable[str], laws: Mapping[str, Law]) -> list[str]:
+    """Unique citations in the order of the laws' text (unknown ones last, as given)."""
+    unique = list(dict.fromkeys(citations))
+
+    def key(citation: str) -> tuple[int, int]:
+        law_id, _, fragment = citation.partition("#")
+        law = laws.get(law_id)
+        if law is None or fragment not in law.fragments:
+            return (1, unique.index(citation))
+        return (0, list(law.fragments).index(fragment))
+
+    return sorted(unique, key=key)
+
+
+def unique_items(items: Sequence[Item]) -> tuple[Item, ...]:
+    """One item per requirement; a pending one wins over a met one."""
+    chosen: dict[str, Item] = {}
+    for item in items:
+        current = chosen.get(item.requirement)
+        if current is None or (item.pending and not current.pending):
+            chosen[item.requirement] = item
+    return tuple(chosen.values())
+
+
+
+@dataclass(frozen=True)
+class AmountQuery:
+    """A question to ``lavra amount``: the fine or fee ``citation`` sets on ``on``.
+
+    ``previous``: the dates of earlier infractions of the same provision by the same
+    subject (they decide repeat offences). ``example_values``: let the pack's example
+    table fill amounts the pack lacks (demonstrations only). The pack answers with a
+    mapping of JSON values: ``amount`` (``"1234.56"``), ``amount_figures``,
+    ``amount_words``, ``explanation``, ``basis`` (citations), ``example`` (a bool) and
+    whatever else its law needs (``doubled``, ``sanction``, ``impediment``); it raises
+    :class:`lavra.errors.InputError` for a question its law does not answer.
+    """
+
+    citation: str
+    on: date
+    previous: tuple[date, ...]
+    pack_dir: Path
+    example_values: bool = False
+
+
+def find_computation(pack: ContentPack, name: str) -> Computation:
+    """The computation ``name`` of ``pack`` (ContentPackError when the pack lacks it)."""
+    found = pack.computations.get(name)
+    if found is None:
+        raise ContentPackError(
+            f"Cálculo desconhecido nos metadados de um formulário: «{name}» (o pacote "
+            f"«{pack.name}» não o fornece)."
+        )
+    return found
+
+
+def clear_caches() -> None:
+    """Forget the form metadata read by :func:`form_basis`."""
+    form_basis.cache_clear()

@@ -1,0 +1,157 @@
+"""The completeness report: one item per requirement, a value rather than an exception.
+
+Each item says whether a requirement of the law is ``met``, ``missing``, ``invalid``
+or ``not_applicable`` for the data at hand, which field it concerns (a JSON pointer),
+a pt-BR message a clerk understands, and its legal basis (citation ids).
+
+The schema tells which properties are requirements (those carrying ``x-fundamento``);
+schema validation issues decide their status; rule findings (checks a schema cannot
+express, made on a reference date) are items of the same kind and override a
+requirement they concern when they find it invalid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+from typing import Any
+
+from lavra.checking.schemas import FieldInfo, SchemaIssue
+from lavra.inputs import pointers
+
+
+class Status(StrEnum):
+    MET = "met"
+    MISSING = "missing"
+    INVALID = "invalid"
+    NOT_APPLICABLE = "not_applicable"
+
+
+STATUS_LABELS = {
+    Status.MET: "atendido",
+    Status.MISSING: "pendente",
+    Status.INVALID: "irregular",
+    Status.NOT_APPLICABLE: "não se aplica",
+}
+
+
+@dataclass(frozen=True)
+class Item:
+    requirement: str
+    status: Status
+    field: str
+    message: str
+    basis: tuple[str, ...] = ()
+
+    @property
+    def pending(self) -> bool:
+        return self.status in (Status.MISSING, Status.INVALID)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "requirement": self.requirement,
+            "status": self.status.value,
+            "field": self.field,
+            "message": self.message,
+            "basis": list(self.basis),
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    form: str
+    on: date
+    items: tuple[Item, ...]
+
+    @property
+    def complete(self) -> bool:
+        return not any(item.pending for item in self.items)
+
+    @property
+    def pending(self) -> tuple[Item, ...]:
+        return tuple(item for item in self.items if item.pending)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "form": self.form,
+            "on": self.on.isoformat(),
+            "complete": self.complete,
+            "items": [item.to_json() for item in self.items],
+        }
+
+
+def _document_missing(issue: SchemaIssue, pointer: str) -> bool:
+    """An attachment present in the data but not presented (``apresentado`` false)."""
+    return issue.pointer == pointer + "/apresentado" and issue.keyword in ("const", "required")
+
+
+def _label(info: FieldInfo, pointer: str) -> str:
+    return info.title or pointers.dotted(pointer)
+
+
+def _requirement_item(
+    info: FieldInfo, pointer: str, issues: Sequence[SchemaIssue], data: Mapping[str, Any]
+) -> Item:
+    label = _label(info, pointer)
+    ident = pointers.dotted(pointer)
+    basis = tuple(info.basis)
+    if any(i.keyword == "required" and i.pointer == pointer for i in issues) or (
+        info.document and any(_document_missing(i, pointer) for i in issues)
+    ):
+        prefix = "Documento não apresentado" if info.document else "Não informado"
+        return Item(ident, Status.MISSING, pointer, f"{prefix}: {label}.", basis)
+    if issues:
+        text = " ".join(dict.fromkeys(i.message for i in issues))
+        return Item(ident, Status.INVALID, pointer, text, basis)
+    if pointers.get(data, pointer, _ABSENT) is _ABSENT:
+        return Item(ident, Status.NOT_APPLICABLE, pointer, f"Não se aplica: {label}.", basis)
+    prefix = "Apresentado" if info.document else "Atendido"
+    return Item(ident, Status.MET, pointer, f"{prefix}: {label}.", basis)
+
+
+_ABSENT = object()
+
+
+def build_report(
+    form: str,
+    on: date,
+    data: Mapping[str, Any],
+    fields: Iterable[FieldInfo],
+    issues: Sequence[SchemaIssue],
+    findings: Iterable[Item] = (),
+) -> Report:
+    """Combine requirements, schema issues and rule findings into one report."""
+    requirements: list[tuple[str, FieldInfo]] = [
+        (pointer, info)
+        for info in fields
+        if info.basis
+        for pointer in pointers.expand(info.pattern, data)
+    ]
+    # Each issue belongs to the deepest requirement that contains it.
+    owned: dict[str, list[SchemaIssue]] = {pointer: [] for pointer, _ in requirements}
+    orphans: list[SchemaIssue] = []
+    for issue in issues:
+        owners = [p for p, _ in requirements if pointers.is_within(issue.pointer, p)]
+        if owners:
+            owned[max(owners, key=len)].append(issue)
+        else:
+            orphans.append(issue)
+
+    items: dict[str, Item] = {}
+    for pointer, info in requirements:
+        item = _requirement_item(info, pointer, owned[pointer], data)
+        items.setdefault(item.requirement, item)
+    for issue in orphans:
+        status = Status.MISSING if issue.keyword == "required" else Status.INVALID
+        ident = pointers.dotted(issue.pointer) or "dados"
+        key = ident
+        while key in items:
+            key += "'"
+        items[key] = Item(ident, status, issue.pointer, issue.message, ())
+    for finding in findings:
+        current = items.get(finding.requirement)
+        if current is None or (finding.pending and not current.pending):
+            items[finding.requirement] = finding
+    return Report(form, on, tuple(items.values()))

@@ -1,0 +1,468 @@
+"""The command line: a thin shell over the engine. Help and messages in pt-BR."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import click
+
+from lavra.checking.report import STATUS_LABELS, Report
+from lavra.cli import i18n as cli_i18n
+from lavra.cli.amount import amount
+from lavra.cli.deadline import deadline
+from lavra.cli.files import check_writable, write_atomically
+from lavra.cli.law import law
+from lavra.cli.pack import pack
+from lavra.cli.support import EXIT_INCOMPLETE, shielded
+from lavra.cli.web import serve, users
+from lavra.config import load_config
+from lavra.documents import MAX_PDF_BYTES, Engine
+from lavra.errors import InputError, LavraError
+from lavra.inputs.reading import describe_os_error, parse_date, read_data
+from lavra.inputs.textnorm import clean_text
+from lavra.signing.pdfinspect import inspect_pdf
+
+cli_i18n.install()
+# The libraries' own log lines are English and technical: the commands report in pt-BR.
+for _library in ("pypdf", "pyhanko", "pyhanko_certvalidator", "weasyprint", "fontTools"):
+    logging.getLogger(_library).setLevel(logging.CRITICAL)
+
+
+def _engine() -> Engine:
+    return Engine.from_config()
+
+
+def _on(value: str | None) -> date | None:
+    return parse_date(value, what="data de referência (--on)", field="--on") if value else None
+
+
+ON_OPTION = click.option(
+    "--on",
+    "on",
+    metavar="AAAA-MM-DD",
+    help="Data de referência (padrão: a data do próprio documento, ou hoje em Americana).",
+)
+
+
+def print_report(report: Report, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        return
+    state = "COMPLETO" if report.complete else "INCOMPLETO"
+    click.echo(f"Formulário {report.form} em {report.on:%d/%m/%Y}: {state}")
+    for item in report.items:
+        label = STATUS_LABELS[item.status].upper()
+        basis = f" [{'; '.join(item.basis)}]" if item.basis else ""
+        where = f" — {item.field}" if item.field else ""
+        click.echo(f"  {label:<14} {item.message}{basis}{where}")
+    pending = len(report.pending)
+    if pending:
+        click.echo(f"{pending} pendência(s).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="lavra", message="lavra %(version)s")
+def main() -> None:
+    """lavra: documentos oficiais da SETRANSV conforme a lei.
+
+    Verifica a completude dos dados frente à lei, gera minutas e requerimentos
+    preenchíveis, emite documentos numerados e assinados, verifica-os, e calcula
+    prazos e valores fixados pelas leis.
+    """
+
+
+main.add_command(law)
+main.add_command(pack)
+main.add_command(deadline)
+main.add_command(amount)
+main.add_command(serve)
+main.add_command(users)
+
+
+@main.command("check")
+@click.argument("form", metavar="FORMULÁRIO")
+@click.argument("data", metavar="DADOS.json", type=click.Path(path_type=Path, dir_okay=False))
+@ON_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
+@shielded
+def check_command(form: str, data: Path, on: str | None, as_json: bool) -> None:
+    """Verifica os DADOS do FORMULÁRIO frente à lei.
+
+    Sai com 0 quando completo, 1 quando incompleto, 2 para entrada inutilizável.
+    """
+    report = _engine().check(form, read_data(data), _on(on))
+    print_report(report, as_json)
+    sys.exit(0 if report.complete else EXIT_INCOMPLETE)
+
+
+@main.command("draft")
+@click.argument("form", metavar="FORMULÁRIO")
+@click.argument("data", metavar="DADOS.json", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    help="Arquivo PDF da minuta.",
+)
+@click.option(
+    "--docx", type=click.Path(path_type=Path, dir_okay=False), help="Também gera o DOCX editável."
+)
+@ON_OPTION
+@shielded
+def draft_command(form: str, data: Path, output: Path, docx: Path | None, on: str | None) -> None:
+    """Gera a MINUTA do FORMULÁRIO com os DADOS, mesmo incompletos."""
+    rendered = _engine().draft(form, read_data(data), _on(on), docx=docx is not None)
+    write_atomically(output, rendered.pdf)
+    if docx is not None and rendered.docx is not None:
+        write_atomically(docx, rendered.docx)
+    pending = len(rendered.report.pending)
+    click.echo(
+        f"Minuta gravada em {output}"
+        + (f" e {docx}" if docx else "")
+        + f"; {pending} pendência(s)."
+    )
+
+
+@main.command("prefill")
+@click.argument("form", metavar="FORMULÁRIO")
+@click.argument(
+    "data", metavar="[DADOS.json]", type=click.Path(path_type=Path, dir_okay=False), required=False
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    help="Arquivo PDF preenchível.",
+)
+@shielded
+def prefill_command(form: str, data: Path | None, output: Path) -> None:
+    """Gera o requerimento FORMULÁRIO em PDF preenchível, já preenchido com os DADOS."""
+    pdf = _engine().prefill(form, read_data(data) if data else {})
+    write_atomically(output, pdf)
+    click.echo(f"Requerimento preenchível gravado em {output}.")
+
+
+@main.command("read")
+@click.argument("filled", metavar="PREENCHIDO.pdf", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--form", "form", help="Formulário, quando o PDF não o identifica.")
+@ON_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
+@shielded
+def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) -> None:
+    """Lê os dados de um requerimento PREENCHIDO e verifica a completude.
+
+    Sai com 0 quando completo, 1 quando incompleto, 2 para arquivo inutilizável.
+    """
+    try:
+        raw = filled.read_bytes()
+    except OSError as error:
+        raise LavraError(
+            f"Não foi possível ler o arquivo {filled}: {describe_os_error(error)}."
+        ) from None
+    result = _engine().read(raw, form, _on(on))
+    alerts = inspect_pdf(raw)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"form": result.form, "data": result.data, "report": result.report.to_json(),
+                 "alertas": list(alerts)},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        click.echo(json.dumps(result.data, ensure_ascii=False, indent=2))
+        print_report(result.report, False)
+        _print_alerts(alerts)
+    sys.exit(0 if result.report.complete else EXIT_INCOMPLETE)
+
+
+@main.command("demo")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("lavra-demo"),
+    show_default=True,
+    help="Pasta de saída.",
+)
+@shielded
+def demo_command(output: Path) -> None:
+    """Gera exemplos de todos os formulários a partir dos dados embutidos.
+
+    Cria na pasta uma PKI de desenvolvimento (sem validade jurídica) e um registro
+    SQLite, emite e verifica cada documento emissível, e gera minuta e requerimento
+    preenchível de cada requerimento.
+    """
+    from lavra.cli.demo import run_demo
+
+    rows = run_demo(load_config(), output)
+    width_form = max([len("formulário"), *(len(r.form) for r in rows)])
+    click.echo(f"{'formulário':<{width_form}}  {'número':<9}  situação")
+    for row in rows:
+        click.echo(f"{row.form:<{width_form}}  {row.number:<9}  {row.status}")
+        for path in row.files:
+            click.echo(f"{'':<{width_form}}  {'':<9}  {path}")
+    click.echo(f"Registro e PKI de desenvolvimento (sem validade jurídica) em {output / 'dados'}.")
+
+
+@main.group("keys")
+def keys_group() -> None:
+    """Certificados de assinatura."""
+
+
+@keys_group.command("init")
+@click.option("--force", is_flag=True, help="Recria a PKI mesmo que já exista.")
+@shielded
+def keys_init_command(force: bool) -> None:
+    """Cria a PKI de desenvolvimento (SEM VALIDADE JURÍDICA) na pasta de dados.
+
+    Uma autoridade raiz e um certificado por papel de assinatura (secretário de
+    transportes, agente de fiscalização, prefeito). Em produção use o certificado
+    do Município (configuração [assinantes]).
+    """
+    from lavra.signing.pki import init_dev_pki
+
+    config = load_config()
+    engine = Engine.from_config(config)
+    pki = init_dev_pki(config.pki_dir, engine.content.organization.roles, force=force)
+    click.echo(f"PKI de desenvolvimento (sem validade jurídica) em {pki.folder}:")
+    for role, path in sorted(pki.signers.items()):
+        click.echo(f"  {role:<24} {path}")
+
+
+def _issuer() -> Any:
+    from lavra.issuing import Issuer
+
+    return Issuer.from_config()
+
+
+@main.command("issue")
+@click.argument("form", metavar="FORMULÁRIO")
+@click.argument("data", metavar="DADOS.json", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    help="Arquivo PDF/A assinado.",
+)
+@click.option(
+    "--docx",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Também grava a cópia editável em DOCX.",
+)
+@click.option(
+    "--chave", "key", help="Chave de idempotência: repetir a emissão devolve o mesmo documento."
+)
+@ON_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
+@shielded
+def issue_command(
+    form: str,
+    data: Path,
+    output: Path,
+    docx: Path | None,
+    key: str | None,
+    on: str | None,
+    as_json: bool,
+) -> None:
+    """Emite o FORMULÁRIO com os DADOS: numera, assina e registra; ou recusa se incompleto."""
+    from lavra.issuing import IncompleteError
+
+    if key is not None:
+        key = clean_text(key, what="A chave de idempotência (--chave)", field="--chave")
+    check_writable(output)
+    if docx is not None:
+        check_writable(docx)
+    issuer = _issuer()
+    try:
+        result = issuer.issue(
+            form,
+            read_data(data),
+            _on(on),
+            idempotency_key=key,
+            actor=os.environ.get("USER"),
+            docx=docx is not None,
+        )
+    except IncompleteError as error:
+        click.echo(error.message, err=True)
+        print_report(error.report, as_json)
+        sys.exit(EXIT_INCOMPLETE)
+    record = result.record
+    try:
+        write_atomically(output, result.pdf)
+        if docx is not None and result.docx is not None:
+            write_atomically(docx, result.docx)
+    except LavraError as error:
+        raise LavraError(
+            f"Documento {record.series} nº {record.formatted} emitido e registrado (código "
+            f"verificador {record.verification_code}), mas {error.message[0].lower()}"
+            f"{error.message[1:]} Obtenha o original com «lavra export {record.formatted} "
+            f"--series {record.series} -o ARQUIVO.pdf»."
+        ) from None
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "number": record.formatted,
+                    "series": record.series,
+                    "form": record.form,
+                    "verification_code": record.verification_code,
+                    "sha256": record.sha256,
+                    "path": str(output),
+                    "docx": str(docx) if docx else None,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        click.echo(
+            f"Emitido {record.series} nº {record.formatted}, código verificador "
+            f"{record.verification_code}, gravado em {output}."
+        )
+
+
+@main.command("verify")
+@click.argument(
+    "file",
+    metavar="[DOCUMENTO.pdf]",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=False,
+)
+@click.option("--code", "code", help="Consulta um código verificador no registro.")
+@click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
+@shielded
+def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
+    """Verifica um documento emitido: assinatura íntegra, confiável, sem alteração
+    posterior, e o registro com este código e este hash. Sai com 0 só quando tudo confere."""
+    issuer = _issuer()
+    if code is not None:
+        record = issuer.lookup_code(code)
+        if record is None:
+            raise LavraError(f"Código verificador {code} não encontrado no registro.")
+        payload = {
+            "registered": True,
+            "number": record.formatted,
+            "form": record.form,
+            "series": record.series,
+            "issued_at": record.issued_at_local.isoformat(),
+            "signer": record.signer_subject,
+            "cancelled": record.cancelled,
+            "cancel_reason": record.cancel_reason,
+        }
+        if as_json:
+            click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        else:
+            state = f"CANCELADO ({record.cancel_reason})" if record.cancelled else "válido"
+            click.echo(
+                f"{record.form} nº {record.formatted}, emitido em "
+                f"{record.issued_at_local:%d/%m/%Y %H:%M}, assinado por "
+                f"{record.signer_subject}: {state}."
+            )
+        sys.exit(0 if not record.cancelled else EXIT_INCOMPLETE)
+    if file is None:
+        raise LavraError("Informe o arquivo PDF ou --code CÓDIGO.")
+    try:
+        if file.stat().st_size > MAX_PDF_BYTES:
+            # Read in full and parsed twice otherwise: minutes and gigabytes for nothing.
+            raise InputError(
+                f"O arquivo {file} excede o tamanho máximo de {MAX_PDF_BYTES // (1024 * 1024)} "
+                "MiB: não é um documento emitido pelo lavra."
+            )
+        raw = file.read_bytes()
+    except OSError as error:
+        raise LavraError(
+            f"Não foi possível ler o arquivo {file}: {describe_os_error(error)}."
+        ) from None
+    result = issuer.verify(raw)
+    alerts = inspect_pdf(raw)
+    if as_json:
+        click.echo(json.dumps({**result.to_json(), "alertas": list(alerts)},
+                              ensure_ascii=False, indent=2))
+    elif result.valid:
+        click.echo(
+            f"Documento válido: {result.form} nº {result.number}, assinado por {result.signer}."
+        )
+    else:
+        click.echo("Documento NÃO confere:")
+        for problem in result.problems:
+            click.echo(f"  - {problem}")
+    if not as_json:
+        _print_alerts(alerts)
+    sys.exit(0 if result.valid else EXIT_INCOMPLETE)
+
+
+def _print_alerts(alerts: tuple[str, ...]) -> None:
+    """Warnings about the file's active content (lavra.signing.pdfinspect), after the result."""
+    if alerts:
+        click.echo("Atenção (o conteúdo do arquivo não foi executado):")
+        for alert in alerts:
+            click.echo(f"  ! {alert}")
+
+
+@main.command("export")
+@click.argument("number", metavar="NÚMERO")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    metavar="ARQUIVO",
+    help="Onde gravar o PDF original assinado.",
+)
+@click.option(
+    "--docx",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="ARQUIVO",
+    help="Também grava a cópia editável em DOCX.",
+)
+@click.option("--series", "series", metavar="SÉRIE", help="Série, quando o número se repete.")
+@shielded
+def export_command(number: str, output: Path, docx: Path | None, series: str | None) -> None:
+    """Grava o original assinado do documento NÚMERO (ex.: 0001/2026), do registro."""
+    issuer = _issuer()
+    record = issuer.registry.by_number(number, series=series)
+    if record is None:
+        raise LavraError(f"Documento nº {number} não encontrado no registro.")
+    write_atomically(output, issuer.registry.pdf(record.id))
+    if docx is not None:
+        stored = issuer.registry.docx(record.id)
+        if stored is None:
+            raise LavraError(f"O documento nº {number} foi emitido sem cópia DOCX.")
+        write_atomically(docx, stored)
+    click.echo(f"Original de {record.series} nº {record.formatted} gravado em {output}.")
+
+
+@main.command("cancel")
+@click.argument("number", metavar="NÚMERO")
+@click.option("--reason", "reason", required=True, help="Motivo do cancelamento.")
+@click.option("--series", "series", help="Série, quando o número se repete entre séries.")
+@click.option("--by", "by", default=None, help="Quem cancela (padrão: o usuário do sistema).")
+@shielded
+def cancel_command(number: str, reason: str, series: str | None, by: str | None) -> None:
+    """Cancela o documento NÚMERO (ex.: 0001/2026): ele permanece no registro."""
+    who = by or os.environ.get("USER")
+    if not who:
+        raise LavraError("Informe quem cancela o documento (--by NOME): o registro guarda o autor.")
+    reason = clean_text(reason, what="O motivo do cancelamento (--reason)", field="--reason")
+    who = clean_text(who, what="O nome de quem cancela (--by)", field="--by")
+    record = _issuer().cancel(number, reason, who, series)
+    click.echo(
+        f"Documento {record.series} nº {record.formatted} cancelado: {record.cancel_reason}."
+    )
+
+
+cli_i18n.localize_metavars(main)
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

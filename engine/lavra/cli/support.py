@@ -1,0 +1,49 @@
+"""What every command of the CLI shares: exit codes and the error shield."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from lavra.checking.content import describe_error
+from lavra.errors import LavraError
+
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT_INCOMPLETE = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+
+
+def shielded(func: F) -> F:
+    """Turn every error into a pt-BR message and an exit code; never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except LavraError as error:
+            click.echo(f"Erro: {describe_error(error)}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except BrokenPipeError:
+            # The reader of our output went away (e.g. `| head`): stop quietly.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(EXIT_INTERNAL)
+        except Exception as error:
+            if os.environ.get("LAVRA_DEBUG"):
+                raise
+            click.echo(
+                f"Erro interno inesperado ({type(error).__name__}). "
+                "Repita com LAVRA_DEBUG=1 para detalhes técnicos e informe o suporte.",
+                err=True,
+            )
+            sys.exit(EXIT_INTERNAL)
+
+    return wrapper  # type: ignore[return-value]

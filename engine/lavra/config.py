@@ -1,0 +1,176 @@
+"""Configuration: defaults that work out of the box, loud failure on unknown keys.
+
+Sources, later ones winning: built-in defaults; the TOML file named by
+``LAVRA_CONFIG`` (or ``lavra.toml`` in the working directory when present);
+environment variables ``LAVRA_PACK``, ``LAVRA_DATA`` and ``LAVRA_DATABASE_URL``.
+
+    # lavra.toml
+    pacote = "/srv/lavra/americana"     # content pack (legal_text/, schemas/, forms/)
+    pasta_dados = "/var/lib/lavra"      # registry, keys, generated files
+    banco = "postgresql+psycopg://lavra@localhost/lavra"   # default: SQLite in pasta_dados
+    url_verificacao = "https://servicos.americana.sp.gov.br/lavra/verificar"
+    carimbo_tempo = "https://tsa.exemplo.gov.br"            # PAdES B-T when set
+
+    [assinantes.secretario-transportes]  # production: the municipality's certificate
+    nome = "Fulano de Tal"
+    certificado = "/etc/lavra/secretario.p12"
+    senha_variavel = "LAVRA_SENHA_SECRETARIO"   # the passphrase comes from this variable
+
+Without ``[assinantes]`` the development PKI of ``lavra keys init`` (no legal validity)
+signs, one certificate per role.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lavra.errors import ConfigError
+from lavra.inputs.reading import describe_os_error
+from lavra.pack import PACK_ENV, checked_pack_dir, default_pack_dir
+
+CONFIG_ENV = "LAVRA_CONFIG"
+DATA_ENV = "LAVRA_DATA"
+DATABASE_ENV = "LAVRA_DATABASE_URL"
+DEFAULT_VERIFICATION_URL = "http://127.0.0.1:8000/verificar"
+KNOWN_KEYS = {
+    "pacote": "caminho do pacote de conteúdo",
+    "pasta_dados": "pasta de dados",
+    "banco": "URL do banco de dados do registro",
+    "url_verificacao": "endereço da página de verificação",
+    "carimbo_tempo": "URL da autoridade de carimbo do tempo",
+    "assinantes": "certificados dos signatários por papel",
+}
+SIGNER_KEYS = {"nome", "certificado", "senha_variavel"}
+
+
+@dataclass(frozen=True)
+class SignerConfig:
+    """The production certificate of one signing role."""
+
+    name: str
+    certificate: Path
+    passphrase_env: str
+
+
+@dataclass(frozen=True)
+class Config:
+    pack_dir: Path
+    data_dir: Path
+    database_url: str | None = None
+    verification_url: str = DEFAULT_VERIFICATION_URL
+    timestamp_url: str | None = None
+    signers: Mapping[str, SignerConfig] = field(default_factory=dict)
+
+    @property
+    def pki_dir(self) -> Path:
+        return self.data_dir / "pki"
+
+
+def _text(path: Path, key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"Em {path}, «{key}» deve ser um texto não vazio.")
+    return value.strip()
+
+
+def _signers(path: Path, raw: Any) -> dict[str, SignerConfig]:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"Em {path}, «assinantes» deve ser uma tabela por papel.")
+    signers = {}
+    for role, entry in raw.items():
+        if not isinstance(entry, dict):
+            raise ConfigError(f"Em {path}, «assinantes.{role}» deve ser uma tabela.")
+        unknown = sorted(set(entry) - SIGNER_KEYS)
+        missing = sorted(SIGNER_KEYS - set(entry))
+        if unknown or missing:
+            raise ConfigError(
+                f"Em {path}, «assinantes.{role}»: chaves desconhecidas {unknown or '-'}, "
+                f"ausentes {missing or '-'} (aceitas: {', '.join(sorted(SIGNER_KEYS))})."
+            )
+        signers[role] = SignerConfig(
+            name=_text(path, f"assinantes.{role}.nome", entry["nome"]),
+            certificate=Path(_text(path, f"assinantes.{role}.certificado", entry["certificado"])),
+            passphrase_env=_text(
+                path, f"assinantes.{role}.senha_variavel", entry["senha_variavel"]
+            ),
+        )
+    return signers
+
+
+#: tomllib's messages (English, unstable wording) by their start, in pt-BR.
+_TOML_PROBLEMS = (
+    ("Cannot overwrite a value", "a mesma chave aparece mais de uma vez"),
+    ("Cannot declare", "a mesma seção aparece mais de uma vez"),
+    ("Cannot mutate immutable namespace", "a chave já foi definida de outra forma"),
+    ("Invalid value", "valor inválido"),
+    ("Invalid statement", "linha que não é chave = valor nem [seção]"),
+    ("Expected '=' after a key", "falta o sinal = depois da chave"),
+    ("Unterminated string", "texto sem aspas de fechamento"),
+    ("Illegal character", "caractere não permitido"),
+    ("Invalid initial character for a key part", "nome de chave inválido"),
+    ("Unclosed array", "lista sem colchete de fechamento"),
+)
+
+
+def _toml_problem(message: str) -> str:
+    """A TOML syntax error in pt-BR, with the line and column tomllib gives."""
+    what = next(
+        (pt for en, pt in _TOML_PROBLEMS if message.startswith(en)), "erro de sintaxe TOML"
+    )
+    at = re.search(r"\(at line (\d+), column (\d+)\)", message)
+    if at is not None:
+        return f"{what} (linha {at.group(1)}, coluna {at.group(2)})"
+    if "(at end of document)" in message:
+        return f"{what} (no fim do arquivo)"
+    return what
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            raw = tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(
+            f"Não foi possível ler o arquivo de configuração {path}: {describe_os_error(error)}."
+        ) from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(
+            f"Arquivo de configuração {path} inválido: {_toml_problem(str(error))}."
+        ) from None
+    unknown = sorted(set(raw) - set(KNOWN_KEYS))
+    if unknown:
+        known = ", ".join(sorted(KNOWN_KEYS))
+        raise ConfigError(
+            f"Chave desconhecida em {path}: {', '.join(unknown)}. Chaves aceitas: {known}."
+        )
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        values[key] = _signers(path, value) if key == "assinantes" else _text(path, key, value)
+    return values
+
+
+def load_config(cwd: Path | None = None) -> Config:
+    """The configuration in force for this process."""
+    here = cwd or Path.cwd()
+    named = os.environ.get(CONFIG_ENV)
+    values: dict[str, Any] = {}
+    if named:
+        values = _read_file(Path(named))
+    elif (here / "lavra.toml").is_file():
+        values = _read_file(here / "lavra.toml")
+    pack = os.environ.get(PACK_ENV) or values.get("pacote")
+    pack_dir = checked_pack_dir(Path(pack)) if pack else default_pack_dir()
+    data = os.environ.get(DATA_ENV) or values.get("pasta_dados") or str(here / "lavra-dados")
+    return Config(
+        pack_dir=pack_dir,
+        data_dir=Path(data),
+        database_url=os.environ.get(DATABASE_ENV) or values.get("banco"),
+        verification_url=values.get("url_verificacao", DEFAULT_VERIFICATION_URL),
+        timestamp_url=values.get("carimbo_tempo"),
+        signers=values.get("assinantes", {}),
+    )

@@ -1,0 +1,487 @@
+"""The document pipeline: data → schema → rules → completeness report → draft PDF/DOCX.
+
+    engine = Engine.from_config()
+    report = engine.check("alvara-fretamento", data, on=date(2026, 11, 29))
+    draft = engine.draft("alvara-fretamento", data, docx=True)
+
+A form's wording is a template written by staff: it is rendered (Jinja → HTML →
+PDF/DOCX) in a warm worker process of :mod:`lavra.render.isolation`, within time, memory and
+output limits (:data:`RENDER_LIMITS`); each worker keeps its own engine (templates,
+fonts, CSS) between documents.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from dateutil.relativedelta import relativedelta
+from markupsafe import escape
+from pypdf import PdfReader, PdfWriter
+from pypdf.errors import PyPdfError
+
+from lavra.checking.checks import document_findings, run_checks
+from lavra.checking.content import Content, FormSpec
+from lavra.checking.report import Report, build_report
+from lavra.checking.schemas import SchemaIssue, extra_issue, field_label, validate
+from lavra.config import Config, load_config
+from lavra.errors import InputError, LavraError, ParameterError, RenderError
+from lavra.inputs import pointers
+from lavra.inputs.reading import check_date, check_values, maybe_date, today
+from lavra.render.fillable import fillable_body, read_fields
+from lavra.render.glyphs import Coverage, coverage_of, undrawable
+from lavra.render.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
+from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
+from lavra.render.task import DocumentRenderer, Rendering, RenderJob, render_job
+
+if TYPE_CHECKING:
+    from lavra.checking.computations import History
+
+FORM_ID_KEY = "/LavraFormulario"
+MAX_PDF_BYTES = 10 * 1024 * 1024
+#: Limits of rendering one document (a document takes well under a second).
+#: A worker's first document also loads the pack (``startup``, not counted in ``timeout``).
+RENDER_LIMITS = Limits(timeout=20.0, memory_bytes=1536 * MiB, output_bytes=64 * MiB, startup=120.0)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A form's data checked on a reference date, with the values the law computes."""
+
+    form: FormSpec
+    data: Mapping[str, Any]
+    on: date
+    report: Report
+    computed: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    form: str
+    report: Report
+    pdf: bytes
+    docx: bytes | None
+
+
+@dataclass(frozen=True)
+class ReadBack:
+    form: str
+    data: dict[str, Any]
+    report: Report
+
+
+class Engine:
+    """The public face of lavra: check, draft, prefill and read forms of one content pack.
+
+    ``pool``: the worker processes documents are rendered in (the process's shared pool
+    by default; ``None`` renders in this process, as a worker itself does).
+    """
+
+    def __init__(
+        self,
+        content: Content,
+        *,
+        pool: WorkerPool | bool | None = True,
+        limits: Limits = RENDER_LIMITS,
+    ) -> None:
+        self.content = content
+        self._pool = pool
+        self.limits = limits
+
+    @classmethod
+    def from_config(cls, config: Config | None = None) -> Engine:
+        return cls(Content((config or load_config()).pack_dir))
+
+    @cached_property
+    def _local(self) -> DocumentRenderer:
+        return DocumentRenderer(self.content.root, self.content.laws)
+
+    @property
+    def renderer(self) -> Renderer:
+        """The page renderer of this process (requerimentos are laid out here: their
+        body is made by the engine from the schema, not by a staff template)."""
+        return self._local.renderer
+
+    @property
+    def assets_dir(self) -> Path:
+        """The folder of the page frame, its CSS and the fonts every document is drawn with."""
+        return self.content.root / "forms" / "_base"
+
+    @cached_property
+    def coverage(self) -> Coverage:
+        """The characters every font of the pack draws (read once per engine)."""
+        return coverage_of(self.assets_dir)
+
+    def undrawable_issues(self, form: FormSpec, data: Mapping[str, Any]) -> list[SchemaIssue]:
+        """An issue for each field holding characters no font of the pack draws."""
+        found = undrawable(data, self.coverage)
+        if not found:
+            return []
+        registry = self.content.registry
+        return [
+            extra_issue(
+                item.pointer,
+                "x-fonte",
+                item.message(field_label(registry, form.schema_id, item.path)),
+            )
+            for item in found
+        ]
+
+    # ----------------------------------------------------------------- checking
+    def reference_date(self, form: FormSpec, data: Mapping[str, Any], on: date | None) -> date:
+        """The date the law is applied on: given, else the form's own date field, else today."""
+        if on is not None:
+            return on
+        if form.reference_date_field:
+            found = maybe_date(pointers.get(data, form.reference_date_field))
+            if found is not None:
+                return found
+        return today()
+
+    def _date_source(
+        self, form: FormSpec, data: Mapping[str, Any], on: date | None
+    ) -> str | None:
+        """Where the reference date came from: the option, the form's date field, or
+        nowhere (today)."""
+        if on is not None:
+            return "/on"
+        field = form.reference_date_field
+        if field and maybe_date(pointers.get(data, field)) is not None:
+            return field
+        return None
+
+    def prepare(
+        self,
+        form_id: str,
+        data: Mapping[str, Any],
+        on: date | None = None,
+        *,
+        history: History | None = None,
+        example_values: bool = False,
+        draft: bool = True,
+        issued_on: date | None = None,
+    ) -> Prepared:
+        """Validate, run the checks and the computations of the form on the reference date.
+
+        ``history`` gives the earlier documents the law looks at (repeat offences); without
+        it the history is taken as empty. ``example_values`` lets the computations use the
+        content pack's example tables (for ``lavra demo`` only: never for real issuance).
+        ``issued_on`` is the date the document would be issued (today when omitted): a
+        computation may depend on it (an auto issued after its appeal period ended).
+        """
+        form = self.content.form(form_id)
+        if not isinstance(data, Mapping):
+            raise InputError("Os dados do formulário devem ser um objeto JSON.")
+        # Data reaching the engine by any path is cleaned the same way (NFC, no
+        # invisible characters); the boundaries have done it already, this is cheap.
+        data = check_values(dict(data))
+        if on is not None:
+            check_date(on, what="data de referência", field="/on")
+        if issued_on is not None:
+            check_date(issued_on, what="data de emissão", field="/issued_on")
+        when = self.reference_date(form, data, on)
+        fields = self.content.fields(form)
+        issues = validate(self.content.registry, form.schema_id, data)
+        findings = [
+            *document_findings(fields, data, when),
+            *run_checks(
+                form.checks, data, when, self.content.parameters, self.content.check_rules
+            ),
+        ]
+        try:
+            computed = self._computed(form, when)
+        except ParameterError as error:
+            # No value in force on that date: the error names where the date came from.
+            if error.field is not None:
+                raise
+            raise ParameterError(error.message, field=self._date_source(form, data, on)) from None
+        if form.computations and not issues:
+            from lavra.checking.computations import ComputeInput, find_computation
+
+            request = ComputeInput(
+                form_id=form.id,
+                data=data,
+                on=when,
+                pack_dir=self.content.root,
+                history=history,
+                draft=draft,
+                example_values=example_values,
+                issued_on=issued_on or today(),
+            )
+            for name in form.computations:
+                result = find_computation(self.content.pack, name)(request)
+                computed.update(result.values)
+                findings.extend(result.items)
+        issues = (*issues, *self.undrawable_issues(form, data))
+        report = build_report(form.id, when, data, fields, issues, findings)
+        return Prepared(form, data, when, report, computed)
+
+    def check(
+        self,
+        form_id: str,
+        data: Mapping[str, Any],
+        on: date | None = None,
+        *,
+        history: History | None = None,
+        example_values: bool = False,
+    ) -> Report:
+        return self.prepare(
+            form_id, data, on, history=history, example_values=example_values
+        ).report
+
+    def _computed(self, form: FormSpec, on: date) -> dict[str, Any]:
+        computed: dict[str, Any] = {}
+        if form.validity_parameter:
+            value = self.content.parameters.value(form.validity_parameter, on)
+            amount = int(value.value)
+            steps = {
+                "anos": relativedelta(years=amount),
+                "meses": relativedelta(months=amount),
+                "dias": relativedelta(days=amount),
+            }
+            if value.unit not in steps:
+                raise RenderError(
+                    f"Unidade de validade não suportada no parâmetro {value.name}: {value.unit}."
+                )
+            computed["validade_" + str(value.unit)] = amount
+            try:
+                computed["valido_ate"] = on + steps[str(value.unit)]
+            except (ValueError, OverflowError):
+                raise InputError(
+                    f"A data de referência {on.isoformat()} somada à validade passa do último "
+                    "ano do calendário.",
+                    field="/on",
+                ) from None
+        return computed
+
+    # ---------------------------------------------------------------- rendering
+    def render_final(
+        self,
+        prepared: Prepared,
+        *,
+        number: str,
+        code: str,
+        url: str,
+        qr_png: bytes,
+        signer_name: str,
+        docx: bool = True,
+    ) -> tuple[LaidOutPdf, bytes | None]:
+        """The final document: numbered, with its verification code and QR, ready to sign."""
+        context = self._context(prepared, draft=False, number=number)
+        context["autenticacao"] = {"codigo": code, "url": url}
+        if context["assinante"] is not None:
+            context["assinante"]["nome"] = signer_name
+        frame = self._frame(prepared.form, draft=False, number=number, computed=prepared.computed)
+        laid, docx_bytes = self._render(
+            RenderJob(
+                self._pack,
+                self.content.version,
+                prepared.form.id,
+                False,
+                context,
+                frame,
+                qr_png,
+                docx,
+            )
+        )
+        if not isinstance(laid, LaidOutPdf):
+            raise RenderError("Não foi possível reservar o espaço da assinatura.")
+        return laid, docx_bytes
+
+    @cached_property
+    def _pack(self) -> str:
+        return str(self.content.root.resolve())
+
+    def _render(self, job: RenderJob) -> Rendering:
+        """The job rendered in a worker (or here, without a pool)."""
+        pool = default_pool() if self._pool is True else self._pool
+        if not pool:
+            return self._local.render(job)
+        try:
+            result: Rendering = pool.run(render_job, job, limits=self.limits)
+        except TaskFailed as failure:
+            raise RenderError(failure.describe(f"A geração do documento «{job.form}»")) from None
+        return result
+
+    def _context(self, prepared: Prepared, *, draft: bool, number: str | None) -> dict[str, Any]:
+        form, content = prepared.form, self.content
+        report_items = {item.field: item for item in prepared.report.items}
+        documents = []
+        for info in content.fields(form):
+            if not info.document or "*" in info.pattern:
+                continue
+            item = report_items.get(info.pattern)
+            if item is not None and item.status.value == "not_applicable":
+                continue
+            value = pointers.get(prepared.data, info.pattern) or {}
+            documents.append(
+                {
+                    "titulo": info.title,
+                    "apresentado": bool(value.get("apresentado"))
+                    if isinstance(value, Mapping)
+                    else False,
+                    "data_emissao": value.get("data_emissao")
+                    if isinstance(value, Mapping)
+                    else None,
+                    "validade": value.get("validade") if isinstance(value, Mapping) else None,
+                    "fundamento": [content.cite_short(c) for c in info.basis],
+                }
+            )
+        signer: dict[str, str] | None = None
+        if form.signer_role:
+            signer = {"nome": "", "cargo": content.organization.roles.get(form.signer_role, "")}
+        elif form.applicant_signer:
+            person = pointers.get(prepared.data, form.applicant_signer) or {}
+            if isinstance(person, Mapping):
+                signer = {
+                    "nome": str(person.get("nome", "")),
+                    "cargo": str(person.get("cargo", "")),
+                }
+        return {
+            "formulario": {
+                "id": form.id,
+                "titulo": form.title,
+                "subtitulo": form.subtitle,
+                "texto": form.wording,
+                "fundamento": list(form.basis),
+            },
+            "dados": prepared.data,
+            "orgao": content.organization.context(),
+            "data_referencia": prepared.on,
+            "calculado": dict(prepared.computed),
+            "minuta": draft,
+            "numero": number,
+            "autenticacao": None,
+            "assinante": signer,
+            "documentos_exigidos": documents,
+            "pendencias": [
+                {
+                    "mensagem": item.message,
+                    "fundamento": [content.cite_short(c) for c in item.basis],
+                }
+                for item in prepared.report.pending
+            ],
+        }
+
+    def _frame(
+        self,
+        form: FormSpec,
+        *,
+        draft: bool,
+        number: str | None,
+        computed: Mapping[str, Any] | None = None,
+    ) -> PageFrame:
+        """The page frame; a computation may name the act (``titulo_documento``), e.g. an
+        auto that is an "Advertência" when the law gives a written warning."""
+        org = self.content.organization
+        title = (computed or {}).get("titulo_documento") or form.title
+        return PageFrame(
+            municipio=org.municipio,
+            orgao=form.issuing_body or org.orgao,
+            titulo=str(title),
+            minuta=draft,
+            numero=number,
+        )
+
+    def draft(
+        self,
+        form_id: str,
+        data: Mapping[str, Any],
+        on: date | None = None,
+        *,
+        docx: bool = False,
+        history: History | None = None,
+        example_values: bool = False,
+    ) -> Rendered:
+        """A MINUTA: renders even incomplete data, lists what is pending, no number."""
+        prepared = self.prepare(form_id, data, on, history=history, example_values=example_values)
+        context = self._context(prepared, draft=True, number=None)
+        frame = self._frame(prepared.form, draft=True, number=None, computed=prepared.computed)
+        pdf, docx_bytes = self._render(
+            RenderJob(
+                self._pack, self.content.version, prepared.form.id, True, context, frame, None, docx
+            )
+        )
+        if not isinstance(pdf, bytes):
+            raise RenderError("Não foi possível gerar o PDF: o gerador não devolveu dados.")
+        return Rendered(form_id, prepared.report, pdf, docx_bytes)
+
+    # ------------------------------------------------------- applicants' forms
+    def prefill(self, form_id: str, data: Mapping[str, Any]) -> bytes:
+        """A fillable AcroForm requerimento, prefilled, with the checklist of attachments."""
+        form = self.content.form(form_id)
+        if not form.fillable:
+            raise InputError(
+                f"O formulário «{form_id}» não é um requerimento preenchível pelo interessado."
+            )
+        data = check_values(dict(data))
+        # The fields are drawn with one of the pack's fonts: the same rule as documents.
+        for issue in self.undrawable_issues(form, data):
+            raise InputError(issue.message, field=issue.pointer)
+        schema = self.content.registry.resolver().lookup(form.schema_id).contents
+        body = fillable_body(
+            schema,
+            data,
+            cite=self.content.cite_short,
+            registry=self.content.registry,
+            with_title=False,
+        )
+        if form.subtitle:
+            body = f'<p class="subtitulo">{_escape(form.subtitle)}</p>' + body
+        pdf = self.renderer.pdf(body, self._frame(form, draft=False, number=None), fillable=True)
+        return _tag_form(pdf, form.id)
+
+    def read(self, pdf: bytes, form_id: str | None = None, on: date | None = None) -> ReadBack:
+        """Data typed into a prefilled requerimento, with its completeness report.
+
+        The PDF comes from outside: its size is bounded, and what is read from its fields
+        goes through the same input checks as a JSON file (control characters, sizes).
+        """
+        if len(pdf) > MAX_PDF_BYTES:
+            raise InputError(
+                f"O PDF excede o tamanho máximo de {MAX_PDF_BYTES // (1024 * 1024)} MiB."
+            )
+        found = form_id or _form_tag(pdf)
+        if not found:
+            raise InputError(
+                "O PDF não é um requerimento preenchível do lavra: não identifica o "
+                "formulário. Um documento emitido se confere pela verificação; para "
+                "outro requerimento, informe o formulário."
+            )
+        form = self.content.form(found)
+        schema = self.content.registry.resolver().lookup(form.schema_id).contents
+        data = check_values(read_fields(pdf, schema, registry=self.content.registry))
+        return ReadBack(form.id, data, self.check(form.id, data, on))
+
+
+def _escape(text: str) -> str:
+    return str(escape(text))
+
+
+def _tag_form(pdf: bytes, form_id: str) -> bytes:
+    """Record the form id in the PDF's document information, for ``read``."""
+    try:
+        writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+        writer.add_metadata({FORM_ID_KEY: form_id})
+        out = io.BytesIO()
+        writer.write(out)
+    except (PyPdfError, ValueError, KeyError) as error:
+        raise RenderError(f"Não foi possível marcar o formulário no PDF: {error}.") from None
+    return out.getvalue()
+
+
+def _form_tag(pdf: bytes) -> str | None:
+    try:
+        info = PdfReader(io.BytesIO(pdf)).metadata
+    except (PyPdfError, ValueError, KeyError, OSError):
+        raise InputError("O arquivo enviado não é um PDF legível.") from None
+    value = info.get(FORM_ID_KEY) if info else None
+    return str(value) if value else None
+
+
+__all__ = ["RENDER_LIMITS", "Engine", "LavraError", "Prepared", "ReadBack", "RenderJob", "Rendered"]

@@ -1,0 +1,447 @@
+"""Issuing official documents: number → render → sign → record, all or nothing.
+
+    issuer = Issuer.from_config()
+    result = issuer.issue("alvara-fretamento", data)      # IncompleteError when not complete
+    check = issuer.verify(result.pdf)                        # signature + registry record
+
+The number of the series is taken, the document rendered with that number, its
+verification code and QR code, signed, and recorded in one registry transaction: a
+failure anywhere leaves neither a number nor a record behind (see lavra.registry.store).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from cryptography import x509
+
+from lavra.checking.content import Content
+from lavra.checking.report import Report
+from lavra.config import Config, SignerConfig, load_config
+from lavra.documents import Engine, Prepared
+from lavra.errors import ConfigError, InputError, LavraError
+from lavra.inputs.reading import TIMEZONE
+from lavra.inputs.textnorm import clean_text
+from lavra.registry.store import (
+    Built,
+    IssuedRecord,
+    Registry,
+    open_registry,
+    parse_number,
+    search_keys,
+)
+from lavra.signing.pades import DocumentSigner
+from lavra.signing.pki import (
+    DEV_PASSPHRASE,
+    REVOCATION_DIR,
+    TRUSTED_DIR,
+    DevPki,
+    RevocationInfo,
+    init_dev_pki,
+    load_certificates,
+    load_revocation_info,
+)
+from lavra.signing.verification import (
+    find_verification_code,
+    new_code,
+    normalize_code,
+    qr_png,
+    verification_url,
+    verify_pdf,
+)
+
+if TYPE_CHECKING:
+    from lavra.checking.computations import PriorRecord
+
+
+class IncompleteError(LavraError):
+    """The completeness report is not complete: nothing may be issued."""
+
+    def __init__(self, report: Report) -> None:
+        pending = len(report.pending)
+        super().__init__(
+            f"O documento não pode ser emitido: há {pending} pendência(s) no relatório de "
+            "completude. Nada foi numerado nem registrado."
+        )
+        self.report = report
+
+
+@dataclass(frozen=True)
+class IssueResult:
+    record: IssuedRecord
+    pdf: bytes
+    docx: bytes | None
+    report: Report
+
+
+@dataclass(frozen=True)
+class VerificationResult:
+    """What ``lavra verify`` says of a PDF: its signature and its registry record."""
+
+    intact: bool
+    trusted: bool
+    unmodified: bool
+    registered: bool
+    cancelled: bool
+    number: str | None
+    form: str | None
+    signer: str | None
+    code: str | None
+    problems: tuple[str, ...]
+
+    @property
+    def valid(self) -> bool:
+        return (
+            self.intact
+            and self.trusted
+            and self.unmodified
+            and self.registered
+            and not self.cancelled
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "intact": self.intact,
+            "trusted": self.trusted,
+            "unmodified": self.unmodified,
+            "registered": self.registered,
+            "cancelled": self.cancelled,
+            "number": self.number,
+            "form": self.form,
+            "signer": self.signer,
+            "code": self.code,
+            "problems": list(self.problems),
+        }
+
+
+class RegistryHistory:
+    """The registry as the case history the computations look at (earlier autos)."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+
+    def prior_autos(self, placa: str, form: str, since: date, before: date) -> list[PriorRecord]:
+        from lavra.checking.computations import PriorRecord
+
+        start = datetime.combine(since, datetime.min.time(), TIMEZONE)
+        end = datetime.combine(before, datetime.min.time(), TIMEZONE)
+        records = self.registry.autos_for_vehicle(placa, form, start, before=end)
+        return [PriorRecord(r.formatted, r.reference_date, r.data) for r in records]
+
+
+def _jsonable(value: Any) -> Any:
+    """Computed values as JSON (dates as ISO text, decimals as strings)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+class Signers:
+    """The signers of each role: the configured certificates, else the development PKI."""
+
+    def __init__(self, config: Config, roles: Mapping[str, str]) -> None:
+        self.config = config
+        self.roles = dict(roles)
+        self._cache: dict[str, tuple[DocumentSigner, str]] = {}
+
+    def _dev_pki(self) -> DevPki:
+        if not (self.config.pki_dir / "raiz.pem").exists():
+            raise ConfigError(
+                "Não há certificado para assinar: execute «lavra keys init» para criar a PKI "
+                "de desenvolvimento (sem validade jurídica) ou configure [assinantes] com o "
+                "certificado do Município."
+            )
+        return init_dev_pki(self.config.pki_dir, self.roles, passphrase=DEV_PASSPHRASE)
+
+    def get(self, role: str) -> tuple[DocumentSigner, str]:
+        """The signer of ``role`` and the name it signs with (loaded once per process)."""
+        if role not in self._cache:
+            cargo = self.roles.get(role)
+            if cargo is None:
+                raise ConfigError(f"Papel de assinatura desconhecido: «{role}».")
+            configured: SignerConfig | None = self.config.signers.get(role)
+            if configured is not None:
+                passphrase = os.environ.get(configured.passphrase_env)
+                if passphrase is None:
+                    raise ConfigError(
+                        f"A senha do certificado de «{role}» deve estar na variável "
+                        f"{configured.passphrase_env}."
+                    )
+                signer = DocumentSigner.from_pkcs12(
+                    configured.certificate,
+                    passphrase,
+                    cargo=cargo,
+                    timestamp_url=self.config.timestamp_url,
+                )
+                self._cache[role] = (signer, configured.name)
+            else:
+                identity = self._dev_pki().load(role)
+                signer = DocumentSigner(
+                    identity, cargo=cargo, timestamp_url=self.config.timestamp_url
+                )
+                self._cache[role] = (
+                    signer,
+                    "Signatário de desenvolvimento (sem validade jurídica)",
+                )
+        return self._cache[role]
+
+    @property
+    def production(self) -> bool:
+        """Production signers are configured: the development PKI is no longer trusted."""
+        return bool(self.config.signers)
+
+    def trust_roots(self) -> list[x509.Certificate]:
+        """Every certificate in ``<pki>/confiaveis/``, plus the development root while no
+        production signer is configured (a document signed by the development PKI must
+        never pass as authentic once the municipality's certificates are in use)."""
+        roots: list[x509.Certificate] = []
+        dev_root = self.config.pki_dir / "raiz.pem"
+        if dev_root.exists() and not self.production:
+            roots.extend(load_certificates(dev_root))
+        trusted = self.config.pki_dir / TRUSTED_DIR
+        if trusted.is_dir():
+            for path in sorted(trusted.glob("*.pem")):
+                roots.extend(load_certificates(path))
+        return roots
+
+    def revocation_info(self) -> RevocationInfo:
+        """The CRLs and OCSP responses copied into ``<pki>/lcr/``."""
+        return load_revocation_info(self.config.pki_dir / REVOCATION_DIR)
+
+
+class Issuer:
+    """Numbers, signs and records documents; verifies and cancels them."""
+
+    def __init__(self, engine: Engine, registry: Registry, config: Config) -> None:
+        self.engine = engine
+        self.registry = registry
+        self.config = config
+        self.signers = Signers(config, engine.content.organization.roles)
+
+    @classmethod
+    def from_config(cls, config: Config | None = None) -> Issuer:
+        config = config or load_config()
+        engine = Engine(Content(config.pack_dir))
+        return cls(engine, open_registry(_database_url(config)), config)
+
+    @cached_property
+    def history(self) -> RegistryHistory:
+        return RegistryHistory(self.registry)
+
+    def prepare(
+        self,
+        form_id: str,
+        data: Mapping[str, Any],
+        on: date | None = None,
+        *,
+        example_values: bool = False,
+    ) -> Prepared:
+        """Check with the registry as history (repeat offences), as issuing will."""
+        return self.engine.prepare(
+            form_id, data, on, history=self.history, example_values=example_values, draft=False
+        )
+
+    def issue(
+        self,
+        form_id: str,
+        data: Mapping[str, Any],
+        on: date | None = None,
+        *,
+        idempotency_key: str | None = None,
+        actor: str | None = None,
+        docx: bool = True,
+        example_values: bool = False,
+    ) -> IssueResult:
+        """Number, render, sign and record; or refuse (IncompleteError) and record nothing."""
+        form = self.engine.content.form(form_id)
+        if form.series is None or form.signer_role is None:
+            raise InputError(
+                f"O formulário «{form_id}» é um requerimento do interessado: não é emitido "
+                "nem numerado pela Secretaria."
+            )
+        # A first check outside the transaction refuses incomplete data at once; the
+        # authoritative one runs again inside it (under the numbering lock), so that an
+        # auto issued concurrently for the same vehicle is seen by the repeat rule.
+        prepared = self.prepare(form_id, data, on, example_values=example_values)
+        if not prepared.report.complete:
+            raise IncompleteError(prepared.report)
+        data = prepared.data  # cleaned (NFC): what is recorded is what was checked and signed
+        signer, signer_name = self.signers.get(form.signer_role)
+        files: dict[str, bytes | None] = {}
+
+        def build(number: int, formatted: str) -> Built:
+            current = self.prepare(form_id, data, prepared.on, example_values=example_values)
+            if not current.report.complete:
+                raise IncompleteError(current.report)
+            code = new_code()
+            page = verification_url(self.config.verification_url, code)
+            laid, docx_bytes = self.engine.render_final(
+                current,
+                number=formatted,
+                code=code,
+                url=self.config.verification_url,
+                qr_png=qr_png(page),
+                signer_name=signer_name,
+                docx=docx,
+            )
+            signed = signer.sign(
+                laid.pdf,
+                signer_name=signer_name,
+                field_box=laid.signature_box,
+                reason=f"Emissão de {form.title} nº {formatted}",
+                location=f"{self.engine.content.organization.cidade} – "
+                f"{self.engine.content.organization.uf}",
+            )
+            files["pdf"], files["docx"] = signed.pdf, docx_bytes
+            holder, plate = search_keys(data)
+            return Built(
+                pdf=signed.pdf,
+                docx=docx_bytes,
+                data=dict(data),
+                computed=_jsonable(current.computed),
+                reference_date=current.on,
+                verification_code=code,
+                signer_subject=signed.signer_subject,
+                signer_serial=signed.signer_serial,
+                pack_version=self.engine.content.version,
+                cpf_cnpj=holder,
+                placa=plate,
+            )
+
+        year = datetime.now(TIMEZONE).year
+        # The idempotency fingerprint covers everything that shapes the document.
+        request = {"dados": dict(data), "data_referencia": prepared.on.isoformat(),
+                   "valores_de_exemplo": example_values}
+        record = self.registry.issue(
+            form.series, year, form.id, build, idempotency_key, data=request, actor=actor
+        )
+        pdf = files.get("pdf") or self.registry.pdf(record.id)
+        stored_docx = files.get("docx") if "pdf" in files else self.registry.docx(record.id)
+        return IssueResult(record, pdf, stored_docx, prepared.report)
+
+    # ----------------------------------------------------------------- verifying
+    def lookup_code(self, code: str) -> IssuedRecord | None:
+        return self.registry.by_code(normalize_code(code))
+
+    def verify(self, pdf: bytes) -> VerificationResult:
+        """Signature (intact, trusted, unmodified) and the registry record of this PDF.
+
+        Never raises for the file's content: a file that is not a PDF, is damaged,
+        unsigned or altered in any way is reported not valid, with pt-BR reasons
+        (whatever the PDF parsers raise on it). ConfigError only when no trust root
+        is configured or a file of ``pki/lcr/`` is unreadable.
+
+        Revocation: signers under a root other than the development one must have
+        their revocation status established, from the CRLs and OCSP responses of
+        ``<pasta_dados>/pki/lcr/`` or fetched from the addresses their certificates
+        publish; otherwise they are not trusted (see :func:`lavra.signing.verification.verify_pdf`).
+        """
+        roots = self.signers.trust_roots()
+        if not roots:
+            raise ConfigError(
+                "Nenhum certificado raiz de confiança configurado: execute «lavra keys init» "
+                "ou coloque as raízes em pasta_dados/pki/confiaveis/."
+            )
+        revocation = self.signers.revocation_info()
+        try:
+            check = verify_pdf(
+                pdf,
+                roots,
+                crls=revocation.crls,
+                ocsps=revocation.ocsps,
+                allow_fetching=True,
+            )
+        except InputError as error:
+            # Not a PDF, unreadable, unsigned or with a damaged signature: not authentic.
+            return _not_authentic(error.message)
+        problems = list(check.problems)
+        try:
+            code = find_verification_code(pdf)
+        except InputError as error:  # unreadable text, or two different codes
+            code = None
+            problems.append(error.message)
+        else:
+            if code is None:
+                problems.append("O documento não traz um código verificador do lavra.")
+        record = self.registry.by_code(code) if code else None
+        sha = hashlib.sha256(pdf).hexdigest()
+        registered = record is not None and record.sha256 == sha
+        if code is not None and record is None:
+            problems.append(f"O código verificador {code} não consta do registro de documentos.")
+        elif record is not None and not registered:
+            problems.append(
+                "Este arquivo difere do original registrado com o mesmo código verificador."
+            )
+        cancelled = record is not None and record.cancelled
+        if record is not None and record.cancelled:
+            problems.append(
+                f"O documento nº {record.formatted} foi cancelado: {record.cancel_reason}."
+            )
+        return VerificationResult(
+            intact=check.intact,
+            trusted=check.trusted,
+            unmodified=check.unmodified,
+            registered=registered,
+            cancelled=cancelled,
+            number=record.formatted if record else None,
+            form=record.form if record else None,
+            signer=check.signer_subject,
+            code=code,
+            problems=tuple(problems),
+        )
+
+    def cancel(self, number: str, reason: str, by: str, series: str | None = None) -> IssuedRecord:
+        """Mark a document cancelled (it stays in the registry, with the reason)."""
+        reason = clean_text(reason, what="O motivo do cancelamento", field="/reason")
+        by = clean_text(by, what="O nome de quem cancela", field="/by")
+        parse_number(number)
+        record = self.registry.by_number(number, series=series)
+        if record is None:
+            raise InputError(f"Documento nº {number} não encontrado no registro.", field="/numero")
+        return self.registry.cancel(record.series, record.year, record.number, reason=reason, by=by)
+
+    def close(self) -> None:
+        self.registry.close()
+
+
+def _not_authentic(problem: str) -> VerificationResult:
+    return VerificationResult(
+        intact=False,
+        trusted=False,
+        unmodified=False,
+        registered=False,
+        cancelled=False,
+        number=None,
+        form=None,
+        signer=None,
+        code=None,
+        problems=(problem,),
+    )
+
+
+def _database_url(config: Config) -> str:
+    if config.database_url:
+        return config.database_url
+    from lavra.registry.store import database_url
+
+    return database_url(config.data_dir)
+
+
+def ensure_dev_pki(config: Config, content: Content) -> DevPki:
+    """Create (or reuse) the development PKI for every role of the pack."""
+    return init_dev_pki(config.pki_dir, content.organization.roles)
+
+
+__all__ = [
+    "IncompleteError",
+    "IssueResult",
+    "Issuer",
+    "VerificationResult",
+    "ensure_dev_pki",
+]

@@ -1,0 +1,253 @@
+"""Content packs: what a municipality provides, and how the engine finds it.
+
+A content pack is one municipality's law made usable: a folder holding ``legal_text/``
+(the laws, parameters, deadlines, calendar), ``schemas/`` and ``forms/``, and the
+Python code of the rules a schema cannot say (ages on a date, repeat offences,
+validity, rankings), kept beside the articles it implements. The pack tells the engine
+what it provides with one value, a :class:`ContentPack`; the engine never imports a
+pack module by name::
+
+    # vila_ficticia/__init__.py, the test pack (tests/pacote_teste/)
+    from pathlib import Path
+    from lavra.pack import ContentPack
+    from vila_ficticia import regras
+
+    def pacote() -> ContentPack:
+        return ContentPack(
+            name="vila-ficticia",
+            root=Path(__file__).resolve().parent,
+            computations=regras.COMPUTATIONS,
+            rule_modules=(regras,),
+        )
+
+How the engine finds the pack (:func:`select_pack`), first match wins:
+
+1. ``LAVRA_PACK`` (the CLI's ``--pacote`` sets it), else the configuration key
+   ``pacote``: the name of an installed pack, or the path of a pack folder;
+2. else the one installed pack, when exactly one is installed; with several, the
+   choice is asked for; with none, the error says how to give one.
+
+Installed packs are the distributions that declare an entry point in the group
+``lavra.pacotes`` (:data:`ENTRY_POINT_GROUP`), whose object is a :class:`ContentPack`
+or a function returning one::
+
+    [project.entry-points."lavra.pacotes"]
+    americana = "lavra_americana:pacote"
+
+A pack folder (a path) is read as follows: when it is the root of an installed pack,
+that pack; when it is a Python package (an ``__init__.py`` defining ``pacote``), the
+package is imported from there under the folder's name; otherwise a pack of data only
+(laws, schemas, forms; no computations and no rules beyond the engine's own).
+
+This module imports nothing of the pipeline at run time: the types it names are for
+the reader and for mypy.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from lavra.errors import ContentPackError
+
+if TYPE_CHECKING:
+    from lavra.checking.checks import Rule
+    from lavra.checking.computations import AmountQuery, Computation
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "PACK_ENV",
+    "PACK_FOLDERS",
+    "ContentPack",
+    "checked_pack_dir",
+    "default_pack",
+    "default_pack_dir",
+    "installed_packs",
+    "pack_at",
+    "select_pack",
+]
+
+PACK_ENV = "LAVRA_PACK"
+PACK_FOLDERS = ("legal_text", "schemas", "forms")
+ENTRY_POINT_GROUP = "lavra.pacotes"
+
+
+@dataclass(frozen=True)
+class ContentPack:
+    """What a content pack provides to the engine.
+
+    ``name``: a short id (``"americana"``), as given to ``--pacote``. ``root``: the
+    folder holding ``legal_text/``, ``schemas/`` and ``forms/``. ``computations``: the
+    functions a form's ``"calculos"`` name (:mod:`lavra.checking.computations`).
+    ``checks``: rules a form's ``"verificacoes"`` may name, beside the engine's own
+    (:mod:`lavra.checking.checks`). ``rule_modules``: the modules of rule code, each
+    with a tuple ``IMPLEMENTED`` of the citations it implements, which ``lavra law
+    coverage`` counts. ``amount``: the answer of ``lavra amount`` (the fine or fee a
+    provision sets on a date), when the pack's laws fix amounts. ``caches``: functions
+    that forget what the pack's code cached (called after the pack was edited in a
+    long-running process).
+    """
+
+    name: str
+    root: Path
+    computations: Mapping[str, Computation] = field(default_factory=dict)
+    checks: Mapping[str, Rule] = field(default_factory=dict)
+    rule_modules: tuple[ModuleType, ...] = ()
+    amount: Callable[[AmountQuery], Mapping[str, Any]] | None = None
+    caches: tuple[Callable[[], None], ...] = ()
+
+    def at(self, root: Path) -> ContentPack:
+        """This pack's code over the data of another folder (an edited copy)."""
+        return replace(self, root=checked_pack_dir(Path(root)))
+
+    def clear_caches(self) -> None:
+        for clear in self.caches:
+            clear()
+
+
+def checked_pack_dir(root: Path) -> Path:
+    """``root`` when it holds the three folders of a content pack, else ContentPackError."""
+    missing = [name for name in PACK_FOLDERS if not (root / name).is_dir()]
+    if missing:
+        raise ContentPackError(
+            f"Pacote de conteúdo não encontrado em {root}: faltam as pastas "
+            f"{', '.join(missing)}. Indique o pacote pela opção --pacote, pela variável "
+            f"{PACK_ENV} ou pela chave «pacote» da configuração (o nome de um pacote "
+            "instalado ou a pasta de um pacote)."
+        )
+    return root
+
+
+# ---------------------------------------------------------------- installed packs
+
+
+def _as_pack(obj: Any, where: str) -> ContentPack:
+    try:
+        found = obj() if callable(obj) and not isinstance(obj, ContentPack) else obj
+    except Exception as error:  # the pack's own code failed: say which pack
+        raise ContentPackError(
+            f"O pacote de conteúdo {where} falhou ao carregar: {error}."
+        ) from error
+    if not isinstance(found, ContentPack):
+        raise ContentPackError(
+            f"O pacote de conteúdo {where} não se declara como ContentPack "
+            "(veja lavra.pack)."
+        )
+    return found
+
+
+@lru_cache(maxsize=1)
+def installed_packs() -> Mapping[str, ContentPack]:
+    """The installed packs by name (entry points of the group ``lavra.pacotes``)."""
+    found: dict[str, ContentPack] = {}
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            obj = entry.load()
+        except Exception as error:  # an installed pack that cannot be imported
+            raise ContentPackError(
+                f"O pacote de conteúdo instalado «{entry.name}» não pôde ser carregado: "
+                f"{error}."
+            ) from error
+        pack = _as_pack(obj, f"«{entry.name}»")
+        found.setdefault(entry.name, replace(pack, root=checked_pack_dir(pack.root)))
+    return found
+
+
+# ---------------------------------------------------------------- packs in folders
+
+
+def _import_folder(root: Path) -> ModuleType:
+    name = root.name
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        if Path(getattr(loaded, "__file__", "") or "").resolve().parent == root:
+            return loaded
+        raise ContentPackError(
+            f"O pacote de conteúdo em {root} tem o nome «{name}», que já é o de outro "
+            "módulo Python carregado; renomeie a pasta do pacote."
+        )
+    spec = importlib.util.spec_from_file_location(
+        name, root / "__init__.py", submodule_search_locations=[str(root)]
+    )
+    if spec is None or spec.loader is None:  # pragma: no cover - a file that exists
+        raise ContentPackError(f"O pacote de conteúdo em {root} não pôde ser importado.")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[name]
+        raise ContentPackError(
+            f"O código do pacote de conteúdo em {root} falhou ao carregar: {error}."
+        ) from error
+    return module
+
+
+@lru_cache(maxsize=32)
+def _pack_at(root: Path) -> ContentPack:
+    for pack in installed_packs().values():
+        if pack.root.resolve() == root:
+            return pack
+    if (root / "__init__.py").is_file():
+        module = _import_folder(root)
+        declared = getattr(module, "pacote", None)
+        if declared is None:
+            raise ContentPackError(
+                f"O pacote de conteúdo em {root} é um pacote Python sem a função "
+                "«pacote» que o declara (veja lavra.pack)."
+            )
+        pack = _as_pack(declared, f"em {root}")
+        return replace(pack, root=checked_pack_dir(Path(pack.root)))
+    return ContentPack(name=root.name, root=checked_pack_dir(root))
+
+
+def pack_at(root: Path) -> ContentPack:
+    """The pack whose data is the folder ``root`` (see the module's docstring)."""
+    return _pack_at(Path(root).resolve())
+
+
+def select_pack(choice: str | None) -> ContentPack:
+    """The pack named or located by ``choice``, else the one installed pack."""
+    if choice:
+        packs = installed_packs()
+        if choice in packs:
+            return packs[choice]
+        if "/" not in choice and os.sep not in choice and not Path(choice).exists():
+            names = ", ".join(sorted(packs)) or "nenhum"
+            raise ContentPackError(
+                f"Pacote de conteúdo «{choice}» não instalado (instalados: {names}). "
+                "Informe o nome de um pacote instalado ou a pasta de um pacote."
+            )
+        return pack_at(Path(choice))
+    packs = installed_packs()
+    if len(packs) == 1:
+        return next(iter(packs.values()))
+    if not packs:
+        raise ContentPackError(
+            "Nenhum pacote de conteúdo instalado. Instale o de um município (por exemplo "
+            f"pip install lavra), ou indique a pasta de um pacote pela variável {PACK_ENV}, "
+            "pela opção --pacote ou pela chave «pacote» da configuração."
+        )
+    raise ContentPackError(
+        f"Há {len(packs)} pacotes de conteúdo instalados ({', '.join(sorted(packs))}): "
+        f"escolha um pela opção --pacote, pela variável {PACK_ENV} ou pela chave «pacote» "
+        "da configuração."
+    )
+
+
+def default_pack() -> ContentPack:
+    """The pack ``LAVRA_PACK`` names, else the one installed pack."""
+    return select_pack(os.environ.get(PACK_ENV) or None)
+
+
+def default_pack_dir() -> Path:
+    """The data folder of :func:`default_pack`."""
+    return default_pack().root

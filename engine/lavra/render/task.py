@@ -1,0 +1,107 @@
+"""Rendering one document in a worker: template → HTML → PDF (and DOCX).
+
+A form's wording is a template written by staff, so it is rendered in a warm worker
+process of :mod:`lavra.render.isolation` (see :meth:`lavra.documents.Engine.draft`). What the
+worker needs is small: the pack's laws (for citations), its templates and its page
+frame; :class:`DocumentRenderer` holds them, and each worker keeps one per pack
+between documents (:func:`render_job`). The data, already checked and computed by the
+caller, travel in a :class:`RenderJob`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from lavra.law.model import Law, load_laws, resolve
+from lavra.render.isolation import start_clock
+from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
+from lavra.render.templating import StaffSandbox, make_environment, render_template
+
+__all__ = ["DocumentRenderer", "RenderJob", "Rendering", "render_job"]
+
+#: The template every document starts from (it includes the form's own wording).
+FRAME_TEMPLATE = "documento.html"
+
+#: The PDF (laid out for signing when the job has a QR code) and the DOCX.
+Rendering = tuple[bytes | LaidOutPdf, bytes | None]
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """What a worker needs to render one document of a pack."""
+
+    pack: str
+    version: str
+    form: str
+    draft: bool
+    context: dict[str, Any]
+    frame: PageFrame
+    qr_png: bytes | None
+    docx: bool
+
+
+class DocumentRenderer:
+    """The templates and the page renderer of one pack."""
+
+    def __init__(self, root: Path, laws: Mapping[str, Law]) -> None:
+        self.root = root
+        self.laws = laws
+
+    def _cite(self, citation: str) -> str:
+        return resolve(self.laws, citation).reference
+
+    def _cite_text(self, citation: str) -> str:
+        return resolve(self.laws, citation).text or ""
+
+    def _environment(self, draft: bool) -> StaffSandbox:
+        return make_environment(
+            [self.root / "forms", self.root / "forms" / "_modelos"],
+            cite=self._cite,
+            cite_text=self._cite_text,
+            draft=draft,
+        )
+
+    @cached_property
+    def draft_env(self) -> StaffSandbox:
+        return self._environment(True)
+
+    @cached_property
+    def final_env(self) -> StaffSandbox:
+        return self._environment(False)
+
+    @cached_property
+    def renderer(self) -> Renderer:
+        return Renderer(self.root / "forms" / "_base")
+
+    def render(self, job: RenderJob) -> Rendering:
+        env = self.draft_env if job.draft else self.final_env
+        body = render_template(env, FRAME_TEMPLATE, job.context)
+        if job.qr_png is not None:
+            pdf: bytes | LaidOutPdf = self.renderer.pdf_for_signing(
+                body, replace(job.frame, qr_png=job.qr_png)
+            )
+        else:
+            pdf = self.renderer.pdf(body, job.frame)
+        return pdf, (self.renderer.docx(body, job.frame) if job.docx else None)
+
+
+#: The renderer a worker keeps warm, by (pack, version).
+_WARM: dict[tuple[str, str], DocumentRenderer] = {}
+
+
+def render_job(job: RenderJob) -> Rendering:
+    """Runs in a worker: the job rendered with the pack's renderer kept from earlier jobs."""
+    key = (job.pack, job.version)
+    found = _WARM.get(key)
+    if found is None:
+        _WARM.clear()
+        root = Path(job.pack)
+        found = DocumentRenderer(root, load_laws(root))
+        _ = found.renderer  # fonts and CSS, before the task's clock starts
+        _WARM[key] = found
+    start_clock()
+    return found.render(job)

@@ -1,0 +1,39 @@
+"""Issuing and cancelling from the web: who may, and the call to the issuer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from lavra.errors import InputError
+from lavra.registry.store import IssuedRecord
+from lavra.web.context import WebContext
+from lavra.web.users import User
+
+
+def may_issue(ctx: WebContext, user: User, form_id: str) -> bool:
+    form = ctx.form(form_id)
+    return bool(form.series) and user.may_sign(form.signer_role)
+
+
+def may_cancel(ctx: WebContext, user: User, record: IssuedRecord) -> bool:
+    """A signer who may sign documents of the record's form may cancel it, once."""
+    if record.cancelled:
+        return False
+    form = ctx.engine.content.forms.get(record.form)
+    return form is not None and user.may_sign(form.signer_role)
+
+
+def issue_document(
+    ctx: WebContext,
+    form_id: str,
+    data: Mapping[str, Any],
+    key: str | None,
+    user: User,
+) -> Any:
+    """Number, sign and record the document; raises the issuer's errors (pt-BR)."""
+    if not may_issue(ctx, user, form_id):
+        raise InputError("A sua conta não pode emitir este documento.")
+    issuer = ctx.require_issuer()
+    with ctx.render_lock:
+        return issuer.issue(form_id, data, idempotency_key=key, actor=user.actor)

@@ -1,0 +1,356 @@
+"""Pages of the legal staff: sign-in, new documents, issuing, the registry, accounts."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from lavra.errors import InputError, LavraError
+from lavra.inputs.textnorm import clean_text, nfc
+from lavra.web.common import (
+    DOCX,
+    PDF,
+    AccessDenied,
+    context_of,
+    current_session,
+    error_message,
+    file_response,
+    page,
+    read_form,
+    redirect,
+    require_admin,
+    require_user,
+    text_pairs,
+)
+from lavra.web.context import WebContext
+from lavra.web.forms import form_page, live_report, submission
+from lavra.web.issuance import issue_document, may_cancel
+from lavra.web.users import ROLE_LABELS, Role, User, parse_role
+
+router = APIRouter(include_in_schema=False)
+
+
+# ------------------------------------------------------------------ sign-in
+def _safe_next(value: Any) -> str:
+    text = value if isinstance(value, str) else ""
+    if text.startswith("/equipe") and "//" not in text and "\\" not in text:
+        return text
+    return "/equipe"
+
+
+@router.get("/entrar")
+async def login_page(request: Request, proximo: str | None = None) -> Response:
+    return page(request, "entrar.html", {"proximo": _safe_next(proximo), "erro": None,
+                                         "usuario_digitado": ""})
+
+
+@router.post("/entrar")
+async def login(request: Request) -> Response:
+    ctx = context_of(request)
+    form = await read_form(request)
+    name = nfc(str(form.get("usuario") or "")).strip().lower()[:80]
+    password = str(form.get("senha") or "")[:256]
+    target = _safe_next(form.get("proximo"))
+    address = request.client.host if request.client else "desconhecido"
+    wait = ctx.throttle.wait_seconds(name, address)
+    if wait:
+        return page(
+            request,
+            "entrar.html",
+            {"proximo": target, "usuario_digitado": name,
+             "erro": f"Muitas tentativas de entrada sem sucesso. Aguarde {wait} segundo(s) "
+                     "e tente novamente."},
+            429,
+        )
+    user = await run_in_threadpool(ctx.users.authenticate, name, password)
+    if user is None:
+        ctx.throttle.failed(name, address)
+        return page(
+            request,
+            "entrar.html",
+            {"proximo": target, "usuario_digitado": name,
+             "erro": "Usuário ou senha incorretos."},
+            401,
+        )
+    ctx.throttle.succeeded(name)
+    previous = current_session(request)
+    if previous is not None:  # a new id at every sign-in: no session fixation
+        await run_in_threadpool(ctx.users.close_session, previous)
+    session = await run_in_threadpool(
+        ctx.users.open_session, user.id, ctx.settings.session_max_age
+    )
+    request.session.clear()
+    request.session.update({"sid": session, "csrf": secrets.token_urlsafe(32)})
+    return redirect(target)
+
+
+@router.post("/sair")
+async def logout(request: Request) -> Response:
+    await read_form(request)
+    session = current_session(request)
+    if session is not None:  # ended on the server: a copy of the cookie opens nothing
+        await run_in_threadpool(context_of(request).users.close_session, session)
+    request.session.clear()
+    return redirect("/entrar?aviso=saiu")
+
+
+# ------------------------------------------------------------------ home
+@router.get("/equipe")
+async def staff_home(request: Request) -> Response:
+    require_user(request)
+    ctx = context_of(request)
+    return page(request, "equipe.html", {"formularios": ctx.staff_forms()})
+
+
+# ------------------------------------------------------------------ new document
+@router.get("/equipe/novo/{form_id}")
+async def new_document(request: Request, form_id: str) -> Response:
+    user = require_user(request)
+    ctx = context_of(request)
+    form = ctx.form(form_id)
+    data: dict[str, Any] = {}
+    report = await run_in_threadpool(ctx.engine.check, form.id, data)
+    return form_page(request, form, data, staff=True, report=report, show_errors=False, user=user)
+
+
+@router.post("/equipe/novo/{form_id}")
+async def new_document_post(request: Request, form_id: str) -> Response:
+    user = require_user(request)
+    ctx = context_of(request)
+    form = ctx.form(form_id)
+    posted = await read_form(request)
+    pairs = text_pairs(posted)
+    try:
+        sent = submission(request, form.id, pairs)
+    except LavraError as error:
+        return form_page(request, form, {}, staff=True, report=None, show_errors=False,
+                         error=error_message(error), status=422, user=user)
+    if sent.action == "emitir":
+        if not (form.series and user.may_sign(form.signer_role)):
+            raise AccessDenied(
+                "A sua conta não pode emitir este documento: a emissão cabe a quem assina "
+                "como " + (ctx.signer_roles().get(form.signer_role or "") or "o signatário")
+                + "."
+            )
+        key = str(posted.get("_chave") or "")[:100] or None
+        try:
+            result = await run_in_threadpool(issue_document, ctx, form.id, sent.data, key, user)
+        except LavraError as error:
+            report = getattr(error, "report", None)
+            if report is None:
+                report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
+            return form_page(request, form, sent.data, staff=True, report=report,
+                             show_errors=True, error=error_message(error), status=422, user=user)
+        return redirect(f"/equipe/documentos/{result.record.id}?aviso=emitido")
+    report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
+    return form_page(request, form, sent.data, staff=True, report=report,
+                     show_errors=sent.action == "verificar", extra_rows=sent.extra_rows,
+                     user=user)
+
+
+@router.post("/equipe/novo/{form_id}/relatorio")
+async def new_document_live(request: Request, form_id: str) -> Response:
+    require_user(request)
+    form = context_of(request).form(form_id)
+    posted = await read_form(request)
+    return await live_report(request, form.id, text_pairs(posted))  # type: ignore[no-any-return]
+
+
+@router.post("/equipe/novo/{form_id}/minuta")
+async def new_document_draft(request: Request, form_id: str) -> Response:
+    require_user(request)
+    ctx = context_of(request)
+    form = ctx.form(form_id)
+    posted = await read_form(request)
+    sent = submission(request, form.id, text_pairs(posted))
+
+    def draft() -> bytes:
+        with ctx.render_lock:
+            return ctx.engine.draft(form.id, sent.data).pdf
+
+    pdf = await run_in_threadpool(draft)
+    return file_response(pdf, f"minuta-{form.id}.pdf", PDF, inline=True)
+
+
+# ------------------------------------------------------------------ registry
+@router.get("/equipe/registro")
+async def registry_search(request: Request, q: str | None = None) -> Response:
+    require_user(request)
+    ctx = context_of(request)
+    found: tuple[Any, ...] = ()
+    error = None
+    query = (q or "").strip()[:200]
+    if query:
+        try:
+            found = await run_in_threadpool(ctx.registry.search, query)
+        except LavraError as exc:
+            error = error_message(exc)
+    return page(request, "registro.html", {"q": query, "resultados": found, "erro": error,
+                                           "titulo_de": ctx.form_title})
+
+
+def _document(ctx: WebContext, document_id: int) -> Any:
+    record = ctx.registry.get_by_id(document_id)
+    if record is None:
+        raise InputError("Documento não consta do registro.", field="/documento")
+    return record
+
+
+@router.get("/equipe/documentos/{document_id}")
+async def document_page(request: Request, document_id: int) -> Response:
+    user = require_user(request)
+    ctx = context_of(request)
+    record = await run_in_threadpool(_document, ctx, document_id)
+    history = await run_in_threadpool(ctx.registry.history, record.id)
+    docx = await run_in_threadpool(ctx.registry.docx, record.id)
+    return page(
+        request,
+        "documento.html",
+        {"doc": record, "historico": history, "tem_docx": docx is not None,
+         "titulo": ctx.form_title(record.form), "erro": None,
+         "pode_cancelar": may_cancel(ctx, user, record)},
+    )
+
+
+@router.get("/equipe/documentos/{document_id}/documento.pdf")
+async def document_pdf(request: Request, document_id: int) -> Response:
+    require_user(request)
+    ctx = context_of(request)
+    record = await run_in_threadpool(_document, ctx, document_id)
+    pdf = await run_in_threadpool(ctx.registry.pdf, record.id)
+    return file_response(pdf, f"{record.series}-{record.number:04d}-{record.year}.pdf", PDF,
+                         inline=False)
+
+
+@router.get("/equipe/documentos/{document_id}/documento.docx")
+async def document_docx(request: Request, document_id: int) -> Response:
+    require_user(request)
+    ctx = context_of(request)
+    record = await run_in_threadpool(_document, ctx, document_id)
+    docx = await run_in_threadpool(ctx.registry.docx, record.id)
+    if docx is None:
+        raise InputError("Este documento foi emitido sem a versão DOCX.")
+    return file_response(docx, f"{record.series}-{record.number:04d}-{record.year}.docx", DOCX,
+                         inline=False)
+
+
+@router.post("/equipe/documentos/{document_id}/cancelar")
+async def document_cancel(request: Request, document_id: int) -> Response:
+    user = require_user(request)
+    ctx = context_of(request)
+    form = await read_form(request)
+    record = await run_in_threadpool(_document, ctx, document_id)
+    if not may_cancel(ctx, user, record):
+        raise AccessDenied("A sua conta não pode cancelar este documento.")
+    reason = clean_text(str(form.get("motivo") or ""), field="/motivo").strip()
+    if len(reason) < 10:
+        raise InputError("Informe o motivo do cancelamento (ao menos 10 caracteres).",
+                         field="/motivo")
+    issuer = ctx.require_issuer()
+    await run_in_threadpool(issuer.cancel, record.formatted, reason, user.actor, record.series)
+    return redirect(f"/equipe/documentos/{record.id}?aviso=cancelado")
+
+
+# ------------------------------------------------------------------ accounts
+def _accounts_page(request: Request, *, erro: str | None = None, token: str | None = None,
+                   status: int = 200) -> Response:
+    ctx = context_of(request)
+    return page(
+        request,
+        "contas.html",
+        {"contas": ctx.users.all(), "tokens": ctx.users.tokens(), "papeis": ROLE_LABELS,
+         "papeis_assinatura": ctx.signer_roles(), "erro": erro, "novo_token": token},
+        status,
+    )
+
+
+@router.get("/equipe/contas")
+async def accounts(request: Request) -> Response:
+    require_admin(request)
+    return _accounts_page(request)
+
+
+def _signer_roles(ctx: WebContext, values: list[str]) -> list[str]:
+    known = ctx.signer_roles()
+    unknown = [v for v in values if v not in known]
+    if unknown:
+        raise InputError(f"Papel de assinatura desconhecido: {', '.join(unknown)}.",
+                         field="/papeis")
+    return values
+
+
+@router.post("/equipe/contas")
+async def account_add(request: Request) -> Response:
+    require_admin(request)
+    ctx = context_of(request)
+    form = await read_form(request)
+    try:
+        role = parse_role(str(form.get("papel") or ""))
+        roles = _signer_roles(ctx, [str(v) for v in form.getlist("papeis_assinatura")])
+        await run_in_threadpool(
+            lambda: ctx.users.add(
+                clean_text(str(form.get("usuario") or ""), field="/usuario"),
+                str(form.get("senha") or ""),
+                role,
+                full_name=clean_text(str(form.get("nome") or ""), field="/nome"),
+                signer_roles=roles,
+            )
+        )
+    except LavraError as error:
+        return _accounts_page(request, erro=error_message(error), status=422)
+    return redirect("/equipe/contas?aviso=conta-criada")
+
+
+@router.post("/equipe/contas/{user_id}")
+async def account_update(request: Request, user_id: int) -> Response:
+    admin = require_admin(request)
+    ctx = context_of(request)
+    form = await read_form(request)
+    try:
+        target = ctx.users.get(user_id)
+        if target is None:
+            raise InputError("Conta inexistente.", field="/usuario")
+        role = parse_role(str(form.get("papel") or target.role.value))
+        active = form.get("ativa") == "sim"
+        _guard_last_admin(ctx, admin, target, role, active)
+        roles = _signer_roles(ctx, [str(v) for v in form.getlist("papeis_assinatura")])
+        ctx.users.update(user_id, role=role, signer_roles=roles, active=active)
+        password = str(form.get("senha") or "")
+        if password:  # the other sessions of the account end; one's own stays open
+            keep = current_session(request) if admin.id == user_id else None
+            ctx.users.set_password(user_id, password, keep_session=keep)
+    except LavraError as error:
+        return _accounts_page(request, erro=error_message(error), status=422)
+    return redirect("/equipe/contas?aviso=conta-alterada")
+
+
+def _guard_last_admin(ctx: WebContext, admin: User, target: User, role: Role,
+                      active: bool) -> None:
+    losing = target.is_admin and (role is not Role.ADMIN or not active)
+    if losing and ctx.users.count_admins() <= 1:
+        raise InputError("Não é possível retirar a última conta de administração.")
+
+
+@router.post("/equipe/contas/{user_id}/tokens")
+async def token_create(request: Request, user_id: int) -> Response:
+    require_admin(request)
+    ctx = context_of(request)
+    form = await read_form(request)
+    try:
+        description = clean_text(str(form.get("descricao") or ""), field="/descricao")
+        _, secret = ctx.users.create_token(user_id, description)
+    except LavraError as error:
+        return _accounts_page(request, erro=error_message(error), status=422)
+    return _accounts_page(request, token=secret)
+
+
+@router.post("/equipe/tokens/{token_id}/revogar")
+async def token_revoke(request: Request, token_id: int) -> Response:
+    require_admin(request)
+    await read_form(request)
+    context_of(request).users.revoke_token(token_id)
+    return redirect("/equipe/contas?aviso=token-revogado")

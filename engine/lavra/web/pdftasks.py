@@ -1,0 +1,78 @@
+"""What the sandbox runs on uploaded PDFs, in a warm worker of the shared pool.
+
+Each function takes and returns plain values only.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from lavra.errors import InputError
+
+PDF_MAGIC = b"%PDF-"
+#: Same key as ``lavra.documents.FORM_ID_KEY`` (not imported: it would load WeasyPrint
+#: into the sandboxed child); a test keeps both equal.
+FORM_ID_KEY = "/LavraFormulario"
+
+
+def check_pdf_bytes(pdf: bytes) -> None:
+    """Refuse what is obviously not a PDF before starting a process for it."""
+    if not pdf:
+        raise InputError("Nenhum arquivo foi enviado.", field="/arquivo")
+    if PDF_MAGIC not in pdf[:1024]:
+        raise InputError("O arquivo enviado não é um PDF.", field="/arquivo")
+
+
+def read_requerimento(
+    pdf: bytes, schemas: dict[str, dict[str, Any]], form_id: str | None
+) -> dict[str, Any]:
+    """The form id (from the PDF or given) and the raw data typed into its fields.
+
+    ``schemas``: form id → JSON Schema with ``$ref`` inlined, for the forms that may be
+    read. Returns ``{"form": id, "data": {...}, "alertas": [...]}``, the warnings about
+    active content (:func:`lavra.signing.pdfinspect.inspect_pdf`).
+    """
+    from pypdf import PdfReader
+    from pypdf.errors import PyPdfError
+
+    from lavra.render.fillable import read_fields
+
+    found = form_id
+    if not found:
+        try:
+            info = PdfReader(io.BytesIO(pdf)).metadata
+        except (PyPdfError, ValueError, KeyError, OSError, TypeError, AttributeError):
+            raise InputError("O arquivo enviado não é um PDF legível.") from None
+        value = info.get(FORM_ID_KEY) if info else None
+        found = str(value) if value else None
+    if not found:
+        raise InputError(
+            "O PDF não identifica o formulário: não foi gerado por este sistema. "
+            "Indique o formulário."
+        )
+    if found not in schemas:
+        raise InputError(f"O PDF traz um formulário que não é um requerimento aceito: «{found}».")
+    data = read_fields(pdf, schemas[found])
+    return {"form": found, "data": data, "alertas": list(_alerts(pdf))}
+
+
+def verify_document(pdf: bytes, config: Any) -> dict[str, Any]:
+    """The issuer's verification of a PDF, as JSON-ready values."""
+    import importlib
+
+    issuing = importlib.import_module("lavra.issuing")
+    issuer = issuing.Issuer.from_config(config)
+    result = issuer.verify(pdf)
+    payload = result.to_json()
+    if not isinstance(payload, dict):
+        raise InputError("A verificação não produziu um resultado legível.")
+    payload["alertas"] = list(_alerts(pdf))
+    return payload
+
+
+def _alerts(pdf: bytes) -> tuple[str, ...]:
+    """Warnings about the file's active content (JavaScript, attachments, XFA...)."""
+    from lavra.signing.pdfinspect import inspect_pdf
+
+    return inspect_pdf(pdf)

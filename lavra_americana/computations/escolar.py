@@ -1,0 +1,875 @@
+"""Computations of the school-transport licence forms (Lei nº 4.515/2007).
+
+Each is a :data:`lavra.checking.computations.Computation` named under ``"calculos"`` in a form's
+``formulario.json`` and found through :func:`lavra.checking.computations.find_computation`::
+
+    COMPUTATIONS["alvara_transporte_escolar"](ComputeInput(...)).values["valido_ate"]
+
+Like every computation, they are pure functions of their :class:`ComputeInput` and
+never raise for what the data or the pack lack: a value they cannot compute becomes a
+*missing* (or *invalid*) report item that blocks issuance, and the values say it is
+pending. They run only on data the schema accepted.
+
+``requerimento_inscricao_escolar`` — the requerimento padrão of art. 7º
+    The rules of art. 7º that a schema cannot say, on the date of the requerimento
+    (the form's reference date): more than 21 years of age (I), residence in the
+    Município for 3 years (III), the vehicle's age (IV with art. 17, I) and the
+    infractions of the last 12 months (VIII). They are decided by
+    :func:`lavra_americana.eligibility.candidate_eligibility` (see its module for each counting
+    decision), fed from the form: a document of art. 7º presented is the proof of its
+    inciso; the infractions listed are those of the certidão de prontuário, and an
+    empty list with the certidão presented is a clean record. The condutor auxiliar
+    (art. 9º, § 1º) is exempt from incisos IV and VII: those items are *not
+    applicable*. Each item is reported at the form's own field (``/candidato/...``,
+    ``/veiculo/...``, ``/documentos/...``). Two items of that function are left out
+    here: one licence per transporter (art. 14) and the bar after a transfer (art.
+    15, § 2º) concern the *grant* of the licence and the registry's knowledge of the
+    licences a person holds, not what the applicant proves at registration; the form
+    has nothing to feed them with, and reporting them as met would assert what was
+    not checked.
+
+``alvara_transporte_escolar`` — the Alvará para exploração de serviços de Transporte Escolar
+    Validity. Art. 3º caps it at 12 months; art. 13 makes the alvará *annual* ("o
+    alvará anual", § 3º), renewed every year "até o último dia útil do ano", the
+    renewal requested "com até 30 dias de antecedência ... da data do seu vencimento"
+    (§ 5º). The alvará is therefore taken as the licence of one exercise (calendar
+    year), and::
+
+        início   = the date of issue (first alvará, art. 16, I); for a renewal
+                   (art. 16, II), the day after the previous alvará expires, or the
+                   date of issue if later (an alvará never authorizes retroactively);
+        vencimento (valido_ate) = min(início + 12 months − 1 day, 31/12 of the
+                   início's year).
+
+    The vencimento is 31 December, not the last business day: the exercise (and the
+    annual fee) runs to 31/12, and with that vencimento the renewal window of § 5º
+    (from the 30th day before the vencimento, closing on the vencimento moved back to
+    the previous business day, ``legal_text/prazos.json``) ends exactly on the last
+    business day of the year, the deadline of art. 13, caput: the two provisions then
+    say the same thing. Taking the last business day as the vencimento would cut the
+    exercise short by the days of a year-end holiday or weekend, a restriction the
+    text does not impose. The 12-month cap (art. 3º) is applied too, though with a
+    start in the same year as the vencimento it never binds: a renewal issued in
+    December starts on 1 January, so even then the alvará lasts exactly 12 months.
+    The renewal request window and the last business day of the year are printed
+    (:func:`lavra.law.statutory.deadline_for`, ``art13_par5`` and ``art13``), as are the
+    semiannual revalidations of § 6º that fall within the validity (the months of
+    May and November whose period opens after the início: the alvará is checked when
+    issued, so a revalidation month already under way at the início is not asked for).
+
+    Fee: art. 16, I (10 UFESP, first alvará) or II (1 UFESP, renewal), at the UFESP of
+    the year of the date of issue, the taxable event ("no ato da expedição";
+    :func:`lavra_americana.amounts.escolar_fee`), in figures and in words. No UFESP registered
+    for the year is a *missing* item: the alvará cannot be issued until the pack has
+    it.
+
+    Renewal: the request (``/processo/data_requerimento``) must have been filed
+    within the window of art. 13, § 5º, counted back from the previous alvará's
+    vencimento (:func:`lavra.law.statutory.check_timeliness`): a late request means the
+    licence was cassada (art. 13, caput) and a new alvará needs a new selection (art.
+    3º, § 4º); a premature one must be repeated within the window. Both are
+    *invalid* items.
+
+    First alvará (``expedicao``): only "após regular processo de seleção" (art. 6º).
+    ``/selecao`` gives the edital, the classification, the publication of the result
+    and whether an appeal was filed and decided; the alvará may not be issued on or
+    before the last day of the appeal of art. 11 (:func:`deadline_for`), nor while an
+    appeal is undecided (art. 12, I); the Cadastro de Atividades entry must fall within
+    the 30 days of art. 8º, § 2º (:func:`check_timeliness`). Arts. 14 and 15, § 2º,
+    need the registry's knowledge of a person's licences, which it cannot give yet:
+    each needs a staff attestation (what was checked, by whom, on which date), and is
+    *missing* without it, never met. The fee must have been paid, with its date, on or
+    before the date of issue (art. 3º, § 1º; art. 13, § 3º).
+
+    The vehicle's age (art. 17, I) is checked on the início of the validity: the age
+    counts by year of manufacture (:mod:`lavra_americana.eligibility`) and the validity ends in
+    the início's year, so a vehicle within the limit then stays within it to the
+    vencimento. A date of issue written in the data after the day the alvará is
+    actually issued (``ComputeInput.issued_on``) is *invalid*: an alvará is not
+    post-dated.
+
+``requerimento_renovacao_escolar`` — the renewal requerimento of art. 13, § 5º
+    Filed "com até 30 dias de antecedência, contados retroativamente da data do seu
+    vencimento": :func:`lavra.law.statutory.check_timeliness` with the rule
+    ``transporte-escolar#art13_par5`` from the vencimento of the alvará being renewed
+    (``/alvara_anterior/valido_ate``) to the date of the requerimento (the form's
+    reference date); the item, at ``/data_requerimento``, is *invalid* when the
+    request is premature or late. The vehicle's age (art. 17, I) on the date of the
+    requerimento, and the renewal fee of art. 16, II (informative: the applicant
+    attaches its receipt, inciso IX), are computed too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from datetime import date, timedelta
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+
+from lavra.checking.computations import (
+    Computed,
+    ComputeInput,
+    clean_text,
+    in_legal_order,
+    item_at,
+    unique_items,
+)
+from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
+from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
+from lavra.law.model import Law, resolve
+from lavra.law.statutory import (
+    StatutoryContext,
+    StatutoryTimeliness,
+    check_timeliness,
+    deadline_for,
+    load_statutory_context,
+)
+from lavra.textutil import format_date, month_name
+from lavra_americana.amounts import AmountSources, escolar_fee
+from lavra_americana.eligibility import (
+    Candidate,
+    Role,
+    TrafficInfraction,
+    Vehicle,
+    candidate_eligibility,
+    vehicle_age,
+)
+
+__all__ = [
+    "COMPUTATIONS",
+    "IMPLEMENTED",
+    "alvara_transporte_escolar",
+    "clear_caches",
+    "requerimento_inscricao_escolar",
+    "requerimento_renovacao_escolar",
+]
+
+SCHOOL = "transporte-escolar"
+VALIDITY = f"{SCHOOL}#art3"
+ANNUAL = f"{SCHOOL}#art13"
+RENEWAL_WINDOW = f"{SCHOOL}#art13_par5"
+REVALIDATION = f"{SCHOOL}#art13_par6"
+FIRST_FEE = f"{SCHOOL}#art16_inc1"
+RENEWAL_FEE = f"{SCHOOL}#art16_inc2"
+NEW_SELECTION = f"{SCHOOL}#art3_par4"
+SELECTION = f"{SCHOOL}#art6"
+CHOICE_APPEAL = f"{SCHOOL}#art11"
+FINAL_CHOICE = f"{SCHOOL}#art12_inc1"
+ACTIVITY_REGISTER = f"{SCHOOL}#art8_par2"
+ONE_LICENCE = f"{SCHOOL}#art14"
+TRANSFER_BAR = f"{SCHOOL}#art15_par2"
+FEE_PAID = f"{SCHOOL}#art3_par1"
+VALIDITY_PARAMETER = f"{SCHOOL}.validade_alvara"
+
+IMPLEMENTED: tuple[str, ...] = (
+    VALIDITY,
+    ANNUAL,
+    RENEWAL_WINDOW,
+    REVALIDATION,
+    FIRST_FEE,
+    RENEWAL_FEE,
+)
+"""Citations these computations apply (coverage): the alvará's validity (art. 3º with
+art. 13), the renewal window (art. 13, § 5º), the revalidations (art. 13, § 6º) and
+the fees of art. 16, I and II printed in the alvará."""
+
+MUNICIPALITY_NAMES = ("americana",)
+"""How the licensing municipality is written in the data (the schemas accept these)."""
+
+# Where the eligibility rules' fields live in the requerimento de inscrição.
+_INSCRIPTION_FIELDS: Mapping[str, str] = {
+    "/data_nascimento": "/candidato/data_nascimento",
+    "/cnh_categoria": "/candidato/cnh/categoria",
+    "/residente_desde": "/candidato/residente_desde",
+    "/veiculo": "/veiculo",
+    "/veiculo/ano_fabricacao": "/veiculo/ano_fabricacao",
+    "/veiculo/licenciado_no_municipio": "/veiculo/municipio_licenciamento",
+    "/veiculo/seguro_vigente": "/veiculo/seguro",
+    "/veiculo/pneus_regulares": "/veiculo/pneus_regulares",
+    "/veiculo/laudo_vistoria_ciretran": "/documentos/laudo_vistoria_ciretran",
+    "/sem_antecedentes_criminais": "/documentos/antecedentes_criminais",
+    "/curso_condutor_escolar": "/documentos/curso_condutor_escolar",
+    "/infracoes": "/infracoes",
+    "/exigencias_edital": "/edital",
+}
+# Items of candidate_eligibility the requerimento cannot feed (module docstring).
+_LEFT_OUT = frozenset({"/licencas_ativas", "/transferencia_licenca_em", "/cassacao_licenca_em"})
+
+_ROLE_LABEL = {"titular": "condutor titular", "auxiliar": "condutor auxiliar"}
+
+
+# ---------------------------------------------------------------- cached sources
+
+
+@lru_cache(maxsize=8)
+def _context(root: Path) -> StatutoryContext:
+    return load_statutory_context(root)
+
+
+def clear_caches() -> None:
+    """Forget the laws, parameters, calendars and deadline tables loaded so far."""
+    _context.cache_clear()
+    _fixed_basis.cache_clear()
+
+
+def _load(pack_dir: Path) -> tuple[StatutoryContext, AmountSources]:
+    context = _context(Path(pack_dir).resolve())
+    return context, AmountSources(laws=context.laws, parameters=context.parameters)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _get(data: Mapping[str, Any], pointer: str) -> Any:
+    return pointers.get(data, pointer)
+
+
+def _presented(data: Mapping[str, Any], pointer: str) -> bool | None:
+    """A document of the form presented: True, else None (not proven)."""
+    return True if _get(data, pointer + "/apresentado") is True else None
+
+
+@lru_cache(maxsize=32)
+def _fixed_basis(root: Path, form_id: str) -> tuple[str, ...]:
+    """The fixed ``"fundamento"`` of the form's metadata; () when it cannot be read.
+
+    The engine has loaded and checked the metadata before any computation runs; a
+    computation called on its own with a pack that lacks the form just goes without.
+    """
+    try:
+        raw = json.loads((root / "forms" / form_id / "formulario.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ()
+    listed = raw.get("fundamento") if isinstance(raw, dict) else None
+    if not isinstance(listed, list):
+        return ()
+    return tuple(c for c in listed if isinstance(c, str))
+
+
+def _form_basis(pack_dir: Path, form_id: str) -> tuple[str, ...]:
+    return _fixed_basis(Path(pack_dir).resolve(), form_id)
+
+
+def _fee_values(
+    citation: str, on: date, sources: AmountSources, field: str
+) -> tuple[dict[str, Any], list[Item]]:
+    """The fee of art. 16 (I or II) on ``on``: values, and a missing item when unknown."""
+    try:
+        amount = escolar_fee(citation, on, sources)
+    except LavraError as error:
+        message = (
+            f"Não foi possível calcular a taxa "
+            f"({resolve(sources.laws, citation).short}): {error.message}"
+        )
+        return (
+            {
+                "citacao": citation,
+                "pendente": message,
+                "valor": None,
+                "valor_texto": None,
+                "valor_extenso": None,
+                "explicacao": message,
+            },
+            [item_at(field, Status.MISSING, message, citation)],
+        )
+    return (
+        {
+            "citacao": citation,
+            "referencia": resolve(sources.laws, citation).short,
+            "unidades": amount.units,
+            "ufesp": amount.ufesp,
+            "valor": amount.value,
+            "valor_texto": amount.figures,
+            "valor_extenso": amount.in_words,
+            "explicacao": amount.explanation,
+            "fonte": amount.source,
+            "pendente": None,
+        },
+        [],
+    )
+
+
+def _vehicle_age_items(
+    data: Mapping[str, Any],
+    on: date,
+    context: StatutoryContext,
+    field: str = "/veiculo/ano_fabricacao",
+) -> list[Item]:
+    year = _get(data, field)
+    if isinstance(year, bool) or not isinstance(year, int):
+        return []
+    plate = clean_text(_get(data, "/veiculo/placa"))
+    try:
+        found = vehicle_age(
+            year,
+            on,
+            law="transporte-escolar",
+            params=context.parameters,
+            laws=context.laws,
+            plate=plate,
+            field=field,
+        )
+    except LavraError as error:
+        return [item_at(field, Status.INVALID, error.message, f"{SCHOOL}#art17_inc1")]
+    return list(found.items)
+
+
+# ---------------------------------------------------------------- inscrição (art. 7º)
+
+
+def _inscription_candidate(data: Mapping[str, Any], on: date, role: Role) -> Candidate:
+    infractions: tuple[TrafficInfraction, ...] | None = None
+    if _presented(data, "/documentos/prontuario_cnh"):
+        found = []
+        listed = _get(data, "/infracoes")
+        for entry in listed if isinstance(listed, list) else []:
+            day = maybe_date(entry.get("data")) if isinstance(entry, Mapping) else None
+            if day is not None:
+                gravity, text = entry["gravidade"], clean_text(entry.get("descricao"))
+                found.append(TrafficInfraction(day, gravity, text))
+        infractions = tuple(found)
+    vehicle: Vehicle | None = None
+    car = _get(data, "/veiculo")
+    if role == "titular" and isinstance(car, Mapping):
+        town = clean_text(car.get("municipio_licenciamento"))
+        expiry = maybe_date(_get(data, "/veiculo/seguro/validade"))
+        year = car.get("ano_fabricacao")
+        vehicle = Vehicle(
+            year_of_manufacture=year
+            if isinstance(year, int) and not isinstance(year, bool)
+            else None,
+            plate=clean_text(car.get("placa")),
+            licensed_in_municipality=None
+            if town is None
+            else town.casefold() in MUNICIPALITY_NAMES,
+            inspection_report=_presented(data, "/documentos/laudo_vistoria_ciretran"),
+            insured=None if expiry is None else expiry >= on,
+            tyres_compliant=True if car.get("pneus_regulares") is True else None,
+        )
+    cnh = clean_text(_get(data, "/candidato/cnh/categoria"))
+    return Candidate(
+        name=clean_text(_get(data, "/candidato/nome")) or "O candidato",
+        birth_date=maybe_date(_get(data, "/candidato/data_nascimento")),
+        cnh_category=cnh,
+        resident_since=maybe_date(_get(data, "/candidato/residente_desde")),
+        no_criminal_record=_presented(data, "/documentos/antecedentes_criminais"),
+        course_completed=_presented(data, "/documentos/curso_condutor_escolar"),
+        infractions=infractions,
+        vehicle=vehicle,
+        edital_requirements_met=True
+        if _get(data, "/edital/exigencias_atendidas") is True
+        else None,
+    )
+
+
+def _at_form_field(item: Item) -> Item | None:
+    """The eligibility item moved to the form's field (None: left out)."""
+    if item.field in _LEFT_OUT:
+        return None
+    field = _INSCRIPTION_FIELDS.get(item.field, item.field)
+    return Item(pointers.dotted(field), item.status, field, item.message, item.basis)
+
+
+def _auxiliary_edital(item: Item, laws: Mapping[str, Law]) -> Item:
+    """Art. 7º, IX, is not asked of the auxiliary: no selection, an existing alvará."""
+    law = laws[SCHOOL].short_title
+    return Item(
+        item.requirement,
+        Status.NOT_APPLICABLE,
+        item.field,
+        "Demais exigências do Edital (art. 7º, IX): não se aplicam ao condutor "
+        "auxiliar, que é vinculado ao alvará do condutor titular, sem processo "
+        f"seletivo próprio (art. 9º, §§ 1º e 3º, da {law}).",
+        (f"{SCHOOL}#art7_inc9", f"{SCHOOL}#art9_par1"),
+    )
+
+
+def requerimento_inscricao_escolar(request: ComputeInput) -> Computed:
+    """Art. 7º on the date of the requerimento (module docstring).
+
+    ``values``: ``funcao`` (``titular``/``auxiliar``), ``funcao_texto``, ``elegivel``,
+    ``explicacao`` (the pt-BR explanation of :func:`candidate_eligibility`).
+    """
+    data = request.data if isinstance(request.data, Mapping) else {}
+    on = request.on
+    role_value = _get(data, "/funcao")
+    role: Role = "auxiliar" if role_value == "auxiliar" else "titular"
+    values: dict[str, Any] = {
+        "funcao": role,
+        "funcao_texto": _ROLE_LABEL[role],
+        "elegivel": False,
+        "explicacao": None,
+    }
+    context, _ = _load(request.pack_dir)
+    try:
+        candidate = _inscription_candidate(data, on, role)
+        result = candidate_eligibility(
+            candidate, on, role, params=context.parameters, laws=context.laws
+        )
+    except LavraError as error:
+        message = f"Não foi possível verificar os requisitos do art. 7º: {error.message}"
+        values["explicacao"] = message
+        field = error.field or "/candidato"
+        return Computed(values, (item_at(field, Status.INVALID, message, f"{SCHOOL}#art7"),))
+    moved = [found for item in result.items if (found := _at_form_field(item)) is not None]
+    if role == "auxiliar":
+        moved = [
+            _auxiliary_edital(item, context.laws) if item.field == "/edital" else item
+            for item in moved
+        ]
+    values["elegivel"] = not any(item.pending for item in moved)
+    values["explicacao"] = result.explanation
+    return Computed(values, tuple(moved))
+
+
+# ---------------------------------------------------------------- the alvará
+
+
+def validity(start: date, months: int) -> date:
+    """The vencimento of an alvará whose validity starts on ``start`` (module docstring).
+
+    ``min(start + months − 1 day, 31/12 of start's year)``.
+    """
+    cap = start + relativedelta(months=months) - timedelta(days=1)
+    return min(cap, date(start.year, 12, 31))
+
+
+def _revalidations(start: date, end: date, context: StatutoryContext) -> list[dict[str, Any]]:
+    """The revalidation periods of art. 13, § 6º, that open after ``start`` up to ``end``."""
+    found: list[dict[str, Any]] = []
+    day = start + timedelta(days=1)
+    while day <= end:
+        window = deadline_for(REVALIDATION, day, context=context)
+        first = window.first_day
+        if first is None or first > end:
+            break
+        if first > start:
+            found.append(
+                {
+                    "mes": f"{month_name(first)} de {first.year}",
+                    "de": first,
+                    "ate": window.last_day,
+                }
+            )
+        day = window.last_day + timedelta(days=1)
+    return found
+
+
+def _alvara_pending(reason: str) -> dict[str, Any]:
+    return {
+        "modalidade": None,
+        "inicio_vigencia": None,
+        "valido_ate": None,
+        "vigencia_explicacao": reason,
+        "renovacao": None,
+        "revalidacoes": [],
+        "taxa": None,
+        "pendente": reason,
+        "fundamento": [],
+    }
+
+
+def _renewal_request_items(data: Mapping[str, Any], context: StatutoryContext) -> list[Item]:
+    expiry = maybe_date(_get(data, "/alvara_anterior/valido_ate"))
+    filed = maybe_date(_get(data, "/processo/data_requerimento"))
+    if expiry is None or filed is None:
+        return []
+    try:
+        judged = check_timeliness(
+            RENEWAL_WINDOW, expiry, filed, context=context, field="/processo/data_requerimento"
+        )
+    except LavraError as error:
+        return [
+            item_at("/processo/data_requerimento", Status.INVALID, error.message, RENEWAL_WINDOW)
+        ]
+    return _with_consequence(judged, context)
+
+
+def _with_consequence(judged: StatutoryTimeliness, context: StatutoryContext) -> list[Item]:
+    """The renewal timeliness items, an untimely one saying what follows (art. 13)."""
+    if judged.timely:
+        return list(judged.items)
+    if judged.outcome == "prematuro":
+        consequence = " O requerimento deve ser renovado dentro do prazo."
+    else:
+        selection = resolve(context.laws, NEW_SELECTION).short
+        annual = resolve(context.laws, ANNUAL).short
+        consequence = (
+            f" A não renovação no prazo implica a cassação automática da licença "
+            f"({annual}), e a outorga de novo alvará depende de habilitação e "
+            f"classificação em novo processo seletivo ({selection})."
+        )
+    return [
+        Item(
+            item.requirement,
+            item.status,
+            item.field,
+            item.message + consequence,
+            (*item.basis, ANNUAL),
+        )
+        for item in judged.items
+    ]
+
+
+# ---------------------------------------------------------------- selection (arts. 6º, 11, 12)
+
+_ATTESTATIONS: tuple[tuple[str, str, str], ...] = (
+    (
+        "conferencia_outra_licenca",
+        ONE_LICENCE,
+        "de que o candidato não detém outra licença de transporte escolar",
+    ),
+    (
+        "conferencia_transferencia",
+        TRANSFER_BAR,
+        "de que o candidato não transferiu licença nos 5 (cinco) anos anteriores",
+    ),
+)
+
+
+def _attestation_items(
+    selection: Mapping[str, Any], on: date, laws: Mapping[str, Law]
+) -> list[Item]:
+    """Arts. 14 and 15, § 2º: what staff checked, by whom and when; MISSING without it.
+
+    The registry cannot tell yet which licences a person holds or transferred, so the
+    condition is never reported as met unless a servant attests the check.
+    """
+    items: list[Item] = []
+    for key, citation, what in _ATTESTATIONS:
+        field = f"/selecao/{key}"
+        ref = resolve(laws, citation).short
+        entry = selection.get(key)
+        if not isinstance(entry, Mapping):
+            items.append(
+                item_at(
+                    field,
+                    Status.MISSING,
+                    f"Falta a conferência, por servidor, {what} ({ref}): informe o "
+                    "que foi conferido, por quem e em que data. Sem ela o "
+                    "requisito não pode ser dado por atendido.",
+                    citation,
+                )
+            )
+            continue
+        field += "/resultado"
+        checked = maybe_date(entry.get("data"))
+        who = clean_text(entry.get("responsavel")) or "servidor não identificado"
+        if entry.get("resultado") != "sem_impedimento":
+            items.append(
+                item_at(
+                    field,
+                    Status.INVALID,
+                    f"A conferência feita por {who} encontrou impedimento ({ref}): "
+                    "o alvará não pode ser expedido.",
+                    citation,
+                )
+            )
+        elif checked is None or checked > on:
+            items.append(
+                item_at(
+                    field,
+                    Status.INVALID,
+                    f"A conferência {what} ({ref}) deve ser anterior à expedição do "
+                    f"alvará, em {format_date(on)}.",
+                    citation,
+                )
+            )
+        else:
+            items.append(
+                item_at(
+                    field,
+                    Status.MET,
+                    f"Conferido por {who} em {format_date(checked)} ({ref}): "
+                    f"{clean_text(entry.get('verificacao')) or ''}",
+                    citation,
+                )
+            )
+    return items
+
+
+def _selection_items(data: Mapping[str, Any], on: date, context: StatutoryContext) -> list[Item]:
+    """The first alvará only after a final selection (arts. 6º, 8º, § 2º, 11, 12, I, 14, 15)."""
+    selection = _get(data, "/selecao")
+    if not isinstance(selection, Mapping):
+        return []  # the schema reports /selecao missing
+    laws = context.laws
+    items: list[Item] = []
+    published = maybe_date(selection.get("data_publicacao_resultado"))
+    if published is not None:
+        field = "/selecao/data_publicacao_resultado"
+        try:
+            appeal = deadline_for(CHOICE_APPEAL, published, context=context)
+        except LavraError as error:
+            items.append(item_at(field, Status.MISSING, error.message, CHOICE_APPEAL))
+        else:
+            last = format_date(appeal.last_day)
+            ref = resolve(laws, CHOICE_APPEAL).short
+            if on <= appeal.last_day:
+                items.append(
+                    item_at(
+                        field,
+                        Status.INVALID,
+                        f"O prazo de recurso contra o ato de escolha ({ref}), contado da "
+                        f"publicação do resultado em {format_date(published)}, encerra-se em "
+                        f"{last}: a escolha ainda não é definitiva e o alvará não pode ser "
+                        f"expedido em {format_date(on)} ({resolve(laws, FINAL_CHOICE).short}).",
+                        CHOICE_APPEAL,
+                        FINAL_CHOICE,
+                    )
+                )
+            else:
+                items.append(
+                    item_at(
+                        field,
+                        Status.MET,
+                        f"O prazo de recurso contra o ato de escolha ({ref}) encerrou-se em "
+                        f"{last}.",
+                        CHOICE_APPEAL,
+                        FINAL_CHOICE,
+                    )
+                )
+    if selection.get("recurso_interposto") is True:
+        field = "/selecao/recurso_decidido_em"
+        decided = maybe_date(selection.get("recurso_decidido_em"))
+        if decided is None:
+            items.append(
+                item_at(
+                    field,
+                    Status.MISSING,
+                    "Houve recurso contra o ato de escolha: o alvará só pode ser "
+                    "expedido depois de decidido pelo Prefeito (art. 12, I).",
+                    CHOICE_APPEAL,
+                    FINAL_CHOICE,
+                )
+            )
+        elif decided > on:
+            items.append(
+                item_at(
+                    field,
+                    Status.INVALID,
+                    f"O recurso contra o ato de escolha foi decidido em "
+                    f"{format_date(decided)}, depois da expedição do alvará: a "
+                    "escolha não era definitiva (art. 12, I).",
+                    CHOICE_APPEAL,
+                    FINAL_CHOICE,
+                )
+            )
+        else:
+            items.append(
+                item_at(
+                    field,
+                    Status.MET,
+                    f"Recurso contra o ato de escolha decidido em "
+                    f"{format_date(decided)} (art. 12, I).",
+                    CHOICE_APPEAL,
+                    FINAL_CHOICE,
+                )
+            )
+    informed = maybe_date(selection.get("data_ciencia_classificacao"))
+    registered = maybe_date(selection.get("data_inscricao_cadastro"))
+    if informed is not None and registered is not None:
+        try:
+            judged = check_timeliness(
+                ACTIVITY_REGISTER,
+                informed,
+                registered,
+                context=context,
+                field="/selecao/data_inscricao_cadastro",
+            )
+        except LavraError as error:
+            items.append(
+                item_at(
+                    "/selecao/data_inscricao_cadastro",
+                    Status.INVALID,
+                    error.message,
+                    ACTIVITY_REGISTER,
+                )
+            )
+        else:
+            items.extend(judged.items)
+    items.extend(_attestation_items(selection, on, laws))
+    return items
+
+
+def _fee_paid_items(data: Mapping[str, Any], on: date) -> list[Item]:
+    """The fee is paid before the alvará goes out (art. 3º, § 1º; art. 13, § 3º)."""
+    paid = maybe_date(_get(data, "/processo/data_pagamento_taxa"))
+    field = "/processo/data_pagamento_taxa"
+    if paid is None:
+        return []  # the schema reports it missing
+    if paid > on:
+        return [
+            item_at(
+                field,
+                Status.INVALID,
+                f"A taxa foi recolhida em {format_date(paid)}, depois da expedição do "
+                f"alvará em {format_date(on)}: o alvará é expedido mediante o "
+                "recolhimento da taxa (art. 3º, § 1º).",
+                FEE_PAID,
+                f"{SCHOOL}#art13_par3",
+            )
+        ]
+    return [
+        item_at(
+            field,
+            Status.MET,
+            f"Taxa recolhida em {format_date(paid)}.",
+            FEE_PAID,
+            f"{SCHOOL}#art13_par3",
+        )
+    ]
+
+
+def alvara_transporte_escolar(request: ComputeInput) -> Computed:
+    """Validity (arts. 3º and 13), renewal and revalidations, fee (art. 16, I or II).
+
+    ``values``: ``modalidade`` (``expedicao``/``renovacao``), ``inicio_vigencia``,
+    ``valido_ate``, ``vigencia_explicacao``, ``renovacao`` (``abre_em``,
+    ``ultimo_dia``, ``ultimo_dia_util_do_ano``, ``explicacao``), ``revalidacoes``
+    (``mes``, ``de``, ``ate``), ``taxa`` (``valor``, ``valor_texto``,
+    ``valor_extenso``, ``explicacao``, ``referencia``, ``pendente``...), ``pendente``
+    (None, or why nothing could be computed), ``fundamento``.
+    """
+    data = request.data if isinstance(request.data, Mapping) else {}
+    on = request.on
+    context, sources = _load(request.pack_dir)
+    items: list[Item] = []
+    renewal = _get(data, "/modalidade") == "renovacao"
+    start = on
+    if renewal:
+        previous = maybe_date(_get(data, "/alvara_anterior/valido_ate"))
+        if previous is not None:
+            start = max(on, previous + timedelta(days=1))
+        items.extend(_renewal_request_items(data, context))
+    else:
+        items.extend(_selection_items(data, on, context))
+    items.extend(_fee_paid_items(data, on))
+    if on > request.issued_on:
+        items.append(
+            item_at(
+                "/data_expedicao",
+                Status.INVALID,
+                f"A data de expedição ({format_date(on)}) é posterior à data de emissão do "
+                f"alvará ({format_date(request.issued_on)}): o alvará não pode ser pós-datado.",
+                VALIDITY,
+            )
+        )
+    try:
+        months = int(context.parameters.value(VALIDITY_PARAMETER, start).value)
+        end = validity(start, months)
+        annual = deadline_for(ANNUAL, end, context=context)
+        window = deadline_for(RENEWAL_WINDOW, end, context=context)
+        revalidations = _revalidations(start, end, context)
+    except LavraError as error:
+        message = f"Não foi possível calcular a validade do alvará: {error.message}"
+        items.append(item_at("/data_expedicao", Status.MISSING, message, VALIDITY, ANNUAL))
+        return Computed(_alvara_pending(message), tuple(items))
+
+    items.extend(_vehicle_age_items(data, start, context))
+    fee_citation = RENEWAL_FEE if renewal else FIRST_FEE
+    fee, fee_items = _fee_values(fee_citation, on, sources, "/modalidade")
+    items.extend(fee_items)
+
+    law = context.laws[SCHOOL].short_title
+    explanation = (
+        f"Alvará anual, válido de {format_date(start)} a {format_date(end)}: o prazo de "
+        f"validade máximo é de {months} meses (art. 3º da {law}) e o alvará é renovado "
+        f"anualmente, até o último dia útil do ano (art. 13 da mesma lei); vence, por isso, "
+        f"no fim do exercício de {end.year}."
+    )
+    values: dict[str, Any] = {
+        "modalidade": "renovacao" if renewal else "expedicao",
+        "inicio_vigencia": start,
+        "valido_ate": end,
+        "validade_meses": months,
+        "vigencia_explicacao": explanation,
+        "renovacao": {
+            "abre_em": window.first_day,
+            "ultimo_dia": window.last_day,
+            "ultimo_dia_util_do_ano": annual.last_day,
+            "explicacao": window.explanation,
+        },
+        "revalidacoes": revalidations,
+        "taxa": fee,
+        "pendente": None,
+        "fundamento": in_legal_order(
+            [
+                *_form_basis(request.pack_dir, request.form_id),
+                fee_citation,
+                *(
+                    ()
+                    if renewal
+                    else (SELECTION, CHOICE_APPEAL, FINAL_CHOICE, ONE_LICENCE, TRANSFER_BAR)
+                ),
+            ],
+            context.laws,
+        ),
+    }
+    return Computed(values, unique_items(items))
+
+
+# ---------------------------------------------------------------- renovação (art. 13, § 5º)
+
+
+def requerimento_renovacao_escolar(request: ComputeInput) -> Computed:
+    """Timeliness of the renewal request (art. 13, § 5º), vehicle age, renewal fee.
+
+    ``values``: ``vencimento``, ``prazo`` (``abre_em``, ``ultimo_dia``,
+    ``explicacao``), ``tempestivo``, ``resultado`` (``atende``/``nao_atende``/
+    ``prematuro``), ``explicacao``, ``taxa`` (as in the alvará).
+    """
+    data = request.data if isinstance(request.data, Mapping) else {}
+    on = request.on
+    context, sources = _load(request.pack_dir)
+    items: list[Item] = list(_vehicle_age_items(data, on, context))
+    fee, _ = _fee_values(RENEWAL_FEE, on, sources, "/documentos/comprovante_taxa_renovacao")
+    values: dict[str, Any] = {
+        "vencimento": None,
+        "prazo": None,
+        "tempestivo": None,
+        "resultado": None,
+        "explicacao": None,
+        "taxa": fee,
+    }
+    expiry = maybe_date(_get(data, "/alvara_anterior/valido_ate"))
+    if expiry is None:
+        return Computed(values, tuple(items))
+    try:
+        judged = check_timeliness(
+            RENEWAL_WINDOW, expiry, on, context=context, field="/data_requerimento"
+        )
+    except LavraError as error:
+        items.append(item_at("/data_requerimento", Status.INVALID, error.message, RENEWAL_WINDOW))
+        values["explicacao"] = error.message
+        return Computed(values, tuple(items))
+    deadline = judged.deadline
+    values.update(
+        {
+            "vencimento": expiry,
+            "prazo": {
+                "abre_em": deadline.first_day,
+                "ultimo_dia": deadline.last_day,
+                "explicacao": deadline.explanation,
+            },
+            "tempestivo": judged.timely,
+            "resultado": judged.outcome,
+            "explicacao": judged.explanation,
+        }
+    )
+    items.extend(_with_consequence(judged, context))
+    return Computed(values, unique_items(items))
+
+
+COMPUTATIONS: dict[str, Callable[[ComputeInput], Computed]] = {
+    "requerimento_inscricao_escolar": requerimento_inscricao_escolar,
+    "alvara_transporte_escolar": alvara_transporte_escolar,
+    "requerimento_renovacao_escolar": requerimento_renovacao_escolar,
+}
+"""The computations of this module a form may name under ``"calculos"``."""
