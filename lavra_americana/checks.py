@@ -6,13 +6,14 @@
     reference date (each form cites the provision that sets its limit, e.g.
     ``fretamento#art10_inc1``). The rule is
     :func:`lavra_americana.eligibility.vehicle_age` (one implementation, one message).
-    Counting: the law says "no máximo N anos de fabricação" and the CRLV records only the year of manufacture, so the age is the reference year minus the
-    year of manufacture; the vehicle is within the limit while that difference is not
-    greater than N (a 2016 micro-ônibus may run through 31/12/2026 under a 10-year
-    limit). That takes the vehicle as made on 31 December of its year, the latest day
-    the record allows: the reading most favourable to the holder. Counting from 1
-    January, the earliest possible day, would be the strictest one (the same vehicle out
-    from 02/01/2026).
+    Counting: the law says "no máximo N anos de fabricação" and the CRLV records only
+    the year of manufacture, so the age is the reference year minus the year of
+    manufacture; the vehicle is within the limit while that difference is not greater
+    than N (a 2016 micro-ônibus may run through 31/12/2026 under a 10-year limit). That
+    takes the vehicle as made on 31 December of its year, the latest day the record
+    allows: the reading most favourable to the holder. Counting from 1 January, the
+    earliest possible day, would be the strictest one (the same vehicle out from
+    02/01/2026).
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@ Sources, later ones winning: built-in defaults; the TOML file named by
 environment variables ``LAVRA_PACK``, ``LAVRA_DATA`` and ``LAVRA_DATABASE_URL``.
 
     # lavra.toml
-    pacote = "/srv/lavra/americana"     # content pack (legal_text/, schemas/, forms/)
+    pacote = "/srv/lavra/pacote"        # content pack: installed pack's name, or its folder
     pasta_dados = "/var/lib/lavra"      # registry, keys, generated files
     banco = "postgresql+psycopg://lavra@localhost/lavra"   # default: SQLite in pasta_dados
-    url_verificacao = "https://servicos.americana.sp.gov.br/lavra/verificar"
+    url_verificacao = "https://servicos.municipio.gov.br/lavra/verificar"
     carimbo_tempo = "https://tsa.exemplo.gov.br"            # PAdES B-T when set
 
     [assinantes.secretario-transportes]  # production: the municipality's certificate

@@ -1,8 +1,8 @@
 """The document pipeline: data → schema → rules → completeness report → draft PDF/DOCX.
 
     engine = Engine.from_config()
-    report = engine.check("alvara-fretamento", data, on=date(2026, 11, 29))
-    draft = engine.draft("alvara-fretamento", data, docx=True)
+    report = engine.check("alvara-taxi", data, on=date(2026, 11, 29))
+    draft = engine.draft("alvara-taxi", data, docx=True)
 
 A form's wording is a template written by staff: it is rendered (Jinja → HTML →
 PDF/DOCX) in a warm worker process of :mod:`lavra.render.isolation`, within time, memory and

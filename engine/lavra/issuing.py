@@ -1,7 +1,7 @@
 """Issuing official documents: number → render → sign → record, all or nothing.
 
     issuer = Issuer.from_config()
-    result = issuer.issue("alvara-fretamento", data)      # IncompleteError when not complete
+    result = issuer.issue("alvara-taxi", data)      # IncompleteError when not complete
     check = issuer.verify(result.pdf)                        # signature + registry record
 
 The number of the series is taken, the document rendered with that number, its

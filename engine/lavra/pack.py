@@ -32,7 +32,7 @@ Installed packs are the distributions that declare an entry point in the group
 or a function returning one::
 
     [project.entry-points."lavra.pacotes"]
-    americana = "lavra_americana:pacote"
+    vila-ficticia = "vila_ficticia:pacote"
 
 A pack folder (a path) is read as follows: when it is the root of an installed pack,
 that pack; when it is a Python package (an ``__init__.py`` defining ``pacote``), the
@@ -84,7 +84,7 @@ ENTRY_POINT_GROUP = "lavra.pacotes"
 class ContentPack:
     """What a content pack provides to the engine.
 
-    ``name``: a short id (``"americana"``), as given to ``--pacote``. ``root``: the
+    ``name``: a short id (``"vila-ficticia"``), as given to ``--pacote``. ``root``: the
     folder holding ``legal_text/``, ``schemas/`` and ``forms/``. ``computations``: the
     functions a form's ``"calculos"`` name (:mod:`lavra.checking.computations`).
     ``checks``: rules a form's ``"verificacoes"`` may name, beside the engine's own
@@ -98,11 +98,11 @@ class ContentPack:
 
     name: str
     root: Path
-    computations: Mapping[str, Computation] = field(default_factory=dict)
-    checks: Mapping[str, Rule] = field(default_factory=dict)
-    rule_modules: tuple[ModuleType, ...] = ()
-    amount: Callable[[AmountQuery], Mapping[str, Any]] | None = None
-    caches: tuple[Callable[[], None], ...] = ()
+    computations: Mapping[str, Computation] = field(default_factory=dict, repr=False)
+    checks: Mapping[str, Rule] = field(default_factory=dict, repr=False)
+    rule_modules: tuple[ModuleType, ...] = field(default=(), repr=False)
+    amount: Callable[[AmountQuery], Mapping[str, Any]] | None = field(default=None, repr=False)
+    caches: tuple[Callable[[], None], ...] = field(default=(), repr=False)
 
     def at(self, root: Path) -> ContentPack:
         """This pack's code over the data of another folder (an edited copy)."""

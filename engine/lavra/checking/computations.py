@@ -6,9 +6,9 @@ computations`). The engine runs each one after the schema and the checks, merges
 :attr:`Computed.values` into the template variable ``calculado`` and its
 :attr:`Computed.items` into the completeness report::
 
-    compute = find_computation(pack, "auto_infracao_fretamento")
+    compute = find_computation(pack, "auto_infracao")
     result = compute(ComputeInput(
-        form_id="auto-infracao-fretamento", data=data, on=date(2026, 3, 2),
+        form_id="auto-infracao", data=data, on=date(2026, 3, 2),
         pack_dir=pack.root, history=registry_history, draft=True,
     ))
     result.values["total"], result.items

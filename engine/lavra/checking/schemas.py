@@ -1070,7 +1070,7 @@ def _merge_chain(
 
 
 def _condition_words(test: Mapping[str, Any], pointer: str, walker: _Walker) -> str:
-    """The ``if`` schema in words: ``categoria = «fretamento» e «servicos» informado``."""
+    """The ``if`` schema in words: ``categoria = «turismo» e «servicos» informado``."""
     for key in ("x-condicao", "title", "description"):
         if isinstance(test.get(key), str):
             return str(test[key])

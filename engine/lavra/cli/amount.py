@@ -47,8 +47,9 @@ def ask(query: AmountQuery) -> Mapping[str, Any]:
         "Calcula a multa ou a taxa que o dispositivo citado fixa na data indicada, por "
         "extenso e em algarismos, com a reincidência decidida pelas datas das infrações "
         "anteriores do mesmo tipo, pelo mesmo veículo ou titular. Exemplos: "
-        "lavra amount transporte-escolar#art16_inc1 --on 2026-03-01; "
-        "lavra amount fretamento#art16_inc2 --on 2026-03-01 --previous 2025-10-10."
+        "lavra amount LEI#art16_inc1 --on 2026-03-01; "
+        "lavra amount LEI#art16_inc2 --on 2026-03-01 --previous 2025-10-10 "
+        "(os dispositivos de cada lei: lavra law list LEI)."
     ),
 )
 @click.argument("citacao", metavar="CITAÇÃO")
@@ -58,7 +59,7 @@ def ask(query: AmountQuery) -> Mapping[str, Any]:
               help="Data de infração anterior do mesmo tipo, pelo mesmo veículo ou "
                    "titular (AAAA-MM-DD); repita a opção para cada uma.")
 @click.option("--exemplo", is_flag=True,
-              help="Na falta do valor corrigido oficial de uma multa de fretamento, usa a "
+              help="Na falta do valor corrigido oficial de uma multa, usa a "
                    "tabela de EXEMPLO (valores fictícios, só para demonstração).")
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @click.help_option("--help", "-h", help="Mostra esta ajuda e sai.")

@@ -35,8 +35,8 @@ _HELP = """Mostra o prazo que o dispositivo CITACAO fixa, contado da data --from
 
 \b
 Exemplos:
-  lavra deadline fretamento#art23 --from 2026-02-20 --filed 2026-03-12
-  lavra deadline transporte-escolar#art5_inc2 --from 2026-03-06T10:00
+  lavra deadline LEI#art23 --from 2026-02-20 --filed 2026-03-12
+  lavra deadline LEI#art5_inc2 --from 2026-03-06T10:00
   lavra deadline --list
 
 Datas no formato AAAA-MM-DD (ou DD/MM/AAAA); prazos em horas pedem também a hora,
@@ -117,8 +117,8 @@ def deadline(citacao: str | None, inicio: str | None, protocolo: str | None,
             return
         if not citacao:
             raise InputError(
-                "Informe o dispositivo que fixa o prazo (ex.: fretamento#art23). Citações "
-                f"que fixam prazo: {', '.join(deadline_citations(context))}.",
+                "Informe o dispositivo que fixa o prazo. Citações que fixam prazo: "
+                f"{', '.join(deadline_citations(context))}.",
                 field="/citacao",
             )
         if not inicio:

@@ -3,8 +3,8 @@
 Runs in its own folder: a development PKI (no legal validity) and a SQLite registry
 are created there, each issuable form is issued and verified, each requerimento is
 drafted and prefilled. Forms whose amounts depend on yearly values the pack does not
-have (the corrected fretamento fines) are issued with the pack's EXAMPLE table, which
-the document itself says in print.
+have (fines corrected by a yearly act it does not hold yet) are issued with the pack's
+EXAMPLE table, which the document itself says in print.
 
 An example is written once, with fixed dates; the law, though, judges them against the
 day of issue (an auto issued after its appeal period has run out cannot be issued).

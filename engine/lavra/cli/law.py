@@ -67,7 +67,11 @@ def law() -> None:
     """Group of law commands."""
 
 
-@law.command(name="list", help="Lista os dispositivos de uma lei (ex.: lavra law list fretamento).")
+@law.command(
+    name="list",
+    help="Lista os dispositivos de uma lei do pacote (ex.: lavra law list LEI; para uma "
+    "lei que não existe, a mensagem lista as do pacote).",
+)
 @click.argument("lei")
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @_lavra_errors
@@ -111,7 +115,7 @@ def _citation_dict(cit: Citation) -> dict[str, Any]:
 
 
 @law.command(name="show", help="Mostra um dispositivo: referência, texto literal e notas "
-             "(ex.: lavra law show fretamento#art7_inc4).")
+             "(ex.: lavra law show LEI#art7_inc4).")
 @click.argument("citacao")
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @click.option("--completo", is_flag=True,

@@ -46,7 +46,8 @@ ON_OPTION = click.option(
     "--on",
     "on",
     metavar="AAAA-MM-DD",
-    help="Data de referência (padrão: a data do próprio documento, ou hoje em Americana).",
+    help="Data de referência (padrão: a data do próprio documento, ou a de hoje no "
+    "horário de Brasília).",
 )
 
 
@@ -69,7 +70,7 @@ def print_report(report: Report, as_json: bool) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="lavra", message="lavra %(version)s")
 def main() -> None:
-    """lavra: documentos oficiais da SETRANSV conforme a lei.
+    """lavra: documentos oficiais conforme a lei, do pacote de conteúdo do município.
 
     Verifica a completude dos dados frente à lei, gera minutas e requerimentos
     preenchíveis, emite documentos numerados e assinados, verifica-os, e calcula

@@ -218,7 +218,7 @@ def find_citations(pack_dir: Path) -> tuple[tuple[CitationUse, ...], tuple[Dangl
                 malformed.append(
                     DanglingCitation(
                         CitationUse(repr(value), rel, _pointer(tokens)),
-                        'O fundamento deve ser uma lista de citações (ex.: ["fretamento#art8"]).',
+                        'O fundamento deve ser uma lista de citações no formato lei#dispositivo.',
                     )
                 )
                 continue

@@ -10,7 +10,7 @@ A law is one JSON file in ``legal_text/`` whose top-level object has ``fragmento
     art7_inc4       inciso IV of art. 7º      art13_par5_inc3
     art14_ali1      alínea a under the caput  art11_inc1_ali3  inciso I, alínea c
 
-A citation is ``"<law id>#<fragment id>"`` (``"fretamento#art7_inc4"``), or the law id
+A citation is ``"<law id>#<fragment id>"`` (``"transito#art7_inc4"``), or the law id
 alone for the whole law. :func:`resolve` turns it into a :class:`Citation` carrying the
 full reference ("art. 7º, inciso IV, da Lei Municipal nº 4.419, de 17 de novembro de
 2006"), the short one ("art. 7º, IV, da Lei nº 4.419/2006") and the verbatim text.
@@ -178,7 +178,7 @@ class Citation:
 
     @property
     def citation(self) -> str:
-        """The canonical citation string (``"fretamento#art7_inc4"``)."""
+        """The canonical citation string (``"transito#art7_inc4"``)."""
         return self.law.id if self.fragment is None else f"{self.law.id}#{self.fragment.id}"
 
     def full_text(self) -> str:
@@ -267,6 +267,15 @@ def _shown(text: str) -> str:
     return f"«{shown}{'…' if len(text) > _SHOWN_CHARS else ''}»"
 
 
+def _example_citation(laws: Mapping[str, Law]) -> str:
+    """``", por exemplo 'lei#art7_inc4'"`` with a real fragment of the pack's first law."""
+    for law in laws.values():
+        for fragment in law.fragments.values():
+            if fragment.kind != "capitulo":
+                return f", por exemplo '{law.id}#{fragment.id}'"
+    return ""
+
+
 def resolve(laws: Mapping[str, Law], citation: str) -> Citation:
     """Resolve ``"law#fragment"`` (or ``"law"``) against ``laws``.
 
@@ -280,8 +289,9 @@ def resolve(laws: Mapping[str, Law], citation: str) -> Citation:
     law_id, sep, fragment_id = citation.partition("#")
     if not LAW_ID.match(law_id) or (sep and not FRAGMENT_ID.match(fragment_id)):
         raise CitationError(
-            f"Citação malformada: {_shown(citation)}. Use o formato 'lei#dispositivo', "
-            "por exemplo 'fretamento#art7_inc4'."
+            f"Citação malformada: {_shown(citation)}. Use o formato 'lei#dispositivo'"
+            + _example_citation(laws)
+            + "."
         )
     law = laws.get(law_id)
     if law is None:

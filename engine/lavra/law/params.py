@@ -4,8 +4,8 @@
 (validity of licences, deadlines, vehicle age limits, fines)::
 
     {"parametros": {
-      "fretamento.validade_alvara": {
-        "descricao": "...", "unidade": "anos", "fundamento": ["fretamento#art8"],
+      "transito.validade_licenca": {
+        "descricao": "...", "unidade": "anos", "fundamento": ["transito#art8"],
         "nota": null,
         "vigencias": [{"desde": "2006-11-17", "ate": null, "valor": 5,
                        "fonte": "Lei nº 4.419/2006, art. 8º"}]}}}

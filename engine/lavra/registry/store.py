@@ -1,7 +1,7 @@
 """The registry of issued documents: gapless numbering, the record, the case history.
 
     registry = open_registry(database_url(config.data_dir))
-    record = registry.issue("ALV-FRET", 2026, "alvara-fretamento", build,
+    record = registry.issue("ALV-TAXI", 2026, "alvara-taxi", build,
                             idempotency_key=request_id)
     record.formatted                 # "0001/2026"
     registry.autos_for_vehicle("ABC1D23", "auto-", since=six_months_ago)

@@ -2,7 +2,7 @@
 
     signer = DocumentSigner(pki.load("secretario-transportes"), cargo="Secretário ...")
     signed = signer.sign(pdf, signer_name="Fulano de Tal", field_box=(56, 56, 330, 120),
-                         reason="Emissão do alvará", location="Americana/SP")
+                         reason="Emissão do alvará", location="Cidade/UF")
 
 One :class:`DocumentSigner` per process and per role: the private key is parsed once,
 the certificate chain, stamp style and signature size are prepared once, so a batch

@@ -335,7 +335,8 @@ def create_app(
     ctx.users  # noqa: B018 - opens (and migrates) the registry database
     app = FastAPI(
         title="lavra",
-        summary="Documentos oficiais da SETRANSV conforme a lei",
+        summary=f"Documentos oficiais do órgão {ctx.engine.content.organization.sigla} "
+        "conforme a lei",
         description=(
             "API do lavra: completude, minutas, requerimentos preenchíveis, leitura de "
             "requerimentos, emissão e verificação de documentos. As operações de emissão e "
