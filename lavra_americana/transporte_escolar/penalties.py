@@ -1,4 +1,5 @@
-"""Repeat offences and escalation of sanctions in both laws.
+"""The sanctions of Lei nº 4.515/2007 (transporte escolar): arts. 9º, § 2º, 21, 23
+and 24, with repeat offences and the revocation of the alvará.
 
 Rules take the earlier infractions as input: a sequence of :class:`PriorInfraction`
 (date, citation of the provision infringed, subject, optional document number). The
@@ -9,36 +10,9 @@ explanation citing the fragments it applies.
 
 Choices where the laws are silent (each one tested in ``tests/test_penalties.py``):
 
-Common to both laws
-    - Periods ("dentro do prazo de 6 meses", "período superior a 1 ano") count from
-      date to date, and when the final month lacks the day, the last day of that month
-      (Código Civil, art. 132, § 3º; Lei nº 9.784/1999, art. 66, § 3º): 31/08 + 6 months
-      → 28/02 (29/02 in leap years); 29/02 + 1 year → 28/02. The period includes its
-      final day ("expiram no dia de igual número do de início"), so an infraction
-      exactly 6 months (fretamento) or exactly 1 year (escolar) after the earlier one
-      is still within it. They are not moved to a business day: they are not deadlines
-      for anybody to act but look-back periods, and infractions happen on any day.
-    - An earlier infraction on the *same date* as the one judged is not a repeat: the
-      records carry no time, so it cannot be said which came first, and in doubt the
-      sanctioning rule is read in the offender's favour.
-    - Earlier infractions of another law, of another subject (vehicle or holder), or
-      dated after the one judged are ignored.
 
-Fretamento (Lei nº 4.419/2006)
-    - Art. 18, "reincidência na mesma infração, pelo mesmo veículo, dentro do prazo de
-      6 meses": the same infraction is the same article AND inciso (citation equal);
-      two incisos of one article are infractions of different nature (art. 20). The
-      same vehicle is the same placa (compared without hyphen, spaces or case). Any
-      earlier identical infraction within the 6 months doubles the fine; the most recent
-      one is cited. The fine is doubled once, never quadrupled, however many earlier
-      infractions there are.
-    - Art. 20: an auto with several infractions of different nature carries one fine for
-      each; the same citation listed twice in one auto is refused (it is one infraction).
-    - Art. 21: the temporary impediment applies cumulatively with the fine in the cases
-      of its alíneas: (a) non-presentation of the inspection certificate and (b) a fine
-      unpaid after the appeal decision — facts the caller states — and (c) the
-      infractions of art. 15, I (requirements of art. 11), art. 15, V, and art. 16, II
-      and VI.
+The reading common to both laws (periods, same-day infractions, what is ignored) is in
+:mod:`lavra_americana.comum.infractions`.
 
 Transporte escolar (Lei nº 4.515/2007, art. 23)
     - Repeat ("reincidência") is of the same provision (same citation) by the same
@@ -88,53 +62,45 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from decimal import Decimal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 
 from babel.lists import format_list
-from dateutil.relativedelta import relativedelta
 
 from lavra.checking.report import Item, Status
 from lavra.errors import InputError
-from lavra.inputs.formats import unmask
 from lavra.law.model import FRAGMENT_ID, Law, resolve
-from lavra.render.templating import format_moeda_extenso
 from lavra.textutil import format_date
-from lavra_americana.amounts import (
-    FRETAMENTO,
-    TRANSPORTE_ESCOLAR,
-    Amount,
-    AmountSources,
-    escolar_fine,
-    fretamento_fine,
-    fretamento_fine_article,
-    times_text,
-    to_cents,
+from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR, Amount, AmountSources
+from lavra_americana.comum.citing import short, without_law
+from lavra_americana.comum.infractions import (
+    PriorInfraction,
+    check_infraction_day,
+    relevant_priors,
+    window_end,
 )
+from lavra_americana.transporte_escolar.fees import escolar_fine
 
 __all__ = [
-    "AutoAssessment",
-    "FretamentoPenalty",
-    "Impediment",
-    "PriorInfraction",
-    "RepeatFinding",
+    "IMPLEMENTED",
     "Sanction",
     "SanctionKind",
     "escolar_sanction",
-    "fretamento_auto",
-    "fretamento_penalty",
-    "fretamento_repeat",
-    "same_subject",
-    "temporary_impediment",
 ]
 
-_IMPEDIMENT_C = frozenset({"art15_inc1", "art15_inc5", "art16_inc2", "art16_inc6"})
 _ESCOLAR_REVOCATION = frozenset({"art9_par2", "art9_par2_inc1", "art9_par2_inc2"})
+
+
 _ESCOLAR_NOT_INFRACTION = re.compile(r"^art(?:16|23|25|26|27|28|29|30)[a-z]?(?:_|$)")
+
+
 _ESCOLAR_SANCTIONS = re.compile(r"^art23[a-z]?(?:_|$)")
+
+
 _ESCOLAR_FINE_ARTICLE = re.compile(r"^art24(?:_|$)")
+
+
 _ORDINALS = {
     1: "primeira",
     2: "segunda",
@@ -150,13 +116,6 @@ _ORDINALS = {
 
 
 IMPLEMENTED: tuple[str, ...] = (
-    "fretamento#art18",
-    "fretamento#art20",
-    "fretamento#art21",
-    "fretamento#art21_ali1",
-    "fretamento#art21_ali2",
-    "fretamento#art21_ali3",
-    "fretamento#art21_par1",
     "transporte-escolar#art9_par2",
     "transporte-escolar#art9_par2_inc1",
     "transporte-escolar#art9_par2_inc2",
@@ -171,368 +130,6 @@ IMPLEMENTED: tuple[str, ...] = (
     *(f"transporte-escolar#art24_inc{n}" for n in range(1, 5)),
 )
 """Citations whose rule this module implements (for coverage reporting)."""
-
-
-def _cite(laws: Mapping[str, Law], citation: str) -> str:
-    return resolve(laws, citation).short
-
-
-def _fragment(citation: str) -> str:
-    return citation.partition("#")[2]
-
-
-# ---------------------------------------------------------------- records
-
-
-def same_subject(a: str, b: str) -> bool:
-    """Same vehicle or holder: compared without spaces, dots, hyphens, slashes, case."""
-    return unmask(a) == unmask(b)
-
-
-@dataclass(frozen=True)
-class PriorInfraction:
-    """An earlier infraction that stands: its date, the provision, who committed it.
-
-    ``subject`` is the vehicle's placa (fretamento) or the holder's identification
-    (transporte escolar: CPF or alvará number, as the registry keeps it). ``document``
-    is the number of the auto, cited in explanations when known.
-    """
-
-    date: dt.date
-    citation: str
-    subject: str
-    document: str | None = None
-
-    def __post_init__(self) -> None:
-        if isinstance(self.date, dt.datetime) or not isinstance(self.date, dt.date):
-            raise InputError(
-                "Data de infração anterior inválida: informe dia, mês e ano.",
-                field="/anteriores/data",
-            )
-        if not isinstance(self.citation, str) or "#" not in self.citation:
-            raise InputError(
-                f"Citação de infração anterior inválida: {self.citation!r} (use lei#dispositivo).",
-                field="/anteriores/citacao",
-            )
-        if not isinstance(self.subject, str) or not self.subject.strip():
-            raise InputError(
-                "Informe o veículo ou o titular da infração anterior.", field="/anteriores/sujeito"
-            )
-
-    def describe(self) -> str:
-        """``"ocorrida em 10/01/2026 (auto nº 12/2026)"``."""
-        text = f"ocorrida em {format_date(self.date)}"
-        return text + (f" (auto nº {self.document})" if self.document else "")
-
-
-def _check_day(on: object) -> dt.date:
-    if isinstance(on, dt.datetime) or not isinstance(on, dt.date):
-        raise InputError("Informe a data da infração (dia, mês e ano), sem horário.", field="/data")
-    return on
-
-
-def _window_end(start: dt.date, months: int) -> dt.date:
-    """Date-to-date end of a period of ``months`` (last day of month when lacking)."""
-    return start + relativedelta(months=months)
-
-
-def _relevant(
-    priors: Iterable[PriorInfraction], law_id: str, subject: str, on: dt.date
-) -> list[PriorInfraction]:
-    """Earlier (strictly) infractions of ``law_id`` by ``subject``, oldest first."""
-    found = [
-        p
-        for p in priors
-        if p.citation.partition("#")[0] == law_id
-        and same_subject(p.subject, subject)
-        and p.date < on
-    ]
-    return sorted(found, key=lambda p: (p.date, p.citation, p.document or ""))
-
-
-# ---------------------------------------------------------------- fretamento
-
-
-@dataclass(frozen=True)
-class RepeatFinding:
-    """Art. 18 of Lei nº 4.419/2006: whether the infraction repeats an earlier one."""
-
-    repeat: bool
-    prior: PriorInfraction | None
-    window_end: dt.date | None
-    explanation: str
-    basis: tuple[str, ...]
-
-
-def fretamento_repeat(
-    citation: str,
-    on: dt.date,
-    vehicle: str,
-    priors: Sequence[PriorInfraction],
-    sources: AmountSources,
-) -> RepeatFinding:
-    """Art. 18: the same infraction by the same vehicle within 6 months doubles the fine.
-
-    ``priors`` may hold anything; only the same citation, the same vehicle and earlier
-    dates count (module docstring). The most recent qualifying infraction is cited.
-    """
-    on = _check_day(on)
-    fretamento_fine_article(citation, sources.laws)
-    months = int(sources.parameters.value("fretamento.prazo_reincidencia", on).value)
-    cited = _cite(sources.laws, citation)
-    art18 = f"{FRETAMENTO}#art18"
-    rule = _cite(sources.laws, art18)
-    same = [p for p in _relevant(priors, FRETAMENTO, vehicle, on) if p.citation == citation]
-    within = [p for p in same if on <= _window_end(p.date, months)]
-    if within:
-        prior = within[-1]
-        end = _window_end(prior.date, months)
-        explanation = (
-            f"Reincidência na mesma infração ({cited}), pelo mesmo veículo, dentro do prazo "
-            f"de {months} meses: a infração anterior, "
-            f"{prior.describe()}, e esta, ocorrida em {format_date(on)}, distam não mais de "
-            f"{months} meses (prazo contado de data a data, encerrado em {format_date(end)}). "
-            f"Aplica-se a multa em dobro ({rule})."
-        )
-        return RepeatFinding(True, prior, end, explanation, (art18, citation))
-    if same:
-        prior = same[-1]
-        end = _window_end(prior.date, months)
-        explanation = (
-            f"A infração anterior idêntica ({cited}) pelo mesmo veículo, "
-            f"{prior.describe()}, tem prazo de {months} meses encerrado em "
-            f"{format_date(end)}, antes desta infração ({format_date(on)}): não há "
-            f"reincidência ({rule})."
-        )
-        return RepeatFinding(False, prior, end, explanation, (art18,))
-    explanation = (
-        f"Não consta infração anterior idêntica ({cited}) pelo mesmo veículo nos {months} "
-        f"meses que antecedem {format_date(on)}: não há reincidência ({rule})."
-    )
-    return RepeatFinding(False, None, None, explanation, (art18,))
-
-
-@dataclass(frozen=True)
-class Impediment:
-    """Art. 21 of Lei nº 4.419/2006: temporary impediment cumulative with the fine."""
-
-    applies: bool
-    grounds: tuple[str, ...]
-    explanation: str
-    basis: tuple[str, ...]
-
-
-def temporary_impediment(
-    citations: Sequence[str],
-    laws: Mapping[str, Law],
-    *,
-    no_inspection_certificate: bool = False,
-    unpaid_after_appeal: bool = False,
-) -> Impediment:
-    """Whether art. 21 applies: alíneas a and b are stated facts, c follows the citations.
-
-    ``citations`` are the fine citations of the auto (arts. 15–17 and incisos); the
-    temporary impediment applies when any alínea does.
-    """
-    for citation in citations:
-        fretamento_fine_article(citation, laws)
-    grounds: list[str] = []
-    reasons: list[str] = []
-    if no_inspection_certificate:
-        grounds.append(f"{FRETAMENTO}#art21_ali1")
-        reasons.append("não apresentação do comprovante de inspeção veicular")
-    if unpaid_after_appeal:
-        grounds.append(f"{FRETAMENTO}#art21_ali2")
-        reasons.append("multa não recolhida após a decisão do recurso")
-    matched = [c for c in citations if _fragment(c) in _IMPEDIMENT_C]
-    if matched:
-        grounds.append(f"{FRETAMENTO}#art21_ali3")
-        listed = ", ".join(_cite(laws, c) for c in matched)
-        reasons.append(f"infração ao {listed}")
-    if not grounds:
-        explanation = (
-            "Não se aplica o impedimento temporário da circulação do veículo: o caso não "
-            f"está entre as hipóteses do {_cite(laws, f'{FRETAMENTO}#art21')}."
-        )
-        return Impediment(False, (), explanation, (f"{FRETAMENTO}#art21",))
-    letters = [chr(ord("a") + int(g.rsplit("_ali", 1)[1]) - 1) for g in grounds]
-    joined = letters[0] if len(letters) == 1 else (f"{', '.join(letters[:-1])} e {letters[-1]}")
-    alineas = f"art. 21, {joined}, da {laws[FRETAMENTO].short_title}"
-    release = _cite(laws, f"{FRETAMENTO}#art21_par1")
-    explanation = (
-        "Aplica-se, cumulativamente à multa, o impedimento temporário da circulação do "
-        f"veículo ({alineas}): {'; '.join(reasons)}. Se a irregularidade puder ser sanada "
-        f"no local, o veículo será liberado após a regularização ({release})."
-    )
-    return Impediment(True, tuple(grounds), explanation, (*grounds, f"{FRETAMENTO}#art21_par1"))
-
-
-@dataclass(frozen=True)
-class FretamentoPenalty:
-    """The fine of one infraction, doubled when art. 18 applies."""
-
-    citation: str
-    amount: Amount
-    repeat: RepeatFinding
-    explanation: str
-    basis: tuple[str, ...]
-
-    @property
-    def doubled(self) -> bool:
-        return self.repeat.repeat
-
-
-def fretamento_penalty(
-    citation: str,
-    on: dt.date,
-    vehicle: str,
-    priors: Sequence[PriorInfraction],
-    sources: AmountSources,
-    *,
-    draft: bool = False,
-) -> FretamentoPenalty:
-    """The fine of ``citation`` for an infraction on ``on``, with art. 18 applied.
-
-    Without the corrected value of the year: :class:`ParameterError`, or with ``draft``
-    a pending amount (value None) whose report item is *missing*.
-    """
-    base = fretamento_fine(citation, on, sources, draft=draft)
-    repeat = fretamento_repeat(citation, on, vehicle, priors, sources)
-    amount = base
-    if repeat.repeat:
-        factor = int(sources.parameters.value("fretamento.fator_reincidencia", on).value)
-        doubled = None if base.value is None else to_cents(base.value * factor)
-        text = f"{base.explanation} {repeat.explanation}" + (
-            f" Valor da multa {times_text(factor)}: {format_moeda_extenso(doubled)}."
-            if doubled is not None
-            else ""
-        )
-        items = tuple(
-            Item(
-                i.requirement,
-                i.status,
-                i.field,
-                text if i.status is Status.MET else i.message,
-                i.basis + repeat.basis[:1],
-            )
-            for i in base.items
-        )
-        amount = Amount(
-            citation=citation,
-            on=on,
-            value=doubled,
-            base=base.value,
-            doubled=True,
-            explanation=text,
-            basis=(*base.basis, *repeat.basis[:1]),
-            items=items,
-            source=base.source,
-            example=base.example,
-            pending=base.pending,
-        )
-    explanation = (
-        amount.explanation if repeat.repeat else (f"{base.explanation} {repeat.explanation}")
-    )
-    return FretamentoPenalty(
-        citation, amount, repeat, explanation, tuple(dict.fromkeys((*amount.basis, *repeat.basis)))
-    )
-
-
-@dataclass(frozen=True)
-class AutoAssessment:
-    """Art. 20 of Lei nº 4.419/2006: one fine per infraction of an auto, and the total.
-
-    ``total`` is None when some value is pending (draft); ``items`` are the report
-    items of every line.
-    """
-
-    on: dt.date
-    vehicle: str
-    lines: tuple[FretamentoPenalty, ...]
-    total: Decimal | None
-    impediment: Impediment
-    explanation: str
-    basis: tuple[str, ...]
-    items: tuple[Item, ...] = field(default=())
-
-    @property
-    def complete(self) -> bool:
-        return self.total is not None
-
-
-def fretamento_auto(
-    citations: Sequence[str],
-    on: dt.date,
-    vehicle: str,
-    priors: Sequence[PriorInfraction],
-    sources: AmountSources,
-    *,
-    no_inspection_certificate: bool = False,
-    unpaid_after_appeal: bool = False,
-    draft: bool = False,
-) -> AutoAssessment:
-    """The fines of an auto with one or more infractions of different nature (art. 20).
-
-    Each citation gets its own line (art. 18 applied to each); the total is their sum;
-    the temporary impediment (art. 21) is decided for the whole auto.
-    """
-    if isinstance(citations, str) or not citations:
-        raise InputError("Informe ao menos uma infração do auto.", field="/infracoes")
-    seen: set[str] = set()
-    for citation in citations:
-        if citation in seen:
-            raise InputError(
-                f"A infração {citation!r} foi informada mais de uma vez no mesmo auto: "
-                "informe cada infração uma só vez.",
-                field="/infracoes",
-            )
-        seen.add(citation)
-    lines = tuple(
-        fretamento_penalty(c, on, vehicle, priors, sources, draft=draft) for c in citations
-    )
-    impediment = temporary_impediment(
-        citations,
-        sources.laws,
-        no_inspection_certificate=no_inspection_certificate,
-        unpaid_after_appeal=unpaid_after_appeal,
-    )
-    values = [line.amount.value for line in lines]
-    total = (
-        None
-        if any(v is None for v in values)
-        else to_cents(sum((v for v in values if v is not None), Decimal(0)))
-    )
-    rule = _cite(sources.laws, f"{FRETAMENTO}#art20")
-    if len(lines) == 1:
-        body = lines[0].explanation
-    else:
-        parts = " ".join(
-            f"{index}) {line.explanation}" for index, line in enumerate(lines, start=1)
-        )
-        total_text = (
-            f"Total: {format_moeda_extenso(total)}."
-            if total is not None
-            else "Total pendente: há valor de multa não cadastrado."
-        )
-        body = (
-            f"Cometidas {len(lines)} infrações de natureza diversa, aplica-se a multa "
-            f"correspondente a cada uma delas ({rule}). {parts} {total_text}"
-        )
-    explanation = body + (f" {impediment.explanation}" if impediment.applies else "")
-    basis = tuple(
-        dict.fromkeys(
-            [
-                *(b for line in lines for b in line.basis),
-                *([f"{FRETAMENTO}#art20"] if len(lines) > 1 else []),
-                *(impediment.basis if impediment.applies else ()),
-            ]
-        )
-    )
-    items = tuple(i for line in lines for i in line.amount.items)
-    return AutoAssessment(on, vehicle, lines, total, impediment, explanation, basis, items)
-
-
-# ---------------------------------------------------------------- transporte escolar
 
 
 class SanctionKind(StrEnum):
@@ -606,7 +203,7 @@ def _escolar_category(citation: str, laws: Mapping[str, Law]) -> str:
         else "não descreve infração"
     )
     raise InputError(
-        f"O {_cite(laws, citation)} {what}: cite o preceito da lei efetivamente "
+        f"O {short(laws, citation)} {what}: cite o preceito da lei efetivamente "
         "infringido (ex.: transporte-escolar#art21_inc3, transporte-escolar#art24_inc2, "
         "transporte-escolar#art9_par3); a multa do art. 23, II, é aplicada a partir dele.",
         field="/citacao",
@@ -656,7 +253,7 @@ def _chain(
         opener = opened.get(event.citation)
         outside: PriorInfraction | None = None
         repeat_of: PriorInfraction | None = None
-        if opener is not None and event.date > _window_end(opener.date, months):
+        if opener is not None and event.date > window_end(opener.date, months):
             outside, opener = opener, None
         if opener is None:
             opened[event.citation] = event
@@ -680,7 +277,7 @@ def _chain(
             earlier = tuple(
                 f
                 for f in fines
-                if f.date < event.date and event.date <= _window_end(f.date, months)
+                if f.date < event.date and event.date <= window_end(f.date, months)
             )
             fines.append(event)
             if len(earlier) >= revoking_fine - 1:
@@ -705,7 +302,7 @@ def escolar_sanction(
     count, and their own sanctions are derived in order by the same rules. Fines are
     10 UFESP at the UFESP of the year of the infraction, doubled on repeat.
     """
-    on = _check_day(on)
+    on = check_infraction_day(on)
     laws = sources.laws
     law = laws[TRANSPORTE_ESCOLAR]
     if on < law.in_force_since:
@@ -717,17 +314,17 @@ def escolar_sanction(
     current = PriorInfraction(on, infraction_citation, holder)
     _escolar_category(infraction_citation, laws)
     years = int(sources.parameters.value("transporte-escolar.prazo_reincidencia", on).value)
-    earlier = _relevant(priors, TRANSPORTE_ESCOLAR, holder, on)
+    earlier = relevant_priors(priors, TRANSPORTE_ESCOLAR, holder, on)
     revoking = int(sources.parameters.value("transporte-escolar.multas_para_revogacao", on).value)
     step = _chain([*earlier, current], laws, 12 * years, revoking)[-1]
 
     def ref(fragment: str) -> str:
-        return _cite(laws, f"{TRANSPORTE_ESCOLAR}#{fragment}")
+        return short(laws, f"{TRANSPORTE_ESCOLAR}#{fragment}")
 
     def add(fragment: str) -> None:
         basis.append(f"{TRANSPORTE_ESCOLAR}#{fragment}")
 
-    cited = _cite(laws, infraction_citation)
+    cited = short(laws, infraction_citation)
     period = f"{years} ano" if years == 1 else f"{years} anos"
     basis: list[str] = [infraction_citation]
     sentences: list[str] = []
@@ -781,7 +378,7 @@ def escolar_sanction(
     elif step.category == "preceito":
         sentences.append(
             f"Infração a preceito da {law.short_title} "
-            f"({_without_law(cited, law)}), ocorrida em {format_date(on)}: aplica-se a "
+            f"({without_law(cited, law)}), ocorrida em {format_date(on)}: aplica-se a "
             f"multa do {ref('art23_inc2')}."
             if repeat is None
             else f"Aplica-se a multa do {ref('art23_inc2')}, em dobro."
@@ -819,11 +416,6 @@ def escolar_sanction(
     )
 
 
-def _without_law(short: str, law: Law) -> str:
-    """``"art. 9º, § 3º"`` from ``"art. 9º, § 3º, da Lei nº 4.515/2007"``."""
-    return short.removesuffix(f", da {law.short_title}").removesuffix(f" da {law.short_title}")
-
-
 def _after_revocation(
     step: _Step, citation: str, on: dt.date, laws: Mapping[str, Law]
 ) -> Sanction:
@@ -834,7 +426,7 @@ def _after_revocation(
     rule = f"{TRANSPORTE_ESCOLAR}#art23_inc3"
     explanation = (
         f"Alvará já revogado: a infração {revoked.describe()} acarretou a revogação do "
-        f"alvará do condutor ({_cite(laws, rule)}). A infração ao {_cite(laws, citation)}, "
+        f"alvará do condutor ({short(laws, rule)}). A infração ao {short(laws, citation)}, "
         f"ocorrida em {format_date(on)}, é posterior à revogação: não há advertência, "
         "multa nem revogação a aplicar com base no alvará revogado. Se o condutor obteve "
         "novo alvará depois da revogação, informe somente as infrações cometidas sob o "
