@@ -60,20 +60,13 @@ __all__ = [
 ]
 
 FRETAMENTO = "fretamento"
-
-
 TRANSPORTE_ESCOLAR = "transporte-escolar"
-
-
 EXAMPLE_FILE = Path("legal_text") / "exemplo-valores-corrigidos.json"
-
-
 EXAMPLES = PackFile(EXAMPLE_FILE, "_pacote/exemplo-valores-corrigidos.json",
                     "da tabela de valores de exemplo", "Tabela de exemplo inválida")
 
 
 _CENT = Decimal("0.01")
-
 
 IMPLEMENTED: tuple[str, ...] = ()
 """This module implements no provision: it is the money both laws' rules share."""

@@ -69,32 +69,14 @@ __all__ = [
 ]
 
 ESC = TRANSPORTE_ESCOLAR
-
-
 FRET = "fretamento"
-
-
 DEC_HYPOTHESIS = "/recurso/hipotese"
-
-
 DEC_FILED = "/recurso/data_protocolo"
-
-
 DEC_ACT_DATE = "/ato_recorrido/data"
-
-
 DEC_ACT_CIENCIA = "/ato_recorrido/data_ciencia"
-
-
 DEC_RESULT = "/decisao/resultado"
-
-
 DEC_DATE = "/decisao/data"
-
-
 DEC_DECIDED = "/reconsideracao/recurso_decidido"
-
-
 RECONSIDERATION = f"{ESC}#art27"
 
 
@@ -217,8 +199,6 @@ def _next_remedy(
 
 
 ESCOLAR_AUTO_FORM = "auto-infracao-escolar"
-
-
 DEC_ACT_FORM = "/ato_recorrido/formulario"
 
 
@@ -456,6 +436,5 @@ def decisao_recurso(request: ComputeInput) -> Computed:
 
 
 ESC_APPEAL_DEADLINE = f"{ESC}#art26"
-
 
 COMPUTATIONS: dict[str, Computation] = {"decisao_recurso": decisao_recurso}

@@ -9,7 +9,6 @@ explanation citing the fragments it applies.
 
 Choices where the laws are silent (each one tested in ``tests/test_penalties.py``):
 
-
 Common to both laws
     - Periods ("dentro do prazo de 6 meses", "período superior a 1 ano") count from
       date to date, and when the final month lacks the day, the last day of that month
@@ -36,11 +35,10 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from dateutil.relativedelta import relativedelta
-
 from lavra.errors import InputError
 from lavra.inputs.formats import unmask
 from lavra.textutil import format_date
+from lavra_americana.comum.periods import anniversary
 
 __all__ = [
     "IMPLEMENTED",
@@ -104,7 +102,7 @@ def check_infraction_day(on: object) -> dt.date:
 
 def window_end(start: dt.date, months: int) -> dt.date:
     """Date-to-date end of a period of ``months`` (last day of month when lacking)."""
-    return start + relativedelta(months=months)
+    return anniversary(start, months=months)
 
 
 def relevant_priors(

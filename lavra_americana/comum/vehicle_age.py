@@ -49,8 +49,6 @@ __all__ = [
 ]
 
 VehicleLaw = Literal["fretamento", "transporte-escolar", "transporte-escolar-substituto"]
-
-
 SCHOOL = "transporte-escolar"
 
 IMPLEMENTED: tuple[str, ...] = (

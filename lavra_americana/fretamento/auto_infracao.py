@@ -111,26 +111,15 @@ __all__ = [
 ]
 
 APPEAL = f"{FRETAMENTO}#art23"
-
-
 REPEAT = f"{FRETAMENTO}#art18"
-
-
 SEVERAL = f"{FRETAMENTO}#art20"
-
-
 FINES = f"{FRETAMENTO}#art14"
-
-
 INSPECTION = f"{FRETAMENTO}#art28"
-
-
 REPEAT_PERIOD = "fretamento.prazo_reincidencia"
 
 
 # Where the auto's data lives (schemas/auto-infracao-fretamento.json).
 DATE_POINTER = "/ocorrencia/data"
-
 
 IMPLEMENTED: tuple[str, ...] = (
     "fretamento#art14_ali1",
@@ -144,17 +133,9 @@ its fine, and the appeal notice of art. 23, in the auto de infração."""
 
 
 PLATE_POINTER = "/veiculo/placa"
-
-
 INFRACTIONS_POINTER = "/infracoes"
-
-
 NO_INSPECTION_POINTER = "/impedimento/comprovante_inspecao_nao_apresentado"
-
-
 UNPAID_POINTER = "/impedimento/multa_nao_recolhida_apos_recurso"
-
-
 CIENCIA_DATE_POINTER = "/ciencia/data"
 
 

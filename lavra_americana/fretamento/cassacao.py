@@ -59,48 +59,22 @@ __all__ = [
 ]
 
 LAW = "fretamento"
-
-
 CASSATION = f"{LAW}#art14_ali4"
-
-
 CASSATION_CASES = f"{LAW}#art22"
-
-
 BAR = f"{LAW}#art22_par1u"
-
-
 FIRST_APPEAL = f"{LAW}#art23"
-
-
 APPEAL = f"{LAW}#art24"
-
-
 LIABILITY = f"{LAW}#art25"
 
 
 # Where the data lives (schemas/decisao-cassacao-fretamento.json).
 DECISION_DATE = "/decisao/data"
-
-
 CIENCIA_DATE = "/ciencia/data"
-
-
 HYPOTHESES = "/hipoteses"
-
-
 UNPAID_AUTOS = "/hipoteses/multas_nao_recolhidas/autos"
-
-
 BANKRUPTCY_DATE = "/hipoteses/falencia_dissolucao/data"
-
-
 NOTICE_DATE = "/defesa/notificacao_data"
-
-
 DEFENCE_DATE = "/defesa/data_apresentacao"
-
-
 HYPOTHESIS_KEYS: tuple[tuple[str, str], ...] = (
     ("dolo", f"{LAW}#art22_inc1"),
     ("multas_nao_recolhidas", f"{LAW}#art22_inc2"),

@@ -51,10 +51,7 @@ __all__ = [
 ]
 
 CORRECTION_LAW = "Lei nº 3.610/2001"
-
-
 _FINE_ARTICLES = (15, 16, 17)
-
 
 IMPLEMENTED: tuple[str, ...] = (
     "fretamento#art14_par1u",

@@ -57,42 +57,20 @@ __all__ = [
 ]
 
 LAW = "fretamento"
-
-
 IMPEDIMENT = f"{LAW}#art14_ali2"
-
-
 INSPECTION = f"{LAW}#art13"
-
-
 FAULT = f"{LAW}#art19"
-
-
 ART21 = f"{LAW}#art21"
-
-
 RELEASE = f"{LAW}#art21_par1"
-
-
 WITHDRAWAL = f"{LAW}#art21_par2"
-
-
 CONTINUITY = f"{LAW}#art21_par3"
-
-
 RETURN = f"{LAW}#art21_par4"
 
 
 # (schemas/termo-impedimento-fretamento.json)
 TERM_DATE = "/ocorrencia/data"
-
-
 AUTO_DATE = "/auto/data"
-
-
 CNH_VALIDITY = "/retirada/condutor/cnh/validade"
-
-
 REQUIREMENT_LABELS = {
     "seguranca": "segurança",
     "higiene": "higiene",

@@ -1,18 +1,11 @@
 """Repeat offences and the temporary impediment of Lei nº 4.419/2006 (fretamento):
 arts. 18, 20 and 21.
 
-Rules take the earlier infractions as input: a sequence of :class:`PriorInfraction`
-(date, citation of the provision infringed, subject, optional document number). The
-registry will supply them; it must give only infractions that stand (autos not
-cancelled nor annulled on appeal). Every rule is a pure function of its inputs and the
-date of the infraction under judgement, and returns a frozen result with a pt-BR
-explanation citing the fragments it applies.
-
-Choices where the laws are silent (each one tested in ``tests/test_penalties.py``):
-
-
-The reading common to both laws (periods, same-day infractions, what is ignored) is in
-:mod:`lavra_americana.comum.infractions`.
+The rules take the earlier infractions as :class:`PriorInfraction` records and are pure
+functions of them and the date of the infraction judged, as
+:mod:`lavra_americana.comum.infractions` says, with the reading common to both laws
+(periods, same-day infractions, what is ignored). Choices where this law is silent
+(each one tested in ``tests/test_penalties.py``):
 
 Fretamento (Lei nº 4.419/2006)
     - Art. 18, "reincidência na mesma infração, pelo mesmo veículo, dentro do prazo de
@@ -66,7 +59,6 @@ __all__ = [
 ]
 
 _IMPEDIMENT_C = frozenset({"art15_inc1", "art15_inc5", "art16_inc2", "art16_inc6"})
-
 
 IMPLEMENTED: tuple[str, ...] = (
     "fretamento#art18",

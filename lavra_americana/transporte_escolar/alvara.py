@@ -116,52 +116,21 @@ __all__ = [
 ]
 
 SCHOOL = "transporte-escolar"
-
-
 VALIDITY = f"{SCHOOL}#art3"
-
-
 ANNUAL = f"{SCHOOL}#art13"
-
-
 RENEWAL_WINDOW = f"{SCHOOL}#art13_par5"
-
-
 REVALIDATION = f"{SCHOOL}#art13_par6"
-
-
 FIRST_FEE = f"{SCHOOL}#art16_inc1"
-
-
 RENEWAL_FEE = f"{SCHOOL}#art16_inc2"
-
-
 NEW_SELECTION = f"{SCHOOL}#art3_par4"
-
-
 SELECTION = f"{SCHOOL}#art6"
-
-
 CHOICE_APPEAL = f"{SCHOOL}#art11"
-
-
 FINAL_CHOICE = f"{SCHOOL}#art12_inc1"
-
-
 ACTIVITY_REGISTER = f"{SCHOOL}#art8_par2"
-
-
 ONE_LICENCE = f"{SCHOOL}#art14"
-
-
 TRANSFER_BAR = f"{SCHOOL}#art15_par2"
-
-
 FEE_PAID = f"{SCHOOL}#art3_par1"
-
-
 VALIDITY_PARAMETER = f"{SCHOOL}.validade_alvara"
-
 
 IMPLEMENTED: tuple[str, ...] = (
     VALIDITY,

@@ -79,38 +79,16 @@ __all__ = [
 ]
 
 ESC = TRANSPORTE_ESCOLAR
-
-
 AUTO_DATE = "/ocorrencia/data"
-
-
 AUTO_INFRACTIONS = "/infracoes"
-
-
 AUTO_PRIORS = "/infracoes_anteriores"
-
-
 AUTO_HOLDER = "/condutor/cpf"
-
-
 AUTO_CIENCIA = "/ciencia/data"
-
-
 ESC_APPEAL = f"{ESC}#art25"
-
-
 ESC_APPEAL_DEADLINE = f"{ESC}#art26"
-
-
 ESC_RECONSIDER = f"{ESC}#art27"
-
-
 ESC_FINES = f"{ESC}#art23"
-
-
 ESC_INSPECTION = f"{ESC}#art28"
-
-
 SANCTION_LABELS = {
     SanctionKind.ADVERTENCIA: "Advertência por escrito",
     SanctionKind.MULTA: "Multa",
@@ -121,13 +99,8 @@ SANCTION_LABELS = {
 
 
 TITLE_WARNING = "Advertência"
-
-
 TITLE_FINE = "Auto de Infração e Imposição de Multa"
-
-
 TITLE_REVOCATION = "Auto de Infração e Revogação do Alvará"
-
 
 IMPLEMENTED: tuple[str, ...] = (
     f"{ESC}#art25",

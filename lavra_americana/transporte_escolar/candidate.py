@@ -29,17 +29,9 @@ __all__ = [
 ]
 
 Role = Literal["titular", "auxiliar", "substituto"]
-
-
 ROLES: tuple[Role, ...] = get_args(Role)
-
-
 Gravity = Literal["leve", "media", "grave", "gravissima"]
-
-
 GRAVITIES: tuple[Gravity, ...] = get_args(Gravity)
-
-
 CNH_CATEGORIES_D: tuple[str, ...] = ("D", "E", "AD", "AE")
 """CNH categories that meet "habilitado na categoria D" (as schemas/comum.json)."""
 

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +70,7 @@ from lavra_americana.transporte_escolar.population import (
     licence_cap,
     load_population,
 )
-from lavra_americana.transporte_escolar.ranking import load_scoring_table
+from lavra_americana.transporte_escolar.ranking import load_scoring_table, points_text
 
 __all__ = [
     "COMPUTATIONS",
@@ -80,40 +79,17 @@ __all__ = [
 ]
 
 ESC = TRANSPORTE_ESCOLAR
-
-
 EDT_PUBLISHED = "/publicacao/data"
-
-
 EDT_OPEN = "/inscricoes/inicio"
-
-
 EDT_CLOSE = "/inscricoes/fim"
-
-
 EDT_ACTIVE = "/licencas_ativas"
-
-
 EDT_PLACES = "/vagas"
-
-
 EDT_OFFICIAL = "/populacao_oficial"
-
-
 ART6 = f"{ESC}#art6"
-
-
 ART6_PERIOD = f"{ESC}#art6_par1u"
-
-
 ART8 = f"{ESC}#art8"
-
-
 ART10 = f"{ESC}#art10"
-
-
 ART11 = f"{ESC}#art11"
-
 
 IMPLEMENTED: tuple[str, ...] = (
     f"{ESC}#art6_par1u",
@@ -198,8 +174,8 @@ def _criteria(pack_dir: Path) -> tuple[dict[str, Any] | None, list[Item]]:
             {
                 "descricao": c.description,
                 "tipo": c.kind,
-                "pontos": _points(c.points),
-                "maximo": _points(c.maximum) if c.maximum is not None else None,
+                "pontos": points_text(c.points),
+                "maximo": points_text(c.maximum) if c.maximum is not None else None,
                 "unidade": c.unit,
             }
             for c in table.criteria
@@ -228,12 +204,6 @@ def _criteria(pack_dir: Path) -> tuple[dict[str, Any] | None, list[Item]]:
             (ART8, f"{ESC}#art10_par1u"),
         )
     ]
-
-
-def _points(value: Decimal) -> str:
-    if value == value.to_integral():
-        return str(int(value))
-    return format(value.normalize(), "f").replace(".", ",")
 
 
 def _edital_periods(

@@ -84,8 +84,6 @@ __all__ = [
 ]
 
 SCHOOL = "transporte-escolar"
-
-
 INFRACTION_WINDOW_MONTHS = 12
 """Art. 7º, VIII: "durante os últimos 12 (doze) meses" (no parameter in the pack)."""
 
@@ -123,6 +121,10 @@ _EXEMPTION_LABEL: dict[str, str] = {
     "substituto": "art. 4º, caput e parágrafo único, I",
 }
 
+
+REGISTRY_ONLY = frozenset({"/licencas_ativas", "/transferencia_licenca_em", "/cassacao_licenca_em"})
+"""The items of :func:`candidate_eligibility` only the registry can feed (the licences a
+person holds, the last transfer and revocation): a requerimento leaves them out."""
 
 IMPLEMENTED: tuple[str, ...] = (
     "transporte-escolar#art4",
@@ -530,7 +532,3 @@ def _explanation(c: Candidate, ctx: _Context, pending: Sequence[Item]) -> str:
     reasons = "; ".join(lower_first(item.message.rstrip(".")) for item in pending)
     return (f"{c.name} não atende, em {when}, aos requisitos para a inscrição como {role} do "
             f"transporte escolar ({basis}): {reasons}.")
-
-
-# Items of candidate_eligibility the requerimento cannot feed (module docstring).
-REGISTRY_ONLY = frozenset({"/licencas_ativas", "/transferencia_licenca_em", "/cassacao_licenca_em"})

@@ -43,6 +43,7 @@ from lavra_americana.comum.amounts import (
 __all__ = [
     "IMPLEMENTED",
     "UFESP_PARAMETER",
+    "check_in_force",
     "escolar_fee",
     "escolar_fine",
     "is_escolar_fee",
@@ -50,8 +51,6 @@ __all__ = [
 ]
 
 UFESP_PARAMETER = "ufesp.valor"
-
-
 _ESCOLAR_FEES: Mapping[str, tuple[str, str]] = {
     "art16_inc1": ("transporte-escolar.taxa_expedicao",
                    "Taxa de expedição do Alvará para exploração de serviços de Transporte "
@@ -64,7 +63,6 @@ _ESCOLAR_FEES: Mapping[str, tuple[str, str]] = {
 
 
 _ESCOLAR_FINE = ("transporte-escolar.multa", "art23_inc2")
-
 
 IMPLEMENTED: tuple[str, ...] = (
     "transporte-escolar#art16",
@@ -97,7 +95,8 @@ def _units(name: str, on: date, sources: AmountSources) -> int:
     return int(raw)
 
 
-def _escolar_in_force(on: date, laws: Mapping[str, Law], what: str) -> None:
+def check_in_force(on: date, laws: Mapping[str, Law], what: str) -> None:
+    """InputError when ``on`` is before Lei nº 4.515/2007 came into force: no ``what`` then."""
     law = laws[TRANSPORTE_ESCOLAR]
     if on < law.in_force_since:
         raise InputError(
@@ -153,7 +152,7 @@ def escolar_fee(citation: str, on: date, sources: AmountSources) -> Amount:
             "do art. 16, I, II e III (transporte-escolar#art16_inc1, _inc2, _inc3).",
             field="/citacao",
         )
-    _escolar_in_force(on, sources.laws, "a taxa")
+    check_in_force(on, sources.laws, "a taxa")
     name, label = _ESCOLAR_FEES[split_citation(citation)[1]]
     return _ufesp_amount(citation, on, _units(name, on, sources), label, sources,
                          requirement=name)
@@ -172,7 +171,7 @@ def escolar_fine(
     on = check_on(on, "data da infração")
     name, fragment = _ESCOLAR_FINE
     fine_citation = f"{TRANSPORTE_ESCOLAR}#{fragment}"
-    _escolar_in_force(on, sources.laws, "multa")
+    check_in_force(on, sources.laws, "multa")
     factor = _units("transporte-escolar.fator_reincidencia", on, sources) if doubled else 1
     label = "Multa" + (f" {times_text(factor)}, por reincidência" if doubled else "")
     amount = _ufesp_amount(fine_citation, on, _units(name, on, sources), label, sources,

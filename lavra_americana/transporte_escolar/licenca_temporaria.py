@@ -75,35 +75,15 @@ __all__ = [
 ]
 
 SCHOOL = "transporte-escolar"
-
-
 HEALTH = f"{SCHOOL}#art4"
-
-
 OTHER_REASONS = f"{SCHOOL}#art4_par1u"
-
-
 SUBSTITUTE_REQUIREMENTS = f"{SCHOOL}#art4_par1u_inc1"
-
-
 COMMUNICATION = f"{SCHOOL}#art4_par1u_inc2"
-
-
 MAX_48_HOURS = f"{SCHOOL}#art4_par1u_inc3"
-
-
 VEHICLE_LICENCE = f"{SCHOOL}#art5"
-
-
 UNPLANNED = f"{SCHOOL}#art5_inc1"
-
-
 PRESENTED = f"{SCHOOL}#art5_inc2"
-
-
 PLANNED = f"{SCHOOL}#art5_inc4"
-
-
 _MODALITY_LABEL = {
     "condutor_saude": "condutor substituto, por motivo de saúde do condutor licenciado",
     "condutor_outros_motivos": "condutor substituto, por motivo adverso que não a saúde",

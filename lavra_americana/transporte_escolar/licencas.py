@@ -63,34 +63,15 @@ __all__ = [
 ]
 
 SCHOOL = "transporte-escolar"
-
-
 VEHICLE_AGE = f"{SCHOOL}#art17_inc1"
-
-
 EXCHANGE = f"{SCHOOL}#art17_par1"
-
-
 ADVERTISING = f"{SCHOOL}#art17_par2"
-
-
 ADVERTISING_REQUEST = f"{SCHOOL}#art17_par3"
-
-
 SPECIAL = f"{SCHOOL}#art20"
-
-
 SPECIAL_ORIGIN_ALVARA = f"{SCHOOL}#art20_par1_inc1"
-
-
 SPECIAL_STATE_AUTHORISATION = f"{SCHOOL}#art20_par1_inc4"
-
-
 SPECIAL_CONFORMITY = f"{SCHOOL}#art20_par1_inc5"
-
-
 SPECIAL_ORIGIN_STUDENTS = f"{SCHOOL}#art20_par2"
-
 
 IMPLEMENTED: tuple[str, ...] = (
     ADVERTISING,

@@ -1,18 +1,11 @@
 """The sanctions of Lei nº 4.515/2007 (transporte escolar): arts. 9º, § 2º, 21, 23
 and 24, with repeat offences and the revocation of the alvará.
 
-Rules take the earlier infractions as input: a sequence of :class:`PriorInfraction`
-(date, citation of the provision infringed, subject, optional document number). The
-registry will supply them; it must give only infractions that stand (autos not
-cancelled nor annulled on appeal). Every rule is a pure function of its inputs and the
-date of the infraction under judgement, and returns a frozen result with a pt-BR
-explanation citing the fragments it applies.
-
-Choices where the laws are silent (each one tested in ``tests/test_penalties.py``):
-
-
-The reading common to both laws (periods, same-day infractions, what is ignored) is in
-:mod:`lavra_americana.comum.infractions`.
+The rules take the earlier infractions as :class:`PriorInfraction` records and are pure
+functions of them and the date of the infraction judged, as
+:mod:`lavra_americana.comum.infractions` says, with the reading common to both laws
+(periods, same-day infractions, what is ignored). Choices where this law is silent
+(each one tested in ``tests/test_penalties.py``):
 
 Transporte escolar (Lei nº 4.515/2007, art. 23)
     - Repeat ("reincidência") is of the same provision (same citation) by the same
@@ -80,7 +73,7 @@ from lavra_americana.comum.infractions import (
     relevant_priors,
     window_end,
 )
-from lavra_americana.transporte_escolar.fees import escolar_fine
+from lavra_americana.transporte_escolar.fees import check_in_force, escolar_fine
 
 __all__ = [
     "IMPLEMENTED",
@@ -90,17 +83,9 @@ __all__ = [
 ]
 
 _ESCOLAR_REVOCATION = frozenset({"art9_par2", "art9_par2_inc1", "art9_par2_inc2"})
-
-
 _ESCOLAR_NOT_INFRACTION = re.compile(r"^art(?:16|23|25|26|27|28|29|30)[a-z]?(?:_|$)")
-
-
 _ESCOLAR_SANCTIONS = re.compile(r"^art23[a-z]?(?:_|$)")
-
-
 _ESCOLAR_FINE_ARTICLE = re.compile(r"^art24(?:_|$)")
-
-
 _ORDINALS = {
     1: "primeira",
     2: "segunda",
@@ -305,12 +290,7 @@ def escolar_sanction(
     on = check_infraction_day(on)
     laws = sources.laws
     law = laws[TRANSPORTE_ESCOLAR]
-    if on < law.in_force_since:
-        raise InputError(
-            f"A {law.short_title} vigora desde {format_date(law.in_force_since)}; não há "
-            f"sanção para infração ocorrida em {format_date(on)}.",
-            field="/data",
-        )
+    check_in_force(on, laws, "sanção para infração ocorrida")
     current = PriorInfraction(on, infraction_citation, holder)
     _escolar_category(infraction_citation, laws)
     years = int(sources.parameters.value("transporte-escolar.prazo_reincidencia", on).value)

@@ -56,16 +56,9 @@ __all__ = [
 ]
 
 POPULATION_FILE = Path("legal_text") / "populacao.json"
-
-
 SCHOOL = "transporte-escolar"
-
-
 FigureKind = Literal["estimativa", "censo"]
-
-
 FigureStatus = Literal["confirmado", "a_confirmar"]
-
 
 IMPLEMENTED: tuple[str, ...] = (
     "transporte-escolar#art6",

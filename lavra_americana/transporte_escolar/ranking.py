@@ -52,25 +52,17 @@ __all__ = [
     "ScoreLine",
     "ScoringTable",
     "load_scoring_table",
+    "points_text",
     "rank_candidates",
     "scoring_table_from_document",
     "scoring_table_path",
 ]
 
 SCORING_FILE = Path("legal_text") / "anexo-pontuacao.json"
-
-
 SCORING_EXAMPLE_FILE = Path("legal_text") / "anexo-pontuacao-exemplo.json"
-
-
 SCHOOL = "transporte-escolar"
-
-
 CriterionKind = Literal["por_unidade", "sim_nao"]
-
-
 Answer = int | bool | Decimal
-
 
 IMPLEMENTED: tuple[str, ...] = (
     "transporte-escolar#art8",
@@ -265,7 +257,8 @@ def _natural(protocol: str) -> tuple[tuple[int, int | str], ...]:
     )
 
 
-def _points(value: Decimal) -> str:
+def points_text(value: Decimal) -> str:
+    """``"2"``, ``"1,5"``: points as the edital and the ranking print them."""
     text = format(value.normalize(), "f") if value != value.to_integral() else str(int(value))
     return text.replace(".", ",")
 
@@ -331,7 +324,7 @@ def rank_candidates(
             listed = (others[0] if len(others) == 1
                       else f"{', '.join(others[:-1])} e {others[-1]}")
             word = "o protocolo" if len(others) == 1 else "os protocolos"
-            parts = [f"Empate em {_points(points)} pontos com {word} {listed}."]
+            parts = [f"Empate em {points_text(points)} pontos com {word} {listed}."]
             at = tied.index(applicant)
             if at > 0:
                 before = tied[at - 1]

@@ -100,7 +100,6 @@ _INSCRIPTION_FIELDS: Mapping[str, str] = {
 
 _ROLE_LABEL = {"titular": "condutor titular", "auxiliar": "condutor auxiliar"}
 
-
 IMPLEMENTED: tuple[str, ...] = (
     f"{SCHOOL}#art7_inc1",
     f"{SCHOOL}#art7_inc3",
