@@ -2,10 +2,7 @@
 
 The laws, parameters, business calendar and deadline table are loaded once per
 content-pack folder; :func:`clear_caches` forgets them (e.g. after the pack was edited
-in a long-running process).
-
-
-Implements no provision.
+in a long-running process). Implements no provision.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ record leaves is not held against the holder. Counting from 1 January, the
 earliest possible day, would be the strictest reading: the same vehicle would be
 out from 02/01/2026, almost a year earlier. The rule needs nothing but the CRLV,
 so a clerk can check it by hand. :func:`vehicle_age` is its only implementation:
-the forms' check ``idade_veiculo`` (:mod:`lavra.checking.checks`) calls it.
+the forms' check ``idade_veiculo`` (:mod:`lavra_americana.comum.checks`) calls it.
 """
 
 from __future__ import annotations

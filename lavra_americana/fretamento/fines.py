@@ -12,10 +12,9 @@ that applies is the one in force on the date of the infraction (the law in force
 when the act was committed). Citing an inciso of arts. 15–17 gives its article's
 fine.
 
-``legal_text/exemplo-valores-corrigidos.json`` holds FICTITIOUS corrected values for
-demonstrations. It is loaded only when asked (``load_sources(..., exemplo=True)``);
-even then an official value, when registered, wins, and an amount taken from the
-example table says so in its explanation and has ``example=True``.
+The FICTITIOUS example table (:func:`lavra_americana.comum.amounts.load_example_values`)
+fills a year only when asked; an official value, when registered, wins, and an amount
+taken from the example table says so in its explanation and has ``example=True``.
 """
 
 from __future__ import annotations

@@ -97,7 +97,8 @@ def fretamento_repeat(
     """Art. 18: the same infraction by the same vehicle within 6 months doubles the fine.
 
     ``priors`` may hold anything; only the same citation, the same vehicle and earlier
-    dates count (module docstring). The most recent qualifying infraction is cited.
+    dates count (:mod:`lavra_americana.comum.infractions`). The most recent qualifying
+    infraction is cited.
     """
     on = check_infraction_day(on)
     fretamento_fine_article(citation, sources.laws)

@@ -5,6 +5,7 @@ Like every computation of the pack, it never raises for what the data or the pac
 a value that cannot be computed is a *missing* item, a fact against the law an
 *invalid* one, and the values say pending.
 
+``auto_infracao_escolar`` — form ``auto-infracao-escolar``:
 
 - the sanction of art. 23 for each infraction listed (``/infracoes``), decided by
   :func:`lavra_americana.transporte_escolar.penalties.escolar_sanction` on the date of the

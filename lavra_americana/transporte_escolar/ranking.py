@@ -288,7 +288,8 @@ def rank_candidates(
     places: int | None = None,
 ) -> Ranking:
     """Rank the eligible ``applicants`` by points (art. 8º), ties per § 1º and then by
-    protocol (module docstring); ``places`` (open places, see :func:`licence_cap`)
+    protocol (module docstring); ``places`` (open places, see
+    :func:`lavra_americana.transporte_escolar.population.licence_cap`)
     marks who is classified within them."""
     if places is not None and (isinstance(places, bool) or not isinstance(places, int)
                                or places < 0):
