@@ -5,18 +5,37 @@
   and calendar; the JSON Schemas of every form; every document's metadata and wording.
   In the repository they are the folders at its top; this package reaches them
   through links, so that a wheel ships them inside it.
-- The rules a schema cannot say, in Python, each module declaring in ``IMPLEMENTED``
-  the provisions it implements:
+- The rules a schema cannot say, in Python, beside the law they implement: one
+  sub-package per law, one module per topic or group of forms, each module naming in
+  its docstring the articles it implements and declaring them in ``IMPLEMENTED``
+  (which ``lavra law coverage`` counts); a module with ``COMPUTATIONS`` gives the
+  values its forms compute (their ``"calculos"``):
 
-  ========================================  ==========================================
-  :mod:`lavra_americana.amounts`            fines and fees in force on a date
-  :mod:`lavra_americana.penalties`          repeat offences, escalation, impediment
-  :mod:`lavra_americana.eligibility`        who may hold a licence, vehicle age
-  :mod:`lavra_americana.ranking`            the ranking of the school-transport edital
-  :mod:`lavra_americana.checks`             checks named by forms (``idade_veiculo``)
-  :mod:`lavra_americana.amount`             the answer of ``lavra amount``
-  :mod:`lavra_americana.computations`       the values each form computes
-  ========================================  ==========================================
+  ==========================================  ========================================
+  :mod:`lavra_americana.fretamento`           Lei nº 4.419/2006: ``fines`` (arts. 14 to
+                                              17), ``penalties`` (arts. 18, 20, 21),
+                                              ``auto_infracao``, ``cassacao`` (art.
+                                              22), ``impedimento`` (arts. 13, 19, 21)
+  :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
+                                              ``penalties`` (arts. 9º, 21, 23, 24),
+                                              ``candidate`` and ``eligibility`` (art.
+                                              7º and kin), ``population`` (art. 6º),
+                                              ``ranking`` (art. 8º), ``requerimentos``,
+                                              ``alvara`` (arts. 3º, 13, 16),
+                                              ``licenca_temporaria`` (arts. 4º, 5º),
+                                              ``licencas`` (arts. 17, 20),
+                                              ``auto_infracao``, ``edital`` (arts. 6º
+                                              to 11)
+  :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
+                                              money type), ``periods``,
+                                              ``infractions`` (earlier infractions),
+                                              ``vehicle_age`` (fretamento art. 10, I;
+                                              escolar art. 17, I), ``decisao_recurso``
+                                              (the appeals of both laws), ``checks``
+                                              (``idade_veiculo``), ``amount`` (``lavra
+                                              amount``); ``citing``, ``computing`` and
+                                              ``sources`` (what every computation reads)
+  ==========================================  ========================================
 
 The engine finds the pack by the entry point ``americana`` of the group
 ``lavra.pacotes``, which names :func:`pacote`.
@@ -39,24 +58,52 @@ installed wheel; the repository's top, where the links lead, in a checkout."""
 @lru_cache(maxsize=1)
 def pacote() -> ContentPack:
     """The Americana pack, as the engine sees it."""
-    from lavra_americana import amount, amounts, checks, eligibility, penalties, ranking
-    from lavra_americana.computations import (
-        atos,
-        auto_fretamento,
-        common,
-        escolar,
-        fretamento,
-        licencas,
+    from lavra_americana.comum import (
+        amount,
+        amounts,
+        checks,
+        citing,
+        computing,
+        decisao_recurso,
+        infractions,
+        periods,
+        sources,
+        vehicle_age,
     )
+    from lavra_americana.fretamento import auto_infracao as auto_fretamento
+    from lavra_americana.fretamento import cassacao, fines, impedimento
+    from lavra_americana.fretamento import penalties as fretamento_penalties
+    from lavra_americana.transporte_escolar import (
+        alvara,
+        candidate,
+        edital,
+        eligibility,
+        fees,
+        licenca_temporaria,
+        licencas,
+        population,
+        ranking,
+        requerimentos,
+    )
+    from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
+    from lavra_americana.transporte_escolar import penalties as escolar_penalties
 
-    modules = (auto_fretamento, escolar, atos, fretamento, licencas)
-    computations = {name: f for module in modules for name, f in module.COMPUTATIONS.items()}
+    forms = (
+        auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
+        cassacao, impedimento, licenca_temporaria, licencas,
+    )
+    rules = (
+        vehicle_age, eligibility, candidate, population, ranking, infractions,
+        fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
+        computing, sources, checks, amount,
+    )
+    computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
         name="americana",
         root=ROOT,
         computations=computations,
         checks=checks.CHECKS,
-        rule_modules=(eligibility, ranking, penalties, amounts, *modules),
+        rule_modules=(*rules, *forms),
         amount=amount.answer,
-        caches=(common.clear_caches,),
+        caches=(sources.clear_caches,),
     )

@@ -19,17 +19,16 @@ from lavra.errors import CitationError, ContentPackError, InputError, ParameterE
 from lavra.law.model import load_laws
 from lavra.law.params import load_parameters, parameters_from_document
 from lavra.render.templating import format_moeda, format_moeda_extenso
-from lavra_americana.amounts import (
+from lavra_americana.comum.amounts import (
     EXAMPLE_FILE,
     AmountSources,
-    escolar_fee,
-    escolar_fine,
-    fretamento_fine,
     load_example_values,
     load_sources,
     money_words,
     to_cents,
 )
+from lavra_americana.fretamento.fines import fretamento_fine
+from lavra_americana.transporte_escolar.fees import escolar_fee, escolar_fine
 
 UFESP = {
     2019: "26.53", 2020: "27.61", 2021: "29.09", 2022: "31.97",

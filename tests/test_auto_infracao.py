@@ -38,9 +38,10 @@ from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.law.model import load_laws, resolve
 from lavra.registry.store import database_url, open_registry
 from lavra.render.templating import format_data_extenso
-from lavra_americana.amounts import fretamento_fine_article, load_example_values
-from lavra_americana.computations.auto_fretamento import COMPUTATIONS, auto_infracao_fretamento
-from lavra_americana.penalties import same_subject
+from lavra_americana.comum.amounts import load_example_values
+from lavra_americana.comum.infractions import same_subject
+from lavra_americana.fretamento.auto_infracao import COMPUTATIONS, auto_infracao_fretamento
+from lavra_americana.fretamento.fines import fretamento_fine_article
 
 AUTO = "auto-infracao-fretamento"
 ON = date(2026, 3, 2)

@@ -141,8 +141,8 @@ def test_real_pack_marks(pack_dir: Path) -> None:
     # forms and rule modules implement provisions
     assert statuses[("fretamento", "art8")] == IMPLEMENTED
     assert statuses[("transporte-escolar", "art6")] == IMPLEMENTED
-    # incisos implemented by the fee rule (lavra_americana.amounts), the paragraph marked:
-    # caput covered
+    # incisos implemented by the fee rule (lavra_americana.transporte_escolar.fees), the
+    # paragraph marked: caput covered
     assert statuses[("transporte-escolar", "art16")] in (IMPLEMENTED, COVERED_BY_CHILDREN)
     assert statuses[("transporte-escolar", "art30")] == MARKED
     assert set(report.laws) == set(laws)
@@ -170,8 +170,8 @@ def test_rule_modules_named_by_the_pack_count_as_implementations(pack_dir: Path)
 
     uses = code_citations(pack_dir)
     found = {(u.citation, u.file) for u in uses}
-    assert ("transporte-escolar#art6", "lavra_americana/ranking.py") in found
-    assert ("fretamento#art18", "lavra_americana/penalties.py") in found
+    assert ("transporte-escolar#art6", "lavra_americana/transporte_escolar/population.py") in found
+    assert ("fretamento#art18", "lavra_americana/fretamento/penalties.py") in found
     report = compute_coverage(pack_dir, "transporte-escolar")
     by_id = {f.fragment: f for f in report.fragments}
     assert by_id["art7_inc8"].status == IMPLEMENTED

@@ -18,20 +18,19 @@ from lavra.checking.report import Status
 from lavra.errors import InputError, ParameterError
 from lavra.law.model import load_laws
 from lavra.law.params import load_parameters
-from lavra_americana import checks, eligibility
-from lavra_americana.checks import CHECKS
-from lavra_americana.eligibility import (
+from lavra_americana.comum import checks
+from lavra_americana.comum import vehicle_age as vehicle_age_rules
+from lavra_americana.comum.checks import CHECKS
+from lavra_americana.comum.periods import anniversary, has_elapsed
+from lavra_americana.comum.vehicle_age import vehicle_age, vehicle_age_years
+from lavra_americana.transporte_escolar.candidate import (
     CNH_CATEGORIES_D,
     Candidate,
     Role,
     TrafficInfraction,
     Vehicle,
-    anniversary,
-    candidate_eligibility,
-    has_elapsed,
-    vehicle_age,
-    vehicle_age_years,
 )
+from lavra_americana.transporte_escolar.eligibility import candidate_eligibility
 
 _PACK = Path(__file__).resolve().parent.parent
 PARAMS = load_parameters(_PACK)
@@ -456,7 +455,7 @@ def test_vehicle_age_by_parameter_name() -> None:
 
 def test_vehicle_age_rationale_is_stated_right() -> None:
     """Year difference = made on 31 December (most favourable); 1 January = strictest."""
-    for doc in (eligibility.__doc__ or "", checks.__doc__ or ""):
+    for doc in (vehicle_age_rules.__doc__ or "", checks.__doc__ or ""):
         text = " ".join(doc.split())
         assert "31 December of its year, the latest" in text
         assert "most favourable to the holder" in text

@@ -1,8 +1,9 @@
 """The acts that follow: escolar auto/advertência, appeal decisions, edital de chamamento.
 
-Computations are called directly (``lavra_americana.computations.atos``) with a fixed date of
-issue; drafts go through :class:`lavra.documents.Engine` and are read back with pypdf.
-Each table row names the article it checks.
+Computations are called directly (``lavra_americana.transporte_escolar.auto_infracao``,
+``lavra_americana.transporte_escolar.edital``, ``lavra_americana.comum.decisao_recurso``)
+with a fixed date of issue; drafts go through :class:`lavra.documents.Engine` and are
+read back with pypdf. Each table row names the article it checks.
 """
 
 from __future__ import annotations
@@ -28,12 +29,18 @@ from lavra.checking.report import Item, Status
 from lavra.documents import Engine
 from lavra.errors import RenderError
 from lavra_americana import pacote
-from lavra_americana.computations.atos import (
-    COMPUTATIONS,
-    auto_infracao_escolar,
-    decisao_recurso,
-    edital_chamamento_escolar,
-)
+from lavra_americana.comum import decisao_recurso as appeal_decision
+from lavra_americana.comum.decisao_recurso import decisao_recurso
+from lavra_americana.transporte_escolar import auto_infracao as escolar_auto
+from lavra_americana.transporte_escolar import edital
+from lavra_americana.transporte_escolar.auto_infracao import auto_infracao_escolar
+from lavra_americana.transporte_escolar.edital import edital_chamamento_escolar
+
+COMPUTATIONS = {
+    **escolar_auto.COMPUTATIONS,
+    **appeal_decision.COMPUTATIONS,
+    **edital.COMPUTATIONS,
+}
 
 AUTO = "auto-infracao-escolar"
 SEC = "decisao-recurso-secretario"

@@ -26,12 +26,11 @@ from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
-from lavra_americana.computations.escolar import (
-    COMPUTATIONS,
-    alvara_transporte_escolar,
-    clear_caches,
-    validity,
-)
+from lavra_americana.comum.sources import clear_caches
+from lavra_americana.transporte_escolar import alvara, requerimentos
+from lavra_americana.transporte_escolar.alvara import alvara_transporte_escolar, validity
+
+COMPUTATIONS = {**requerimentos.COMPUTATIONS, **alvara.COMPUTATIONS}
 
 INS = "requerimento-inscricao-escolar"
 ALV = "alvara-transporte-escolar"

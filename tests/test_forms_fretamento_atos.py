@@ -22,11 +22,11 @@ from lavra.checking.computations import Computed, ComputeInput, find_computation
 from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra_americana import pacote
-from lavra_americana.computations.fretamento import (
-    COMPUTATIONS,
-    decisao_cassacao_fretamento,
-    termo_impedimento_fretamento,
-)
+from lavra_americana.fretamento import cassacao, impedimento
+from lavra_americana.fretamento.cassacao import decisao_cassacao_fretamento
+from lavra_americana.fretamento.impedimento import termo_impedimento_fretamento
+
+COMPUTATIONS = {**cassacao.COMPUTATIONS, **impedimento.COMPUTATIONS}
 
 CAS = "decisao-cassacao-fretamento"
 TIM = "termo-impedimento-fretamento"
@@ -299,8 +299,8 @@ def test_term_draft_reads_back(
 
 
 def test_coverage_lists_this_module(pack_dir: Path) -> None:
-    from lavra_americana.computations.fretamento import IMPLEMENTED
-
-    assert "fretamento#art22_par1u" in IMPLEMENTED and "fretamento#art21_par4" in IMPLEMENTED
+    assert "fretamento#art22_par1u" in cassacao.IMPLEMENTED
+    assert "fretamento#art21_par4" in impedimento.IMPLEMENTED
     names = [module.__name__ for module in pacote().rule_modules]
-    assert "lavra_americana.computations.fretamento" in names
+    assert "lavra_americana.fretamento.cassacao" in names
+    assert "lavra_americana.fretamento.impedimento" in names

@@ -23,11 +23,11 @@ from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
-from lavra_americana.computations.licencas import (
-    COMPUTATIONS,
-    IMPLEMENTED,
-    licenca_temporaria_escolar,
-)
+from lavra_americana.transporte_escolar import licenca_temporaria, licencas
+from lavra_americana.transporte_escolar.licenca_temporaria import licenca_temporaria_escolar
+
+COMPUTATIONS = {**licenca_temporaria.COMPUTATIONS, **licencas.COMPUTATIONS}
+IMPLEMENTED = (*licenca_temporaria.IMPLEMENTED, *licencas.IMPLEMENTED)
 
 LTE = "licenca-temporaria-escolar"
 LEE = "licenca-especial-escolar"

@@ -13,17 +13,15 @@ from lavra.checking.report import Status
 from lavra.errors import CitationError, InputError, ParameterError
 from lavra.law.model import load_laws
 from lavra.law.params import parameters_from_document
-from lavra_americana.amounts import AmountSources
-from lavra_americana.penalties import (
-    PriorInfraction,
-    SanctionKind,
-    escolar_sanction,
+from lavra_americana.comum.amounts import AmountSources
+from lavra_americana.comum.infractions import PriorInfraction, same_subject
+from lavra_americana.fretamento.penalties import (
     fretamento_auto,
     fretamento_penalty,
     fretamento_repeat,
-    same_subject,
     temporary_impediment,
 )
+from lavra_americana.transporte_escolar.penalties import SanctionKind, escolar_sanction
 
 P = PriorInfraction
 VEHICLE = "ABC-1234"
@@ -136,7 +134,7 @@ def test_prior_record_is_validated() -> None:
 
 
 def test_repeat_of_a_pending_value_is_still_flagged(pack_dir: Path) -> None:
-    from lavra_americana.amounts import load_sources
+    from lavra_americana.comum.amounts import load_sources
 
     bare = load_sources(pack_dir)
     priors = [P(date(2026, 1, 5), F16_2, VEHICLE)]
@@ -188,7 +186,7 @@ def test_auto_refuses(sources: AmountSources, citations: list[str]) -> None:
 
 
 def test_auto_draft_with_a_missing_year(pack_dir: Path) -> None:
-    from lavra_americana.amounts import load_sources
+    from lavra_americana.comum.amounts import load_sources
 
     bare = load_sources(pack_dir)
     auto = fretamento_auto([F15_4, F16_2], ON, VEHICLE, [], bare, draft=True)

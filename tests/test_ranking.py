@@ -17,15 +17,17 @@ from lavra.checking.report import Status
 from lavra.errors import ContentPackError, InputError, ParameterError
 from lavra.law.model import load_laws
 from lavra.law.params import load_parameters
-from lavra_americana.eligibility import Eligibility
-from lavra_americana.ranking import (
-    Applicant,
+from lavra_americana.transporte_escolar.eligibility import Eligibility
+from lavra_americana.transporte_escolar.population import (
     Population,
     latest_figure,
     licence_cap,
     load_population,
-    load_scoring_table,
     population_from_document,
+)
+from lavra_americana.transporte_escolar.ranking import (
+    Applicant,
+    load_scoring_table,
     rank_candidates,
     scoring_table_from_document,
     scoring_table_path,

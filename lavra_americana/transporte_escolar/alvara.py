@@ -1,4 +1,5 @@
-"""Computations of the school-transport licence forms (Lei nº 4.515/2007).
+"""The alvará of Lei nº 4.515/2007 (transporte escolar), first or renewed: arts. 3º,
+6º, 11 to 17 (validity, renewal window, revalidations, fees, selection).
 
 Each is a :data:`lavra.checking.computations.Computation` named under ``"calculos"`` in a form's
 ``formulario.json`` and found through :func:`lavra.checking.computations.find_computation`::
@@ -9,24 +10,6 @@ Like every computation, they are pure functions of their :class:`ComputeInput` a
 never raise for what the data or the pack lack: a value they cannot compute becomes a
 *missing* (or *invalid*) report item that blocks issuance, and the values say it is
 pending. They run only on data the schema accepted.
-
-``requerimento_inscricao_escolar`` — the requerimento padrão of art. 7º
-    The rules of art. 7º that a schema cannot say, on the date of the requerimento
-    (the form's reference date): more than 21 years of age (I), residence in the
-    Município for 3 years (III), the vehicle's age (IV with art. 17, I) and the
-    infractions of the last 12 months (VIII). They are decided by
-    :func:`lavra_americana.eligibility.candidate_eligibility` (see its module for each counting
-    decision), fed from the form: a document of art. 7º presented is the proof of its
-    inciso; the infractions listed are those of the certidão de prontuário, and an
-    empty list with the certidão presented is a clean record. The condutor auxiliar
-    (art. 9º, § 1º) is exempt from incisos IV and VII: those items are *not
-    applicable*. Each item is reported at the form's own field (``/candidato/...``,
-    ``/veiculo/...``, ``/documentos/...``). Two items of that function are left out
-    here: one licence per transporter (art. 14) and the bar after a transfer (art.
-    15, § 2º) concern the *grant* of the licence and the registry's knowledge of the
-    licences a person holds, not what the applicant proves at registration; the form
-    has nothing to feed them with, and reporting them as met would assert what was
-    not checked.
 
 ``alvara_transporte_escolar`` — the Alvará para exploração de serviços de Transporte Escolar
     Validity. Art. 3º caps it at 12 months; art. 13 makes the alvará *annual* ("o
@@ -57,11 +40,11 @@ pending. They run only on data the schema accepted.
     May and November whose period opens after the início: the alvará is checked when
     issued, so a revalidation month already under way at the início is not asked for).
 
-    Fee: art. 16, I (10 UFESP, first alvará) or II (1 UFESP, renewal), at the UFESP of
-    the year of the date of issue, the taxable event ("no ato da expedição";
-    :func:`lavra_americana.amounts.escolar_fee`), in figures and in words. No UFESP registered
-    for the year is a *missing* item: the alvará cannot be issued until the pack has
-    it.
+    Fee: art. 16, I (10 UFESP, first alvará) or II (1 UFESP, renewal), at the UFESP of the
+    year of the date of issue, the taxable event ("no ato da expedição";
+    :func:`lavra_americana.transporte_escolar.fees.escolar_fee`), in figures and in words.
+    No UFESP registered for the year is a *missing* item: the alvará cannot be issued
+    until the pack has it.
 
     Renewal: the request (``/processo/data_requerimento``) must have been filed
     within the window of art. 13, § 5º, counted back from the previous alvará's
@@ -82,38 +65,27 @@ pending. They run only on data the schema accepted.
     before the date of issue (art. 3º, § 1º; art. 13, § 3º).
 
     The vehicle's age (art. 17, I) is checked on the início of the validity: the age
-    counts by year of manufacture (:mod:`lavra_americana.eligibility`) and the validity ends in
-    the início's year, so a vehicle within the limit then stays within it to the
-    vencimento. A date of issue written in the data after the day the alvará is
+    counts by year of manufacture (:mod:`lavra_americana.comum.vehicle_age`) and the
+    validity ends in the início's year, so a vehicle within the limit then stays within it
+    to the vencimento. A date of issue written in the data after the day the alvará is
     actually issued (``ComputeInput.issued_on``) is *invalid*: an alvará is not
     post-dated.
-
-``requerimento_renovacao_escolar`` — the renewal requerimento of art. 13, § 5º
-    Filed "com até 30 dias de antecedência, contados retroativamente da data do seu
-    vencimento": :func:`lavra.law.statutory.check_timeliness` with the rule
-    ``transporte-escolar#art13_par5`` from the vencimento of the alvará being renewed
-    (``/alvara_anterior/valido_ate``) to the date of the requerimento (the form's
-    reference date); the item, at ``/data_requerimento``, is *invalid* when the
-    request is premature or late. The vehicle's age (art. 17, I) on the date of the
-    requerimento, and the renewal fee of art. 16, II (informative: the applicant
-    attaches its receipt, inciso IX), are computed too.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import date, timedelta
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
 from lavra.checking.computations import (
+    Computation,
     Computed,
     ComputeInput,
     clean_text,
+    form_basis,
     in_legal_order,
     item_at,
     unique_items,
@@ -128,26 +100,19 @@ from lavra.law.statutory import (
     StatutoryTimeliness,
     check_timeliness,
     deadline_for,
-    load_statutory_context,
 )
 from lavra.textutil import format_date, month_name
-from lavra_americana.amounts import AmountSources, escolar_fee
-from lavra_americana.eligibility import (
-    Candidate,
-    Role,
-    TrafficInfraction,
-    Vehicle,
-    candidate_eligibility,
-    vehicle_age,
-)
+from lavra_americana.comum.amounts import AmountSources
+from lavra_americana.comum.computing import vehicle_age_items
+from lavra_americana.comum.sources import pack_root, rule_sources
+from lavra_americana.transporte_escolar.fees import escolar_fee
 
 __all__ = [
     "COMPUTATIONS",
     "IMPLEMENTED",
     "alvara_transporte_escolar",
-    "clear_caches",
-    "requerimento_inscricao_escolar",
-    "requerimento_renovacao_escolar",
+    "fee_values",
+    "with_consequence",
 ]
 
 SCHOOL = "transporte-escolar"
@@ -179,84 +144,8 @@ IMPLEMENTED: tuple[str, ...] = (
 art. 13), the renewal window (art. 13, § 5º), the revalidations (art. 13, § 6º) and
 the fees of art. 16, I and II printed in the alvará."""
 
-MUNICIPALITY_NAMES = ("americana",)
-"""How the licensing municipality is written in the data (the schemas accept these)."""
 
-# Where the eligibility rules' fields live in the requerimento de inscrição.
-_INSCRIPTION_FIELDS: Mapping[str, str] = {
-    "/data_nascimento": "/candidato/data_nascimento",
-    "/cnh_categoria": "/candidato/cnh/categoria",
-    "/residente_desde": "/candidato/residente_desde",
-    "/veiculo": "/veiculo",
-    "/veiculo/ano_fabricacao": "/veiculo/ano_fabricacao",
-    "/veiculo/licenciado_no_municipio": "/veiculo/municipio_licenciamento",
-    "/veiculo/seguro_vigente": "/veiculo/seguro",
-    "/veiculo/pneus_regulares": "/veiculo/pneus_regulares",
-    "/veiculo/laudo_vistoria_ciretran": "/documentos/laudo_vistoria_ciretran",
-    "/sem_antecedentes_criminais": "/documentos/antecedentes_criminais",
-    "/curso_condutor_escolar": "/documentos/curso_condutor_escolar",
-    "/infracoes": "/infracoes",
-    "/exigencias_edital": "/edital",
-}
-# Items of candidate_eligibility the requerimento cannot feed (module docstring).
-_LEFT_OUT = frozenset({"/licencas_ativas", "/transferencia_licenca_em", "/cassacao_licenca_em"})
-
-_ROLE_LABEL = {"titular": "condutor titular", "auxiliar": "condutor auxiliar"}
-
-
-# ---------------------------------------------------------------- cached sources
-
-
-@lru_cache(maxsize=8)
-def _context(root: Path) -> StatutoryContext:
-    return load_statutory_context(root)
-
-
-def clear_caches() -> None:
-    """Forget the laws, parameters, calendars and deadline tables loaded so far."""
-    _context.cache_clear()
-    _fixed_basis.cache_clear()
-
-
-def _load(pack_dir: Path) -> tuple[StatutoryContext, AmountSources]:
-    context = _context(Path(pack_dir).resolve())
-    return context, AmountSources(laws=context.laws, parameters=context.parameters)
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _get(data: Mapping[str, Any], pointer: str) -> Any:
-    return pointers.get(data, pointer)
-
-
-def _presented(data: Mapping[str, Any], pointer: str) -> bool | None:
-    """A document of the form presented: True, else None (not proven)."""
-    return True if _get(data, pointer + "/apresentado") is True else None
-
-
-@lru_cache(maxsize=32)
-def _fixed_basis(root: Path, form_id: str) -> tuple[str, ...]:
-    """The fixed ``"fundamento"`` of the form's metadata; () when it cannot be read.
-
-    The engine has loaded and checked the metadata before any computation runs; a
-    computation called on its own with a pack that lacks the form just goes without.
-    """
-    try:
-        raw = json.loads((root / "forms" / form_id / "formulario.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ()
-    listed = raw.get("fundamento") if isinstance(raw, dict) else None
-    if not isinstance(listed, list):
-        return ()
-    return tuple(c for c in listed if isinstance(c, str))
-
-
-def _form_basis(pack_dir: Path, form_id: str) -> tuple[str, ...]:
-    return _fixed_basis(Path(pack_dir).resolve(), form_id)
-
-
-def _fee_values(
+def fee_values(
     citation: str, on: date, sources: AmountSources, field: str
 ) -> tuple[dict[str, Any], list[Item]]:
     """The fee of art. 16 (I or II) on ``on``: values, and a missing item when unknown."""
@@ -293,142 +182,6 @@ def _fee_values(
         },
         [],
     )
-
-
-def _vehicle_age_items(
-    data: Mapping[str, Any],
-    on: date,
-    context: StatutoryContext,
-    field: str = "/veiculo/ano_fabricacao",
-) -> list[Item]:
-    year = _get(data, field)
-    if isinstance(year, bool) or not isinstance(year, int):
-        return []
-    plate = clean_text(_get(data, "/veiculo/placa"))
-    try:
-        found = vehicle_age(
-            year,
-            on,
-            law="transporte-escolar",
-            params=context.parameters,
-            laws=context.laws,
-            plate=plate,
-            field=field,
-        )
-    except LavraError as error:
-        return [item_at(field, Status.INVALID, error.message, f"{SCHOOL}#art17_inc1")]
-    return list(found.items)
-
-
-# ---------------------------------------------------------------- inscrição (art. 7º)
-
-
-def _inscription_candidate(data: Mapping[str, Any], on: date, role: Role) -> Candidate:
-    infractions: tuple[TrafficInfraction, ...] | None = None
-    if _presented(data, "/documentos/prontuario_cnh"):
-        found = []
-        listed = _get(data, "/infracoes")
-        for entry in listed if isinstance(listed, list) else []:
-            day = maybe_date(entry.get("data")) if isinstance(entry, Mapping) else None
-            if day is not None:
-                gravity, text = entry["gravidade"], clean_text(entry.get("descricao"))
-                found.append(TrafficInfraction(day, gravity, text))
-        infractions = tuple(found)
-    vehicle: Vehicle | None = None
-    car = _get(data, "/veiculo")
-    if role == "titular" and isinstance(car, Mapping):
-        town = clean_text(car.get("municipio_licenciamento"))
-        expiry = maybe_date(_get(data, "/veiculo/seguro/validade"))
-        year = car.get("ano_fabricacao")
-        vehicle = Vehicle(
-            year_of_manufacture=year
-            if isinstance(year, int) and not isinstance(year, bool)
-            else None,
-            plate=clean_text(car.get("placa")),
-            licensed_in_municipality=None
-            if town is None
-            else town.casefold() in MUNICIPALITY_NAMES,
-            inspection_report=_presented(data, "/documentos/laudo_vistoria_ciretran"),
-            insured=None if expiry is None else expiry >= on,
-            tyres_compliant=True if car.get("pneus_regulares") is True else None,
-        )
-    cnh = clean_text(_get(data, "/candidato/cnh/categoria"))
-    return Candidate(
-        name=clean_text(_get(data, "/candidato/nome")) or "O candidato",
-        birth_date=maybe_date(_get(data, "/candidato/data_nascimento")),
-        cnh_category=cnh,
-        resident_since=maybe_date(_get(data, "/candidato/residente_desde")),
-        no_criminal_record=_presented(data, "/documentos/antecedentes_criminais"),
-        course_completed=_presented(data, "/documentos/curso_condutor_escolar"),
-        infractions=infractions,
-        vehicle=vehicle,
-        edital_requirements_met=True
-        if _get(data, "/edital/exigencias_atendidas") is True
-        else None,
-    )
-
-
-def _at_form_field(item: Item) -> Item | None:
-    """The eligibility item moved to the form's field (None: left out)."""
-    if item.field in _LEFT_OUT:
-        return None
-    field = _INSCRIPTION_FIELDS.get(item.field, item.field)
-    return Item(pointers.dotted(field), item.status, field, item.message, item.basis)
-
-
-def _auxiliary_edital(item: Item, laws: Mapping[str, Law]) -> Item:
-    """Art. 7º, IX, is not asked of the auxiliary: no selection, an existing alvará."""
-    law = laws[SCHOOL].short_title
-    return Item(
-        item.requirement,
-        Status.NOT_APPLICABLE,
-        item.field,
-        "Demais exigências do Edital (art. 7º, IX): não se aplicam ao condutor "
-        "auxiliar, que é vinculado ao alvará do condutor titular, sem processo "
-        f"seletivo próprio (art. 9º, §§ 1º e 3º, da {law}).",
-        (f"{SCHOOL}#art7_inc9", f"{SCHOOL}#art9_par1"),
-    )
-
-
-def requerimento_inscricao_escolar(request: ComputeInput) -> Computed:
-    """Art. 7º on the date of the requerimento (module docstring).
-
-    ``values``: ``funcao`` (``titular``/``auxiliar``), ``funcao_texto``, ``elegivel``,
-    ``explicacao`` (the pt-BR explanation of :func:`candidate_eligibility`).
-    """
-    data = request.data if isinstance(request.data, Mapping) else {}
-    on = request.on
-    role_value = _get(data, "/funcao")
-    role: Role = "auxiliar" if role_value == "auxiliar" else "titular"
-    values: dict[str, Any] = {
-        "funcao": role,
-        "funcao_texto": _ROLE_LABEL[role],
-        "elegivel": False,
-        "explicacao": None,
-    }
-    context, _ = _load(request.pack_dir)
-    try:
-        candidate = _inscription_candidate(data, on, role)
-        result = candidate_eligibility(
-            candidate, on, role, params=context.parameters, laws=context.laws
-        )
-    except LavraError as error:
-        message = f"Não foi possível verificar os requisitos do art. 7º: {error.message}"
-        values["explicacao"] = message
-        field = error.field or "/candidato"
-        return Computed(values, (item_at(field, Status.INVALID, message, f"{SCHOOL}#art7"),))
-    moved = [found for item in result.items if (found := _at_form_field(item)) is not None]
-    if role == "auxiliar":
-        moved = [
-            _auxiliary_edital(item, context.laws) if item.field == "/edital" else item
-            for item in moved
-        ]
-    values["elegivel"] = not any(item.pending for item in moved)
-    values["explicacao"] = result.explanation
-    return Computed(values, tuple(moved))
-
-
-# ---------------------------------------------------------------- the alvará
 
 
 def validity(start: date, months: int) -> date:
@@ -476,8 +229,8 @@ def _alvara_pending(reason: str) -> dict[str, Any]:
 
 
 def _renewal_request_items(data: Mapping[str, Any], context: StatutoryContext) -> list[Item]:
-    expiry = maybe_date(_get(data, "/alvara_anterior/valido_ate"))
-    filed = maybe_date(_get(data, "/processo/data_requerimento"))
+    expiry = maybe_date(pointers.get(data, "/alvara_anterior/valido_ate"))
+    filed = maybe_date(pointers.get(data, "/processo/data_requerimento"))
     if expiry is None or filed is None:
         return []
     try:
@@ -488,10 +241,10 @@ def _renewal_request_items(data: Mapping[str, Any], context: StatutoryContext) -
         return [
             item_at("/processo/data_requerimento", Status.INVALID, error.message, RENEWAL_WINDOW)
         ]
-    return _with_consequence(judged, context)
+    return with_consequence(judged, context)
 
 
-def _with_consequence(judged: StatutoryTimeliness, context: StatutoryContext) -> list[Item]:
+def with_consequence(judged: StatutoryTimeliness, context: StatutoryContext) -> list[Item]:
     """The renewal timeliness items, an untimely one saying what follows (art. 13)."""
     if judged.timely:
         return list(judged.items)
@@ -516,8 +269,6 @@ def _with_consequence(judged: StatutoryTimeliness, context: StatutoryContext) ->
         for item in judged.items
     ]
 
-
-# ---------------------------------------------------------------- selection (arts. 6º, 11, 12)
 
 _ATTESTATIONS: tuple[tuple[str, str, str], ...] = (
     (
@@ -596,7 +347,7 @@ def _attestation_items(
 
 def _selection_items(data: Mapping[str, Any], on: date, context: StatutoryContext) -> list[Item]:
     """The first alvará only after a final selection (arts. 6º, 8º, § 2º, 11, 12, I, 14, 15)."""
-    selection = _get(data, "/selecao")
+    selection = pointers.get(data, "/selecao")
     if not isinstance(selection, Mapping):
         return []  # the schema reports /selecao missing
     laws = context.laws
@@ -700,7 +451,7 @@ def _selection_items(data: Mapping[str, Any], on: date, context: StatutoryContex
 
 def _fee_paid_items(data: Mapping[str, Any], on: date) -> list[Item]:
     """The fee is paid before the alvará goes out (art. 3º, § 1º; art. 13, § 3º)."""
-    paid = maybe_date(_get(data, "/processo/data_pagamento_taxa"))
+    paid = maybe_date(pointers.get(data, "/processo/data_pagamento_taxa"))
     field = "/processo/data_pagamento_taxa"
     if paid is None:
         return []  # the schema reports it missing
@@ -739,12 +490,12 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
     """
     data = request.data if isinstance(request.data, Mapping) else {}
     on = request.on
-    context, sources = _load(request.pack_dir)
+    context, sources = rule_sources(request.pack_dir, False)
     items: list[Item] = []
-    renewal = _get(data, "/modalidade") == "renovacao"
+    renewal = pointers.get(data, "/modalidade") == "renovacao"
     start = on
     if renewal:
-        previous = maybe_date(_get(data, "/alvara_anterior/valido_ate"))
+        previous = maybe_date(pointers.get(data, "/alvara_anterior/valido_ate"))
         if previous is not None:
             start = max(on, previous + timedelta(days=1))
         items.extend(_renewal_request_items(data, context))
@@ -772,9 +523,9 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         items.append(item_at("/data_expedicao", Status.MISSING, message, VALIDITY, ANNUAL))
         return Computed(_alvara_pending(message), tuple(items))
 
-    items.extend(_vehicle_age_items(data, start, context))
+    items.extend(vehicle_age_items(data, "/veiculo", start, context, "transporte-escolar"))
     fee_citation = RENEWAL_FEE if renewal else FIRST_FEE
-    fee, fee_items = _fee_values(fee_citation, on, sources, "/modalidade")
+    fee, fee_items = fee_values(fee_citation, on, sources, "/modalidade")
     items.extend(fee_items)
 
     law = context.laws[SCHOOL].short_title
@@ -801,7 +552,7 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         "pendente": None,
         "fundamento": in_legal_order(
             [
-                *_form_basis(request.pack_dir, request.form_id),
+                *form_basis(pack_root(request.pack_dir), request.form_id),
                 fee_citation,
                 *(
                     ()
@@ -815,61 +566,7 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
     return Computed(values, unique_items(items))
 
 
-# ---------------------------------------------------------------- renovação (art. 13, § 5º)
-
-
-def requerimento_renovacao_escolar(request: ComputeInput) -> Computed:
-    """Timeliness of the renewal request (art. 13, § 5º), vehicle age, renewal fee.
-
-    ``values``: ``vencimento``, ``prazo`` (``abre_em``, ``ultimo_dia``,
-    ``explicacao``), ``tempestivo``, ``resultado`` (``atende``/``nao_atende``/
-    ``prematuro``), ``explicacao``, ``taxa`` (as in the alvará).
-    """
-    data = request.data if isinstance(request.data, Mapping) else {}
-    on = request.on
-    context, sources = _load(request.pack_dir)
-    items: list[Item] = list(_vehicle_age_items(data, on, context))
-    fee, _ = _fee_values(RENEWAL_FEE, on, sources, "/documentos/comprovante_taxa_renovacao")
-    values: dict[str, Any] = {
-        "vencimento": None,
-        "prazo": None,
-        "tempestivo": None,
-        "resultado": None,
-        "explicacao": None,
-        "taxa": fee,
-    }
-    expiry = maybe_date(_get(data, "/alvara_anterior/valido_ate"))
-    if expiry is None:
-        return Computed(values, tuple(items))
-    try:
-        judged = check_timeliness(
-            RENEWAL_WINDOW, expiry, on, context=context, field="/data_requerimento"
-        )
-    except LavraError as error:
-        items.append(item_at("/data_requerimento", Status.INVALID, error.message, RENEWAL_WINDOW))
-        values["explicacao"] = error.message
-        return Computed(values, tuple(items))
-    deadline = judged.deadline
-    values.update(
-        {
-            "vencimento": expiry,
-            "prazo": {
-                "abre_em": deadline.first_day,
-                "ultimo_dia": deadline.last_day,
-                "explicacao": deadline.explanation,
-            },
-            "tempestivo": judged.timely,
-            "resultado": judged.outcome,
-            "explicacao": judged.explanation,
-        }
-    )
-    items.extend(_with_consequence(judged, context))
-    return Computed(values, unique_items(items))
-
-
-COMPUTATIONS: dict[str, Callable[[ComputeInput], Computed]] = {
-    "requerimento_inscricao_escolar": requerimento_inscricao_escolar,
+COMPUTATIONS: dict[str, Computation] = {
     "alvara_transporte_escolar": alvara_transporte_escolar,
-    "requerimento_renovacao_escolar": requerimento_renovacao_escolar,
 }
-"""The computations of this module a form may name under ``"calculos"``."""
+"""The computation of this module a form may name under ``"calculos"``."""

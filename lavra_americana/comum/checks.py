@@ -5,7 +5,7 @@
     number of years of manufacture that parameter ``<parametro>.<tipo>`` sets on the
     reference date (each form cites the provision that sets its limit, e.g.
     ``fretamento#art10_inc1``). The rule is
-    :func:`lavra_americana.eligibility.vehicle_age` (one implementation, one message).
+    :func:`lavra_americana.comum.vehicle_age.vehicle_age` (one implementation, one message).
     Counting: the law says "no máximo N anos de fabricação" and the CRLV records only
     the year of manufacture, so the age is the reference year minus the year of
     manufacture; the vehicle is within the limit while that difference is not greater
@@ -27,9 +27,13 @@ from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.law.params import Parameters
-from lavra_americana.eligibility import vehicle_age
+from lavra_americana.comum.vehicle_age import vehicle_age
 
-__all__ = ["CHECKS"]
+__all__ = ["CHECKS", "IMPLEMENTED"]
+
+IMPLEMENTED: tuple[str, ...] = ()
+"""The checks apply the rule of :mod:`lavra_americana.comum.vehicle_age`, which cites
+the provisions; each form cites the one that sets its limit."""
 
 
 def _vehicle_age(

@@ -1,4 +1,5 @@
-"""Eligibility rules: vehicle age, and the school-transport candidate (art. 7º and kin).
+"""Eligibility of the school-transport candidate, Lei nº 4.515/2007: art. 7º, I to IX,
+with arts. 4º, 9º, § 1º, 14, 15, II and § 2º, and 17.
 
 Every rule is a pure function of its inputs and a reference date. It returns a frozen
 result with the value, the report items (:class:`lavra.checking.report.Item`, one per
@@ -6,36 +7,9 @@ requirement, each citing its inciso) and a short pt-BR explanation fit to be pri
 in a decision. Numbers fixed by law are read from the pack's parameters as of the
 reference date; a parameter with no value in force is a :class:`ParameterError`.
 
-Counting decisions (the law is silent on each; a careful reading, written here once):
-
-Vehicle age ("no máximo N anos de fabricação", fretamento art. 10, I; transporte
-    escolar art. 17, I, and art. 5º, II). The law limits the time elapsed since the
-    vehicle was made, but the CRLV records only the *year* of manufacture, so the day
-    within that year is unknown. The age is the reference year minus that year
-    (:func:`vehicle_age_years`), and the vehicle is within the limit while the
-    difference is not greater than N: under a 10-year limit a 2016 vehicle runs
-    through 31/12/2026 and is out on 01/01/2027. That is exactly the result of taking
-    the vehicle as made on 31 December of its year, the latest day the record allows
-    (N years from 31/12/2016 elapse on 31/12/2026): the reading most favourable to the
-    holder, chosen because a restriction of rights is read strictly and the doubt the
-    record leaves is not held against the holder. Counting from 1 January, the
-    earliest possible day, would be the strictest reading: the same vehicle would be
-    out from 02/01/2026, almost a year earlier. The rule needs nothing but the CRLV,
-    so a clerk can check it by hand. :func:`vehicle_age` is its only implementation:
-    the forms' check ``idade_veiculo`` (:mod:`lavra.checking.checks`) calls it.
-
-Periods of years and months of a person's situation (age, art. 7º, I; residence,
-    art. 7º, III; the bar after a transfer, art. 15, § 2º; the 12 months of art. 7º,
-    VIII) are counted from date to date (art. 66, § 3º, of Lei federal nº 9.784/1999,
-    applied where the municipal law is silent, as the STJ admits for municipalities
-    in Súmula 633): N years have elapsed on the day of equal number N years later,
-    and on the last day of that month when it has no such day (a start on 29
-    February completes its years on 28 February of a common year). The period is
-    complete *on* that anniversary, as a person completes an age on the birthday
-    itself; the count is not moved to a business day, since none of these is a time
-    limit for doing an act. The same "3 anos" thus means the same thing in art. 7º,
-    III, and art. 15, § 2º, and each reading is the one least restrictive of the
-    candidate's right, as restrictions of rights are read strictly.
+Counting decisions (the law is silent on each; a careful reading, written here once).
+The vehicle's age is counted as :mod:`lavra_americana.comum.vehicle_age` says; periods
+of a person's situation as :mod:`lavra_americana.comum.periods` says.
 
 "Possuir mais de 21 anos de idade" (art. 7º, I). In Brazilian usage "ter mais de 21
     anos" means having completed 21 years, so the candidate qualifies on the 21st
@@ -81,54 +55,78 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
-from typing import Any, Literal, get_args
-
-from dateutil.relativedelta import relativedelta
+from datetime import date
 
 from lavra.checking.report import Item, Status
 from lavra.errors import InputError
 from lavra.inputs import pointers
-from lavra.law.model import Law, resolve
+from lavra.law.model import Law
 from lavra.law.params import Parameters
 from lavra.textutil import format_date
+from lavra_americana.comum.citing import cite_many, lower_first, short
+from lavra_americana.comum.periods import anniversary, check_date, completed_years, has_elapsed
+from lavra_americana.comum.vehicle_age import vehicle_age
+from lavra_americana.transporte_escolar.candidate import (
+    CNH_CATEGORIES_D,
+    GRAVITIES,
+    ROLES,
+    Candidate,
+    Role,
+    TrafficInfraction,
+)
 
 __all__ = [
-    "CNH_CATEGORIES_D",
-    "GRAVITIES",
     "IMPLEMENTED",
-    "ROLES",
-    "Candidate",
+    "REGISTRY_ONLY",
     "Eligibility",
-    "Gravity",
-    "Role",
-    "TrafficInfraction",
-    "Vehicle",
-    "VehicleAge",
-    "VehicleLaw",
-    "anniversary",
     "candidate_eligibility",
     "counted_infractions",
-    "has_elapsed",
-    "vehicle_age",
-    "vehicle_age_years",
 ]
-
-Role = Literal["titular", "auxiliar", "substituto"]
-ROLES: tuple[Role, ...] = get_args(Role)
-Gravity = Literal["leve", "media", "grave", "gravissima"]
-GRAVITIES: tuple[Gravity, ...] = get_args(Gravity)
-VehicleLaw = Literal["fretamento", "transporte-escolar", "transporte-escolar-substituto"]
-
-CNH_CATEGORIES_D: tuple[str, ...] = ("D", "E", "AD", "AE")
-"""CNH categories that meet "habilitado na categoria D" (as schemas/comum.json)."""
 
 SCHOOL = "transporte-escolar"
 INFRACTION_WINDOW_MONTHS = 12
 """Art. 7º, VIII: "durante os últimos 12 (doze) meses" (no parameter in the pack)."""
 
+
+_ROLE_LABEL: dict[str, str] = {
+    "titular": "condutor titular",
+    "auxiliar": "condutor auxiliar",
+    "substituto": "condutor substituto",
+}
+
+
+_GRAVITY_LABEL: dict[str, str] = {
+    "leve": "leve",
+    "media": "média",
+    "grave": "grave",
+    "gravissima": "gravíssima",
+}
+
+
+_EXEMPT: dict[str, frozenset[int]] = {
+    "titular": frozenset(),
+    "auxiliar": frozenset({4, 7}),
+    "substituto": frozenset({4, 7, 9}),
+}
+
+
+_EXEMPTION_BASIS: dict[str, tuple[str, ...]] = {
+    "auxiliar": (f"{SCHOOL}#art9_par1",),
+    "substituto": (f"{SCHOOL}#art4", f"{SCHOOL}#art4_par1u_inc1"),
+}
+
+
+_EXEMPTION_LABEL: dict[str, str] = {
+    "auxiliar": "art. 9º, § 1º",
+    "substituto": "art. 4º, caput e parágrafo único, I",
+}
+
+
+REGISTRY_ONLY = frozenset({"/licencas_ativas", "/transferencia_licenca_em", "/cassacao_licenca_em"})
+"""The items of :func:`candidate_eligibility` only the registry can feed (the licences a
+person holds, the last transfer and revocation): a requerimento leaves them out."""
+
 IMPLEMENTED: tuple[str, ...] = (
-    "fretamento#art10_inc1",
     "transporte-escolar#art4",
     "transporte-escolar#art4_par1u_inc1",
     "transporte-escolar#art5_inc2",
@@ -140,400 +138,6 @@ IMPLEMENTED: tuple[str, ...] = (
     *(f"transporte-escolar#art17_inc{n}" for n in range(1, 6)),
 )
 """Citations whose rule this module implements (for coverage reporting)."""
-
-_ROLE_LABEL: dict[str, str] = {
-    "titular": "condutor titular",
-    "auxiliar": "condutor auxiliar",
-    "substituto": "condutor substituto",
-}
-_GRAVITY_LABEL: dict[str, str] = {
-    "leve": "leve",
-    "media": "média",
-    "grave": "grave",
-    "gravissima": "gravíssima",
-}
-_EXEMPT: dict[str, frozenset[int]] = {
-    "titular": frozenset(),
-    "auxiliar": frozenset({4, 7}),
-    "substituto": frozenset({4, 7, 9}),
-}
-_EXEMPTION_BASIS: dict[str, tuple[str, ...]] = {
-    "auxiliar": (f"{SCHOOL}#art9_par1",),
-    "substituto": (f"{SCHOOL}#art4", f"{SCHOOL}#art4_par1u_inc1"),
-}
-_EXEMPTION_LABEL: dict[str, str] = {
-    "auxiliar": "art. 9º, § 1º",
-    "substituto": "art. 4º, caput e parágrafo único, I",
-}
-
-
-# ---------------------------------------------------------------- counting
-
-
-def vehicle_age_years(year_of_manufacture: int, on: date) -> int:
-    """Years of manufacture on ``on``: the reference year minus the year of manufacture.
-
-    The CRLV records the year only; see the module docstring. Negative when the year
-    is after the reference date (the caller reports that as an error).
-    """
-    if isinstance(year_of_manufacture, bool) or not isinstance(year_of_manufacture, int):
-        raise InputError(
-            f"Ano de fabricação inválido: {year_of_manufacture!r} (informe o ano com "
-            "quatro algarismos).",
-            field="/ano_fabricacao",
-        )
-    _check_day(on, "/data_referencia")
-    return on.year - year_of_manufacture
-
-
-def anniversary(start: date, *, years: int = 0, months: int = 0) -> date:
-    """The day on which ``years`` and ``months`` counted from ``start`` have elapsed.
-
-    Date to date; a missing day (29 February, the 31st) falls on the last day of the
-    month (art. 66, § 3º, of Lei nº 9.784/1999).
-    """
-    result: date = start + relativedelta(years=years, months=months)
-    return result
-
-
-def has_elapsed(start: date, on: date, *, years: int = 0, months: int = 0) -> bool:
-    """Whether ``years``/``months`` from ``start`` have elapsed on ``on`` (anniversary
-    included: see the module docstring)."""
-    return on >= anniversary(start, years=years, months=months)
-
-
-def _completed_years(start: date, on: date) -> int:
-    return max(relativedelta(on, start).years, 0) if on >= start else 0
-
-
-def _check_day(value: object, field: str) -> date:
-    if isinstance(value, datetime) or not isinstance(value, date):
-        raise InputError(
-            f"Data inválida: {value!r} (informe dia, mês e ano, sem horário).", field=field
-        )
-    return value
-
-
-# ---------------------------------------------------------------- citations
-
-
-def _short(laws: Mapping[str, Law], citation: str) -> str:
-    return resolve(laws, citation).short
-
-
-def _cite_many(laws: Mapping[str, Law], *citations: str) -> str:
-    """``"art. 7º, IV, e art. 17, II, da Lei nº 4.515/2007"`` (citations of one law)."""
-    if len(citations) == 1:
-        return _short(laws, citations[0])
-    law = laws[citations[0].partition("#")[0]]
-    parts = [_article_of_law(laws, c) for c in citations]
-    head = ", ".join(parts[:-1])
-    joiner = ", e " if "," in parts[-2] else " e "
-    return f"{head}{joiner}{parts[-1]}, da {law.short_title}"
-
-
-def _article_of_law(laws: Mapping[str, Law], citation: str) -> str:
-    """``"art. 7º, I"`` without the law's name (for lists within one sentence)."""
-    short = _short(laws, citation)
-    law = laws[citation.partition("#")[0]]
-    suffix = f", da {law.short_title}"
-    if short.endswith(suffix):
-        return short[: -len(suffix)]
-    return short.removesuffix(f" da {law.short_title}")
-
-
-# ---------------------------------------------------------------- vehicle age
-
-
-@dataclass(frozen=True)
-class VehicleAge:
-    """The age of a vehicle on a date against the limit in force.
-
-    ``within`` is None when the year of manufacture is after the reference date
-    (bad data; the item is ``invalid``).
-    """
-
-    year_of_manufacture: int
-    on: date
-    age: int
-    limit: int
-    within: bool | None
-    basis: tuple[str, ...]
-    items: tuple[Item, ...]
-    explanation: str
-
-
-def _vehicle_parameter(law: VehicleLaw, kind: str | None, params: Parameters) -> str:
-    if law == "fretamento":
-        prefix = "fretamento.idade_maxima_veiculo."
-        kinds = sorted(name.removeprefix(prefix) for name in params if name.startswith(prefix))
-        if kind is None or f"{prefix}{kind}" not in params:
-            raise InputError(
-                f"Tipo de veículo de fretamento inválido: {kind!r}. Use um destes: "
-                f"{', '.join(kinds)}.",
-                field="/tipo",
-            )
-        return f"{prefix}{kind}"
-    if law == "transporte-escolar":
-        return f"{SCHOOL}.idade_maxima_veiculo"
-    if law == "transporte-escolar-substituto":
-        return f"{SCHOOL}.idade_maxima_veiculo_substituto"
-    raise InputError(f"Lei desconhecida para a idade do veículo: {law!r}.", field="/lei")
-
-
-def vehicle_age(
-    year_of_manufacture: int,
-    on: date,
-    *,
-    law: VehicleLaw | None = None,
-    params: Parameters,
-    laws: Mapping[str, Law] | None = None,
-    kind: str | None = None,
-    plate: str | None = None,
-    field: str = "/veiculo/ano_fabricacao",
-    parameter: str | None = None,
-    basis: Sequence[str] | None = None,
-) -> VehicleAge:
-    """Whether a vehicle made in ``year_of_manufacture`` is within the age limit on ``on``.
-
-    The limit is the parameter named by ``law``: ``"fretamento"`` (art. 10, I: the
-    limit by ``kind``, one of the ``fretamento.idade_maxima_veiculo.<tipo>``
-    parameters), ``"transporte-escolar"`` (art. 17, I) or
-    ``"transporte-escolar-substituto"`` (the substitute vehicle under a Licença
-    Temporária, art. 5º, II); or, instead of ``law``, the parameter named by
-    ``parameter`` (a content pack's form check). The message cites the parameter's
-    legal basis through ``laws``, or, without them, the parameter's source. ``basis``
-    replaces the parameter's basis in the item (a form check's own annotation).
-    A parameter without value in force on ``on`` is a :class:`ParameterError`.
-    """
-    if law is not None and parameter is None:
-        name = _vehicle_parameter(law, kind, params)
-    elif parameter is not None and law is None:
-        name = parameter
-    else:
-        raise InputError(
-            "Informe a lei ou o parâmetro do limite de idade do veículo (um dos dois).",
-            field="/lei",
-        )
-    age = vehicle_age_years(year_of_manufacture, on)
-    limit_value = params.value(name, on)
-    limit = int(limit_value.value)
-    cited = limit_value.basis
-    ref = _short(laws, cited[0]) if cited and laws is not None else limit_value.source
-    item_basis = tuple(basis) if basis is not None else cited
-    who = f"Veículo de placa {plate}" if plate else "Veículo"
-    ident = pointers.dotted(field)
-    within: bool | None
-    if age < 0:
-        within, status = None, Status.INVALID
-        message = (
-            f"{who}: ano de fabricação {year_of_manufacture} posterior à data de "
-            f"referência ({format_date(on)})."
-        )
-    elif age > limit:
-        within, status = False, Status.INVALID
-        last_year = year_of_manufacture + limit
-        message = (
-            f"{who}, fabricado em {year_of_manufacture}: em {format_date(on)} conta "
-            f"{age} anos de fabricação, acima do máximo de {limit} anos ({ref}); "
-            f"poderia circular até 31/12/{last_year}."
-        )
-    else:
-        within, status = True, Status.MET
-        message = (
-            f"{who}, fabricado em {year_of_manufacture}: {age} "
-            f"{'ano' if age == 1 else 'anos'} de fabricação em {format_date(on)}, dentro "
-            f"do máximo de {limit} anos ({ref}), até 31/12/{year_of_manufacture + limit}."
-        )
-    item = Item(ident, status, field, message, item_basis)
-    return VehicleAge(
-        year_of_manufacture=year_of_manufacture,
-        on=on,
-        age=age,
-        limit=limit,
-        within=within,
-        basis=item_basis,
-        items=(item,),
-        explanation=message,
-    )
-
-
-# ---------------------------------------------------------------- candidate
-
-
-@dataclass(frozen=True)
-class TrafficInfraction:
-    """One infraction of the candidate's traffic record (CTB art. 258 gravities)."""
-
-    on: date
-    gravity: Gravity
-    description: str | None = None
-
-
-@dataclass(frozen=True)
-class Vehicle:
-    """The candidate's vehicle (art. 7º, IV, with art. 17); None means not proven."""
-
-    year_of_manufacture: int | None
-    plate: str | None = None
-    licensed_in_municipality: bool | None = None
-    inspection_report: bool | None = None
-    insured: bool | None = None
-    tyres_compliant: bool | None = None
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """What a candidate proved at registration (art. 7º) and what the registry knows.
-
-    ``None`` in a proof means "not proven" (the item is ``missing``); ``False`` means
-    proven not to hold (``invalid``). ``infractions`` None means the traffic record
-    was not presented; an empty tuple, a clean record. ``active_licences`` counts the
-    school-transport licences the person holds (art. 14); ``transferred_licence_on``
-    and ``revoked_licence_on`` are the dates of the last transfer and of the last
-    cassação or revogação of a licence of theirs, if any.
-    """
-
-    name: str
-    birth_date: date | None
-    cnh_category: str | None
-    resident_since: date | None
-    no_criminal_record: bool | None
-    course_completed: bool | None
-    infractions: tuple[TrafficInfraction, ...] | None
-    vehicle: Vehicle | None = None
-    edital_requirements_met: bool | None = None
-    active_licences: int = 0
-    transferred_licence_on: date | None = None
-    revoked_licence_on: date | None = None
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Candidate:
-        """Build from JSON data with the pack's vocabulary; :class:`InputError` naming
-        the field when a value is malformed. Keys::
-
-            nome, data_nascimento, cnh_categoria, residente_desde,
-            sem_antecedentes_criminais, curso_condutor_escolar,
-            infracoes: [{data, gravidade, descricao?}] | null,
-            veiculo: {ano_fabricacao, placa?, licenciado_no_municipio?,
-                      laudo_vistoria_ciretran?, seguro_vigente?, pneus_regulares?} | null,
-            exigencias_edital, licencas_ativas, transferencia_licenca_em,
-            cassacao_licenca_em
-        """
-        reader = _Reader(data, "")
-        reader.only(
-            "nome", "data_nascimento", "cnh_categoria", "residente_desde",
-            "sem_antecedentes_criminais", "curso_condutor_escolar", "infracoes", "veiculo",
-            "exigencias_edital", "licencas_ativas", "transferencia_licenca_em",
-            "cassacao_licenca_em",
-        )
-        name = reader.text("nome")
-        if name is None:
-            raise InputError("Informe o nome do candidato.", field="/nome")
-        infractions: tuple[TrafficInfraction, ...] | None = None
-        raw_infractions = data.get("infracoes")
-        if raw_infractions is not None:
-            if not isinstance(raw_infractions, list):
-                raise InputError("As infrações devem ser uma lista.", field="/infracoes")
-            found = []
-            for index, raw in enumerate(raw_infractions):
-                item = _Reader(raw, f"/infracoes/{index}")
-                item.only("data", "gravidade", "descricao")
-                day = item.day("data")
-                gravity = item.text("gravidade")
-                if day is None or gravity not in GRAVITIES:
-                    raise InputError(
-                        "Cada infração deve ter 'data' (AAAA-MM-DD) e 'gravidade' (uma de: "
-                        f"{', '.join(GRAVITIES)}).",
-                        field=f"/infracoes/{index}",
-                    )
-                found.append(TrafficInfraction(day, gravity, item.text("descricao")))
-            infractions = tuple(found)
-        vehicle: Vehicle | None = None
-        if data.get("veiculo") is not None:
-            car = _Reader(data["veiculo"], "/veiculo")
-            car.only(
-                "ano_fabricacao", "placa", "licenciado_no_municipio",
-                "laudo_vistoria_ciretran", "seguro_vigente", "pneus_regulares",
-            )
-            vehicle = Vehicle(
-                year_of_manufacture=car.integer("ano_fabricacao"),
-                plate=car.text("placa"),
-                licensed_in_municipality=car.flag("licenciado_no_municipio"),
-                inspection_report=car.flag("laudo_vistoria_ciretran"),
-                insured=car.flag("seguro_vigente"),
-                tyres_compliant=car.flag("pneus_regulares"),
-            )
-        licences = reader.integer("licencas_ativas")
-        return cls(
-            name=name,
-            birth_date=reader.day("data_nascimento"),
-            cnh_category=reader.text("cnh_categoria"),
-            resident_since=reader.day("residente_desde"),
-            no_criminal_record=reader.flag("sem_antecedentes_criminais"),
-            course_completed=reader.flag("curso_condutor_escolar"),
-            infractions=infractions,
-            vehicle=vehicle,
-            edital_requirements_met=reader.flag("exigencias_edital"),
-            active_licences=0 if licences is None else licences,
-            transferred_licence_on=reader.day("transferencia_licenca_em"),
-            revoked_licence_on=reader.day("cassacao_licenca_em"),
-        )
-
-
-class _Reader:
-    """Typed access to one JSON object, raising :class:`InputError` with the pointer."""
-
-    def __init__(self, data: Any, pointer: str) -> None:
-        if not isinstance(data, Mapping):
-            raise InputError("Esperava-se um objeto JSON.", field=pointer or "/")
-        self.data: Mapping[str, Any] = data
-        self.pointer = pointer
-
-    def _where(self, key: str) -> str:
-        return f"{self.pointer}/{key}"
-
-    def only(self, *keys: str) -> None:
-        unknown = sorted(set(self.data) - set(keys))
-        if unknown:
-            raise InputError(
-                f"Campo(s) desconhecido(s): {', '.join(unknown)}.",
-                field=self._where(unknown[0]),
-            )
-
-    def text(self, key: str) -> str | None:
-        value = self.data.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, str) or not value.strip():
-            raise InputError("Esperava-se um texto não vazio.", field=self._where(key))
-        return value.strip()
-
-    def day(self, key: str) -> date | None:
-        value = self.text(key)
-        if value is None:
-            return None
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            raise InputError(
-                f"Data inválida: {value!r} (use AAAA-MM-DD).", field=self._where(key)
-            ) from None
-
-    def flag(self, key: str) -> bool | None:
-        value = self.data.get(key)
-        if value is None or isinstance(value, bool):
-            return value
-        raise InputError("Esperava-se verdadeiro ou falso.", field=self._where(key))
-
-    def integer(self, key: str) -> int | None:
-        value = self.data.get(key)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise InputError("Esperava-se um número inteiro não negativo.",
-                             field=self._where(key))
-        return value
 
 
 @dataclass(frozen=True)
@@ -562,7 +166,7 @@ class _Context:
         self.laws = laws
 
     def cite(self, *fragments: str) -> str:
-        return _cite_many(self.laws, *(f"{SCHOOL}#{f}" for f in fragments))
+        return cite_many(self.laws, *(f"{SCHOOL}#{f}" for f in fragments))
 
     def number(self, name: str) -> int:
         return int(self.params.value(f"{SCHOOL}.{name}", self.on).value)
@@ -602,13 +206,13 @@ def _age_item(c: Candidate, ctx: _Context) -> Item:
         return ctx.item(field, Status.MISSING,
                         f"Data de nascimento não informada: não comprovado o {requirement}.",
                         "art7_inc1")
-    born = _check_day(c.birth_date, field)
+    born = check_date(c.birth_date, field)
     if born > ctx.on:
         return ctx.item(field, Status.INVALID,
                         f"Data de nascimento {format_date(born)} posterior à data de "
                         f"referência ({format_date(ctx.on)}): não comprovado o {requirement}.",
                         "art7_inc1")
-    age = _completed_years(born, ctx.on)
+    age = completed_years(born, ctx.on)
     head = f"Nascimento em {format_date(born)}: {_years(age)} completos em {format_date(ctx.on)}"
     if has_elapsed(born, ctx.on, years=minimum):
         return ctx.item(field, Status.MET, f"{head}; atende ao {requirement}.", "art7_inc1")
@@ -646,13 +250,13 @@ def _residence_item(c: Candidate, ctx: _Context) -> Item:
         return ctx.item(field, Status.MISSING,
                         f"Início da residência no Município não informado: não comprovado o "
                         f"{requirement}.", "art7_inc3")
-    since = _check_day(c.resident_since, field)
+    since = check_date(c.resident_since, field)
     if since > ctx.on:
         return ctx.item(field, Status.INVALID,
                         f"Início da residência ({format_date(since)}) posterior à data de "
                         f"referência ({format_date(ctx.on)}): não comprovado o {requirement}.",
                         "art7_inc3")
-    years = _completed_years(since, ctx.on)
+    years = completed_years(since, ctx.on)
     head = (f"Residente no Município desde {format_date(since)}: {_years(years)} "
             f"completos em {format_date(ctx.on)}")
     if has_elapsed(since, ctx.on, years=minimum):
@@ -749,7 +353,7 @@ def _infractions_item(c: Candidate, ctx: _Context) -> Item:
                         f"inexistência de infração grave ou gravíssima, ou de reincidência em "
                         f"infrações médias, {window} ({cite}).", "art7_inc8")
     for index, infraction in enumerate(c.infractions):
-        _check_day(infraction.on, f"{field}/{index}/data")
+        check_date(infraction.on, f"{field}/{index}/data")
         if infraction.gravity not in GRAVITIES:
             raise InputError(
                 f"Gravidade de infração inválida: {infraction.gravity!r} (use uma de: "
@@ -810,7 +414,7 @@ def _transfer_item(c: Candidate, ctx: _Context) -> Item:
         return ctx.item(field, Status.MET,
                         f"Sem transferência de licença que impeça nova licença ({ref}).",
                         "art15_par2")
-    moved = _check_day(c.transferred_licence_on, field)
+    moved = check_date(c.transferred_licence_on, field)
     if moved > ctx.on:
         raise InputError(
             f"Data de transferência da licença ({format_date(moved)}) posterior à data de "
@@ -832,11 +436,11 @@ def _revocation_item(c: Candidate, ctx: _Context) -> Item | None:
     if c.revoked_licence_on is None:
         return None
     field = "/cassacao_licenca_em"
-    revoked = _check_day(c.revoked_licence_on, field)
+    revoked = check_date(c.revoked_licence_on, field)
     law = ctx.laws[SCHOOL].short_title
     other = ctx.laws.get("fretamento")
     other_ref = (
-        _short(ctx.laws, "fretamento#art22_par1u") if other is not None
+        short(ctx.laws, "fretamento#art22_par1u") if other is not None
         and "art22_par1u" in other.fragments else "a lei do fretamento"
     )
     return ctx.item(
@@ -865,7 +469,7 @@ def candidate_eligibility(
     § 2º) and, when there was one, the (absent) bar after cassação: see the module
     docstring for each decision.
     """
-    _check_day(on, "/data_referencia")
+    check_date(on, "/data_referencia")
     if role not in ROLES:
         raise InputError(f"Papel inválido: {role!r}. Use um destes: {', '.join(ROLES)}.",
                          field="/papel")
@@ -925,12 +529,6 @@ def _explanation(c: Candidate, ctx: _Context, pending: Sequence[Item]) -> str:
             waived = f", dispensados os incisos {listed} do art. 7º"
         return (f"{c.name} atende, em {when}, aos requisitos para a inscrição como {role} do "
                 f"transporte escolar ({basis}){waived}.")
-    reasons = "; ".join(_lower_first(item.message.rstrip(".")) for item in pending)
+    reasons = "; ".join(lower_first(item.message.rstrip(".")) for item in pending)
     return (f"{c.name} não atende, em {when}, aos requisitos para a inscrição como {role} do "
             f"transporte escolar ({basis}): {reasons}.")
-
-
-def _lower_first(text: str) -> str:
-    """Lower the first letter for use mid-sentence, unless the first word is an acronym."""
-    first = text.split(" ", 1)[0]
-    return text if first.isupper() else text[:1].lower() + text[1:]

@@ -3,7 +3,9 @@
 The dates given with ``--previous`` are earlier infractions of the same provision by
 the same vehicle (fretamento, art. 18 of Lei nº 4.419/2006) or holder (transporte
 escolar, art. 23 of Lei nº 4.515/2007); they decide repeat offences. The rules are
-those of :mod:`lavra_americana.amounts` and :mod:`lavra_americana.penalties`.
+those of :mod:`lavra_americana.fretamento.fines`, :mod:`lavra_americana.fretamento.penalties`,
+:mod:`lavra_americana.transporte_escolar.fees` and
+:mod:`lavra_americana.transporte_escolar.penalties`.
 """
 
 from __future__ import annotations
@@ -17,24 +19,24 @@ from lavra.errors import InputError
 from lavra.law.model import resolve
 from lavra.render.templating import format_moeda
 from lavra.textutil import format_date
-from lavra_americana.amounts import (
+from lavra_americana.comum.amounts import (
     FRETAMENTO,
     TRANSPORTE_ESCOLAR,
     Amount,
     AmountSources,
-    escolar_fee,
-    is_escolar_fee,
     load_sources,
     money_words,
 )
-from lavra_americana.penalties import (
-    PriorInfraction,
-    escolar_sanction,
-    fretamento_penalty,
-    temporary_impediment,
-)
+from lavra_americana.comum.infractions import PriorInfraction
+from lavra_americana.fretamento.penalties import fretamento_penalty, temporary_impediment
+from lavra_americana.transporte_escolar.fees import escolar_fee, is_escolar_fee
+from lavra_americana.transporte_escolar.penalties import escolar_sanction
 
-__all__ = ["answer", "compute"]
+__all__ = ["IMPLEMENTED", "answer", "compute"]
+
+IMPLEMENTED: tuple[str, ...] = ()
+"""The answer applies the rules of the fines, fees and penalties modules, which cite
+the provisions."""
 
 _SUBJECT = "sujeito-informado"
 

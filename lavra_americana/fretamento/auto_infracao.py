@@ -1,4 +1,6 @@
-"""Values the law computes for a form, asked for by the form's metadata.
+"""The auto de infração of Lei nº 4.419/2006 (fretamento): arts. 14 to 21 and 23.
+
+Values the law computes for a form, asked for by the form's metadata.
 
 A form lists the computations it needs under ``"calculos"`` in its
 ``formulario.json``; the engine runs each one after the schema and the checks, merges
@@ -27,14 +29,14 @@ them, e.g. after the pack was edited in a long-running process).
   issuance) the pack's FICTITIOUS example table fills the years it lacks, and
   ``values["valores_exemplo"]`` says so, for the document to print
   :data:`EXAMPLE_NOTICE`;
-- the fine doubled (art. 18) when the history holds an auto for the same infraction
-  (same article and inciso) and the same vehicle (placa) within the 6 months before
-  the infraction; the earlier auto's number is cited. The rules of
-  :mod:`lavra_americana.penalties` decide (period counted date to date, same-day autos are not
-  repeats, doubled once however many). ``history=None`` (a draft made without a
-  registry) is taken as an empty history: no earlier autos, no doubling, and no item
-  says so; whoever issues a real auto must pass the registry's history. Errors of
-  the history itself (the registry) propagate: they are not defects of the data;
+- the fine doubled (art. 18) when the history holds an auto for the same infraction (same
+  article and inciso) and the same vehicle (placa) within the 6 months before the
+  infraction; the earlier auto's number is cited. The rules of
+  :mod:`lavra_americana.fretamento.penalties` decide (period counted date to date,
+  same-day autos are not repeats, doubled once however many). ``history=None`` (a draft
+  made without a registry) is taken as an empty history: no earlier autos, no doubling,
+  and no item says so; whoever issues a real auto must pass the registry's history. Errors
+  of the history itself (the registry) propagate: they are not defects of the data;
 - one fine for each infraction of different nature, and their total in figures and
   words (art. 20); an infraction listed twice in one auto is an *invalid* item;
 - the temporary impediment of art. 21, cumulative with the fine, with its
@@ -95,17 +97,18 @@ from lavra.law.model import Law, resolve
 from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.render.templating import format_moeda, format_moeda_extenso
 from lavra.textutil import format_date
-from lavra_americana.amounts import FRETAMENTO, AmountSources, fretamento_fine_article
-from lavra_americana.computations.common import pack_root, rule_sources
-from lavra_americana.penalties import (
-    AutoAssessment,
-    FretamentoPenalty,
-    PriorInfraction,
-    fretamento_auto,
-)
+from lavra_americana.comum.amounts import FRETAMENTO, AmountSources
+from lavra_americana.comum.citing import lower_first
+from lavra_americana.comum.infractions import PriorInfraction
+from lavra_americana.comum.sources import pack_root, rule_sources
+from lavra_americana.fretamento.fines import fretamento_fine_article
+from lavra_americana.fretamento.penalties import AutoAssessment, FretamentoPenalty, fretamento_auto
 
-__all__ = ["COMPUTATIONS", "IMPLEMENTED", "auto_infracao_fretamento"]
-
+__all__ = [
+    "COMPUTATIONS",
+    "IMPLEMENTED",
+    "auto_infracao_fretamento",
+]
 
 APPEAL = f"{FRETAMENTO}#art23"
 REPEAT = f"{FRETAMENTO}#art18"
@@ -114,8 +117,10 @@ FINES = f"{FRETAMENTO}#art14"
 INSPECTION = f"{FRETAMENTO}#art28"
 REPEAT_PERIOD = "fretamento.prazo_reincidencia"
 
+
 # Where the auto's data lives (schemas/auto-infracao-fretamento.json).
 DATE_POINTER = "/ocorrencia/data"
+
 IMPLEMENTED: tuple[str, ...] = (
     "fretamento#art14_ali1",
     *(f"fretamento#art15_inc{n}" for n in range(1, 9)),
@@ -126,20 +131,12 @@ IMPLEMENTED: tuple[str, ...] = (
 """Citations this computation applies (coverage): each infraction of arts. 15 to 17 with
 its fine, and the appeal notice of art. 23, in the auto de infração."""
 
+
 PLATE_POINTER = "/veiculo/placa"
 INFRACTIONS_POINTER = "/infracoes"
 NO_INSPECTION_POINTER = "/impedimento/comprovante_inspecao_nao_apresentado"
 UNPAID_POINTER = "/impedimento/multa_nao_recolhida_apos_recurso"
 CIENCIA_DATE_POINTER = "/ciencia/data"
-
-
-# ---------------------------------------------------------------- public values
-
-
-# ---------------------------------------------------------------- cached sources
-
-
-# ---------------------------------------------------------------- helpers
 
 
 def _flag(data: Mapping[str, Any], pointer: str) -> bool:
@@ -175,19 +172,16 @@ def _prior_infractions(records: Sequence[PriorRecord], plate: str) -> list[Prior
 def _repeat_since(on: date, sources: AmountSources) -> date | None:
     """The earliest date an earlier auto may have to count under art. 18.
 
-    One month more than the period is asked for, and :mod:`lavra_americana.penalties` decides
-    exactly (date-to-date counting with month ends). None when the period has no value
-    on ``on`` (before the law): the assessment then reports the date.
+    One month more than the period is asked for, and
+    :mod:`lavra_americana.fretamento.penalties` decides exactly (date-to-date counting
+    with month ends). None when the period has no value on ``on`` (before the law): the
+    assessment then reports the date.
     """
     try:
         months = int(sources.parameters.value(REPEAT_PERIOD, on).value)
     except LavraError:
         return None
     return on - relativedelta(months=months + 1)
-
-
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
 
 
 def _document_basis(
@@ -206,9 +200,6 @@ def _document_basis(
         applied.extend(assessment.impediment.basis)
     applied.extend(appeal.get("fundamento") or (APPEAL,))
     return in_legal_order([*applied, *(c for c in fixed if c != REPEAT)], laws)
-
-
-# ---------------------------------------------------------------- the auto
 
 
 def _line_values(
@@ -269,7 +260,7 @@ def _appeal(on: date, context: StatutoryContext) -> tuple[dict[str, Any], list[I
         period_words(period.amount, period.unit) if period is not None else ("", "contado")
     )
     notice = (
-        f"Da presente autuação cabe {_lower_first(rule.act)}, no prazo de {length} "
+        f"Da presente autuação cabe {lower_first(rule.act)}, no prazo de {length} "
         f"{counted} {rule.event}, até {format_date(deadline.last_day)} "
         f"({deadline.reference})."
     )
@@ -511,8 +502,3 @@ COMPUTATIONS: dict[str, Computation] = {
     "auto_infracao_fretamento": auto_infracao_fretamento,
 }
 """The computations of this module a form may name under ``"calculos"``."""
-
-# Other modules hold computations of their own, each in a module-level COMPUTATIONS
-# dict of the same shape; they are imported when a form first asks for one.
-
-

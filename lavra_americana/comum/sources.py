@@ -2,7 +2,7 @@
 
 The laws, parameters, business calendar and deadline table are loaded once per
 content-pack folder; :func:`clear_caches` forgets them (e.g. after the pack was edited
-in a long-running process).
+in a long-running process). Implements no provision.
 """
 
 from __future__ import annotations
@@ -13,9 +13,18 @@ from pathlib import Path
 from lavra.checking.computations import form_basis
 from lavra.law.params import Parameters
 from lavra.law.statutory import StatutoryContext, load_statutory_context
-from lavra_americana.amounts import AmountSources, load_example_values
+from lavra_americana.comum.amounts import AmountSources, load_example_values
 
-__all__ = ["clear_caches", "pack_root", "rule_sources"]
+__all__ = [
+    "IMPLEMENTED",
+    "clear_caches",
+    "pack_root",
+    "rule_sources",
+    "statutory_context",
+]
+
+IMPLEMENTED: tuple[str, ...] = ()
+"""Loading only: no provision."""
 
 
 @lru_cache(maxsize=8)
@@ -49,3 +58,7 @@ def clear_caches() -> None:
     _examples.cache_clear()
     form_basis.cache_clear()
 
+
+def statutory_context(pack_dir: Path) -> StatutoryContext:
+    """The laws, parameters, calendar and deadline table of the pack at ``pack_dir``."""
+    return _statutory(pack_root(pack_dir))

@@ -1,0 +1,164 @@
+"""What the computations of both laws' forms share: reading the data, report items.
+
+Each computation of the pack (``COMPUTATIONS`` of the modules of
+:mod:`lavra_americana.fretamento` and :mod:`lavra_americana.transporte_escolar`) is a pure
+function of its :class:`lavra.checking.computations.ComputeInput` that never raises for
+what the data or the pack lack; these helpers build the *missing* and *invalid* items it
+reports instead, read dates and deadlines, and check a vehicle's age at a form's field.
+Implements no provision by itself: each item cites the article of the rule that made it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from lavra.checking.computations import (
+    ComputeInput,
+    clean_text,
+    item_at,
+)
+from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
+from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
+from lavra.law.statutory import (
+    StatutoryContext,
+    deadline_for,
+)
+from lavra.textutil import format_date
+from lavra_americana.comum.vehicle_age import VehicleLaw, vehicle_age
+
+__all__ = [
+    "IMPLEMENTED",
+    "MUNICIPALITY_NAMES",
+    "after_issue",
+    "data_of",
+    "date_at",
+    "deadline_values",
+    "invalid",
+    "issue_items",
+    "licence_pending",
+    "missing",
+    "period_of",
+    "vehicle_age_items",
+]
+
+IMPLEMENTED: tuple[str, ...] = ()
+"""Helpers only: each item cites the rule that made it."""
+
+
+def data_of(request: ComputeInput) -> Mapping[str, Any]:
+    return request.data if isinstance(request.data, Mapping) else {}
+
+
+def period_of(context: StatutoryContext, citation: str, on: date) -> tuple[int, str] | None:
+    """``(amount, unit)`` of the deadline ``citation`` sets, as in force on ``on``."""
+    rule = context.rules.get(citation)
+    if rule is None or rule.parameter is None:
+        return None
+    try:
+        value = context.parameters.value(rule.parameter, on)
+    except LavraError:
+        return None
+    return int(value.value), str(value.unit)
+
+
+def invalid(requirement: str, pointer: str, message: str, *basis: str) -> Item:
+    return Item(requirement, Status.INVALID, pointer, message, tuple(basis))
+
+
+def missing(requirement: str, pointer: str, message: str, *basis: str) -> Item:
+    return Item(requirement, Status.MISSING, pointer, message, tuple(basis))
+
+
+def date_at(data: Mapping[str, Any], pointer: str) -> date | None:
+    return maybe_date(pointers.get(data, pointer))
+
+
+def after_issue(on: date, issued_on: date, pointer: str, what: str, basis: str) -> list[Item]:
+    if on <= issued_on:
+        return []
+    return [
+        Item(
+            pointers.dotted(pointer),
+            Status.INVALID,
+            pointer,
+            f"A {what} ({format_date(on)}) é posterior à data de emissão do documento "
+            f"({format_date(issued_on)}): o documento registra fato já ocorrido. Corrija a data.",
+            (basis,),
+        )
+    ]
+
+
+def deadline_values(
+    citation: str, start: date, context: StatutoryContext, pointer: str
+) -> tuple[dict[str, Any] | None, list[Item]]:
+    try:
+        deadline = deadline_for(citation, start, context=context)
+    except LavraError as error:
+        message = f"Não foi possível calcular o prazo ({citation}): {error.message}"
+        return None, [Item(f"prazo.{citation}", Status.MISSING, pointer, message, (citation,))]
+    values = {
+        "ultimo_dia": deadline.last_day,
+        "primeiro_dia_permitido": deadline.first_allowed_day,
+        "prorrogado": deadline.moved,
+        "explicacao": deadline.explanation,
+        "contagem": deadline.counting,
+        "referencia": deadline.reference,
+        "prazo": deadline.period.amount if deadline.period is not None else None,
+        "unidade": deadline.period.unit if deadline.period is not None else None,
+    }
+    return values, []
+
+
+MUNICIPALITY_NAMES = ("americana",)
+"""How the licensing municipality is written in the data (the schemas accept these)."""
+
+
+def issue_items(on: date, issued_on: date, field: str, what: str, basis: str) -> list[Item]:
+    if on <= issued_on:
+        return []
+    return [
+        item_at(
+            field,
+            Status.INVALID,
+            f"A data de expedição ({format_date(on)}) é posterior à data de emissão "
+            f"({format_date(issued_on)}): {what} não pode ser pós-datada.",
+            basis,
+        )
+    ]
+
+
+def licence_pending(reason: str, **extra: Any) -> dict[str, Any]:
+    return {"valido_ate": None, "vigencia_explicacao": None, "pendente": reason, **extra}
+
+
+def vehicle_age_items(
+    data: Mapping[str, Any],
+    pointer: str,
+    on: date,
+    context: StatutoryContext,
+    law: VehicleLaw,
+    *basis: str,
+) -> list[Item]:
+    year = pointers.get(data, pointer + "/ano_fabricacao")
+    if isinstance(year, bool) or not isinstance(year, int):
+        return []
+    field = pointer + "/ano_fabricacao"
+    try:
+        found = vehicle_age(
+            year,
+            on,
+            law=law,
+            params=context.parameters,
+            laws=context.laws,
+            plate=clean_text(pointers.get(data, pointer + "/placa")),
+            field=field,
+            basis=basis or None,
+        )
+    except LavraError as error:
+        fallback = ("transporte-escolar#art17_inc1",)
+        return [item_at(field, Status.INVALID, error.message, *(basis or fallback))]
+    return list(found.items)

@@ -1,0 +1,440 @@
+"""The decision on an appeal, in both laws (forms ``decisao-recurso-secretario`` and
+``decisao-recurso-prefeito``): fretamento arts. 23 and 24 (Lei nº 4.419/2006);
+transporte escolar arts. 11, 25, 26 and 27 (Lei nº 4.515/2007).
+
+Like every computation of the pack, it never raises for what the data or the pack lack:
+a value that cannot be computed is a *missing* item, a fact against the law an
+*invalid* one, and the values say pending.
+
+``decisao_recurso`` — forms ``decisao-recurso-secretario`` and
+``decisao-recurso-prefeito``. Who decides is fixed by the law, and the form metadata
+carries one signer: the Secretário decides the fretamento appeal of art. 23 and the
+reconsideração of escolar art. 27; the Prefeito decides the fretamento appeal of art.
+24 and the escolar appeals of arts. 25 (penalties, única instância) and 11 (choice of
+the selection). ``/recurso/hipotese`` names the provision the appeal is based on:
+
+- timeliness with :func:`lavra.law.statutory.check_timeliness`, from the start event the
+  law names (art. 23: the infraction, ``/ato_recorrido/data``; art. 24: the ciência of
+  the Secretário's decision; escolar art. 26: the ciência of the punishment, both
+  ``/ato_recorrido/data_ciencia``; art. 11: the publication of the result,
+  ``/ato_recorrido/data``) to the filing (``/recurso/data_protocolo``). Its
+  explanation is printed verbatim. An untimely appeal is *não conhecido*: that is a
+  decision the authority may issue, so the report item is *met* (with the
+  explanation), and a merit result typed for it is *invalid* (no merit is judged);
+- a timely appeal needs the merit result (provido / parcialmente provido / não
+  provido) and the reasoning typed by staff;
+- reconsideração (escolar art. 27): no deadline, but it is barred once the appeal of
+  art. 25 was decided (``/reconsideracao/recurso_decidido``): *invalid* item. Its
+  result reads "reconsiderada" / "reconsiderada em parte" / "mantida";
+- the next remedy: after the Secretário's decision on art. 23 (unless the appeal was
+  fully granted), the appeal to the Prefeito of art. 24, 15 days from the ciência of
+  this decision; after art. 25 (única instância), art. 24 (second and last instance)
+  and art. 11, none: the administrative instance is closed (art. 11: the choice
+  becomes definitive); after a reconsideração that keeps the penalty, the appeal of
+  arts. 25 and 26 as the law gives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from lavra.checking.computations import (
+    Computation,
+    Computed,
+    ComputeInput,
+    clean_text,
+    form_basis,
+    in_legal_order,
+    period_words,
+    unique_items,
+)
+from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
+from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
+from lavra.law.model import Law
+from lavra.law.statutory import StatutoryContext, check_timeliness, deadline_for
+from lavra.textutil import format_date
+from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR
+from lavra_americana.comum.citing import short
+from lavra_americana.comum.computing import data_of, invalid, missing, period_of
+from lavra_americana.comum.sources import pack_root, rule_sources
+
+__all__ = [
+    "COMPUTATIONS",
+    "IMPLEMENTED",
+    "decisao_recurso",
+]
+
+ESC = TRANSPORTE_ESCOLAR
+FRET = "fretamento"
+DEC_HYPOTHESIS = "/recurso/hipotese"
+DEC_FILED = "/recurso/data_protocolo"
+DEC_ACT_DATE = "/ato_recorrido/data"
+DEC_ACT_CIENCIA = "/ato_recorrido/data_ciencia"
+DEC_RESULT = "/decisao/resultado"
+DEC_DATE = "/decisao/data"
+DEC_DECIDED = "/reconsideracao/recurso_decidido"
+RECONSIDERATION = f"{ESC}#art27"
+
+
+# hypothesis → (the citation that sets the deadline, the pointer of its start event)
+APPEALS: dict[str, tuple[str, str]] = {
+    f"{FRET}#art23": (f"{FRET}#art23", DEC_ACT_DATE),
+    f"{FRET}#art24": (f"{FRET}#art24", DEC_ACT_CIENCIA),
+    f"{ESC}#art25": (f"{ESC}#art26", DEC_ACT_CIENCIA),
+    f"{ESC}#art11": (f"{ESC}#art11", DEC_ACT_DATE),
+}
+
+
+RESULTS = {
+    "provido": "dá-se provimento ao recurso",
+    "parcialmente_provido": "dá-se provimento parcial ao recurso",
+    "nao_provido": "nega-se provimento ao recurso",
+}
+
+
+RECONSIDERATION_RESULTS = {
+    "provido": "reconsidera-se a decisão que aplicou a penalidade",
+    "parcialmente_provido": "reconsidera-se em parte a decisão que aplicou a penalidade",
+    "nao_provido": "mantém-se a decisão que aplicou a penalidade",
+}
+
+
+RESULT_LABELS = {
+    "provido": "Recurso conhecido e provido",
+    "parcialmente_provido": "Recurso conhecido e parcialmente provido",
+    "nao_provido": "Recurso conhecido e não provido",
+}
+
+
+RECONSIDERATION_LABELS = {
+    "provido": "Penalidade reconsiderada",
+    "parcialmente_provido": "Penalidade reconsiderada em parte",
+    "nao_provido": "Penalidade mantida",
+}
+
+
+IMPLEMENTED: tuple[str, ...] = (
+    f"{ESC}#art11",
+    f"{ESC}#art25",
+    f"{ESC}#art26",
+    f"{ESC}#art27",
+    f"{FRET}#art24",
+)
+"""Citations whose rule this module applies (coverage): the appeals and their
+deadlines, the reconsideração, and the next remedy."""
+
+
+def _next_remedy(
+    hypothesis: str,
+    result: str | None,
+    known: bool,
+    laws: Mapping[str, Law],
+    context: StatutoryContext,
+    on: date,
+    appeal: tuple[date, date] | None = None,
+) -> str:
+    if hypothesis == f"{FRET}#art23":
+        if known and result == "provido":
+            return (
+                "Provido integralmente o recurso, nada resta à recorrente a impugnar; a "
+                "autuação anulada não produz efeitos."
+            )
+        period = period_of(context, f"{FRET}#art24", on)
+        length, counted = period_words(*period) if period else ("o mesmo prazo", "contado")
+        return (
+            "Desta decisão cabe recurso ao Prefeito Municipal, no prazo de "
+            f"{length} {counted} da ciência desta decisão ({short(laws, f'{FRET}#art24')})."
+        )
+    if hypothesis == f"{FRET}#art24":
+        return (
+            "Decidido o recurso ao Prefeito Municipal, última instância prevista na lei "
+            f"({short(laws, f'{FRET}#art24')}), encerra-se a instância administrativa: desta "
+            "decisão não cabe novo recurso administrativo."
+        )
+    if hypothesis == f"{ESC}#art25":
+        return (
+            "O recurso contra penalidade é decidido pelo Prefeito Municipal em única instância "
+            f"({short(laws, f'{ESC}#art25')}): desta decisão não cabe novo recurso "
+            "administrativo, nem reconsideração pela Secretaria, que só a pode fazer enquanto "
+            f"não houver decisão do recurso ({short(laws, RECONSIDERATION)})."
+        )
+    if hypothesis == f"{ESC}#art11":
+        return (
+            "Decidido o recurso contra o ato de escolha, dirigido ao Prefeito Municipal "
+            f"({short(laws, f'{ESC}#art11')}), desta decisão não cabe novo recurso "
+            "administrativo; a escolha, nos termos desta decisão, é havida como definitiva, e "
+            "a licença pode ser concedida na forma do "
+            f"{short(laws, f'{ESC}#art12_inc1')}."
+        )
+    # reconsideração
+    if result == "provido":
+        return (
+            "Reconsiderada a decisão, a penalidade deixa de produzir efeitos; nada resta ao "
+            "interessado a impugnar."
+        )
+    period = period_of(context, f"{ESC}#art26", on)
+    length, counted = period_words(*period) if period else ("o prazo legal", "contado")
+    rule = (
+        f"recurso ao Prefeito Municipal, em única instância ({short(laws, f'{ESC}#art25')}), "
+        f"no prazo de {length} {counted} da data em que o infrator tomou ciência da "
+        f"punição ({short(laws, f'{ESC}#art26')})"
+    )
+    if appeal is None:
+        return f"Quanto à penalidade mantida, cabe {rule}; o último dia depende da ciência."
+    ciencia, last = appeal
+    if on > last:
+        return (
+            f"Quanto à penalidade mantida: o prazo do {rule}, tendo a ciência ocorrido em "
+            f"{format_date(ciencia)}, encerrou-se em {format_date(last)}; não cabe mais "
+            "recurso administrativo contra ela."
+        )
+    return (
+        f"Quanto à penalidade mantida, permanece cabível o {rule}; tendo a ciência ocorrido "
+        f"em {format_date(ciencia)}, o prazo encerra-se em {format_date(last)}."
+    )
+
+
+ESCOLAR_AUTO_FORM = "auto-infracao-escolar"
+DEC_ACT_FORM = "/ato_recorrido/formulario"
+
+
+def _reconsideration_items(
+    data: Mapping[str, Any], context: StatutoryContext
+) -> tuple[tuple[date, date] | None, list[Item]]:
+    """Art. 27: only an escolar penalty of a natural person, with its ciência.
+
+    Returns (ciência, last day of the appeal of art. 26) when known, and the items.
+    """
+    laws = context.laws
+    ref = short(laws, RECONSIDERATION)
+    items: list[Item] = []
+    form = clean_text(pointers.get(data, DEC_ACT_FORM))
+    kind = clean_text(pointers.get(data, "/ato_recorrido/especie"))
+    if form != ESCOLAR_AUTO_FORM or kind not in ("auto_infracao", "advertencia"):
+        items.append(
+            invalid(
+                "ato_recorrido.formulario",
+                DEC_ACT_FORM,
+                "A reconsideração só cabe da decisão que aplicou penalidade do transporte "
+                f"escolar, lavrada em auto de infração ou advertência escolar ({ref}): informe "
+                f"o ato do formulário {ESCOLAR_AUTO_FORM}.",
+                RECONSIDERATION,
+            )
+        )
+    if clean_text(pointers.get(data, "/recorrente/cnpj")) is not None:
+        items.append(
+            invalid(
+                "recorrente.cnpj",
+                "/recorrente/cnpj",
+                "A penalidade do transporte escolar é aplicada ao condutor, pessoa física: a "
+                f"reconsideração ({ref}) não cabe a pessoa jurídica inscrita no CNPJ.",
+                RECONSIDERATION,
+            )
+        )
+    elif clean_text(pointers.get(data, "/recorrente/cpf")) is None:
+        items.append(
+            missing(
+                "recorrente.cpf",
+                "/recorrente/cpf",
+                f"Informe o CPF do condutor punido ({ref}).",
+                RECONSIDERATION,
+            )
+        )
+    ciencia = maybe_date(pointers.get(data, DEC_ACT_CIENCIA))
+    if ciencia is None:
+        items.append(
+            missing(
+                "ato_recorrido.data_ciencia",
+                DEC_ACT_CIENCIA,
+                "Informe a data em que o condutor tomou ciência da punição: dela se conta o "
+                f"prazo do recurso ao Prefeito ({short(laws, ESC_APPEAL_DEADLINE)}).",
+                ESC_APPEAL_DEADLINE,
+            )
+        )
+        return None, items
+    try:
+        deadline = deadline_for(ESC_APPEAL_DEADLINE, ciencia, context=context)
+    except LavraError as error:
+        items.append(
+            missing(
+                "ato_recorrido.data_ciencia", DEC_ACT_CIENCIA, error.message, ESC_APPEAL_DEADLINE
+            )
+        )
+        return None, items
+    return (ciencia, deadline.last_day), items
+
+
+def decisao_recurso(request: ComputeInput) -> Computed:
+    """Timeliness, knowledge, result and next remedy of an appeal decision (module doc).
+
+    ``values`` keys: ``hipotese``, ``reconsideracao`` (bool), ``tempestividade``
+    (the explanation of :func:`check_timeliness`, verbatim), ``tempestivo``,
+    ``conhecido``, ``resultado``, ``resultado_texto`` (the operative words),
+    ``resultado_rotulo`` (the summary: "Recurso não conhecido"...), ``proximo_recurso``,
+    ``prazo_recurso`` (the deadline's last day, or None), ``fundamento``.
+    """
+    data = data_of(request)
+    hypothesis = clean_text(pointers.get(data, DEC_HYPOTHESIS))
+    context, _ = rule_sources(request.pack_dir, False)
+    laws = context.laws
+    pending: dict[str, Any] = {
+        "hipotese": hypothesis,
+        "reconsideracao": hypothesis == RECONSIDERATION,
+        "tempestividade": None,
+        "tempestivo": None,
+        "conhecido": None,
+        "resultado": None,
+        "resultado_texto": None,
+        "resultado_rotulo": None,
+        "proximo_recurso": None,
+        "prazo_recurso": None,
+        "fundamento": [],
+    }
+    if hypothesis is None or (hypothesis not in APPEALS and hypothesis != RECONSIDERATION):
+        return Computed(pending)  # the schema reports it
+    on = maybe_date(pointers.get(data, DEC_DATE)) or request.on
+    filed = maybe_date(pointers.get(data, DEC_FILED))
+    result = clean_text(pointers.get(data, DEC_RESULT))
+    items: list[Item] = []
+    values = dict(pending)
+    fixed = form_basis(pack_root(request.pack_dir), request.form_id)
+    basis: list[str] = [hypothesis]
+
+    if filed is not None and filed > on:
+        items.append(
+            invalid(
+                "decisao.data",
+                DEC_DATE,
+                f"A decisão ({format_date(on)}) não pode ser anterior ao protocolo do pedido "
+                f"({format_date(filed)}).",
+                hypothesis,
+            )
+        )
+
+    if on > request.issued_on:
+        items.append(
+            invalid(
+                "decisao.data",
+                DEC_DATE,
+                f"A data da decisão ({format_date(on)}) é posterior à data de emissão do ato "
+                f"({format_date(request.issued_on)}): a decisão não pode ser pós-datada.",
+                hypothesis,
+            )
+        )
+
+    known = True
+    appeal: tuple[date, date] | None = None
+    if hypothesis == RECONSIDERATION:
+        labels, words = RECONSIDERATION_LABELS, RECONSIDERATION_RESULTS
+        appeal, reconsideration_items = _reconsideration_items(data, context)
+        items.extend(reconsideration_items)
+        if appeal is not None:
+            values["prazo_recurso"] = appeal[1]
+        if pointers.get(data, DEC_DECIDED) is True:
+            items.append(
+                invalid(
+                    "reconsideracao.recurso_decidido",
+                    DEC_DECIDED,
+                    "Já decidido o recurso ao Prefeito contra a penalidade, a Secretaria não "
+                    f"pode mais reconsiderá-la ({short(laws, RECONSIDERATION)}).",
+                    RECONSIDERATION,
+                )
+            )
+    else:
+        labels, words = RESULT_LABELS, RESULTS
+        deadline_citation, start_pointer = APPEALS[hypothesis]
+        basis.append(deadline_citation)
+        start = maybe_date(pointers.get(data, start_pointer))
+        if start is None or filed is None:
+            items.append(
+                missing(
+                    "recurso.tempestividade",
+                    DEC_FILED if filed is None else start_pointer,
+                    "Informe a data do protocolo do recurso e a data de que se conta o prazo "
+                    f"({short(laws, deadline_citation)}) para apurar a tempestividade.",
+                    deadline_citation,
+                )
+            )
+            known = False
+        else:
+            try:
+                timeliness = check_timeliness(
+                    deadline_citation, start, filed, context=context, field=DEC_FILED
+                )
+            except LavraError as error:
+                items.append(
+                    missing("recurso.tempestividade", DEC_FILED, error.message, deadline_citation)
+                )
+                known = False
+            else:
+                # Not knowing an untimely appeal is a decision that may be issued: the
+                # item is met, its message says why.
+                items.append(
+                    Item(
+                        "recurso.tempestividade",
+                        Status.MET,
+                        DEC_FILED,
+                        timeliness.explanation,
+                        timeliness.basis,
+                    )
+                )
+                values.update(
+                    tempestividade=timeliness.explanation,
+                    tempestivo=timeliness.timely,
+                    prazo_recurso=timeliness.deadline.last_day,
+                )
+                if not timeliness.timely:
+                    values.update(
+                        conhecido=False,
+                        resultado="nao_conhecido",
+                        resultado_rotulo="Recurso não conhecido, por intempestivo",
+                        resultado_texto="não se conhece do recurso, por intempestivo, "
+                        "ficando prejudicado o exame do mérito",
+                    )
+                    if result is not None:
+                        items.append(
+                            invalid(
+                                "decisao.resultado",
+                                DEC_RESULT,
+                                "Recurso intempestivo não é conhecido: não há julgamento de "
+                                "mérito. Deixe o resultado em branco; a fundamentação registra "
+                                "a intempestividade.",
+                                deadline_citation,
+                            )
+                        )
+    if values["conhecido"] is not False:
+        if result is None:
+            items.append(
+                missing(
+                    "decisao.resultado",
+                    DEC_RESULT,
+                    "Informe o resultado da decisão (provido, parcialmente provido ou não "
+                    "provido).",
+                    hypothesis,
+                )
+            )
+        elif result in words:
+            values.update(
+                conhecido=known or None,
+                resultado=result,
+                resultado_rotulo=labels[result],
+                resultado_texto=words[result],
+            )
+    values["proximo_recurso"] = _next_remedy(
+        hypothesis, values["resultado"], known, laws, context, on, appeal
+    )
+    if hypothesis == f"{FRET}#art23" and values["resultado"] != "provido":
+        basis.append(f"{FRET}#art24")
+    if hypothesis == RECONSIDERATION and values["resultado"] != "provido":
+        basis.extend((f"{ESC}#art25", f"{ESC}#art26"))
+    values["fundamento"] = in_legal_order([*basis, *fixed], laws)
+    return Computed(values, unique_items(items))
+
+
+ESC_APPEAL_DEADLINE = f"{ESC}#art26"
+
+COMPUTATIONS: dict[str, Computation] = {"decisao_recurso": decisao_recurso}

@@ -1,0 +1,340 @@
+"""The cassação of the Alvará de Licença de Circulação, Lei nº 4.419/2006
+(fretamento): art. 14, d, art. 22 and its parágrafo único, arts. 24 and 25.
+
+``decisao_cassacao_fretamento`` (form ``decisao-cassacao-fretamento``) — the
+Secretário's decision that cancels the Alvará de Licença de Circulação (art. 14, d):
+
+- the hypotheses of art. 22 stated under ``/hipoteses`` (I dolo, II unpaid fines
+  without appeal, III non-renewal, IV bankruptcy or dissolution), each with its
+  citation and text; for II, no appeal can be said to be missing while the appeal
+  period of an auto (art. 23, 15 days from the infraction) still runs on the date of
+  the decision: such an auto is an *invalid* item; facts dated after the decision
+  (an auto, a bankruptcy) are *invalid* too;
+- the defence: a notice after the decision, or a defence filed after it, is
+  *invalid* (a cassação without prior defence would be void, CF art. 5º, LV);
+- the 12-month bar of art. 22, parágrafo único, counted from the date of the decision
+  by :func:`lavra.law.statutory.deadline_for` (``carencia``): the last day of the bar and
+  the first day a new alvará may be obtained;
+- the appeal to the Prefeito (art. 24: "da decisão do Secretário", in the same 15
+  days, from the ciência): the rule always, and the last day when ``/ciencia/data``
+  is given (a ciência before the decision is *invalid*);
+- a decision dated after the day of issue is *invalid*;
+- the "Fundamento legal" list: art. 14, d, art. 22 and the incisos applied, its
+
+Like every computation, these never raise for what the data lack: a value they cannot
+compute is a *missing* item and the value is pending.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from lavra.checking.computations import (
+    Computation,
+    Computed,
+    ComputeInput,
+    bare_reference,
+    in_legal_order,
+    unique_items,
+)
+from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
+from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
+from lavra.law.model import resolve
+from lavra.law.statutory import StatutoryContext
+from lavra.render.templating import format_moeda
+from lavra.textutil import format_date
+from lavra_americana.comum.citing import short
+from lavra_americana.comum.computing import after_issue, date_at, deadline_values
+from lavra_americana.comum.sources import rule_sources
+
+__all__ = [
+    "COMPUTATIONS",
+    "IMPLEMENTED",
+    "decisao_cassacao_fretamento",
+]
+
+LAW = "fretamento"
+CASSATION = f"{LAW}#art14_ali4"
+CASSATION_CASES = f"{LAW}#art22"
+BAR = f"{LAW}#art22_par1u"
+FIRST_APPEAL = f"{LAW}#art23"
+APPEAL = f"{LAW}#art24"
+LIABILITY = f"{LAW}#art25"
+
+
+# Where the data lives (schemas/decisao-cassacao-fretamento.json).
+DECISION_DATE = "/decisao/data"
+CIENCIA_DATE = "/ciencia/data"
+HYPOTHESES = "/hipoteses"
+UNPAID_AUTOS = "/hipoteses/multas_nao_recolhidas/autos"
+BANKRUPTCY_DATE = "/hipoteses/falencia_dissolucao/data"
+NOTICE_DATE = "/defesa/notificacao_data"
+DEFENCE_DATE = "/defesa/data_apresentacao"
+HYPOTHESIS_KEYS: tuple[tuple[str, str], ...] = (
+    ("dolo", f"{LAW}#art22_inc1"),
+    ("multas_nao_recolhidas", f"{LAW}#art22_inc2"),
+    ("nao_renovacao", f"{LAW}#art22_inc3"),
+    ("falencia_dissolucao", f"{LAW}#art22_inc4"),
+)
+
+
+IMPLEMENTED: tuple[str, ...] = (
+    CASSATION,
+    *(f"{LAW}#art22_inc{n}" for n in range(1, 5)),
+    BAR,
+    APPEAL,
+    LIABILITY,
+)
+"""Citations whose rule this module applies (coverage): the cassação, its cases
+and bar, the appeal to the Prefeito and the liability."""
+
+
+def _unpaid_autos(
+    data: Mapping[str, Any], on: date, context: StatutoryContext
+) -> tuple[list[dict[str, Any]], list[Item]]:
+    """The autos of art. 22, II, each with the end of its appeal period (art. 23)."""
+    listed = pointers.get(data, UNPAID_AUTOS)
+    rows: list[dict[str, Any]] = []
+    items: list[Item] = []
+    if not isinstance(listed, list):
+        return rows, items
+    laws = context.laws
+    for index, entry in enumerate(listed):
+        if not isinstance(entry, Mapping):
+            continue
+        pointer = f"{UNPAID_AUTOS}/{index}/data_infracao"
+        number = entry.get("numero") if isinstance(entry.get("numero"), str) else "-"
+        infraction = maybe_date(entry.get("data_infracao"))
+        row: dict[str, Any] = {
+            "numero": number,
+            "data_infracao": infraction,
+            "valor": entry.get("valor"),
+            "valor_texto": _money(entry.get("valor")),
+            "fim_prazo_recurso": None,
+        }
+        rows.append(row)
+        if infraction is None:
+            continue
+        deadline, missing = deadline_values(FIRST_APPEAL, infraction, context, pointer)
+        items.extend(missing)
+        if deadline is None:
+            continue
+        row["fim_prazo_recurso"] = deadline["ultimo_dia"]
+        requirement = f"hipoteses.multas_nao_recolhidas.autos.{index}.prazo_recurso"
+        if infraction > on:
+            items.append(
+                Item(
+                    requirement,
+                    Status.INVALID,
+                    pointer,
+                    f"O auto nº {number} tem data de infração ({format_date(infraction)}) "
+                    f"posterior à da decisão ({format_date(on)}).",
+                    (f"{LAW}#art22_inc2",),
+                )
+            )
+        elif deadline["ultimo_dia"] >= on:
+            items.append(
+                Item(
+                    requirement,
+                    Status.INVALID,
+                    pointer,
+                    f"O prazo de recurso do auto nº {number} ({short(laws, FIRST_APPEAL)}) "
+                    f"corre até {format_date(deadline['ultimo_dia'])}, inclusive: na data da "
+                    f"decisão ({format_date(on)}) ainda não se pode afirmar que a multa deixou "
+                    "de ser recolhida sem interposição de recurso "
+                    f"({short(laws, f'{LAW}#art22_inc2')}).",
+                    (f"{LAW}#art22_inc2", FIRST_APPEAL),
+                )
+            )
+        else:
+            items.append(
+                Item(
+                    requirement,
+                    Status.MET,
+                    pointer,
+                    f"Auto nº {number}: o prazo de recurso encerrou-se em "
+                    f"{format_date(deadline['ultimo_dia'])}, antes da decisão.",
+                    (f"{LAW}#art22_inc2", FIRST_APPEAL),
+                )
+            )
+    return rows, items
+
+
+def _money(value: Any) -> str | None:
+    try:
+        return format_moeda(value) if isinstance(value, str) else None
+    except LavraError:
+        return None
+
+
+def _defence_items(data: Mapping[str, Any], on: date) -> list[Item]:
+    items: list[Item] = []
+    for pointer, what in (
+        (NOTICE_DATE, "notificação para defesa"),
+        (DEFENCE_DATE, "apresentação da defesa"),
+    ):
+        when = date_at(data, pointer)
+        if when is not None and when > on:
+            items.append(
+                Item(
+                    pointers.dotted(pointer),
+                    Status.INVALID,
+                    pointer,
+                    f"A data da {what} ({format_date(when)}) é posterior à da decisão "
+                    f"({format_date(on)}): a cassação só pode ser decidida depois de "
+                    "oportunizada a defesa (Constituição Federal, art. 5º, LV).",
+                    (CASSATION_CASES,),
+                )
+            )
+    return items
+
+
+def _cassation_pending(reason: str) -> dict[str, Any]:
+    return {
+        "hipoteses": [],
+        "autos": [],
+        "total_multas_texto": None,
+        "impedimento": None,
+        "recurso": None,
+        "explicacao": reason,
+        "fundamento": [],
+    }
+
+
+def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
+    """Cassação do Alvará (art. 14, d; art. 22), its 12-month bar and the appeal (art. 24).
+
+    ``values`` keys: ``hipoteses`` (``chave``, ``dispositivo``, ``referencia``,
+    ``texto_legal`` for each hypothesis stated), ``autos`` (art. 22, II: ``numero``,
+    ``data_infracao``, ``valor_texto``, ``fim_prazo_recurso``), ``total_multas_texto``,
+    ``impedimento`` (``ultimo_dia``, ``primeiro_dia_permitido``, ``explicacao``),
+    ``recurso`` (``regra``, ``ultimo_dia`` or None, ``explicacao``), ``explicacao``,
+    ``fundamento``.
+    """
+    data = request.data if isinstance(request.data, Mapping) else {}
+    on = date_at(data, DECISION_DATE)
+    if on is None:
+        return Computed(
+            _cassation_pending(
+                "Informe a data da decisão para calcular o impedimento e o prazo de recurso."
+            )
+        )
+    context, _ = rule_sources(request.pack_dir, request.example_values)
+    laws = context.laws
+    items: list[Item] = []
+
+    stated = pointers.get(data, HYPOTHESES)
+    stated = stated if isinstance(stated, Mapping) else {}
+    hypotheses: list[dict[str, Any]] = [
+        {
+            "chave": key,
+            "dispositivo": citation,
+            "referencia": bare_reference(laws, citation),
+            "texto_legal": resolve(laws, citation).text,
+        }
+        for key, citation in HYPOTHESIS_KEYS
+        if isinstance(stated.get(key), Mapping)
+    ]
+    autos, auto_items = _unpaid_autos(data, on, context)
+    items.extend(auto_items)
+    total = _total(autos)
+
+    bankruptcy = date_at(data, BANKRUPTCY_DATE)
+    if bankruptcy is not None and bankruptcy > on:
+        items.append(
+            Item(
+                "hipoteses.falencia_dissolucao.data",
+                Status.INVALID,
+                BANKRUPTCY_DATE,
+                f"A falência ou a dissolução ({format_date(bankruptcy)}) é posterior à data da "
+                f"decisão ({format_date(on)}).",
+                (f"{LAW}#art22_inc4",),
+            )
+        )
+    items.extend(_defence_items(data, on))
+    items.extend(
+        after_issue(on, request.issued_on, DECISION_DATE, "data da decisão", CASSATION_CASES)
+    )
+
+    bar, bar_items = deadline_values(BAR, on, context, DECISION_DATE)
+    items.extend(bar_items)
+
+    appeal_rule = (
+        f"Desta decisão cabe recurso ao Prefeito Municipal, no prazo de 15 dias contados da "
+        f"ciência da decisão ({short(laws, APPEAL)}, que concede recurso ao Prefeito da "
+        "decisão do Secretário no mesmo prazo do art. 23)."
+    )
+    appeal: dict[str, Any] = {"regra": appeal_rule, "ultimo_dia": None, "explicacao": None}
+    ciencia = date_at(data, CIENCIA_DATE)
+    if ciencia is not None:
+        if ciencia < on:
+            items.append(
+                Item(
+                    "ciencia.data",
+                    Status.INVALID,
+                    CIENCIA_DATE,
+                    f"A data da ciência ({format_date(ciencia)}) é anterior à data da decisão "
+                    f"({format_date(on)}).",
+                    (APPEAL,),
+                )
+            )
+        else:
+            found, appeal_items = deadline_values(APPEAL, ciencia, context, CIENCIA_DATE)
+            items.extend(appeal_items)
+            if found is not None:
+                appeal.update(
+                    ultimo_dia=found["ultimo_dia"],
+                    explicacao=found["explicacao"],
+                    prorrogado=found["prorrogado"],
+                    contagem=found["contagem"],
+                )
+
+    applied = [h["dispositivo"] for h in hypotheses]
+    fundamento = in_legal_order(
+        [
+            CASSATION,
+            CASSATION_CASES,
+            *applied,
+            BAR,
+            *([FIRST_APPEAL] if autos else []),
+            APPEAL,
+            LIABILITY,
+        ],
+        laws,
+    )
+    listed = ", ".join(h["referencia"] for h in hypotheses) or "nenhuma hipótese informada"
+    explanation = (
+        f"Cassação do Alvará de Licença de Circulação ({bare_reference(laws, CASSATION)}) pelas "
+        f"hipóteses do {listed} da {laws[LAW].short_title}."
+    )
+    values = {
+        "hipoteses": hypotheses,
+        "autos": autos,
+        "total_multas_texto": format_moeda(total) if total is not None else None,
+        "impedimento": bar,
+        "recurso": appeal,
+        "explicacao": explanation,
+        "fundamento": fundamento,
+    }
+    return Computed(values, unique_items(items))
+
+
+def _total(autos: Sequence[Mapping[str, Any]]) -> str | None:
+    total = Decimal("0")
+    for auto in autos:
+        try:
+            total += Decimal(str(auto.get("valor")))
+        except InvalidOperation:
+            return None
+    return f"{total:.2f}" if autos else None
+
+
+COMPUTATIONS: dict[str, Computation] = {
+    "decisao_cassacao_fretamento": decisao_cassacao_fretamento,
+}
+"""The computation of this module a form may name under ``"calculos"``."""

@@ -1,0 +1,284 @@
+"""The term of temporary impediment and withdrawal of a vehicle, Lei nº 4.419/2006
+(fretamento): art. 14, b, arts. 13, 19 and 21 (alíneas and §§ 1º to 4º).
+
+``termo_impedimento_fretamento`` (form ``termo-impedimento-fretamento``) — the
+temporary impediment (art. 14, b) and withdrawal of a vehicle:
+
+- motive ``art21``: whether art. 21 applies is decided by
+  :func:`lavra_americana.fretamento.penalties.temporary_impediment` from the auto's
+  infractions (alínea c) and the stated facts (alíneas a and b); when no alínea applies
+  the term is *invalid* (the impediment is not at the agent's discretion);
+- motive ``art13``: the extraordinary inspection whose requirements (safety, hygiene,
+  working order) were not met, with the immediate withdrawal until regularised;
+- the outcome: sanado no local → released (art. 21, § 1º); otherwise withdrawal by a
+  licensed driver with the alvará collected against receipt (§ 2º), continuity of
+  the passengers' transport (§ 3º) and return after regularisation and costs (§ 4º);
+  under art. 21 a withdrawal needs the risk to the passengers stated (§ 2º); the
+  driver's CNH must be valid on the date;
+- art. 19 (the fine does not release from correcting the fault) is printed;
+- facts dated after the day of issue, or an auto dated other than the impediment
+  (art. 21: cumulative with the fine of that auto), are *invalid*.
+
+Art. 14, c (impedimento definitivo) is listed by the law without any hypothesis or
+procedure: no form applies it, and the term says it imposes the temporary one only.
+
+Like every computation, these never raise for what the data lack: a value they cannot
+compute is a *missing* item and the value is pending.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from lavra.checking.computations import (
+    Computation,
+    Computed,
+    ComputeInput,
+    bare_reference,
+    in_legal_order,
+    unique_items,
+)
+from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
+from lavra.inputs import pointers
+from lavra.law.model import Law
+from lavra.textutil import format_date
+from lavra_americana.comum.citing import short
+from lavra_americana.comum.computing import after_issue, date_at
+from lavra_americana.comum.sources import rule_sources
+from lavra_americana.fretamento.penalties import temporary_impediment
+
+__all__ = [
+    "COMPUTATIONS",
+    "IMPLEMENTED",
+    "termo_impedimento_fretamento",
+]
+
+LAW = "fretamento"
+IMPEDIMENT = f"{LAW}#art14_ali2"
+INSPECTION = f"{LAW}#art13"
+FAULT = f"{LAW}#art19"
+ART21 = f"{LAW}#art21"
+RELEASE = f"{LAW}#art21_par1"
+WITHDRAWAL = f"{LAW}#art21_par2"
+CONTINUITY = f"{LAW}#art21_par3"
+RETURN = f"{LAW}#art21_par4"
+
+
+# (schemas/termo-impedimento-fretamento.json)
+TERM_DATE = "/ocorrencia/data"
+AUTO_DATE = "/auto/data"
+CNH_VALIDITY = "/retirada/condutor/cnh/validade"
+REQUIREMENT_LABELS = {
+    "seguranca": "segurança",
+    "higiene": "higiene",
+    "funcionamento": "condições de funcionamento",
+}
+
+
+IMPLEMENTED: tuple[str, ...] = (
+    IMPEDIMENT,
+    INSPECTION,
+    FAULT,
+    f"{LAW}#art21_ali1",
+    f"{LAW}#art21_ali2",
+    f"{LAW}#art21_ali3",
+    RELEASE,
+    WITHDRAWAL,
+    CONTINUITY,
+    RETURN,
+)
+"""Citations whose rule this module applies (coverage): the impediment and the
+withdrawal of art. 21, the inspection of art. 13 and art. 19."""
+
+
+def _term_pending(reason: str) -> dict[str, Any]:
+    return {
+        "aplica": False,
+        "explicacao": reason,
+        "hipoteses": [],
+        "exigencias": [],
+        "fundamento": [],
+    }
+
+
+def _impediment_art21(
+    data: Mapping[str, Any], laws: Mapping[str, Law]
+) -> tuple[dict[str, Any], list[Item]]:
+    listed = data.get("infracoes")
+    citations = [c for c in listed if isinstance(c, str)] if isinstance(listed, list) else []
+    try:
+        found = temporary_impediment(
+            citations,
+            laws,
+            no_inspection_certificate=data.get("comprovante_inspecao_nao_apresentado") is True,
+            unpaid_after_appeal=data.get("multa_nao_recolhida_apos_recurso") is True,
+        )
+    except LavraError as error:
+        return {"aplica": False, "explicacao": error.message, "hipoteses": []}, [
+            Item("infracoes", Status.INVALID, "/infracoes", error.message, (ART21,))
+        ]
+    values = {
+        "aplica": found.applies,
+        "explicacao": found.explanation,
+        "hipoteses": [bare_reference(laws, g) for g in found.grounds],
+        "dispositivos": list(found.grounds),
+    }
+    if found.applies:
+        return values, [
+            Item("impedimento.hipotese", Status.MET, "/infracoes", found.explanation, found.basis)
+        ]
+    return values, [
+        Item(
+            "impedimento.hipotese",
+            Status.INVALID,
+            "/infracoes",
+            f"{found.explanation} O impedimento temporário só se aplica nos casos das alíneas "
+            "do art. 21: indique as infrações do auto ou os fatos que o fundamentam, ou "
+            "lavre o termo pela vistoria extraordinária do art. 13.",
+            (ART21,),
+        )
+    ]
+
+
+def _impediment_art13(
+    data: Mapping[str, Any], laws: Mapping[str, Law]
+) -> tuple[dict[str, Any], list[Item]]:
+    listed = pointers.get(data, "/vistoria/exigencias")
+    names = (
+        [REQUIREMENT_LABELS[k] for k in listed if k in REQUIREMENT_LABELS]
+        if isinstance(listed, list)
+        else []
+    )
+    if not names:
+        return {"aplica": False, "explicacao": None, "hipoteses": []}, []
+    joined = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} e {names[-1]}"
+    explanation = (
+        "Em inspeção ou vistoria extraordinária, não foram atendidas as exigências quanto à "
+        f"{joined} do veículo: determina-se a sua imediata retirada do serviço até a "
+        f"regularização da situação ({short(laws, INSPECTION)})."
+    )
+    return {
+        "aplica": True,
+        "explicacao": explanation,
+        "hipoteses": [bare_reference(laws, INSPECTION)],
+        "dispositivos": [INSPECTION],
+    }, []
+
+
+def _withdrawal_items(data: Mapping[str, Any], on: date, motive: str) -> list[Item]:
+    items: list[Item] = []
+    if motive == "art21" and not isinstance(pointers.get(data, "/retirada/risco"), str):
+        items.append(
+            Item(
+                "retirada.risco",
+                Status.MISSING,
+                "/retirada/risco",
+                "A retirada do veículo de circulação com o recolhimento do alvará, no caso do "
+                "art. 21, exige que a irregularidade não possa ser sanada no local e ofereça "
+                "risco à segurança dos passageiros: descreva o risco (art. 21, § 2º).",
+                (WITHDRAWAL,),
+            )
+        )
+    validity = date_at(data, CNH_VALIDITY)
+    if validity is not None and validity < on:
+        items.append(
+            Item(
+                "retirada.condutor.cnh.validade",
+                Status.INVALID,
+                CNH_VALIDITY,
+                f"A CNH do condutor venceu em {format_date(validity)}, antes da retirada "
+                f"({format_date(on)}): a retirada é feita por condutor regularmente habilitado "
+                "(art. 21, § 2º).",
+                (WITHDRAWAL,),
+            )
+        )
+    return items
+
+
+def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
+    """Temporary impediment (art. 14, b; art. 21; art. 13), release or withdrawal.
+
+    ``values`` keys: ``motivo``, ``aplica``, ``explicacao``, ``hipoteses`` (short
+    references of the alíneas or of art. 13), ``retirada`` (bool), ``devolucao`` (the
+    return rule of § 4º), ``fundamento``.
+    """
+    data = request.data if isinstance(request.data, Mapping) else {}
+    on = date_at(data, TERM_DATE)
+    if on is None:
+        return Computed(_term_pending("Informe a data da constatação."))
+    context, _ = rule_sources(request.pack_dir, request.example_values)
+    laws = context.laws
+    motive = data.get("motivo")
+    items: list[Item] = []
+    if motive == "art21":
+        found, found_items = _impediment_art21(data, laws)
+        auto_day = date_at(data, AUTO_DATE)
+        if auto_day is not None and auto_day != on:
+            items.append(
+                Item(
+                    "auto.data",
+                    Status.INVALID,
+                    AUTO_DATE,
+                    f"O auto informado é de {format_date(auto_day)} e o impedimento de "
+                    f"{format_date(on)}: o impedimento do art. 21 é aplicado cumulativamente à "
+                    "multa do auto lavrado na mesma constatação.",
+                    (ART21,),
+                )
+            )
+    elif motive == "art13":
+        found, found_items = _impediment_art13(data, laws)
+    else:
+        return Computed(_term_pending("Informe o motivo do impedimento (art. 21 ou art. 13)."))
+    items.extend(found_items)
+    withdrawal = data.get("desfecho") == "retirada"
+    if withdrawal:
+        items.extend(_withdrawal_items(data, on, motive))
+    items.extend(after_issue(on, request.issued_on, TERM_DATE, "data da constatação", IMPEDIMENT))
+    ciencia = date_at(data, "/ciencia/data")
+    if ciencia is not None and ciencia < on:
+        items.append(
+            Item(
+                "ciencia.data",
+                Status.INVALID,
+                "/ciencia/data",
+                f"A data da ciência ({format_date(ciencia)}) é anterior à da constatação "
+                f"({format_date(on)}).",
+                (IMPEDIMENT,),
+            )
+        )
+    grounds = found.get("dispositivos", [])
+    outcome = [WITHDRAWAL, CONTINUITY, RETURN] if withdrawal else [RELEASE]
+    fundamento = in_legal_order(
+        [
+            IMPEDIMENT,
+            *([ART21] if motive == "art21" else []),
+            *grounds,
+            *outcome,
+            FAULT,
+            f"{LAW}#art28",
+        ],
+        laws,
+    )
+    values = {
+        "motivo": motive,
+        "aplica": found.get("aplica", False),
+        "explicacao": found.get("explicacao"),
+        "hipoteses": found.get("hipoteses", []),
+        "retirada": withdrawal,
+        "devolucao": (
+            "O Alvará de Licença de Circulação será devolvido somente após a apresentação do "
+            "veículo devidamente regularizado e o recolhimento de eventuais custas "
+            f"({short(laws, RETURN)})."
+        ),
+        "fundamento": fundamento,
+    }
+    return Computed(values, unique_items(items))
+
+
+COMPUTATIONS: dict[str, Computation] = {
+    "termo_impedimento_fretamento": termo_impedimento_fretamento,
+}
+"""The computation of this module a form may name under ``"calculos"``."""

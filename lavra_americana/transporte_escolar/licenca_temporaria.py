@@ -1,0 +1,442 @@
+"""The Licença Temporária of Lei nº 4.515/2007 (transporte escolar): arts. 4º and 5º.
+
+Each is a :data:`lavra.checking.computations.Computation` named under ``"calculos"`` in a form's
+``formulario.json`` and found through :func:`lavra.checking.computations.find_computation`.
+Like every computation, they are pure functions of their :class:`ComputeInput`, run
+only on data the schema accepted, and never raise for what the data or the pack lack:
+a value they cannot compute becomes a *missing* or *invalid* report item.
+
+``licenca_temporaria_escolar`` — the "Licença Temporária" (arts. 4º and 5º)
+    ``/modalidade`` chooses the case:
+
+    ``condutor_saude`` (art. 4º, caput): the licensed driver cannot work for health
+        reasons proven by a laudo médico; the substitute driver must meet art. 7º except
+        IV, VII and IX
+        (:func:`lavra_americana.transporte_escolar.eligibility.candidate_eligibility` with
+        the role ``substituto``, on the date of issue). The law sets no term: the licence
+        lasts while the incapacity the laudo states (``/laudo_medico/afastamento_ate``)
+        and never beyond the alvará it depends on (``/alvara/valido_ate``): the earlier of
+        the two.
+    ``condutor_outros_motivos`` (art. 4º, parágrafo único): the same requirements of
+        the substitute (I); the fact communicated to SETRANSV "imediata[mente]" (II),
+        read as: no later than the start of the substitution, since the substitute may
+        not drive before SETRANSV knows; the substitution lasting at most 48 hours
+        from its start (III, ``transporte-escolar#art4_par1u_inc3`` in the deadline
+        table, not moved off weekends). The validity is that end.
+    ``veiculo_substituto`` (art. 5º): validity of 20 days from the issue
+        (``transporte-escolar#art5``); a prorrogação (``/prorrogacao``, "se
+        comprovada a necessidade") counts another 20 days from the day the previous
+        licence ended. Unplanned occurrence (I): the licensed driver appears at
+        SETRANSV within 24 hours of it (``#art5_inc1``); planned occurrence (IV):
+        SETRANSV is contacted before the day of the occurrence. The substitute vehicle
+        (II): similar to the replaced one (declared by the vistoria), at most 10 years
+        of manufacture on the date of issue (:func:`lavra_americana.comum.vehicle_age.vehicle_age`,
+        ``transporte-escolar-substituto``) and presented for vistoria within 24 hours
+        of the occurrence (``#art5_inc2``). Times are given as a date and an
+        ``HH:MM`` hour in separate fields, so examples move whole when their dates are
+        shifted. The driver of the substitute vehicle, when not the licensed one,
+        holds a CNH "D" and the course (III): the schema says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from lavra.checking.computations import (
+    Computation,
+    Computed,
+    ComputeInput,
+    clean_text,
+    item_at,
+    unique_items,
+)
+from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
+from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
+from lavra.law.statutory import (
+    StatutoryContext,
+    check_timeliness,
+    deadline_for,
+)
+from lavra.textutil import format_date
+from lavra_americana.comum.citing import short
+from lavra_americana.comum.computing import data_of, issue_items, licence_pending, vehicle_age_items
+from lavra_americana.comum.sources import statutory_context
+from lavra_americana.transporte_escolar.candidate import Candidate, TrafficInfraction
+from lavra_americana.transporte_escolar.eligibility import REGISTRY_ONLY, candidate_eligibility
+
+__all__ = [
+    "COMPUTATIONS",
+    "IMPLEMENTED",
+    "licenca_temporaria_escolar",
+]
+
+SCHOOL = "transporte-escolar"
+HEALTH = f"{SCHOOL}#art4"
+OTHER_REASONS = f"{SCHOOL}#art4_par1u"
+SUBSTITUTE_REQUIREMENTS = f"{SCHOOL}#art4_par1u_inc1"
+COMMUNICATION = f"{SCHOOL}#art4_par1u_inc2"
+MAX_48_HOURS = f"{SCHOOL}#art4_par1u_inc3"
+VEHICLE_LICENCE = f"{SCHOOL}#art5"
+UNPLANNED = f"{SCHOOL}#art5_inc1"
+PRESENTED = f"{SCHOOL}#art5_inc2"
+PLANNED = f"{SCHOOL}#art5_inc4"
+_MODALITY_LABEL = {
+    "condutor_saude": "condutor substituto, por motivo de saúde do condutor licenciado",
+    "condutor_outros_motivos": "condutor substituto, por motivo adverso que não a saúde",
+    "veiculo_substituto": "veículo substituto",
+}
+
+
+# Where the eligibility rules' fields live in the Licença Temporária.
+_SUBSTITUTE_FIELDS: Mapping[str, str] = {
+    "/data_nascimento": "/condutor_substituto/data_nascimento",
+    "/cnh_categoria": "/condutor_substituto/cnh/categoria",
+    "/residente_desde": "/condutor_substituto/residente_desde",
+    "/sem_antecedentes_criminais": "/documentos_substituto/antecedentes_criminais",
+    "/curso_condutor_escolar": "/documentos_substituto/curso_condutor_escolar",
+    "/infracoes": "/condutor_substituto/infracoes",
+    # Exempt for the substitute (art. 4º): reported, not applicable, at fields of their own.
+    "/veiculo": "/condutor_substituto/veiculo_proprio",
+    "/veiculo/laudo_vistoria_ciretran": "/condutor_substituto/laudo_vistoria_ciretran",
+    "/exigencias_edital": "/condutor_substituto/exigencias_edital",
+}
+
+
+IMPLEMENTED: tuple[str, ...] = (
+    HEALTH,
+    SUBSTITUTE_REQUIREMENTS,
+    COMMUNICATION,
+    MAX_48_HOURS,
+    VEHICLE_LICENCE,
+    UNPLANNED,
+    PRESENTED,
+    PLANNED,
+)
+"""Citations this computation applies (coverage): the Licença Temporária's cases
+and terms (arts. 4º and 5º)."""
+
+
+def _moment(data: Mapping[str, Any], pointer: str) -> datetime | None:
+    """The moment at ``pointer`` (an object with ``data`` and ``hora`` HH:MM)."""
+    day = maybe_date(pointers.get(data, pointer + "/data"))
+    hour = clean_text(pointers.get(data, pointer + "/hora"))
+    if day is None or hour is None:
+        return None
+    try:
+        return datetime.combine(day, time.fromisoformat(hour))
+    except ValueError:
+        return None
+
+
+def _substitute(data: Mapping[str, Any]) -> Candidate:
+    infractions: tuple[TrafficInfraction, ...] | None = None
+    if pointers.get(data, "/documentos_substituto/prontuario_cnh/apresentado") is True:
+        found = []
+        listed = pointers.get(data, "/condutor_substituto/infracoes")
+        for entry in listed if isinstance(listed, list) else []:
+            day = maybe_date(entry.get("data")) if isinstance(entry, Mapping) else None
+            if day is not None:
+                found.append(
+                    TrafficInfraction(day, entry["gravidade"], clean_text(entry.get("descricao")))
+                )
+        infractions = tuple(found)
+
+    def presented(name: str) -> bool | None:
+        shown = pointers.get(data, f"/documentos_substituto/{name}/apresentado")
+        return True if shown is True else None
+
+    return Candidate(
+        name=clean_text(pointers.get(data, "/condutor_substituto/nome")) or "O condutor substituto",
+        birth_date=maybe_date(pointers.get(data, "/condutor_substituto/data_nascimento")),
+        cnh_category=clean_text(pointers.get(data, "/condutor_substituto/cnh/categoria")),
+        resident_since=maybe_date(pointers.get(data, "/condutor_substituto/residente_desde")),
+        no_criminal_record=presented("antecedentes_criminais"),
+        course_completed=presented("curso_condutor_escolar"),
+        infractions=infractions,
+    )
+
+
+def _substitute_items(
+    data: Mapping[str, Any], on: date, context: StatutoryContext
+) -> tuple[list[Item], str | None]:
+    """Art. 7º for the substitute driver (art. 4º): items at the form's fields."""
+    try:
+        result = candidate_eligibility(
+            _substitute(data), on, "substituto", params=context.parameters, laws=context.laws
+        )
+    except LavraError as error:
+        message = (
+            f"Não foi possível verificar os requisitos do condutor substituto: {error.message}"
+        )
+        return [item_at("/condutor_substituto", Status.INVALID, message, HEALTH)], message
+    items = []
+    for item in result.items:
+        if item.field in REGISTRY_ONLY:
+            continue
+        field = _SUBSTITUTE_FIELDS.get(item.field, "/condutor_substituto" + item.field)
+        items.append(Item(pointers.dotted(field), item.status, field, item.message, item.basis))
+    return items, result.explanation
+
+
+def _health(
+    data: Mapping[str, Any], on: date, context: StatutoryContext
+) -> tuple[dict[str, Any], list[Item]]:
+    items, explanation = _substitute_items(data, on, context)
+    leave = maybe_date(pointers.get(data, "/laudo_medico/afastamento_ate"))
+    alvara = maybe_date(pointers.get(data, "/alvara/valido_ate"))
+    if leave is None or alvara is None:
+        reason = "Informe o afastamento atestado no laudo médico e a validade do alvará."
+        return licence_pending(reason, elegibilidade=explanation), items
+    end = min(leave, alvara)
+    if end < on:
+        items.append(
+            item_at(
+                "/laudo_medico/afastamento_ate",
+                Status.INVALID,
+                f"O afastamento atestado no laudo médico ou o alvará terminam em "
+                f"{format_date(end)}, antes da data de expedição ({format_date(on)}): não há "
+                f"impossibilidade a suprir ({short(context.laws, HEALTH)}).",
+                HEALTH,
+            )
+        )
+    cause = (
+        "o afastamento atestado no laudo médico"
+        if leave <= alvara
+        else "o vencimento do alvará do condutor licenciado"
+    )
+    values = {
+        "inicio_vigencia": on,
+        "valido_ate": end,
+        "vigencia_explicacao": (
+            f"Licença Temporária válida de {format_date(on)} a {format_date(end)}, "
+            f"enquanto perdurar a impossibilidade do condutor licenciado comprovada por laudo "
+            f"médico ({short(context.laws, HEALTH)}), limitada por {cause}."
+        ),
+        "elegibilidade": explanation,
+        "pendente": None,
+    }
+    return values, items
+
+
+def _other_reasons(
+    data: Mapping[str, Any], on: date, context: StatutoryContext
+) -> tuple[dict[str, Any], list[Item]]:
+    items, explanation = _substitute_items(data, on, context)
+    start = _moment(data, "/substituicao/inicio")
+    told = _moment(data, "/substituicao/comunicacao")
+    if start is None or told is None:
+        reason = "Informe o início da substituição e a comunicação à SETRANSV (data e hora)."
+        return licence_pending(reason, elegibilidade=explanation), items
+    if told > start:
+        items.append(
+            item_at(
+                "/substituicao/comunicacao",
+                Status.INVALID,
+                f"A SETRANSV foi comunicada em {format_date(told)}, às {told:%Hh%M}, depois do "
+                f"início da substituição ({format_date(start)}, às {start:%Hh%M}): a comunicação "
+                f"deve ser imediata ({short(context.laws, COMMUNICATION)}), antes de o condutor "
+                "substituto assumir o serviço.",
+                COMMUNICATION,
+            )
+        )
+    else:
+        items.append(
+            item_at(
+                "/substituicao/comunicacao",
+                Status.MET,
+                f"Comunicação à SETRANSV em {format_date(told)}, às {told:%Hh%M}, até o início da "
+                f"substituição ({short(context.laws, COMMUNICATION)}).",
+                COMMUNICATION,
+            )
+        )
+    try:
+        limit = deadline_for(MAX_48_HOURS, start, context=context)
+    except LavraError as error:
+        message = f"Não foi possível calcular o limite da substituição: {error.message}"
+        items.append(item_at("/substituicao/inicio", Status.MISSING, message, MAX_48_HOURS))
+        return licence_pending(message, elegibilidade=explanation), items
+    end = limit.end
+    planned_end = _moment(data, "/substituicao/fim")
+    if planned_end is not None and end is not None:
+        planned = planned_end.replace(tzinfo=end.tzinfo)
+        if planned > end or planned_end < start:
+            items.append(
+                item_at(
+                    "/substituicao/fim",
+                    Status.INVALID,
+                    f"O término previsto ({format_date(planned_end)}, às {planned_end:%Hh%M}) "
+                    f"deve estar entre o início da substituição e o limite legal: "
+                    f"{limit.explanation}",
+                    MAX_48_HOURS,
+                )
+            )
+    values = {
+        "inicio_vigencia": start.date(),
+        "inicio": start,
+        "fim": end,
+        "valido_ate": limit.last_day,
+        "vigencia_explicacao": limit.explanation,
+        "elegibilidade": explanation,
+        "pendente": None,
+    }
+    if on > limit.last_day:
+        items.append(
+            item_at(
+                "/data_expedicao",
+                Status.INVALID,
+                f"A substituição de até 48 horas terminou em {format_date(limit.last_day)}, "
+                f"antes da data de expedição ({format_date(on)}) "
+                f"({short(context.laws, MAX_48_HOURS)}).",
+                MAX_48_HOURS,
+            )
+        )
+    return values, items
+
+
+def _vehicle(
+    data: Mapping[str, Any], on: date, context: StatutoryContext
+) -> tuple[dict[str, Any], list[Item]]:
+    items: list[Item] = []
+    items.extend(
+        vehicle_age_items(
+            data,
+            "/veiculo_substituto",
+            on,
+            context,
+            "transporte-escolar-substituto",
+            f"{SCHOOL}#art5_inc2",
+        )
+    )
+    occurred = _moment(data, "/ocorrencia")
+    planned = pointers.get(data, "/ocorrencia/programada") is True
+    if occurred is not None:
+        if planned:
+            told = maybe_date(pointers.get(data, "/ocorrencia/contato_previo"))
+            if told is not None:
+                early = told < occurred.date()
+                items.append(
+                    item_at(
+                        "/ocorrencia/contato_previo",
+                        Status.MET if early else Status.INVALID,
+                        (
+                            f"SETRANSV contatada em {format_date(told)}, com antecedência da "
+                            f"ocorrência programada de {format_date(occurred.date())}"
+                            if early
+                            else f"Ocorrência programada ({format_date(occurred.date())}): "
+                    f"a SETRANSV "
+                            f"devia ser contatada com antecedência, e o foi só em "
+                            f"{format_date(told)}"
+                        )
+                        + f" ({short(context.laws, PLANNED)}).",
+                        PLANNED,
+                    )
+                )
+        else:
+            appeared = _moment(data, "/ocorrencia/comparecimento")
+            if appeared is not None:
+                items.extend(
+                    _timely(UNPLANNED, occurred, appeared, "/ocorrencia/comparecimento", context)
+                )
+        presented = _moment(data, "/veiculo_substituto/vistoria")
+        if presented is not None:
+            items.extend(
+                _timely(PRESENTED, occurred, presented, "/veiculo_substituto/vistoria", context)
+            )
+        if occurred.date() > on:
+            items.append(
+                item_at(
+                    "/ocorrencia/data",
+                    Status.INVALID,
+                    f"A ocorrência ({format_date(occurred.date())}) é posterior à data de "
+                    f"expedição ({format_date(on)}).",
+                    VEHICLE_LICENCE,
+                )
+            )
+    previous_end = maybe_date(pointers.get(data, "/prorrogacao/valida_ate_anterior"))
+    start = on if previous_end is None else previous_end
+    try:
+        deadline = deadline_for(VEHICLE_LICENCE, start, context=context)
+    except LavraError as error:
+        message = f"Não foi possível calcular a validade da Licença Temporária: {error.message}"
+        items.append(item_at("/data_expedicao", Status.MISSING, message, VEHICLE_LICENCE))
+        return licence_pending(message), items
+    explanation = deadline.explanation
+    if previous_end is not None:
+        explanation = (
+            f"Prorrogação, comprovada a necessidade, da licença anterior, válida até "
+            f"{format_date(previous_end)}: {explanation}"
+        )
+        if previous_end < on - timedelta(days=1):
+            items.append(
+                item_at(
+                    "/prorrogacao/valida_ate_anterior",
+                    Status.INVALID,
+                    f"A licença anterior venceu em {format_date(previous_end)}: só se prorroga "
+                    f"licença em vigor ({short(context.laws, VEHICLE_LICENCE)}); expeça nova "
+                    "licença.",
+                    VEHICLE_LICENCE,
+                )
+            )
+    values = {
+        "inicio_vigencia": on if previous_end is None else previous_end + timedelta(days=1),
+        "valido_ate": deadline.last_day,
+        "vigencia_explicacao": explanation,
+        "prazo_dias": deadline.period.amount if deadline.period is not None else None,
+        "pendente": None,
+    }
+    return values, items
+
+
+def _timely(
+    citation: str, start: datetime, done: datetime, field: str, context: StatutoryContext
+) -> list[Item]:
+    try:
+        judged = check_timeliness(citation, start, done, context=context, field=field)
+    except LavraError as error:
+        return [item_at(field, Status.INVALID, error.message, citation)]
+    return list(judged.items)
+
+
+def licenca_temporaria_escolar(request: ComputeInput) -> Computed:
+    """Validity and conditions of the Licença Temporária (arts. 4º and 5º).
+
+    ``values``: ``modalidade``, ``modalidade_texto``, ``inicio_vigencia``,
+    ``valido_ate``, ``vigencia_explicacao``, ``elegibilidade`` (the substitute
+    driver's, for the art. 4º cases), ``pendente`` (None, or why nothing was computed).
+    """
+    data = data_of(request)
+    on = request.on
+    context = statutory_context(request.pack_dir)
+    modality = clean_text(pointers.get(data, "/modalidade")) or ""
+    base: dict[str, Any] = {
+        "modalidade": modality,
+        "modalidade_texto": _MODALITY_LABEL.get(modality),
+    }
+    if modality == "condutor_saude":
+        values, items = _health(data, on, context)
+    elif modality == "condutor_outros_motivos":
+        values, items = _other_reasons(data, on, context)
+    elif modality == "veiculo_substituto":
+        values, items = _vehicle(data, on, context)
+    else:
+        return Computed({**base, **licence_pending("Informe a modalidade da Licença Temporária.")})
+    items.extend(
+        issue_items(
+            on,
+            request.issued_on,
+            "/data_expedicao",
+            "a Licença Temporária",
+            VEHICLE_LICENCE if modality == "veiculo_substituto" else HEALTH,
+        )
+    )
+    return Computed({**base, **values}, unique_items(items))
+
+
+COMPUTATIONS: dict[str, Computation] = {
+    "licenca_temporaria_escolar": licenca_temporaria_escolar,
+}
+"""The computation of this module a form may name under ``"calculos"``."""

@@ -1,0 +1,260 @@
+"""The other licences of Lei nº 4.515/2007 (transporte escolar): the Licença Especial
+(art. 20), the advertising licence (art. 17, §§ 2º and 3º) and the exchange of vehicle
+(art. 17, § 1º).
+
+Each is a :data:`lavra.checking.computations.Computation` named under ``"calculos"`` in a form's
+``formulario.json`` and found through :func:`lavra.checking.computations.find_computation`.
+Like every computation, they are pure functions of their :class:`ComputeInput`, run
+only on data the schema accepted, and never raise for what the data or the pack lack:
+a value they cannot compute becomes a *missing* or *invalid* report item.
+
+``licenca_especial_escolar`` — the "Licença Especial" (art. 20)
+    Every student listed resides in the municipality of origin (§ 2º) and attends a
+    school in this Município (caput). The law sets no term: the licence rests on the
+    alvará of the municipality of origin (caput, § 1º, I) and on the state
+    authorisation for intermunicipal transport (§ 1º, IV; Lei estadual nº
+    11.258/2002), and lasts while both are in force: to the earlier of their
+    validity dates. Both must be in force on the date of issue. The vehicle's age
+    (art. 17, I), as the "conformidade com esta lei" of § 1º, V, is checked on the
+    date of issue.
+
+``autorizacao_publicidade_escolar`` — the advertising licence of art. 17, §§ 2º and 3º
+    The licence is accessory to the alvará of the vehicle: it lasts to the alvará's
+    vencimento (``/alvara/valido_ate``), which must not have passed on the date of
+    issue; the requerimento (§ 3º) precedes the issue.
+
+``requerimento_troca_veiculo_escolar`` — the requerimento of art. 17, § 1º
+    The new vehicle meets art. 17, I (age on the date of the requerimento) and is not
+    the vehicle replaced (a different plate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from lavra.checking.computations import (
+    Computation,
+    Computed,
+    ComputeInput,
+    clean_text,
+    item_at,
+    unique_items,
+)
+from lavra.checking.report import Item, Status
+from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
+from lavra.textutil import format_date
+from lavra_americana.comum.citing import short
+from lavra_americana.comum.computing import (
+    MUNICIPALITY_NAMES,
+    data_of,
+    issue_items,
+    licence_pending,
+    vehicle_age_items,
+)
+from lavra_americana.comum.sources import statutory_context
+
+__all__ = [
+    "COMPUTATIONS",
+    "IMPLEMENTED",
+    "autorizacao_publicidade_escolar",
+    "licenca_especial_escolar",
+    "requerimento_troca_veiculo_escolar",
+]
+
+SCHOOL = "transporte-escolar"
+VEHICLE_AGE = f"{SCHOOL}#art17_inc1"
+EXCHANGE = f"{SCHOOL}#art17_par1"
+ADVERTISING = f"{SCHOOL}#art17_par2"
+ADVERTISING_REQUEST = f"{SCHOOL}#art17_par3"
+SPECIAL = f"{SCHOOL}#art20"
+SPECIAL_ORIGIN_ALVARA = f"{SCHOOL}#art20_par1_inc1"
+SPECIAL_STATE_AUTHORISATION = f"{SCHOOL}#art20_par1_inc4"
+SPECIAL_CONFORMITY = f"{SCHOOL}#art20_par1_inc5"
+SPECIAL_ORIGIN_STUDENTS = f"{SCHOOL}#art20_par2"
+
+IMPLEMENTED: tuple[str, ...] = (
+    ADVERTISING,
+    SPECIAL,
+    SPECIAL_ORIGIN_STUDENTS,
+)
+"""Citations these computations apply (coverage): the advertising licence's
+dependence on the alvará (art. 17, § 2º) and the Licença Especial's scope and
+term (art. 20 and § 2º)."""
+
+
+def licenca_especial_escolar(request: ComputeInput) -> Computed:
+    """Scope (art. 20, caput and § 2º) and term of the Licença Especial.
+
+    ``values``: ``valido_ate``, ``vigencia_explicacao``, ``estudantes`` (count),
+    ``municipio_origem``, ``pendente``.
+    """
+    data = data_of(request)
+    on = request.on
+    context = statutory_context(request.pack_dir)
+    items: list[Item] = list(
+        vehicle_age_items(
+            data, "/veiculo", on, context, "transporte-escolar", VEHICLE_AGE, SPECIAL_CONFORMITY
+        )
+    )
+    origin = clean_text(pointers.get(data, "/municipio_origem/nome"))
+    students = pointers.get(data, "/estudantes")
+    students = students if isinstance(students, list) else []
+    for index, student in enumerate(students):
+        if not isinstance(student, Mapping):
+            continue
+        town = clean_text(student.get("municipio_residencia"))
+        if origin is not None and town is not None and town.casefold() != origin.casefold():
+            items.append(
+                item_at(
+                    f"/estudantes/{index}/municipio_residencia",
+                    Status.INVALID,
+                    f"{student.get('nome')}: reside em {town}, não no Município de origem "
+                    f"({origin}); o condutor de outra cidade transporta exclusivamente alunos "
+                    f"da sua cidade de origem ({short(context.laws, SPECIAL_ORIGIN_STUDENTS)}).",
+                    SPECIAL_ORIGIN_STUDENTS,
+                )
+            )
+        school_town = clean_text(pointers.get(student, "/escola/municipio"))
+        if school_town is not None and school_town.casefold() not in MUNICIPALITY_NAMES:
+            items.append(
+                item_at(
+                    f"/estudantes/{index}/escola/municipio",
+                    Status.INVALID,
+                    f"{student.get('nome')}: a escola fica em {school_town}; a Licença Especial "
+                    f"é para estudantes que frequentem escolas situadas neste Município "
+                    f"({short(context.laws, SPECIAL)}).",
+                    SPECIAL,
+                )
+            )
+    items.extend(
+        issue_items(on, request.issued_on, "/data_expedicao", "a Licença Especial", SPECIAL)
+    )
+    alvara = maybe_date(pointers.get(data, "/documentos/alvara_origem/validade"))
+    state = maybe_date(pointers.get(data, "/documentos/autorizacao_intermunicipal/validade"))
+    base = {"estudantes": len(students), "municipio_origem": origin}
+    if alvara is None or state is None:
+        reason = (
+            "Informe a validade do alvará do Município de origem e a da autorização "
+            "para o transporte intermunicipal."
+        )
+        return Computed({**base, **licence_pending(reason)}, unique_items(items))
+    end = min(alvara, state)
+    cause = (
+        "o alvará do Município de origem"
+        if alvara <= state
+        else "a autorização para o transporte intermunicipal"
+    )
+    values = {
+        **base,
+        "inicio_vigencia": on,
+        "valido_ate": end,
+        "vigencia_explicacao": (
+            f"Licença Especial válida de {format_date(on)} a {format_date(end)}: vale "
+            f"enquanto vigorarem o alvará do Município de origem e a autorização para o "
+            f"transporte intermunicipal de que depende ({short(context.laws, SPECIAL)}, § 1º, "
+            f"I e IV), e vence com {cause}."
+        ),
+        "pendente": None,
+    }
+    return Computed(values, unique_items(items))
+
+
+def autorizacao_publicidade_escolar(request: ComputeInput) -> Computed:
+    """Term of the advertising licence (art. 17, § 2º): the alvará's vencimento.
+
+    ``values``: ``inicio_vigencia``, ``valido_ate``, ``vigencia_explicacao``,
+    ``pendente``.
+    """
+    data = data_of(request)
+    on = request.on
+    context = statutory_context(request.pack_dir)
+    items = issue_items(on, request.issued_on, "/data_expedicao", "a autorização", ADVERTISING)
+    filed = maybe_date(pointers.get(data, "/requerimento/data"))
+    if filed is not None and filed > on:
+        items.append(
+            item_at(
+                "/requerimento/data",
+                Status.INVALID,
+                f"O requerimento ({format_date(filed)}) é posterior à data de expedição "
+                f"({format_date(on)}): a autorização é expedida a requerimento "
+                f"({short(context.laws, ADVERTISING_REQUEST)}).",
+                ADVERTISING_REQUEST,
+            )
+        )
+    end = maybe_date(pointers.get(data, "/alvara/valido_ate"))
+    if end is None:
+        pending = licence_pending("Informe a validade do alvará do veículo.")
+        return Computed(pending, unique_items(items))
+    if end < on:
+        items.append(
+            item_at(
+                "/alvara/valido_ate",
+                Status.INVALID,
+                f"O alvará do veículo venceu em {format_date(end)}: a publicidade só se autoriza "
+                f"em veículo licenciado ({short(context.laws, ADVERTISING)}).",
+                ADVERTISING,
+            )
+        )
+    else:
+        items.append(
+            item_at(
+                "/alvara/valido_ate",
+                Status.MET,
+                f"Alvará do veículo em vigor até {format_date(end)} "
+                f"({short(context.laws, ADVERTISING)}).",
+                ADVERTISING,
+            )
+        )
+    values = {
+        "inicio_vigencia": on,
+        "valido_ate": end,
+        "vigencia_explicacao": (
+            f"Autorização válida de {format_date(on)} a {format_date(end)}, data de "
+            f"vencimento do alvará do veículo licenciado, de que é acessória "
+            f"({short(context.laws, ADVERTISING)}); renovado o alvará, a publicidade depende de "
+            "nova autorização."
+        ),
+        "pendente": None,
+    }
+    return Computed(values, unique_items(items))
+
+
+def requerimento_troca_veiculo_escolar(request: ComputeInput) -> Computed:
+    """The new vehicle (art. 17, I, with § 1º) on the date of the requerimento.
+
+    ``values``: ``idade_veiculo_novo`` (the explanation of the age check).
+    """
+    data = data_of(request)
+    context = statutory_context(request.pack_dir)
+    items = vehicle_age_items(
+        data, "/veiculo_novo", request.on, context, "transporte-escolar", VEHICLE_AGE, EXCHANGE
+    )
+    old = clean_text(pointers.get(data, "/veiculo_substituido/placa"))
+    new = clean_text(pointers.get(data, "/veiculo_novo/placa"))
+    if old is not None and new is not None:
+        same = old.replace("-", "").upper() == new.replace("-", "").upper()
+        items.append(
+            item_at(
+                "/veiculo_novo/placa",
+                Status.INVALID if same else Status.MET,
+                (
+                    "O veículo novo tem a mesma placa do substituído: informe o veículo que o "
+                    "substitui"
+                    if same
+                    else "Veículo novo distinto do substituído"
+                )
+                + f" ({short(context.laws, EXCHANGE)}).",
+                EXCHANGE,
+            )
+        )
+    values = {"idade_veiculo_novo": items[0].message if items else None}
+    return Computed(values, unique_items(items))
+
+
+COMPUTATIONS: dict[str, Computation] = {
+    "licenca_especial_escolar": licenca_especial_escolar,
+    "autorizacao_publicidade_escolar": autorizacao_publicidade_escolar,
+    "requerimento_troca_veiculo_escolar": requerimento_troca_veiculo_escolar,
+}
+"""The computations of this module a form may name under ``"calculos"``."""
