@@ -15,8 +15,9 @@ import referencing
 
 from lavra.checking.checks import RULES, CheckSpec, Rule
 from lavra.checking.computations import find_computation
-from lavra.checking.schemas import FieldInfo, build_registry, field_annotations
 from lavra.errors import ContentPackError, LavraError, UnknownFormError
+from lavra.inputs.schemas.fields import FieldInfo, field_annotations
+from lavra.inputs.schemas.registry import build_registry
 from lavra.law.model import Law, load_laws, resolve
 from lavra.law.params import Parameters, load_parameters
 from lavra.pack import ContentPack, pack_at

@@ -22,9 +22,9 @@ from datetime import date
 from typing import Any
 
 from lavra.checking.report import STATUS_LABELS, Report, Status
-from lavra.checking.schemas import FieldInfo
 from lavra.errors import InputError
 from lavra.inputs import pointers
+from lavra.inputs.schemas.fields import FieldInfo
 from lavra.inputs.textnorm import nfc
 
 Schema = Mapping[str, Any]
