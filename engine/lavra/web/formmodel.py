@@ -1,7 +1,7 @@
 """The HTML form of a JSON Schema, and the JSON data of a submitted form.
 
 Both directions are driven only by the form's schema (``$ref`` inlined by
-:func:`lavra.render.fillable.inline_refs`), like the fillable PDF: each input is named by
+:func:`lavra.render.fillable.schema.inline_refs`), like the fillable PDF: each input is named by
 the JSON pointer of the value it holds, without the leading slash
 (``veiculos/0/placa``).
 
