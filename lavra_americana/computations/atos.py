@@ -119,11 +119,12 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
+from lavra.checking.timeliness import check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law, resolve
-from lavra.law.statutory import StatutoryContext, check_timeliness, deadline_for
+from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.render.templating import format_moeda, format_moeda_extenso
 from lavra.textutil import format_date
 from lavra_americana.amounts import TRANSPORTE_ESCOLAR

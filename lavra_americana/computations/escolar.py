@@ -119,17 +119,12 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
+from lavra.checking.timeliness import StatutoryTimeliness, check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law, resolve
-from lavra.law.statutory import (
-    StatutoryContext,
-    StatutoryTimeliness,
-    check_timeliness,
-    deadline_for,
-    load_statutory_context,
-)
+from lavra.law.statutory import StatutoryContext, deadline_for, load_statutory_context
 from lavra.textutil import format_date, month_name
 from lavra_americana.amounts import AmountSources, escolar_fee
 from lavra_americana.eligibility import (

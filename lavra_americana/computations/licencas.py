@@ -66,16 +66,12 @@ from typing import Any
 
 from lavra.checking.computations import Computed, ComputeInput, clean_text, item_at, unique_items
 from lavra.checking.report import Item, Status
+from lavra.checking.timeliness import check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import resolve
-from lavra.law.statutory import (
-    StatutoryContext,
-    check_timeliness,
-    deadline_for,
-    load_statutory_context,
-)
+from lavra.law.statutory import StatutoryContext, deadline_for, load_statutory_context
 from lavra.textutil import format_date
 from lavra_americana.eligibility import (
     Candidate,
