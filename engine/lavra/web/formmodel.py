@@ -1,17 +1,15 @@
-"""The HTML form of a JSON Schema, and the JSON data of a submitted form.
+"""The HTML form of a JSON Schema: the tree of fields the templates render, and its checklist.
 
-Both directions are driven only by the form's schema (``$ref`` inlined by
-:func:`lavra.render.fillable.schema.inline_refs`), like the fillable PDF: each input is named by
-the JSON pointer of the value it holds, without the leading slash
-(``veiculos/0/placa``).
+Both directions, this one and :mod:`lavra.web.formparse` (the submitted pairs back to
+JSON data), are driven only by the form's schema (``$ref`` inlined by
+:func:`lavra.render.fillable.schema.inline_refs`), like the fillable PDF: each input is
+named by the JSON pointer of the value it holds, without the leading slash
+(``veiculos/0/placa``); the schema helpers here serve both.
 
 :func:`build_form` returns a tree of frozen nodes (:class:`Group`, :class:`Rows`,
-:class:`Leaf`) that the templates render; :func:`parse_form` turns the submitted
-pairs back into data: empty fields are left out (not answered), dates typed as
-dd/mm/aaaa become ISO dates, integers become numbers, a value that cannot be
-converted is kept as typed so that the schema reports it in the completeness
-report. The parsing lives in :mod:`lavra.web.formparse`; the schema helpers here
-serve both.
+:class:`Leaf`) that the templates render; :func:`checklist` lists the documents asked
+for with their state in the completeness report; :func:`report_view` is what the
+report partial shows.
 """
 
 from __future__ import annotations
