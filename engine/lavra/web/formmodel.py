@@ -23,6 +23,7 @@ from typing import Any
 from lavra.checking.report import STATUS_LABELS, Report, Status
 from lavra.inputs import pointers
 from lavra.inputs.schemas.fields import FieldInfo
+from lavra.render.fillable.schema import field_name
 
 Schema = Mapping[str, Any]
 PathT = tuple[str | int, ...]
@@ -216,10 +217,6 @@ def ident(path: Sequence[str | int]) -> str:
     """The HTML id of the input of a value."""
     text = "-".join(str(t) for t in path)
     return "f-" + re.sub(r"[^A-Za-z0-9_-]", "_", text)
-
-
-def field_name(path: Sequence[str | int]) -> str:
-    return pointers.join(path)[1:]
 
 
 def _pattern(path: Sequence[str | int]) -> str:

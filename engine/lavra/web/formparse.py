@@ -20,13 +20,13 @@ from typing import Any
 from lavra.errors import InputError
 from lavra.inputs import pointers
 from lavra.inputs.textnorm import nfc
+from lavra.render.fillable.schema import field_name
 from lavra.web.formmodel import (
     MAX_FIELDS,
     MAX_ROWS,
     PathT,
     Schema,
     display_value,
-    field_name,
     is_array,
     is_boolean,
     is_object,
