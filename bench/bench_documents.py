@@ -23,7 +23,8 @@ from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import Issuer, ensure_dev_pki
 from lavra.pack import default_pack_dir
-from lavra.registry.store import database_url, open_registry
+from lavra.registry.database import database_url
+from lavra.registry.store import open_registry
 
 FORM = "alvara-fretamento"
 ON = date(2026, 11, 29)

@@ -132,6 +132,6 @@ def registry_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "postgresql":
         url: str = request.getfixturevalue("postgres_url")
         return url
-    from lavra.registry.store import database_url
+    from lavra.registry.database import database_url
 
     return database_url(tmp_path / "dados")

@@ -10,7 +10,7 @@ from typing import Any
 
 from pypdf import PdfReader, PdfWriter
 
-from lavra.registry.store import Built, search_keys
+from lavra.registry.records import Built, search_keys
 
 
 def pdf_with_title(title: str) -> bytes:

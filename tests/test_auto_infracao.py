@@ -36,7 +36,8 @@ from lavra.documents import Engine
 from lavra.inputs.reading import today
 from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.law.model import load_laws, resolve
-from lavra.registry.store import database_url, open_registry
+from lavra.registry.database import database_url
+from lavra.registry.store import open_registry
 from lavra.render.templating import format_data_extenso
 from lavra_americana.comum.amounts import load_example_values
 from lavra_americana.comum.infractions import same_subject

@@ -18,14 +18,9 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from lavra.errors import CitationError, ContentPackError, InputError
-from lavra.render.fillable import (
-    FILLABLE_CSS,
-    document_checklist,
-    field_name,
-    fillable_body,
-    inline_refs,
-    read_fields,
-)
+from lavra.render.fillable.building import FILLABLE_CSS, fillable_body
+from lavra.render.fillable.reading import read_fields
+from lavra.render.fillable.schema import document_checklist, field_name, inline_refs
 
 DATA = Path(__file__).resolve().parent / "data" / "fillable"
 
@@ -432,7 +427,7 @@ def test_properties_beside_a_ref_add_to_the_target() -> None:
     from referencing import Registry
     from referencing.jsonschema import DRAFT202012
 
-    from lavra.render.fillable import inline_refs
+    from lavra.render.fillable.schema import inline_refs
 
     shared = {
         "$id": "https://lavra.invalid/schemas/base.json",

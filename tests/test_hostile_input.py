@@ -280,7 +280,8 @@ def test_the_coverage_is_cheap_once_per_pack() -> None:
 def issuer(tmp_path: Path) -> Any:
     from lavra.config import Config
     from lavra.issuing import Issuer, ensure_dev_pki
-    from lavra.registry.store import database_url, open_registry
+    from lavra.registry.database import database_url
+    from lavra.registry.store import open_registry
 
     config = Config(pack_dir=REPO, data_dir=tmp_path / "dados",
                     verification_url="https://verifica.example.invalid/verificar")

@@ -20,7 +20,8 @@ from lavra.documents import Engine
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
-from lavra.registry.store import database_url, open_registry
+from lavra.registry.database import database_url
+from lavra.registry.store import open_registry
 from lavra.signing.pades import DocumentSigner
 
 ALV = "alvara-fretamento"

@@ -18,7 +18,8 @@ from typing import Any
 from registrycases import builder
 from sqlalchemy import create_engine, text
 
-from lavra.registry.store import Built, open_registry
+from lavra.registry.records import Built
+from lavra.registry.store import open_registry
 
 SERIES, YEAR, FORM = "AUTO", 2026, "auto-infracao-fretamento"
 WORKERS, PER_WORKER = 3, 6

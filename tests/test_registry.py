@@ -20,17 +20,10 @@ from registrycases import builder, title_of
 from sqlalchemy import MetaData, create_engine, inspect
 
 from lavra.errors import ConfigError, InputError, LavraError, RenderError
-from lavra.registry.store import (
-    Built,
-    IssuedRecord,
-    Registry,
-    Status,
-    alembic_config,
-    database_url,
-    metadata,
-    open_registry,
-    search_keys,
-)
+from lavra.registry.database import alembic_config, database_url
+from lavra.registry.records import Built, IssuedRecord, Status, search_keys
+from lavra.registry.store import Registry, open_registry
+from lavra.registry.tables import metadata
 
 CNPJ_A = "11.222.333/0001-81"
 CNPJ_B = "45.723.174/0001-10"

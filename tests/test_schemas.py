@@ -1,6 +1,6 @@
 """Schema registry, validation with pt-BR messages and static annotations.
 
-(lavra.checking.schemas)
+(lavra.inputs.schemas: registry, fields, validation)
 """
 
 from __future__ import annotations
@@ -17,16 +17,11 @@ import pytest
 from referencing.exceptions import Unretrievable
 from referencing.jsonschema import DRAFT202012, SchemaRegistry
 
-from lavra.checking import schemas
-from lavra.checking.schemas import (
-    BASE_URI,
-    FieldInfo,
-    SchemaIssue,
-    build_registry,
-    validate,
-    validator,
-)
 from lavra.errors import ContentPackError, LavraError
+from lavra.inputs.schemas import fields as schema_fields
+from lavra.inputs.schemas.fields import FieldInfo
+from lavra.inputs.schemas.registry import BASE_URI, build_registry, validator
+from lavra.inputs.schemas.validation import SchemaIssue, validate
 
 TEST_SCHEMA = Path(__file__).parent / "data" / "schemas" / "formulario-teste.json"
 FORM = "formulario-teste.json"
@@ -112,7 +107,7 @@ def test_pack_schemas_build_and_walk(pack_dir: Path) -> None:
     for name in files:
         assert BASE_URI + name in registry
         if name != "comum.json":
-            fields = schemas.annotations(registry, name)
+            fields = schema_fields.annotations(registry, name)
             assert all(isinstance(info, FieldInfo) for info in fields)
 
 
@@ -343,7 +338,7 @@ def test_validator_asserts_formats_and_is_cached(schemas_dir: Path) -> None:
     assert not checker.is_valid(with_changes(data_pedido="2026-02-30"))
     other = build_registry(schemas_dir)
     assert validator(other, FORM) is not checker
-    assert schemas.annotations(registry, FORM) is schemas.annotations(registry, FORM)
+    assert schema_fields.annotations(registry, FORM) is schema_fields.annotations(registry, FORM)
     with pytest.raises(ContentPackError, match="Esquema não encontrado"):
         validator(registry, "inexistente.json")
 
@@ -688,7 +683,7 @@ def test_recursive_schema(schemas_dir: Path) -> None:
         },
     )
     registry = build_registry(schemas_dir)
-    patterns = [f.pattern for f in schemas.annotations(registry, "arvore.json")]
+    patterns = [f.pattern for f in schema_fields.annotations(registry, "arvore.json")]
     assert patterns == ["/nome", "/filhos"]
     issues = validate(registry, "arvore.json", {"filhos": [{"filhos": [{"nome": 1}]}]})
     assert [(i.pointer, i.message) for i in issues] == [
@@ -703,7 +698,7 @@ def test_recursive_schema(schemas_dir: Path) -> None:
 
 
 def test_annotations_walk(registry: SchemaRegistry) -> None:
-    fields = schemas.annotations(registry, FORM)
+    fields = schema_fields.annotations(registry, FORM)
     info = {f.pattern: f for f in fields}
     patterns = [f.pattern for f in fields]
 
@@ -754,7 +749,7 @@ def test_annotations_walk(registry: SchemaRegistry) -> None:
 
 
 def test_field_info_is_frozen(registry: SchemaRegistry) -> None:
-    info = schemas.annotations(registry, FORM)[0]
+    info = schema_fields.annotations(registry, FORM)[0]
     with pytest.raises(dataclasses.FrozenInstanceError):
         info.title = "outro"  # type: ignore[misc]
     with pytest.raises(TypeError):

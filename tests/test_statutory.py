@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lavra.checking.report import Status
+from lavra.checking.timeliness import check_timeliness
 from lavra.cli.deadline import deadline as deadline_cli
 from lavra.errors import CitationError, ContentPackError, InputError, ParameterError
 from lavra.law.coverage import IMPLEMENTED, compute_coverage
 from lavra.law.statutory import (
     StatutoryContext,
-    check_timeliness,
     deadline_citations,
     deadline_for,
     load_statutory_context,

@@ -26,7 +26,8 @@ from lavra.config import Config
 from lavra.documents import Engine
 from lavra.errors import ConfigError
 from lavra.issuing import Issuer
-from lavra.registry.store import database_url, open_registry
+from lavra.registry.database import database_url
+from lavra.registry.store import open_registry
 from lavra.signing import verification as v
 from lavra.signing.pades import DocumentSigner
 from lavra.signing.pki import init_dev_pki, load_revocation_info

@@ -29,7 +29,8 @@ from lavra.config import Config
 from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.issuing import Issuer, ensure_dev_pki
-from lavra.registry.store import database_url, open_registry
+from lavra.registry.database import database_url
+from lavra.registry.store import open_registry
 from lavra.signing import verification as v
 from lavra.signing.pades import DocumentSigner
 from lavra.web.pdftasks import verify_document

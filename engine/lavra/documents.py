@@ -28,12 +28,13 @@ from pypdf.errors import PyPdfError
 from lavra.checking.checks import document_findings, run_checks
 from lavra.checking.content import Content, FormSpec
 from lavra.checking.report import Report, build_report
-from lavra.checking.schemas import SchemaIssue, extra_issue, field_label, validate
 from lavra.config import Config, load_config
 from lavra.errors import InputError, LavraError, ParameterError, RenderError
 from lavra.inputs import pointers
 from lavra.inputs.reading import check_date, check_values, maybe_date, today
-from lavra.render.fillable import fillable_body, read_fields
+from lavra.inputs.schemas.validation import SchemaIssue, extra_issue, field_label, validate
+from lavra.render.fillable.building import fillable_body
+from lavra.render.fillable.reading import read_fields
 from lavra.render.glyphs import Coverage, coverage_of, undrawable
 from lavra.render.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer

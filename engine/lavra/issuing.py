@@ -29,14 +29,8 @@ from lavra.documents import Engine, Prepared
 from lavra.errors import ConfigError, InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
-from lavra.registry.store import (
-    Built,
-    IssuedRecord,
-    Registry,
-    open_registry,
-    parse_number,
-    search_keys,
-)
+from lavra.registry.records import Built, IssuedRecord, parse_number, search_keys
+from lavra.registry.store import Registry, open_registry
 from lavra.signing.pades import DocumentSigner
 from lavra.signing.pki import (
     DEV_PASSPHRASE,
@@ -428,7 +422,7 @@ def _not_authentic(problem: str) -> VerificationResult:
 def _database_url(config: Config) -> str:
     if config.database_url:
         return config.database_url
-    from lavra.registry.store import database_url
+    from lavra.registry.database import database_url
 
     return database_url(config.data_dir)
 

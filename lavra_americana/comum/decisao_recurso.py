@@ -13,7 +13,7 @@ reconsideração of escolar art. 27; the Prefeito decides the fretamento appeal 
 24 and the escolar appeals of arts. 25 (penalties, única instância) and 11 (choice of
 the selection). ``/recurso/hipotese`` names the provision the appeal is based on:
 
-- timeliness with :func:`lavra.law.statutory.check_timeliness`, from the start event the
+- timeliness with :func:`lavra.checking.timeliness.check_timeliness`, from the start event the
   law names (art. 23: the infraction, ``/ato_recorrido/data``; art. 24: the ciência of
   the Secretário's decision; escolar art. 26: the ciência of the punishment, both
   ``/ato_recorrido/data_ciencia``; art. 11: the publication of the result,
@@ -51,11 +51,12 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
+from lavra.checking.timeliness import check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law
-from lavra.law.statutory import StatutoryContext, check_timeliness, deadline_for
+from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR
 from lavra_americana.comum.citing import short

@@ -48,7 +48,7 @@ pending. They run only on data the schema accepted.
 
     Renewal: the request (``/processo/data_requerimento``) must have been filed
     within the window of art. 13, § 5º, counted back from the previous alvará's
-    vencimento (:func:`lavra.law.statutory.check_timeliness`): a late request means the
+    vencimento (:func:`lavra.checking.timeliness.check_timeliness`): a late request means the
     licence was cassada (art. 13, caput) and a new alvará needs a new selection (art.
     3º, § 4º); a premature one must be repeated within the window. Both are
     *invalid* items.
@@ -91,16 +91,12 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
+from lavra.checking.timeliness import StatutoryTimeliness, check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law, resolve
-from lavra.law.statutory import (
-    StatutoryContext,
-    StatutoryTimeliness,
-    check_timeliness,
-    deadline_for,
-)
+from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date, month_name
 from lavra_americana.comum.amounts import AmountSources
 from lavra_americana.comum.computing import vehicle_age_items

@@ -53,11 +53,12 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
+from lavra.checking.timeliness import check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law
-from lavra.law.statutory import StatutoryContext, check_timeliness
+from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
 from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR
 from lavra_americana.comum.citing import short

@@ -53,14 +53,11 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
+from lavra.checking.timeliness import check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
-from lavra.law.statutory import (
-    StatutoryContext,
-    check_timeliness,
-    deadline_for,
-)
+from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending, vehicle_age_items

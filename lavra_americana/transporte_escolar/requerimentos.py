@@ -30,7 +30,7 @@ pending. They run only on data the schema accepted.
 
 ``requerimento_renovacao_escolar`` — the renewal requerimento of art. 13, § 5º
     Filed "com até 30 dias de antecedência, contados retroativamente da data do seu
-    vencimento": :func:`lavra.law.statutory.check_timeliness` with the rule
+    vencimento": :func:`lavra.checking.timeliness.check_timeliness` with the rule
     ``transporte-escolar#art13_par5`` from the vencimento of the alvará being renewed
     (``/alvara_anterior/valido_ate``) to the date of the requerimento (the form's
     reference date); the item, at ``/data_requerimento``, is *invalid* when the
@@ -54,11 +54,11 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
+from lavra.checking.timeliness import check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law
-from lavra.law.statutory import check_timeliness
 from lavra_americana.comum.computing import MUNICIPALITY_NAMES, vehicle_age_items
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.transporte_escolar.alvara import (

@@ -14,9 +14,9 @@ import pytest
 from pypdf import PdfReader
 from webhelpers import ALV, PASSWORD, REQ, example, make_context
 
-from lavra.render.fillable import read_fields
+from lavra.render.fillable.reading import read_fields
 from lavra.web import WebContext, create_app
-from lavra.web.formmodel import to_pairs
+from lavra.web.formparse import to_pairs
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

@@ -10,7 +10,8 @@ from webhelpers import ALV, REQ, example
 from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.web import WebContext
-from lavra.web.formmodel import Group, Leaf, Rows, build_form, checklist, parse_form, to_pairs
+from lavra.web.formmodel import Group, Leaf, Rows, build_form, checklist
+from lavra.web.formparse import parse_form, to_pairs
 
 
 @pytest.mark.parametrize("form_id", [REQ, ALV])

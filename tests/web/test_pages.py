@@ -11,7 +11,7 @@ from webhelpers import REQ, csrf_of, errors_in, example, form_data
 
 from lavra.documents import FORM_ID_KEY
 from lavra.web import WebContext
-from lavra.web.formmodel import to_pairs
+from lavra.web.formparse import to_pairs
 from lavra.web.pdftasks import FORM_ID_KEY as SANDBOX_FORM_ID_KEY
 
 URL = f"/requerimentos/{REQ}"

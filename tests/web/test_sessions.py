@@ -197,7 +197,8 @@ def test_sessions_on_postgresql(postgres_url: str) -> None:
     from alembic.migration import MigrationContext
     from sqlalchemy import MetaData
 
-    from lavra.registry.store import metadata, open_registry
+    from lavra.registry.store import open_registry
+    from lavra.registry.tables import metadata
     from lavra.web.users import UserStore, users_metadata
 
     with open_registry(postgres_url) as registry:

@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from webhelpers import ALV, csrf_of, errors_in, example, form_data, login
 
 from lavra.web import WebContext
-from lavra.web.formmodel import to_pairs
+from lavra.web.formparse import to_pairs
 
 NEW = f"/equipe/novo/{ALV}"
 

@@ -10,7 +10,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, inspect
 
-from lavra.registry.store import alembic_config, database_url, metadata, open_registry
+from lavra.registry.database import alembic_config, database_url
+from lavra.registry.store import open_registry
+from lavra.registry.tables import metadata
 from lavra.web.users import users_metadata
 
 

@@ -28,10 +28,10 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from lavra.checking.report import Item, Status
-from lavra.checking.schemas import FieldInfo
 from lavra.errors import ContentPackError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
+from lavra.inputs.schemas.fields import FieldInfo
 from lavra.law.params import Parameters
 from lavra.textutil import format_date
 

@@ -15,14 +15,14 @@ import referencing
 
 from lavra.checking.checks import RULES, CheckSpec, Rule
 from lavra.checking.computations import find_computation
-from lavra.checking.schemas import FieldInfo, build_registry, field_annotations
 from lavra.errors import ContentPackError, LavraError, UnknownFormError
+from lavra.inputs.schemas.fields import FieldInfo, field_annotations
+from lavra.inputs.schemas.registry import BASE_URI, build_registry
 from lavra.law.model import Law, load_laws, resolve
 from lavra.law.params import Parameters, load_parameters
 from lavra.pack import ContentPack, pack_at
 from lavra.render.templatecheck import check_templates
 
-SCHEMA_BASE = "https://lavra.invalid/schemas/"
 FORM_KEYS = {
     "id",
     "titulo",
@@ -93,7 +93,7 @@ class FormSpec:
             subtitle=raw.get("subtitulo"),
             kind=raw["tipo"],
             law=raw["lei"],
-            schema_id=SCHEMA_BASE + raw["schema"],
+            schema_id=BASE_URI + raw["schema"],
             wording=raw["texto"],
             folder=folder,
             basis=tuple(raw.get("fundamento", ())),

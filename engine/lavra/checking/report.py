@@ -18,8 +18,9 @@ from datetime import date
 from enum import StrEnum
 from typing import Any
 
-from lavra.checking.schemas import FieldInfo, SchemaIssue
 from lavra.inputs import pointers
+from lavra.inputs.schemas.fields import FieldInfo
+from lavra.inputs.schemas.validation import SchemaIssue
 
 
 class Status(StrEnum):

@@ -1,1 +1,8 @@
-"""TODO"""
+"""The command line (``lavra``): a thin shell over the engine, with help and messages
+in pt-BR; one module per group of commands, :mod:`~lavra.cli.main` the entry point.
+
+May import: ``lavra.errors``, ``lavra.textutil``, ``lavra.inputs``, ``lavra.pack``,
+``lavra.config``, ``lavra.law``, ``lavra.checking``, ``lavra.render``,
+``lavra.signing``, ``lavra.registry``, ``lavra.documents``, ``lavra.issuing``,
+``lavra.web`` (``lavra serve`` starts the web application).
+"""

@@ -14,13 +14,13 @@ from typing import Any
 
 import click
 
+from lavra.checking.timeliness import check_timeliness
 from lavra.config import load_config
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import check_date, parse_date
 from lavra.law.statutory import (
     StatutoryContext,
     StatutoryDeadline,
-    check_timeliness,
     deadline_citations,
     deadline_for,
     load_statutory_context,

@@ -32,7 +32,8 @@ from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import describe_os_error, read_data, today
 from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
-from lavra.registry.store import database_url, open_registry
+from lavra.registry.database import database_url
+from lavra.registry.store import open_registry
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Each format has an *explainer*: a function that takes the value typed by the use
 returns ``None`` when it is valid, or a pt-BR sentence saying what is wrong with it
 ("CPF inválido (dígitos verificadores não conferem)."). The JSON Schema format checker
 (:func:`format_checker`) wraps the explainers so the validator carries that sentence
-as the cause of the error; :mod:`lavra.checking.schemas` shows it to the user.
+as the cause of the error; :mod:`lavra.inputs.schemas.validation` shows it to the user.
 
 Inputs are accepted with or without their usual masks (dots, dash, slash, spaces in
 the places where a mask puts them); the ``normalize_*`` helpers strip the mask (all

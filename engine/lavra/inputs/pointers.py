@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 _MISSING = object()
@@ -20,9 +20,14 @@ def is_index(token: str) -> bool:
     return token.isascii() and token.isdecimal()
 
 
-def join(tokens: Sequence[str | int]) -> str:
+def escape(token: str | int) -> str:
+    """One token as written in a JSON pointer: ``~`` → ``~0``, ``/`` → ``~1``."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def join(tokens: Iterable[str | int]) -> str:
     """Join tokens into a JSON pointer, escaping ``~`` and ``/``."""
-    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+    return "".join("/" + escape(t) for t in tokens)
 
 
 def get(data: Any, pointer: str, default: Any = None) -> Any:

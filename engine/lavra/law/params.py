@@ -31,9 +31,10 @@ from typing import Any
 
 from referencing.jsonschema import SchemaRegistry
 
-from lavra.checking.schemas import build_registry, validate
 from lavra.errors import ContentPackError, InputError, ParameterError
 from lavra.inputs.reading import describe_os_error
+from lavra.inputs.schemas.registry import build_registry
+from lavra.inputs.schemas.validation import validate
 from lavra.textutil import format_date, format_span
 
 __all__ = [

@@ -8,10 +8,11 @@ This module turns that into two pure functions over a :class:`StatutoryContext`
 (laws, parameters, business calendar and the deadline table):
 
 - :func:`deadline_for` — the deadline the cited fragment sets, counted from a date;
-- :func:`check_timeliness` — whether an act on a given date met it, with the pt-BR
-  explanation printed in decisions ("Recurso interposto em 12/03/2026; o prazo de 15
-  dias, contado da infração ocorrida em 20/02/2026 (art. 23 da Lei nº 4.419/2006),
-  encerrou-se em 09/03/2026: recurso intempestivo.") and a report item.
+- :func:`lavra.checking.timeliness.check_timeliness` — whether an act on a given date
+  met it, with the pt-BR explanation printed in decisions and a report item (it lives
+  in ``checking`` because it yields report items).
+
+The table itself is read by :mod:`lavra.law.deadline_table`.
 
 Counting follows :mod:`lavra.law.deadlines` (art. 66 of Lei federal nº 9.784/1999). The
 kinds (``tipo`` in the table) and the decisions taken where the law is silent:
@@ -66,102 +67,36 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, cast, get_args
+from typing import Any, cast
 
-from lavra.checking.report import Item, Status
-from lavra.errors import (
-    CitationError,
-    InputError,
-    LavraError,
-    ParameterError,
-)
-from lavra.inputs import pointers
+from lavra.errors import CitationError, InputError, ParameterError
 from lavra.law.calendar import BusinessCalendar, load_calendar
-from lavra.law.deadlines import UNITS, Period, Unit, check_date, count, count_back, count_hours
-from lavra.law.model import Law, load_laws, resolve
-from lavra.law.params import (
-    PackFile,
-    Parameters,
-    ParameterValue,
-    Validity,
-    escape,
-    load_parameters,
-    validity_periods,
+from lavra.law.deadline_table import (
+    DeadlineRule,
+    Direction,
+    Kind,
+    check_rule_against_pack,
+    load_deadline_rules,
 )
+from lavra.law.deadlines import Period, Unit, count, count_back, count_hours
+from lavra.law.model import Law, load_laws, resolve
+from lavra.law.params import Parameters, ParameterValue, escape, load_parameters
 from lavra.pack import default_pack_dir
 from lavra.textutil import format_date, format_datetime, format_span, month_name, weekday_name
 
 __all__ = [
-    "DEADLINES_FILE",
-    "DeadlineRule",
-    "Outcomes",
+    "FEDERAL",
     "StatutoryContext",
     "StatutoryDeadline",
-    "StatutoryTimeliness",
-    "check_timeliness",
     "deadline_citations",
     "deadline_for",
-    "load_deadline_rules",
+    "describe_day",
     "load_statutory_context",
-    "rules_from_document",
+    "lower_first",
+    "period_size",
 ]
-
-DEADLINES_FILE = Path("legal_text") / "prazos.json"
-DEADLINES = PackFile(DEADLINES_FILE, "_pacote/prazos.json", "da tabela de prazos",
-                     "Prazos inválidos")
-"""The deadline table and its schema (``schemas/_pacote/prazos.json``)."""
-
-Kind = Literal[
-    "prazo", "prazo_minimo", "carencia", "duracao", "fim_do_ano", "janela", "meses_do_ano"
-]
-Direction = Literal["apos", "antes"]
-NonBusiness = Literal["prorroga", "antecipa", "mantem"]
-Outcome = Literal["atende", "nao_atende", "prematuro"]
-
-KINDS: tuple[Kind, ...] = get_args(Kind)
-DIRECTIONS: tuple[Direction, ...] = get_args(Direction)
-NON_BUSINESS: tuple[NonBusiness, ...] = get_args(NonBusiness)
 
 FEDERAL = "Lei federal nº 9.784/1999"
-
-# ---------------------------------------------------------------- data
-
-
-@dataclass(frozen=True)
-class Outcomes:
-    """The closing words of a timeliness explanation ("recurso intempestivo")."""
-
-    met: str
-    unmet: str
-    early: str | None = None
-
-
-@dataclass(frozen=True)
-class MonthsPeriod(Validity):
-    """The months of a ``meses_do_ano`` rule in force from ``since`` to ``until``."""
-
-    months: tuple[int, ...]
-    source: str
-
-
-@dataclass(frozen=True)
-class DeadlineRule:
-    """One entry of ``prazos.json``: the deadline one fragment sets."""
-
-    citation: str
-    kind: Kind
-    direction: Direction
-    parameter: str | None
-    event: str
-    event_dated: str
-    act: str
-    act_done: str
-    outcomes: Outcomes
-    non_business: NonBusiness
-    reason: str
-    basis: tuple[str, ...]
-    qualifier: str | None = None
-    months: tuple[MonthsPeriod, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -237,32 +172,6 @@ class StatutoryDeadline:
         }
 
 
-@dataclass(frozen=True)
-class StatutoryTimeliness:
-    """Whether an act on ``filed`` met the deadline, with its explanation and report item."""
-
-    deadline: StatutoryDeadline
-    filed: date | datetime
-    timely: bool
-    outcome: Outcome
-    explanation: str
-    items: tuple[Item, ...]
-
-    @property
-    def basis(self) -> tuple[str, ...]:
-        return self.deadline.basis
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **self.deadline.to_json(),
-            "deadline_explanation": self.deadline.explanation,
-            "filed": self.filed.isoformat(),
-            "timely": self.timely,
-            "outcome": self.outcome,
-            "explanation": self.explanation,
-            "items": [item.to_json() for item in self.items],
-        }
-
 
 # ---------------------------------------------------------------- public functions
 
@@ -280,7 +189,7 @@ def load_statutory_context(pack_dir: Path | None = None) -> StatutoryContext:
     calendar = load_calendar(root)
     rules = load_deadline_rules(root)
     for citation, rule in rules.items():
-        _check_rule_against_pack(rule, laws, parameters, f"/prazos/{escape(citation)}")
+        check_rule_against_pack(rule, laws, parameters, f"/prazos/{escape(citation)}")
     return StatutoryContext(laws=MappingProxyType(dict(laws)), parameters=parameters,
                             calendar=calendar, rules=rules)
 
@@ -313,51 +222,6 @@ def deadline_for(
         raise InputError("O prazo ultrapassa o intervalo de datas admitido.",
                          field="/inicio") from exc
 
-
-def check_timeliness(
-    citation: str,
-    start: date | datetime,
-    filed: date | datetime,
-    *,
-    context: StatutoryContext | None = None,
-    pack_dir: Path | None = None,
-    field: str = "",
-) -> StatutoryTimeliness:
-    """Whether an act on ``filed`` met the deadline ``citation`` sets from ``start``.
-
-    The explanation follows the table's wording, e.g. "Recurso interposto em
-    12/03/2026; o prazo de 15 dias, contado da infração ocorrida em 20/02/2026 (art.
-    23 da Lei nº 4.419/2006), encerrou-se em 09/03/2026: recurso intempestivo." The
-    report item concerns ``field`` (a JSON pointer of the form data, e.g. the filing
-    date) and is ``met`` when timely, ``invalid`` otherwise.
-    """
-    ctx = context if context is not None else load_statutory_context(pack_dir)
-    deadline = deadline_for(citation, start, context=ctx)
-    rule = ctx.rules[deadline.citation]
-    if deadline.end is not None:
-        if not isinstance(filed, datetime):
-            raise InputError(
-                f"O prazo do {deadline.reference} é contado em horas: informe a data e a "
-                "hora do ato (AAAA-MM-DDTHH:MM).",
-                field="/protocolo",
-            )
-        zone = deadline.end.tzinfo
-        filed_at: date | datetime = (
-            filed.replace(tzinfo=zone) if filed.tzinfo is None else filed.astimezone(zone)
-        )
-    else:
-        filed_at = check_date(filed, "/protocolo")
-    outcome, explanation = _judge(rule, deadline, filed_at)
-    timely = outcome == "atende"
-    requirement = pointers.dotted(field) if field else deadline.citation
-    item = Item(
-        requirement=requirement,
-        status=Status.MET if timely else Status.INVALID,
-        field=field,
-        message=explanation,
-        basis=deadline.basis,
-    )
-    return StatutoryTimeliness(deadline, filed_at, timely, outcome, explanation, (item,))
 
 
 # ---------------------------------------------------------------- computing
@@ -424,8 +288,8 @@ def _compute(ctx: StatutoryContext, rule: DeadlineRule, start: date | datetime
     period = Period(int(value.value), cast(Unit, value.unit))
     if period.unit == "horas":
         return _hours(rule, reference, start, period, value, cal)
-    size = _size(period, rule)
-    act = _lower_first(rule.act)
+    size = period_size(period, rule)
+    act = lower_first(rule.act)
     head = f"{rule.event_dated} {format_date(day)} ({reference})"
     if rule.kind == "janela":
         opening = count_back(day, period, cal).plain_last_day
@@ -434,7 +298,7 @@ def _compute(ctx: StatutoryContext, rule: DeadlineRule, start: date | datetime
                 f"retroativamente {head}, abre-se em {format_date(opening)} e encerra-se em "
                 f"{format_date(last)}.")
         if last != day:
-            text += (f" O vencimento recai em {_describe(day, cal)}, dia sem expediente; "
+            text += (f" O vencimento recai em {describe_day(day, cal)}, dia sem expediente; "
                      "o último dia é o dia útil anterior.")
         return _deadline(rule, reference, day, period, value, plain=day, last=last,
                          explanation=text, first_day=opening)
@@ -445,7 +309,7 @@ def _compute(ctx: StatutoryContext, rule: DeadlineRule, start: date | datetime
                 f"encerra-se em {format_date(last)}.")
         if last != back.plain_last_day:
             text += (" Contada a antecedência, o termo recairia em "
-                     f"{_describe(back.plain_last_day, cal)}, dia sem expediente, e "
+                     f"{describe_day(back.plain_last_day, cal)}, dia sem expediente, e "
                      "antecipa-se para o dia útil anterior, para que a antecedência mínima "
                      "seja respeitada.")
         return _deadline(rule, reference, day, period, value, plain=back.plain_last_day,
@@ -470,10 +334,10 @@ def _compute(ctx: StatutoryContext, rule: DeadlineRule, start: date | datetime
 
 def _move_note(plain: date, last: date, cal: BusinessCalendar) -> str:
     if last != plain:
-        return (f" O termo recairia em {_describe(plain, cal)}, dia sem expediente, e "
+        return (f" O termo recairia em {describe_day(plain, cal)}, dia sem expediente, e "
                 f"prorroga-se para o primeiro dia útil seguinte (art. 66, § 1º, da {FEDERAL}).")
     if not cal.is_business_day(plain):
-        return (f" O termo recai em {_describe(plain, cal)}, e não se prorroga, por não se "
+        return (f" O termo recai em {describe_day(plain, cal)}, e não se prorroga, por não se "
                 "tratar de prazo para a prática de ato perante a Administração.")
     return ""
 
@@ -488,16 +352,16 @@ def _hours(rule: DeadlineRule, reference: str, start: date | datetime, period: P
         )
     result = count_hours(start, period, cal,
                          move_to_business_day=rule.non_business == "prorroga")
-    text = (f"O prazo de {_size(period, rule)} para {_lower_first(rule.act)}, contado "
+    text = (f"O prazo de {period_size(period, rule)} para {lower_first(rule.act)}, contado "
             f"{rule.event_dated} {format_datetime(result.start)} ({reference}), encerra-se em "
             f"{format_datetime(result.end)}.")
     plain_day = result.plain_end.date()
     if result.moved:
-        text += (f" O termo recairia em {_describe(plain_day, cal)}, às "
+        text += (f" O termo recairia em {describe_day(plain_day, cal)}, às "
                  f"{result.plain_end:%Hh%M}, dia sem expediente, e prorroga-se para a mesma "
                  f"hora do primeiro dia útil seguinte (art. 66, § 1º, da {FEDERAL}).")
     elif not cal.is_business_day(plain_day):
-        text += (f" O termo recai em {_describe(plain_day, cal)}, e não se prorroga, por não "
+        text += (f" O termo recai em {describe_day(plain_day, cal)}, e não se prorroga, por não "
                  "se tratar de prazo para a prática de ato perante a Administração.")
     return _deadline(rule, reference, result.start, period, value, plain=plain_day,
                      last=result.end.date(), explanation=text, counting=result.reason,
@@ -508,11 +372,11 @@ def _end_of_year(rule: DeadlineRule, reference: str, day: date, cal: BusinessCal
                  ) -> StatutoryDeadline:
     year_end = date(day.year, 12, 31)
     last = cal.last_business_day_of_year(day.year)
-    text = (f"O prazo para {_lower_first(rule.act)} encerra-se no último dia útil do ano "
+    text = (f"O prazo para {lower_first(rule.act)} encerra-se no último dia útil do ano "
             f"({reference}): no exercício de {day.year}, em {format_date(last)} "
             f"({weekday_name(last)}).")
     if last != year_end:
-        text += (f" O dia 31/12/{day.year} é {_describe(year_end, cal, dated=False)}, dia sem "
+        text += (f" O dia 31/12/{day.year} é {describe_day(year_end, cal, dated=False)}, dia sem "
                  "expediente.")
     return _deadline(rule, reference, day, None, None, plain=year_end, last=last,
                      explanation=text)
@@ -524,7 +388,7 @@ def _months(rule: DeadlineRule, reference: str, day: date, cal: BusinessCalendar
     first, last = _window(months, day, cal)
     inside = first <= day <= last
     period_name = f"{month_name(first)} de {first.year}"
-    text = (f"O prazo para {_lower_first(rule.act)} corre nos meses de "
+    text = (f"O prazo para {lower_first(rule.act)} corre nos meses de "
             f"{_join_months(months)} ({reference}); ")
     if inside:
         text += (f"em {format_date(day)}, está em curso o período de {period_name}, que se encerra "
@@ -577,75 +441,6 @@ def _month_end(first: date) -> date:
     return following - timedelta(days=1)
 
 
-def _judge(rule: DeadlineRule, deadline: StatutoryDeadline, filed: date | datetime
-           ) -> tuple[Outcome, str]:
-    """The outcome and the explanation of an act on ``filed``.
-
-    For hour deadlines ``filed`` and ``deadline.start`` are aware datetimes and
-    ``deadline.end`` is set; otherwise all are dates.
-    """
-    ref = deadline.reference
-    size = "" if deadline.period is None else _size(deadline.period, rule)
-
-    def close(outcome: Outcome, when: str, text: str) -> tuple[Outcome, str]:
-        word = {"atende": rule.outcomes.met, "nao_atende": rule.outcomes.unmet,
-                "prematuro": rule.outcomes.early or rule.outcomes.unmet}[outcome]
-        return outcome, f"{rule.act_done} em {when}; {text}: {word}."
-
-    if deadline.end is not None:
-        assert isinstance(filed, datetime) and isinstance(deadline.start, datetime)
-        head = f"{rule.event_dated} {format_datetime(deadline.start)} ({ref})"
-        when = format_datetime(filed)
-        if rule.kind == "duracao" and filed < deadline.start:
-            return close("nao_atende", when, f"antes do início do prazo de {size}, contado {head}")
-        met = filed <= deadline.end
-        tense = "encerra-se" if met else "encerrou-se"
-        return close("atende" if met else "nao_atende", when,
-                     f"o prazo de {size}, contado {head}, {tense} em "
-                     f"{format_datetime(deadline.end)}")
-
-    assert not isinstance(filed, datetime)
-    start = check_date(deadline.start, "/inicio")
-    when = format_date(filed)
-    head = f"{rule.event_dated} {format_date(start)} ({ref})"
-    last = format_date(deadline.last_day)
-    kind = rule.kind
-    if kind == "carencia":
-        assert deadline.first_allowed_day is not None
-        if filed >= deadline.first_allowed_day:
-            return close("atende", when,
-                         f"o prazo de carência de {size}, contado {head}, encerrou-se em {last}")
-        return close("nao_atende", when,
-                     f"o prazo de carência de {size}, contado {head}, estende-se até {last}")
-    if kind == "prazo_minimo":
-        return close("atende" if filed >= deadline.last_day else "nao_atende", when,
-                     f"o prazo mínimo de {size}, contado {head}, completa-se em {last}")
-    if kind in ("janela", "meses_do_ano"):
-        assert deadline.first_day is not None
-        tense = "correu" if filed > deadline.last_day else "corre"
-        span = f"{tense} de {format_date(deadline.first_day)} a {last}"
-        if kind == "janela":
-            text = f"o prazo, com até {size} de antecedência {head}, {span}"
-        else:
-            text = (f"o período de {month_name(deadline.first_day)} de "
-                    f"{deadline.first_day.year} ({ref}) {span}")
-        if filed < deadline.first_day:
-            return close("prematuro", when, text)
-        return close("atende" if filed <= deadline.last_day else "nao_atende", when, text)
-    met = filed <= deadline.last_day
-    tense = "encerra-se" if met else "encerrou-se"
-    if kind == "fim_do_ano":
-        return close("atende" if met else "nao_atende", when,
-                     f"o prazo do exercício de {start.year}, até o último dia útil do ano "
-                     f"({ref}), {tense} em {last}")
-    if kind == "duracao" and filed < start:
-        return close("nao_atende", when, f"antes do início do prazo de {size}, contado {head}")
-    if rule.direction == "antes":
-        text = f"o prazo, com antecedência mínima de {size} {head}, {tense} em {last}"
-    else:
-        text = f"o prazo de {size}, contado {head}, {tense} em {last}"
-    return close("atende" if met else "nao_atende", when, text)
-
 
 # ---------------------------------------------------------------- wording
 
@@ -654,15 +449,15 @@ def _iso(d: date | None) -> str | None:
     return None if d is None else d.isoformat()
 
 
-def _size(period: Period, rule: DeadlineRule) -> str:
+def period_size(period: Period, rule: DeadlineRule) -> str:
     return period.describe() + (f" {rule.qualifier}" if rule.qualifier else "")
 
 
-def _lower_first(text: str) -> str:
+def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _describe(d: date, cal: BusinessCalendar, *, dated: bool = True) -> str:
+def describe_day(d: date, cal: BusinessCalendar, *, dated: bool = True) -> str:
     """"07/03/2026, sábado" or "09/07/2026, quinta-feira, feriado: Revolução ..."."""
     text = f"{format_date(d)}, {weekday_name(d)}" if dated else weekday_name(d)
     name = cal.holiday_name(d)
@@ -674,92 +469,3 @@ def _describe(d: date, cal: BusinessCalendar, *, dated: bool = True) -> str:
     return text
 
 
-# ---------------------------------------------------------------- loading
-
-
-def _months_periods(raw: list[Any], pointer: str) -> tuple[MonthsPeriod, ...]:
-    spans = validity_periods(raw, pointer, DEADLINES)
-    found: list[MonthsPeriod] = []
-    for index, ((since, until), item) in enumerate(zip(spans, raw, strict=True)):
-        months: list[int] = item["valor"]
-        if sorted(months) != months:  # the schema already refuses repeated months
-            raise DEADLINES.error("valor deve ser a lista crescente dos meses (1 a 12).",
-                                  f"{pointer}/{index}/valor")
-        found.append(MonthsPeriod(since, until, tuple(months), item["fonte"]))
-    return tuple(found)
-
-
-def _parse_rule(citation: str, obj: dict[str, Any], pointer: str) -> DeadlineRule:
-    """The rule of a schema-checked entry (``schemas/_pacote/prazos.json`` checks which
-    directions, moves and parameter each kind admits)."""
-    if citation not in obj["fundamento"]:
-        raise DEADLINES.error(f"o fundamento deve incluir o próprio dispositivo {citation!r}.",
-                              f"{pointer}/fundamento")
-    outcomes = obj["resultado"]
-    return DeadlineRule(
-        citation=citation,
-        kind=obj["tipo"],
-        direction=obj["sentido"],
-        parameter=obj["parametro"],
-        event=obj["evento"],
-        event_dated=obj["evento_datado"],
-        act=obj["ato"],
-        act_done=obj["ato_praticado"],
-        outcomes=Outcomes(met=outcomes["atende"], unmet=outcomes["nao_atende"],
-                          early=outcomes.get("prematuro")),
-        non_business=obj["dia_nao_util"],
-        reason=obj["motivo"],
-        basis=tuple(obj["fundamento"]),
-        qualifier=obj.get("qualificativo"),
-        months=(_months_periods(obj["vigencias"], f"{pointer}/vigencias")
-                if "vigencias" in obj else ()),
-    )
-
-
-def _rules(top: dict[str, Any]) -> Mapping[str, DeadlineRule]:
-    return MappingProxyType({
-        citation: _parse_rule(citation, item, f"/prazos/{escape(citation)}")
-        for citation, item in top["prazos"].items()
-    })
-
-
-def rules_from_document(raw: Any) -> Mapping[str, DeadlineRule]:
-    """The deadline table from the parsed JSON of ``prazos.json``."""
-    return _rules(DEADLINES.check(raw))
-
-
-def load_deadline_rules(pack_dir: Path) -> Mapping[str, DeadlineRule]:
-    """Load ``legal_text/prazos.json``; :class:`ContentPackError` when missing or broken."""
-    return _rules(DEADLINES.load(pack_dir))
-
-
-def _check_rule_against_pack(rule: DeadlineRule, laws: Mapping[str, Law],
-                             parameters: Parameters, pointer: str) -> None:
-    fail = DEADLINES.error
-    for cited in (rule.citation, *rule.basis):
-        try:
-            found = resolve(laws, cited)
-        except LavraError as exc:
-            raise fail(f"citação {cited!r} inválida: {exc.message}", pointer) from None
-        if cited == rule.citation and found.citation != cited:
-            raise fail(f"a chave {cited!r} não é a forma canônica da citação.", pointer)
-    if rule.parameter is None:
-        return
-    if rule.parameter not in parameters:
-        raise fail(f"o parâmetro {rule.parameter!r} não existe em parametros.json.",
-                    f"{pointer}/parametro")
-    param = parameters.parameter(rule.parameter)
-    if param.unit not in UNITS:
-        raise fail(f"o parâmetro {rule.parameter!r} tem unidade {param.unit!r}, que não é "
-                    f"de prazo ({', '.join(UNITS)}).", f"{pointer}/parametro")
-    if param.unit == "dias_uteis" and rule.kind == "carencia":
-        raise fail("carência em dias úteis não é admitida.", f"{pointer}/parametro")
-    if param.unit == "horas" and not (
-            rule.kind in ("prazo", "duracao") and rule.direction == "apos"):
-        raise fail(f"prazo em horas só é admitido nos tipos 'prazo' (após o evento) e "
-                    f"'duracao', não em {rule.kind!r}.", f"{pointer}/parametro")
-    for period in param.periods:
-        value = period.value
-        if int(value) != value or not int(value) >= 1:
-            raise fail(f"o parâmetro {rule.parameter!r} deve ter valores inteiros positivos.",
-                        f"{pointer}/parametro")

@@ -1,6 +1,10 @@
 """The web application of lavra: applicants' requerimentos, staff pages, JSON API.
 
 A thin shell over the engine; see :func:`lavra.web.app.create_app`.
+
+May import: ``lavra.errors``, ``lavra.textutil``, ``lavra.inputs``, ``lavra.pack``,
+``lavra.config``, ``lavra.law``, ``lavra.checking``, ``lavra.render``,
+``lavra.signing``, ``lavra.registry``, ``lavra.documents``, ``lavra.issuing``.
 """
 
 from __future__ import annotations

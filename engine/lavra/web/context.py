@@ -18,8 +18,9 @@ from lavra.checking.content import FormSpec
 from lavra.config import Config, load_config
 from lavra.documents import Engine
 from lavra.errors import CitationError, ConfigError, LavraError
-from lavra.registry.store import IssuedRecord, Registry, open_default_registry
-from lavra.render.fillable import inline_refs
+from lavra.registry.records import IssuedRecord
+from lavra.registry.store import Registry, open_default_registry
+from lavra.render.fillable.schema import inline_refs
 from lavra.web.formmodel import CitationView
 from lavra.web.sandbox import Limits, MiB
 from lavra.web.throttle import LoginThrottle

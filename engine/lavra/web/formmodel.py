@@ -1,16 +1,15 @@
-"""The HTML form of a JSON Schema, and the JSON data of a submitted form.
+"""The HTML form of a JSON Schema: the tree of fields the templates render, and its checklist.
 
-Both directions are driven only by the form's schema (``$ref`` inlined by
-:func:`lavra.render.fillable.inline_refs`), like the fillable PDF: each input is named by
-the JSON pointer of the value it holds, without the leading slash
-(``veiculos/0/placa``).
+Both directions, this one and :mod:`lavra.web.formparse` (the submitted pairs back to
+JSON data), are driven only by the form's schema (``$ref`` inlined by
+:func:`lavra.render.fillable.schema.inline_refs`), like the fillable PDF: each input is
+named by the JSON pointer of the value it holds, without the leading slash
+(``veiculos/0/placa``); the schema helpers here serve both.
 
 :func:`build_form` returns a tree of frozen nodes (:class:`Group`, :class:`Rows`,
-:class:`Leaf`) that the templates render; :func:`parse_form` turns the submitted
-pairs back into data: empty fields are left out (not answered), dates typed as
-dd/mm/aaaa become ISO dates, integers become numbers, a value that cannot be
-converted is kept as typed so that the schema reports it in the completeness
-report.
+:class:`Leaf`) that the templates render; :func:`checklist` lists the documents asked
+for with their state in the completeness report; :func:`report_view` is what the
+report partial shows.
 """
 
 from __future__ import annotations
@@ -22,10 +21,9 @@ from datetime import date
 from typing import Any
 
 from lavra.checking.report import STATUS_LABELS, Report, Status
-from lavra.checking.schemas import FieldInfo
-from lavra.errors import InputError
 from lavra.inputs import pointers
-from lavra.inputs.textnorm import nfc
+from lavra.inputs.schemas.fields import FieldInfo
+from lavra.render.fillable.schema import field_name
 
 Schema = Mapping[str, Any]
 PathT = tuple[str | int, ...]
@@ -41,10 +39,6 @@ PLACEHOLDERS = {
     "cep": "00000-000",
     "data": "dd/mm/aaaa",
 }
-_ABSENT: Any = object()
-_DMY = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
-_INT = re.compile(r"[+-]?\d{1,15}")
-_NUMBER = re.compile(r"[+-]?\d{1,15}([.,]\d{1,10})?")
 
 
 @dataclass(frozen=True)
@@ -139,7 +133,7 @@ def _mapping(value: Any) -> Schema:
     return value if isinstance(value, Mapping) else {}
 
 
-def _types(schema: Schema) -> set[str]:
+def schema_types(schema: Schema) -> set[str]:
     kind = schema.get("type")
     if isinstance(kind, str):
         return {kind}
@@ -148,14 +142,14 @@ def _types(schema: Schema) -> set[str]:
     return set()
 
 
-def _is_object(schema: Schema) -> bool:
-    return "object" in _types(schema) or (
-        "properties" in schema and not _types(schema) and "enum" not in schema
+def is_object(schema: Schema) -> bool:
+    return "object" in schema_types(schema) or (
+        "properties" in schema and not schema_types(schema) and "enum" not in schema
     )
 
 
-def _is_array(schema: Schema) -> bool:
-    return "array" in _types(schema)
+def is_array(schema: Schema) -> bool:
+    return "array" in schema_types(schema)
 
 
 def is_document(schema: Schema) -> bool:
@@ -182,7 +176,7 @@ def properties(schema: Schema) -> dict[str, Schema]:
     return found
 
 
-def _options(schema: Schema) -> list[tuple[Any, str]]:
+def options_of(schema: Schema) -> list[tuple[Any, str]]:
     values = schema.get("enum")
     if not isinstance(values, list):
         return []
@@ -190,23 +184,23 @@ def _options(schema: Schema) -> list[tuple[Any, str]]:
     return [(v, str(labels.get(str(v), v))) for v in values]
 
 
-def _item_schema(schema: Schema) -> Schema:
+def item_schema(schema: Schema) -> Schema:
     return _mapping(schema.get("items"))
 
 
-def _is_boolean(schema: Schema) -> bool:
+def is_boolean(schema: Schema) -> bool:
     values = schema.get("enum")
     return (
-        "boolean" in _types(schema)
+        "boolean" in schema_types(schema)
         or isinstance(schema.get("const"), bool)
         or (isinstance(values, list) and bool(values) and all(isinstance(v, bool) for v in values))
     )
 
 
 def _widget(schema: Schema) -> str:
-    if _is_boolean(schema):
+    if is_boolean(schema):
         return "checkbox" if schema.get("const") is True else "yesno"
-    if _options(schema):
+    if options_of(schema):
         return "select"
     max_length = schema.get("maxLength")
     if isinstance(max_length, int) and max_length > TEXTAREA_MIN_LENGTH:
@@ -223,10 +217,6 @@ def ident(path: Sequence[str | int]) -> str:
     """The HTML id of the input of a value."""
     text = "-".join(str(t) for t in path)
     return "f-" + re.sub(r"[^A-Za-z0-9_-]", "_", text)
-
-
-def field_name(path: Sequence[str | int]) -> str:
-    return pointers.join(path)[1:]
 
 
 def _pattern(path: Sequence[str | int]) -> str:
@@ -295,11 +285,11 @@ class _Builder:
         return str(text) if isinstance(text, str) and text else None
 
     def node(self, schema: Schema, path: PathT, value: Any, label: str) -> Node:
-        if _is_object(schema):
+        if is_object(schema):
             return self.group(schema, path, value, label)
-        if _is_array(schema):
-            items = _item_schema(schema)
-            if _is_object(items):
+        if is_array(schema):
+            items = item_schema(schema)
+            if is_object(items):
                 return self.rows(schema, items, path, value, label)
             return self.multi(schema, items, path, value, label)
         return self.leaf(schema, path, value, label)
@@ -376,7 +366,7 @@ class _Builder:
             label=label,
             widget="multi",
             options=tuple(
-                Option(str(v), text, str(v) in chosen) for v, text in _options(items)
+                Option(str(v), text, str(v) in chosen) for v, text in options_of(items)
             ),
             help=self.help(schema, path),
             basis=self.basis(schema, path),
@@ -391,7 +381,7 @@ class _Builder:
         if widget == "select":
             options = tuple(
                 Option(str(v), text, value is not None and str(v) == str(value))
-                for v, text in _options(schema)
+                for v, text in options_of(schema)
             )
         elif widget == "yesno":
             options = (
@@ -400,7 +390,7 @@ class _Builder:
             )
         fmt = schema.get("format")
         mask = MASKS.get(fmt) if isinstance(fmt, str) else None
-        types = _types(schema)
+        types = schema_types(schema)
         inputmode = None
         if "integer" in types or mask in ("cpf", "cep", "data"):
             inputmode = "numeric"
@@ -475,155 +465,6 @@ def checklist(root: Group, report: Report | None) -> tuple[ChecklistEntry, ...]:
     walk(root, "")
     return tuple(out)
 
-
-# ----------------------------------------------------------------------- parsing
-
-
-def _convert(schema: Schema, raw: str) -> Any:
-    text = raw.strip()
-    if not text:
-        return _ABSENT
-    types = _types(schema)
-    if _is_boolean(schema):
-        if schema.get("const") is True and "boolean" in types:
-            return True
-        lowered = text.lower()
-        if lowered in ("sim", "true", "on"):
-            return True
-        if lowered in ("nao", "não", "false"):
-            return False
-        return _ABSENT
-    options = _options(schema)
-    if options:
-        for value, _ in options:
-            if str(value) == text:
-                return value
-        return text
-    if schema.get("format") == "date":
-        match = _DMY.fullmatch(text)
-        if match is not None:
-            day, month, year = (int(g) for g in match.groups())
-            try:
-                return date(year, month, day).isoformat()
-            except ValueError:
-                return text
-        return text
-    if "integer" in types and _INT.fullmatch(text):
-        return int(text)
-    if "number" in types and _NUMBER.fullmatch(text):
-        number = float(text.replace(",", "."))
-        return int(number) if number.is_integer() and "integer" in types else number
-    if schema.get("format") in ("placa",):
-        return text.upper()
-    return text
-
-
-class _Values:
-    def __init__(self, pairs: Iterable[tuple[str, str]]) -> None:
-        self.values: dict[str, list[str]] = {}
-        count = 0
-        for key, value in pairs:
-            if key.startswith("_") or key == "csrf":
-                continue
-            count += 1
-            if count > MAX_FIELDS:
-                raise InputError(
-                    f"O formulário enviado tem campos em excesso (máximo {MAX_FIELDS})."
-                )
-            if len(key) > 400:
-                raise InputError("O formulário enviado tem um nome de campo longo demais.")
-            # NFC here, so that a decomposed accent matches its option; the refusal of
-            # hidden characters, naming the field, comes with the data (check_values).
-            self.values.setdefault(nfc(key), []).append(
-                nfc(value) if isinstance(value, str) else value
-            )
-
-    def indexes(self, prefix: str) -> list[int]:
-        found: set[int] = set()
-        start = prefix + "/"
-        for key in self.values:
-            if key.startswith(start):
-                token = key[len(start):].split("/", 1)[0]
-                if token.isdigit() and len(token) < 6:
-                    found.add(int(token))
-        return sorted(found)
-
-
-def _read(schema: Schema, path: PathT, values: _Values) -> Any:
-    name = field_name(path) if path else ""
-    if _is_object(schema):
-        out: dict[str, Any] = {}
-        for key, sub in properties(schema).items():
-            value = _read(sub, (*path, key), values)
-            if value is not _ABSENT:
-                out[key] = value
-        return out if out or not path else _ABSENT
-    if _is_array(schema):
-        items = _item_schema(schema)
-        if _is_object(items):
-            indexes = values.indexes(name)
-            if len(indexes) > MAX_ROWS:
-                raise InputError(f"Linhas em excesso em {pointers.join(path)}.")
-            rows = [_read(items, (*path, index), values) for index in indexes]
-            kept = [row for row in rows if row is not _ABSENT]
-            return kept or _ABSENT
-        chosen = [_convert(items, raw) for raw in values.values.get(name, [])]
-        kept = [value for value in chosen if value is not _ABSENT]
-        return list(dict.fromkeys(kept)) or _ABSENT
-    raw = values.values.get(name)
-    if not raw:
-        return _ABSENT
-    if len(set(raw)) > 1:
-        # As a repeated JSON key: another reader of the same post would see another value.
-        where = pointers.join(path)
-        raise InputError(
-            f"O campo {where} foi enviado mais de uma vez, com valores diferentes. Cada "
-            "campo deve ser informado uma só vez.",
-            field=where,
-        )
-    return _convert(schema, raw[0])
-
-
-def parse_form(schema: Schema, pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
-    """The JSON data of a submitted form (``pairs`` as posted, in order)."""
-    data = _read(schema, (), _Values(pairs))
-    return data if isinstance(data, dict) else {}
-
-
-def to_pairs(schema: Schema, data: Any, path: PathT = ()) -> list[tuple[str, str]]:
-    """The submitted pairs that :func:`parse_form` turns back into ``data``."""
-    out: list[tuple[str, str]] = []
-    if _is_object(schema):
-        if isinstance(data, Mapping):
-            for key, sub in properties(schema).items():
-                if key in data:
-                    out.extend(to_pairs(sub, data[key], (*path, key)))
-        return out
-    if _is_array(schema):
-        items = _item_schema(schema)
-        if isinstance(data, list):
-            for index, value in enumerate(data):
-                if _is_object(items):
-                    out.extend(to_pairs(items, value, (*path, index)))
-                else:
-                    out.append((field_name(path), str(value)))
-        return out
-    if data is None:
-        return out
-    out.append((field_name(path), display_value(schema, data)))
-    return out
-
-
-def remove_row(data: dict[str, Any], pointer: str) -> dict[str, Any]:
-    """``data`` without the array item at ``pointer`` (``/veiculos/1``); unchanged if absent."""
-    tokens = pointers.split(pointer)
-    if not tokens or not tokens[-1].isdigit():
-        return data
-    parent = pointers.get(data, pointers.join(tokens[:-1]))
-    index = int(tokens[-1])
-    if isinstance(parent, list) and index < len(parent):
-        del parent[index]
-    return data
 
 
 def report_view(report: Report, cite: Callable[[str], CitationView]) -> dict[str, Any]:

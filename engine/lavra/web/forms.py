@@ -16,7 +16,8 @@ from lavra.checking.content import FormSpec
 from lavra.checking.report import Report
 from lavra.inputs.reading import parse_data
 from lavra.web.common import context_of, page, templates_of
-from lavra.web.formmodel import build_form, checklist, parse_form, remove_row, report_view
+from lavra.web.formmodel import build_form, checklist, report_view
+from lavra.web.formparse import parse_form, remove_row
 from lavra.web.users import User
 
 

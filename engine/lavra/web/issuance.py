@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lavra.errors import InputError
-from lavra.registry.store import IssuedRecord
+from lavra.registry.records import IssuedRecord
 from lavra.web.context import WebContext
 from lavra.web.users import User
 

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from lavra.errors import InputError, LavraError
-from lavra.registry.store import IssuedRecord
+from lavra.registry.records import IssuedRecord
 from lavra.signing.verification import normalize_code
 from lavra.web.common import (
     PDF,

@@ -36,7 +36,7 @@ def read_requerimento(
     from pypdf import PdfReader
     from pypdf.errors import PyPdfError
 
-    from lavra.render.fillable import read_fields
+    from lavra.render.fillable.reading import read_fields
 
     found = form_id
     if not found:

@@ -54,7 +54,7 @@ from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from lavra.errors import InputError, LavraError
-from lavra.registry.store import NAMING_CONVENTION, UTCDateTime
+from lavra.registry.tables import NAMING_CONVENTION, UTCDateTime
 
 MIN_PASSWORD = 10
 MAX_PASSWORD = 256

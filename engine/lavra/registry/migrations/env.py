@@ -1,4 +1,4 @@
-"""Alembic environment, configured programmatically by lavra.registry.store.
+"""Alembic environment, configured programmatically by lavra.registry.database.
 
 The caller passes an open connection (already inside its transaction) in
 ``config.attributes["connection"]``; every revision then runs in that transaction.
@@ -10,7 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from lavra.registry.store import metadata
+from lavra.registry.tables import metadata
 
 
 def run_offline() -> None:

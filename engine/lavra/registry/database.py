@@ -1,0 +1,169 @@
+"""The registry's database: its URL, the engine (SQLite or PostgreSQL), migrations, errors.
+
+Storage is a SQLite file ``<data_dir>/registro.sqlite3`` by default (WAL mode, with a
+busy timeout so concurrent processes wait for each other), or PostgreSQL when
+``LAVRA_DATABASE_URL`` (or the URL passed in) says so. The schema is owned by the
+Alembic migrations shipped in :mod:`lavra.registry.migrations`; :func:`migrate` brings
+it to head, one process at a time. :func:`database_errors` turns SQLAlchemy and driver
+errors into :class:`LavraError` with a pt-BR message.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
+
+from lavra.errors import ConfigError, LavraError
+
+__all__ = [
+    "BUSY_TIMEOUT_SECONDS",
+    "DATABASE_URL_ENV",
+    "MIGRATIONS_DIR",
+    "SQLITE_FILE",
+    "WRITE_OPTION",
+    "Conflict",
+    "alembic_config",
+    "database_errors",
+    "database_url",
+    "engine_for",
+    "migrate",
+]
+
+DATABASE_URL_ENV = "LAVRA_DATABASE_URL"
+SQLITE_FILE = "registro.sqlite3"
+BUSY_TIMEOUT_SECONDS = 60
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+WRITE_OPTION = "lavra_registry_write"
+_SUPPORTED_DIALECTS = ("sqlite", "postgresql")
+_MIGRATION_LOCK = 7_411_913  # PostgreSQL advisory lock taken while migrating
+
+
+def database_url(data_dir: Path) -> str:
+    """``LAVRA_DATABASE_URL`` when set, else the SQLite file in the data folder."""
+    named = os.environ.get(DATABASE_URL_ENV, "").strip()
+    if named:
+        return named
+    path = Path(data_dir).resolve() / SQLITE_FILE
+    return URL.create("sqlite", database=str(path)).render_as_string()
+
+
+
+class Conflict(LavraError):
+    """A uniqueness or integrity conflict in the database."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"Conflito no registro de documentos: {what}.")
+        self.what = what
+
+
+@contextmanager
+def database_errors() -> Iterator[None]:
+    """SQLAlchemy and driver errors → LavraError with a pt-BR message."""
+    try:
+        yield
+    except IntegrityError as error:
+        text_ = str(error.orig).lower()
+        if "verification_code" in text_:
+            raise Conflict("o código de verificação já existe em outro documento") from None
+        if "idempotency_key" in text_:
+            raise Conflict("a chave de idempotência já está em uso") from None
+        if "number" in text_ or "series" in text_:
+            raise Conflict("o número já consta do registro") from None
+        raise Conflict("violação de unicidade ou integridade") from None
+    except OperationalError as error:
+        if "locked" in str(error.orig).lower() or "busy" in str(error.orig).lower():
+            raise LavraError(
+                "O registro de documentos está ocupado por outra operação; tente novamente."
+            ) from None
+        raise LavraError(f"Falha de acesso ao registro de documentos: {error.orig}.") from None
+    except SQLAlchemyError as error:
+        raise LavraError(f"Falha no registro de documentos: {error}.") from None
+
+
+
+# ============================================================================ opening
+def _sqlite_connect(dbapi_connection: Any, record_of: Any) -> None:
+    # Let SQLAlchemy emit BEGIN (see _sqlite_begin); pysqlite's own is deferred only.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_SECONDS * 1000}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+    finally:
+        cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    # Writers take the writer lock at BEGIN, before reading the counter; readers do not.
+    immediate = connection.get_execution_options().get(WRITE_OPTION, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def engine_for(url: str) -> Engine:
+    if not isinstance(url, str) or not url.strip():
+        raise ConfigError(f"Informe o endereço do banco de dados do registro ({DATABASE_URL_ENV}).")
+    try:
+        parsed = make_url(url.strip())
+    except ArgumentError:
+        raise ConfigError(
+            f"Endereço de banco de dados inválido: «{url}». Exemplos: "
+            "sqlite:////var/lib/lavra/registro.sqlite3 ou postgresql://usuario@servidor/lavra."
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend not in _SUPPORTED_DIALECTS:
+        raise ConfigError(
+            f"Banco de dados não suportado pelo registro: {backend}. Use SQLite ou PostgreSQL."
+        )
+    try:
+        if backend == "sqlite":
+            if not parsed.database or parsed.database == ":memory:" or parsed.database.startswith(
+                "file:"
+            ):
+                raise ConfigError(
+                    "O registro em SQLite precisa de um arquivo (por exemplo "
+                    "sqlite:////var/lib/lavra/registro.sqlite3)."
+                )
+            Path(parsed.database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+            event.listen(engine, "connect", _sqlite_connect)
+            event.listen(engine, "begin", _sqlite_begin)
+        else:
+            engine = create_engine(parsed, pool_pre_ping=True)
+    except OSError as error:
+        raise ConfigError(
+            f"Não foi possível criar a pasta do registro ({error.filename}): {error.strerror}."
+        ) from None
+    except (ArgumentError, ImportError) as error:
+        raise ConfigError(
+            f"Não foi possível usar o banco de dados «{parsed.render_as_string()}»: {error}."
+        ) from None
+    return engine
+
+
+def alembic_config(connection: Connection) -> AlembicConfig:
+    """An Alembic configuration over the shipped migrations, bound to ``connection``."""
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["connection"] = connection
+    return config
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to ``revision`` in one transaction, one process at a time."""
+    writer = engine.execution_options(**{WRITE_OPTION: True})
+    with database_errors(), writer.connect() as connection, connection.begin():
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+        command.upgrade(alembic_config(connection), revision)
+
+

@@ -1,0 +1,260 @@
+"""Reading the registry: the sessions, the stored files and every query over issued documents.
+
+:class:`RegistryQueries` is the read side of :class:`lavra.registry.store.Registry`
+(which adds issuing, cancelling and events): lookups by number, verification code,
+holder or vehicle, the licences in force on a date, free-text search, and the PDF and
+DOCX exactly as issued.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from datetime import date, datetime
+from types import TracebackType
+from typing import Self
+
+from sqlalchemy import Select, or_, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from lavra.errors import InputError
+from lavra.inputs.formats import (
+    has_cnpj_shape,
+    has_cpf_shape,
+    has_placa_shape,
+    normalize_placa,
+    unmask,
+)
+from lavra.inputs.textnorm import clean_text
+from lavra.registry.database import WRITE_OPTION, database_errors
+from lavra.registry.records import (
+    NUMBER_RE,
+    IssuedRecord,
+    Status,
+    check_ident,
+    check_number,
+    check_series,
+    check_text,
+    check_year,
+    format_number,
+    local_date,
+    normalize_cpf_cnpj,
+    normalize_plate,
+    parse_number,
+    record_of,
+)
+from lavra.registry.tables import DocumentRow
+
+__all__ = ["RegistryQueries"]
+
+
+def like_prefix(prefix: str) -> str:
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped + "%"
+
+
+class RegistryQueries:
+    """Sessions over one database and the read-only queries of the registry."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._writer = engine.execution_options(**{WRITE_OPTION: True})
+
+    # ------------------------------------------------------------ lifecycle
+    @property
+    def url(self) -> str:
+        return self._engine.url.render_as_string(hide_password=True)
+
+    @property
+    def dialect(self) -> str:
+        return self._engine.dialect.name
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine, for tables that share the registry's database (the web
+        application's accounts, created by migration 0002)."""
+        return self._engine
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ sessions
+    @contextmanager
+    def _write(self) -> Iterator[Session]:
+        """A write transaction: the writer lock (SQLite) is taken at BEGIN."""
+        with Session(self._writer, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        with Session(self._engine) as session, session.begin():
+            yield session
+
+    # ------------------------------------------------------------ files
+    def pdf(self, document_id: int) -> bytes:
+        """The signed PDF exactly as issued."""
+        ident = check_ident(document_id)
+        blob = self._blob(select(DocumentRow.pdf).where(DocumentRow.id == ident), ident)
+        if blob is None:
+            raise InputError(f"Documento {ident} não consta do registro.", field="/documento")
+        return blob
+
+    def docx(self, document_id: int) -> bytes | None:
+        """The editable DOCX issued with the PDF, if any."""
+        ident = check_ident(document_id)
+        return self._blob(select(DocumentRow.docx).where(DocumentRow.id == ident), ident)
+
+    def _blob(self, stmt: Select[bytes | None], ident: int) -> bytes | None:
+        with self._database_errors(), self._read() as session:
+            if session.get(DocumentRow, ident) is None:
+                raise InputError(f"Documento {ident} não consta do registro.", field="/documento")
+            return session.scalar(stmt)
+
+    # ------------------------------------------------------------ queries
+    def get(self, series: str, year: int, number: int) -> IssuedRecord | None:
+        series, year, number = check_series(series), check_year(year), check_number(number)
+        return self._one(
+            select(DocumentRow).where(
+                DocumentRow.series == series, DocumentRow.year == year, DocumentRow.number == number
+            )
+        )
+
+    def get_by_id(self, document_id: int) -> IssuedRecord | None:
+        return self._one(select(DocumentRow).where(DocumentRow.id == check_ident(document_id)))
+
+    def by_number(self, formatted: str, series: str | None = None) -> IssuedRecord | None:
+        """The document ``0001/2026`` (of ``series``; without it, the number must be unique)."""
+        number, year = parse_number(formatted)
+        if series is not None:
+            return self.get(series, year, number)
+        found = self._many(
+            select(DocumentRow).where(DocumentRow.year == year, DocumentRow.number == number)
+        )
+        if len(found) > 1:
+            series_list = ", ".join(sorted(record.series for record in found))
+            raise InputError(
+                f"Há mais de um documento nº {format_number(number, year)} (séries "
+                f"{series_list}); indique a série.",
+                field="/serie",
+            )
+        return found[0] if found else None
+
+    def by_code(self, code: str) -> IssuedRecord | None:
+        """The document with this verification code."""
+        wanted = check_text(code, "o código de verificação", "/codigo", 64)
+        return self._one(select(DocumentRow).where(DocumentRow.verification_code == wanted))
+
+    def autos_for_vehicle(
+        self,
+        placa: str,
+        form_prefix: str,
+        since: datetime | date,
+        *,
+        before: datetime | date | None = None,
+        include_cancelled: bool = False,
+    ) -> tuple[IssuedRecord, ...]:
+        """Documents of forms starting with ``form_prefix`` for the vehicle, most recent first.
+
+        Dates are those of the documents' facts (reference date), from ``since``
+        (inclusive; an aware datetime is read in America/Sao_Paulo) and, when given,
+        before ``before`` (exclusive). Cancelled documents count only when asked.
+        """
+        plate = normalize_plate(placa)
+        prefix = check_text(form_prefix, "o prefixo do formulário", "/formulario", 120)
+        stmt = select(DocumentRow).where(
+            DocumentRow.placa == plate,
+            DocumentRow.form.like(like_prefix(prefix), escape="\\"),
+            DocumentRow.reference_date >= local_date(since, "/desde"),
+        )
+        if before is not None:
+            stmt = stmt.where(DocumentRow.reference_date < local_date(before, "/ate"))
+        if not include_cancelled:
+            stmt = stmt.where(DocumentRow.status == Status.ISSUED.value)
+        return self._many(
+            stmt.order_by(
+                DocumentRow.reference_date.desc(),
+                DocumentRow.issued_at.desc(),
+                DocumentRow.id.desc(),
+            )
+        )
+
+    def by_holder(
+        self, cpf_cnpj: str, form_prefix: str | None = None
+    ) -> tuple[IssuedRecord, ...]:
+        """Every document of a holder (cancelled ones included), most recent first."""
+        holder = normalize_cpf_cnpj(cpf_cnpj)
+        stmt = select(DocumentRow).where(DocumentRow.cpf_cnpj == holder)
+        if form_prefix is not None:
+            prefix = check_text(form_prefix, "o prefixo do formulário", "/formulario", 120)
+            stmt = stmt.where(DocumentRow.form.like(like_prefix(prefix), escape="\\"))
+        return self._many(stmt.order_by(DocumentRow.issued_at.desc(), DocumentRow.id.desc()))
+
+    def active_licences(self, form: str, on: date) -> tuple[IssuedRecord, ...]:
+        """Documents of ``form`` issued, not cancelled, in force on ``on``.
+
+        In force: reference date on or before ``on`` and ``computed["valido_ate"]`` on
+        or after it. Ordered by number.
+        """
+        name = check_text(form, "o formulário", "/formulario", 120)
+        day = local_date(on, "/data")
+        return self._many(
+            select(DocumentRow)
+            .where(
+                DocumentRow.form == name,
+                DocumentRow.status == Status.ISSUED.value,
+                DocumentRow.reference_date <= day,
+                DocumentRow.valid_until >= day,
+            )
+            .order_by(DocumentRow.year, DocumentRow.series, DocumentRow.number)
+        )
+
+    def search(self, text: str, limit: int = 50) -> tuple[IssuedRecord, ...]:
+        """Documents matching a number (0001/2026), a verification code, CPF/CNPJ or placa."""
+        wanted = clean_text(
+            check_text(text, "o texto da busca", "/busca", 200), field="/busca",
+            what="O texto da busca"
+        )
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise InputError(f"Limite de resultados inválido: «{limit}».", field="/limite")
+        conditions = [DocumentRow.verification_code == wanted]
+        match = NUMBER_RE.fullmatch(wanted)
+        if match is not None:
+            number, year = int(match.group(1)), int(match.group(2))
+            conditions.append((DocumentRow.number == number) & (DocumentRow.year == year))
+        if has_cpf_shape(wanted) or has_cnpj_shape(wanted):
+            conditions.append(DocumentRow.cpf_cnpj == unmask(wanted))
+        if has_placa_shape(wanted):
+            conditions.append(DocumentRow.placa == normalize_placa(wanted))
+        return self._many(
+            select(DocumentRow)
+            .where(or_(*conditions))
+            .order_by(DocumentRow.issued_at.desc(), DocumentRow.id.desc())
+            .limit(min(limit, 500))
+        )
+
+    def _one(self, stmt: Select[DocumentRow]) -> IssuedRecord | None:
+        with self._database_errors(), self._read() as session:
+            row = session.scalars(stmt).one_or_none()
+            return None if row is None else record_of(row)
+
+    def _many(self, stmt: Select[DocumentRow]) -> tuple[IssuedRecord, ...]:
+        with self._database_errors(), self._read() as session:
+            return tuple(record_of(row) for row in session.scalars(stmt).all())
+
+    # ------------------------------------------------------------ errors
+    def _database_errors(self) -> AbstractContextManager[None]:
+        return database_errors()
+
+

@@ -1,0 +1,134 @@
+"""The registry's tables: documents, counters (one per series and year) and events.
+
+The ORM classes here are what the Alembic migrations of :mod:`lavra.registry.migrations`
+build; ``metadata`` is what ``env.py`` compares against when a revision is written.
+Instants are stored in UTC on every backend (:class:`UTCDateTime`).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Date,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["NAMING_CONVENTION", "Base", "CounterRow", "DocumentRow", "EventRow", "UTCDateTime",
+           "metadata"]
+
+# ============================================================================ schema
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware instant stored in UTC on every backend.
+
+    SQLite has no timezone type: the UTC wall time is stored and UTC is attached again
+    when read back. PostgreSQL stores ``timestamptz``.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the registry")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class DocumentRow(Base):
+    """One issued document, as issued (data, computed values, files) and its status."""
+
+    __tablename__ = "documents"
+    __table_args__ = (
+        UniqueConstraint("series", "year", "number"),
+        CheckConstraint("status IN ('issued', 'cancelled')", name="status"),
+        CheckConstraint("number > 0", name="number_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    series: Mapped[str] = mapped_column(String(40))
+    year: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    form: Mapped[str] = mapped_column(String(120), index=True)
+    data: Mapped[Any] = mapped_column(JSON)
+    computed: Mapped[Any] = mapped_column(JSON)
+    reference_date: Mapped[date] = mapped_column(Date, index=True)
+    valid_until: Mapped[date | None] = mapped_column(Date, index=True)
+    sha256: Mapped[str] = mapped_column(String(64))
+    verification_code: Mapped[str] = mapped_column(String(64), unique=True)
+    signer_subject: Mapped[str] = mapped_column(String(500))
+    signer_serial: Mapped[str] = mapped_column(String(100))
+    pack_version: Mapped[str] = mapped_column(String(100))
+    issued_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    status: Mapped[str] = mapped_column(String(12))
+    cancel_reason: Mapped[str | None] = mapped_column(Text)
+    cancelled_by: Mapped[str | None] = mapped_column(String(200))
+    cancelled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    idempotency_key: Mapped[str | None] = mapped_column(String(200), unique=True)
+    request_sha256: Mapped[str | None] = mapped_column(String(64))
+    pdf: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    docx: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
+    cpf_cnpj: Mapped[str | None] = mapped_column(String(14), index=True)
+    placa: Mapped[str | None] = mapped_column(String(7), index=True)
+
+
+class CounterRow(Base):
+    """The last number taken in one series and year."""
+
+    __tablename__ = "counters"
+    __table_args__ = (CheckConstraint("last_number >= 0", name="last_number_not_negative"),)
+
+    series: Mapped[str] = mapped_column(String(40), primary_key=True)
+    year: Mapped[int] = mapped_column(Integer, primary_key=True)
+    last_number: Mapped[int] = mapped_column(Integer)
+
+
+class EventRow(Base):
+    """One step of a document's history: issued, cancelled, verified..."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    actor: Mapped[str] = mapped_column(String(500))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    detail: Mapped[str | None] = mapped_column(Text)
+
+
+metadata = Base.metadata
+
+
