@@ -32,7 +32,7 @@ from typing import Any
 
 from lavra.errors import ConfigError
 from lavra.inputs.reading import describe_os_error
-from lavra.pack import PACK_ENV, checked_pack_dir, default_pack_dir
+from lavra.pack import PACK_ENV, default_pack_dir, select_pack
 
 CONFIG_ENV = "LAVRA_CONFIG"
 DATA_ENV = "LAVRA_DATA"
@@ -164,7 +164,7 @@ def load_config(cwd: Path | None = None) -> Config:
     elif (here / "lavra.toml").is_file():
         values = _read_file(here / "lavra.toml")
     pack = os.environ.get(PACK_ENV) or values.get("pacote")
-    pack_dir = checked_pack_dir(Path(pack)) if pack else default_pack_dir()
+    pack_dir = select_pack(pack).root if pack else default_pack_dir()
     data = os.environ.get(DATA_ENV) or values.get("pasta_dados") or str(here / "lavra-dados")
     return Config(
         pack_dir=pack_dir,

@@ -53,7 +53,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
@@ -156,7 +156,7 @@ def _entry_points() -> Mapping[str, metadata.EntryPoint]:
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def _installed(name: str) -> ContentPack:
     """The installed pack ``name``: only its own code is imported, not the other packs'."""
     entry = _entry_points()[name]

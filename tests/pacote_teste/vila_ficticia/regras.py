@@ -13,7 +13,7 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
-from lavra.checking.computations import Computation, ComputeInput, Computed, item_at
+from lavra.checking.computations import Computation, Computed, ComputeInput, item_at
 from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
@@ -51,10 +51,6 @@ def validade_licenca_taxi(request: ComputeInput) -> Computed:
             (item_at("/cnh/validade", Status.INVALID, message, LICENCE),),
         )
     until = min(by_term, cnh)
-    why = (
-        f"{years} anos da expedição" if until == by_term else "a validade da CNH do titular"
-    )
-    explanation = f"Válida até {format_date(until)}: o menor entre {why} e o prazo do art. 3º."
     if until == by_term:
         explanation = (
             f"Válida até {format_date(until)}: {years} anos da expedição, antes do vencimento "
@@ -65,7 +61,7 @@ def validade_licenca_taxi(request: ComputeInput) -> Computed:
             f"Válida até {format_date(until)}, vencimento da CNH do titular, antes dos "
             f"{years} anos da expedição (art. 3º)."
         )
-    item = item_at("/cnh/validade", Status.MET, explanation, LICENCE)
+    item = Item("validade", Status.MET, "/cnh/validade", explanation, (LICENCE,))
     return Computed(
         {"valido_ate": until, "validade_anos": years, "explicacao_validade": explanation},
         (item,),
@@ -83,9 +79,9 @@ def _repeat(request: ComputeInput, on: date) -> tuple[bool, str | None]:
     prior = request.history.prior_autos(plate, request.form_id, since, on)
     if not prior:
         return False, None
-    earliest = min(prior, key=lambda record: record.reference_date)
+    latest = max(prior, key=lambda record: record.reference_date)
     return True, (
-        f"Reincidência: auto nº {earliest.number}, de {format_date(earliest.reference_date)}, "
+        f"Reincidência: auto nº {latest.number}, de {format_date(latest.reference_date)}, "
         f"nos {months} meses anteriores; multa em dobro (art. 4º, parágrafo único)."
     )
 
@@ -96,13 +92,16 @@ def _appeal(request: ComputeInput, on: date) -> tuple[dict[str, Any], list[Item]
         found = deadline_for(APPEAL, on, context=load_statutory_context(request.pack_dir))
     except LavraError as error:
         message = f"Não foi possível calcular o prazo de recurso (art. 5º): {error.message}"
-        return {"recurso": None}, [item_at("/ocorrencia/data", Status.MISSING, message, APPEAL)]
+        return {"recurso": None}, [Item("recurso", Status.MISSING, "/ocorrencia/data", message,
+                                        (APPEAL,))]
     notice = (
         f"Do presente auto cabe recurso ao Secretário Municipal de Mobilidade até "
         f"{format_date(found.last_day)} ({found.reference})."
     )
+    item = Item("recurso", Status.MET, "/ocorrencia/data",
+                f"Prazo de recurso até {format_date(found.last_day)}.", found.basis)
     return {"recurso": notice, "recurso_ultimo_dia": found.last_day,
-            "recurso_contagem": found.counting}, []
+            "recurso_contagem": found.counting}, [item]
 
 
 def auto_infracao_taxi(request: ComputeInput) -> Computed:
@@ -113,10 +112,8 @@ def auto_infracao_taxi(request: ComputeInput) -> Computed:
     amount = base * 2 if repeated else base
     appeal, items = _appeal(request, on)
     basis = (FINE, REPEAT) if repeated else (FINE,)
-    items.append(
-        item_at("/ocorrencia/data", Status.MET,
-                f"Multa de {format_moeda(amount)} (art. 4º).", *basis)
-    )
+    fine = f"Multa de {format_moeda(amount)}" + (", em dobro pela reincidência" if repeated else "")
+    items.append(Item("multa", Status.MET, "/ocorrencia/data", f"{fine} (art. 4º).", basis))
     values: Mapping[str, Any] = {
         "valor": amount,
         "valor_texto": format_moeda_extenso(amount),
