@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from collections.abc import Mapping, Sequence
 from datetime import date
 from pathlib import Path
@@ -227,12 +228,24 @@ def test_cli_checks_drafts_and_reports_coverage_with_pacote(tmp_path: Path) -> N
         "Cobertura de taxi: 8 implementados, 2 marcados, 0 cobertos pelos subordinados, "
         "0 pendentes."
     )
+    appeal = lavra(["--pacote", str(pack), "deadline", "taxi#art5", "--from", "2026-03-02",
+                    "--filed", "2026-03-17"], tmp_path)
+    assert appeal.returncode == 0, appeal.stderr
+    assert appeal.stdout.splitlines()[1] == "Último dia: 17/03/2026."
+    assert appeal.stdout.rstrip().endswith("recurso tempestivo.")
     checked_pack = lavra(["pack", "check", str(pack)], tmp_path)
     assert checked_pack.returncode == 0, checked_pack.stderr
     assert "sem erros" in checked_pack.stdout
 
 
 # ------------------------------------------------------------------ discovery
+
+
+def declared_entry_points() -> dict[str, str]:
+    """The entry points the test pack's own pyproject.toml declares."""
+    with (PACK.parent / "pyproject.toml").open("rb") as handle:
+        entries: dict[str, str] = tomllib.load(handle)["project"]["entry-points"]["lavra.pacotes"]
+    return entries
 
 
 def install_fake(site: Path, dist: str, entries: Mapping[str, str]) -> None:
@@ -260,7 +273,7 @@ print(json.dumps({"root": str(pack.root), "name": pack.name, "before_listing": f
 def test_an_installed_pack_is_found_by_its_entry_point(tmp_path: Path) -> None:
     site = tmp_path / "site"
     copy_pack(site)
-    install_fake(site, "vila_ficticia", {"vila-ficticia": "vila_ficticia:pacote"})
+    install_fake(site, "vila_ficticia", declared_entry_points())
     found = run(["-c", DISCOVER], tmp_path, path=[site])
     assert found.returncode == 0, found.stderr
     result = json.loads(found.stdout)
