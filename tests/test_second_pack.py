@@ -388,3 +388,20 @@ def test_repeat_window_is_the_twelve_months_before_the_infraction() -> None:
     assert inside.values["valor"] == 1000
     assert "auto nº 0002/2025, de 02/03/2025" in inside.values["reincidencia"]
     assert _compute("auto_infracao_taxi", AUTO, data, date(2026, 3, 2)).values["valor"] == 500
+
+
+def test_configuration_key_pacote_chooses_the_pack_for_every_command(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    copy_pack(site)
+    install_fake(site, "vila_ficticia", declared_entry_points())
+    example = str(site / "vila_ficticia" / "forms" / LIC / "exemplo.json")
+    for choice in ("vila-ficticia", str(site / "vila_ficticia")):  # a name, a folder
+        (tmp_path / "lavra.toml").write_text(f'pacote = "{choice}"\n', encoding="utf-8")
+        checked = lavra(["check", LIC, example], tmp_path, path=[site])
+        assert checked.returncode == 0, checked.stderr
+        coverage = lavra(["law", "coverage"], tmp_path, path=[site])
+        assert coverage.stdout.startswith("Cobertura de taxi: 8 implementados"), coverage.stderr
+        listed = lavra(["deadline", "--list"], tmp_path, path=[site])
+        assert listed.stdout.startswith("taxi#art5 "), listed.stderr
+        packed = lavra(["pack", "check"], tmp_path, path=[site])
+        assert "sem erros" in packed.stdout, packed.stderr

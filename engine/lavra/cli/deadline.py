@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from lavra.config import load_config
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import check_date, parse_date
 from lavra.law.statutory import (
@@ -111,7 +112,7 @@ def _list(context: StatutoryContext, as_json: bool) -> None:
 def deadline(citacao: str | None, inicio: str | None, protocolo: str | None,
              as_json: bool, listar: bool) -> None:
     try:
-        context = load_statutory_context()
+        context = load_statutory_context(load_config().pack_dir)
         if listar:
             _list(context, as_json)
             return

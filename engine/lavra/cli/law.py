@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
+from lavra.config import load_config
 from lavra.errors import LavraError
 from lavra.law.coverage import (
     COVERED_BY_CHILDREN,
@@ -26,7 +27,6 @@ from lavra.law.coverage import (
     compute_coverage,
 )
 from lavra.law.model import Citation, Law, load_laws, resolve, short_reference
-from lavra.pack import default_pack_dir
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,7 +57,7 @@ def _echo_json(data: Any) -> None:
 
 
 def _laws() -> dict[str, Law]:
-    laws: dict[str, Law] = load_laws(default_pack_dir())
+    laws: dict[str, Law] = load_laws(load_config().pack_dir)
     return laws
 
 
@@ -176,7 +176,7 @@ def _print_report(report: CoverageReport) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @_lavra_errors
 def coverage_command(lei: str | None, as_json: bool) -> None:
-    pack: Path = default_pack_dir()
+    pack: Path = load_config().pack_dir
     report = compute_coverage(pack, lei)
     if as_json:
         _echo_json(report.to_dict())

@@ -16,8 +16,9 @@ import click
 
 from lavra.checking.content import Content, describe_error
 from lavra.cli.support import EXIT_INCOMPLETE, shielded
+from lavra.config import load_config
 from lavra.errors import ContentPackError
-from lavra.pack import checked_pack_dir, default_pack_dir
+from lavra.pack import checked_pack_dir
 from lavra.render.templatecheck import check_templates
 
 
@@ -41,7 +42,7 @@ def check_command(folder: Path | None, as_json: bool) -> None:
     Cada erro indica o modelo (formulário e arquivo) e a linha. Sai com 0 quando o
     pacote está correto, 1 quando há erros, 2 quando o pacote não pode ser lido.
     """
-    root = checked_pack_dir(folder) if folder else default_pack_dir()
+    root = checked_pack_dir(folder) if folder else load_config().pack_dir
     issues = check_templates(root)
     problems = [issue.describe() for issue in issues]
     if not issues:
