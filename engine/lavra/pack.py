@@ -34,10 +34,13 @@ or a function returning one::
     [project.entry-points."lavra.pacotes"]
     vila-ficticia = "vila_ficticia:pacote"
 
-A pack folder (a path) is read as follows: when it is the root of an installed pack,
-that pack; when it is a Python package (an ``__init__.py`` defining ``pacote``), the
-package is imported from there under the folder's name; otherwise a pack of data only
-(laws, schemas, forms; no computations and no rules beyond the engine's own).
+A pack folder (a path) is read as follows: when it is a Python package (an
+``__init__.py`` defining ``pacote``), the package is imported from there under the
+folder's name; when it is the root of an installed pack (a checkout, whose data sit
+beside the package), that pack; otherwise a pack of data only (laws, schemas, forms;
+no computations and no rules beyond the engine's own). Choosing a pack by name or by
+the folder of its package imports that pack's code alone, never another installed
+pack's.
 
 This module imports nothing of the pipeline at run time: the types it names are for
 the reader and for mypy.
@@ -50,7 +53,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
@@ -145,20 +148,36 @@ def _as_pack(obj: Any, where: str) -> ContentPack:
 
 
 @lru_cache(maxsize=1)
-def installed_packs() -> Mapping[str, ContentPack]:
-    """The installed packs by name (entry points of the group ``lavra.pacotes``)."""
-    found: dict[str, ContentPack] = {}
+def _entry_points() -> Mapping[str, metadata.EntryPoint]:
+    """The entry points of the group ``lavra.pacotes`` by name (first one wins), unloaded."""
+    found: dict[str, metadata.EntryPoint] = {}
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            obj = entry.load()
-        except Exception as error:  # an installed pack that cannot be imported
-            raise ContentPackError(
-                f"O pacote de conteúdo instalado «{entry.name}» não pôde ser carregado: "
-                f"{error}."
-            ) from error
-        pack = _as_pack(obj, f"«{entry.name}»")
-        found.setdefault(entry.name, replace(pack, root=checked_pack_dir(pack.root)))
+        found.setdefault(entry.name, entry)
     return found
+
+
+@cache
+def _installed(name: str) -> ContentPack:
+    """The installed pack ``name``: only its own code is imported, not the other packs'."""
+    entry = _entry_points()[name]
+    try:
+        obj = entry.load()
+    except Exception as error:  # an installed pack that cannot be imported
+        raise ContentPackError(
+            f"O pacote de conteúdo instalado «{entry.name}» não pôde ser carregado: "
+            f"{error}."
+        ) from error
+    pack = _as_pack(obj, f"«{entry.name}»")
+    return replace(pack, root=checked_pack_dir(pack.root))
+
+
+def installed_packs() -> Mapping[str, ContentPack]:
+    """The installed packs by name (entry points of the group ``lavra.pacotes``).
+
+    This loads the code of every installed pack; choosing one pack by name or by folder
+    (:func:`select_pack`) loads that pack alone.
+    """
+    return {name: _installed(name) for name in _entry_points()}
 
 
 # ---------------------------------------------------------------- packs in folders
@@ -193,10 +212,14 @@ def _import_folder(root: Path) -> ModuleType:
 
 @lru_cache(maxsize=32)
 def _pack_at(root: Path) -> ContentPack:
-    for pack in installed_packs().values():
-        if pack.root.resolve() == root:
-            return pack
-    if (root / "__init__.py").is_file():
+    # A Python package is imported from the folder itself (an installed pack's package
+    # is the module already imported there): no other pack's code is loaded. A folder of
+    # data whose code lives elsewhere (a checkout) is matched against the installed packs.
+    if not (root / "__init__.py").is_file():
+        for pack in installed_packs().values():
+            if pack.root.resolve() == root:
+                return pack
+    else:
         module = _import_folder(root)
         declared = getattr(module, "pacote", None)
         if declared is None:
@@ -216,28 +239,27 @@ def pack_at(root: Path) -> ContentPack:
 
 def select_pack(choice: str | None) -> ContentPack:
     """The pack named or located by ``choice``, else the one installed pack."""
+    names = sorted(_entry_points())
     if choice:
-        packs = installed_packs()
-        if choice in packs:
-            return packs[choice]
+        if choice in names:
+            return _installed(choice)
         if "/" not in choice and os.sep not in choice and not Path(choice).exists():
-            names = ", ".join(sorted(packs)) or "nenhum"
+            listed = ", ".join(names) or "nenhum"
             raise ContentPackError(
-                f"Pacote de conteúdo «{choice}» não instalado (instalados: {names}). "
+                f"Pacote de conteúdo «{choice}» não instalado (instalados: {listed}). "
                 "Informe o nome de um pacote instalado ou a pasta de um pacote."
             )
         return pack_at(Path(choice))
-    packs = installed_packs()
-    if len(packs) == 1:
-        return next(iter(packs.values()))
-    if not packs:
+    if len(names) == 1:
+        return _installed(names[0])
+    if not names:
         raise ContentPackError(
             "Nenhum pacote de conteúdo instalado. Instale o de um município (por exemplo "
             f"pip install lavra), ou indique a pasta de um pacote pela variável {PACK_ENV}, "
             "pela opção --pacote ou pela chave «pacote» da configuração."
         )
     raise ContentPackError(
-        f"Há {len(packs)} pacotes de conteúdo instalados ({', '.join(sorted(packs))}): "
+        f"Há {len(names)} pacotes de conteúdo instalados ({', '.join(names)}): "
         f"escolha um pela opção --pacote, pela variável {PACK_ENV} ou pela chave «pacote» "
         "da configuração."
     )

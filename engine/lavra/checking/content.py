@@ -14,7 +14,6 @@ from typing import Any
 import referencing
 
 from lavra.checking.checks import RULES, CheckSpec, Rule
-from lavra.checking.computations import find_computation
 from lavra.errors import ContentPackError, LavraError, UnknownFormError
 from lavra.inputs.schemas.fields import FieldInfo, field_annotations
 from lavra.inputs.schemas.registry import BASE_URI, build_registry
@@ -194,9 +193,23 @@ class Content:
             if spec.law not in self.laws:
                 raise ContentPackError(f"{meta}: lei desconhecida «{spec.law}».")
             for name in spec.computations:
-                find_computation(self.pack, name)
+                if name not in self.pack.computations:
+                    raise ContentPackError(self._unknown_computation(meta, name))
             forms[spec.id] = spec
         return forms
+
+    def _unknown_computation(self, meta: Path, name: str) -> str:
+        without_code = (
+            " (um pacote só de dados, sem código Python, não fornece cálculos: dê ao pacote "
+            "um __init__.py com a função «pacote», veja lavra.pack)"
+            if not self.pack.computations
+            else ""
+        )
+        return (
+            f"{meta.relative_to(self.root).as_posix()}: cálculo desconhecido «{name}» em "
+            f"«calculos»: o pacote "
+            f"«{self.pack.name}» não o fornece{without_code}."
+        )
 
     def _load_organization(self) -> Organization:
         raw = _read_json(self.root / "forms" / "orgao.json")

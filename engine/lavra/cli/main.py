@@ -26,6 +26,7 @@ from lavra.documents import MAX_PDF_BYTES, Engine
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import describe_os_error, parse_date, read_data
 from lavra.inputs.textnorm import clean_text
+from lavra.pack import PACK_ENV
 from lavra.signing.pdfinspect import inspect_pdf
 
 cli_i18n.install()
@@ -67,15 +68,35 @@ def print_report(report: Report, as_json: bool) -> None:
         click.echo(f"{pending} pendência(s).")
 
 
+def _choose_pack(choice: str | None) -> None:
+    """``--pacote``: set ``LAVRA_PACK`` before any command loads the configuration, so
+    that the processes the command starts (rendering, the web server) inherit it. A
+    folder is made absolute: those processes may run elsewhere."""
+    if not choice:
+        return
+    if os.sep in choice or "/" in choice or Path(choice).is_dir():
+        choice = str(Path(choice).resolve())
+    os.environ[PACK_ENV] = choice
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="lavra", message="lavra %(version)s")
-def main() -> None:
+@click.option(
+    "--pacote",
+    "pack_choice",
+    metavar="NOME_OU_PASTA",
+    help=f"Pacote de conteúdo a usar: o nome de um pacote instalado ou a pasta de um "
+    f"pacote (o mesmo que a variável {PACK_ENV}). Necessário quando há mais de um "
+    "pacote instalado.",
+)
+def main(pack_choice: str | None) -> None:
     """lavra: documentos oficiais conforme a lei, do pacote de conteúdo do município.
 
     Verifica a completude dos dados frente à lei, gera minutas e requerimentos
     preenchíveis, emite documentos numerados e assinados, verifica-os, e calcula
     prazos e valores fixados pelas leis.
     """
+    _choose_pack(pack_choice)
 
 
 main.add_command(law)
