@@ -105,5 +105,6 @@ def pacote() -> ContentPack:
         checks=checks.CHECKS,
         rule_modules=(*rules, *forms),
         amount=amount.answer,
+        stamp_font="forms/_base/fontes/DejaVuSans.ttf",
         caches=(sources.clear_caches,),
     )

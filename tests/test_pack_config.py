@@ -8,6 +8,7 @@ Every command reads the pack from the same place (``LAVRA_PACK``, else the key
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,56 @@ def test_a_folder_that_is_not_a_pack_says_what_is_missing(workdir: Path) -> None
     (workdir / "lavra.toml").write_text('pacote = "./vazio"\n', encoding="utf-8")
     with pytest.raises(ContentPackError, match="faltam as pastas legal_text, schemas, forms"):
         load_config(workdir)
+
+
+def test_the_signature_stamp_is_drawn_with_the_pack_font_without_system_fonts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    from lavra import issuing
+    from lavra.checking.content import Content
+    from lavra.config import Config
+    from lavra.documents import Engine
+    from lavra.registry.database import database_url
+    from lavra.registry.store import open_registry
+    from lavra.signing import pades
+    from lavra_americana import pacote
+
+    # No system font at all: the stamp can only come from the pack's own file.
+    monkeypatch.setattr(pades, "STAMP_FONT_CANDIDATES", ())
+    pack = pacote()
+    assert pack.stamp_font_path == ROOT / "forms" / "_base" / "fontes" / "DejaVuSans.ttf"
+    engine = Engine(Content(pack))
+    config = Config(pack_dir=ROOT, data_dir=tmp_path / "dados",
+                    verification_url="https://verifica.example.invalid/verificar")
+    issuing.ensure_dev_pki(config, engine.content)
+    issuer = issuing.Issuer(engine, open_registry(database_url(config.data_dir)), config)
+    try:
+        example = ROOT / "forms" / "alvara-fretamento" / "exemplo.json"
+        data = json.loads(example.read_text("utf-8"))
+        result = issuer.issue("alvara-fretamento", data, date(2026, 11, 29))
+    finally:
+        issuer.close()
+    reader = PdfReader(io.BytesIO(result.pdf))
+    widget = next(
+        annot.get_object()
+        for page in reader.pages
+        for annot in page.get("/Annots", [])
+        if annot.get_object().get("/FT") == "/Sig"
+    )
+    fonts = widget["/AP"]["/N"]["/Resources"]["/Font"]
+    names = {str(font.get_object()["/BaseFont"]) for font in fonts.values()}
+    assert any("DejaVuSans" in name for name in names), names
+
+
+def test_a_stamp_font_the_pack_lacks_is_a_pack_error() -> None:
+    from dataclasses import replace
+
+    from lavra_americana import pacote
+
+    broken = replace(pacote(), stamp_font="forms/_base/fontes/nao-existe.ttf")
+    with pytest.raises(ContentPackError, match=r"fonte forms/_base/fontes/nao-existe\.ttf"):
+        _ = broken.stamp_font_path

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cryptography import x509
@@ -139,9 +140,12 @@ def _jsonable(value: Any) -> Any:
 class Signers:
     """The signers of each role: the configured certificates, else the development PKI."""
 
-    def __init__(self, config: Config, roles: Mapping[str, str]) -> None:
+    def __init__(
+        self, config: Config, roles: Mapping[str, str], *, stamp_font: Path | None = None
+    ) -> None:
         self.config = config
         self.roles = dict(roles)
+        self.stamp_font = stamp_font
         self._cache: dict[str, tuple[DocumentSigner, str]] = {}
 
     def _dev_pki(self) -> DevPki:
@@ -172,12 +176,16 @@ class Signers:
                     passphrase,
                     cargo=cargo,
                     timestamp_url=self.config.timestamp_url,
+                    stamp_font=self.stamp_font,
                 )
                 self._cache[role] = (signer, configured.name)
             else:
                 identity = self._dev_pki().load(role)
                 signer = DocumentSigner(
-                    identity, cargo=cargo, timestamp_url=self.config.timestamp_url
+                    identity,
+                    cargo=cargo,
+                    timestamp_url=self.config.timestamp_url,
+                    stamp_font=self.stamp_font,
                 )
                 self._cache[role] = (
                     signer,
@@ -216,7 +224,11 @@ class Issuer:
         self.engine = engine
         self.registry = registry
         self.config = config
-        self.signers = Signers(config, engine.content.organization.roles)
+        self.signers = Signers(
+            config,
+            engine.content.organization.roles,
+            stamp_font=engine.content.pack.stamp_font_path,
+        )
 
     @classmethod
     def from_config(cls, config: Config | None = None) -> Issuer:

@@ -96,7 +96,9 @@ class ContentPack:
     coverage`` counts. ``amount``: the answer of ``lavra amount`` (the fine or fee a
     provision sets on a date), when the pack's laws fix amounts. ``caches``: functions
     that forget what the pack's code cached (called after the pack was edited in a
-    long-running process).
+    long-running process). ``stamp_font``: the TrueType font of the signature stamp, a
+    file of the pack relative to ``root`` (the stamp then matches the documents'
+    lettering whatever fonts the machine has); None: DejaVu Sans from the system.
     """
 
     name: str
@@ -106,6 +108,20 @@ class ContentPack:
     rule_modules: tuple[ModuleType, ...] = field(default=(), repr=False)
     amount: Callable[[AmountQuery], Mapping[str, Any]] | None = field(default=None, repr=False)
     caches: tuple[Callable[[], None], ...] = field(default=(), repr=False)
+    stamp_font: str | None = None
+
+    @property
+    def stamp_font_path(self) -> Path | None:
+        """``stamp_font`` as a path (ContentPackError when the pack lacks the file)."""
+        if self.stamp_font is None:
+            return None
+        path = self.root / self.stamp_font
+        if not path.is_file():
+            raise ContentPackError(
+                f"O pacote de conteúdo «{self.name}» indica para o carimbo da assinatura a "
+                f"fonte {self.stamp_font}, que não está no pacote."
+            )
+        return path
 
     def at(self, root: Path) -> ContentPack:
         """This pack's code over the data of another folder (an edited copy)."""

@@ -165,9 +165,15 @@ class DocumentSigner:
         *,
         cargo: str,
         timestamp_url: str | None = None,
+        stamp_font: Path | None = None,
     ) -> DocumentSigner:
         """A signer for the key in a PKCS#12 file (see :func:`lavra.signing.pki.load_signer`)."""
-        return cls(load_signer(p12_path, passphrase), cargo=cargo, timestamp_url=timestamp_url)
+        return cls(
+            load_signer(p12_path, passphrase),
+            cargo=cargo,
+            timestamp_url=timestamp_url,
+            stamp_font=stamp_font,
+        )
 
     @property
     def timestamped(self) -> bool:

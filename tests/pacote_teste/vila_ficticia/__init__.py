@@ -27,4 +27,5 @@ def pacote() -> ContentPack:
         root=ROOT,
         computations=regras.COMPUTATIONS,
         rule_modules=(regras,),
+        stamp_font="forms/_base/fontes/DejaVuSans.ttf",
     )
