@@ -19,7 +19,7 @@ import json
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -30,10 +30,10 @@ from pypdf import PdfReader
 from lavra.checking.computations import EXAMPLE_NOTICE, Computed, ComputeInput, PriorRecord
 from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
-from lavra.cli.demo import bring_to, shift_dates
+from lavra.cli.demo import bring_to, demo_day, shift_dates
 from lavra.config import Config
 from lavra.documents import Engine
-from lavra.inputs.reading import today
+from lavra.inputs.reading import TIMEZONE, today
 from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.law.model import load_laws, resolve
 from lavra.registry.database import database_url
@@ -102,9 +102,12 @@ def example(content: Content) -> dict[str, Any]:
 
 
 def current_example(content: Content) -> dict[str, Any]:
-    """The example with its dates moved so that the infraction happened today."""
-    data, _ = bring_to(example(content), "/ocorrencia/data", today())
-    assert data["ocorrencia"]["data"] == today().isoformat()
+    """The example with its dates moved so that the infraction happened today (yesterday
+    when its hour is still to come: the auto records no fact after its issue)."""
+    written = example(content)
+    day = demo_day(written, datetime.now(TIMEZONE))
+    data, _ = bring_to(written, "/ocorrencia/data", day)
+    assert data["ocorrencia"]["data"] == day.isoformat()
     return data
 
 
@@ -210,8 +213,11 @@ def pdf_text(pdf: bytes) -> str:
 
 
 def test_example_is_complete_as_to_the_schema(engine: Engine, content: Content) -> None:
-    report = engine.check(AUTO, current_example(content), example_values=True)
-    assert report.on == today(), "the reference date is the date of the infraction"
+    data = current_example(content)
+    report = engine.check(AUTO, data, example_values=True)
+    assert report.on.isoformat() == data["ocorrencia"]["data"], (
+        "the reference date is the date of the infraction"
+    )
     assert report.complete, [i.to_json() for i in report.pending]
 
 
@@ -584,7 +590,9 @@ def test_infraction_after_the_issue_date_is_invalid(registered_pack: Path) -> No
     data = auto([F17_3], on=date(2027, 5, 1))
     data["ciencia"]["data"] = "2027-05-01"
     result = compute(registered_pack, data, issued_on=date(2026, 11, 29), example_values=True)
-    [item] = pending(result)
+    # The ciência written in the auto is after the issue as well (issue 10, class 2).
+    item, ciencia = sorted(pending(result), key=lambda i: i.requirement != "ocorrencia.data")
+    assert (ciencia.requirement, ciencia.status) == ("ciencia.data", Status.INVALID)
     assert item.status is Status.INVALID
     assert (item.requirement, item.field) == ("ocorrencia.data", "/ocorrencia/data")
     assert "01/05/2027" in item.message and "29/11/2026" in item.message
@@ -816,9 +824,9 @@ def test_issued_auto_is_the_history_of_the_next_one(
         first = issuer.issue(
             AUTO, auto([F16_1, F17_3], on=earlier), example_values=True, docx=False
         )
-        second = issuer.issue(
-            AUTO, auto([F16_1], on=issued_on, plate=PLATE), example_values=True, docx=False
-        )
+        today_auto = auto([F16_1], on=issued_on, plate=PLATE)
+        today_auto["ocorrencia"]["hora"] = "00:00"  # never after the moment of issue
+        second = issuer.issue(AUTO, today_auto, example_values=True, docx=False)
     finally:
         issuer.close()
     assert first.record.formatted.startswith("0001/"), "the refused auto took no number"

@@ -131,12 +131,12 @@ SANCTIONS = [
                 "multa", Decimal("384.20"), "Auto de Infração e Imposição de Multa"),
     SanctionRow("art. 9º, § 2º, II: revocation of the holder's alvará",
                 "transporte-escolar#art9_par2_inc2", (), "revogacao", None,
-                "Auto de Infração e Revogação do Alvará"),
+                "Auto de Infração"),
     SanctionRow("art. 23, III: the third fine within a year brings revocation",
                 "transporte-escolar#art24_inc2",
                 (("2025-06-01", "transporte-escolar#art24_inc1"),
                  ("2025-10-01", "transporte-escolar#art24_inc4")),
-                "revogacao", Decimal("384.20"), "Auto de Infração e Revogação do Alvará"),
+                "revogacao", Decimal("384.20"), "Auto de Infração e Imposição de Multa"),
 ]
 
 

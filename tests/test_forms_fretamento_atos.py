@@ -137,8 +137,10 @@ def test_cassation_example_is_complete_and_lists_hypotheses(pack_dir: Path) -> N
     assert result.values["total_multas_texto"] == "R$ 420,00"
     assert [a["fim_prazo_recurso"] for a in result.values["autos"]] == [
         date(2026, 1, 27), date(2026, 2, 17)]
-    # art. 24: 15 days from the ciência on 08/04/2026
-    assert result.values["recurso"]["ultimo_dia"] == date(2026, 4, 23)
+    # art. 24: 15 days from the ciência on 06/04/2026, given when the decision is handed
+    # over (a ciência after the signature is a future fact, issue 10): 21/04 is
+    # Tiradentes, so the last day moves to 22/04/2026
+    assert result.values["recurso"]["ultimo_dia"] == date(2026, 4, 22)
 
 
 @pytest.mark.parametrize(
@@ -176,7 +178,7 @@ def test_cassation_draft_reads_back(engine: Engine, pack_dir: Path) -> None:
         "ALV-FRET 0013/2026",
         "AIF-FRET 0007/2026",
         "novo alvará poderá ser obtido a partir de 07/04/2027",  # art. 22, parágrafo único
-        "o prazo encerra-se em 23/04/2026",  # art. 24
+        "o prazo encerra-se em 22/04/2026",  # art. 24
         "responsabilidade civil ou criminal",  # art. 25
     ):
         assert expected in text, expected

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,7 +31,7 @@ from lavra.checking.report import Report, build_report
 from lavra.config import Config, load_config
 from lavra.errors import InputError, LavraError, ParameterError, RenderError
 from lavra.inputs import pointers
-from lavra.inputs.reading import check_date, check_values, maybe_date, today
+from lavra.inputs.reading import TIMEZONE, check_date, check_values, maybe_date, today
 from lavra.inputs.schemas.validation import SchemaIssue, extra_issue, field_label, validate
 from lavra.render.fillable.building import fillable_body
 from lavra.render.fillable.reading import read_fields
@@ -166,6 +166,7 @@ class Engine:
         example_values: bool = False,
         draft: bool = True,
         issued_on: date | None = None,
+        issued_at: datetime | None = None,
     ) -> Prepared:
         """Validate, run the checks and the computations of the form on the reference date.
 
@@ -174,6 +175,9 @@ class Engine:
         content pack's example tables (for ``lavra demo`` only: never for real issuance).
         ``issued_on`` is the date the document would be issued (today when omitted): a
         computation may depend on it (an auto issued after its appeal period ended).
+        ``issued_at`` is the moment of issue (now when neither is given; its local date
+        is then ``issued_on``): a signed act records no fact after it (an infraction at
+        23:50 in an auto issued at 11:15).
         """
         form = self.content.form(form_id)
         if not isinstance(data, Mapping):
@@ -185,6 +189,11 @@ class Engine:
             check_date(on, what="data de referência", field="/on")
         if issued_on is not None:
             check_date(issued_on, what="data de emissão", field="/issued_on")
+        if issued_at is None and issued_on is None:
+            issued_at = datetime.now(TIMEZONE)
+        if issued_at is not None:
+            issued_at = issued_at.astimezone(TIMEZONE)
+            issued_on = issued_at.date()
         when = self.reference_date(form, data, on)
         fields = self.content.fields(form)
         issues = validate(self.content.registry, form.schema_id, data)
@@ -213,6 +222,7 @@ class Engine:
                 draft=draft,
                 example_values=example_values,
                 issued_on=issued_on or today(),
+                issued_at=issued_at,
             )
             for name in form.computations:
                 result = find_computation(self.content.pack, name)(request)

@@ -11,7 +11,7 @@ Implements no provision by itself: each item cites the article of the rule that 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, time
 from typing import Any
 
 from lavra.checking.computations import (
@@ -22,7 +22,7 @@ from lavra.checking.computations import (
 from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
-from lavra.inputs.reading import maybe_date
+from lavra.inputs.reading import TIMEZONE, maybe_date
 from lavra.law.statutory import (
     StatutoryContext,
     deadline_for,
@@ -37,10 +37,12 @@ __all__ = [
     "data_of",
     "date_at",
     "deadline_values",
+    "fact_after_issue",
     "invalid",
     "issue_items",
     "licence_pending",
     "missing",
+    "on_the_spot_items",
     "period_of",
     "vehicle_age_items",
 ]
@@ -90,6 +92,103 @@ def after_issue(on: date, issued_on: date, pointer: str, what: str, basis: str) 
             (basis,),
         )
     ]
+
+
+def _hour(value: Any) -> time | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return time.fromisoformat(value.strip())
+    except ValueError:
+        return None
+
+
+def fact_after_issue(
+    request: ComputeInput,
+    day: date | None,
+    pointer: str,
+    what: str,
+    *basis: str,
+    hour: Any = None,
+    hour_pointer: str | None = None,
+) -> list[Item]:
+    """An *invalid* item when the fact at ``pointer`` (and its ``hour``, "HH:MM") comes
+    after the moment of issue: a signed act records only what has already happened.
+
+    The date is compared with ``request.issued_on``; on the day of issue, the time of day
+    with ``request.issued_at`` (America/Sao_Paulo) when the engine knows the moment.
+    """
+    if day is None:
+        return []
+    if day > request.issued_on:
+        return [
+            item_at(
+                pointer,
+                Status.INVALID,
+                f"A {what} ({format_date(day)}) é posterior à data de emissão do documento "
+                f"({format_date(request.issued_on)}): o ato registra apenas fatos já "
+                "ocorridos. Corrija a data, ou emita o ato depois do fato.",
+                *basis,
+            )
+        ]
+    at = _hour(hour)
+    moment = request.issued_at.astimezone(TIMEZONE) if request.issued_at else None
+    if at is None or moment is None or day != moment.date():
+        return []
+    if (at.hour, at.minute) <= (moment.hour, moment.minute):
+        return []
+    return [
+        item_at(
+            hour_pointer or pointer,
+            Status.INVALID,
+            f"A {what} ({format_date(day)}, às {at.strftime('%H:%M')}) é posterior ao momento "
+            f"da emissão do documento ({format_date(moment.date())}, às "
+            f"{moment.strftime('%H:%M')}, horário de Brasília): o ato registra apenas fatos já "
+            "ocorridos. Corrija a hora, ou emita o ato depois do fato.",
+            *basis,
+        )
+    ]
+
+
+OCCURRENCE_DATE = "/ocorrencia/data"
+OCCURRENCE_HOUR = "/ocorrencia/hora"
+CIENCIA_DATE = "/ciencia/data"
+
+
+def on_the_spot_items(request: ComputeInput, what: str, *basis: str) -> list[Item]:
+    """Facts of an act issued on the spot (auto, advertência, termo) against its issue.
+
+    The time of the occurrence (``/ocorrencia/hora``) on the day of issue may not be
+    later than the moment of issue; the ciência written in the act (``/ciencia/data``)
+    is the one given when the act is handed over, so it may not be after the issue
+    either (a later ciência, by notification, is documented apart — the registry has no
+    event for it yet — and the appeal runs from it). An occurrence *date* after the issue
+    is the caller's to report (each act words it): only its hour is judged here.
+    """
+    data = data_of(request)
+    day = date_at(data, OCCURRENCE_DATE)
+    found: list[Item] = []
+    if day is not None and day <= request.issued_on:
+        found.extend(
+            fact_after_issue(
+                request, day, OCCURRENCE_DATE, what, *basis,
+                hour=pointers.get(data, OCCURRENCE_HOUR), hour_pointer=OCCURRENCE_HOUR,
+            )
+        )
+    ciencia = date_at(data, CIENCIA_DATE)
+    if ciencia is not None and ciencia > request.issued_on:
+        found.append(
+            item_at(
+                CIENCIA_DATE,
+                Status.INVALID,
+                f"A data da ciência ({format_date(ciencia)}) é posterior à data de emissão do "
+                f"ato ({format_date(request.issued_on)}): a ciência escrita no ato é a dada na "
+                "sua entrega. A ciência posterior, dada por notificação, não se escreve no ato "
+                "assinado: documenta-se à parte (aviso de recebimento), e dela se conta o prazo.",
+                *basis,
+            )
+        )
+    return found
 
 
 def deadline_values(

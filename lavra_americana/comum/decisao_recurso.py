@@ -31,7 +31,12 @@ the selection). ``/recurso/hipotese`` names the provision the appeal is based on
   this decision; after art. 25 (única instância), art. 24 (second and last instance)
   and art. 11, none: the administrative instance is closed (art. 11: the choice
   becomes definitive); after a reconsideração that keeps the penalty, the appeal of
-  arts. 25 and 26 as the law gives it.
+  arts. 25 and 26 as the law gives it;
+- due process: a result that keeps the penalty (não provido, parcialmente provido) needs
+  the party's reasons summarised (``/recurso/razoes``), which the decision answers;
+- a signed act records only what happened: the appealed act, its ciência and the filing
+  are not after the issue, the filing not before the appealed act, the ciência not
+  before the act; a decision dated before the filing or after the issue is *invalid*.
 """
 
 from __future__ import annotations
@@ -60,7 +65,13 @@ from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR
 from lavra_americana.comum.citing import short
-from lavra_americana.comum.computing import data_of, invalid, missing, period_of
+from lavra_americana.comum.computing import (
+    data_of,
+    fact_after_issue,
+    invalid,
+    missing,
+    period_of,
+)
 from lavra_americana.comum.sources import pack_root, rule_sources
 
 __all__ = [
@@ -327,6 +338,8 @@ def decisao_recurso(request: ComputeInput) -> Computed:
             )
         )
 
+    items.extend(_fact_dates(request, data, filed, hypothesis))
+
     known = True
     appeal: tuple[date, date] | None = None
     if hypothesis == RECONSIDERATION:
@@ -425,6 +438,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
                 resultado_rotulo=labels[result],
                 resultado_texto=words[result],
             )
+    items.extend(_reasons_items(data, hypothesis, values["resultado"]))
     values["proximo_recurso"] = _next_remedy(
         hypothesis, values["resultado"], known, laws, context, on, appeal
     )
@@ -437,5 +451,78 @@ def decisao_recurso(request: ComputeInput) -> Computed:
 
 
 ESC_APPEAL_DEADLINE = f"{ESC}#art26"
+DEC_REASONS = "/recurso/razoes"
+KEEPS_PENALTY = ("nao_provido", "parcialmente_provido")
+
+
+def _fact_dates(
+    request: ComputeInput, data: Mapping[str, Any], filed: date | None, hypothesis: str
+) -> list[Item]:
+    """A signed decision records only what happened by the time it is signed.
+
+    The appealed act, its ciência and the filing may not be after the issue; the
+    filing may not precede the appealed act (nothing to appeal yet), nor the ciência
+    precede the act it gives knowledge of.
+    """
+    act = maybe_date(pointers.get(data, DEC_ACT_DATE))
+    ciencia = maybe_date(pointers.get(data, DEC_ACT_CIENCIA))
+    found: list[Item] = []
+    for day, pointer, what in (
+        (act, DEC_ACT_DATE, "data do ato recorrido"),
+        (ciencia, DEC_ACT_CIENCIA, "data da ciência do ato recorrido"),
+        (filed, DEC_FILED, "data do protocolo do pedido"),
+    ):
+        found.extend(fact_after_issue(request, day, pointer, what, hypothesis))
+    if act is not None and filed is not None and filed < act:
+        found.append(
+            invalid(
+                "recurso.data_protocolo",
+                DEC_FILED,
+                f"O protocolo do pedido ({format_date(filed)}) é anterior ao ato recorrido "
+                f"({format_date(act)}): não se recorre de ato ainda não praticado. Corrija as "
+                "datas.",
+                hypothesis,
+            )
+        )
+    if act is not None and ciencia is not None and ciencia < act:
+        found.append(
+            invalid(
+                "ato_recorrido.data_ciencia",
+                DEC_ACT_CIENCIA,
+                f"A ciência do ato recorrido ({format_date(ciencia)}) é anterior ao próprio ato "
+                f"({format_date(act)}).",
+                hypothesis,
+            )
+        )
+    return found
+
+
+def _reasons_items(data: Mapping[str, Any], hypothesis: str, result: str | None) -> list[Item]:
+    """A decision that keeps a penalty answers the party's defence: its reasons are stated.
+
+    The appeal (or the request for reconsideração) is the party's defence; a decision
+    that keeps the penalty in whole or in part is adverse, and it may be complete only
+    when the defence it rejects is on record — filed (its date, required above for
+    timeliness) and summarised (``/recurso/razoes``), for the reasoning to answer it (CF,
+    art. 5º, LV; Lei nº 9.784/1999, arts. 2º, parágrafo único, VII, 3º, III, and 50). A
+    reconsideração de ofício has no petitioner and no reasons to summarise.
+    """
+    if result not in KEEPS_PENALTY:
+        return []
+    if hypothesis == RECONSIDERATION and pointers.get(data, "/reconsideracao/de_oficio") is True:
+        return []
+    if clean_text(pointers.get(data, DEC_REASONS)) is not None:
+        return []
+    return [
+        missing(
+            "recurso.razoes",
+            DEC_REASONS,
+            "Informe a síntese das razões do pedido: a decisão que mantém a penalidade, no todo "
+            "ou em parte, deve examinar as alegações do interessado (Constituição Federal, art. "
+            "5º, LV; Lei federal nº 9.784/1999, arts. 3º, III, e 50).",
+            hypothesis,
+        )
+    ]
+
 
 COMPUTATIONS: dict[str, Computation] = {"decisao_recurso": decisao_recurso}

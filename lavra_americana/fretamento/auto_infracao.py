@@ -53,7 +53,9 @@ them, e.g. after the pack was edited in a long-running process).
   grants and the Constitution guarantees (CF, art. 5º, LV). Such an auto cannot be
   issued; the values are still computed, for the draft to show them. An issue on the
   last day itself is allowed (the appeal can still be filed that day);
-- a ciência dated before the infraction is an *invalid* item;
+- a ciência dated before the infraction, or after the issue, and an infraction at a time
+  of the day of issue later than the moment of issue (``ComputeInput.issued_at``), are
+  *invalid* items: a signed act records only what has happened;
 - the "Fundamento legal" list of the auto (``values["fundamento"]``, printed instead
   of the form's fixed list): the provisions of each line (the precept infringed, the
   article that fines it, art. 14 and its parágrafo único), art. 18 only for a doubled
@@ -99,6 +101,7 @@ from lavra.render.templating import format_moeda, format_moeda_extenso
 from lavra.textutil import format_date
 from lavra_americana.comum.amounts import FRETAMENTO, AmountSources
 from lavra_americana.comum.citing import lower_first
+from lavra_americana.comum.computing import on_the_spot_items
 from lavra_americana.comum.infractions import PriorInfraction
 from lavra_americana.comum.sources import pack_root, rule_sources
 from lavra_americana.fretamento.fines import fretamento_fine_article
@@ -411,6 +414,7 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
     appeal, appeal_items = _appeal(on, context)
     items.extend(appeal_items)
     items.extend(_issue_date_items(on, request.issued_on, appeal, sources))
+    items.extend(on_the_spot_items(request, "data e hora da infração", FINES, INSPECTION))
 
     ciencia = maybe_date(pointers.get(data, CIENCIA_DATE_POINTER))
     if ciencia is not None and ciencia < on:

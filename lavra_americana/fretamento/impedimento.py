@@ -16,6 +16,10 @@ temporary impediment (art. 14, b) and withdrawal of a vehicle:
   under art. 21 a withdrawal needs the risk to the passengers stated (§ 2º); the
   driver's CNH must be valid on the date;
 - art. 19 (the fine does not release from correcting the fault) is printed;
+- the appeal that lies and its last day (art. 23, 15 days from the constatação; for
+  art. 13 by analogy, see :func:`_appeal`), printed at once: the term is issued on the
+  spot; a time of the constatação or of the release later than the moment of issue,
+  and a ciência after the issue, are *invalid*;
 - facts dated after the day of issue, or an auto dated other than the impediment
   (art. 21: cumulative with the fine of that auto), are *invalid*.
 
@@ -38,15 +42,23 @@ from lavra.checking.computations import (
     ComputeInput,
     bare_reference,
     in_legal_order,
+    period_words,
     unique_items,
 )
 from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.law.model import Law
+from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
-from lavra_americana.comum.computing import after_issue, date_at
+from lavra_americana.comum.computing import (
+    after_issue,
+    date_at,
+    deadline_values,
+    fact_after_issue,
+    on_the_spot_items,
+)
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.fretamento.penalties import temporary_impediment
 
@@ -69,6 +81,7 @@ RETURN = f"{LAW}#art21_par4"
 
 # (schemas/termo-impedimento-fretamento.json)
 TERM_DATE = "/ocorrencia/data"
+FIRST_APPEAL = f"{LAW}#art23"
 AUTO_DATE = "/auto/data"
 CNH_VALIDITY = "/retirada/condutor/cnh/validade"
 REQUIREMENT_LABELS = {
@@ -237,6 +250,16 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
     if withdrawal:
         items.extend(_withdrawal_items(data, on, motive))
     items.extend(after_issue(on, request.issued_on, TERM_DATE, "data da constatação", IMPEDIMENT))
+    items.extend(on_the_spot_items(request, "data e hora da constatação", IMPEDIMENT))
+    if data.get("desfecho") != "retirada":
+        items.extend(
+            fact_after_issue(
+                request, on, TERM_DATE, "liberação do veículo", RELEASE,
+                hour=pointers.get(data, "/liberacao/hora"), hour_pointer="/liberacao/hora",
+            )
+        )
+    appeal, appeal_items = _appeal(on, motive, context)
+    items.extend(appeal_items)
     ciencia = date_at(data, "/ciencia/data")
     if ciencia is not None and ciencia < on:
         items.append(
@@ -258,6 +281,7 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
             *grounds,
             *outcome,
             FAULT,
+            FIRST_APPEAL,
             f"{LAW}#art28",
         ],
         laws,
@@ -273,9 +297,50 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
             "veículo devidamente regularizado e o recolhimento de eventuais custas "
             f"({short(laws, RETURN)})."
         ),
+        "recurso": appeal,
         "fundamento": fundamento,
     }
     return Computed(values, unique_items(items))
+
+
+def _appeal(
+    on: date, motive: str, context: StatutoryContext
+) -> tuple[dict[str, Any], list[Item]]:
+    """The appeal printed in the term, with its last day (issued on the spot, at once).
+
+    Art. 21: the impediment is cumulative with the fine of the auto, so the appeal of
+    art. 23 (to the Secretário, 15 days from the infraction) covers both. Art. 13: the law
+    gives the withdrawal no appeal of its own; Lei nº 9.784/1999 (art. 59) would give 10
+    days from the ciência. The reading that protects the company is art. 23 by analogy:
+    the same Secretário, the longer period, counted from the constatação (which the term
+    records and the company witnesses), so the last day is known and printed at once.
+    """
+    laws = context.laws
+    found, items = deadline_values(FIRST_APPEAL, on, context, TERM_DATE)
+    what = (
+        "do impedimento, cumulativo com a multa do auto,"
+        if motive == "art21"
+        else "da retirada do veículo (aplicado por analogia, à falta de recurso próprio),"
+    )
+    length = (
+        "{} {}".format(*period_words(found["prazo"], found["unidade"]))
+        if found is not None and isinstance(found["prazo"], int)
+        else "do art. 23,"
+    )
+    rule = (
+        f"Cabe recurso {what} ao Secretário Municipal de Transportes e Sistema Viário "
+        f"({short(laws, FIRST_APPEAL)}), no prazo {'de ' if found else ''}{length} da data "
+        "da constatação"
+    )
+    if found is None:
+        return {"regra": rule + "; o último dia está pendente de cálculo.",
+                "ultimo_dia": None}, items
+    return {
+        "regra": f"{rule}: o prazo encerra-se em {format_date(found['ultimo_dia'])}.",
+        "ultimo_dia": found["ultimo_dia"],
+        "prorrogado": found["prorrogado"],
+        "contagem": found["contagem"],
+    }, items
 
 
 COMPUTATIONS: dict[str, Computation] = {

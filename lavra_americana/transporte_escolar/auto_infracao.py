@@ -12,10 +12,16 @@ a value that cannot be computed is a *missing* item, a fact against the law an
   infraction: written advertência for a first breach of an art. 21 duty, a fine of 10
   UFESP for a repeat or for other infractions (art. 24 and other precepts), the fine
   doubled for a further repeat, revocation of the alvará in the cases of art. 9º, § 2º,
-  and after the third fine. The document's own name follows the sanction
-  (``values["titulo_documento"]``): "Advertência" when every sanction is an advertência,
-  "Auto de Infração e Revogação do Alvará" when the alvará is revoked, else "Auto de
-  Infração e Imposição de Multa";
+  and after the third fine. A revocation is never decided inside a field agent's auto: it
+  is an adverse decision that needs notice and defence first (CF, art. 5º, LV; Lei nº
+  9.784/1999, arts. 3º, III, 26–28). When the escalation reaches it, the auto applies
+  what it may (the fine, for the third one), records the infraction and prints that the
+  revocation proceeding lies (``values["revogacao_cabivel"]``, ``revogacao_aviso``); it
+  never says the alvará is revoked (``values["revogacao"]`` is always False). The
+  revocation is decided in its own act, after the defence. The document's own name
+  follows what it applies (``values["titulo_documento"]``): "Advertência" when every
+  sanction is an advertência, "Auto de Infração" when it only records a case of
+  revocation (art. 9º, § 2º), else "Auto de Infração e Imposição de Multa";
 - the holder's earlier infractions: for transporte escolar the subject of repeat is
   the holder, not the vehicle, and :class:`lavra.checking.computations.History` can only be
   asked for autos of a vehicle (``prior_autos(placa, ...)``). Until the registry
@@ -33,8 +39,9 @@ a value that cannot be computed is a *missing* item, a fact against the law an
   the last day is computed (moved off days without expediente) and printed too; and
   the auto may not be issued after that last day (the holder would be notified with
   the appeal already lost, CF, art. 5º, LV);
-- dates against each other: an infraction after the date of issue, or a ciência
-  before the infraction or after the issue, is *invalid*;
+- dates against each other: an infraction after the date of issue (or, on that day,
+  at a time after the moment of issue), or a ciência before the infraction or after the
+  issue, is *invalid*;
 - the "Fundamento legal" of the document (``values["fundamento"]``).
 """
 
@@ -68,7 +75,13 @@ from lavra.render.templating import format_moeda, format_moeda_extenso
 from lavra.textutil import format_date
 from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR
 from lavra_americana.comum.citing import short
-from lavra_americana.comum.computing import data_of, invalid, missing, period_of
+from lavra_americana.comum.computing import (
+    data_of,
+    invalid,
+    missing,
+    on_the_spot_items,
+    period_of,
+)
 from lavra_americana.comum.infractions import PriorInfraction
 from lavra_americana.comum.sources import pack_root, rule_sources
 from lavra_americana.transporte_escolar.penalties import Sanction, SanctionKind, escolar_sanction
@@ -94,14 +107,26 @@ SANCTION_LABELS = {
     SanctionKind.ADVERTENCIA: "Advertência por escrito",
     SanctionKind.MULTA: "Multa",
     SanctionKind.MULTA_EM_DOBRO: "Multa em dobro, por reincidência",
-    SanctionKind.REVOGACAO: "Revogação do alvará",
+    SanctionKind.REVOGACAO: "Nenhuma neste auto: hipótese de revogação do alvará, a decidir "
+    "em processo próprio",
     SanctionKind.ALVARA_REVOGADO: "Sem sanção: alvará já revogado",
 }
 
 
 TITLE_WARNING = "Advertência"
 TITLE_FINE = "Auto de Infração e Imposição de Multa"
-TITLE_REVOCATION = "Auto de Infração e Revogação do Alvará"
+TITLE_RECORD = "Auto de Infração"
+"""The auto of a case of revocation only (art. 9º, § 2º): it records the infraction and
+says the revocation proceeding lies; it applies no sanction."""
+
+REVOCATION_NOTICE = (
+    "A infração registrada neste auto enseja a revogação do alvará ({cited}). A revogação "
+    "não é aplicada neste auto: será decidida pela Secretaria de Transportes e Sistema "
+    "Viário em processo próprio, no qual o condutor será notificado da acusação e poderá "
+    "apresentar defesa antes da decisão (Constituição Federal, art. 5º, LV; Lei federal nº "
+    "9.784/1999, arts. 3º, III, e 26 a 28). Até essa decisão, o alvará permanece em vigor."
+)
+"""Printed when the escalation of art. 23 reaches the revocation (module doc)."""
 
 IMPLEMENTED: tuple[str, ...] = (
     f"{ESC}#art25",
@@ -236,7 +261,7 @@ def _repeat_period_words(context: StatutoryContext, on: date) -> str | None:
 def _sanction_label(sanction: Sanction) -> str:
     if sanction.kind is SanctionKind.REVOGACAO and sanction.amount is not None:
         fine = "Multa em dobro" if sanction.doubled else "Multa"
-        return f"{fine} e revogação do alvará"
+        return f"{fine}; cabível a revogação do alvará, a decidir em processo próprio"
     return SANCTION_LABELS[sanction.kind]
 
 
@@ -256,7 +281,8 @@ def _escolar_line(
         "sancao": sanction.kind.value,
         "sancao_texto": _sanction_label(sanction),
         "advertencia": sanction.kind is SanctionKind.ADVERTENCIA,
-        "revogacao": sanction.kind is SanctionKind.REVOGACAO,
+        "revogacao": False,
+        "revogacao_cabivel": sanction.kind is SanctionKind.REVOGACAO,
         "em_dobro": sanction.doubled,
         "valor": amount.value if amount else None,
         "valor_texto": amount.figures if amount else None,
@@ -326,6 +352,8 @@ def _escolar_pending(reason: str) -> dict[str, Any]:
         "valores_exemplo": False,
         "advertencia": False,
         "revogacao": False,
+        "revogacao_cabivel": False,
+        "revogacao_aviso": None,
         "recurso": None,
         "explicacao": reason,
         "fundamento": [],
@@ -421,6 +449,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
     appeal, appeal_items = _escolar_appeal(on, ciencia, context)
     items.extend(appeal_items)
     items.extend(_escolar_dates(on, ciencia, request.issued_on, appeal))
+    items.extend(on_the_spot_items(request, "data e hora da infração", ESC_FINES, ESC_INSPECTION))
 
     fined = [s.amount for s in sanctions if s.amount is not None]
     values_ = [a.value for a in fined]
@@ -432,10 +461,20 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
     kinds = {s.kind for s in sanctions}
     if kinds == {SanctionKind.ADVERTENCIA}:
         title = TITLE_WARNING
-    elif SanctionKind.REVOGACAO in kinds:
-        title = TITLE_REVOCATION
+    elif not fined and kinds <= {SanctionKind.REVOGACAO, SanctionKind.ADVERTENCIA}:
+        # Revocation is never decided inside a field agent's auto (module doc).
+        title = TITLE_RECORD
     else:
         title = TITLE_FINE
+    revocable = SanctionKind.REVOGACAO in kinds
+    if title == TITLE_RECORD:
+        appeal = {
+            **appeal,
+            "aviso": "Este auto não aplica penalidade: registra a infração. A defesa será "
+            "exercida no processo de revogação, antes da decisão; da decisão que revogar o "
+            f"alvará caberá recurso ao Prefeito Municipal ({short(laws, ESC_APPEAL)}), no "
+            f"prazo contado da ciência da decisão ({short(laws, ESC_APPEAL_DEADLINE)}).",
+        }
     applied = [b for s in sanctions for b in s.basis]
     fixed = form_basis(pack_root(request.pack_dir), request.form_id)
     example = any(a.example for a in fined)
@@ -450,7 +489,13 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
         "valores_pendentes": bool(fined) and total is None,
         "valores_exemplo": example,
         "advertencia": kinds == {SanctionKind.ADVERTENCIA},
-        "revogacao": SanctionKind.REVOGACAO in kinds,
+        "revogacao": False,
+        "revogacao_cabivel": revocable,
+        "revogacao_aviso": (
+            REVOCATION_NOTICE.format(cited=short(laws, f"{ESC}#art23_inc3"))
+            if revocable
+            else None
+        ),
         "recurso": appeal,
         "explicacao": " ".join(s.explanation for s in sanctions),
         "fundamento": in_legal_order(

@@ -312,8 +312,8 @@ def escolar_sanction(
         return _after_revocation(step, infraction_citation, on, laws)
     if step.category == "revogacao":
         sentences.append(
-            f"Hipótese do {cited}, ocorrida em {format_date(on)}: aplica-se a revogação do "
-            f"alvará ({ref('art23_inc3')})."
+            f"Hipótese do {cited}, ocorrida em {format_date(on)}: é cabível a revogação do "
+            f"alvará ({ref('art23_inc3')}), a decidir em processo próprio, com defesa."
         )
         add("art23_inc3")
     if step.outside is not None:
@@ -375,8 +375,8 @@ def escolar_sanction(
             sentences.append(
                 f"É a {_ORDINALS.get(count, f'{count}ª')} multa imposta ao condutor "
                 f"em período de {period} (multas "
-                f"anteriores pelas infrações de {dates}): aplica-se também a revogação do "
-                f"alvará ({ref('art23_inc3')})."
+                f"anteriores pelas infrações de {dates}): é cabível também a revogação do "
+                f"alvará ({ref('art23_inc3')}), a decidir em processo próprio, com defesa."
             )
             add("art23_inc3")
     explanation = " ".join(sentences)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -104,6 +104,9 @@ class ComputeInput:
     example tables fill values the pack lacks — for ``lavra demo`` only.
     ``issued_on``: the date the document is (or would be) issued; today in
     America/Sao_Paulo (:func:`lavra.inputs.reading.today`) unless given.
+    ``issued_at``: the moment of issue (aware, in the calendar's time zone) when the
+    engine knows it — now, when nothing else was asked; None when a check was asked for a
+    given date only: a fact's time of day is then judged by its date alone.
     """
 
     form_id: str
@@ -114,6 +117,7 @@ class ComputeInput:
     draft: bool
     example_values: bool = False
     issued_on: date = field(default_factory=today)
+    issued_at: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,11 @@ So before a form whose metadata names a reference date (``data_referencia``) is
 issued, every ISO date of its example (``AAAA-MM-DD``) is moved by the same number of
 days, so that the reference date becomes today (:func:`lavra.inputs.reading.today`): the
 intervals between the dates, which the rules look at, are kept. The printed row says
-so.
+so. An example keeps its hours (``HH:MM``), though, and a signed act records no fact
+after the moment it is signed: when any hour of the example is later than the current
+time (America/Sao_Paulo), its dates are brought to yesterday instead, so that every
+fact of the example has happened by the moment of issue (the intervals are kept all the
+same).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +34,7 @@ from lavra.config import Config
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
-from lavra.inputs.reading import describe_os_error, read_data, today
+from lavra.inputs.reading import TIMEZONE, describe_os_error, read_data
 from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.registry.database import database_url
 from lavra.registry.store import open_registry
@@ -45,6 +49,7 @@ class DemoRow:
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_HOUR = re.compile(r"([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?")
 SHIFTED_NOTE = "datas do exemplo trazidas para hoje"
 
 
@@ -82,15 +87,38 @@ def bring_to(data: Mapping[str, Any], pointer: str, target: date) -> tuple[dict[
     return dict(shift_dates(data, days)), days
 
 
-def current_example(form: FormSpec, data: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
-    """The example of an issuable form with its dates moved to today, and whether they
-    moved: by its reference date when the form has one, else by the days since the
-    example was written (``exemplo_em``)."""
+def hours_of(data: Any) -> list[time]:
+    """Every time of day (``HH:MM`` or ``HH:MM:SS``) written in ``data``."""
+    if isinstance(data, Mapping):
+        return [found for value in data.values() for found in hours_of(value)]
+    if isinstance(data, list):
+        return [found for value in data for found in hours_of(value)]
+    if isinstance(data, str) and _HOUR.fullmatch(data):
+        return [time.fromisoformat(data)]
+    return []
+
+
+def demo_day(data: Mapping[str, Any], now: datetime) -> date:
+    """The day the example's reference date is moved to: today, or yesterday when an hour
+    of the example is later than ``now`` (it would be a fact after the issue)."""
+    local = now.astimezone(TIMEZONE)
+    moment = local.time().replace(second=0, microsecond=0, tzinfo=None)
+    later = any(hour > moment for hour in hours_of(data))
+    return local.date() - timedelta(days=1) if later else local.date()
+
+
+def current_example(
+    form: FormSpec, data: Mapping[str, Any], now: datetime | None = None
+) -> tuple[dict[str, Any], bool]:
+    """The example of an issuable form with its dates moved to today (or yesterday, see
+    :func:`demo_day`), and whether they moved: by its reference date when the form has
+    one, else by the days since the example was written (``exemplo_em``)."""
+    target = demo_day(data, now or datetime.now(TIMEZONE))
     if form.reference_date_field:
-        moved, days = bring_to(data, form.reference_date_field, today())
+        moved, days = bring_to(data, form.reference_date_field, target)
         return moved, days != 0
     if form.example_as_of is not None:
-        days = (today() - form.example_as_of).days
+        days = (target - form.example_as_of).days
         return dict(shift_dates(data, days)), days != 0
     return dict(data), False
 
