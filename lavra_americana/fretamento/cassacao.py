@@ -234,6 +234,9 @@ def _defence(
         if isinstance(found["prazo"], int) and isinstance(found["unidade"], str)
         else "legal"
     )
+    source = _period_source(context, notice)
+    if source:
+        period = f"{period} ({source})"
     values: dict[str, Any] = {
         "notificacao": notice,
         "ultimo_dia": last,
@@ -301,6 +304,17 @@ def _defence(
         f"no prazo de {period}, encerrado em {format_date(last)}, e não a apresentou."
     )
     return values, items
+
+
+def _period_source(context: StatutoryContext, notice: date) -> str | None:
+    """Where the defence period comes from (the parameter's source), for the print."""
+    rule = context.rules.get(DEFENCE)
+    if rule is None or rule.parameter is None:
+        return None
+    try:
+        return context.parameters.value(rule.parameter, notice).source
+    except LavraError:
+        return None
 
 
 def _cassation_pending(reason: str) -> dict[str, Any]:

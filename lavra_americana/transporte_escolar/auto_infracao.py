@@ -107,8 +107,8 @@ SANCTION_LABELS = {
     SanctionKind.ADVERTENCIA: "Advertência por escrito",
     SanctionKind.MULTA: "Multa",
     SanctionKind.MULTA_EM_DOBRO: "Multa em dobro, por reincidência",
-    SanctionKind.REVOGACAO: "Nenhuma neste auto: hipótese de revogação do alvará, a decidir "
-    "em processo próprio",
+    SanctionKind.REVOGACAO: "nenhuma aplicada neste auto (hipótese de revogação do alvará, "
+    "a decidir em processo próprio)",
     SanctionKind.ALVARA_REVOGADO: "Sem sanção: alvará já revogado",
 }
 
@@ -261,7 +261,7 @@ def _repeat_period_words(context: StatutoryContext, on: date) -> str | None:
 def _sanction_label(sanction: Sanction) -> str:
     if sanction.kind is SanctionKind.REVOGACAO and sanction.amount is not None:
         fine = "Multa em dobro" if sanction.doubled else "Multa"
-        return f"{fine}; cabível a revogação do alvará, a decidir em processo próprio"
+        return f"{fine} (cabível a revogação do alvará, a decidir em processo próprio)"
     return SANCTION_LABELS[sanction.kind]
 
 
@@ -474,6 +474,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
             "exercida no processo de revogação, antes da decisão; da decisão que revogar o "
             f"alvará caberá recurso ao Prefeito Municipal ({short(laws, ESC_APPEAL)}), no "
             f"prazo contado da ciência da decisão ({short(laws, ESC_APPEAL_DEADLINE)}).",
+            "reconsideracao": None,
         }
     applied = [b for s in sanctions for b in s.basis]
     fixed = form_basis(pack_root(request.pack_dir), request.form_id)
