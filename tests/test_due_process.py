@@ -423,3 +423,19 @@ def test_demo_moves_an_example_with_a_later_hour_to_yesterday(content: Content) 
 @pytest.fixture(scope="module")
 def content(pack_dir: Path) -> Content:
     return Content(pack_dir)
+
+
+@pytest.mark.parametrize("hour", ["06:00", "23:59"])
+def test_demo_examples_record_no_fact_after_their_issue(engine: Engine, hour: str) -> None:
+    """``lavra demo`` issues nothing the classes forbid, whatever the time of day."""
+    now = at(date(2026, 12, 1), hour)
+    checked = 0
+    for form in engine.content.forms.values():
+        if form.example is None or form.series is None:
+            continue
+        data, _ = current_example(form, example(engine.content.root, form.id), now)
+        report = engine.prepare(form.id, data, issued_at=now, draft=False,
+                                example_values=bool(form.computations)).report
+        assert not [i.to_json() for i in report.pending if i.status is Status.INVALID], form.id
+        checked += 1
+    assert checked >= 10
