@@ -123,8 +123,9 @@ REVOCATION_NOTICE = (
     "A infração registrada neste auto enseja a revogação do alvará ({cited}). A revogação "
     "não é aplicada neste auto: será decidida pela Secretaria de Transportes e Sistema "
     "Viário em processo próprio, no qual o condutor será notificado da acusação e poderá "
-    "apresentar defesa antes da decisão (Constituição Federal, art. 5º, LV; Lei federal nº "
-    "9.784/1999, arts. 3º, III, e 26 a 28). Até essa decisão, o alvará permanece em vigor."
+    "apresentar defesa antes da decisão{period} (Constituição Federal, art. 5º, LV; Lei "
+    "federal nº 9.784/1999, arts. 3º, III, e 26 a 28). Até essa decisão, o alvará permanece "
+    "em vigor."
 )
 """Printed when the escalation of art. 23 reaches the revocation (module doc)."""
 
@@ -493,7 +494,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
         "revogacao": False,
         "revogacao_cabivel": revocable,
         "revogacao_aviso": (
-            REVOCATION_NOTICE.format(cited=short(laws, f"{ESC}#art23_inc3"))
+            _revocation_notice(context, on)
             if revocable
             else None
         ),
@@ -507,6 +508,18 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
         "prazo_reincidencia_texto": _repeat_period_words(context, on),
     }
     return Computed(values, unique_items(items))
+
+
+REVOCATION_DEFENCE = f"{ESC}#art23_inc3"
+"""The deadline-table key of the defence before a revocation (Lei nº 9.784/1999, art. 44)."""
+
+
+def _revocation_notice(context: StatutoryContext, on: date) -> str:
+    period = period_of(context, REVOCATION_DEFENCE, on)
+    words = (
+        ", no prazo de {} {} da notificação".format(*period_words(*period)) if period else ""
+    )
+    return REVOCATION_NOTICE.format(cited=short(context.laws, REVOCATION_DEFENCE), period=words)
 
 
 def _escolar_dates(
