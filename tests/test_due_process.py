@@ -440,3 +440,16 @@ def test_demo_examples_record_no_fact_after_their_issue(engine: Engine, hour: st
         assert not [i.to_json() for i in report.pending if i.status is Status.INVALID], form.id
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize(("expiry", "invalid"),
+                         [("2026-04-16", False), ("2026-04-17", True), ("2026-05-01", True)])
+def test_cassation_for_non_renewal_needs_an_expired_alvara(
+    pack_dir: Path, expiry: str, invalid: bool
+) -> None:
+    """Art. 22, III: not renewed "quando assim exigido" — only once the alvará expired."""
+    data = cassation(pack_dir, date(2026, 4, 17))
+    data["hipoteses"] = {"nao_renovacao": {"vencimento": expiry,
+                                           "exigencia": "Notificação nº 12/2026."}}
+    found = pending(run(decisao_cassacao_fretamento, CAS, data, pack_dir, date(2026, 4, 17)))
+    assert ("hipoteses.nao_renovacao.vencimento" in found) is invalid, found

@@ -9,7 +9,8 @@ Secretário's decision that cancels the Alvará de Licença de Circulação (art
   citation and text; for II, no appeal can be said to be missing while the appeal
   period of an auto (art. 23, 15 days from the infraction) still runs on the date of
   the decision: such an auto is an *invalid* item; facts dated after the decision
-  (an auto, a bankruptcy) are *invalid* too;
+  (an auto, a bankruptcy) are *invalid* too, and so is, for III, an alvará whose expiry
+  is not before the decision (it has not yet failed to be renewed);
 - due process (:func:`_defence`): the date of the notice for defence, then the defence
   presented (date and summary) or the lapse of its period (10 days from the notice,
   Lei nº 9.784/1999, art. 44, by analogy; the deadline table's ``fretamento#art22``) —
@@ -78,6 +79,7 @@ CIENCIA_DATE = "/ciencia/data"
 HYPOTHESES = "/hipoteses"
 UNPAID_AUTOS = "/hipoteses/multas_nao_recolhidas/autos"
 BANKRUPTCY_DATE = "/hipoteses/falencia_dissolucao/data"
+EXPIRY_DATE = "/hipoteses/nao_renovacao/vencimento"
 NOTICE_DATE = "/defesa/notificacao_data"
 DEFENCE_DATE = "/defesa/data_apresentacao"
 DEFENCE_SUMMARY = "/defesa/sintese"
@@ -378,6 +380,19 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
                 f"A falência ou a dissolução ({format_date(bankruptcy)}) é posterior à data da "
                 f"decisão ({format_date(on)}).",
                 (f"{LAW}#art22_inc4",),
+            )
+        )
+    expiry = date_at(data, EXPIRY_DATE)
+    if expiry is not None and expiry >= on:
+        items.append(
+            Item(
+                "hipoteses.nao_renovacao.vencimento",
+                Status.INVALID,
+                EXPIRY_DATE,
+                f"O alvará vence em {format_date(expiry)}, não antes da data da decisão "
+                f"({format_date(on)}): enquanto vigente, não se pode afirmar que deixou de ser "
+                "renovado.",
+                (f"{LAW}#art22_inc3",),
             )
         )
     defence, defence_items = _defence(data, on, context)
