@@ -34,7 +34,9 @@ from lavra.inputs import pointers
 from lavra.inputs.reading import check_date, check_values, maybe_date, today
 from lavra.inputs.schemas.validation import SchemaIssue, extra_issue, field_label, validate
 from lavra.render.fillable.building import fillable_body
+from lavra.render.fillable.finishing import finish_form
 from lavra.render.fillable.reading import read_fields
+from lavra.render.fillable.schema import inline_refs, with_required_objects
 from lavra.render.glyphs import Coverage, coverage_of, undrawable
 from lavra.render.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
@@ -435,7 +437,7 @@ class Engine:
         if form.subtitle:
             body = f'<p class="subtitulo">{_escape(form.subtitle)}</p>' + body
         pdf = self.renderer.pdf(body, self._frame(form, draft=False, number=None), fillable=True)
-        return _tag_form(pdf, form.id)
+        return _tag_form(finish_form(pdf), form.id)
 
     def read(self, pdf: bytes, form_id: str | None = None, on: date | None = None) -> ReadBack:
         """Data typed into a prefilled requerimento, with its completeness report.
@@ -456,7 +458,11 @@ class Engine:
             )
         form = self.content.form(found)
         schema = self.content.registry.resolver().lookup(form.schema_id).contents
-        data = check_values(read_fields(pdf, schema, registry=self.content.registry))
+        read = read_fields(pdf, schema, registry=self.content.registry)
+        # The objects the form always has (its checklist of documents) are there even
+        # when nothing in them was filled: what they require is reported as missing.
+        read = with_required_objects(inline_refs(schema, self.content.registry), read)
+        data = check_values(read)
         return ReadBack(form.id, data, self.check(form.id, data, on))
 
 
