@@ -216,7 +216,8 @@ def test_checklist_cites_the_law_and_words_the_condition(schema: dict[str, Any])
     assert "Documentos a anexar" in text
     # Each document cites its basis on its own line, compactly, after its title.
     assert f"— art. 7º, inciso II, {LEI}." in text
-    assert f"art. 7º, inciso XII, {LEI}; art. 2º, § 2º, {LEI}" in text
+    # Citations of the same act name it once.
+    assert f"art. 7º, inciso XII; art. 2º, § 2º, {LEI}" in text
     # The documents of one case are listed under that case, worded once.
     assert "Exigidos se o campo “Empresa requerente — Sede — Município” for diferente" in text
     # The group made only of documents gets no empty section of its own.

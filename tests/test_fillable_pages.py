@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+
 import pytest
 from formcases import example
 from PIL import Image

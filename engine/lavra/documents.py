@@ -233,6 +233,13 @@ class Engine:
         history: History | None = None,
         example_values: bool = False,
     ) -> Report:
+        form = self.content.form(form_id)
+        if form.fillable and isinstance(data, Mapping):
+            # A requerimento always has the objects its schema requires (its checklist
+            # of documents): what they require is pending from the first screen, not
+            # "não se aplica" until one of them is filled.
+            schema = self.content.registry.resolver().lookup(form.schema_id).contents
+            data = with_required_objects(inline_refs(schema, self.content.registry), data)
         return self.prepare(
             form_id, data, on, history=history, example_values=example_values
         ).report
@@ -458,11 +465,7 @@ class Engine:
             )
         form = self.content.form(found)
         schema = self.content.registry.resolver().lookup(form.schema_id).contents
-        read = read_fields(pdf, schema, registry=self.content.registry)
-        # The objects the form always has (its checklist of documents) are there even
-        # when nothing in them was filled: what they require is reported as missing.
-        read = with_required_objects(inline_refs(schema, self.content.registry), read)
-        data = check_values(read)
+        data = check_values(read_fields(pdf, schema, registry=self.content.registry))
         return ReadBack(form.id, data, self.check(form.id, data, on))
 
 

@@ -180,5 +180,20 @@ def test_fretamento_documents_are_pending_once_the_case_is_known(
     # the same in the PDF read back: nothing ticked, the checklist is still pending
     pdf = engine.prefill(REQ, {"categoria": "fretamento"})
     read = engine.read(pdf)
-    assert read.data["documentos"] == {}
     assert "/documentos/certidao_inss" in {i.field for i in read.report.items if i.pending}
+
+
+def test_first_screen_checklist_of_the_page(web_context: WebContext) -> None:
+    """The page as first opened (no data posted) lists the required documents as pending."""
+    engine: Engine = web_context.engine
+    form_id = "requerimento-inscricao-escolar"
+    report = engine.check(form_id, {})
+    root = build_form(
+        web_context.schema(form_id),
+        {},
+        fields=engine.content.fields(engine.content.form(form_id)),
+        cite=web_context.cite,
+        report=report,
+    )
+    statuses = {d.pointer: d.status for d in checklist(root, report)}
+    assert statuses["/documentos/documento_identidade"] == "missing"

@@ -56,6 +56,7 @@ YES_NO: tuple[tuple[str, bool, str], ...] = (("sim", True, "Sim"), ("nao", False
 #: A list whose rows have more columns than this is laid out as one block per row
 #: (a table that wide would not fit the width of an A4 page).
 MAX_TABLE_COLUMNS = 4
+_OF_ACT = re.compile(r"(.+), (d[ao]s? .+?)")
 _FIRST_CLAUSE = re.compile(r";\s+|\.\s+(?=[A-ZÀ-Ý])")
 
 #: Minimal stylesheet for the body; the renderer's frame may add its own.
@@ -134,7 +135,7 @@ class _Builder:
                 raise
             except Exception as exc:
                 raise CitationError(f"Não foi possível redigir a citação “{citation}”.") from exc
-        return "; ".join(texts)
+        return compact_citations(texts)
 
     def basis_line(self, schema: Schema, where: str) -> None:
         ids = basis_of(schema, where)
@@ -450,6 +451,23 @@ def _group_condition(conditions: Sequence[str]) -> str:
         if text.startswith(singular):
             return plural + text[len(singular) :]
     return text
+
+
+def compact_citations(texts: Sequence[str]) -> str:
+    """Citations of one act named once: ``art. 7º, VI; art. 7º, X, da Lei nº 1/2000``.
+
+    A citation is split at its last ``, da``/``, do`` (the act it belongs to); those of
+    the same act, in the order given, share one mention of it. Citations that do not
+    split are kept as they are.
+    """
+    groups: dict[str, list[str]] = {}
+    for text in dict.fromkeys(texts):
+        match = _OF_ACT.fullmatch(text)
+        head, act = (match.group(1), match.group(2)) if match else (text, "")
+        groups.setdefault(act, []).append(head)
+    return "; ".join(
+        "; ".join(heads) + (f", {act}" if act else "") for act, heads in groups.items()
+    )
 
 
 def help_text(schema: Schema, kind: str) -> str | None:

@@ -65,11 +65,21 @@ def finish_form(pdf: bytes) -> bytes:
                     _finish_button(writer, widget)
                 elif isinstance(widget.get("/DA"), str):
                     widget[NameObject("/DA")] = TextStringObject(_text_da(str(widget["/DA"])))
+        _drop_kids_from_fields(form)
         out = io.BytesIO()
         writer.write(out)
     except (PyPdfError, ValueError, KeyError, TypeError) as error:
         raise RenderError(f"Não foi possível completar os campos do formulário: {error}.") from None
     return out.getvalue()
+
+
+def _drop_kids_from_fields(form: DictionaryObject) -> None:
+    """Only a radio group is a field of the form; its buttons are its widgets."""
+    fields = form.get("/Fields")
+    if not isinstance(fields, ArrayObject):
+        return
+    kept = [ref for ref in fields if "/Parent" not in ref.get_object()]
+    form[NameObject("/Fields")] = ArrayObject(kept)
 
 
 def _text_da(da: str) -> str:
@@ -100,7 +110,11 @@ def _finish_button(writer: PdfWriter, widget: DictionaryObject) -> None:
     parent = widget.get("/Parent")
     group = parent.get_object() if parent is not None else None
     radio = group is not None and int(group.get("/Ff", 0)) & _RADIO_FLAG
-    normal = widget["/AP"]["/N"].get_object()
+    appearance = widget.get("/AP")
+    normal = appearance.get_object().get("/N") if appearance is not None else None
+    normal = normal.get_object() if normal is not None else None
+    if not isinstance(normal, DictionaryObject):
+        return
     states = [name for name in normal if name != "/Off"]
     if len(states) != 1:
         return
@@ -152,7 +166,10 @@ def _rename_radio_state(
 
 
 def _size(widget: DictionaryObject) -> tuple[float, float]:
-    x1, y1, x2, y2 = (float(v) for v in widget["/Rect"])
+    rect = widget["/Rect"].get_object()
+    if not isinstance(rect, ArrayObject) or len(rect) != 4:
+        return 0.0, 0.0
+    x1, y1, x2, y2 = (float(v) for v in rect)
     return abs(x2 - x1), abs(y2 - y1)
 
 
