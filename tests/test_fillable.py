@@ -19,6 +19,7 @@ from referencing.jsonschema import DRAFT202012
 
 from lavra.errors import CitationError, ContentPackError, InputError
 from lavra.render.fillable.building import FILLABLE_CSS, fillable_body
+from lavra.render.fillable.finishing import finish_form
 from lavra.render.fillable.reading import read_fields
 from lavra.render.fillable.schema import document_checklist, field_name, inline_refs
 
@@ -63,7 +64,7 @@ def schema(registry: Registry[Any]) -> dict[str, Any]:
 def render(body: str) -> bytes:
     html = f"<html><head><style>{FILLABLE_CSS}</style></head><body>{body}</body></html>"
     pdf: bytes = weasyprint.HTML(string=html, base_url=None).write_pdf(pdf_forms=True)
-    return pdf
+    return finish_form(pdf)
 
 
 def fields_of(pdf: bytes) -> dict[str, Any]:
@@ -148,7 +149,7 @@ def test_round_trip_prefill_fill_and_read_back(schema: dict[str, Any]) -> None:
             "empresa/sede/cep": "13465-000",
             "modalidade": "continuo",
             "capital_social": "2.500,75",
-            "garagem_propria": on_state(pdf, "garagem_propria"),
+            "garagem_propria": "/sim",
             "veiculos/1/placa": "def-5678",
             "veiculos/1/ano_fabricacao": "2021",
             "veiculos/1/vistoria": "29/02/2024",
@@ -213,9 +214,12 @@ def test_checklist_cites_the_law_and_words_the_condition(schema: dict[str, Any])
         " ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages
     )
     assert "Documentos a anexar" in text
-    assert f"Fundamento: art. 7º, inciso II, {LEI}." in text
-    assert f"art. 7º, inciso XII, {LEI}; art. 2º, § 2º, {LEI}" in text
-    assert "Exigido se o campo “Empresa requerente — Sede — Município” for diferente" in text
+    # Each document cites its basis on its own line, compactly, after its title.
+    assert f"— art. 7º, inciso II, {LEI}." in text
+    # Citations of the same act name it once.
+    assert f"art. 7º, inciso XII; art. 2º, § 2º, {LEI}" in text
+    # The documents of one case are listed under that case, worded once.
+    assert "Exigidos se o campo “Empresa requerente — Sede — Município” for diferente" in text
     # The group made only of documents gets no empty section of its own.
     body = fillable_body(schema, {}, cite=cite)
     assert "<h2>Empresa requerente</h2>" in body
@@ -244,9 +248,10 @@ def test_condition_given_in_words_by_the_content_pack() -> None:
         ],
     }
     body = fillable_body(schema, {}, cite=cite)
-    assert "Exigido se a sede for em outro município." in body
+    assert "Exigidos se a sede for em outro município:" in body
     del schema["allOf"][0]["x-condicao"]  # type: ignore[index]
-    assert "Exigido se o campo “Sede em Americana” não estiver marcado." in fillable_body(
+    # The question is a Sim/Não pair of buttons: the condition names the answer.
+    assert "Exigidos se o campo “Sede em Americana” for “Não”:" in fillable_body(
         schema, {}, cite=cite
     )
 

@@ -34,7 +34,9 @@ from lavra.inputs import pointers
 from lavra.inputs.reading import TIMEZONE, check_date, check_values, maybe_date, today
 from lavra.inputs.schemas.validation import SchemaIssue, extra_issue, field_label, validate
 from lavra.render.fillable.building import fillable_body
+from lavra.render.fillable.finishing import finish_form
 from lavra.render.fillable.reading import read_fields
+from lavra.render.fillable.schema import inline_refs, with_required_objects
 from lavra.render.glyphs import Coverage, coverage_of, undrawable
 from lavra.render.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
@@ -241,6 +243,13 @@ class Engine:
         history: History | None = None,
         example_values: bool = False,
     ) -> Report:
+        form = self.content.form(form_id)
+        if form.fillable and isinstance(data, Mapping):
+            # A requerimento always has the objects its schema requires (its checklist
+            # of documents): what they require is pending from the first screen, not
+            # "não se aplica" until one of them is filled.
+            schema = self.content.registry.resolver().lookup(form.schema_id).contents
+            data = with_required_objects(inline_refs(schema, self.content.registry), data)
         return self.prepare(
             form_id, data, on, history=history, example_values=example_values
         ).report
@@ -445,7 +454,7 @@ class Engine:
         if form.subtitle:
             body = f'<p class="subtitulo">{_escape(form.subtitle)}</p>' + body
         pdf = self.renderer.pdf(body, self._frame(form, draft=False, number=None), fillable=True)
-        return _tag_form(pdf, form.id)
+        return _tag_form(finish_form(pdf), form.id)
 
     def read(self, pdf: bytes, form_id: str | None = None, on: date | None = None) -> ReadBack:
         """Data typed into a prefilled requerimento, with its completeness report.

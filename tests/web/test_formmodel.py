@@ -50,7 +50,14 @@ def test_typed_values_are_converted_as_the_schema_says(web_context: WebContext) 
     assert data == {
         "categoria": "fretamento",
         "servicos": ["continuo", "eventual"],
-        "requerente": {"razao_social": "Viação Teste Ltda", "sede_em_americana": False},
+        # the objects the form always requires are present, if only empty (their
+        # requirements are reported from the first screen)
+        "requerente": {
+            "razao_social": "Viação Teste Ltda",
+            "sede_em_americana": False,
+            "endereco": {},
+            "representante": {},
+        },
         "veiculos": [
             {"placa": "ABC1D23", "ano_fabricacao": 2019, "lotacao_sentados": "quarenta"},
             {"marca_modelo": "Volare W9"},
@@ -119,3 +126,74 @@ def test_fields_carry_labels_masks_requirements_basis_and_errors(
     assert "Certidão de regularidade junto ao INSS" in titles
     inss = documents[titles.index("Certidão de regularidade junto ao INSS")]
     assert inss.status == "missing" and inss.status_label == "pendente"
+
+
+def _first_screen(web_context: WebContext, form_id: str) -> dict[str, str]:
+    """The checklist of a form posted with nothing filled: pointer → status."""
+    engine: Engine = web_context.engine
+    schema = web_context.schema(form_id)
+    data = parse_form(schema, [("_acao", "verificar")])
+    report = engine.check(form_id, data)
+    root = build_form(
+        schema,
+        data,
+        fields=engine.content.fields(engine.content.form(form_id)),
+        cite=web_context.cite,
+        report=report,
+    )
+    return {d.pointer: d.status or "" for d in checklist(root, report)}
+
+
+@pytest.mark.parametrize(
+    "form_id",
+    [
+        "requerimento-inscricao-escolar",
+        "requerimento-renovacao-escolar",
+        "requerimento-troca-veiculo-escolar",
+    ],
+)
+def test_required_documents_are_pending_from_the_first_screen(
+    web_context: WebContext, form_id: str
+) -> None:
+    """Nothing ticked yet: every document always required is pending, none "não se aplica"."""
+    schema = web_context.schema(form_id)
+    always = schema["properties"]["documentos"]["required"]
+    assert always
+    statuses = _first_screen(web_context, form_id)
+    for name in always:
+        assert statuses["/documentos/" + name] == "missing", name
+
+
+def test_fretamento_documents_are_pending_once_the_case_is_known(
+    web_context: WebContext,
+) -> None:
+    """A document required in a case (the category) is pending as soon as the case is
+    chosen, before any document is ticked; the others of that case say so too."""
+    engine: Engine = web_context.engine
+    schema = web_context.schema(REQ)
+    data = parse_form(schema, [("categoria", "fretamento")])
+    assert data["documentos"] == {}
+    report = engine.check(REQ, data)
+    pending = {item.field for item in report.items if item.pending}
+    for name in ("cartao_cnpj", "certidao_inss", "certidao_fgts", "inspecao_veicular"):
+        assert "/documentos/" + name in pending, name
+    # the same in the PDF read back: nothing ticked, the checklist is still pending
+    pdf = engine.prefill(REQ, {"categoria": "fretamento"})
+    read = engine.read(pdf)
+    assert "/documentos/certidao_inss" in {i.field for i in read.report.items if i.pending}
+
+
+def test_first_screen_checklist_of_the_page(web_context: WebContext) -> None:
+    """The page as first opened (no data posted) lists the required documents as pending."""
+    engine: Engine = web_context.engine
+    form_id = "requerimento-inscricao-escolar"
+    report = engine.check(form_id, {})
+    root = build_form(
+        web_context.schema(form_id),
+        {},
+        fields=engine.content.fields(engine.content.form(form_id)),
+        cite=web_context.cite,
+        report=report,
+    )
+    statuses = {d.pointer: d.status for d in checklist(root, report)}
+    assert statuses["/documentos/documento_identidade"] == "missing"

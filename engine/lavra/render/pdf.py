@@ -43,6 +43,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from lavra.errors import ContentPackError, LavraError, RenderError
+from lavra.render.fillable.building import FILLABLE_CSS
 from lavra.render.htmlblocks import sanitize, write_docx
 
 __all__ = [
@@ -243,6 +244,8 @@ class Renderer:
             )
         except Exception as exc:
             raise ContentPackError(f"A folha de estilo {CSS_FILE} é inválida: {exc}") from exc
+        # The engine's own layout of a fillable requerimento, after the pack's styles.
+        self._form_css = CSS(string=FILLABLE_CSS, font_config=self._font_config)
         self._docx_env = SandboxedEnvironment(autoescape=True)
 
     # ------------------------------------------------------------------ PDF
@@ -338,7 +341,9 @@ class Renderer:
                 string=page, base_url=self._base_url, url_fetcher=self._fetcher_for(frame)
             )
             result = document.write_pdf(
-                stylesheets=[self._css], font_config=self._font_config, **options
+                stylesheets=[self._css, self._form_css] if fillable else [self._css],
+                font_config=self._font_config,
+                **options,
             )
         except LavraError:
             raise

@@ -20,7 +20,7 @@ from typing import Any
 from lavra.errors import InputError
 from lavra.inputs import pointers
 from lavra.inputs.textnorm import nfc
-from lavra.render.fillable.schema import field_name
+from lavra.render.fillable.schema import field_name, with_required_objects
 from lavra.web.formmodel import (
     MAX_FIELDS,
     MAX_ROWS,
@@ -152,7 +152,7 @@ def _read(schema: Schema, path: PathT, values: _Values) -> Any:
 def parse_form(schema: Schema, pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """The JSON data of a submitted form (``pairs`` as posted, in order)."""
     data = _read(schema, (), _Values(pairs))
-    return data if isinstance(data, dict) else {}
+    return with_required_objects(schema, data if isinstance(data, dict) else {})
 
 
 def to_pairs(schema: Schema, data: Any, path: PathT = ()) -> list[tuple[str, str]]:

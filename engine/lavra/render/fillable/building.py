@@ -12,10 +12,11 @@ PDF to JSON data, is :mod:`lavra.render.fillable.reading`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from babel.numbers import format_decimal
 from markupsafe import Markup
@@ -23,12 +24,10 @@ from referencing import Registry
 
 from lavra.errors import CitationError, ContentPackError, InputError, LavraError
 from lavra.inputs import pointers
-
-if TYPE_CHECKING:  # the Resolver class is public API but only exported from _core
-    pass
 from lavra.render.fillable.schema import (
     DOCUMENT_FLAG,
     ISO_DATE,
+    SHARED_DESCRIPTION,
     DocumentEntry,
     FieldPath,
     Prop,
@@ -50,26 +49,48 @@ from lavra.render.fillable.schema import (
     value_at,
 )
 
-__all__ = ["FILLABLE_CSS", "fillable_body"]
+__all__ = ["FILLABLE_CSS", "MAX_TABLE_COLUMNS", "YES_NO", "fillable_body"]
+
+#: The radio states of a Sim/Não question: (state name, value, label).
+YES_NO: tuple[tuple[str, bool, str], ...] = (("sim", True, "Sim"), ("nao", False, "Não"))
+#: A list whose rows have more columns than this is laid out as one block per row
+#: (a table that wide would not fit the width of an A4 page).
+MAX_TABLE_COLUMNS = 4
+_OF_ACT = re.compile(r"(.+), (d[ao]s? .+?)")
+_FIRST_CLAUSE = re.compile(r";\s+|\.\s+(?=[A-ZÀ-Ý])")
 
 #: Minimal stylesheet for the body; the renderer's frame may add its own.
 FILLABLE_CSS = """
-.requerimento-preenchivel table { width: 100%; border-collapse: collapse; margin: 0 0 6pt 0; }
+.requerimento-preenchivel table { width: 100%; border-collapse: collapse; margin: 0 0 6pt 0;
+  table-layout: fixed; }
 .requerimento-preenchivel th, .requerimento-preenchivel td {
-  text-align: left; vertical-align: top; padding: 2pt 3pt; font-weight: normal; }
+  text-align: left; vertical-align: top; padding: 2pt 3pt; font-weight: normal;
+  overflow-wrap: break-word; }
 .requerimento-preenchivel table.campos th { width: 38%; }
 .requerimento-preenchivel input[type="text"], .requerimento-preenchivel select,
 .requerimento-preenchivel textarea {
   width: 100%; height: 14pt; box-sizing: border-box; border: 0.5pt solid #444;
   font-size: 10pt; }
 .requerimento-preenchivel textarea { height: 40pt; }
-.requerimento-preenchivel input[type="checkbox"] {
-  width: 10pt; height: 10pt; border: 0.5pt solid #444; }
+.requerimento-preenchivel input[type="checkbox"], .requerimento-preenchivel input[type="radio"] {
+  display: inline-block; width: 10pt; height: 10pt; border: 0.5pt solid #444;
+  vertical-align: middle; margin: 0 2pt 0 0; }
+.requerimento-preenchivel input[type="radio"] { border-radius: 50%; }
+.requerimento-preenchivel .simnao { white-space: nowrap; margin-right: 10pt; }
 .requerimento-preenchivel .ajuda, .requerimento-preenchivel .fundamento,
 .requerimento-preenchivel .condicao { font-size: 8.5pt; color: #333; }
-.requerimento-preenchivel table.linhas td:first-child { width: 1.5em; }
-.requerimento-preenchivel .texto-documento span { display: block; }
-.requerimento-preenchivel .documento { margin: 0 0 8pt 0; break-inside: avoid; }
+.requerimento-preenchivel .ajuda { display: block; }
+.requerimento-preenchivel table.linhas td:first-child,
+.requerimento-preenchivel table.linhas th:first-child { width: 1.8em; }
+.requerimento-preenchivel .documento { margin: 0 0 5pt 0; break-inside: avoid; }
+.requerimento-preenchivel .documento p { margin: 0 0 2pt 0; }
+.requerimento-preenchivel table.dados-documento { margin: 0; font-size: 8.5pt; }
+.requerimento-preenchivel table.dados-documento textarea { height: 14pt; }
+.requerimento-preenchivel .condicao-grupo { font-weight: bold; margin: 6pt 0 3pt 0; }
+.requerimento-preenchivel .fecho-requerimento { break-inside: avoid; margin-top: 14pt; }
+.requerimento-preenchivel .fecho-requerimento .local-data { margin-top: 10pt; }
+.requerimento-preenchivel .fecho-requerimento .linha { margin: 30pt 0 0 0; width: 80%;
+  border-top: 0.6pt solid #000; padding-top: 2pt; text-align: left; }
 """
 
 
@@ -99,6 +120,8 @@ def _display(kind: str, value: Any) -> str:
 class _Builder:
     cite: Callable[[str], str]
     parts: list[Markup]
+    quiet: bool = False
+    """Inside the second and later rows of a list: help and basis were given in the first."""
 
     def emit(self, template: str, *args: Any) -> None:
         self.parts.append(Markup(template).format(*args))
@@ -112,7 +135,7 @@ class _Builder:
                 raise
             except Exception as exc:
                 raise CitationError(f"Não foi possível redigir a citação “{citation}”.") from exc
-        return "; ".join(texts)
+        return compact_citations(texts)
 
     def basis_line(self, schema: Schema, where: str) -> None:
         ids = basis_of(schema, where)
@@ -121,9 +144,33 @@ class _Builder:
 
     # ---- widgets
 
-    def widget(self, path: FieldPath, schema: Schema, value: Any, label: str) -> Markup:
+    def widget(
+        self,
+        path: FieldPath,
+        schema: Schema,
+        value: Any,
+        label: str,
+        *,
+        one_line: bool = False,
+        mark: bool = False,
+    ) -> Markup:
         name = field_name(path)
         kind = leaf_kind(schema)
+        if one_line and kind == "text":
+            kind = "string"
+        if kind == "boolean" and not mark:
+            # A Sim/Não question: two buttons of one radio group, so that "Não" is an
+            # answer of its own and an unanswered question stays unanswered.
+            buttons = [
+                Markup(
+                    '<span class="simnao"><input type="radio" name="{}" value="{}" '
+                    'title="{} — {}"{}> {}</span>'
+                ).format(
+                    name, state, label, text, Markup(" checked") if value is answer else "", text
+                )
+                for state, answer, text in YES_NO
+            ]
+            return Markup("").join(buttons)
         if kind == "boolean":
             checked = Markup(" checked") if value is True else Markup("")
             return Markup('<input type="checkbox" name="{}" title="{}"{}>').format(
@@ -159,15 +206,15 @@ class _Builder:
         kind = leaf_kind(prop.schema)
         mark = Markup(' <span class="obrigatorio">*</span>') if prop.required else Markup("")
         hint = " (dd/mm/aaaa)" if kind == "date" else ""
-        help_parts = [
+        help_parts = [] if self.quiet else [
             str(text)
             for text in (
-                prop.schema.get("description"),
+                help_text(prop.schema, kind),
                 _conditions_text(prop.conditions) if prop.conditions else None,
             )
             if isinstance(text, str) and text
         ]
-        ids = basis_of(prop.schema, pointers.join(path))
+        ids = () if self.quiet else basis_of(prop.schema, pointers.join(path))
         if ids:
             help_parts.append("Fundamento: " + self.citations(ids))
         help_html = Markup("")
@@ -224,8 +271,10 @@ class _Builder:
         self.parts.append(Markup("</div>"))
 
     def intro(self, prop: Prop, where: str) -> None:
-        description = prop.schema.get("description")
-        if isinstance(description, str) and description:
+        if self.quiet:
+            return
+        description = help_text(prop.schema, "group")
+        if description:
             self.emit('<p class="ajuda">{}</p>', description)
         if prop.conditions:
             self.emit('<p class="condicao">{}.</p>', _conditions_text(prop.conditions))
@@ -244,6 +293,8 @@ class _Builder:
         rows = row_count(prop.schema, value)
         item_title = title_of(items, label[-1]) if "title" in items else label[-1]
         columns = _columns(items, ()) if is_object(items) else [((), items, item_title)]
+        if columns is not None and len(columns) > MAX_TABLE_COLUMNS:
+            columns = None  # too wide for the page: one block of fields per row
         if columns is not None:
             header = Markup("").join(
                 Markup("<th>{}{}</th>").format(
@@ -270,9 +321,11 @@ class _Builder:
                 )
             self.emit('<table class="linhas">{}</table>', Markup("").join(body))
         else:
+            quiet = self.quiet
             for index in range(rows):
                 self.parts.append(Markup('<div class="item">'))
                 self.heading(level + 1, f"{item_title} {index + 1}")
+                self.quiet = quiet or index > 0
                 self.object_body(
                     items,
                     value_at(value, index),
@@ -280,13 +333,18 @@ class _Builder:
                     level + 2,
                     (*label, str(index + 1)),
                 )
+                self.quiet = quiet
                 self.parts.append(Markup("</div>"))
         self.parts.append(Markup("</div>"))
 
     def doc_widget(self, entry: DocumentEntry, path: FieldPath, prop: Prop, value: Any) -> Markup:
         title = title_of(prop.schema, prop.name)
         return self.widget(
-            (*path, prop.name), prop.schema, value_at(value, prop.name), f"{entry.title} — {title}"
+            (*path, prop.name),
+            prop.schema,
+            value_at(value, prop.name),
+            f"{entry.title} — {title}",
+            one_line=True,
         )
 
     def documents(self, entries: Sequence[DocumentEntry], data: Any) -> None:
@@ -299,59 +357,132 @@ class _Builder:
             "Marque cada documento que acompanha este requerimento e informe o número, "
             "as datas de emissão e de validade e os demais dados pedidos.",
         )
+        # Documents asked for in the same case are listed together under that case,
+        # which is worded once; the cases in the order they first appear.
+        cases: dict[tuple[str, ...], list[DocumentEntry]] = {}
         for entry in entries:
-            path: FieldPath = tuple(
-                int(t) if pointers.is_index(t) else t for t in pointers.split(entry.pointer)
-            )
-            value = pointers.get(data, entry.pointer)
-            props = object_props(entry.schema, entry.pointer)
-            self.parts.append(Markup('<div class="documento">'))
-            flag = next((p for p in props if p.name == DOCUMENT_FLAG), None)
-            checkbox = Markup("")
-            if flag is not None:
-                checkbox = self.widget(
-                    (*path, DOCUMENT_FLAG), flag.schema, value_at(value, DOCUMENT_FLAG), entry.title
-                ) + Markup(" ")
-            status = (
-                "" if entry.conditions else (" (obrigatório)" if entry.required else " (se houver)")
-            )
-            self.emit('<p>{}<span class="rotulo">{}</span>{}</p>', checkbox, entry.title, status)
-            if entry.basis:
-                self.emit('<p class="fundamento">Fundamento: {}.</p>', self.citations(entry.basis))
-            if entry.conditions:
-                self.emit('<p class="condicao">{}.</p>', _conditions_text(entry.conditions))
-            details = [
-                p
-                for p in props
-                if p.name != DOCUMENT_FLAG and not (is_object(p.schema) or is_array(p.schema))
-            ]
-            short = [p for p in details if leaf_kind(p.schema) != "text"]
-            if short:
-                header = Markup("").join(
-                    Markup("<th>{}{}</th>").format(
-                        title_of(p.schema, p.name),
-                        " (dd/mm/aaaa)" if leaf_kind(p.schema) == "date" else "",
-                    )
-                    for p in short
-                )
-                cells = Markup("").join(
-                    Markup("<td>{}</td>").format(self.doc_widget(entry, path, p, value))
-                    for p in short
-                )
-                self.emit(
-                    '<table class="dados-documento"><tr>{}</tr><tr>{}</tr></table>',
-                    header,
-                    cells,
-                )
-            for p in details:
-                if leaf_kind(p.schema) == "text":
-                    self.emit(
-                        '<div class="texto-documento"><span>{}</span>{}</div>',
-                        title_of(p.schema, p.name),
-                        self.doc_widget(entry, path, p, value),
-                    )
-            self.parts.append(Markup("</div>"))
+            cases.setdefault(entry.conditions, []).append(entry)
+        for conditions, listed in cases.items():
+            if conditions:
+                self.emit('<p class="condicao-grupo">{}:</p>', _group_condition(conditions))
+            for entry in listed:
+                self.document(entry, data)
         self.parts.append(Markup("</div>"))
+
+    def document(self, entry: DocumentEntry, data: Any) -> None:
+        path: FieldPath = tuple(
+            int(t) if pointers.is_index(t) else t for t in pointers.split(entry.pointer)
+        )
+        value = pointers.get(data, entry.pointer)
+        props = object_props(entry.schema, entry.pointer)
+        self.parts.append(Markup('<div class="documento">'))
+        flag = next((p for p in props if p.name == DOCUMENT_FLAG), None)
+        checkbox = Markup("")
+        if flag is not None:
+            # A tick box: the document is attached or it is not (nothing to answer "Não").
+            checkbox = self.widget(
+                (*path, DOCUMENT_FLAG),
+                flag.schema,
+                value_at(value, DOCUMENT_FLAG),
+                entry.title,
+                mark=True,
+            ) + Markup(" ")
+        status = ""
+        if not entry.conditions:
+            status = " (obrigatório)" if entry.required else " (se houver)"
+        basis = Markup("")
+        if entry.basis:
+            basis = Markup(' <span class="fundamento">— {}.</span>').format(
+                self.citations(entry.basis)
+            )
+        self.emit(
+            '<p>{}<span class="rotulo">{}</span>{}{}</p>', checkbox, entry.title, status, basis
+        )
+        own = help_text(entry.schema, "document")
+        if own:
+            self.emit('<p class="ajuda">{}</p>', own)
+        details = [
+            p
+            for p in props
+            if p.name != DOCUMENT_FLAG and not (is_object(p.schema) or is_array(p.schema))
+        ]
+        # All the data of the document in one row of a fixed table, each label above its
+        # box: the row always fits the page width, whatever the number of fields.
+        if details:
+            header = Markup("").join(
+                Markup("<th>{}{}</th>").format(
+                    title_of(p.schema, p.name),
+                    " (dd/mm/aaaa)" if leaf_kind(p.schema) == "date" else "",
+                )
+                for p in details
+            )
+            cells = Markup("").join(
+                Markup("<td>{}</td>").format(self.doc_widget(entry, path, p, value))
+                for p in details
+            )
+            self.emit(
+                '<table class="dados-documento"><tr>{}</tr><tr>{}</tr></table>', header, cells
+            )
+        self.parts.append(Markup("</div>"))
+
+    def closing(self) -> None:
+        """Place, date and signature lines, to be completed by the applicant."""
+        self.parts.append(Markup('<div class="fecho-requerimento">'))
+        self.emit(
+            "<p>{}</p>",
+            "Declaro, sob as penas da lei, que as informações prestadas são verdadeiras.",
+        )
+        self.emit(
+            '<p class="local-data">{}</p>',
+            "Local: ______________________________   Data: ____/____/________",
+        )
+        self.emit(
+            '<p class="linha">{}</p>',
+            "Assinatura do(a) requerente ou de seu(sua) representante legal",
+        )
+        self.emit('<p class="nome">{}</p>', "Nome legível: ______________________________________")
+        self.parts.append(Markup("</div>"))
+
+
+def _group_condition(conditions: Sequence[str]) -> str:
+    """The case of a group of documents: ``Exigidos se …`` for ``exigido se …``."""
+    text = _conditions_text(conditions)
+    for singular, plural in (("Exigido ", "Exigidos "), ("Aplicável ", "Aplicáveis ")):
+        if text.startswith(singular):
+            return plural + text[len(singular) :]
+    return text
+
+
+def compact_citations(texts: Sequence[str]) -> str:
+    """Citations of one act named once: ``art. 7º, VI; art. 7º, X, da Lei nº 1/2000``.
+
+    A citation is split at its last ``, da``/``, do`` (the act it belongs to); those of
+    the same act, in the order given, share one mention of it. Citations that do not
+    split are kept as they are.
+    """
+    groups: dict[str, list[str]] = {}
+    for text in dict.fromkeys(texts):
+        match = _OF_ACT.fullmatch(text)
+        head, act = (match.group(1), match.group(2)) if match else (text, "")
+        groups.setdefault(act, []).append(head)
+    return "; ".join(
+        "; ".join(heads) + (f", {act}" if act else "") for act, heads in groups.items()
+    )
+
+
+def help_text(schema: Schema, kind: str) -> str | None:
+    """The help printed for a field or group (see ``x-ajuda`` in the schema module)."""
+    given = schema.get("x-ajuda")
+    if isinstance(given, str):
+        return given.strip() or None
+    description = schema.get("description")
+    if not isinstance(description, str) or not description.strip():
+        return None
+    if schema.get(SHARED_DESCRIPTION) is not True:
+        return description
+    if kind in ("date", "group", "document"):
+        return None  # the generic words of the definition (a date's format is printed)
+    return _FIRST_CLAUSE.split(description.strip(), maxsplit=1)[0]
 
 
 def _has_fields(schema: Schema) -> bool:
@@ -445,6 +576,7 @@ def fillable_body(
         )
         builder.object_body(root, data, (), 2, ())
         builder.documents(document_checklist(root, data), data)
+        builder.closing()
     except LavraError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError, RecursionError) as exc:

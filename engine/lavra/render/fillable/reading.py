@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from babel.numbers import NumberFormatError, parse_decimal
 from pypdf import PdfReader
@@ -24,9 +24,6 @@ from referencing import Registry
 from lavra.errors import ContentPackError, InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.textnorm import clean_text
-
-if TYPE_CHECKING:  # the Resolver class is public API but only exported from _core
-    pass
 from lavra.render.fillable.schema import (
     ISO_DATE,
     FieldPath,
@@ -46,6 +43,7 @@ __all__ = ["read_fields"]
 _CHECKED_TEXT = frozenset({"sim", "s", "x", "true", "1", "yes", "on", "marcado"})
 _UNCHECKED_TEXT = frozenset({"não", "nao", "n", "false", "0", "no", "off"})
 _OFF_STATES = frozenset({"", "/Off", "Off"})
+_RADIO_FLAG = 1 << 15
 _MASK_CHARS = re.compile(r"[\s.\-/]")
 _DMY = re.compile(r"(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{4})")
 _PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
@@ -79,7 +77,12 @@ def _field_value(field: Mapping[str, Any]) -> str | bool | None:
     """The raw value of a pypdf field: text, True for a checked box, None when empty."""
     value = field.get("/V")
     if field.get("/FT") == "/Btn":
-        return None if value is None or str(value) in _OFF_STATES else True
+        if value is None or str(value) in _OFF_STATES:
+            return None
+        if int(field.get("/Ff", 0)) & _RADIO_FLAG:
+            # A radio group: the state chosen is the answer ("/sim", "/nao").
+            return str(value).removeprefix("/")
+        return True
     if isinstance(value, bytes):
         value = value.decode("latin-1")
     if isinstance(value, list):  # multiple choice: not produced by this module
@@ -232,8 +235,10 @@ def read_fields(
     ``schema`` as for :func:`fillable_body` (``registry`` inlines its ``$ref``).
 
     Dates typed as dd/mm/aaaa become ISO dates; numbers accept the pt-BR decimal
-    comma; a checked box is ``true`` and an unchecked one is left out (not
-    answered), as are empty fields and empty array rows (rows are renumbered).
+    comma; a Sim/Não question (a radio group) is ``true`` or ``false`` as answered
+    and left out when neither button is chosen; a ticked box (a document presented)
+    is ``true`` and an unticked one is left out, as are empty fields and empty array
+    rows (rows are renumbered).
     Fields that the schema does not know are ignored. A file that is not a PDF,
     is encrypted or has no form, and a value that cannot be converted (a date that
     does not exist), raise :class:`InputError`.

@@ -16,6 +16,10 @@ Schema vocabulary read here (all of it content-pack data):
   verbatim from ``x-condicao`` (``x-condicao-senao`` for the ``else`` branch) on the
   object holding ``if``.
 - ``x-multilinha``: show a string as a multi-line box.
+- ``x-ajuda``: the help the fillable form prints for a field, instead of its
+  ``description`` (``""`` prints none). Without it, a field's own ``description`` is
+  printed in full, and one inherited from a shared definition (``$ref``) only up to its
+  first ``;`` or full stop, and not at all for a date (the form gives the format).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ if TYPE_CHECKING:  # the Resolver class is public API but only exported from _co
 
 __all__ = [
     "DOCUMENT_FLAG",
+    "SHARED_DESCRIPTION",
     "DocumentEntry",
     "FieldPath",
     "Prop",
@@ -44,6 +49,7 @@ __all__ = [
     "document_checklist",
     "field_name",
     "inline_refs",
+    "with_required_objects",
 ]
 
 Schema = Mapping[str, Any]
@@ -52,7 +58,13 @@ FieldPath = tuple[str | int, ...]
 #: The property of the shared ``documento`` definition that the checkbox fills.
 DOCUMENT_FLAG = "apresentado"
 
+#: A string this long or longer is a multi-line box (a name, an address, an e-mail fit
+#: one line; an observation does not).
+MULTILINE_MIN_LENGTH = 300
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+#: Internal key: the node's ``description`` is the one of the shared definition it
+#: refers to (``$ref``), not written for this field.
+SHARED_DESCRIPTION = "x-lavra-descricao-da-definicao"
 #: Internal key: conditions of an ``if`` that reach into a property's children.
 _INHERITED = "x-lavra-condicoes-herdadas"
 
@@ -110,6 +122,8 @@ def _inline(node: Any, resolver: Resolver[Any], stack: tuple[int, ...], where: s
             )
             if isinstance(target, Mapping):
                 result.update(target)
+                if "description" in target and "description" not in node:
+                    result[SHARED_DESCRIPTION] = True
         for key, value in node.items():
             if key in ("$ref", "$defs", "definitions"):
                 continue
@@ -120,6 +134,8 @@ def _inline(node: Any, resolver: Resolver[Any], stack: tuple[int, ...], where: s
             elif key in ("required", "allOf") and isinstance(result.get(key), list):
                 inlined = [*result[key], *(x for x in inlined if x not in result[key])]
             result[key] = inlined
+            if key == "description":
+                result.pop(SHARED_DESCRIPTION, None)
         return result
     if isinstance(node, list):
         return [_inline(item, resolver, stack, where) for item in node]
@@ -365,7 +381,8 @@ def _constraint_words(constraint: Schema, target: Schema, label: tuple[str, ...]
     if "const" in constraint:
         value = constraint["const"]
         if isinstance(value, bool):
-            return f"{field} estiver marcado" if value else f"{field} não estiver marcado"
+            # A Sim/Não question is a pair of buttons: the answer is named as printed.
+            return f"{field} for “Sim”" if value else f"{field} for “Não”"
         return f"{field} for “{_option_label(target, value)}”"
     if isinstance(constraint.get("enum"), list):
         values = " ou ".join(f"“{_option_label(target, v)}”" for v in constraint["enum"])
@@ -421,7 +438,9 @@ def leaf_kind(schema: Schema) -> str:
     if "number" in types:
         return "number"
     max_length = schema.get("maxLength")
-    if schema.get("x-multilinha") is True or (isinstance(max_length, int) and max_length >= 200):
+    if schema.get("x-multilinha") is True or (
+        isinstance(max_length, int) and max_length >= MULTILINE_MIN_LENGTH
+    ):
         return "text"
     return "string"
 
@@ -494,3 +513,24 @@ def _document(schema: Schema, path: FieldPath, prop: Prop, title: str) -> Docume
     return DocumentEntry(pointer, title, basis, prop.required, prop.conditions, schema)
 
 
+
+
+def with_required_objects(schema: Schema, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with every object the schema always requires present (``{}`` when absent).
+
+    An object required unconditionally by the root, or by an object that is itself
+    present, exists even when nothing in it has been answered yet: so the
+    requirements inside it (the documents of a checklist) are reported as missing
+    from the first screen, instead of "não se aplica" until one of them is filled.
+    Objects required only in some cases, and rows of arrays, are left as they are.
+    """
+    result = dict(data)
+    for prop in object_props(schema):
+        if not is_object(prop.schema) or is_document(prop.schema):
+            continue
+        value = result.get(prop.name)
+        if value is None and prop.required:
+            value = {}
+        if isinstance(value, Mapping):
+            result[prop.name] = with_required_objects(prop.schema, value)
+    return result

@@ -1,0 +1,189 @@
+"""The AcroForm of a rendered requerimento made whole for every viewer.
+
+WeasyPrint writes the fields of :mod:`lavra.render.fillable.building`, but leaves
+out what some viewers need to show and keep a mark: a check box or radio button has
+only its "on" appearance, no ``/DA`` and no ``/MK /CA`` (so a viewer that redraws it
+from ``/DA`` draws nothing, and poppler complains "Missing 'Tf' operator"); the
+buttons of a radio group are named by index (``/0``, ``/1``) and repeat the group's
+``/T`` (so pypdf and some viewers take each button for a field of its own); the
+``/DA`` of text fields carries a ``gs`` operator that is not a text-state operator.
+
+:func:`finish_form` fixes these in place, so that the PDF follows ISO 32000-1,
+12.7.3.3 and 12.7.4.2 as Acrobat reads them: each button has ``/AP /N`` with its
+on-state and ``/Off`` appearances, ``/AS`` naming the state shown, ``/DA`` naming a
+font of the AcroForm ``/DR`` (ZapfDingbats, added there), and ``/MK /CA`` the glyph
+to redraw; a radio group's states are named after their values (``/sim``, ``/nao``),
+so that the value read back says which answer was chosen.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+from pypdf import PdfReader, PdfWriter
+from pypdf.errors import PyPdfError
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    FloatObject,
+    NameObject,
+    NumberObject,
+    TextStringObject,
+)
+
+from lavra.errors import RenderError
+
+__all__ = ["BUTTON_FONT", "finish_form"]
+
+#: The resource name of the button font in the AcroForm ``/DR`` (a standard 14 font).
+BUTTON_FONT = "/ZaDb"
+_CHECK_GLYPH = "4"  # ZapfDingbats: check mark
+_RADIO_GLYPH = "l"  # ZapfDingbats: filled circle
+_RADIO_FLAG = 1 << 15
+_GS_OPERATOR = re.compile(rb"/[^\s/]+\s+gs\s*")
+
+
+def finish_form(pdf: bytes) -> bytes:
+    """``pdf`` with its button appearances, radio states and ``/DA`` completed."""
+    try:
+        writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+        root = writer.root_object
+        form = root.get("/AcroForm")
+        if form is None:
+            return pdf
+        form = form.get_object()
+        _add_button_font(writer, form)
+        for page in writer.pages:
+            for annotation in page.get("/Annots", ArrayObject()):
+                widget = annotation.get_object()
+                if widget.get("/Subtype") != "/Widget":
+                    continue
+                if widget.get("/FT") == "/Btn" or "/Parent" in widget:
+                    _finish_button(writer, widget)
+                elif isinstance(widget.get("/DA"), str):
+                    widget[NameObject("/DA")] = TextStringObject(_text_da(str(widget["/DA"])))
+        _drop_kids_from_fields(form)
+        out = io.BytesIO()
+        writer.write(out)
+    except (PyPdfError, ValueError, KeyError, TypeError) as error:
+        raise RenderError(f"Não foi possível completar os campos do formulário: {error}.") from None
+    return out.getvalue()
+
+
+def _drop_kids_from_fields(form: DictionaryObject) -> None:
+    """Only a radio group is a field of the form; its buttons are its widgets."""
+    fields = form.get("/Fields")
+    if not isinstance(fields, ArrayObject):
+        return
+    kept = [ref for ref in fields if "/Parent" not in ref.get_object()]
+    form[NameObject("/Fields")] = ArrayObject(kept)
+
+
+def _text_da(da: str) -> str:
+    """A text field's ``/DA`` with only text-state and colour operators."""
+    return _GS_OPERATOR.sub(b"", da.encode("latin-1")).decode("latin-1").strip()
+
+
+def _add_button_font(writer: PdfWriter, form: DictionaryObject) -> None:
+    resources = form.get("/DR")
+    resources = resources.get_object() if resources is not None else DictionaryObject()
+    fonts = resources.get("/Font")
+    fonts = fonts.get_object() if fonts is not None else DictionaryObject()
+    if BUTTON_FONT not in fonts:
+        font = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Font"),
+                NameObject("/Subtype"): NameObject("/Type1"),
+                NameObject("/BaseFont"): NameObject("/ZapfDingbats"),
+            }
+        )
+        fonts[NameObject(BUTTON_FONT)] = writer._add_object(font)
+    resources[NameObject("/Font")] = fonts
+    form[NameObject("/DR")] = resources
+    form[NameObject("/DA")] = TextStringObject(f"{BUTTON_FONT} 0 Tf 0 g")
+
+
+def _finish_button(writer: PdfWriter, widget: DictionaryObject) -> None:
+    parent = widget.get("/Parent")
+    group = parent.get_object() if parent is not None else None
+    radio = group is not None and int(group.get("/Ff", 0)) & _RADIO_FLAG
+    appearance = widget.get("/AP")
+    normal = appearance.get_object().get("/N") if appearance is not None else None
+    normal = normal.get_object() if normal is not None else None
+    if not isinstance(normal, DictionaryObject):
+        return
+    states = [name for name in normal if name != "/Off"]
+    if len(states) != 1:
+        return
+    state = states[0]
+    if radio and group is not None:
+        state = _rename_radio_state(group, widget, normal, state)
+        for key in ("/T", "/TU", "/FT"):  # the kid is a widget of its group, not a field
+            if key in widget:
+                del widget[key]
+    width, height = _size(widget)
+    if "/Off" not in normal:
+        normal[NameObject("/Off")] = writer._add_object(_empty_stream(width, height))
+    glyph = _RADIO_GLYPH if radio else _CHECK_GLYPH
+    widget[NameObject("/DA")] = TextStringObject(f"{BUTTON_FONT} 0 Tf 0 g")
+    marks = widget.get("/MK")
+    marks = marks.get_object() if marks is not None else DictionaryObject()
+    marks[NameObject("/CA")] = TextStringObject(glyph)
+    widget[NameObject("/MK")] = marks
+    if str(widget.get("/AS", "/Off")) not in (state, "/Off"):
+        widget[NameObject("/AS")] = NameObject("/Off")
+
+
+def _rename_radio_state(
+    group: DictionaryObject, widget: DictionaryObject, normal: DictionaryObject, state: str
+) -> str:
+    """Name a radio button's on-state after its value (``/0`` → ``/sim``)."""
+    options = group.get("/Opt")
+    index = state[1:]
+    if options is None or not index.isdigit() or int(index) >= len(options):
+        return state
+    value = str(options[int(index)])
+    if not re.fullmatch(r"[A-Za-z0-9_]+", value):
+        return state
+    renamed = "/" + value
+    normal[NameObject(renamed)] = normal[state]
+    del normal[state]
+    if str(widget.get("/AS")) == state:
+        widget[NameObject("/AS")] = NameObject(renamed)
+    if str(group.get("/V")) == state:
+        group[NameObject("/V")] = NameObject(renamed)
+    # Once every button is renamed, the index-to-value table is no longer needed.
+    kids = [kid.get_object() for kid in group.get("/Kids", ArrayObject())]
+    renamed_all = all(
+        all(not name[1:].isdigit() for name in kid["/AP"]["/N"].get_object()) for kid in kids
+    )
+    if renamed_all and "/Opt" in group:
+        del group["/Opt"]
+    return renamed
+
+
+def _size(widget: DictionaryObject) -> tuple[float, float]:
+    rect = widget["/Rect"].get_object()
+    if not isinstance(rect, ArrayObject) or len(rect) != 4:
+        return 0.0, 0.0
+    x1, y1, x2, y2 = (float(v) for v in rect)
+    return abs(x2 - x1), abs(y2 - y1)
+
+
+def _empty_stream(width: float, height: float) -> Any:
+    """The ``/Off`` appearance: nothing drawn (the box itself is on the page)."""
+    stream = DecodedStreamObject()
+    stream.set_data(b"")
+    stream.update(
+        {
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Form"),
+            NameObject("/BBox"): ArrayObject(
+                [NumberObject(0), NumberObject(0), FloatObject(width), FloatObject(height)]
+            ),
+        }
+    )
+    return stream
