@@ -22,7 +22,9 @@
                                               7º and kin), ``population`` (art. 6º),
                                               ``ranking`` (art. 8º), ``requerimentos``,
                                               ``alvara`` (arts. 3º, 13, 16),
-                                              ``licenca_temporaria`` (arts. 4º, 5º),
+                                              ``licenca_temporaria`` (art. 4º, caput,
+                                              and art. 5º), ``comunicacao_substituicao``
+                                              (art. 4º, parágrafo único),
                                               ``licencas`` (arts. 17, 20),
                                               ``auto_infracao``, ``edital`` (arts. 6º
                                               to 11)
@@ -76,6 +78,7 @@ def pacote() -> ContentPack:
     from lavra_americana.transporte_escolar import (
         alvara,
         candidate,
+        comunicacao_substituicao,
         edital,
         eligibility,
         fees,
@@ -90,7 +93,7 @@ def pacote() -> ContentPack:
 
     forms = (
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
-        cassacao, impedimento, licenca_temporaria, licencas,
+        cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
