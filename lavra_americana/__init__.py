@@ -22,6 +22,7 @@
                                               7º and kin), ``population`` (art. 6º),
                                               ``ranking`` (art. 8º), ``requerimentos``,
                                               ``alvara`` (arts. 3º, 13, 16),
+                                              ``alvara_auxiliar`` (art. 9º),
                                               ``licenca_temporaria`` (art. 4º, caput,
                                               and art. 5º), ``comunicacao_substituicao``
                                               (art. 4º, parágrafo único),
@@ -77,6 +78,7 @@ def pacote() -> ContentPack:
     from lavra_americana.fretamento import penalties as fretamento_penalties
     from lavra_americana.transporte_escolar import (
         alvara,
+        alvara_auxiliar,
         candidate,
         comunicacao_substituicao,
         edital,
@@ -94,6 +96,7 @@ def pacote() -> ContentPack:
     forms = (
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
+        alvara_auxiliar,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
