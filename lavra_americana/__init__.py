@@ -15,7 +15,9 @@
   :mod:`lavra_americana.fretamento`           Lei nº 4.419/2006: ``fines`` (arts. 14 to
                                               17), ``penalties`` (arts. 18, 20, 21),
                                               ``auto_infracao``, ``cassacao`` (art.
-                                              22), ``impedimento`` (arts. 13, 19, 21)
+                                              22), ``impedimento`` (arts. 13, 19, 21),
+                                              ``servico_particular`` (arts. 3º, III, 6º,
+                                              12)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
@@ -74,7 +76,7 @@ def pacote() -> ContentPack:
         vehicle_age,
     )
     from lavra_americana.fretamento import auto_infracao as auto_fretamento
-    from lavra_americana.fretamento import cassacao, fines, impedimento
+    from lavra_americana.fretamento import cassacao, fines, impedimento, servico_particular
     from lavra_americana.fretamento import penalties as fretamento_penalties
     from lavra_americana.transporte_escolar import (
         alvara,
@@ -96,7 +98,7 @@ def pacote() -> ContentPack:
     forms = (
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
-        alvara_auxiliar,
+        alvara_auxiliar, servico_particular,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
