@@ -162,3 +162,21 @@ def test_draft_has_its_own_wording(engine: Engine) -> None:
     assert "dirigido por empregado da empresa" in text and "Carlos Exemplo Motorista" in text
     assert "válido de 16/03/2026 a 31/12/2030" in text
     assert "FRETAMENTO" not in text and "atendidos os requisitos do art. 7º" not in text
+
+
+def test_coverage_counts_the_new_acts_where_they_live(pack_dir: Path) -> None:
+    from lavra.law.coverage import code_citations
+
+    found = {(u.citation, u.file) for u in code_citations(pack_dir)}
+    assert (F + "art6_par1u", "lavra_americana/fretamento/servico_particular.py") in found
+    assert (
+        "transporte-escolar#art4_par1u_inc3",
+        "lavra_americana/transporte_escolar/comunicacao_substituicao.py",
+    ) in found
+    assert (
+        "transporte-escolar#art9_par3", "lavra_americana/transporte_escolar/alvara_auxiliar.py"
+    ) in found
+    assert (
+        "transporte-escolar#art4_par1u_inc3",
+        "lavra_americana/transporte_escolar/licenca_temporaria.py",
+    ) not in found  # the Licença Temporária no longer applies it
