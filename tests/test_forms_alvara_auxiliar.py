@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from formcases import DELETE, Change, at, example, pdf_text, setter
+from formcases import DELETE, Change, assert_reported, at, example, pdf_text, setter
 
 from lavra.checking.computations import PriorRecord, find_computation
 from lavra.checking.content import Content
@@ -157,11 +157,7 @@ def test_each_requirement_is_reported_with_its_article(
 ) -> None:
     data = example(engine, AUX)
     change(data)
-    report = report_of(engine, data)
-    found = at(report, field)
-    assert found.status is status, found
-    assert E + fragment in found.basis, found
-    assert not report.complete
+    assert_reported(report_of(engine, data), field, status, E + fragment)
 
 
 def test_exempt_from_vehicle_and_inspection_report(engine: Engine) -> None:

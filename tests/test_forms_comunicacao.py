@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from formcases import DELETE, Change, at, chain, example, pdf_text, setter
+from formcases import DELETE, Change, assert_reported, at, chain, example, pdf_text, setter
 
 from lavra.checking.computations import ComputeInput, find_computation
 from lavra.checking.content import Content
@@ -171,11 +171,7 @@ def test_each_requirement_is_reported_with_its_article(
 ) -> None:
     data = example(engine, CSC)
     change(data)
-    report = report_of(engine, data)
-    found = at(report, field)
-    assert found.status is status, found
-    assert E + fragment in found.basis, found
-    assert not report.complete
+    assert_reported(report_of(engine, data), field, status, E + fragment)
 
 
 def test_draft_prints_the_limit_and_reads_back(engine: Engine) -> None:

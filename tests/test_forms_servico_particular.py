@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from formcases import DELETE, Change, at, example, pdf_text, setter
+from formcases import DELETE, Change, assert_reported, at, example, pdf_text, setter
 
 from lavra.checking.computations import find_computation
 from lavra.checking.content import Content
@@ -125,11 +125,7 @@ def test_each_requirement_is_reported_with_its_article(
 ) -> None:
     data = example(engine, ASP)
     change(data)
-    report = report_of(engine, data)
-    found = at(report, field)
-    assert found.status is status, found
-    assert F + fragment in found.basis, found
-    assert not report.complete
+    assert_reported(report_of(engine, data), field, status, F + fragment)
 
 
 def test_inspection_of_exactly_12_months_is_accepted(engine: Engine) -> None:
