@@ -15,14 +15,19 @@
   :mod:`lavra_americana.fretamento`           Lei nº 4.419/2006: ``fines`` (arts. 14 to
                                               17), ``penalties`` (arts. 18, 20, 21),
                                               ``auto_infracao``, ``cassacao`` (art.
-                                              22), ``impedimento`` (arts. 13, 19, 21)
+                                              22), ``impedimento`` (arts. 13, 19, 21),
+                                              ``servico_particular`` (arts. 3º, III, 6º,
+                                              12)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
                                               7º and kin), ``population`` (art. 6º),
                                               ``ranking`` (art. 8º), ``requerimentos``,
                                               ``alvara`` (arts. 3º, 13, 16),
-                                              ``licenca_temporaria`` (arts. 4º, 5º),
+                                              ``alvara_auxiliar`` (art. 9º),
+                                              ``licenca_temporaria`` (art. 4º, caput,
+                                              and art. 5º), ``comunicacao_substituicao``
+                                              (art. 4º, parágrafo único),
                                               ``licencas`` (arts. 17, 20),
                                               ``auto_infracao``, ``edital`` (arts. 6º
                                               to 11)
@@ -71,11 +76,13 @@ def pacote() -> ContentPack:
         vehicle_age,
     )
     from lavra_americana.fretamento import auto_infracao as auto_fretamento
-    from lavra_americana.fretamento import cassacao, fines, impedimento
+    from lavra_americana.fretamento import cassacao, fines, impedimento, servico_particular
     from lavra_americana.fretamento import penalties as fretamento_penalties
     from lavra_americana.transporte_escolar import (
         alvara,
+        alvara_auxiliar,
         candidate,
+        comunicacao_substituicao,
         edital,
         eligibility,
         fees,
@@ -90,7 +97,8 @@ def pacote() -> ContentPack:
 
     forms = (
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
-        cassacao, impedimento, licenca_temporaria, licencas,
+        cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
+        alvara_auxiliar, servico_particular,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

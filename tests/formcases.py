@@ -10,7 +10,7 @@ from typing import Any
 
 from pypdf import PdfReader
 
-from lavra.checking.report import Item, Report
+from lavra.checking.report import Item, Report, Status
 from lavra.documents import Engine
 
 Change = Callable[[dict[str, Any]], None]
@@ -60,3 +60,11 @@ def chain(*changes: Change) -> Change:
             change(data)
 
     return apply
+
+
+def assert_reported(report: Report, field: str, status: Status, citation: str) -> None:
+    """The report is incomplete, with an item of ``status`` at ``field`` citing ``citation``."""
+    found = at(report, field)
+    assert found.status is status, found
+    assert citation in found.basis, found
+    assert not report.complete

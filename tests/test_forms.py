@@ -112,7 +112,11 @@ def test_particular_service_asks_only_personality_and_ownership(engine: Engine) 
     data = example(engine, REQ)
     data["categoria"] = "particular"
     data.pop("servicos")
-    data.pop("motoristas")
+    # art. 6º, parágrafo único: the vehicle is driven by an employee of the company
+    data["motoristas"] = [
+        {k: v for k, v in data["motoristas"][0].items() if k in ("nome", "cpf", "cnh")}
+        | {"registro_funcional": "Ficha nº 12", "empregado": True}
+    ]
     data["documentos"] = {
         k: v
         for k, v in data["documentos"].items()
@@ -125,6 +129,35 @@ def test_particular_service_asks_only_personality_and_ownership(engine: Engine) 
     data["veiculos"][0]["categoria_crlv"] = "aluguel"
     found = item(engine.check(REQ, data, ON), "/veiculos/0/categoria_crlv")
     assert found.status is Status.INVALID and "categoria particular" in found.message
+
+
+@pytest.mark.parametrize(
+    ("case", "field"),
+    [
+        ("driver not an employee", "/motoristas/0/empregado"),
+        ("employment not stated", "/motoristas/0/empregado"),
+        ("no driver", "/motoristas"),
+    ],
+)
+def test_particular_service_is_driven_by_employees(
+    engine: Engine, case: str, field: str
+) -> None:
+    data = example(engine, REQ)
+    data["categoria"] = "particular"
+    data.pop("servicos")
+    data["veiculos"] = [dict(data["veiculos"][0], categoria_crlv="particular")]
+    data["motoristas"] = [dict(data["motoristas"][0], empregado=True)]
+    assert item(engine.check(REQ, data, ON), "/motoristas/0/empregado").status is Status.MET
+    if case == "driver not an employee":
+        data["motoristas"][0]["empregado"] = False
+    elif case == "employment not stated":
+        del data["motoristas"][0]["empregado"]
+    else:
+        del data["motoristas"]
+    report = engine.check(REQ, data, ON)
+    found = [i for i in report.items if i.field == field and i.pending]
+    assert found and "fretamento#art6_par1u" in found[0].basis, report.items
+    assert not report.complete
 
 
 def test_bad_check_digits_name_the_field(engine: Engine) -> None:

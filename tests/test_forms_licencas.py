@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import io
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -83,35 +83,19 @@ SUBSTITUTE_DOCUMENTS = {
 }
 
 
-def as_driver_case(data: dict[str, Any], modality: str) -> None:
-    """The example turned into a substitute-driver licence (art. 4º)."""
+def health(data: dict[str, Any]) -> None:
+    """The example turned into a substitute-driver licence (art. 4º, caput)."""
     for key in ("ocorrencia", "veiculo_substituto", "condutor_veiculo_substituto"):
         data.pop(key, None)
-    data["modalidade"] = modality
+    data["modalidade"] = "condutor_saude"
     data["condutor_substituto"] = copy.deepcopy(SUBSTITUTE)
     data["documentos_substituto"] = copy.deepcopy(SUBSTITUTE_DOCUMENTS)
-    if modality == "condutor_saude":
-        data["laudo_medico"] = {
-            "apresentado": True,
-            "orgao_emissor": "Dr. Exemplo, CRM-SP 1",
-            "data_emissao": "2026-03-16",
-            "afastamento_ate": "2026-04-15",
-        }
-    else:
-        data["substituicao"] = {
-            "motivo": "Falecimento de familiar do condutor licenciado",
-            "comunicacao": {"data": "2026-03-17", "hora": "06:00"},
-            "inicio": {"data": "2026-03-17", "hora": "06:30"},
-            "fim": {"data": "2026-03-18", "hora": "19:00"},
-        }
-
-
-def health(data: dict[str, Any]) -> None:
-    as_driver_case(data, "condutor_saude")
-
-
-def other_reasons(data: dict[str, Any]) -> None:
-    as_driver_case(data, "condutor_outros_motivos")
+    data["laudo_medico"] = {
+        "apresentado": True,
+        "orgao_emissor": "Dr. Exemplo, CRM-SP 1",
+        "data_emissao": "2026-03-16",
+        "afastamento_ate": "2026-04-15",
+    }
 
 
 # ------------------------------------------------------------------ every example
@@ -124,12 +108,25 @@ def test_every_example_is_complete_on_its_own_date(engine: Engine, form: str) ->
     assert report.on.year == 2026
 
 
-@pytest.mark.parametrize("modality", [health, other_reasons])
-def test_substitute_driver_cases_are_complete(engine: Engine, modality: Change) -> None:
+def test_substitute_driver_case_is_complete(engine: Engine) -> None:
     data = example(engine, LTE)
-    modality(data)
+    health(data)
     report = report_of(engine, LTE, data)
     assert report.complete, [i.to_json() for i in report.pending]
+
+
+def test_substitution_for_other_reasons_is_no_licence(engine: Engine) -> None:
+    """Art. 4º, parágrafo único, creates no licence: the licensed driver communicates the
+    substitution (form comunicacao-substituicao-condutor, tests/test_forms_comunicacao.py);
+    the Licença Temporária refuses that case."""
+    data = example(engine, LTE)
+    health(data)
+    data.pop("laudo_medico")
+    data["modalidade"] = "condutor_outros_motivos"
+    report = report_of(engine, LTE, data)
+    assert not report.complete
+    assert at(report, "/modalidade").status is Status.INVALID
+    assert E + "art4_par1u" not in engine.content.form(LTE).basis
 
 
 def test_the_computations_are_found_by_name() -> None:
@@ -283,27 +280,6 @@ TEMPORARIA_CASES: list[tuple[str, Change, str, Status, str]] = [
         Status.INVALID,
         "art7_inc8",
     ),
-    (
-        "art. 4º, parágrafo único, I: substituto sem o curso (art. 7º, VI)",
-        chain(other_reasons, setter("/documentos_substituto/curso_condutor_escolar", DELETE)),
-        "/documentos_substituto/curso_condutor_escolar",
-        Status.MISSING,
-        "art7_inc6",
-    ),
-    (
-        "art. 4º, parágrafo único, II: comunicação depois do início da substituição",
-        chain(other_reasons, setter("/substituicao/comunicacao/hora", "09:00")),
-        "/substituicao/comunicacao",
-        Status.INVALID,
-        "art4_par1u_inc2",
-    ),
-    (
-        "art. 4º, parágrafo único, III: substituição além de 48 horas",
-        chain(other_reasons, setter("/substituicao/fim", {"data": "2026-03-19", "hora": "06:31"})),
-        "/substituicao/fim",
-        Status.INVALID,
-        "art4_par1u_inc3",
-    ),
 ]
 
 
@@ -368,19 +344,6 @@ def test_health_licence_lasts_while_the_leave_within_the_alvara(
     prepared = engine.prepare(LTE, data, issued_on=ISSUED)
     assert prepared.report.complete
     assert prepared.computed["valido_ate"] == expected
-
-
-def test_other_reasons_end_48_hours_after_the_start_even_on_a_weekend(engine: Engine) -> None:
-    data = example(engine, LTE)
-    other_reasons(data)
-    data["substituicao"]["comunicacao"] = {"data": "2026-03-13", "hora": "06:00"}
-    data["substituicao"]["inicio"] = {"data": "2026-03-13", "hora": "15:00"}  # a Friday
-    data["substituicao"].pop("fim")
-    data["data_expedicao"] = "2026-03-13"
-    prepared = engine.prepare(LTE, data, issued_on=ISSUED)
-    assert prepared.report.complete, [i.to_json() for i in prepared.report.pending]
-    assert prepared.computed["valido_ate"] == date(2026, 3, 15)  # Sunday: not moved
-    assert prepared.computed["fim"].replace(tzinfo=None) == datetime(2026, 3, 15, 15, 0)
 
 
 def test_temporaria_may_not_be_post_dated(pack_dir: Path, engine: Engine) -> None:

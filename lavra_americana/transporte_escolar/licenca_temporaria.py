@@ -1,4 +1,4 @@
-"""The Licença Temporária of Lei nº 4.515/2007 (transporte escolar): arts. 4º and 5º.
+"""The Licença Temporária of Lei nº 4.515/2007 (transporte escolar): art. 4º, caput, and art. 5º.
 
 Each is a :data:`lavra.checking.computations.Computation` named under ``"calculos"`` in a form's
 ``formulario.json`` and found through :func:`lavra.checking.computations.find_computation`.
@@ -6,7 +6,7 @@ Like every computation, they are pure functions of their :class:`ComputeInput`, 
 only on data the schema accepted, and never raise for what the data or the pack lack:
 a value they cannot compute becomes a *missing* or *invalid* report item.
 
-``licenca_temporaria_escolar`` — the "Licença Temporária" (arts. 4º and 5º)
+``licenca_temporaria_escolar`` — the "Licença Temporária" (art. 4º, caput, and art. 5º)
     ``/modalidade`` chooses the case:
 
     ``condutor_saude`` (art. 4º, caput): the licensed driver cannot work for health
@@ -17,12 +17,9 @@ a value they cannot compute becomes a *missing* or *invalid* report item.
         lasts while the incapacity the laudo states (``/laudo_medico/afastamento_ate``)
         and never beyond the alvará it depends on (``/alvara/valido_ate``): the earlier of
         the two.
-    ``condutor_outros_motivos`` (art. 4º, parágrafo único): the same requirements of
-        the substitute (I); the fact communicated to SETRANSV "imediata[mente]" (II),
-        read as: no later than the start of the substitution, since the substitute may
-        not drive before SETRANSV knows; the substitution lasting at most 48 hours
-        from its start (III, ``transporte-escolar#art4_par1u_inc3`` in the deadline
-        table, not moved off weekends). The validity is that end.
+    The substitution of the driver for other reasons (art. 4º, parágrafo único) is no
+        licence: the licensed driver communicates it
+        (:mod:`lavra_americana.transporte_escolar.comunicacao_substituicao`).
     ``veiculo_substituto`` (art. 5º): validity of 20 days from the issue
         (``transporte-escolar#art5``); a prorrogação (``/prorrogacao``, "se
         comprovada a necessidade") counts another 20 days from the day the previous
@@ -73,17 +70,12 @@ __all__ = [
 
 SCHOOL = "transporte-escolar"
 HEALTH = f"{SCHOOL}#art4"
-OTHER_REASONS = f"{SCHOOL}#art4_par1u"
-SUBSTITUTE_REQUIREMENTS = f"{SCHOOL}#art4_par1u_inc1"
-COMMUNICATION = f"{SCHOOL}#art4_par1u_inc2"
-MAX_48_HOURS = f"{SCHOOL}#art4_par1u_inc3"
 VEHICLE_LICENCE = f"{SCHOOL}#art5"
 UNPLANNED = f"{SCHOOL}#art5_inc1"
 PRESENTED = f"{SCHOOL}#art5_inc2"
 PLANNED = f"{SCHOOL}#art5_inc4"
 _MODALITY_LABEL = {
     "condutor_saude": "condutor substituto, por motivo de saúde do condutor licenciado",
-    "condutor_outros_motivos": "condutor substituto, por motivo adverso que não a saúde",
     "veiculo_substituto": "veículo substituto",
 }
 
@@ -105,9 +97,6 @@ _SUBSTITUTE_FIELDS: Mapping[str, str] = {
 
 IMPLEMENTED: tuple[str, ...] = (
     HEALTH,
-    SUBSTITUTE_REQUIREMENTS,
-    COMMUNICATION,
-    MAX_48_HOURS,
     VEHICLE_LICENCE,
     UNPLANNED,
     PRESENTED,
@@ -216,81 +205,6 @@ def _health(
         "elegibilidade": explanation,
         "pendente": None,
     }
-    return values, items
-
-
-def _other_reasons(
-    data: Mapping[str, Any], on: date, context: StatutoryContext
-) -> tuple[dict[str, Any], list[Item]]:
-    items, explanation = _substitute_items(data, on, context)
-    start = _moment(data, "/substituicao/inicio")
-    told = _moment(data, "/substituicao/comunicacao")
-    if start is None or told is None:
-        reason = "Informe o início da substituição e a comunicação à SETRANSV (data e hora)."
-        return licence_pending(reason, elegibilidade=explanation), items
-    if told > start:
-        items.append(
-            item_at(
-                "/substituicao/comunicacao",
-                Status.INVALID,
-                f"A SETRANSV foi comunicada em {format_date(told)}, às {told:%Hh%M}, depois do "
-                f"início da substituição ({format_date(start)}, às {start:%Hh%M}): a comunicação "
-                f"deve ser imediata ({short(context.laws, COMMUNICATION)}), antes de o condutor "
-                "substituto assumir o serviço.",
-                COMMUNICATION,
-            )
-        )
-    else:
-        items.append(
-            item_at(
-                "/substituicao/comunicacao",
-                Status.MET,
-                f"Comunicação à SETRANSV em {format_date(told)}, às {told:%Hh%M}, até o início da "
-                f"substituição ({short(context.laws, COMMUNICATION)}).",
-                COMMUNICATION,
-            )
-        )
-    try:
-        limit = deadline_for(MAX_48_HOURS, start, context=context)
-    except LavraError as error:
-        message = f"Não foi possível calcular o limite da substituição: {error.message}"
-        items.append(item_at("/substituicao/inicio", Status.MISSING, message, MAX_48_HOURS))
-        return licence_pending(message, elegibilidade=explanation), items
-    end = limit.end
-    planned_end = _moment(data, "/substituicao/fim")
-    if planned_end is not None and end is not None:
-        planned = planned_end.replace(tzinfo=end.tzinfo)
-        if planned > end or planned_end < start:
-            items.append(
-                item_at(
-                    "/substituicao/fim",
-                    Status.INVALID,
-                    f"O término previsto ({format_date(planned_end)}, às {planned_end:%Hh%M}) "
-                    f"deve estar entre o início da substituição e o limite legal: "
-                    f"{limit.explanation}",
-                    MAX_48_HOURS,
-                )
-            )
-    values = {
-        "inicio_vigencia": start.date(),
-        "inicio": start,
-        "fim": end,
-        "valido_ate": limit.last_day,
-        "vigencia_explicacao": limit.explanation,
-        "elegibilidade": explanation,
-        "pendente": None,
-    }
-    if on > limit.last_day:
-        items.append(
-            item_at(
-                "/data_expedicao",
-                Status.INVALID,
-                f"A substituição de até 48 horas terminou em {format_date(limit.last_day)}, "
-                f"antes da data de expedição ({format_date(on)}) "
-                f"({short(context.laws, MAX_48_HOURS)}).",
-                MAX_48_HOURS,
-            )
-        )
     return values, items
 
 
@@ -415,8 +329,6 @@ def licenca_temporaria_escolar(request: ComputeInput) -> Computed:
     }
     if modality == "condutor_saude":
         values, items = _health(data, on, context)
-    elif modality == "condutor_outros_motivos":
-        values, items = _other_reasons(data, on, context)
     elif modality == "veiculo_substituto":
         values, items = _vehicle(data, on, context)
     else:

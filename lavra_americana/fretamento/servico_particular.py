@@ -1,0 +1,161 @@
+"""The alvará of the serviço particular com veículo próprio, of Lei nº 4.419/2006
+(fretamento): arts. 3º, III, 6º, 8º, 10, I, and 12.
+
+The law classifies three services (art. 3º): fretamento contínuo (I, art. 4º),
+fretamento eventual (II, art. 5º) and the "serviço particular com veículo próprio" (III,
+art. 6º): a company or entity carrying only people related to its own activity, in a
+vehicle it owns, "dirigido por empregado da empresa" (art. 6º, parágrafo único). The
+first two are a transport business: their alvará needs the documents of art. 7º (the
+corporate object of passenger transport, tax and labour certificates, at least two
+vehicles, garage...) and a vehicle "de aluguel" (art. 9º). The particular service is
+not: art. 12 asks only "os documentos referentes à personalidade jurídica e de
+propriedade dos veículos utilizados, documentados na categoria particular". Its alvará
+therefore has its own form (``alvara-servico-particular-fretamento``), basis, series
+and wording, and the fretamento alvará refuses that case.
+
+``alvara_servico_particular_fretamento`` — its computation
+    Drivers (art. 6º, parágrafo único): the schema requires at least one driver, each
+        an employee of the company, with his employment record; the form's check
+        ``vigente`` checks each CNH on the date of issue.
+    Validity. Art. 12 asks for the same "Alvará de Licença de Circulação" of art. 8º,
+        valid for 5 years (``fretamento.validade_alvara``), counted as the engine
+        counts it for every alvará of this law: to the same day, 5 years later. The
+        vehicle's age limit of art. 10, I, binds every vehicle of the law ("Os veículos
+        deverão ter"), not only those of fretamento; by
+        :mod:`lavra_americana.comum.vehicle_age` a vehicle made in year Y under an
+        N-year limit may circulate through 31/12/(Y + N). The alvará ends on the
+        earlier of the two, and says which set it. A vehicle already beyond its limit
+        on the date of issue is *invalid*.
+    The request (``/processo/data_requerimento``) cannot come after the date of issue,
+        nor the date of issue after the day the alvará is actually issued (both
+        *invalid*: an act records what has happened when it is signed).
+    Who may hold it: art. 2º, § 1º, speaks of "pessoas jurídicas com fins lucrativos"
+        for the services of the law, but arts. 6º and 12, which are specific to this
+        service, name "a empresa ou entidade": the specific rule is followed, and an
+        entity without profit aim is not refused (the reading that does not restrict
+        a right the specific provision grants).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+
+from lavra.checking.computations import (
+    Computation,
+    Computed,
+    ComputeInput,
+    clean_text,
+    item_at,
+    unique_items,
+)
+from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
+from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
+from lavra.textutil import format_date
+from lavra_americana.comum.computing import data_of, issue_items, licence_pending
+from lavra_americana.comum.sources import statutory_context
+from lavra_americana.comum.vehicle_age import vehicle_age
+
+__all__ = [
+    "COMPUTATIONS",
+    "IMPLEMENTED",
+    "alvara_servico_particular_fretamento",
+]
+
+LAW = "fretamento"
+PARTICULAR = f"{LAW}#art3_inc3"
+SERVICE = f"{LAW}#art6"
+EMPLOYEE = f"{LAW}#art6_par1u"
+VALIDITY = f"{LAW}#art8"
+AGE_LIMIT = f"{LAW}#art10_inc1"
+REQUEST = f"{LAW}#art12"
+VALIDITY_PARAMETER = "fretamento.validade_alvara"
+
+IMPLEMENTED: tuple[str, ...] = (PARTICULAR, SERVICE, EMPLOYEE, REQUEST)
+"""Citations this computation applies (coverage): the particular service (arts. 3º,
+III, and 6º), its employee drivers (art. 6º, parágrafo único) and its request (art.
+12); its validity applies arts. 8º and 10, I, already counted where they live."""
+
+
+def _request_items(data: Any, on: date) -> list[Item]:
+    asked = maybe_date(pointers.get(data, "/processo/data_requerimento"))
+    if asked is None or asked <= on:
+        return []
+    return [
+        item_at(
+            "/processo/data_requerimento",
+            Status.INVALID,
+            f"O requerimento ({format_date(asked)}) é posterior à data de expedição do alvará "
+            f"({format_date(on)}): o alvará só se expede sobre requerimento já apresentado.",
+            REQUEST,
+        )
+    ]
+
+
+def alvara_servico_particular_fretamento(request: ComputeInput) -> Computed:
+    """Validity: 5 years (art. 8º) or the vehicle's age limit (art. 10, I), the earlier.
+
+    ``values``: ``inicio_vigencia``, ``valido_ate``, ``validade_anos``,
+    ``limitado_por`` (``prazo`` or ``idade_veiculo``), ``vigencia_explicacao``,
+    ``pendente``.
+    """
+    data = data_of(request)
+    on = request.on
+    context = statutory_context(request.pack_dir)
+    items: list[Item] = [*_request_items(data, on)]
+    items.extend(issue_items(on, request.issued_on, "/data_expedicao", "o alvará", VALIDITY))
+    year = pointers.get(data, "/veiculo/ano_fabricacao")
+    kind = clean_text(pointers.get(data, "/veiculo/tipo"))
+    if isinstance(year, bool) or not isinstance(year, int) or kind is None:
+        reason = "Informe o tipo e o ano de fabricação do veículo."
+        return Computed(licence_pending(reason), unique_items(items))
+    try:
+        years = int(context.parameters.value(VALIDITY_PARAMETER, on).value)
+        age = vehicle_age(
+            year, on, law="fretamento", kind=kind, params=context.parameters,
+            laws=context.laws, plate=clean_text(pointers.get(data, "/veiculo/placa")),
+            field="/veiculo/ano_fabricacao",
+        )
+    except LavraError as error:
+        message = f"Não foi possível calcular a validade do alvará: {error.message}"
+        items.append(item_at("/veiculo/ano_fabricacao", Status.MISSING, message, VALIDITY))
+        return Computed(licence_pending(message), unique_items(items))
+    items.extend(age.items)
+    term_end = on + relativedelta(years=years)
+    age_end = date(year + age.limit, 12, 31)
+    end = min(term_end, age_end)
+    title = context.laws[LAW].short_title
+    if term_end <= age_end:
+        limited = "prazo"
+        why = f"pelo prazo de validade de {years} anos (art. 8º da {title})"
+    else:
+        limited = "idade_veiculo"
+        why = (
+            f"pela idade máxima do veículo, fabricado em {year}, de {age.limit} anos para o seu "
+            f"tipo (art. 10, I, da {title}), que o admite em circulação até "
+            f"{format_date(age_end)}, antes do fim do prazo de {years} anos "
+            f"({format_date(term_end)}, art. 8º)"
+        )
+    values: dict[str, Any] = {
+        "inicio_vigencia": on,
+        "valido_ate": end,
+        "validade_anos": years,
+        "limitado_por": limited,
+        "vigencia_explicacao": (
+            f"Alvará válido de {format_date(on)} a {format_date(end)}, data fixada {why}."
+        ),
+        "pendente": None,
+    }
+    if age.within is not True:
+        values.update(licence_pending(age.explanation))
+    return Computed(values, unique_items(items))
+
+
+COMPUTATIONS: dict[str, Computation] = {
+    "alvara_servico_particular_fretamento": alvara_servico_particular_fretamento,
+}
+"""The computation of this module a form may name under ``"calculos"``."""
