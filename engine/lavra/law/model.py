@@ -136,7 +136,7 @@ class Law:
     title: str
     ementa: str | None
     urn: str
-    source: str
+    source: str | None
     in_force_since: dt.date
     closing: str | None
     fragments: Mapping[str, Fragment] = field(hash=False)
@@ -518,7 +518,11 @@ def load_law_file(path: Path) -> Law:
     if number not in title:
         raise check.fail(f"o título {title!r} não contém o número {number!r}.", "/titulo")
     frags_raw = obj["fragmentos"]
-    if not isinstance(frags_raw, list) or not frags_raw:
+    source = check.text(obj["fonte"], "/fonte", nullable=True)
+    # A law the pack only cites (another law a provision sends to) has no source text
+    # (``fonte`` null) and may list no fragment, or only the provisions cited, without
+    # text. Every other law has its source and its text.
+    if not isinstance(frags_raw, list) or (not frags_raw and source is not None):
         raise check.fail("esperava-se uma lista não vazia de fragmentos.", "/fragmentos")
     seen: dict[str, Fragment] = {}
     for index, item in enumerate(frags_raw):
@@ -533,7 +537,7 @@ def load_law_file(path: Path) -> Law:
         title=title,
         ementa=check.text(obj["ementa"], "/ementa", nullable=True),
         urn=check.required_text(obj["urn"], "/urn"),
-        source=check.required_text(obj["fonte"], "/fonte"),
+        source=source,
         in_force_since=check.day(obj["vigencia_desde"], "/vigencia_desde"),
         closing=check.text(obj["fecho"], "/fecho", nullable=True),
         fragments=MappingProxyType(seen),
