@@ -21,13 +21,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from lavra.errors import CitationError, ContentPackError, InputError
+from lavra.errors import CitationError, ContentPackError, InputError, LavraError
 from lavra.inputs.reading import describe_os_error
 from lavra.law.importer import int_to_roman
 
@@ -41,6 +41,7 @@ __all__ = [
     "load_law_file",
     "load_laws",
     "resolve",
+    "without_text",
 ]
 
 FRAGMENT_ID = re.compile(
@@ -194,6 +195,30 @@ class Citation:
             if frag.kind == "capitulo" and frag.text is not None:
                 lines.append(frag.text)
         return "\n".join(lines)
+
+
+def without_text(laws: Mapping[str, Law], citations: Iterable[str]) -> tuple[Citation, ...]:
+    """The provisions in force whose text the pack lacks, among ``citations`` and every
+    provision under them (citing an artigo reaches its incisos), in the order given.
+
+    Such a provision (one the source only records as included by a later law) may
+    concern the act that cites it: it cannot be applied before its text is registered.
+    Revoked provisions and citations that do not resolve are left out.
+    """
+    found: dict[str, Citation] = {}
+    for citation in citations:
+        try:
+            cited = resolve(laws, citation)
+        except LavraError:
+            continue
+        law = cited.law
+        frags = law.fragments.values() if cited.fragment is None else (
+            cited.fragment, *law.descendants(cited.fragment.id))
+        for frag in frags:
+            if frag.kind != "capitulo" and frag.text is None and not frag.revoked:
+                key = f"{law.id}#{frag.id}"
+                found.setdefault(key, resolve(laws, key))
+    return tuple(found.values())
 
 
 def _bare_line(frag: Fragment) -> str:
