@@ -178,9 +178,9 @@ class Sanction:
 def _escolar_category(citation: str, laws: Mapping[str, Law]) -> str:
     """What the infringed precept brings; InputError when it describes no infraction.
 
-    "remissao" (art. 19: another law's penalties), "dever" (art. 21: advertência, then fine), "revogacao" (art. 9º, § 2º), "multa"
-    (art. 24: subject to a fine) or "preceito" (any other precept of the law, fined
-    under art. 23, II).
+    "remissao" (art. 19: another law's penalties), "dever" (art. 21: advertência, then
+    fine), "revogacao" (art. 9º, § 2º), "multa" (art. 24: subject to a fine) or
+    "preceito" (any other precept of the law, fined under art. 23, II).
     """
     found = resolve(laws, citation)
     if found.fragment is not None and (found.fragment.revoked or found.fragment.text is None):
