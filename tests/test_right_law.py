@@ -133,7 +133,6 @@ def test_the_laws_sent_to_are_citable(pack_dir: Path, citation: str, reference: 
     [
         ("licenca-especial-escolar", "lei-estadual-11258-2002"),  # art. 20
         ("autorizacao-publicidade-escolar", "resolucao-contran-73-1998"),  # art. 17, § 2º
-        ("auto-infracao-fretamento", "lei-3610-2001"),  # art. 14, parágrafo único
     ],
 )
 def test_forms_cite_the_law_they_send_to(pack_dir: Path, form: str, citation: str) -> None:

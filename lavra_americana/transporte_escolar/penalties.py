@@ -133,7 +133,6 @@ IMPLEMENTED: tuple[str, ...] = (
     "transporte-escolar#art24",
     *(f"transporte-escolar#art24_inc{n}" for n in range(1, 5)),
     "transporte-escolar#art19",
-    "lei-3149-1998",
 )
 """Citations whose rule this module implements (for coverage reporting)."""
 
