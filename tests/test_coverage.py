@@ -17,6 +17,7 @@ from lavra.law.coverage import (
     IMPLEMENTED,
     MARKED,
     PENDING,
+    TEXT_MISSING,
     compute_coverage,
     find_citations,
 )
@@ -84,7 +85,8 @@ def test_report_statuses_and_dangling(tmp_path: Path) -> None:
     assert by_id["art10"].status == PENDING
     assert by_id["art10_inc2"].status == PENDING
     assert by_id["art31"].status == MARKED and by_id["art31"].reason
-    assert by_id["art10_inc7"].status == MARKED
+    # in force, text absent from the source: not "nothing to implement" (issue 10)
+    assert by_id["art10_inc7"].status == TEXT_MISSING
     assert "cap1" not in by_id
     assert not report.ok
     [dangling] = report.dangling

@@ -64,7 +64,8 @@ def test_issue_numbers_signs_records_and_verifies(issuer: Issuer, engine: Engine
     assert (record.series, record.formatted) == ("ALV-FRET", f"0001/{year()}")
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(result.pdf)).pages)
     text = " ".join(text.split())
-    assert f"Nº 0001/{year()}" in text
+    # printed with its series, as the registry keeps it (issue 10): never a bare number
+    assert f"ALV-FRET nº 0001/{year()}" in text and "Nº 0001" not in text
     assert "MINUTA" not in text
     assert record.verification_code in text.replace(" ", "")  # may break at a hyphen
     assert "A autenticidade deste documento pode ser conferida em " in text

@@ -56,7 +56,10 @@ def test_the_law_commands_read_the_configured_folder(workdir: Path) -> None:
     (workdir / "lavra.toml").write_text(f'pacote = "{ROOT}"\n', encoding="utf-8")
     result = CliRunner().invoke(main, ["law", "coverage", "--json"])
     assert result.exit_code == 0, result.output
-    assert set(json.loads(result.output)["leis"]) == {"fretamento", "transporte-escolar"}
+    # the two laws, and the laws they send to, cited only (no text): issue 10
+    assert set(json.loads(result.output)["leis"]) == {
+        "fretamento", "transporte-escolar", "ctb", "lei-3149-1998", "lei-3564-2001",
+        "lei-3610-2001", "lei-estadual-11258-2002", "resolucao-contran-73-1998"}
 
 
 def test_a_folder_that_is_not_a_pack_says_what_is_missing(workdir: Path) -> None:

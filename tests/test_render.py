@@ -42,7 +42,7 @@ FRAME = PageFrame(
     municipio="Prefeitura Municipal de Americana",
     orgao="Secretaria de Transportes e Sistema Viário",
     titulo="Requerimento de Renovação",
-    numero="123/2026",
+    numero="REQ nº 123/2026",  # printed with its series, as the registry keeps it
 )
 DRAFT = PageFrame(**{**FRAME.__dict__, "minuta": True, "numero": None})
 
@@ -123,7 +123,7 @@ def test_pdf_is_pdfa_with_frame_and_body(renderer: Renderer) -> None:
         "Cópia da CNH",
         "ABC1D23",
         "Prefeitura Municipal de Americana",
-        "Nº 123/2026",
+        "REQ nº 123/2026",
         "Página 1 de 1",
         "texto de etiqueta desconhecida",
     ):
@@ -198,7 +198,7 @@ def test_docx_has_body_header_footer(renderer: Renderer) -> None:
     bold = [r.text for p in document.paragraphs for r in p.runs if r.bold]
     assert "João da Silva" in bold
     header = [p.text for p in document.sections[0].header.paragraphs]
-    assert header == [FRAME.municipio, FRAME.orgao, "Nº 123/2026"]
+    assert header == [FRAME.municipio, FRAME.orgao, "REQ nº 123/2026"]
     footer = document.sections[0].footer
     assert footer.paragraphs[0].text == "Página 1 de 1"
     instructions = footer._element.xpath(".//w:instrText/text()")

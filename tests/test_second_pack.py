@@ -146,7 +146,7 @@ def test_licence_is_issued_numbered_signed_and_valid_until_the_earlier_limit(
     # Two years from 02/03/2026 would be 02/03/2028: the holder's CNH ends earlier.
     assert licence["computed"]["valido_ate"] == "2027-05-10"
     assert "válida até 10/05/2027" in licence["text"]
-    assert f"Nº {licence['number']}" in licence["text"] and "MINUTA" not in licence["text"]
+    assert f"LIC-TAXI nº {licence['number']}" in licence["text"] and "MINUTA" not in licence["text"]
     assert "Documento assinado eletronicamente" in licence["text"]
     verified = pipeline["verify"]
     assert verified["valid"], verified["problems"]
@@ -184,7 +184,8 @@ def test_appeal_deadline_counts_business_days_of_the_municipal_calendar(
 
 def test_coverage_of_the_fictitious_law(pipeline: dict[str, Any]) -> None:
     assert pipeline["coverage"] == {
-        "totais": {"implementado": 8, "marcado": 2, "coberto_pelos_filhos": 0, "pendente": 0},
+        "totais": {"implementado": 8, "marcado": 2, "coberto_pelos_filhos": 0, "pendente": 0,
+                   "texto_ausente": 0},
         "ok": True,
         "laws": ["taxi"],
     }
@@ -226,7 +227,7 @@ def test_cli_checks_drafts_and_reports_coverage_with_pacote(tmp_path: Path) -> N
     assert coverage.returncode == 0, coverage.stderr
     assert coverage.stdout.splitlines()[0] == (
         "Cobertura de taxi: 8 implementados, 2 marcados, 0 cobertos pelos subordinados, "
-        "0 pendentes."
+        "0 pendentes, 0 em vigor sem texto."
     )
     appeal = lavra(["--pacote", str(pack), "deadline", "taxi#art5", "--from", "2026-03-02",
                     "--filed", "2026-03-17"], tmp_path)

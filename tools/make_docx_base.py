@@ -155,7 +155,7 @@ def build(destination: Path) -> None:
     _line(header, "{{ municipio }}", style="Cabecalho", bold=True, size=12)
     _line(header, "{{ orgao }}", style="Cabecalho")
     _line(header, "{%p if numero %}", style="Cabecalho")
-    _line(header, "Nº {{ numero }}", style="Cabecalho", bold=True)
+    _line(header, "{{ numero }}", style="Cabecalho", bold=True)
     _line(header, "{%p endif %}", style="Cabecalho")
     _line(header, "{%p if minuta %}", style="Cabecalho")
     mark = _line(header, "", style="Cabecalho")

@@ -30,7 +30,13 @@ from lavra.documents import Engine, Prepared
 from lavra.errors import ConfigError, InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
-from lavra.registry.records import Built, IssuedRecord, parse_number, search_keys
+from lavra.registry.records import (
+    Built,
+    IssuedRecord,
+    parse_number,
+    printed_number,
+    search_keys,
+)
 from lavra.registry.store import Registry, open_registry
 from lavra.signing.pades import DocumentSigner
 from lavra.signing.pki import (
@@ -279,9 +285,13 @@ class Issuer:
             raise IncompleteError(prepared.report)
         data = prepared.data  # cleaned (NFC): what is recorded is what was checked and signed
         signer, signer_name = self.signers.get(form.signer_role)
+        series = form.series
         files: dict[str, bytes | None] = {}
 
         def build(number: int, formatted: str) -> Built:
+            # Printed with its series, as the registry keeps it: two series never show
+            # the same number ("ALV-FRET nº 0001/2026").
+            printed = printed_number(series, *parse_number(formatted))
             current = self.prepare(form_id, data, prepared.on, example_values=example_values)
             if not current.report.complete:
                 raise IncompleteError(current.report)
@@ -289,7 +299,7 @@ class Issuer:
             page = verification_url(self.config.verification_url, code)
             laid, docx_bytes = self.engine.render_final(
                 current,
-                number=formatted,
+                number=printed,
                 code=code,
                 url=self.config.verification_url,
                 qr_png=qr_png(page),
@@ -300,7 +310,8 @@ class Issuer:
                 laid.pdf,
                 signer_name=signer_name,
                 field_box=laid.signature_box,
-                reason=f"Emissão de {form.title} nº {formatted}",
+                reason=f"Emissão de {current.computed.get('titulo_documento') or form.title} "
+                f"{printed}",
                 location=f"{self.engine.content.organization.cidade} – "
                 f"{self.engine.content.organization.uf}",
             )
@@ -387,7 +398,7 @@ class Issuer:
         cancelled = record is not None and record.cancelled
         if record is not None and record.cancelled:
             problems.append(
-                f"O documento nº {record.formatted} foi cancelado: {record.cancel_reason}."
+                f"O documento {record.printed} foi cancelado: {record.cancel_reason}."
             )
         return VerificationResult(
             intact=check.intact,

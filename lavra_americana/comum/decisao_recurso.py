@@ -101,6 +101,19 @@ APPEALS: dict[str, tuple[str, str]] = {
 }
 
 
+# hypothesis → what the decision is, printed as its subtitle: each document says what it
+# is (the form serves several cases; "recurso ... ou reconsideração" is no subtitle).
+SUBTITLES: dict[str, str] = {
+    f"{FRET}#art23": "Recurso contra auto de infração do transporte por fretamento",
+    f"{FRET}#art24": "Recurso contra decisão do Secretário em matéria de transporte por "
+    "fretamento",
+    f"{ESC}#art25": "Recurso contra penalidade do transporte escolar",
+    f"{ESC}#art11": "Recurso contra o ato de escolha do processo seletivo do transporte "
+    "escolar",
+    RECONSIDERATION: "Reconsideração de penalidade do transporte escolar",
+}
+
+
 RESULTS = {
     "provido": "dá-se provimento ao recurso",
     "parcialmente_provido": "dá-se provimento parcial ao recurso",
@@ -287,7 +300,8 @@ def decisao_recurso(request: ComputeInput) -> Computed:
     (the explanation of :func:`check_timeliness`, verbatim), ``tempestivo``,
     ``conhecido``, ``resultado``, ``resultado_texto`` (the operative words),
     ``resultado_rotulo`` (the summary: "Recurso não conhecido"...), ``proximo_recurso``,
-    ``prazo_recurso`` (the deadline's last day, or None), ``fundamento``.
+    ``prazo_recurso`` (the deadline's last day, or None), ``fundamento``,
+    ``subtitulo_documento`` (what the decision is, from the hypothesis, with its basis).
     """
     data = data_of(request)
     hypothesis = clean_text(pointers.get(data, DEC_HYPOTHESIS))
@@ -305,9 +319,11 @@ def decisao_recurso(request: ComputeInput) -> Computed:
         "proximo_recurso": None,
         "prazo_recurso": None,
         "fundamento": [],
+        "subtitulo_documento": None,
     }
     if hypothesis is None or (hypothesis not in APPEALS and hypothesis != RECONSIDERATION):
         return Computed(pending)  # the schema reports it
+    pending["subtitulo_documento"] = f"{SUBTITLES[hypothesis]} ({short(laws, hypothesis)})"
     on = maybe_date(pointers.get(data, DEC_DATE)) or request.on
     filed = maybe_date(pointers.get(data, DEC_FILED))
     result = clean_text(pointers.get(data, DEC_RESULT))

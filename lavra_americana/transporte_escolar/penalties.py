@@ -47,6 +47,16 @@ Transporte escolar (Lei nº 4.515/2007, art. 23)
       (a fine). Refused: the fees (art. 16), the sanctions and procedure (arts. 23,
       25–27, art. 23, II, included), the final provisions (arts. 28–30) and revoked
       provisions or those without text.
+    - Another law's penalties (art. 19): the exploitation of the service without the
+      licence subjects the offender "às penalidades previstas na Lei nº 3.149, de 14 de
+      abril de 1998" — not to those of art. 23. So art. 19, and art. 2º (the licence the
+      exploitation depends on) when cited for it, never get a sanction of this law: the
+      sanction is that of Lei nº 3.149/1998, whose values the pack does not register, and
+      :func:`escolar_sanction` says so (:class:`lavra.errors.ParameterError` naming the
+      law), so a document that would apply it shows a pending item instead of a fine of
+      this law in its place. Such an earlier infraction is no infraction of this law:
+      it is neither a repeat nor a fine counted for art. 23, III (a sanction of another
+      law cannot aggravate one of this law; the reading that protects the holder).
     - The sanctions of earlier infractions are not an input: they are derived in
       chronological order by these same rules, so the chain is always consistent.
 """
@@ -62,10 +72,15 @@ from enum import StrEnum
 from babel.lists import format_list
 
 from lavra.checking.report import Item, Status
-from lavra.errors import InputError
+from lavra.errors import InputError, ParameterError
 from lavra.law.model import FRAGMENT_ID, Law, resolve
 from lavra.textutil import format_date
-from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR, Amount, AmountSources
+from lavra_americana.comum.amounts import (
+    TRANSPORTE_ESCOLAR,
+    Amount,
+    AmountSources,
+    split_citation,
+)
 from lavra_americana.comum.citing import short, without_law
 from lavra_americana.comum.infractions import (
     PriorInfraction,
@@ -80,8 +95,12 @@ __all__ = [
     "Sanction",
     "SanctionKind",
     "escolar_sanction",
+    "remission_message",
 ]
 
+_ESCOLAR_REMISSIONS: Mapping[str, str] = {"art19": "lei-3149-1998", "art2": "lei-3149-1998"}
+"""Provisions whose infraction this law sends to another law's penalties (art. 19; art.
+2º, the licence the exploitation depends on, is the precept art. 19 sanctions)."""
 _ESCOLAR_REVOCATION = frozenset({"art9_par2", "art9_par2_inc1", "art9_par2_inc2"})
 _ESCOLAR_NOT_INFRACTION = re.compile(r"^art(?:16|23|25|26|27|28|29|30)[a-z]?(?:_|$)")
 _ESCOLAR_SANCTIONS = re.compile(r"^art23[a-z]?(?:_|$)")
@@ -113,6 +132,7 @@ IMPLEMENTED: tuple[str, ...] = (
     "transporte-escolar#art23_par1u",
     "transporte-escolar#art24",
     *(f"transporte-escolar#art24_inc{n}" for n in range(1, 5)),
+    "transporte-escolar#art19",
 )
 """Citations whose rule this module implements (for coverage reporting)."""
 
@@ -157,9 +177,9 @@ class Sanction:
 def _escolar_category(citation: str, laws: Mapping[str, Law]) -> str:
     """What the infringed precept brings; InputError when it describes no infraction.
 
-    "dever" (art. 21: advertência, then fine), "revogacao" (art. 9º, § 2º), "multa"
-    (art. 24: subject to a fine) or "preceito" (any other precept of the law, fined
-    under art. 23, II).
+    "remissao" (art. 19: another law's penalties), "dever" (art. 21: advertência, then
+    fine), "revogacao" (art. 9º, § 2º), "multa" (art. 24: subject to a fine) or
+    "preceito" (any other precept of the law, fined under art. 23, II).
     """
     found = resolve(laws, citation)
     if found.fragment is not None and (found.fragment.revoked or found.fragment.text is None):
@@ -174,6 +194,8 @@ def _escolar_category(citation: str, laws: Mapping[str, Law]) -> str:
             " (use transporte-escolar#dispositivo).",
             field="/citacao",
         )
+    if fragment in _ESCOLAR_REMISSIONS:
+        return "remissao"
     if fragment == "art21" or fragment.startswith("art21_"):
         return "dever"
     if fragment in _ESCOLAR_REVOCATION:
@@ -229,6 +251,8 @@ def _chain(
     revoked: PriorInfraction | None = None
     for event in events:
         category = _escolar_category(event.citation, laws)
+        if category == "remissao":  # sanctioned by another law: not in this chain
+            continue
         if revoked is not None and event.date > revoked.date:
             steps.append(
                 _Step(event, category, SanctionKind.ALVARA_REVOGADO, False, False, None, None,
@@ -292,7 +316,8 @@ def escolar_sanction(
     law = laws[TRANSPORTE_ESCOLAR]
     check_in_force(on, laws, "sanção para infração ocorrida")
     current = PriorInfraction(on, infraction_citation, holder)
-    _escolar_category(infraction_citation, laws)
+    if _escolar_category(infraction_citation, laws) == "remissao":
+        raise ParameterError(remission_message(infraction_citation, laws), field="/citacao")
     years = int(sources.parameters.value("transporte-escolar.prazo_reincidencia", on).value)
     earlier = relevant_priors(priors, TRANSPORTE_ESCOLAR, holder, on)
     revoking = int(sources.parameters.value("transporte-escolar.multas_para_revogacao", on).value)
@@ -393,6 +418,21 @@ def escolar_sanction(
         explanation,
         unique,
         items,
+    )
+
+
+def remission_message(citation: str, laws: Mapping[str, Law]) -> str:
+    """Why no sanction of this law applies to ``citation`` (art. 19), in pt-BR: the law
+    whose penalties apply and that the pack lacks its values."""
+    other = resolve(laws, _ESCOLAR_REMISSIONS[split_citation(citation)[1]])
+    rule = short(laws, f"{TRANSPORTE_ESCOLAR}#art19")
+    via = "" if citation.endswith("#art19") else f" ({short(laws, citation)})"
+    return (
+        f"A exploração do serviço de transporte escolar sem a licença{via} sujeita o "
+        f"infrator às penalidades previstas na {other.reference}, e não às da "
+        f"{laws[TRANSPORTE_ESCOLAR].short_title} ({rule}). O texto e os valores das "
+        f"penalidades da {other.short} não estão registrados no sistema: a penalidade não "
+        "pode ser calculada nem aplicada até que a Secretaria de Transportes os registre."
     )
 
 

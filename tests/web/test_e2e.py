@@ -169,7 +169,8 @@ def test_clerk_drafts_signer_issues_and_the_public_verifies(
     expect(signer.locator("#relatorio .relatorio-resumo")).to_contain_text("Completo")
     signer.click("#emitir")
     signer.wait_for_url(f"{base}/equipe/documentos/**")
-    expect(signer.locator("h1")).to_contain_text("Alvará de Licença de Circulação nº 0001/")
+    expect(signer.locator("h1")).to_contain_text(
+        "Alvará de Licença de Circulação ALV-FRET nº 0001/")
     expect(signer.locator("#baixar-docx")).to_be_visible()
     with signer.expect_download() as download:
         signer.click("#baixar-pdf")

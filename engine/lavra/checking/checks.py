@@ -16,6 +16,11 @@ Rules of the engine, available to every content pack (a pack adds its own throug
 
 Every attachment (a field whose schema is the shared ``documento``) is also checked
 on its own: it may not be past its ``validade`` nor issued after the reference date.
+
+A provision in force whose text the pack lacks (the source only records its inclusion
+by a later law), cited by the form's ``fundamento`` or under a provision cited there, is
+a pending item of every document of the form: it must be registered before it can be
+applied (:func:`missing_text_findings`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from lavra.errors import ContentPackError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.inputs.schemas.fields import FieldInfo
+from lavra.law.model import Law, without_text
 from lavra.law.params import Parameters
 from lavra.textutil import format_date
 
@@ -148,6 +154,23 @@ def document_findings(
                     f"referência ({format_date(on)}).",
                     tuple(info.basis),
                 )
+
+
+def missing_text_findings(basis: Iterable[str], laws: Mapping[str, Law]) -> Iterator[Item]:
+    """A pending item for each provision in force without text that ``basis`` reaches."""
+    for found in without_text(laws, basis):
+        fragment = found.fragment
+        notes = "; ".join(n.text for n in fragment.notes) if fragment is not None else ""
+        source = f" (a fonte registra apenas: «{notes}»)" if notes else ""
+        yield Item(
+            f"texto.{found.citation}",
+            Status.MISSING,
+            "",
+            f"O texto do {found.short}, em vigor, não está registrado no sistema{source}: "
+            "o dispositivo deve ter o seu texto registrado antes de ser aplicado a este "
+            "documento.",
+            (found.citation,),
+        )
 
 
 def run_checks(

@@ -193,7 +193,7 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
             ]
             if notes:
                 status += f" ({'; '.join(notes)})"
-            rows.append(DemoRow(form.id, status, result.record.formatted, tuple(files)))
+            rows.append(DemoRow(form.id, status, result.record.printed, tuple(files)))
     finally:
         issuer.close()
     return rows

@@ -23,6 +23,7 @@ from lavra.law.coverage import (
     IMPLEMENTED,
     MARKED,
     PENDING,
+    TEXT_MISSING,
     CoverageReport,
     compute_coverage,
 )
@@ -35,6 +36,7 @@ _STATUS_TITLES = {
     MARKED: "Marcados como sem implementação",
     COVERED_BY_CHILDREN: "Cobertos pelos dispositivos subordinados",
     PENDING: "Pendentes (nem implementados nem marcados)",
+    TEXT_MISSING: "Em vigor, sem texto na fonte (registrar o texto antes de aplicar)",
 }
 
 
@@ -150,7 +152,8 @@ def _print_report(report: CoverageReport) -> None:
         f"Cobertura de {', '.join(report.laws)}: "
         f"{counts[IMPLEMENTED]} implementados, {counts[MARKED]} marcados, "
         f"{counts[COVERED_BY_CHILDREN]} cobertos pelos subordinados, "
-        f"{counts[PENDING]} pendentes."
+        f"{counts[PENDING]} pendentes, "
+        f"{counts[TEXT_MISSING]} em vigor sem texto."
     )
     for status, title in _STATUS_TITLES.items():
         entries = report.with_status(status)
@@ -161,7 +164,7 @@ def _print_report(report: CoverageReport) -> None:
             line = f"  {entry.law}#{entry.fragment:<22} {entry.reference}"
             if status == IMPLEMENTED:
                 line += " ← " + ", ".join(u.location for u in entry.uses)
-            elif status == MARKED:
+            elif status in (MARKED, TEXT_MISSING):
                 line += f" — {entry.reason}"
             click.echo(line)
     if report.dangling:
@@ -171,7 +174,8 @@ def _print_report(report: CoverageReport) -> None:
 
 
 @law.command(name="coverage", help="Relatório de cobertura: dispositivos implementados, "
-             "marcados e pendentes, e citações inválidas do pacote.")
+             "marcados e pendentes, os em vigor cujo texto falta, e citações inválidas "
+             "do pacote.")
 @click.argument("lei", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @_lavra_errors

@@ -326,7 +326,7 @@ def issue_command(
             write_atomically(docx, result.docx)
     except LavraError as error:
         raise LavraError(
-            f"Documento {record.series} nº {record.formatted} emitido e registrado (código "
+            f"Documento {record.printed} emitido e registrado (código "
             f"verificador {record.verification_code}), mas {error.message[0].lower()}"
             f"{error.message[1:]} Obtenha o original com «lavra export {record.formatted} "
             f"--series {record.series} -o ARQUIVO.pdf»."
@@ -349,7 +349,7 @@ def issue_command(
         )
     else:
         click.echo(
-            f"Emitido {record.series} nº {record.formatted}, código verificador "
+            f"Emitido {record.printed}, código verificador "
             f"{record.verification_code}, gravado em {output}."
         )
 
@@ -387,7 +387,7 @@ def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
         else:
             state = f"CANCELADO ({record.cancel_reason})" if record.cancelled else "válido"
             click.echo(
-                f"{record.form} nº {record.formatted}, emitido em "
+                f"{record.form}, {record.printed}, emitido em "
                 f"{record.issued_at_local:%d/%m/%Y %H:%M}, assinado por "
                 f"{record.signer_subject}: {state}."
             )
@@ -462,7 +462,7 @@ def export_command(number: str, output: Path, docx: Path | None, series: str | N
         if stored is None:
             raise LavraError(f"O documento nº {number} foi emitido sem cópia DOCX.")
         write_atomically(docx, stored)
-    click.echo(f"Original de {record.series} nº {record.formatted} gravado em {output}.")
+    click.echo(f"Original de {record.printed} gravado em {output}.")
 
 
 @main.command("cancel")
@@ -480,7 +480,7 @@ def cancel_command(number: str, reason: str, series: str | None, by: str | None)
     who = clean_text(who, what="O nome de quem cancela (--by)", field="--by")
     record = _issuer().cancel(number, reason, who, series)
     click.echo(
-        f"Documento {record.series} nº {record.formatted} cancelado: {record.cancel_reason}."
+        f"Documento {record.printed} cancelado: {record.cancel_reason}."
     )
 
 

@@ -20,7 +20,15 @@ Each fragment of each law gets one status, decided on its own:
     text of an artigo or parágrafo ("... instruído com:") is taken as implemented by
     its incisos. Reported apart, so the rule stays visible;
 ``pendente``
-    none of the above: a requirement still waiting for a form, schema or rule.
+    none of the above: a requirement still waiting for a form, schema or rule;
+``texto_ausente``
+    a provision in force whose text the law file lacks (the source only records its
+    inclusion by a later law). It is neither implemented nor "nothing to implement",
+    whatever cites or marks it: it cannot be applied before its text is registered, and
+    every document citing it (or a provision above it) shows that as a pending item
+    (:func:`lavra.checking.checks.missing_text_findings`). Reported apart; it does not
+    count as done for its parent's ``coberto_pelos_filhos``. Revoked provisions without
+    text stay ``marcado``.
 
 Chapter headings (``capN``) are not provisions and are left out. A citation of a whole
 law (no ``#``) resolves but implements no fragment.
@@ -47,6 +55,7 @@ from lavra.pack import PACK_FOLDERS, pack_at
 __all__ = [
     "CITATION_KEYS",
     "STATUSES",
+    "TEXT_MISSING",
     "CitationUse",
     "CoverageReport",
     "DanglingCitation",
@@ -60,7 +69,9 @@ IMPLEMENTED = "implementado"
 MARKED = "marcado"
 COVERED_BY_CHILDREN = "coberto_pelos_filhos"
 PENDING = "pendente"
-STATUSES = (IMPLEMENTED, MARKED, COVERED_BY_CHILDREN, PENDING)
+TEXT_MISSING = "texto_ausente"
+STATUSES = (IMPLEMENTED, MARKED, COVERED_BY_CHILDREN, PENDING, TEXT_MISSING)
+_DONE = (IMPLEMENTED, MARKED, COVERED_BY_CHILDREN)
 
 
 @dataclass(frozen=True)
@@ -241,13 +252,15 @@ def _statuses(law: Law, cited: Mapping[str, list[CitationUse]]) -> dict[str, str
     for frag in reversed(list(law.fragments.values())):
         if frag.kind == "capitulo":
             continue
-        if cited.get(frag.id):
+        if frag.text is None and not frag.revoked:
+            status[frag.id] = TEXT_MISSING
+        elif cited.get(frag.id):
             status[frag.id] = IMPLEMENTED
         elif frag.no_implementation is not None:
             status[frag.id] = MARKED
         else:
             children = [c for c in law.children(frag.id) if c.kind != "capitulo"]
-            done = bool(children) and all(status[c.id] != PENDING for c in children)
+            done = bool(children) and all(status[c.id] in _DONE for c in children)
             status[frag.id] = COVERED_BY_CHILDREN if done else PENDING
     return status
 

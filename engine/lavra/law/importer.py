@@ -61,7 +61,8 @@ _REVOCATION = re.compile(r"revogad", re.IGNORECASE)
 
 MISSING_TEXT_REASON = (
     "O texto deste dispositivo não consta da fonte oficial utilizada; a fonte apenas "
-    "registra a sua inclusão por lei posterior. Sem o texto, não há o que implementar."
+    "registra a sua inclusão por lei posterior. Em vigor, deve ter o texto registrado "
+    "antes de ser aplicado."
 )
 REVOKED_REASON = "Dispositivo revogado; o texto não consta da fonte oficial utilizada."
 

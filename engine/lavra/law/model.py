@@ -21,13 +21,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from lavra.errors import CitationError, ContentPackError, InputError
+from lavra.errors import CitationError, ContentPackError, InputError, LavraError
 from lavra.inputs.reading import describe_os_error
 from lavra.law.importer import int_to_roman
 
@@ -41,6 +41,7 @@ __all__ = [
     "load_law_file",
     "load_laws",
     "resolve",
+    "without_text",
 ]
 
 FRAGMENT_ID = re.compile(
@@ -136,7 +137,7 @@ class Law:
     title: str
     ementa: str | None
     urn: str
-    source: str
+    source: str | None
     in_force_since: dt.date
     closing: str | None
     fragments: Mapping[str, Fragment] = field(hash=False)
@@ -194,6 +195,30 @@ class Citation:
             if frag.kind == "capitulo" and frag.text is not None:
                 lines.append(frag.text)
         return "\n".join(lines)
+
+
+def without_text(laws: Mapping[str, Law], citations: Iterable[str]) -> tuple[Citation, ...]:
+    """The provisions in force whose text the pack lacks, among ``citations`` and every
+    provision under them (citing an artigo reaches its incisos), in the order given.
+
+    Such a provision (one the source only records as included by a later law) may
+    concern the act that cites it: it cannot be applied before its text is registered.
+    Revoked provisions and citations that do not resolve are left out.
+    """
+    found: dict[str, Citation] = {}
+    for citation in citations:
+        try:
+            cited = resolve(laws, citation)
+        except LavraError:
+            continue
+        law = cited.law
+        frags = law.fragments.values() if cited.fragment is None else (
+            cited.fragment, *law.descendants(cited.fragment.id))
+        for frag in frags:
+            if frag.kind != "capitulo" and frag.text is None and not frag.revoked:
+                key = f"{law.id}#{frag.id}"
+                found.setdefault(key, resolve(laws, key))
+    return tuple(found.values())
 
 
 def _bare_line(frag: Fragment) -> str:
@@ -518,7 +543,11 @@ def load_law_file(path: Path) -> Law:
     if number not in title:
         raise check.fail(f"o título {title!r} não contém o número {number!r}.", "/titulo")
     frags_raw = obj["fragmentos"]
-    if not isinstance(frags_raw, list) or not frags_raw:
+    source = check.text(obj["fonte"], "/fonte", nullable=True)
+    # A law the pack only cites (another law a provision sends to) has no source text
+    # (``fonte`` null) and may list no fragment, or only the provisions cited, without
+    # text. Every other law has its source and its text.
+    if not isinstance(frags_raw, list) or (not frags_raw and source is not None):
         raise check.fail("esperava-se uma lista não vazia de fragmentos.", "/fragmentos")
     seen: dict[str, Fragment] = {}
     for index, item in enumerate(frags_raw):
@@ -533,7 +562,7 @@ def load_law_file(path: Path) -> Law:
         title=title,
         ementa=check.text(obj["ementa"], "/ementa", nullable=True),
         urn=check.required_text(obj["urn"], "/urn"),
-        source=check.required_text(obj["fonte"], "/fonte"),
+        source=source,
         in_force_since=check.day(obj["vigencia_desde"], "/vigencia_desde"),
         closing=check.text(obj["fecho"], "/fecho", nullable=True),
         fragments=MappingProxyType(seen),

@@ -47,6 +47,7 @@ __all__ = [
     "normalize_cpf_cnpj",
     "normalize_plate",
     "parse_number",
+    "printed_number",
     "record_of",
     "search_keys",
 ]
@@ -120,8 +121,14 @@ class IssuedRecord:
 
     @property
     def formatted(self) -> str:
-        """The number as printed on the document: ``0001/2026``."""
+        """The number within its series: ``0001/2026`` (each series numbers from 1)."""
         return format_number(self.number, self.year)
+
+    @property
+    def printed(self) -> str:
+        """The number as printed on the document and shown to a user, with its series:
+        ``ALV-FRET nº 0001/2026`` (two series may both have a 0001/2026)."""
+        return printed_number(self.series, self.number, self.year)
 
     @property
     def cancelled(self) -> bool:
@@ -155,6 +162,11 @@ class Event:
 def format_number(number: int, year: int) -> str:
     """``format_number(1, 2026) == "0001/2026"``."""
     return f"{number:04d}/{year}"
+
+
+def printed_number(series: str, number: int, year: int) -> str:
+    """``printed_number("ALV-FRET", 1, 2026) == "ALV-FRET nº 0001/2026"``."""
+    return f"{series} nº {format_number(number, year)}"
 
 
 def parse_number(formatted: str) -> tuple[int, int]:

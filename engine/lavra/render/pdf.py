@@ -90,7 +90,7 @@ class PageFrame:
     orgao: str
     titulo: str
     minuta: bool = False
-    numero: str | None = None
+    numero: str | None = None  # as printed, with its series: "ALV-FRET nº 0001/2026"
     brasao: str | None = None  # file name of a PNG/JPEG inside the assets dir
     qr_png: bytes | None = None  # the verification QR code of an issued document
 
@@ -261,7 +261,7 @@ class Renderer:
         header.append(f'<p class="municipio">{_esc(frame.municipio)}</p>')
         header.append(f'<p class="orgao">{_esc(frame.orgao)}</p>')
         if frame.numero:
-            header.append(f'<p class="numero">Nº {_esc(frame.numero)}</p>')
+            header.append(f'<p class="numero">{_esc(frame.numero)}</p>')
         if frame.minuta:
             header.append('<p class="aviso-minuta">MINUTA — documento sem valor oficial</p>')
         header.append("</div>")

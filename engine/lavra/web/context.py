@@ -240,6 +240,13 @@ class WebContext:
         spec = self.engine.content.forms.get(form_id)
         return spec.title if spec is not None else form_id
 
+    def record_title(self, record: Any) -> str:
+        """The title the issued document bears: the one its computation gave the case
+        (``titulo_documento``: an "Advertência"), else the form's."""
+        computed = getattr(record, "computed", None) or {}
+        title = computed.get("titulo_documento") if isinstance(computed, Mapping) else None
+        return str(title) if title else self.form_title(record.form)
+
     def signer_roles(self) -> Mapping[str, str]:
         """Signature roles of the issuing body (key → office), from the content pack."""
         return self.engine.content.organization.roles

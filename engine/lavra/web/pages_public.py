@@ -156,8 +156,9 @@ def public_record(ctx: WebContext, record: IssuedRecord) -> dict[str, Any]:
     return {
         "numero": record.formatted,
         "serie": record.series,
+        "numero_impresso": record.printed,
         "formulario": record.form,
-        "titulo": ctx.form_title(record.form),
+        "titulo": ctx.record_title(record),
         "emitido_em": record.issued_at_local.isoformat(timespec="minutes"),
         "assinante": record.signer_subject,
         "situacao": "cancelado" if record.cancelled else "válido",
@@ -189,7 +190,7 @@ async def _verify_code_page(request: Request, code: str) -> Response:
         request,
         "verificar.html",
         {"codigo": record.verification_code, "registro": record, "erro": None,
-         "resultado": None, "titulo": ctx.form_title(record.form)},
+         "resultado": None, "titulo": ctx.record_title(record)},
     )
 
 

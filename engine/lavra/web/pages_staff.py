@@ -211,7 +211,7 @@ async def document_page(request: Request, document_id: int) -> Response:
         request,
         "documento.html",
         {"doc": record, "historico": history, "tem_docx": docx is not None,
-         "titulo": ctx.form_title(record.form), "erro": None,
+         "titulo": ctx.record_title(record), "erro": None,
          "pode_cancelar": may_cancel(ctx, user, record)},
     )
 
