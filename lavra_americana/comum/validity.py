@@ -29,8 +29,12 @@ from num2words import num2words
 
 from lavra.checking.computations import History, PriorRecord, clean_text, item_at
 from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
 from lavra.inputs import pointers
+from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
+from lavra_americana.comum.citing import short
+from lavra_americana.comum.vehicle_age import VehicleLaw, vehicle_age
 
 __all__ = [
     "IMPLEMENTED",
@@ -41,6 +45,7 @@ __all__ = [
     "parent_act_items",
     "same_plate",
     "validity_explanation",
+    "vehicle_limit",
 ]
 
 IMPLEMENTED: tuple[str, ...] = ()
@@ -80,6 +85,38 @@ def validity_explanation(limits: Sequence[Limit]) -> str:
         listed = "; ".join(f"{limit.reason}, em {format_date(limit.end)}" for limit in others)
         text += f"; {'os demais terminariam' if len(others) > 1 else 'o outro terminaria'} depois: {listed}"
     return text + "."
+
+
+def vehicle_limit(
+    data: Mapping[str, Any],
+    pointer: str,
+    start: date,
+    context: StatutoryContext,
+    law: VehicleLaw,
+    *,
+    kind: str | None = None,
+    what: str = "do veículo",
+) -> Limit | None:
+    """The last day the vehicle at ``pointer`` is within its age limit, as a :class:`Limit`.
+
+    None when the year of manufacture is not given or the limit cannot be read (the
+    form's age check reports either).
+    """
+    year = pointers.get(data, pointer + "/ano_fabricacao")
+    if isinstance(year, bool) or not isinstance(year, int):
+        return None
+    try:
+        age = vehicle_age(year, start, law=law, kind=kind, params=context.parameters)
+    except LavraError:
+        return None
+    cited = age.basis[0] if age.basis else None
+    ref = f" ({short(context.laws, cited)})" if cited else ""
+    return Limit(
+        age.last_day,
+        f"o limite de {in_full(age.limit, 'anos')} de fabricação {what}, fabricado em {year}"
+        + ref,
+        age.basis,
+    )
 
 
 def same_plate(one: Any, other: Any) -> bool | None:

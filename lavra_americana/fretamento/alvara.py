@@ -84,8 +84,8 @@ from lavra_americana.comum.validity import (
     in_full,
     parent_act_items,
     validity_explanation,
+    vehicle_limit,
 )
-from lavra_americana.comum.vehicle_age import vehicle_age
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "alvara_fretamento"]
 
@@ -228,30 +228,15 @@ def _limits(
             (TERM,),
         )
     ]
-    year = pointers.get(data, "/veiculo/ano_fabricacao")
-    kind = clean_text(pointers.get(data, "/veiculo/tipo"))
-    if isinstance(year, bool) or not isinstance(year, int):
-        return limits
-    age = vehicle_age(
-        year,
+    vehicle = vehicle_limit(
+        data,
+        "/veiculo",
         start,
-        law="fretamento",
-        kind=kind,
-        params=context.parameters,
-        laws=context.laws,
-        plate=clean_text(pointers.get(data, "/veiculo/placa")),
-        field="/veiculo/ano_fabricacao",
+        context,
+        "fretamento",
+        kind=clean_text(pointers.get(data, "/veiculo/tipo")),
     )
-    limits.append(
-        Limit(
-            age.last_day,
-            f"o limite de {in_full(age.limit, 'anos')} de fabricação do veículo, fabricado "
-            f"em {year} "
-            f"({short(context.laws, AGE)})",
-            (AGE,),
-        )
-    )
-    return limits
+    return limits if vehicle is None else [*limits, vehicle]
 
 
 def alvara_fretamento(request: ComputeInput) -> Computed:
