@@ -73,7 +73,7 @@ def pacote() -> ContentPack:
     )
     from lavra_americana.fretamento import alvara as alvara_fretamento
     from lavra_americana.fretamento import auto_infracao as auto_fretamento
-    from lavra_americana.fretamento import cassacao, fines, impedimento
+    from lavra_americana.fretamento import cassacao, fines, impedimento, renovacao
     from lavra_americana.fretamento import penalties as fretamento_penalties
     from lavra_americana.transporte_escolar import (
         alvara,
@@ -93,6 +93,7 @@ def pacote() -> ContentPack:
     forms = (
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, alvara_fretamento,
+        renovacao,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

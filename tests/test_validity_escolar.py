@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from formcases import at, example, pdf_text
 from historycases import FakeHistory, alvara_on_file, registered
 
-from formcases import at, example, pdf_text
 from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.cli.demo import shift_dates

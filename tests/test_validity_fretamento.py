@@ -7,11 +7,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import historycases
+import pytest
 from formcases import at, example, pdf_text
 from historycases import FakeHistory
+
 from lavra.checking.computations import PriorRecord
 from lavra.checking.content import Content
 from lavra.checking.report import Status
@@ -206,3 +206,50 @@ def test_registry_records_the_printed_validity_and_refuses_a_duplicate(
     renewed["processo"]["alvara_anterior"] = result.record.formatted
     second = issuer.issue(ALV, renewed, date(2026, 12, 15))
     assert second.record.valid_until == date(2031, 12, 31)  # the 2011 bus's 20th year
+
+
+# ------------------------------------------------------------------ renewal requerimento
+REN = "requerimento-renovacao-alvara-fretamento"
+
+
+def renewal_request(engine: Engine, filed: str, year: int = 2018) -> dict[str, Any]:
+    data = example(engine, REN)
+    data["data_requerimento"] = filed
+    data["veiculo"]["ano_fabricacao"] = year
+    return data
+
+
+def test_renewal_requerimento_on_the_thirtieth_day_is_complete(engine: Engine) -> None:
+    prepared = engine.prepare(REN, renewal_request(engine, "2026-12-01"))
+    assert prepared.report.complete, [i.message for i in prepared.report.pending]
+    assert prepared.computed["inicio_vigencia"] == date(2027, 1, 1)
+    assert prepared.computed["valido_ate"] == date(2032, 1, 1)
+    text = pdf_text(engine.draft(REN, renewal_request(engine, "2026-12-01")).pdf)
+    assert "vencimento em 31/12/2026" in text and "pedido tempestivo" in text
+
+
+def test_renewal_requerimento_29_days_before_is_late(engine: Engine) -> None:
+    found = at(engine.prepare(REN, renewal_request(engine, "2026-12-02")).report,
+               "/data_requerimento")
+    assert found.status is Status.INVALID and "novo requerimento" in found.message
+
+
+def test_a_bus_past_its_age_on_the_new_start_cannot_be_renewed(engine: Engine) -> None:
+    prepared = engine.prepare(REN, renewal_request(engine, "2026-11-20", year=2006))
+    found = at(prepared.report, "/veiculo/ano_fabricacao")
+    assert found.status is Status.INVALID and "01/01/2027" in found.message
+
+
+def test_renewal_requerimento_needs_each_updated_document(engine: Engine) -> None:
+    data = renewal_request(engine, "2026-11-20")
+    del data["documentos"]["certidao_fgts"]
+    report = engine.prepare(REN, data).report
+    assert at(report, "/documentos/certidao_fgts").status is Status.MISSING
+
+
+def test_renewal_requerimento_reads_the_registry(engine: Engine) -> None:
+    history = FakeHistory(registered("0007/2021", date(2021, 12, 1), date(2026, 12, 1)))
+    prepared = engine.prepare(REN, renewal_request(engine, "2026-11-20"), history=history)
+    assert at(prepared.report, "/alvara_anterior/valido_ate").status is Status.INVALID
+    late = at(prepared.report, "/data_requerimento")  # 30 days before 01/12 is 01/11
+    assert late.status is Status.INVALID

@@ -83,7 +83,8 @@ def validity_explanation(limits: Sequence[Limit]) -> str:
     )
     if others:
         listed = "; ".join(f"{limit.reason}, em {format_date(limit.end)}" for limit in others)
-        text += f"; {'os demais terminariam' if len(others) > 1 else 'o outro terminaria'} depois: {listed}"
+        verb = "os demais terminariam" if len(others) > 1 else "o outro terminaria"
+        text += f"; {verb} depois: {listed}"
     return text + "."
 
 

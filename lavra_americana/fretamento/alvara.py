@@ -68,7 +68,7 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
-from lavra.checking.timeliness import check_timeliness
+from lavra.checking.timeliness import StatutoryTimeliness, check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
@@ -87,7 +87,7 @@ from lavra_americana.comum.validity import (
     vehicle_limit,
 )
 
-__all__ = ["COMPUTATIONS", "IMPLEMENTED", "alvara_fretamento"]
+__all__ = ["COMPUTATIONS", "IMPLEMENTED", "alvara_fretamento", "late_renewal", "limits_from"]
 
 FORM = "alvara-fretamento"
 REQUIREMENTS = "fretamento#art7"
@@ -134,23 +134,23 @@ def _renewal(
     except LavraError as error:
         items.append(item_at("/processo/data_requerimento", Status.INVALID, error.message, TERM))
         return expiry, items
-    for item in judged.items:
-        if judged.timely:
-            items.append(item)
-            continue
-        items.append(
-            Item(
-                item.requirement,
-                item.status,
-                item.field,
-                item.message
-                + " Sem a manifestação com 30 (trinta) dias de antecedência, o alvará não se "
-                "renova: a empresa deve apresentar novo requerimento, instruído na forma do "
-                f"{short(context.laws, REQUIREMENTS)}.",
-                item.basis,
-            )
-        )
+    items.extend(late_renewal(judged, context))
     return expiry, items
+
+
+def late_renewal(judged: StatutoryTimeliness, context: StatutoryContext) -> list[Item]:
+    """The renewal's timeliness items; a late one says what follows (art. 8º)."""
+    if judged.timely:
+        return list(judged.items)
+    consequence = (
+        " Sem a manifestação com 30 (trinta) dias de antecedência, o alvará não se "
+        "renova: a empresa deve apresentar novo requerimento, instruído na forma do "
+        f"{short(context.laws, REQUIREMENTS)}."
+    )
+    return [
+        Item(item.requirement, item.status, item.field, item.message + consequence, item.basis)
+        for item in judged.items
+    ]
 
 
 def _requirements_items(data: Mapping[str, Any], on: date, laws: Any) -> tuple[bool, list[Item]]:
@@ -213,7 +213,7 @@ def _requirements_items(data: Mapping[str, Any], on: date, laws: Any) -> tuple[b
     ]
 
 
-def _limits(
+def limits_from(
     data: Mapping[str, Any], start: date, context: StatutoryContext
 ) -> list[Limit]:
     """The alvará's own term and the vehicle's age limit (arts. 8º and 10, I).
@@ -278,7 +278,7 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
         )
     )
     try:
-        limits = _limits(data, start, context)
+        limits = limits_from(data, start, context)
         chosen = earliest(limits)
         next_request = deadline_for(TERM, chosen.end, context=context)
     except LavraError as error:
