@@ -31,6 +31,7 @@ from lavra.checking.computations import History, PriorRecord, clean_text, item_a
 from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
@@ -39,6 +40,7 @@ from lavra_americana.comum.vehicle_age import VehicleLaw, vehicle_age
 __all__ = [
     "IMPLEMENTED",
     "Limit",
+    "act_at",
     "duplicate_items",
     "earliest",
     "in_full",
@@ -214,6 +216,34 @@ def parent_act_items(
             )
         )
     return found, items
+
+
+def act_at(
+    history: History | None,
+    form: str,
+    data: Mapping[str, Any],
+    pointer: str,
+    on: date,
+    what: str,
+    basis: tuple[str, ...],
+    *,
+    in_force: bool = True,
+) -> tuple[PriorRecord | None, list[Item]]:
+    """:func:`parent_act_items` for the act the data name at ``pointer`` (an object with
+    ``numero`` and ``valido_ate``), of the data's vehicle (``/veiculo/placa``)."""
+    return parent_act_items(
+        history,
+        form,
+        pointers.get(data, pointer + "/numero"),
+        maybe_date(pointers.get(data, pointer + "/valido_ate")),
+        on,
+        what,
+        basis,
+        number_field=pointer + "/numero",
+        until_field=pointer + "/valido_ate",
+        plate=pointers.get(data, "/veiculo/placa"),
+        in_force=in_force,
+    )
 
 
 def duplicate_items(

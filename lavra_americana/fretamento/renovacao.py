@@ -28,7 +28,7 @@ from lavra.inputs.reading import maybe_date
 from lavra.textutil import format_date
 from lavra_americana.comum.computing import data_of
 from lavra_americana.comum.sources import statutory_context
-from lavra_americana.comum.validity import earliest, parent_act_items, validity_explanation
+from lavra_americana.comum.validity import act_at, earliest, validity_explanation
 from lavra_americana.fretamento.alvara import AGE, FORM, TERM, late_renewal, limits_from
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "requerimento_renovacao_alvara_fretamento"]
@@ -46,18 +46,9 @@ def requerimento_renovacao_alvara_fretamento(request: ComputeInput) -> Computed:
     data = data_of(request)
     context = statutory_context(request.pack_dir)
     stated = maybe_date(pointers.get(data, "/alvara_anterior/valido_ate"))
-    found, items = parent_act_items(
-        request.history,
-        FORM,
-        pointers.get(data, "/alvara_anterior/numero"),
-        stated,
-        request.on,
-        "alvará a renovar",
-        (TERM,),
-        number_field="/alvara_anterior/numero",
-        until_field="/alvara_anterior/valido_ate",
-        plate=pointers.get(data, "/veiculo/placa"),
-        in_force=False,
+    found, items = act_at(
+        request.history, FORM, data, "/alvara_anterior", request.on, "alvará a renovar",
+        (TERM,), in_force=False,
     )
     if found is None:
         items = []  # a paper alvará: the vencimento the applicant states

@@ -101,7 +101,7 @@ from lavra.textutil import format_date, month_name
 from lavra_americana.comum.amounts import AmountSources
 from lavra_americana.comum.computing import vehicle_age_items
 from lavra_americana.comum.sources import pack_root, rule_sources
-from lavra_americana.comum.validity import duplicate_items, parent_act_items
+from lavra_americana.comum.validity import act_at, duplicate_items
 from lavra_americana.transporte_escolar.fees import escolar_fee
 
 __all__ = [
@@ -493,18 +493,9 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
     start = on
     if renewal:
         previous = maybe_date(pointers.get(data, "/alvara_anterior/valido_ate"))
-        found, checked = parent_act_items(
-            request.history,
-            request.form_id,
-            pointers.get(data, "/alvara_anterior/numero"),
-            previous,
-            on,
-            "alvará renovado",
-            (ANNUAL,),
-            number_field="/alvara_anterior/numero",
-            until_field="/alvara_anterior/valido_ate",
-            plate=pointers.get(data, "/veiculo/placa"),
-            in_force=False,
+        found, checked = act_at(
+            request.history, request.form_id, data, "/alvara_anterior", on,
+            "alvará renovado", (ANNUAL,), in_force=False,
         )
         # Not in the registry (a paper alvará): the vencimento the process states.
         items.extend(checked if found is not None else ())

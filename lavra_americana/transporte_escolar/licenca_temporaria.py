@@ -64,8 +64,8 @@ from lavra_americana.comum.computing import data_of, issue_items, licence_pendin
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.validity import (
     Limit,
+    act_at,
     earliest,
-    parent_act_items,
     validity_explanation,
     vehicle_limit,
 )
@@ -409,17 +409,9 @@ def _within_the_alvara(
     than it; under art. 5º, no later than the substitute vehicle's tenth year either
     (art. 5º, II). ``items`` receives the registry's items; the values, capped."""
     data = data_of(request)
-    found, checked = parent_act_items(
-        request.history,
-        ALVARA_FORM,
-        pointers.get(data, "/alvara/numero"),
-        maybe_date(pointers.get(data, "/alvara/valido_ate")),
-        request.on,
-        "Alvará para Transporte Escolar",
-        (basis,),
-        number_field="/alvara/numero",
-        until_field="/alvara/valido_ate",
-        plate=pointers.get(data, "/veiculo/placa"),
+    found, checked = act_at(
+        request.history, ALVARA_FORM, data, "/alvara", request.on,
+        "Alvará para Transporte Escolar", (basis,),
     )
     items.extend(checked)
     own = values.get("valido_ate")

@@ -55,8 +55,8 @@ from lavra_americana.comum.computing import (
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.validity import (
     Limit,
+    act_at,
     earliest,
-    parent_act_items,
     validity_explanation,
     vehicle_limit,
 )
@@ -194,17 +194,9 @@ def autorizacao_publicidade_escolar(request: ComputeInput) -> Computed:
             )
         )
     stated = maybe_date(pointers.get(data, "/alvara/valido_ate"))
-    found, checked = parent_act_items(
-        request.history,
-        ALVARA_FORM,
-        pointers.get(data, "/alvara/numero"),
-        stated,
-        on,
-        "Alvará para Transporte Escolar",
+    found, checked = act_at(
+        request.history, ALVARA_FORM, data, "/alvara", on, "Alvará para Transporte Escolar",
         (ADVERTISING,),
-        number_field="/alvara/numero",
-        until_field="/alvara/valido_ate",
-        plate=pointers.get(data, "/veiculo/placa"),
     )
     items.extend(checked)
     end = found.valid_until if found is not None and found.valid_until is not None else stated
