@@ -153,6 +153,10 @@ def late_renewal(judged: StatutoryTimeliness, context: StatutoryContext) -> list
     ]
 
 
+def _attested(field: str, status: Status, message: str) -> Item:
+    return item_at(field, status, message, REQUIREMENTS, TERM)
+
+
 def _requirements_items(data: Mapping[str, Any], on: date, laws: Any) -> tuple[bool, list[Item]]:
     """Whether the requerimento on file was attested complete (art. 7º, with art. 8º)."""
     field = "/processo/conferencia_requerimento"
@@ -161,56 +165,36 @@ def _requirements_items(data: Mapping[str, Any], on: date, laws: Any) -> tuple[b
     filed = maybe_date(pointers.get(data, "/processo/data_requerimento"))
     number = clean_text(pointers.get(data, "/processo/numero")) or "-"
     if not isinstance(entry, Mapping):
-        return False, [
-            item_at(
-                field,
-                Status.MISSING,
-                f"Falta a conferência, por servidor, de que o requerimento do processo "
-                f"{number} foi instruído com todos os documentos do {ref}: informe quem "
-                "conferiu, em que data e o resultado. O número do processo, sozinho, não "
-                "comprova que os requisitos foram atendidos.",
-                REQUIREMENTS,
-                TERM,
-            )
-        ]
+        message = (
+            f"Falta a conferência, por servidor, de que o requerimento do processo {number} "
+            f"foi instruído com todos os documentos do {ref}: informe quem conferiu, em que "
+            "data e o resultado. O número do processo, sozinho, não comprova que os "
+            "requisitos foram atendidos."
+        )
+        return False, [_attested(field, Status.MISSING, message)]
     checked = maybe_date(entry.get("data"))
     who = clean_text(entry.get("responsavel")) or "servidor não identificado"
     if entry.get("completo") is not True:
         missing_docs = clean_text(entry.get("pendencias"))
-        return False, [
-            item_at(
-                field + "/completo",
-                Status.INVALID,
-                f"A conferência de {who} registra que o requerimento não está completo ({ref})"
-                + (f": {missing_docs}" if missing_docs else "")
-                + ". O alvará só se emite atendidos os requisitos do art. 7º (art. 8º).",
-                REQUIREMENTS,
-                TERM,
-            )
-        ]
-    if checked is None or checked > on or (filed is not None and checked < filed):
-        return False, [
-            item_at(
-                field + "/data",
-                Status.INVALID,
-                "A conferência do requerimento deve ser feita depois do protocolo"
-                + (f" ({format_date(filed)})" if filed else "")
-                + f" e até a expedição do alvará ({format_date(on)}).",
-                REQUIREMENTS,
-                TERM,
-            )
-        ]
-    return True, [
-        item_at(
-            field + "/completo",
-            Status.MET,
-            f"Requerimento do processo {number}"
-            + (f", de {format_date(filed)}," if filed else "")
-            + f" conferido completo por {who} em {format_date(checked)} ({ref}).",
-            REQUIREMENTS,
-            TERM,
+        message = (
+            f"A conferência de {who} registra que o requerimento não está completo ({ref})"
+            + (f": {missing_docs}" if missing_docs else "")
+            + ". O alvará só se emite atendidos os requisitos do art. 7º (art. 8º)."
         )
-    ]
+        return False, [_attested(field + "/completo", Status.INVALID, message)]
+    if checked is None or checked > on or (filed is not None and checked < filed):
+        message = (
+            "A conferência do requerimento deve ser feita depois do protocolo"
+            + (f" ({format_date(filed)})" if filed else "")
+            + f" e até a expedição do alvará ({format_date(on)})."
+        )
+        return False, [_attested(field + "/data", Status.INVALID, message)]
+    message = (
+        f"Requerimento do processo {number}"
+        + (f", de {format_date(filed)}," if filed else "")
+        + f" conferido completo por {who} em {format_date(checked)} ({ref})."
+    )
+    return True, [_attested(field + "/completo", Status.MET, message)]
 
 
 def limits_from(
