@@ -73,10 +73,18 @@ def pacote() -> ContentPack:
         infractions,
         periods,
         sources,
+        validity,
         vehicle_age,
     )
+    from lavra_americana.fretamento import alvara as alvara_fretamento
     from lavra_americana.fretamento import auto_infracao as auto_fretamento
-    from lavra_americana.fretamento import cassacao, fines, impedimento, servico_particular
+    from lavra_americana.fretamento import (
+        cassacao,
+        fines,
+        impedimento,
+        renovacao,
+        servico_particular,
+    )
     from lavra_americana.fretamento import penalties as fretamento_penalties
     from lavra_americana.transporte_escolar import (
         alvara,
@@ -98,12 +106,12 @@ def pacote() -> ContentPack:
     forms = (
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
-        alvara_auxiliar, servico_particular,
+        alvara_auxiliar, servico_particular, alvara_fretamento, renovacao,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
-        computing, sources, checks, amount,
+        computing, sources, checks, amount, validity,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from formcases import DELETE, Change, at, chain, example, pdf_text, setter
+from historycases import FakeHistory, alvara_on_file
 from pypdf import PdfReader
 
 from lavra.checking.computations import ComputeInput, find_computation
@@ -42,8 +43,14 @@ def engine(pack_dir: Path) -> Engine:
     return Engine(Content(pack_dir))
 
 
+def on_file(form: str, data: dict[str, Any]) -> FakeHistory | None:
+    """The registry holding the alvará a licença temporária or publicidade rests on
+    (issue 10: the act it depends on is checked in the registry)."""
+    return alvara_on_file(data) if form in (LTE, APE) else None
+
+
 def report_of(engine: Engine, form: str, data: dict[str, Any]) -> Report:
-    return engine.prepare(form, data, issued_on=ISSUED).report
+    return engine.prepare(form, data, issued_on=ISSUED, history=on_file(form, data)).report
 
 
 # A substitute driver (art. 4º) who meets art. 7º except IV, VII and IX on 17/03/2026.
@@ -310,7 +317,8 @@ def test_substitute_is_exempt_from_vehicle_inspection_and_edital(engine: Engine)
 
 
 def test_vehicle_licence_lasts_20_days_from_issue(engine: Engine) -> None:
-    prepared = engine.prepare(LTE, example(engine, LTE), issued_on=ISSUED)
+    data = example(engine, LTE)
+    prepared = engine.prepare(LTE, data, issued_on=ISSUED, history=on_file(LTE, data))
     assert prepared.computed["valido_ate"] == date(2026, 4, 6)  # 17/03 + 20 days
     assert prepared.computed["modalidade"] == "veiculo_substituto"
 
@@ -322,7 +330,7 @@ def test_prorrogacao_counts_20_more_days_from_the_previous_end(engine: Engine) -
         "valida_ate_anterior": "2026-03-20",
         "necessidade": {"apresentado": True, "data_emissao": "2026-03-16"},
     }
-    prepared = engine.prepare(LTE, data, issued_on=ISSUED)
+    prepared = engine.prepare(LTE, data, issued_on=ISSUED, history=on_file(LTE, data))
     assert prepared.report.complete, [i.to_json() for i in prepared.report.pending]
     assert prepared.computed["inicio_vigencia"] == date(2026, 3, 21)
     assert prepared.computed["valido_ate"] == date(2026, 4, 9)
@@ -341,7 +349,7 @@ def test_health_licence_lasts_while_the_leave_within_the_alvara(
     data = example(engine, LTE)
     health(data)
     data["laudo_medico"]["afastamento_ate"] = leave
-    prepared = engine.prepare(LTE, data, issued_on=ISSUED)
+    prepared = engine.prepare(LTE, data, issued_on=ISSUED, history=on_file(LTE, data))
     assert prepared.report.complete
     assert prepared.computed["valido_ate"] == expected
 
@@ -591,7 +599,8 @@ def test_publicidade_requirement_is_reported_with_its_article(
 
 
 def test_publicidade_draft_reads_back(engine: Engine) -> None:
-    prepared = engine.prepare(APE, example(engine, APE), issued_on=ISSUED)
+    data = example(engine, APE)
+    prepared = engine.prepare(APE, data, issued_on=ISSUED, history=on_file(APE, data))
     assert prepared.computed["valido_ate"] == date(2026, 12, 31)
     text = pdf_text(engine.draft(APE, example(engine, APE)).pdf)
     assert "vidro traseiro" in text

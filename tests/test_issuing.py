@@ -75,7 +75,10 @@ def test_issue_numbers_signs_records_and_verifies(issuer: Issuer, engine: Engine
     check = issuer.verify(result.pdf)
     assert check.valid and check.registered and check.number == record.formatted, check.problems
     assert result.docx is not None and result.docx[:2] == b"PK"
-    second = issuer.issue(ALV, example(engine), ON)
+    # One alvará per vehicle (fretamento art. 8º): the next number goes to another vehicle.
+    other = example(engine)
+    other["veiculo"]["placa"] = "XYZ9A87"
+    second = issuer.issue(ALV, other, ON)
     assert second.record.number == 2
 
 

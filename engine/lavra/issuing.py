@@ -14,7 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
@@ -33,6 +34,7 @@ from lavra.inputs.textnorm import clean_text
 from lavra.registry.records import (
     Built,
     IssuedRecord,
+    normalize_plate,
     parse_number,
     printed_number,
     search_keys,
@@ -123,19 +125,57 @@ class VerificationResult:
         }
 
 
-class RegistryHistory:
-    """The registry as the case history the computations look at (earlier autos)."""
+_PRINTED_NUMBER = re.compile(r"(\d{1,9})\s*/\s*(\d{4})\s*$")
 
-    def __init__(self, registry: Registry) -> None:
+
+def _prior(record: IssuedRecord) -> PriorRecord:
+    from lavra.checking.computations import PriorRecord
+
+    return PriorRecord(
+        record.formatted,
+        record.reference_date,
+        record.data,
+        form=record.form,
+        series=record.series,
+        valid_until=record.valid_until,
+        cancelled=record.cancelled,
+        cancel_reason=record.cancel_reason,
+    )
+
+
+class RegistryHistory:
+    """The registry as the case history the computations look at (earlier autos, the
+    acts another act rests on, the licences a vehicle holds)."""
+
+    def __init__(self, registry: Registry, *, retry_of: str | None = None) -> None:
         self.registry = registry
+        # The idempotency key of the request being issued: a retry is judged without the
+        # document it would return (it is not an earlier auto, nor a duplicate of itself).
+        self.retry_of = retry_of
+
+    def _kept(self, records: Iterable[IssuedRecord]) -> list[PriorRecord]:
+        return [
+            _prior(r)
+            for r in records
+            if self.retry_of is None or r.idempotency_key != self.retry_of
+        ]
 
     def prior_autos(self, placa: str, form: str, since: date, before: date) -> list[PriorRecord]:
-        from lavra.checking.computations import PriorRecord
-
         start = datetime.combine(since, datetime.min.time(), TIMEZONE)
         end = datetime.combine(before, datetime.min.time(), TIMEZONE)
-        records = self.registry.autos_for_vehicle(placa, form, start, before=end)
-        return [PriorRecord(r.formatted, r.reference_date, r.data) for r in records]
+        return self._kept(self.registry.autos_for_vehicle(placa, form, start, before=end))
+
+    def document(self, form: str, number: str) -> PriorRecord | None:
+        match = _PRINTED_NUMBER.search(number) if isinstance(number, str) else None
+        if match is None:
+            return None
+        wanted = f"{int(match.group(1)):04d}/{match.group(2)}"
+        found = self._kept(r for r in self.registry.search(wanted, limit=500) if r.form == form)
+        return found[0] if found else None
+
+    def in_force(self, placa: str, form: str, on: date) -> list[PriorRecord]:
+        plate = normalize_plate(placa)
+        return self._kept(r for r in self.registry.active_licences(form, on) if r.placa == plate)
 
 
 def _jsonable(value: Any) -> Any:
@@ -253,10 +293,16 @@ class Issuer:
         on: date | None = None,
         *,
         example_values: bool = False,
+        retry_of: str | None = None,
     ) -> Prepared:
-        """Check with the registry as history (repeat offences), as issuing will."""
+        """Check with the registry as history (repeat offences, the acts a document rests
+        on, licences in force), as issuing will; ``retry_of``: the idempotency key of the
+        request, whose own document the history leaves out."""
+        history = self.history if retry_of is None else RegistryHistory(
+            self.registry, retry_of=retry_of
+        )
         return self.engine.prepare(
-            form_id, data, on, history=self.history, example_values=example_values, draft=False
+            form_id, data, on, history=history, example_values=example_values, draft=False
         )
 
     def issue(
@@ -280,7 +326,9 @@ class Issuer:
         # A first check outside the transaction refuses incomplete data at once; the
         # authoritative one runs again inside it (under the numbering lock), so that an
         # auto issued concurrently for the same vehicle is seen by the repeat rule.
-        prepared = self.prepare(form_id, data, on, example_values=example_values)
+        prepared = self.prepare(
+            form_id, data, on, example_values=example_values, retry_of=idempotency_key
+        )
         if not prepared.report.complete:
             raise IncompleteError(prepared.report)
         data = prepared.data  # cleaned (NFC): what is recorded is what was checked and signed
@@ -292,7 +340,10 @@ class Issuer:
             # Printed with its series, as the registry keeps it: two series never show
             # the same number ("ALV-FRET nº 0001/2026").
             printed = printed_number(series, *parse_number(formatted))
-            current = self.prepare(form_id, data, prepared.on, example_values=example_values)
+            current = self.prepare(
+                form_id, data, prepared.on, example_values=example_values,
+                retry_of=idempotency_key,
+            )
             if not current.report.complete:
                 raise IncompleteError(current.report)
             code = new_code()

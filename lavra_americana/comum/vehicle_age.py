@@ -93,6 +93,12 @@ class VehicleAge:
     items: tuple[Item, ...]
     explanation: str
 
+    @property
+    def last_day(self) -> date:
+        """The last day the vehicle is within the limit: 31/12 of the year of
+        manufacture plus the limit (module docstring). A licence for it ends no later."""
+        return date(self.year_of_manufacture + self.limit, 12, 31)
+
 
 def _vehicle_parameter(law: VehicleLaw, kind: str | None, params: Parameters) -> str:
     if law == "fretamento":

@@ -101,6 +101,7 @@ from lavra.textutil import format_date, month_name
 from lavra_americana.comum.amounts import AmountSources
 from lavra_americana.comum.computing import vehicle_age_items
 from lavra_americana.comum.sources import pack_root, rule_sources
+from lavra_americana.comum.validity import act_at, duplicate_items
 from lavra_americana.transporte_escolar.fees import escolar_fee
 
 __all__ = [
@@ -492,11 +493,29 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
     start = on
     if renewal:
         previous = maybe_date(pointers.get(data, "/alvara_anterior/valido_ate"))
+        found, checked = act_at(
+            request.history, request.form_id, data, "/alvara_anterior", on,
+            "alvará renovado", (ANNUAL,), in_force=False,
+        )
+        # Not in the registry (a paper alvará): the vencimento the process states.
+        items.extend(checked if found is not None else ())
         if previous is not None:
             start = max(on, previous + timedelta(days=1))
         items.extend(_renewal_request_items(data, context))
     else:
         items.extend(_selection_items(data, on, context))
+    items.extend(
+        duplicate_items(
+            request.history,
+            request.form_id,
+            pointers.get(data, "/veiculo/placa"),
+            on,
+            [str(pointers.get(data, "/alvara_anterior/numero") or "")] if renewal else [],
+            "/veiculo/placa",
+            "Alvará para Transporte Escolar",
+            (VALIDITY,),
+        )
+    )
     items.extend(_fee_paid_items(data, on))
     if on > request.issued_on:
         items.append(

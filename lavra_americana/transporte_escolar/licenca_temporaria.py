@@ -59,6 +59,13 @@ from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending, vehicle_age_items
 from lavra_americana.comum.sources import statutory_context
+from lavra_americana.comum.validity import (
+    Limit,
+    act_at,
+    earliest,
+    validity_explanation,
+    vehicle_limit,
+)
 from lavra_americana.transporte_escolar.candidate import Candidate, TrafficInfraction
 from lavra_americana.transporte_escolar.eligibility import REGISTRY_ONLY, candidate_eligibility
 
@@ -69,6 +76,7 @@ __all__ = [
 ]
 
 SCHOOL = "transporte-escolar"
+ALVARA_FORM = "alvara-transporte-escolar"
 HEALTH = f"{SCHOOL}#art4"
 VEHICLE_LICENCE = f"{SCHOOL}#art5"
 UNPLANNED = f"{SCHOOL}#art5_inc1"
@@ -302,6 +310,60 @@ def _vehicle(
     return values, items
 
 
+def _within_the_alvara(
+    request: ComputeInput,
+    values: dict[str, Any],
+    items: list[Item],
+    context: StatutoryContext,
+    basis: str,
+) -> dict[str, Any]:
+    """The licence rests on the alvará of the licensed driver and vehicle (arts. 4º and
+    5º: the substitute drives "o mesmo veículo", the substitute vehicle replaces the
+    licensed one): the alvará is checked in the registry and the licence ends no later
+    than it; under art. 5º, no later than the substitute vehicle's tenth year either
+    (art. 5º, II). ``items`` receives the registry's items; the values, capped."""
+    data = data_of(request)
+    found, checked = act_at(
+        request.history, ALVARA_FORM, data, "/alvara", request.on,
+        "Alvará para Transporte Escolar", (basis,),
+    )
+    items.extend(checked)
+    own = values.get("valido_ate")
+    if not isinstance(own, date):
+        return values
+    limits = [Limit(own, f"o prazo próprio da licença ({short(context.laws, basis)})", (basis,))]
+    alvara_end = (
+        found.valid_until
+        if found is not None and found.valid_until is not None
+        else maybe_date(pointers.get(data, "/alvara/valido_ate"))
+    )
+    if alvara_end is not None:
+        number = clean_text(pointers.get(data, "/alvara/numero")) or ""
+        limits.append(
+            Limit(alvara_end, f"o vencimento do alvará {number}, de que a licença depende")
+        )
+    if basis == VEHICLE_LICENCE:
+        vehicle = vehicle_limit(
+            data,
+            "/veiculo_substituto",
+            max(request.on, values.get("inicio_vigencia") or request.on),
+            context,
+            "transporte-escolar-substituto",
+            what="do veículo substituto",
+        )
+        if vehicle is not None:
+            limits.append(vehicle)
+    chosen = earliest(limits)
+    if chosen is limits[0]:
+        return values
+    return {
+        **values,
+        "valido_ate": chosen.end,
+        "vigencia_explicacao": f"{values.get('vigencia_explicacao') or ''} "
+        f"{validity_explanation(limits)}".strip(),
+    }
+
+
 def _timely(
     citation: str, start: datetime, done: datetime, field: str, context: StatutoryContext
 ) -> list[Item]:
@@ -333,13 +395,16 @@ def licenca_temporaria_escolar(request: ComputeInput) -> Computed:
         values, items = _vehicle(data, on, context)
     else:
         return Computed({**base, **licence_pending("Informe a modalidade da Licença Temporária.")})
+    basis = VEHICLE_LICENCE if modality == "veiculo_substituto" else HEALTH
+    if modality != "condutor_outros_motivos":
+        values = _within_the_alvara(request, values, items, context, basis)
     items.extend(
         issue_items(
             on,
             request.issued_on,
             "/data_expedicao",
             "a Licença Temporária",
-            VEHICLE_LICENCE if modality == "veiculo_substituto" else HEALTH,
+            basis,
         )
     )
     return Computed({**base, **values}, unique_items(items))

@@ -53,6 +53,13 @@ from lavra_americana.comum.computing import (
     vehicle_age_items,
 )
 from lavra_americana.comum.sources import statutory_context
+from lavra_americana.comum.validity import (
+    Limit,
+    act_at,
+    earliest,
+    validity_explanation,
+    vehicle_limit,
+)
 
 __all__ = [
     "COMPUTATIONS",
@@ -63,6 +70,7 @@ __all__ = [
 ]
 
 SCHOOL = "transporte-escolar"
+ALVARA_FORM = "alvara-transporte-escolar"
 VEHICLE_AGE = f"{SCHOOL}#art17_inc1"
 EXCHANGE = f"{SCHOOL}#art17_par1"
 ADVERTISING = f"{SCHOOL}#art17_par2"
@@ -139,12 +147,14 @@ def licenca_especial_escolar(request: ComputeInput) -> Computed:
             "para o transporte intermunicipal."
         )
         return Computed({**base, **licence_pending(reason)}, unique_items(items))
-    end = min(alvara, state)
-    cause = (
-        "o alvará do Município de origem"
-        if alvara <= state
-        else "a autorização para o transporte intermunicipal"
-    )
+    limits = [
+        Limit(alvara, "o vencimento do alvará do Município de origem"),
+        Limit(state, "o vencimento da autorização para o transporte intermunicipal"),
+    ]
+    vehicle = vehicle_limit(data, "/veiculo", on, context, "transporte-escolar")
+    if vehicle is not None:
+        limits.append(vehicle)
+    end = earliest(limits).end
     values = {
         **base,
         "inicio_vigencia": on,
@@ -153,7 +163,8 @@ def licenca_especial_escolar(request: ComputeInput) -> Computed:
             f"Licença Especial válida de {format_date(on)} a {format_date(end)}: vale "
             f"enquanto vigorarem o alvará do Município de origem e a autorização para o "
             f"transporte intermunicipal de que depende ({short(context.laws, SPECIAL)}, § 1º, "
-            f"I e IV), e vence com {cause}."
+            f"I e IV), com o veículo em conformidade com esta lei (§ 1º, V). "
+            f"{validity_explanation(limits)}"
         ),
         "pendente": None,
     }
@@ -182,7 +193,13 @@ def autorizacao_publicidade_escolar(request: ComputeInput) -> Computed:
                 ADVERTISING_REQUEST,
             )
         )
-    end = maybe_date(pointers.get(data, "/alvara/valido_ate"))
+    stated = maybe_date(pointers.get(data, "/alvara/valido_ate"))
+    found, checked = act_at(
+        request.history, ALVARA_FORM, data, "/alvara", on, "Alvará para Transporte Escolar",
+        (ADVERTISING,),
+    )
+    items.extend(checked)
+    end = found.valid_until if found is not None and found.valid_until is not None else stated
     if end is None:
         pending = licence_pending("Informe a validade do alvará do veículo.")
         return Computed(pending, unique_items(items))

@@ -72,11 +72,28 @@ class PriorRecord:
 
     ``number`` as printed (``"0003/2026"``); ``reference_date`` the date of its facts
     (for an auto, the date of the infraction); ``data`` the data as issued.
+    ``form`` and ``series`` of the document; ``valid_until`` the end of its validity
+    as registered (``calculado.valido_ate``), None when it has none; ``cancelled``
+    whether the registry records it cancelled, and why (``cancel_reason``).
     """
 
     number: str
     reference_date: date
     data: Mapping[str, Any]
+    form: str = ""
+    series: str = ""
+    valid_until: date | None = None
+    cancelled: bool = False
+    cancel_reason: str | None = None
+
+    def in_force(self, on: date) -> bool:
+        """Not cancelled, started on or before ``on`` and valid through ``on``."""
+        return (
+            not self.cancelled
+            and self.reference_date <= on
+            and self.valid_until is not None
+            and on <= self.valid_until
+        )
 
 
 class History(Protocol):
@@ -90,6 +107,18 @@ class History(Protocol):
         Only those whose reference date is on or after ``since`` and before ``before``
         (exclusive), in any order.
         """
+        ...
+
+    def document(self, form: str, number: str) -> PriorRecord | None:
+        """The document of ``form`` numbered ``number``, cancelled or not; None if absent.
+
+        ``number`` as printed, with or without its series (``"0001/2026"``,
+        ``"ALV-X nº 0001/2026"``). The act another act rests on is looked up here.
+        """
+        ...
+
+    def in_force(self, placa: str, form: str, on: date) -> Sequence[PriorRecord]:
+        """Documents of ``form`` for the vehicle ``placa`` in force on ``on`` (not cancelled)."""
         ...
 
 

@@ -1,0 +1,56 @@
+"""A case history for the computations' tests: the registry's documents a test gives."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from lavra.checking.computations import PriorRecord
+
+
+class FakeHistory:
+    """The History protocol over a fixed list of records (no autos)."""
+
+    def __init__(self, *records: PriorRecord) -> None:
+        self.records = records
+
+    def prior_autos(
+        self, placa: str, form: str, since: date, before: date
+    ) -> Sequence[PriorRecord]:
+        return ()
+
+    def document(self, form: str, number: str) -> PriorRecord | None:
+        found = [r for r in self.records if r.form == form and number.endswith(r.number)]
+        return found[0] if found else None
+
+    def in_force(self, placa: str, form: str, on: date) -> Sequence[PriorRecord]:
+        return [
+            r
+            for r in self.records
+            if r.form == form and r.data["veiculo"]["placa"] == placa and r.in_force(on)
+        ]
+
+
+def registered(
+    form: str,
+    number: str,
+    start: date,
+    until: date,
+    plate: str = "ABC1D23",
+    **extra: Any,
+) -> PriorRecord:
+    """A document of ``form`` for the vehicle ``plate``, valid from ``start`` to ``until``."""
+    return PriorRecord(
+        number, start, {"veiculo": {"placa": plate}}, form=form, valid_until=until, **extra
+    )
+
+
+def alvara_on_file(data: dict[str, Any], form: str = "alvara-transporte-escolar") -> FakeHistory:
+    """The registry holding the alvará the data rest on (``/alvara``), in force from
+    1 January of its year to the validity the data state, for the data's vehicle."""
+    until = date.fromisoformat(data["alvara"]["valido_ate"])
+    number = data["alvara"]["numero"].split()[-1]
+    return FakeHistory(
+        registered(form, number, date(until.year, 1, 1), until, data["veiculo"]["placa"])
+    )
