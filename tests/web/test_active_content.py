@@ -31,7 +31,10 @@ def requerimento(web_context: WebContext) -> bytes:
 @pytest.fixture(scope="module")
 def issued(web_context: WebContext) -> bytes:
     issuer = web_context.require_issuer()
-    pdf: bytes = issuer.issue(ALV, example(ALV), actor="Testes (testes)").pdf
+    data = example(ALV)
+    # A vehicle of its own in the session's registry (one alvará per vehicle).
+    data["veiculo"]["placa"] = "ATV1C23"
+    pdf: bytes = issuer.issue(ALV, data, actor="Testes (testes)").pdf
     return pdf
 
 

@@ -92,7 +92,11 @@ def test_issue_needs_a_signer_token(client: TestClient, tokens: dict[str, str]) 
 
 def test_issue_verify_search_cancel(client: TestClient, tokens: dict[str, str]) -> None:
     signer = bearer(tokens["sergio"])
-    body = {"form": ALV, "data": example(ALV), "idempotency_key": "api-1"}
+    data = example(ALV)
+    # A vehicle of its own: the module's registry may already hold an alvará in force for
+    # the example's vehicle, and a second one is refused (one alvará per vehicle).
+    data["veiculo"]["placa"] = "APX1D23"
+    body = {"form": ALV, "data": data, "idempotency_key": "api-1"}
     issued = client.post("/api/issue", json=body, headers=signer)
     assert issued.status_code == 201, issued.text
     record = issued.json()
@@ -106,11 +110,11 @@ def test_issue_verify_search_cancel(client: TestClient, tokens: dict[str, str]) 
     public = client.get(f"/api/verify/{record['verification_code']}").json()
     assert public["numero"] == record["number"] and public["situacao"] == "válido"
     assert "cpf_cnpj" not in public and "data" not in public
-    found = client.get("/api/documents", params={"q": "ABC-1D23"},
+    found = client.get("/api/documents", params={"q": "APX-1D23"},
                        headers=bearer(tokens["clara"])).json()
     assert record["id"] in [r["id"] for r in found]
     detail = client.get(f"/api/documents/{record['id']}", headers=signer).json()
-    assert detail["data"]["veiculo"]["placa"] == "ABC1D23" and detail["history"]
+    assert detail["data"]["veiculo"]["placa"] == "APX1D23" and detail["history"]
     short = client.post(f"/api/documents/{record['id']}/cancel", json={"reason": "curto"},
                         headers=signer)
     assert short.status_code == 422
