@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,7 +39,6 @@ from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.law.model import load_laws, resolve
 from lavra.registry.database import database_url
 from lavra.registry.store import open_registry
-from lavra.render.templating import format_data_extenso
 from lavra_americana.comum.amounts import load_example_values
 from lavra_americana.comum.infractions import same_subject
 from lavra_americana.fretamento.auto_infracao import COMPUTATIONS, auto_infracao_fretamento
@@ -671,8 +671,12 @@ def test_legal_basis_cites_arts_18_20_21_only_when_they_apply(registered_pack: P
 
 def _legal_basis_section(text: str) -> str:
     """The draft's "Fundamento legal" section, up to the place and date line."""
-    place_and_date = f"Americana, {format_data_extenso(today())}"
-    return text[text.index("Fundamento legal") : text.index(place_and_date)]
+    start = text.index("Fundamento legal")
+    # The place-and-date line prints the auto's reference date (the day of the infraction:
+    # yesterday when the example's hour is still to come), not necessarily today.
+    place_and_date = re.search(r"Americana, \d{1,2}º? de [a-zç]+ de \d{4}", text[start:])
+    assert place_and_date is not None, text[start:]
+    return text[start : start + place_and_date.start()]
 
 
 def test_draft_prints_the_computed_legal_basis(engine: Engine, content: Content) -> None:
