@@ -21,6 +21,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from outputcheck import pdf_problems
@@ -57,16 +58,27 @@ class Tally:
     durations: list[float] = field(default_factory=list)
 
 
-def _inputs(folder: Path) -> dict[str, Path]:
+def _inputs() -> dict[str, dict[str, Any]]:
     content = Content(REPO)
-    paths = {}
+    examples = {}
     for form_id in FORMS:
         spec = content.form(form_id)
         assert spec.example is not None
-        data = current_example(spec, json.loads(spec.example.read_text(encoding="utf-8")))[0]
-        paths[form_id] = folder / f"{form_id}.json"
-        paths[form_id].write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    return paths
+        examples[form_id] = current_example(
+            spec, json.loads(spec.example.read_text(encoding="utf-8"))
+        )[0]
+    return examples
+
+
+def _input_for(folder: Path, stem: str, example: dict[str, Any], counter: int) -> Path:
+    """The example for one issue, with a vehicle of its own: the law allows one alvará in
+    force per vehicle, so each issue of the loop licenses another plate."""
+    data = json.loads(json.dumps(example))
+    plate = f"SOK{counter % 10}{chr(65 + counter // 10 % 26)}{counter // 260 % 100:02d}"
+    data["veiculo"]["placa"] = plate
+    path = folder / f"{stem}.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
 
 
 def _finish(run: Run, tally: Tally) -> None:
@@ -86,7 +98,7 @@ def test_issuing_under_kill_minus_nine_keeps_registry_and_files_whole(
     out.mkdir()
     config = Config(pack_dir=REPO, data_dir=data_dir, database_url=registry_url)
     ensure_dev_pki(config, Content(REPO))
-    inputs = _inputs(tmp_path)
+    inputs = _inputs()
     env = {**os.environ, "LAVRA_PACK": str(REPO), "LAVRA_DATA": str(data_dir),
            "LAVRA_DATABASE_URL": registry_url}
     env.pop("LAVRA_CONFIG", None)
@@ -106,7 +118,8 @@ def test_issuing_under_kill_minus_nine_keeps_registry_and_files_whole(
                 counter += 1
                 form = FORMS[counter % len(FORMS)]
                 stem = f"{slot}-{counter:04d}-{form}"
-                command = [sys.executable, "-m", "lavra.cli.main", "issue", form, str(inputs[form]),
+                source = _input_for(tmp_path, stem, inputs[form], counter)
+                command = [sys.executable, "-m", "lavra.cli.main", "issue", form, str(source),
                            "-o", str(out / f"{stem}.pdf"), "--docx", str(out / f"{stem}.docx"),
                            "--json"]
                 now = time.monotonic()
