@@ -16,17 +16,14 @@ from typing import Any
 
 import pytest
 from docx import Document
+from issuers import dev_issuer
 from pypdf import PdfReader
 
 from lavra.checking.computations import ComputeInput
 from lavra.checking.content import Content
-from lavra.config import Config
 from lavra.documents import Engine
 from lavra.inputs.reading import TIMEZONE
-from lavra.issuing import Issuer, ensure_dev_pki
-from lavra.registry.database import database_url
 from lavra.registry.records import printed_number
-from lavra.registry.store import open_registry
 from lavra_americana.comum.decisao_recurso import decisao_recurso
 
 SEC = "decisao-recurso-secretario"
@@ -58,10 +55,7 @@ def _text(pdf: bytes) -> str:
 
 
 def test_two_series_never_show_the_same_number(engine: Engine, tmp_path: Path) -> None:
-    config = Config(pack_dir=engine.content.root, data_dir=tmp_path / "dados",
-                    verification_url="https://verifica.example.invalid/verificar")
-    ensure_dev_pki(config, engine.content)
-    issuer = Issuer(engine, open_registry(database_url(config.data_dir)), config)
+    issuer = dev_issuer(engine, tmp_path / "dados")
     try:
         year = datetime.now(TIMEZONE).year
         shown = []

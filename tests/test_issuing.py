@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from issuers import dev_issuer
 from pypdf import PdfReader
 
 from lavra.checking.content import Content
 from lavra.cli.main import main
-from lavra.config import Config
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
@@ -35,13 +35,7 @@ def engine(pack_dir: Path) -> Engine:
 
 @pytest.fixture
 def issuer(engine: Engine, tmp_path: Path) -> Any:
-    config = Config(
-        pack_dir=engine.content.root,
-        data_dir=tmp_path / "dados",
-        verification_url="https://verifica.example.invalid/verificar",
-    )
-    ensure_dev_pki(config, engine.content)
-    issuer = Issuer(engine, open_registry(database_url(config.data_dir)), config)
+    issuer = dev_issuer(engine, tmp_path / "dados")
     yield issuer
     issuer.close()
 

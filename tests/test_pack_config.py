@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from issuers import dev_issuer
 
 from lavra.cli.main import main
 from lavra.config import load_config
@@ -76,12 +77,8 @@ def test_the_signature_stamp_is_drawn_with_the_pack_font_without_system_fonts(
 
     from pypdf import PdfReader
 
-    from lavra import issuing
     from lavra.checking.content import Content
-    from lavra.config import Config
     from lavra.documents import Engine
-    from lavra.registry.database import database_url
-    from lavra.registry.store import open_registry
     from lavra.signing import pades
     from lavra_americana import pacote
 
@@ -89,11 +86,7 @@ def test_the_signature_stamp_is_drawn_with_the_pack_font_without_system_fonts(
     monkeypatch.setattr(pades, "STAMP_FONT_CANDIDATES", ())
     pack = pacote()
     assert pack.stamp_font_path == ROOT / "forms" / "_base" / "fontes" / "DejaVuSans.ttf"
-    engine = Engine(Content(pack))
-    config = Config(pack_dir=ROOT, data_dir=tmp_path / "dados",
-                    verification_url="https://verifica.example.invalid/verificar")
-    issuing.ensure_dev_pki(config, engine.content)
-    issuer = issuing.Issuer(engine, open_registry(database_url(config.data_dir)), config)
+    issuer = dev_issuer(Engine(Content(pack)), tmp_path / "dados")
     try:
         example = ROOT / "forms" / "alvara-fretamento" / "exemplo.json"
         data = json.loads(example.read_text("utf-8"))

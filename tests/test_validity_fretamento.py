@@ -11,15 +11,13 @@ import historycases
 import pytest
 from formcases import at, example, pdf_text
 from historycases import FakeHistory
+from issuers import dev_issuer
 
 from lavra.checking.computations import PriorRecord
 from lavra.checking.content import Content
 from lavra.checking.report import Status
-from lavra.config import Config
 from lavra.documents import Engine
-from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
-from lavra.registry.database import database_url
-from lavra.registry.store import open_registry
+from lavra.issuing import IncompleteError, Issuer
 
 ALV = "alvara-fretamento"
 ON = date(2026, 11, 29)
@@ -182,13 +180,7 @@ def test_a_second_alvara_for_a_vehicle_in_force_is_refused(engine: Engine) -> No
 # ------------------------------------------------------------------ the registry
 @pytest.fixture
 def issuer(engine: Engine, tmp_path: Path) -> Any:
-    config = Config(
-        pack_dir=engine.content.root,
-        data_dir=tmp_path / "dados",
-        verification_url="https://verifica.example.invalid/verificar",
-    )
-    ensure_dev_pki(config, engine.content)
-    issuer = Issuer(engine, open_registry(database_url(config.data_dir)), config)
+    issuer = dev_issuer(engine, tmp_path / "dados")
     yield issuer
     issuer.close()
 
