@@ -25,8 +25,14 @@ def test_migration_matches_the_tables_and_goes_down(tmp_path: Path) -> None:
     raw = create_engine(url)
     with raw.connect() as connection:
         context = MigrationContext.configure(connection)
-        assert context.get_current_heads() == ("0003",)
+        assert context.get_current_heads() == ("0004",)
         assert compare_metadata(context, combined) == []
+    with raw.begin() as connection:
+        command.downgrade(alembic_config(connection), "0003")
+        tables = set(inspect(connection).get_table_names())
+        columns = {column["name"] for column in inspect(connection).get_columns("events")}
+        assert "staff_values" not in tables and "web_sessions" in tables
+        assert "occurred_at" not in columns and "detail" in columns
     with raw.begin() as connection:
         command.downgrade(alembic_config(connection), "0002")
         tables = set(inspect(connection).get_table_names())

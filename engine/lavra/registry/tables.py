@@ -1,4 +1,5 @@
-"""The registry's tables: documents, counters (one per series and year) and events.
+"""The registry's tables: documents, counters (one per series and year), events and
+the values staff keep over the pack's data.
 
 The ORM classes here are what the Alembic migrations of :mod:`lavra.registry.migrations`
 build; ``metadata`` is what ``env.py`` compares against when a revision is written.
@@ -27,8 +28,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["NAMING_CONVENTION", "Base", "CounterRow", "DocumentRow", "EventRow", "UTCDateTime",
-           "metadata"]
+__all__ = ["NAMING_CONVENTION", "Base", "CounterRow", "DocumentRow", "EventRow", "StaffValueRow",
+           "UTCDateTime", "metadata"]
 
 # ============================================================================ schema
 class UTCDateTime(TypeDecorator[datetime]):
@@ -127,6 +128,39 @@ class EventRow(Base):
     actor: Mapped[str] = mapped_column(String(500))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
     detail: Mapped[str | None] = mapped_column(Text)
+    occurred_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    """When the recorded fact happened (a ciência, a notice received, a payment), as
+    opposed to ``at``, when it was recorded; ``None`` for the registry's own steps."""
+    data: Mapped[Any | None] = mapped_column(JSON)
+    """Structured content of a recorded fact (e.g. the means of a notice)."""
+
+
+class StaffValueRow(Base):
+    """A value staff keep over the pack's shipped data, with the act that fixed it.
+
+    ``kind`` says what it overlays (a calendar day, a parameter period); ``key`` names
+    it (an ISO date, a parameter name); ``value`` is its JSON content; ``since`` and
+    ``until`` bound its validity. Rows are never deleted: a wrong one is revoked, with
+    who, when and why.
+    """
+
+    __tablename__ = "staff_values"
+    __table_args__ = (
+        CheckConstraint("revoked_at IS NULL OR revoked_by IS NOT NULL", name="revoked_by"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40), index=True)
+    key: Mapped[str] = mapped_column(String(200), index=True)
+    value: Mapped[Any] = mapped_column(JSON)
+    since: Mapped[date | None] = mapped_column(Date)
+    until: Mapped[date | None] = mapped_column(Date)
+    act: Mapped[str] = mapped_column(Text)
+    recorded_by: Mapped[str] = mapped_column(String(500))
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_by: Mapped[str | None] = mapped_column(String(500))
+    revoke_reason: Mapped[str | None] = mapped_column(Text)
 
 
 metadata = Base.metadata
