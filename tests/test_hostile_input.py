@@ -278,15 +278,9 @@ def test_the_coverage_is_cheap_once_per_pack() -> None:
 # ------------------------------------------------------------------------ issuing
 @pytest.fixture
 def issuer(tmp_path: Path) -> Any:
-    from lavra.config import Config
-    from lavra.issuing import Issuer, ensure_dev_pki
-    from lavra.registry.database import database_url
-    from lavra.registry.store import open_registry
+    from issuers import dev_issuer
 
-    config = Config(pack_dir=REPO, data_dir=tmp_path / "dados",
-                    verification_url="https://verifica.example.invalid/verificar")
-    ensure_dev_pki(config, engine().content)
-    made = Issuer(engine(), open_registry(database_url(config.data_dir)), config)
+    made = dev_issuer(engine(), tmp_path / "dados")
     yield made
     made.close()
 

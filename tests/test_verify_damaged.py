@@ -21,16 +21,14 @@ from typing import Any
 import pytest
 import weasyprint
 from click.testing import CliRunner
+from issuers import dev_issuer
 from pdfdamage import damaged_copies, regions
 
 from lavra.checking.content import Content
 from lavra.cli.main import main
-from lavra.config import Config
 from lavra.documents import Engine
 from lavra.errors import InputError
-from lavra.issuing import Issuer, ensure_dev_pki
-from lavra.registry.database import database_url
-from lavra.registry.store import open_registry
+from lavra.issuing import Issuer
 from lavra.signing import verification as v
 from lavra.signing.pades import DocumentSigner
 from lavra.web.pdftasks import verify_document
@@ -80,13 +78,7 @@ def known_reason(problem: str) -> bool:
 @pytest.fixture(scope="module")
 def issued(pack_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     engine = Engine(Content(pack_dir))
-    config = Config(
-        pack_dir=pack_dir,
-        data_dir=tmp_path_factory.mktemp("danificados") / "dados",
-        verification_url="https://verifica.example.invalid/verificar",
-    )
-    ensure_dev_pki(config, engine.content)
-    issuer = Issuer(engine, open_registry(database_url(config.data_dir)), config)
+    issuer = dev_issuer(engine, tmp_path_factory.mktemp("danificados") / "dados")
     path = engine.content.form(ALV).example
     assert path is not None
     pdf = issuer.issue(ALV, json.loads(path.read_text(encoding="utf-8")), ON).pdf
