@@ -124,6 +124,10 @@ class Fact:
         return self.revoked_at is not None
 
     @property
+    def recorded_at_local(self) -> datetime:
+        return self.recorded_at.astimezone(LOCAL_TZ)
+
+    @property
     def on(self) -> date:
         """The day it happened, in America/Sao_Paulo."""
         return self.occurred_at.astimezone(LOCAL_TZ).date()
