@@ -137,7 +137,8 @@ def test_renewal_asked_on_the_thirtieth_day_before_is_timely(engine: Engine) -> 
 
 
 def test_renewal_asked_29_days_before_is_late(engine: Engine) -> None:
-    report = engine.prepare(ALV, renewal(engine, "2026-12-02"), date(2026, 12, 15), issued_on=RENEWAL_ISSUE).report
+    report = engine.prepare(ALV, renewal(engine, "2026-12-02"), date(2026, 12, 15),
+                            issued_on=RENEWAL_ISSUE).report
     found = at(report, "/processo/data_requerimento")
     assert found.status is Status.INVALID and "fretamento#art8" in found.basis
     assert "novo requerimento" in found.message

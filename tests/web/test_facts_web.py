@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from fastapi.testclient import TestClient
+from registrycases import builder
 from webhelpers import csrf_of, login
 
 from lavra.registry.records import LOCAL_TZ
 from lavra.web import WebContext
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from registrycases import builder  # noqa: E402
 
 
 def _auto(web_context: WebContext, plate: str) -> int:
