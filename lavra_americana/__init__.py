@@ -67,9 +67,11 @@ def pacote() -> ContentPack:
         amount,
         amounts,
         checks,
+        ciencia_recorrido,
         citing,
         computing,
         decisao_recurso,
+        fact_dates,
         infractions,
         periods,
         sources,
@@ -106,12 +108,12 @@ def pacote() -> ContentPack:
     forms = (
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
-        alvara_auxiliar, servico_particular, alvara_fretamento, renovacao,
+        alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
-        computing, sources, checks, amount, validity,
+        computing, sources, checks, amount, validity, ciencia_recorrido,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

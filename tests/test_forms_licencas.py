@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import io
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from formcases import DELETE, Change, at, chain, example, pdf_text, setter
 from historycases import FakeHistory, alvara_on_file
 from pypdf import PdfReader
 
-from lavra.checking.computations import ComputeInput, find_computation
+from lavra.checking.computations import ComputeInput, PriorRecord, find_computation
 from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
@@ -46,7 +46,26 @@ def engine(pack_dir: Path) -> Engine:
 def on_file(form: str, data: dict[str, Any]) -> FakeHistory | None:
     """The registry holding the alvará a licença temporária or publicidade rests on
     (issue 10: the act it depends on is checked in the registry)."""
-    return alvara_on_file(data) if form in (LTE, APE) else None
+    if form not in (LTE, APE):
+        return None
+    history = alvara_on_file(data)
+    extended = data.get("prorrogacao")
+    if form == LTE and isinstance(extended, dict):
+        # the licence a prorrogação extends is in the registry too (class 8)
+        history.records += (earlier_licence(data),)
+    return history
+
+
+def earlier_licence(form_data: dict[str, Any], **changes: Any) -> PriorRecord:
+    """The Licença Temporária the data's prorrogação extends, as the registry holds it."""
+    extended = form_data["prorrogacao"]
+    until = date.fromisoformat(extended["valida_ate_anterior"])
+    held = {"modalidade": "veiculo_substituto", "titular": dict(form_data["titular"]),
+            "veiculo": dict(form_data["veiculo"])}
+    held.update(changes.pop("data", {}))
+    start = changes.pop("start", until - timedelta(days=19))
+    fields: dict[str, Any] = {"form": LTE, "series": "LTE-ESC", "valid_until": until, **changes}
+    return PriorRecord(extended["licenca_anterior"].split()[-1], start, held, **fields)
 
 
 def report_of(engine: Engine, form: str, data: dict[str, Any]) -> Report:
@@ -334,6 +353,48 @@ def test_prorrogacao_counts_20_more_days_from_the_previous_end(engine: Engine) -
     assert prepared.report.complete, [i.to_json() for i in prepared.report.pending]
     assert prepared.computed["inicio_vigencia"] == date(2026, 3, 21)
     assert prepared.computed["valido_ate"] == date(2026, 4, 9)
+
+
+EXTENSION = {
+    "licenca_anterior": "LTE-ESC 0001/2026",
+    "valida_ate_anterior": "2026-03-20",
+    "necessidade": {"apresentado": True, "data_emissao": "2026-03-16"},
+}
+
+
+@pytest.mark.parametrize(
+    ("registry", "words"),
+    [
+        ("ausente", "não consta do registro"),
+        ("cancelada", "foi cancelado"),
+        ("outro_veiculo", "é do veículo de placa"),
+        ("outro_titular", "outro titular"),
+        ("saude", "não é licença para veículo substituto"),
+        ("posterior", "posterior a esta expedição"),
+        ("outra_validade", "corrija a validade"),
+    ],
+)
+def test_prorrogacao_checks_the_licence_it_extends_in_the_registry(
+    engine: Engine, registry: str, words: str
+) -> None:
+    data = example(engine, LTE)
+    data["prorrogacao"] = copy.deepcopy(EXTENSION)
+    history = alvara_on_file(data)
+    changed: dict[str, Any] = {
+        "ausente": {},
+        "cancelada": {"cancelled": True, "cancel_reason": "expedida por engano"},
+        "outro_veiculo": {"data": {"veiculo": {"placa": "XYZ9A87"}}},
+        "outro_titular": {"data": {"titular": {"cpf": "111.444.777-35"}}},
+        "saude": {"data": {"modalidade": "condutor_saude"}},
+        "posterior": {"start": date(2026, 3, 18)},
+        "outra_validade": {"valid_until": date(2026, 3, 19)},
+    }[registry]
+    if registry != "ausente":
+        history.records += (earlier_licence(data, **changed),)
+    report = engine.prepare(LTE, data, issued_on=ISSUED, history=history).report
+    found = [i for i in report.pending if words in i.message]
+    assert found, [i.message for i in report.pending]
+    assert found[0].field.startswith("/prorrogacao")
 
 
 @pytest.mark.parametrize(

@@ -109,6 +109,11 @@ def test_an_incomplete_or_misdated_attestation_is_invalid(engine: Engine) -> Non
 
 
 # ------------------------------------------------------------------ class 8: renewal
+# The renewed alvará is issued on 15/12/2026, after the conference of 10/12 (a signed act
+# records only facts already happened: issue 10, class 2).
+RENEWAL_ISSUE = date(2026, 12, 15)
+
+
 def renewal(engine: Engine, filed: str, expiry: str = "2026-12-31") -> dict[str, Any]:
     data = alvara(engine)
     data["processo"].update(
@@ -122,7 +127,8 @@ def renewal(engine: Engine, filed: str, expiry: str = "2026-12-31") -> dict[str,
 
 
 def test_renewal_asked_on_the_thirtieth_day_before_is_timely(engine: Engine) -> None:
-    prepared = engine.prepare(ALV, renewal(engine, "2026-12-01"), date(2026, 12, 15))
+    prepared = engine.prepare(ALV, renewal(engine, "2026-12-01"), date(2026, 12, 15),
+                              issued_on=RENEWAL_ISSUE)
     assert prepared.report.complete, [i.message for i in prepared.report.pending]
     assert prepared.computed["inicio_vigencia"] == date(2027, 1, 1)  # follows the old one
     assert prepared.computed["valido_ate"] == date(2032, 1, 1)
@@ -131,7 +137,8 @@ def test_renewal_asked_on_the_thirtieth_day_before_is_timely(engine: Engine) -> 
 
 
 def test_renewal_asked_29_days_before_is_late(engine: Engine) -> None:
-    report = engine.prepare(ALV, renewal(engine, "2026-12-02"), date(2026, 12, 15)).report
+    report = engine.prepare(ALV, renewal(engine, "2026-12-02"), date(2026, 12, 15),
+                            issued_on=RENEWAL_ISSUE).report
     found = at(report, "/processo/data_requerimento")
     assert found.status is Status.INVALID and "fretamento#art8" in found.basis
     assert "novo requerimento" in found.message
@@ -140,14 +147,15 @@ def test_renewal_asked_29_days_before_is_late(engine: Engine) -> None:
 def test_renewal_needs_the_current_vencimento(engine: Engine) -> None:
     data = renewal(engine, "2026-12-01")
     del data["processo"]["vencimento_alvara_anterior"]
-    report = engine.prepare(ALV, data, date(2026, 12, 15)).report
+    report = engine.prepare(ALV, data, date(2026, 12, 15), issued_on=RENEWAL_ISSUE).report
     assert at(report, "/processo/vencimento_alvara_anterior").pending
 
 
 def test_renewal_takes_the_registrys_vencimento(engine: Engine) -> None:
     history = FakeHistory(registered("0007/2021", date(2021, 12, 20), date(2026, 12, 20)))
     data = renewal(engine, "2026-11-20")
-    prepared = engine.prepare(ALV, data, date(2026, 12, 15), history=history)
+    prepared = engine.prepare(ALV, data, date(2026, 12, 15), history=history,
+                              issued_on=RENEWAL_ISSUE)
     found = at(prepared.report, "/processo/vencimento_alvara_anterior")
     assert found.status is Status.INVALID and "20/12/2026" in found.message
     assert prepared.computed["inicio_vigencia"] == date(2026, 12, 21)
@@ -159,7 +167,8 @@ def test_renewal_of_a_cancelled_or_other_vehicles_alvara_is_invalid(engine: Engi
         registered("0007/2021", date(2021, 12, 31), date(2026, 12, 31), plate="XYZ9A87"),
     ):
         report = engine.prepare(
-            ALV, renewal(engine, "2026-12-01"), date(2026, 12, 15), history=FakeHistory(record)
+            ALV, renewal(engine, "2026-12-01"), date(2026, 12, 15), history=FakeHistory(record),
+            issued_on=RENEWAL_ISSUE,
         ).report
         assert at(report, "/processo/alvara_anterior").status is Status.INVALID
 
@@ -196,6 +205,8 @@ def test_registry_records_the_printed_validity_and_refuses_a_duplicate(
     renewed = renewal(engine, "2026-12-01")
     renewed["veiculo"]["ano_fabricacao"] = 2011
     renewed["processo"]["alvara_anterior"] = result.record.formatted
+    # issued now: the servant's conference of the requerimento is a fact already happened
+    renewed["processo"]["conferencia_requerimento"]["data"] = "2026-12-01"
     second = issuer.issue(ALV, renewed, date(2026, 12, 15))
     assert second.record.valid_until == date(2031, 12, 31)  # the 2011 bus's 20th year
 

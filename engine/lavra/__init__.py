@@ -13,6 +13,7 @@ forms, the code of the rules) lives in a content pack that the engine is pointed
     signing/                  PKI, PAdES signatures, verification codes, PDF inspection
     registry/                 issued documents: numbering, records, history
     documents, issuing        the Engine (check, draft) and the Issuer (issue, verify)
+    recording                 facts recorded after the issue and the deadlines they start
     cli/, web/                the command line and the web application
 
 A module may import the layers below its own, as each package's docstring says under
@@ -29,6 +30,8 @@ No module of the engine imports a pack. The top-level modules may import::
     lavra.issuing     lavra.errors lavra.textutil lavra.inputs lavra.pack lavra.config
                       lavra.law lavra.checking lavra.render lavra.signing
                       lavra.registry lavra.documents
+    lavra.recording   lavra.errors lavra.textutil lavra.inputs lavra.checking lavra.law
+                      lavra.registry
 """
 
 __version__ = "0.1.0"

@@ -31,6 +31,7 @@ from lavra.documents import Engine, Prepared
 from lavra.errors import ConfigError, InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
+from lavra.registry.facts import Fact
 from lavra.registry.records import (
     Built,
     IssuedRecord,
@@ -128,8 +129,8 @@ class VerificationResult:
 _PRINTED_NUMBER = re.compile(r"(\d{1,9})\s*/\s*(\d{4})\s*$")
 
 
-def _prior(record: IssuedRecord) -> PriorRecord:
-    from lavra.checking.computations import PriorRecord
+def _prior(record: IssuedRecord, facts: Iterable[Fact] = ()) -> PriorRecord:
+    from lavra.checking.computations import PriorRecord, RecordedFact
 
     return PriorRecord(
         record.formatted,
@@ -140,6 +141,11 @@ def _prior(record: IssuedRecord) -> PriorRecord:
         valid_until=record.valid_until,
         cancelled=record.cancelled,
         cancel_reason=record.cancel_reason,
+        facts=tuple(
+            RecordedFact(f.kind, f.on, f.occurred_at if f.with_time else None, f.means,
+                         f.amount, f.reference, f.recorded_by, f.recorded_at)
+            for f in facts if not f.revoked
+        ),
     )
 
 
@@ -154,11 +160,9 @@ class RegistryHistory:
         self.retry_of = retry_of
 
     def _kept(self, records: Iterable[IssuedRecord]) -> list[PriorRecord]:
-        return [
-            _prior(r)
-            for r in records
-            if self.retry_of is None or r.idempotency_key != self.retry_of
-        ]
+        kept = [r for r in records if self.retry_of is None or r.idempotency_key != self.retry_of]
+        facts = self.registry.facts_of(r.id for r in kept)
+        return [_prior(r, facts.get(r.id, ())) for r in kept]
 
     def prior_autos(self, placa: str, form: str, since: date, before: date) -> list[PriorRecord]:
         start = datetime.combine(since, datetime.min.time(), TIMEZONE)

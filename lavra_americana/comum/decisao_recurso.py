@@ -64,6 +64,7 @@ from lavra.law.model import Law
 from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR
+from lavra_americana.comum.ciencia_recorrido import appealed_ciencia
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import (
     data_of,
@@ -228,7 +229,7 @@ DEC_ACT_FORM = "/ato_recorrido/formulario"
 
 
 def _reconsideration_items(
-    data: Mapping[str, Any], context: StatutoryContext
+    data: Mapping[str, Any], context: StatutoryContext, ciencia: date | None
 ) -> tuple[tuple[date, date] | None, list[Item]]:
     """Art. 27: only an escolar penalty of a natural person, with its ciência.
 
@@ -269,7 +270,6 @@ def _reconsideration_items(
                 RECONSIDERATION,
             )
         )
-    ciencia = maybe_date(pointers.get(data, DEC_ACT_CIENCIA))
     if ciencia is None:
         items.append(
             missing(
@@ -301,7 +301,10 @@ def decisao_recurso(request: ComputeInput) -> Computed:
     ``conhecido``, ``resultado``, ``resultado_texto`` (the operative words),
     ``resultado_rotulo`` (the summary: "Recurso não conhecido"...), ``proximo_recurso``,
     ``prazo_recurso`` (the deadline's last day, or None), ``fundamento``,
-    ``subtitulo_documento`` (what the decision is, from the hypothesis, with its basis).
+    ``subtitulo_documento`` (what the decision is, from the hypothesis, with its basis),
+    ``ciencia_registrada`` (where the ciência the deadline runs from is recorded, when the
+    registry holds it; :mod:`lavra_americana.comum.ciencia_recorrido`), ``ciencia_ato`` (the
+    day of that ciência, registry's or typed).
     """
     data = data_of(request)
     hypothesis = clean_text(pointers.get(data, DEC_HYPOTHESIS))
@@ -320,6 +323,8 @@ def decisao_recurso(request: ComputeInput) -> Computed:
         "prazo_recurso": None,
         "fundamento": [],
         "subtitulo_documento": None,
+        "ciencia_registrada": None,
+        "ciencia_ato": None,
     }
     if hypothesis is None or (hypothesis not in APPEALS and hypothesis != RECONSIDERATION):
         return Computed(pending)  # the schema reports it
@@ -355,12 +360,17 @@ def decisao_recurso(request: ComputeInput) -> Computed:
         )
 
     items.extend(_fact_dates(request, data, filed, hypothesis))
+    # The ciência of the appealed act: the registry's when the act is there (the ciência
+    # given in it or recorded on its entry afterwards), else the typed date.
+    recorded = appealed_ciencia(request, hypothesis)
+    items.extend(recorded.items)
+    values.update(ciencia_registrada=recorded.source, ciencia_ato=recorded.on)
 
     known = True
     appeal: tuple[date, date] | None = None
     if hypothesis == RECONSIDERATION:
         labels, words = RECONSIDERATION_LABELS, RECONSIDERATION_RESULTS
-        appeal, reconsideration_items = _reconsideration_items(data, context)
+        appeal, reconsideration_items = _reconsideration_items(data, context, recorded.on)
         items.extend(reconsideration_items)
         if appeal is not None:
             values["prazo_recurso"] = appeal[1]
@@ -378,7 +388,8 @@ def decisao_recurso(request: ComputeInput) -> Computed:
         labels, words = RESULT_LABELS, RESULTS
         deadline_citation, start_pointer = APPEALS[hypothesis]
         basis.append(deadline_citation)
-        start = maybe_date(pointers.get(data, start_pointer))
+        start = (recorded.on if start_pointer == DEC_ACT_CIENCIA
+                 else maybe_date(pointers.get(data, start_pointer)))
         if start is None or filed is None:
             items.append(
                 missing(

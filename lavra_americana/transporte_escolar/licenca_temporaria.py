@@ -63,6 +63,7 @@ from lavra_americana.comum.validity import (
     Limit,
     act_at,
     earliest,
+    parent_act_items,
     validity_explanation,
     vehicle_limit,
 )
@@ -393,6 +394,8 @@ def licenca_temporaria_escolar(request: ComputeInput) -> Computed:
         values, items = _health(data, on, context)
     elif modality == "veiculo_substituto":
         values, items = _vehicle(data, on, context)
+        if isinstance(pointers.get(data, "/prorrogacao"), Mapping):
+            items.extend(_extension_items(request, data, on))
     else:
         return Computed({**base, **licence_pending("Informe a modalidade da Licença Temporária.")})
     basis = VEHICLE_LICENCE if modality == "veiculo_substituto" else HEALTH
@@ -408,6 +411,56 @@ def licenca_temporaria_escolar(request: ComputeInput) -> Computed:
         )
     )
     return Computed({**base, **values}, unique_items(items))
+
+
+LICENCE_FORM = "licenca-temporaria-escolar"
+EXTENDED = "/prorrogacao/licenca_anterior"
+
+
+def _extension_items(request: ComputeInput, data: Mapping[str, Any], on: date) -> list[Item]:
+    """A prorrogação (art. 5º, "prorrogável se comprovada a necessidade") extends a
+    licence the registry holds: the licence for a substitute vehicle of the same licensed
+    vehicle (checked by :func:`parent_act_items`) and holder, not cancelled, with the
+    validity the data state, issued before this one; the new term of 20 days counts from
+    the day after it ends (computed above), so the extension follows it and stays within
+    the law's limit. A licence for the driver's health (art. 4º) is not extended by art. 5º.
+    The registry is read as it stands: an earlier licence not in it (issued on paper) is
+    a missing item, as for the alvará a licence rests on.
+    """
+    found, items = parent_act_items(
+        request.history, LICENCE_FORM, pointers.get(data, EXTENDED),
+        maybe_date(pointers.get(data, "/prorrogacao/valida_ate_anterior")), on,
+        "Licença Temporária", (VEHICLE_LICENCE,), number_field=EXTENDED,
+        until_field="/prorrogacao/valida_ate_anterior",
+        plate=pointers.get(data, "/veiculo/placa"), in_force=False,
+    )
+    if found is None:
+        return items
+    label = f"A Licença Temporária nº {found.number}"
+    if pointers.get(found.data, "/modalidade") != "veiculo_substituto":
+        items.append(item_at(
+            EXTENDED, Status.INVALID,
+            f"{label} não é licença para veículo substituto: só esta se prorroga "
+            f"({short(statutory_context(request.pack_dir).laws, VEHICLE_LICENCE)}).",
+            VEHICLE_LICENCE))
+    holder = clean_text(pointers.get(found.data, "/titular/cpf"))
+    wanted = clean_text(pointers.get(data, "/titular/cpf"))
+    if holder and wanted and _digits(holder) != _digits(wanted):
+        items.append(item_at(
+            EXTENDED, Status.INVALID,
+            f"{label} é de outro titular (CPF {holder}): só o titular a prorroga.",
+            VEHICLE_LICENCE))
+    if found.reference_date > on:
+        items.append(item_at(
+            EXTENDED, Status.INVALID,
+            f"{label} é de {format_date(found.reference_date)}, posterior a esta expedição "
+            f"({format_date(on)}): a prorrogação segue a licença que prorroga.",
+            VEHICLE_LICENCE))
+    return items
+
+
+def _digits(text: str) -> str:
+    return "".join(c for c in text if c.isdigit())
 
 
 COMPUTATIONS: dict[str, Computation] = {

@@ -51,6 +51,7 @@ __all__ = [
     "Computed",
     "History",
     "PriorRecord",
+    "RecordedFact",
     "bare_reference",
     "clean_text",
     "find_computation",
@@ -67,6 +68,26 @@ EXAMPLE_NOTICE = "VALORES DE EXEMPLO – SEM VALIDADE"
 
 
 @dataclass(frozen=True)
+class RecordedFact:
+    """A fact recorded on a document's registry entry after its issue (and not revoked).
+
+    ``kind``: ``ciencia``, ``notificacao`` or ``pagamento``; ``on`` the day it happened
+    (and ``at`` the instant, when its time was recorded); ``means`` of a ciência or
+    notice (``pessoal``, ``ar``, ``edital``); ``amount`` of a payment (``"123.45"``);
+    ``reference`` (the AR, the publication, the slip); who recorded it and when.
+    """
+
+    kind: str
+    on: date
+    at: datetime | None = None
+    means: str | None = None
+    amount: str | None = None
+    reference: str | None = None
+    recorded_by: str = ""
+    recorded_at: datetime | None = None
+
+
+@dataclass(frozen=True)
 class PriorRecord:
     """An earlier document of the registry, as a computation sees it.
 
@@ -74,7 +95,9 @@ class PriorRecord:
     (for an auto, the date of the infraction); ``data`` the data as issued.
     ``form`` and ``series`` of the document; ``valid_until`` the end of its validity
     as registered (``calculado.valido_ate``), None when it has none; ``cancelled``
-    whether the registry records it cancelled, and why (``cancel_reason``).
+    whether the registry records it cancelled, and why (``cancel_reason``); ``facts``
+    what was recorded on its entry after the issue (ciência, notice, payment), revoked
+    ones left out, oldest first.
     """
 
     number: str
@@ -85,6 +108,11 @@ class PriorRecord:
     valid_until: date | None = None
     cancelled: bool = False
     cancel_reason: str | None = None
+    facts: tuple[RecordedFact, ...] = ()
+
+    def fact(self, kind: str) -> RecordedFact | None:
+        """The first standing fact of ``kind`` (e.g. the ciência); None if none recorded."""
+        return next((f for f in self.facts if f.kind == kind), None)
 
     def in_force(self, on: date) -> bool:
         """Not cancelled, started on or before ``on`` and valid through ``on``."""

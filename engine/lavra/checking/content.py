@@ -41,7 +41,34 @@ FORM_KEYS = {
     "calculos",
     "exemplo_em",
     "orgao",
+    "ciencia",
 }
+
+
+@dataclass(frozen=True)
+class Acknowledgement:
+    """``"ciencia"`` of a form's metadata: where the act itself records the party's
+    ciência (``campo``, a pointer of its data, when signed on the spot) and the deadlines
+    that run from the ciência (``prazos``, citations of the deadline table). A ciência
+    recorded later on the registry entry counts only when the act records none."""
+
+    field: str | None
+    deadlines: tuple[str, ...]
+
+    @classmethod
+    def from_json(cls, raw: Any, where: str) -> Acknowledgement | None:
+        if raw is None:
+            return None
+        listed = raw.get("prazos", []) if isinstance(raw, dict) else None
+        pointer = raw.get("campo") if isinstance(raw, dict) else None
+        if (not isinstance(listed, list) or not all(isinstance(c, str) for c in listed)
+                or not (pointer is None or (isinstance(pointer, str) and pointer.startswith("/")))
+                or set(raw) - {"campo", "prazos"}):
+            raise ContentPackError(
+                f"{where}: «ciencia» deve ter «campo» (ponteiro da data da ciência no próprio "
+                "ato, opcional) e «prazos» (lista de citações da tabela de prazos)."
+            )
+        return cls(pointer, tuple(listed))
 
 
 @dataclass(frozen=True)
@@ -69,6 +96,7 @@ class FormSpec:
     computations: tuple[str, ...] = ()
     example_as_of: date | None = None
     issuing_body: str | None = None
+    acknowledgement: Acknowledgement | None = None
 
     @classmethod
     def from_json(
@@ -111,6 +139,7 @@ class FormSpec:
             computations=tuple(raw.get("calculos", ())),
             example_as_of=_as_of(raw.get("exemplo_em"), where),
             issuing_body=raw.get("orgao"),
+            acknowledgement=Acknowledgement.from_json(raw.get("ciencia"), where),
         )
 
 

@@ -152,10 +152,20 @@ class Event:
     actor: str
     at: datetime
     detail: str | None
+    occurred_at: datetime | None = None
+    """When a recorded fact happened (``at`` is when it was recorded); None for the
+    registry's own steps (issued, cancelled, verified)."""
+    data: Mapping[str, Any] | None = None
+    """The content of a recorded fact (its means, amount, reference; a revocation names
+    the fact it revokes): see :mod:`lavra.registry.facts`."""
 
     @property
     def at_local(self) -> datetime:
         return self.at.astimezone(LOCAL_TZ)
+
+    @property
+    def occurred_at_local(self) -> datetime | None:
+        return None if self.occurred_at is None else self.occurred_at.astimezone(LOCAL_TZ)
 
 
 # ============================================================================ helpers
@@ -305,6 +315,7 @@ def record_of(row: DocumentRow) -> IssuedRecord:
 
 
 def event_of(row: EventRow) -> Event:
-    return Event(row.id, row.document_id, row.kind, row.actor, row.at, row.detail)
+    return Event(row.id, row.document_id, row.kind, row.actor, row.at, row.detail,
+                 row.occurred_at, row.data if isinstance(row.data, Mapping) else None)
 
 

@@ -41,7 +41,7 @@ from sqlalchemy.orm import Session
 from lavra.errors import InputError, LavraError
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.database import Conflict, database_url, engine_for, migrate
-from lavra.registry.queries import RegistryQueries
+from lavra.registry.facts import RegistryFacts
 from lavra.registry.records import (
     LOCAL_TZ,
     Built,
@@ -163,8 +163,12 @@ def _same_request(
 
 
 # ============================================================================ registry
-class Registry(RegistryQueries):
-    """The registry of issued documents over one database. Safe to share in a process."""
+class Registry(RegistryFacts):
+    """The registry of issued documents over one database. Safe to share in a process.
+
+    Facts recorded after the issue (ciência, notice, payment) are the methods of
+    :class:`lavra.registry.facts.RegistryFacts`.
+    """
 
     # ------------------------------------------------------------ issuing
     def issue(

@@ -370,7 +370,8 @@ def document(request: Request, document_id: int, user: Staff) -> dict[str, Any]:
     ctx = context_of(request)
     record = _get(ctx, document_id)
     history = [
-        {"kind": e.kind, "actor": e.actor, "at": e.at.isoformat(), "detail": e.detail}
+        {"kind": e.kind, "actor": e.actor, "at": e.at.isoformat(), "detail": e.detail,
+         "occurred_at": e.occurred_at.isoformat() if e.occurred_at else None, "data": e.data}
         for e in ctx.registry.history(record.id)
     ]
     return {**_record_json(ctx, record), "data": dict(record.data), "history": history}

@@ -29,6 +29,7 @@ from lavra.web.common import (
 from lavra.web.context import WebContext
 from lavra.web.forms import form_page, live_report, submission
 from lavra.web.issuance import issue_document, may_cancel
+from lavra.web.pages_facts import facts_page_context
 from lavra.web.users import ROLE_LABELS, Role, User, parse_role
 
 router = APIRouter(include_in_schema=False)
@@ -212,7 +213,8 @@ async def document_page(request: Request, document_id: int) -> Response:
         "documento.html",
         {"doc": record, "historico": history, "tem_docx": docx is not None,
          "titulo": ctx.record_title(record), "erro": None,
-         "pode_cancelar": may_cancel(ctx, user, record)},
+         "pode_cancelar": may_cancel(ctx, user, record),
+         **await run_in_threadpool(facts_page_context, ctx, record)},
     )
 
 

@@ -1,0 +1,136 @@
+"""``lavra fato``: facts recorded on an issued document after its issue (ciência, notice
+received, payment), their revocation, and the deadlines that run from the ciência."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from lavra.cli.support import shielded
+from lavra.errors import LavraError
+from lavra.inputs.textnorm import clean_text
+from lavra.recording import FactRecorder
+from lavra.registry.facts import Fact, FactKind
+from lavra.registry.records import LOCAL_TZ
+
+__all__ = ["fact_group"]
+
+REGISTRY_OPTION = click.option(
+    "--registro", "registry_url", metavar="URL",
+    help="Banco do registro (padrão: LAVRA_DATABASE_URL, ou o da pasta de dados).",
+)
+BY_OPTION = click.option("--por", "by", metavar="NOME",
+                         help="Quem registra (padrão: o usuário do sistema).")
+
+
+def _recorder(registry_url: str | None) -> FactRecorder:
+    from lavra.config import load_config
+    from lavra.documents import Engine
+    from lavra.registry.store import open_default_registry, open_registry
+
+    config = load_config()
+    registry = (open_registry(registry_url) if registry_url
+                else open_default_registry(config.data_dir))
+    return FactRecorder(registry, Engine.from_config(config).content)
+
+
+def _who(by: str | None) -> str:
+    who = by or os.environ.get("USER")
+    if not who:
+        raise LavraError("Informe quem registra o fato (--por NOME): o registro guarda o autor.")
+    return clean_text(who, what="O nome de quem registra (--por)", field="--por")
+
+
+def _show_deadlines(recorder: FactRecorder, record: Any) -> None:
+    for deadline in recorder.deadlines(record):
+        click.echo(f"  Prazo ({deadline.reference}): último dia {deadline.last_day:%d/%m/%Y}, "
+                   f"contado da {deadline.ciencia.source}.")
+
+
+def _record(kind: FactKind) -> Callable[..., None]:
+    @click.argument("document", metavar="NÚMERO_OU_ID")
+    @click.option("--data", "on", required=True, metavar="AAAA-MM-DD[THH:MM]",
+                  help="Quando o fato aconteceu (a data do AR, da publicação, do pagamento).")
+    @click.option("--serie", "series", help="Série, quando o número se repete entre séries.")
+    @click.option("--referencia", "reference",
+                  help="Código do AR, publicação do edital, guia de pagamento.")
+    @click.option("--obs", "note", help="Observação.")
+    @BY_OPTION
+    @REGISTRY_OPTION
+    @shielded
+    def command(document: str, on: str, series: str | None, reference: str | None,
+                note: str | None, by: str | None, registry_url: str | None,
+                means: str | None = None, amount: str | None = None) -> None:
+        recorder = _recorder(registry_url)
+        record = recorder.document(document, series)
+        fact = recorder.record(record, kind.value, on=on, by=_who(by), means=means,
+                               amount=amount, reference=reference, note=note)
+        click.echo(f"Registrado no documento {record.printed} (fato {fact.id}): "
+                   f"{fact.describe()}.")
+        _show_deadlines(recorder, record)
+
+    return command
+
+
+@click.group("fato")
+def fact_group() -> None:
+    """Fatos posteriores à emissão, no registro do documento: ciência, notificação
+    recebida, pagamento (com quem registrou e quando); nunca apagados, só revogados."""
+
+
+MEANS_OPTION = click.option(
+    "--meio", "means", required=True, type=click.Choice(["pessoal", "ar", "edital"]),
+    help="Meio da ciência: pessoal, ar (aviso de recebimento, com a data nele lançada) ou "
+    "edital (publicação oficial; informe --referencia).",
+)
+
+fact_group.command("ciencia", help="Registra a ciência do interessado no documento.")(
+    MEANS_OPTION(_record(FactKind.CIENCIA)))
+fact_group.command("aviso", help="Registra o recebimento de notificação do documento.")(
+    MEANS_OPTION(_record(FactKind.NOTICE)))
+fact_group.command("pagamento", help="Registra o pagamento (multa ou taxa) do documento.")(
+    click.option("--valor", "amount", required=True, metavar="VALOR",
+                 help="Valor pago, em reais (ex.: 384,20).")(_record(FactKind.PAYMENT)))
+
+
+@fact_group.command("revogar")
+@click.argument("fact_id", metavar="FATO", type=int)
+@click.option("--motivo", "reason", required=True, help="Por que o registro está errado.")
+@BY_OPTION
+@REGISTRY_OPTION
+@shielded
+def revoke_command(fact_id: int, reason: str, by: str | None, registry_url: str | None) -> None:
+    """Revoga o fato FATO (número mostrado ao registrá-lo): permanece no histórico."""
+    recorder = _recorder(registry_url)
+    why = clean_text(reason, what="O motivo da revogação (--motivo)", field="--motivo")
+    fact = recorder.revoke(fact_id, reason=why, by=_who(by))
+    click.echo(f"Fato {fact.id} revogado: {fact.describe()} — {fact.revoke_reason}.")
+
+
+@fact_group.command("listar")
+@click.argument("document", metavar="NÚMERO_OU_ID")
+@click.option("--serie", "series", help="Série, quando o número se repete entre séries.")
+@REGISTRY_OPTION
+@shielded
+def list_command(document: str, series: str | None, registry_url: str | None) -> None:
+    """Fatos registrados no documento e os prazos contados da ciência."""
+    recorder = _recorder(registry_url)
+    record = recorder.document(document, series)
+    facts = recorder.registry.facts(record.id)
+    click.echo(f"Documento {record.printed}:")
+    if not facts:
+        click.echo("  Nenhum fato registrado após a emissão.")
+    for fact in facts:
+        click.echo("  " + _line(fact))
+    _show_deadlines(recorder, record)
+
+
+def _line(fact: Fact) -> str:
+    text = (f"[{fact.id}] {fact.describe()} — registrado por {fact.recorded_by} em "
+            f"{fact.recorded_at.astimezone(LOCAL_TZ):%d/%m/%Y %H:%M}")
+    if fact.revoked:
+        text += f"; REVOGADO por {fact.revoked_by}: {fact.revoke_reason}"
+    return text

@@ -1,0 +1,274 @@
+"""Facts recorded after a document's issue (issue 10, class 2): the registry (SQLite and
+PostgreSQL), the deadlines counted from the recorded ciência, and the appeal decisions
+that read it. Every date is explicit: the registry's moment of issue is set per test."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from historycases import FakeHistory
+from registrycases import builder
+from sqlalchemy import update
+
+from lavra.checking.computations import ComputeInput, PriorRecord, RecordedFact
+from lavra.checking.content import Content
+from lavra.errors import InputError
+from lavra.recording import FactRecorder
+from lavra.registry.records import LOCAL_TZ
+from lavra.registry.store import Registry, open_registry
+from lavra.registry.tables import DocumentRow, EventRow
+from lavra_americana.comum.decisao_recurso import decisao_recurso
+
+REPO = Path(__file__).resolve().parent.parent
+ISSUED = datetime(2026, 3, 25, 11, 15, tzinfo=LOCAL_TZ)  # a Wednesday
+
+
+@pytest.fixture
+def registry(registry_url: str) -> Iterator[Registry]:
+    with open_registry(registry_url) as opened:
+        yield opened
+
+
+def _issued(registry: Registry, form: str = "auto-infracao-escolar",
+            series: str = "AIE-ESC", at: datetime = ISSUED,
+            data: dict[str, Any] | None = None) -> int:
+    record = registry.issue(series, 2026, form,
+                            builder(data or {"veiculo": {"placa": "ABC1D23"}}))
+    with registry.engine.begin() as connection:
+        connection.execute(update(DocumentRow).where(DocumentRow.id == record.id)
+                           .values(issued_at=at.astimezone(UTC)))
+        connection.execute(update(EventRow).where(EventRow.document_id == record.id)
+                           .values(at=at.astimezone(UTC)))
+    return record.id
+
+
+def _now(day: date, hour: int = 10) -> datetime:
+    return datetime(day.year, day.month, day.day, hour, tzinfo=LOCAL_TZ)
+
+
+def _refused(call: Any, field: str, words: str) -> None:
+    with pytest.raises(InputError) as caught:
+        call()
+    assert caught.value.field == field, caught.value.message
+    assert words in caught.value.message, caught.value.message
+
+
+# ------------------------------------------------------------------ registry
+def test_a_ciencia_is_recorded_with_who_when_and_means(registry: Registry) -> None:
+    ident = _issued(registry)
+    fact = registry.record_fact(ident, "ciencia", on="2026-03-27", by="Maria (maria)",
+                                means="ar", reference="AR BR123456789",
+                                now=_now(date(2026, 3, 30)))
+    assert fact.on == date(2026, 3, 27) and not fact.with_time
+    assert fact.recorded_by == "Maria (maria)"
+    assert fact.recorded_at == _now(date(2026, 3, 30)).astimezone(UTC)
+    assert fact.describe() == ("ciência do interessado em 27/03/2026, por aviso de recebimento "
+                               "(AR) (AR BR123456789)")
+    events = registry.history(ident)
+    assert [e.kind for e in events] == ["issued", "ciencia"]
+    assert events[1].occurred_at is not None
+    assert events[1].occurred_at.astimezone(LOCAL_TZ).date() == date(2026, 3, 27)
+    assert events[1].data == {"com_hora": False, "meio": "ar", "referencia": "AR BR123456789"}
+
+
+def test_boundaries_of_a_fact_against_issue_and_recording(registry: Registry) -> None:
+    ident = _issued(registry)
+    now = _now(date(2026, 3, 30), 9)
+    _refused(lambda: registry.record_fact(ident, "pagamento", on="2026-03-24", by="M",
+                                          amount="384,20", now=now), "/data", "anterior")
+    # the day of issue itself is admitted by date; by time, only after 11:15
+    registry.record_fact(ident, "pagamento", on="2026-03-25", by="M", amount="1", now=now)
+    _refused(lambda: registry.record_fact(ident, "pagamento", on="2026-03-25T11:00", by="M",
+                                          amount="1", now=now), "/data", "anterior")
+    registry.record_fact(ident, "pagamento", on="2026-03-25T11:16", by="M", amount="1", now=now)
+    # the day of recording is admitted; the next day, or a later hour, is not
+    registry.record_fact(ident, "pagamento", on="2026-03-30", by="M", amount="1", now=now)
+    _refused(lambda: registry.record_fact(ident, "pagamento", on="2026-03-31", by="M",
+                                          amount="1", now=now), "/data", "posterior")
+    _refused(lambda: registry.record_fact(ident, "pagamento", on="2026-03-30T09:30", by="M",
+                                          amount="1", now=now), "/data", "posterior")
+
+
+def test_second_ciencia_refused_until_the_first_is_revoked(registry: Registry) -> None:
+    ident = _issued(registry)
+    now = _now(date(2026, 4, 1))
+    first = registry.record_fact(ident, "ciencia", on="2026-03-27", by="M", means="ar", now=now)
+    _refused(lambda: registry.record_fact(ident, "ciencia", on="2026-03-28", by="M",
+                                          means="pessoal", now=now), "/tipo", "Já consta")
+    revoked = registry.revoke_fact(first.id, reason="AR de outro processo", by="Chefe",
+                                   now=now)
+    assert revoked.revoked and revoked.revoke_reason == "AR de outro processo"
+    _refused(lambda: registry.revoke_fact(first.id, reason="de novo", by="Chefe"),
+             "/fato", "já foi revogado")
+    second = registry.record_fact(ident, "ciencia", on="2026-03-28", by="M", means="pessoal",
+                                  now=now)
+    facts = registry.facts(ident)
+    assert [(f.id, f.revoked) for f in facts] == [(first.id, True), (second.id, False)]
+    # nothing is deleted: the revoked record and its revocation stay in the history
+    assert [e.kind for e in registry.history(ident)] == [
+        "issued", "ciencia", "fato_revogado", "ciencia"]
+
+
+def test_refusals_name_the_field(registry: Registry) -> None:
+    ident = _issued(registry)
+    now = _now(date(2026, 4, 1))
+    _refused(lambda: registry.record_fact(ident, "ciencia", on="2026-03-27", by="M", now=now),
+             "/meio", "meio")
+    _refused(lambda: registry.record_fact(ident, "ciencia", on="2026-03-27", by="M",
+                                          means="edital", now=now), "/referencia", "edital")
+    _refused(lambda: registry.record_fact(ident, "pagamento", on="2026-03-27", by="M", now=now),
+             "/valor", "valor")
+    _refused(lambda: registry.record_fact(ident, "pagamento", on="2026-03-27", by="M",
+                                          amount="-5", now=now), "/valor", "positivo")
+    _refused(lambda: registry.record_fact(ident, "multa", on="2026-03-27", by="M", now=now),
+             "/tipo", "desconhecido")
+    _refused(lambda: registry.record_fact(ident, "ciencia", on="27/03/2026", by="M",
+                                          means="ar", now=now), "/data", "AAAA-MM-DD")
+    _refused(lambda: registry.record_fact(999, "ciencia", on="2026-03-27", by="M",
+                                          means="ar", now=now), "/documento", "não consta")
+    registry.cancel("AIE-ESC", 2026, 1, reason="Lavrado para o veículo errado.", by="Chefe")
+    _refused(lambda: registry.record_fact(ident, "pagamento", on="2026-03-27", by="M",
+                                          amount="10", now=now), "/documento", "cancelado")
+    assert registry.facts(ident) == ()
+
+
+# ------------------------------------------------------------------ deadlines from the record
+@pytest.fixture(scope="module")
+def content() -> Content:
+    return Content(REPO)
+
+
+def test_appeal_deadline_from_a_ciencia_on_a_friday_before_a_holiday(
+        registry: Registry, content: Content) -> None:
+    ident = _issued(registry, at=datetime(2026, 9, 30, 15, tzinfo=LOCAL_TZ))
+    recorder = FactRecorder(registry, content)
+    record = recorder.document("AIE-ESC nº 0001/2026")
+    assert recorder.deadlines(record) == ()  # no ciência yet: no last day
+    recorder.record(record, "ciencia", on="2026-10-02", by="M", means="ar",
+                    now=_now(date(2026, 10, 5)))
+    (deadline,) = recorder.deadlines(record)
+    # 10 days from Friday 02/10 end on Monday 12/10, a holiday: moved to Tuesday 13/10
+    assert deadline.citation == "transporte-escolar#art26"
+    assert deadline.last_day == date(2026, 10, 13)
+    assert "registrada por M" in deadline.ciencia.source
+    assert recorder.document(str(ident)).id == ident
+
+
+def test_an_act_with_its_own_ciencia_takes_no_second_one(
+        registry: Registry, content: Content) -> None:
+    _issued(registry, data={"veiculo": {"placa": "ABC1D23"},
+                            "ciencia": {"nome": "José", "data": "2026-03-25"}})
+    recorder = FactRecorder(registry, content)
+    record = recorder.document("AIE-ESC nº 0001/2026")
+    _refused(lambda: recorder.record(record, "ciencia", on="2026-03-26", by="M", means="ar",
+                                     now=_now(date(2026, 3, 30))), "/tipo", "próprio ato")
+    (deadline,) = recorder.deadlines(record)
+    assert deadline.last_day == date(2026, 4, 6)  # 04/04 is a Saturday
+    assert "próprio ato" in deadline.ciencia.source
+
+
+def test_fretamento_art24_from_the_ciencia_of_the_secretarios_decision(
+        registry: Registry, content: Content) -> None:
+    _issued(registry, form="decisao-recurso-secretario", series="DEC-SETRANSV",
+            at=datetime(2026, 8, 20, 16, tzinfo=LOCAL_TZ))
+    recorder = FactRecorder(registry, content)
+    record = recorder.document("DEC-SETRANSV nº 0001/2026")
+    recorder.record(record, "ciencia", on="2026-08-21", by="M", means="pessoal",
+                    now=_now(date(2026, 8, 24)))
+    (deadline,) = recorder.deadlines(record)
+    # 15 days from Friday 21/08: Saturday 05/09, then 07/09 (holiday): Tuesday 08/09
+    assert deadline.last_day == date(2026, 9, 8)
+
+
+# ------------------------------------------------------------------ appeal decisions
+def _example(form: str) -> dict[str, Any]:
+    raw = json.loads((REPO / "forms" / form / "exemplo.json").read_text(encoding="utf-8"))
+    return copy.deepcopy(raw)
+
+
+def _decide(data: dict[str, Any], history: Any, form: str = "decisao-recurso-prefeito",
+            ) -> Any:
+    on = date.fromisoformat(data["decisao"]["data"])
+    return decisao_recurso(ComputeInput(
+        form_id=form, data=data, on=on, pack_dir=REPO, history=history, draft=True,
+        issued_on=on, issued_at=datetime(on.year, on.month, on.day, 18, tzinfo=LOCAL_TZ)))
+
+
+def _auto(*facts: RecordedFact, own: str | None = None) -> FakeHistory:
+    data: dict[str, Any] = {"veiculo": {"placa": "ABC1D23"}}
+    if own:
+        data["ciencia"] = {"nome": "José", "data": own}
+    return FakeHistory(PriorRecord("0004/2026", date(2026, 3, 25), data,
+                                   form="auto-infracao-escolar", series="AIE-ESC",
+                                   facts=facts))
+
+
+def _items(result: Any, requirement: str) -> list[Any]:
+    return [i for i in result.items if i.requirement == requirement]
+
+
+def test_escolar_appeal_counted_from_the_registrys_ciencia() -> None:
+    data = _example("decisao-recurso-prefeito")
+    del data["ato_recorrido"]["data_ciencia"]
+    data["recurso"]["data_protocolo"] = "2026-10-13"
+    data["ato_recorrido"]["data"] = "2026-09-30"
+    data["decisao"]["data"] = "2026-10-20"
+    ciencia = RecordedFact("ciencia", date(2026, 10, 2), means="ar", recorded_by="Maria")
+    result = _decide(data, _auto(ciencia))
+    assert result.values["tempestivo"] is True  # last day 13/10 (12/10 is a holiday)
+    assert result.values["prazo_recurso"] == date(2026, 10, 13)
+    assert result.values["ciencia_ato"] == date(2026, 10, 2)
+    assert "registrada por Maria" in result.values["ciencia_registrada"]
+    data["recurso"]["data_protocolo"] = "2026-10-14"
+    late = _decide(data, _auto(ciencia))
+    assert late.values["tempestivo"] is False and late.values["resultado"] == "nao_conhecido"
+
+
+def test_a_typed_ciencia_that_contradicts_the_registry_is_refused() -> None:
+    data = _example("decisao-recurso-prefeito")
+    data["ato_recorrido"]["data_ciencia"] = "2026-03-31"
+    result = _decide(data, _auto(RecordedFact("ciencia", date(2026, 3, 30), means="ar")))
+    (item,) = _items(result, "ato_recorrido.data_ciencia")
+    assert item.status.value == "invalid" and "difere" in item.message
+    data["ato_recorrido"]["data_ciencia"] = "2026-03-30"
+    agreed = _decide(data, _auto(RecordedFact("ciencia", date(2026, 3, 30), means="ar")))
+    assert _items(agreed, "ato_recorrido.data_ciencia") == []
+    # the act's own ciência (signed on the spot) is the registry's too
+    own = _decide(data, _auto(own="2026-03-25"))
+    assert _items(own, "ato_recorrido.data_ciencia")[0].status.value == "invalid"
+
+
+def test_no_ciencia_recorded_nor_typed_is_pending() -> None:
+    data = _example("decisao-recurso-prefeito")
+    del data["ato_recorrido"]["data_ciencia"]
+    result = _decide(data, _auto())
+    (item,) = _items(result, "ato_recorrido.data_ciencia")
+    assert item.status.value == "missing" and "registre-a" in item.message
+    assert result.values["tempestivo"] is None
+    # the act not in the registry: the typed date is used, as before
+    data["ato_recorrido"]["data_ciencia"] = "2026-03-30"
+    assert _decide(data, FakeHistory()).values["tempestivo"] is True
+    # the act in the registry without a recorded ciência: the typed date is used
+    assert _decide(data, _auto()).values["tempestivo"] is True
+
+
+def test_fretamento_prefeito_appeal_from_the_recorded_ciencia_of_the_decision() -> None:
+    data = _example("decisao-recurso-prefeito")
+    data["recurso"]["hipotese"] = "fretamento#art24"
+    data["recorrente"] = {"nome": "Viação Exemplo Ltda.", "cnpj": "65.563.842/0001-05"}
+    data["ato_recorrido"] = {"especie": "decisao", "numero": "DEC-SETRANSV 0001/2026",
+                             "data": "2026-08-20"}
+    data["recurso"]["data_protocolo"] = "2026-09-08"
+    data["decisao"]["data"] = "2026-09-15"
+    decision = PriorRecord("0001/2026", date(2026, 8, 20), {}, form="decisao-recurso-secretario",
+                           series="DEC-SETRANSV",
+                           facts=(RecordedFact("ciencia", date(2026, 8, 21), means="pessoal"),))
+    result = _decide(data, FakeHistory(decision))
+    assert result.values["prazo_recurso"] == date(2026, 9, 8)
+    assert result.values["tempestivo"] is True
