@@ -100,6 +100,7 @@ def pacote() -> ContentPack:
         licencas,
         population,
         ranking,
+        recurso_penalidade,
         requerimentos,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
@@ -109,6 +110,7 @@ def pacote() -> ContentPack:
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
+        recurso_penalidade,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
