@@ -98,6 +98,7 @@ def pacote() -> ContentPack:
         licencas,
         population,
         ranking,
+        renovacao_lote,
         requerimentos,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
@@ -106,7 +107,7 @@ def pacote() -> ContentPack:
     forms = (
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
-        alvara_auxiliar, servico_particular, alvara_fretamento, renovacao,
+        alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, renovacao_lote,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
@@ -123,4 +124,5 @@ def pacote() -> ContentPack:
         amount=amount.answer,
         stamp_font="forms/_base/fontes/DejaVuSans.ttf",
         caches=(sources.clear_caches,),
+        batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN},
     )
