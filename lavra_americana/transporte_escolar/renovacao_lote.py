@@ -186,7 +186,13 @@ def _pending_lines(report: Report) -> list[dict[str, Any]]:
     lines = []
     for item in report.pending:
         basis = [c for c in item.basis if c.startswith(f"{SCHOOL}#")] or [REQUEST]
-        lines.append({"documento": item.requirement[:300], "motivo": item.message[:1000],
+        # The report names a requirement by its key; the message names the document
+        # ("Documento não apresentado: Atestado ..."): the notice prints the document.
+        reason, _, document = item.message.partition(": ")
+        if not document or " " in item.requirement:
+            reason, document = item.message, item.requirement
+        lines.append({"documento": document.strip().rstrip(".")[:300],
+                      "motivo": (reason.strip().rstrip(".") + ".")[:1000],
                       "fundamento": basis[:8]})
     return lines[:40]
 
