@@ -136,7 +136,7 @@ def test_run_over_the_registry_renews_notifies_and_resumes_nothing_twice(
     _assert_each_holder_once(issuer, numbers, folder)
     rows = [r for r in summary.rows if r.outcome == "notificado"]
     assert [r.role for r in rows[:2]] == ["documento", "anexo"]
-    notice = [r for r in summary.rows if r.form == "notificacao-pendencias-renovacao"][0]
+    notice = next(r for r in summary.rows if r.form == "notificacao-pendencias-renovacao")
     record = issuer.registry.by_number(notice.number.split("nº ")[1], series="NOT-REN-ESC")
     assert record is not None
     missing = [p["documento"] for p in record.data["pendencias"]]

@@ -56,6 +56,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from validate_docbr import CPF
+
 from lavra.batch.model import PlanContext, PlannedHolder, PlannedOutput, RunRequest
 from lavra.checking.computations import Computation, Computed, ComputeInput, item_at
 from lavra.checking.report import Report, Status
@@ -66,7 +68,6 @@ from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.sources import rule_sources
-from validate_docbr import CPF
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "RUN", "RenewalRun", "seal_data"]
 
@@ -193,7 +194,7 @@ def _pending_lines(report: Report) -> list[dict[str, Any]]:
             reason, document = item.message, item.requirement
         lines.append({"documento": document.strip().rstrip(".")[:300],
                       "motivo": (reason.strip().rstrip(".") + ".")[:1000],
-                      "fundamento": basis[:8]})
+                      "dispositivos": basis[:8]})
     return lines[:40]
 
 
@@ -220,9 +221,10 @@ def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
     data["alvara_anterior"] = {"numero": printed, "valido_ate": expiry.isoformat()}
     data["data_expedicao"] = on.isoformat()
     fee = docs.get("comprovante_taxa_renovacao", {})
+    filed = format_date(date.fromisoformat(req["data_requerimento"]))
+    filed = format_date(date.fromisoformat(req["data_requerimento"]))
     data["processo"] = {
-        "numero": str(envelope.get("processo") or
-                      f"Requerimento de renovação de {format_date(date.fromisoformat(req['data_requerimento']))}"),
+        "numero": str(envelope.get("processo") or f"Requerimento de renovação de {filed}"),
         "data_requerimento": req["data_requerimento"],
         "comprovante_taxa": fee.get("numero", ""),
         "data_pagamento_taxa": fee.get("data_emissao", ""),
@@ -363,7 +365,7 @@ class RenewalRun:
             "situacao": "ausente" if filed is None else "incompleto",
             "pendencias": pending or [{"documento": "Requerimento de renovação",
                                        "motivo": "Requerimento incompleto.",
-                                       "fundamento": [REQUEST]}],
+                                       "dispositivos": [REQUEST]}],
             "data_notificacao": context.request.on.isoformat(),
         }
         if filed is not None:

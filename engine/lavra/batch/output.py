@@ -156,9 +156,11 @@ def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Sequence[Summar
 
 
 def _write_if_changed(path: Path, content: bytes) -> bool:
-    if path.is_file():
-        if hashlib.sha256(path.read_bytes()).digest() == hashlib.sha256(content).digest():
-            return False
+    same = path.is_file() and (
+        hashlib.sha256(path.read_bytes()).digest() == hashlib.sha256(content).digest()
+    )
+    if same:
+        return False
     atomic_write(path, content)
     return True
 

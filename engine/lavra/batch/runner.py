@@ -11,7 +11,7 @@ issued, with the numbers the documents would take if the run were planned now.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from lavra.batch.model import BatchRun, RunRequest
@@ -64,8 +64,8 @@ def find_kind(issuer: Issuer, name: str) -> BatchRun:
 def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest) -> Summary:
     earlier = open_run(issuer.registry, kind.key(request))
     if earlier is not None:
-        items = run_items(issuer.registry, earlier.id)
-        return Summary(earlier, True, True, summary_rows(items, [i.printed for i in items]))
+        found = run_items(issuer.registry, earlier.id)
+        return Summary(earlier, True, True, summary_rows(found, [i.printed for i in found]))
     plan = decide(issuer, kind, request)
     numbers = preview_numbers(issuer, plan)
     items: list[ItemRecord] = []
@@ -119,4 +119,4 @@ def run_batch(
     rows = write_outputs(issuer.registry, issuer.engine, items, folder, title=kind.title,
                          subtitle=subtitle, merged=merged)
     run = finish_run(issuer.registry, run.id)
-    return replace(Summary(run, resumed, False, rows))
+    return Summary(run, resumed, False, rows)

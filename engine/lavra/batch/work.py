@@ -33,8 +33,14 @@ from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import Issuer
 from lavra.registry.records import Built
-from lavra.registry.runs import DOCUMENT, ItemFailed, ItemRecord, claim_and_record, \
-    record_failure, run_counts
+from lavra.registry.runs import (
+    DOCUMENT,
+    ItemFailed,
+    ItemRecord,
+    claim_and_record,
+    record_failure,
+    run_counts,
+)
 from lavra.registry.store import Registry, open_registry
 
 __all__ = ["Progress", "WorkerSetup", "run_workers", "work_items"]

@@ -96,7 +96,8 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
     from lavra.batch.runner import find_kind, run_batch
     from lavra.checking.content import Content
     from lavra.documents import Engine
-    from lavra.issuing import Issuer, registry_url as configured_url
+    from lavra.issuing import Issuer
+    from lavra.issuing import registry_url as configured_url
     from lavra.registry.store import open_registry
 
     today = datetime.now(TIMEZONE).date()

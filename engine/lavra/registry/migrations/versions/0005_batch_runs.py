@@ -77,8 +77,12 @@ def upgrade() -> None:
             name=op.f("fk_batch_items_document_id_documents"),
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_batch_items")),
-        sa.UniqueConstraint("run_id", "position", "seq", name=op.f("uq_batch_items_run_id_position_seq")),
-        sa.UniqueConstraint("series", "year", "number", name=op.f("uq_batch_items_series_year_number")),
+        sa.UniqueConstraint(
+            "run_id", "position", "seq", name=op.f("uq_batch_items_run_id_position_seq")
+        ),
+        sa.UniqueConstraint(
+            "series", "year", "number", name=op.f("uq_batch_items_series_year_number")
+        ),
     )
     op.create_index(op.f("ix_batch_items_run_id"), "batch_items", ["run_id"], unique=False)
     op.create_index(op.f("ix_batch_items_status"), "batch_items", ["status"], unique=False)
