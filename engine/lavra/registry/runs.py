@@ -44,6 +44,7 @@ from lavra.registry.store import Registry
 from lavra.registry.tables import BatchItemRow, BatchRunRow
 
 __all__ = [
+    "ItemFailed",
     "ItemRecord",
     "PlannedHolder",
     "PlannedOutput",
