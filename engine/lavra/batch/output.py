@@ -142,8 +142,9 @@ def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Sequence[Summar
             f'<table class="dados">{lines}</table>', "<h2>Titulares</h2>",
             '<table class="dados"><tr><th>Nº</th><th>Titular</th><th>Resultado</th>'
             "<th>Documento</th><th>Número</th></tr>"]
+    titles = {fid: spec.title for fid, spec in engine.content.forms.items()}
     for row in rows:
-        what = row.reason if row.role == REFUSED else row.form
+        what = row.reason if row.role == REFUSED else titles.get(row.form, row.form)
         body.append(
             f"<tr><td>{row.order}</td><td>{escape(row.name)}<br/>{escape(row.holder)}</td>"
             f"<td>{escape(row.outcome)} ({escape(row.state)})</td><td>{escape(what)}</td>"
