@@ -101,6 +101,7 @@ def pacote() -> ContentPack:
         population,
         ranking,
         recurso_penalidade,
+        renovacao_lote,
         requerimentos,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
@@ -110,7 +111,7 @@ def pacote() -> ContentPack:
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
-        recurso_penalidade,
+        recurso_penalidade, renovacao_lote,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
@@ -127,4 +128,5 @@ def pacote() -> ContentPack:
         amount=amount.answer,
         stamp_font="forms/_base/fontes/DejaVuSans.ttf",
         caches=(sources.clear_caches,),
+        batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN},
     )

@@ -14,6 +14,7 @@ forms, the code of the rules) lives in a content pack that the engine is pointed
     registry/                 issued documents: numbering, records, history
     documents, issuing        the Engine (check, draft) and the Issuer (issue, verify)
     recording                 facts recorded after the issue and the deadlines they start
+    batch/                    batch runs: plan, parallel workers, record, summary
     cli/, web/                the command line and the web application
 
 A module may import the layers below its own, as each package's docstring says under

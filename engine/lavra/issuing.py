@@ -336,55 +336,18 @@ class Issuer:
         if not prepared.report.complete:
             raise IncompleteError(prepared.report)
         data = prepared.data  # cleaned (NFC): what is recorded is what was checked and signed
-        signer, signer_name = self.signers.get(form.signer_role)
         series = form.series
         files: dict[str, bytes | None] = {}
 
         def build(number: int, formatted: str) -> Built:
             # Printed with its series, as the registry keeps it: two series never show
             # the same number ("ALV-FRET nº 0001/2026").
-            printed = printed_number(series, *parse_number(formatted))
-            current = self.prepare(
-                form_id, data, prepared.on, example_values=example_values,
-                retry_of=idempotency_key,
+            built = self.build_document(
+                form_id, data, prepared.on, printed_number(series, *parse_number(formatted)),
+                docx=docx, example_values=example_values, retry_of=idempotency_key,
             )
-            if not current.report.complete:
-                raise IncompleteError(current.report)
-            code = new_code()
-            page = verification_url(self.config.verification_url, code)
-            laid, docx_bytes = self.engine.render_final(
-                current,
-                number=printed,
-                code=code,
-                url=self.config.verification_url,
-                qr_png=qr_png(page),
-                signer_name=signer_name,
-                docx=docx,
-            )
-            signed = signer.sign(
-                laid.pdf,
-                signer_name=signer_name,
-                field_box=laid.signature_box,
-                reason=f"Emissão de {current.computed.get('titulo_documento') or form.title} "
-                f"{printed}",
-                location=f"{self.engine.content.organization.cidade} – "
-                f"{self.engine.content.organization.uf}",
-            )
-            files["pdf"], files["docx"] = signed.pdf, docx_bytes
-            holder, plate = search_keys(data)
-            return Built(
-                pdf=signed.pdf,
-                docx=docx_bytes,
-                data=dict(data),
-                computed=_jsonable(current.computed),
-                reference_date=current.on,
-                verification_code=code,
-                signer_subject=signed.signer_subject,
-                signer_serial=signed.signer_serial,
-                pack_version=self.engine.content.version,
-                cpf_cnpj=holder,
-                placa=plate,
-            )
+            files["pdf"], files["docx"] = built.pdf, built.docx
+            return built
 
         year = datetime.now(TIMEZONE).year
         # The idempotency fingerprint covers everything that shapes the document.
@@ -396,6 +359,63 @@ class Issuer:
         pdf = files.get("pdf") or self.registry.pdf(record.id)
         stored_docx = files.get("docx") if "pdf" in files else self.registry.docx(record.id)
         return IssueResult(record, pdf, stored_docx, prepared.report)
+
+    def build_document(
+        self,
+        form_id: str,
+        data: Mapping[str, Any],
+        on: date | None,
+        printed: str,
+        *,
+        docx: bool = True,
+        example_values: bool = False,
+        retry_of: str | None = None,
+    ) -> Built:
+        """Check, render and sign the document that carries the number ``printed`` (with
+        its series): what :meth:`issue` records, and what a batch run records under the
+        number its plan reserved. IncompleteError when the data are not complete."""
+        form = self.engine.content.form(form_id)
+        if form.signer_role is None:
+            raise InputError(f"O formulário «{form_id}» não é assinado pela Secretaria.")
+        signer, signer_name = self.signers.get(form.signer_role)
+        current = self.prepare(form_id, data, on, example_values=example_values,
+                               retry_of=retry_of)
+        if not current.report.complete:
+            raise IncompleteError(current.report)
+        code = new_code()
+        page = verification_url(self.config.verification_url, code)
+        laid, docx_bytes = self.engine.render_final(
+            current,
+            number=printed,
+            code=code,
+            url=self.config.verification_url,
+            qr_png=qr_png(page),
+            signer_name=signer_name,
+            docx=docx,
+        )
+        signed = signer.sign(
+            laid.pdf,
+            signer_name=signer_name,
+            field_box=laid.signature_box,
+            reason=f"Emissão de {current.computed.get('titulo_documento') or form.title} "
+            f"{printed}",
+            location=f"{self.engine.content.organization.cidade} – "
+            f"{self.engine.content.organization.uf}",
+        )
+        holder, plate = search_keys(current.data)
+        return Built(
+            pdf=signed.pdf,
+            docx=docx_bytes,
+            data=dict(current.data),
+            computed=_jsonable(current.computed),
+            reference_date=current.on,
+            verification_code=code,
+            signer_subject=signed.signer_subject,
+            signer_serial=signed.signer_serial,
+            pack_version=self.engine.content.version,
+            cpf_cnpj=holder,
+            placa=plate,
+        )
 
     # ----------------------------------------------------------------- verifying
     def lookup_code(self, code: str) -> IssuedRecord | None:
@@ -497,6 +517,11 @@ def _not_authentic(problem: str) -> VerificationResult:
     )
 
 
+def registry_url(config: Config) -> str:
+    """The registry's database URL for ``config`` (what :meth:`Issuer.from_config` opens)."""
+    return _database_url(config)
+
+
 def _database_url(config: Config) -> str:
     if config.database_url:
         return config.database_url
@@ -516,4 +541,5 @@ __all__ = [
     "Issuer",
     "VerificationResult",
     "ensure_dev_pki",
+    "registry_url",
 ]

@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any
 from lavra.errors import ContentPackError
 
 if TYPE_CHECKING:
+    from lavra.batch.model import BatchRun
     from lavra.checking.checks import Rule
     from lavra.checking.computations import AmountQuery, Computation
 
@@ -109,6 +110,9 @@ class ContentPack:
     amount: Callable[[AmountQuery], Mapping[str, Any]] | None = field(default=None, repr=False)
     caches: tuple[Callable[[], None], ...] = field(default=(), repr=False)
     stamp_font: str | None = None
+    batch_runs: Mapping[str, BatchRun] = field(default_factory=dict, repr=False)
+    """The batch runs the pack offers (``lavra batch NOME``), by name
+    (:mod:`lavra.batch.model`)."""
 
     @property
     def stamp_font_path(self) -> Path | None:

@@ -15,6 +15,7 @@ import click
 from lavra.checking.report import STATUS_LABELS, Report
 from lavra.cli import i18n as cli_i18n
 from lavra.cli.amount import amount
+from lavra.cli.batch import batch
 from lavra.cli.deadline import deadline
 from lavra.cli.facts import fact_group
 from lavra.cli.files import check_writable, write_atomically
@@ -107,6 +108,7 @@ main.add_command(amount)
 main.add_command(serve)
 main.add_command(users)
 main.add_command(fact_group)
+main.add_command(batch)
 
 
 @main.command("check")

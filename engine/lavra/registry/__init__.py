@@ -5,8 +5,9 @@ PostgreSQL, with the Alembic migrations of its schema.
 :mod:`~lavra.registry.store` (the :class:`~lavra.registry.store.Registry` and
 ``open_registry``) is the entry point; :mod:`~lavra.registry.tables`,
 :mod:`~lavra.registry.records`, :mod:`~lavra.registry.queries` and
-:mod:`~lavra.registry.database` are its parts. The registry stores what it is given: it
-does not render, sign or check.
+:mod:`~lavra.registry.database` are its parts; :mod:`~lavra.registry.runs` keeps the
+batch runs (a plan that reserves numbers in input order, items claimed and recorded).
+The registry stores what it is given: it does not render, sign or check.
 
 May import: ``lavra.errors``, ``lavra.textutil``, ``lavra.inputs``.
 """

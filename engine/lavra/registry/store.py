@@ -211,21 +211,12 @@ class Registry(RegistryFacts):
                     if found is not None:
                         return _same_request(found, key, series, year, form, request)
                 number = counter.last_number + 1
-                formatted = format_number(number, year)
-                built = self._build(build, number, formatted)
-                row = self._new_row(series, year, number, form, built, key, request, formatted)
-                session.add(row)
-                counter.last_number = number
-                session.flush()
-                session.add(
-                    EventRow(
-                        document_id=row.id,
-                        kind=EventKind.ISSUED.value,
-                        actor=who or built.signer_subject.strip(),
-                        at=row.issued_at,
-                        detail=f"Emitido sob o nº {formatted}, série {series}.",
-                    )
+                built = self._build(build, number, format_number(number, year))
+                row = self.record_reserved(
+                    session, series, year, number, form, built, key=key, request=request,
+                    actor=who,
                 )
+                counter.last_number = number
                 record = record_of(row)
         except Conflict as conflict:
             if key is not None:
@@ -237,6 +228,39 @@ class Registry(RegistryFacts):
                 f"{conflict.what}. Nenhum número foi consumido."
             ) from None
         return record
+
+    def record_reserved(
+        self,
+        session: Session,
+        series: str,
+        year: int,
+        number: int,
+        form: str,
+        built: Built,
+        *,
+        key: str | None = None,
+        request: str | None = None,
+        actor: str | None = None,
+        detail: str | None = None,
+    ) -> DocumentRow:
+        """Record ``built`` under ``number``, already taken from the counter of
+        ``series``/``year`` (by :meth:`issue`, or reserved by a batch plan,
+        :mod:`lavra.registry.runs`), with its first event, in ``session``."""
+        formatted = format_number(number, year)
+        built = _check_built(built, formatted)
+        row = self._new_row(series, year, number, form, built, key, request, formatted)
+        session.add(row)
+        session.flush()
+        session.add(
+            EventRow(
+                document_id=row.id,
+                kind=EventKind.ISSUED.value,
+                actor=actor or built.signer_subject.strip(),
+                at=row.issued_at,
+                detail=detail or f"Emitido sob o nº {formatted}, série {series}.",
+            )
+        )
+        return row
 
     @staticmethod
     def _build(build: Callable[[int, str], Built], number: int, formatted: str) -> Built:

@@ -28,8 +28,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["NAMING_CONVENTION", "Base", "CounterRow", "DocumentRow", "EventRow", "StaffValueRow",
-           "UTCDateTime", "metadata"]
+__all__ = ["NAMING_CONVENTION", "Base", "BatchItemRow", "BatchRunRow", "CounterRow", "DocumentRow",
+           "EventRow", "StaffValueRow", "UTCDateTime", "metadata"]
 
 # ============================================================================ schema
 class UTCDateTime(TypeDecorator[datetime]):
@@ -161,6 +161,61 @@ class StaffValueRow(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     revoked_by: Mapped[str | None] = mapped_column(String(500))
     revoke_reason: Mapped[str | None] = mapped_column(Text)
+
+
+class BatchRunRow(Base):
+    """One planned batch run (:mod:`lavra.registry.runs`): its kind, the key naming it
+    (what it renews), the fingerprint of its inputs, its reference date and the year of
+    the series its numbers were reserved in."""
+
+    __tablename__ = "batch_runs"
+    __table_args__ = (CheckConstraint("status IN ('planned', 'done')", name="status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(80))
+    key: Mapped[str] = mapped_column(String(200), index=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    params: Mapped[Any] = mapped_column(JSON)
+    reference_date: Mapped[date] = mapped_column(Date)
+    year: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(12))
+    actor: Mapped[str | None] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class BatchItemRow(Base):
+    """One output of a batch run, in input order (``position``, then ``seq``): a
+    document under the number the plan reserved, an unsigned companion file, or a
+    refused record with its reason."""
+
+    __tablename__ = "batch_items"
+    __table_args__ = (
+        UniqueConstraint("run_id", "position", "seq"),
+        UniqueConstraint("series", "year", "number"),
+        CheckConstraint("status IN ('pending', 'done')", name="status"),
+        CheckConstraint("role IN ('documento', 'anexo', 'recusado')", name="role"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("batch_runs.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)
+    holder: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(200))
+    outcome: Mapped[str] = mapped_column(String(40))
+    role: Mapped[str] = mapped_column(String(12))
+    form: Mapped[str | None] = mapped_column(String(120))
+    series: Mapped[str | None] = mapped_column(String(40))
+    year: Mapped[int | None] = mapped_column(Integer)
+    number: Mapped[int | None] = mapped_column(Integer)
+    data: Mapped[Any | None] = mapped_column(JSON)
+    reason: Mapped[str | None] = mapped_column(Text)
+    file: Mapped[str | None] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
+    content: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
+    done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 metadata = Base.metadata

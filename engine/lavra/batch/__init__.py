@@ -1,0 +1,21 @@
+"""Batch runs: one kind of document issued for many holders at once (an annual
+renewal), planned, worked in parallel and recorded, resumable after any interruption.
+
+A content pack says which runs it offers (``ContentPack.batch_runs``: a
+:class:`~lavra.batch.model.BatchRun` per kind) and, for one run, which holders come
+due and which documents each gets (:meth:`~lavra.batch.model.BatchRun.plan`); the
+engine does the rest, the same for every kind:
+
+- :mod:`~lavra.batch.planning`: the plan, one registry transaction that numbers every
+  document in input order (:func:`lavra.registry.runs.plan_run`); bad records and the
+  same holder twice are refused with a pt-BR reason, without stopping the others;
+- :mod:`~lavra.batch.work`: warm worker processes (each keeps its Engine, templates and
+  signing keys) that claim pending items and record each under its reserved number;
+- :mod:`~lavra.batch.output`: the files (atomic writes), the summary CSV and PDF, the
+  merged PDF in input order;
+- :mod:`~lavra.batch.runner`: the whole run, and the dry run (``simular``).
+
+May import: ``lavra.errors``, ``lavra.textutil``, ``lavra.inputs``, ``lavra.pack``,
+``lavra.config``, ``lavra.law``, ``lavra.checking``, ``lavra.render``,
+``lavra.signing``, ``lavra.registry``, ``lavra.documents``, ``lavra.issuing``.
+"""

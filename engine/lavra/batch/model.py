@@ -1,0 +1,111 @@
+"""What a content pack provides for a batch run, and what the engine gives it.
+
+A pack offers a run by putting a :class:`BatchRun` in ``ContentPack.batch_runs``
+under the run's name (the ``lavra batch`` argument). The engine calls, in order:
+
+1. :meth:`BatchRun.key`: the name of the run in the registry (what it renews, e.g.
+   ``"<nome>:2027"``): one unfinished run per key, resumed by the same command;
+2. :meth:`BatchRun.plan`: for each holder, in input order, what it gets, as
+   :class:`~lavra.registry.runs.PlannedHolder` values (documents with their series,
+   unsigned companion files, or a refusal with its pt-BR reason); it reads the
+   registry or the ``entrada`` file, and the ``pedidos`` file, through the
+   :class:`PlanContext`;
+3. :meth:`BatchRun.link`, inside the numbering transaction: the holder's data
+   completed with the printed numbers reserved for it (a document that cites another
+   of the same holder's, such as the identification seal of a licence).
+
+A run over licences of another law (one expiring by a date, say) is the same protocol
+with other options: the kind reads ``request.options["vencendo_ate"]`` instead of
+``"ano"``, and plans its own documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from lavra.checking.report import Report
+from lavra.errors import InputError
+from lavra.registry.runs import PlannedHolder, PlannedOutput
+
+if TYPE_CHECKING:
+    from lavra.issuing import Issuer
+
+__all__ = ["BatchRun", "PlanContext", "PlannedHolder", "PlannedOutput", "RunRequest"]
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What the command asked: the run's name, its options (``{"ano": 2027}``), the date
+    of issue of its documents, and the input files (None: the registry)."""
+
+    kind: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    on: date = date(1970, 1, 1)
+    entrada: Path | None = None
+    pedidos: Path | None = None
+
+    def option(self, name: str, label: str) -> Any:
+        """The option ``name``, or an InputError asking for ``label`` (``--ano``)."""
+        value = self.options.get(name)
+        if value is None:
+            raise InputError(
+                f"A execução «{self.kind}» exige a opção {label}.", field=f"/{name}"
+            )
+        return value
+
+
+class PlanContext:
+    """The engine as a plan sees it: the issuer over the registry, the request, and the
+    completeness check of a form's data (with the registry as case history)."""
+
+    def __init__(self, issuer: Issuer, request: RunRequest) -> None:
+        self.issuer = issuer
+        self.request = request
+
+    @property
+    def registry(self) -> Any:
+        return self.issuer.registry
+
+    def check(self, form_id: str, data: Mapping[str, Any], on: date | None = None) -> Report:
+        """The completeness report of ``data`` as ``form_id`` (what issuing would say)."""
+        return self.issuer.prepare(form_id, data, on).report
+
+    def check_request(self, form_id: str, data: Mapping[str, Any]) -> Report:
+        """The completeness report of a requerimento the public filled (its checklist of
+        documents pending from the first screen, as on the web page)."""
+        return self.issuer.engine.check(form_id, data, history=self.issuer.history)
+
+    def series(self, form_id: str) -> str:
+        """The series ``form_id`` is numbered in (InputError for a requerimento)."""
+        form = self.issuer.engine.content.form(form_id)
+        if form.series is None:
+            raise InputError(f"O formulário «{form_id}» não é numerado pela Secretaria.")
+        return form.series
+
+    def has_form(self, form_id: str) -> bool:
+        return form_id in self.issuer.engine.content.forms
+
+
+class BatchRun(Protocol):
+    """One kind of batch run a pack offers (module docstring)."""
+
+    @property
+    def name(self) -> str:
+        """The run's name, as given to ``lavra batch``."""
+
+    @property
+    def title(self) -> str:
+        """The pt-BR title of the run, printed on the summary."""
+
+    def key(self, request: RunRequest) -> str:
+        """The name of the run in the registry (InputError for a missing option)."""
+
+    def plan(self, context: PlanContext) -> Sequence[PlannedHolder]:
+        """What each holder gets, in input order (a refusal for a bad record)."""
+
+    def link(self, holder: PlannedHolder, printed: tuple[str | None, ...]) -> PlannedHolder:
+        """``holder`` with its data completed by its reserved printed numbers."""

@@ -1,0 +1,198 @@
+"""The files of a batch run, in one folder: one PDF per output, the summary CSV and PDF,
+and on request one merged PDF in input order.
+
+Every file is written atomically (a temporary file in the same folder, flushed and
+fsynced, then renamed over the name, and the folder fsynced): after a crash a file is
+either whole or absent, never half-written. The files come from the registry (the
+signed PDF as recorded, the companion file kept with its item), so a rerun writes what
+an interrupted run had recorded but not yet written, and leaves alone a file already
+identical.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from pypdf import PdfWriter
+
+from lavra.documents import Engine
+from lavra.errors import LavraError
+from lavra.registry.runs import REFUSED, ItemRecord, item_content
+from lavra.registry.store import Registry
+from lavra.render.pdf import PageFrame
+
+__all__ = [
+    "CSV_NAME",
+    "MERGED_NAME",
+    "PDF_NAME",
+    "SummaryRow",
+    "atomic_write",
+    "file_name",
+    "summary_rows",
+    "write_outputs",
+]
+
+CSV_NAME, PDF_NAME, MERGED_NAME = "resumo.csv", "resumo.pdf", "lote-para-impressao.pdf"
+CSV_COLUMNS = ("ordem", "titular", "nome", "resultado", "papel", "formulario", "numero",
+               "arquivo", "situacao", "motivo")
+
+
+def atomic_write(path: Path, content: bytes) -> None:
+    """Write ``content`` at ``path``: whole or not at all (module docstring)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise LavraError(
+            f"Não foi possível gravar o arquivo {path.name}: {error.strerror}. Libere "
+            "espaço e repita o comando: a execução continua de onde parou."
+        ) from None
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def file_name(item: ItemRecord) -> str:
+    """The output's file name: its place in the input, then the pack's name for it."""
+    return f"{item.position + 1:05d}-{item.seq + 1}-{item.file}"
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """One line of the summary: an output, or a refused record."""
+
+    order: int
+    holder: str
+    name: str
+    outcome: str
+    role: str
+    form: str
+    number: str
+    file: str
+    state: str
+    reason: str
+
+    def as_csv(self) -> tuple[str, ...]:
+        return (str(self.order), self.holder, self.name, self.outcome, self.role, self.form,
+                self.number, self.file, self.state, self.reason)
+
+
+def summary_rows(items: Sequence[ItemRecord],
+                 numbers: Sequence[str | None] | None = None) -> tuple[SummaryRow, ...]:
+    """The summary's lines; ``numbers``: the numbers a dry run foresees, per item."""
+    rows = []
+    for index, item in enumerate(items):
+        number = item.printed or (numbers[index] if numbers is not None else None) or ""
+        if item.role == REFUSED:
+            state = "recusado"
+        elif numbers is not None:
+            state = "previsto (simulação)"
+        else:
+            state = "concluído" if item.done else "pendente"
+        rows.append(SummaryRow(
+            item.position + 1, item.holder, item.name, item.outcome, item.role,
+            item.form or "", number, "" if item.role == REFUSED else file_name(item), state,
+            item.reason or "",
+        ))
+    return tuple(rows)
+
+
+def summary_csv(rows: Sequence[SummaryRow]) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(row.as_csv() for row in rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def counts(rows: Sequence[SummaryRow]) -> dict[str, int]:
+    """Holders by outcome, documents and pending outputs."""
+    holders: dict[int, str] = {}
+    for row in rows:
+        holders.setdefault(row.order, row.outcome)
+    found: dict[str, int] = {}
+    for outcome in holders.values():
+        found[outcome] = found.get(outcome, 0) + 1
+    found["titulares"] = len(holders)
+    found["documentos"] = sum(1 for r in rows if r.role == "documento")
+    found["anexos"] = sum(1 for r in rows if r.role == "anexo")
+    found["pendentes"] = sum(1 for r in rows if r.state == "pendente")
+    return found
+
+
+def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Sequence[SummaryRow]) -> bytes:
+    """The summary as a PDF/A: the counts, then who got what, with the numbers."""
+    tally = counts(rows)
+    lines = "".join(f"<tr><th>{escape(k)}</th><td>{v}</td></tr>" for k, v in tally.items())
+    body = [f'<p class="subtitulo">{escape(subtitle)}</p>', "<h2>Totais</h2>",
+            f'<table class="dados">{lines}</table>', "<h2>Titulares</h2>",
+            '<table class="dados"><tr><th>Nº</th><th>Titular</th><th>Resultado</th>'
+            "<th>Documento</th><th>Número</th></tr>"]
+    titles = {fid: spec.title for fid, spec in engine.content.forms.items()}
+    for row in rows:
+        what = row.reason if row.role == REFUSED else titles.get(row.form, row.form)
+        body.append(
+            f"<tr><td>{row.order}</td><td>{escape(row.name)}<br/>{escape(row.holder)}</td>"
+            f"<td>{escape(row.outcome)} ({escape(row.state)})</td><td>{escape(what)}</td>"
+            f"<td>{escape(row.number)}</td></tr>"
+        )
+    body.append("</table>")
+    org = engine.content.organization
+    frame = PageFrame(municipio=org.municipio, orgao=org.orgao, titulo=title)
+    return engine.renderer.pdf("".join(body), frame)
+
+
+def _write_if_changed(path: Path, content: bytes) -> bool:
+    same = path.is_file() and (
+        hashlib.sha256(path.read_bytes()).digest() == hashlib.sha256(content).digest()
+    )
+    if same:
+        return False
+    atomic_write(path, content)
+    return True
+
+
+def write_outputs(
+    registry: Registry,
+    engine: Engine,
+    items: Sequence[ItemRecord],
+    folder: Path,
+    *,
+    title: str,
+    subtitle: str,
+    merged: bool,
+) -> tuple[SummaryRow, ...]:
+    """Every done item's file, the summaries and, with ``merged``, the merged PDF."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files: list[Path] = []
+    for item in items:
+        if item.role == REFUSED or not item.done:
+            continue
+        path = folder / file_name(item)
+        _write_if_changed(path, item_content(registry, item))
+        files.append(path)
+    rows = summary_rows(items)
+    _write_if_changed(folder / CSV_NAME, summary_csv(rows))
+    atomic_write(folder / PDF_NAME, summary_pdf(engine, title, subtitle, rows))
+    if merged and files:
+        writer = PdfWriter()
+        for path in files:
+            writer.append(str(path))
+        buffer = io.BytesIO()
+        writer.write(buffer)
+        atomic_write(folder / MERGED_NAME, buffer.getvalue())
+    return rows

@@ -1,0 +1,113 @@
+"""The plan of a batch run: what each holder gets, decided once, in input order.
+
+The pack decides (:meth:`lavra.batch.model.BatchRun.plan`); the engine refuses the same
+holder twice (the later occurrence, naming the first), fingerprints the inputs (a
+rerun with the same files resumes the run; with other files it is refused while the
+run is unfinished), and writes the plan in one registry transaction
+(:func:`lavra.registry.runs.plan_run`) or, for a dry run, only says what it would do,
+with the numbers the documents would take if planned now.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from lavra.batch.model import BatchRun, PlanContext, PlannedHolder, RunRequest
+from lavra.errors import InputError
+from lavra.inputs.reading import TIMEZONE
+from lavra.issuing import Issuer
+from lavra.registry.records import printed_number
+from lavra.registry.runs import RunRecord, plan_run
+
+__all__ = ["Plan", "decide", "fingerprint", "preview_numbers", "write_plan"]
+
+REFUSED = "recusado"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The decided run, not yet written: the key, the fingerprint, the year of the
+    series, and each holder's outputs in input order."""
+
+    request: RunRequest
+    key: str
+    fingerprint: str
+    year: int
+    holders: tuple[PlannedHolder, ...]
+
+
+def fingerprint(request: RunRequest) -> str:
+    """A digest of what shapes the run: its name, options, date and input files."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps(
+        {"kind": request.kind, "options": dict(request.options), "on": request.on.isoformat()},
+        sort_keys=True, default=str,
+    ).encode())
+    for path in (request.entrada, request.pedidos):
+        digest.update(b"\0")
+        if path is not None:
+            try:
+                digest.update(path.read_bytes())
+            except OSError as error:
+                raise InputError(
+                    f"Não foi possível ler o arquivo {path.name}: {error.strerror}.",
+                    field="/entrada" if path == request.entrada else "/pedidos",
+                ) from None
+    return digest.hexdigest()
+
+
+def _without_repeats(holders: list[PlannedHolder]) -> tuple[PlannedHolder, ...]:
+    first: dict[str, int] = {}
+    kept: list[PlannedHolder] = []
+    for position, holder in enumerate(holders, 1):
+        if holder.holder in first and holder.outputs:
+            kept.append(replace(
+                holder, outcome=REFUSED, outputs=(),
+                reason=f"O mesmo titular consta mais de uma vez da entrada (primeira "
+                f"ocorrência no registro nº {first[holder.holder]}); só a primeira foi "
+                "considerada.",
+            ))
+            continue
+        first.setdefault(holder.holder, position)
+        kept.append(holder)
+    return tuple(kept)
+
+
+def decide(issuer: Issuer, kind: BatchRun, request: RunRequest) -> Plan:
+    """Ask the pack for each holder's outputs; nothing is written."""
+    key = kind.key(request)
+    holders = _without_repeats(list(kind.plan(PlanContext(issuer, request))))
+    year = datetime.now(TIMEZONE).year  # the series year, as Issuer.issue takes it
+    return Plan(request, key, fingerprint(request), year, holders)
+
+
+def write_plan(issuer: Issuer, kind: BatchRun, plan: Plan, actor: str | None) -> RunRecord:
+    """Number every document in input order, in one transaction."""
+    return plan_run(
+        issuer.registry, plan.request.kind, plan.key, plan.fingerprint,
+        {"opcoes": dict(plan.request.options),
+         "entrada": plan.request.entrada.name if plan.request.entrada else None,
+         "pedidos": plan.request.pedidos.name if plan.request.pedidos else None},
+        plan.request.on, plan.year, plan.holders, link=kind.link, actor=actor,
+    )
+
+
+def preview_numbers(issuer: Issuer, plan: Plan) -> tuple[tuple[str | None, ...], ...]:
+    """The printed numbers each holder's outputs would take if planned now (dry run)."""
+    following: dict[str, int] = {}
+    found: list[tuple[str | None, ...]] = []
+    for holder in plan.holders:
+        numbers: list[str | None] = []
+        for out in holder.outputs:
+            if out.series is None:
+                numbers.append(None)
+                continue
+            if out.series not in following:
+                following[out.series] = issuer.registry.next_number(out.series, plan.year)
+            numbers.append(printed_number(out.series, following[out.series], plan.year))
+            following[out.series] += 1
+        found.append(tuple(numbers))
+    return tuple(found)

@@ -1,0 +1,122 @@
+"""A whole batch run: plan (or resume), work, write the files, finish.
+
+    summary = run_batch(issuer, kind, request, folder, database_url=url, workers=2)
+
+The same command resumes an interrupted run: the unfinished run of the same key is
+found in the registry and its pending items worked; nothing is planned twice. With
+``simulate`` nothing is numbered, recorded or written: the summary says what would be
+issued, with the numbers the documents would take if the run were planned now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from lavra.batch.model import BatchRun, RunRequest
+from lavra.batch.output import SummaryRow, counts, summary_rows, write_outputs
+from lavra.batch.planning import decide, fingerprint, preview_numbers, write_plan
+from lavra.batch.work import Progress, WorkerSetup, run_workers
+from lavra.errors import InputError
+from lavra.issuing import Issuer
+from lavra.registry.runs import (
+    REFUSED,
+    ItemRecord,
+    RunRecord,
+    finish_run,
+    open_run,
+    run_items,
+)
+
+__all__ = ["Summary", "find_kind", "run_batch"]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the run did (or, simulated, would do)."""
+
+    run: RunRecord | None
+    resumed: bool
+    simulated: bool
+    rows: tuple[SummaryRow, ...]
+
+    @property
+    def counts(self) -> Mapping[str, int]:
+        return counts(self.rows)
+
+    @property
+    def complete(self) -> bool:
+        return self.simulated or self.counts.get("pendentes", 0) == 0
+
+
+def find_kind(issuer: Issuer, name: str) -> BatchRun:
+    runs = issuer.engine.content.pack.batch_runs
+    if name not in runs:
+        known = ", ".join(sorted(runs)) or "nenhuma"
+        raise InputError(
+            f"Execução em lote desconhecida: «{name}». Execuções do pacote: {known}.",
+            field="/execucao",
+        )
+    return runs[name]
+
+
+def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest) -> Summary:
+    earlier = open_run(issuer.registry, kind.key(request))
+    if earlier is not None:
+        found = run_items(issuer.registry, earlier.id)
+        return Summary(earlier, True, True, summary_rows(found, [i.printed for i in found]))
+    plan = decide(issuer, kind, request)
+    numbers = preview_numbers(issuer, plan)
+    items: list[ItemRecord] = []
+    expected: list[str | None] = []
+    for position, (holder, printed) in enumerate(zip(plan.holders, numbers, strict=True)):
+        final = kind.link(holder, printed) if holder.outputs else holder
+        outputs = final.outputs or (None,)
+        for seq, out in enumerate(outputs):
+            items.append(ItemRecord(
+                0, 0, position, seq, final.holder, final.name, final.outcome,
+                REFUSED if out is None else out.role, None if out is None else out.form,
+                None, None, None, None if out is None else out.data, final.reason,
+                None if out is None else out.file, "pending", None,
+            ))
+            expected.append(printed[seq] if out is not None else None)
+    return Summary(None, False, True, summary_rows(items, expected))
+
+
+def run_batch(
+    issuer: Issuer,
+    kind: BatchRun,
+    request: RunRequest,
+    folder: Path,
+    *,
+    database_url: str,
+    workers: int = 2,
+    merged: bool = False,
+    simulate: bool = False,
+    progress: Progress | None = None,
+    actor: str | None = None,
+) -> Summary:
+    """Plan or resume the run, work it in ``workers`` processes, write its files."""
+    if simulate:
+        return _simulated(issuer, kind, request)
+    key = kind.key(request)
+    run = open_run(issuer.registry, key)
+    resumed = run is not None
+    if run is not None and run.fingerprint != fingerprint(request):
+        raise InputError(
+            f"Há uma execução em lote não concluída para {key.split(':', 1)[-1]} "
+            f"(execução nº {run.id}, planejada com outras entradas). Repita o comando com "
+            "os mesmos arquivos e a mesma data para concluí-la.",
+            field="/entrada",
+        )
+    if run is None:
+        run = write_plan(issuer, kind, decide(issuer, kind, request), actor)
+    setup = WorkerSetup(issuer.config, database_url, run.id)
+    run_workers(setup, issuer.registry, workers, progress)
+    items = run_items(issuer.registry, run.id)
+    subtitle = f"Execução em lote nº {run.id}, de {request.on.strftime('%d/%m/%Y')}"
+    rows = write_outputs(issuer.registry, issuer.engine, items, folder, title=kind.title,
+                         subtitle=subtitle, merged=merged)
+    run = finish_run(issuer.registry, run.id)
+    return Summary(run, resumed, False, rows)

@@ -1,0 +1,144 @@
+"""The work of a batch run: warm worker processes render, sign and record its items.
+
+Each worker is a process started once for the run (``spawn``: a clean interpreter,
+nothing inherited from the caller's threads or connections). It loads the pack, the
+Engine with its templates and fonts, the signers' keys and its own registry
+connection once, then claims pending items one after another
+(:func:`lavra.registry.runs.claim_and_record`) until none is left: each document is
+recorded under the number the plan reserved, in the same transaction that marks the
+item done. Workers render in their own process (``Engine(pool=None)``): the worker is
+already a process of its own, with no second pool under it.
+
+A worker that dies (``kill -9``, a full disk) loses only the item it held: its
+transaction rolls back and the item stays pending for the next run of the same
+command. A worker exits when its parent process is gone, so that killing the command
+stops the run. An item whose building fails stays pending with the reason noted
+(:func:`lavra.registry.runs.record_failure`); the others go on.
+
+Progress is read from the registry (items done of items in all), the same wherever
+the workers run, on this machine or another.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from lavra.checking.content import Content
+from lavra.config import Config
+from lavra.documents import Engine
+from lavra.issuing import Issuer
+from lavra.registry.records import Built
+from lavra.registry.runs import (
+    DOCUMENT,
+    ItemFailed,
+    ItemRecord,
+    claim_and_record,
+    record_failure,
+    run_counts,
+)
+from lavra.registry.store import Registry, open_registry
+
+__all__ = ["Progress", "WorkerSetup", "run_workers", "work_items"]
+
+Progress = Callable[[int, int], None]
+"""Called with (items done, items in all) as the run advances."""
+
+
+@dataclass(frozen=True)
+class WorkerSetup:
+    """What a worker process needs to warm up: the configuration and the registry."""
+
+    config: Config
+    database_url: str
+    run_id: int
+    docx: bool = False
+
+
+def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False) -> Built | bytes:
+    """The signed document of a documento item, the prefilled file of an anexo."""
+    if item.form is None or item.data is None:
+        raise ItemFailed(item, "Item do lote sem formulário ou sem dados.")
+    if item.role == DOCUMENT:
+        printed = item.printed
+        if printed is None:
+            raise ItemFailed(item, "Documento do lote sem número reservado.")
+        return issuer.build_document(item.form, item.data, None, printed, docx=docx)
+    return issuer.engine.prefill(item.form, item.data)
+
+
+def work_items(
+    issuer: Issuer, run_id: int, *, worker: str, share: tuple[int, int] = (0, 1),
+    parent: int | None = None, docx: bool = False,
+) -> int:
+    """Claim and record items of the run until none is left (or the parent is gone);
+    the number of items this worker recorded."""
+    failed: list[int] = []
+    recorded = 0
+    while parent is None or os.getppid() == parent:
+        try:
+            item = claim_and_record(
+                issuer.registry, run_id, lambda it: build_item(issuer, it, docx=docx),
+                worker=worker, skip=failed, share=share,
+            )
+        except ItemFailed as failure:
+            failed.append(failure.item.id)
+            record_failure(issuer.registry, failure.item.id, failure.message)
+            continue
+        if item is None:
+            break
+        recorded += 1
+    return recorded
+
+
+def warm_issuer(setup: WorkerSetup) -> Issuer:
+    """An Issuer of this process: pack, templates, keys and connection, loaded once."""
+    engine = Engine(Content(setup.config.pack_dir), pool=None)
+    return Issuer(engine, open_registry(setup.database_url), setup.config)
+
+
+def _worker_main(setup: WorkerSetup, index: int, count: int, parent: int) -> None:
+    issuer = warm_issuer(setup)
+    try:
+        work_items(issuer, setup.run_id, worker=f"processo {os.getpid()}",
+                   share=(index, count), parent=parent, docx=setup.docx)
+    finally:
+        issuer.close()
+
+
+def run_workers(
+    setup: WorkerSetup, registry: Registry, workers: int, progress: Progress | None = None,
+    *, poll: float = 0.25,
+) -> tuple[int, int]:
+    """Start ``workers`` processes on the run and wait for them; (done, total) at the end.
+
+    A worker that ends with an error does not stop the others; what it held stays
+    pending, and is reported pending.
+    """
+    context = multiprocessing.get_context("spawn")
+    processes: list[Any] = [
+        context.Process(target=_worker_main, args=(setup, n, workers, os.getpid()),
+                        name=f"lavra-lote-{n + 1}", daemon=True)
+        for n in range(max(1, workers))
+    ]
+    for process in processes:
+        process.start()
+    try:
+        while any(process.is_alive() for process in processes):
+            if progress is not None:
+                progress(*run_counts(registry, setup.run_id))
+            time.sleep(poll)
+    finally:
+        for process in processes:
+            process.join(5)
+            if process.is_alive():
+                process.terminate()
+                process.join(5)
+    done, total = run_counts(registry, setup.run_id)
+    if progress is not None:
+        progress(done, total)
+    return done, total

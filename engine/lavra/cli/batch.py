@@ -1,0 +1,155 @@
+"""``lavra batch``: a batch run of the content pack (an annual renewal), with progress.
+
+A thin shell over :mod:`lavra.batch.runner`: the options become a
+:class:`lavra.batch.model.RunRequest`; on a terminal a rich progress bar shows the
+counts, the rate and the time left, otherwise one plain line per step; a final table
+gives the totals.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from lavra.cli.support import EXIT_INCOMPLETE, shielded
+from lavra.config import load_config
+from lavra.errors import InputError
+from lavra.inputs.reading import TIMEZONE, parse_date
+
+__all__ = ["batch"]
+
+
+def _progress(plain: bool) -> tuple[Any, Any]:
+    """A (callback, closer) pair: rich bar on a terminal, plain lines otherwise."""
+    if not plain:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        bar = Progress(TextColumn("Emitindo"), BarColumn(), MofNCompleteColumn(),
+                       TaskProgressColumn(), TextColumn("{task.fields[rate]}"),
+                       TimeRemainingColumn())
+        task = bar.add_task("lote", total=None, rate="")
+        start = time.monotonic()
+        bar.start()
+
+        def update(done: int, total: int) -> None:
+            elapsed = max(time.monotonic() - start, 1e-6)
+            bar.update(task, completed=done, total=total, rate=f"{done / elapsed:.1f}/s")
+
+        return update, bar.stop
+    last = [-1, time.monotonic()]
+
+    def line(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done != last[0] and (now - last[1] >= 2 or done == total):
+            click.echo(f"{done}/{total} itens concluídos")
+            last[0], last[1] = done, now
+
+    return line, lambda: None
+
+
+@click.command("batch")
+@click.argument("kind", metavar="EXECUÇÃO")
+@click.option("--ano", type=int, help="Ano do exercício a renovar (renovação anual).")
+@click.option("--vencendo-ate", "vencendo_ate", metavar="AAAA-MM-DD",
+              help="Renova as licenças que vencem até esta data.")
+@click.option("-o", "--output", "folder", required=True,
+              type=click.Path(path_type=Path, file_okay=False),
+              help="Pasta dos arquivos gerados (criada se não existir).")
+@click.option("--entrada", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="Titulares a renovar, em CSV ou JSON Lines (sem ela: os do registro).")
+@click.option("--pedidos", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="Requerimentos de renovação recebidos, um por linha (JSON Lines).")
+@click.option("--data", "on", metavar="AAAA-MM-DD",
+              help="Data de expedição dos documentos (padrão: hoje; nunca no futuro).")
+@click.option("--simular", is_flag=True,
+              help="Não numera, não registra nem grava nada: diz o que seria emitido.")
+@click.option("--registro", "registry_url", metavar="URL",
+              help="Banco do registro (padrão: o da configuração).")
+@click.option("--trabalhadores", type=click.IntRange(1, 64), default=None,
+              help="Processos de emissão em paralelo (padrão: um por núcleo).")
+@click.option("--pdf-unico", is_flag=True,
+              help="Também grava um PDF único, na ordem da entrada, para impressão.")
+@shielded
+def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
+          entrada: Path | None, pedidos: Path | None, on: str | None, simular: bool,
+          registry_url: str | None, trabalhadores: int | None, pdf_unico: bool) -> None:
+    """Executa em lote a EXECUÇÃO do pacote (por exemplo a renovação anual dos alvarás):
+    planeja uma vez (cada titular, na ordem da entrada, recebe o seu documento e o seu
+    número), emite em paralelo e registra; repetir o mesmo comando conclui uma execução
+    interrompida, sem emitir duas vezes nem pular números."""
+    from dataclasses import replace
+
+    from lavra.batch.model import RunRequest
+    from lavra.batch.runner import find_kind, run_batch
+    from lavra.checking.content import Content
+    from lavra.documents import Engine
+    from lavra.issuing import Issuer
+    from lavra.issuing import registry_url as configured_url
+    from lavra.registry.store import open_registry
+
+    today = datetime.now(TIMEZONE).date()
+    day = parse_date(on, field="/data") if on else today
+    if day > today:
+        raise InputError("A data de expedição não pode ser futura.", field="/data")
+    options: dict[str, Any] = {}
+    if ano is not None:
+        options["ano"] = ano
+    if vencendo_ate is not None:
+        options["vencendo_ate"] = parse_date(vencendo_ate, field="/vencendo_ate").isoformat()
+    config = load_config()
+    if registry_url:
+        config = replace(config, database_url=registry_url)
+    url = configured_url(config)
+    issuer = Issuer(Engine(Content(config.pack_dir), pool=None), open_registry(url), config)
+    try:
+        run = find_kind(issuer, kind)
+        request = RunRequest(kind, options, day, entrada, pedidos)
+        update, close = (None, lambda: None) if simular else _progress(not sys.stderr.isatty())
+        try:
+            summary = run_batch(issuer, run, request, folder, database_url=url,
+                                workers=trabalhadores or os.cpu_count() or 1,
+                                merged=pdf_unico, simulate=simular, progress=update)
+        finally:
+            close()
+    finally:
+        issuer.close()
+    _final_table(summary, folder)
+    if not summary.complete:
+        sys.exit(EXIT_INCOMPLETE)
+
+
+def _final_table(summary: Any, folder: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(soft_wrap=True)
+    title = "Simulação (nada foi emitido)" if summary.simulated else (
+        "Execução retomada e concluída" if summary.resumed else "Execução concluída")
+    if not summary.complete:
+        title = "Execução incompleta: repita o mesmo comando"
+    table = Table(title=title)
+    table.add_column("Total")
+    table.add_column("Quantidade", justify="right")
+    for name, value in summary.counts.items():
+        table.add_row(name, str(value))
+    console.print(table)
+    if summary.simulated:
+        for row in summary.rows:
+            what = row.reason if row.role == "recusado" else f"{row.form} {row.number}"
+            console.print(f"{row.order:>5} {row.name or row.holder}: {row.outcome} – {what}")
+    else:
+        console.print(f"Arquivos em {folder}: resumo.csv, resumo.pdf e um PDF por documento.")
+

@@ -1,0 +1,407 @@
+"""Batch runs in the registry: plan once, then work item by item, resumable.
+
+    run = plan_run(registry, "renovacao-x", "renovacao-x:2027", fingerprint, params,
+                   on, year, holders)          # numbers reserved, in input order
+    item = claim_and_record(registry, run.id, build, worker="w1")   # one item done
+    items = run_items(registry, run.id)
+
+**Plan.** One write transaction locks the counter of every series the run numbers (in
+a fixed order, so that two planners never deadlock), decides nothing itself but
+takes, for each holder in input order and each of its documents, the next number of
+the document's series, and writes one ``batch_items`` row per output with its number.
+The counters move past the reserved block in the same transaction: a document issued
+one by one meanwhile takes the number after it, and a number is never reserved twice
+(``batch_items`` is unique on series, year and number). The run is named by a key
+(what it renews): while a run of that key is unfinished, planning it again returns that
+run (same inputs) or refuses (other inputs), so that a rerun resumes and never plans a
+holder twice.
+
+**Work.** :func:`claim_and_record` takes one pending item and records its document
+under the reserved number, with the document's first event and the item marked done,
+in one transaction. On PostgreSQL the item is claimed with ``SELECT ... FOR UPDATE
+SKIP LOCKED``: any number of workers, on any number of machines, take distinct items,
+and a worker that dies (``kill -9``) releases its item when its connection drops. On
+SQLite there are no row locks and the writer lock is one for the whole file: an item
+is built outside the transaction and recorded only if it is still pending when the
+writer lock is taken (one claimer at a time records; a second process side by side on
+the same file may build an item in vain, never record it twice).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from lavra.errors import InputError, LavraError
+from lavra.registry.records import Built, check_series, format_number, printed_number
+from lavra.registry.store import Registry
+from lavra.registry.tables import BatchItemRow, BatchRunRow
+
+__all__ = [
+    "ItemFailed",
+    "ItemRecord",
+    "PlannedHolder",
+    "PlannedOutput",
+    "RunRecord",
+    "claim_and_record",
+    "finish_run",
+    "item_content",
+    "open_run",
+    "plan_run",
+    "record_failure",
+    "run_counts",
+    "run_items",
+]
+
+DOCUMENT, ATTACHMENT, REFUSED = "documento", "anexo", "recusado"
+PENDING, DONE = "pending", "done"
+
+
+@dataclass(frozen=True)
+class PlannedOutput:
+    """One output of a holder: a document of ``series`` (numbered) or, with no series,
+    an unsigned companion file (``role`` ``anexo``); ``file`` is its file name."""
+
+    form: str
+    data: Mapping[str, Any]
+    file: str
+    series: str | None = None
+
+    @property
+    def role(self) -> str:
+        return DOCUMENT if self.series is not None else ATTACHMENT
+
+
+@dataclass(frozen=True)
+class PlannedHolder:
+    """What the plan decided for one holder, in input order: its outputs, or why it was
+    refused (``reason``, pt-BR, with no outputs). ``outcome`` is a short pt-BR label
+    (``renovado``, ``notificado``, ``recusado``)."""
+
+    holder: str
+    name: str
+    outcome: str
+    outputs: tuple[PlannedOutput, ...] = ()
+    reason: str | None = None
+
+
+Link = Callable[[PlannedHolder, tuple[str | None, ...]], PlannedHolder]
+"""Given the printed numbers the plan reserved for a holder's outputs (None for an
+attachment), the holder with its data completed (one document citing another's
+number)."""
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    id: int
+    kind: str
+    key: str
+    fingerprint: str
+    params: Mapping[str, Any]
+    reference_date: date
+    year: int
+    status: str
+    created_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ItemRecord:
+    id: int
+    run_id: int
+    position: int
+    seq: int
+    holder: str
+    name: str
+    outcome: str
+    role: str
+    form: str | None
+    series: str | None
+    year: int | None
+    number: int | None
+    data: Mapping[str, Any] | None = field(repr=False)
+    reason: str | None
+    file: str | None
+    status: str
+    document_id: int | None
+
+    @property
+    def printed(self) -> str | None:
+        """The number as printed, with its series (``ALV 0001/2027``)."""
+        if self.series is None or self.number is None or self.year is None:
+            return None
+        return printed_number(self.series, self.number, self.year)
+
+    @property
+    def done(self) -> bool:
+        return self.status == DONE
+
+
+def _run_of(row: BatchRunRow) -> RunRecord:
+    return RunRecord(row.id, row.kind, row.key, row.fingerprint, dict(row.params),
+                     row.reference_date, row.year, row.status, row.created_at,
+                     row.finished_at)
+
+
+def _item_of(row: BatchItemRow) -> ItemRecord:
+    return ItemRecord(
+        row.id, row.run_id, row.position, row.seq, row.holder, row.name, row.outcome,
+        row.role, row.form, row.series, row.year, row.number,
+        None if row.data is None else dict(row.data), row.reason, row.file, row.status,
+        row.document_id,
+    )
+
+
+def _json(value: Mapping[str, Any]) -> Any:
+    try:
+        return json.loads(json.dumps(value, default=str, ensure_ascii=False))
+    except (TypeError, ValueError) as error:
+        raise LavraError(f"Dados do lote não representáveis em JSON: {error}.") from None
+
+
+def _unfinished(session: Session, key: str) -> BatchRunRow | None:
+    return session.scalars(
+        select(BatchRunRow)
+        .where(BatchRunRow.key == key, BatchRunRow.status != DONE)
+        .order_by(BatchRunRow.id)
+    ).first()
+
+
+def open_run(registry: Registry, key: str) -> RunRecord | None:
+    """The unfinished run named ``key``, if any."""
+    with registry._database_errors(), registry._read() as session:
+        row = _unfinished(session, key)
+        return None if row is None else _run_of(row)
+
+
+def _same_or_refuse(row: BatchRunRow, fingerprint: str) -> RunRecord:
+    if row.fingerprint != fingerprint:
+        raise InputError(
+            f"Há uma execução em lote não concluída para {row.key.split(':', 1)[-1]} "
+            f"(execução nº {row.id}, planejada com outros arquivos de entrada). Repita o "
+            "comando com os mesmos arquivos para concluí-la; só então outra pode ser "
+            "planejada.",
+            field="/entrada",
+        )
+    return _run_of(row)
+
+
+def plan_run(
+    registry: Registry,
+    kind: str,
+    key: str,
+    fingerprint: str,
+    params: Mapping[str, Any],
+    on: date,
+    year: int,
+    holders: Sequence[PlannedHolder],
+    *,
+    link: Link | None = None,
+    actor: str | None = None,
+) -> RunRecord:
+    """Write the plan: every output numbered in input order (module docstring)."""
+    series_used = sorted(
+        {check_series(out.series) for h in holders for out in h.outputs if out.series}
+    )
+    with registry._database_errors(), registry._write() as session:
+        counters = {s: registry._lock_counter(session, s, year) for s in series_used}
+        earlier = _unfinished(session, key)
+        if earlier is not None:
+            return _same_or_refuse(earlier, fingerprint)
+        now = datetime.now(UTC)
+        run = BatchRunRow(kind=kind, key=key, fingerprint=fingerprint, params=_json(params),
+                          reference_date=on, year=year, status="planned", actor=actor,
+                          created_at=now)
+        session.add(run)
+        session.flush()
+        for position, holder in enumerate(holders):
+            if not holder.outputs:
+                session.add(BatchItemRow(
+                    run_id=run.id, position=position, seq=0, holder=holder.holder,
+                    name=holder.name, outcome=holder.outcome, role=REFUSED,
+                    reason=holder.reason, status=DONE, done_at=now,
+                ))
+                continue
+            numbers: list[int | None] = []
+            for out in holder.outputs:
+                if out.series is None:
+                    numbers.append(None)
+                    continue
+                counter = counters[out.series]
+                counter.last_number += 1
+                numbers.append(counter.last_number)
+            printed = tuple(
+                None if n is None or out.series is None else printed_number(out.series, n, year)
+                for out, n in zip(holder.outputs, numbers, strict=True)
+            )
+            final = link(holder, printed) if link is not None else holder
+            for seq, (out, number) in enumerate(zip(final.outputs, numbers, strict=True)):
+                session.add(BatchItemRow(
+                    run_id=run.id, position=position, seq=seq, holder=final.holder,
+                    name=final.name, outcome=final.outcome, role=out.role, form=out.form,
+                    series=out.series, year=year if number is not None else None,
+                    number=number, data=_json(out.data), file=out.file, status=PENDING,
+                ))
+        session.flush()
+        return _run_of(run)
+
+
+def run_items(registry: Registry, run_id: int) -> tuple[ItemRecord, ...]:
+    """Every item of the run, in input order."""
+    with registry._database_errors(), registry._read() as session:
+        rows = session.scalars(
+            select(BatchItemRow)
+            .where(BatchItemRow.run_id == run_id)
+            .order_by(BatchItemRow.position, BatchItemRow.seq)
+        ).all()
+        return tuple(_item_of(row) for row in rows)
+
+
+def run_counts(registry: Registry, run_id: int) -> tuple[int, int]:
+    """(items done, items in all) of the run: what a progress bar shows."""
+    with registry._database_errors(), registry._read() as session:
+        rows = session.execute(
+            select(BatchItemRow.status, func.count())
+            .where(BatchItemRow.run_id == run_id)
+            .group_by(BatchItemRow.status)
+        ).all()
+    counts = {status: int(count) for status, count in rows}
+    return counts.get(DONE, 0), sum(counts.values())
+
+
+def item_content(registry: Registry, item: ItemRecord) -> bytes:
+    """The file of a done item: the signed PDF as recorded, or the companion file."""
+    if item.document_id is not None:
+        return registry.pdf(item.document_id)
+    with registry._database_errors(), registry._read() as session:
+        content = session.scalar(
+            select(BatchItemRow.content).where(BatchItemRow.id == item.id)
+        )
+    if content is None:
+        raise LavraError(f"O arquivo {item.file} da execução em lote ainda não foi gerado.")
+    return content
+
+
+Build = Callable[[ItemRecord], "Built | bytes"]
+"""Renders (and signs) one item: the Built of a document, the bytes of an attachment."""
+
+
+def _record(registry: Registry, session: Session, row: BatchItemRow, result: Built | bytes,
+            worker: str) -> ItemRecord:
+    if row.role == DOCUMENT:
+        if not isinstance(result, Built) or row.series is None or row.number is None \
+                or row.year is None or row.form is None:
+            raise LavraError(f"Documento do lote sem número reservado: {row.file}.")
+        printed = printed_number(row.series, row.number, row.year)
+        document = registry.record_reserved(
+            session, row.series, row.year, row.number, row.form, result,
+            detail=f"Emitido sob o nº {format_number(row.number, row.year)}, série "
+            f"{row.series}, na execução em lote nº {row.run_id} ({printed}; {worker}).",
+        )
+        row.document_id = document.id
+    else:
+        if not isinstance(result, bytes) or not result:
+            raise LavraError(f"Arquivo do lote não gerado: {row.file}.")
+        row.content = result
+    row.status, row.reason, row.done_at = DONE, None, datetime.now(UTC)
+    session.flush()
+    return _item_of(row)
+
+
+def _pending(run_id: int, skip: Sequence[int]) -> Any:
+    stmt = select(BatchItemRow).where(
+        BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING
+    )
+    if skip:
+        stmt = stmt.where(BatchItemRow.id.not_in(list(skip)))
+    return stmt.order_by(BatchItemRow.position, BatchItemRow.seq)
+
+
+def claim_and_record(
+    registry: Registry,
+    run_id: int,
+    build: Build,
+    *,
+    worker: str,
+    skip: Sequence[int] = (),
+    share: tuple[int, int] = (0, 1),
+) -> ItemRecord | None:
+    """Take one pending item of the run (not in ``skip``), build it, record it; None when
+    nothing is left. What ``build`` raises rolls the item back (still pending, its
+    number still reserved) and is re-raised, with the item's id in ``error.item``.
+
+    ``share`` = (k, n): on SQLite, this worker builds the pending items whose position
+    is k modulo n (the workers of one process split the run without locks); ignored on
+    PostgreSQL, where the row lock decides.
+    """
+    if registry.dialect == "postgresql":
+        with registry._database_errors(), registry._write() as session:
+            row = session.scalars(
+                _pending(run_id, skip).limit(1).with_for_update(skip_locked=True)
+            ).first()
+            if row is None:
+                return None
+            item = _item_of(row)
+            result = _built(build, item)
+            return _record(registry, session, row, result, worker)
+    index, count = share
+    with registry._database_errors(), registry._read() as session:
+        rows = session.scalars(_pending(run_id, skip)).all()
+        mine = [_item_of(r) for r in rows if r.position % count == index]
+    if not mine:
+        return None
+    item = mine[0]
+    result = _built(build, item)
+    with registry._database_errors(), registry._write() as session:
+        row = session.get(BatchItemRow, item.id)
+        if row is None or row.status != PENDING:
+            return replace(item, status=DONE)  # recorded meanwhile by another process
+        return _record(registry, session, row, result, worker)
+
+
+class ItemFailed(LavraError):
+    """Building one item failed: the item stays pending, with the reason recorded."""
+
+    def __init__(self, item: ItemRecord, message: str) -> None:
+        super().__init__(message)
+        self.item = item
+
+
+def _built(build: Build, item: ItemRecord) -> Built | bytes:
+    try:
+        return build(item)
+    except LavraError as error:
+        raise ItemFailed(item, error.message) from error
+    except Exception as error:
+        raise ItemFailed(item, f"{type(error).__name__}: {error}") from error
+
+
+def record_failure(registry: Registry, item_id: int, reason: str) -> None:
+    """Note why an item could not be built (it stays pending for the next rerun)."""
+    with registry._database_errors(), registry._write() as session:
+        row = session.get(BatchItemRow, item_id)
+        if row is not None and row.status == PENDING:
+            row.reason = reason[:4000]
+
+
+def finish_run(registry: Registry, run_id: int) -> RunRecord:
+    """Mark the run done when no item is pending (else it stays planned)."""
+    with registry._database_errors(), registry._write() as session:
+        run = session.get(BatchRunRow, run_id)
+        if run is None:
+            raise InputError(f"Execução em lote nº {run_id} não encontrada.", field="/execucao")
+        pending = session.scalar(
+            select(func.count()).select_from(BatchItemRow).where(
+                BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING
+            )
+        )
+        if not pending and run.status != DONE:
+            run.status, run.finished_at = DONE, datetime.now(UTC)
+        session.flush()
+        return _run_of(run)

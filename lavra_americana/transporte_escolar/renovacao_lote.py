@@ -1,0 +1,389 @@
+"""The annual renewal run of the school-transport alvarás (art. 13 of Lei nº
+4.515/2007), as a :class:`lavra.batch.model.BatchRun`, and the computation of the
+``notificacao-pendencias-renovacao``.
+
+**Who comes due for year Y.** Every ``alvara-transporte-escolar`` of the registry in
+force on 31/12 of Y − 1, not cancelled, that expires in Y − 1 (the alvará is annual,
+art. 13, § 3º: its vencimento is 31/12 of its exercise, ``alvara.py``) and is not
+already renewed (no alvará in force in Y names it as ``alvara_anterior``), in the
+order of their numbers. With ``--entrada`` the holders are those of the file, in its
+order: a CSV (header ``alvara,cpf,nome``) or JSON Lines (``{"alvara": ..., "cpf": ...,
+"nome": ...}``), ``alvara`` the printed number (``ALV-ESC 0007/2026``); each must name
+an alvará of the registry, in force and held by that CPF (a paper alvará cannot be
+renewed by the run: its data are not in the registry). Sample:
+``tests/data/renovacao-escolar-entrada.csv``.
+
+**The requests.** ``--pedidos``: JSON Lines, one ``requerimento-renovacao-escolar`` per
+line (its data, as the web form or ``lavra read`` give them), keyed by
+``/alvara_anterior/numero``; a line may also be ``{"requerimento": {...}, "processo":
+"PA 1.234/2026", "selo_identificacao": "SELO-2027-0042"}``, with the administrative
+process and the seal the renewed alvará will carry.
+
+**What each holder gets.**
+
+- a complete request (its completeness report complete, and the renewed alvará it
+  gives complete too) → the renewed ``alvara-transporte-escolar`` (``modalidade``
+  ``renovacao``; its validity, fee and renewal window are those of ``alvara.py``: from
+  the day after the previous vencimento to 31/12 of Y, fee of art. 16, II). The seal
+  of art. 3º, § 2º, and art. 13, § 3º, goes with it: while the pack has no
+  ``selo-identificacao`` form, its number comes from the request line
+  (``selo_identificacao``), and a request without it is refused with that reason;
+  once the form exists, :data:`SEAL_FORM` is planned before each alvará and
+  :meth:`RenewalRun.link` writes its printed number into the alvará
+  (:func:`seal_data` is the hook that gives the seal's data);
+- an incomplete or missing request → the ``notificacao-pendencias-renovacao``,
+  numbered and signed, with each missing document, its basis, and the last day to
+  regularise: the last business day of the year of the vencimento (art. 13, caput: the
+  alvará "deverá ser renovado ... até o último dia útil do ano"; the request window of
+  § 5º closes on the same day, ``alvara.py``). Right after it, as a separate file
+  (PDF/A-2 forbids embedding), the renewal requerimento prefilled with what the
+  registry knows, fillable, so the holder can answer at once.
+
+A notification dated after that last day would be useless: the licence is then
+cassada by force of art. 13; such a notification is *invalid* (not issued).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Mapping, Sequence
+from copy import deepcopy
+from dataclasses import dataclass, replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from validate_docbr import CPF
+
+from lavra.batch.model import PlanContext, PlannedHolder, PlannedOutput, RunRequest
+from lavra.checking.computations import Computation, Computed, ComputeInput, item_at
+from lavra.checking.report import Report, Status
+from lavra.errors import InputError, LavraError
+from lavra.inputs import pointers
+from lavra.inputs.formats import has_cpf_shape, unmask
+from lavra.inputs.reading import maybe_date
+from lavra.law.statutory import deadline_for
+from lavra.textutil import format_date
+from lavra_americana.comum.sources import rule_sources
+
+__all__ = ["COMPUTATIONS", "IMPLEMENTED", "RUN", "RenewalRun", "seal_data"]
+
+SCHOOL = "transporte-escolar"
+ANNUAL = f"{SCHOOL}#art13"
+REQUEST = f"{SCHOOL}#art13_par5"
+ALVARA, REQUERIMENTO = "alvara-transporte-escolar", "requerimento-renovacao-escolar"
+NOTICE = "notificacao-pendencias-renovacao"
+SEAL_FORM = "selo-identificacao"
+
+IMPLEMENTED = (ANNUAL, REQUEST)
+"""Who comes due (art. 13), the notification of the missing documents of § 5º."""
+
+
+# ------------------------------------------------------------------ the computation
+def notificacao_pendencias_renovacao(request: ComputeInput) -> Computed:
+    """``prazo_final`` (last business day of the vencimento's year) and its explanation."""
+    data = request.data if isinstance(request.data, Mapping) else {}
+    expiry = maybe_date(pointers.get(data, "/alvara/valido_ate"))
+    if expiry is None:
+        return Computed({"prazo_final": None, "prazo_explicacao": None}, ())
+    context, _ = rule_sources(request.pack_dir, False)
+    try:
+        annual = deadline_for(ANNUAL, expiry, context=context)
+    except LavraError as error:
+        message = f"Não foi possível calcular o último dia para regularizar: {error.message}"
+        return Computed({"prazo_final": None, "prazo_explicacao": message},
+                        (item_at("/alvara/valido_ate", Status.MISSING, message, ANNUAL),))
+    last = annual.last_day
+    items = []
+    if request.on > last:
+        items.append(item_at(
+            "/data_notificacao", Status.INVALID,
+            f"A notificação de {format_date(request.on)} é posterior ao último dia útil do "
+            f"ano ({format_date(last)}): a licença não renovada até lá é cassada "
+            "automaticamente (art. 13), e não há mais o que regularizar.", ANNUAL,
+        ))
+    explanation = (
+        f"O alvará deve ser renovado até o último dia útil do ano ({format_date(last)}), "
+        "sob pena de cassação automática da licença (art. 13, caput); até esse dia o "
+        "requerimento pode ser completado com os documentos acima."
+    )
+    return Computed({"prazo_final": last, "prazo_explicacao": explanation}, tuple(items))
+
+
+COMPUTATIONS: dict[str, Computation] = {
+    "notificacao_pendencias_renovacao": notificacao_pendencias_renovacao,
+}
+
+
+# ------------------------------------------------------------------ reading inputs
+def _number_key(text: object) -> str:
+    return re.sub(r"\s+", " ", str(text or "")).strip().upper()
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """One holder line of ``--entrada``."""
+
+    line: int
+    alvara: str
+    cpf: str
+    nome: str
+
+
+def _read_lines(path: Path, field: str) -> list[tuple[int, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"Não foi possível ler o arquivo {path.name}: {error}.",
+                         field=field) from None
+    rows: list[tuple[int, Any]] = []
+    if path.suffix.lower() == ".csv":
+        for number, row in enumerate(csv.DictReader(io.StringIO(text)), 2):
+            rows.append((number, {k.strip().lower(): (v or "").strip()
+                                  for k, v in row.items() if k}))
+        return rows
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append((number, json.loads(line)))
+        except ValueError:
+            rows.append((number, None))
+    return rows
+
+
+def read_entrada(path: Path) -> list[Wanted | tuple[int, str]]:
+    """The holders of the file, in order; (line, reason) for an unreadable line."""
+    found: list[Wanted | tuple[int, str]] = []
+    for line, row in _read_lines(path, "/entrada"):
+        if not isinstance(row, Mapping) or not row.get("alvara"):
+            found.append((line, f"Linha {line} da entrada ilegível ou sem a coluna «alvara»."))
+            continue
+        found.append(Wanted(line, _number_key(row.get("alvara")), str(row.get("cpf") or ""),
+                            str(row.get("nome") or "")))
+    return found
+
+
+def read_pedidos(path: Path | None) -> dict[str, Mapping[str, Any]]:
+    """The renewal requests by the alvará's printed number (the last line wins)."""
+    if path is None:
+        return {}
+    found: dict[str, Mapping[str, Any]] = {}
+    for line, row in _read_lines(path, "/pedidos"):
+        if not isinstance(row, Mapping):
+            raise InputError(f"A linha {line} dos pedidos não é um objeto JSON.",
+                             field="/pedidos")
+        envelope = row if "requerimento" in row else {"requerimento": row}
+        number = pointers.get(envelope["requerimento"], "/alvara_anterior/numero")
+        found[_number_key(number)] = envelope
+    return found
+
+
+# ------------------------------------------------------------------ deciding
+def _pending_lines(report: Report) -> list[dict[str, Any]]:
+    lines = []
+    for item in report.pending:
+        basis = [c for c in item.basis if c.startswith(f"{SCHOOL}#")] or [REQUEST]
+        # The report names a requirement by its key; the message names the document
+        # ("Documento não apresentado: Atestado ..."): the notice prints the document.
+        reason, _, document = item.message.partition(": ")
+        if not document or " " in item.requirement:
+            reason, document = item.message, item.requirement
+        lines.append({"documento": document.strip().rstrip(".")[:300],
+                      "motivo": (reason.strip().rstrip(".") + ".")[:1000],
+                      "dispositivos": basis[:8]})
+    return lines[:40]
+
+
+def _prefill(alvara: Mapping[str, Any], printed: str, expiry: date) -> dict[str, Any]:
+    titular, veiculo = alvara.get("titular", {}), alvara.get("veiculo", {})
+    requerente = {k: titular[k] for k in ("nome", "cpf", "endereco", "cnh") if k in titular}
+    requerente["prontuario"] = alvara.get("prontuario")
+    return {
+        "requerente": requerente,
+        "alvara_anterior": {"numero": printed, "valido_ate": expiry.isoformat()},
+        "veiculo": {k: veiculo[k] for k in ("placa", "renavam", "marca_modelo",
+                                            "ano_fabricacao") if k in veiculo},
+    }
+
+
+def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
+                   envelope: Mapping[str, Any], on: date) -> dict[str, Any]:
+    """The renewed alvará's data: the previous one's, updated by the request."""
+    req = envelope["requerimento"]
+    docs = req.get("documentos", {})
+    data = deepcopy(dict(previous))
+    data.pop("selecao", None)
+    data["modalidade"] = "renovacao"
+    data["alvara_anterior"] = {"numero": printed, "valido_ate": expiry.isoformat()}
+    data["data_expedicao"] = on.isoformat()
+    fee = docs.get("comprovante_taxa_renovacao", {})
+    filed = format_date(date.fromisoformat(req["data_requerimento"]))
+    filed = format_date(date.fromisoformat(req["data_requerimento"]))
+    data["processo"] = {
+        "numero": str(envelope.get("processo") or f"Requerimento de renovação de {filed}"),
+        "data_requerimento": req["data_requerimento"],
+        "comprovante_taxa": fee.get("numero", ""),
+        "data_pagamento_taxa": fee.get("data_emissao", ""),
+    }
+    cnh = pointers.get(req, "/requerente/cnh")
+    if isinstance(cnh, Mapping):
+        data["titular"]["cnh"] = dict(cnh)
+    laudo = docs.get("laudo_vistoria_ultimo")
+    if isinstance(laudo, Mapping):
+        data["veiculo"]["laudo_vistoria_ciretran"] = dict(laudo)
+    app = docs.get("apolice_app")
+    if isinstance(app, Mapping) and app.get("validade"):
+        seguro = dict(data["veiculo"].get("seguro", {}))
+        seguro.update({"seguradora": app.get("orgao_emissor", seguro.get("seguradora")),
+                       "apolice": app.get("numero", seguro.get("apolice")),
+                       "validade": app["validade"]})
+        data["veiculo"]["seguro"] = seguro
+    if envelope.get("selo_identificacao"):
+        data["selo_identificacao"] = str(envelope["selo_identificacao"])
+    return data
+
+
+def seal_data(alvara: Mapping[str, Any]) -> dict[str, Any]:
+    """The hook for the seal of art. 3º, § 2º (``selo-identificacao``): its data, from
+    the renewed alvará. To be matched to that form's schema when it lands."""
+    return {"titular": alvara.get("titular"), "veiculo": alvara.get("veiculo"),
+            "prontuario": alvara.get("prontuario"), "data_expedicao": alvara.get("data_expedicao")}
+
+
+@dataclass(frozen=True)
+class Licence:
+    printed: str
+    cpf: str
+    expiry: date
+    data: Mapping[str, Any]
+
+
+class RenewalRun:
+    """``lavra batch renovacao-transporte-escolar --ano Y`` (module docstring)."""
+
+    name = "renovacao-transporte-escolar"
+    title = "Renovação anual dos Alvarás para Transporte Escolar"
+
+    def key(self, request: RunRequest) -> str:
+        year = request.option("ano", "--ano")
+        if not isinstance(year, int) or not 2000 <= year <= 2100:
+            raise InputError(f"Ano de renovação inválido: «{year}».", field="/ano")
+        return f"{self.name}:{year}"
+
+    def _due(self, context: PlanContext, year: int) -> dict[str, Licence]:
+        registry = context.registry
+        renewed = {
+            _number_key(pointers.get(r.data, "/alvara_anterior/numero"))
+            for r in registry.active_licences(ALVARA, date(year, 1, 1))
+        }
+        due: dict[str, Licence] = {}
+        for record in registry.active_licences(ALVARA, date(year - 1, 12, 31)):
+            if record.valid_until is None or record.valid_until.year != year - 1:
+                continue
+            if _number_key(record.printed) in renewed:
+                continue
+            due[_number_key(record.printed)] = Licence(
+                record.printed, record.cpf_cnpj or "", record.valid_until, record.data)
+        return due
+
+    def plan(self, context: PlanContext) -> Sequence[PlannedHolder]:
+        request = context.request
+        year = int(request.option("ano", "--ano"))
+        due = self._due(context, year)
+        pedidos = read_pedidos(request.pedidos)
+        if request.entrada is None:
+            return [self._decide(context, lic, pedidos.get(key)) for key, lic in due.items()]
+        planned: list[PlannedHolder] = []
+        for wanted in read_entrada(request.entrada):
+            if isinstance(wanted, tuple):
+                planned.append(PlannedHolder(f"linha {wanted[0]}", "", "recusado",
+                                             reason=wanted[1]))
+                continue
+            refusal = self._refusal(wanted, due.get(wanted.alvara))
+            if refusal is not None:
+                holder = unmask(wanted.cpf) or f"linha {wanted.line}"
+                planned.append(PlannedHolder(holder, wanted.nome, "recusado", reason=refusal))
+                continue
+            planned.append(self._decide(context, due[wanted.alvara], pedidos.get(wanted.alvara)))
+        return planned
+
+    @staticmethod
+    def _refusal(wanted: Wanted, licence: Licence | None) -> str | None:
+        if not has_cpf_shape(wanted.cpf) or not CPF().validate(unmask(wanted.cpf)):
+            return f"CPF inválido: «{wanted.cpf}» (linha {wanted.line} da entrada)."
+        if licence is None:
+            return (f"O alvará «{wanted.alvara}» não consta do registro como alvará em vigor "
+                    "a vencer no fim do exercício, nem já renovado (linha "
+                    f"{wanted.line} da entrada).")
+        if unmask(wanted.cpf) != licence.cpf:
+            return (f"O CPF da linha {wanted.line} não é o do titular do alvará "
+                    f"{licence.printed}.")
+        return None
+
+    def _decide(self, context: PlanContext, lic: Licence,
+                envelope: Mapping[str, Any] | None) -> PlannedHolder:
+        name = str(pointers.get(lic.data, "/titular/nome") or "")
+        stem = re.sub(r"[^A-Za-z0-9]+", "-", lic.printed).strip("-")
+        prefill = _prefill(lic.data, lic.printed, lic.expiry)
+        if envelope is None:
+            pending = _pending_lines(context.check_request(REQUERIMENTO, prefill))
+            return self._notice(context, lic, name, stem, prefill, pending, None)
+        req = envelope["requerimento"]
+        report = context.check_request(REQUERIMENTO, req)
+        if not report.complete:
+            return self._notice(context, lic, name, stem, {**prefill, **req},
+                                _pending_lines(report), req.get("data_requerimento"))
+        data = renewed_alvara(lic.data, lic.printed, lic.expiry, envelope, context.request.on)
+        outputs = [PlannedOutput(ALVARA, data, f"alvara-{stem}.pdf", context.series(ALVARA))]
+        if context.has_form(SEAL_FORM):
+            outputs.insert(0, PlannedOutput(SEAL_FORM, seal_data(data), f"selo-{stem}.pdf",
+                                            context.series(SEAL_FORM)))
+        elif not envelope.get("selo_identificacao"):
+            return PlannedHolder(lic.cpf, name, "recusado", reason=(
+                f"O pedido do alvará {lic.printed} está completo, mas não traz o número do "
+                "selo de identificação que acompanha o alvará renovado (art. 3º, § 2º, e "
+                "art. 13, § 3º): informe-o em «selo_identificacao»."))
+        alvara_report = context.check(ALVARA, data)
+        if not alvara_report.complete:
+            return self._notice(context, lic, name, stem, {**prefill, **req},
+                                _pending_lines(alvara_report), req.get("data_requerimento"))
+        return PlannedHolder(lic.cpf, name, "renovado", tuple(outputs))
+
+    @staticmethod
+    def _notice(context: PlanContext, lic: Licence, name: str, stem: str,
+                prefill: Mapping[str, Any], pending: list[dict[str, Any]],
+                filed: str | None) -> PlannedHolder:
+        data: dict[str, Any] = {
+            "destinatario": {"nome": name, "cpf": pointers.get(lic.data, "/titular/cpf"),
+                             "prontuario": lic.data.get("prontuario")},
+            "alvara": {"numero": lic.printed, "valido_ate": lic.expiry.isoformat()},
+            "veiculo": {"placa": pointers.get(lic.data, "/veiculo/placa")},
+            "situacao": "ausente" if filed is None else "incompleto",
+            "pendencias": pending or [{"documento": "Requerimento de renovação",
+                                       "motivo": "Requerimento incompleto.",
+                                       "dispositivos": [REQUEST]}],
+            "data_notificacao": context.request.on.isoformat(),
+        }
+        if filed is not None:
+            data["data_requerimento"] = filed
+        return PlannedHolder(lic.cpf, name, "notificado", (
+            PlannedOutput(NOTICE, data, f"notificacao-{stem}.pdf", context.series(NOTICE)),
+            PlannedOutput(REQUERIMENTO, dict(prefill), f"requerimento-{stem}.pdf"),
+        ))
+
+    def link(self, holder: PlannedHolder, printed: tuple[str | None, ...]) -> PlannedHolder:
+        """The seal's printed number into the alvará that follows it (when planned)."""
+        outputs = list(holder.outputs)
+        for index, out in enumerate(outputs[:-1]):
+            following = outputs[index + 1]
+            if out.form == SEAL_FORM and following.form == ALVARA and printed[index]:
+                data = {**following.data, "selo_identificacao": printed[index]}
+                outputs[index + 1] = replace(following, data=data)
+        return replace(holder, outputs=tuple(outputs))
+
+
+RUN = RenewalRun()
