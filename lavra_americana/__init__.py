@@ -30,13 +30,16 @@
                                               (art. 4º, parágrafo único),
                                               ``licencas`` (arts. 17, 20),
                                               ``auto_infracao``, ``edital`` (arts. 6º
-                                              to 11)
+                                              to 11), ``revogacao`` (arts. 3º, 9º,
+                                              § 2º, 23, III, 25 to 27)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
                                               money type), ``periods``,
                                               ``infractions`` (earlier infractions),
                                               ``vehicle_age`` (fretamento art. 10, I;
                                               escolar art. 17, I), ``decisao_recurso``
-                                              (the appeals of both laws), ``checks``
+                                              (the appeals of both laws),
+                                              ``due_process`` (notice and defence),
+                                              ``checks``
                                               (``idade_veiculo``), ``amount`` (``lavra
                                               amount``); ``citing``, ``computing`` and
                                               ``sources`` (what every computation reads)
@@ -70,6 +73,7 @@ def pacote() -> ContentPack:
         citing,
         computing,
         decisao_recurso,
+        due_process,
         infractions,
         periods,
         sources,
@@ -99,6 +103,7 @@ def pacote() -> ContentPack:
         population,
         ranking,
         requerimentos,
+        revogacao,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
     from lavra_americana.transporte_escolar import penalties as escolar_penalties
@@ -106,12 +111,12 @@ def pacote() -> ContentPack:
     forms = (
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
-        alvara_auxiliar, servico_particular, alvara_fretamento, renovacao,
+        alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, revogacao,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
-        computing, sources, checks, amount, validity,
+        computing, sources, checks, amount, validity, due_process,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

@@ -17,6 +17,7 @@ __all__ = [
     "article_of_law",
     "cite_many",
     "lower_first",
+    "numbered",
     "short",
     "without_law",
 ]
@@ -54,3 +55,13 @@ def lower_first(text: str) -> str:
     """Lower the first letter for use mid-sentence, unless the first word is an acronym."""
     first = text.split(" ", 1)[0]
     return text if first.isupper() else text[:1].lower() + text[1:]
+
+
+def numbered(what: str, number: str) -> str:
+    """``"Auto de Infração AIE-ESC nº 0002/2026"``: an act and its number as cited.
+
+    A number typed with its series (as the registry prints it) is kept; a bare one
+    (``"0002/2026"``) gets ``nº``.
+    """
+    text = number.strip()
+    return f"{what} nº {text}" if text[:1].isdigit() else f"{what} {text}"

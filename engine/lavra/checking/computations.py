@@ -86,6 +86,11 @@ class PriorRecord:
     cancelled: bool = False
     cancel_reason: str | None = None
 
+    @property
+    def printed(self) -> str:
+        """The number with its series, as the registry prints it (``"AIF-X nº 0003/2026"``)."""
+        return f"{self.series} nº {self.number}" if self.series else self.number
+
     def in_force(self, on: date) -> bool:
         """Not cancelled, started on or before ``on`` and valid through ``on``."""
         return (
