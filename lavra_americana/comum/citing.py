@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from lavra.law.model import Law, resolve
+from lavra.textutil import format_act_number
 
 __all__ = [
     "IMPLEMENTED",
@@ -58,10 +59,6 @@ def lower_first(text: str) -> str:
 
 
 def numbered(what: str, number: str) -> str:
-    """``"Auto de Infração AIE-ESC nº 0002/2026"``: an act and its number as cited.
-
-    A number typed with its series (as the registry prints it) is kept; a bare one
-    (``"0002/2026"``) gets ``nº``.
-    """
-    text = number.strip()
-    return f"{what} nº {text}" if text[:1].isdigit() else f"{what} {text}"
+    """``"Auto de Infração AIE-ESC nº 0002/2026"``: an act and its number as cited, with
+    its series as the registry prints it (:func:`lavra.textutil.format_act_number`)."""
+    return f"{what} {format_act_number(number)}"

@@ -272,7 +272,7 @@ def duplicate_items(
             item_at(
                 field,
                 Status.INVALID,
-                f"O veículo de placa {wanted} já tem {what} em vigor (nº {record.number}, "
+                f"O veículo de placa {wanted} já tem {what} em vigor ({record.printed}, "
                 f"válido até {format_date(record.valid_until) if record.valid_until else '-'}): "
                 "outro só se expede para renová-lo ou substituí-lo; informe-o como alvará "
                 "anterior.",

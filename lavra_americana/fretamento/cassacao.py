@@ -53,7 +53,7 @@ from lavra.inputs.reading import maybe_date
 from lavra.law.model import resolve
 from lavra.law.statutory import StatutoryContext
 from lavra.render.templating import format_moeda
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum import due_process
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import after_issue, date_at, deadline_values
@@ -119,7 +119,8 @@ def _unpaid_autos(
         if not isinstance(entry, Mapping):
             continue
         pointer = f"{UNPAID_AUTOS}/{index}/data_infracao"
-        number = entry.get("numero") if isinstance(entry.get("numero"), str) else "-"
+        typed = entry.get("numero")
+        number = format_act_number(typed) if isinstance(typed, str) and typed.strip() else "-"
         infraction = maybe_date(entry.get("data_infracao"))
         row: dict[str, Any] = {
             "numero": number,
@@ -143,7 +144,7 @@ def _unpaid_autos(
                     requirement,
                     Status.INVALID,
                     pointer,
-                    f"O auto nº {number} tem data de infração ({format_date(infraction)}) "
+                    f"O Auto de Infração {number} tem data de infração ({format_date(infraction)}) "
                     f"posterior à da decisão ({format_date(on)}).",
                     (f"{LAW}#art22_inc2",),
                 )
@@ -154,9 +155,10 @@ def _unpaid_autos(
                     requirement,
                     Status.INVALID,
                     pointer,
-                    f"O prazo de recurso do auto nº {number} ({short(laws, FIRST_APPEAL)}) "
-                    f"corre até {format_date(deadline['ultimo_dia'])}, inclusive: na data da "
-                    f"decisão ({format_date(on)}) ainda não se pode afirmar que a multa deixou "
+                    f"O prazo de recurso do Auto de Infração {number} "
+                    f"({short(laws, FIRST_APPEAL)}) corre até "
+                    f"{format_date(deadline['ultimo_dia'])}, inclusive: na data da decisão "
+                    f"({format_date(on)}) ainda não se pode afirmar que a multa deixou "
                     "de ser recolhida sem interposição de recurso "
                     f"({short(laws, f'{LAW}#art22_inc2')}).",
                     (f"{LAW}#art22_inc2", FIRST_APPEAL),
@@ -168,7 +170,7 @@ def _unpaid_autos(
                     requirement,
                     Status.MET,
                     pointer,
-                    f"Auto nº {number}: o prazo de recurso encerrou-se em "
+                    f"Auto de Infração {number}: o prazo de recurso encerrou-se em "
                     f"{format_date(deadline['ultimo_dia'])}, antes da decisão.",
                     (f"{LAW}#art22_inc2", FIRST_APPEAL),
                 )
