@@ -30,13 +30,16 @@
                                               (art. 4º, parágrafo único),
                                               ``licencas`` (arts. 17, 20),
                                               ``auto_infracao``, ``edital`` (arts. 6º
-                                              to 11)
+                                              to 11), ``revogacao`` (arts. 3º, 9º,
+                                              § 2º, 23, III, 25 to 27)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
                                               money type), ``periods``,
                                               ``infractions`` (earlier infractions),
                                               ``vehicle_age`` (fretamento art. 10, I;
                                               escolar art. 17, I), ``decisao_recurso``
-                                              (the appeals of both laws), ``checks``
+                                              (the appeals of both laws),
+                                              ``due_process`` (notice and defence),
+                                              ``checks``
                                               (``idade_veiculo``), ``amount`` (``lavra
                                               amount``); ``citing``, ``computing`` and
                                               ``sources`` (what every computation reads)
@@ -71,6 +74,7 @@ def pacote() -> ContentPack:
         citing,
         computing,
         decisao_recurso,
+        due_process,
         fact_dates,
         infractions,
         periods,
@@ -103,6 +107,7 @@ def pacote() -> ContentPack:
         recurso_penalidade,
         renovacao_lote,
         requerimentos,
+        revogacao,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
     from lavra_americana.transporte_escolar import penalties as escolar_penalties
@@ -111,12 +116,12 @@ def pacote() -> ContentPack:
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
-        recurso_penalidade, renovacao_lote,
+        recurso_penalidade, renovacao_lote, revogacao,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
-        computing, sources, checks, amount, validity, ciencia_recorrido,
+        computing, sources, checks, amount, validity, ciencia_recorrido, due_process,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

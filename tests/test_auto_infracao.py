@@ -168,7 +168,9 @@ class FakeHistory:
 
 
 def prior(number: str, on: date, citations: Sequence[str], plate: str = PLATE) -> PriorRecord:
-    return PriorRecord(number, on, auto(citations, on, plate))
+    return PriorRecord(
+        number, on, auto(citations, on, plate), form="auto-infracao-fretamento", series="AIF-FRET"
+    )
 
 
 def compute(
@@ -426,11 +428,11 @@ def test_art18_repeat_doubles_the_fine(
     assert line["em_dobro"] is doubled
     assert line["valor"] == (Decimal("600.00") if doubled else Decimal("300.00"))
     assert line["valor_base"] == Decimal("300.00")
-    assert line["auto_anterior"] == cited
+    assert line["auto_anterior"] == (f"AIF-FRET nº {cited}" if cited else None)
     assert result.values["reincidencia"] is doubled
     assert result.values["historico_consultado"] is True
     if cited:
-        assert f"auto nº {cited}" in line["explicacao"]
+        assert f"Auto de Infração AIF-FRET nº {cited}" in line["explicacao"]
         assert "fretamento#art18" in line["fundamento"]
     [(plate, form, since, before)] = history.queries
     assert (plate, form, before) == (PLATE, AUTO, ON)
@@ -442,7 +444,7 @@ def test_art18_doubling_is_stated_even_while_the_value_is_pending(pack_dir: Path
     history = FakeHistory([prior("0007/2025", date(2025, 12, 2), [F16_1])])
     result = compute(pack_dir, auto([F16_1]), history=history)
     [line] = result.values["infracoes"]
-    assert line["em_dobro"] is True and line["auto_anterior"] == "0007/2025"
+    assert line["em_dobro"] is True and line["auto_anterior"] == "AIF-FRET nº 0007/2025"
     assert line["valor"] is None
     assert [i.requirement for i in pending(result)] == ["fretamento.multa.art16"]
 
@@ -774,7 +776,10 @@ def test_draft_of_a_repeat_cites_the_earlier_auto(engine: Engine, content: Conte
     data = example(content)
     history = FakeHistory([prior("0007/2025", date(2025, 12, 2), [F15_1])])
     text = pdf_text(engine.draft(AUTO, data, history=history, example_values=True).pdf)
-    assert "em dobro (art. 18) – reincidência do auto nº 0007/2025, de 02/12/2025" in text
+    assert (
+        "em dobro (art. 18) – reincidência do Auto de Infração AIF-FRET nº 0007/2025, de "
+        "02/12/2025" in text
+    )
     assert "R$ 742,92" in text  # 2 × R$ 371,46
 
 
@@ -836,9 +841,12 @@ def test_issued_auto_is_the_history_of_the_next_one(
     assert first.record.formatted.startswith("0001/"), "the refused auto took no number"
     [line] = second.record.computed["infracoes"]
     assert line["em_dobro"] is True
-    assert line["auto_anterior"] == first.record.formatted
+    assert line["auto_anterior"] == first.record.printed
     base = load_example_values(content.root).value("fretamento.multa.art16", issued_on).value
     assert Decimal(line["valor"]) == 2 * Decimal(str(base))
     text = pdf_text(second.pdf)
-    assert f"reincidência do auto nº {first.record.formatted}, de {earlier:%d/%m/%Y}" in text
+    joined = text.replace("- ", "-")  # the narrow table cell may break the series at its hyphen
+    assert (
+        f"reincidência do Auto de Infração {first.record.printed}, de {earlier:%d/%m/%Y}" in joined
+    )
     assert EXAMPLE_NOTICE in text

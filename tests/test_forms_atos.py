@@ -231,7 +231,7 @@ def test_escolar_drafts_read_back(engine: Engine, pack_dir: Path) -> None:
     text = pdf_text(fine.pdf)
     assert "AUTO DE INFRAÇÃO E IMPOSIÇÃO DE MULTA" in text
     assert "Multa, R$ 384,20" in text
-    assert "AIE-ESC 0001/2025" in text
+    assert "AIE-ESC nº 0001/2025" in text
     assert "o prazo encerra-se em 12/03/2026" in text
 
 

@@ -595,7 +595,7 @@ def test_premature_renewal_draft_says_so(engine: Engine) -> None:
     data["data_requerimento"] = "2026-11-30"
     text = pdf_text(engine.draft(REN, data).pdf)
     assert "requerimento prematuro, a renovar dentro do prazo" in text
-    assert "ALV-ESC 0007/2026" in text
+    assert "ALV-ESC nº 0007/2026" in text
 
 
 # ------------------------------------------------------------------ fillable requerimentos
@@ -769,8 +769,8 @@ def test_auxiliary_driver_joins_an_alvara_not_a_selection(engine: Engine) -> Non
     assert edital and all(i.status is Status.NOT_APPLICABLE for i in edital)
     text = pdf_text(rendered.pdf)
     assert (
-        "vinculado ao Alvará para exploração de serviços de Transporte Escolar nº "
-        "ALV-ESC 0007/2026" in text
+        "vinculado ao Alvará para exploração de serviços de Transporte Escolar "
+        "ALV-ESC nº 0007/2026" in text
     )
     assert "§§ 1º e 3º)." in text
     assert "processo seletivo" not in text and "Edital" not in text.split("Documentos")[0]

@@ -175,8 +175,8 @@ def test_cassation_draft_reads_back(engine: Engine, pack_dir: Path) -> None:
     text = pdf_text(rendered.pdf)
     for expected in (
         "fica cassado",
-        "ALV-FRET 0013/2026",
-        "AIF-FRET 0007/2026",
+        "ALV-FRET nº 0013/2026",
+        "AIF-FRET nº 0007/2026",
         "novo alvará poderá ser obtido a partir de 07/04/2027",  # art. 22, parágrafo único
         "o prazo encerra-se em 22/04/2026",  # art. 24
         "responsabilidade civil ou criminal",  # art. 25

@@ -101,7 +101,7 @@ def test_fretamento_repeat(
         assert "R$ 600,00 (seiscentos reais)" in penalty.explanation
         assert "fretamento#art18" in penalty.amount.basis
     if cited:
-        assert f"(auto nº {cited})" in penalty.explanation
+        assert f"(Auto de Infração nº {cited})" in penalty.explanation
 
 
 def test_fretamento_repeat_is_doubled_once_not_compounded(sources: AmountSources) -> None:
@@ -343,7 +343,10 @@ def test_escolar_repeat_cites_the_first_infraction(sources: AmountSources) -> No
     priors = [P(date(2025, 4, 2), E24_2, HOLDER, "88/2025"), P(date(2025, 11, 3), E24_2, HOLDER)]
     sanction = escolar_sanction(E24_2, ESC_ON, priors, sources, holder=HOLDER)
     assert sanction.repeat_of is not None and sanction.repeat_of.document == "88/2025"
-    assert "primeira infração, ocorrida em 02/04/2025 (auto nº 88/2025)" in sanction.explanation
+    assert (
+        "primeira infração, ocorrida em 02/04/2025 (Auto de Infração nº 88/2025)"
+        in sanction.explanation
+    )
     assert "art. 23, parágrafo único, da Lei nº 4.515/2007" in sanction.explanation
     # the third fine in one year: revocation, naming the earlier fines
     assert sanction.kind is SanctionKind.REVOGACAO
@@ -452,7 +455,8 @@ def test_escolar_no_sanction_after_the_alvara_was_revoked(sources: AmountSources
     assert sanction.amount is None and not sanction.doubled
     assert sanction.revoked_by is not None and sanction.revoked_by.date == date(2025, 10, 1)
     assert sanction.explanation.startswith(
-        "Alvará já revogado: a infração ocorrida em 01/10/2025 (auto nº 31/2025) acarretou "
+        "Alvará já revogado: a infração ocorrida em 01/10/2025 (Auto de Infração nº 31/2025) "
+        "acarretou "
         "a revogação do alvará do condutor (art. 23, III, da Lei nº 4.515/2007)."
     )
     assert "multa" not in sanction.explanation.split("posterior à revogação")[0].lower()

@@ -95,7 +95,11 @@ def test_without_text_reaches_the_provisions_under_a_citation(pack_dir: Path) ->
     assert without_text(laws, ["fretamento#art10_inc1", "transporte-escolar#art28a"]) == ()
     assert without_text(laws, ["nao-existe#art1"]) == ()
     (item,) = missing_text_findings(["fretamento#art10"], laws)
-    assert item.status is Status.MISSING and item.basis == ("fretamento#art10_inc7",)
+    # a notice: the document does not apply the provision (issue 10, class 5)
+    assert item.status is Status.NOT_APPLICABLE and item.basis == ("fretamento#art10_inc7",)
+    assert "não pode ser aplicado até que o seu texto seja registrado" in item.message
+    (blocking,) = missing_text_findings(["fretamento#art10"], laws, blocking=True)
+    assert blocking.status is Status.MISSING
     assert item.message.startswith(
         "O texto do art. 10, VII, da Lei nº 4.419/2006, em vigor, não está registrado")
     assert "Lei nº 6.390, de 20/12/2019" in item.message
@@ -129,3 +133,53 @@ def test_once_registered_the_item_is_gone(tmp_path: Path, engine: Engine) -> Non
     coverage = {f.fragment: f.status for f in compute_coverage(pack, "fretamento").fragments}
     assert coverage["art10_inc7"] == MARKED  # its sem_implementacao, until a rule cites it
     assert coverage["art28a"] == TEXT_MISSING
+
+
+def test_a_document_relying_on_the_article_reaches_its_provisions_without_text(
+    pack_dir: Path,
+) -> None:
+    from lavra.checking.checks import concerned_without_text
+
+    laws = load_laws(pack_dir)
+    found = [c.citation for c in concerned_without_text(laws, ["fretamento#art10_inc1"])]
+    assert found == ["fretamento#art10_inc7"]
+    # art. 28-A was inserted after art. 28 (inspection) and completes it
+    assert [c.citation for c in concerned_without_text(laws, ["fretamento#art28"])] == [
+        "fretamento#art28a"]
+    assert [c.citation for c in concerned_without_text(
+        laws, ["transporte-escolar#art1_par1"])] == ["transporte-escolar#art1_par4"]
+    assert concerned_without_text(laws, ["fretamento#art22", "transporte-escolar#art28"]) == ()
+
+
+@pytest.mark.parametrize(
+    ("form", "citation", "words"),
+    [
+        ("alvara-fretamento", "fretamento#art10_inc7", "art. 10, VII, da Lei"),
+        ("auto-infracao-fretamento", "fretamento#art28a", "art. 28-A da Lei"),
+        ("termo-impedimento-fretamento", "fretamento#art28a", "art. 28-A da Lei"),
+        ("alvara-transporte-escolar", "transporte-escolar#art1_par4", "art. 1º, § 4º, da Lei"),
+    ],
+)
+def test_documents_show_the_notice_and_stay_issuable(
+    engine: Engine, form: str, citation: str, words: str
+) -> None:
+    from formcases import example, pdf_text
+
+    data = example(engine, form)
+    report = engine.prepare(form, data, example_values=True).report
+    notices = [i for i in report.items if i.requirement == f"texto.{citation}"]
+    assert notices and notices[0].status is Status.NOT_APPLICABLE
+    assert notices[0] not in report.pending  # a notice, not a blocking item
+    draft = pdf_text(engine.draft(form, data, example_values=True).pdf)
+    assert "Aviso (não impede a emissão)" in draft
+    assert "não pode ser aplicado até que o seu texto seja registrado" in draft
+    assert "Este ato não aplica o " in draft and words in draft
+
+
+def test_a_document_that_does_not_rely_on_them_shows_nothing(engine: Engine) -> None:
+    from formcases import example, pdf_text
+
+    form = "decisao-cassacao-fretamento"
+    report = engine.prepare(form, example(engine, form)).report
+    assert not [i for i in report.items if i.requirement.startswith("texto.")]
+    assert "Este ato não aplica" not in pdf_text(engine.draft(form, example(engine, form)).pdf)

@@ -25,7 +25,7 @@ from markupsafe import escape
 from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PyPdfError
 
-from lavra.checking.checks import document_findings, run_checks
+from lavra.checking.checks import TEXT_REQUIREMENT, document_findings, run_checks, text_notices
 from lavra.checking.content import Content, FormSpec
 from lavra.checking.report import Report, build_report
 from lavra.config import Config, load_config
@@ -231,6 +231,9 @@ class Engine:
                 computed.update(result.values)
                 findings.extend(result.items)
         issues = (*issues, *self.undrawable_issues(form, data))
+        findings.extend(
+            text_notices(self.content.laws, form.basis, fields, findings, computed)
+        )
         report = build_report(form.id, when, data, fields, issues, findings)
         return Prepared(form, data, when, report, computed)
 
@@ -385,6 +388,12 @@ class Engine:
                     "fundamento": [content.cite_short(c) for c in item.basis],
                 }
                 for item in prepared.report.pending
+            ],
+            # Provisions in force without text this document relies on but does not apply.
+            "sem_texto": [
+                {"mensagem": item.message, "dispositivo": item.basis[0]}
+                for item in prepared.report.items
+                if item.requirement.startswith(TEXT_REQUIREMENT) and item.basis
             ],
         }
 

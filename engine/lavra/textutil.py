@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 
 from babel.dates import format_date as _babel_date
 
-__all__ = ["format_date", "format_datetime", "format_span", "month_name", "weekday_name"]
+__all__ = [
+    "format_act_number",
+    "format_date",
+    "format_datetime",
+    "format_span",
+    "month_name",
+    "weekday_name",
+]
 
 _LOCALE = "pt_BR"
 
@@ -36,3 +44,26 @@ def weekday_name(value: date) -> str:
 def month_name(value: date) -> str:
     """``novembro``."""
     return str(_babel_date(value, "MMMM", locale=_LOCALE))
+
+
+_ACT_NUMBER = re.compile(
+    r"^\s*(?:(?P<series>[A-ZÀ-Ú][A-ZÀ-Ú0-9]*(?:-[A-ZÀ-Ú0-9]+)*)\s+)?(?:n[º°o]\.?\s*)?"
+    r"(?P<number>\d{1,6})/(?P<year>\d{4})\s*$"
+)
+
+
+def format_act_number(value: str) -> str:
+    """An earlier act's number as the registry prints it: ``"ALV-X nº 0007/2026"``.
+
+    ``"ALV-X 0007/2026"``, ``"ALV-X nº 7/2026"`` → ``"ALV-X nº 0007/2026"``; a number
+    without series keeps its digits (``"7/2026"`` → ``"nº 7/2026"``: no series is
+    invented for an act lavra may not have issued); any other text gets ``"nº "``.
+    """
+    text = " ".join(str(value).split())
+    found = _ACT_NUMBER.match(text)
+    if found is None:
+        return text if text.lower().startswith(("nº", "n°")) else f"nº {text}"
+    number, year = found["number"], found["year"]
+    if found["series"] is None:
+        return f"nº {number}/{year}"
+    return f"{found['series']} nº {int(number):04d}/{year}"

@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from lavra.law.model import Law, resolve
+from lavra.textutil import format_act_number
 
 __all__ = [
     "IMPLEMENTED",
     "article_of_law",
     "cite_many",
     "lower_first",
+    "numbered",
     "short",
     "without_law",
 ]
@@ -54,3 +56,9 @@ def lower_first(text: str) -> str:
     """Lower the first letter for use mid-sentence, unless the first word is an acronym."""
     first = text.split(" ", 1)[0]
     return text if first.isupper() else text[:1].lower() + text[1:]
+
+
+def numbered(what: str, number: str) -> str:
+    """``"Auto de Infração AIE-ESC nº 0002/2026"``: an act and its number as cited, with
+    its series as the registry prints it (:func:`lavra.textutil.format_act_number`)."""
+    return f"{what} {format_act_number(number)}"

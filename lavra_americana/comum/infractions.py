@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from lavra.errors import InputError
 from lavra.inputs.formats import unmask
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.periods import anniversary
 
 __all__ = [
@@ -89,9 +89,13 @@ class PriorInfraction:
             )
 
     def describe(self) -> str:
-        """``"ocorrida em 10/01/2026 (auto nº 12/2026)"``."""
+        """``"ocorrida em 10/01/2026 (Auto de Infração AIF-X nº 0012/2026)"``: the auto
+        with its series when the registry gave it (``"(Auto de Infração nº 12/2026)"``
+        when only the bare number is known)."""
         text = f"ocorrida em {format_date(self.date)}"
-        return text + (f" (auto nº {self.document})" if self.document else "")
+        if not self.document:
+            return text
+        return f"{text} (Auto de Infração {format_act_number(self.document)})"
 
 
 def check_infraction_day(on: object) -> dt.date:

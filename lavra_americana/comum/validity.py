@@ -34,13 +34,14 @@ from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
-from lavra_americana.comum.citing import short
+from lavra_americana.comum.citing import numbered, short
 from lavra_americana.comum.vehicle_age import VehicleLaw, vehicle_age
 
 __all__ = [
     "IMPLEMENTED",
     "Limit",
     "act_at",
+    "bare_number",
     "duplicate_items",
     "earliest",
     "in_full",
@@ -143,6 +144,7 @@ def parent_act_items(
     until_field: str,
     plate: Any = None,
     in_force: bool = True,
+    consequence: str = "o ato que dele depende não pode ser expedido",
 ) -> tuple[PriorRecord | None, list[Item]]:
     """The act ``form`` nº ``number`` (stated valid to ``stated``) checked in the registry.
 
@@ -161,14 +163,14 @@ def parent_act_items(
             item_at(
                 field,
                 Status.MISSING,
-                f"O {what} nº {wanted} não consta do registro de documentos emitidos: sem "
-                "conferir no registro que ele existe, está em vigor e não foi cancelado, o ato "
-                "que dele depende não pode ser expedido.",
+                f"O {numbered(what, wanted)} não consta do registro de documentos emitidos: "
+                "sem conferir no registro que ele existe, está em vigor e não foi cancelado, "
+                f"{consequence}.",
                 *basis,
             )
         ]
     items: list[Item] = []
-    label = f"O {what} nº {found.number}"
+    label = f"O {what} {found.printed}"
     if found.cancelled:
         reason = f" ({found.cancel_reason})" if found.cancel_reason else ""
         items.append(
@@ -261,16 +263,16 @@ def duplicate_items(
     wanted = clean_text(plate)
     if history is None or wanted is None:
         return []
-    kept = {_bare(number) for number in allowed if clean_text(number)}
+    kept = {bare_number(number) for number in allowed if clean_text(number)}
     items = []
     for record in history.in_force(wanted, form, on):
-        if _bare(record.number) in kept:
+        if bare_number(record.number) in kept:
             continue
         items.append(
             item_at(
                 field,
                 Status.INVALID,
-                f"O veículo de placa {wanted} já tem {what} em vigor (nº {record.number}, "
+                f"O veículo de placa {wanted} já tem {what} em vigor ({record.printed}, "
                 f"válido até {format_date(record.valid_until) if record.valid_until else '-'}): "
                 "outro só se expede para renová-lo ou substituí-lo; informe-o como alvará "
                 "anterior.",
@@ -280,7 +282,7 @@ def duplicate_items(
     return items
 
 
-def _bare(number: str) -> str:
+def bare_number(number: str) -> str:
     """``"0001/2026"`` from ``"ALV-X nº 0001/2026"`` or ``"1/2026"``."""
     text = number.strip()
     tail = text.split()[-1] if text else text

@@ -167,7 +167,7 @@ def _prior_infractions(records: Sequence[PriorRecord], plate: str) -> list[Prior
         for _, citation, _ in _infractions(data):
             if "#" in citation:
                 priors.append(
-                    PriorInfraction(record.reference_date, citation, subject, record.number)
+                    PriorInfraction(record.reference_date, citation, subject, record.printed)
                 )
     return priors
 

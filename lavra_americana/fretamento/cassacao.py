@@ -11,8 +11,9 @@ Secretário's decision that cancels the Alvará de Licença de Circulação (art
   the decision: such an auto is an *invalid* item; facts dated after the decision
   (an auto, a bankruptcy) are *invalid* too, and so is, for III, an alvará whose expiry
   is not before the decision (it has not yet failed to be renewed);
-- due process (:func:`_defence`): the date of the notice for defence, then the defence
-  presented (date and summary) or the lapse of its period (10 days from the notice,
+- due process (:func:`lavra_americana.comum.due_process.defence`): the date of the
+  notice for defence, then the defence presented (date and summary) or the lapse of
+  its period (10 days from the notice,
   Lei nº 9.784/1999, art. 44, by analogy; the deadline table's ``fretamento#art22``) —
   a decision without defence on or before the last day is *invalid*; a notice after the
   decision, or a defence filed after it, is *invalid* (a cassação without prior defence
@@ -33,7 +34,7 @@ compute is a *missing* item and the value is pending.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -43,7 +44,6 @@ from lavra.checking.computations import (
     ComputeInput,
     bare_reference,
     in_legal_order,
-    period_words,
     unique_items,
 )
 from lavra.checking.report import Item, Status
@@ -53,7 +53,8 @@ from lavra.inputs.reading import maybe_date
 from lavra.law.model import resolve
 from lavra.law.statutory import StatutoryContext
 from lavra.render.templating import format_moeda
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
+from lavra_americana.comum import due_process
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import after_issue, date_at, deadline_values
 from lavra_americana.comum.sources import rule_sources
@@ -80,11 +81,11 @@ HYPOTHESES = "/hipoteses"
 UNPAID_AUTOS = "/hipoteses/multas_nao_recolhidas/autos"
 BANKRUPTCY_DATE = "/hipoteses/falencia_dissolucao/data"
 EXPIRY_DATE = "/hipoteses/nao_renovacao/vencimento"
-NOTICE_DATE = "/defesa/notificacao_data"
-DEFENCE_DATE = "/defesa/data_apresentacao"
-DEFENCE_SUMMARY = "/defesa/sintese"
 DEFENCE = f"{LAW}#art22"
 """The deadline-table key of the defence period (Lei nº 9.784/1999, art. 44, by analogy)."""
+PROCEEDING = due_process.Proceeding(
+    DEFENCE, "a empresa ou entidade", "notificada", "a cassação", (CASSATION_CASES,)
+)
 HYPOTHESIS_KEYS: tuple[tuple[str, str], ...] = (
     ("dolo", f"{LAW}#art22_inc1"),
     ("multas_nao_recolhidas", f"{LAW}#art22_inc2"),
@@ -118,7 +119,8 @@ def _unpaid_autos(
         if not isinstance(entry, Mapping):
             continue
         pointer = f"{UNPAID_AUTOS}/{index}/data_infracao"
-        number = entry.get("numero") if isinstance(entry.get("numero"), str) else "-"
+        typed = entry.get("numero")
+        number = format_act_number(typed) if isinstance(typed, str) and typed.strip() else "-"
         infraction = maybe_date(entry.get("data_infracao"))
         row: dict[str, Any] = {
             "numero": number,
@@ -142,7 +144,7 @@ def _unpaid_autos(
                     requirement,
                     Status.INVALID,
                     pointer,
-                    f"O auto nº {number} tem data de infração ({format_date(infraction)}) "
+                    f"O Auto de Infração {number} tem data de infração ({format_date(infraction)}) "
                     f"posterior à da decisão ({format_date(on)}).",
                     (f"{LAW}#art22_inc2",),
                 )
@@ -153,9 +155,10 @@ def _unpaid_autos(
                     requirement,
                     Status.INVALID,
                     pointer,
-                    f"O prazo de recurso do auto nº {number} ({short(laws, FIRST_APPEAL)}) "
-                    f"corre até {format_date(deadline['ultimo_dia'])}, inclusive: na data da "
-                    f"decisão ({format_date(on)}) ainda não se pode afirmar que a multa deixou "
+                    f"O prazo de recurso do Auto de Infração {number} "
+                    f"({short(laws, FIRST_APPEAL)}) corre até "
+                    f"{format_date(deadline['ultimo_dia'])}, inclusive: na data da decisão "
+                    f"({format_date(on)}) ainda não se pode afirmar que a multa deixou "
                     "de ser recolhida sem interposição de recurso "
                     f"({short(laws, f'{LAW}#art22_inc2')}).",
                     (f"{LAW}#art22_inc2", FIRST_APPEAL),
@@ -167,7 +170,7 @@ def _unpaid_autos(
                     requirement,
                     Status.MET,
                     pointer,
-                    f"Auto nº {number}: o prazo de recurso encerrou-se em "
+                    f"Auto de Infração {number}: o prazo de recurso encerrou-se em "
                     f"{format_date(deadline['ultimo_dia'])}, antes da decisão.",
                     (f"{LAW}#art22_inc2", FIRST_APPEAL),
                 )
@@ -178,143 +181,6 @@ def _unpaid_autos(
 def _money(value: Any) -> str | None:
     try:
         return format_moeda(value) if isinstance(value, str) else None
-    except LavraError:
-        return None
-
-
-def _defence(
-    data: Mapping[str, Any], on: date, context: StatutoryContext
-) -> tuple[dict[str, Any] | None, list[Item]]:
-    """Due process before the cassação: notice, then the defence or the lapse of its period.
-
-    The cassação is a decision taken in a proceeding: it may be complete only when the
-    company was notified of the accusation and either presented its defence (date and
-    summary) or let the period lapse (CF, art. 5º, LV; Lei nº 9.784/1999, arts. 3º, III,
-    26 to 28). Lei nº 4.419/2006 sets no period: the deadline table (``fretamento#art22``)
-    applies art. 44 of Lei nº 9.784/1999 by analogy (10 days from the notice, on the
-    municipal calendar). Without a defence, the decision may be taken only from the day
-    after the last day; a notice or a defence dated after the decision is *invalid*.
-    """
-    items: list[Item] = []
-    notice = date_at(data, NOTICE_DATE)
-    if notice is None:
-        return None, [
-            Item(
-                "defesa.notificacao_data",
-                Status.MISSING,
-                NOTICE_DATE,
-                "Informe a data em que a empresa ou entidade foi notificada para apresentar "
-                "defesa: sem notificação, a cassação não pode ser decidida (Constituição "
-                "Federal, art. 5º, LV).",
-                (DEFENCE,),
-            )
-        ]
-    for pointer, what in (
-        (NOTICE_DATE, "notificação para defesa"),
-        (DEFENCE_DATE, "apresentação da defesa"),
-    ):
-        when = date_at(data, pointer)
-        if when is not None and when > on:
-            items.append(
-                Item(
-                    pointers.dotted(pointer),
-                    Status.INVALID,
-                    pointer,
-                    f"A data da {what} ({format_date(when)}) é posterior à da decisão "
-                    f"({format_date(on)}): a cassação só pode ser decidida depois de "
-                    "oportunizada a defesa (Constituição Federal, art. 5º, LV).",
-                    (CASSATION_CASES, DEFENCE),
-                )
-            )
-    found, deadline_items = deadline_values(DEFENCE, notice, context, NOTICE_DATE)
-    items.extend(deadline_items)
-    if found is None:
-        return None, items
-    last = found["ultimo_dia"]
-    period = (
-        period_words(found["prazo"], found["unidade"])[0]
-        if isinstance(found["prazo"], int) and isinstance(found["unidade"], str)
-        else "legal"
-    )
-    source = _period_source(context, notice)
-    if source:
-        period = f"{period} ({source})"
-    values: dict[str, Any] = {
-        "notificacao": notice,
-        "ultimo_dia": last,
-        "explicacao": found["explicacao"],
-        "apresentada": False,
-        "texto": None,
-    }
-    if pointers.get(data, "/defesa/apresentada") is True:
-        presented = date_at(data, DEFENCE_DATE)
-        summary = pointers.get(data, DEFENCE_SUMMARY)
-        if presented is None:
-            items.append(
-                Item(
-                    "defesa.data_apresentacao",
-                    Status.MISSING,
-                    DEFENCE_DATE,
-                    "Informe a data em que a defesa foi apresentada.",
-                    (DEFENCE,),
-                )
-            )
-        if not (isinstance(summary, str) and summary.strip()):
-            items.append(
-                Item(
-                    "defesa.sintese",
-                    Status.MISSING,
-                    DEFENCE_SUMMARY,
-                    "Informe a síntese da defesa apresentada: a decisão deve examinar as "
-                    "alegações da empresa ou entidade (Lei federal nº 9.784/1999, art. 50).",
-                    (DEFENCE,),
-                )
-            )
-        values["apresentada"] = True
-        values["texto"] = (
-            f"A empresa ou entidade foi notificada para apresentar defesa em "
-            f"{format_date(notice)}, no prazo de {period}, e a apresentou"
-            + (f" em {format_date(presented)}." if presented else ".")
-        )
-        return values, items
-    if on <= last:
-        items.append(
-            Item(
-                "defesa.prazo",
-                Status.INVALID,
-                DECISION_DATE,
-                f"Sem defesa apresentada, a cassação só pode ser decidida depois de esgotado o "
-                f"prazo de defesa: {found['explicacao']} A decisão, datada de "
-                f"{format_date(on)}, não é posterior ao último dia do prazo; só pode ser "
-                f"tomada a partir de {format_date(last + timedelta(days=1))} (Constituição "
-                "Federal, art. 5º, LV; Lei federal nº 9.784/1999, art. 44).",
-                (DEFENCE, CASSATION_CASES),
-            )
-        )
-    else:
-        items.append(
-            Item(
-                "defesa.prazo",
-                Status.MET,
-                NOTICE_DATE,
-                f"{found['explicacao']} Não foi apresentada defesa.",
-                (DEFENCE,),
-            )
-        )
-    values["texto"] = (
-        f"A empresa ou entidade foi notificada para apresentar defesa em {format_date(notice)}, "
-        f"no prazo de {period}, encerrado em {format_date(last)}, e não a apresentou."
-    )
-    return values, items
-
-
-def _period_source(context: StatutoryContext, notice: date) -> str | None:
-    """Where the defence period comes from (the parameter's source), for the print."""
-    rule = context.rules.get(DEFENCE)
-    if rule is None or rule.parameter is None:
-        return None
-    try:
-        return context.parameters.value(rule.parameter, notice).source
     except LavraError:
         return None
 
@@ -395,7 +261,7 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
                 (f"{LAW}#art22_inc3",),
             )
         )
-    defence, defence_items = _defence(data, on, context)
+    defence, defence_items = due_process.defence(data, on, context, PROCEEDING)
     items.extend(defence_items)
     items.extend(
         after_issue(on, request.issued_on, DECISION_DATE, "data da decisão", CASSATION_CASES)

@@ -132,7 +132,7 @@ def _one_auxiliary(request: ComputeInput, data: Mapping[str, Any], on: date) -> 
             item_at(
                 "/veiculo/placa",
                 Status.INVALID,
-                f"Já está em vigor o alvará de condutor auxiliar nº {prior.number}, de {name}, "
+                f"Já está em vigor o alvará de condutor auxiliar {prior.printed}, de {name}, "
                 f"para o veículo {plate}: o condutor titular pode valer-se de no máximo 1 "
                 f"(um) condutor auxiliar ({short(context.laws, AUXILIARY)}). Revogue-o ou "
                 "cancele-o antes de expedir outro.",

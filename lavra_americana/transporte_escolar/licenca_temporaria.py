@@ -55,7 +55,7 @@ from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import StatutoryContext, deadline_for
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending, vehicle_age_items
 from lavra_americana.comum.sources import statutory_context
@@ -339,7 +339,8 @@ def _within_the_alvara(
         else maybe_date(pointers.get(data, "/alvara/valido_ate"))
     )
     if alvara_end is not None:
-        number = clean_text(pointers.get(data, "/alvara/numero")) or ""
+        typed = clean_text(pointers.get(data, "/alvara/numero"))
+        number = found.printed if found is not None else format_act_number(typed or "-")
         limits.append(
             Limit(alvara_end, f"o vencimento do alvará {number}, de que a licença depende")
         )

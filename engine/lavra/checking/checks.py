@@ -18,9 +18,9 @@ Every attachment (a field whose schema is the shared ``documento``) is also chec
 on its own: it may not be past its ``validade`` nor issued after the reference date.
 
 A provision in force whose text the pack lacks (the source only records its inclusion
-by a later law), cited by the form's ``fundamento`` or under a provision cited there, is
-a pending item of every document of the form: it must be registered before it can be
-applied (:func:`missing_text_findings`).
+by a later law) that a document relies on (:func:`concerned_without_text`)
+gives that document a notice: the document does not apply it, and its text must be
+registered before it can be applied (:func:`missing_text_findings`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from lavra.errors import ContentPackError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.inputs.schemas.fields import FieldInfo
-from lavra.law.model import Law, without_text
+from lavra.law.model import FRAGMENT_ID, Citation, Law, without_text
 from lavra.law.params import Parameters
 from lavra.textutil import format_date
 
@@ -156,21 +156,97 @@ def document_findings(
                 )
 
 
-def missing_text_findings(basis: Iterable[str], laws: Mapping[str, Law]) -> Iterator[Item]:
-    """A pending item for each provision in force without text that ``basis`` reaches."""
+def missing_text_findings(
+    basis: Iterable[str], laws: Mapping[str, Law], *, blocking: bool = False
+) -> Iterator[Item]:
+    """An item for each provision in force without text that ``basis`` reaches.
+
+    A notice by default (*not applicable*: the document does not apply the provision,
+    and says that its text must be registered before it can be applied); *missing*
+    with ``blocking``, for a caller that must apply it. The requirement is
+    ``texto.<citation>`` (:data:`TEXT_REQUIREMENT`).
+    """
     for found in without_text(laws, basis):
         fragment = found.fragment
         notes = "; ".join(n.text for n in fragment.notes) if fragment is not None else ""
         source = f" (a fonte registra apenas: «{notes}»)" if notes else ""
+        consequence = (
+            "o dispositivo deve ter o seu texto registrado antes de ser aplicado a este "
+            "documento."
+            if blocking
+            else "o dispositivo não pode ser aplicado até que o seu texto seja registrado, e "
+            "este documento não o aplica. Registre o texto para que ele passe a ser "
+            "conferido."
+        )
         yield Item(
-            f"texto.{found.citation}",
-            Status.MISSING,
+            f"{TEXT_REQUIREMENT}{found.citation}",
+            Status.MISSING if blocking else Status.NOT_APPLICABLE,
             "",
             f"O texto do {found.short}, em vigor, não está registrado no sistema{source}: "
-            "o dispositivo deve ter o seu texto registrado antes de ser aplicado a este "
-            "documento.",
+            + consequence,
             (found.citation,),
         )
+
+
+def concerned_without_text(
+    laws: Mapping[str, Law], citations: Iterable[str]
+) -> tuple[Citation, ...]:
+    """The provisions in force without text that a document citing ``citations`` relies on.
+
+    Reading (where the source says only that a provision was included): a provision
+    without text may change what any part of its own article requires, so citing an
+    artigo, or any paragraph, inciso or alínea of it, reaches every provision without
+    text of that article (citing art. 10, I, reaches art. 10, VII); and an article
+    inserted after another ("art. 28-A" after art. 28) completes the one it follows, so
+    citing art. 28 reaches art. 28-A. The document does not apply such a provision: it
+    shows that its text must be registered before it can be applied.
+    """
+    articles: list[str] = []
+    for citation in citations:
+        law_id, _, fragment = citation.partition("#")
+        found = FRAGMENT_ID.match(fragment) if law_id in laws and fragment else None
+        if found is None or found["art"] is None:
+            continue
+        number = found["art"]
+        law = laws[law_id]
+        articles.extend(
+            f"{law_id}#{frag.id}"
+            for frag in law.fragments.values()
+            if frag.kind == "artigo"
+            and (match := FRAGMENT_ID.match(frag.id)) is not None
+            and match["art"] == number
+            and (match["letter"] or "") >= (found["letter"] or "")
+        )
+    return without_text(laws, dict.fromkeys(articles))
+
+
+TEXT_REQUIREMENT = "texto."
+"""The requirement prefix of the items of :func:`missing_text_findings`."""
+
+
+def text_notices(
+    laws: Mapping[str, Law],
+    basis: Iterable[str],
+    fields: Iterable[FieldInfo],
+    findings: Iterable[Item],
+    computed: Mapping[str, Any],
+) -> list[Item]:
+    """The notices of the provisions without text a document relies on: those its form
+    cites (``basis``), its requirements cite, its findings cite and its computed
+    ``fundamento`` lists (:func:`concerned_without_text`)."""
+    listed = computed.get("fundamento")
+    cited = [
+        *basis,
+        *(c for info in fields for c in info.basis),
+        *(c for item in findings for c in item.basis),
+        *(c for c in listed if isinstance(c, str)),
+    ] if isinstance(listed, list) else [
+        *basis,
+        *(c for info in fields for c in info.basis),
+        *(c for item in findings for c in item.basis),
+    ]
+    concerned = concerned_without_text(laws, dict.fromkeys(cited))
+    return list(missing_text_findings([c.citation for c in concerned], laws))
 
 
 def run_checks(

@@ -114,6 +114,11 @@ class PriorRecord:
         """The first standing fact of ``kind`` (e.g. the ciência); None if none recorded."""
         return next((f for f in self.facts if f.kind == kind), None)
 
+    @property
+    def printed(self) -> str:
+        """The number with its series, as the registry prints it (``"AIF-X nº 0003/2026"``)."""
+        return f"{self.series} nº {self.number}" if self.series else self.number
+
     def in_force(self, on: date) -> bool:
         """Not cancelled, started on or before ``on`` and valid through ``on``."""
         return (

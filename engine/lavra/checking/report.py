@@ -45,6 +45,9 @@ class Item:
     field: str
     message: str
     basis: tuple[str, ...] = ()
+    awaiting: str | None = None
+    """For a conditional requirement whose case is not chosen yet: the answers it
+    depends on (pt-BR), instead of "não se aplica"."""
 
     @property
     def pending(self) -> bool:
@@ -57,7 +60,12 @@ class Item:
             "field": self.field,
             "message": self.message,
             "basis": list(self.basis),
+            **({"awaiting": self.awaiting} if self.awaiting else {}),
         }
+
+
+AWAITING_LABEL = "depende de resposta"
+"""The label of a requirement that depends on an answer not yet given."""
 
 
 @dataclass(frozen=True)
@@ -92,9 +100,37 @@ def _label(info: FieldInfo, pointer: str) -> str:
     return info.title or pointers.dotted(pointer)
 
 
+def _awaiting(
+    info: FieldInfo, pointer: str, data: Mapping[str, Any], titles: Mapping[str, str]
+) -> str | None:
+    """The answers a conditional requirement waits for: those its condition reads that
+    are not given yet (the case is not chosen: it may still apply). None when every one
+    is given (the answers excluded it: it does not apply) or it is not conditional."""
+    if not info.required_when or not info.depends_on:
+        return None
+    given = pointers.split(pointer)
+    wanted: list[str] = []
+    for pattern in info.depends_on:
+        parts = pointers.split(pattern)
+        concrete = [
+            given[i] if part == "*" and i < len(given) else part for i, part in enumerate(parts)
+        ]
+        if "*" in concrete:
+            return None
+        at = "/" + "/".join(pointers.escape(p) for p in concrete)
+        if pointers.get(data, at, _ABSENT) is _ABSENT:
+            wanted.append(f"«{titles.get(pattern) or pointers.dotted(at)}»")
+    return " e ".join(dict.fromkeys(wanted)) or None
+
+
 def _requirement_item(
-    info: FieldInfo, pointer: str, issues: Sequence[SchemaIssue], data: Mapping[str, Any]
+    info: FieldInfo,
+    pointer: str,
+    issues: Sequence[SchemaIssue],
+    data: Mapping[str, Any],
+    titles: Mapping[str, str] | None = None,
 ) -> Item:
+    titles = titles or {}
     label = _label(info, pointer)
     ident = pointers.dotted(pointer)
     basis = tuple(info.basis)
@@ -107,6 +143,12 @@ def _requirement_item(
         text = " ".join(dict.fromkeys(i.message for i in issues))
         return Item(ident, Status.INVALID, pointer, text, basis)
     if pointers.get(data, pointer, _ABSENT) is _ABSENT:
+        awaiting = _awaiting(info, pointer, data, titles)
+        if awaiting is not None:
+            when = info.required_when or ""
+            when = when if when.startswith("quando") else f"quando {when}"
+            message = f"Depende da resposta a {awaiting}: {label} (exigido {when})."
+            return Item(ident, Status.NOT_APPLICABLE, pointer, message, basis, awaiting)
         return Item(ident, Status.NOT_APPLICABLE, pointer, f"Não se aplica: {label}.", basis)
     prefix = "Apresentado" if info.document else "Atendido"
     return Item(ident, Status.MET, pointer, f"{prefix}: {label}.", basis)
@@ -124,6 +166,8 @@ def build_report(
     findings: Iterable[Item] = (),
 ) -> Report:
     """Combine requirements, schema issues and rule findings into one report."""
+    fields = tuple(fields)
+    titles = {info.pattern: info.title for info in fields if info.title}
     requirements: list[tuple[str, FieldInfo]] = [
         (pointer, info)
         for info in fields
@@ -142,7 +186,7 @@ def build_report(
 
     items: dict[str, Item] = {}
     for pointer, info in requirements:
-        item = _requirement_item(info, pointer, owned[pointer], data)
+        item = _requirement_item(info, pointer, owned[pointer], data, titles)
         items.setdefault(item.requirement, item)
     for issue in orphans:
         status = Status.MISSING if issue.keyword == "required" else Status.INVALID

@@ -41,6 +41,7 @@ CONTEXT_NAMES = frozenset(
         "assinante",
         "documentos_exigidos",
         "pendencias",
+        "sem_texto",
     }
 )
 #: Names Jinja itself provides inside loops, macros and call blocks.

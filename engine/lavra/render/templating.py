@@ -6,8 +6,9 @@ sandboxed and always autoescapes, so data is shown, never interpreted: a value s
 ``<img src=...>`` or ``{{7*7}}`` comes out as literal text.
 
 pt-BR filters (``data``, ``data_extenso``, ``data_hora``, ``moeda``, ``moeda_extenso``,
-``numero_extenso``, ``cpf``, ``cnpj``, ``placa``, ``cep``, ``citacao``,
-``citacao_texto``) are registered both as filters and as globals.
+``numero_extenso``, ``cpf``, ``cnpj``, ``placa``, ``cep``, ``numero_ato`` — an earlier
+act's number with its series, ``citacao``, ``citacao_texto``) are registered both as
+filters and as globals.
 
 Missing data: in a draft (``draft=True``) an undefined value renders as the visible
 blank :data:`DRAFT_BLANK`; otherwise printing it raises :class:`RenderError` naming the
@@ -45,7 +46,7 @@ from num2words import num2words
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.inputs.formats import mask_cep, mask_cnpj, mask_cpf, mask_placa
 from lavra.render.isolation import TaskTimeout
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
 
 __all__ = [
     "DRAFT_BLANK",
@@ -280,6 +281,7 @@ _FORMATTERS: dict[str, tuple[Callable[[Any], str], str]] = {
     "cnpj": (format_cnpj, "um CNPJ de 14 caracteres"),
     "placa": (format_placa, "uma placa (ABC-1234 ou ABC1D23)"),
     "cep": (format_cep, "um CEP de 8 dígitos"),
+    "numero_ato": (format_act_number, "o número de um ato"),
 }
 
 

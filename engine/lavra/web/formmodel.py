@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from lavra.checking.report import STATUS_LABELS, Report, Status
+from lavra.checking.report import AWAITING_LABEL, STATUS_LABELS, Report, Status
 from lavra.inputs import pointers
 from lavra.inputs.schemas.fields import FieldInfo
 from lavra.render.fillable.schema import field_name
@@ -438,6 +438,7 @@ def build_form(
 def checklist(root: Group, report: Report | None) -> tuple[ChecklistEntry, ...]:
     """The documents of the form, in order, with their status in the report."""
     statuses = {item.field: item.status for item in report.items} if report else {}
+    awaiting = {item.field for item in report.items if item.awaiting} if report else set()
     out: list[ChecklistEntry] = []
 
     def walk(node: Node, suffix: str) -> None:
@@ -451,7 +452,11 @@ def checklist(root: Group, report: Report | None) -> tuple[ChecklistEntry, ...]:
                     basis=node.basis,
                     requirement=node.requirement,
                     status=status.value if status else None,
-                    status_label=STATUS_LABELS[status] if status else "a verificar",
+                    status_label=(
+                        AWAITING_LABEL
+                        if "/" + node.name in awaiting
+                        else STATUS_LABELS[status] if status else "a verificar"
+                    ),
                 )
             )
             return
@@ -473,7 +478,7 @@ def report_view(report: Report, cite: Callable[[str], CitationView]) -> dict[str
     def item_view(item: Any) -> dict[str, Any]:
         return {
             "status": item.status.value,
-            "status_label": STATUS_LABELS[item.status],
+            "status_label": AWAITING_LABEL if item.awaiting else STATUS_LABELS[item.status],
             "message": item.message,
             "field": item.field,
             "anchor": ident(pointers.split(item.field)) if item.field else None,

@@ -21,7 +21,7 @@ a condition) and in :mod:`lavra.inputs.schemas.validation`.
 # binding would shadow for mypy. Forward references are quoted instead.
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -54,7 +54,10 @@ class FieldInfo:
     unconditional ``required`` of its parent object (so required whenever the parent
     is present). ``required_when``: when required only under a condition, its words
     (``x-condicao``, else worded from the ``if``); several conditions are joined by
-    "ou". ``schema``: the property's schema with its ``$ref`` chain merged in (the
+    "ou". ``depends_on``: with ``required_when``, the pointers of the answers the
+    condition reads (the properties its ``if`` names, the ``dependentSchemas`` /
+    ``dependentRequired`` trigger): while none of them is given, the case is not yet
+    chosen. ``schema``: the property's schema with its ``$ref`` chain merged in (the
     property's own keywords win; ``properties`` and ``required`` are united).
     """
 
@@ -66,6 +69,7 @@ class FieldInfo:
     required_when: str | None
     schema: Mapping[str, Any] = field(compare=False, repr=False)
     required: bool = False
+    depends_on: tuple[str, ...] = ()
 
 
 # --- registry ------------------------------------------------------------------------
@@ -136,12 +140,15 @@ class _Group:
 
     basis: tuple[str, ...] = ()
     condition: str | None = None
+    triggers: tuple[str, ...] = ()
 
-    def under(self, basis: Iterable[str], condition: str | None = None) -> "_Group":
+    def under(
+        self, basis: Iterable[str], condition: str | None = None, triggers: Iterable[str] = ()
+    ) -> "_Group":
         joined = self.condition
         if condition is not None:
             joined = condition if joined is None else f"{joined} e {condition}"
-        return _Group((*self.basis, *basis), joined)
+        return _Group((*self.basis, *basis), joined, (*self.triggers, *triggers))
 
 
 @dataclass
@@ -153,6 +160,7 @@ class _Builder:
     document: bool = False
     required: bool = False
     conditions: list[str] = field(default_factory=list)
+    triggers: list[str] = field(default_factory=list)
     schema: dict[str, Any] = field(default_factory=dict)
 
     def add_basis(self, citations: Iterable[str]) -> None:
@@ -173,6 +181,7 @@ class _Builder:
             required_when=when,
             schema=MappingProxyType(self.schema),
             required=self.required,
+            depends_on=tuple(dict.fromkeys(self.triggers)) if when else (),
         )
 
 
@@ -230,14 +239,18 @@ class _Walker:
         if isinstance(dependent, Mapping):
             for trigger, sub in dependent.items():
                 words = f"«{trigger}» informado"
-                self.walk(sub, resolver, pointer, group.under(_basis_of(sub), words),
+                trig = (f"{pointer}/{pointers.escape(trigger)}",)
+                self.walk(sub, resolver, pointer, group.under(_basis_of(sub), words, trig),
                           depth + 1, active, branch=True)
         dependent_required = node.get("dependentRequired")
         if isinstance(dependent_required, Mapping):
             for trigger, names in dependent_required.items():
                 words = f"{self.title_or_name(pointer, trigger)} informado"
+                trig = (f"{pointer}/{pointers.escape(trigger)}",)
                 for name in names:
-                    self.require(f"{pointer}/{pointers.escape(name)}", group.under((), words))
+                    self.require(
+                        f"{pointer}/{pointers.escape(name)}", group.under((), words, trig)
+                    )
         required = node.get("required")
         if isinstance(required, list):
             for name in required:
@@ -261,6 +274,7 @@ class _Walker:
     ) -> None:
         test = node["if"]
         if_basis = _basis_of(test)
+        triggers = tuple(dict.fromkeys(_answers(test, pointer)))
         for branch, negate in (("then", False), ("else", True)):
             sub = node.get(branch)
             if not isinstance(sub, Mapping):
@@ -272,7 +286,7 @@ class _Walker:
                 words = _condition_words(test, pointer, self)
                 if negate:
                     words = f"não ({words})"
-            inner = group.under([*if_basis, *_basis_of(sub)], words)
+            inner = group.under([*if_basis, *_basis_of(sub)], words, triggers)
             self.walk(sub, resolver, pointer, inner, depth + 1, active, branch=True)
 
     def builder(self, pointer: str) -> tuple[_Builder, bool]:
@@ -314,12 +328,27 @@ class _Walker:
             builder.required = True
         else:
             builder.conditions.append(group.condition)
+            builder.triggers.extend(group.triggers)
 
     def title_or_name(self, pointer: str, name: str) -> str:
         existing = self.fields.get(f"{pointer}/{pointers.escape(name)}")
         if existing is not None and existing.title:
             return existing.title
         return f"«{name}»"
+
+
+def _answers(test: Mapping[str, Any], pointer: str) -> Iterator[str]:
+    """The pointers of the answers an ``if`` reads: its properties, down to the leaves
+    (``if.properties.requerente.properties.sede`` → ``/requerente/sede``)."""
+    props = test.get("properties")
+    names = [*(props or {}), *(test.get("required") or [])]
+    for name in dict.fromkeys(str(n) for n in names):
+        at = f"{pointer}/{pointers.escape(name)}"
+        sub = props.get(name) if isinstance(props, Mapping) else None
+        if isinstance(sub, Mapping) and isinstance(sub.get("properties"), Mapping):
+            yield from _answers(sub, at)
+        else:
+            yield at
 
 
 def _merge_chain(
