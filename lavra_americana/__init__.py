@@ -30,7 +30,8 @@
                                               (art. 4º, parágrafo único),
                                               ``licencas`` (arts. 17, 20),
                                               ``auto_infracao``, ``edital`` (arts. 6º
-                                              to 11)
+                                              to 11), ``selo`` (arts. 3º, § 2º, 13,
+                                              § 3º, 18)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
                                               money type), ``periods``,
                                               ``infractions`` (earlier infractions),
@@ -99,6 +100,7 @@ def pacote() -> ContentPack:
         population,
         ranking,
         requerimentos,
+        selo,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
     from lavra_americana.transporte_escolar import penalties as escolar_penalties
@@ -107,6 +109,7 @@ def pacote() -> ContentPack:
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao,
+        selo,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
