@@ -30,7 +30,8 @@
                                               (art. 4º, parágrafo único),
                                               ``licencas`` (arts. 17, 20),
                                               ``auto_infracao``, ``edital`` (arts. 6º
-                                              to 11), ``selo`` (arts. 3º, § 2º, 13,
+                                              to 11), ``resultado`` (arts. 8º, 11),
+                                              ``selo`` (arts. 3º, § 2º, 13,
                                               § 3º, 18)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
                                               money type), ``periods``,
@@ -100,6 +101,7 @@ def pacote() -> ContentPack:
         population,
         ranking,
         requerimentos,
+        resultado,
         selo,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
@@ -109,7 +111,7 @@ def pacote() -> ContentPack:
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao,
-        selo,
+        selo, resultado,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
