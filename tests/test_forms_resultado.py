@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from formcases import DELETE, example, pdf_text, setter
+from formcases import DELETE, at, example, pdf_text, setter
+from historycases import FakeHistory
 
-from lavra.checking.computations import Computed, ComputeInput, find_computation
+from lavra.checking.computations import Computed, ComputeInput, PriorRecord, find_computation
 from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.documents import Engine
@@ -132,3 +133,60 @@ def test_the_draft_prints_order_reasons_and_deadlines(engine: Engine) -> None:
     for words in ("2026/0002", "Rita Exemplo Alves", "categoria", "Prefeito Municipal",
                   "25/02/2026", "23/03/2026", "classificado além das vagas", "MINUTA"):
         assert words in text, words
+
+
+# ------------------------------------------------ the alvará after the result (art. 12, I)
+ALV = "alvara-transporte-escolar"
+
+
+def result_record(published: date, names: tuple[str, ...] = ("José Exemplo dos Santos",),
+                  **extra: Any) -> PriorRecord:
+    data = {"candidatos": [{"candidato": {"nome": name}} for name in names]}
+    return PriorRecord("0001/2026", published, data, form=RES, **extra)
+
+
+@pytest.mark.parametrize(
+    ("history", "status", "field"),
+    [
+        (None, Status.MISSING, "/selecao/edital_resultado"),
+        (FakeHistory(), Status.MISSING, "/selecao/edital_resultado"),
+        (FakeHistory(result_record(date(2026, 2, 20))), Status.MET, "/selecao/edital_resultado"),
+        (FakeHistory(result_record(date(2026, 2, 20), cancelled=True)), Status.INVALID,
+         "/selecao/edital_resultado"),
+        (FakeHistory(result_record(date(2026, 2, 20), names=("Outra Pessoa",))),
+         Status.INVALID, "/selecao/edital_resultado"),
+        (FakeHistory(result_record(date(2026, 3, 5))), Status.INVALID,
+         "/selecao/data_publicacao_resultado"),
+    ],
+    ids=["no registry", "not registered", "registered", "cancelled", "titular not listed",
+         "other publication date"],
+)
+def test_the_first_alvara_checks_the_result_edital_in_the_registry(
+    engine: Engine, history: Any, status: Status, field: str
+) -> None:
+    data = example(engine, ALV)
+    data["selecao"]["edital_resultado"] = "ED-RES-ESC nº 0001/2026"
+    report = engine.prepare(ALV, data, issued_on=ISSUED, history=history).report
+    assert at(report, field).status is status
+    assert report.complete is (status is Status.MET)
+
+
+def test_the_alvara_waits_for_the_appeal_period_of_the_registered_result(
+    engine: Engine,
+) -> None:
+    data = example(engine, ALV)
+    data["selecao"]["edital_resultado"] = "ED-RES-ESC nº 0001/2026"
+    history = FakeHistory(result_record(date(2026, 2, 20)))
+    data["data_expedicao"] = "2026-02-25"  # the 5th day (art. 11): not yet final
+    for key in ("data_pagamento_taxa",):
+        data["processo"][key] = "2026-02-25"
+    data["processo"]["data_requerimento"] = "2026-02-24"
+    data["selecao"]["data_inscricao_cadastro"] = "2026-02-24"
+    for check in ("conferencia_outra_licenca", "conferencia_transferencia"):
+        data["selecao"][check]["data"] = "2026-02-24"
+    found = at(engine.prepare(ALV, data, issued_on=ISSUED, history=history).report,
+               "/selecao/data_publicacao_resultado")
+    assert found.status is Status.INVALID and "25/02/2026" in found.message
+    data["data_expedicao"] = "2026-02-26"  # the day after: the choice is final
+    prepared = engine.prepare(ALV, data, issued_on=ISSUED, history=history)
+    assert prepared.report.complete, [i.message for i in prepared.report.pending]

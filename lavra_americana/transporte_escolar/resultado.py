@@ -23,6 +23,12 @@ the Cadastro de Atividades), art. 11 (5 days to appeal to the Prefeito) and art.
     day counted from it: the reading that gives the candidate the whole period.
     A publication date after the day the edital is actually issued is *invalid*; an
     inscription filed after the edital is *invalid*.
+
+:func:`result_in_registry` — for the first alvará (art. 12, I)
+    When the alvará names the result edital (``/selecao/edital_resultado``), the
+    registry must hold it, not cancelled, published on the date the alvará counts the
+    appeal period from (the registry's date wins: a difference is *invalid*), with the
+    titular among its candidates. Without the registry's record it is *missing*.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ from lavra.checking.computations import (
     Computation,
     Computed,
     ComputeInput,
+    History,
+    clean_text,
     item_at,
     unique_items,
 )
@@ -58,7 +66,8 @@ from lavra_americana.transporte_escolar.ranking import (
     rank_candidates,
 )
 
-__all__ = ["COMPUTATIONS", "IMPLEMENTED", "edital_resultado_classificacao"]
+__all__ = ["COMPUTATIONS", "FORM", "IMPLEMENTED", "edital_resultado_classificacao",
+           "result_in_registry"]
 
 SCHOOL = "transporte-escolar"
 RANKING = f"{SCHOOL}#art8"
@@ -66,6 +75,7 @@ TIE = f"{SCHOOL}#art8_par1"
 REGISTER = f"{SCHOOL}#art8_par2"
 APPEAL = f"{SCHOOL}#art11"
 FINAL = f"{SCHOOL}#art12_inc1"
+FORM = "edital-resultado-classificacao"
 
 IMPLEMENTED: tuple[str, ...] = (RANKING, TIE, REGISTER, APPEAL)
 """Citations this computation applies (coverage): the ranking (art. 8º, § 1º), the
@@ -178,6 +188,53 @@ def edital_resultado_classificacao(request: ComputeInput) -> Computed:
             f"({short(laws, FINAL)})."
         )
     return Computed(values, unique_items(items))
+
+
+def result_in_registry(history: History | None, data: Mapping[str, Any]) -> list[Item]:
+    """The result edital an alvará's selection names, checked in the registry."""
+    number = clean_text(pointers.get(data, "/selecao/edital_resultado"))
+    if number is None:
+        return []
+    field = "/selecao/edital_resultado"
+    record = None if history is None else history.document(FORM, number)
+    if record is None:
+        return [item_at(
+            field, Status.MISSING,
+            f"O edital de resultado nº {number} não consta do registro de documentos "
+            "emitidos: sem conferir a publicação do resultado no registro, não se sabe se o "
+            "prazo de recurso decorreu (art. 12, I).",
+            FINAL, APPEAL,
+        )]
+    label = f"O edital de resultado nº {record.number}"
+    if record.cancelled:
+        return [item_at(field, Status.INVALID, f"{label} foi cancelado.", FINAL)]
+    items: list[Item] = []
+    stated = maybe_date(pointers.get(data, "/selecao/data_publicacao_resultado"))
+    if stated is not None and stated != record.reference_date:
+        items.append(item_at(
+            "/selecao/data_publicacao_resultado", Status.INVALID,
+            f"{label} foi publicado, segundo o registro, em "
+            f"{format_date(record.reference_date)}: o prazo de recurso conta-se dessa data.",
+            APPEAL, FINAL,
+        ))
+    holder = (clean_text(pointers.get(data, "/titular/nome")) or "").casefold()
+    entries = pointers.get(record.data, "/candidatos")
+    names = {
+        (clean_text(pointers.get(entry, "/candidato/nome")) or "").casefold()
+        for entry in (entries if isinstance(entries, list) else [])
+        if isinstance(entry, Mapping)
+    }
+    if holder and holder not in names:
+        items.append(item_at(
+            field, Status.INVALID,
+            f"{label} não lista o titular entre os candidatos do processo seletivo.",
+            FINAL,
+        ))
+    return items or [item_at(
+        field, Status.MET,
+        f"{label} consta do registro, publicado em {format_date(record.reference_date)}.",
+        FINAL,
+    )]
 
 
 COMPUTATIONS: dict[str, Computation] = {
