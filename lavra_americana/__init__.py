@@ -31,6 +31,7 @@
                                               ``licencas`` (arts. 17, 20),
                                               ``auto_infracao``, ``edital`` (arts. 6º
                                               to 11), ``resultado`` (arts. 8º, 11),
+                                              ``recurso_classificacao`` (art. 11),
                                               ``selo`` (arts. 3º, § 2º, 13,
                                               § 3º, 18)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
@@ -100,6 +101,7 @@ def pacote() -> ContentPack:
         licencas,
         population,
         ranking,
+        recurso_classificacao,
         requerimentos,
         resultado,
         selo,
@@ -111,7 +113,7 @@ def pacote() -> ContentPack:
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao,
-        selo, resultado,
+        selo, resultado, recurso_classificacao,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
