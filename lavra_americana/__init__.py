@@ -32,6 +32,7 @@
                                               ``auto_infracao``, ``edital`` (arts. 6º
                                               to 11), ``resultado`` (arts. 8º, 11),
                                               ``recurso_classificacao`` (art. 11),
+                                              ``revalidacao`` (art. 13, § 6º),
                                               ``selo`` (arts. 3º, § 2º, 13,
                                               § 3º, 18)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
@@ -104,6 +105,7 @@ def pacote() -> ContentPack:
         recurso_classificacao,
         requerimentos,
         resultado,
+        revalidacao,
         selo,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
@@ -113,7 +115,7 @@ def pacote() -> ContentPack:
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao,
-        selo, resultado, recurso_classificacao,
+        selo, resultado, recurso_classificacao, revalidacao,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

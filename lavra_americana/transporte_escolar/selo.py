@@ -209,7 +209,8 @@ def selo_data_from_alvara(
     vehicle = pointers.get(alvara, "/veiculo")
     vehicle = vehicle if isinstance(vehicle, Mapping) else {}
     return {
-        "alvara": {"numero": number, "valido_ate": valid_until.isoformat()},
+        # "ALV-ESC 0001/2026": the printed number without its "nº", as forms cite it
+        "alvara": {"numero": number.replace(" nº ", " "), "valido_ate": valid_until.isoformat()},
         "titular": {
             "nome": holder.get("nome"),
             "cpf": holder.get("cpf"),
