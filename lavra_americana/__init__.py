@@ -33,6 +33,7 @@
                                               to 11), ``resultado`` (arts. 8º, 11),
                                               ``recurso_classificacao`` (art. 11),
                                               ``revalidacao`` (art. 13, § 6º),
+                                              ``vacancia`` (art. 13),
                                               ``selo`` (arts. 3º, § 2º, 13,
                                               § 3º, 18)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
@@ -107,6 +108,7 @@ def pacote() -> ContentPack:
         resultado,
         revalidacao,
         selo,
+        vacancia,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
     from lavra_americana.transporte_escolar import penalties as escolar_penalties
@@ -115,7 +117,7 @@ def pacote() -> ContentPack:
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao,
-        selo, resultado, recurso_classificacao, revalidacao,
+        selo, resultado, recurso_classificacao, revalidacao, vacancia,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
