@@ -77,9 +77,11 @@ APPEAL = f"{SCHOOL}#art11"
 FINAL = f"{SCHOOL}#art12_inc1"
 FORM = "edital-resultado-classificacao"
 
-IMPLEMENTED: tuple[str, ...] = (RANKING, TIE, REGISTER, APPEAL)
+IMPLEMENTED: tuple[str, ...] = (RANKING, TIE, REGISTER, APPEAL, f"{SCHOOL}#art13_par2")
 """Citations this computation applies (coverage): the ranking (art. 8º, § 1º), the
-deadlines of art. 8º, § 2º, and of art. 11 printed in the result."""
+deadlines of art. 8º, § 2º, and of art. 11 printed in the result; art. 13, § 2º (the
+candidates for vacant places judged on art. 7º and ranked by art. 8º) is this same
+rule."""
 
 
 def _applicants(
