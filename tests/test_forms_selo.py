@@ -215,8 +215,8 @@ def test_issued_after_its_alvara_with_the_sticker_at_20_cm(
         assert len(sticker) == 1
         dpi = 100
         image = _page_png(result.pdf, sticker[0] + 1, dpi, tmp_path)
-        # the sticker page: no header, the square alone (and its small caption below)
-        top = image.crop((0, 0, image.width, int(209.5 * dpi / 25.4)))
+        # the sticker page: below the header, the square (and its small caption below it)
+        top = image.crop((0, int(41 * dpi / 25.4), image.width, int(243.5 * dpi / 25.4)))
         width, height = _dark_extent_mm(top, dpi)
         assert width == pytest.approx(200, abs=1.5) and height == pytest.approx(200, abs=1.5)
         assert "SAC" not in (pages[0].extract_text() or "")
