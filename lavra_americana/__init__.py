@@ -31,7 +31,16 @@
                                               ``licencas`` (arts. 17, 20),
                                               ``auto_infracao``, ``edital`` (arts. 6º
                                               to 11), ``revogacao`` (arts. 3º, 9º,
-                                              § 2º, 23, III, 25 to 27)
+                                              § 2º, 23, III, 25 to 27),
+                                              ``recurso_penalidade`` (arts. 25 to
+                                              27), ``renovacao_lote`` (the annual
+                                              renewal run, art. 13),
+                                              ``resultado`` (arts. 8º, 11),
+                                              ``recurso_classificacao`` (art. 11),
+                                              ``revalidacao`` (art. 13, § 6º),
+                                              ``vacancia`` (art. 13),
+                                              ``selo`` (arts. 3º, § 2º, 13,
+                                              § 3º, 18)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
                                               money type), ``periods``,
                                               ``infractions`` (earlier infractions),
@@ -104,10 +113,15 @@ def pacote() -> ContentPack:
         licencas,
         population,
         ranking,
+        recurso_classificacao,
         recurso_penalidade,
         renovacao_lote,
         requerimentos,
+        resultado,
+        revalidacao,
         revogacao,
+        selo,
+        vacancia,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
     from lavra_americana.transporte_escolar import penalties as escolar_penalties
@@ -117,6 +131,7 @@ def pacote() -> ContentPack:
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
         recurso_penalidade, renovacao_lote, revogacao,
+        selo, resultado, recurso_classificacao, revalidacao, vacancia,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -68,3 +68,10 @@ def assert_reported(report: Report, field: str, status: Status, citation: str) -
     assert found.status is status, found
     assert citation in found.basis, found
     assert not report.complete
+
+
+def pending_at(report: Report, pointer: str) -> bool:
+    """Whether a field removed at ``pointer`` is pending: the schema reports a missing key
+    at the key itself or at the object that lacks it."""
+    parent = pointer.rsplit("/", 1)[0] or pointer
+    return any(i.field in (pointer, parent) and i.pending for i in report.items)

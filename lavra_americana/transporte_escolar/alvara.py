@@ -57,7 +57,10 @@ pending. They run only on data the schema accepted.
     ``/selecao`` gives the edital, the classification, the publication of the result
     and whether an appeal was filed and decided; the alvará may not be issued on or
     before the last day of the appeal of art. 11 (:func:`deadline_for`), nor while an
-    appeal is undecided (art. 12, I); the Cadastro de Atividades entry must fall within
+    appeal is undecided (art. 12, I); when the selection names the result edital
+    (``/selecao/edital_resultado``), the registry must hold it and its publication date
+    is the one counted (:func:`lavra_americana.transporte_escolar.resultado.result_in_registry`);
+    the Cadastro de Atividades entry must fall within
     the 30 days of art. 8º, § 2º (:func:`check_timeliness`). Arts. 14 and 15, § 2º,
     need the registry's knowledge of a person's licences, which it cannot give yet:
     each needs a staff attestation (what was checked, by whom, on which date), and is
@@ -103,6 +106,7 @@ from lavra_americana.comum.computing import vehicle_age_items
 from lavra_americana.comum.sources import pack_root, rule_sources
 from lavra_americana.comum.validity import act_at, duplicate_items
 from lavra_americana.transporte_escolar.fees import escolar_fee
+from lavra_americana.transporte_escolar.resultado import result_in_registry
 
 __all__ = [
     "COMPUTATIONS",
@@ -504,6 +508,7 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         items.extend(_renewal_request_items(data, context))
     else:
         items.extend(_selection_items(data, on, context))
+        items.extend(result_in_registry(request.history, data))
     items.extend(
         duplicate_items(
             request.history,

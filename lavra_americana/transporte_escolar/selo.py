@@ -1,0 +1,227 @@
+"""The "selo de identificação" of Lei nº 4.515/2007 (transporte escolar): art. 3º, § 2º;
+art. 13, §§ 3º and 4º; art. 18.
+
+Art. 3º, § 2º: "Juntamente com o Alvará será expedido 'selo de identificação'
+correspondente à licença, devidamente numerado e aprovado pela Autoridade Municipal de
+Trânsito." The selo is therefore an act of its own, numbered in its own series
+(``SELO-ESC``), signed by the Secretário (the municipal traffic authority who heads
+SETRANSV), and bound to one alvará: it identifies the licence, so it shows the alvará's
+number, its titular, the vehicle and the validity.
+
+``selo_identificacao`` — its computation
+    The alvará it corresponds to is checked in the registry
+    (:func:`lavra_americana.comum.validity.act_at`): it exists, is not cancelled, is in
+    force on the date of the selo and is the same vehicle's, with the validity the data
+    state. Without the registry's record the condition is *missing*: a selo for an
+    alvará lavra cannot see would certify a licence nobody checked.
+    Validity: the selo "corresponds to" the licence and has no term of its own, so it
+    ends with the alvará (``valido_ate`` = the alvará's vencimento as the registry
+    records it); it never outlives it. A renewed alvará (art. 13, § 3º: "o alvará
+    anual acompanhado do selo") takes a new selo.
+    One selo per alvará: a second selo for an alvará that already has one standing (not
+    cancelled, in force) is *invalid* unless it declares which selo it replaces
+    (``/substitui_selo``: lost, damaged, a replaced windscreen), the 2ª via.
+    The date of the selo after the day it is actually issued is *invalid*.
+    Layout (art. 18): two copies, to be fixed "em lugar visível, no centro superior
+    dos pára-brisas dianteiro e traseiro", and, on a page of its own, the sticker of
+    the rear bodywork "Reclamações e Sugestões SAC 3475-9024", "em material adesivado,
+    com 20,00cm (vinte centímetros) de lado", printed at that size (a 200 mm square on
+    an A4 sheet). The law gives the selo no size; it is printed 90 × 60 mm, small
+    enough not to reduce the driver's field of vision at the top of the windscreen.
+    The sticker is a page of the selo's document rather than a form of its own: it
+    carries no data nor decision (its wording is the law's), has nothing to number or
+    sign, and is handed over on the same occasion as the selo (art. 13, § 4º).
+    Delivery (art. 13, §§ 3º and 4º) happens after the act is signed: only the
+    licensed driver withdraws selo and alvará, presenting the licensed vehicle for the
+    SETRANSV inspectors' check and the receipt of the fee. The document prints these
+    conditions; the fee itself is checked on the alvará (which the registry holds).
+
+:func:`selo_data_from_alvara` builds a selo's data from an issued alvará's data alone
+(the annual renewal batch issues one with each renewed alvará).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from lavra.checking.computations import (
+    Computation,
+    Computed,
+    ComputeInput,
+    clean_text,
+    item_at,
+    unique_items,
+)
+from lavra.checking.report import Item, Status
+from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
+from lavra.textutil import format_date
+from lavra_americana.comum.citing import short
+from lavra_americana.comum.computing import data_of, issue_items, licence_pending
+from lavra_americana.comum.sources import statutory_context
+from lavra_americana.comum.validity import act_at
+
+__all__ = [
+    "ALVARA_FORM",
+    "COMPUTATIONS",
+    "FORM",
+    "IMPLEMENTED",
+    "SAC_TEXT",
+    "selo_data_from_alvara",
+    "selo_identificacao",
+]
+
+SCHOOL = "transporte-escolar"
+SELO = f"{SCHOOL}#art3_par2"
+DELIVERY = f"{SCHOOL}#art13_par3"
+WITHDRAWAL = f"{SCHOOL}#art13_par4"
+DISPLAY = f"{SCHOOL}#art18"
+FORM = "selo-identificacao"
+ALVARA_FORM = "alvara-transporte-escolar"
+SAC_TEXT = "Reclamações e Sugestões SAC 3475-9024"
+"""The rear-bodywork sticker of art. 18, as the law words it (the law's "3475- 9024"
+carries a stray space, not part of the number); ``texto.html`` prints it."""
+
+IMPLEMENTED: tuple[str, ...] = (SELO, DELIVERY, DISPLAY)
+"""Citations this computation applies (coverage): the numbered selo bound to its
+alvará (art. 3º, § 2º), issued with the annual alvará (art. 13, § 3º), and its
+display with the SAC sticker (art. 18)."""
+
+
+def _bare_number(number: str) -> str:
+    return number.split()[-1] if number.split() else number
+
+
+def _one_selo(
+    request: ComputeInput, data: Mapping[str, Any], on: date, alvara_number: str
+) -> list[Item]:
+    """At most one selo standing per alvará, unless this one replaces it (2ª via)."""
+    plate = clean_text(pointers.get(data, "/veiculo/placa"))
+    if request.history is None or plate is None:
+        return []
+    replaced = clean_text(pointers.get(data, "/substitui_selo/numero"))
+    laws = statutory_context(request.pack_dir).laws
+    for record in request.history.in_force(plate, FORM, on):
+        number = clean_text(pointers.get(record.data, "/alvara/numero")) or ""
+        if _bare_number(number) != _bare_number(alvara_number):
+            continue
+        if replaced is not None and _bare_number(replaced) == _bare_number(record.number):
+            continue
+        return [
+            item_at(
+                "/alvara/numero",
+                Status.INVALID,
+                f"O alvará nº {alvara_number} já tem o selo de identificação nº "
+                f"{record.number} em vigor ({short(laws, SELO)}): outro selo só se expede em "
+                "substituição a ele (2ª via); informe o selo substituído e o motivo.",
+                SELO,
+            )
+        ]
+    return []
+
+
+def selo_identificacao(request: ComputeInput) -> Computed:
+    """The alvará it corresponds to, from the registry, and the selo's validity.
+
+    ``values``: ``inicio_vigencia``, ``valido_ate``, ``vigencia_explicacao``,
+    ``alvara_numero``, ``pendente``.
+    """
+    data = data_of(request)
+    on = request.on
+    laws = statutory_context(request.pack_dir).laws
+    items: list[Item] = list(
+        issue_items(on, request.issued_on, "/data_expedicao", "o selo de identificação", SELO)
+    )
+    found, checked = act_at(
+        request.history, ALVARA_FORM, data, "/alvara", on,
+        "Alvará para exploração de serviços de Transporte Escolar", (SELO,),
+    )
+    items.extend(checked)
+    number = clean_text(pointers.get(data, "/alvara/numero")) or ""
+    items.extend(_one_selo(request, data, on, number))
+    replaced = pointers.get(data, "/substitui_selo")
+    if isinstance(replaced, Mapping) and found is not None:
+        items.extend(_replaced_items(request, replaced, number, laws))
+    until = found.valid_until if found is not None else None
+    until = until or maybe_date(pointers.get(data, "/alvara/valido_ate"))
+    if until is None:
+        reason = "Informe a validade do alvará a que o selo corresponde."
+        return Computed(licence_pending(reason), unique_items(items))
+    values = {
+        "inicio_vigencia": on,
+        "valido_ate": until,
+        "alvara_numero": found.number if found is not None else number,
+        "vigencia_explicacao": (
+            f"O selo de identificação corresponde ao alvará nº {number} e vale enquanto ele "
+            f"vigorar, até {format_date(until)} ({short(laws, SELO)}): não subsiste à "
+            "extinção, à revogação ou à cassação do alvará, e o alvará renovado recebe "
+            "novo selo."
+        ),
+        "pendente": None,
+    }
+    return Computed(values, unique_items(items))
+
+
+def _replaced_items(
+    request: ComputeInput,
+    replaced: Mapping[str, Any],
+    alvara_number: str,
+    laws: Mapping[str, Any],
+) -> list[Item]:
+    """The selo a 2ª via replaces exists in the registry, for the same alvará."""
+    wanted = clean_text(replaced.get("numero"))
+    if wanted is None or request.history is None:
+        return []
+    record = request.history.document(FORM, wanted)
+    if record is None:
+        return [
+            item_at(
+                "/substitui_selo/numero",
+                Status.MISSING,
+                f"O selo substituído nº {wanted} não consta do registro de documentos "
+                "emitidos: confira o número.",
+                SELO,
+            )
+        ]
+    theirs = clean_text(pointers.get(record.data, "/alvara/numero")) or ""
+    if _bare_number(theirs) != _bare_number(alvara_number):
+        return [
+            item_at(
+                "/substitui_selo/numero",
+                Status.INVALID,
+                f"O selo nº {record.number} corresponde ao alvará nº {theirs}, não ao "
+                f"alvará nº {alvara_number} ({short(laws, SELO)}).",
+                SELO,
+            )
+        ]
+    return []
+
+
+def selo_data_from_alvara(
+    alvara: Mapping[str, Any], number: str, valid_until: date, issued: date
+) -> dict[str, Any]:
+    """A selo's data for the alvará ``number`` (valid to ``valid_until``) whose data are
+    ``alvara``, to be issued on ``issued``: all the selo needs comes from the alvará."""
+    holder = pointers.get(alvara, "/titular")
+    holder = holder if isinstance(holder, Mapping) else {}
+    vehicle = pointers.get(alvara, "/veiculo")
+    vehicle = vehicle if isinstance(vehicle, Mapping) else {}
+    return {
+        # "ALV-ESC 0001/2026": the printed number without its "nº", as forms cite it
+        "alvara": {"numero": number.replace(" nº ", " "), "valido_ate": valid_until.isoformat()},
+        "titular": {
+            "nome": holder.get("nome"),
+            "cpf": holder.get("cpf"),
+            "prontuario": alvara.get("prontuario"),
+        },
+        "veiculo": {
+            key: vehicle.get(key) for key in ("placa", "renavam", "marca_modelo")
+        },
+        "data_expedicao": issued.isoformat(),
+    }
+
+
+COMPUTATIONS: dict[str, Computation] = {"selo_identificacao": selo_identificacao}
+"""The computation of this module a form may name under ``"calculos"``."""

@@ -1,0 +1,127 @@
+"""The declaration of vacancy of a school-transport licence not renewed, Lei nº
+4.515/2007, art. 13: "O alvará deverá ser renovado anualmente até o último dia útil do
+ano, sendo que a não renovação por parte do interessado implicará a cassação automática
+da licença e declaração de vacância."
+
+``declaracao_vacancia`` — its computation
+    The alvará is checked in the registry (:func:`lavra_americana.comum.validity.act_at`,
+    not in force: it is the expired one): it exists and is the vehicle's. One already
+    cancelled (revoked, cassado) is *invalid*: its place fell vacant by that act, not by
+    art. 13.
+    Only after the last business day of the alvará's year (``legal_text/prazos.json``,
+    ``transporte-escolar#art13``): a declaration on or before it is *invalid* — the
+    holder may still renew. A renewed alvará in the registry, of the same vehicle and
+    in force on the date, is *invalid* (it was renewed).
+    A renewal requested in time and not yet decided (``/renovacao_requerida`` without
+    ``indeferida_em``) is *invalid*: the law punishes the holder's non-renewal ("por
+    parte do interessado"), not the administration's delay in deciding — the reading
+    that protects the holder.
+    The place declared vacant joins those of the next Edital de Chamamento (art. 13,
+    § 1º; art. 6º): the document says so, and that a new licence needs a new selection
+    (art. 3º, § 4º).
+    The date after the day the declaration is actually issued is *invalid*.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lavra.checking.computations import (
+    Computation,
+    Computed,
+    ComputeInput,
+    item_at,
+    unique_items,
+)
+from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
+from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
+from lavra.law.statutory import deadline_for
+from lavra.textutil import format_date
+from lavra_americana.comum.citing import short
+from lavra_americana.comum.computing import data_of, issue_items
+from lavra_americana.comum.sources import statutory_context
+from lavra_americana.comum.validity import act_at
+
+__all__ = ["COMPUTATIONS", "IMPLEMENTED", "declaracao_vacancia"]
+
+SCHOOL = "transporte-escolar"
+ANNUAL = f"{SCHOOL}#art13"
+NEXT_CALL = f"{SCHOOL}#art13_par1"
+NEW_SELECTION = f"{SCHOOL}#art3_par4"
+ALVARA_FORM = "alvara-transporte-escolar"
+DATE = "/data_declaracao"
+
+IMPLEMENTED: tuple[str, ...] = (ANNUAL, NEXT_CALL, NEW_SELECTION)
+"""Citations this computation applies (coverage): the automatic cassação and vacancy
+(art. 13), the place offered in the next chamamento (§ 1º) and the new selection a new
+licence needs (art. 3º, § 4º)."""
+
+
+def declaracao_vacancia(request: ComputeInput) -> Computed:
+    """The expired alvará, the end of the renewal term, no renewal: the place is vacant.
+
+    ``values``: ``ultimo_dia_renovacao``, ``explicacao``.
+    """
+    data = data_of(request)
+    on = request.on
+    context = statutory_context(request.pack_dir)
+    laws = context.laws
+    items: list[Item] = list(issue_items(on, request.issued_on, DATE, "a declaração", ANNUAL))
+    found, checked = act_at(
+        request.history, ALVARA_FORM, data, "/alvara", on,
+        "Alvará para exploração de serviços de Transporte Escolar", (ANNUAL,), in_force=False,
+    )
+    items.extend(checked)
+    values: dict[str, Any] = {"ultimo_dia_renovacao": None, "explicacao": None}
+    until = (found.valid_until if found is not None else None) or maybe_date(
+        pointers.get(data, "/alvara/valido_ate"))
+    if until is None:
+        return Computed(values, unique_items(items))
+    try:
+        last = deadline_for(ANNUAL, until, context=context).last_day
+    except LavraError as error:
+        items.append(item_at(DATE, Status.MISSING, error.message, ANNUAL))
+        return Computed(values, unique_items(items))
+    ref = short(laws, ANNUAL)
+    if on <= last:
+        items.append(item_at(
+            DATE, Status.INVALID,
+            f"O alvará pode ser renovado até o último dia útil do ano, {format_date(last)} "
+            f"({ref}): a vacância só se declara depois dele.",
+            ANNUAL,
+        ))
+    plate = pointers.get(data, "/veiculo/placa")
+    if request.history is not None and isinstance(plate, str):
+        for record in request.history.in_force(plate, ALVARA_FORM, on):
+            items.append(item_at(
+                "/alvara/numero", Status.INVALID,
+                f"O veículo {plate} tem o alvará nº {record.number} em vigor até "
+                f"{format_date(record.valid_until) if record.valid_until else '-'}: a licença "
+                f"foi renovada e não há vacância ({ref}).",
+                ANNUAL,
+            ))
+    asked = maybe_date(pointers.get(data, "/renovacao_requerida/data"))
+    refused = maybe_date(pointers.get(data, "/renovacao_requerida/indeferida_em"))
+    if asked is not None and refused is None:
+        items.append(item_at(
+            "/renovacao_requerida/indeferida_em", Status.INVALID,
+            f"A renovação foi requerida em {format_date(asked)} e "
+            f"não consta decisão: a não renovação que a lei sanciona é a do interessado "
+            f"({ref}); decida o requerimento antes de declarar a vacância.",
+            ANNUAL,
+        ))
+    values.update(
+        ultimo_dia_renovacao=last,
+        explicacao=(
+            f"O alvará venceu em {format_date(until)} e não foi renovado até o último dia útil "
+            f"do ano, {format_date(last)}: a licença está cassada automaticamente e a vaga é "
+            f"declarada vacante ({ref})."
+        ),
+    )
+    return Computed(values, unique_items(items))
+
+
+COMPUTATIONS: dict[str, Computation] = {"declaracao_vacancia": declaracao_vacancia}
+"""The computation of this module a form may name under ``"calculos"``."""

@@ -1,0 +1,117 @@
+"""The declaration of vacancy (Lei nº 4.515/2007, art. 13): the licence not renewed by
+the last business day of the year is cancelled automatically and its place declared
+vacant, joining the next chamamento (§ 1º); never before that day, never for a renewed
+alvará, never while a renewal requested in time awaits decision."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from formcases import DELETE, at, example, pdf_text, pending_at, setter
+from historycases import FakeHistory, registered
+
+from lavra.checking.computations import PriorRecord
+from lavra.checking.content import Content
+from lavra.checking.report import Report, Status
+from lavra.documents import Engine
+from lavra_americana.transporte_escolar import vacancia
+
+DV = "declaracao-vacancia"
+ALV = "alvara-transporte-escolar"
+ISSUED = date(2026, 12, 15)
+PLATE = "EXE1A23"
+
+
+@pytest.fixture(scope="module")
+def engine(pack_dir: Path) -> Engine:
+    return Engine(Content(pack_dir))
+
+
+def expired(**extra: Any) -> PriorRecord:
+    return registered(ALV, "0007/2025", date(2025, 1, 6), date(2025, 12, 31), PLATE, **extra)
+
+
+def report(engine: Engine, data: dict[str, Any], history: Any) -> Report:
+    return engine.prepare(DV, data, issued_on=ISSUED, history=history).report
+
+
+def test_example_is_complete_after_the_last_business_day(engine: Engine) -> None:
+    prepared = engine.prepare(DV, example(engine, DV), issued_on=ISSUED,
+                              history=FakeHistory(expired()))
+    assert prepared.report.complete, [i.message for i in prepared.report.pending]
+    assert prepared.computed["ultimo_dia_renovacao"] == date(2025, 12, 31)
+    form = engine.content.form(DV)
+    assert form.series == "DV-ESC" and form.signer_role == "secretario-transportes"
+    assert {"transporte-escolar#art13", "transporte-escolar#art13_par1"} <= set(
+        vacancia.IMPLEMENTED)
+    text = pdf_text(engine.draft(DV, example(engine, DV), history=FakeHistory(expired())).pdf)
+    assert "declara vacante" in text and "próximo Edital de Chamamento" in text
+
+
+@pytest.mark.parametrize(
+    ("day", "ok"),
+    [("2025-12-31", False), ("2026-01-01", True)],
+    ids=["on the last business day: may still renew", "the day after"],
+)
+def test_only_after_the_last_business_day(engine: Engine, day: str, ok: bool) -> None:
+    data = example(engine, DV)
+    data["data_declaracao"] = day
+    got = report(engine, data, FakeHistory(expired()))
+    assert got.complete is ok
+    if not ok:
+        assert "31/12/2025" in at(got, "/data_declaracao").message
+
+
+def test_the_last_business_day_moves_back_from_a_weekend(engine: Engine) -> None:
+    data = example(engine, DV)
+    data["alvara"] = {"numero": "ALV-ESC 0007/2028", "valido_ate": "2028-12-31"}  # a Sunday
+    record = registered(ALV, "0007/2028", date(2028, 1, 5), date(2028, 12, 31), PLATE)
+    data["data_declaracao"] = "2029-01-02"
+    got = engine.prepare(DV, data, issued_on=date(2029, 1, 2), history=FakeHistory(record))
+    assert got.report.complete, [i.message for i in got.report.pending]
+    assert got.computed["ultimo_dia_renovacao"] == date(2028, 12, 29)  # Friday
+
+
+@pytest.mark.parametrize(
+    ("history", "status"),
+    [
+        (None, Status.MISSING),
+        (FakeHistory(), Status.MISSING),
+        (FakeHistory(expired(cancelled=True, cancel_reason="revogado")), Status.INVALID),
+        (FakeHistory(expired(), registered(ALV, "0001/2026", date(2026, 1, 2),
+                                           date(2026, 12, 31), PLATE)), Status.INVALID),
+    ],
+    ids=["no registry", "not registered", "already cancelled", "renewed"],
+)
+def test_the_alvara_in_the_registry(engine: Engine, history: Any, status: Status) -> None:
+    assert at(report(engine, example(engine, DV), history), "/alvara/numero").status is status
+
+
+def test_a_pending_renewal_request_bars_the_vacancy(engine: Engine) -> None:
+    data = example(engine, DV)
+    data["renovacao_requerida"] = {"data": "2025-12-10"}
+    found = at(report(engine, data, FakeHistory(expired())), "/renovacao_requerida/indeferida_em")
+    assert found.status is Status.INVALID and "10/12/2025" in found.message
+    data["renovacao_requerida"]["indeferida_em"] = "2025-12-30"
+    assert report(engine, data, FakeHistory(expired())).complete
+
+
+@pytest.mark.parametrize(
+    "pointer", ["/alvara/numero", "/alvara/valido_ate", "/titular/nome", "/veiculo/placa",
+                "/data_declaracao"],
+)
+def test_each_missing_field_blocks_the_issue(engine: Engine, pointer: str) -> None:
+    data = example(engine, DV)
+    setter(pointer, DELETE)(data)
+    got = report(engine, data, FakeHistory(expired()))
+    assert pending_at(got, pointer)
+
+
+def test_a_post_dated_declaration_is_refused(engine: Engine) -> None:
+    data = example(engine, DV)
+    data["data_declaracao"] = "2026-12-16"
+    found = at(report(engine, data, FakeHistory(expired())), "/data_declaracao")
+    assert found.status is Status.INVALID and "pós-datada" in found.message
