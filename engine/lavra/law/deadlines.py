@@ -229,7 +229,7 @@ def count_back(end: date, period: Period, calendar: BusinessCalendar) -> Deadlin
         raise InputError(
             "O prazo ultrapassa o intervalo de datas admitido.", field="/period"
         ) from exc
-    if calendar.is_business_day(plain):
+    if calendar.previous_business_day(plain) == plain:
         reason = f"{head} {format_date(plain)} ({weekday_name(plain)}), dia útil."
         return DeadlineResult(end, period, plain, plain, False, reason, backward=True)
     last = calendar.previous_business_day(plain)

@@ -41,7 +41,6 @@ from sqlalchemy.orm import Session
 from lavra.errors import InputError, LavraError
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.database import Conflict, database_url, engine_for, migrate
-from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import (
     LOCAL_TZ,
     Built,
@@ -60,6 +59,7 @@ from lavra.registry.records import (
     normalize_plate,
     record_of,
 )
+from lavra.registry.staff_values import StaffValueStore
 from lavra.registry.tables import CounterRow, DocumentRow, EventRow
 
 __all__ = ["Registry", "open_default_registry", "open_registry"]
@@ -163,7 +163,7 @@ def _same_request(
 
 
 # ============================================================================ registry
-class Registry(RegistryQueries):
+class Registry(StaffValueStore):
     """The registry of issued documents over one database. Safe to share in a process."""
 
     # ------------------------------------------------------------ issuing
