@@ -17,6 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from issuers import dev_issuer
 from sqlalchemy import func, select
 
 from lavra.checking.content import Content
@@ -30,7 +31,6 @@ from lavra.law.statutory import load_statutory_context
 from lavra.registry.staff_values import StaffKind
 from lavra.registry.store import Registry, open_registry
 from lavra.registry.tables import StaffValueRow
-from issuers import dev_issuer
 
 TZ = ZoneInfo("America/Sao_Paulo")
 DECREE = "Decreto nº 12.345, de 10 de março de 2026"
