@@ -3,7 +3,7 @@
     lavra valores dia adicionar 16/03/2026 --tipo ponto_facultativo --nome "Ponto facultativo" \\
         --ato "Decreto nº 12.345, de 10 de março de 2026" --por "Ana Administradora"
     lavra valores dia listar
-    lavra valores multa adicionar fretamento.multa.art16 2027 "294,00" --ato "..." --por "..."
+    lavra valores multa adicionar lei.multa 2027 "294,00" --ato "..." --por "..."
     lavra valores dia revogar 3 --motivo "Decreto tornado sem efeito" --por "..."
 
 A thin shell over :mod:`lavra.registry.staff_values`; the registry is the configured one

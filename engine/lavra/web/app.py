@@ -34,7 +34,7 @@ from lavra.errors import (
     RenderError,
     UnknownFormError,
 )
-from lavra.web import api, pages_public, pages_staff
+from lavra.web import api, pages_public, pages_staff, pages_values
 from lavra.web.common import (
     STATIC_DIR,
     AccessDenied,
@@ -374,4 +374,5 @@ def create_app(
     app.include_router(api.router)
     app.include_router(pages_public.router)
     app.include_router(pages_staff.router)
+    app.include_router(pages_values.router)
     return app
