@@ -296,3 +296,80 @@ def test_staff_periods_win_over_shipped_ones_only_where_they_fall(pack_dir: Path
     original = overlaid.value("fretamento.multa.art16", date(2006, 12, 1))
     assert original.value == Decimal("280") and original == params.value(
         "fretamento.multa.art16", date(2006, 12, 1))
+
+
+def test_the_printed_auto_cites_the_act_that_fixed_the_years_fine(
+        issuer: Issuer, pack_dir: Path) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    params = issuer.engine.content.parameters
+    for article in ("15", "17"):
+        add_staff_parameter(issuer.registry, params, f"fretamento.multa.art{article}", 2026,
+                            "200", act=FINE_ACT, by="Ana")
+    prepared = prepare(issuer, auto_data(pack_dir))
+    pdf = issuer.engine.draft(AUTO, auto_data(pack_dir), history=issuer.history).pdf
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert prepared.computed["total"] == Decimal("400.00")
+    assert f"(fonte dos valores: {FINE_ACT})" in text
+
+
+def test_pack_rules_read_the_request_not_the_bare_folder() -> None:
+    """A rule that loads its context from ``request.pack_dir`` would miss the staff values."""
+    root = Path(__file__).resolve().parents[1] / "lavra_americana"
+    offenders = [
+        f"{path.relative_to(root)}:{number}"
+        for path in root.rglob("*.py")
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        if "statutory_context(request.pack_dir" in line or "rule_sources(request.pack_dir" in line
+    ]
+    assert offenders == []
+
+
+# ------------------------------------------------------------------ CLI
+
+
+def test_cli_registers_lists_and_revokes_and_drafts_read_it(
+        tmp_path: Path, pack_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from lavra.cli.main import main
+
+    monkeypatch.setenv("LAVRA_DATA", str(tmp_path / "dados"))
+    monkeypatch.setenv("LAVRA_PACK", str(pack_dir))
+    monkeypatch.delenv("LAVRA_DATABASE_URL", raising=False)
+    runner = CliRunner()
+    amount = ["amount", "fretamento#art16_inc1", "--on", "2026-03-02"]
+    before = runner.invoke(main, amount)
+    assert before.exit_code == 2 and ASK in before.output and ".json" not in before.output
+    added = runner.invoke(main, [
+        "valores", "dia", "adicionar", "17/03/2026", "--tipo", "ponto_facultativo",
+        "--nome", "Ponto facultativo", "--ato", DECREE, "--por", "Ana Administradora"])
+    assert added.exit_code == 0, added.output
+    assert "Cadastrado: nº 1" in added.output and DECREE in added.output
+    assert "cadastrado por Ana Administradora em" in added.output
+    deadline = runner.invoke(main, ["deadline", "fretamento#art23", "--from", "2026-03-02"])
+    assert "18/03/2026" in deadline.output and DECREE in deadline.output, deadline.output
+    fine = runner.invoke(main, [
+        "valores", "multa", "adicionar", "fretamento.multa.art16", "2026", "294,00",
+        "--ato", FINE_ACT, "--por", "Ana Administradora"])
+    assert fine.exit_code == 0, fine.output
+    after = runner.invoke(main, amount)
+    assert after.exit_code == 0 and "R$ 294,00" in after.output
+    bad = runner.invoke(main, [
+        "valores", "multa", "adicionar", "fretamento.prazo_recurso", "2026", "20",
+        "--ato", FINE_ACT, "--por", "Ana"])
+    assert bad.exit_code == 2 and "não pode ser cadastrado" in bad.output
+    assert "Traceback" not in bad.output
+    revoked = runner.invoke(main, ["valores", "dia", "revogar", "1", "--motivo",
+                                   "Decreto tornado sem efeito", "--por", "Ana"])
+    assert revoked.exit_code == 0 and "REVOGADO" in revoked.output
+    assert runner.invoke(main, ["valores", "dia", "listar"]).output.strip() == "Nenhum cadastro."
+    listed = runner.invoke(main, ["valores", "dia", "listar", "--todos"]).output
+    assert "Decreto tornado sem efeito" in listed
+    wrong_kind = runner.invoke(main, ["valores", "dia", "revogar", "2", "--motivo", "x",
+                                      "--por", "Ana"])
+    assert wrong_kind.exit_code == 2 and "não encontrado entre os dias" in wrong_kind.output
+    deadline = runner.invoke(main, ["deadline", "fretamento#art23", "--from", "2026-03-02"])
+    assert "17/03/2026" in deadline.output and DECREE not in deadline.output
