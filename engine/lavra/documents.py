@@ -188,6 +188,7 @@ class Engine:
         draft: bool = True,
         issued_on: date | None = None,
         issued_at: datetime | None = None,
+        staff_values: StaffOverlay | None = None,
     ) -> Prepared:
         """Validate, run the checks and the computations of the form on the reference date.
 
@@ -198,7 +199,8 @@ class Engine:
         computation may depend on it (an auto issued after its appeal period ended).
         ``issued_at`` is the moment of issue (now when neither is given; its local date
         is then ``issued_on``): a signed act records no fact after it (an infraction at
-        23:50 in an auto issued at 11:15).
+        23:50 in an auto issued at 11:15). ``staff_values``: the staff values to read
+        (default: :attr:`staff_values`, the registry the engine was given).
         """
         form = self.content.form(form_id)
         if not isinstance(data, Mapping):
@@ -216,7 +218,7 @@ class Engine:
             issued_at = issued_at.astimezone(TIMEZONE)
             issued_on = issued_at.date()
         when = self.reference_date(form, data, on)
-        staff = self.staff_values()
+        staff = self.staff_values() if staff_values is None else staff_values
         parameters = self.parameters(staff)
         fields = self.content.fields(form)
         issues = validate(self.content.registry, form.schema_id, data)

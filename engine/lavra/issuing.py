@@ -362,7 +362,8 @@ class Issuer:
             self.registry, retry_of=retry_of
         )
         return self.engine.prepare(
-            form_id, data, on, history=history, example_values=example_values, draft=False
+            form_id, data, on, history=history, example_values=example_values, draft=False,
+            staff_values=self.staff_values(),
         )
 
     def issue(

@@ -124,26 +124,6 @@ def day_add(data: str, kind: str, name: str, act: str, by: str, url: str | None)
     click.echo(f"Cadastrado: {_line(value)}")
 
 
-@day_group.command("listar")
-@click.option("--todos", "everything", is_flag=True, help="Inclui os revogados.")
-@_REGISTRY
-@shielded
-def day_list(everything: bool, url: str | None) -> None:
-    """Lista os dias cadastrados em vigor (com --todos, também os revogados)."""
-    _list(StaffKind.DAY, url, everything)
-
-
-@day_group.command("revogar")
-@click.argument("ident", metavar="NÚMERO", type=int)
-@click.option("--motivo", "reason", required=True, help="Por que o cadastro é revogado.")
-@_BY
-@_REGISTRY
-@shielded
-def day_revoke(ident: int, reason: str, by: str, url: str | None) -> None:
-    """Revoga o dia cadastrado NÚMERO: ele permanece no registro e deixa de contar."""
-    _revoke(StaffKind.DAY, ident, reason, by, url)
-
-
 @values.group("multa")
 def value_group() -> None:
     """Valores anuais: multas corrigidas e outros parâmetros que o pacote deixa cadastrar."""
@@ -167,25 +147,36 @@ def value_add(parametro: str, ano: str, valor: str, act: str, by: str, url: str 
     click.echo(f"Cadastrado: {_line(value)}")
 
 
-@value_group.command("listar")
-@click.option("--todos", "everything", is_flag=True, help="Inclui os revogados.")
-@_REGISTRY
-@shielded
-def value_list(everything: bool, url: str | None) -> None:
-    """Lista os valores cadastrados e os parâmetros que se podem cadastrar."""
-    _list(StaffKind.PARAMETER, url, everything)
+def _list_and_revoke(group: click.Group, kind: StaffKind,
+                     after_list: Callable[[], None] = lambda: None) -> None:
+    """The ``listar`` and ``revogar`` commands of ``group`` (days or yearly values)."""
+
+    @group.command("listar")
+    @click.option("--todos", "everything", is_flag=True, help="Inclui os revogados.")
+    @_REGISTRY
+    @shielded
+    def listing(everything: bool, url: str | None) -> None:
+        """Lista os cadastros em vigor (com --todos, também os revogados)."""
+        _list(kind, url, everything)
+        after_list()
+
+    @group.command("revogar")
+    @click.argument("ident", metavar="NÚMERO", type=int)
+    @click.option("--motivo", "reason", required=True, help="Por que o cadastro é revogado.")
+    @_BY
+    @_REGISTRY
+    @shielded
+    def revoking(ident: int, reason: str, by: str, url: str | None) -> None:
+        """Revoga o cadastro NÚMERO: ele permanece no registro e deixa de contar."""
+        _revoke(kind, ident, reason, by, url)
+
+
+def _settable_list() -> None:
     settable = settable_parameters(Engine.from_config().content.parameters)
     click.echo("Parâmetros que a administração cadastra: "
                + ("; ".join(f"{k} ({v})" for k, v in sorted(settable.items())) or "nenhum")
                + ".")
 
 
-@value_group.command("revogar")
-@click.argument("ident", metavar="NÚMERO", type=int)
-@click.option("--motivo", "reason", required=True, help="Por que o cadastro é revogado.")
-@_BY
-@_REGISTRY
-@shielded
-def value_revoke(ident: int, reason: str, by: str, url: str | None) -> None:
-    """Revoga o valor cadastrado NÚMERO: ele permanece no registro e deixa de contar."""
-    _revoke(StaffKind.PARAMETER, ident, reason, by, url)
+_list_and_revoke(day_group, StaffKind.DAY)
+_list_and_revoke(value_group, StaffKind.PARAMETER, _settable_list)

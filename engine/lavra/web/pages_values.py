@@ -10,6 +10,7 @@ them (:class:`lavra.issuing.RegistryStaffValues`). Other accounts get 403.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -75,35 +76,39 @@ async def values_page(request: Request) -> Response:
     return await run_in_threadpool(_values_page, request)
 
 
-@router.post(f"{PATH}/dias")
-async def day_add(request: Request) -> Response:
+async def _record(request: Request, names: tuple[str, ...],
+                  save: Callable[[dict[str, str], User], object], notice: str) -> Response:
+    """Record what the form sent; on bad input, the page again with the error (422)."""
     user = require_values_admin(request)
-    ctx = context_of(request)
-    sent = _sent(await read_form(request), "data", "tipo", "nome", "ato")
+    sent = _sent(await read_form(request), *names)
     try:
-        await run_in_threadpool(lambda: ctx.registry.add_staff_day(
-            sent["data"], sent["tipo"], sent["nome"], act=sent["ato"], by=user.actor))
+        await run_in_threadpool(save, sent, user)
     except LavraError as error:
         message = error_message(error)
         return await run_in_threadpool(lambda: _values_page(
             request, erro=message, enviado=sent, status=422))
-    return redirect(f"{PATH}?aviso=dia-cadastrado")
+    return redirect(f"{PATH}?aviso={notice}")
+
+
+@router.post(f"{PATH}/dias")
+async def day_add(request: Request) -> Response:
+    registry = context_of(request).registry
+    return await _record(
+        request, ("data", "tipo", "nome", "ato"),
+        lambda sent, user: registry.add_staff_day(sent["data"], sent["tipo"], sent["nome"],
+                                                  act=sent["ato"], by=user.actor),
+        "dia-cadastrado")
 
 
 @router.post(f"{PATH}/parametros")
 async def value_add(request: Request) -> Response:
-    user = require_values_admin(request)
     ctx = context_of(request)
-    sent = _sent(await read_form(request), "parametro", "ano", "valor", "ato")
-    try:
-        await run_in_threadpool(lambda: add_staff_parameter(
+    return await _record(
+        request, ("parametro", "ano", "valor", "ato"),
+        lambda sent, user: add_staff_parameter(
             ctx.registry, ctx.engine.content.parameters, sent["parametro"], sent["ano"],
-            sent["valor"], act=sent["ato"], by=user.actor))
-    except LavraError as error:
-        message = error_message(error)
-        return await run_in_threadpool(lambda: _values_page(
-            request, erro=message, enviado=sent, status=422))
-    return redirect(f"{PATH}?aviso=valor-cadastrado")
+            sent["valor"], act=sent["ato"], by=user.actor),
+        "valor-cadastrado")
 
 
 @router.post(PATH + "/{ident}/revogar")
