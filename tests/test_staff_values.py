@@ -373,3 +373,20 @@ def test_cli_registers_lists_and_revokes_and_drafts_read_it(
     assert wrong_kind.exit_code == 2 and "não encontrado entre os dias" in wrong_kind.output
     deadline = runner.invoke(main, ["deadline", "fretamento#art23", "--from", "2026-03-02"])
     assert "17/03/2026" in deadline.output and DECREE not in deadline.output
+
+
+def test_each_issuer_reads_its_own_registry_even_over_a_shared_engine(
+        engine: Engine, tmp_path: Path, pack_dir: Path) -> None:
+    first = dev_issuer(engine, tmp_path / "um")
+    second = dev_issuer(engine, tmp_path / "dois")  # the engine now drafts with this one's
+    try:
+        first.registry.add_staff_day(date(2026, 3, 17), "ponto_facultativo",
+                                     "Ponto facultativo", act=DECREE, by="Ana")
+        data = auto_data(pack_dir)
+        mine = first.prepare(AUTO, data)
+        other = second.prepare(AUTO, data)
+        assert mine.computed["recurso"]["ultimo_dia"] == date(2026, 3, 18)
+        assert other.computed["recurso"]["ultimo_dia"] == date(2026, 3, 17)
+    finally:
+        first.close()
+        second.close()
