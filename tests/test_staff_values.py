@@ -390,3 +390,15 @@ def test_each_issuer_reads_its_own_registry_even_over_a_shared_engine(
     finally:
         first.close()
         second.close()
+
+
+def test_a_minimum_antecedence_ending_on_a_doubtful_day_is_not_brought_forward(
+        pack_dir: Path) -> None:
+    from lavra.law.deadlines import count_back
+
+    cal = load_statutory_context(pack_dir).calendar
+    # 30 days before 04/07/2026 is 04/06/2026, Corpus Christi (unconfirmed).
+    result = count_back(date(2026, 7, 4), Period(30, "dias"), cal)
+    assert result.last_day == result.plain_last_day == date(2026, 6, 4)
+    assert "Corpus Christi (a confirmar)" in result.reason
+    assert "não se antecipa, em favor do interessado" in result.reason
