@@ -34,6 +34,7 @@ DATE_MODULES = frozenset({
     "test_verification", "test_api", "test_pages", "test_staff_pages",
     "test_trust", "test_sessions", "test_hostile_input", "test_second_pack",
     "test_facts_web",
+    "test_staff_values", "test_values_page",
 })
 
 

@@ -125,7 +125,9 @@ def test_fee_without_ufesp_names_the_year(sources: AmountSources, on: date, year
     with pytest.raises(ParameterError) as caught:
         escolar_fee("transporte-escolar#art16_inc1", on, sources)
     assert f"UFESP para o exercício de {year}" in caught.value.message
-    assert "legal_text/parametros.json" in caught.value.message
+    # Whom to ask, never a file (issue 10, class 9).
+    assert "Procure o administrador do lavra na Secretaria de Transportes" in caught.value.message
+    assert ".json" not in caught.value.message and "legal_text" not in caught.value.message
 
 
 def test_fee_before_the_law(sources: AmountSources) -> None:
@@ -233,8 +235,9 @@ def test_fretamento_fine_without_corrected_value(
         fretamento_fine(citation, on, sources)
     assert caught.value.message == (
         f"Não há valor corrigido da multa do art. {article} da Lei nº 4.419/2006 para "
-        f"{on.year}: cadastre-o em legal_text/parametros.json (correção anual, Lei nº "
-        "3.610/2001)."
+        f"{on.year} (correção anual, Lei nº 3.610/2001). Procure o administrador do lavra "
+        "na Secretaria de Transportes e Sistema Viário – SETRANSV, que o cadastra com o ato "
+        "que o fixou; sem ele, o auto não pode ser lavrado."
     )
     draft = fretamento_fine(citation, on, sources, draft=True)
     assert draft.value is None and draft.figures is None and draft.in_words is None

@@ -359,7 +359,10 @@ def test_missing_corrected_value_is_a_missing_item_naming_it(pack_dir: Path) -> 
     assert item.requirement == "fretamento.multa.art16"
     assert item.field == "/infracoes/0/dispositivo"
     assert "art. 16" in item.message and "2026" in item.message
-    assert "parametros.json" in item.message
+    # It tells the field agent whom to ask, never which file to edit (issue 10, class 9;
+    # this used to assert that the message named parametros.json).
+    assert "Procure o administrador do lavra na Secretaria de Transportes" in item.message
+    assert ".json" not in item.message and "legal_text" not in item.message
     [line] = result.values["infracoes"]
     assert line["valor"] is None and line["pendente"] == item.message
     assert result.values["total"] is None and result.values["valores_pendentes"] is True

@@ -208,7 +208,9 @@ def test_shipped_calendar_is_sourced(pack_dir: Path) -> None:
         (pack_dir / "legal_text" / "feriados-municipais.json").read_text(encoding="utf-8")
     )
     cal = load_calendar(pack_dir)
-    assert cal.pontos_facultativos_stop_deadlines is False
+    # Days without expediente include the pontos facultativos the Prefeito decrees (Lei nº
+    # 9.784/1999, art. 66, § 1º; issue 10, class 9): this used to assert False.
+    assert cal.pontos_facultativos_stop_deadlines is True
     assert (cal.country, cal.subdiv) == ("BR", "SP")
     assert any(e.month_day == (6, 13) and e.kind == "feriado" for e in cal.entries)
     for entry in cal.entries:

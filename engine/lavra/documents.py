@@ -13,7 +13,7 @@ fonts, CSS) between documents.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
@@ -33,6 +33,8 @@ from lavra.errors import InputError, LavraError, ParameterError, RenderError
 from lavra.inputs import pointers
 from lavra.inputs.reading import TIMEZONE, check_date, check_values, maybe_date, today
 from lavra.inputs.schemas.validation import SchemaIssue, extra_issue, field_label, validate
+from lavra.law.overlay import EMPTY_OVERLAY, StaffOverlay, overlay_parameters
+from lavra.law.params import Parameters
 from lavra.render.fillable.building import fillable_body
 from lavra.render.fillable.finishing import finish_form
 from lavra.render.fillable.reading import read_fields
@@ -83,6 +85,9 @@ class Engine:
 
     ``pool``: the worker processes documents are rendered in (the process's shared pool
     by default; ``None`` renders in this process, as a worker itself does).
+    ``staff_values``: the values staff registered over the pack's data (decreed days,
+    yearly corrected values), asked for at every document; the issuer sets it to its
+    registry's (:meth:`use_staff_values`). Without a registry, the pack's data alone.
     """
 
     def __init__(
@@ -95,6 +100,20 @@ class Engine:
         self.content = content
         self._pool = pool
         self.limits = limits
+        self.staff_values: Callable[[], StaffOverlay] = lambda: EMPTY_OVERLAY
+        self._parameters: tuple[StaffOverlay, Parameters] = (EMPTY_OVERLAY, content.parameters)
+
+    def use_staff_values(self, source: Callable[[], StaffOverlay]) -> None:
+        """Read the staff values from ``source`` (the registry) for every document."""
+        self.staff_values = source
+
+    def parameters(self, overlay: StaffOverlay) -> Parameters:
+        """The pack's parameters with the staff values of ``overlay`` (cached per overlay)."""
+        cached, found = self._parameters
+        if cached != overlay:
+            found = overlay_parameters(self.content.parameters, overlay)
+            self._parameters = (overlay, found)
+        return found
 
     @classmethod
     def from_config(cls, config: Config | None = None) -> Engine:
@@ -169,6 +188,7 @@ class Engine:
         draft: bool = True,
         issued_on: date | None = None,
         issued_at: datetime | None = None,
+        staff_values: StaffOverlay | None = None,
     ) -> Prepared:
         """Validate, run the checks and the computations of the form on the reference date.
 
@@ -179,7 +199,8 @@ class Engine:
         computation may depend on it (an auto issued after its appeal period ended).
         ``issued_at`` is the moment of issue (now when neither is given; its local date
         is then ``issued_on``): a signed act records no fact after it (an infraction at
-        23:50 in an auto issued at 11:15).
+        23:50 in an auto issued at 11:15). ``staff_values``: the staff values to read
+        (default: :attr:`staff_values`, the registry the engine was given).
         """
         form = self.content.form(form_id)
         if not isinstance(data, Mapping):
@@ -197,16 +218,18 @@ class Engine:
             issued_at = issued_at.astimezone(TIMEZONE)
             issued_on = issued_at.date()
         when = self.reference_date(form, data, on)
+        staff = self.staff_values() if staff_values is None else staff_values
+        parameters = self.parameters(staff)
         fields = self.content.fields(form)
         issues = validate(self.content.registry, form.schema_id, data)
         findings = [
             *document_findings(fields, data, when),
             *run_checks(
-                form.checks, data, when, self.content.parameters, self.content.check_rules
+                form.checks, data, when, parameters, self.content.check_rules
             ),
         ]
         try:
-            computed = self._computed(form, when)
+            computed = self._computed(form, when, parameters)
         except ParameterError as error:
             # No value in force on that date: the error names where the date came from.
             if error.field is not None:
@@ -225,6 +248,7 @@ class Engine:
                 example_values=example_values,
                 issued_on=issued_on or today(),
                 issued_at=issued_at,
+                staff_values=staff,
             )
             for name in form.computations:
                 result = find_computation(self.content.pack, name)(request)
@@ -257,10 +281,10 @@ class Engine:
             form_id, data, on, history=history, example_values=example_values
         ).report
 
-    def _computed(self, form: FormSpec, on: date) -> dict[str, Any]:
+    def _computed(self, form: FormSpec, on: date, parameters: Parameters) -> dict[str, Any]:
         computed: dict[str, Any] = {}
         if form.validity_parameter:
-            value = self.content.parameters.value(form.validity_parameter, on)
+            value = parameters.value(form.validity_parameter, on)
             amount = int(value.value)
             steps = {
                 "anos": relativedelta(years=amount),

@@ -32,6 +32,8 @@ from lavra.errors import ConfigError, InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.facts import Fact
+from lavra.law.overlay import DecreedDay, StaffOverlay, StaffPeriod
+from lavra.law.params import MONEY_UNIT, Parameters
 from lavra.registry.records import (
     Built,
     IssuedRecord,
@@ -40,6 +42,7 @@ from lavra.registry.records import (
     printed_number,
     search_keys,
 )
+from lavra.registry.staff_values import StaffKind, StaffValue
 from lavra.registry.store import Registry, open_registry
 from lavra.signing.pades import DocumentSigner
 from lavra.signing.pki import (
@@ -182,6 +185,61 @@ class RegistryHistory:
         return self._kept(r for r in self.registry.active_licences(form, on) if r.placa == plate)
 
 
+def overlay_of(values: Iterable[StaffValue]) -> StaffOverlay:
+    """The staff values in force (revoked ones left out) as the engine's overlay."""
+    days: list[DecreedDay] = []
+    periods: list[StaffPeriod] = []
+    for value in values:
+        if not value.in_force:
+            continue
+        if value.kind is StaffKind.DAY:
+            days.append(DecreedDay(value.since, value.value["tipo"], value.value["nome"],
+                                   value.act))
+        else:
+            periods.append(StaffPeriod(value.key, value.since, value.until, value.amount,
+                                       value.act))
+    return StaffOverlay(days=tuple(days), periods=tuple(periods))
+
+
+class RegistryStaffValues:
+    """The registry's staff values as the engine reads them for every document.
+
+    One cheap query per document tells whether anything was registered or revoked
+    since the last read (by this process or another: the CLI, a second web worker);
+    only then are the rows read again. A new value counts from the next document.
+    """
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self._cached: tuple[tuple[int, int, int], StaffOverlay] | None = None
+
+    def __call__(self) -> StaffOverlay:
+        stamp = self.registry.staff_values_stamp()
+        cached = self._cached
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        overlay = overlay_of(self.registry.staff_values(include_revoked=False))
+        self._cached = (stamp, overlay)
+        return overlay
+
+
+def settable_parameters(parameters: Parameters) -> dict[str, str]:
+    """The parameters staff may register (the pack names who: ``cadastrado_por``)."""
+    return {name: parameters.parameter(name).description for name in parameters
+            if parameters.parameter(name).registered_by}
+
+
+def add_staff_parameter(
+    registry: Registry, parameters: Parameters, name: str, year: object, value: object,
+    *, act: str, by: str,
+) -> StaffValue:
+    """Register a year's value of a parameter the pack lets staff set (money in cents)."""
+    settable = settable_parameters(parameters)
+    places = 2 if name in settable and parameters.parameter(name).unit == MONEY_UNIT else 4
+    return registry.add_staff_parameter(name, year, value, act=act, by=by, settable=settable,
+                                        places=places)
+
+
 def _jsonable(value: Any) -> Any:
     """Computed values as JSON (dates as ISO text, decimals as strings)."""
     return json.loads(json.dumps(value, default=str))
@@ -274,6 +332,8 @@ class Issuer:
         self.engine = engine
         self.registry = registry
         self.config = config
+        self.staff_values = RegistryStaffValues(registry)
+        engine.use_staff_values(self.staff_values)
         self.signers = Signers(
             config,
             engine.content.organization.roles,
@@ -306,7 +366,8 @@ class Issuer:
             self.registry, retry_of=retry_of
         )
         return self.engine.prepare(
-            form_id, data, on, history=history, example_values=example_values, draft=False
+            form_id, data, on, history=history, example_values=example_values, draft=False,
+            staff_values=self.staff_values(),
         )
 
     def issue(

@@ -10,6 +10,7 @@ those of :mod:`lavra_americana.fretamento.fines`, :mod:`lavra_americana.fretamen
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from lavra.checking.computations import AmountQuery
 from lavra.errors import InputError
 from lavra.law.model import resolve
+from lavra.law.overlay import overlay_parameters
 from lavra.render.templating import format_moeda
 from lavra.textutil import format_date
 from lavra_americana.comum.amounts import (
@@ -63,6 +65,9 @@ def _from_amount(result: Amount) -> dict[str, Any]:
 def answer(query: AmountQuery) -> dict[str, Any]:
     """The answer of ``lavra amount`` for the Americana laws (see :class:`AmountQuery`)."""
     sources = load_sources(query.pack_dir, exemplo=query.example_values)
+    if query.staff_values:
+        sources = replace(sources, parameters=overlay_parameters(sources.parameters,
+                                                                 query.staff_values))
     return compute(query.citation, query.on, query.previous, sources)
 
 

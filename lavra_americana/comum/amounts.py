@@ -36,6 +36,7 @@ from lavra.errors import InputError
 from lavra.law.model import Law, load_laws
 from lavra.law.params import (
     PackFile,
+    Parameter,
     Parameters,
     load_parameters,
     parameters_from_table,
@@ -57,6 +58,7 @@ __all__ = [
     "split_citation",
     "times_text",
     "to_cents",
+    "whom_to_ask",
 ]
 
 FRETAMENTO = "fretamento"
@@ -82,6 +84,16 @@ class AmountSources:
     laws: Mapping[str, Law]
     parameters: Parameters
     examples: Parameters | None = None
+
+
+def whom_to_ask(parameter: Parameter) -> str:
+    """Whom a field agent asks for a value the registry lacks: the person the pack names
+    (``cadastrado_por``), never a file. E.g. "Procure o administrador do lavra na ...,
+    que o cadastra com o ato que o fixou"."""
+    who = parameter.registered_by
+    if who is None:
+        return "Peça à administração que cadastre o valor, com o ato que o fixou"
+    return f"Procure {who}, que o cadastra com o ato que o fixou"
 
 
 def load_example_values(pack_dir: Path) -> Parameters:

@@ -308,7 +308,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     hypothesis = clean_text(pointers.get(data, DEC_HYPOTHESIS))
-    context, _ = rule_sources(request.pack_dir, False)
+    context, _ = rule_sources(request, False)
     laws = context.laws
     pending: dict[str, Any] = {
         "hipotese": hypothesis,

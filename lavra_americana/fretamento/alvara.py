@@ -233,7 +233,7 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     on = request.on
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     items: list[Item] = []
     renewal = pointers.get(data, "/processo/renovacao") is True
     start = on

@@ -331,7 +331,7 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
                 "Informe a data da infração para calcular as multas e o prazo de recurso."
             )
         )
-    context, sources = rule_sources(request.pack_dir, request.example_values)
+    context, sources = rule_sources(request, request.example_values)
     items: list[Item] = []
 
     # The infractions: each known fine citation once (art. 20).

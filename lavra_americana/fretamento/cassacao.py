@@ -216,7 +216,7 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
                 "Informe a data da decisão para calcular o impedimento e o prazo de recurso."
             )
         )
-    context, _ = rule_sources(request.pack_dir, request.example_values)
+    context, _ = rule_sources(request, request.example_values)
     laws = context.laws
     items: list[Item] = []
 

@@ -4,10 +4,13 @@
 The fines of arts. 15 (R$ 140,00), 16 (R$ 280,00) and 17 (R$ 700,00), in force from
 17/11/2006, are corrected every 1 January (art. 14, parágrafo único, and Lei nº
 3.610/2001). The corrected value of each year is content-pack data (parameters
-``fretamento.multa.art15|16|17`` in ``legal_text/parametros.json``, one period per
-year with the act that fixed it). The engine never invents a value: for a year with
-none the auto cannot be issued and :class:`ParameterError` names the missing value
-and year; a draft (``draft=True``) gets the amount as *pending* instead. The value
+``fretamento.multa.art15|16|17``): the pack ships the law's original value, and
+the administrator registers each year's corrected value in the registry with the act
+that fixed it (:mod:`lavra.law.overlay` lays it over the pack's). The engine never
+invents a value: for a year with none the auto cannot be issued and
+:class:`ParameterError` names the missing value and year and whom to ask (the person
+the pack names in ``cadastrado_por``, never a file); a draft (``draft=True``) gets the
+amount as *pending* instead. The value
 that applies is the one in force on the date of the infraction (the law in force
 when the act was committed). Citing an inciso of arts. 15–17 gives its article's
 fine.
@@ -41,6 +44,7 @@ from lavra_americana.comum.amounts import (
     check_on,
     split_citation,
     to_cents,
+    whom_to_ask,
 )
 
 __all__ = [
@@ -127,8 +131,8 @@ def fretamento_fine(
     if found is None:
         message = (
             f"Não há valor corrigido da multa do art. {article} da {law.short_title} para "
-            f"{on.year}: cadastre-o em {PARAMETERS_FILE.as_posix()} (correção anual, "
-            f"{CORRECTION_LAW})."
+            f"{on.year} (correção anual, {CORRECTION_LAW}). {whom_to_ask(official)}; sem "
+            "ele, o auto não pode ser lavrado."
         )
         if not draft:
             raise ParameterError(message, field="/valor")

@@ -222,7 +222,7 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
     on = date_at(data, TERM_DATE)
     if on is None:
         return Computed(_term_pending("Informe a data da constatação."))
-    context, _ = rule_sources(request.pack_dir, request.example_values)
+    context, _ = rule_sources(request, request.example_values)
     laws = context.laws
     motive = data.get("motivo")
     items: list[Item] = []

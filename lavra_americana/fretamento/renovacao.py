@@ -44,7 +44,7 @@ def requerimento_renovacao_alvara_fretamento(request: ComputeInput) -> Computed:
     ``valido_ate``, ``vigencia_explicacao`` (None when not computed).
     """
     data = data_of(request)
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     stated = maybe_date(pointers.get(data, "/alvara_anterior/valido_ate"))
     found, items = act_at(
         request.history, FORM, data, "/alvara_anterior", request.on, "alvará a renovar",

@@ -105,7 +105,7 @@ def alvara_servico_particular_fretamento(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     on = request.on
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     items: list[Item] = [*_request_items(data, on)]
     items.extend(issue_items(on, request.issued_on, "/data_expedicao", "o alvará", VALIDITY))
     year = pointers.get(data, "/veiculo/ano_fabricacao")

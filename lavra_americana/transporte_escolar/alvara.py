@@ -491,7 +491,7 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
     """
     data = request.data if isinstance(request.data, Mapping) else {}
     on = request.on
-    context, sources = rule_sources(request.pack_dir, False)
+    context, sources = rule_sources(request, False)
     items: list[Item] = []
     renewal = pointers.get(data, "/modalidade") == "renovacao"
     start = on

@@ -102,7 +102,7 @@ def _requirement_items(
         field = _EXEMPT_FIELDS.get(field, field)
         items.append(Item(pointers.dotted(field), item.status, field, item.message, item.basis))
     name = clean_text(pointers.get(data, "/auxiliar/nome")) or "O condutor auxiliar"
-    law = statutory_context(request.pack_dir).laws[SCHOOL].short_title
+    law = statutory_context(request).laws[SCHOOL].short_title
     when = format_date(request.on)
     if any(item.pending for item in items):
         return items, (
@@ -121,7 +121,7 @@ def _one_auxiliary(request: ComputeInput, data: Mapping[str, Any], on: date) -> 
     plate = clean_text(pointers.get(data, "/veiculo/placa"))
     if request.history is None or plate is None:
         return []
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     since = on - timedelta(days=366)
     for prior in request.history.prior_autos(plate, FORM, since, on + timedelta(days=1)):
         until = maybe_date(pointers.get(prior.data, "/alvara_titular/valido_ate"))
@@ -159,7 +159,7 @@ def alvara_condutor_auxiliar(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     on = request.on
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     laws = context.laws
     items, explanation = _requirement_items(request, data)
     items.extend(issue_items(on, request.issued_on, "/data_expedicao", "o alvará", AUXILIARY))

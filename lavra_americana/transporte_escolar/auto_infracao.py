@@ -377,7 +377,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
     on = maybe_date(pointers.get(data, AUTO_DATE))
     if on is None:
         return Computed(_escolar_pending("Informe a data da infração para apurar a sanção."))
-    context, sources = rule_sources(request.pack_dir, request.example_values)
+    context, sources = rule_sources(request, request.example_values)
     laws = sources.laws
     holder = clean_text(pointers.get(data, AUTO_HOLDER)) or "-"
     priors, items = _priors(data, holder, on, laws)

@@ -101,7 +101,7 @@ def comunicacao_substituicao_condutor(request: ComputeInput) -> Computed:
     could be computed).
     """
     data = data_of(request)
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     laws = context.laws
     told = _moment(data, "/comunicacao")
     on = told.date() if told is not None else request.on

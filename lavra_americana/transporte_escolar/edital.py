@@ -304,7 +304,7 @@ def edital_chamamento_escolar(request: ComputeInput) -> Computed:
     ``criterios``), ``recurso`` (the rule of art. 11), ``fundamento``.
     """
     data = data_of(request)
-    context, _ = rule_sources(request.pack_dir, False)
+    context, _ = rule_sources(request, False)
     laws = context.laws
     root = pack_root(request.pack_dir)
     published = maybe_date(pointers.get(data, EDT_PUBLISHED))

@@ -24,7 +24,6 @@ from lavra.checking.report import Status
 from lavra.errors import ContentPackError, InputError, ParameterError
 from lavra.law.model import Law, resolve
 from lavra.law.params import (
-    PARAMETERS_FILE,
     ParameterValue,
 )
 from lavra.render.templating import format_moeda, format_moeda_extenso
@@ -38,6 +37,7 @@ from lavra_americana.comum.amounts import (
     split_citation,
     times_text,
     to_cents,
+    whom_to_ask,
 )
 
 __all__ = [
@@ -81,9 +81,8 @@ def ufesp_value(on: date, sources: AmountSources) -> ParameterValue:
         return sources.parameters.value(UFESP_PARAMETER, on)
     except ParameterError:
         raise ParameterError(
-            f"Não há valor da UFESP para o exercício de {on.year}: cadastre-o em "
-            f"{PARAMETERS_FILE.as_posix()} (parâmetro {UFESP_PARAMETER}, valor fixado pela "
-            "SEFAZ-SP).",
+            f"Não há valor da UFESP para o exercício de {on.year} (valor fixado pela "
+            f"SEFAZ-SP). {whom_to_ask(sources.parameters.parameter(UFESP_PARAMETER))}.",
             field="/data",
         ) from None
 

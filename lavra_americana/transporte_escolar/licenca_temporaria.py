@@ -385,7 +385,7 @@ def licenca_temporaria_escolar(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     on = request.on
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     modality = clean_text(pointers.get(data, "/modalidade")) or ""
     base: dict[str, Any] = {
         "modalidade": modality,

@@ -99,7 +99,7 @@ def licenca_especial_escolar(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     on = request.on
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     items: list[Item] = list(
         vehicle_age_items(
             data, "/veiculo", on, context, "transporte-escolar", VEHICLE_AGE, SPECIAL_CONFORMITY
@@ -179,7 +179,7 @@ def autorizacao_publicidade_escolar(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     on = request.on
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     items = issue_items(on, request.issued_on, "/data_expedicao", "a autorização", ADVERTISING)
     filed = maybe_date(pointers.get(data, "/requerimento/data"))
     if filed is not None and filed > on:
@@ -243,7 +243,7 @@ def requerimento_troca_veiculo_escolar(request: ComputeInput) -> Computed:
     ``values``: ``idade_veiculo_novo`` (the explanation of the age check).
     """
     data = data_of(request)
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     items = vehicle_age_items(
         data, "/veiculo_novo", request.on, context, "transporte-escolar", VEHICLE_AGE, EXCHANGE
     )

@@ -201,7 +201,7 @@ def requerimento_inscricao_escolar(request: ComputeInput) -> Computed:
         "elegivel": False,
         "explicacao": None,
     }
-    context, _ = rule_sources(request.pack_dir, False)
+    context, _ = rule_sources(request, False)
     try:
         candidate = _inscription_candidate(data, on, role)
         result = candidate_eligibility(
@@ -232,7 +232,7 @@ def requerimento_renovacao_escolar(request: ComputeInput) -> Computed:
     """
     data = request.data if isinstance(request.data, Mapping) else {}
     on = request.on
-    context, sources = rule_sources(request.pack_dir, False)
+    context, sources = rule_sources(request, False)
     items: list[Item] = list(vehicle_age_items(data, "/veiculo", on, context, "transporte-escolar"))
     fee, _ = fee_values(RENEWAL_FEE, on, sources, "/documentos/comprovante_taxa_renovacao")
     values: dict[str, Any] = {

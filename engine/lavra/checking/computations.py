@@ -39,6 +39,7 @@ from lavra.inputs import pointers
 from lavra.inputs.reading import today
 from lavra.law.deadlines import UNIT_NAMES
 from lavra.law.model import Law, resolve
+from lavra.law.overlay import EMPTY_OVERLAY, StaffOverlay
 
 if TYPE_CHECKING:
     from lavra.pack import ContentPack
@@ -169,6 +170,8 @@ class ComputeInput:
     ``issued_at``: the moment of issue (aware, in the calendar's time zone) when the
     engine knows it — now, when nothing else was asked; None when a check was asked for a
     given date only: a fact's time of day is then judged by its date alone.
+    ``staff_values``: the days and values staff registered over the pack's data (the
+    registry's, when there is one); a pack reads its calendar and parameters with them.
     """
 
     form_id: str
@@ -180,6 +183,7 @@ class ComputeInput:
     example_values: bool = False
     issued_on: date = field(default_factory=today)
     issued_at: datetime | None = None
+    staff_values: StaffOverlay = EMPTY_OVERLAY
 
 
 @dataclass(frozen=True)
@@ -267,7 +271,8 @@ class AmountQuery:
 
     ``previous``: the dates of earlier infractions of the same provision by the same
     subject (they decide repeat offences). ``example_values``: let the pack's example
-    table fill amounts the pack lacks (demonstrations only). The pack answers with a
+    table fill amounts the pack lacks (demonstrations only). ``staff_values``: the
+    values staff registered (the registry's), over the pack's. The pack answers with a
     mapping of JSON values: ``amount`` (``"1234.56"``), ``amount_figures``,
     ``amount_words``, ``explanation``, ``basis`` (citations), ``example`` (a bool) and
     whatever else its law needs (``doubled``, ``sanction``, ``impediment``); it raises
@@ -279,6 +284,7 @@ class AmountQuery:
     previous: tuple[date, ...]
     pack_dir: Path
     example_values: bool = False
+    staff_values: StaffOverlay = EMPTY_OVERLAY
 
 
 def find_computation(pack: ContentPack, name: str) -> Computation:

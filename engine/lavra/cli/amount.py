@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from lavra.checking.computations import AmountQuery
+from lavra.cli.values import configured_staff_values
 from lavra.config import load_config
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import parse_date
@@ -71,7 +72,8 @@ def amount(citacao: str, on: str, previous: tuple[str, ...], exemplo: bool,
             parse_date(p, what="data de infração anterior (--previous)", field="--previous")
             for p in previous
         )
-        answer = ask(AmountQuery(citacao, day, earlier, load_config().pack_dir, exemplo))
+        answer = ask(AmountQuery(citacao, day, earlier, load_config().pack_dir, exemplo,
+                                 staff_values=configured_staff_values()()))
     except LavraError as exc:
         click.echo(f"Erro: {exc.message}", err=True)
         sys.exit(2)

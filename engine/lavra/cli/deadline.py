@@ -15,9 +15,11 @@ from typing import Any
 import click
 
 from lavra.checking.timeliness import check_timeliness
+from lavra.cli.values import configured_staff_values
 from lavra.config import load_config
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import check_date, parse_date
+from lavra.law.overlay import overlay_context
 from lavra.law.statutory import (
     StatutoryContext,
     StatutoryDeadline,
@@ -112,7 +114,8 @@ def _list(context: StatutoryContext, as_json: bool) -> None:
 def deadline(citacao: str | None, inicio: str | None, protocolo: str | None,
              as_json: bool, listar: bool) -> None:
     try:
-        context = load_statutory_context(load_config().pack_dir)
+        context = overlay_context(load_statutory_context(load_config().pack_dir),
+                                  configured_staff_values()())
         if listar:
             _list(context, as_json)
             return

@@ -22,6 +22,7 @@ from lavra.cli.files import check_writable, write_atomically
 from lavra.cli.law import law
 from lavra.cli.pack import pack
 from lavra.cli.support import EXIT_INCOMPLETE, shielded
+from lavra.cli.values import values, with_staff_values
 from lavra.cli.web import serve, users
 from lavra.config import load_config
 from lavra.documents import MAX_PDF_BYTES, Engine
@@ -38,7 +39,7 @@ for _library in ("pypdf", "pyhanko", "pyhanko_certvalidator", "weasyprint", "fon
 
 
 def _engine() -> Engine:
-    return Engine.from_config()
+    return with_staff_values(Engine.from_config())
 
 
 def _on(value: str | None) -> date | None:
@@ -109,6 +110,7 @@ main.add_command(serve)
 main.add_command(users)
 main.add_command(fact_group)
 main.add_command(batch)
+main.add_command(values)
 
 
 @main.command("check")

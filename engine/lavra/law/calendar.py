@@ -14,6 +14,21 @@ municipality, so they are never used here. Whatever the municipality closes is i
 its own file: a feriado of its law, or a ponto facultativo it decrees.
 
 Weekends (Saturday and Sunday) are never business days.
+
+Which days have no expediente (Lei nº 9.784/1999, art. 66, § 1º: "considera-se
+prorrogado o prazo até o primeiro dia útil seguinte se o vencimento cair em dia em que
+não houver expediente"): the national, state and municipal feriados and, when the pack
+says so (``pontos_facultativos_suspendem_prazos``), the pontos facultativos the
+municipality decrees — on such a day the offices are closed and the citizen cannot
+file, whatever the decree's name for the closure.
+
+A day the pack marks ``confirmado: false`` (its existence or its source still to be
+confirmed) counts in favour of the interested party: a deadline that would end on it
+is extended to the next business day (forward moves: :meth:`BusinessCalendar.
+next_business_day`, :meth:`~BusinessCalendar.add_business_days`), and a minimum
+antecedence or a "last business day" that would fall on it is not brought forward
+(backward moves: :meth:`~BusinessCalendar.previous_business_day`). Doubt about a
+closure never shortens the time a citizen has to act. Its name says "a confirmar".
 """
 
 from __future__ import annotations
@@ -64,6 +79,12 @@ class CalendarEntry:
     on: date | None = None
     since: date | None = None
     until: date | None = None
+    confirmed: bool = True
+
+    @property
+    def label(self) -> str:
+        """The name as shown in explanations ("..., a confirmar" when unconfirmed)."""
+        return self.name if self.confirmed else f"{self.name} (a confirmar)"
 
     def date_in(self, year: int) -> date | None:
         """The day this entry falls on in ``year``, or ``None`` if it does not occur."""
@@ -99,7 +120,7 @@ class _MunicipalDays(HolidayBase):
         for entry in self._entries:
             found = entry.date_in(year)
             if found is not None:
-                self[found] = entry.name
+                self[found] = entry.label
 
 
 class BusinessCalendar:
@@ -139,6 +160,10 @@ class BusinessCalendar:
             if entry.kind == "feriado" or pontos_facultativos_stop_deadlines
         ]
         self._closed: HolidayBase = national + _MunicipalDays(closing)
+        # Backward moves never stop on a doubtful day's account (see the module's note).
+        self._closed_sure: HolidayBase = national + _MunicipalDays(
+            [entry for entry in closing if entry.confirmed]
+        )
         self._pontos = _MunicipalDays(
             [entry for entry in self.entries if entry.kind == "ponto_facultativo"]
         )
@@ -165,9 +190,24 @@ class BusinessCalendar:
         return self._nth(d, 0)
 
     def previous_business_day(self, d: date) -> date:
-        """``d`` itself if it is a business day, else the last business day before it."""
+        """``d`` itself if it is a business day, else the last business day before it.
+
+        A day marked unconfirmed counts here as a business day: a backward move never
+        shortens the citizen's time on a doubt.
+        """
         d = _as_date(d)
-        return d if self.is_business_day(d) else self._nth(d, -1)
+        return d if self._closed_sure.is_working_day(d) else self._nth(d, -1)
+
+    def with_entries(self, extra: Iterable[CalendarEntry]) -> BusinessCalendar:
+        """This calendar with more municipal days (e.g. the days staff registered)."""
+        added = tuple(extra)
+        if not added:
+            return self
+        return BusinessCalendar(
+            self.country, self.subdiv, (*self.entries, *added),
+            pontos_facultativos_stop_deadlines=self.pontos_facultativos_stop_deadlines,
+            timezone=self.timezone,
+        )
 
     def add_business_days(self, d: date, n: int) -> date:
         """The ``n``-th business day after ``d`` (before it when ``n`` is negative).
@@ -200,8 +240,10 @@ class BusinessCalendar:
         return sign * count
 
     def _nth(self, d: date, n: int) -> date:
+        # Counting back (a minimum antecedence) skips only the days surely closed.
+        closed = self._closed if n >= 0 else self._closed_sure
         try:
-            return self._closed.get_nth_working_day(_as_date(d), n)
+            return closed.get_nth_working_day(_as_date(d), n)
         except (OverflowError, ValueError) as exc:
             raise InputError("Data fora do intervalo do calendário.") from exc
 
@@ -227,7 +269,8 @@ def _calendar(top: dict[str, Any]) -> BusinessCalendar:
         entries.append(_recurring(item, f"/recorrentes/{index}"))
     for item in top.get("avulsas", []):
         entries.append(CalendarEntry(name=item["nome"], kind=item["tipo"],
-                                     source=item["fonte"], on=date.fromisoformat(item["data"])))
+                                     source=item["fonte"], on=date.fromisoformat(item["data"]),
+                                     confirmed=item.get("confirmado", True)))
     timezone = top.get("fuso_horario")
     if timezone is not None:
         _check_timezone(timezone)
@@ -255,6 +298,7 @@ def _recurring(item: dict[str, Any], pointer: str) -> CalendarEntry:
         easter_offset=item.get("dias_apos_pascoa"),
         since=since,
         until=until,
+        confirmed=item.get("confirmado", True),
     )
 
 

@@ -229,8 +229,12 @@ def count_back(end: date, period: Period, calendar: BusinessCalendar) -> Deadlin
         raise InputError(
             "O prazo ultrapassa o intervalo de datas admitido.", field="/period"
         ) from exc
-    if calendar.is_business_day(plain):
+    if calendar.previous_business_day(plain) == plain:
         reason = f"{head} {format_date(plain)} ({weekday_name(plain)}), dia útil."
+        if not calendar.is_business_day(plain):  # a day not confirmed as closed
+            reason = (f"{head} {format_date(plain)} ({_describe_day(plain, calendar)}); por "
+                      "não estar confirmado como dia sem expediente, não se antecipa, em "
+                      "favor do interessado.")
         return DeadlineResult(end, period, plain, plain, False, reason, backward=True)
     last = calendar.previous_business_day(plain)
     reason = (

@@ -87,6 +87,9 @@ class Parameter:
     basis: tuple[str, ...]
     note: str | None
     periods: tuple[Period, ...]
+    registered_by: str | None = None
+    """Who registers the values the pack lacks (``cadastrado_por``), in the registry:
+    e.g. the administrator of the corrected fines; None when only the pack sets it."""
 
 
 @dataclass(frozen=True)
@@ -281,7 +284,8 @@ def _parameter(name: str, raw: dict[str, Any], pointer: str, file: PackFile) -> 
         for index, ((since, until), item) in enumerate(zip(spans, raw["vigencias"], strict=True))
     )
     return Parameter(name=name, description=raw["descricao"], unit=unit,
-                     basis=tuple(raw["fundamento"]), note=raw.get("nota"), periods=periods)
+                     basis=tuple(raw["fundamento"]), note=raw.get("nota"), periods=periods,
+                     registered_by=raw.get("cadastrado_por"))
 
 
 def parameters_from_table(table: dict[str, Any], file: PackFile = PARAMETERS) -> Parameters:

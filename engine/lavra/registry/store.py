@@ -60,6 +60,7 @@ from lavra.registry.records import (
     normalize_plate,
     record_of,
 )
+from lavra.registry.staff_values import StaffValueStore
 from lavra.registry.tables import CounterRow, DocumentRow, EventRow
 
 __all__ = ["Registry", "open_default_registry", "open_registry"]
@@ -163,11 +164,12 @@ def _same_request(
 
 
 # ============================================================================ registry
-class Registry(RegistryFacts):
+class Registry(RegistryFacts, StaffValueStore):
     """The registry of issued documents over one database. Safe to share in a process.
 
     Facts recorded after the issue (ciência, notice, payment) are the methods of
-    :class:`lavra.registry.facts.RegistryFacts`.
+    :class:`lavra.registry.facts.RegistryFacts`; the values staff keep over the pack's
+    data, those of :class:`lavra.registry.staff_values.StaffValueStore`.
     """
 
     # ------------------------------------------------------------ issuing

@@ -18,6 +18,7 @@ from sqlalchemy import (
     DateTime,
     Dialect,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -25,6 +26,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -147,6 +149,10 @@ class StaffValueRow(Base):
     __tablename__ = "staff_values"
     __table_args__ = (
         CheckConstraint("revoked_at IS NULL OR revoked_by IS NOT NULL", name="revoked_by"),
+        # One row in force per day, or per parameter and year (revoked rows do not count).
+        Index("uq_staff_values_in_force", "kind", "key", "since", unique=True,
+              sqlite_where=text("revoked_at IS NULL"),
+              postgresql_where=text("revoked_at IS NULL")),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -35,6 +35,7 @@ from lavra.errors import (
     UnknownFormError,
 )
 from lavra.web import api, pages_facts, pages_public, pages_staff
+from lavra.web import api, pages_public, pages_staff, pages_values
 from lavra.web.common import (
     STATIC_DIR,
     AccessDenied,
@@ -376,4 +377,5 @@ def create_app(
     app.include_router(pages_staff.router)
     app.include_router(pages_facts.router)
     app.include_router(pages_facts.api_router)
+    app.include_router(pages_values.router)
     return app

@@ -49,9 +49,15 @@ def upgrade() -> None:
     )
     op.create_index(op.f("ix_staff_values_kind"), "staff_values", ["kind"], unique=False)
     op.create_index(op.f("ix_staff_values_key"), "staff_values", ["key"], unique=False)
+    op.create_index(
+        "uq_staff_values_in_force", "staff_values", ["kind", "key", "since"], unique=True,
+        sqlite_where=sa.text("revoked_at IS NULL"),
+        postgresql_where=sa.text("revoked_at IS NULL"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("uq_staff_values_in_force", table_name="staff_values")
     op.drop_index(op.f("ix_staff_values_key"), table_name="staff_values")
     op.drop_index(op.f("ix_staff_values_kind"), table_name="staff_values")
     op.drop_table("staff_values")

@@ -1,0 +1,157 @@
+"""The administrator's page of staff values (issue 10, class 9): days and yearly values.
+
+A context of its own (a fresh registry): a day decreed here must not move the deadlines
+of the other web tests. Dates are explicit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from fastapi.testclient import TestClient
+from webhelpers import REPO, csrf_of, errors_in, login, make_context
+
+from lavra.registry.staff_values import StaffKind
+from lavra.web import WebContext, create_app
+
+PAGE = "/equipe/valores"
+DECREE = "Decreto nº 12.345, de 10 de março de 2026"
+FINE_ACT = "Decreto nº 12.001, de 5 de janeiro de 2026"
+AUTO = "auto-infracao-fretamento"
+
+
+@pytest.fixture(scope="module")
+def context(tmp_path_factory: pytest.TempPathFactory) -> WebContext:
+    return make_context(tmp_path_factory.mktemp("valores") / "dados")
+
+
+@pytest.fixture
+def client(context: WebContext) -> Iterator[TestClient]:
+    with TestClient(create_app(context)) as test_client:
+        yield test_client
+
+
+def admin(client: TestClient) -> str:
+    login(client, "admin")
+    return csrf_of(client, PAGE)
+
+
+@pytest.mark.parametrize("name", ["clara", "sergio"])
+def test_only_the_administration_may_see_or_post(client: TestClient, name: str) -> None:
+    login(client, name)
+    token = csrf_of(client, "/equipe")
+    assert "/equipe/valores" not in client.get("/equipe").text
+    denied = client.get(PAGE)
+    assert denied.status_code == 403
+    assert "Somente a administração pode cadastrar dias" in denied.text
+    posted = client.post(f"{PAGE}/dias", data={
+        "csrf": token, "data": "17/03/2026", "tipo": "feriado", "nome": "X", "ato": DECREE})
+    assert posted.status_code == 403
+
+
+def test_signed_out_is_sent_to_sign_in(client: TestClient) -> None:
+    response = client.get(PAGE, follow_redirects=False)
+    assert response.status_code in (302, 303) and "/entrar" in response.headers["location"]
+
+
+def test_without_csrf_nothing_is_written(client: TestClient, context: WebContext) -> None:
+    admin(client)
+    before = len(context.registry.staff_values())
+    response = client.post(f"{PAGE}/dias", data={
+        "data": "20/03/2026", "tipo": "feriado", "nome": "X", "ato": DECREE})
+    assert response.status_code == 403
+    assert len(context.registry.staff_values()) == before
+
+
+def test_admin_adds_a_day_shown_with_decree_who_and_when_and_revokes_it(
+        client: TestClient, context: WebContext) -> None:
+    token = admin(client)
+    assert 'href="/equipe/valores"' in client.get("/equipe").text
+    added = client.post(f"{PAGE}/dias", data={
+        "csrf": token, "data": "17/03/2026", "tipo": "ponto_facultativo",
+        "nome": "Ponto facultativo", "ato": DECREE}, follow_redirects=False)
+    assert added.status_code == 303
+    shown = client.get(added.headers["location"]).text
+    assert "Dia cadastrado" in shown
+    assert "17/03/2026" in shown and DECREE in shown
+    assert "Administração de Teste (admin), em" in shown and "em vigor" in shown
+    [day] = [v for v in context.registry.staff_values(StaffKind.DAY) if v.in_force]
+    assert day.recorded_by == "Administração de Teste (admin)"
+    # The engine the web drafts with reads it at once: the auto's appeal deadline moves.
+    data = json.loads((REPO / "forms" / AUTO / "exemplo.json").read_text("utf-8"))
+    at = datetime(2026, 3, 2, 18, 0, tzinfo=ZoneInfo("America/Sao_Paulo"))
+    prepared = context.engine.prepare(AUTO, data, issued_at=at)
+    assert prepared.computed["recurso"]["ultimo_dia"] == date(2026, 3, 18)
+    revoked = client.post(f"{PAGE}/{day.id}/revogar", data={
+        "csrf": token, "motivo": "Decreto tornado sem efeito"}, follow_redirects=False)
+    assert revoked.status_code == 303
+    after = client.get(PAGE).text
+    assert "revogado por Administração de Teste" in after
+    assert "Decreto tornado sem efeito" in after
+    prepared = context.engine.prepare(AUTO, data, issued_at=at)
+    assert prepared.computed["recurso"]["ultimo_dia"] == date(2026, 3, 17)
+
+
+@pytest.mark.parametrize(
+    ("url", "fields", "words"),
+    [
+        ("dias", {"data": "31/02/2026", "tipo": "feriado", "nome": "X", "ato": DECREE},
+         "Data inválida"),
+        ("dias", {"data": "23/03/2026", "tipo": "feriado", "nome": "X", "ato": "o decreto"},
+         "Informe o decreto"),
+        ("dias", {"data": "23/03/2026", "tipo": "folga", "nome": "X", "ato": DECREE},
+         "feriado ou ponto facultativo"),
+        ("parametros", {"parametro": "fretamento.prazo_recurso", "ano": "2026", "valor": "20",
+                        "ato": FINE_ACT}, "não pode ser cadastrado"),
+        ("parametros", {"parametro": "fretamento.multa.art16", "ano": "26", "valor": "300",
+                        "ato": FINE_ACT}, "Ano inválido"),
+        ("parametros", {"parametro": "fretamento.multa.art16", "ano": "2026", "valor": "0",
+                        "ato": FINE_ACT}, "maior que zero"),
+        ("parametros", {"parametro": "fretamento.multa.art16", "ano": "2026",
+                        "valor": "300,001", "ato": FINE_ACT}, "2 casas decimais"),
+        ("parametros", {"parametro": "fretamento.multa.art16", "ano": "2026", "valor": "300",
+                        "ato": ""}, "Informe o ato"),
+    ],
+)
+def test_bad_input_is_a_pt_br_error_naming_the_field_and_nothing_is_written(
+        client: TestClient, context: WebContext, url: str, fields: dict[str, str],
+        words: str) -> None:
+    token = admin(client)
+    before = len(context.registry.staff_values())
+    response = client.post(f"{PAGE}/{url}", data={"csrf": token, **fields})
+    assert response.status_code == 422
+    [error] = errors_in(response.text)
+    assert words in error and "(campo /" in error
+    assert len(context.registry.staff_values()) == before
+    # What was typed is kept for correction.
+    typed = fields["data"] if url == "dias" else fields["valor"]
+    assert f'value="{typed}"' in response.text
+
+
+def test_admin_registers_the_years_fines_and_the_auto_uses_them(
+        client: TestClient, context: WebContext) -> None:
+    token = admin(client)
+    for article, value in (("15", "150,00"), ("17", "750,00")):
+        added = client.post(f"{PAGE}/parametros", data={
+            "csrf": token, "parametro": f"fretamento.multa.art{article}", "ano": "2026",
+            "valor": value, "ato": FINE_ACT}, follow_redirects=False)
+        assert added.status_code == 303, errors_in(added.text)
+    shown = client.get(PAGE).text
+    assert "Multa das infrações do art. 15" in shown and "150.00" in shown
+    assert FINE_ACT in shown
+    data = json.loads((Path(REPO) / "forms" / AUTO / "exemplo.json").read_text("utf-8"))
+    at = datetime(2026, 3, 2, 18, 0, tzinfo=ZoneInfo("America/Sao_Paulo"))
+    prepared = context.engine.prepare(AUTO, data, issued_at=at)
+    assert prepared.computed["total"] == Decimal("900.00")
+    assert not [i for i in prepared.report.items if i.pending]
+    duplicate = client.post(f"{PAGE}/parametros", data={
+        "csrf": token, "parametro": "fretamento.multa.art15", "ano": "2026",
+        "valor": "151,00", "ato": FINE_ACT})
+    assert duplicate.status_code == 422
+    assert "Já está cadastrado" in errors_in(duplicate.text)[0]
