@@ -31,9 +31,9 @@ from lavra.documents import Engine, Prepared
 from lavra.errors import ConfigError, InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
-from lavra.registry.facts import Fact
 from lavra.law.overlay import DecreedDay, StaffOverlay, StaffPeriod
 from lavra.law.params import MONEY_UNIT, Parameters
+from lavra.registry.facts import Fact
 from lavra.registry.records import (
     Built,
     IssuedRecord,

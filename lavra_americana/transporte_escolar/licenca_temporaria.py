@@ -442,7 +442,7 @@ def _extension_items(request: ComputeInput, data: Mapping[str, Any], on: date) -
         items.append(item_at(
             EXTENDED, Status.INVALID,
             f"{label} não é licença para veículo substituto: só esta se prorroga "
-            f"({short(statutory_context(request.pack_dir).laws, VEHICLE_LICENCE)}).",
+            f"({short(statutory_context(request).laws, VEHICLE_LICENCE)}).",
             VEHICLE_LICENCE))
     holder = clean_text(pointers.get(found.data, "/titular/cpf"))
     wanted = clean_text(pointers.get(data, "/titular/cpf"))

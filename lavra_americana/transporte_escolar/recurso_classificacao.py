@@ -64,7 +64,7 @@ def recurso_classificacao(request: ComputeInput) -> Computed:
         return Computed(values, tuple(items))
     try:
         judged = check_timeliness(
-            APPEAL, published, filed, context=statutory_context(request.pack_dir), field=FILED
+            APPEAL, published, filed, context=statutory_context(request), field=FILED
         )
     except LavraError as error:
         return Computed(values, (item_at(FILED, Status.MISSING, error.message, APPEAL),))

@@ -89,7 +89,7 @@ NOTICE_DATE = "/notificacao/data"
 
 
 def _period_rule(request: ComputeInput, on: date) -> str:
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     period = period_of(context, APPEAL_PERIOD, on)
     length, counted = period_words(*period) if period else ("o prazo", "contado")
     return (
@@ -160,7 +160,7 @@ def recurso_transporte_escolar(request: ComputeInput) -> Computed:
     ``reconsideracao`` (art. 27, printed), ``auto_registrado`` (bool).
     """
     data = data_of(request)
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     ciencia = date_at(data, CIENCIA)
     filed = date_at(data, FILED)
     record = _auto_record(request, pointers.get(data, AUTO_NUMBER))
@@ -221,7 +221,7 @@ def notificacao_penalidade(request: ComputeInput) -> Computed:
     ``reconsideracao`` (art. 27), ``auto_registrado`` (bool).
     """
     data = data_of(request)
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     notice = date_at(data, NOTICE_DATE)
     number = clean_text(pointers.get(data, AUTO_NUMBER))
     record = _auto_record(request, number)

@@ -89,7 +89,7 @@ def notificacao_pendencias_renovacao(request: ComputeInput) -> Computed:
     expiry = maybe_date(pointers.get(data, "/alvara/valido_ate"))
     if expiry is None:
         return Computed({"prazo_final": None, "prazo_explicacao": None}, ())
-    context, _ = rule_sources(request.pack_dir, False)
+    context, _ = rule_sources(request, False)
     try:
         annual = deadline_for(ANNUAL, expiry, context=context)
     except LavraError as error:

@@ -87,7 +87,7 @@ rule."""
 def _applicants(
     request: ComputeInput, data: Mapping[str, Any], items: list[Item]
 ) -> list[Applicant]:
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     published = maybe_date(pointers.get(data, "/data_publicacao"))
     found: list[Applicant] = []
     entries = pointers.get(data, "/candidatos")
@@ -133,7 +133,7 @@ def edital_resultado_classificacao(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     on = request.on
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     laws = context.laws
     items: list[Item] = list(issue_items(
         on, request.issued_on, "/data_publicacao", "o edital de resultado", RANKING

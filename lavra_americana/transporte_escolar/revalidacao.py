@@ -62,7 +62,7 @@ def termo_revalidacao_semestral(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     on = request.on
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     laws = context.laws
     ref = short(laws, REVALIDATION)
     items: list[Item] = list(issue_items(on, request.issued_on, DATE, "o termo", REVALIDATION))

@@ -230,7 +230,7 @@ def _auto_rows(
 
 
 def _laws(request: ComputeInput) -> Any:
-    return rule_sources(request.pack_dir, request.example_values)[0].laws
+    return rule_sources(request, request.example_values)[0].laws
 
 
 def _third_fine(
@@ -239,7 +239,7 @@ def _third_fine(
     """Art. 23, III: the last infraction of the autos reaches the revocation."""
     if not infractions or not complete:
         return None, []
-    context, sources = rule_sources(request.pack_dir, request.example_values)
+    context, sources = rule_sources(request, request.example_values)
     ordered = sorted(infractions, key=lambda p: (p.date, p.citation))
     last, earlier = ordered[-1], ordered[:-1]
     try:
@@ -332,7 +332,7 @@ def _alvara_items(
 def _appeal(
     request: ComputeInput, data: Mapping[str, Any], on: date
 ) -> tuple[dict[str, Any], list[Item]]:
-    context, _ = rule_sources(request.pack_dir, request.example_values)
+    context, _ = rule_sources(request, request.example_values)
     laws = context.laws
     rule = (
         "Desta decisão cabe recurso, em única instância, ao Prefeito Municipal "
@@ -395,7 +395,7 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
     on = date_at(data, DECISION_DATE)
     if on is None:
         return Computed(_pending("Informe a data da decisão."))
-    context, _ = rule_sources(request.pack_dir, request.example_values)
+    context, _ = rule_sources(request, request.example_values)
     laws = context.laws
     items: list[Item] = []
     items.extend(

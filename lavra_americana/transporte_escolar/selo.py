@@ -102,7 +102,7 @@ def _one_selo(
     if request.history is None or plate is None:
         return []
     replaced = clean_text(pointers.get(data, "/substitui_selo/numero"))
-    laws = statutory_context(request.pack_dir).laws
+    laws = statutory_context(request).laws
     for record in request.history.in_force(plate, FORM, on):
         number = clean_text(pointers.get(record.data, "/alvara/numero")) or ""
         if _bare_number(number) != _bare_number(alvara_number):
@@ -130,7 +130,7 @@ def selo_identificacao(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     on = request.on
-    laws = statutory_context(request.pack_dir).laws
+    laws = statutory_context(request).laws
     items: list[Item] = list(
         issue_items(on, request.issued_on, "/data_expedicao", "o selo de identificação", SELO)
     )

@@ -66,7 +66,7 @@ def declaracao_vacancia(request: ComputeInput) -> Computed:
     """
     data = data_of(request)
     on = request.on
-    context = statutory_context(request.pack_dir)
+    context = statutory_context(request)
     laws = context.laws
     items: list[Item] = list(issue_items(on, request.issued_on, DATE, "a declaração", ANNUAL))
     found, checked = act_at(

@@ -34,8 +34,7 @@ from lavra.errors import (
     RenderError,
     UnknownFormError,
 )
-from lavra.web import api, pages_facts, pages_public, pages_staff
-from lavra.web import api, pages_public, pages_staff, pages_values
+from lavra.web import api, pages_facts, pages_public, pages_staff, pages_values
 from lavra.web.common import (
     STATIC_DIR,
     AccessDenied,
