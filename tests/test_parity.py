@@ -35,9 +35,10 @@ def engine(pack_dir: Path) -> Engine:
 
 def words(text: str) -> list[str]:
     # list markers ("1.", "•") are drawn by the PDF and numbered by Word: set aside
+    # pypdf may glue a bullet to the word before it ("2007•"): a marker, not a word
     tokens = [
         w
-        for w in WORD.findall(text)
+        for w in WORD.findall(text.replace("•", " "))
         if re.search(r"\w", w) and w != "MINUTA" and not re.fullmatch(r"\d+\.", w)
     ]
     joined: list[str] = []

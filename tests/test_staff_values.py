@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra.errors import InputError
-from lavra.issuing import IncompleteError, Issuer, add_staff_parameter, settable_parameters
+from lavra.issuing import IncompleteError, Issuer
 from lavra.law.calendar import CalendarEntry
 from lavra.law.deadlines import Period, count
 from lavra.law.overlay import DecreedDay, StaffOverlay, StaffPeriod, overlay_calendar
@@ -31,6 +31,7 @@ from lavra.law.statutory import load_statutory_context
 from lavra.registry.staff_values import StaffKind
 from lavra.registry.store import Registry, open_registry
 from lavra.registry.tables import StaffValueRow
+from lavra.staff import add_staff_parameter, settable_parameters
 
 TZ = ZoneInfo("America/Sao_Paulo")
 DECREE = "Decreto nº 12.345, de 10 de março de 2026"

@@ -12,6 +12,7 @@ forms, the code of the rules) lives in a content pack that the engine is pointed
     render/                   templates → HTML → PDF/A, DOCX, the fillable requerimento
     signing/                  PKI, PAdES signatures, verification codes, PDF inspection
     registry/                 issued documents: numbering, records, history
+    staff                     the values staff keep, as the engine reads them
     documents, issuing        the Engine (check, draft) and the Issuer (issue, verify)
     recording                 facts recorded after the issue and the deadlines they start
     batch/                    batch runs: plan, parallel workers, record, summary
@@ -28,9 +29,10 @@ No module of the engine imports a pack. The top-level modules may import::
     lavra.config      lavra.errors lavra.inputs lavra.pack
     lavra.documents   lavra.errors lavra.textutil lavra.inputs lavra.pack lavra.config
                       lavra.law lavra.checking lavra.render
+    lavra.staff       lavra.errors lavra.law lavra.registry
     lavra.issuing     lavra.errors lavra.textutil lavra.inputs lavra.pack lavra.config
                       lavra.law lavra.checking lavra.render lavra.signing
-                      lavra.registry lavra.documents
+                      lavra.registry lavra.documents lavra.staff
     lavra.recording   lavra.errors lavra.textutil lavra.inputs lavra.checking lavra.law
                       lavra.registry
 """

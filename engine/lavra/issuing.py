@@ -31,8 +31,6 @@ from lavra.documents import Engine, Prepared
 from lavra.errors import ConfigError, InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
-from lavra.law.overlay import DecreedDay, StaffOverlay, StaffPeriod
-from lavra.law.params import MONEY_UNIT, Parameters
 from lavra.registry.facts import Fact
 from lavra.registry.records import (
     Built,
@@ -42,7 +40,6 @@ from lavra.registry.records import (
     printed_number,
     search_keys,
 )
-from lavra.registry.staff_values import StaffKind, StaffValue
 from lavra.registry.store import Registry, open_registry
 from lavra.signing.pades import DocumentSigner
 from lavra.signing.pki import (
@@ -63,6 +60,7 @@ from lavra.signing.verification import (
     verification_url,
     verify_pdf,
 )
+from lavra.staff import RegistryStaffValues
 
 if TYPE_CHECKING:
     from lavra.checking.computations import PriorRecord
@@ -183,61 +181,6 @@ class RegistryHistory:
     def in_force(self, placa: str, form: str, on: date) -> list[PriorRecord]:
         plate = normalize_plate(placa)
         return self._kept(r for r in self.registry.active_licences(form, on) if r.placa == plate)
-
-
-def overlay_of(values: Iterable[StaffValue]) -> StaffOverlay:
-    """The staff values in force (revoked ones left out) as the engine's overlay."""
-    days: list[DecreedDay] = []
-    periods: list[StaffPeriod] = []
-    for value in values:
-        if not value.in_force:
-            continue
-        if value.kind is StaffKind.DAY:
-            days.append(DecreedDay(value.since, value.value["tipo"], value.value["nome"],
-                                   value.act))
-        else:
-            periods.append(StaffPeriod(value.key, value.since, value.until, value.amount,
-                                       value.act))
-    return StaffOverlay(days=tuple(days), periods=tuple(periods))
-
-
-class RegistryStaffValues:
-    """The registry's staff values as the engine reads them for every document.
-
-    One cheap query per document tells whether anything was registered or revoked
-    since the last read (by this process or another: the CLI, a second web worker);
-    only then are the rows read again. A new value counts from the next document.
-    """
-
-    def __init__(self, registry: Registry) -> None:
-        self.registry = registry
-        self._cached: tuple[tuple[int, int, int], StaffOverlay] | None = None
-
-    def __call__(self) -> StaffOverlay:
-        stamp = self.registry.staff_values_stamp()
-        cached = self._cached
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        overlay = overlay_of(self.registry.staff_values(include_revoked=False))
-        self._cached = (stamp, overlay)
-        return overlay
-
-
-def settable_parameters(parameters: Parameters) -> dict[str, str]:
-    """The parameters staff may register (the pack names who: ``cadastrado_por``)."""
-    return {name: parameters.parameter(name).description for name in parameters
-            if parameters.parameter(name).registered_by}
-
-
-def add_staff_parameter(
-    registry: Registry, parameters: Parameters, name: str, year: object, value: object,
-    *, act: str, by: str,
-) -> StaffValue:
-    """Register a year's value of a parameter the pack lets staff set (money in cents)."""
-    settable = settable_parameters(parameters)
-    places = 2 if name in settable and parameters.parameter(name).unit == MONEY_UNIT else 4
-    return registry.add_staff_parameter(name, year, value, act=act, by=by, settable=settable,
-                                        places=places)
 
 
 def _jsonable(value: Any) -> Any:

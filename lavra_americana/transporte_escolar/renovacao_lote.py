@@ -25,11 +25,14 @@ process and the seal the renewed alvará will carry.
   gives complete too) → the renewed ``alvara-transporte-escolar`` (``modalidade``
   ``renovacao``; its validity, fee and renewal window are those of ``alvara.py``: from
   the day after the previous vencimento to 31/12 of Y, fee of art. 16, II). The seal
-  of art. 3º, § 2º, and art. 13, § 3º, goes with it: while the pack has no
-  ``selo-identificacao`` form, its number comes from the request line
-  (``selo_identificacao``), and a request without it is refused with that reason;
-  once the form exists, :data:`SEAL_FORM` is planned before each alvará and
-  :meth:`RenewalRun.link` writes its printed number into the alvará
+  of art. 3º, § 2º, and art. 13, § 3º, goes with it: for now its number comes from
+  the request line (``selo_identificacao``), and a request without it is refused with
+  that reason. The ``selo-identificacao`` form exists, but it checks in the registry
+  that its alvará exists and is in force, and the run builds its items in parallel
+  with no order between them: issuing the seal with the alvará needs the seal item to
+  wait for the alvará item to be recorded. Until the run orders them,
+  :data:`ISSUE_SEALS` stays false; then :data:`SEAL_FORM` is planned with each alvará
+  and :meth:`RenewalRun.link` writes its printed number into the alvará
   (:func:`seal_data` is the hook that gives the seal's data);
 - an incomplete or missing request → the ``notificacao-pendencias-renovacao``,
   numbered and signed, with each missing document, its basis, and the last day to
@@ -77,6 +80,8 @@ REQUEST = f"{SCHOOL}#art13_par5"
 ALVARA, REQUERIMENTO = "alvara-transporte-escolar", "requerimento-renovacao-escolar"
 NOTICE = "notificacao-pendencias-renovacao"
 SEAL_FORM = "selo-identificacao"
+ISSUE_SEALS = False
+"""Whether the run issues the seal itself (see the module docstring: not yet)."""
 
 IMPLEMENTED = (ANNUAL, REQUEST)
 """Who comes due (art. 13), the notification of the missing documents of § 5º."""
@@ -339,7 +344,7 @@ class RenewalRun:
                                 _pending_lines(report), req.get("data_requerimento"))
         data = renewed_alvara(lic.data, lic.printed, lic.expiry, envelope, context.request.on)
         outputs = [PlannedOutput(ALVARA, data, f"alvara-{stem}.pdf", context.series(ALVARA))]
-        if context.has_form(SEAL_FORM):
+        if ISSUE_SEALS and context.has_form(SEAL_FORM):
             outputs.insert(0, PlannedOutput(SEAL_FORM, seal_data(data), f"selo-{stem}.pdf",
                                             context.series(SEAL_FORM)))
         elif not envelope.get("selo_identificacao"):

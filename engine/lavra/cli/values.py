@@ -23,11 +23,11 @@ from lavra.cli.support import shielded
 from lavra.config import load_config
 from lavra.documents import Engine
 from lavra.errors import LavraError
-from lavra.issuing import RegistryStaffValues, add_staff_parameter, settable_parameters
 from lavra.law.overlay import EMPTY_OVERLAY, StaffOverlay
 from lavra.registry.database import DATABASE_URL_ENV, SQLITE_FILE, database_url
 from lavra.registry.staff_values import DAY_KINDS, StaffKind, StaffValue
 from lavra.registry.store import Registry, open_registry
+from lavra.staff import RegistryStaffValues, add_staff_parameter, settable_parameters
 
 __all__ = ["configured_staff_values", "values", "with_staff_values"]
 

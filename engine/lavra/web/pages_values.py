@@ -5,7 +5,7 @@ An administrator registers a day the Prefeito decreed (feriado or ponto facultat
 with the decree) or a year's value of a parameter the pack lets staff set (a corrected
 fine, with the act that fixed it), and revokes a wrong one (it stays, with who, when
 and why). Each row shows the act, who recorded it and when. The next document reads
-them (:class:`lavra.issuing.RegistryStaffValues`). Other accounts get 403.
+them (:class:`lavra.staff.RegistryStaffValues`). Other accounts get 403.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from lavra.errors import LavraError
-from lavra.issuing import add_staff_parameter, settable_parameters
 from lavra.law.calendar import load_calendar
 from lavra.registry.staff_values import DAY_KINDS, StaffKind
+from lavra.staff import add_staff_parameter, settable_parameters
 from lavra.web.common import (
     AccessDenied,
     context_of,
