@@ -17,7 +17,7 @@
                                               ``auto_infracao``, ``cassacao`` (art.
                                               22), ``impedimento`` (arts. 13, 19, 21),
                                               ``servico_particular`` (arts. 3º, III, 6º,
-                                              12)
+                                              12), ``recurso`` (arts. 23, 24)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
@@ -82,6 +82,7 @@ def pacote() -> ContentPack:
         cassacao,
         fines,
         impedimento,
+        recurso,
         renovacao,
         servico_particular,
     )
@@ -106,7 +107,7 @@ def pacote() -> ContentPack:
     forms = (
         auto_fretamento, requerimentos, alvara, auto_escolar, decisao_recurso, edital,
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
-        alvara_auxiliar, servico_particular, alvara_fretamento, renovacao,
+        alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, recurso,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
