@@ -13,7 +13,8 @@
 - ``prefeito``: "Da decisão do Secretário ... caberá recurso ao Senhor Prefeito
   Municipal, no mesmo prazo, a contar da ciência da decisão anterior" (art. 24). The
   act appealed is a decision of the Secretário: on an appeal (``DEC-SETRANSV``) or the
-  cassação he decides (art. 22, ``CAS-FRET``). The 15 days run from the ciência
+  cassação he decides (art. 22, ``CAS-FRET``) or a determination he notifies
+  (``NOT-FRET``, e.g. the removal of a preposto). The 15 days run from the ciência
   (``/ato_recorrido/data_ciencia``), which cannot precede the decision.
 
 The title (``titulo_documento``, also on the prefilled PDF) names the authority the
@@ -79,8 +80,9 @@ ACTS: dict[str, tuple[str, str]] = {
     "TIM-FRET": ("termo-impedimento-fretamento", "termo de impedimento"),
     "DEC-SETRANSV": ("decisao-recurso-secretario", "decisão do Secretário em recurso"),
     "CAS-FRET": ("decisao-cassacao-fretamento", "decisão de cassação"),
+    "NOT-FRET": ("notificacao-fretamento", "determinação do Secretário"),
 }
-FEMININE = ("DEC-SETRANSV", "CAS-FRET")
+FEMININE = ("DEC-SETRANSV", "CAS-FRET", "NOT-FRET")
 
 
 class _Case:
@@ -106,7 +108,7 @@ CASES: dict[str, _Case] = {
         TO_MAYOR,
         "Recurso ao Prefeito Municipal",
         "Excelentíssimo Senhor Prefeito Municipal de Americana,",
-        ("DEC-SETRANSV", "CAS-FRET"),
+        ("DEC-SETRANSV", "CAS-FRET", "NOT-FRET"),
         CIENCIA,
     ),
 }
