@@ -17,7 +17,9 @@
                                               ``auto_infracao``, ``cassacao`` (art.
                                               22), ``impedimento`` (arts. 13, 19, 21),
                                               ``servico_particular`` (arts. 3º, III, 6º,
-                                              12)
+                                              12), ``recurso`` (arts. 23, 24),
+                                              ``notificacao`` (arts. 10, § 1º, 13, 15,
+                                              II)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
@@ -97,6 +99,8 @@ def pacote() -> ContentPack:
         cassacao,
         fines,
         impedimento,
+        notificacao,
+        recurso,
         renovacao,
         servico_particular,
     )
@@ -131,7 +135,7 @@ def pacote() -> ContentPack:
         cassacao, impedimento, licenca_temporaria, licencas, comunicacao_substituicao,
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
         recurso_penalidade, renovacao_lote, revogacao,
-        selo, resultado, recurso_classificacao, revalidacao, vacancia,
+        selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -484,10 +484,33 @@ class Engine:
             registry=self.content.registry,
             with_title=False,
         )
+        computed = self._prefill_computed(form, data)
+        notes = computed.get("avisos_preenchimento") or ()
+        if isinstance(notes, (list, tuple)) and notes:
+            body = (
+                '<div class="avisos-preenchimento">'
+                + "".join(f"<p>{_escape(str(note))}</p>" for note in notes)
+                + "</div>"
+                + body
+            )
         if form.subtitle:
             body = f'<p class="subtitulo">{_escape(form.subtitle)}</p>' + body
-        pdf = self.renderer.pdf(body, self._frame(form, draft=False, number=None), fillable=True)
+        frame = self._frame(form, draft=False, number=None, computed=computed)
+        pdf = self.renderer.pdf(body, frame, fillable=True)
         return _tag_form(finish_form(pdf), form.id)
+
+    def _prefill_computed(self, form: FormSpec, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """What the form's computations say of the prefilled data, for the prefilled PDF:
+        the act's own title (``titulo_documento``: a recurso to the authority the case
+        names) and notes printed above the fields (``avisos_preenchimento``: the last day
+        of a deadline). Nothing when the form has no computations or the data do not yet
+        allow them (the applicant completes them)."""
+        if not form.computations or not data:
+            return {}
+        try:
+            return self.prepare(form.id, data).computed
+        except LavraError:
+            return {}
 
     def read(self, pdf: bytes, form_id: str | None = None, on: date | None = None) -> ReadBack:
         """Data typed into a prefilled requerimento, with its completeness report.

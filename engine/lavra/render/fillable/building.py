@@ -61,6 +61,7 @@ _FIRST_CLAUSE = re.compile(r";\s+|\.\s+(?=[A-ZÀ-Ý])")
 
 #: Minimal stylesheet for the body; the renderer's frame may add its own.
 FILLABLE_CSS = """
+.avisos-preenchimento { border: 0.75pt solid #444; padding: 3pt 6pt; margin: 0 0 6pt 0; }
 .requerimento-preenchivel table { width: 100%; border-collapse: collapse; margin: 0 0 6pt 0;
   table-layout: fixed; }
 .requerimento-preenchivel th, .requerimento-preenchivel td {
