@@ -68,3 +68,13 @@ def assert_reported(report: Report, field: str, status: Status, citation: str) -
     assert found.status is status, found
     assert citation in found.basis, found
     assert not report.complete
+
+
+def assert_pending(report: Report, field: str, status: Status, citation: str | None) -> None:
+    """:func:`assert_reported`; with no ``citation``, a field the form requires where the
+    law names none: only the status and the incompleteness are asserted."""
+    if citation is not None:
+        assert_reported(report, field, status, citation)
+        return
+    assert at(report, field).status is status
+    assert not report.complete
