@@ -75,3 +75,13 @@ def pending_at(report: Report, pointer: str) -> bool:
     at the key itself or at the object that lacks it."""
     parent = pointer.rsplit("/", 1)[0] or pointer
     return any(i.field in (pointer, parent) and i.pending for i in report.items)
+
+
+def assert_pending(report: Report, field: str, status: Status, citation: str | None) -> None:
+    """:func:`assert_reported`; with no ``citation``, a field the form requires where the
+    law names none: only the status and the incompleteness are asserted."""
+    if citation is not None:
+        assert_reported(report, field, status, citation)
+        return
+    assert at(report, field).status is status
+    assert not report.complete

@@ -55,6 +55,8 @@ DEADLINE_ROWS = [
     pytest.param("fretamento#art22_par1u", D(2026, 3, 10), D(2027, 3, 10), D(2027, 3, 10),
                  {"first_allowed_day": D(2027, 3, 11)},
                  id="fretamento#art22_par1u new alvará only after 12 months of cassação"),
+    pytest.param("fretamento#art15_inc2", D(2026, 4, 17), D(2026, 4, 23), D(2026, 4, 23), {},
+                 id="fretamento#art15_inc2 3 working days from receipt, Tiradentes skipped"),
     pytest.param("fretamento#art22", D(2026, 4, 6), D(2026, 4, 16), D(2026, 4, 16), {},
                  id="fretamento#art22 defence before cassação, 10 days (Lei 9.784, art. 44)"),
     pytest.param("transporte-escolar#art23_inc3", D(2026, 4, 11), D(2026, 4, 21),

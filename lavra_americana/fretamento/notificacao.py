@@ -156,7 +156,7 @@ def _disc_items(
     notification, is *invalid* (art. 10, § 1º)."""
     discs: list[dict[str, Any]] = []
     items: list[Item] = []
-    for index, _disc in enumerate(pointers.get(data, "/discos") or []):
+    for index in range(len(pointers.get(data, "/discos") or [])):
         field = f"/discos/{index}/data_registro"
         day = date_at(data, field)
         if day is None:
