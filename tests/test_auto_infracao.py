@@ -128,6 +128,7 @@ def auto(
         },
         "infracoes": [
             {"dispositivo": c, "descricao": f"Fato constatado pelo agente ({c})."}
+            | ({"exigencia_art11": "fretamento#art11_inc1_ali4"} if c == F15_1 else {})
             for c in citations
         ],
         "veiculo": {"placa": plate, "marca_modelo": "Volare W9", "tipo": "microonibus"},
@@ -853,3 +854,35 @@ def test_issued_auto_is_the_history_of_the_next_one(
         f"reincidência do Auto de Infração {first.record.printed}, de {earlier:%d/%m/%Y}" in joined
     )
     assert EXAMPLE_NOTICE in text
+
+
+# ---------------------------------------------------------------- art. 15, I: the art. 11 precept
+
+
+def test_art15_inc1_names_the_requirement_of_art11(
+    engine: Engine, content: Content, pack_dir: Path
+) -> None:
+    """Art. 15, I punishes "descumprimento de qualquer das exigências estabelecidas pelo
+    art. 11": the auto says which one, so that the company can defend itself."""
+    data = current_example(content)
+    del data["infracoes"][0]["exigencia_art11"]
+    report = engine.prepare(AUTO, data, example_values=True).report
+    missing = [i for i in report.pending if i.field.startswith("/infracoes/0")]
+    assert missing and not report.complete, [i.field for i in report.pending]
+    assert any("fretamento#art11_inc1_ali4" in i.basis or "fretamento#art11" in i.basis
+               for i in missing), missing
+
+    data = current_example(content)
+    data["infracoes"][0]["exigencia_art11"] = "fretamento#art11_inc2_ali2"
+    prepared = engine.prepare(AUTO, data, example_values=True)
+    line = prepared.computed["infracoes"][0]
+    assert line["exigencia"].startswith("art. 11, II, b: ")
+    assert "Alvará de Licença de Circulação" in line["exigencia"]
+    assert "fretamento#art11_inc2_ali2" in prepared.computed["fundamento"]
+    text = pdf_text(engine.draft(AUTO, data, example_values=True).pdf)
+    assert "Exigência descumprida: art. 11, II, b: o Alvará de Licença" in text
+    # another infraction prints no art. 11 precept even if one was left in the data
+    other = auto([F15_4])
+    other["infracoes"][0]["exigencia_art11"] = "fretamento#art11_inc1_ali1"
+    lines = compute(pack_dir, other, example_values=True).values["infracoes"]
+    assert lines[0]["exigencia"] is None

@@ -235,6 +235,30 @@ def _line_values(
     }
 
 
+def _requirement(data: Mapping[str, Any], index: int, sources: AmountSources) -> str | None:
+    """Art. 15, I punishes not meeting "qualquer das exigências estabelecidas pelo art. 11":
+    the auto names which one (``exigencia_art11``, required by the schema for that
+    infraction), with its text, so that the company knows what to defend against."""
+    entry = f"{INFRACTIONS_POINTER}/{index}"
+    chosen = pointers.get(data, f"{entry}/exigencia_art11")
+    if pointers.get(data, f"{entry}/dispositivo") != f"{FRETAMENTO}#art15_inc1":
+        return None
+    if not isinstance(chosen, str) or not chosen.startswith(f"{FRETAMENTO}#art11_"):
+        return None
+    cited = resolve(sources.laws, chosen)
+    return f"{cited.short.removesuffix(f', da {cited.law.short_title}')}: {cited.text}"
+
+
+def _requirements_cited(data: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The art. 11 precepts the auto names (for its "Fundamento legal")."""
+    cited = []
+    for line in lines:
+        if line.get("exigencia"):
+            cited.append(str(pointers.get(
+                data, f"{INFRACTIONS_POINTER}/{line['indice']}/exigencia_art11")))
+    return cited
+
+
 def _line_items(index: int, line: FretamentoPenalty) -> list[Item]:
     """The report items of one line: met per line, missing once per missing value."""
     pointer = f"{INFRACTIONS_POINTER}/{index}/dispositivo"
@@ -408,6 +432,8 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
         _line_values(index, line, description, sources)
         for (index, _, description), line in zip(lines, assessment.lines, strict=True)
     ]
+    for values in line_values:
+        values["exigencia"] = _requirement(data, values["indice"], sources)
     for (index, _, _), line in zip(lines, assessment.lines, strict=True):
         items.extend(_line_items(index, line))
 
@@ -449,7 +475,8 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
         "fundamento": _document_basis(
             assessment,
             appeal,
-            form_basis(pack_root(request.pack_dir), request.form_id),
+            [*form_basis(pack_root(request.pack_dir), request.form_id),
+             *_requirements_cited(data, line_values)],
             sources.laws,
         ),
         "historico_consultado": consulted,
