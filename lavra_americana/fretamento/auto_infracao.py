@@ -432,8 +432,8 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
         _line_values(index, line, description, sources)
         for (index, _, description), line in zip(lines, assessment.lines, strict=True)
     ]
-    for values in line_values:
-        values["exigencia"] = _requirement(data, values["indice"], sources)
+    for line_value in line_values:
+        line_value["exigencia"] = _requirement(data, line_value["indice"], sources)
     for (index, _, _), line in zip(lines, assessment.lines, strict=True):
         items.extend(_line_items(index, line))
 
