@@ -46,7 +46,7 @@ class StampFontPrograms:
         self._programs[glyphs] = program
 
 
-class _CachedFontFile(CIDFontType2):  # type: ignore[misc]
+class _CachedFontFile(CIDFontType2):
     """A CIDFontType2 whose font program comes from the cache when it is there."""
 
     def __init__(self, engine: StampFontEngine, tt: Any, base_ps_name: str, prefix: str) -> None:
@@ -60,7 +60,7 @@ class _CachedFontFile(CIDFontType2):  # type: ignore[misc]
             buffer = io.BytesIO()
             self.tt_font.save(buffer)
             stream = generic.StreamObject(stream_data=buffer.getvalue())
-            stream.compress()
+            stream.compress()  # type: ignore[no-untyped-call]
             programs.put(glyphs, stream.encoded_data)
         else:
             stream = generic.StreamObject(
@@ -72,7 +72,7 @@ class _CachedFontFile(CIDFontType2):  # type: ignore[misc]
         return reference
 
 
-class StampFontEngine(GlyphAccumulator):  # type: ignore[misc]
+class StampFontEngine(GlyphAccumulator):
     """pyHanko's embedding font engine, with the subsets kept in ``programs``."""
 
     def __init__(
@@ -103,7 +103,7 @@ class StampFontEngine(GlyphAccumulator):  # type: ignore[misc]
             glyph = self.tt.getGlyphID(cmap[ord(char)]) if ord(char) in cmap else 0
             if glyph:
                 self._get_cid_and_width(glyph)
-        super().prepare_write()
+        super().prepare_write()  # type: ignore[no-untyped-call]
 
     def _extract_subset(self, options: Any = None) -> None:
         if self.programs.get(self.glyph_key()) is None:
