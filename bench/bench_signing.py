@@ -84,7 +84,7 @@ def main(count: int) -> None:
         start = time.perf_counter()
         cached = DocumentSigner(pki.load("secretario-transportes"), cargo=CARGO)
         setup_ms = (time.perf_counter() - start) * 1000
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for n in range(count):
             cached_last = cached.sign(
                 pdf,
@@ -94,6 +94,7 @@ def main(count: int) -> None:
                 location="Americana/SP",
             ).pdf
         cached_ms = (time.perf_counter() - start) * 1000 / count
+        cached_cpu = (time.process_time() - cpu) * 1000 / count
 
         for label, output in (("padrão", default_last), ("lavra", cached_last)):
             check = verify_pdf(output, [pki.root_certificate])
@@ -102,7 +103,8 @@ def main(count: int) -> None:
     print(f"documentos: {count}")
     print(f"pyHanko, caminho padrão:          {default_ms:8.1f} ms/documento")
     print(f"pyHanko, PKCS#12 carregado 1 vez: {loaded_ms:8.1f} ms/documento")
-    print(f"lavra, DocumentSigner em cache:   {cached_ms:8.1f} ms/documento")
+    print(f"lavra, DocumentSigner em cache:   {cached_ms:8.1f} ms/documento "
+          f"(CPU {cached_cpu:.1f} ms)")
     print(f"  (preparação única do DocumentSigner: {setup_ms:.0f} ms)")
 
 

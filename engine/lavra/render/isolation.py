@@ -47,6 +47,7 @@ __all__ = [
     "TaskTimeout",
     "WorkerPool",
     "default_pool",
+    "preload",
 ]
 
 MiB = 1024 * 1024
@@ -285,14 +286,35 @@ class _Worker:
         self.channel.close()
 
 
+#: Modules the fork server imports before it forks workers (see :class:`WorkerPool`);
+#: other stages add theirs with :func:`preload`.
+PRELOAD: list[str] = ["lavra.render.task"]
+
+
+def preload(*modules: str) -> None:
+    """Have the fork server import ``modules`` too (before the first pool starts)."""
+    PRELOAD.extend(name for name in modules if name not in PRELOAD)
+
+
 class WorkerPool:
-    """Up to ``size`` warm workers, started when first needed; safe to share between threads."""
+    """Up to ``size`` warm workers, started when first needed; safe to share between threads.
+
+    With ``forkserver`` the fork server imports :data:`PRELOAD` once (the renderer and,
+    from the stages that add them, the verifier; with their libraries about two
+    seconds), so that every worker it forks
+    after the first, a replacement for one killed on a hostile file included, starts
+    with them loaded instead of importing them again. Importing starts no thread, and
+    the fork server forks from its own single thread, as before.
+    """
 
     def __init__(self, size: int | None = None, *, method: str = "forkserver") -> None:
         if method not in ("forkserver", "spawn"):
             raise ValueError(method)
         self.size = max(1, size if size is not None else _default_size())
         self._context = multiprocessing.get_context(method)
+        if method == "forkserver":
+            # Only takes effect if this process's fork server has not started yet.
+            self._context.set_forkserver_preload(PRELOAD.copy())
         self._idle: list[_Worker] = []
         self._busy = 0
         self._closed = False

@@ -408,7 +408,7 @@ def _stamp_font(font: Path | None) -> tuple[FontEngineFactory, dict[str, int]]:
             + (f": {font}." if font else "; informe uma (ex.: DejaVuSans.ttf).")
         )
     try:
-        from pyhanko.pdf_utils.font.opentype import GlyphAccumulator
+        from lavra.signing.stampfont import StampFontEngine, StampFontPrograms
     except ImportError:
         raise ConfigError(
             "O carimbo da assinatura requer o pyHanko com fontes OpenType: instale "
@@ -419,15 +419,16 @@ def _stamp_font(font: Path | None) -> tuple[FontEngineFactory, dict[str, int]]:
     except Exception as error:  # fontTools raises assorted errors on a bad font file
         raise ConfigError(f"Fonte do carimbo da assinatura ilegível: {path} ({error}).") from None
 
+    programs = StampFontPrograms(data)
+
     class StampFont(FontEngineFactory):
-        """Creates pyHanko's embedding font engine from the in-memory font subset."""
+        """Creates pyHanko's embedding font engine from the in-memory font subset,
+        with the font programs embedded so far (see :mod:`lavra.signing.stampfont`)."""
 
         def create_font_engine(
             self, writer: BasePdfFileWriter, obj_stream: Any = None
         ) -> FontEngine:
-            return GlyphAccumulator(
-                writer=writer, font_handle=io.BytesIO(data), font_size=STAMP_FONT_SIZE
-            )
+            return StampFontEngine(writer, programs, STAMP_FONT_SIZE)
 
     return StampFont(), advances
 

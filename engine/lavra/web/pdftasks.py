@@ -57,13 +57,31 @@ def read_requerimento(
     return {"form": found, "data": data, "alertas": list(_alerts(pdf))}
 
 
+#: The issuer a worker keeps between verifications, by the repr of its configuration:
+#: loading the pack and opening the registry cost about a second, a verification
+#: about 0.1 s. The issuer reads the trust roots, revocation files and registry
+#: afresh on every verification, so keeping it changes nothing but the time.
+_ISSUERS: dict[str, Any] = {}
+
+
+def _issuer(config: Any) -> Any:
+    key = repr(config)
+    issuer = _ISSUERS.get(key)
+    if issuer is None:
+        import importlib
+
+        issuing = importlib.import_module("lavra.issuing")
+        for previous in _ISSUERS.values():
+            previous.close()
+        _ISSUERS.clear()
+        issuer = issuing.Issuer.from_config(config)
+        _ISSUERS[key] = issuer
+    return issuer
+
+
 def verify_document(pdf: bytes, config: Any) -> dict[str, Any]:
     """The issuer's verification of a PDF, as JSON-ready values."""
-    import importlib
-
-    issuing = importlib.import_module("lavra.issuing")
-    issuer = issuing.Issuer.from_config(config)
-    result = issuer.verify(pdf)
+    result = _issuer(config).verify(pdf)
     payload = result.to_json()
     if not isinstance(payload, dict):
         raise InputError("A verificação não produziu um resultado legível.")

@@ -14,9 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 from lavra.errors import InputError, LavraError
-from lavra.render.isolation import Limits, MiB, TaskFailed, default_pool
+from lavra.render.isolation import Limits, MiB, TaskFailed, default_pool, preload
 
 __all__ = ["Limits", "MiB", "run_isolated"]
+
+# The workers verify uploads with the issuer: the fork server imports it once.
+preload("lavra.issuing", "lavra.web.pdftasks")
 
 
 def run_isolated(func: Callable[..., Any], *args: Any, limits: Limits | None = None) -> Any:

@@ -110,6 +110,20 @@ def _read_schema(path: Path, display: str) -> dict[str, Any]:
     return contents
 
 
+#: The schemas (as canonical JSON) that passed the metaschema check in this process:
+#: the check costs about 20 ms a file, and a process may load the pack more than once.
+_CONFORMING: set[str] = set()
+
+
+def _check_metaschema(contents: dict[str, Any]) -> None:
+    """``Draft202012Validator.check_schema``, once per distinct schema in a process."""
+    key = json.dumps(contents, sort_keys=True, ensure_ascii=False)
+    if key in _CONFORMING:
+        return
+    Draft202012Validator.check_schema(contents)
+    _CONFORMING.add(key)
+
+
 def build_registry(schemas_dir: Path) -> SchemaRegistry:
     """Every ``*.json`` under ``schemas_dir`` as a Draft 2020-12 resource.
 
@@ -135,7 +149,7 @@ def build_registry(schemas_dir: Path) -> SchemaRegistry:
                 + (f", e não «{declared}»." if declared is not None else ", e está ausente.")
             )
         try:
-            Draft202012Validator.check_schema(contents)
+            _check_metaschema(contents)
         except SchemaError as error:
             where = pointers.join(error.absolute_path) or "/"
             raise ContentPackError(

@@ -1,0 +1,110 @@
+"""The visible stamp's font, embedded without subsetting it again for every document.
+
+pyHanko's :class:`~pyhanko.pdf_utils.font.opentype.GlyphAccumulator` embeds a subset of
+its font holding the glyphs the stamp uses: for every document it subsets the font
+with fontTools, saves the subset and compresses it (about half of the signing time).
+The glyphs of a stamp change little from one document to the next (the signer's name
+and role are the same; the date and time change), so :class:`StampFontEngine` keeps
+every digit in the subset, which makes the set of glyphs the same from one document
+to the next, and keeps the compressed font program of each set of glyphs it has
+embedded: the next document with the same glyphs gets the same bytes without
+fontTools. What is embedded is the program pyHanko would have written for that set
+of glyphs (glyph ids kept, as pyHanko does), so the PDF and its PDF/A conformance
+are unchanged.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from pyhanko.pdf_utils import generic
+from pyhanko.pdf_utils.font.opentype import CIDFontType2, GlyphAccumulator
+from pyhanko.pdf_utils.writer import BasePdfFileWriter
+
+__all__ = ["StampFontEngine", "StampFontPrograms"]
+
+#: Characters always kept in the subset: the date and time of the stamp vary.
+ALWAYS_KEPT = "0123456789"
+#: At most this many font programs are kept (distinct signers × glyph sets).
+MAX_PROGRAMS = 64
+
+
+class StampFontPrograms:
+    """The font file, and the compressed subsets embedded so far, by their glyph ids."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._programs: dict[frozenset[int], bytes] = {}
+
+    def get(self, glyphs: frozenset[int]) -> bytes | None:
+        return self._programs.get(glyphs)
+
+    def put(self, glyphs: frozenset[int], program: bytes) -> None:
+        if len(self._programs) >= MAX_PROGRAMS:
+            self._programs.clear()
+        self._programs[glyphs] = program
+
+
+class _CachedFontFile(CIDFontType2):
+    """A CIDFontType2 whose font program comes from the cache when it is there."""
+
+    def __init__(self, engine: StampFontEngine, tt: Any, base_ps_name: str, prefix: str) -> None:
+        super().__init__(tt, base_ps_name, prefix)
+        self._engine = engine
+
+    def set_font_file(self, writer: BasePdfFileWriter) -> generic.IndirectObject:
+        glyphs, programs = self._engine.glyph_key(), self._engine.programs
+        program = programs.get(glyphs)
+        if program is None:
+            buffer = io.BytesIO()
+            self.tt_font.save(buffer)
+            stream = generic.StreamObject(stream_data=buffer.getvalue())
+            stream.compress()  # type: ignore[no-untyped-call]
+            programs.put(glyphs, stream.encoded_data)
+        else:
+            stream = generic.StreamObject(
+                {generic.pdf_name("/Filter"): generic.pdf_name("/FlateDecode")},
+                encoded_data=program,
+            )
+        reference = writer.add_object(stream)
+        self._font_descriptor[generic.pdf_name("/FontFile2")] = reference
+        return reference
+
+
+class StampFontEngine(GlyphAccumulator):
+    """pyHanko's embedding font engine, with the subsets kept in ``programs``."""
+
+    def __init__(
+        self,
+        writer: BasePdfFileWriter,
+        programs: StampFontPrograms,
+        font_size: int,
+        obj_stream: Any = None,
+    ) -> None:
+        super().__init__(
+            writer=writer,
+            font_handle=io.BytesIO(programs.data),
+            font_size=font_size,
+            obj_stream=obj_stream,
+        )
+        self.programs = programs
+        if not isinstance(self.cidfont_obj, CIDFontType2):
+            raise TypeError("a TrueType stamp font is required")
+        base_ps_name = str(self.cidfont_obj.name).split("+", 1)[1]
+        self.cidfont_obj = _CachedFontFile(self, self.tt, base_ps_name, self.subset_prefix)
+
+    def glyph_key(self) -> frozenset[int]:
+        return frozenset(self._glyphs)
+
+    def prepare_write(self) -> None:
+        cmap = self.tt.getBestCmap()
+        for char in ALWAYS_KEPT:
+            glyph = self.tt.getGlyphID(cmap[ord(char)]) if ord(char) in cmap else 0
+            if glyph:
+                self._get_cid_and_width(glyph)
+        super().prepare_write()  # type: ignore[no-untyped-call]
+
+    def _extract_subset(self, options: Any = None) -> None:
+        if self.programs.get(self.glyph_key()) is None:
+            super()._extract_subset(options)
