@@ -1,0 +1,255 @@
+"""The authorisations of SETRANSV a fretamento company asks for (Lei nº 4.419/2006) and
+their requerimentos: the prior authorisation to alter a vehicle (art. 10, § 3º), granted
+only if the vehicle still meets art. 10 afterwards, and the use of another company's
+vehicle (art. 15, VI), both companies licensed, never beyond either alvará.
+
+Each act: the complete example, each incompleteness (the characteristic of art. 10 an
+alteration would break, the alvará the registry contradicts or nobody checked), the
+boundary dates (the alvará's last day and the day after; the period ending on an
+alvará's vencimento and one day past it), and the issue over a fresh registry.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from formcases import DELETE, Change, at, example, pdf_text, pending_at, setter
+from historycases import FakeHistory
+from issuers import dev_issuer
+
+from lavra.checking.computations import PriorRecord, find_computation
+from lavra.checking.content import Content
+from lavra.checking.report import Report, Status
+from lavra.documents import Engine
+from lavra_americana import pacote
+from lavra_americana.fretamento import autorizacoes
+
+ALT = "autorizacao-previa-alteracao-veiculo"
+ALV = "alvara-fretamento"
+F = "fretamento#"
+ISSUED = date(2026, 12, 1)
+ON = date(2026, 11, 27)  # the example's date
+CNPJ = "65.563.842/0001-05"
+OTHER_CNPJ = "11.222.333/0001-81"
+PLATE = "ABC1D23"
+
+
+@pytest.fixture(scope="module")
+def engine(pack_dir: Path) -> Engine:
+    return Engine(Content(pack_dir))
+
+
+def alvara(number: str = "0012/2025", until: date = date(2030, 3, 9),
+           start: date = date(2025, 3, 10), plate: str = PLATE, cnpj: str = CNPJ,
+           **extra: Any) -> PriorRecord:
+    """An alvará of fretamento as the registry holds it."""
+    return PriorRecord(
+        number, start, {"veiculo": {"placa": plate}, "empresa": {"cnpj": cnpj}},
+        form=ALV, series="ALV-FRET", valid_until=until, **extra,
+    )
+
+
+def report_of(engine: Engine, form: str, data: dict[str, Any], history: Any = None,
+              issued: date = ISSUED) -> Report:
+    return engine.prepare(form, data, issued_on=issued, history=history).report
+
+
+# ------------------------------------------------------------ alteração (art. 10, § 3º)
+
+
+def test_alteration_example_is_complete_numbered_and_signed_by_the_secretario(
+    engine: Engine,
+) -> None:
+    prepared = engine.prepare(ALT, example(engine, ALT), issued_on=ISSUED)
+    assert prepared.report.complete, [i.message for i in prepared.report.pending]
+    assert prepared.computed["valido_ate"] == date(2030, 3, 9)
+    assert "vencimento do Alvará de Licença de Circulação do veículo ALV-FRET nº 0012/2025" in (
+        prepared.computed["vigencia_explicacao"]
+    )
+    form = engine.content.form(ALT)
+    assert form.series == "AAV-FRET" and form.signer_role == "secretario-transportes"
+    computation = find_computation(pacote(), "autorizacao_alteracao_veiculo")
+    assert computation is autorizacoes.autorizacao_alteracao_veiculo
+    assert {F + "art10_par3", F + "art15_inc6"} <= set(autorizacoes.IMPLEMENTED)
+    # art. 10, VII is in force without text: a notice, never a silent pass
+    notice = [i for i in prepared.report.items if i.status is Status.NOT_APPLICABLE]
+    assert any(F + "art10_inc7" in i.basis for i in notice)
+
+
+BROKEN: dict[str, tuple[Change, str, str]] = {
+    "seats without belts": (setter("/veiculo/bancos_estofados_com_cinto", False),
+                            "/veiculo/bancos_estofados_com_cinto", "art10_inc2"),
+    "licensed elsewhere": (setter("/veiculo/municipio_licenciamento", "Campinas"),
+                           "/veiculo/municipio_licenciamento", "art10_inc3"),
+    "7 seats": (setter("/veiculo/lotacao_sentados", 7), "/veiculo/lotacao_sentados",
+                "art10_inc4"),
+    "no head rests": (setter("/veiculo/encosto_cabeca", False), "/veiculo/encosto_cabeca",
+                      "art10_inc5"),
+    "tachograph removed": (setter("/veiculo/tacografo", False), "/veiculo/tacografo",
+                           "art10_inc6"),
+    "taxímetro installed": (setter("/veiculo/taximetro", True), "/veiculo/taximetro",
+                            "art10_par2"),
+    "a second door on an ônibus": (setter("/veiculo/portas", 2), "/veiculo/portas",
+                                   "art10_par6"),
+    "coach seats removed": (setter("/veiculo/poltronas_rodoviarias", False),
+                            "/veiculo/poltronas_rodoviarias", "art10_par6"),
+    "turned into another type, past its 5 years": (
+        setter("/veiculo/tipo", "outro"), "/veiculo/ano_fabricacao", "art10_inc1"),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN), ids=list(BROKEN))
+def test_an_alteration_that_breaks_art_10_cannot_be_authorised(
+    engine: Engine, case: str
+) -> None:
+    change, field, fragment = BROKEN[case]
+    data = example(engine, ALT)
+    change(data)
+    found = at(report_of(engine, ALT, data), field)
+    assert found.status is Status.INVALID, found
+    assert F + fragment in found.basis
+    if fragment != "art10_inc1":
+        assert "não pode ser autorizada" in found.message
+
+
+@pytest.mark.parametrize(
+    "pointer",
+    ["/empresa", "/alvara", "/alvara/numero", "/veiculo", "/veiculo/tacografo",
+     "/alteracao", "/alteracao/descricao", "/processo", "/data"],
+)
+def test_alteration_each_required_field_is_pending(engine: Engine, pointer: str) -> None:
+    data = example(engine, ALT)
+    setter(pointer, DELETE)(data)
+    report = report_of(engine, ALT, data)
+    assert not report.complete and pending_at(report, pointer)
+
+
+def test_a_paper_alvara_needs_a_servants_check(engine: Engine) -> None:
+    data = example(engine, ALT)
+    del data["alvara"]["conferencia"]
+    found = at(report_of(engine, ALT, data), "/alvara/conferencia")
+    assert found.status is Status.MISSING and "conferi-lo no original" in found.message
+    assert F + "art10_par3" in found.basis
+
+
+@pytest.mark.parametrize(
+    ("checked", "ok"), [("2026-11-27", True), ("2026-11-28", False)],
+    ids=["checked on the day of the act", "checked the day after"],
+)
+def test_the_check_of_the_paper_alvara_is_not_after_the_act(
+    engine: Engine, checked: str, ok: bool
+) -> None:
+    data = example(engine, ALT)
+    data["alvara"]["conferencia"]["data"] = checked
+    report = report_of(engine, ALT, data)
+    assert report.complete is ok, [i.message for i in report.pending]
+
+
+@pytest.mark.parametrize(
+    ("until", "ok"), [(ON, True), (ON - timedelta(days=1), False)],
+    ids=["the alvará's last day", "the day after it expired"],
+)
+def test_alteration_boundary_of_the_alvaras_vencimento(
+    engine: Engine, until: date, ok: bool
+) -> None:
+    data = example(engine, ALT)
+    data["alvara"]["valido_ate"] = until.isoformat()
+    prepared = engine.prepare(ALT, data, issued_on=ISSUED)
+    assert prepared.report.complete is ok, [i.message for i in prepared.report.pending]
+    if ok:
+        assert prepared.computed["valido_ate"] == ON
+    else:
+        assert at(prepared.report, "/alvara/valido_ate").status is Status.INVALID
+
+
+def test_alteration_from_the_registry_needs_no_check_and_takes_its_vencimento(
+    engine: Engine,
+) -> None:
+    data = example(engine, ALT)
+    del data["alvara"]["conferencia"]
+    data["alvara"]["valido_ate"] = "2029-06-30"
+    history = FakeHistory(alvara(until=date(2029, 6, 30)))
+    prepared = engine.prepare(ALT, data, issued_on=ISSUED, history=history)
+    assert prepared.report.complete, [i.message for i in prepared.report.pending]
+    assert prepared.computed["valido_ate"] == date(2029, 6, 30)
+    assert prepared.computed["alvara"] == "ALV-FRET nº 0012/2025"
+
+
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        (alvara(cancelled=True, cancel_reason="cassação"), "cancelado"),
+        (alvara(until=ON - timedelta(days=1)), "não está em vigor"),
+        (alvara(plate="XYZ9A87"), "XYZ9A87"),
+        (alvara(cnpj=OTHER_CNPJ), "de outra empresa"),
+    ],
+    ids=["cancelled", "expired the day before", "another vehicle", "another company"],
+)
+def test_alteration_refused_on_an_alvara_the_registry_contradicts(
+    engine: Engine, record: PriorRecord, words: str
+) -> None:
+    data = example(engine, ALT)
+    if record.valid_until is not None:
+        data["alvara"]["valido_ate"] = record.valid_until.isoformat()
+    found = at(report_of(engine, ALT, data, FakeHistory(record)), "/alvara/numero")
+    assert found.status is Status.INVALID and words in found.message, found
+
+
+@pytest.mark.parametrize(
+    ("pointer", "value"),
+    [("/data", "2026-12-02"), ("/processo/data_requerimento", "2026-11-28")],
+    ids=["post-dated act", "requerimento after the act"],
+)
+def test_alteration_dates_in_order(engine: Engine, pointer: str, value: str) -> None:
+    data = example(engine, ALT)
+    setter(pointer, value)(data)
+    if pointer == "/data":
+        data["alvara"]["conferencia"]["data"] = value
+    assert at(report_of(engine, ALT, data), pointer).status is Status.INVALID
+
+
+def test_a_type_change_shortens_the_term_to_the_new_age_limit(engine: Engine) -> None:
+    data = example(engine, ALT)
+    data["veiculo"]["tipo"] = "microonibus"  # 10 years: a 2018 vehicle runs to 31/12/2028
+    data["veiculo"].pop("portas")
+    prepared = engine.prepare(ALT, data, issued_on=ISSUED)
+    assert prepared.report.complete, [i.message for i in prepared.report.pending]
+    assert prepared.computed["valido_ate"] == date(2028, 12, 31)
+    assert "do veículo alterado" in prepared.computed["vigencia_explicacao"]
+
+
+def test_alteration_draft_says_what_is_authorised_and_what_follows(engine: Engine) -> None:
+    text = pdf_text(engine.draft(ALT, example(engine, ALT)).pdf)
+    assert "autoriza previamente a Viação Exemplo de Fretamento Ltda." in text
+    assert "ALV-FRET nº 0012/2025" in text and "conferido no original" in text
+    assert "A alteração poderá ser executada até 09/03/2030" in text
+    assert "atualização do seu Alvará de Licença de Circulação" in text
+    assert "Este ato não aplica o art. 10, inciso VII" in text
+    assert "Ltda.." not in text
+
+
+def test_alteration_issued_over_a_fresh_registry(engine: Engine, tmp_path: Path) -> None:
+    issuer = dev_issuer(engine, tmp_path / "dados")
+    try:
+        alvara_data = example(engine, ALV)
+        issued = issuer.issue(ALV, alvara_data, on=date(2026, 11, 27))
+        data = example(engine, ALT)
+        del data["alvara"]["conferencia"]
+        data["alvara"]["numero"] = issued.record.printed
+        data["alvara"]["valido_ate"] = issued.record.computed["valido_ate"]
+        data["data"] = "2026-12-01"
+        result = issuer.issue(ALT, data)
+        assert result.record.printed.startswith("AAV-FRET nº 0001/")
+        text = pdf_text(result.pdf)
+        assert issued.record.printed in text
+        assert "poderá ser executada até 27/11/2031" in text
+        assert issuer.verify(result.pdf).valid
+        # the alvará cancelled: no authorisation rests on it any more
+        issuer.cancel(issued.record.formatted, "cassação", "Secretário", series="ALV-FRET")
+        again = issuer.prepare(ALT, data)
+        assert at(again.report, "/alvara/numero").status is Status.INVALID
+    finally:
+        issuer.close()
