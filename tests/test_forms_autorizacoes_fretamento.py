@@ -253,3 +253,199 @@ def test_alteration_issued_over_a_fresh_registry(engine: Engine, tmp_path: Path)
         assert at(again.report, "/alvara/numero").status is Status.INVALID
     finally:
         issuer.close()
+
+
+# ------------------------------------------------- veículo de outra empresa (art. 15, VI)
+
+TER = "autorizacao-veiculo-terceiro"
+OTHER_PLATE = "DEF4G56"
+VEHICLE_END = date(2027, 1, 31)  # the vehicle's alvará in the example
+
+
+def test_third_party_example_is_complete_and_cut_to_the_vehicles_alvara(
+    engine: Engine,
+) -> None:
+    prepared = engine.prepare(TER, example(engine, TER), issued_on=ISSUED)
+    assert prepared.report.complete, [i.message for i in prepared.report.pending]
+    computed = prepared.computed
+    assert computed["inicio_vigencia"] == date(2026, 12, 1)
+    assert computed["valido_ate"] == VEHICLE_END and computed["reduzido"] is True
+    assert computed["vigencia_explicacao"].startswith(
+        "O vencimento em 31/01/2027 é o primeiro dos limites aplicáveis: o vencimento do "
+        "Alvará de Licença de Circulação do veículo ALV-FRET nº 0003/2024"
+    )
+    form = engine.content.form(TER)
+    assert form.series == "AVT-FRET" and form.signer_role == "secretario-transportes"
+    computation = find_computation(pacote(), "autorizacao_veiculo_terceiro")
+    assert computation is autorizacoes.autorizacao_veiculo_terceiro
+
+
+@pytest.mark.parametrize(
+    ("end", "granted", "reduced"),
+    [
+        (VEHICLE_END - timedelta(days=1), VEHICLE_END - timedelta(days=1), False),
+        (VEHICLE_END, VEHICLE_END, False),
+        (VEHICLE_END + timedelta(days=1), VEHICLE_END, True),
+    ],
+    ids=["ends the day before the alvará", "ends on its vencimento", "one day past it"],
+)
+def test_the_period_never_outlives_the_vehicles_alvara(
+    engine: Engine, end: date, granted: date, reduced: bool
+) -> None:
+    data = example(engine, TER)
+    data["periodo"]["fim"] = end.isoformat()
+    prepared = engine.prepare(TER, data, issued_on=ISSUED)
+    assert prepared.report.complete, [i.message for i in prepared.report.pending]
+    assert prepared.computed["valido_ate"] == granted
+    assert prepared.computed["reduzido"] is reduced
+
+
+def test_the_period_never_outlives_the_companys_own_alvara(engine: Engine) -> None:
+    data = example(engine, TER)
+    data["empresa"]["alvara"]["valido_ate"] = "2026-12-31"
+    prepared = engine.prepare(TER, data, issued_on=ISSUED)
+    assert prepared.report.complete
+    assert prepared.computed["valido_ate"] == date(2026, 12, 31)
+    assert "da empresa autorizada ALV-FRET nº 0012/2025" in (
+        prepared.computed["vigencia_explicacao"].split(":")[1]
+    )
+
+
+@pytest.mark.parametrize(
+    ("start", "ok"), [("2026-11-27", True), ("2026-11-26", False)],
+    ids=["starts on the day of the act", "starts the day before"],
+)
+def test_the_authorisation_does_not_reach_back(engine: Engine, start: str, ok: bool) -> None:
+    data = example(engine, TER)
+    data["periodo"]["inicio"] = start
+    report = report_of(engine, TER, data)
+    assert report.complete is ok
+    if not ok:
+        found = at(report, "/periodo/inicio")
+        assert found.status is Status.INVALID and "uso passado" in found.message
+        assert F + "art15_inc6" in found.basis
+
+
+def test_an_end_before_the_start_is_invalid(engine: Engine) -> None:
+    data = example(engine, TER)
+    data["periodo"]["fim"] = "2026-11-30"
+    assert at(report_of(engine, TER, data), "/periodo/fim").status is Status.INVALID
+
+
+def test_no_period_left_when_an_alvara_ends_before_the_start(engine: Engine) -> None:
+    data = example(engine, TER)
+    data["alvara_veiculo"]["valido_ate"] = "2026-11-30"  # in force today, not on 01/12
+    found = at(report_of(engine, TER, data), "/periodo/inicio")
+    assert found.status is Status.INVALID and "Não há período a autorizar" in found.message
+
+
+def test_the_same_company_needs_no_authorisation(engine: Engine) -> None:
+    data = example(engine, TER)
+    data["cedente"]["cnpj"] = data["empresa"]["cnpj"]
+    found = at(report_of(engine, TER, data), "/cedente/cnpj")
+    assert found.status is Status.INVALID and "não é de outra empresa" in found.message
+
+
+@pytest.mark.parametrize("pointer", ["/alvara_veiculo", "/empresa/alvara"])
+def test_third_party_paper_alvaras_need_a_servants_check(engine: Engine, pointer: str) -> None:
+    data = example(engine, TER)
+    setter(pointer + "/conferencia", DELETE)(data)
+    found = at(report_of(engine, TER, data), pointer + "/conferencia")
+    assert found.status is Status.MISSING and F + "art15_inc6" in found.basis
+
+
+@pytest.mark.parametrize(
+    ("pointer", "until"), [("/alvara_veiculo", ON - timedelta(days=1)),
+                           ("/empresa/alvara", ON - timedelta(days=1))],
+    ids=["the vehicle's alvará expired", "the company's alvará expired"],
+)
+def test_both_companies_must_be_licensed(engine: Engine, pointer: str, until: date) -> None:
+    data = example(engine, TER)
+    setter(pointer + "/valido_ate", until.isoformat())(data)
+    found = at(report_of(engine, TER, data), pointer + "/valido_ate")
+    assert found.status is Status.INVALID and "não está em vigor" in found.message
+
+
+def _both_on_file(**vehicle: Any) -> FakeHistory:
+    own = alvara()
+    theirs = alvara("0003/2024", until=VEHICLE_END, start=date(2024, 2, 1),
+                    plate=vehicle.pop("plate", OTHER_PLATE),
+                    cnpj=vehicle.pop("cnpj", OTHER_CNPJ), **vehicle)
+    return FakeHistory(own, theirs)
+
+
+def _without_checks(data: dict[str, Any]) -> dict[str, Any]:
+    del data["alvara_veiculo"]["conferencia"], data["empresa"]["alvara"]["conferencia"]
+    return data
+
+
+def test_third_party_from_the_registry_needs_no_check(engine: Engine) -> None:
+    data = _without_checks(example(engine, TER))
+    prepared = engine.prepare(TER, data, issued_on=ISSUED, history=_both_on_file())
+    assert prepared.report.complete, [i.message for i in prepared.report.pending]
+    assert prepared.computed["alvara_veiculo"] == "ALV-FRET nº 0003/2024"
+    assert prepared.computed["alvara_empresa"] == "ALV-FRET nº 0012/2025"
+
+
+@pytest.mark.parametrize(
+    ("vehicle", "words"),
+    [
+        ({"cnpj": CNPJ}, "de outra empresa"),  # the vehicle is the authorised company's own
+        ({"plate": "XYZ9A87"}, "XYZ9A87"),
+        ({"cancelled": True, "cancel_reason": "cassação"}, "cancelado"),
+    ],
+    ids=["not the cedente's", "another vehicle", "cancelled"],
+)
+def test_the_vehicles_alvara_the_registry_contradicts(
+    engine: Engine, vehicle: dict[str, Any], words: str
+) -> None:
+    data = _without_checks(example(engine, TER))
+    found = at(report_of(engine, TER, data, _both_on_file(**vehicle)), "/alvara_veiculo/numero")
+    assert found.status is Status.INVALID and words in found.message, found
+
+
+@pytest.mark.parametrize(
+    "pointer",
+    ["/empresa", "/empresa/alvara", "/cedente", "/cedente/cnpj", "/veiculo", "/alvara_veiculo",
+     "/periodo", "/periodo/fim", "/motivo", "/processo", "/data"],
+)
+def test_third_party_each_required_field_is_pending(engine: Engine, pointer: str) -> None:
+    data = example(engine, TER)
+    setter(pointer, DELETE)(data)
+    report = report_of(engine, TER, data)
+    assert not report.complete and pending_at(report, pointer)
+
+
+def test_third_party_draft_states_the_period_and_the_socorro(engine: Engine) -> None:
+    text = pdf_text(engine.draft(TER, example(engine, TER)).pdf)
+    assert "autoriza a Viação Exemplo de Fretamento Ltda." in text
+    assert "de 01/12/2026 até 31/01/2027" in text
+    assert "O período requerido, até 28/02/2027, é autorizado apenas até essa data" in text
+    assert "Transportes Modelo Turismo Ltda." in text and "ALV-FRET nº 0003/2024" in text
+    assert "salvo em caso de socorro, devidamente comprovado" in text
+
+
+def test_third_party_issued_over_a_fresh_registry(engine: Engine, tmp_path: Path) -> None:
+    issuer = dev_issuer(engine, tmp_path / "dados")
+    try:
+        own = issuer.issue(ALV, example(engine, ALV), on=date(2026, 11, 27))
+        theirs_data = example(engine, ALV)
+        theirs_data["empresa"].update(razao_social="Transportes Modelo Turismo Ltda.",
+                                      cnpj=OTHER_CNPJ)
+        theirs_data["veiculo"]["placa"] = OTHER_PLATE
+        theirs = issuer.issue(ALV, theirs_data, on=date(2026, 11, 27))
+        data = _without_checks(example(engine, TER))
+        data["empresa"]["alvara"] = {"numero": own.record.printed,
+                                     "valido_ate": own.record.computed["valido_ate"]}
+        data["alvara_veiculo"] = {"numero": theirs.record.printed,
+                                  "valido_ate": theirs.record.computed["valido_ate"]}
+        data["data"] = "2026-12-01"
+        result = issuer.issue(TER, data)
+        assert result.record.printed.startswith("AVT-FRET nº 0001/")
+        assert result.record.computed["valido_ate"] == "2027-02-28"  # the period asked
+        text = pdf_text(result.pdf)
+        assert own.record.printed in text and theirs.record.printed in text
+        assert "de 01/12/2026 até 28/02/2027" in text and "apenas até" not in text
+        assert issuer.verify(result.pdf).valid
+    finally:
+        issuer.close()

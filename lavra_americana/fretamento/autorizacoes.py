@@ -101,6 +101,8 @@ ALTERATION = f"{LAW}#art10_par3"
 UPDATED = f"{LAW}#art10_par5"
 THIRD_PARTY = f"{LAW}#art15_inc6"
 LICENCE_TERM = f"{LAW}#art8"
+SHOWN = f"{LAW}#art11_inc2_ali2"
+THIRD_PARTY_SHOWN = f"{LAW}#art15_inc4"
 CHARACTERISTICS = tuple(f"{LAW}#art10_inc{n}" for n in range(1, 7)) + (
     f"{LAW}#art10_par2",
     f"{LAW}#art10_par6",
@@ -349,7 +351,9 @@ def _third_party(request: ComputeInput, company: str, *, act: bool) -> Computed:
     items.extend((*vehicle.items, *own_licence.items))
     items.extend(_period_items(data, on, context, act=act))
     values: dict[str, Any] = {
-        "fundamento": in_legal_order((COMPETENCE, THIRD_PARTY, LICENCE_TERM), context.laws),
+        "fundamento": in_legal_order(
+            (COMPETENCE, LICENCE_TERM, SHOWN, THIRD_PARTY_SHOWN, THIRD_PARTY), context.laws
+        ),
         "alvara_veiculo": vehicle.printed,
         "alvara_empresa": own_licence.printed,
         "inicio_vigencia": date_at(data, "/periodo/inicio"),
