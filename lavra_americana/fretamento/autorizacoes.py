@@ -51,7 +51,10 @@ company's alvará (:func:`lavra_americana.comum.validity.earliest`, printed by
 a shorter cap would restrict the company without a legal basis (Lei nº 9.784/1999, art.
 2º); a period longer than an alvará is granted up to it, and the act says why, rather
 than refused. Proven emergency (socorro) needs no authorisation: the act and the
-requerimento say so.
+requerimento say so. The vehicle's inspection (art. 10, § 4º; art. 7º, XI) is presented
+and at most 12 months old on the date (the form's check); as for the alvará, it is a
+condition of use renewed every 12 months, not a term of the authorisation: the act says
+so and is not cut to it.
 """
 
 from __future__ import annotations
@@ -102,6 +105,8 @@ UPDATED = f"{LAW}#art10_par5"
 THIRD_PARTY = f"{LAW}#art15_inc6"
 LICENCE_TERM = f"{LAW}#art8"
 SHOWN = f"{LAW}#art11_inc2_ali2"
+INSPECTION = f"{LAW}#art10_par4"
+INSPECTION_RENEWED = f"{LAW}#art7_inc11"
 THIRD_PARTY_SHOWN = f"{LAW}#art15_inc4"
 CHARACTERISTICS = tuple(f"{LAW}#art10_inc{n}" for n in range(1, 7)) + (
     f"{LAW}#art10_par2",
@@ -352,7 +357,9 @@ def _third_party(request: ComputeInput, company: str, *, act: bool) -> Computed:
     items.extend(_period_items(data, on, context, act=act))
     values: dict[str, Any] = {
         "fundamento": in_legal_order(
-            (COMPETENCE, LICENCE_TERM, SHOWN, THIRD_PARTY_SHOWN, THIRD_PARTY), context.laws
+            (COMPETENCE, INSPECTION_RENEWED, LICENCE_TERM, INSPECTION, SHOWN,
+             THIRD_PARTY_SHOWN, THIRD_PARTY),
+            context.laws,
         ),
         "alvara_veiculo": vehicle.printed,
         "alvara_empresa": own_licence.printed,
