@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import test_fillable_pages as fillable_pages
 from formcases import DELETE, Change, at, example, pdf_text, pending_at, setter
 from historycases import FakeHistory
 from issuers import dev_issuer
@@ -407,7 +408,7 @@ def test_the_vehicles_alvara_the_registry_contradicts(
 @pytest.mark.parametrize(
     "pointer",
     ["/empresa", "/empresa/alvara", "/cedente", "/cedente/cnpj", "/veiculo", "/alvara_veiculo",
-     "/periodo", "/periodo/fim", "/motivo", "/processo", "/data"],
+     "/inspecao_veicular", "/periodo", "/periodo/fim", "/motivo", "/processo", "/data"],
 )
 def test_third_party_each_required_field_is_pending(engine: Engine, pointer: str) -> None:
     data = example(engine, TER)
@@ -449,3 +450,174 @@ def test_third_party_issued_over_a_fresh_registry(engine: Engine, tmp_path: Path
         assert issuer.verify(result.pdf).valid
     finally:
         issuer.close()
+
+
+# ------------------------------------------------------------------- requerimentos
+
+REQ_ALT = "requerimento-autorizacao-alteracao-veiculo"
+REQ_TER = "requerimento-autorizacao-veiculo-terceiro"
+REQUERIMENTOS = (REQ_ALT, REQ_TER)
+FILED = date(2026, 11, 20)
+
+
+@pytest.fixture(scope="module")
+def pdfs(engine: Engine) -> dict[tuple[str, str], bytes]:
+    """Each requerimento prefilled with its example, and empty."""
+    return {
+        (form, case): engine.prefill(form, example(engine, form) if case == "exemplo" else {})
+        for form in REQUERIMENTOS
+        for case in ("exemplo", "vazio")
+    }
+
+
+@pytest.mark.parametrize("form", REQUERIMENTOS)
+def test_requerimento_example_is_complete_and_reads_back(
+    engine: Engine, pdfs: dict[tuple[str, str], bytes], form: str
+) -> None:
+    data = example(engine, form)
+    assert report_of(engine, form, data).complete
+    spec = engine.content.form(form)
+    assert spec.fillable and spec.series is None
+    back = engine.read(pdfs[form, "exemplo"])
+    assert back.data == data
+    assert back.report.complete, [i.message for i in back.report.pending]
+
+
+@pytest.mark.parametrize("form", REQUERIMENTOS)
+@pytest.mark.parametrize(
+    "check",
+    [fillable_pages.test_every_field_lies_inside_its_page,
+     fillable_pages.test_buttons_carry_what_acrobat_needs,
+     fillable_pages.test_form_ends_with_place_date_and_signature],
+    ids=["fields inside the page", "buttons as Acrobat needs", "place, date, signature"],
+)
+def test_requerimento_passes_the_fillable_page_checks(
+    pdfs: dict[tuple[str, str], bytes], form: str, check: Any
+) -> None:
+    if check is fillable_pages.test_every_field_lies_inside_its_page:
+        for case in ("exemplo", "vazio"):
+            check(pdfs, form, case)
+    else:
+        check(pdfs, form)
+
+
+@pytest.mark.parametrize("form", REQUERIMENTOS)
+def test_requerimento_questions_are_sim_nao_radio_groups(engine: Engine, form: str) -> None:
+    fillable_pages.test_sim_nao_questions_are_radio_groups(engine, form)
+
+
+def test_a_nao_to_an_art_10_question_comes_back_as_an_invalid_requerimento(
+    engine: Engine,
+) -> None:
+    data = example(engine, REQ_ALT)
+    data["veiculo"]["tacografo"] = False
+    back = engine.read(engine.prefill(REQ_ALT, data))
+    assert back.data["veiculo"]["tacografo"] is False
+    found = at(back.report, "/veiculo/tacografo")
+    assert found.status is Status.INVALID and "não pode ser autorizada" in found.message
+
+
+def test_the_requerimento_does_not_ask_the_registry_for_a_paper_alvara(engine: Engine) -> None:
+    for form in REQUERIMENTOS:
+        report = report_of(engine, form, example(engine, form), FakeHistory())
+        assert report.complete, (form, [i.message for i in report.pending])
+
+
+def test_the_requerimento_reports_what_the_registry_contradicts(engine: Engine) -> None:
+    data = example(engine, REQ_ALT)
+    history = FakeHistory(alvara(cnpj=OTHER_CNPJ))
+    found = at(report_of(engine, REQ_ALT, data, history), "/alvara/numero")
+    assert found.status is Status.INVALID and "de outra empresa" in found.message
+    data = example(engine, REQ_TER)
+    found = at(report_of(engine, REQ_TER, data, _both_on_file(cnpj=CNPJ)),
+               "/alvara_veiculo/numero")
+    assert found.status is Status.INVALID and "de outra empresa" in found.message
+
+
+@pytest.mark.parametrize(
+    ("form", "pointer"),
+    [(REQ_ALT, "/alvara"), (REQ_TER, "/alvara_veiculo"), (REQ_TER, "/requerente/alvara")],
+)
+@pytest.mark.parametrize(
+    ("until", "ok"), [(FILED, True), (FILED - timedelta(days=1), False)],
+    ids=["alvará's last day", "the day after"],
+)
+def test_requerimento_with_an_expired_alvara_is_told_so(
+    engine: Engine, form: str, pointer: str, until: date, ok: bool
+) -> None:
+    data = example(engine, form)
+    setter(pointer + "/valido_ate", until.isoformat())(data)
+    if form == REQ_TER and ok:
+        data["periodo"] = {"inicio": FILED.isoformat(), "fim": FILED.isoformat()}
+    report = report_of(engine, form, data)
+    assert report.complete is ok, [i.message for i in report.pending]
+    if not ok:
+        assert at(report, pointer + "/valido_ate").status is Status.INVALID
+
+
+@pytest.mark.parametrize(
+    ("start", "ok"), [(FILED, True), (FILED - timedelta(days=1), False)],
+    ids=["from the day it is filed", "from the day before"],
+)
+def test_the_requerimento_cannot_ask_for_past_use(
+    engine: Engine, start: date, ok: bool
+) -> None:
+    data = example(engine, REQ_TER)
+    data["periodo"]["inicio"] = start.isoformat()
+    report = report_of(engine, REQ_TER, data)
+    assert report.complete is ok
+    if not ok:
+        assert at(report, "/periodo/inicio").status is Status.INVALID
+
+
+@pytest.mark.parametrize(
+    ("form", "pointer"),
+    [(REQ_ALT, "/requerente/representante"), (REQ_ALT, "/alteracao/descricao"),
+     (REQ_ALT, "/veiculo/encosto_cabeca"), (REQ_ALT, "/data_requerimento"),
+     (REQ_TER, "/cedente"), (REQ_TER, "/periodo/inicio"), (REQ_TER, "/motivo"),
+     (REQ_TER, "/socorro"), (REQ_TER, "/documentos/termo_cessao"),
+     (REQ_TER, "/requerente/alvara")],
+)
+def test_requerimento_each_required_field_is_pending(
+    engine: Engine, form: str, pointer: str
+) -> None:
+    data = example(engine, form)
+    setter(pointer, DELETE)(data)
+    report = report_of(engine, form, data)
+    assert not report.complete and pending_at(report, pointer)
+
+
+def test_requerimento_documents_must_be_presented(engine: Engine) -> None:
+    data = example(engine, REQ_TER)
+    data["documentos"]["termo_cessao"]["apresentado"] = False
+    found = at(report_of(engine, REQ_TER, data), "/documentos/termo_cessao")
+    assert found.status is Status.MISSING and F + "art15_inc6" in found.basis
+
+
+def test_requerimento_drafts_say_what_the_act_would_give(engine: Engine) -> None:
+    text = pdf_text(engine.draft(REQ_ALT, example(engine, REQ_ALT)).pdf)
+    assert "vem requerer, nos termos do art. 10, § 3º" in text
+    assert "poderia ser executada até 09/03/2030" in text
+    text = pdf_text(engine.draft(REQ_TER, example(engine, REQ_TER)).pdf)
+    assert "de 01/12/2026 a 28/02/2027" in text
+    assert "Autorizado, o uso valeria de 01/12/2026 até 31/01/2027" in text
+    assert "Em caso de socorro, devidamente comprovado" in text
+
+
+@pytest.mark.parametrize(
+    ("form", "pointer", "on"),
+    [(TER, "/inspecao_veicular", ON), (REQ_TER, "/documentos/inspecao_veicular", FILED)],
+    ids=["act", "requerimento"],
+)
+@pytest.mark.parametrize(("months", "ok"), [(12, True), (13, False)],
+                         ids=["12 months old", "one day more"])
+def test_the_vehicles_inspection_is_at_most_12_months_old(
+    engine: Engine, form: str, pointer: str, on: date, months: int, ok: bool
+) -> None:
+    issued = date(on.year - 1, on.month, on.day) + timedelta(days=0 if ok else -1)
+    data = example(engine, form)
+    setter(pointer + "/data_emissao", issued.isoformat())(data)
+    report = report_of(engine, form, data)
+    assert report.complete is ok, [i.message for i in report.pending]
+    if not ok:
+        assert F + "art7_inc11" in at(report, pointer).basis
