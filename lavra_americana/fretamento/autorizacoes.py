@@ -108,7 +108,8 @@ SHOWN = f"{LAW}#art11_inc2_ali2"
 INSPECTION = f"{LAW}#art10_par4"
 INSPECTION_RENEWED = f"{LAW}#art7_inc11"
 THIRD_PARTY_SHOWN = f"{LAW}#art15_inc4"
-CHARACTERISTICS = tuple(f"{LAW}#art10_inc{n}" for n in range(1, 7)) + (
+CHARACTERISTICS = (
+    *(f"{LAW}#art10_inc{n}" for n in range(1, 7)),
     f"{LAW}#art10_par2",
     f"{LAW}#art10_par6",
 )
@@ -269,7 +270,7 @@ def _alteration(request: ComputeInput, company: str, *, act: bool) -> Computed:
     }
     limits = _alvara_limit(licence, "do Alvará de Licença de Circulação do veículo", context)
     vehicle = vehicle_limit(
-        data, "/veiculo", on, context, LAW,
+        data, "/veiculo", on, context, "fretamento",
         kind=clean_text(pointers.get(data, "/veiculo/tipo")), what="do veículo alterado",
     )
     if vehicle is not None:
