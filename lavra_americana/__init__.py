@@ -19,7 +19,9 @@
                                               ``servico_particular`` (arts. 3º, III, 6º,
                                               12), ``recurso`` (arts. 23, 24),
                                               ``notificacao`` (arts. 10, § 1º, 13, 15,
-                                              II), ``contrato`` (arts. 1º, 4º, 5º)
+                                              II), ``contrato`` (arts. 1º, 4º, 5º),
+                                              ``autorizacoes`` (arts. 10, § 3º, 15,
+                                              VI)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
@@ -96,6 +98,7 @@ def pacote() -> ContentPack:
     from lavra_americana.fretamento import alvara as alvara_fretamento
     from lavra_americana.fretamento import auto_infracao as auto_fretamento
     from lavra_americana.fretamento import (
+        autorizacoes,
         cassacao,
         contrato,
         fines,
@@ -137,7 +140,7 @@ def pacote() -> ContentPack:
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
-        contrato,
+        contrato, autorizacoes,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

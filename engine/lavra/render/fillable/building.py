@@ -67,6 +67,7 @@ FILLABLE_CSS = """
 .requerimento-preenchivel th, .requerimento-preenchivel td {
   text-align: left; vertical-align: top; padding: 2pt 3pt; font-weight: normal;
   overflow-wrap: break-word; }
+.requerimento-preenchivel tr { break-inside: avoid; }
 .requerimento-preenchivel table.campos th { width: 38%; }
 .requerimento-preenchivel input[type="text"], .requerimento-preenchivel select,
 .requerimento-preenchivel textarea {
