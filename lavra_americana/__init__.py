@@ -19,7 +19,8 @@
                                               ``servico_particular`` (arts. 3º, III, 6º,
                                               12), ``recurso`` (arts. 23, 24),
                                               ``notificacao`` (arts. 10, § 1º, 13, 15,
-                                              II)
+                                              II), ``recolhimento`` (art. 21, §§ 2º
+                                              to 4º)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
@@ -100,6 +101,7 @@ def pacote() -> ContentPack:
         fines,
         impedimento,
         notificacao,
+        recolhimento,
         recurso,
         renovacao,
         servico_particular,
@@ -136,6 +138,7 @@ def pacote() -> ContentPack:
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
+        recolhimento,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
