@@ -144,9 +144,17 @@ def _moment(day: date | None, hour: Any) -> tuple[date, str] | None:
     return day, hour.strip() if isinstance(hour, str) else "00:00"
 
 
-def _before(first: tuple[date, str] | None, second: tuple[date, str] | None) -> bool:
-    """Whether the fact ``first`` is strictly earlier than ``second`` (both known)."""
-    return first is not None and second is not None and first < second
+def _out_of_order(
+    first: tuple[date, str] | None, second: tuple[date, str] | None, field: str,
+    message: str,
+) -> list[Item]:
+    """*Invalid* at ``field`` when the fact ``first`` is strictly earlier than the fact
+    ``second`` it must follow (both known); ``message`` names them ``{first}``,
+    ``{second}``."""
+    if first is None or second is None or not first < second:
+        return []
+    text = message.format(first=_when(first), second=_when(second))
+    return [item_at(field, Status.INVALID, text, RETURN)]
 
 
 def _when(moment: tuple[date, str]) -> str:
@@ -203,11 +211,10 @@ def _act(
         return {"descricao": None, "numero": number, "no_registro": None}, []
     form, what = ACT_FORMS[kind]
     found = None if history is None else history.document(form, number)
-    values = {"descricao": what, "numero": number, "no_registro": None}
     if found is None:
-        values["no_registro"] = False if history is not None else None
-        return values, []
-    values.update(numero=found.printed, no_registro=True)
+        registered = False if history is not None else None
+        return {"descricao": what, "numero": number, "no_registro": registered}, []
+    values = {"descricao": what, "numero": found.printed, "no_registro": True}
     label = f"O {what} {found.printed}"
     field = "/ato/numero"
     items = _ownership_items(found, data, field, label, WITHDRAWAL)
@@ -353,20 +360,15 @@ def _presentation_items(
             "/apresentacao/regularizado", Status.INVALID,
             "O veículo não foi apresentado devidamente regularizado: o alvará só é devolvido "
             "após a apresentação do veículo regularizado (art. 21, § 4º).", RETURN))
-    if presented is not None and _before(presented, collected):
-        assert collected is not None
-        items.append(item_at(
-            PRESENTED_ON, Status.INVALID,
-            f"A apresentação do veículo ({_when(presented)}) é anterior ao recolhimento do "
-            f"alvará ({_when(collected)}): a regularização que autoriza a devolução é "
-            "a verificada depois do recolhimento.", RETURN))
-    if presented is not None and _before(returned, presented):
-        assert returned is not None
-        items.append(item_at(
-            RETURNED_ON, Status.INVALID,
-            f"A devolução ({_when(returned)}) é anterior à apresentação do veículo "
-            f"regularizado ({_when(presented)}): o alvará é devolvido somente após ela "
-            "(art. 21, § 4º).", RETURN))
+    items.extend(_out_of_order(
+        presented, collected, PRESENTED_ON,
+        "A apresentação do veículo ({first}) é anterior ao recolhimento do alvará "
+        "({second}): a regularização que autoriza a devolução é a verificada depois do "
+        "recolhimento."))
+    items.extend(_out_of_order(
+        returned, presented, RETURNED_ON,
+        "A devolução ({first}) é anterior à apresentação do veículo regularizado "
+        "({second}): o alvará é devolvido somente após ela (art. 21, § 4º)."))
     return items
 
 
