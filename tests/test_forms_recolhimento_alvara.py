@@ -366,7 +366,7 @@ def test_the_return_dated_after_the_issue_is_refused(
     assert_reported(report, "/devolucao/data", Status.INVALID, P4)
 
 
-def test_issued_once_per_receipt_and_never_on_a_cancelled_one(
+def test_issued_once_per_receipt_and_never_on_a_cancelled_act(
     engine: Engine, tmp_path: Path
 ) -> None:
     issuer = dev_issuer(engine, tmp_path / "dados")
@@ -392,6 +392,16 @@ def test_issued_once_per_receipt_and_never_on_a_cancelled_one(
         issuer.cancel(bare, "lavrado em duplicidade", "Chefia da fiscalização", series=series)
         message = at(report_of(engine, DEV, data, issuer), "/recibo/numero").message
         assert "foi cancelado (lavrado em duplicidade)" in message
+        termo = issuer.issue("termo-impedimento-fretamento",
+                             example(engine, "termo-impedimento-fretamento")).record.printed
+        series, _, bare = termo.partition(" nº ")
+        issuer.cancel(bare, "auto anulado", "Chefia da fiscalização", series=series)
+        data = receipt(engine)
+        data["ato"]["numero"] = termo
+        report = report_of(engine, REC, data, issuer)
+        assert_reported(report, "/ato/numero", Status.INVALID, P2)
+        assert "foi cancelado: o recibo não pode pertencer a ele" in at(
+            report, "/ato/numero").message
     finally:
         issuer.close()
 

@@ -15,7 +15,10 @@ ou agente de trânsito municipal".
   lost or never registered.
 - It states its basis and may be issued only on it: the irregularity, why it could not
   be remedied on the spot (§ 1º: otherwise the vehicle is released, nothing is
-  collected) and the risk to the passengers' safety (§ 2º); each is required.
+  collected) and the risk to the passengers' safety (§ 2º); each is required. So also
+  when the termo removes the vehicle from service under art. 13: that article orders
+  the withdrawal but does not take the alvará, which only § 2º allows, and only on a
+  risk to the passengers stated in the receipt.
 - It belongs to the termo de impedimento (``TIM-FRET``) or the auto de infração
   (``AIF-FRET``) of the same constatação. The termo names the receipt it rests on, so
   the receipt is given first, on the spot, when the termo may not be in the registry
