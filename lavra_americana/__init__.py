@@ -21,7 +21,8 @@
                                               ``notificacao`` (arts. 10, § 1º, 13, 15,
                                               II), ``contrato`` (arts. 1º, 4º, 5º),
                                               ``autorizacoes`` (arts. 10, § 3º, 15,
-                                              VI)
+                                              VI), ``recolhimento`` (art. 21, §§ 2º
+                                              to 4º)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
@@ -104,6 +105,7 @@ def pacote() -> ContentPack:
         fines,
         impedimento,
         notificacao,
+        recolhimento,
         recurso,
         renovacao,
         servico_particular,
@@ -140,7 +142,7 @@ def pacote() -> ContentPack:
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
-        contrato, autorizacoes,
+        contrato, autorizacoes, recolhimento,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
