@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from batchcases import REPO, RUN_DAY, YEAR, cpf, envelope, seed, write_jsonl
+from formcases import pdf_text
 from issuers import VERIFICATION_URL, dev_issuer
 from pypdf import PdfReader
 from sqlalchemy import create_engine, text
@@ -97,27 +98,44 @@ def _numbers(url: str, series: str) -> list[int]:
 
 
 def _assert_each_holder_once(issuer: Issuer, numbers: list[str], folder: Path) -> None:
-    """Every holder exactly once, numbers gapless and in input order, files whole."""
+    """Every holder exactly once, numbers gapless and in input order (alvarás and their
+    selos each in its own series), each renewed alvará with one selo, files whole."""
     run = open_run(issuer.registry, f"{KIND}:{YEAR}")
     assert run is None  # finished
     url = registry_url(issuer.config)
     alvaras = _numbers(url, "ALV-ESC")
     assert alvaras == list(range(1, HOLDERS + 5))  # the seeds, then the 4 renewals
+    assert _numbers(url, "SELO-ESC") == [1, 2, 3, 4]  # one selo per renewal, gapless
     assert _numbers(url, "NOT-REN-ESC") == list(range(1, HOLDERS - 4 + 1))
     renewed = [r for r in issuer.registry.active_licences("alvara-transporte-escolar",
                                                           date(YEAR, 6, 1))]
     previous = [r.data["alvara_anterior"]["numero"] for r in renewed]
     assert previous == numbers[:4]  # input order: ALV-ESC 0009.. renew 0001..0004
+    year = numbers[0][-4:]
+    for n, alvara in enumerate(renewed, 1):  # selo nº n goes with the n-th renewal
+        selo = issuer.registry.by_number(f"{n:04d}/{year}", series="SELO-ESC")
+        assert selo is not None and not selo.cancelled
+        assert selo.data["alvara"]["numero"] == alvara.printed.replace(" nº ", " ")
+        assert alvara.data["selo_identificacao"] == selo.printed.replace(" nº ", " ")
+        assert selo.data["veiculo"]["placa"] == alvara.data["veiculo"]["placa"]
+        assert selo.valid_until == alvara.valid_until == date(YEAR, 12, 31)
     with open(folder / CSV_NAME, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     documents = [r for r in rows if r["papel"] == "documento"]
-    assert [r["titular"] for r in documents] == [cpf(n).replace(".", "").replace("-", "")
-                                                 for n in range(HOLDERS)]
+    assert list(dict.fromkeys(r["titular"] for r in documents)) == [
+        cpf(n).replace(".", "").replace("-", "") for n in range(HOLDERS)]
+    assert [r["formulario"] for r in documents[:2]] == [
+        "alvara-transporte-escolar", "selo-identificacao"]  # the selo after its alvará
     assert all(r["situacao"] == "concluído" for r in rows)
     for row in rows:
         path = folder / row["arquivo"]
         assert path.is_file()
         assert len(PdfReader(path).pages) >= 1
+    selos = [r for r in documents if r["formulario"] == "selo-identificacao"]
+    assert len(selos) == 4
+    first = pdf_text((folder / selos[0]["arquivo"]).read_bytes())
+    assert f"Alvará nº {renewed[0].printed.replace(' nº ', ' ')}" in first
+    assert "SELO-ESC nº 0001/" in first
     assert not list(folder.glob(".*.tmp"))
 
 
@@ -166,6 +184,8 @@ def test_simulation_numbers_and_writes_nothing(
     year = int(seeded[1][0][-4:])  # the series year the seeds were numbered in
     foreseen = [r.number for r in summary.rows if r.form == "alvara-transporte-escolar"]
     assert foreseen == [f"ALV-ESC nº {n:04d}/{year}" for n in range(HOLDERS + 1, HOLDERS + 5)]
+    selos = [r.number for r in summary.rows if r.form == "selo-identificacao"]
+    assert selos == [f"SELO-ESC nº {n:04d}/{year}" for n in range(1, 5)]
     assert not folder.exists()
     assert _numbers(url, "ALV-ESC") == list(range(1, HOLDERS + 1))
     assert issuer.registry.next_number("NOT-REN-ESC", year) == 1
@@ -199,6 +219,8 @@ def test_bad_records_are_refused_with_a_reason_and_the_others_go_on(
     assert "não consta do registro" in reasons[1]
     assert "mais de uma vez" in reasons[2]
     assert summary.counts["renovado"] == 2
+    assert [r.form for r in summary.rows if r.outcome == "renovado"] == [
+        "alvara-transporte-escolar", "selo-identificacao"] * 2
     assert summary.complete
     issuer.close()
 
@@ -299,3 +321,40 @@ def test_two_processes_side_by_side_share_one_planned_run(
     raw.dispose()
     assert len(workers) == 2  # both processes recorded items of the same run
     issuer.close()
+
+
+def test_a_holders_later_document_waits_for_the_earlier_one(tmp_path: Path) -> None:
+    """The selo is built only once its alvará is recorded: a holder's documents are
+    claimed in plan order; an attachment waits for nothing (lavra.registry.runs)."""
+    from lavra.registry.runs import (
+        ItemFailed,
+        PlannedHolder,
+        PlannedOutput,
+        claim_and_record,
+        plan_run,
+    )
+
+    registry = open_registry(f"sqlite:///{tmp_path / 'registro.db'}")
+    holder = PlannedHolder("1", "Titular", "renovado", (
+        PlannedOutput("ato-a", {}, "a.pdf", "TST-A"),
+        PlannedOutput("ato-b", {}, "b.pdf", "TST-B"),
+        PlannedOutput("anexo-c", {}, "c.pdf"),
+    ))
+    run = plan_run(registry, "teste", "teste:1", "x", {}, date(2025, 12, 10), 2025, [holder])
+    built: list[str | None] = []
+
+    def build(item: Any) -> bytes:
+        built.append(item.form)
+        if item.form == "ato-a":
+            raise RuntimeError("falha ao assinar")
+        return b"%PDF-anexo"
+
+    with pytest.raises(ItemFailed) as failed:
+        claim_and_record(registry, run.id, build, worker="w")
+    first = failed.value.item.id
+    done = claim_and_record(registry, run.id, build, worker="w", skip=[first])
+    assert done is not None and done.form == "anexo-c"
+    assert claim_and_record(registry, run.id, build, worker="w", skip=[first]) is None
+    assert built == ["ato-a", "anexo-c"]  # ato-b never built while ato-a is pending
+    assert [i.status for i in run_items(registry, run.id)] == ["pending", "pending", "done"]
+    registry.close()

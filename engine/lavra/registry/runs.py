@@ -25,6 +25,13 @@ SQLite there are no row locks and the writer lock is one for the whole file: an 
 is built outside the transaction and recorded only if it is still pending when the
 writer lock is taken (one claimer at a time records; a second process side by side on
 the same file may build an item in vain, never record it twice).
+
+**Order within a holder.** A holder's documents are recorded in the order the plan
+lists them: a document item is claimable only when no earlier document of the same
+holder is pending (a document that rests on another, such as a seal on the licence
+issued with it, finds that one in the registry when it is built). Companion files
+(attachments) wait for nothing and nothing waits for them. Across holders there is no
+order: they are worked in parallel.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.records import Built, check_series, format_number, printed_number
@@ -315,8 +322,25 @@ def _record(registry: Registry, session: Session, row: BatchItemRow, result: Bui
 
 
 def _pending(run_id: int, skip: Sequence[int]) -> Any:
+    """The claimable items: pending, and (for a document) no earlier document of the
+    same holder still pending (module docstring: a holder's documents in plan order)."""
+    earlier = aliased(BatchItemRow)
+    waiting = (
+        select(earlier.id)
+        .where(
+            earlier.run_id == BatchItemRow.run_id,
+            earlier.position == BatchItemRow.position,
+            earlier.seq < BatchItemRow.seq,
+            earlier.role == DOCUMENT,
+            earlier.status == PENDING,
+        )
+        .correlate(BatchItemRow)
+        .exists()
+    )
     stmt = select(BatchItemRow).where(
-        BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING
+        BatchItemRow.run_id == run_id,
+        BatchItemRow.status == PENDING,
+        ~((BatchItemRow.role == DOCUMENT) & waiting),
     )
     if skip:
         stmt = stmt.where(BatchItemRow.id.not_in(list(skip)))
