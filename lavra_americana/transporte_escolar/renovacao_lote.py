@@ -52,10 +52,6 @@ cassada by force of art. 13; such a notification is *invalid* (not issued).
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import re
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, replace
@@ -74,6 +70,9 @@ from lavra.inputs.formats import has_cpf_shape, unmask
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import deadline_for
 from lavra.textutil import format_date
+from lavra_americana.comum.lote import Wanted, number_key, pending_lines, plan_holders
+from lavra_americana.comum.lote import read_entrada as read_holders
+from lavra_americana.comum.lote import stem as file_stem
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.transporte_escolar.selo import selo_data_from_alvara
 
@@ -129,83 +128,15 @@ COMPUTATIONS: dict[str, Computation] = {
 
 
 # ------------------------------------------------------------------ reading inputs
-def _number_key(text: object) -> str:
-    return re.sub(r"\s+", " ", str(text or "")).strip().upper()
-
-
-@dataclass(frozen=True)
-class Wanted:
-    """One holder line of ``--entrada``."""
-
-    line: int
-    alvara: str
-    cpf: str
-    nome: str
-
-
-def _read_lines(path: Path, field: str) -> list[tuple[int, Any]]:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"Não foi possível ler o arquivo {path.name}: {error}.",
-                         field=field) from None
-    rows: list[tuple[int, Any]] = []
-    if path.suffix.lower() == ".csv":
-        for number, row in enumerate(csv.DictReader(io.StringIO(text)), 2):
-            rows.append((number, {k.strip().lower(): (v or "").strip()
-                                  for k, v in row.items() if k}))
-        return rows
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rows.append((number, json.loads(line)))
-        except ValueError:
-            rows.append((number, None))
-    return rows
-
-
 def read_entrada(path: Path) -> list[Wanted | tuple[int, str]]:
-    """The holders of the file, in order; (line, reason) for an unreadable line."""
-    found: list[Wanted | tuple[int, str]] = []
-    for line, row in _read_lines(path, "/entrada"):
-        if not isinstance(row, Mapping) or not row.get("alvara"):
-            found.append((line, f"Linha {line} da entrada ilegível ou sem a coluna «alvara»."))
-            continue
-        found.append(Wanted(line, _number_key(row.get("alvara")), str(row.get("cpf") or ""),
-                            str(row.get("nome") or "")))
-    return found
-
-
-def read_pedidos(path: Path | None) -> dict[str, Mapping[str, Any]]:
-    """The renewal requests by the alvará's printed number (the last line wins)."""
-    if path is None:
-        return {}
-    found: dict[str, Mapping[str, Any]] = {}
-    for line, row in _read_lines(path, "/pedidos"):
-        if not isinstance(row, Mapping):
-            raise InputError(f"A linha {line} dos pedidos não é um objeto JSON.",
-                             field="/pedidos")
-        envelope = row if "requerimento" in row else {"requerimento": row}
-        number = pointers.get(envelope["requerimento"], "/alvara_anterior/numero")
-        found[_number_key(number)] = envelope
-    return found
+    """The holders of the file (columns ``alvara,cpf,nome``), in order; (line, reason)
+    for an unreadable line."""
+    return read_holders(path, "cpf", "nome")
 
 
 # ------------------------------------------------------------------ deciding
 def _pending_lines(report: Report) -> list[dict[str, Any]]:
-    lines = []
-    for item in report.pending:
-        basis = [c for c in item.basis if c.startswith(f"{SCHOOL}#")] or [REQUEST]
-        # The report names a requirement by its key; the message names the document
-        # ("Documento não apresentado: Atestado ..."): the notice prints the document.
-        reason, _, document = item.message.partition(": ")
-        if not document or " " in item.requirement:
-            reason, document = item.message, item.requirement
-        lines.append({"documento": document.strip().rstrip(".")[:300],
-                      "motivo": (reason.strip().rstrip(".") + ".")[:1000],
-                      "dispositivos": basis[:8]})
-    return lines[:40]
+    return pending_lines(report, SCHOOL, REQUEST)
 
 
 def _prefill(alvara: Mapping[str, Any], printed: str, expiry: date) -> dict[str, Any]:
@@ -284,49 +215,34 @@ class RenewalRun:
     def _due(self, context: PlanContext, year: int) -> dict[str, Licence]:
         registry = context.registry
         renewed = {
-            _number_key(pointers.get(r.data, "/alvara_anterior/numero"))
+            number_key(pointers.get(r.data, "/alvara_anterior/numero"))
             for r in registry.active_licences(ALVARA, date(year, 1, 1))
         }
         due: dict[str, Licence] = {}
         for record in registry.active_licences(ALVARA, date(year - 1, 12, 31)):
             if record.valid_until is None or record.valid_until.year != year - 1:
                 continue
-            if _number_key(record.printed) in renewed:
+            if number_key(record.printed) in renewed:
                 continue
-            due[_number_key(record.printed)] = Licence(
+            due[number_key(record.printed)] = Licence(
                 record.printed, record.cpf_cnpj or "", record.valid_until, record.data)
         return due
 
     def plan(self, context: PlanContext) -> Sequence[PlannedHolder]:
-        request = context.request
-        year = int(request.option("ano", "--ano"))
-        due = self._due(context, year)
-        pedidos = read_pedidos(request.pedidos)
-        if request.entrada is None:
-            return [self._decide(context, lic, pedidos.get(key)) for key, lic in due.items()]
-        planned: list[PlannedHolder] = []
-        for wanted in read_entrada(request.entrada):
-            if isinstance(wanted, tuple):
-                planned.append(PlannedHolder(f"linha {wanted[0]}", "", "recusado",
-                                             reason=wanted[1]))
-                continue
-            refusal = self._refusal(wanted, due.get(wanted.alvara))
-            if refusal is not None:
-                holder = unmask(wanted.cpf) or f"linha {wanted.line}"
-                planned.append(PlannedHolder(holder, wanted.nome, "recusado", reason=refusal))
-                continue
-            planned.append(self._decide(context, due[wanted.alvara], pedidos.get(wanted.alvara)))
-        return planned
+        year = int(context.request.option("ano", "--ano"))
+        return plan_holders(context.request, self._due(context, year),
+                            lambda lic, envelope: self._decide(context, lic, envelope),
+                            self._refusal, ("cpf", "nome"))
 
     @staticmethod
     def _refusal(wanted: Wanted, licence: Licence | None) -> str | None:
-        if not has_cpf_shape(wanted.cpf) or not CPF().validate(unmask(wanted.cpf)):
-            return f"CPF inválido: «{wanted.cpf}» (linha {wanted.line} da entrada)."
+        if not has_cpf_shape(wanted.document) or not CPF().validate(unmask(wanted.document)):
+            return f"CPF inválido: «{wanted.document}» (linha {wanted.line} da entrada)."
         if licence is None:
             return (f"O alvará «{wanted.alvara}» não consta do registro como alvará em vigor "
                     "a vencer no fim do exercício, nem já renovado (linha "
                     f"{wanted.line} da entrada).")
-        if unmask(wanted.cpf) != licence.cpf:
+        if unmask(wanted.document) != licence.cpf:
             return (f"O CPF da linha {wanted.line} não é o do titular do alvará "
                     f"{licence.printed}.")
         return None
@@ -334,7 +250,7 @@ class RenewalRun:
     def _decide(self, context: PlanContext, lic: Licence,
                 envelope: Mapping[str, Any] | None) -> PlannedHolder:
         name = str(pointers.get(lic.data, "/titular/nome") or "")
-        stem = re.sub(r"[^A-Za-z0-9]+", "-", lic.printed).strip("-")
+        stem = file_stem(lic.printed)
         prefill = _prefill(lic.data, lic.printed, lic.expiry)
         if envelope is None:
             pending = _pending_lines(context.check_request(REQUERIMENTO, prefill))

@@ -78,8 +78,9 @@ class PlanContext:
     def prepare(self, form_id: str, data: Mapping[str, Any],
                 on: date | None = None) -> Prepared:
         """``data`` as ``form_id`` checked as issuing would, with the computed values
-        (a validity the plan passes on to a document that rests on this one)."""
-        return self.issuer.prepare(form_id, data, on)
+        (a validity the plan passes on to a document that rests on this one), on
+        ``on`` or, by default, the run's date of issue, as the workers will."""
+        return self.issuer.prepare(form_id, data, on or self.request.on)
 
     def check_request(self, form_id: str, data: Mapping[str, Any]) -> Report:
         """The completeness report of a requerimento the public filled (its checklist of

@@ -26,6 +26,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from lavra.checking.content import Content
@@ -57,9 +58,12 @@ class WorkerSetup:
     database_url: str
     run_id: int
     docx: bool = False
+    on: date | None = None
+    """The run's date of issue: every document is checked and dated on it."""
 
 
-def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False) -> Built | bytes:
+def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False,
+               on: date | None = None) -> Built | bytes:
     """The signed document of a documento item, the prefilled file of an anexo."""
     if item.form is None or item.data is None:
         raise ItemFailed(item, "Item do lote sem formulário ou sem dados.")
@@ -67,13 +71,13 @@ def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False) -> Built
         printed = item.printed
         if printed is None:
             raise ItemFailed(item, "Documento do lote sem número reservado.")
-        return issuer.build_document(item.form, item.data, None, printed, docx=docx)
+        return issuer.build_document(item.form, item.data, on, printed, docx=docx)
     return issuer.engine.prefill(item.form, item.data)
 
 
 def work_items(
     issuer: Issuer, run_id: int, *, worker: str, share: tuple[int, int] = (0, 1),
-    parent: int | None = None, docx: bool = False,
+    parent: int | None = None, docx: bool = False, on: date | None = None,
 ) -> int:
     """Claim and record items of the run until none is left (or the parent is gone);
     the number of items this worker recorded."""
@@ -82,7 +86,7 @@ def work_items(
     while parent is None or os.getppid() == parent:
         try:
             item = claim_and_record(
-                issuer.registry, run_id, lambda it: build_item(issuer, it, docx=docx),
+                issuer.registry, run_id, lambda it: build_item(issuer, it, docx=docx, on=on),
                 worker=worker, skip=failed, share=share,
             )
         except ItemFailed as failure:
@@ -105,7 +109,7 @@ def _worker_main(setup: WorkerSetup, index: int, count: int, parent: int) -> Non
     issuer = warm_issuer(setup)
     try:
         work_items(issuer, setup.run_id, worker=f"processo {os.getpid()}",
-                   share=(index, count), parent=parent, docx=setup.docx)
+                   share=(index, count), parent=parent, docx=setup.docx, on=setup.on)
     finally:
         issuer.close()
 

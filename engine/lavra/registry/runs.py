@@ -14,7 +14,8 @@ one by one meanwhile takes the number after it, and a number is never reserved t
 (``batch_items`` is unique on series, year and number). The run is named by a key
 (what it renews): while a run of that key is unfinished, planning it again returns that
 run (same inputs) or refuses (other inputs), so that a rerun resumes and never plans a
-holder twice.
+holder twice; once finished, the same inputs find the finished run
+(:func:`finished_run`) and other inputs (requests that arrived later) plan a new one.
 
 **Work.** :func:`claim_and_record` takes one pending item and records its document
 under the reserved number, with the document's first event and the item marked done,
@@ -58,6 +59,7 @@ __all__ = [
     "RunRecord",
     "claim_and_record",
     "finish_run",
+    "finished_run",
     "item_content",
     "open_run",
     "plan_run",
@@ -184,6 +186,19 @@ def open_run(registry: Registry, key: str) -> RunRecord | None:
     """The unfinished run named ``key``, if any."""
     with registry._database_errors(), registry._read() as session:
         row = _unfinished(session, key)
+        return None if row is None else _run_of(row)
+
+
+def finished_run(registry: Registry, key: str, fingerprint: str) -> RunRecord | None:
+    """The last finished run named ``key`` planned from the same inputs, if any: the
+    same command run again after the end finds it, and issues nothing more."""
+    with registry._database_errors(), registry._read() as session:
+        row = session.scalars(
+            select(BatchRunRow)
+            .where(BatchRunRow.key == key, BatchRunRow.status == DONE,
+                   BatchRunRow.fingerprint == fingerprint)
+            .order_by(BatchRunRow.id.desc())
+        ).first()
         return None if row is None else _run_of(row)
 
 
