@@ -7,7 +7,10 @@ connection once, then claims pending items one after another
 (:func:`lavra.registry.runs.claim_and_record`) until none is left: each document is
 recorded under the number the plan reserved, in the same transaction that marks the
 item done. Workers render in their own process (``Engine(pool=None)``): the worker is
-already a process of its own, with no second pool under it.
+already a process of its own, with no second pool under it. A worker with nothing to
+claim waits while items it may still get are held by others (a seal whose licence
+another worker is signing, an item of a worker on another machine) and stops when
+none is left.
 
 A worker that dies (``kill -9``, a full disk) loses only the item it held: its
 transaction rolls back and the item stays pending for the next run of the same
@@ -39,6 +42,7 @@ from lavra.registry.runs import (
     ItemFailed,
     ItemRecord,
     claim_and_record,
+    outstanding,
     record_failure,
     run_counts,
 )
@@ -78,6 +82,7 @@ def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False,
 def work_items(
     issuer: Issuer, run_id: int, *, worker: str, share: tuple[int, int] = (0, 1),
     parent: int | None = None, docx: bool = False, on: date | None = None,
+    poll: float = 0.2,
 ) -> int:
     """Claim and record items of the run until none is left (or the parent is gone);
     the number of items this worker recorded."""
@@ -94,7 +99,12 @@ def work_items(
             record_failure(issuer.registry, failure.item.id, failure.message)
             continue
         if item is None:
-            break
+            # Nothing to claim now: items another worker holds (or that wait for one it
+            # holds) may still come free; stop only when none is left for this worker.
+            if not outstanding(issuer.registry, run_id, failed, share):
+                break
+            time.sleep(poll)
+            continue
         recorded += 1
     return recorded
 

@@ -62,6 +62,7 @@ __all__ = [
     "finished_run",
     "item_content",
     "open_run",
+    "outstanding",
     "plan_run",
     "record_failure",
     "run_counts",
@@ -402,6 +403,45 @@ def claim_and_record(
         if row is None or row.status != PENDING:
             return replace(item, status=DONE)  # recorded meanwhile by another process
         return _record(registry, session, row, result, worker)
+
+
+def outstanding(
+    registry: Registry,
+    run_id: int,
+    skip: Sequence[int] = (),
+    share: tuple[int, int] = (0, 1),
+) -> int:
+    """Pending items a worker may still get once others let them go: pending, not in
+    ``skip`` (the items it failed), and not waiting on one of those. On PostgreSQL they
+    may be held by another worker (its row lock) or wait for an item another worker
+    holds; on SQLite only the worker's own ``share`` counts (see
+    :func:`claim_and_record`). A worker stops when none is left."""
+    earlier = aliased(BatchItemRow)
+    blocked = (
+        select(earlier.id)
+        .where(
+            earlier.run_id == BatchItemRow.run_id,
+            earlier.position == BatchItemRow.position,
+            earlier.seq < BatchItemRow.seq,
+            earlier.role == DOCUMENT,
+            earlier.status == PENDING,
+            earlier.id.in_(list(skip)),
+        )
+        .correlate(BatchItemRow)
+        .exists()
+    )
+    stmt = select(BatchItemRow.position).where(
+        BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING
+    )
+    if skip:
+        stmt = stmt.where(BatchItemRow.id.not_in(list(skip)),
+                          ~((BatchItemRow.role == DOCUMENT) & blocked))
+    with registry._database_errors(), registry._read() as session:
+        positions = session.scalars(stmt).all()
+    if registry.dialect == "postgresql":
+        return len(positions)
+    index, count = share
+    return sum(1 for position in positions if position % count == index)
 
 
 class ItemFailed(LavraError):
