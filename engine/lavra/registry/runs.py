@@ -337,26 +337,29 @@ def _record(registry: Registry, session: Session, row: BatchItemRow, result: Bui
     return _item_of(row)
 
 
+def _waiting(among: Sequence[int] | None = None) -> Any:
+    """The condition "a document item with an earlier document of its holder still
+    pending" (of the items ``among``, when given)."""
+    earlier = aliased(BatchItemRow)
+    stmt = select(earlier.id).where(
+        earlier.run_id == BatchItemRow.run_id,
+        earlier.position == BatchItemRow.position,
+        earlier.seq < BatchItemRow.seq,
+        earlier.role == DOCUMENT,
+        earlier.status == PENDING,
+    )
+    if among is not None:
+        stmt = stmt.where(earlier.id.in_(list(among)))
+    return (BatchItemRow.role == DOCUMENT) & stmt.correlate(BatchItemRow).exists()
+
+
 def _pending(run_id: int, skip: Sequence[int]) -> Any:
     """The claimable items: pending, and (for a document) no earlier document of the
     same holder still pending (module docstring: a holder's documents in plan order)."""
-    earlier = aliased(BatchItemRow)
-    waiting = (
-        select(earlier.id)
-        .where(
-            earlier.run_id == BatchItemRow.run_id,
-            earlier.position == BatchItemRow.position,
-            earlier.seq < BatchItemRow.seq,
-            earlier.role == DOCUMENT,
-            earlier.status == PENDING,
-        )
-        .correlate(BatchItemRow)
-        .exists()
-    )
     stmt = select(BatchItemRow).where(
         BatchItemRow.run_id == run_id,
         BatchItemRow.status == PENDING,
-        ~((BatchItemRow.role == DOCUMENT) & waiting),
+        ~_waiting(),
     )
     if skip:
         stmt = stmt.where(BatchItemRow.id.not_in(list(skip)))
@@ -416,26 +419,11 @@ def outstanding(
     may be held by another worker (its row lock) or wait for an item another worker
     holds; on SQLite only the worker's own ``share`` counts (see
     :func:`claim_and_record`). A worker stops when none is left."""
-    earlier = aliased(BatchItemRow)
-    blocked = (
-        select(earlier.id)
-        .where(
-            earlier.run_id == BatchItemRow.run_id,
-            earlier.position == BatchItemRow.position,
-            earlier.seq < BatchItemRow.seq,
-            earlier.role == DOCUMENT,
-            earlier.status == PENDING,
-            earlier.id.in_(list(skip)),
-        )
-        .correlate(BatchItemRow)
-        .exists()
-    )
     stmt = select(BatchItemRow.position).where(
         BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING
     )
     if skip:
-        stmt = stmt.where(BatchItemRow.id.not_in(list(skip)),
-                          ~((BatchItemRow.role == DOCUMENT) & blocked))
+        stmt = stmt.where(BatchItemRow.id.not_in(list(skip)), ~_waiting(skip))
     with registry._database_errors(), registry._read() as session:
         positions = session.scalars(stmt).all()
     if registry.dialect == "postgresql":
