@@ -91,6 +91,7 @@ def pacote() -> ContentPack:
         due_process,
         fact_dates,
         infractions,
+        lote,
         periods,
         sources,
         validity,
@@ -111,6 +112,7 @@ def pacote() -> ContentPack:
         servico_particular,
     )
     from lavra_americana.fretamento import penalties as fretamento_penalties
+    from lavra_americana.fretamento import renovacao_lote as renovacao_lote_fretamento
     from lavra_americana.transporte_escolar import (
         alvara,
         alvara_auxiliar,
@@ -142,12 +144,12 @@ def pacote() -> ContentPack:
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
-        contrato, autorizacoes, recolhimento,
+        contrato, autorizacoes, recolhimento, renovacao_lote_fretamento,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
-        computing, sources, checks, amount, validity, ciencia_recorrido, due_process,
+        computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -159,5 +161,6 @@ def pacote() -> ContentPack:
         amount=amount.answer,
         stamp_font="forms/_base/fontes/DejaVuSans.ttf",
         caches=(sources.clear_caches,),
-        batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN},
+        batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN,
+                    renovacao_lote_fretamento.RUN.name: renovacao_lote_fretamento.RUN},
     )

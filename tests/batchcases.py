@@ -1,17 +1,31 @@
 """Holders of school-transport alvarás in a fresh registry, and their renewal requests,
 for the batch-run tests and the benchmark: the pack's examples moved one year back
 (alvarás of 2025, renewed for 2026 by a run dated 10/12/2025), each holder with a CPF,
-a plate and a prontuário of its own."""
+a plate and a prontuário of its own; the fretamento alvarás of the fretamento run; and
+the helpers both run tests share (data folder copies, issuers, a run killed midway)."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import signal
+import subprocess
+import time
 from collections.abc import Iterator, Mapping
+from datetime import date
 from pathlib import Path
 from typing import Any
 
-from lavra.issuing import Issuer
+from issuers import VERIFICATION_URL
+from sqlalchemy import create_engine, text
+
+from lavra.config import Config
+from lavra.documents import Engine
+from lavra.issuing import Issuer, ensure_dev_pki, registry_url
+from lavra.registry.runs import open_run, run_counts
+from lavra.registry.store import open_registry
 
 REPO = Path(__file__).resolve().parent.parent
 YEAR, RUN_DAY = 2026, "2025-12-10"
@@ -81,3 +95,126 @@ def envelope(n: int, printed: str, **kwargs: Any) -> Mapping[str, Any]:
 def write_jsonl(path: Path, rows: Iterator[Mapping[str, Any]] | list[Mapping[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     return path
+
+
+# ------------------------------------------------------------------ fretamento
+FRET_UNTIL, FRET_RUN_DAY = "2026-01-31", "2025-11-25"
+"""The fretamento run: alvarás issued on 10/01/2021 (vencimento 10/01/2026), renewed by
+a run dated 25/11/2025 over the alvarás expiring by 31/01/2026."""
+FRET_ISSUED = "2021-01-10"
+
+
+def fret_plate(n: int) -> str:
+    return f"FRT{n % 10}A{(n // 10) % 10}{n % 10}"
+
+
+def fret_alvara(n: int, *, past_age: bool = False) -> dict[str, Any]:
+    """The n-th fretamento alvará of 10/01/2021; ``past_age``: a microônibus of 2015,
+    whose alvará ends with its age limit on 31/12/2025 (art. 10, I)."""
+    data = _example("alvara-fretamento")
+    data["veiculo"]["placa"] = fret_plate(n)
+    data["veiculo"]["numero_ordem"] = f"{n + 1:02d}"
+    if past_age:
+        data["veiculo"].update(tipo="microonibus", ano_fabricacao=2015, marca_modelo=(
+            "Volare W9"), lotacao_sentados=28, portas=1, poltronas_rodoviarias=False)
+    data["inspecao_veicular"]["data_emissao"] = "2020-12-01"
+    data["processo"] = {
+        "numero": f"PA {n + 1}/2020", "data_requerimento": "2020-12-20", "renovacao": False,
+        "conferencia_requerimento": {"responsavel": "Maria Exemplo da Silva, Agente "
+                                     "Administrativo", "data": "2020-12-22", "completo": True},
+    }
+    return data
+
+
+def fret_seed(issuer: Issuer, count: int, past_age: tuple[int, ...] = ()) -> list[str]:
+    """Issue ``count`` fretamento alvarás of 10/01/2021; their printed numbers."""
+    on = date.fromisoformat(FRET_ISSUED)
+    return [issuer.issue("alvara-fretamento", fret_alvara(n, past_age=n in past_age), on,
+                         docx=False).record.printed for n in range(count)]
+
+
+def fret_request(n: int, printed: str, *, expiry: str = "2026-01-10",
+                 missing: tuple[str, ...] = (), past_age: bool = False) -> dict[str, Any]:
+    """The renewal requerimento of vehicle ``n`` (dated 20/11/2025)."""
+    data = _earlier(_example("requerimento-renovacao-alvara-fretamento"))
+    data["alvara_anterior"] = {"numero": printed, "valido_ate": expiry}
+    vehicle = fret_alvara(n, past_age=past_age)["veiculo"]
+    data["veiculo"] = {k: vehicle[k] for k in data["veiculo"]}
+    for name in missing:
+        data["documentos"].pop(name)
+    return data
+
+
+def fret_envelope(n: int, printed: str, *, conferencia: bool = True,
+                  **kwargs: Any) -> Mapping[str, Any]:
+    found: dict[str, Any] = {"requerimento": fret_request(n, printed, **kwargs),
+                             "processo": f"PA {n + 101}/2025"}
+    if conferencia:
+        found["conferencia"] = {"responsavel": "Maria Exemplo da Silva, Agente "
+                                "Administrativo", "data": "2025-11-24"}
+    return found
+
+
+# ------------------------------------------------------------------ shared by the run tests
+def copy_data(source: Path, tmp_path: Path) -> Path:
+    """A copy of a seeded data folder (registry and PKI) for one test."""
+    data = tmp_path / "dados"
+    shutil.copytree(source, data)
+    return data
+
+
+def issuer_over(engine: Engine, data: Path, url: str | None = None) -> Issuer:
+    """An Issuer over the data folder's registry (or ``url``), development PKI."""
+    config = Config(pack_dir=REPO, data_dir=data, verification_url=VERIFICATION_URL,
+                    database_url=url)
+    ensure_dev_pki(config, engine.content)
+    return Issuer(engine, open_registry(registry_url(config)), config)
+
+
+def numbers_in(url: str, series: str) -> list[int]:
+    """The numbers recorded in ``series``, in order."""
+    raw = create_engine(url)
+    with raw.connect() as connection:
+        found = connection.execute(
+            text("SELECT number FROM documents WHERE series = :s ORDER BY number"),
+            {"s": series},
+        ).scalars().all()
+    raw.dispose()
+    return list(found)
+
+
+def cli_env(data: Path) -> dict[str, str]:
+    """The environment of a ``lavra`` subprocess over this checkout and data folder."""
+    env = dict(os.environ)
+    env.update(LAVRA_DATA=str(data), LAVRA_PACK=str(REPO),
+               PYTHONPATH=os.pathsep.join([str(REPO / "engine"), str(REPO)]))
+    return env
+
+
+def kill_midway_and_rerun(command: list[str], env: dict[str, str], url: str, key: str,
+                          after: int = 3) -> tuple[int, subprocess.CompletedProcess[str]]:
+    """Start ``command``, kill -9 it (and its workers) once ``after`` items are done,
+    check the run is left unfinished, run it again; (run id, the rerun)."""
+    process = subprocess.Popen(command, env=env, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    registry = open_registry(url)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            run = open_run(registry, key)
+            if run is not None and run_counts(registry, run.id)[0] >= after:
+                break
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            time.sleep(0.2)
+        os.killpg(process.pid, signal.SIGKILL)  # the command and its workers, as kill -9
+        process.wait(60)
+        run = open_run(registry, key)
+        assert run is not None
+        done, total = run_counts(registry, run.id)
+        assert after <= done < total
+    finally:
+        registry.close()
+    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=400)
+    assert again.returncode == 0, again.stderr
+    assert "retomada" in again.stdout
+    return run.id, again

@@ -24,16 +24,20 @@ process and the seal the renewed alvará will carry.
 - a complete request (its completeness report complete, and the renewed alvará it
   gives complete too) → the renewed ``alvara-transporte-escolar`` (``modalidade``
   ``renovacao``; its validity, fee and renewal window are those of ``alvara.py``: from
-  the day after the previous vencimento to 31/12 of Y, fee of art. 16, II). The seal
-  of art. 3º, § 2º, and art. 13, § 3º, goes with it: for now its number comes from
-  the request line (``selo_identificacao``), and a request without it is refused with
-  that reason. The ``selo-identificacao`` form exists, but it checks in the registry
-  that its alvará exists and is in force, and the run builds its items in parallel
-  with no order between them: issuing the seal with the alvará needs the seal item to
-  wait for the alvará item to be recorded. Until the run orders them,
-  :data:`ISSUE_SEALS` stays false; then :data:`SEAL_FORM` is planned with each alvará
-  and :meth:`RenewalRun.link` writes its printed number into the alvará
-  (:func:`seal_data` is the hook that gives the seal's data);
+  the day after the previous vencimento to 31/12 of Y, fee of art. 16, II), then its
+  ``selo-identificacao`` (art. 3º, § 2º: "Juntamente com o Alvará será expedido 'selo
+  de identificação' correspondente à licença, devidamente numerado"; art. 13, § 3º:
+  the annual alvará goes with its selo), built from the alvará's data
+  (:func:`~lavra_americana.transporte_escolar.selo.selo_data_from_alvara`) and
+  numbered in its own series ``SELO-ESC``. The plan lists the alvará first and the
+  selo second: the run records a holder's documents in that order (the selo item is
+  claimed only once the alvará is recorded, ``lavra.registry.runs``), so the selo's
+  check of its alvará in the registry finds it in force. Both numbers are reserved
+  together, in input order and gapless in each series, and :meth:`RenewalRun.link`
+  writes each into the other (the alvará prints its selo, the selo its alvará). A
+  ``selo_identificacao`` on the request line is not used while :data:`ISSUE_SEALS`
+  holds: the run numbers the selo itself (with it false, the number comes from the
+  request line and a request without it is refused with that reason);
 - an incomplete or missing request → the ``notificacao-pendencias-renovacao``,
   numbered and signed, with each missing document, its basis, and the last day to
   regularise: the last business day of the year of the vencimento (art. 13, caput: the
@@ -48,10 +52,6 @@ cassada by force of art. 13; such a notification is *invalid* (not issued).
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import re
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, replace
@@ -70,9 +70,13 @@ from lavra.inputs.formats import has_cpf_shape, unmask
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import deadline_for
 from lavra.textutil import format_date
+from lavra_americana.comum.lote import Wanted, number_key, pending_lines, plan_holders
+from lavra_americana.comum.lote import read_entrada as read_holders
+from lavra_americana.comum.lote import stem as file_stem
 from lavra_americana.comum.sources import rule_sources
+from lavra_americana.transporte_escolar.selo import selo_data_from_alvara
 
-__all__ = ["COMPUTATIONS", "IMPLEMENTED", "RUN", "RenewalRun", "seal_data"]
+__all__ = ["COMPUTATIONS", "IMPLEMENTED", "RUN", "RenewalRun", "cited"]
 
 SCHOOL = "transporte-escolar"
 ANNUAL = f"{SCHOOL}#art13"
@@ -80,8 +84,8 @@ REQUEST = f"{SCHOOL}#art13_par5"
 ALVARA, REQUERIMENTO = "alvara-transporte-escolar", "requerimento-renovacao-escolar"
 NOTICE = "notificacao-pendencias-renovacao"
 SEAL_FORM = "selo-identificacao"
-ISSUE_SEALS = False
-"""Whether the run issues the seal itself (see the module docstring: not yet)."""
+ISSUE_SEALS = True
+"""Whether the run issues the selo itself, after its alvará (module docstring)."""
 
 IMPLEMENTED = (ANNUAL, REQUEST)
 """Who comes due (art. 13), the notification of the missing documents of § 5º."""
@@ -124,83 +128,15 @@ COMPUTATIONS: dict[str, Computation] = {
 
 
 # ------------------------------------------------------------------ reading inputs
-def _number_key(text: object) -> str:
-    return re.sub(r"\s+", " ", str(text or "")).strip().upper()
-
-
-@dataclass(frozen=True)
-class Wanted:
-    """One holder line of ``--entrada``."""
-
-    line: int
-    alvara: str
-    cpf: str
-    nome: str
-
-
-def _read_lines(path: Path, field: str) -> list[tuple[int, Any]]:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"Não foi possível ler o arquivo {path.name}: {error}.",
-                         field=field) from None
-    rows: list[tuple[int, Any]] = []
-    if path.suffix.lower() == ".csv":
-        for number, row in enumerate(csv.DictReader(io.StringIO(text)), 2):
-            rows.append((number, {k.strip().lower(): (v or "").strip()
-                                  for k, v in row.items() if k}))
-        return rows
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rows.append((number, json.loads(line)))
-        except ValueError:
-            rows.append((number, None))
-    return rows
-
-
 def read_entrada(path: Path) -> list[Wanted | tuple[int, str]]:
-    """The holders of the file, in order; (line, reason) for an unreadable line."""
-    found: list[Wanted | tuple[int, str]] = []
-    for line, row in _read_lines(path, "/entrada"):
-        if not isinstance(row, Mapping) or not row.get("alvara"):
-            found.append((line, f"Linha {line} da entrada ilegível ou sem a coluna «alvara»."))
-            continue
-        found.append(Wanted(line, _number_key(row.get("alvara")), str(row.get("cpf") or ""),
-                            str(row.get("nome") or "")))
-    return found
-
-
-def read_pedidos(path: Path | None) -> dict[str, Mapping[str, Any]]:
-    """The renewal requests by the alvará's printed number (the last line wins)."""
-    if path is None:
-        return {}
-    found: dict[str, Mapping[str, Any]] = {}
-    for line, row in _read_lines(path, "/pedidos"):
-        if not isinstance(row, Mapping):
-            raise InputError(f"A linha {line} dos pedidos não é um objeto JSON.",
-                             field="/pedidos")
-        envelope = row if "requerimento" in row else {"requerimento": row}
-        number = pointers.get(envelope["requerimento"], "/alvara_anterior/numero")
-        found[_number_key(number)] = envelope
-    return found
+    """The holders of the file (columns ``alvara,cpf,nome``), in order; (line, reason)
+    for an unreadable line."""
+    return read_holders(path, "cpf", "nome")
 
 
 # ------------------------------------------------------------------ deciding
 def _pending_lines(report: Report) -> list[dict[str, Any]]:
-    lines = []
-    for item in report.pending:
-        basis = [c for c in item.basis if c.startswith(f"{SCHOOL}#")] or [REQUEST]
-        # The report names a requirement by its key; the message names the document
-        # ("Documento não apresentado: Atestado ..."): the notice prints the document.
-        reason, _, document = item.message.partition(": ")
-        if not document or " " in item.requirement:
-            reason, document = item.message, item.requirement
-        lines.append({"documento": document.strip().rstrip(".")[:300],
-                      "motivo": (reason.strip().rstrip(".") + ".")[:1000],
-                      "dispositivos": basis[:8]})
-    return lines[:40]
+    return pending_lines(report, SCHOOL, REQUEST)
 
 
 def _prefill(alvara: Mapping[str, Any], printed: str, expiry: date) -> dict[str, Any]:
@@ -227,7 +163,6 @@ def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
     data["data_expedicao"] = on.isoformat()
     fee = docs.get("comprovante_taxa_renovacao", {})
     filed = format_date(date.fromisoformat(req["data_requerimento"]))
-    filed = format_date(date.fromisoformat(req["data_requerimento"]))
     data["processo"] = {
         "numero": str(envelope.get("processo") or f"Requerimento de renovação de {filed}"),
         "data_requerimento": req["data_requerimento"],
@@ -252,11 +187,9 @@ def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
     return data
 
 
-def seal_data(alvara: Mapping[str, Any]) -> dict[str, Any]:
-    """The hook for the seal of art. 3º, § 2º (``selo-identificacao``): its data, from
-    the renewed alvará. To be matched to that form's schema when it lands."""
-    return {"titular": alvara.get("titular"), "veiculo": alvara.get("veiculo"),
-            "prontuario": alvara.get("prontuario"), "data_expedicao": alvara.get("data_expedicao")}
+def cited(printed: str | None) -> str:
+    """A printed number as another act cites it: ``SELO-ESC 0001/2026`` (no "nº")."""
+    return (printed or "").replace(" nº ", " ")
 
 
 @dataclass(frozen=True)
@@ -282,49 +215,34 @@ class RenewalRun:
     def _due(self, context: PlanContext, year: int) -> dict[str, Licence]:
         registry = context.registry
         renewed = {
-            _number_key(pointers.get(r.data, "/alvara_anterior/numero"))
+            number_key(pointers.get(r.data, "/alvara_anterior/numero"))
             for r in registry.active_licences(ALVARA, date(year, 1, 1))
         }
         due: dict[str, Licence] = {}
         for record in registry.active_licences(ALVARA, date(year - 1, 12, 31)):
             if record.valid_until is None or record.valid_until.year != year - 1:
                 continue
-            if _number_key(record.printed) in renewed:
+            if number_key(record.printed) in renewed:
                 continue
-            due[_number_key(record.printed)] = Licence(
+            due[number_key(record.printed)] = Licence(
                 record.printed, record.cpf_cnpj or "", record.valid_until, record.data)
         return due
 
     def plan(self, context: PlanContext) -> Sequence[PlannedHolder]:
-        request = context.request
-        year = int(request.option("ano", "--ano"))
-        due = self._due(context, year)
-        pedidos = read_pedidos(request.pedidos)
-        if request.entrada is None:
-            return [self._decide(context, lic, pedidos.get(key)) for key, lic in due.items()]
-        planned: list[PlannedHolder] = []
-        for wanted in read_entrada(request.entrada):
-            if isinstance(wanted, tuple):
-                planned.append(PlannedHolder(f"linha {wanted[0]}", "", "recusado",
-                                             reason=wanted[1]))
-                continue
-            refusal = self._refusal(wanted, due.get(wanted.alvara))
-            if refusal is not None:
-                holder = unmask(wanted.cpf) or f"linha {wanted.line}"
-                planned.append(PlannedHolder(holder, wanted.nome, "recusado", reason=refusal))
-                continue
-            planned.append(self._decide(context, due[wanted.alvara], pedidos.get(wanted.alvara)))
-        return planned
+        year = int(context.request.option("ano", "--ano"))
+        return plan_holders(context.request, self._due(context, year),
+                            lambda lic, envelope: self._decide(context, lic, envelope),
+                            self._refusal, ("cpf", "nome"))
 
     @staticmethod
     def _refusal(wanted: Wanted, licence: Licence | None) -> str | None:
-        if not has_cpf_shape(wanted.cpf) or not CPF().validate(unmask(wanted.cpf)):
-            return f"CPF inválido: «{wanted.cpf}» (linha {wanted.line} da entrada)."
+        if not has_cpf_shape(wanted.document) or not CPF().validate(unmask(wanted.document)):
+            return f"CPF inválido: «{wanted.document}» (linha {wanted.line} da entrada)."
         if licence is None:
             return (f"O alvará «{wanted.alvara}» não consta do registro como alvará em vigor "
                     "a vencer no fim do exercício, nem já renovado (linha "
                     f"{wanted.line} da entrada).")
-        if unmask(wanted.cpf) != licence.cpf:
+        if unmask(wanted.document) != licence.cpf:
             return (f"O CPF da linha {wanted.line} não é o do titular do alvará "
                     f"{licence.printed}.")
         return None
@@ -332,7 +250,7 @@ class RenewalRun:
     def _decide(self, context: PlanContext, lic: Licence,
                 envelope: Mapping[str, Any] | None) -> PlannedHolder:
         name = str(pointers.get(lic.data, "/titular/nome") or "")
-        stem = re.sub(r"[^A-Za-z0-9]+", "-", lic.printed).strip("-")
+        stem = file_stem(lic.printed)
         prefill = _prefill(lic.data, lic.printed, lic.expiry)
         if envelope is None:
             pending = _pending_lines(context.check_request(REQUERIMENTO, prefill))
@@ -343,19 +261,29 @@ class RenewalRun:
             return self._notice(context, lic, name, stem, {**prefill, **req},
                                 _pending_lines(report), req.get("data_requerimento"))
         data = renewed_alvara(lic.data, lic.printed, lic.expiry, envelope, context.request.on)
-        outputs = [PlannedOutput(ALVARA, data, f"alvara-{stem}.pdf", context.series(ALVARA))]
-        if ISSUE_SEALS and context.has_form(SEAL_FORM):
-            outputs.insert(0, PlannedOutput(SEAL_FORM, seal_data(data), f"selo-{stem}.pdf",
-                                            context.series(SEAL_FORM)))
-        elif not envelope.get("selo_identificacao"):
+        seals = ISSUE_SEALS and context.has_form(SEAL_FORM)
+        if not seals and not envelope.get("selo_identificacao"):
             return PlannedHolder(lic.cpf, name, "recusado", reason=(
                 f"O pedido do alvará {lic.printed} está completo, mas não traz o número do "
                 "selo de identificação que acompanha o alvará renovado (art. 3º, § 2º, e "
                 "art. 13, § 3º): informe-o em «selo_identificacao»."))
-        alvara_report = context.check(ALVARA, data)
-        if not alvara_report.complete:
+        if seals:
+            data.pop("selo_identificacao", None)  # numbered by the run (link)
+        # checked with a stand-in for the selo's number, reserved only when planned
+        checked = {"selo_identificacao": "SELO (a numerar)", **data}
+        prepared = context.prepare(ALVARA, checked)
+        if not prepared.report.complete:
             return self._notice(context, lic, name, stem, {**prefill, **req},
-                                _pending_lines(alvara_report), req.get("data_requerimento"))
+                                _pending_lines(prepared.report), req.get("data_requerimento"))
+        outputs = [PlannedOutput(ALVARA, data, f"alvara-{stem}.pdf", context.series(ALVARA))]
+        if seals:
+            until = prepared.computed.get("valido_ate")
+            until = until if isinstance(until, date) else maybe_date(until)
+            if until is None:
+                raise LavraError(f"Validade do alvará renovado de {lic.printed} não calculada.")
+            selo = selo_data_from_alvara(data, "", until, context.request.on)
+            outputs.append(PlannedOutput(SEAL_FORM, selo, f"selo-{stem}.pdf",
+                                         context.series(SEAL_FORM)))
         return PlannedHolder(lic.cpf, name, "renovado", tuple(outputs))
 
     @staticmethod
@@ -381,13 +309,17 @@ class RenewalRun:
         ))
 
     def link(self, holder: PlannedHolder, printed: tuple[str | None, ...]) -> PlannedHolder:
-        """The seal's printed number into the alvará that follows it (when planned)."""
+        """The selo's reserved number into the alvará, the alvará's into the selo."""
+        forms = [out.form for out in holder.outputs]
+        if ALVARA not in forms or SEAL_FORM not in forms:
+            return holder
+        at_alvara, at_seal = forms.index(ALVARA), forms.index(SEAL_FORM)
         outputs = list(holder.outputs)
-        for index, out in enumerate(outputs[:-1]):
-            following = outputs[index + 1]
-            if out.form == SEAL_FORM and following.form == ALVARA and printed[index]:
-                data = {**following.data, "selo_identificacao": printed[index]}
-                outputs[index + 1] = replace(following, data=data)
+        alvara, seal = outputs[at_alvara], outputs[at_seal]
+        outputs[at_alvara] = replace(alvara, data={
+            **alvara.data, "selo_identificacao": cited(printed[at_seal])})
+        outputs[at_seal] = replace(seal, data={
+            **seal.data, "alvara": {**seal.data["alvara"], "numero": cited(printed[at_alvara])}})
         return replace(holder, outputs=tuple(outputs))
 
 

@@ -14,6 +14,8 @@ engine does the rest, the same for every kind:
 - :mod:`~lavra.batch.output`: the files (atomic writes), the summary CSV and PDF, the
   merged PDF in input order;
 - :mod:`~lavra.batch.runner`: the whole run, and the dry run (``simular``).
+- :mod:`~lavra.batch.inputs`: the holders and requests files, CSV or JSON Lines, read
+  line by line for the pack's plan.
 
 May import: ``lavra.errors``, ``lavra.textutil``, ``lavra.inputs``, ``lavra.pack``,
 ``lavra.config``, ``lavra.law``, ``lavra.checking``, ``lavra.render``,

@@ -32,6 +32,7 @@ from lavra.errors import InputError
 from lavra.registry.runs import PlannedHolder, PlannedOutput
 
 if TYPE_CHECKING:
+    from lavra.documents import Prepared
     from lavra.issuing import Issuer
 
 __all__ = ["BatchRun", "PlanContext", "PlannedHolder", "PlannedOutput", "RunRequest"]
@@ -72,7 +73,14 @@ class PlanContext:
 
     def check(self, form_id: str, data: Mapping[str, Any], on: date | None = None) -> Report:
         """The completeness report of ``data`` as ``form_id`` (what issuing would say)."""
-        return self.issuer.prepare(form_id, data, on).report
+        return self.prepare(form_id, data, on).report
+
+    def prepare(self, form_id: str, data: Mapping[str, Any],
+                on: date | None = None) -> Prepared:
+        """``data`` as ``form_id`` checked as issuing would, with the computed values
+        (a validity the plan passes on to a document that rests on this one), on
+        ``on`` or, by default, the run's date of issue, as the workers will."""
+        return self.issuer.prepare(form_id, data, on or self.request.on)
 
     def check_request(self, form_id: str, data: Mapping[str, Any]) -> Report:
         """The completeness report of a requerimento the public filled (its checklist of

@@ -3,7 +3,10 @@
     summary = run_batch(issuer, kind, request, folder, database_url=url, workers=2)
 
 The same command resumes an interrupted run: the unfinished run of the same key is
-found in the registry and its pending items worked; nothing is planned twice. With
+found in the registry and its pending items worked; nothing is planned twice. Run
+again after the end, with the same inputs, it finds the finished run and only writes
+its files again (no holder is renewed or notified twice); other inputs (requests that
+arrived since) plan a new run of the same key. With
 ``simulate`` nothing is numbered, recorded or written: the summary says what would be
 issued, with the numbers the documents would take if the run were planned now.
 """
@@ -25,6 +28,7 @@ from lavra.registry.runs import (
     ItemRecord,
     RunRecord,
     finish_run,
+    finished_run,
     open_run,
     run_items,
 )
@@ -62,7 +66,9 @@ def find_kind(issuer: Issuer, name: str) -> BatchRun:
 
 
 def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest) -> Summary:
-    earlier = open_run(issuer.registry, kind.key(request))
+    key = kind.key(request)
+    earlier = open_run(issuer.registry, key) or finished_run(
+        issuer.registry, key, fingerprint(request))
     if earlier is not None:
         found = run_items(issuer.registry, earlier.id)
         return Summary(earlier, True, True, summary_rows(found, [i.printed for i in found]))
@@ -111,8 +117,11 @@ def run_batch(
             field="/entrada",
         )
     if run is None:
+        run = finished_run(issuer.registry, key, fingerprint(request))
+        resumed = run is not None
+    if run is None:
         run = write_plan(issuer, kind, decide(issuer, kind, request), actor)
-    setup = WorkerSetup(issuer.config, database_url, run.id)
+    setup = WorkerSetup(issuer.config, database_url, run.id, on=run.reference_date)
     run_workers(setup, issuer.registry, workers, progress)
     items = run_items(issuer.registry, run.id)
     subtitle = f"Execução em lote nº {run.id}, de {request.on.strftime('%d/%m/%Y')}"

@@ -7,7 +7,10 @@ connection once, then claims pending items one after another
 (:func:`lavra.registry.runs.claim_and_record`) until none is left: each document is
 recorded under the number the plan reserved, in the same transaction that marks the
 item done. Workers render in their own process (``Engine(pool=None)``): the worker is
-already a process of its own, with no second pool under it.
+already a process of its own, with no second pool under it. A worker with nothing to
+claim waits while items it may still get are held by others (a seal whose licence
+another worker is signing, an item of a worker on another machine) and stops when
+none is left.
 
 A worker that dies (``kill -9``, a full disk) loses only the item it held: its
 transaction rolls back and the item stays pending for the next run of the same
@@ -26,6 +29,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from lavra.checking.content import Content
@@ -38,6 +42,7 @@ from lavra.registry.runs import (
     ItemFailed,
     ItemRecord,
     claim_and_record,
+    outstanding,
     record_failure,
     run_counts,
 )
@@ -57,9 +62,12 @@ class WorkerSetup:
     database_url: str
     run_id: int
     docx: bool = False
+    on: date | None = None
+    """The run's date of issue: every document is checked and dated on it."""
 
 
-def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False) -> Built | bytes:
+def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False,
+               on: date | None = None) -> Built | bytes:
     """The signed document of a documento item, the prefilled file of an anexo."""
     if item.form is None or item.data is None:
         raise ItemFailed(item, "Item do lote sem formulário ou sem dados.")
@@ -67,13 +75,14 @@ def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False) -> Built
         printed = item.printed
         if printed is None:
             raise ItemFailed(item, "Documento do lote sem número reservado.")
-        return issuer.build_document(item.form, item.data, None, printed, docx=docx)
+        return issuer.build_document(item.form, item.data, on, printed, docx=docx)
     return issuer.engine.prefill(item.form, item.data)
 
 
 def work_items(
     issuer: Issuer, run_id: int, *, worker: str, share: tuple[int, int] = (0, 1),
-    parent: int | None = None, docx: bool = False,
+    parent: int | None = None, docx: bool = False, on: date | None = None,
+    poll: float = 0.2,
 ) -> int:
     """Claim and record items of the run until none is left (or the parent is gone);
     the number of items this worker recorded."""
@@ -82,7 +91,7 @@ def work_items(
     while parent is None or os.getppid() == parent:
         try:
             item = claim_and_record(
-                issuer.registry, run_id, lambda it: build_item(issuer, it, docx=docx),
+                issuer.registry, run_id, lambda it: build_item(issuer, it, docx=docx, on=on),
                 worker=worker, skip=failed, share=share,
             )
         except ItemFailed as failure:
@@ -90,7 +99,12 @@ def work_items(
             record_failure(issuer.registry, failure.item.id, failure.message)
             continue
         if item is None:
-            break
+            # Nothing to claim now: items another worker holds (or that wait for one it
+            # holds) may still come free; stop only when none is left for this worker.
+            if not outstanding(issuer.registry, run_id, failed, share):
+                break
+            time.sleep(poll)
+            continue
         recorded += 1
     return recorded
 
@@ -105,7 +119,7 @@ def _worker_main(setup: WorkerSetup, index: int, count: int, parent: int) -> Non
     issuer = warm_issuer(setup)
     try:
         work_items(issuer, setup.run_id, worker=f"processo {os.getpid()}",
-                   share=(index, count), parent=parent, docx=setup.docx)
+                   share=(index, count), parent=parent, docx=setup.docx, on=setup.on)
     finally:
         issuer.close()
 

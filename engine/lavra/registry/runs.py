@@ -14,7 +14,8 @@ one by one meanwhile takes the number after it, and a number is never reserved t
 (``batch_items`` is unique on series, year and number). The run is named by a key
 (what it renews): while a run of that key is unfinished, planning it again returns that
 run (same inputs) or refuses (other inputs), so that a rerun resumes and never plans a
-holder twice.
+holder twice; once finished, the same inputs find the finished run
+(:func:`finished_run`) and other inputs (requests that arrived later) plan a new one.
 
 **Work.** :func:`claim_and_record` takes one pending item and records its document
 under the reserved number, with the document's first event and the item marked done,
@@ -25,6 +26,13 @@ SQLite there are no row locks and the writer lock is one for the whole file: an 
 is built outside the transaction and recorded only if it is still pending when the
 writer lock is taken (one claimer at a time records; a second process side by side on
 the same file may build an item in vain, never record it twice).
+
+**Order within a holder.** A holder's documents are recorded in the order the plan
+lists them: a document item is claimable only when no earlier document of the same
+holder is pending (a document that rests on another, such as a seal on the licence
+issued with it, finds that one in the registry when it is built). Companion files
+(attachments) wait for nothing and nothing waits for them. Across holders there is no
+order: they are worked in parallel.
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.records import Built, check_series, format_number, printed_number
@@ -51,8 +59,10 @@ __all__ = [
     "RunRecord",
     "claim_and_record",
     "finish_run",
+    "finished_run",
     "item_content",
     "open_run",
+    "outstanding",
     "plan_run",
     "record_failure",
     "run_counts",
@@ -177,6 +187,19 @@ def open_run(registry: Registry, key: str) -> RunRecord | None:
     """The unfinished run named ``key``, if any."""
     with registry._database_errors(), registry._read() as session:
         row = _unfinished(session, key)
+        return None if row is None else _run_of(row)
+
+
+def finished_run(registry: Registry, key: str, fingerprint: str) -> RunRecord | None:
+    """The last finished run named ``key`` planned from the same inputs, if any: the
+    same command run again after the end finds it, and issues nothing more."""
+    with registry._database_errors(), registry._read() as session:
+        row = session.scalars(
+            select(BatchRunRow)
+            .where(BatchRunRow.key == key, BatchRunRow.status == DONE,
+                   BatchRunRow.fingerprint == fingerprint)
+            .order_by(BatchRunRow.id.desc())
+        ).first()
         return None if row is None else _run_of(row)
 
 
@@ -314,9 +337,29 @@ def _record(registry: Registry, session: Session, row: BatchItemRow, result: Bui
     return _item_of(row)
 
 
+def _waiting(among: Sequence[int] | None = None) -> Any:
+    """The condition "a document item with an earlier document of its holder still
+    pending" (of the items ``among``, when given)."""
+    earlier = aliased(BatchItemRow)
+    stmt = select(earlier.id).where(
+        earlier.run_id == BatchItemRow.run_id,
+        earlier.position == BatchItemRow.position,
+        earlier.seq < BatchItemRow.seq,
+        earlier.role == DOCUMENT,
+        earlier.status == PENDING,
+    )
+    if among is not None:
+        stmt = stmt.where(earlier.id.in_(list(among)))
+    return (BatchItemRow.role == DOCUMENT) & stmt.correlate(BatchItemRow).exists()
+
+
 def _pending(run_id: int, skip: Sequence[int]) -> Any:
+    """The claimable items: pending, and (for a document) no earlier document of the
+    same holder still pending (module docstring: a holder's documents in plan order)."""
     stmt = select(BatchItemRow).where(
-        BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING
+        BatchItemRow.run_id == run_id,
+        BatchItemRow.status == PENDING,
+        ~_waiting(),
     )
     if skip:
         stmt = stmt.where(BatchItemRow.id.not_in(list(skip)))
@@ -363,6 +406,30 @@ def claim_and_record(
         if row is None or row.status != PENDING:
             return replace(item, status=DONE)  # recorded meanwhile by another process
         return _record(registry, session, row, result, worker)
+
+
+def outstanding(
+    registry: Registry,
+    run_id: int,
+    skip: Sequence[int] = (),
+    share: tuple[int, int] = (0, 1),
+) -> int:
+    """Pending items a worker may still get once others let them go: pending, not in
+    ``skip`` (the items it failed), and not waiting on one of those. On PostgreSQL they
+    may be held by another worker (its row lock) or wait for an item another worker
+    holds; on SQLite only the worker's own ``share`` counts (see
+    :func:`claim_and_record`). A worker stops when none is left."""
+    stmt = select(BatchItemRow.position).where(
+        BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING
+    )
+    if skip:
+        stmt = stmt.where(BatchItemRow.id.not_in(list(skip)), ~_waiting(skip))
+    with registry._database_errors(), registry._read() as session:
+        positions = session.scalars(stmt).all()
+    if registry.dialect == "postgresql":
+        return len(positions)
+    index, count = share
+    return sum(1 for position in positions if position % count == index)
 
 
 class ItemFailed(LavraError):

@@ -1,0 +1,138 @@
+"""What the pack's renewal runs share (``transporte_escolar/renovacao_lote.py``,
+``fretamento/renovacao_lote.py``): the holders file and the requests file keyed by the
+alvará renewed, the plan's loop over them, the printed numbers compared, the pending
+items of a report as lines of a notice, the file stem of a holder's outputs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lavra.batch.inputs import read_lines
+from lavra.batch.model import PlannedHolder, RunRequest
+from lavra.checking.report import Report
+from lavra.errors import InputError
+from lavra.inputs import pointers
+from lavra.inputs.formats import unmask
+
+__all__ = [
+    "IMPLEMENTED",
+    "REFUSED",
+    "Wanted",
+    "number_key",
+    "pending_lines",
+    "plan_holders",
+    "read_entrada",
+    "read_pedidos",
+    "stem",
+]
+
+REFUSED = "recusado"
+L = TypeVar("L")
+
+IMPLEMENTED: tuple[str, ...] = ()
+"""Helpers only: the runs cite their own articles."""
+
+
+def number_key(text: object) -> str:
+    """A printed number compared: case, spaces and the "nº" do not matter
+    (``ALV-FRET nº 0007/2021`` is ``ALV-FRET 0007/2021``)."""
+    bare = re.sub(r"\s+", " ", str(text or "")).strip().upper()
+    return re.sub(r"\s+N[º°O]\.?\s+", " ", bare)
+
+
+def stem(printed: str) -> str:
+    """The file stem of a holder's outputs: its alvará's number, ASCII only
+    (``ALV-FRET-0007-2021``)."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", number_key(printed)).strip("-")
+
+
+def read_pedidos(path: Path | None) -> dict[str, Mapping[str, Any]]:
+    """The renewal requests of ``--pedidos`` by the number of the alvará they renew
+    (``/alvara_anterior/numero``; the last line wins). A line is the requerimento's
+    data, or ``{"requerimento": {...}, ...}`` with what the run adds to it."""
+    if path is None:
+        return {}
+    found: dict[str, Mapping[str, Any]] = {}
+    for line, row in read_lines(path, "/pedidos"):
+        if not isinstance(row, Mapping) or not isinstance(row.get("requerimento", row),
+                                                           Mapping):
+            raise InputError(f"A linha {line} dos pedidos não é um objeto JSON.",
+                             field="/pedidos")
+        envelope = row if "requerimento" in row else {"requerimento": row}
+        number = pointers.get(envelope["requerimento"], "/alvara_anterior/numero")
+        found[number_key(number)] = envelope
+    return found
+
+
+def pending_lines(report: Report, law: str, default: str) -> list[dict[str, Any]]:
+    """The report's pending items as a notice lists them: the document, why, and the
+    articles of ``law`` it rests on (``default`` when the item cites none of them)."""
+    lines = []
+    for item in report.pending:
+        basis = [c for c in item.basis if c.startswith(f"{law}#")] or [default]
+        # The report names a requirement by its key; the message names the document
+        # ("Documento não apresentado: Atestado ..."): the notice prints the document.
+        reason, _, document = item.message.partition(": ")
+        if not document or " " in item.requirement:
+            reason, document = item.message, item.requirement
+        lines.append({"documento": document.strip().rstrip(".")[:300],
+                      "motivo": (reason.strip().rstrip(".") + ".")[:1000],
+                      "dispositivos": basis[:8]})
+    return lines[:40]
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """One holder line of ``--entrada``: the alvará's number, the holder's document
+    (CPF or CNPJ) and name, as the file gives them."""
+
+    line: int
+    alvara: str
+    document: str
+    name: str
+
+
+def read_entrada(path: Path, document: str, name: str) -> list[Wanted | tuple[int, str]]:
+    """The holders of the file, in order, from its columns ``alvara``, ``document`` and
+    ``name``; (line, reason) for an unreadable line."""
+    found: list[Wanted | tuple[int, str]] = []
+    for line, row in read_lines(path, "/entrada"):
+        if not isinstance(row, Mapping) or not row.get("alvara"):
+            found.append((line, f"Linha {line} da entrada ilegível ou sem a coluna «alvara»."))
+            continue
+        found.append(Wanted(line, number_key(row.get("alvara")), str(row.get(document) or ""),
+                            str(row.get(name) or "")))
+    return found
+
+
+def plan_holders(
+    request: RunRequest,
+    due: Mapping[str, L],
+    decide: Callable[[L, Mapping[str, Any] | None], PlannedHolder],
+    refusal: Callable[[Wanted, L | None], str | None],
+    columns: tuple[str, str],
+) -> list[PlannedHolder]:
+    """Each holder's outputs, in input order: the licences ``due`` (by number key) in
+    their order, or those of ``--entrada`` (its ``columns``: the holder's document and
+    name), each refused with ``refusal``'s reason or decided with its request."""
+    pedidos = read_pedidos(request.pedidos)
+    if request.entrada is None:
+        return [decide(licence, pedidos.get(key)) for key, licence in due.items()]
+    planned: list[PlannedHolder] = []
+    for wanted in read_entrada(request.entrada, *columns):
+        if isinstance(wanted, tuple):
+            planned.append(PlannedHolder(f"linha {wanted[0]}", "", REFUSED, reason=wanted[1]))
+            continue
+        licence = due.get(wanted.alvara)
+        reason = refusal(wanted, licence)
+        if reason is not None or licence is None:
+            holder = unmask(wanted.document) or f"linha {wanted.line}"
+            planned.append(PlannedHolder(holder, wanted.name, REFUSED, reason=reason))
+            continue
+        planned.append(decide(licence, pedidos.get(wanted.alvara)))
+    return planned
