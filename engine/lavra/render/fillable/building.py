@@ -426,22 +426,33 @@ class _Builder:
             )
         self.parts.append(Markup("</div>"))
 
-    def closing(self) -> None:
-        """Place, date and signature lines, to be completed by the applicant."""
+    def closing(self, signers: Sequence[str] = ()) -> None:
+        """Place, date and signature lines, to be completed by the applicant.
+
+        ``signers``: who signs when the requerimento has several applicants (the
+        schema's ``x-assinantes``), one signature and name line each; none: the one
+        applicant.
+        """
         self.parts.append(Markup('<div class="fecho-requerimento">'))
         self.emit(
             "<p>{}</p>",
-            "Declaro, sob as penas da lei, que as informações prestadas são verdadeiras.",
+            "Declaro, sob as penas da lei, que as informações prestadas são verdadeiras."
+            if not signers
+            else "Declaramos, sob as penas da lei, que as informações prestadas são verdadeiras.",
         )
         self.emit(
             '<p class="local-data">{}</p>',
             "Local: ______________________________   Data: ____/____/________",
         )
-        self.emit(
-            '<p class="linha">{}</p>',
-            "Assinatura do(a) requerente ou de seu(sua) representante legal",
-        )
-        self.emit('<p class="nome">{}</p>', "Nome legível: ______________________________________")
+        for who in signers or ("",):
+            self.emit(
+                '<p class="linha">{}</p>',
+                "Assinatura do(a) requerente ou de seu(sua) representante legal"
+                + (f" – {who}" if who else ""),
+            )
+            self.emit(
+                '<p class="nome">{}</p>', "Nome legível: ______________________________________"
+            )
         self.parts.append(Markup("</div>"))
 
 
@@ -577,7 +588,12 @@ def fillable_body(
         )
         builder.object_body(root, data, (), 2, ())
         builder.documents(document_checklist(root, data), data)
-        builder.closing()
+        signers = root.get("x-assinantes")
+        builder.closing(
+            [str(who) for who in signers if isinstance(who, str) and who.strip()]
+            if isinstance(signers, list)
+            else ()
+        )
     except LavraError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError, RecursionError) as exc:
