@@ -25,6 +25,7 @@ REQUERIMENTOS = (
     "requerimento-renovacao-escolar",
     "requerimento-troca-veiculo-escolar",
     "recurso-transporte-escolar",
+    "requerimento-transferencia-licenca",
 )
 FRET = REQUERIMENTOS[0]
 REN = REQUERIMENTOS[2]

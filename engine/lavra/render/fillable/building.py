@@ -427,32 +427,18 @@ class _Builder:
         self.parts.append(Markup("</div>"))
 
     def closing(self, signers: Sequence[str] = ()) -> None:
-        """Place, date and signature lines, to be completed by the applicant.
-
-        ``signers``: who signs when the requerimento has several applicants (the
-        schema's ``x-assinantes``), one signature and name line each; none: the one
-        applicant.
-        """
+        """Place, date and signature lines for the applicant: one signature line for each
+        of ``signers`` (the schema's ``x-assinantes``) when several sign."""
         self.parts.append(Markup('<div class="fecho-requerimento">'))
-        self.emit(
-            "<p>{}</p>",
-            "Declaro, sob as penas da lei, que as informações prestadas são verdadeiras."
-            if not signers
-            else "Declaramos, sob as penas da lei, que as informações prestadas são verdadeiras.",
-        )
-        self.emit(
-            '<p class="local-data">{}</p>',
-            "Local: ______________________________   Data: ____/____/________",
-        )
+        we = "Declaramos" if signers else "Declaro"
+        self.emit("<p>{}</p>", f"{we}, sob as penas da lei, que as informações prestadas são "
+                  "verdadeiras.")
+        self.emit('<p class="local-data">{}</p>',
+                  "Local: ______________________________   Data: ____/____/________")
         for who in signers or ("",):
-            self.emit(
-                '<p class="linha">{}</p>',
-                "Assinatura do(a) requerente ou de seu(sua) representante legal"
-                + (f" – {who}" if who else ""),
-            )
-            self.emit(
-                '<p class="nome">{}</p>', "Nome legível: ______________________________________"
-            )
+            line = "Assinatura do(a) requerente ou de seu(sua) representante legal"
+            self.emit('<p class="linha">{}</p>', f"{line} – {who}" if who else line)
+            self.emit('<p class="nome">{}</p>', "Nome legível: " + "_" * 38)
         self.parts.append(Markup("</div>"))
 
 
@@ -589,11 +575,7 @@ def fillable_body(
         builder.object_body(root, data, (), 2, ())
         builder.documents(document_checklist(root, data), data)
         signers = root.get("x-assinantes")
-        builder.closing(
-            [str(who) for who in signers if isinstance(who, str) and who.strip()]
-            if isinstance(signers, list)
-            else ()
-        )
+        builder.closing([str(s) for s in signers] if isinstance(signers, list) else ())
     except LavraError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError, RecursionError) as exc:
