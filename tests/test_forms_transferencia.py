@@ -150,6 +150,15 @@ def test_the_licence_in_the_registry_must_be_the_cedentes_and_in_force(
     assert not report.complete
 
 
+@pytest.mark.parametrize(("until", "complete"), [("2026-11-27", True), ("2026-11-26", False)],
+                         ids=["alvará valid on the termo's day", "expired the day before"])
+def test_an_expired_alvara_is_not_transferred(engine: Engine, until: str, complete: bool) -> None:
+    report = report_of(engine, TERMO, setter("/licenca/valido_ate", until))
+    assert report.complete is complete
+    if not complete:
+        assert at(report, "/licenca/valido_ate").status is Status.INVALID
+
+
 # ------------------------------------------------------------------ art. 15, I
 
 

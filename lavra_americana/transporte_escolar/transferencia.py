@@ -360,8 +360,16 @@ def _licence_values(
         until_field="/licenca/valido_ate",
         consequence="a transferência não pode ser admitida",
     )
-    if found is None:
-        return typed, []  # an alvará before the registry: the Secretaria's file
+    if found is None:  # an alvará before the registry: the Secretaria's file, as stated
+        until = maybe_date(pointers.get(data, "/licenca/valido_ate"))
+        if until is None or until >= on:
+            return typed, []
+        return typed, [
+            item_at("/licenca/valido_ate", Status.INVALID,
+                    f"O alvará {typed} venceu em {format_date(until)}, antes de "
+                    f"{format_date(on)}: licença não renovada não se transfere (art. 13; "
+                    "art. 15).", TRANSFER, f"{SCHOOL}#art13")
+        ]
     if _same_person(pointers.get(found.data, "/titular/cpf"),
                     pointers.get(data, "/cedente/cpf")) is False:
         items.append(
