@@ -45,7 +45,8 @@
                                               ``revalidacao`` (art. 13, § 6º),
                                               ``vacancia`` (art. 13),
                                               ``selo`` (arts. 3º, § 2º, 13,
-                                              § 3º, 18)
+                                              § 3º, 18), ``transferencia``
+                                              (art. 15)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
                                               money type), ``periods``,
                                               ``infractions`` (earlier infractions),
@@ -133,6 +134,7 @@ def pacote() -> ContentPack:
         revalidacao,
         revogacao,
         selo,
+        transferencia,
         vacancia,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
@@ -144,7 +146,7 @@ def pacote() -> ContentPack:
         alvara_auxiliar, servico_particular, alvara_fretamento, renovacao, fact_dates,
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
-        contrato, autorizacoes, recolhimento, renovacao_lote_fretamento,
+        contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -24,6 +24,9 @@ class FakeHistory:
         found = [r for r in self.records if r.form == form and number.endswith(r.number)]
         return found[0] if found else None
 
+    def by_holder(self, cpf_cnpj: str, form: str) -> Sequence[PriorRecord]:
+        return ()  # the records a test gives are found by number and vehicle only
+
     def in_force(self, placa: str, form: str, on: date) -> Sequence[PriorRecord]:
         return [
             r

@@ -36,7 +36,7 @@ PAGES_BEFORE = {
 NO_CHECKLIST = ("recurso-transporte-escolar",)
 #: Forms that ask Sim/Não questions (the recursos of fretamento and of the classification,
 #: and the communication of a substitute driver, ask none).
-ASKS = (*PAGES_BEFORE, *NO_CHECKLIST)
+ASKS = (*PAGES_BEFORE, *NO_CHECKLIST, "requerimento-transferencia-licenca")
 RADIO = 1 << 15
 
 

@@ -182,6 +182,13 @@ class RegistryHistory:
         plate = normalize_plate(placa)
         return self._kept(r for r in self.registry.active_licences(form, on) if r.placa == plate)
 
+    def by_holder(self, cpf_cnpj: str, form: str) -> list[PriorRecord]:
+        try:
+            found = self.registry.by_holder(cpf_cnpj, form)
+        except InputError:  # not a CPF or CNPJ: nobody's documents
+            return []
+        return self._kept(r for r in found if r.form == form)
+
 
 def _jsonable(value: Any) -> Any:
     """Computed values as JSON (dates as ISO text, decimals as strings)."""

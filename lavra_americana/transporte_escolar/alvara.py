@@ -62,10 +62,13 @@ pending. They run only on data the schema accepted.
     is the one counted (:func:`lavra_americana.transporte_escolar.resultado.result_in_registry`);
     the Cadastro de Atividades entry must fall within
     the 30 days of art. 8º, § 2º (:func:`check_timeliness`). Arts. 14 and 15, § 2º,
-    need the registry's knowledge of a person's licences, which it cannot give yet:
+    need the registry's knowledge of a person's licences, which it cannot give in full:
     each needs a staff attestation (what was checked, by whom, on which date), and is
-    *missing* without it, never met. The fee must have been paid, with its date, on or
-    before the date of issue (art. 3º, § 1º; art. 13, § 3º).
+    *missing* without it, never met; a termo de transferência of the registry by which
+    the titular transferred a licence less than 3 years before makes the alvará
+    *invalid* whatever the attestation says (art. 15, § 2º, ``transferencia``). The fee
+    must have been paid, with its date, on or before the date of issue (art. 3º, § 1º;
+    art. 13, § 3º).
 
     The vehicle's age (art. 17, I) is checked on the início of the validity: the age
     counts by year of manufacture (:mod:`lavra_americana.comum.vehicle_age`) and the
@@ -280,7 +283,7 @@ _ATTESTATIONS: tuple[tuple[str, str, str], ...] = (
     (
         "conferencia_transferencia",
         TRANSFER_BAR,
-        "de que o candidato não transferiu licença nos 5 (cinco) anos anteriores",
+        "de que o candidato não transferiu licença nos 3 (três) anos anteriores",
     ),
 )
 
@@ -507,8 +510,12 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
             start = max(on, previous + timedelta(days=1))
         items.extend(_renewal_request_items(data, context))
     else:
+        from lavra_americana.transporte_escolar import transferencia  # it imports this one
+
         items.extend(_selection_items(data, on, context))
         items.extend(result_in_registry(request.history, data))
+        cpf, history = pointers.get(data, "/titular/cpf"), request.history
+        items.extend(transferencia.transferor_bar_items(history, cpf, on, context, "/titular/cpf"))
     items.extend(
         duplicate_items(
             request.history,

@@ -81,6 +81,7 @@ __all__ = [
     "Eligibility",
     "candidate_eligibility",
     "counted_infractions",
+    "licence_items",
 ]
 
 SCHOOL = "transporte-escolar"
@@ -453,6 +454,29 @@ def _revocation_item(c: Candidate, ctx: _Context) -> Item | None:
         f"e aos requisitos do art. 7º.",
         "art13", "art23_inc3", "art3_par4",
     )
+
+
+def licence_items(
+    on: date,
+    *,
+    active_licences: int,
+    transferred_on: date | None,
+    params: Parameters,
+    laws: Mapping[str, Law],
+) -> tuple[Item, Item]:
+    """Arts. 14 and 15, § 2º, for whoever is to obtain a licence on ``on`` (a titular,
+    or the receiver of a transfer, art. 15, II), from what the registry knows: the
+    licences the person holds and the day of the last transfer of one of theirs. The
+    same rules, and the same counting, as :func:`candidate_eligibility`; the items sit
+    at ``/licencas_ativas`` and ``/transferencia_licenca_em``.
+    """
+    ctx = _Context(check_date(on, "/data_referencia"), "titular", params, laws)
+    known = Candidate(
+        name="", birth_date=None, cnh_category=None, resident_since=None,
+        no_criminal_record=None, course_completed=None, infractions=None,
+        active_licences=active_licences, transferred_licence_on=transferred_on,
+    )
+    return _licence_item(known, ctx), _transfer_item(known, ctx)
 
 
 def candidate_eligibility(

@@ -155,6 +155,14 @@ class History(Protocol):
         """Documents of ``form`` for the vehicle ``placa`` in force on ``on`` (not cancelled)."""
         ...
 
+    def by_holder(self, cpf_cnpj: str, form: str) -> Sequence[PriorRecord]:
+        """Documents of ``form`` whose holder is ``cpf_cnpj`` (cancelled ones included).
+
+        The holder is the registry's search key of the document (the first CPF or CNPJ
+        of its data, breadth first: :func:`lavra.registry.records.search_keys`).
+        """
+        ...
+
 
 @dataclass(frozen=True)
 class ComputeInput:

@@ -241,6 +241,10 @@ def _lint_annotation(key: str, value: Any, at: str) -> None:
         raise ContentPackError(
             f"x-mensagem no esquema {at} deve ser um texto ou um objeto palavra-chave → texto."
         )
+    if key == "x-assinantes" and not (
+        isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)
+    ):
+        raise ContentPackError(f"x-assinantes no esquema {at} deve ser uma lista de textos.")
     if key == "x-documento" and not isinstance(value, bool):
         raise ContentPackError(f"x-documento no esquema {at} deve ser true ou false.")
 

@@ -427,22 +427,19 @@ class _Builder:
             )
         self.parts.append(Markup("</div>"))
 
-    def closing(self) -> None:
-        """Place, date and signature lines, to be completed by the applicant."""
+    def closing(self, signers: Sequence[str] = ()) -> None:
+        """Place, date and signature lines for the applicant: one signature line for each
+        of ``signers`` (the schema's ``x-assinantes``) when several sign."""
         self.parts.append(Markup('<div class="fecho-requerimento">'))
-        self.emit(
-            "<p>{}</p>",
-            "Declaro, sob as penas da lei, que as informações prestadas são verdadeiras.",
-        )
-        self.emit(
-            '<p class="local-data">{}</p>',
-            "Local: ______________________________   Data: ____/____/________",
-        )
-        self.emit(
-            '<p class="linha">{}</p>',
-            "Assinatura do(a) requerente ou de seu(sua) representante legal",
-        )
-        self.emit('<p class="nome">{}</p>', "Nome legível: ______________________________________")
+        we = "Declaramos" if signers else "Declaro"
+        self.emit("<p>{}</p>", f"{we}, sob as penas da lei, que as informações prestadas são "
+                  "verdadeiras.")
+        self.emit('<p class="local-data">{}</p>',
+                  "Local: ______________________________   Data: ____/____/________")
+        for who in signers or ("",):
+            line = "Assinatura do(a) requerente ou de seu(sua) representante legal"
+            self.emit('<p class="linha">{}</p>', f"{line} – {who}" if who else line)
+            self.emit('<p class="nome">{}</p>', "Nome legível: " + "_" * 38)
         self.parts.append(Markup("</div>"))
 
 
@@ -578,7 +575,8 @@ def fillable_body(
         )
         builder.object_body(root, data, (), 2, ())
         builder.documents(document_checklist(root, data), data)
-        builder.closing()
+        signers = root.get("x-assinantes")
+        builder.closing([str(s) for s in signers] if isinstance(signers, list) else ())
     except LavraError:
         raise
     except (TypeError, ValueError, AttributeError, KeyError, RecursionError) as exc:

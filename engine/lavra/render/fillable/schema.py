@@ -16,6 +16,9 @@ Schema vocabulary read here (all of it content-pack data):
   verbatim from ``x-condicao`` (``x-condicao-senao`` for the ``else`` branch) on the
   object holding ``if``.
 - ``x-multilinha``: show a string as a multi-line box.
+- ``x-assinantes`` (at the root): who signs a requerimento several applicants file
+  (``["cedente", "cessionário"]``): one signature line each, instead of the one
+  applicant's.
 - ``x-ajuda``: the help the fillable form prints for a field, instead of its
   ``description`` (``""`` prints none). Without it, a field's own ``description`` is
   printed in full, and one inherited from a shared definition (``$ref``) only up to its
