@@ -204,11 +204,16 @@ def test_registry_records_the_printed_validity_and_refuses_a_duplicate(
         issuer.issue(ALV, alvara(engine, ano_fabricacao=2006), ON)
     renewed = renewal(engine, "2026-12-01")
     renewed["veiculo"]["ano_fabricacao"] = 2011
-    renewed["processo"]["alvara_anterior"] = result.record.formatted
+    renewed["processo"]["alvara_anterior"] = f"{result.record.series} {result.record.formatted}"
     # issued now: the servant's conference of the requerimento is a fact already happened
     renewed["processo"]["conferencia_requerimento"]["data"] = "2026-12-01"
     second = issuer.issue(ALV, renewed, date(2026, 12, 15))
     assert second.record.valid_until == date(2031, 12, 31)  # the 2011 bus's 20th year
+    # the renewal is its own act: its title says so, and it names the alvará it renews
+    text = pdf_text(second.pdf)
+    assert "Alvará de Licença de Circulação – Renovação" in text
+    assert f"renovando o Alvará ALV-FRET nº {result.record.formatted}" in text
+    assert "Renovação" not in pdf_text(result.pdf).split("Fundamento legal")[0]
 
 
 # ------------------------------------------------------------------ renewal requerimento

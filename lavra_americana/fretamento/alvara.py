@@ -223,13 +223,19 @@ def limits_from(
     return limits if vehicle is None else [*limits, vehicle]
 
 
+#: The renewal is its own act (art. 8º: "renovável por igual período"): the alvará that
+#: renews says so in its title, and its text names the alvará renewed with its series.
+RENEWAL_TITLE = "Alvará de Licença de Circulação – Renovação"
+
+
 def alvara_fretamento(request: ComputeInput) -> Computed:
     """Validity (arts. 8º and 10, I), renewal (art. 8º), art. 7º attested, one per vehicle.
 
     ``values``: ``inicio_vigencia``, ``valido_ate``, ``validade_anos``,
     ``vigencia_explicacao``, ``limite_vigencia`` (``prazo`` or ``idade_veiculo``),
     ``requisitos_art7`` (whether the sentence may be printed), ``renovacao``
-    (``ultimo_dia_pedido``: the last day to request the next renewal), ``pendente``.
+    (``ultimo_dia_pedido``: the last day to request the next renewal), ``pendente``,
+    ``titulo_documento`` (the renewal's title, None for a first alvará).
     """
     data = data_of(request)
     on = request.on
@@ -269,7 +275,9 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
         message = f"Não foi possível calcular a validade do alvará: {error.message}"
         items.append(item_at("/processo", Status.MISSING, message, TERM))
         return Computed(
-            {**licence_pending(message), "requisitos_art7": attested}, unique_items(items)
+            {**licence_pending(message), "requisitos_art7": attested,
+             "titulo_documento": RENEWAL_TITLE if renewal else None},
+            unique_items(items),
         )
     if chosen.end < start:
         items.append(
@@ -294,6 +302,7 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
             "explicacao": next_request.explanation,
         },
         "pendente": None,
+        "titulo_documento": RENEWAL_TITLE if renewal else None,
     }
     return Computed(values, unique_items(items))
 
