@@ -204,7 +204,8 @@ def test_registry_records_the_printed_validity_and_refuses_a_duplicate(
         issuer.issue(ALV, alvara(engine, ano_fabricacao=2006), ON)
     renewed = renewal(engine, "2026-12-01")
     renewed["veiculo"]["ano_fabricacao"] = 2011
-    renewed["processo"]["alvara_anterior"] = f"{result.record.series} {result.record.formatted}"
+    # typed bare, as staff often do: printed with its series, as the registry holds it
+    renewed["processo"]["alvara_anterior"] = result.record.formatted
     # issued now: the servant's conference of the requerimento is a fact already happened
     renewed["processo"]["conferencia_requerimento"]["data"] = "2026-12-01"
     second = issuer.issue(ALV, renewed, date(2026, 12, 15))

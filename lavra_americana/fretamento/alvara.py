@@ -102,8 +102,9 @@ with 30 days' notice and its issue only once art. 7º is met (art. 8º)."""
 
 def _renewal(
     data: Mapping[str, Any], on: date, history: Any, context: StatutoryContext
-) -> tuple[date | None, list[Item]]:
-    """The vencimento of the alvará renewed, and the renewal's items (art. 8º)."""
+) -> tuple[date | None, str | None, list[Item]]:
+    """The vencimento of the alvará renewed, its number with the series as the registry
+    prints it (None when the registry lacks it), and the renewal's items (art. 8º)."""
     number = pointers.get(data, "/processo/alvara_anterior")
     expiry = maybe_date(pointers.get(data, "/processo/vencimento_alvara_anterior"))
     found, items = parent_act_items(
@@ -119,6 +120,7 @@ def _renewal(
         plate=pointers.get(data, "/veiculo/placa"),
         in_force=False,
     )
+    printed = found.printed if found is not None else None
     if found is None:
         # Not in the registry (a paper alvará): the vencimento the process states.
         items = []
@@ -126,16 +128,16 @@ def _renewal(
         expiry = found.valid_until
     filed = maybe_date(pointers.get(data, "/processo/data_requerimento"))
     if expiry is None or filed is None:
-        return expiry, items
+        return expiry, printed, items
     try:
         judged = check_timeliness(
             TERM, expiry, filed, context=context, field="/processo/data_requerimento"
         )
     except LavraError as error:
         items.append(item_at("/processo/data_requerimento", Status.INVALID, error.message, TERM))
-        return expiry, items
+        return expiry, printed, items
     items.extend(late_renewal(judged, context))
-    return expiry, items
+    return expiry, printed, items
 
 
 def late_renewal(judged: StatutoryTimeliness, context: StatutoryContext) -> list[Item]:
@@ -243,8 +245,9 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
     items: list[Item] = []
     renewal = pointers.get(data, "/processo/renovacao") is True
     start = on
+    renewed_number = None
     if renewal:
-        previous, renewal_items = _renewal(data, on, request.history, context)
+        previous, renewed_number, renewal_items = _renewal(data, on, request.history, context)
         items.extend(renewal_items)
         if previous is not None:
             start = max(on, previous + timedelta(days=1))
@@ -303,6 +306,9 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
         },
         "pendente": None,
         "titulo_documento": RENEWAL_TITLE if renewal else None,
+        # the alvará renewed, printed with its series when the registry holds it (a bare
+        # number typed by staff would otherwise print without it)
+        "alvara_anterior_impresso": renewed_number,
     }
     return Computed(values, unique_items(items))
 
