@@ -235,28 +235,26 @@ def _line_values(
     }
 
 
-def _requirement(data: Mapping[str, Any], index: int, sources: AmountSources) -> str | None:
+def _requirement(data: Mapping[str, Any], index: int) -> str | None:
     """Art. 15, I punishes not meeting "qualquer das exigências estabelecidas pelo art. 11":
     the auto names which one (``exigencia_art11``, required by the schema for that
-    infraction), with its text, so that the company knows what to defend against."""
+    infraction), so that the company knows what to defend against. The citation, or None
+    (another infraction, or none given)."""
     entry = f"{INFRACTIONS_POINTER}/{index}"
     chosen = pointers.get(data, f"{entry}/exigencia_art11")
     if pointers.get(data, f"{entry}/dispositivo") != f"{FRETAMENTO}#art15_inc1":
         return None
     if not isinstance(chosen, str) or not chosen.startswith(f"{FRETAMENTO}#art11_"):
         return None
-    cited = resolve(sources.laws, chosen)
+    return chosen
+
+
+def _requirement_text(citation: str | None, sources: AmountSources) -> str | None:
+    """The precept as the auto prints it: its short reference and its text."""
+    if citation is None:
+        return None
+    cited = resolve(sources.laws, citation)
     return f"{cited.short.removesuffix(f', da {cited.law.short_title}')}: {cited.text}"
-
-
-def _requirements_cited(data: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The art. 11 precepts the auto names (for its "Fundamento legal")."""
-    cited = []
-    for line in lines:
-        if line.get("exigencia"):
-            cited.append(str(pointers.get(
-                data, f"{INFRACTIONS_POINTER}/{line['indice']}/exigencia_art11")))
-    return cited
 
 
 def _line_items(index: int, line: FretamentoPenalty) -> list[Item]:
@@ -432,8 +430,9 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
         _line_values(index, line, description, sources)
         for (index, _, description), line in zip(lines, assessment.lines, strict=True)
     ]
-    for line_value in line_values:
-        line_value["exigencia"] = _requirement(data, line_value["indice"], sources)
+    requirements = [_requirement(data, line_value["indice"]) for line_value in line_values]
+    for line_value, requirement in zip(line_values, requirements, strict=True):
+        line_value["exigencia"] = _requirement_text(requirement, sources)
     for (index, _, _), line in zip(lines, assessment.lines, strict=True):
         items.extend(_line_items(index, line))
 
@@ -476,7 +475,7 @@ def auto_infracao_fretamento(request: ComputeInput) -> Computed:
             assessment,
             appeal,
             [*form_basis(pack_root(request.pack_dir), request.form_id),
-             *_requirements_cited(data, line_values)],
+             *(r for r in requirements if r is not None)],
             sources.laws,
         ),
         "historico_consultado": consulted,

@@ -48,6 +48,8 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from babel.numbers import format_decimal
+
 from lavra.checking.computations import Computation, Computed, ComputeInput, item_at
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
@@ -84,9 +86,8 @@ IMPLEMENTED: tuple[str, ...] = (
 
 
 def _metres(value: Any) -> str:
-    amount = Decimal(str(value)).quantize(Decimal("0.01"))
-    whole, cents = f"{amount:,.2f}".split(".")
-    return f"{whole.replace(',', '.')},{cents} m"
+    """A distance in pt-BR, to the centimetre, as the law writes it ("400,00m")."""
+    return f"{format_decimal(Decimal(str(value)), format='#,##0.00', locale='pt_BR')} m"
 
 
 def _stop_items(data: Any, eventual: bool) -> tuple[list[dict[str, Any]], list[Item]]:
