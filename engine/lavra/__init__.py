@@ -30,9 +30,11 @@ No module of the engine imports a pack. The top-level modules may import::
     lavra.documents   lavra.errors lavra.textutil lavra.inputs lavra.pack lavra.config
                       lavra.law lavra.checking lavra.render
     lavra.staff       lavra.errors lavra.law lavra.registry
+    lavra.verifying   lavra.errors lavra.inputs lavra.pack lavra.config lavra.signing
+                      lavra.registry
     lavra.issuing     lavra.errors lavra.textutil lavra.inputs lavra.pack lavra.config
                       lavra.law lavra.checking lavra.render lavra.signing
-                      lavra.registry lavra.documents lavra.staff
+                      lavra.registry lavra.documents lavra.staff lavra.verifying
     lavra.recording   lavra.errors lavra.textutil lavra.inputs lavra.checking lavra.law
                       lavra.registry
 """

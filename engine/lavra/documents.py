@@ -31,7 +31,14 @@ from lavra.checking.report import Report, build_report
 from lavra.config import Config, load_config
 from lavra.errors import InputError, LavraError, ParameterError, RenderError
 from lavra.inputs import pointers
-from lavra.inputs.reading import TIMEZONE, check_date, check_values, maybe_date, today
+from lavra.inputs.reading import (
+    MAX_PDF_BYTES,
+    TIMEZONE,
+    check_date,
+    check_values,
+    maybe_date,
+    today,
+)
 from lavra.inputs.schemas.validation import SchemaIssue, extra_issue, field_label, validate
 from lavra.law.overlay import EMPTY_OVERLAY, StaffOverlay, overlay_parameters
 from lavra.law.params import Parameters
@@ -42,13 +49,12 @@ from lavra.render.fillable.schema import inline_refs, with_required_objects
 from lavra.render.glyphs import Coverage, coverage_of, undrawable
 from lavra.render.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
-from lavra.render.task import DocumentRenderer, Rendering, RenderJob, render_job
+from lavra.render.task import DocumentRenderer, Rendering, RenderJob, render_job, warm
 
 if TYPE_CHECKING:
     from lavra.checking.computations import History
 
 FORM_ID_KEY = "/LavraFormulario"
-MAX_PDF_BYTES = 10 * 1024 * 1024
 #: Limits of rendering one document (a document takes well under a second).
 #: A worker's first document also loads the pack (``startup``, not counted in ``timeout``).
 RENDER_LIMITS = Limits(timeout=20.0, memory_bytes=1536 * MiB, output_bytes=64 * MiB, startup=120.0)
@@ -118,6 +124,19 @@ class Engine:
     @classmethod
     def from_config(cls, config: Config | None = None) -> Engine:
         return cls(Content((config or load_config()).pack_dir))
+
+    def warm_up(self) -> int:
+        """Start the render workers now and load the pack's renderer in each, so that the
+        first preview or document a user asks for does not wait for them (``lavra
+        serve`` calls it in the background). Returns how many workers are warm."""
+        pool = default_pool() if self._pool is True else self._pool
+        if not pool:
+            _ = self._local.renderer
+            return 0
+        try:
+            return len(pool.warm(warm, self._pack, self.content.version, limits=self.limits))
+        except (TaskFailed, OSError):  # no worker could start: the first task will say why
+            return 0
 
     @cached_property
     def _local(self) -> DocumentRenderer:

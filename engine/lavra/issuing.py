@@ -11,7 +11,6 @@ failure anywhere leaves neither a number nor a record behind (see lavra.registry
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -45,22 +44,19 @@ from lavra.signing.pades import DocumentSigner
 from lavra.signing.pki import (
     DEV_PASSPHRASE,
     REVOCATION_DIR,
-    TRUSTED_DIR,
     DevPki,
     RevocationInfo,
     init_dev_pki,
-    load_certificates,
     load_revocation_info,
 )
 from lavra.signing.verification import (
-    find_verification_code,
     new_code,
     normalize_code,
     qr_png,
     verification_url,
-    verify_pdf,
 )
 from lavra.staff import RegistryStaffValues
+from lavra.verifying import VerificationResult, Verifier, registry_url, trust_roots
 
 if TYPE_CHECKING:
     from lavra.checking.computations import PriorRecord
@@ -84,47 +80,6 @@ class IssueResult:
     pdf: bytes
     docx: bytes | None
     report: Report
-
-
-@dataclass(frozen=True)
-class VerificationResult:
-    """What ``lavra verify`` says of a PDF: its signature and its registry record."""
-
-    intact: bool
-    trusted: bool
-    unmodified: bool
-    registered: bool
-    cancelled: bool
-    number: str | None
-    form: str | None
-    signer: str | None
-    code: str | None
-    problems: tuple[str, ...]
-
-    @property
-    def valid(self) -> bool:
-        return (
-            self.intact
-            and self.trusted
-            and self.unmodified
-            and self.registered
-            and not self.cancelled
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "valid": self.valid,
-            "intact": self.intact,
-            "trusted": self.trusted,
-            "unmodified": self.unmodified,
-            "registered": self.registered,
-            "cancelled": self.cancelled,
-            "number": self.number,
-            "form": self.form,
-            "signer": self.signer,
-            "code": self.code,
-            "problems": list(self.problems),
-        }
 
 
 _PRINTED_NUMBER = re.compile(r"(\d{1,9})\s*/\s*(\d{4})\s*$")
@@ -257,18 +212,8 @@ class Signers:
         return bool(self.config.signers)
 
     def trust_roots(self) -> list[x509.Certificate]:
-        """Every certificate in ``<pki>/confiaveis/``, plus the development root while no
-        production signer is configured (a document signed by the development PKI must
-        never pass as authentic once the municipality's certificates are in use)."""
-        roots: list[x509.Certificate] = []
-        dev_root = self.config.pki_dir / "raiz.pem"
-        if dev_root.exists() and not self.production:
-            roots.extend(load_certificates(dev_root))
-        trusted = self.config.pki_dir / TRUSTED_DIR
-        if trusted.is_dir():
-            for path in sorted(trusted.glob("*.pem")):
-                roots.extend(load_certificates(path))
-        return roots
+        """The trusted roots (:func:`lavra.verifying.trust_roots`)."""
+        return trust_roots(self.config)
 
     def revocation_info(self) -> RevocationInfo:
         """The CRLs and OCSP responses copied into ``<pki>/lcr/``."""
@@ -294,7 +239,7 @@ class Issuer:
     def from_config(cls, config: Config | None = None) -> Issuer:
         config = config or load_config()
         engine = Engine(Content(config.pack_dir))
-        return cls(engine, open_registry(_database_url(config)), config)
+        return cls(engine, open_registry(registry_url(config)), config)
 
     @cached_property
     def history(self) -> RegistryHistory:
@@ -433,71 +378,8 @@ class Issuer:
         return self.registry.by_code(normalize_code(code))
 
     def verify(self, pdf: bytes) -> VerificationResult:
-        """Signature (intact, trusted, unmodified) and the registry record of this PDF.
-
-        Never raises for the file's content: a file that is not a PDF, is damaged,
-        unsigned or altered in any way is reported not valid, with pt-BR reasons
-        (whatever the PDF parsers raise on it). ConfigError only when no trust root
-        is configured or a file of ``pki/lcr/`` is unreadable.
-
-        Revocation: signers under a root other than the development one must have
-        their revocation status established, from the CRLs and OCSP responses of
-        ``<pasta_dados>/pki/lcr/`` or fetched from the addresses their certificates
-        publish; otherwise they are not trusted (see :func:`lavra.signing.verification.verify_pdf`).
-        """
-        roots = self.signers.trust_roots()
-        if not roots:
-            raise ConfigError(
-                "Nenhum certificado raiz de confiança configurado: execute «lavra keys init» "
-                "ou coloque as raízes em pasta_dados/pki/confiaveis/."
-            )
-        revocation = self.signers.revocation_info()
-        try:
-            check = verify_pdf(
-                pdf,
-                roots,
-                crls=revocation.crls,
-                ocsps=revocation.ocsps,
-                allow_fetching=True,
-            )
-        except InputError as error:
-            # Not a PDF, unreadable, unsigned or with a damaged signature: not authentic.
-            return _not_authentic(error.message)
-        problems = list(check.problems)
-        try:
-            code = find_verification_code(pdf)
-        except InputError as error:  # unreadable text, or two different codes
-            code = None
-            problems.append(error.message)
-        else:
-            if code is None:
-                problems.append("O documento não traz um código verificador do lavra.")
-        record = self.registry.by_code(code) if code else None
-        sha = hashlib.sha256(pdf).hexdigest()
-        registered = record is not None and record.sha256 == sha
-        if code is not None and record is None:
-            problems.append(f"O código verificador {code} não consta do registro de documentos.")
-        elif record is not None and not registered:
-            problems.append(
-                "Este arquivo difere do original registrado com o mesmo código verificador."
-            )
-        cancelled = record is not None and record.cancelled
-        if record is not None and record.cancelled:
-            problems.append(
-                f"O documento {record.printed} foi cancelado: {record.cancel_reason}."
-            )
-        return VerificationResult(
-            intact=check.intact,
-            trusted=check.trusted,
-            unmodified=check.unmodified,
-            registered=registered,
-            cancelled=cancelled,
-            number=record.formatted if record else None,
-            form=record.form if record else None,
-            signer=check.signer_subject,
-            code=code,
-            problems=tuple(problems),
-        )
+        """Signature and registry record of this PDF (:meth:`lavra.verifying.Verifier.verify`)."""
+        return Verifier(self.registry, self.config).verify(pdf)
 
     def cancel(self, number: str, reason: str, by: str, series: str | None = None) -> IssuedRecord:
         """Mark a document cancelled (it stays in the registry, with the reason)."""
@@ -511,34 +393,6 @@ class Issuer:
 
     def close(self) -> None:
         self.registry.close()
-
-
-def _not_authentic(problem: str) -> VerificationResult:
-    return VerificationResult(
-        intact=False,
-        trusted=False,
-        unmodified=False,
-        registered=False,
-        cancelled=False,
-        number=None,
-        form=None,
-        signer=None,
-        code=None,
-        problems=(problem,),
-    )
-
-
-def registry_url(config: Config) -> str:
-    """The registry's database URL for ``config`` (what :meth:`Issuer.from_config` opens)."""
-    return _database_url(config)
-
-
-def _database_url(config: Config) -> str:
-    if config.database_url:
-        return config.database_url
-    from lavra.registry.database import database_url
-
-    return database_url(config.data_dir)
 
 
 def ensure_dev_pki(config: Config, content: Content) -> DevPki:

@@ -14,7 +14,7 @@ from typing import Any
 import referencing
 
 from lavra.checking.checks import RULES, CheckSpec, Rule
-from lavra.errors import ContentPackError, LavraError, UnknownFormError
+from lavra.errors import ContentPackError, UnknownFormError
 from lavra.inputs.schemas.fields import FieldInfo, field_annotations
 from lavra.inputs.schemas.registry import BASE_URI, build_registry
 from lavra.law.model import Law, load_laws, resolve
@@ -295,12 +295,3 @@ class Content:
     def cite_text(self, citation: str) -> str:
         text = resolve(self.laws, citation).text
         return text or ""
-
-
-def describe_error(error: LavraError) -> str:
-    """The message of an error with the field it names, for shells."""
-    return (
-        f"{error.message} (campo {error.field})"
-        if error.field and error.field not in error.message
-        else error.message
-    )

@@ -2,35 +2,30 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
 import sys
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from lavra.checking.report import STATUS_LABELS, Report
 from lavra.cli import i18n as cli_i18n
-from lavra.cli.amount import amount
-from lavra.cli.batch import batch
-from lavra.cli.deadline import deadline
-from lavra.cli.facts import fact_group
 from lavra.cli.files import check_writable, write_atomically
-from lavra.cli.law import law
-from lavra.cli.pack import pack
 from lavra.cli.support import EXIT_INCOMPLETE, shielded
-from lavra.cli.values import values, with_staff_values
-from lavra.cli.web import serve, users
 from lavra.config import load_config
-from lavra.documents import MAX_PDF_BYTES, Engine
 from lavra.errors import InputError, LavraError
-from lavra.inputs.reading import describe_os_error, parse_date, read_data
+from lavra.inputs.reading import MAX_PDF_BYTES, describe_os_error, parse_date, read_data
 from lavra.inputs.textnorm import clean_text
 from lavra.pack import PACK_ENV
-from lavra.signing.pdfinspect import inspect_pdf
+
+if TYPE_CHECKING:
+    from lavra.checking.report import Report
+    from lavra.documents import Engine
+    from lavra.issuing import Issuer
 
 cli_i18n.install()
 # The libraries' own log lines are English and technical: the commands report in pt-BR.
@@ -39,6 +34,9 @@ for _library in ("pypdf", "pyhanko", "pyhanko_certvalidator", "weasyprint", "fon
 
 
 def _engine() -> Engine:
+    from lavra.cli.values import with_staff_values
+    from lavra.documents import Engine
+
     return with_staff_values(Engine.from_config())
 
 
@@ -56,6 +54,8 @@ ON_OPTION = click.option(
 
 
 def print_report(report: Report, as_json: bool) -> None:
+    from lavra.checking.report import STATUS_LABELS
+
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
         return
@@ -82,7 +82,44 @@ def _choose_pack(choice: str | None) -> None:
     os.environ[PACK_ENV] = choice
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """The top command: the groups of commands in other modules are imported only when
+    asked for (``lavra verify`` does not load the renderer nor the content pack)."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, _, attribute = self.lazy[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module), attribute)
+            cli_i18n.localize_metavars(command)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+LAZY_COMMANDS = {
+    "law": "lavra.cli.law:law",
+    "pack": "lavra.cli.pack:pack",
+    "deadline": "lavra.cli.deadline:deadline",
+    "amount": "lavra.cli.amount:amount",
+    "serve": "lavra.cli.web:serve",
+    "users": "lavra.cli.web:users",
+    "fato": "lavra.cli.facts:fact_group",
+    "batch": "lavra.cli.batch:batch",
+    "valores": "lavra.cli.values:values",
+}
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=LAZY_COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(package_name="lavra", message="lavra %(version)s")
 @click.option(
     "--pacote",
@@ -100,17 +137,6 @@ def main(pack_choice: str | None) -> None:
     prazos e valores fixados pelas leis.
     """
     _choose_pack(pack_choice)
-
-
-main.add_command(law)
-main.add_command(pack)
-main.add_command(deadline)
-main.add_command(amount)
-main.add_command(serve)
-main.add_command(users)
-main.add_command(fact_group)
-main.add_command(batch)
-main.add_command(values)
 
 
 @main.command("check")
@@ -195,6 +221,8 @@ def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) 
         raise LavraError(
             f"Não foi possível ler o arquivo {filled}: {describe_os_error(error)}."
         ) from None
+    from lavra.signing.pdfinspect import inspect_pdf
+
     result = _engine().read(raw, form, _on(on))
     alerts = inspect_pdf(raw)
     if as_json:
@@ -257,6 +285,7 @@ def keys_init_command(force: bool) -> None:
     transportes, agente de fiscalização, prefeito). Em produção use o certificado
     do Município (configuração [assinantes]).
     """
+    from lavra.documents import Engine
     from lavra.signing.pki import init_dev_pki
 
     config = load_config()
@@ -267,7 +296,7 @@ def keys_init_command(force: bool) -> None:
         click.echo(f"  {role:<24} {path}")
 
 
-def _issuer() -> Any:
+def _issuer() -> Issuer:
     from lavra.issuing import Issuer
 
     return Issuer.from_config()
@@ -373,7 +402,10 @@ def issue_command(
 def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
     """Verifica um documento emitido: assinatura íntegra, confiável, sem alteração
     posterior, e o registro com este código e este hash. Sai com 0 só quando tudo confere."""
-    issuer = _issuer()
+    # Neither the renderer nor the content pack: only the validator and the registry.
+    from lavra.verifying import Verifier
+
+    issuer = Verifier.from_config()
     if code is not None:
         record = issuer.lookup_code(code)
         if record is None:
@@ -412,6 +444,8 @@ def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
         raise LavraError(
             f"Não foi possível ler o arquivo {file}: {describe_os_error(error)}."
         ) from None
+    from lavra.signing.pdfinspect import inspect_pdf
+
     result = issuer.verify(raw)
     alerts = inspect_pdf(raw)
     if as_json:

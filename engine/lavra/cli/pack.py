@@ -14,10 +14,10 @@ from pathlib import Path
 
 import click
 
-from lavra.checking.content import Content, describe_error
+from lavra.checking.content import Content
 from lavra.cli.support import EXIT_INCOMPLETE, shielded
 from lavra.config import load_config
-from lavra.errors import ContentPackError
+from lavra.errors import ContentPackError, describe_error
 from lavra.pack import checked_pack_dir
 from lavra.render.templatecheck import check_templates
 

@@ -10,8 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from lavra.checking.content import describe_error
-from lavra.errors import LavraError
+from lavra.errors import LavraError, describe_error
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_INCOMPLETE = 1

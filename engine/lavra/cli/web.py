@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import replace
 
 import click
@@ -56,6 +57,9 @@ def serve(host: str, port: int, proxy: bool, proxy_ips: tuple[str, ...]) -> None
     context = WebContext(config, settings)
     _ensure_signing_keys(context)
     app = create_app(context)
+    # The render and verification workers start while uvicorn does: the first preview
+    # or upload does not pay for them.
+    threading.Thread(target=context.engine.warm_up, name="lavra-warm-up", daemon=True).start()
     click.echo(f"lavra: aplicação web em http://{host}:{port}/ (Ctrl+C encerra).")
     if settings.trusted_proxies:
         click.echo("lavra: proxy reverso confiável: " + ", ".join(settings.trusted_proxies) + ".")

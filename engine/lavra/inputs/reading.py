@@ -16,6 +16,9 @@ from lavra.errors import InputError
 from lavra.inputs import pointers
 from lavra.inputs.textnorm import MAX_DEPTH, clean_tree
 
+#: The largest PDF accepted from a user (a filled requerimento, a document to verify).
+MAX_PDF_BYTES: Final = 10 * 1024 * 1024
+
 TIMEZONE = ZoneInfo("America/Sao_Paulo")
 MAX_DATA_BYTES = 2 * 1024 * 1024
 MAX_STRING_CHARS = 10_000

@@ -362,6 +362,42 @@ class WorkerPool:
                 worker.stop()
             self._lock.notify()
 
+    def warm(self, func: Callable[..., Any], *args: Any, limits: Limits | None = None) -> list[Any]:
+        """Start every worker of the pool now and run ``func(*args)`` in each (to load
+        what the workers keep warm), at the same time; the results, one per worker.
+
+        A worker that fails its warm-up is simply replaced later, when a task needs it:
+        warming is an optimisation, its failure is not an error of the caller's.
+        """
+        results: list[Any] = []
+        workers: list[_Worker] = []
+        try:
+            for _ in range(self.size):
+                with self._lock:
+                    if self._closed or self._busy + len(self._idle) >= self.size:
+                        break
+                    self._busy += 1
+                try:
+                    workers.append(_Worker(self._context))
+                except BaseException:
+                    with self._lock:
+                        self._busy -= 1
+                        self._lock.notify()
+                    raise
+            threads = [
+                threading.Thread(target=lambda w=w: _collect(w, func, args, limits, results),
+                                 daemon=True)
+                for w in workers
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        finally:
+            for worker in workers:
+                self._release(worker)
+        return results
+
     def pids(self) -> list[int]:
         """The process ids of the idle workers (for tests and diagnostics)."""
         with self._lock:
@@ -375,6 +411,13 @@ class WorkerPool:
             self._lock.notify_all()
         for worker in idle:
             worker.stop(timeout=2.0)
+
+
+def _collect(worker: _Worker, func: Callable[..., Any], args: tuple[Any, ...],
+             limits: Limits | None, results: list[Any]) -> None:
+    # A worker that fails its warm-up is dead or replaced: the next task starts another.
+    with contextlib.suppress(TaskFailed, LavraError, OSError):
+        results.append(worker.call(func, args, limits or Limits()))
 
 
 def _default_size() -> int:

@@ -21,7 +21,7 @@ from lavra.render.isolation import start_clock
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
 from lavra.render.templating import StaffSandbox, make_environment, render_template
 
-__all__ = ["DocumentRenderer", "RenderJob", "Rendering", "render_job"]
+__all__ = ["DocumentRenderer", "RenderJob", "Rendering", "render_job", "warm"]
 
 #: The template every document starts from (it includes the form's own wording).
 FRAME_TEMPLATE = "documento.html"
@@ -93,15 +93,30 @@ class DocumentRenderer:
 _WARM: dict[tuple[str, str], DocumentRenderer] = {}
 
 
-def render_job(job: RenderJob) -> Rendering:
-    """Runs in a worker: the job rendered with the pack's renderer kept from earlier jobs."""
-    key = (job.pack, job.version)
+def _warm_renderer(pack: str, version: str) -> DocumentRenderer:
+    key = (pack, version)
     found = _WARM.get(key)
     if found is None:
         _WARM.clear()
-        root = Path(job.pack)
+        root = Path(pack)
         found = DocumentRenderer(root, load_laws(root))
         _ = found.renderer  # fonts and CSS, before the task's clock starts
+        _ = found.draft_env, found.final_env
         _WARM[key] = found
+    return found
+
+
+def warm(pack: str, version: str) -> int:
+    """Runs in a worker: load the pack's renderer now, so that the first document a
+    user asks for does not wait for it. Returns the worker's process id."""
+    import os
+
+    _warm_renderer(pack, version)
+    return os.getpid()
+
+
+def render_job(job: RenderJob) -> Rendering:
+    """Runs in a worker: the job rendered with the pack's renderer kept from earlier jobs."""
+    found = _warm_renderer(job.pack, job.version)
     start_clock()
     return found.render(job)

@@ -24,7 +24,6 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from lavra.checking.content import describe_error
 from lavra.config import Config
 from lavra.errors import (
     CitationError,
@@ -33,6 +32,7 @@ from lavra.errors import (
     ParameterError,
     RenderError,
     UnknownFormError,
+    describe_error,
 )
 from lavra.web import api, pages_facts, pages_public, pages_staff, pages_values
 from lavra.web.common import (

@@ -15,8 +15,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from starlette.datastructures import FormData, UploadFile
 
-from lavra.checking.content import describe_error
-from lavra.errors import InputError, LavraError
+from lavra.errors import InputError, LavraError, describe_error
 from lavra.web.context import WebContext
 from lavra.web.formmodel import MAX_FIELDS
 from lavra.web.users import User

@@ -57,31 +57,31 @@ def read_requerimento(
     return {"form": found, "data": data, "alertas": list(_alerts(pdf))}
 
 
-#: The issuer a worker keeps between verifications, by the repr of its configuration:
-#: loading the pack and opening the registry cost about a second, a verification
-#: about 0.1 s. The issuer reads the trust roots, revocation files and registry
-#: afresh on every verification, so keeping it changes nothing but the time.
-_ISSUERS: dict[str, Any] = {}
+#: The verifier a worker keeps between verifications, by the repr of its configuration
+#: (opening the registry costs more than a verification). It reads the trust roots,
+#: revocation files and registry afresh on every verification, so keeping it changes
+#: nothing but the time. It needs neither the content pack nor the renderer.
+_VERIFIERS: dict[str, Any] = {}
 
 
-def _issuer(config: Any) -> Any:
+def _verifier(config: Any) -> Any:
     key = repr(config)
-    issuer = _ISSUERS.get(key)
-    if issuer is None:
+    verifier = _VERIFIERS.get(key)
+    if verifier is None:
         import importlib
 
-        issuing = importlib.import_module("lavra.issuing")
-        for previous in _ISSUERS.values():
+        verifying = importlib.import_module("lavra.verifying")
+        for previous in _VERIFIERS.values():
             previous.close()
-        _ISSUERS.clear()
-        issuer = issuing.Issuer.from_config(config)
-        _ISSUERS[key] = issuer
-    return issuer
+        _VERIFIERS.clear()
+        verifier = verifying.Verifier.from_config(config)
+        _VERIFIERS[key] = verifier
+    return verifier
 
 
 def verify_document(pdf: bytes, config: Any) -> dict[str, Any]:
-    """The issuer's verification of a PDF, as JSON-ready values."""
-    result = _issuer(config).verify(pdf)
+    """The verification of a PDF (:class:`lavra.verifying.Verifier`), as JSON-ready values."""
+    result = _verifier(config).verify(pdf)
     payload = result.to_json()
     if not isinstance(payload, dict):
         raise InputError("A verificação não produziu um resultado legível.")

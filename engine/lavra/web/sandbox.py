@@ -18,8 +18,9 @@ from lavra.render.isolation import Limits, MiB, TaskFailed, default_pool, preloa
 
 __all__ = ["Limits", "MiB", "run_isolated"]
 
-# The workers verify uploads with the issuer: the fork server imports it once.
-preload("lavra.issuing", "lavra.web.pdftasks")
+# The workers render with the issuer's engine and verify uploads with the verifier:
+# the fork server imports both once.
+preload("lavra.issuing", "lavra.verifying", "lavra.web.pdftasks")
 
 
 def run_isolated(func: Callable[..., Any], *args: Any, limits: Limits | None = None) -> Any:
