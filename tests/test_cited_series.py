@@ -68,6 +68,19 @@ def test_a_repeat_cites_the_auto_with_its_series() -> None:
         ("decisao-recurso-secretario", "AIF-FRET nº 0012/2026"),
         ("requerimento-renovacao-escolar", "Transporte Escolar ALV-ESC nº 0007/2026"),
         ("comunicacao-substituicao-condutor", "Transporte Escolar ALV-ESC nº 0007/2026"),
+        # The acts and the forms that printed "nº" before a number that carries its own
+        # series ("nº AIF-FRET nº 0021/2026"), or a series-less "nº" before it:
+        ("declaracao-vacancia", "pelo Alvará ALV-ESC nº 0007/2025"),
+        ("notificacao-pendencias-renovacao", "Transporte Escolar ALV-ESC nº 0007/2026"),
+        ("notificacao-pendencias-renovacao-fretamento", "Circulação ALV-FRET nº 0007/2021"),
+        ("selo-identificacao", "Alvará ALV-ESC nº 0007/2026"),
+        ("termo-revalidacao-semestral", "ALV-ESC nº 0007/2026"),
+        ("recurso-fretamento", "AIF-FRET nº 0021/2026"),
+        ("recurso-transporte-escolar", "Transporte Escolar ALV-ESC nº 0007/2026"),
+        ("recurso-transporte-escolar", "auto de infração AIE-ESC nº 0001/2026"),
+        ("recurso-classificacao", "Edital de Resultado ED-RES-ESC nº 0001/2026"),
+        ("edital-resultado-classificacao", "Edital de Chamamento nº 01/2026"),
+        ("alvara-transporte-escolar", "Edital de Chamamento nº 01/2026"),
     ],
 )
 def test_documents_cite_earlier_acts_with_their_series(

@@ -101,7 +101,8 @@ def test_to_the_mayor_the_case_decides_title_basis_and_start(engine: Engine) -> 
     assert prepared.computed["prazo"]["ultimo_dia"] == date(2026, 4, 7)
     text = pdf_text(engine.draft(REC, data).pdf)
     assert "Excelentíssimo Senhor Prefeito Municipal" in text
-    assert "a decisão do Secretário em recurso nº DEC-SETRANSV nº 0007/2026" in text
+    assert "a decisão do Secretário em recurso DEC-SETRANSV nº 0007/2026" in text
+    assert " nº DEC-" not in text and " nº AIF-" not in text  # never "nº SÉRIE nº"
     assert "Secretário Municipal de Transportes e Sistema Viário (art. 23" not in text
 
 
@@ -216,7 +217,7 @@ def test_draft_prints_the_case_the_act_and_the_last_day(engine: Engine) -> None:
     text = pdf_text(engine.draft(REC, data).pdf)
     assert "Recurso ao Secretário Municipal de Transportes e Sistema Viário" in text
     assert "Ilustríssimo Senhor Secretário" in text
-    assert "o auto de infração nº AIF-FRET nº 0021/2026, de 02/03/2026" in text
+    assert "o auto de infração AIF-FRET nº 0021/2026, de 02/03/2026" in text
     assert "Último dia para a interposição: 17/03/2026" in text
     assert "Americana, 12 de março de 2026" in text
     assert "Maria Exemplo da Silva" in text and "Prefeito" not in text

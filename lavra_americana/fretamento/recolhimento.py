@@ -81,7 +81,7 @@ from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
 from lavra.inputs.reading import DATE_MAX
 from lavra.law.model import Law
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import numbered, short
 from lavra_americana.comum.computing import (
     after_issue,
@@ -326,7 +326,8 @@ def _receipt(
     if theirs and ours and bare_number(theirs) != bare_number(ours):
         items.append(item_at(
             "/alvara/numero", Status.INVALID,
-            f"{label} registra o recolhimento do alvará nº {theirs}, não do nº {ours}: "
+            f"{label} registra o recolhimento do alvará {format_act_number(theirs)}, não do "
+            f"{format_act_number(ours)}: "
             "devolve-se o alvará recolhido.", RETURN))
     return found, items
 

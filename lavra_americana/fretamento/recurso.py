@@ -56,7 +56,7 @@ from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import deadline_for
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import after_issue, data_of
 from lavra_americana.comum.sources import statutory_context
@@ -156,7 +156,7 @@ def _series_items(number: str | None, case: _Case, laws: Any) -> tuple[str | Non
             item_at(
                 NUMBER,
                 Status.INVALID,
-                f"O ato nº {number} ({kind}) não é recorrível nesta instância: "
+                f"O ato {format_act_number(number)} ({kind}) não é recorrível nesta instância: "
                 f"{case.title.lower().replace('recurso', 'o recurso', 1)} ({ref}) "
                 f"cabe contra {allowed}.",
                 case.basis,
@@ -180,7 +180,7 @@ def _registry_items(
             item_at(
                 NUMBER,
                 Status.INVALID,
-                f"O {kind} nº {number} foi cancelado"
+                f"O {kind} {format_act_number(number)} foi cancelado"
                 + (f" ({found.cancel_reason})" if found.cancel_reason else "")
                 + ": não há ato a recorrer.",
                 TO_SECRETARY if series in CASES["secretario"].series else TO_MAYOR,
@@ -192,7 +192,7 @@ def _registry_items(
             item_at(
                 ACT_DATE,
                 Status.INVALID,
-                f"Segundo o registro, o {kind} nº {number} é de "
+                f"Segundo o registro, o {kind} {format_act_number(number)} é de "
                 f"{format_date(found.reference_date)}, não de {format_date(day)}: corrija a "
                 "data, da qual se conta o prazo.",
                 TO_SECRETARY if series in CASES["secretario"].series else TO_MAYOR,

@@ -53,7 +53,7 @@ from lavra.checking.computations import (
 )
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import (
     after_issue,
@@ -132,7 +132,7 @@ def _registry_items(
     if record is None:
         return []
     found: list[Item] = []
-    label = f"O auto nº {record.number}"
+    label = f"O auto {format_act_number(record.printed)}"
     if record.cancelled:
         found.append(item_at(AUTO_NUMBER, Status.INVALID,
                              f"{label} foi cancelado: não há penalidade a recorrer.", APPEAL))
@@ -241,10 +241,10 @@ def notificacao_penalidade(request: ComputeInput) -> Computed:
         if in_auto is not None:
             items.append(item_at(
                 AUTO_NUMBER, Status.INVALID,
-                f"O infrator tomou ciência da punição no próprio auto nº {record.number}, em "
-                f"{format_date(in_auto)}: o prazo de recurso corre desde então "
-                f"({short(context.laws, APPEAL_PERIOD)}). Nova notificação sugeriria um "
-                "prazo que a lei não dá.", APPEAL_PERIOD))
+                "O infrator tomou ciência da punição no próprio auto "
+                f"{format_act_number(record.printed)}, em {format_date(in_auto)}: o prazo de "
+                f"recurso corre desde então ({short(context.laws, APPEAL_PERIOD)}). Nova "
+                "notificação sugeriria um prazo que a lei não dá.", APPEAL_PERIOD))
         if notice is not None and notice < record.reference_date:
             items.append(item_at(
                 NOTICE_DATE, Status.INVALID,

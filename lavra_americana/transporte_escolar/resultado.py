@@ -52,7 +52,7 @@ from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import deadline_for
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items
 from lavra_americana.comum.sources import statutory_context
@@ -202,12 +202,12 @@ def result_in_registry(history: History | None, data: Mapping[str, Any]) -> list
     if record is None:
         return [item_at(
             field, Status.MISSING,
-            f"O edital de resultado nº {number} não consta do registro de documentos "
-            "emitidos: sem conferir a publicação do resultado no registro, não se sabe se o "
-            "prazo de recurso decorreu (art. 12, I).",
+            f"O edital de resultado {format_act_number(number)} não consta do registro de "
+            "documentos emitidos: sem conferir a publicação do resultado no registro, não se "
+            "sabe se o prazo de recurso decorreu (art. 12, I).",
             FINAL, APPEAL,
         )]
-    label = f"O edital de resultado nº {record.number}"
+    label = f"O edital de resultado {format_act_number(record.printed)}"
     if record.cancelled:
         return [item_at(field, Status.INVALID, f"{label} foi cancelado.", FINAL)]
     items: list[Item] = []

@@ -37,7 +37,7 @@ from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.law.statutory import deadline_for
-from lavra.textutil import format_date, month_name
+from lavra.textutil import format_act_number, format_date, month_name
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending
 from lavra_americana.comum.sources import statutory_context
@@ -119,8 +119,9 @@ def _one_per_window(
         if theirs.split()[-1:] == number.split()[-1:]:
             return [item_at(
                 DATE, Status.INVALID,
-                f"O alvará nº {number} já foi revalidado neste período (termo nº "
-                f"{record.number}, de {format_date(record.reference_date)}; {ref}).",
+                f"O alvará {format_act_number(number)} já foi revalidado neste período (termo "
+                f"{format_act_number(record.printed)}, de {format_date(record.reference_date)}; "
+                f"{ref}).",
                 REVALIDATION,
             )]
     return []

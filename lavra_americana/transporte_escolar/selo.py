@@ -57,7 +57,7 @@ from lavra.checking.computations import (
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending
 from lavra_americana.comum.sources import statutory_context
@@ -113,9 +113,10 @@ def _one_selo(
             item_at(
                 "/alvara/numero",
                 Status.INVALID,
-                f"O alvará nº {alvara_number} já tem o selo de identificação nº "
-                f"{record.number} em vigor ({short(laws, SELO)}): outro selo só se expede em "
-                "substituição a ele (2ª via); informe o selo substituído e o motivo.",
+                f"O alvará {format_act_number(alvara_number)} já tem o selo de identificação "
+                f"{format_act_number(record.printed)} em vigor ({short(laws, SELO)}): outro "
+                "selo só se expede em substituição a ele (2ª via); informe o selo substituído e "
+                "o motivo.",
                 SELO,
             )
         ]
@@ -154,9 +155,9 @@ def selo_identificacao(request: ComputeInput) -> Computed:
         "valido_ate": until,
         "alvara_numero": found.number if found is not None else number,
         "vigencia_explicacao": (
-            f"O selo de identificação corresponde ao alvará nº {number} e vale enquanto ele "
-            f"vigorar, até {format_date(until)} ({short(laws, SELO)}): não subsiste à "
-            "extinção, à revogação ou à cassação do alvará, e o alvará renovado recebe "
+            f"O selo de identificação corresponde ao alvará {format_act_number(number)} e "
+            f"vale enquanto ele vigorar, até {format_date(until)} ({short(laws, SELO)}): não "
+            "subsiste à extinção, à revogação ou à cassação do alvará, e o alvará renovado recebe "
             "novo selo."
         ),
         "pendente": None,
@@ -180,8 +181,8 @@ def _replaced_items(
             item_at(
                 "/substitui_selo/numero",
                 Status.MISSING,
-                f"O selo substituído nº {wanted} não consta do registro de documentos "
-                "emitidos: confira o número.",
+                f"O selo substituído {format_act_number(wanted)} não consta do registro de "
+                "documentos emitidos: confira o número.",
                 SELO,
             )
         ]
@@ -191,8 +192,9 @@ def _replaced_items(
             item_at(
                 "/substitui_selo/numero",
                 Status.INVALID,
-                f"O selo nº {record.number} corresponde ao alvará nº {theirs}, não ao "
-                f"alvará nº {alvara_number} ({short(laws, SELO)}).",
+                f"O selo {format_act_number(record.printed)} corresponde ao alvará "
+                f"{format_act_number(theirs)}, não ao alvará "
+                f"{format_act_number(alvara_number)} ({short(laws, SELO)}).",
                 SELO,
             )
         ]

@@ -38,7 +38,7 @@ from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import deadline_for
-from lavra.textutil import format_date
+from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items
 from lavra_americana.comum.sources import statutory_context
@@ -97,7 +97,7 @@ def declaracao_vacancia(request: ComputeInput) -> Computed:
         for record in request.history.in_force(plate, ALVARA_FORM, on):
             items.append(item_at(
                 "/alvara/numero", Status.INVALID,
-                f"O veículo {plate} tem o alvará nº {record.number} em vigor até "
+                f"O veículo {plate} tem o alvará {format_act_number(record.printed)} em vigor até "
                 f"{format_date(record.valid_until) if record.valid_until else '-'}: a licença "
                 f"foi renovada e não há vacância ({ref}).",
                 ANNUAL,
