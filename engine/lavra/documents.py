@@ -102,6 +102,8 @@ class Engine:
         self.limits = limits
         self.staff_values: Callable[[], StaffOverlay] = lambda: EMPTY_OVERLAY
         self._parameters: tuple[StaffOverlay, Parameters] = (EMPTY_OVERLAY, content.parameters)
+        #: Who lays out issued documents ("weasyprint" or "typst", see lavra.config).
+        self.final_renderer = "weasyprint"
 
     def use_staff_values(self, source: Callable[[], StaffOverlay]) -> None:
         """Read the staff values from ``source`` (the registry) for every document."""
@@ -334,6 +336,7 @@ class Engine:
                 frame,
                 qr_png,
                 docx,
+                self.final_renderer,
             )
         )
         if not isinstance(laid, LaidOutPdf):
