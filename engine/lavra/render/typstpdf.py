@@ -54,6 +54,13 @@ PAGE_FILE = "pagina.typ"
 PDF_STANDARD: Final = "a-2a"
 
 _SPACE = re.compile(r"[ \t\n\r\f]+")
+#: A token with a hyphen: the line may break after it. Typst repeats the hyphen at the
+#: start of the next line in Portuguese (Acordo Ortográfico, Base XX), right for words
+#: ("para-/-brisa"), wrong for codes: a verification code, number or plate must read
+#: back from the text as printed. Those (no lowercase letter, or a digit) never break,
+#: nor does an address ("://"), which Typst would break after any dot.
+_HYPHENATED = re.compile(r"[^ ]*(?:-|://)[^ ]*")
+
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3}
 _BLOCKS = frozenset({"h1", "h2", "h3", "p", "ul", "ol", "li", "table", "div", "section"})
 _MAIN = "documento.typ"
@@ -70,7 +77,7 @@ _PROGRAM = r"""
   let c = text(r.x)
   if r.at("b", default: false) { c = strong(c) }
   if r.at("i", default: false) { c = emph(c) }
-  c
+  if r.at("u", default: false) { box(c) } else { c }
 }
 #let linha(rs) = rs.map(corrida).join()
 
@@ -147,7 +154,34 @@ class _Runs:
     def take(self) -> list[dict[str, Any]]:
         self.strip_end()
         runs, self.runs, self.space_before = self.runs, [], True
-        return runs
+        return [piece for run in runs for piece in _unbreakable_codes(run)]
+
+
+def _is_code(token: str) -> bool:
+    return (
+        "://" in token
+        or any(c.isdigit() for c in token)
+        or not any(c.islower() for c in token)
+    )
+
+
+def _unbreakable_codes(run: dict[str, Any]) -> list[dict[str, Any]]:
+    """``run`` split so that each code with a hyphen is a run of its own, marked "u"."""
+    text = run.get("x")
+    if not text or ("-" not in text and "://" not in text):
+        return [run]
+    pieces: list[dict[str, Any]] = []
+    start = 0
+    for match in _HYPHENATED.finditer(text):
+        if not _is_code(match.group()):
+            continue
+        if match.start() > start:
+            pieces.append({**run, "x": text[start : match.start()]})
+        pieces.append({**run, "x": match.group(), "u": True})
+        start = match.end()
+    if start < len(text):
+        pieces.append({**run, "x": text[start:]})
+    return pieces
 
 
 def _classes(element: etree._Element) -> list[str]:
