@@ -36,7 +36,7 @@ from typing import Any, Final
 from lxml import etree  # type: ignore[import-untyped, unused-ignore]
 
 from lavra.errors import ContentPackError, RenderError
-from lavra.render.htmlblocks import _field_text, _rows, _span, sanitize_tree
+from lavra.render.htmlblocks import _field_text, _rows, _span, collapse_space, sanitize_tree
 from lavra.render.pdf import (
     _LANG,
     SIGNATURE_ANCHOR,
@@ -53,7 +53,6 @@ PAGE_FILE = "pagina.typ"
 #: Tagged PDF/A-2 (level A: the structure tree, the language, the alt texts).
 PDF_STANDARD: Final = "a-2a"
 
-_SPACE = re.compile(r"[ \t\n\r\f]+")
 #: A token with a hyphen: the line may break after it. Typst repeats the hyphen at the
 #: start of the next line in Portuguese (Acordo Ortográfico, Base XX), right for words
 #: ("para-/-brisa"), wrong for codes: a verification code, number or plate must read
@@ -128,9 +127,7 @@ class _Runs:
     def text(self, text: str | None, bold: bool, italic: bool) -> None:
         if not text:
             return
-        text = _SPACE.sub(" ", text)
-        if self.space_before:
-            text = text.lstrip(" ")
+        text = collapse_space(text, self.space_before)
         if not text:
             return
         last = self.runs[-1] if self.runs else None
