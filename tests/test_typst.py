@@ -8,6 +8,7 @@ The words of every issuable form against WeasyPrint and the DOCX: tests/test_par
 
 from __future__ import annotations
 
+import csv
 import html
 import io
 import json
@@ -290,5 +291,44 @@ def test_issued_with_typst_signs_and_verifies(pack_dir: Path, tmp_path: Path, fo
             SIGNATURE_BOX_MM[0] * PT_PER_MM, abs=1
         )
         # the autouse fixture of conftest.py runs pdfsig and qpdf on this PDF
+    finally:
+        issuer.close()
+
+
+def test_the_renewal_run_issues_with_typst_when_configured(pack_dir: Path, tmp_path: Path) -> None:
+    """renderizador = "typst" reaches the batch workers: the renewed alvará, its selo and
+    the notice are Typst's and verify; the prefilled requerimento stays a fillable PDF."""
+    from batchcases import RUN_DAY, YEAR, envelope, seed, write_jsonl
+
+    from lavra.batch.model import RunRequest
+    from lavra.batch.output import CSV_NAME
+    from lavra.batch.runner import find_kind, run_batch
+    from lavra.issuing import registry_url
+
+    engine = Engine(Content(pack_dir), pool=None)
+    issuer: Issuer = dev_issuer(engine, tmp_path / "dados")
+    try:
+        numbers = seed(issuer, 2)
+        issuer.config = replace(issuer.config, renderer="typst")
+        engine.final_renderer = "typst"
+        pedidos = write_jsonl(tmp_path / "pedidos.jsonl", [envelope(0, numbers[0])])
+        kind = "renovacao-transporte-escolar"
+        request = RunRequest(kind, {"ano": YEAR}, date.fromisoformat(RUN_DAY), None, pedidos)
+        folder = tmp_path / "saida"
+        summary = run_batch(issuer, find_kind(issuer, kind), request, folder,
+                            database_url=registry_url(issuer.config), workers=1)
+        assert summary.complete
+        with open(folder / CSV_NAME, encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+        forms = {r["formulario"]: r for r in rows if r["papel"] == "documento"}
+        assert set(forms) == {"alvara-transporte-escolar", "selo-identificacao",
+                              "notificacao-pendencias-renovacao"}
+        for row in forms.values():
+            pdf = (folder / row["arquivo"]).read_bytes()
+            assert reader(pdf).metadata.creator.startswith("Typst")  # type: ignore[union-attr]
+            check = issuer.verify(pdf)
+            assert check.valid, (row["formulario"], check.problems)
+        [anexo] = [r for r in rows if r["papel"] != "documento"]
+        assert reader((folder / anexo["arquivo"]).read_bytes()).get_fields()
     finally:
         issuer.close()
