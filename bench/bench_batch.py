@@ -1,6 +1,6 @@
 """Throughput and memory of the batch renewal runs (not a test).
 
-    python bench/bench_batch.py 50 [TRABALHADORES] [escolar|fretamento]
+    python bench/bench_batch.py 50 [TRABALHADORES] [escolar|fretamento] [weasyprint|typst]
 
 Seeds N alvarás (school transport of 2025, or fretamento of 10/01/2021) into a fresh
 SQLite registry (not timed), writes a complete renewal request for each, then times
@@ -8,7 +8,8 @@ SQLite registry (not timed), writes a complete renewal request for each, then ti
 holder) or ``lavra batch renovacao-fretamento --vencendo-ate 2026-01-31`` (an alvará
 per holder) end to end (plan, parallel render and sign, record, files, summaries) and
 prints holders per second, signed documents per second and the peak RSS of the worker
-processes (the largest of them: ``RUSAGE_CHILDREN``). Run from the repository root
+processes (the largest of them: ``RUSAGE_CHILDREN``). The last argument is the renderer of
+the issued documents (lavra.toml ``renderizador``; default weasyprint). Run from the repository root
 with ``PYTHONPATH=engine:.:tests``.
 """
 
@@ -18,6 +19,7 @@ import resource
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -62,9 +64,12 @@ def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
     which = sys.argv[3] if len(sys.argv) > 3 else "escolar"
+    renderer = sys.argv[4] if len(sys.argv) > 4 else "weasyprint"
     folder = Path(tempfile.mkdtemp(prefix="lavra-bench-lote-"))
     engine = Engine(Content(REPO), pool=None)
     issuer = dev_issuer(engine, folder / "dados")
+    issuer.config = replace(issuer.config, renderer=renderer)  # what the workers get
+    engine.final_renderer = renderer
     started = time.perf_counter()
     request = (_fretamento if which == "fretamento" else _school)(issuer, count, folder)
     seeding = time.perf_counter() - started
@@ -76,7 +81,7 @@ def main() -> None:
     documents = summary.counts["documentos"]
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"execução: {request.kind}  titulares: {count}  trabalhadores: {workers}  "
-          f"semente: {seeding:.1f} s")
+          f"gerador: {renderer}  semente: {seeding:.1f} s")
     print(f"execução em lote: {elapsed:.1f} s (plano, emissão, registro, arquivos)")
     print(f"titulares/s: {count / elapsed:.2f}  documentos assinados/s: "
           f"{documents / elapsed:.2f}")

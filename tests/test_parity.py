@@ -20,6 +20,7 @@ from pypdf import PdfReader
 
 from lavra.checking.content import Content
 from lavra.documents import Engine
+from lavra.signing.verification import qr_png
 
 WORD = re.compile(r"\S+")
 FORMS = sorted(
@@ -92,3 +93,63 @@ def test_pdf_and_docx_of_every_form_say_the_same_words(engine: Engine, form: str
     frame = [w for w in frame if w != "—"]
     pdf_words = pdf_body_words(rendered.pdf, frame)
     assert pdf_words == docx_body_words(rendered.docx)
+
+
+# ------------------------------------------------------------------ issued: Typst too
+
+ISSUED = [  # the acts the administration numbers and signs
+    f for f in FORMS
+    if json.loads((Path(__file__).resolve().parent.parent / "forms" / f / "formulario.json")
+                  .read_text(encoding="utf-8")).get("serie")
+]
+
+
+def typst_body_words(pdf: bytes, frame_words: list[str]) -> list[str]:
+    """Typst draws the header first and the footer last on every page. A word broken at
+    its hyphen repeats the hyphen on the next line, as Portuguese does ("para-/-brisa")."""
+    body: list[str] = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        page_words = words(re.sub(r"-[ ]*\n-", "-\n", page.extract_text() or ""))
+        assert page_words[-4] == "Página" and re.fullmatch(r"\d+", page_words[-1]), page_words
+        assert page_words[: len(frame_words)] == frame_words, page_words[:15]
+        body += page_words[len(frame_words) : -4]
+    return body
+
+
+def _issued(engine: Engine, form: str, renderer: str) -> tuple[bytes, bytes | None]:
+    spec = engine.content.form(form)
+    assert spec.example is not None
+    data: Any = json.loads(spec.example.read_text(encoding="utf-8"))
+    prepared = engine.prepare(form, data, date(2026, 11, 29), example_values=True, draft=False)
+    engine.final_renderer = renderer
+    try:
+        laid, docx_bytes = engine.render_final(
+            prepared, number=f"{spec.series} nº 0007/2026", code="ABCD-EFGH-JKLM",
+            url="https://verifica.example.invalid/verificar", qr_png=qr_png("https://x.invalid/v"),
+            signer_name="Fulana de Tal", docx=renderer == "weasyprint",
+        )
+    finally:
+        engine.final_renderer = "weasyprint"
+    return laid.pdf, docx_bytes
+
+
+def test_every_issuable_form_is_listed() -> None:
+    assert {"alvara-transporte-escolar", "selo-identificacao", "alvara-fretamento",
+            "notificacao-pendencias-renovacao",
+            "notificacao-pendencias-renovacao-fretamento"} <= set(ISSUED)
+
+
+@pytest.mark.parametrize("form", ISSUED)
+def test_issued_typst_weasyprint_and_docx_say_the_same_words(engine: Engine, form: str) -> None:
+    """The issued document laid out by Typst carries the words of WeasyPrint's and of the
+    DOCX, from the one wording (the renderer of issued documents is a configuration)."""
+    spec = engine.content.form(form)
+    weasy, docx_bytes = _issued(engine, form, "weasyprint")
+    typst_pdf, _ = _issued(engine, form, "typst")
+    assert docx_bytes is not None
+    assert b"Typst" in typst_pdf and b"Typst" not in weasy  # no silent fallback
+    org = engine.content.organization
+    frame = words(f"{org.municipio} {spec.issuing_body or org.orgao} {spec.series} nº 0007/2026")
+    weasy_words = pdf_body_words(weasy, frame)
+    assert typst_body_words(typst_pdf, frame) == weasy_words
+    assert weasy_words == docx_body_words(docx_bytes)

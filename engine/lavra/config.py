@@ -10,6 +10,7 @@ environment variables ``LAVRA_PACK``, ``LAVRA_DATA`` and ``LAVRA_DATABASE_URL``.
     banco = "postgresql+psycopg://lavra@localhost/lavra"   # default: SQLite in pasta_dados
     url_verificacao = "https://servicos.municipio.gov.br/lavra/verificar"
     carimbo_tempo = "https://tsa.exemplo.gov.br"            # PAdES B-T when set
+    renderizador = "typst"              # issued documents: "weasyprint" (default) or "typst"
 
     [assinantes.secretario-transportes]  # production: the municipality's certificate
     nome = "Fulano de Tal"
@@ -45,7 +46,10 @@ KNOWN_KEYS = {
     "url_verificacao": "endereço da página de verificação",
     "carimbo_tempo": "URL da autoridade de carimbo do tempo",
     "assinantes": "certificados dos signatários por papel",
+    "renderizador": "gerador do PDF dos documentos emitidos (weasyprint ou typst)",
 }
+#: The renderers of issued documents (drafts and requerimentos are always WeasyPrint's).
+RENDERERS = ("weasyprint", "typst")
 SIGNER_KEYS = {"nome", "certificado", "senha_variavel"}
 
 
@@ -66,6 +70,7 @@ class Config:
     verification_url: str = DEFAULT_VERIFICATION_URL
     timestamp_url: str | None = None
     signers: Mapping[str, SignerConfig] = field(default_factory=dict)
+    renderer: str = RENDERERS[0]
 
     @property
     def pki_dir(self) -> Path:
@@ -151,6 +156,12 @@ def _read_file(path: Path) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for key, value in raw.items():
         values[key] = _signers(path, value) if key == "assinantes" else _text(path, key, value)
+    renderer = values.get("renderizador", RENDERERS[0])
+    if renderer not in RENDERERS:
+        raise ConfigError(
+            f"Em {path}, «renderizador» = «{renderer[:40]}» não é um gerador conhecido: "
+            f"use {' ou '.join(RENDERERS)}."
+        )
     return values
 
 
@@ -173,4 +184,5 @@ def load_config(cwd: Path | None = None) -> Config:
         verification_url=values.get("url_verificacao", DEFAULT_VERIFICATION_URL),
         timestamp_url=values.get("carimbo_tempo"),
         signers=values.get("assinantes", {}),
+        renderer=values.get("renderizador", RENDERERS[0]),
     )

@@ -108,6 +108,8 @@ class Engine:
         self.limits = limits
         self.staff_values: Callable[[], StaffOverlay] = lambda: EMPTY_OVERLAY
         self._parameters: tuple[StaffOverlay, Parameters] = (EMPTY_OVERLAY, content.parameters)
+        #: Who lays out issued documents ("weasyprint" or "typst", see lavra.config).
+        self.final_renderer = "weasyprint"
 
     def use_staff_values(self, source: Callable[[], StaffOverlay]) -> None:
         """Read the staff values from ``source`` (the registry) for every document."""
@@ -134,7 +136,8 @@ class Engine:
             _ = self._local.renderer
             return 0
         try:
-            return len(pool.warm(warm, self._pack, self.content.version, limits=self.limits))
+            return len(pool.warm(warm, self._pack, self.content.version, self.final_renderer,
+                                 limits=self.limits))
         except (TaskFailed, OSError):  # no worker could start: the first task will say why
             return 0
 
@@ -353,6 +356,7 @@ class Engine:
                 frame,
                 qr_png,
                 docx,
+                self.final_renderer,
             )
         )
         if not isinstance(laid, LaidOutPdf):

@@ -227,6 +227,7 @@ class Issuer:
         self.engine = engine
         self.registry = registry
         self.config = config
+        engine.final_renderer = config.renderer
         self.staff_values = RegistryStaffValues(registry)
         engine.use_staff_values(self.staff_values)
         self.signers = Signers(

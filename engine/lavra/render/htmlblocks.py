@@ -24,7 +24,9 @@ from lxml import html as lxml_html  # type: ignore[import-untyped, unused-ignore
 
 from lavra.errors import RenderError
 
-__all__ = ["ALLOWED_TAGS", "BLANK_FIELD", "sanitize", "sanitize_tree", "write_docx"]
+__all__ = [
+    "ALLOWED_TAGS", "BLANK_FIELD", "collapse_space", "sanitize", "sanitize_tree", "write_docx"
+]
 
 #: Tags a wording may use; anything else is unwrapped (its text kept).
 ALLOWED_TAGS = frozenset(
@@ -70,6 +72,13 @@ _ALIGNMENT_CLASSES = {
 
 
 # --------------------------------------------------------------------------- sanitizing
+
+
+def collapse_space(text: str, after_space: bool) -> str:
+    """``text`` with its whitespace runs as one space, as HTML lays it out; without its
+    leading space when what came before ends with one (``after_space``)."""
+    text = _SPACE.sub(" ", text)
+    return text.lstrip(" ") if after_space else text
 
 
 def _append_text(parent: etree._Element, text: str | None) -> None:
@@ -187,9 +196,7 @@ class _DocxWriter:
     def _text(self, flow: _Flow, text: str | None, fmt: _Format) -> None:
         if not text:
             return
-        text = _SPACE.sub(" ", text)
-        if flow.space_before:
-            text = text.lstrip(" ")
+        text = collapse_space(text, flow.space_before)
         if not text:
             return
         paragraph = self._open(flow)

@@ -10,18 +10,25 @@ caller, travel in a :class:`RenderJob`.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from lavra.render.typstpdf import TypstRenderer
+
+from lavra.errors import RenderError
 from lavra.law.model import Law, load_laws, resolve
 from lavra.render.isolation import start_clock
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
 from lavra.render.templating import StaffSandbox, make_environment, render_template
 
 __all__ = ["DocumentRenderer", "RenderJob", "Rendering", "render_job", "warm"]
+
+LOGGER = logging.getLogger(__name__)
 
 #: The template every document starts from (it includes the form's own wording).
 FRAME_TEMPLATE = "documento.html"
@@ -42,6 +49,7 @@ class RenderJob:
     frame: PageFrame
     qr_png: bytes | None
     docx: bool
+    renderer: str = "weasyprint"  # of an issued document: "weasyprint" or "typst"
 
 
 class DocumentRenderer:
@@ -77,12 +85,28 @@ class DocumentRenderer:
     def renderer(self) -> Renderer:
         return Renderer(self.root / "forms" / "_base")
 
+    @cached_property
+    def typst(self) -> TypstRenderer:
+        from lavra.render.typstpdf import TypstRenderer
+
+        return TypstRenderer(self.root / "forms" / "_base")
+
+    def laid_out(self, body: str, frame: PageFrame, renderer: str) -> LaidOutPdf:
+        """An issued document laid out for signing by ``renderer``. A wording Typst cannot
+        lay out falls back to WeasyPrint (logged): the document is issued all the same."""
+        if renderer == "typst":
+            try:
+                return self.typst.pdf_for_signing(body, frame)
+            except RenderError as error:
+                LOGGER.warning("Typst não gerou o documento; usado o WeasyPrint: %s", error)
+        return self.renderer.pdf_for_signing(body, frame)
+
     def render(self, job: RenderJob) -> Rendering:
         env = self.draft_env if job.draft else self.final_env
         body = render_template(env, FRAME_TEMPLATE, job.context)
         if job.qr_png is not None:
-            pdf: bytes | LaidOutPdf = self.renderer.pdf_for_signing(
-                body, replace(job.frame, qr_png=job.qr_png)
+            pdf: bytes | LaidOutPdf = self.laid_out(
+                body, replace(job.frame, qr_png=job.qr_png), job.renderer
             )
         else:
             pdf = self.renderer.pdf(body, job.frame)
@@ -93,7 +117,7 @@ class DocumentRenderer:
 _WARM: dict[tuple[str, str], DocumentRenderer] = {}
 
 
-def _warm_renderer(pack: str, version: str) -> DocumentRenderer:
+def _warm_renderer(pack: str, version: str, renderer: str = "weasyprint") -> DocumentRenderer:
     key = (pack, version)
     found = _WARM.get(key)
     if found is None:
@@ -103,20 +127,23 @@ def _warm_renderer(pack: str, version: str) -> DocumentRenderer:
         _ = found.renderer  # fonts and CSS, before the task's clock starts
         _ = found.draft_env, found.final_env
         _WARM[key] = found
+    if renderer == "typst":
+        _ = found.typst  # the warm compiler of issued documents
     return found
 
 
-def warm(pack: str, version: str) -> int:
-    """Runs in a worker: load the pack's renderer now, so that the first document a
-    user asks for does not wait for it. Returns the worker's process id."""
+def warm(pack: str, version: str, renderer: str = "weasyprint") -> int:
+    """Runs in a worker: load the pack's renderer (and ``renderer``'s, for issued
+    documents) now, so that the first document a user asks for does not wait for it.
+    Returns the worker's process id."""
     import os
 
-    _warm_renderer(pack, version)
+    _warm_renderer(pack, version, renderer)
     return os.getpid()
 
 
 def render_job(job: RenderJob) -> Rendering:
     """Runs in a worker: the job rendered with the pack's renderer kept from earlier jobs."""
-    found = _warm_renderer(job.pack, job.version)
+    found = _warm_renderer(job.pack, job.version, job.renderer)
     start_clock()
     return found.render(job)

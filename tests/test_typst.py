@@ -1,0 +1,334 @@
+"""Typst as the renderer of issued documents (lavra.toml: renderizador = "typst").
+
+The wording travels to Typst as data, never as markup; the PDF is PDF/A-2a with the
+language, the title and the fonts of the page; the signature box is found where the
+program reserved it; the configuration key is checked; an issued document verifies.
+The words of every issuable form against WeasyPrint and the DOCX: tests/test_parity.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import logging
+import shutil
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pypdf
+import pytest
+import segno
+from issuers import dev_issuer
+
+from lavra.checking.content import Content
+from lavra.config import load_config
+from lavra.documents import Engine
+from lavra.errors import ConfigError, ContentPackError, RenderError
+from lavra.issuing import Issuer
+from lavra.render.pdf import SIGNATURE_BOX_MM, PageFrame
+from lavra.render.task import DocumentRenderer, RenderJob, render_job
+from lavra.render.typstpdf import PAGE_FILE, TypstRenderer, document_tree
+from lavra.signing.verification import qr_png
+
+ON = date(2026, 11, 29)
+QR = qr_png("https://verifica.example.invalid/verificar?c=ABCD")
+FRAME = PageFrame(
+    municipio="Prefeitura Municipal de Americana",
+    orgao="Secretaria de Transportes e Sistema Viário",
+    titulo="Alvará de Teste",
+    numero="ALV-T nº 0001/2026",
+    qr_png=QR,
+)
+HOSTILE = (
+    '#set text(red) *negrito* _itálico_ $x^2$ [colchete] @ref <rotulo> \\ barra '
+    '#read("/etc/passwd") #import "@preview/x:0.1.0" // comentário /* bloco */ `crase` '
+    "~ til -- traço = igual + mais"
+)
+PT_PER_MM = 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def assets(pack_dir: Path) -> Path:
+    return pack_dir / "forms" / "_base"
+
+
+@pytest.fixture(scope="module")
+def typst_renderer(assets: Path) -> TypstRenderer:
+    return TypstRenderer(assets)
+
+
+def reader(pdf: bytes) -> pypdf.PdfReader:
+    assert pdf.startswith(b"%PDF-")
+    return pypdf.PdfReader(io.BytesIO(pdf))
+
+
+def text_of(pdf: bytes) -> list[str]:
+    return [page.extract_text() or "" for page in reader(pdf).pages]
+
+
+# ------------------------------------------------------------------ the data, not markup
+
+
+def test_document_tree_collapses_spaces_and_keeps_structure() -> None:
+    tree = document_tree(
+        "<h2> Título  da\n seção </h2><p class='centro x'>Um <strong> dois </strong>"
+        "<em>três</em><br> quatro </p><ul><li>a</li><li>b <ol><li>c</li></ol></li></ul>"
+        "<table><tr><th>Nome</th><td>Ana</td><td>x</td></tr>"
+        "<tr><td colspan='2'>largo</td></tr></table>"
+    )
+    assert tree[0] == {"t": "h", "n": 2, "r": [{"x": "Título da seção", "b": False, "i": False}]}
+    assert tree[1] == {"t": "p", "k": ["centro", "x"], "r": [
+        {"x": "Um ", "b": False, "i": False}, {"x": "dois ", "b": True, "i": False},
+        {"x": "três", "b": False, "i": True}, {"br": True},
+        {"x": "quatro", "b": False, "i": False},
+    ]}
+    lista = tree[2]
+    assert lista["t"] == "lista" and not lista["o"] and len(lista["itens"]) == 2
+    assert lista["itens"][1][1]["t"] == "lista" and lista["itens"][1][1]["o"]
+    table = tree[3]
+    assert table["n"] == 3
+    assert [(c["s"], c["th"]) for c in table["c"]] == [
+        (1, True), (1, False), (1, False), (2, False), (1, False)  # the short row is filled
+    ]
+
+
+def test_codes_and_addresses_are_unbreakable_words_are_not() -> None:
+    [paragraph] = document_tree(
+        "<p>o para-brisa, o código ABCD-EFGH-JKLM, a placa ABC-1D23 em "
+        "https://exemplo.invalid/verificar.</p>"
+    )
+    unbreakable = [r["x"] for r in paragraph["r"] if r.get("u")]
+    assert unbreakable == ["ABCD-EFGH-JKLM,", "ABC-1D23", "https://exemplo.invalid/verificar."]
+    assert "".join(r["x"] for r in paragraph["r"]) == (
+        "o para-brisa, o código ABCD-EFGH-JKLM, a placa ABC-1D23 em "
+        "https://exemplo.invalid/verificar."
+    )
+
+
+def test_hostile_text_prints_literally(typst_renderer: TypstRenderer) -> None:
+    frame = replace(FRAME, titulo=f"Título {HOSTILE}", municipio=f"Município {HOSTILE}")
+    quoted = html.escape(HOSTILE)  # the wording is HTML: its templates escape the data
+    body = f"<p>{quoted}</p><table><tr><td>{quoted}</td></tr></table>"
+    laid = typst_renderer.pdf_for_signing(body, frame)
+    text = "".join("".join(text_of(laid.pdf)).split())  # line breaks fall anywhere
+    needle = "".join(HOSTILE.split())
+    assert text.count(needle) == 4  # header, title, paragraph, cell
+    assert "root:" not in text
+    assert reader(laid.pdf).metadata.title == frame.titulo  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------ PDF/A-2a, frame, box
+
+
+def test_pdf_is_tagged_pdfa_2a_in_portuguese_with_embedded_fonts(
+    typst_renderer: TypstRenderer,
+) -> None:
+    pdf = typst_renderer.pdf_for_signing("<h2>Seção</h2><p>Texto <strong>forte</strong>.</p>",
+                                         FRAME).pdf
+    document = reader(pdf)
+    root = document.trailer["/Root"]
+    assert root["/Lang"] == "pt-BR"
+    assert "/OutputIntents" in root and "/StructTreeRoot" in root
+    assert bool(root["/MarkInfo"]["/Marked"])
+    xmp = document.xmp_metadata
+    assert xmp is not None
+    xml = xmp.rdf_root.toxml()
+    assert "<pdfaid:part>2</pdfaid:part>" in xml
+    assert "<pdfaid:conformance>A</pdfaid:conformance>" in xml
+    assert document.metadata is not None and document.metadata.title == FRAME.titulo
+    fonts = set()
+    for page in document.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+            assert "/FontFile2" in descriptor or "/FontFile3" in descriptor
+            fonts.add(str(font["/BaseFont"]).split("+")[-1])
+    assert fonts == {"DejaVuSerif", "DejaVuSerif-Bold", "DejaVuSans-Bold", "DejaVuSans"}
+
+
+def test_frame_on_every_page_and_the_box_at_the_end(typst_renderer: TypstRenderer) -> None:
+    body = "".join(f"<p>Parágrafo número {n} do documento longo.</p>" for n in range(90))
+    laid = typst_renderer.pdf_for_signing(body, FRAME)
+    pages = text_of(laid.pdf)
+    assert len(pages) >= 2
+    for index, text in enumerate(pages, start=1):
+        assert text.startswith("Prefeitura Municipal de Americana")
+        assert FRAME.numero in text
+        assert text.rstrip().endswith(f"Página {index} de {len(pages)}")
+    assert laid.signature_page == len(pages) - 1
+    x1, y1, x2, y2 = laid.signature_box
+    assert (round(x2 - x1, 1), round(y2 - y1, 1)) == tuple(
+        round(v * PT_PER_MM, 1) for v in SIGNATURE_BOX_MM
+    )
+    # inside the text area (30 mm left margin, 25 mm bottom margin), right of the QR code
+    assert x1 == pytest.approx((30 + 24 + 4) * PT_PER_MM, abs=1)
+    assert y1 >= 25 * PT_PER_MM - 0.5 and x2 <= (210 - 20) * PT_PER_MM + 0.5
+    # nothing printed in the box: every text of the last page lies above it or in the footer
+    positions: list[tuple[float, float, str]] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        if text.strip():
+            positions.append((tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5], text))
+
+    reader(laid.pdf).pages[-1].extract_text(visitor_text=visit)
+    assert positions
+    for x, y, text in positions:
+        assert not (x1 <= x <= x2 and y1 <= y <= y2), (text, x, y)
+
+
+def test_brasao_is_embedded_and_names_outside_are_refused(assets: Path, tmp_path: Path) -> None:
+    own = tmp_path / "base"
+    shutil.copytree(assets, own)
+    segno.make("brasao").save(str(own / "brasao.png"), scale=4)
+    (own / "fora.png").symlink_to("/etc/passwd")
+    local = TypstRenderer(own)
+    pdf = local.pdf_for_signing("<p>x</p>", replace(FRAME, brasao="brasao.png")).pdf
+    images = [
+        x for page in reader(pdf).pages
+        for x in page["/Resources"].get("/XObject", {}).values()
+        if x.get_object()["/Subtype"] == "/Image"
+    ]
+    assert len(images) == 2  # the brasão and the QR code
+    for bad in ("../pagina.css", "/etc/passwd", "fora.png", "nao_existe.png", "c:x.png"):
+        with pytest.raises(RenderError):
+            local.pdf_for_signing("<p>x</p>", replace(FRAME, brasao=bad))
+
+
+def test_refusals(typst_renderer: TypstRenderer, tmp_path: Path) -> None:
+    with pytest.raises(RenderError, match="minuta"):
+        typst_renderer.pdf_for_signing("<p>x</p>", replace(FRAME, minuta=True))
+    with pytest.raises(RenderError, match="QR"):
+        typst_renderer.pdf_for_signing("<p>x</p>", replace(FRAME, qr_png=None))
+    with pytest.raises(RenderError, match="idioma"):
+        typst_renderer.pdf_for_signing("<p>x</p>", FRAME, lang='pt"><x')
+    (tmp_path / "sem").mkdir()
+    with pytest.raises(ContentPackError, match=PAGE_FILE):
+        TypstRenderer(tmp_path / "sem")
+
+
+# ------------------------------------------------------------------ configuration, workers
+
+
+def test_config_key_chooses_the_renderer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LAVRA_CONFIG", raising=False)
+    assert load_config(tmp_path).renderer == "weasyprint"
+    (tmp_path / "lavra.toml").write_text('renderizador = "typst"\n', encoding="utf-8")
+    assert load_config(tmp_path).renderer == "typst"
+    (tmp_path / "lavra.toml").write_text('renderizador = "latex"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"renderizador.*latex.*weasyprint ou typst"):
+        load_config(tmp_path)
+
+
+def _job(engine: Engine, renderer: str) -> RenderJob:
+    form = "alvara-transporte-escolar"
+    spec = engine.content.form(form)
+    assert spec.example is not None
+    data = json.loads(spec.example.read_text(encoding="utf-8"))
+    prepared = engine.prepare(form, data, ON, example_values=True, draft=False)
+    context = engine._context(prepared, draft=False, number="ALV-ESC nº 0001/2026")
+    context["autenticacao"] = {"codigo": "ABCD-EFGH-JKLM", "url": "https://x.invalid/v"}
+    frame = engine._frame(prepared.form, draft=False, number="ALV-ESC nº 0001/2026")
+    return RenderJob(str(engine.content.root.resolve()), engine.content.version, form, False,
+                     context, frame, QR, False, renderer)
+
+
+def test_the_worker_keeps_typst_warm_and_renders_with_it(pack_dir: Path) -> None:
+    engine = Engine(Content(pack_dir), pool=False)
+    laid, docx = render_job(_job(engine, "typst"))
+    assert docx is None and not isinstance(laid, bytes)
+    assert reader(laid.pdf).metadata.creator.startswith("Typst")  # type: ignore[union-attr]
+    weasy, _ = render_job(_job(engine, "weasyprint"))
+    assert not isinstance(weasy, bytes)
+    assert "Typst" not in (reader(weasy.pdf).metadata.creator or "")  # type: ignore[union-attr]
+
+
+def test_a_wording_typst_cannot_lay_out_falls_back_to_weasyprint(
+    pack_dir: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    engine = Engine(Content(pack_dir), pool=False)
+    local = DocumentRenderer(engine.content.root, engine.content.laws)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise RenderError("Não foi possível gerar o PDF: teste")
+
+    monkeypatch.setattr(local.typst, "pdf_for_signing", refuse)
+    with caplog.at_level(logging.WARNING, logger="lavra.render.task"):
+        laid, _ = local.render(_job(engine, "typst"))
+    assert not isinstance(laid, bytes)
+    assert "Typst" not in (reader(laid.pdf).metadata.creator or "")  # type: ignore[union-attr]
+    assert "usado o WeasyPrint" in caplog.text
+
+
+# ------------------------------------------------------------------ issued and verified
+
+
+@pytest.mark.parametrize("form", ["alvara-fretamento", "notificacao-pendencias-renovacao"])
+def test_issued_with_typst_signs_and_verifies(pack_dir: Path, tmp_path: Path, form: str) -> None:
+    engine = Engine(Content(pack_dir), pool=False)
+    issuer: Issuer = dev_issuer(engine, tmp_path / "dados")
+    issuer.config = replace(issuer.config, renderer="typst")
+    engine.final_renderer = "typst"
+    try:
+        spec = engine.content.form(form)
+        assert spec.example is not None
+        data = json.loads(spec.example.read_text(encoding="utf-8"))
+        result = issuer.issue(form, data, ON, example_values=True, docx=False)
+        document = reader(result.pdf)
+        assert document.metadata.creator.startswith("Typst")  # type: ignore[union-attr]
+        check = issuer.verify(result.pdf)
+        assert check.valid, check.problems
+        assert check.number == result.record.formatted
+        # the visible stamp lies in the reserved box of the last page
+        widget = next(
+            a.get_object() for a in document.pages[-1]["/Annots"]
+            if a.get_object().get("/FT") == "/Sig"
+        )
+        assert widget["/Rect"][2] - widget["/Rect"][0] == pytest.approx(
+            SIGNATURE_BOX_MM[0] * PT_PER_MM, abs=1
+        )
+        # the autouse fixture of conftest.py runs pdfsig and qpdf on this PDF
+    finally:
+        issuer.close()
+
+
+def test_the_renewal_run_issues_with_typst_when_configured(pack_dir: Path, tmp_path: Path) -> None:
+    """renderizador = "typst" reaches the batch workers: the renewed alvará, its selo and
+    the notice are Typst's and verify; the prefilled requerimento stays a fillable PDF."""
+    from batchcases import RUN_DAY, YEAR, envelope, seed, write_jsonl
+
+    from lavra.batch.model import RunRequest
+    from lavra.batch.output import CSV_NAME
+    from lavra.batch.runner import find_kind, run_batch
+    from lavra.issuing import registry_url
+
+    engine = Engine(Content(pack_dir), pool=None)
+    issuer: Issuer = dev_issuer(engine, tmp_path / "dados")
+    try:
+        numbers = seed(issuer, 2)
+        issuer.config = replace(issuer.config, renderer="typst")
+        engine.final_renderer = "typst"
+        pedidos = write_jsonl(tmp_path / "pedidos.jsonl", [envelope(0, numbers[0])])
+        kind = "renovacao-transporte-escolar"
+        request = RunRequest(kind, {"ano": YEAR}, date.fromisoformat(RUN_DAY), None, pedidos)
+        folder = tmp_path / "saida"
+        summary = run_batch(issuer, find_kind(issuer, kind), request, folder,
+                            database_url=registry_url(issuer.config), workers=1)
+        assert summary.complete
+        with open(folder / CSV_NAME, encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+        forms = {r["formulario"]: r for r in rows if r["papel"] == "documento"}
+        assert set(forms) == {"alvara-transporte-escolar", "selo-identificacao",
+                              "notificacao-pendencias-renovacao"}
+        for row in forms.values():
+            pdf = (folder / row["arquivo"]).read_bytes()
+            assert reader(pdf).metadata.creator.startswith("Typst")  # type: ignore[union-attr]
+            check = issuer.verify(pdf)
+            assert check.valid, (row["formulario"], check.problems)
+        [anexo] = [r for r in rows if r["papel"] != "documento"]
+        assert reader((folder / anexo["arquivo"]).read_bytes()).get_fields()
+    finally:
+        issuer.close()
