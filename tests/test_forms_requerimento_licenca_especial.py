@@ -79,10 +79,38 @@ def test_the_data_have_the_licence_shape(engine: Engine) -> None:
                if key not in ("declaracoes", "data_requerimento")}
     licence["requerente"].pop("email")
     licence["municipio_origem"].pop("orgao_licenciador")
-    licence["processo"] = {"numero": "PA 0.975/2026"}
+    licence["processo"] = {"numero": "PA 0.975/2026",
+                           "data_requerimento": data["data_requerimento"]}
     licence["data_expedicao"] = "2026-02-02"
     report = engine.prepare(LEE, licence, issued_on=date(2026, 2, 2)).report
     assert report.complete, [i.to_json() for i in report.pending]
+
+
+@pytest.mark.parametrize(("filed", "complete"), [
+    ("2026-02-02", True),  # filed on the day of issue
+    ("2026-02-03", False),  # a licence before its requerimento
+])
+def test_the_licence_follows_its_requerimento(
+    engine: Engine, filed: str, complete: bool
+) -> None:
+    licence = example(engine, LEE)
+    licence["processo"]["data_requerimento"] = filed
+    report = engine.prepare(LEE, licence, issued_on=date(2026, 2, 10)).report
+    assert report.complete is complete, [i.to_json() for i in report.pending]
+    if not complete:
+        assert_pending(report, "/processo/data_requerimento", Status.INVALID,
+                       E + "art20_par1")
+    text = pdf_text(engine.draft(LEE, licence).pdf)
+    assert f"iniciado pelo requerimento protocolizado em {filed[8:]}/02/2026" in text
+
+
+def test_the_licence_names_its_requerimento_date_as_required(engine: Engine) -> None:
+    licence = example(engine, LEE)
+    del licence["processo"]["data_requerimento"]
+    report = engine.prepare(LEE, licence, issued_on=date(2026, 2, 10)).report
+    assert not report.complete
+    assert any(i.field in ("/processo", "/processo/data_requerimento") and i.pending
+               for i in report.items)
 
 
 # ------------------------------------------------------------------ documents

@@ -16,7 +16,8 @@ a value they cannot compute becomes a *missing* or *invalid* report item.
     11.258/2002), and lasts while both are in force: to the earlier of their
     validity dates. Both must be in force on the date of issue. The vehicle's age
     (art. 17, I), as the "conformidade com esta lei" of § 1º, V, is checked on the
-    date of issue.
+    date of issue. The licence follows its requerimento (§ 1º): the process's
+    ``data_requerimento`` may not be after the date of issue.
 
 ``requerimento_licenca_especial_intermunicipal`` — the requerimento of art. 20, § 1º
     "deverão inscrever-se através de requerimento protocolizado na Prefeitura Municipal,
@@ -42,6 +43,7 @@ a value they cannot compute becomes a *missing* or *invalid* report item.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from lavra.checking.computations import (
@@ -55,9 +57,9 @@ from lavra.checking.computations import (
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
+from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
-from lavra.law.statutory import StatutoryContext
 from lavra_americana.comum.computing import (
     MUNICIPALITY_NAMES,
     after_issue,
@@ -129,6 +131,7 @@ def licenca_especial_escolar(request: ComputeInput) -> Computed:
     items.extend(
         issue_items(on, request.issued_on, "/data_expedicao", "a Licença Especial", SPECIAL)
     )
+    items.extend(_filed_before(data, on, context))
     alvara = maybe_date(pointers.get(data, "/documentos/alvara_origem/validade"))
     state = maybe_date(pointers.get(data, "/documentos/autorizacao_intermunicipal/validade"))
     base = {"estudantes": len(students), "municipio_origem": origin}
@@ -160,6 +163,27 @@ def licenca_especial_escolar(request: ComputeInput) -> Computed:
         "pendente": None,
     }
     return Computed(values, unique_items(items))
+
+
+def _filed_before(
+    data: Mapping[str, Any], on: date, context: StatutoryContext
+) -> list[Item]:
+    """§ 1º: the licence follows the requerimento protocolized at the Prefeitura; it is
+    not issued before it (the requerimento itself is the applicant's, not registered:
+    its date is the process's)."""
+    filed = maybe_date(pointers.get(data, "/processo/data_requerimento"))
+    if filed is None or filed <= on:
+        return []
+    return [
+        item_at(
+            "/processo/data_requerimento",
+            Status.INVALID,
+            f"O requerimento ({format_date(filed)}) é posterior à data de expedição "
+            f"({format_date(on)}): a Licença Especial é expedida a requerimento "
+            f"({short(context.laws, SPECIAL_REQUEST)}).",
+            SPECIAL_REQUEST,
+        )
+    ]
 
 
 def _students_items(data: Mapping[str, Any], context: StatutoryContext) -> list[Item]:

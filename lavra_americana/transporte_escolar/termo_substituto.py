@@ -129,10 +129,10 @@ def _licence_items(
     holder = _digits(pointers.get(found.data, "/titular/cpf"))
     typed = _digits(pointers.get(data, "/titular/cpf"))
     if holder and typed and holder != typed:
+        other = pointers.get(found.data, "/titular/cpf")
         items.append(item_at(
             "/titular/cpf", Status.INVALID,
-            f"{label} é de outro condutor licenciado (CPF {pointers.get(found.data, '/titular/cpf')}).",
-            TERMO))
+            f"{label} é de outro condutor licenciado (CPF {other}).", TERMO))
     return found, items
 
 
