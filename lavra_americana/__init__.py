@@ -46,7 +46,8 @@
                                               ``vacancia`` (art. 13),
                                               ``selo`` (arts. 3º, § 2º, 13,
                                               § 3º, 18), ``transferencia``
-                                              (art. 15)
+                                              (art. 15), ``termo_substituto``
+                                              (art. 5º, III)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
                                               money type), ``periods``,
                                               ``infractions`` (earlier infractions),
@@ -134,6 +135,7 @@ def pacote() -> ContentPack:
         revalidacao,
         revogacao,
         selo,
+        termo_substituto,
         transferencia,
         vacancia,
     )
@@ -147,6 +149,7 @@ def pacote() -> ContentPack:
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
+        termo_substituto,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -145,14 +145,17 @@ def parent_act_items(
     plate: Any = None,
     in_force: bool = True,
     consequence: str = "o ato que dele depende não pode ser expedido",
+    feminine: bool = False,
 ) -> tuple[PriorRecord | None, list[Item]]:
     """The act ``form`` nº ``number`` (stated valid to ``stated``) checked in the registry.
 
     Returns the registry's record (None when it lacks the act) and the items:
     *missing* when the registry does not have it (or is not consulted), *invalid* when
     it is cancelled, not in force on ``on`` (when ``in_force``), another vehicle's, or
-    registered with another validity than ``stated``; *met* otherwise.
+    registered with another validity than ``stated``; *met* otherwise. ``feminine``:
+    ``what`` is worded in the feminine ("a Licença Temporária … cancelada").
     """
+    the, it, ending = ("A", "ela", "a") if feminine else ("O", "ele", "o")
     wanted = clean_text(number)
     if wanted is None:
         return None, []  # the schema reports the number missing
@@ -163,18 +166,19 @@ def parent_act_items(
             item_at(
                 field,
                 Status.MISSING,
-                f"O {numbered(what, wanted)} não consta do registro de documentos emitidos: "
-                "sem conferir no registro que ele existe, está em vigor e não foi cancelado, "
+                f"{the} {numbered(what, wanted)} não consta do registro de documentos emitidos: "
+                f"sem conferir no registro que {it} existe, está em vigor e não foi "
+                f"cancelad{ending}, "
                 f"{consequence}.",
                 *basis,
             )
         ]
     items: list[Item] = []
-    label = f"O {what} {found.printed}"
+    label = f"{the} {what} {found.printed}"
     if found.cancelled:
         reason = f" ({found.cancel_reason})" if found.cancel_reason else ""
         items.append(
-            item_at(field, Status.INVALID, f"{label} foi cancelado{reason}.", *basis)
+            item_at(field, Status.INVALID, f"{label} foi cancelad{ending}{reason}.", *basis)
         )
     elif in_force and not found.in_force(on):
         until = format_date(found.valid_until) if found.valid_until else "sem validade registrada"
@@ -182,7 +186,7 @@ def parent_act_items(
             item_at(
                 field,
                 Status.INVALID,
-                f"{label} não está em vigor em {format_date(on)} (válido de "
+                f"{label} não está em vigor em {format_date(on)} (válid{ending} de "
                 f"{format_date(found.reference_date)} até {until}).",
                 *basis,
             )
@@ -213,7 +217,7 @@ def parent_act_items(
             item_at(
                 field,
                 Status.MET,
-                f"{label} consta do registro, válido até {until} e não cancelado.",
+                f"{label} consta do registro, válid{ending} até {until} e não cancelad{ending}.",
                 *basis,
             )
         )
