@@ -231,13 +231,6 @@ TEMPORARIA_CASES: list[tuple[str, Change, str, Status, str]] = [
         "art5_inc3",
     ),
     (
-        "art. 5º, III: sem assinatura do termo",
-        setter("/condutor_veiculo_substituto/termo_assinado", False),
-        "/condutor_veiculo_substituto/termo_assinado",
-        Status.INVALID,
-        "art5_inc3",
-    ),
-    (
         "art. 5º: prorrogação de licença já vencida",
         setter(
             "/prorrogacao",
@@ -438,6 +431,11 @@ def test_temporaria_drafts_read_back(engine: Engine) -> None:
     assert "válida de 17/03/2026 a 06/04/2026" in text
     assert "SUB-2B34" in text or "SUB2B34" in text
     assert "Ana Exemplo Moreira" in text  # the driver of the substitute vehicle (III)
+    # The termo of art. 5º, III is its own act (termo-condutor-substituto), signed after
+    # this licence and resting on it: the licence does not say it was signed already.
+    assert "assinou o termo" not in text
+    assert ("depois de assinar, à vista desta licença, o Termo de Responsabilidade do "
+            "Condutor do Veículo Substituto (art. 5º, III)") in text
     data = example(engine, LTE)
     health(data)
     text = pdf_text(engine.draft(LTE, data).pdf)
