@@ -218,10 +218,10 @@ def _extra_motivos(
     items: list[Item] = []
     for index, entry in enumerate(listed if isinstance(listed, list) else []):
         text = clean_text(entry.get("texto")) if isinstance(entry, Mapping) else None
-        cited = clean_text(entry.get("fundamento")) if isinstance(entry, Mapping) else None
+        cited = clean_text(entry.get("dispositivo")) if isinstance(entry, Mapping) else None
         if text is None or cited is None:
             continue
-        field = f"{EXTRA_FIELD}/{index}/fundamento"
+        field = f"{EXTRA_FIELD}/{index}/dispositivo"
         problem = None
         if not _resolvable(laws, cited) or "#" not in cited:
             problem = (
@@ -335,6 +335,7 @@ def _pending(reason: str) -> dict[str, Any]:
     return {
         "requerimento": None,
         "motivos": [],
+        "conferido_em": None,
         "recurso": None,
         "explicacao": reason,
         "fundamento": [],
@@ -378,7 +379,8 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
     ``values``: ``requerimento`` (``formulario``, ``titulo``, ``lei``, ``protocolo``,
     ``data_protocolo``, ``data_requerimento``), ``motivos`` (each ``numero``, ``texto``,
     ``fundamento`` as printed, ``citacoes``, ``origem``: ``requerimento`` or
-    ``secretaria``), ``recurso`` (``regra``, ``ultimo_dia``, ``explicacao``),
+    ``secretaria``), ``conferido_em`` (the date the requerimento was checked on, None
+    without its data), ``recurso`` (``regra``, ``ultimo_dia``, ``explicacao``),
     ``explicacao``, ``fundamento``, ``titulo_documento``, ``subtitulo_documento``.
     """
     data = data_of(request)
@@ -397,13 +399,14 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
     law_id = form.law
     filed = date_at(data, FILED_FIELD)
     dados = pointers.get(data, DATA_FIELD)
-    own = None
+    own = checked_on = None
     motivos: list[dict[str, Any]] = []
     items: list[Item] = []
     checked = False
     if isinstance(dados, Mapping):
         own = date_at(dados, form.reference_date_field) if form.reference_date_field else None
-        motivos, found_items = motivos_indeferimento(request, form, dados, own or filed or on)
+        checked_on = own or filed or on
+        motivos, found_items = motivos_indeferimento(request, form, dados, checked_on)
         items.extend(found_items)
         checked = not found_items
     extra, extra_items = _extra_motivos(data, laws, law_id)
@@ -430,6 +433,7 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
             "data_requerimento": own,
         },
         "motivos": motivos,
+        "conferido_em": checked_on,
         "recurso": appeal,
         "explicacao": (
             f"Indeferimento do {form.title} ({law_title}), com {len(motivos)} motivo(s)."
