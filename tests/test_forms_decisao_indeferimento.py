@@ -93,7 +93,10 @@ def test_example_refuses_the_inscription_without_the_criminal_record(engine: Eng
     assert found.computed["recurso"]["ultimo_dia"] == date(2026, 3, 30)
     assert "Secretário" in found.computed["recurso"]["regra"]
     assert "reconsiderar" in found.computed["recurso"]["regra"]
-    assert found.computed["fundamento"] == ["lei-9784-1999", "transporte-escolar#art7_inc5"]
+    assert found.computed["fundamento"] == [
+        "lei-9784-1999#art50_inc1", "lei-9784-1999#art50_par1", "transporte-escolar#art7_inc5",
+        "lei-9784-1999#art56", "lei-9784-1999#art56_par1", "lei-9784-1999#art59",
+    ]
 
 
 def test_the_act_is_the_secretarys_in_its_own_series(engine: Engine) -> None:
@@ -133,7 +136,8 @@ def test_issued_over_a_fresh_registry_prints_motivos_bases_and_appeal(
             "fica indeferido",
             "10 (dez) dias contados da ciência da decisão",
             "o prazo encerra-se em 30/03/2026",
-            "Lei Federal nº 9.784, de 29 de janeiro de 1999",
+            "art. 50, inciso I, da Lei Federal nº 9.784, de 29 de janeiro de 1999",
+            "art. 59 da Lei Federal nº 9.784, de 29 de janeiro de 1999",
             "Secretário Municipal de Transportes e Sistema Viário",
         ):
             assert words in text, words
@@ -156,7 +160,10 @@ def test_fretamento_alteration_breaking_art_10_is_refused_with_the_appeal_of_art
     assert "art. 24 da Lei nº 4.419/2006" in appeal["regra"]
     # 15 days from Friday 27/11/2026: Saturday 12/12/2026, moved to Monday 14/12/2026.
     assert appeal["ultimo_dia"] == date(2026, 12, 14)
-    assert "fretamento#art24" in found.computed["fundamento"]
+    assert found.computed["fundamento"] == [
+        "lei-9784-1999#art50_inc1", "lei-9784-1999#art50_par1", "fretamento#art10_inc6",
+        "fretamento#art24",
+    ]
     issuer = dev_issuer(engine, tmp_path / "dados")
     try:
         result = issuer.issue(IND, data)
@@ -405,3 +412,5 @@ def test_coverage_has_nothing_pending_and_no_dangling_citation(pack_dir: Path) -
     assert coverage.with_status("pendente") == ()
     statuses = {(f.law, f.fragment): f.status for f in coverage.fragments}
     assert statuses[("fretamento", "art24")] == "implementado"
+    for fragment in ("art50_inc1", "art50_par1", "art56", "art56_par1", "art59"):
+        assert statuses[("lei-9784-1999", fragment)] == "implementado", fragment

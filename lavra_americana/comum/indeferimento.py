@@ -94,6 +94,11 @@ __all__ = [
 
 FORM = "decisao-indeferimento"
 PROCEDURE = "lei-9784-1999"
+MOTIVATION = f"{PROCEDURE}#art50_inc1"
+EXPLICIT = f"{PROCEDURE}#art50_par1"
+APPEAL = f"{PROCEDURE}#art56"
+RECONSIDER = f"{PROCEDURE}#art56_par1"
+APPEAL_DEADLINE = f"{PROCEDURE}#art59"
 FRET = "fretamento"
 ESC = "transporte-escolar"
 FRET_APPEAL = f"{FRET}#art24"
@@ -106,13 +111,20 @@ EXTRA_FIELD = "/motivos_adicionais"
 DECISION_DATE = "/decisao/data"
 CIENCIA_DATE = "/ciencia/data"
 
-APPEALS: Mapping[str, str] = {FRET: FRET_APPEAL, ESC: PROCEDURE}
-"""The deadline-table row of the appeal against a refusal, by the requerimento's law."""
+APPEALS: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    FRET: (FRET_APPEAL, (FRET_APPEAL,)),
+    ESC: (APPEAL_DEADLINE, (APPEAL, RECONSIDER, APPEAL_DEADLINE)),
+}
+"""By the requerimento's law: the deadline-table row of the appeal against a refusal and
+the provisions the act cites for it."""
 
-IMPLEMENTED: tuple[str, ...] = (FRET_APPEAL,)
-"""Citations this computation applies (coverage): the appeal of fretamento art. 24
-against the Secretário's refusal. Lei nº 9.784/1999 is cited whole (its text is not
-registered), and every motivo cites the provision of the requerimento it applies."""
+IMPLEMENTED: tuple[str, ...] = (
+    MOTIVATION, EXPLICIT, APPEAL, RECONSIDER, APPEAL_DEADLINE, FRET_APPEAL
+)
+"""Citations this computation applies (coverage): the reasoned refusal (Lei nº
+9.784/1999, art. 50, I, and § 1º: each motivo explicit, with its provision), the appeal
+against it (fretamento art. 24; for escolar, Lei nº 9.784/1999, arts. 56, § 1º, and
+59). Every motivo cites, besides, the provision of the requerimento it applies."""
 
 
 # ---------------------------------------------------------------- the requerimento
@@ -199,7 +211,7 @@ def motivos_indeferimento(
             f"Os dados do requerimento não puderam ser conferidos: {error.message} Corrija-os "
             "para que os motivos do indeferimento sejam apurados."
         )
-        return [], [item_at(DATA_FIELD, Status.INVALID, message, PROCEDURE)]
+        return [], [item_at(DATA_FIELD, Status.INVALID, message, MOTIVATION)]
     motivos = []
     for item in report.pending:
         if item.requirement.startswith(TEXT_REQUIREMENT):
@@ -235,7 +247,7 @@ def _extra_motivos(
                 f"{laws[law_id].short_title}, que rege o requerimento."
             )
         if problem is not None:
-            items.append(item_at(field, Status.INVALID, problem, PROCEDURE))
+            items.append(item_at(field, Status.INVALID, problem, EXPLICIT))
             continue
         motivos.append(_motivo(laws, text, [cited], "secretaria"))
     return motivos, items
@@ -248,7 +260,7 @@ def _date_items(
     request: ComputeInput, data: Mapping[str, Any], on: date, own: date | None
 ) -> list[Item]:
     """No future facts: protocol ≤ decision ≤ issue, the requerimento's date ≤ protocol."""
-    items = fact_after_issue(request, on, DECISION_DATE, "data da decisão", PROCEDURE)
+    items = fact_after_issue(request, on, DECISION_DATE, "data da decisão", MOTIVATION)
     filed = date_at(data, FILED_FIELD)
     if filed is None:
         return items
@@ -259,12 +271,12 @@ def _date_items(
                 Status.INVALID,
                 f"O requerimento foi protocolado em {format_date(filed)}, depois da data da "
                 f"decisão ({format_date(on)}): só se indefere o pedido já feito.",
-                PROCEDURE,
+                MOTIVATION,
             )
         )
     else:
         items.extend(
-            fact_after_issue(request, filed, FILED_FIELD, "data do protocolo", PROCEDURE)
+            fact_after_issue(request, filed, FILED_FIELD, "data do protocolo", MOTIVATION)
         )
     if own is not None and own > filed:
         items.append(
@@ -273,7 +285,7 @@ def _date_items(
                 Status.INVALID,
                 f"O requerimento está datado de {format_date(own)}, depois do seu protocolo "
                 f"({format_date(filed)}).",
-                PROCEDURE,
+                MOTIVATION,
             )
         )
     return items
@@ -304,7 +316,7 @@ def _appeal(
     law_id: str,
 ) -> tuple[dict[str, Any], list[Item]]:
     """The rule always; the last day from the ciência given in the act."""
-    citation = APPEALS[law_id]
+    citation = APPEALS[law_id][0]
     appeal: dict[str, Any] = {
         "regra": _appeal_rule(context.laws, law_id),
         "ultimo_dia": None,
@@ -354,7 +366,8 @@ def _count_item(
             Status.MET,
             f"{len(motivos)} motivo(s) de indeferimento, cada um com o seu fundamento "
             "(Lei federal nº 9.784/1999, art. 50, I).",
-            PROCEDURE,
+            MOTIVATION,
+            EXPLICIT,
         )
     if extra_items:
         message = "Nenhum motivo de indeferimento com fundamento válido: corrija os motivos."
@@ -370,7 +383,7 @@ def _count_item(
             "requerimento, para que os requisitos não atendidos sejam apurados, ou "
             "acrescente o motivo com o seu fundamento."
         )
-    return item_at("/motivos", Status.INVALID, message, PROCEDURE)
+    return item_at("/motivos", Status.INVALID, message, MOTIVATION)
 
 
 def decisao_indeferimento(request: ComputeInput) -> Computed:
@@ -392,7 +405,7 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
     if form is None:
         message = "Indique o requerimento indeferido, entre os requerimentos do sistema."
         return Computed(
-            _pending(message), (item_at(FORM_FIELD, Status.INVALID, message, PROCEDURE),)
+            _pending(message), (item_at(FORM_FIELD, Status.INVALID, message, MOTIVATION),)
         )
     context = statutory_context(request)
     laws = context.laws
@@ -419,9 +432,10 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
     appeal, appeal_items = _appeal(request, data, on, context, law_id)
     items.extend(appeal_items)
     cited = [c for m in motivos for c in m["citacoes"]]
-    if law_id == FRET:
-        cited.append(FRET_APPEAL)
-    fundamento = [PROCEDURE, *in_legal_order(cited, laws)]
+    appeal_basis = APPEALS[law_id][1]
+    same = [c for c in appeal_basis if c.startswith(f"{law_id}#")]
+    other = [c for c in appeal_basis if c not in same]
+    fundamento = [MOTIVATION, EXPLICIT, *in_legal_order([*cited, *same], laws), *other]
     law_title = laws[law_id].short_title
     values = {
         "requerimento": {
