@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from formcases import DELETE, at, example, pdf_text, setter
 from issuers import dev_issuer
@@ -23,6 +24,7 @@ from issuers import dev_issuer
 from lavra.checking.computations import find_computation
 from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
+from lavra.cli.main import main
 from lavra.config import Config
 from lavra.documents import Engine, Prepared
 from lavra.issuing import ensure_dev_pki
@@ -359,6 +361,41 @@ def test_the_escolar_appeal_ends_on_a_business_day(
     found = prepared(engine, data, date(2026, 11, 30))
     assert found.report.complete, [i.to_json() for i in found.report.pending]
     assert found.computed["recurso"]["ultimo_dia"] == last
+
+
+# ---------------------------------------------------------------- from what was filed
+
+
+def test_the_motivos_of_a_filled_pdf_read_back(engine: Engine) -> None:
+    """The requerimento a person filled in the PDF, read back, gives the same motivos."""
+    data = example(engine, IND)
+    filed = data["requerimento"]["dados"]
+    pdf = engine.prefill(INSCRICAO, filed)
+    data["requerimento"]["dados"] = engine.read(pdf, INSCRICAO).data
+    found = prepared(engine, data)
+    assert found.report.complete, [i.to_json() for i in found.report.pending]
+    assert [m["citacoes"] for m in found.computed["motivos"]] == [
+        ["transporte-escolar#art7_inc5"]
+    ]
+
+
+def test_cli_drafts_and_checks_from_the_requerimento_json(
+    engine: Engine, tmp_path: Path
+) -> None:
+    data = example(engine, IND)
+    path = tmp_path / "indeferimento.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "minuta.pdf"
+    runner = CliRunner()
+    drafted = runner.invoke(main, ["draft", IND, str(path), "-o", str(out)])
+    assert drafted.exit_code == 0, drafted.output
+    assert "antecedentes criminais" in pdf_text(out.read_bytes())
+    data["requerimento"]["dados"] = example(engine, INSCRICAO)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    checked = runner.invoke(main, ["check", IND, str(path), "--json"])
+    assert checked.exit_code == 1
+    items = json.loads(checked.output)["items"]
+    assert any(i["field"] == "/motivos" and i["status"] == "invalid" for i in items)
 
 
 # ---------------------------------------------------------------- staff web form
