@@ -74,10 +74,9 @@ from lavra.checking.report import Item, Report, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.law.model import Law, resolve
-from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
-from lavra_americana.comum.computing import data_of, date_at, deadline_values, fact_after_issue
+from lavra_americana.comum.computing import appeal_from_ciencia, data_of, date_at, fact_after_issue
 from lavra_americana.comum.sources import pack_root, statutory_context
 
 if TYPE_CHECKING:
@@ -308,38 +307,6 @@ def _appeal_rule(laws: Mapping[str, Law], law_id: str) -> str:
     )
 
 
-def _appeal(
-    request: ComputeInput,
-    data: Mapping[str, Any],
-    on: date,
-    context: StatutoryContext,
-    law_id: str,
-) -> tuple[dict[str, Any], list[Item]]:
-    """The rule always; the last day from the ciência given in the act."""
-    citation = APPEALS[law_id][0]
-    appeal: dict[str, Any] = {
-        "regra": _appeal_rule(context.laws, law_id),
-        "ultimo_dia": None,
-        "explicacao": None,
-    }
-    ciencia = date_at(data, CIENCIA_DATE)
-    if ciencia is None:
-        return appeal, []
-    if ciencia < on:
-        message = (
-            f"A data da ciência ({format_date(ciencia)}) é anterior à data da decisão "
-            f"({format_date(on)})."
-        )
-        return appeal, [item_at(CIENCIA_DATE, Status.INVALID, message, citation)]
-    late = fact_after_issue(request, ciencia, CIENCIA_DATE, "data da ciência", citation)
-    if late:
-        return appeal, late
-    found, items = deadline_values(citation, ciencia, context, CIENCIA_DATE)
-    if found is not None:
-        appeal.update(ultimo_dia=found["ultimo_dia"], explicacao=found["explicacao"])
-    return appeal, items
-
-
 # ---------------------------------------------------------------- the decision
 
 
@@ -429,7 +396,9 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
         motivo["numero"] = number
     items.extend(_date_items(request, data, on, own))
     items.append(_count_item(motivos, extra_items, checked=checked))
-    appeal, appeal_items = _appeal(request, data, on, context, law_id)
+    appeal, appeal_items = appeal_from_ciencia(
+        request, on, context, APPEALS[law_id][0], _appeal_rule(laws, law_id), CIENCIA_DATE
+    )
     items.extend(appeal_items)
     cited = [c for m in motivos for c in m["citacoes"]]
     appeal_basis = APPEALS[law_id][1]
