@@ -312,6 +312,17 @@ def test_the_requerimento_cannot_be_dated_after_its_protocol(engine: Engine) -> 
     assert found.status is Status.INVALID and "depois do seu protocolo" in found.message
 
 
+def test_the_applicant_is_the_one_who_signed_the_requerimento(engine: Engine) -> None:
+    data = example(engine, IND)
+    data["requerente"]["cpf"] = "111.444.777-35"
+    found = at(report_of(engine, data), "/requerente/cpf")
+    assert found.status is Status.INVALID and "não é o do requerimento" in found.message
+    company = fretamento_refusal(engine)
+    company["requerente"]["cnpj"] = "11.222.333/0001-81"
+    found = at(report_of(engine, company, date(2026, 11, 27)), "/requerente/cnpj")
+    assert found.status is Status.INVALID
+
+
 def test_a_decision_after_the_issue_is_invalid(engine: Engine) -> None:
     found = at(report_of(engine, example(engine, IND), date(2026, 3, 19)), "/decisao/data")
     assert found.status is Status.INVALID

@@ -73,6 +73,7 @@ from lavra.checking.computations import (
 from lavra.checking.report import Item, Report, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
+from lavra.inputs.formats import unmask
 from lavra.law.model import Law, resolve
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
@@ -252,6 +253,38 @@ def _extra_motivos(
     return motivos, items
 
 
+def _identifiers(value: Any) -> set[str]:
+    """Every CPF and CNPJ written in the requerimento's data (any signer), unmasked."""
+    if isinstance(value, Mapping):
+        found = {
+            unmask(v) for k, v in value.items() if k in ("cpf", "cnpj") and isinstance(v, str)
+        }
+        return found.union(*(_identifiers(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_identifiers(v) for v in value))
+    return set()
+
+
+def _applicant_items(data: Mapping[str, Any], dados: Mapping[str, Any]) -> list[Item]:
+    """The applicant named in the act is one who signs the requerimento (class 7: the act
+    refuses the request of the person who made it, no other)."""
+    kind = pointers.get(data, "/requerente/tipo")
+    pointer = "/requerente/cnpj" if kind == "pessoa_juridica" else "/requerente/cpf"
+    given = clean_text(pointers.get(data, pointer))
+    written = _identifiers(dados)
+    if given is None or not written or unmask(given) in written:
+        return []
+    return [
+        item_at(
+            pointer,
+            Status.INVALID,
+            f"O requerente indicado ({given}) não é o do requerimento: o "
+            f"{pointer.rsplit('/', 1)[1].upper()} não consta dos dados do requerimento.",
+            MOTIVATION,
+        )
+    ]
+
+
 # ---------------------------------------------------------------- dates and appeal
 
 
@@ -389,6 +422,7 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
         motivos, found_items = motivos_indeferimento(request, form, dados, checked_on)
         items.extend(found_items)
         checked = not found_items
+        items.extend(_applicant_items(data, dados))
     extra, extra_items = _extra_motivos(data, laws, law_id)
     items.extend(extra_items)
     motivos.extend(extra)
