@@ -18,7 +18,9 @@ Which requerimento. ``/requerimento/formulario`` names a requerimento form of th
     hand). The protocol number is printed as given: requerimentos are filed, not issued,
     so the registry holds no entry of their own; the acts a requerimento names (the
     alvará to renew, to alter) are looked up in the registry by its own rules, which
-    run here with the registry's history.
+    run here with the registry's history. The applicant named in the act must be one who
+    signs the requerimento: with its data given, a CPF or CNPJ not written in it is
+    *invalid* (the act refuses the request of the person who made it).
 The motivos. When ``/requerimento/dados`` holds the requerimento as filed, the engine
     checks it by its own form (schema, checks and computations: the same completeness
     report the clerk sees) on the requerimento's own date (its reference date field,
@@ -46,7 +48,8 @@ The appeal that lies (a reading per law, written in the deadline table too):
       The candidate whose inscription is refused keeps, besides, the art. 11 appeal
       against the result of the selection.
     The rule is always printed; the last day once ``/ciencia/data`` is given, on the
-    municipal calendar (deadline table rows ``fretamento#art24`` and ``lei-9784-1999``).
+    municipal calendar (deadline table rows ``fretamento#art24`` and
+    ``lei-9784-1999#art59``).
 No future facts: the protocol cannot come after the decision, nor the requerimento's own
     date after its protocol; a decision, protocol or ciência dated after the moment of
     issue is *invalid*, and so is a ciência before the decision.
