@@ -163,7 +163,7 @@ def pacote() -> ContentPack:
         name="americana",
         root=ROOT,
         computations=computations,
-        checks=checks.CHECKS,
+        checks={**checks.CHECKS, **indeferimento.CHECKS},
         rule_modules=(*rules, *forms),
         amount=amount.answer,
         stamp_font="forms/_base/fontes/DejaVuSans.ttf",

@@ -323,6 +323,21 @@ def test_the_applicant_is_the_one_who_signed_the_requerimento(engine: Engine) ->
     assert found.status is Status.INVALID
 
 
+@pytest.mark.parametrize("day", ["0001-01-01", "2026-02-30"], ids=["out of range", "inexistent"])
+def test_a_mistyped_date_of_the_requerimento_is_corrected_not_a_motivo(
+    engine: Engine, day: str
+) -> None:
+    data = example(engine, IND)
+    data["requerimento"]["dados"]["candidato"]["data_nascimento"] = day
+    found = prepared(engine, data)
+    item = at(found.report, "/requerimento/dados/candidato/data_nascimento")
+    assert item.status is Status.INVALID and "não é motivo de indeferimento" in item.message
+    assert not any("nascimento" in m["texto"].lower() for m in found.computed["motivos"])
+    data["decisao"]["data"] = "0001-01-01"  # reported even when the decision's own data fail
+    report = report_of(engine, data)
+    assert at(report, "/requerimento/dados/candidato/data_nascimento").pending
+
+
 def test_a_decision_after_the_issue_is_invalid(engine: Engine) -> None:
     found = at(report_of(engine, example(engine, IND), date(2026, 3, 19)), "/decisao/data")
     assert found.status is Status.INVALID

@@ -57,7 +57,8 @@ No future facts: the protocol cannot come after the decision, nor the requerimen
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -77,6 +78,7 @@ from lavra.checking.report import Item, Report, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.formats import unmask
+from lavra.inputs.reading import date_range_problem
 from lavra.law.model import Law, resolve
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
@@ -84,9 +86,12 @@ from lavra_americana.comum.computing import appeal_from_ciencia, data_of, date_a
 from lavra_americana.comum.sources import pack_root, statutory_context
 
 if TYPE_CHECKING:
+    from lavra.checking.checks import CheckSpec, Rule
     from lavra.checking.content import Content, FormSpec
+    from lavra.law.params import Parameters
 
 __all__ = [
+    "CHECKS",
     "COMPUTATIONS",
     "FORM",
     "IMPLEMENTED",
@@ -200,6 +205,45 @@ def _motivo(
     }
 
 
+_DATE_SHAPED = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+def _mistyped_dates(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """``(pointer, problem)`` of each date in the requerimento's data that cannot be a date
+    of the case (inexistent, or outside the accepted range): a typing error to correct,
+    never a motivo of the refusal."""
+    if isinstance(value, Mapping):
+        for key, sub in value.items():
+            yield from _mistyped_dates(sub, f"{path}/{pointers.escape(str(key))}")
+    elif isinstance(value, list):
+        for index, sub in enumerate(value):
+            yield from _mistyped_dates(sub, f"{path}/{index}")
+    elif isinstance(value, str) and _DATE_SHAPED.match(value):
+        try:
+            day = date.fromisoformat(value[:10])
+        except ValueError:
+            yield path, f"a data {value[:10]} é inexistente"
+            return
+        problem = date_range_problem(day)
+        if problem is not None:
+            yield path, problem
+
+
+def _typed_dates(
+    spec: CheckSpec, pointer: str, value: Any, on: date, params: Parameters
+) -> Iterator[Item]:
+    """Check ``datas_do_requerimento``: each mistyped date of the requerimento's data is
+    *invalid* at its field (run even when the decision's own data have other defects)."""
+    for inner, problem in _mistyped_dates(value):
+        yield item_at(
+            pointer + inner,
+            Status.INVALID,
+            f"Nos dados do requerimento, {problem}: corrija o dado, erro de digitação que "
+            "não é motivo de indeferimento.",
+            *spec.basis,
+        )
+
+
 def motivos_indeferimento(
     request: ComputeInput, form: FormSpec, data: Mapping[str, Any], on: date
 ) -> tuple[list[dict[str, Any]], list[Item]]:
@@ -215,9 +259,12 @@ def motivos_indeferimento(
             "para que os motivos do indeferimento sejam apurados."
         )
         return [], [item_at(DATA_FIELD, Status.INVALID, message, MOTIVATION)]
+    mistyped = dict(_mistyped_dates(data))
     motivos = []
     for item in report.pending:
-        if item.requirement.startswith(TEXT_REQUIREMENT):
+        if item.requirement.startswith(TEXT_REQUIREMENT) or any(
+            pointers.is_within(inner, item.field) for inner in mistyped
+        ):
             continue
         basis = [c for c in item.basis if "#" in c and _resolvable(laws, c)]
         motivos.append(_motivo(laws, item.message, basis or list(form.basis), "requerimento"))
@@ -467,3 +514,6 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
 
 COMPUTATIONS: dict[str, Computation] = {"decisao_indeferimento": decisao_indeferimento}
 """The computation of this module a form may name under ``"calculos"``."""
+
+CHECKS: dict[str, Rule] = {"datas_do_requerimento": _typed_dates}
+"""The check of this module a form may name under ``"verificacoes"``."""
