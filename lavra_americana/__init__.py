@@ -55,6 +55,9 @@
                                               escolar art. 17, I), ``decisao_recurso``
                                               (the appeals of both laws),
                                               ``due_process`` (notice and defence),
+                                              ``indeferimento`` (the refusal of any
+                                              requerimento, Lei nº 9.784/1999, art.
+                                              50, I; fretamento art. 24),
                                               ``checks``
                                               (``idade_veiculo``), ``amount`` (``lavra
                                               amount``); ``citing``, ``computing`` and
@@ -92,6 +95,7 @@ def pacote() -> ContentPack:
         decisao_recurso,
         due_process,
         fact_dates,
+        indeferimento,
         infractions,
         lote,
         periods,
@@ -149,7 +153,7 @@ def pacote() -> ContentPack:
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
-        termo_substituto,
+        termo_substituto, indeferimento,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
@@ -161,11 +165,11 @@ def pacote() -> ContentPack:
         name="americana",
         root=ROOT,
         computations=computations,
-        checks=checks.CHECKS,
+        checks={**checks.CHECKS, **indeferimento.CHECKS},
         rule_modules=(*rules, *forms),
         amount=amount.answer,
         stamp_font="forms/_base/fontes/DejaVuSans.ttf",
-        caches=(sources.clear_caches,),
+        caches=(sources.clear_caches, indeferimento.clear_caches),
         batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN,
                     renovacao_lote_fretamento.RUN.name: renovacao_lote_fretamento.RUN},
     )

@@ -60,7 +60,8 @@ def test_the_law_commands_read_the_configured_folder(workdir: Path) -> None:
     # the two laws, and the laws they send to, cited only (no text): issue 10
     assert set(json.loads(result.output)["leis"]) == {
         "fretamento", "transporte-escolar", "ctb", "lei-3149-1998", "lei-3564-2001",
-        "lei-3610-2001", "lei-estadual-11258-2002", "resolucao-contran-73-1998"}
+        "lei-3610-2001", "lei-9784-1999", "lei-estadual-11258-2002",
+        "resolucao-contran-73-1998"}
 
 
 def test_a_folder_that_is_not_a_pack_says_what_is_missing(workdir: Path) -> None:

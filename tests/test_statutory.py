@@ -67,6 +67,8 @@ DEADLINE_ROWS = [
     pytest.param("transporte-escolar#art26", D(2026, 12, 15), D(2026, 12, 25),
                  D(2026, 12, 28), {},
                  id="transporte-escolar#art26 10 days from ciência, last day on Christmas"),
+    pytest.param("lei-9784-1999#art59", D(2026, 11, 10), D(2026, 11, 20), D(2026, 11, 23), {},
+                 id="lei-9784-1999#art59 10 days from the refusal's ciência, Friday holiday"),
     pytest.param("transporte-escolar#art6_par1u", D(2026, 3, 2), D(2026, 3, 22),
                  D(2026, 3, 23), {},
                  id="transporte-escolar#art6_par1u registration >= 20 dias corridos"),

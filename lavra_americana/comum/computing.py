@@ -34,6 +34,7 @@ __all__ = [
     "IMPLEMENTED",
     "MUNICIPALITY_NAMES",
     "after_issue",
+    "appeal_from_ciencia",
     "data_of",
     "date_at",
     "deadline_values",
@@ -210,6 +211,45 @@ def deadline_values(
         "unidade": deadline.period.unit if deadline.period is not None else None,
     }
     return values, []
+
+
+def appeal_from_ciencia(
+    request: ComputeInput,
+    on: date,
+    context: StatutoryContext,
+    citation: str,
+    rule: str,
+    pointer: str = "/ciencia/data",
+) -> tuple[dict[str, Any], list[Item]]:
+    """The appeal a decision of ``on`` prints: its ``regra`` always, and its last day
+    (the deadline ``citation``) from the ciência the act records at ``pointer``.
+
+    A ciência before the decision, or after the issue (the ciência written in the act is
+    the one given on its delivery; a later one is recorded apart, and the deadline runs
+    from it), is *invalid*. ``values``: ``regra``, ``ultimo_dia``, ``explicacao``.
+    """
+    appeal: dict[str, Any] = {"regra": rule, "ultimo_dia": None, "explicacao": None}
+    ciencia = date_at(data_of(request), pointer)
+    if ciencia is None:
+        return appeal, []
+    if ciencia < on:
+        message = (
+            f"A data da ciência ({format_date(ciencia)}) é anterior à data da decisão "
+            f"({format_date(on)})."
+        )
+        return appeal, [item_at(pointer, Status.INVALID, message, citation)]
+    if ciencia > request.issued_on:
+        message = (
+            f"A data da ciência ({format_date(ciencia)}) é posterior à data de emissão da "
+            f"decisão ({format_date(request.issued_on)}): a ciência escrita no ato é a dada "
+            "na sua entrega. A ciência posterior, por notificação, documenta-se à parte, e "
+            "dela se conta o prazo do recurso."
+        )
+        return appeal, [item_at(pointer, Status.INVALID, message, citation)]
+    found, items = deadline_values(citation, ciencia, context, pointer)
+    if found is not None:
+        appeal.update(ultimo_dia=found["ultimo_dia"], explicacao=found["explicacao"])
+    return appeal, items
 
 
 MUNICIPALITY_NAMES = ("americana",)

@@ -76,7 +76,12 @@ from lavra.law.model import resolve
 from lavra.textutil import format_date
 from lavra_americana.comum import due_process
 from lavra_americana.comum.citing import numbered, short
-from lavra_americana.comum.computing import data_of, date_at, deadline_values, fact_after_issue
+from lavra_americana.comum.computing import (
+    appeal_from_ciencia,
+    data_of,
+    date_at,
+    fact_after_issue,
+)
 from lavra_americana.comum.infractions import PriorInfraction
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.comum.validity import bare_number, parent_act_items
@@ -342,28 +347,7 @@ def _appeal(
         "reconsiderar a decisão, desde que não haja decisão do recurso "
         f"({short(laws, RECONSIDER)})."
     )
-    appeal: dict[str, Any] = {"regra": rule, "ultimo_dia": None, "explicacao": None}
-    ciencia = date_at(data, CIENCIA_DATE)
-    if ciencia is None:
-        return appeal, []
-    if ciencia < on:
-        message = (
-            f"A data da ciência ({format_date(ciencia)}) é anterior à data da decisão "
-            f"({format_date(on)})."
-        )
-        return appeal, [item_at(CIENCIA_DATE, Status.INVALID, message, APPEAL_DEADLINE)]
-    if ciencia > request.issued_on:
-        message = (
-            f"A data da ciência ({format_date(ciencia)}) é posterior à data de emissão da "
-            f"decisão ({format_date(request.issued_on)}): a ciência escrita no ato é a dada "
-            "na sua entrega. A ciência posterior, por notificação, documenta-se à parte, e "
-            "dela se conta o prazo do recurso."
-        )
-        return appeal, [item_at(CIENCIA_DATE, Status.INVALID, message, APPEAL_DEADLINE)]
-    found, items = deadline_values(APPEAL_DEADLINE, ciencia, context, CIENCIA_DATE)
-    if found is not None:
-        appeal.update(ultimo_dia=found["ultimo_dia"], explicacao=found["explicacao"])
-    return appeal, items
+    return appeal_from_ciencia(request, on, context, APPEAL_DEADLINE, rule, CIENCIA_DATE)
 
 
 def _pending(reason: str) -> dict[str, Any]:
