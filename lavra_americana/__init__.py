@@ -54,6 +54,8 @@
                                               escolar art. 17, I), ``decisao_recurso``
                                               (the appeals of both laws),
                                               ``due_process`` (notice and defence),
+                                              ``notificacao_defesa`` (the notice
+                                              that opens the defence),
                                               ``checks``
                                               (``idade_veiculo``), ``amount`` (``lavra
                                               amount``); ``citing``, ``computing`` and
@@ -93,6 +95,7 @@ def pacote() -> ContentPack:
         fact_dates,
         infractions,
         lote,
+        notificacao_defesa,
         periods,
         sources,
         validity,
@@ -147,6 +150,7 @@ def pacote() -> ContentPack:
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
+        notificacao_defesa,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
