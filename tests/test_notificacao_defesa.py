@@ -87,16 +87,20 @@ def test_the_notice_is_a_numbered_act_signed_by_the_secretario(
     assert pacote().computations["notificacao_defesa"] is notificacao_defesa.notificacao_defesa
 
 
+def drafted(engine: Engine, form: str, issued: date) -> tuple[dict[str, Any], str]:
+    """The example's computed values (complete on ``issued``) and its draft's text."""
+    data = example(engine, form)
+    prepared = engine.prepare(form, data, issued_on=issued)
+    assert prepared.report.complete, pending(prepared.report)
+    return dict(prepared.computed), pdf_text(engine.draft(form, data).pdf)
+
+
 def test_the_cassation_notice_states_accusation_act_and_period_from_the_ciencia(
     engine: Engine,
 ) -> None:
-    data = example(engine, NOT_CAS)
-    prepared = engine.prepare(NOT_CAS, data, issued_on=date(2026, 3, 9))
-    assert prepared.report.complete, pending(prepared.report)
-    values = prepared.computed
+    values, text = drafted(engine, NOT_CAS, date(2026, 3, 9))
     assert [g["dispositivo"] for g in values["acusacao"]] == ["fretamento#art22_inc2"]
     assert "fretamento#art22" in values["fundamento"]  # the facts page shows the period
-    text = pdf_text(engine.draft(NOT_CAS, data).pdf)
     for words in (
         "intima a apresentar defesa", "ALV-FRET 0012/2026", "PA 1234/2026",
         "deixar de recolher as multas aplicadas sem interposição de recurso",
@@ -112,10 +116,7 @@ def test_the_cassation_notice_states_accusation_act_and_period_from_the_ciencia(
 def test_the_revocation_notice_names_the_driver_the_alvara_and_the_ground(
     engine: Engine,
 ) -> None:
-    data = example(engine, NOT_REV)
-    prepared = engine.prepare(NOT_REV, data, issued_on=date(2026, 5, 29))
-    assert prepared.report.complete, pending(prepared.report)
-    text = pdf_text(engine.draft(NOT_REV, data).pdf)
+    _, text = drafted(engine, NOT_REV, date(2026, 5, 29))
     for words in ("José Exemplo dos Santos", "ALV-ESC nº 0007/2026",
                   "Revogação após a terceira multa", "pode resultar na revogação do alvará",
                   "contados da ciência desta notificação"):
