@@ -236,7 +236,7 @@ def test_escolar_auto_never_revokes_in_a_case_of_art_9(engine: Engine, pack_dir:
     assert values["titulo_documento"] == "Auto de Infração"
     assert values["revogacao"] is False and values["revogacao_cabivel"] is True
     assert "será decidida pela Secretaria" in values["revogacao_aviso"]
-    assert "no prazo de 10 dias contados da notificação" in values["revogacao_aviso"]
+    assert "no prazo de 10 dias contados da ciência da notificação" in values["revogacao_aviso"]
     assert "Este auto não aplica penalidade" in values["recurso"]["aviso"]
     (line,) = values["infracoes"]
     assert line["revogacao"] is False and line["revogacao_cabivel"] is True
