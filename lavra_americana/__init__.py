@@ -58,6 +58,8 @@
                                               ``indeferimento`` (the refusal of any
                                               requerimento, Lei nº 9.784/1999, art.
                                               50, I; fretamento art. 24),
+                                              ``notificacao_defesa`` (the notice
+                                              that opens the defence),
                                               ``checks``
                                               (``idade_veiculo``), ``amount`` (``lavra
                                               amount``); ``citing``, ``computing`` and
@@ -98,6 +100,7 @@ def pacote() -> ContentPack:
         indeferimento,
         infractions,
         lote,
+        notificacao_defesa,
         periods,
         sources,
         validity,
@@ -153,7 +156,7 @@ def pacote() -> ContentPack:
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
-        termo_substituto, indeferimento,
+        termo_substituto, indeferimento, notificacao_defesa,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -91,7 +91,11 @@ def cassation(pack: Path, decided: date, *, presented: date | None = None,
               summary: str | None = "A empresa alegou dificuldades financeiras.",
               notice: date = NOTICE) -> dict[str, Any]:
     data = example(pack, CAS)
-    data["defesa"] = {"notificacao_data": notice.isoformat(), "apresentada": False}
+    # no registry here: the notice is attested by a servant (due_process docstring); the
+    # registry's notice and its recorded ciência: tests/test_notificacao_defesa.py
+    data["defesa"] = {"apresentada": False, "notificacao": {
+        "numero": "NOT-DEF-FRET nº 0004/2026", "data_ciencia": notice.isoformat(),
+        "conferencia": {"responsavel": "Ana Exemplo Lima", "data": decided.isoformat()}}}
     if presented is not None:
         data["defesa"].update(apresentada=True, data_apresentacao=presented.isoformat())
         if summary is not None:
@@ -108,8 +112,10 @@ def test_cassation_example_is_complete_with_the_defence_presented(pack_dir: Path
     defence = result.values["defesa"]
     assert defence["apresentada"] is True
     assert defence["texto"] == (
-        "A empresa ou entidade foi notificada para apresentar defesa em 10/03/2026, no prazo "
-        f"de 10 dias {SOURCE}, e a apresentou em 20/03/2026."
+        "A empresa ou entidade foi notificada para apresentar defesa pela notificação "
+        "NOT-DEF-FRET nº 0004/2026, com ciência em 10/03/2026 (atestada por Ana Exemplo "
+        "Lima, matrícula 12.345, em 06/04/2026, em conferência nos autos do processo PA "
+        f"1234/2026), no prazo de 10 dias {SOURCE}, e a apresentou em 20/03/2026."
     )
 
 
@@ -169,9 +175,9 @@ def test_cassation_with_defence_needs_its_date_and_summary(pack_dir: Path) -> No
 
 def test_cassation_without_notice_is_missing(pack_dir: Path) -> None:
     data = cassation(pack_dir, date(2026, 5, 4))
-    del data["defesa"]["notificacao_data"]
+    del data["defesa"]["notificacao"]
     found = pending(run(decisao_cassacao_fretamento, CAS, data, pack_dir, date(2026, 5, 4)))
-    assert found["defesa.notificacao_data"].status is Status.MISSING
+    assert found["defesa.notificacao.numero"].status is Status.MISSING
 
 
 def test_cassation_notice_or_defence_after_the_decision_is_invalid(pack_dir: Path) -> None:
@@ -194,8 +200,11 @@ def test_cassation_draft_prints_the_period_and_its_end(engine: Engine, pack_dir:
     prepared = engine.prepare(CAS, data, issued_on=decided)
     assert prepared.report.complete, [i.to_json() for i in prepared.report.pending]
     text = pdf_text(engine.draft(CAS, data).pdf)
-    assert ("notificada para apresentar defesa em 06/04/2026, no prazo de 10 dias "
-            f"{SOURCE}, encerrado em 16/04/2026, e não a apresentou") in text
+    # (the page may break inside the sentence, after the period's source begins)
+    assert ("notificada para apresentar defesa pela notificação NOT-DEF-FRET nº 0004/2026, "
+            "com ciência em 06/04/2026 (atestada por Ana Exemplo Lima, em 17/04/2026, em "
+            "conferência nos autos do processo PA 1234/2026), no prazo de 10 dias") in text
+    assert "municipal), encerrado em 16/04/2026, e não a apresentou" in text
     assert "não apresentou defesa no prazo concedido" not in text
     early = cassation(pack_dir, NOTICE)
     assert not engine.prepare(CAS, early, issued_on=NOTICE).report.complete
@@ -227,7 +236,7 @@ def test_escolar_auto_never_revokes_in_a_case_of_art_9(engine: Engine, pack_dir:
     assert values["titulo_documento"] == "Auto de Infração"
     assert values["revogacao"] is False and values["revogacao_cabivel"] is True
     assert "será decidida pela Secretaria" in values["revogacao_aviso"]
-    assert "no prazo de 10 dias contados da notificação" in values["revogacao_aviso"]
+    assert "no prazo de 10 dias contados da ciência da notificação" in values["revogacao_aviso"]
     assert "Este auto não aplica penalidade" in values["recurso"]["aviso"]
     (line,) = values["infracoes"]
     assert line["revogacao"] is False and line["revogacao_cabivel"] is True

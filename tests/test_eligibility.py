@@ -18,10 +18,11 @@ from lavra.checking.report import Status
 from lavra.errors import InputError, ParameterError
 from lavra.law.model import load_laws
 from lavra.law.params import load_parameters
+from lavra.law.statutory import deadline_for, load_statutory_context
 from lavra_americana.comum import checks
 from lavra_americana.comum import vehicle_age as vehicle_age_rules
 from lavra_americana.comum.checks import CHECKS
-from lavra_americana.comum.periods import anniversary, has_elapsed
+from lavra_americana.comum.periods import anniversary, bar_lifted, free_from, has_elapsed
 from lavra_americana.comum.vehicle_age import vehicle_age, vehicle_age_years
 from lavra_americana.transporte_escolar.candidate import (
     CNH_CATEGORIES_D,
@@ -200,12 +201,28 @@ CANDIDATE_ROWS = [
     pytest.param({"active_licences": 1}, ON, "licencas_ativas", Status.INVALID,
                  "vedada a concessão de mais de uma licença", "transporte-escolar#art14",
                  id="transporte-escolar#art14 already holds a licence"),
+    # the bar includes its last day, the 3rd anniversary (Lei nº 9.784/1999, art. 66, § 3º;
+    # the deadline table's reading): barred on it, free the day after
+    pytest.param({"transferred_licence_on": date(2023, 3, 9)}, ON, "transferencia_licenca_em",
+                 Status.MET, "cessou o impedimento em 10/03/2026",
+                 "transporte-escolar#art15_par2",
+                 id="transporte-escolar#art15_par2 the day after the 3rd anniversary"),
     pytest.param({"transferred_licence_on": date(2023, 3, 10)}, ON, "transferencia_licenca_em",
-                 Status.MET, "decorridos os 3 anos em 10/03/2026", "transporte-escolar#art15_par2",
-                 id="transporte-escolar#art15_par2 exactly 3 years after the transfer"),
+                 Status.INVALID, "dura até 10/03/2026, inclusive, e cessa em 11/03/2026",
+                 "transporte-escolar#art15_par2",
+                 id="transporte-escolar#art15_par2 on the 3rd anniversary: still barred"),
     pytest.param({"transferred_licence_on": date(2023, 3, 11)}, ON, "transferencia_licenca_em",
-                 Status.INVALID, "o que ocorre em 11/03/2026", "transporte-escolar#art15_par2",
+                 Status.INVALID, "cessa em 12/03/2026", "transporte-escolar#art15_par2",
                  id="transporte-escolar#art15_par2 a day before 3 years"),
+    pytest.param({"transferred_licence_on": date(2024, 2, 29)}, date(2027, 2, 28),
+                 "transferencia_licenca_em", Status.INVALID,
+                 "dura até 28/02/2027, inclusive, e cessa em 01/03/2027",
+                 "transporte-escolar#art15_par2",
+                 id="transporte-escolar#art15_par2 from 29 February: barred on 28/02"),
+    pytest.param({"transferred_licence_on": date(2024, 2, 29)}, date(2027, 3, 1),
+                 "transferencia_licenca_em", Status.MET, "cessou o impedimento em 01/03/2027",
+                 "transporte-escolar#art15_par2",
+                 id="transporte-escolar#art15_par2 from 29 February: free on 01/03"),
     pytest.param({"revoked_licence_on": date(2025, 12, 1)}, ON, "cassacao_licenca_em",
                  Status.NOT_APPLICABLE, "não impede a inscrição", "transporte-escolar#art23_inc3",
                  id="transporte-escolar#art23_inc3 no bar after revocation in this law"),
@@ -474,6 +491,38 @@ def test_period_is_complete_from_the_anniversary_on(start: date, years: int,
     assert has_elapsed(start, end + timedelta(days=400), years=years, months=months)
     if years or months:
         assert not has_elapsed(start, end - timedelta(days=1), years=years, months=months)
+
+
+@given(st.dates(min_value=date(1950, 1, 1), max_value=date(2100, 12, 31)),
+       st.integers(min_value=1, max_value=40), st.integers(min_value=0, max_value=11))
+def test_a_bar_holds_through_the_anniversary(start: date, years: int, months: int) -> None:
+    end = anniversary(start, years=years, months=months)
+    assert free_from(start, years=years, months=months) == end + timedelta(days=1)
+    assert not bar_lifted(start, end, years=years, months=months)
+    assert bar_lifted(start, end + timedelta(days=1), years=years, months=months)
+
+
+_STATUTORY = load_statutory_context(_PACK)
+
+
+@pytest.mark.parametrize(
+    ("citation", "parameter"),
+    [("transporte-escolar#art15_inc1", "carencia_transferencia"),
+     ("transporte-escolar#art15_par2", "carencia_nova_licenca_apos_transferencia")],
+    ids=["art15_inc1 the 2 years", "art15_par2 the 3-year bar"],
+)
+@pytest.mark.parametrize(
+    "start", [date(2024, 2, 29), date(2023, 3, 10), date(2025, 12, 31), date(2026, 1, 1)],
+    ids=str,
+)
+def test_the_rules_and_the_deadline_table_count_the_carencia_alike(
+    citation: str, parameter: str, start: date
+) -> None:
+    """One reading (comum.periods): the table's first allowed day is the rules' free day."""
+    years = int(PARAMS.value(f"transporte-escolar.{parameter}", start).value)
+    table = deadline_for(citation, start, context=_STATUTORY)
+    assert table.last_day == anniversary(start, years=years)
+    assert table.first_allowed_day == free_from(start, years=years)
 
 
 @given(st.dates(min_value=date(1940, 1, 1), max_value=date(2030, 12, 31)),

@@ -95,7 +95,8 @@ def test_cassation_bar_of_twelve_months(
 ) -> None:
     data = example(pack_dir, CAS)
     data["decisao"]["data"] = decision
-    data["defesa"] = {"notificacao_data": "2026-02-20", "apresentada": False}
+    data["defesa"]["apresentada"] = False
+    data["defesa"]["notificacao"]["data_ciencia"] = "2026-02-20"
     data.pop("ciencia")
     result = run(decisao_cassacao_fretamento, CAS, data, pack_dir, date(2026, 4, 6))
     bar = result.values["impedimento"]
@@ -115,7 +116,7 @@ def test_cassation_bar_of_twelve_months(
             "referencia": "1000123-45.2026.8.26.0019", "data": "2026-04-10"},
          "hipoteses.falencia_dissolucao.data"),
         ("CF art. 5º, LV: notificação para defesa depois da decisão",
-         "defesa/notificacao_data", "2026-04-07", "defesa.notificacao_data"),
+         "defesa/notificacao/data_ciencia", "2026-04-07", "defesa.notificacao.conferencia.data"),
         ("art. 24: ciência anterior à decisão", "ciencia/data", "2026-04-01", "ciencia.data"),
         ("decisão datada depois da emissão", "decisao/data", "2026-04-07", "decisao.data"),
     ],

@@ -24,6 +24,7 @@ from lavra.checking.computations import PriorRecord, find_computation
 from lavra.checking.content import Content
 from lavra.checking.report import Item, Report, Status
 from lavra.documents import Engine
+from lavra.law.statutory import load_statutory_context
 from lavra_americana import pacote
 from lavra_americana.transporte_escolar import transferencia
 
@@ -120,8 +121,12 @@ def test_the_termo_states_licence_fee_registration_limit_and_bar(engine: Engine)
     assert computed["taxa"]["unidades"] == 30
     assert str(computed["taxa"]["valor"]) == "1152.60"  # 30 × R$ 38,42 (UFESP 2026)
     assert computed["registro"]["ultimo_dia"] == date(2027, 1, 15)  # 16/11/2026 + 60 days
-    assert computed["impedimento_cedente"]["livre_em"] == date(2029, 11, 27)
-    assert computed["prazo_minimo"]["transferivel_desde"] == date(2024, 3, 10)
+    # both carências include their anniversary: free the day after (art. 66, § 3º)
+    assert computed["impedimento_cedente"]["livre_em"] == date(2029, 11, 28)
+    assert "dura até 27/11/2029, inclusive, e cessa em 28/11/2029" in (
+        computed["impedimento_cedente"]["explicacao"]
+    )
+    assert computed["prazo_minimo"]["transferivel_desde"] == date(2024, 3, 11)
 
 
 def test_the_licence_number_comes_with_its_series_from_the_registry(engine: Engine) -> None:
@@ -168,22 +173,39 @@ def test_less_than_two_years_without_death_or_illness_is_refused(
 ) -> None:
     report = report_of(engine, form, setter("/licenca/expedida_em", "2025-01-10"))
     assert_reported(report, "/licenca/expedida_em", Status.INVALID, E + "art15_inc1")
-    assert "10/01/2027" in verdict(report, "transferencia.prazo_minimo").message
+    message = verdict(report, "transferencia.prazo_minimo").message
+    assert "até 10/01/2027, inclusive" in message and "a partir de 11/01/2027" in message
 
 
 @pytest.mark.parametrize(
     ("issued", "complete"),
-    [("2024-11-27", True), ("2024-11-28", False)],
-    ids=["exactly 2 years on the termo's date", "one day short of 2 years"],
+    [("2024-11-26", True), ("2024-11-27", False), ("2024-11-28", False)],
+    ids=["the day after the 2nd anniversary", "on the 2nd anniversary: still inside the 2 years",
+         "one day short of 2 years"],
 )
-def test_two_years_are_complete_on_the_anniversary(
+def test_two_years_run_through_the_anniversary(
     engine: Engine, issued: str, complete: bool
 ) -> None:
+    """Art. 15, I: the 2 years include their last day (Lei nº 9.784/1999, art. 66, § 3º);
+    the termo is dated 27/11/2026."""
     report = report_of(engine, TERMO, setter("/licenca/expedida_em", issued))
     assert report.complete is complete
     assert verdict(report, "transferencia.prazo_minimo").status is (
         Status.MET if complete else Status.INVALID
     )
+
+
+@pytest.mark.parametrize(
+    ("on", "status"),
+    [(date(2026, 2, 28), Status.INVALID), (date(2026, 3, 1), Status.MET)],
+    ids=["from 29 February: 28/02 still inside the 2 years", "admissible on 01/03"],
+)
+def test_two_years_from_29_february(pack_dir: Path, on: date, status: Status) -> None:
+    context = load_statutory_context(pack_dir)
+    data = {"licenca": {"expedida_em": "2024-02-29"}, "exercicio_efetivo": True}
+    values, items = transferencia._minimum_items(data, on, context)
+    assert values["transferivel_desde"] == date(2026, 3, 1)
+    assert [i.status for i in items if i.requirement == "transferencia.prazo_minimo"] == [status]
 
 
 def test_without_effective_exercise_the_transfer_is_refused(engine: Engine) -> None:
@@ -349,8 +371,9 @@ def test_a_post_dated_termo_is_refused(engine: Engine) -> None:
 
 @pytest.mark.parametrize(
     ("transferred", "complete"),
-    [(date(2023, 11, 27), True), (date(2023, 11, 28), False)],
-    ids=["3 years to the day", "one day short of 3 years"],
+    [(date(2023, 11, 26), True), (date(2023, 11, 27), False), (date(2023, 11, 28), False)],
+    ids=["the day after the 3rd anniversary", "on the 3rd anniversary: still barred",
+         "one day short of 3 years"],
 )
 def test_a_receiver_who_transferred_a_licence_is_barred_3_years(
     engine: Engine, transferred: date, complete: bool
@@ -378,9 +401,10 @@ def test_a_receiver_holding_another_licence_is_refused(engine: Engine) -> None:
 
 @pytest.mark.parametrize(
     ("transferred", "status"),
-    [(date(2023, 3, 10), Status.MET), (date(2023, 3, 11), Status.INVALID),
-     (date(2025, 5, 1), Status.INVALID)],
-    ids=["3 years to the day before the alvará", "one day short", "transferred last year"],
+    [(date(2023, 3, 9), Status.MET), (date(2023, 3, 10), Status.INVALID),
+     (date(2023, 3, 11), Status.INVALID), (date(2025, 5, 1), Status.INVALID)],
+    ids=["the day after the 3rd anniversary", "on the 3rd anniversary: still barred",
+         "one day short", "transferred last year"],
 )
 def test_the_alvara_is_refused_to_a_barred_transferor(
     engine: Engine, transferred: date, status: Status
@@ -429,13 +453,18 @@ def test_the_termo_is_issued_and_then_bars_the_transferors_alvara(
         assert result.record.printed.startswith("TRF-ESC nº 0001/")
         assert result.record.cpf_cnpj == "52998224725"  # the cedente's: what § 2º looks up
         text = pdf_text(result.pdf)
-        for words in ("Alvará ALV-ESC 0007/2026", "R$ 1.152,60", "15/01/2027", "27/11/2029",
+        for words in ("Alvará ALV-ESC 0007/2026", "R$ 1.152,60", "15/01/2027",
+                      "até 27/11/2029, inclusive, e cessa em 28/11/2029",
                       "Maria Exemplo Cessionária", "José Exemplo dos Santos"):
-            assert words in text, words
+            assert words in " ".join(text.split()), words
         alvara = example(engine, ALV)
-        alvara["data_expedicao"] = "2026-11-30"
-        refused = issuer.prepare(ALV, alvara)
-        found = verdict(refused.report, "titular.cpf.transferencia")
-        assert found.status is Status.INVALID and result.record.printed in found.message
+        # the termo of 27/11/2026 bars the cedente through the 3rd anniversary, inclusive
+        for day, status in (("2026-11-30", Status.INVALID), ("2029-11-27", Status.INVALID),
+                            ("2029-11-28", Status.MET)):
+            alvara["data_expedicao"] = day
+            checked = issuer.prepare(ALV, alvara, date.fromisoformat(day))
+            found = verdict(checked.report, "titular.cpf.transferencia")
+            assert found.status is status, (day, found.message)
+            assert result.record.printed in found.message
     finally:
         issuer.close()

@@ -100,7 +100,9 @@ def pending(report: Report) -> dict[str, Any]:
 
 def without_defence(data: dict[str, Any], notice: date, decided: date) -> dict[str, Any]:
     data = copy.deepcopy(data)
-    data["defesa"] = {"notificacao_data": notice.isoformat(), "apresentada": False}
+    data["defesa"] = {"apresentada": False, "notificacao": {
+        "numero": "NOT-DEF-ESC nº 0002/2026", "data_ciencia": notice.isoformat(),
+        "conferencia": {"responsavel": "Ana Exemplo Lima", "data": decided.isoformat()}}}
     data["decisao"]["data"] = decided.isoformat()
     data["ciencia"]["data"] = decided.isoformat()
     return data
@@ -134,7 +136,10 @@ def test_draft_prints_the_grounds_with_their_series(engine: Engine) -> None:
     assert "Auto de Infração AIE-ESC nº 0002/2026" in text
     assert "fica revogado, a partir desta data, o Alvará para Transporte Escolar ALV-ESC nº " \
         "0007/2026" in text
-    assert "notificado para apresentar defesa em 01/06/2026, no prazo de 10 dias" in text
+    assert ("notificado para apresentar defesa pela notificação NOT-DEF-ESC nº 0002/2026, com "
+            "ciência em 01/06/2026 (atestada por Ana Exemplo Lima, matrícula 12.345, em "
+            "22/06/2026, em conferência nos autos do processo PA 3.210/2026), no prazo de 10 "
+            "dias") in text
     assert "em única instância, ao Prefeito Municipal" in text
     assert "o prazo encerra-se em 02/07/2026" in text
 
@@ -263,7 +268,7 @@ NOTICE = date(2026, 6, 1)  # a Monday: 10 days → Thursday 11/06/2026
 
 def test_no_notice_no_revocation(engine: Engine) -> None:
     data = example(engine)
-    del data["defesa"]["notificacao_data"]
+    del data["defesa"]["notificacao"]
     report = report_of(engine, data)
     assert not report.complete
 
@@ -287,7 +292,9 @@ def test_without_defence_from_the_day_after(engine: Engine) -> None:
     prepared = engine.prepare(REV, data, issued_on=date(2026, 6, 12), history=registry())
     assert prepared.report.complete, pending(prepared.report)
     assert prepared.computed["defesa"]["texto"] == (
-        "O condutor foi notificado para apresentar defesa em 01/06/2026, no prazo de 10 dias "
+        "O condutor foi notificado para apresentar defesa pela notificação NOT-DEF-ESC nº "
+        "0002/2026, com ciência em 01/06/2026 (atestada por Ana Exemplo Lima, em 12/06/2026, "
+        "em conferência nos autos do processo PA 3.210/2026), no prazo de 10 dias "
         "(Lei federal nº 9.784/1999, art. 44, por analogia, à falta de prazo na lei "
         "municipal), encerrado em 11/06/2026, e não a apresentou."
     )
@@ -305,8 +312,8 @@ def test_a_last_day_on_saturday_moves_to_monday(engine: Engine) -> None:
 
 def test_the_notice_cannot_accuse_a_later_infraction(engine: Engine) -> None:
     data = example(engine)
-    data["defesa"]["notificacao_data"] = "2026-05-03"
-    item = at(report_of(engine, data), "/defesa/notificacao_data")
+    data["defesa"]["notificacao"]["data_ciencia"] = "2026-05-03"
+    item = at(report_of(engine, data), "/defesa/notificacao/numero")
     assert item.status is Status.INVALID and "04/05/2026" in item.message
 
 

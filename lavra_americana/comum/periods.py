@@ -1,26 +1,49 @@
 """Periods of years and months, counted from date to date, in both laws.
 
-Periods of years and months of a person's situation (age, art. 7º, I; residence,
-art. 7º, III; the bar after a transfer, art. 15, § 2º; the 12 months of art. 7º,
-VIII) are counted from date to date (art. 66, § 3º, of Lei federal nº 9.784/1999,
-applied where the municipal law is silent, as the STJ admits for municipalities
-in Súmula 633): N years have elapsed on the day of equal number N years later,
-and on the last day of that month when it has no such day (a start on 29
-February completes its years on 28 February of a common year). The period is
-complete *on* that anniversary, as a person completes an age on the birthday
-itself; the count is not moved to a business day, since none of these is a time
-limit for doing an act. The same "3 anos" thus means the same thing in art. 7º,
-III, and art. 15, § 2º, and each reading is the one least restrictive of the
-candidate's right, as restrictions of rights are read strictly.
+Every period of years or months is counted from date to date (art. 66, § 3º, of Lei
+federal nº 9.784/1999, applied where the municipal law is silent, as the STJ admits
+for municipalities in Súmula 633): N years counted from a day end on the day of equal
+number N years later (:func:`anniversary`), and on the last day of that month when it
+has no such day (a start on 29 February ends its years on 28 February of a common
+year). None of these is a time limit for doing an act, so the count is never moved
+to a business day. What the anniversary *means* depends on what the law says of the
+period, and the two readings are kept apart here, one function each:
+
+A state the person has reached: :func:`has_elapsed` (the anniversary included).
+    Age ("possuir mais de 21 (vinte e um) anos de idade", art. 7º, I, of Lei nº
+    4.515/2007) and residence ("possuir residência no Município … há, no mínimo, 3
+    (três) anos", art. 7º, III) describe a situation, and a situation is reached on a
+    day: a person completes an age on the birthday itself, and has resided in the city
+    "há, no mínimo, 3 anos" on the 3rd anniversary of moving in. Reading it a day later
+    would deny the citizen a right he already has.
+
+A bar, or a minimum time that must run before an act: :func:`free_from` and
+    :func:`bar_lifted` (free from the day *after* the anniversary).
+    The transfer only when "tenha decorrido o prazo mínimo de 2 (dois) anos de sua
+    expedição" (art. 15, I) and the transferor who "não poderá obter outra licença,
+    antes de decorridos 3 (três) anos da data da transferência" (art. 15, § 2º) are
+    periods in the sense of art. 66 of Lei nº 9.784/1999: counted excluding the day of
+    the start and *including the last day* (caput and § 3º; also Código Civil, art. 132,
+    caput and § 3º). The last day of the period is the anniversary; the period has
+    "decorrido" only when that day is over, so the act is admissible from the following
+    day. This is the reading of the deadline table (``legal_text/prazos.json``, rows
+    ``transporte-escolar#art15_inc1`` and ``#art15_par2``, kind ``carencia``: barred
+    until the anniversary inclusive, ``first_allowed_day`` the day after). The rules
+    that apply these two periods (:mod:`lavra_americana.transporte_escolar.eligibility`,
+    :mod:`lavra_americana.transporte_escolar.transferencia`) count with
+    :func:`free_from`, so that the table and the rules cannot disagree again
+    (tests/test_eligibility.py checks both on the same dates). It is not a stricter
+    reading of a restriction of rights: it is the count the federal law prescribes for
+    every period, and the one a judge would apply.
 
 The look-back periods of the penalties (:mod:`lavra_americana.comum.infractions`) are
-counted the same way. Implements no provision by itself: the rules that count a
-period cite the article that sets it.
+counted from date to date as well. Implements no provision by itself: the rules that
+count a period cite the article that sets it.
 """
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from dateutil.relativedelta import relativedelta
 
@@ -29,8 +52,10 @@ from lavra.errors import InputError
 __all__ = [
     "IMPLEMENTED",
     "anniversary",
+    "bar_lifted",
     "check_date",
     "completed_years",
+    "free_from",
     "has_elapsed",
 ]
 
@@ -49,9 +74,23 @@ def anniversary(start: date, *, years: int = 0, months: int = 0) -> date:
 
 
 def has_elapsed(start: date, on: date, *, years: int = 0, months: int = 0) -> bool:
-    """Whether ``years``/``months`` from ``start`` have elapsed on ``on`` (anniversary
-    included: see the module docstring)."""
+    """Whether the state of ``years``/``months`` from ``start`` is reached on ``on``: age,
+    residence (the anniversary included; module docstring)."""
     return on >= anniversary(start, years=years, months=months)
+
+
+def free_from(start: date, *, years: int = 0, months: int = 0) -> date:
+    """The first day on which a bar (or minimum period) of ``years``/``months`` from
+    ``start`` no longer holds: the day after the anniversary, the period's last day
+    being included in it (art. 66, caput and § 3º, of Lei nº 9.784/1999; module
+    docstring). The deadline table's ``first_allowed_day`` of a ``carencia``."""
+    return anniversary(start, years=years, months=months) + timedelta(days=1)
+
+
+def bar_lifted(start: date, on: date, *, years: int = 0, months: int = 0) -> bool:
+    """Whether the bar of ``years``/``months`` from ``start`` is over on ``on`` (the
+    anniversary still barred; module docstring)."""
+    return on >= free_from(start, years=years, months=months)
 
 
 def completed_years(start: date, on: date) -> int:

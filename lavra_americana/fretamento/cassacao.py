@@ -11,9 +11,11 @@ Secretário's decision that cancels the Alvará de Licença de Circulação (art
   the decision: such an auto is an *invalid* item; facts dated after the decision
   (an auto, a bankruptcy) are *invalid* too, and so is, for III, an alvará whose expiry
   is not before the decision (it has not yet failed to be renewed);
-- due process (:func:`lavra_americana.comum.due_process.defence`): the date of the
-  notice for defence, then the defence presented (date and summary) or the lapse of
-  its period (10 days from the notice,
+- due process (:func:`lavra_americana.comum.due_process.defence`): the notice for
+  defence (``notificacao-defesa-cassacao``, by its number, from the registry: the same
+  company, process and alvarás, every hypothesis applied accused in it) and its ciência
+  recorded on its entry, then the defence presented (date and summary) or the lapse of
+  its period (10 days from the ciência,
   Lei nº 9.784/1999, art. 44, by analogy; the deadline table's ``fretamento#art22``) —
   a decision without defence on or before the last day is *invalid*; a notice after the
   decision, or a defence filed after it, is *invalid* (a cassação without prior defence
@@ -83,14 +85,27 @@ BANKRUPTCY_DATE = "/hipoteses/falencia_dissolucao/data"
 EXPIRY_DATE = "/hipoteses/nao_renovacao/vencimento"
 DEFENCE = f"{LAW}#art22"
 """The deadline-table key of the defence period (Lei nº 9.784/1999, art. 44, by analogy)."""
-PROCEEDING = due_process.Proceeding(
-    DEFENCE, "a empresa ou entidade", "notificada", "a cassação", (CASSATION_CASES,)
-)
 HYPOTHESIS_KEYS: tuple[tuple[str, str], ...] = (
     ("dolo", f"{LAW}#art22_inc1"),
     ("multas_nao_recolhidas", f"{LAW}#art22_inc2"),
     ("nao_renovacao", f"{LAW}#art22_inc3"),
     ("falencia_dissolucao", f"{LAW}#art22_inc4"),
+)
+HYPOTHESIS_LABELS = {
+    "dolo": "Desvio de finalidade, agindo dolosamente em detrimento dos demais serviços de "
+            "transporte (art. 22, I)",
+    "multas_nao_recolhidas": "Multas aplicadas não recolhidas, sem interposição de recurso "
+                             "(art. 22, II)",
+    "nao_renovacao": "Alvará de Licença de Circulação não renovado quando exigido (art. 22, III)",
+    "falencia_dissolucao": "Falência decretada ou processo de dissolução (art. 22, IV)",
+}
+NOTICE_FORM = "notificacao-defesa-cassacao"
+PROCEEDING = due_process.Proceeding(
+    DEFENCE, "a empresa ou entidade", "notificada", "a cassação", (CASSATION_CASES,),
+    notice_form=NOTICE_FORM, party_field="/empresa/cnpj", licence_field="/alvaras",
+    grounds=tuple((k, c, HYPOTHESIS_LABELS[k]) for k, c in HYPOTHESIS_KEYS),
+    adverse="cassação do Alvará de Licença de Circulação",
+    adverse_basis=(CASSATION, CASSATION_CASES, BAR),
 )
 
 
@@ -261,7 +276,9 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
                 (f"{LAW}#art22_inc3",),
             )
         )
-    defence, defence_items = due_process.defence(data, on, context, PROCEEDING)
+    defence, defence_items = due_process.defence(
+        request, on, context, PROCEEDING, [h["chave"] for h in hypotheses]
+    )
     items.extend(defence_items)
     items.extend(
         after_issue(on, request.issued_on, DECISION_DATE, "data da decisão", CASSATION_CASES)

@@ -517,7 +517,8 @@ REVOCATION_DEFENCE = f"{ESC}#art23_inc3"
 def _revocation_notice(context: StatutoryContext, on: date) -> str:
     period = period_of(context, REVOCATION_DEFENCE, on)
     words = (
-        ", no prazo de {} {} da notificação".format(*period_words(*period)) if period else ""
+        ", no prazo de {} {} da ciência da notificação".format(*period_words(*period))
+        if period else ""
     )
     return REVOCATION_NOTICE.format(cited=short(context.laws, REVOCATION_DEFENCE), period=words)
 

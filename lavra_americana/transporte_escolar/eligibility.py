@@ -64,7 +64,14 @@ from lavra.law.model import Law
 from lavra.law.params import Parameters
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import cite_many, lower_first, short
-from lavra_americana.comum.periods import anniversary, check_date, completed_years, has_elapsed
+from lavra_americana.comum.periods import (
+    anniversary,
+    bar_lifted,
+    check_date,
+    completed_years,
+    free_from,
+    has_elapsed,
+)
 from lavra_americana.comum.vehicle_age import vehicle_age
 from lavra_americana.transporte_escolar.candidate import (
     CNH_CATEGORIES_D,
@@ -422,15 +429,18 @@ def _transfer_item(c: Candidate, ctx: _Context) -> Item:
             f"referência ({format_date(ctx.on)}).",
             field=field,
         )
-    free_on = anniversary(moved, years=bar)
-    if has_elapsed(moved, ctx.on, years=bar):
+    # a bar: the anniversary itself is still barred (comum.periods, art. 66, § 3º)
+    last, free_on = anniversary(moved, years=bar), free_from(moved, years=bar)
+    if bar_lifted(moved, ctx.on, years=bar):
         return ctx.item(field, Status.MET,
                         f"Licença anterior transferida em {format_date(moved)}: decorridos os "
-                        f"{_years(bar)} em {format_date(free_on)} ({ref}).", "art15_par2")
+                        f"{_years(bar)} em {format_date(last)}, cessou o impedimento em "
+                        f"{format_date(free_on)} ({ref}).", "art15_par2")
     return ctx.item(field, Status.INVALID,
                     f"Licença anterior transferida em {format_date(moved)}: não pode obter outra "
-                    f"licença antes de decorridos {_years(bar)} da transferência, o que ocorre "
-                    f"em {format_date(free_on)} ({ref}).", "art15_par2")
+                    f"licença antes de decorridos {_years(bar)} da transferência; o impedimento "
+                    f"dura até {format_date(last)}, inclusive, e cessa em "
+                    f"{format_date(free_on)} ({ref}).", "art15_par2")
 
 
 def _revocation_item(c: Candidate, ctx: _Context) -> Item | None:

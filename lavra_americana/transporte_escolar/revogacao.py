@@ -34,9 +34,11 @@ The alvará revoked, checked in the registry (:func:`lavra_americana.comum.valid
     cancelled and is in force on the date of the decision; an earlier revocation of the
     same alvará that stands is *invalid* (it is revoked once).
 Due process (:func:`lavra_americana.comum.due_process.defence`, deadline
-    ``transporte-escolar#art23_inc3``: 10 days from the notice, Lei nº 9.784/1999, art.
-    44, by analogy): the notice must come after the last infraction it accuses (it
-    cannot accuse what had not happened).
+    ``transporte-escolar#art23_inc3``: 10 days from the ciência of the notice, Lei nº
+    9.784/1999, art. 44, by analogy): the notice (``notificacao-defesa-revogacao``) is
+    read from the registry by its number — the same driver (CPF), process and alvará,
+    the ground applied accused in it, its ciência recorded on its entry — and must come
+    after the last infraction it accuses (it cannot accuse what had not happened).
 The appeal (arts. 25 and 26): to the Prefeito, in a single instance, within 10 days from
     the ciência of the punishment; the rule always, the last day once ``/ciencia/data``
     is given (a ciência before the decision or after the issue is *invalid*); the
@@ -130,8 +132,13 @@ GROUNDS: Mapping[str, tuple[str, str | None, str]] = {
 """Each ground: its provision, the condition of the driver it reaches (None: either),
 the subtitle of the decision."""
 
+NOTICE_FORM = "notificacao-defesa-revogacao"
 PROCEEDING = due_process.Proceeding(
-    REVOCATION, "o condutor", "notificado", "a revogação", (REVOCATION, REVOCABLE)
+    REVOCATION, "o condutor", "notificado", "a revogação", (REVOCATION, REVOCABLE),
+    notice_form=NOTICE_FORM, party_field=HOLDER_CPF, licence_field=ALVARA_NUMBER,
+    grounds=tuple((k, c, label) for k, (c, _, label) in GROUNDS.items()),
+    adverse="revogação do alvará",
+    adverse_basis=(REVOCABLE, REVOCATION),
 )
 
 IMPLEMENTED: tuple[str, ...] = (
@@ -386,7 +393,7 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
         fact_after_issue(request, on, DECISION_DATE, "data da decisão", REVOCATION)
     )
     for pointer, what in (
-        ("/defesa/notificacao_data", "data da notificação para defesa"),
+        (due_process.NOTICE_CIENCIA, "data da ciência da notificação para defesa"),
         ("/defesa/data_apresentacao", "data da apresentação da defesa"),
     ):
         when = date_at(data, pointer)
@@ -400,6 +407,7 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
     subtitle: str | None = None
     autos: list[dict[str, Any]] = []
     third: str | None = None
+    latest: date | None = None
     citation = REVOCATION
     if ground in GROUNDS:
         citation, reaches, label = GROUNDS[ground]
@@ -427,18 +435,6 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
             third, third_items = _third_fine(request, infractions, complete)
             items.extend(third_items)
         latest = max((p.date for p in infractions), default=None)
-        notice = date_at(data, "/defesa/notificacao_data")
-        if latest is not None and notice is not None and notice < latest:
-            items.append(
-                item_at(
-                    "/defesa/notificacao_data",
-                    Status.INVALID,
-                    f"A notificação para defesa ({format_date(notice)}) é anterior à "
-                    f"infração de {format_date(latest)} que fundamenta a revogação: a "
-                    "notificação só pode acusar fatos já ocorridos.",
-                    citation,
-                )
-            )
 
     found, alvara_items = _alvara_items(request, data, on, condition)
     items.extend(alvara_items)
@@ -449,8 +445,22 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
         "nome": what,
         "valido_ate": found.valid_until if found is not None else None,
     }
-    defence, defence_items = due_process.defence(data, on, context, PROCEEDING)
+    defence, defence_items = due_process.defence(
+        request, on, context, PROCEEDING, [ground] if isinstance(ground, str) else []
+    )
     items.extend(defence_items)
+    notice = defence["emitida_em"] if defence is not None else None
+    if defence is not None and latest is not None and notice is not None and notice < latest:
+        items.append(
+            item_at(
+                due_process.NOTICE_NUMBER,
+                Status.INVALID,
+                f"A notificação para defesa {defence['numero']} ({format_date(notice)})"
+                f" é anterior à infração de {format_date(latest)} que "
+                "fundamenta a revogação: a notificação só pode acusar fatos já ocorridos.",
+                citation,
+            )
+        )
     appeal, appeal_items = _appeal(request, data, on)
     items.extend(appeal_items)
 

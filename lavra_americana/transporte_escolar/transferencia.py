@@ -31,13 +31,16 @@ Readings (the law is silent; each chosen as written here):
   licensee's family, the case the exception was written for. The proof is the death
   certificate, or a medical report attesting the incapacity for more than 6 months; the
   event must fall after the licence was issued and not after the requerimento.
-- The 2 years (inciso I) and the 3 years (§ 2º) are periods of a person's situation,
-  counted from date to date and complete on the anniversary itself
-  (:mod:`lavra_americana.comum.periods`): the transfer may be made on the 2nd anniversary
-  of the licence's issue, and the transferor may obtain a new licence on the 3rd
-  anniversary of the transfer. Restrictions of rights are read strictly; the same
-  counting as the eligibility rules (:func:`lavra_americana.transporte_escolar.
-  eligibility.licence_items`).
+- The 2 years (inciso I) and the 3 years (§ 2º) are a minimum period and a bar, counted
+  from date to date with their last day included (art. 66, caput and § 3º, of Lei nº
+  9.784/1999; :mod:`lavra_americana.comum.periods`): the 2 years from the licence's
+  issue end on the 2nd anniversary, so the transfer may be made from the day after; the
+  transferor's bar lasts through the 3rd anniversary of the transfer, and he may obtain
+  a new licence from the day after. The deadline table (rows
+  ``transporte-escolar#art15_inc1`` and ``#art15_par2``) counts the same way, and so
+  do the eligibility rules (:func:`lavra_americana.transporte_escolar.
+  eligibility.licence_items`): all three ask :func:`lavra_americana.comum.periods.
+  free_from`.
 - The receiver meets art. 7º as a titular (I to VIII) by the rules of the inscription
   (:func:`lavra_americana.transporte_escolar.requerimentos.requerimento_inscricao_escolar`);
   art. 7º, IX (the edital's further demands) does not apply: a transfer has no selection
@@ -77,7 +80,7 @@ from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items
-from lavra_americana.comum.periods import anniversary, has_elapsed
+from lavra_americana.comum.periods import anniversary, bar_lifted, free_from
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.comum.validity import parent_act_items
 from lavra_americana.transporte_escolar.alvara import fee_values
@@ -187,8 +190,8 @@ def _minimum_items(
     except LavraError as error:
         message = f"Não foi possível verificar o prazo do {ref}: {error.message}"
         return {}, [item_at("/licenca/expedida_em", Status.MISSING, message, MINIMUM)]
-    free_on = anniversary(issued, years=years)
-    elapsed = has_elapsed(issued, on, years=years)
+    free_on = free_from(issued, years=years)  # the 2nd anniversary itself is inside the 2 years
+    elapsed = bar_lifted(issued, on, years=years)
     exercised = pointers.get(data, "/exercicio_efetivo") is True
     excepted, items = _exception_items(data, on, issued)
     values = {"transferivel_desde": free_on, "ressalva": excepted}
@@ -206,7 +209,9 @@ def _minimum_items(
                 "/licenca/expedida_em",
                 Status.INVALID,
                 f"{since}: a licença só pode ser transferida depois de decorrido o prazo "
-                f"mínimo de {years} anos da expedição, o que ocorre em {format_date(free_on)}, "
+                f"mínimo de {years} anos da expedição, que se estende até "
+                f"{format_date(anniversary(issued, years=years))}, inclusive; a "
+                f"transferência é admissível a partir de {format_date(free_on)}, "
                 "salvo impedimento decorrente de morte ou enfermidade que impossibilite o "
                 f"exercício da profissão por mais de 6 (seis) meses, comprovado ({ref}).",
             )
@@ -226,8 +231,9 @@ def _minimum_items(
             _verdict(
                 "/licenca/expedida_em",
                 Status.MET,
-                f"{since}: decorridos os {years} anos em {format_date(free_on)}, com efetivo "
-                f"exercício da atividade ({ref}).",
+                f"{since}: decorridos os {years} anos em "
+                f"{format_date(anniversary(issued, years=years))}, transferência admissível "
+                f"desde {format_date(free_on)}, com efetivo exercício da atividade ({ref}).",
             )
         )
     values["explicacao"] = items[-1].message
@@ -484,14 +490,15 @@ def _bar_values(on: date, context: StatutoryContext) -> dict[str, Any] | None:
         years = int(context.parameters.value(BAR_PARAMETER, on).value)
     except LavraError:
         return None
-    free_on = anniversary(on, years=years)
+    last, free_on = anniversary(on, years=years), free_from(on, years=years)
     return {
         "anos": years,
         "livre_em": free_on,
         "explicacao": (
             f"O cedente não poderá obter outra licença de transporte escolar antes de "
-            f"decorridos {years} anos da data desta transferência ({format_date(on)}), isto "
-            f"é, antes de {format_date(free_on)} ({short(context.laws, BAR)})."
+            f"decorridos {years} anos da data desta transferência ({format_date(on)}): o "
+            f"impedimento dura até {format_date(last)}, inclusive, e cessa em "
+            f"{format_date(free_on)} ({short(context.laws, BAR)})."
         ),
     }
 

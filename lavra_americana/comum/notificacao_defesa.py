@@ -1,0 +1,140 @@
+"""The notice that opens the defence before an adverse decision, in both laws.
+
+Forms ``notificacao-defesa-cassacao`` (fretamento, series NOT-DEF-FRET: before the
+cassação of art. 14, d, and art. 22 of Lei nº 4.419/2006) and
+``notificacao-defesa-revogacao`` (transporte escolar, series NOT-DEF-ESC: before the
+revogação of art. 23, III, and art. 9º, § 2º, of Lei nº 4.515/2007), signed by the
+Secretário who will decide. Why an act of its own, and not a kind of
+``notificacao-fretamento`` or ``notificacao-penalidade``: those notify a determination
+to comply (fretamento arts. 10, 13, 15 and 17, with a deadline and the consequence of
+not complying) or a penalty already applied (escolar art. 26, opening the appeal); this
+one opens a proceeding's defence — it accuses, and the period it opens runs to the
+party, not to the administration. Its content is the one Lei nº 9.784/1999 asks of an
+intimação (art. 26, § 1º, applied where the municipal laws are silent): whom and which
+body (I), its purpose (II), where and how the defence is presented, in person or by a
+representative (III, IV), that the proceeding goes on without it (V; art. 27: the
+silence is no admission of the facts), and the facts and legal grounds (VI) — here the
+facts, each hypothesis accused with its text, and the adverse act that may follow.
+
+The defence period (the deadline-table rows ``fretamento#art22`` and
+``transporte-escolar#art23_inc3``, 10 days by analogy with art. 44) counts from the
+ciência of this notice, a fact that comes after its signature (issue 10, class 2): the
+notice prints the rule and the counting, never a last day; the ciência is recorded
+afterwards on its registry entry (``lavra fato ciencia`` or the facts page, with who
+recorded it and when), the facts page then shows the last day (the form's ``ciencia``
+metadata), and the decision reads both from the registry
+(:func:`lavra_americana.comum.due_process.defence`). The notice's date may not be after
+its issue. Implements no provision by itself: the items and the legal basis cite the
+rule of the proceeding (each decision's module implements it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from lavra.checking.computations import (
+    Computation,
+    Computed,
+    ComputeInput,
+    bare_reference,
+    clean_text,
+    in_legal_order,
+    period_words,
+    unique_items,
+)
+from lavra.checking.report import Item
+from lavra.inputs import pointers
+from lavra.law.model import resolve
+from lavra_americana.comum.citing import cite_many, short
+from lavra_americana.comum.computing import after_issue, data_of, date_at, period_of
+from lavra_americana.comum.due_process import ACCUSED, Proceeding, period_source
+from lavra_americana.comum.sources import rule_sources
+from lavra_americana.fretamento.cassacao import PROCEEDING as CASSATION
+from lavra_americana.transporte_escolar.revogacao import PROCEEDING as REVOCATION
+
+__all__ = ["COMPUTATIONS", "IMPLEMENTED", "notificacao_defesa"]
+
+IMPLEMENTED: tuple[str, ...] = ()
+"""The rules are fretamento art. 22 and escolar art. 23, III, implemented (and cited) by
+:mod:`lavra_americana.fretamento.cassacao` and :mod:`lavra_americana.transporte_escolar.
+revogacao`; this module writes the notice that opens their defence."""
+
+NOTICE_DATE = "/data"
+
+PROCEEDINGS: Mapping[str, Proceeding] = {
+    CASSATION.notice_form: CASSATION,
+    REVOCATION.notice_form: REVOCATION,
+}
+"""Each notice form → the proceeding it opens."""
+
+
+def _grounds(data: Mapping[str, Any], proceeding: Proceeding, laws: Any) -> list[dict[str, Any]]:
+    accused = pointers.get(data, ACCUSED)
+    accused = accused if isinstance(accused, list) else []
+    return [
+        {
+            "chave": key,
+            "rotulo": label,
+            "dispositivo": citation,
+            "referencia": bare_reference(laws, citation),
+            "texto_legal": resolve(laws, citation).text,
+        }
+        for key, citation, label in proceeding.grounds
+        if key in accused
+    ]
+
+
+def notificacao_defesa(request: ComputeInput) -> Computed:
+    """The notice for defence of the proceeding its form opens (module docstring).
+
+    ``values``: ``acusacao`` (each hypothesis accused: ``chave``, ``rotulo``,
+    ``dispositivo``, ``referencia``, ``texto_legal``), ``ato`` (the adverse act that may
+    follow, with its basis), ``prazo`` (``regra``, ``contagem``), ``fundamento``.
+    """
+    proceeding = PROCEEDINGS[request.form_id]
+    data = data_of(request)
+    context, _ = rule_sources(request, request.example_values)
+    laws = context.laws
+    key = proceeding.deadline
+    items: list[Item] = []
+    on = date_at(data, NOTICE_DATE)
+    if on is not None:
+        items.extend(after_issue(on, request.issued_on, NOTICE_DATE, "data da notificação",
+                                 key))
+    grounds = _grounds(data, proceeding, laws)
+    cited = [g["dispositivo"] for g in grounds]
+    adverse = (
+        f"Apurados os fatos, o processo pode resultar na {proceeding.adverse} "
+        f"({cite_many(laws, *in_legal_order([*proceeding.adverse_basis, *cited], laws))})."
+    )
+    found = period_of(context, key, on or request.on)
+    period = period_words(*found)[0] if found is not None else "do prazo legal"
+    source = period_source(context, key, on or request.on)
+    rule = (
+        f"{proceeding.party_subject} poderá apresentar defesa escrita, com os documentos e "
+        f"as provas que tiver, no prazo de {period}"
+        + (f" ({source})" if source else "")
+        + ", contados da ciência desta notificação."
+    )
+    counting = (
+        "A ciência desta notificação é a data do recibo assinado pelo notificado, a do "
+        "aviso de recebimento ou a da publicação do edital, e fica registrada no registro "
+        "deste documento. Na contagem exclui-se o dia da ciência e inclui-se o do "
+        "vencimento; se este cair em dia sem expediente na Prefeitura, o prazo prorroga-se "
+        "para o primeiro dia útil seguinte (Lei federal nº 9.784/1999, art. 66)."
+    )
+    process = clean_text(pointers.get(data, "/processo/numero"))
+    values: dict[str, Any] = {
+        "acusacao": grounds,
+        "ato": adverse,
+        "prazo": {"regra": rule, "contagem": counting},
+        "processo": process,
+        "referencia_prazo": short(laws, key),
+        "fundamento": in_legal_order([*proceeding.adverse_basis, *cited, key], laws),
+    }
+    return Computed(values, unique_items(items))
+
+
+COMPUTATIONS: dict[str, Computation] = {"notificacao_defesa": notificacao_defesa}
+"""The computation the notice forms name under ``"calculos"``."""
