@@ -10,6 +10,7 @@ environment variables ``LAVRA_PACK``, ``LAVRA_DATA`` and ``LAVRA_DATABASE_URL``.
     banco = "postgresql+psycopg://lavra@localhost/lavra"   # default: SQLite in pasta_dados
     url_verificacao = "https://servicos.municipio.gov.br/lavra/verificar"
     carimbo_tempo = "https://tsa.exemplo.gov.br"            # PAdES B-T when set
+    pasta_lotes = "/var/lib/lavra/lotes"   # web batch runs' files (default: pasta_dados/lotes)
 
     [assinantes.secretario-transportes]  # production: the municipality's certificate
     nome = "Fulano de Tal"
@@ -45,6 +46,7 @@ KNOWN_KEYS = {
     "url_verificacao": "endereço da página de verificação",
     "carimbo_tempo": "URL da autoridade de carimbo do tempo",
     "assinantes": "certificados dos signatários por papel",
+    "pasta_lotes": "pasta dos arquivos das execuções em lote iniciadas pela web",
 }
 SIGNER_KEYS = {"nome", "certificado", "senha_variavel"}
 
@@ -66,10 +68,16 @@ class Config:
     verification_url: str = DEFAULT_VERIFICATION_URL
     timestamp_url: str | None = None
     signers: Mapping[str, SignerConfig] = field(default_factory=dict)
+    batch_dir: Path | None = None
 
     @property
     def pki_dir(self) -> Path:
         return self.data_dir / "pki"
+
+    @property
+    def batch_output_dir(self) -> Path:
+        """Where the web app keeps its batch runs' inputs and files (``pasta_lotes``)."""
+        return self.batch_dir or self.data_dir / "lotes"
 
 
 def _text(path: Path, key: str, value: Any) -> str:
@@ -173,4 +181,5 @@ def load_config(cwd: Path | None = None) -> Config:
         verification_url=values.get("url_verificacao", DEFAULT_VERIFICATION_URL),
         timestamp_url=values.get("carimbo_tempo"),
         signers=values.get("assinantes", {}),
+        batch_dir=Path(values["pasta_lotes"]) if "pasta_lotes" in values else None,
     )
