@@ -261,3 +261,61 @@ def test_an_unfinished_run_is_resumed_from_its_page(
     url = registry_url(context.config)
     assert numbers_in(url, "NOT-REN-ESC") == list(range(1, HOLDERS + 1))
     assert numbers[0].startswith("ALV-ESC")
+
+
+def test_the_api_starts_a_dry_run_and_reports_it(
+    web: tuple[WebContext, list[str], TestClient, Path]
+) -> None:
+    """``POST /api/batch`` (multipart, bearer token of a signer): 202 and the job's
+    address; the job reports what would be issued; a clerk's token is refused."""
+    context, numbers, client, folder = web
+    fields = {"execucao": KIND, "ano": str(YEAR), "data": RUN_DAY, "simular": "1"}
+    files = {"pedidos": ("pedidos.jsonl", _pedidos(folder, numbers))}
+    kinds = client.get("/api/batch", headers=_bearer(context)).json()["kinds"]
+    school = next(k for k in kinds if k["name"] == KIND)
+    assert school["may_start"] is True
+    assert [p["name"] for p in school["parameters"]] == ["ano"]
+    clerk = next(u for u in context.users.all() if u.name == "clara")
+    _, secret = context.users.create_token(clerk.id, "teste")
+    refused = client.post("/api/batch", data=fields, files=files,
+                          headers={"Authorization": f"Bearer {secret}"})
+    assert refused.status_code == 403
+    assert "não pode iniciar a execução" in refused.json()["detail"]
+    started = client.post("/api/batch", data=fields, files=files, headers=_bearer(context))
+    assert started.status_code == 202, started.text[:500]
+    status_url = started.json()["status_url"]
+    deadline = time.monotonic() + 300
+    job = client.get(status_url, headers=_bearer(context)).json()
+    while job["state"] == "planejando" and time.monotonic() < deadline:
+        time.sleep(0.5)
+        job = client.get(status_url, headers=_bearer(context)).json()
+    assert job["state"] == "concluída" and job["simulated"] and job["run"] is None
+    assert (job["counts"]["renovado"], job["counts"]["notificado"]) == (1, 2)
+    assert {r["state"] for r in job["rows"]} == {"previsto (simulação)"}
+    bad = client.post("/api/batch", data={**fields, "ano": ""}, headers=_bearer(context))
+    assert bad.status_code == 422 and bad.json()["field"] == "/ano"
+
+
+def test_the_command_line_offers_docx(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``lavra batch … --docx`` asks the run for a DOCX beside each PDF."""
+    from click.testing import CliRunner
+
+    import lavra.batch.runner as runner
+    from lavra.cli.main import main
+
+    asked: dict[str, Any] = {}
+
+    def fake(*args: Any, **kwargs: Any) -> Any:
+        asked.update(kwargs)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(runner, "run_batch", fake)
+    monkeypatch.setenv("LAVRA_DATA", str(tmp_path / "dados"))
+    monkeypatch.setenv("LAVRA_PACK", str(REPO))
+    result = CliRunner().invoke(main, ["batch", KIND, "--ano", str(YEAR), "--data", RUN_DAY,
+                                       "-o", str(tmp_path / "saida"), "--docx"])
+    assert result.exit_code == 0, result.output
+    assert asked["docx"] is True
+    CliRunner().invoke(main, ["batch", KIND, "--ano", str(YEAR), "--data", RUN_DAY,
+                              "-o", str(tmp_path / "saida")])
+    assert asked["docx"] is False
