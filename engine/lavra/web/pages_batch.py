@@ -88,6 +88,19 @@ def _require_start(ctx: WebContext, user: User, kind: BatchRun) -> None:
 
 
 # ------------------------------------------------------------------ views
+def _options_shown(kind: BatchRun | None, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """The run's options as staff read them: the kind's labels, dates as DD/MM/AAAA."""
+    labels = {p.name: p for p in kind.parameters} if kind is not None else {}
+    shown = []
+    for name, value in options.items():
+        parameter = labels.get(name)
+        text = str(value)
+        if parameter is not None and parameter.kind == "data" and len(text) == 10:
+            text = f"{text[8:10]}/{text[5:7]}/{text[:4]}"
+        shown.append((parameter.label if parameter else name, text))
+    return shown
+
+
 def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
              *, rows: bool = False) -> dict[str, Any]:
     """What the run page and the API show of one run."""
@@ -106,6 +119,7 @@ def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
         "status": state, "running": live is not None,
         "resumable": live is None and run.status != "done",
         "options": dict(run.params.get("opcoes") or {}),
+        "options_shown": _options_shown(runs.get(run.kind), run.params.get("opcoes") or {}),
         "created_at": run.created_at.isoformat(),
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,
         "done": progress.done, "pending": progress.pending, "failed": progress.failed,
