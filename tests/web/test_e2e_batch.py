@@ -4,8 +4,6 @@ signed alvará. Holders as in ``test_web_batch`` (a registry of 2025, run of 10/
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +12,7 @@ import pytest
 from batchcases import RUN_DAY, YEAR, envelope, seed, write_jsonl
 from issuers import dev_issuer
 from test_e2e import ARGS, CHROMIUM, _free_port, _login
-from webhelpers import REPO, make_context
+from webhelpers import REPO, make_context, serving
 
 from lavra.checking.content import Content
 from lavra.documents import Engine
@@ -30,8 +28,6 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, WebContext, Path]]:
-    import uvicorn
-
     folder = tmp_path_factory.mktemp("e2e-lote")
     issuer = dev_issuer(Engine(Content(REPO), pool=None), folder / "dados")
     numbers = seed(issuer, 2)
@@ -42,18 +38,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, WebCon
     context = make_context(folder / "dados", base)
     app = create_app(context)
     app.state.lavra_lotes = BatchJobs(context.config, workers=2)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(600):
-        if server.started:
-            break
-        time.sleep(0.05)
-    assert server.started, "o servidor de teste não iniciou"
-    yield base, context, pedidos
-    server.should_exit = True
-    thread.join(30)
+    with serving(app, port):
+        yield base, context, pedidos
 
 
 def test_signer_starts_a_run_sees_it_finish_and_downloads(

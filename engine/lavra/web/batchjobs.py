@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from lavra.batch.model import BatchRun, RunRequest
-from lavra.batch.output import OUTPUT_NAMES, SummaryRow, atomic_write, counts
+from lavra.batch.output import OUTPUT_NAMES, SummaryRow, atomic_write
 from lavra.batch.planning import fingerprint
 from lavra.batch.runner import Summary, find_kind, run_batch
 from lavra.checking.content import Content, describe_error
@@ -423,21 +423,7 @@ class BatchJobs:
             # Nothing was planned: the folder holds only the inputs, and goes.
             shutil.rmtree(job.folder, ignore_errors=True)
 
-    def wait(self, token: str, timeout: float = 600) -> Job | None:
-        """Wait until the job is no longer live (tests, the command line)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            job = self.job(token)
-            if job is None or not job.live:
-                return job
-            time.sleep(0.2)
-        return self.job(token)
-
 
 def _dump(value: Mapping[str, Any]) -> bytes:
     return json.dumps(value, ensure_ascii=False, indent=1, default=str).encode("utf-8")
 
-
-def tally(rows: tuple[SummaryRow, ...]) -> Mapping[str, int]:
-    """The summary's totals (holders by outcome, documents, attachments, pending)."""
-    return counts(rows)
