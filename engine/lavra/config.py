@@ -11,6 +11,7 @@ environment variables ``LAVRA_PACK``, ``LAVRA_DATA`` and ``LAVRA_DATABASE_URL``.
     url_verificacao = "https://servicos.municipio.gov.br/lavra/verificar"
     carimbo_tempo = "https://tsa.exemplo.gov.br"            # PAdES B-T when set
     renderizador = "typst"              # issued documents: "weasyprint" (default) or "typst"
+    pasta_lotes = "/var/lib/lavra/lotes"   # web batch runs' files (default: pasta_dados/lotes)
 
     [assinantes.secretario-transportes]  # production: the municipality's certificate
     nome = "Fulano de Tal"
@@ -47,6 +48,7 @@ KNOWN_KEYS = {
     "carimbo_tempo": "URL da autoridade de carimbo do tempo",
     "assinantes": "certificados dos signatários por papel",
     "renderizador": "gerador do PDF dos documentos emitidos (weasyprint ou typst)",
+    "pasta_lotes": "pasta dos arquivos das execuções em lote iniciadas pela web",
 }
 #: The renderers of issued documents (drafts and requerimentos are always WeasyPrint's).
 RENDERERS = ("weasyprint", "typst")
@@ -71,10 +73,16 @@ class Config:
     timestamp_url: str | None = None
     signers: Mapping[str, SignerConfig] = field(default_factory=dict)
     renderer: str = RENDERERS[0]
+    batch_dir: Path | None = None
 
     @property
     def pki_dir(self) -> Path:
         return self.data_dir / "pki"
+
+    @property
+    def batch_output_dir(self) -> Path:
+        """Where the web app keeps its batch runs' inputs and files (``pasta_lotes``)."""
+        return self.batch_dir or self.data_dir / "lotes"
 
 
 def _text(path: Path, key: str, value: Any) -> str:
@@ -185,4 +193,5 @@ def load_config(cwd: Path | None = None) -> Config:
         timestamp_url=values.get("carimbo_tempo"),
         signers=values.get("assinantes", {}),
         renderer=values.get("renderizador", RENDERERS[0]),
+        batch_dir=Path(values["pasta_lotes"]) if "pasta_lotes" in values else None,
     )

@@ -63,7 +63,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from lavra.batch.model import PlanContext, PlannedHolder, PlannedOutput, RunRequest
+from lavra.batch.model import (
+    PlanContext,
+    PlannedHolder,
+    PlannedOutput,
+    RunParameter,
+    RunRequest,
+)
 from lavra.checking.computations import Computation, Computed, ComputeInput, item_at
 from lavra.checking.report import Item, Report, Status
 from lavra.errors import InputError, LavraError
@@ -257,6 +263,10 @@ class FretamentoRenewalRun:
 
     name = "renovacao-fretamento"
     title = "Renovação dos Alvarás de Licença de Circulação (fretamento)"
+    parameters = (RunParameter("vencendo_ate", "Alvarás que vencem até", "data",
+                               "--vencendo-ate", "Renova os alvarás em vigor que vencem até "
+                               "esta data."),)
+    forms = (ALVARA, NOTICE)
 
     def key(self, request: RunRequest) -> str:
         until = request.option("vencendo_ate", "--vencendo-ate")

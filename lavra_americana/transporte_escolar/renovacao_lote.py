@@ -61,7 +61,13 @@ from typing import Any
 
 from validate_docbr import CPF
 
-from lavra.batch.model import PlanContext, PlannedHolder, PlannedOutput, RunRequest
+from lavra.batch.model import (
+    PlanContext,
+    PlannedHolder,
+    PlannedOutput,
+    RunParameter,
+    RunRequest,
+)
 from lavra.checking.computations import Computation, Computed, ComputeInput, item_at
 from lavra.checking.report import Report, Status
 from lavra.errors import InputError, LavraError
@@ -205,6 +211,9 @@ class RenewalRun:
 
     name = "renovacao-transporte-escolar"
     title = "Renovação anual dos Alvarás para Transporte Escolar"
+    parameters = (RunParameter("ano", "Ano do exercício a renovar", "ano", "--ano",
+                               "Renova os alvarás que vencem no fim do ano anterior."),)
+    forms = (ALVARA, SEAL_FORM, NOTICE)
 
     def key(self, request: RunRequest) -> str:
         year = request.option("ano", "--ano")

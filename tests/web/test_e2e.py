@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import io
 import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pypdf import PdfReader
-from webhelpers import ALV, PASSWORD, REQ, example, make_context
+from webhelpers import ALV, PASSWORD, REQ, example, make_context, serving
 
 from lavra.render.fillable.reading import read_fields
 from lavra.web import WebContext, create_app
@@ -40,24 +38,11 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, WebContext]]:
-    import uvicorn
-
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     context = make_context(tmp_path_factory.mktemp("e2e") / "dados", base)
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(context), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(600):
-        if server.started:
-            break
-        time.sleep(0.05)
-    assert server.started, "o servidor de teste não iniciou"
-    yield base, context
-    server.should_exit = True
-    thread.join(30)
+    with serving(create_app(context), port):
+        yield base, context
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -78,3 +81,24 @@ def login(client: TestClient, name: str, password: str = PASSWORD) -> Any:
 
 def errors_in(html: str) -> list[str]:
     return re.findall(r'class="erro"[^>]*>([^<]*)', html)
+
+
+@contextmanager
+def serving(app: Any, port: int) -> Iterator[None]:
+    """``app`` served by uvicorn on 127.0.0.1:``port`` in a thread, for the browser tests."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(600):
+        if server.started:
+            break
+        time.sleep(0.05)
+    assert server.started, "o servidor de teste não iniciou"
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        thread.join(30)

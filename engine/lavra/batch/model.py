@@ -16,7 +16,10 @@ under the run's name (the ``lavra batch`` argument). The engine calls, in order:
 
 A run over licences of another law (one expiring by a date, say) is the same protocol
 with other options: the kind reads ``request.options["vencendo_ate"]`` instead of
-``"ano"``, and plans its own documents.
+``"ano"``, and plans its own documents. The kind describes its options
+(:attr:`BatchRun.parameters`, one :class:`RunParameter` each) and the forms whose
+documents it signs (:attr:`BatchRun.forms`), so that a front end (the web app's run
+page) asks for them and lets start it only an account that may sign them all.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from lavra.checking.report import Report
 from lavra.errors import InputError
@@ -35,7 +38,21 @@ if TYPE_CHECKING:
     from lavra.documents import Prepared
     from lavra.issuing import Issuer
 
-__all__ = ["BatchRun", "PlanContext", "PlannedHolder", "PlannedOutput", "RunRequest"]
+__all__ = ["BatchRun", "PlanContext", "PlannedHolder", "PlannedOutput", "RunParameter",
+           "RunRequest"]
+
+
+@dataclass(frozen=True)
+class RunParameter:
+    """One option of a kind of run: its key in ``RunRequest.options`` (``ano``), its
+    pt-BR label, its type (``ano``: a year, an int; ``data``: a date, kept as ISO text)
+    and the command line's option (``--ano``)."""
+
+    name: str
+    label: str
+    kind: Literal["ano", "data"]
+    flag: str
+    help: str = ""
 
 
 @dataclass(frozen=True)
@@ -108,6 +125,14 @@ class BatchRun(Protocol):
     @property
     def title(self) -> str:
         """The pt-BR title of the run, printed on the summary."""
+
+    @property
+    def parameters(self) -> tuple[RunParameter, ...]:
+        """The options the run asks for (module docstring)."""
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """The forms whose signed documents the run may issue."""
 
     def key(self, request: RunRequest) -> str:
         """The name of the run in the registry (InputError for a missing option)."""

@@ -1,5 +1,6 @@
 """The files of a batch run, in one folder: one PDF per output, the summary CSV and PDF,
-and on request one merged PDF in input order.
+and on request one merged PDF in input order and one editable DOCX beside each signed
+document's PDF (same name, ``.docx``; the summary's column ``arquivo_docx``).
 
 Every file is written atomically (a temporary file in the same folder, flushed and
 fsynced, then renamed over the name, and the folder fsynced): after a crash a file is
@@ -15,10 +16,10 @@ import csv
 import hashlib
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from html import escape
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from pypdf import PdfWriter
 
@@ -31,17 +32,21 @@ from lavra.render.pdf import PageFrame
 __all__ = [
     "CSV_NAME",
     "MERGED_NAME",
+    "OUTPUT_NAMES",
     "PDF_NAME",
     "SummaryRow",
     "atomic_write",
+    "docx_name",
     "file_name",
     "summary_rows",
     "write_outputs",
 ]
 
 CSV_NAME, PDF_NAME, MERGED_NAME = "resumo.csv", "resumo.pdf", "lote-para-impressao.pdf"
+OUTPUT_NAMES = (CSV_NAME, PDF_NAME, MERGED_NAME)
+"""The run's own files, beside the outputs of its items."""
 CSV_COLUMNS = ("ordem", "titular", "nome", "resultado", "papel", "formulario", "numero",
-               "arquivo", "situacao", "motivo")
+               "arquivo", "situacao", "motivo", "arquivo_docx")
 
 
 def atomic_write(path: Path, content: bytes) -> None:
@@ -71,6 +76,11 @@ def file_name(item: ItemRecord) -> str:
     return f"{item.position + 1:05d}-{item.seq + 1}-{item.file}"
 
 
+def docx_name(item: ItemRecord) -> str:
+    """The editable DOCX beside a document's PDF: the same name, ``.docx``."""
+    return str(PurePath(file_name(item)).with_suffix(".docx"))
+
+
 @dataclass(frozen=True)
 class SummaryRow:
     """One line of the summary: an output, or a refused record."""
@@ -85,15 +95,18 @@ class SummaryRow:
     file: str
     state: str
     reason: str
+    docx_file: str = ""
 
     def as_csv(self) -> tuple[str, ...]:
         return (str(self.order), self.holder, self.name, self.outcome, self.role, self.form,
-                self.number, self.file, self.state, self.reason)
+                self.number, self.file, self.state, self.reason, self.docx_file)
 
 
 def summary_rows(items: Sequence[ItemRecord],
-                 numbers: Sequence[str | None] | None = None) -> tuple[SummaryRow, ...]:
-    """The summary's lines; ``numbers``: the numbers a dry run foresees, per item."""
+                 numbers: Sequence[str | None] | None = None,
+                 docx: Collection[tuple[int, int]] = ()) -> tuple[SummaryRow, ...]:
+    """The summary's lines; ``numbers``: the numbers a dry run foresees, per item;
+    ``docx``: the items (position, seq) with a DOCX beside their PDF."""
     rows = []
     for index, item in enumerate(items):
         number = item.printed or (numbers[index] if numbers is not None else None) or ""
@@ -107,6 +120,7 @@ def summary_rows(items: Sequence[ItemRecord],
             item.position + 1, item.holder, item.name, item.outcome, item.role,
             item.form or "", number, "" if item.role == REFUSED else file_name(item), state,
             item.reason or "",
+            docx_name(item) if (item.position, item.seq) in docx else "",
         ))
     return tuple(rows)
 
@@ -130,6 +144,8 @@ def counts(rows: Sequence[SummaryRow]) -> dict[str, int]:
     found["titulares"] = len(holders)
     found["documentos"] = sum(1 for r in rows if r.role == "documento")
     found["anexos"] = sum(1 for r in rows if r.role == "anexo")
+    if any(r.docx_file for r in rows):
+        found["docx"] = sum(1 for r in rows if r.docx_file)
     found["pendentes"] = sum(1 for r in rows if r.state == "pendente")
     return found
 
@@ -175,17 +191,25 @@ def write_outputs(
     title: str,
     subtitle: str,
     merged: bool,
+    docx: bool = False,
 ) -> tuple[SummaryRow, ...]:
-    """Every done item's file, the summaries and, with ``merged``, the merged PDF."""
+    """Every done item's file, the summaries and, with ``merged``, the merged PDF; with
+    ``docx``, the DOCX each document was issued with, beside its PDF (a document issued
+    by an earlier pass of the run without DOCX has none: the summary leaves it blank)."""
     folder.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
+    with_docx: set[tuple[int, int]] = set()
     for item in items:
         if item.role == REFUSED or not item.done:
             continue
         path = folder / file_name(item)
         _write_if_changed(path, item_content(registry, item))
         files.append(path)
-    rows = summary_rows(items)
+        editable = registry.docx(item.document_id) if docx and item.document_id else None
+        if editable is not None:
+            _write_if_changed(folder / docx_name(item), editable)
+            with_docx.add((item.position, item.seq))
+    rows = summary_rows(items, docx=with_docx)
     _write_if_changed(folder / CSV_NAME, summary_csv(rows))
     atomic_write(folder / PDF_NAME, summary_pdf(engine, title, subtitle, rows))
     if merged and files:

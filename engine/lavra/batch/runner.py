@@ -9,6 +9,8 @@ its files again (no holder is renewed or notified twice); other inputs (requests
 arrived since) plan a new run of the same key. With
 ``simulate`` nothing is numbered, recorded or written: the summary says what would be
 issued, with the numbers the documents would take if the run were planned now.
+With ``docx`` every signed document is also issued as an editable DOCX, written beside
+its PDF (see :func:`lavra.batch.output.write_outputs`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from lavra.batch.work import Progress, WorkerSetup, run_workers
 from lavra.errors import InputError
 from lavra.issuing import Issuer
 from lavra.registry.runs import (
+    DOCUMENT,
     REFUSED,
     ItemRecord,
     RunRecord,
@@ -65,13 +68,20 @@ def find_kind(issuer: Issuer, name: str) -> BatchRun:
     return runs[name]
 
 
-def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest) -> Summary:
+def _documents(items: list[ItemRecord] | tuple[ItemRecord, ...],
+               docx: bool) -> set[tuple[int, int]]:
+    """The items a dry run with ``docx`` foresees a DOCX for: its signed documents."""
+    return {(i.position, i.seq) for i in items if docx and i.role == DOCUMENT}
+
+
+def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest, docx: bool) -> Summary:
     key = kind.key(request)
     earlier = open_run(issuer.registry, key) or finished_run(
         issuer.registry, key, fingerprint(request))
     if earlier is not None:
         found = run_items(issuer.registry, earlier.id)
-        return Summary(earlier, True, True, summary_rows(found, [i.printed for i in found]))
+        return Summary(earlier, True, True, summary_rows(
+            found, [i.printed for i in found], _documents(found, docx)))
     plan = decide(issuer, kind, request)
     numbers = preview_numbers(issuer, plan)
     items: list[ItemRecord] = []
@@ -87,7 +97,7 @@ def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest) -> Summary:
                 None if out is None else out.file, "pending", None,
             ))
             expected.append(printed[seq] if out is not None else None)
-    return Summary(None, False, True, summary_rows(items, expected))
+    return Summary(None, False, True, summary_rows(items, expected, _documents(items, docx)))
 
 
 def run_batch(
@@ -100,12 +110,13 @@ def run_batch(
     workers: int = 2,
     merged: bool = False,
     simulate: bool = False,
+    docx: bool = False,
     progress: Progress | None = None,
     actor: str | None = None,
 ) -> Summary:
     """Plan or resume the run, work it in ``workers`` processes, write its files."""
     if simulate:
-        return _simulated(issuer, kind, request)
+        return _simulated(issuer, kind, request, docx)
     key = kind.key(request)
     run = open_run(issuer.registry, key)
     resumed = run is not None
@@ -121,11 +132,11 @@ def run_batch(
         resumed = run is not None
     if run is None:
         run = write_plan(issuer, kind, decide(issuer, kind, request), actor)
-    setup = WorkerSetup(issuer.config, database_url, run.id, on=run.reference_date)
+    setup = WorkerSetup(issuer.config, database_url, run.id, docx=docx, on=run.reference_date)
     run_workers(setup, issuer.registry, workers, progress)
     items = run_items(issuer.registry, run.id)
     subtitle = f"Execução em lote nº {run.id}, de {request.on.strftime('%d/%m/%Y')}"
     rows = write_outputs(issuer.registry, issuer.engine, items, folder, title=kind.title,
-                         subtitle=subtitle, merged=merged)
+                         subtitle=subtitle, merged=merged, docx=docx)
     run = finish_run(issuer.registry, run.id)
     return Summary(run, resumed, False, rows)

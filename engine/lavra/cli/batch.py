@@ -82,10 +82,13 @@ def _progress(plain: bool) -> tuple[Any, Any]:
               help="Processos de emissão em paralelo (padrão: um por núcleo).")
 @click.option("--pdf-unico", is_flag=True,
               help="Também grava um PDF único, na ordem da entrada, para impressão.")
+@click.option("--docx", is_flag=True,
+              help="Também grava, ao lado do PDF de cada documento, a versão DOCX editável.")
 @shielded
 def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
           entrada: Path | None, pedidos: Path | None, on: str | None, simular: bool,
-          registry_url: str | None, trabalhadores: int | None, pdf_unico: bool) -> None:
+          registry_url: str | None, trabalhadores: int | None, pdf_unico: bool,
+          docx: bool) -> None:
     """Executa em lote a EXECUÇÃO do pacote (por exemplo a renovação anual dos alvarás):
     planeja uma vez (cada titular, na ordem da entrada, recebe o seu documento e o seu
     número), emite em paralelo e registra; repetir o mesmo comando conclui uma execução
@@ -121,7 +124,8 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
         try:
             summary = run_batch(issuer, run, request, folder, database_url=url,
                                 workers=trabalhadores or os.cpu_count() or 1,
-                                merged=pdf_unico, simulate=simular, progress=update)
+                                merged=pdf_unico, simulate=simular, docx=docx,
+                                progress=update)
         finally:
             close()
     finally:
@@ -151,5 +155,7 @@ def _final_table(summary: Any, folder: Path) -> None:
             what = row.reason if row.role == "recusado" else f"{row.form} {row.number}"
             console.print(f"{row.order:>5} {row.name or row.holder}: {row.outcome} – {what}")
     else:
-        console.print(f"Arquivos em {folder}: resumo.csv, resumo.pdf e um PDF por documento.")
+        also = " (e o DOCX ao lado de cada um)" if summary.counts.get("docx") else ""
+        console.print(f"Arquivos em {folder}: resumo.csv, resumo.pdf e um PDF por "
+                      f"documento{also}.")
 

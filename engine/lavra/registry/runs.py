@@ -56,17 +56,21 @@ __all__ = [
     "ItemRecord",
     "PlannedHolder",
     "PlannedOutput",
+    "RunProgress",
     "RunRecord",
     "claim_and_record",
     "finish_run",
     "finished_run",
+    "get_run",
     "item_content",
+    "list_runs",
     "open_run",
     "outstanding",
     "plan_run",
     "record_failure",
     "run_counts",
     "run_items",
+    "run_progress",
 ]
 
 DOCUMENT, ATTACHMENT, REFUSED = "documento", "anexo", "recusado"
@@ -296,6 +300,59 @@ def run_counts(registry: Registry, run_id: int) -> tuple[int, int]:
         ).all()
     counts = {status: int(count) for status, count in rows}
     return counts.get(DONE, 0), sum(counts.values())
+
+
+def list_runs(registry: Registry, limit: int = 200) -> tuple[RunRecord, ...]:
+    """The last ``limit`` runs of the registry, the latest first."""
+    with registry._database_errors(), registry._read() as session:
+        rows = session.scalars(
+            select(BatchRunRow).order_by(BatchRunRow.id.desc()).limit(limit)
+        ).all()
+        return tuple(_run_of(row) for row in rows)
+
+
+def get_run(registry: Registry, run_id: int) -> RunRecord | None:
+    """The run ``run_id``, if the registry holds it."""
+    with registry._database_errors(), registry._read() as session:
+        row = session.get(BatchRunRow, run_id)
+        return None if row is None else _run_of(row)
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """Items of a run by state: done (refused records included), pending, and, among
+    the pending, failed (their building failed, the reason noted; a rerun retries
+    them)."""
+
+    done: int
+    pending: int
+    failed: int
+    refused: int
+
+    @property
+    def total(self) -> int:
+        return self.done + self.pending
+
+
+def run_progress(registry: Registry, run_id: int) -> RunProgress:
+    """What a progress page shows of the run, in one query."""
+    failed = (BatchItemRow.status == PENDING) & BatchItemRow.reason.is_not(None)
+    with registry._database_errors(), registry._read() as session:
+        rows = session.execute(
+            select(BatchItemRow.status, BatchItemRow.role, failed.label("failed"),
+                   func.count())
+            .where(BatchItemRow.run_id == run_id)
+            .group_by(BatchItemRow.status, BatchItemRow.role, failed)
+        ).all()
+    done = pending = broken = refused = 0
+    for status, role, is_failed, count in rows:
+        if status == DONE:
+            done += count
+            refused += count if role == REFUSED else 0
+        else:
+            pending += count
+            broken += count if is_failed else 0
+    return RunProgress(done, pending, broken, refused)
 
 
 def item_content(registry: Registry, item: ItemRecord) -> bytes:

@@ -34,7 +34,8 @@ from lavra.errors import (
     UnknownFormError,
     describe_error,
 )
-from lavra.web import api, pages_facts, pages_public, pages_staff, pages_values
+from lavra.web import api, pages_batch, pages_facts, pages_public, pages_staff, pages_values
+from lavra.web.batchjobs import BatchBusy
 from lavra.web.common import (
     STATIC_DIR,
     AccessDenied,
@@ -87,7 +88,8 @@ class SecurityHeaders:
                     b"cross-origin-opener-policy": b"same-origin",
                     b"permissions-policy": b"camera=(), microphone=(), geolocation=()",
                 }
-                if path.startswith(("/equipe", "/entrar", "/api/documents", "/api/issue")):
+                if path.startswith(("/equipe", "/entrar", "/api/documents", "/api/issue",
+                                    "/api/batch")):
                     extra[b"cache-control"] = b"no-store"
                 for name, value in extra.items():
                     if name not in names:
@@ -200,6 +202,8 @@ def _status_of(error: LavraError) -> int:
         return 403
     if isinstance(error, api.TokenRequired):
         return 401
+    if isinstance(error, BatchBusy):
+        return 409
     if isinstance(error, (InputError, CitationError, ParameterError, RenderError)):
         return 422
     report = getattr(error, "report", None)
@@ -377,4 +381,6 @@ def create_app(
     app.include_router(pages_facts.router)
     app.include_router(pages_facts.api_router)
     app.include_router(pages_values.router)
+    app.include_router(pages_batch.router)
+    app.include_router(pages_batch.api_router)
     return app

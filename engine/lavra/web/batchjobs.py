@@ -1,0 +1,429 @@
+"""Batch runs started from the web app: checked at once, worked in the background.
+
+    jobs = BatchJobs(config)
+    job = jobs.start(start, actor="Fulano (fulano)")   # refused at once, or started
+    jobs.job(job.token), jobs.live_for_run(run_id), jobs.files(run_id)
+
+A start is checked before anything is written: the kind and its own parameters
+(:attr:`lavra.batch.model.BatchRun.parameters`), the date of issue (never in the
+future), the uploaded ``entrada`` and ``pedidos`` files (CSV with a header row, or
+JSON Lines with one JSON object per line, UTF-8), one run at a time per kind, and an
+unfinished run of the same key planned from other inputs. Only then are the files
+written, in a folder of their own under ``pasta_lotes`` (``Config.batch_output_dir``):
+``<token>/execucao.json`` (what was asked, and the run's number once planned),
+``<token>/entradas/`` (the uploaded files, kept so that the same run can be resumed:
+the registry knows a run by the digest of its inputs) and ``<token>/saida/`` (the
+outputs, :mod:`lavra.batch.output`).
+
+The run itself is :func:`lavra.batch.runner.run_batch` in a thread of the server, with
+an Issuer of its own (its own pack, engine and registry connection: nothing is shared
+with the requests' threads) and warm worker processes under it, as ``lavra batch``.
+Progress is read from the registry. A run left unfinished (the server stopped, a worker
+killed) is resumed by :meth:`BatchJobs.resume`, with the same inputs: the registry's
+plan is worked on, nothing issued twice. A dry run (``simular``) keeps its summary in
+memory and writes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import os
+import re
+import secrets
+import shutil
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from lavra.batch.model import BatchRun, RunRequest
+from lavra.batch.output import OUTPUT_NAMES, SummaryRow, atomic_write
+from lavra.batch.planning import fingerprint
+from lavra.batch.runner import Summary, find_kind, run_batch
+from lavra.checking.content import Content
+from lavra.config import Config
+from lavra.documents import Engine
+from lavra.errors import InputError, LavraError, describe_error
+from lavra.inputs.reading import TIMEZONE, parse_date
+from lavra.registry.runs import RunRecord, open_run
+from lavra.registry.store import open_registry
+
+__all__ = ["BatchBusy", "BatchJobs", "Job", "StartRequest", "Upload"]
+
+LOG = logging.getLogger("lavra.web")
+MANIFEST, INPUTS, OUTPUTS = "execucao.json", "entradas", "saida"
+TOKEN_RE = re.compile(r"[0-9a-f]{16}")
+FILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
+SUFFIXES = {".csv": ".csv", ".jsonl": ".jsonl", ".ndjson": ".jsonl", ".json": ".jsonl"}
+
+
+class BatchBusy(InputError):
+    """A run of the same kind is already being worked by this server (409)."""
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One uploaded input file: the name the browser gave it and its bytes."""
+
+    name: str
+    content: bytes
+
+
+@dataclass(frozen=True)
+class StartRequest:
+    """What the start form (or the API) sent, as text, before any check."""
+
+    kind: str
+    options: Mapping[str, str] = field(default_factory=dict)
+    on: str = ""
+    simulate: bool = False
+    merged: bool = False
+    docx: bool = False
+    entrada: Upload | None = None
+    pedidos: Upload | None = None
+
+
+@dataclass
+class Job:
+    """One run started by this server (mutable, guarded by ``BatchJobs.lock``)."""
+
+    token: str
+    kind: str
+    title: str
+    key: str
+    simulate: bool
+    folder: Path
+    actor: str
+    state: str = "planejando"
+    run_id: int | None = None
+    error: str | None = None
+    summary: Summary | None = None
+    started: float = field(default_factory=time.monotonic)
+    first: tuple[float, int] | None = None
+    last: tuple[float, int] | None = None
+
+    @property
+    def live(self) -> bool:
+        return self.state in ("planejando", "emitindo")
+
+    def rate(self) -> float | None:
+        """Items per second since the workers started (None before two samples)."""
+        if self.first is None or self.last is None or self.last[0] <= self.first[0]:
+            return None
+        return (self.last[1] - self.first[1]) / (self.last[0] - self.first[0])
+
+    @property
+    def rows(self) -> tuple[SummaryRow, ...]:
+        return self.summary.rows if self.summary is not None else ()
+
+
+def _today() -> date:
+    return datetime.now(TIMEZONE).date()
+
+
+def _option(kind: BatchRun, raw: Mapping[str, str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for parameter in kind.parameters:
+        text = str(raw.get(parameter.name) or "").strip()
+        where = f"/{parameter.name}"
+        if not text:
+            raise InputError(f"Informe: {parameter.label}.", field=where)
+        if parameter.kind == "ano":
+            if not text.isdigit() or not 2000 <= int(text) <= 2100:
+                raise InputError(f"{parameter.label}: informe um ano entre 2000 e 2100.",
+                                 field=where)
+            options[parameter.name] = int(text)
+        else:
+            options[parameter.name] = parse_date(text, what=parameter.label.lower(),
+                                                 field=where).isoformat()
+    return options
+
+
+def _checked_upload(upload: Upload | None, name: str, limit: int) -> tuple[str, bytes] | None:
+    """The file's name on disk (``entrada.csv``) and bytes, or a pt-BR InputError naming
+    the field: CSV with a header row, or JSON Lines with one JSON object per line."""
+    if upload is None or not upload.content:
+        return None
+    where = f"/{name}"
+    suffix = SUFFIXES.get(Path(upload.name or "").suffix.lower())
+    if suffix is None:
+        raise InputError(f"O arquivo de {name} deve ser CSV (.csv) ou JSON Lines (.jsonl).",
+                         field=where)
+    if len(upload.content) > limit:
+        raise InputError(f"O arquivo de {name} excede o tamanho máximo de "
+                         f"{limit // (1024 * 1024)} MiB.", field=where)
+    try:
+        text = upload.content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"O arquivo de {name} não está em UTF-8.", field=where) from None
+    if "\x00" in text:
+        raise InputError(f"O arquivo de {name} não é um arquivo de texto.", field=where)
+    if suffix == ".csv":
+        header = next(csv.reader(io.StringIO(text)), [])
+        if not [column for column in header if column.strip()]:
+            raise InputError(f"O arquivo CSV de {name} não tem a linha de cabeçalho com os "
+                             "nomes das colunas.", field=where)
+    else:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if not lines:
+            raise InputError(f"O arquivo de {name} está vazio.", field=where)
+        for number, line in lines:
+            try:
+                value = json.loads(line)
+            except ValueError:
+                value = None
+            if not isinstance(value, dict):
+                raise InputError(f"A linha {number} do arquivo de {name} não é um objeto JSON "
+                                 "(JSON Lines: um objeto {...} por linha).", field=where)
+    return f"{name}{suffix}", upload.content
+
+
+def _manifest(folder: Path) -> dict[str, Any] | None:
+    try:
+        found = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
+class BatchJobs:
+    """The runs this server started, and the folders of every run started from the web."""
+
+    def __init__(self, config: Config, workers: int | None = None,
+                 max_upload: int = 5 * 1024 * 1024) -> None:
+        self.config = config
+        self.root = config.batch_output_dir
+        self.workers = workers or os.cpu_count() or 1
+        self.max_upload = max_upload
+        self.lock = threading.Lock()
+        self._jobs: dict[str, Job] = {}
+
+    # ------------------------------------------------------------ reading
+    def job(self, token: str) -> Job | None:
+        with self.lock:
+            return self._jobs.get(token) if TOKEN_RE.fullmatch(token) else None
+
+    def live_for_run(self, run_id: int) -> Job | None:
+        with self.lock:
+            return next((j for j in self._jobs.values() if j.live and j.run_id == run_id),
+                        None)
+
+    def _folders(self) -> list[tuple[Path, dict[str, Any]]]:
+        if not self.root.is_dir():
+            return []
+        found = []
+        for entry in self.root.iterdir():
+            if TOKEN_RE.fullmatch(entry.name) and entry.is_dir():
+                manifest = _manifest(entry)
+                if manifest is not None:
+                    found.append((entry, manifest))
+        return found
+
+    def folder_of_run(self, run_id: int) -> tuple[Path, dict[str, Any]] | None:
+        """The latest web folder of the run (its inputs and outputs), if any."""
+        mine = [(f, m) for f, m in self._folders() if m.get("execucao_n") == run_id]
+        mine.sort(key=lambda pair: str(pair[1].get("iniciada_em") or ""))
+        return mine[-1] if mine else None
+
+    def files(self, run_id: int) -> list[str]:
+        """The output files of the run's web folder, by name: the summaries first."""
+        found = self.folder_of_run(run_id)
+        if found is None or not (found[0] / OUTPUTS).is_dir():
+            return []
+        names = sorted(p.name for p in (found[0] / OUTPUTS).iterdir()
+                       if p.is_file() and FILE_RE.fullmatch(p.name))
+        return [n for n in OUTPUT_NAMES if n in names] + [n for n in names
+                                                          if n not in OUTPUT_NAMES]
+
+    def file(self, run_id: int, name: str) -> bytes | None:
+        """One output by its name, resolved among the folder's files (never a path
+        built from what was asked)."""
+        listed = self.files(run_id)
+        if name not in listed:
+            return None
+        found = self.folder_of_run(run_id)
+        assert found is not None
+        return (found[0] / OUTPUTS / listed[listed.index(name)]).read_bytes()
+
+    # ------------------------------------------------------------ starting
+    def _issuer(self) -> Any:
+        from lavra.issuing import Issuer, registry_url
+
+        url = registry_url(self.config)
+        engine = Engine(Content(self.config.pack_dir), pool=None)
+        return Issuer(engine, open_registry(url), self.config), url
+
+    def _refuse_busy(self, kind: BatchRun) -> None:
+        for job in self._jobs.values():
+            if job.live and job.kind == kind.name:
+                shown = f"execução nº {job.run_id}" if job.run_id else "em planejamento"
+                raise BatchBusy(
+                    f"Já há uma execução «{kind.title}» em andamento ({shown}). Aguarde o "
+                    "fim dela para iniciar outra.", field="/execucao")
+
+    def start(self, issuer: Any, sent: StartRequest, actor: str) -> Job:
+        """Check ``sent`` (module docstring) and start the run in the background."""
+        kind = find_kind(issuer, sent.kind)
+        options = _option(kind, sent.options)
+        on = parse_date(sent.on, what="data de expedição", field="/data") if sent.on.strip() \
+            else _today()
+        if on > _today():
+            raise InputError("A data de expedição não pode ser futura.", field="/data")
+        key = kind.key(RunRequest(kind.name, options, on))
+        files = {name: _checked_upload(upload, name, self.max_upload)
+                 for name, upload in (("entrada", sent.entrada), ("pedidos", sent.pedidos))}
+        token = secrets.token_hex(8)
+        staging = self.root / f".novo-{token}"
+        try:
+            (staging / INPUTS).mkdir(parents=True)
+            paths: dict[str, Path | None] = {}
+            for name, found in files.items():
+                paths[name] = None
+                if found is not None:
+                    paths[name] = staging / INPUTS / found[0]
+                    atomic_write(paths[name], found[1])  # type: ignore[arg-type]
+            request = RunRequest(kind.name, options, on, paths["entrada"], paths["pedidos"])
+            manifest = {"execucao": kind.name, "opcoes": options, "data": on.isoformat(),
+                        "entrada": files["entrada"][0] if files["entrada"] else None,
+                        "pedidos": files["pedidos"][0] if files["pedidos"] else None,
+                        "pdf_unico": sent.merged, "docx": sent.docx, "chave": key,
+                        "execucao_n": None, "iniciada_por": actor,
+                        "iniciada_em": datetime.now(UTC).isoformat()}
+            with self.lock:
+                self._refuse_busy(kind)
+                earlier = None if sent.simulate else open_run(issuer.registry, key)
+                if earlier is not None and earlier.fingerprint != fingerprint(request):
+                    raise InputError(
+                        f"Há uma execução em lote não concluída para "
+                        f"{key.split(':', 1)[-1]} (execução nº {earlier.id}), planejada com "
+                        "outros arquivos ou outra data. Retome-a na página dela; só então "
+                        "outra pode ser iniciada.", field="/entrada")
+                folder = self.root / token
+                if not sent.simulate:
+                    atomic_write(staging / MANIFEST, _dump(manifest))
+                    staging.rename(folder)
+                    request = RunRequest(kind.name, options, on,
+                                         *(folder / INPUTS / p.name if p else None
+                                           for p in (paths["entrada"], paths["pedidos"])))
+                else:
+                    folder = staging
+                job = Job(token, kind.name, kind.title, key, sent.simulate, folder, actor)
+                self._jobs[token] = job
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        self._launch(job, request, merged=sent.merged, docx=sent.docx)
+        return job
+
+    def resume(self, issuer: Any, run: RunRecord, actor: str) -> Job:
+        """Work an unfinished run again, with the inputs it was planned from: those kept
+        in its web folder, or, for a run over the registry with no files, its options."""
+        if run.status == "done":
+            raise InputError(f"A execução nº {run.id} já foi concluída.", field="/execucao")
+        kind = find_kind(issuer, run.kind)
+        found = self.folder_of_run(run.id)
+        params = dict(run.params)
+        if found is not None:
+            folder, manifest = found
+            inputs = [folder / INPUTS / str(manifest[n]) if manifest.get(n) else None
+                      for n in ("entrada", "pedidos")]
+            merged, docx = bool(manifest.get("pdf_unico")), bool(manifest.get("docx"))
+        elif params.get("entrada") or params.get("pedidos"):
+            raise InputError(
+                f"A execução nº {run.id} foi iniciada pela linha de comando com arquivos de "
+                "entrada que este servidor não guarda: conclua-a repetindo o mesmo comando "
+                "«lavra batch».", field="/execucao")
+        else:
+            folder, inputs, merged, docx = self.root / secrets.token_hex(8), [None, None], \
+                False, False
+        request = RunRequest(kind.name, dict(params.get("opcoes") or {}), run.reference_date,
+                             inputs[0], inputs[1])
+        if fingerprint(request) != run.fingerprint:
+            raise InputError(f"Os arquivos guardados da execução nº {run.id} não são mais os "
+                             "do seu planejamento; ela não pode ser retomada pela web.",
+                             field="/execucao")
+        with self.lock:
+            self._refuse_busy(kind)
+            if found is None:
+                (folder / INPUTS).mkdir(parents=True)
+                atomic_write(folder / MANIFEST, _dump({
+                    "execucao": kind.name, "opcoes": request.options,
+                    "data": run.reference_date.isoformat(), "entrada": None, "pedidos": None,
+                    "pdf_unico": False, "docx": False, "chave": run.key,
+                    "execucao_n": run.id, "iniciada_por": actor,
+                    "iniciada_em": datetime.now(UTC).isoformat()}))
+            job = Job(folder.name, kind.name, kind.title, run.key, False, folder, actor,
+                      state="emitindo", run_id=run.id)
+            self._jobs[job.token] = job
+        self._launch(job, request, merged=merged, docx=docx)
+        return job
+
+    # ------------------------------------------------------------ working
+    def _launch(self, job: Job, request: RunRequest, *, merged: bool, docx: bool) -> None:
+        thread = threading.Thread(target=self._work, args=(job, request, merged, docx),
+                                  name=f"lavra-lote-{job.token}", daemon=True)
+        thread.start()
+
+    def _noted(self, job: Job, run_id: int) -> None:
+        """The run's number into the job and its manifest, once planned."""
+        with self.lock:
+            job.run_id, job.state = run_id, "emitindo"
+        manifest = _manifest(job.folder)
+        if manifest is not None and manifest.get("execucao_n") != run_id:
+            manifest["execucao_n"] = run_id
+            atomic_write(job.folder / MANIFEST, _dump(manifest))
+
+    def _work(self, job: Job, request: RunRequest, merged: bool, docx: bool) -> None:
+        issuer = None
+        try:
+            issuer, url = self._issuer()
+            kind = find_kind(issuer, job.kind)
+
+            def progress(done: int, total: int) -> None:
+                if job.run_id is None and not job.simulate:
+                    run = open_run(issuer.registry, job.key)
+                    if run is not None:
+                        self._noted(job, run.id)
+                now = (time.monotonic(), done)
+                with self.lock:
+                    job.first = job.first or now
+                    job.last = now
+
+            summary = run_batch(issuer, kind, request, job.folder / OUTPUTS,
+                                database_url=url, workers=self.workers, merged=merged,
+                                simulate=job.simulate, docx=docx, progress=progress,
+                                actor=job.actor)
+            if summary.run is not None and not job.simulate:
+                self._noted(job, summary.run.id)
+            with self.lock:
+                job.summary = summary
+                job.state = "concluída" if summary.complete else "incompleta"
+        except LavraError as error:
+            self._failed(job, describe_error(error))
+        except Exception as error:  # the thread must end with a message, not silently
+            LOG.exception("falha na execução em lote %s", job.token)
+            self._failed(job, f"Erro interno inesperado ({type(error).__name__}). O que foi "
+                         "registrado fica; retome a execução na página dela.")
+        finally:
+            if issuer is not None:
+                issuer.close()
+            if job.simulate:
+                shutil.rmtree(job.folder, ignore_errors=True)
+
+    def _failed(self, job: Job, message: str) -> None:
+        with self.lock:
+            job.state, job.error = "falhou", message
+        if job.run_id is None and not job.simulate:
+            # Nothing was planned: the folder holds only the inputs, and goes.
+            shutil.rmtree(job.folder, ignore_errors=True)
+
+
+def _dump(value: Mapping[str, Any]) -> bytes:
+    return json.dumps(value, ensure_ascii=False, indent=1, default=str).encode("utf-8")
+

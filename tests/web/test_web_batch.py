@@ -1,0 +1,321 @@
+"""The batch run in the web app (``/equipe/lotes`` and ``/api/batch``): a signer starts
+the school renewal run over a fresh registry, watches it to the end and downloads its
+files (signed PDFs, DOCX, the summary CSV); a clerk is refused; a second start of the
+same kind while one runs is refused; a download outside the run's files is refused; a
+dry run issues nothing; bad input files are refused naming the field, with nothing
+written; an unfinished run is resumed from its page.
+
+Holders are the pack's examples one year back (``batchcases``): alvarás of 2025
+renewed for 2026 by a run dated 10/12/2025, so that no test depends on today.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import time
+import zipfile
+from collections.abc import Iterator
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from batchcases import RUN_DAY, YEAR, envelope, numbers_in, seed, write_jsonl
+from fastapi.testclient import TestClient
+from issuers import dev_issuer
+from webhelpers import REPO, csrf_of, login, make_context
+
+from lavra.batch.model import RunRequest
+from lavra.batch.planning import decide, write_plan
+from lavra.batch.runner import find_kind
+from lavra.checking.content import Content
+from lavra.documents import Engine
+from lavra.inputs.reading import TIMEZONE
+from lavra.issuing import ensure_dev_pki, registry_url
+from lavra.registry.runs import list_runs, open_run
+from lavra.signing.verification import verify_pdf
+from lavra.web import WebContext, create_app
+from lavra.web.batchjobs import BatchJobs
+
+KIND = "renovacao-transporte-escolar"
+HOLDERS = 3
+"""Holder 0 renewed (alvará and selo), 1 with an incomplete request, 2 without one."""
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(Content(REPO), pool=None)
+
+
+def _web(engine: Engine, folder: Path) -> tuple[WebContext, list[str], TestClient]:
+    data = folder / "dados"
+    issuer = dev_issuer(engine, data)
+    numbers = seed(issuer, HOLDERS)
+    issuer.close()
+    context = make_context(data)
+    app = create_app(context)
+    app.state.lavra_lotes = BatchJobs(context.config, workers=2)
+    return context, numbers, TestClient(app)
+
+
+@pytest.fixture(scope="module")
+def web(engine: Engine, tmp_path_factory: pytest.TempPathFactory
+        ) -> Iterator[tuple[WebContext, list[str], TestClient, Path]]:
+    folder = tmp_path_factory.mktemp("lote-web")
+    context, numbers, client = _web(engine, folder)
+    with client:
+        yield context, numbers, client, folder
+
+
+def _pedidos(folder: Path, numbers: list[str]) -> bytes:
+    path = write_jsonl(folder / "pedidos.jsonl", [
+        envelope(0, numbers[0]), envelope(1, numbers[1], missing=("laudo_medico",))])
+    return path.read_bytes()
+
+
+def _start(client: TestClient, files: dict[str, tuple[str, bytes]] | None = None,
+           **fields: str) -> Any:
+    token = csrf_of(client, "/equipe/lotes")
+    data = {"csrf": token, "execucao": KIND, "ano": str(YEAR), "data": RUN_DAY, **fields}
+    return client.post("/equipe/lotes/iniciar", data=data, files=files or None,
+                       follow_redirects=False)
+
+
+def _after_tomorrow() -> str:
+    return (datetime.now(TIMEZONE).date() + timedelta(days=2)).isoformat()
+
+
+def _runs(context: WebContext) -> int:
+    return len(list_runs(context.registry))
+
+
+def _wait_page(client: TestClient, url: str, done: str, timeout: float = 400) -> str:
+    """Follow ``url`` (a job page, then the run page it sends to) until ``done`` shows."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        response = client.get(url)
+        assert response.status_code == 200, response.text[:800]
+        if done in response.text:
+            return response.text
+        assert 'class="erro"' not in response.text, response.text[:2000]
+        time.sleep(1)
+    raise AssertionError(f"{done!r} não apareceu em {url}")
+
+
+def test_a_clerk_may_not_start_a_run(web: tuple[WebContext, list[str], TestClient, Path]
+                                     ) -> None:
+    context, _, client, _ = web
+    login(client, "clara")
+    page = client.get("/equipe/lotes")
+    assert "Iniciar esta execução cabe a quem assina" in page.text
+    token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert token is not None
+    response = client.post("/equipe/lotes/iniciar", data={
+        "csrf": token.group(1), "execucao": KIND, "ano": str(YEAR), "data": RUN_DAY})
+    assert response.status_code == 403
+    assert "não pode iniciar a execução" in response.text
+    assert _runs(context) == 0
+
+
+def test_bad_files_and_parameters_are_refused_naming_the_field(
+    web: tuple[WebContext, list[str], TestClient, Path]
+) -> None:
+    context, _, client, _ = web
+    login(client, "sergio")
+    root = context.config.batch_output_dir
+    cases = [
+        ({"pedidos": ("pedidos.jsonl", b'{"a": 1}\nnao e json\n')}, {},
+         "A linha 2 do arquivo de pedidos não é um objeto JSON"),
+        ({"entrada": ("titulares.xlsx", b"PK\x03\x04")}, {},
+         "O arquivo de entrada deve ser CSV (.csv) ou JSON Lines (.jsonl)"),
+        ({"entrada": ("titulares.csv", "alvara,cpf\n".encode("latin-1") + b"\xe9\xff\n")}, {},
+         "O arquivo de entrada não está em UTF-8"),
+        (None, {"ano": "20x7"}, "Ano do exercício a renovar: informe um ano entre 2000 e 2100"),
+        (None, {"data": _after_tomorrow()}, "A data de expedição não pode ser futura"),
+        (None, {"data": "31/02/2026"}, "A data de expedição 31/02/2026 não existe no calendário"),
+    ]
+    for files, fields, message in cases:
+        response = _start(client, files, **fields)
+        assert response.status_code == 422, response.text[:500]
+        assert message in response.text
+    assert _runs(context) == 0
+    assert not root.exists() or not any(root.iterdir())  # nothing half-written
+
+
+def test_a_dry_run_issues_nothing(web: tuple[WebContext, list[str], TestClient, Path]) -> None:
+    context, numbers, client, folder = web
+    login(client, "sergio")
+    response = _start(client, {"pedidos": ("pedidos.jsonl", _pedidos(folder, numbers))},
+                      simular="1", docx="1")
+    assert response.status_code == 303
+    page = _wait_page(client, response.headers["location"], "Simulação concluída")
+    assert "nada foi emitido" in page
+    assert f"ALV-ESC nº {HOLDERS + 1:04d}/" in page  # the number it would take
+    assert "DOCX previsto" in page
+    assert _runs(context) == 0
+    url = registry_url(context.config)
+    assert numbers_in(url, "ALV-ESC") == list(range(1, HOLDERS + 1))
+    assert numbers_in(url, "NOT-REN-ESC") == []
+    root = context.config.batch_output_dir
+    assert not root.exists() or not any(root.iterdir())
+
+
+def test_a_signer_runs_it_watches_it_and_downloads_signed_files(
+    web: tuple[WebContext, list[str], TestClient, Path]
+) -> None:
+    context, numbers, client, folder = web
+    login(client, "sergio")
+    pedidos = {"pedidos": ("pedidos.jsonl", _pedidos(folder, numbers))}
+    response = _start(client, pedidos, docx="1", pdf_unico="1")
+    assert response.status_code == 303
+    job_url = response.headers["location"]
+    # A second start of the same kind while the first runs is refused.
+    again = _start(client, pedidos)
+    assert again.status_code == 409, again.text[:500]
+    assert "Já há uma execução «Renovação anual" in again.text
+    page = _wait_page(client, job_url, "Situação: <strong>concluída</strong>")
+    run = next(iter(list_runs(context.registry)))
+    assert f"Execução em lote nº {run.id}" in page
+    assert _runs(context) == 1
+
+    # The summary CSV: who got what, with the numbers; a DOCX beside each document.
+    base = f"/equipe/lotes/{run.id}/arquivos"
+    listed = client.get(f"/api/batch/{run.id}", headers=_bearer(context))
+    assert listed.status_code == 200, listed.text[:500]
+    view = listed.json()
+    assert view["status"] == "concluída" and view["pending"] == 0 and view["failed"] == 0
+    names = [f["name"] for f in view["files"]]
+    assert names[:3] == ["resumo.csv", "resumo.pdf", "lote-para-impressao.pdf"]
+    summary = client.get(f"{base}/resumo.csv")
+    assert summary.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(summary.text)))
+    assert [r["resultado"] for r in rows] == [
+        "renovado", "renovado", "notificado", "notificado", "notificado", "notificado"]
+    documents = [r for r in rows if r["papel"] == "documento"]
+    assert [r["formulario"] for r in documents] == [
+        "alvara-transporte-escolar", "selo-identificacao", "notificacao-pendencias-renovacao",
+        "notificacao-pendencias-renovacao"]
+    assert documents[0]["numero"].startswith(f"ALV-ESC nº {HOLDERS + 1:04d}/")
+    assert all(r["arquivo_docx"] == r["arquivo"].removesuffix(".pdf") + ".docx"
+               for r in documents)
+    assert all(r["arquivo_docx"] == "" for r in rows if r["papel"] == "anexo")
+    assert all(r["situacao"] == "concluído" for r in rows)
+
+    alvara = client.get(f"{base}/{documents[0]['arquivo']}")
+    assert alvara.status_code == 200
+    assert alvara.headers["content-type"] == "application/pdf"
+    assert alvara.headers["cache-control"] == "no-store"
+    pki = ensure_dev_pki(context.config, context.engine.content)
+    check = verify_pdf(alvara.content, [pki.root_certificate])
+    assert (check.intact, check.trusted, check.unmodified) == (True, True, True)
+    issuer = context.require_issuer()
+    assert issuer.verify(alvara.content).valid
+    docx = client.get(f"{base}/{documents[0]['arquivo_docx']}")
+    assert docx.status_code == 200
+    assert zipfile.ZipFile(io.BytesIO(docx.content)).testzip() is None
+    assert docx.headers["content-type"].startswith("application/vnd.openxmlformats")
+
+    # Only the run's own files are served, by name: no path reaches the disk.
+    for name in ("..%2Fexecucao.json", "%2E%2E%2F%2E%2E%2Fsegredo-web", "execucao.json",
+                 "..%2F..%2F..%2Fpki%2Fraiz.pem", ".resumo.csv.1.tmp"):
+        refused = client.get(f"{base}/{name}")
+        assert refused.status_code == 404, name
+    dotted = client.get(f"/equipe/lotes/{run.id}/arquivos/../../execucao.json")
+    assert dotted.status_code in (404, 422) and "iniciada_por" not in dotted.text
+    # Files and pages are for staff only.
+    client.post("/sair", data={"csrf": csrf_of(client, "/equipe")})
+    assert client.get(f"{base}/resumo.csv", follow_redirects=False).status_code == 303
+    assert client.get(f"/api/batch/{run.id}/files/resumo.csv").status_code == 401
+
+
+def _bearer(context: WebContext) -> dict[str, str]:
+    user = next(u for u in context.users.all() if u.name == "sergio")
+    _, secret = context.users.create_token(user.id, "teste do lote")
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def test_an_unfinished_run_is_resumed_from_its_page(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """A run planned over the registry and left unworked (the server stopped after the
+    plan) is finished by «Retomar»: its reserved numbers, nothing planned again."""
+    context, numbers, client = _web(engine, tmp_path)
+    issuer = context.require_issuer()
+    kind = find_kind(issuer, KIND)  # type: ignore[arg-type]
+    request = RunRequest(KIND, {"ano": YEAR}, date.fromisoformat(RUN_DAY))
+    planned = write_plan(issuer, kind, decide(issuer, kind, request), "teste")  # type: ignore[arg-type]
+    with client:
+        login(client, "sergio")
+        page = client.get(f"/equipe/lotes/{planned.id}")
+        assert "Retomar a execução" in page.text and "não concluída" in page.text
+        token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+        assert token is not None
+        response = client.post(f"/equipe/lotes/{planned.id}/retomar",
+                               data={"csrf": token.group(1)}, follow_redirects=False)
+        assert response.status_code == 303
+        _wait_page(client, f"/equipe/lotes/{planned.id}", "Situação: <strong>concluída")
+    assert open_run(context.registry, f"{KIND}:{YEAR}") is None
+    assert [r.id for r in list_runs(context.registry)] == [planned.id]
+    url = registry_url(context.config)
+    assert numbers_in(url, "NOT-REN-ESC") == list(range(1, HOLDERS + 1))
+    assert numbers[0].startswith("ALV-ESC")
+
+
+def test_the_api_starts_a_dry_run_and_reports_it(
+    web: tuple[WebContext, list[str], TestClient, Path]
+) -> None:
+    """``POST /api/batch`` (multipart, bearer token of a signer): 202 and the job's
+    address; the job reports what would be issued; a clerk's token is refused."""
+    context, numbers, client, folder = web
+    fields = {"execucao": KIND, "ano": str(YEAR), "data": RUN_DAY, "simular": "1"}
+    files = {"pedidos": ("pedidos.jsonl", _pedidos(folder, numbers))}
+    kinds = client.get("/api/batch", headers=_bearer(context)).json()["kinds"]
+    school = next(k for k in kinds if k["name"] == KIND)
+    assert school["may_start"] is True
+    assert [p["name"] for p in school["parameters"]] == ["ano"]
+    clerk = next(u for u in context.users.all() if u.name == "clara")
+    _, secret = context.users.create_token(clerk.id, "teste")
+    refused = client.post("/api/batch", data=fields, files=files,
+                          headers={"Authorization": f"Bearer {secret}"})
+    assert refused.status_code == 403
+    assert "não pode iniciar a execução" in refused.json()["detail"]
+    started = client.post("/api/batch", data=fields, files=files, headers=_bearer(context))
+    assert started.status_code == 202, started.text[:500]
+    status_url = started.json()["status_url"]
+    deadline = time.monotonic() + 300
+    job = client.get(status_url, headers=_bearer(context)).json()
+    while job["state"] == "planejando" and time.monotonic() < deadline:
+        time.sleep(0.5)
+        job = client.get(status_url, headers=_bearer(context)).json()
+    assert job["state"] == "concluída" and job["simulated"] and job["run"] is None
+    assert (job["counts"]["renovado"], job["counts"]["notificado"]) == (1, 2)
+    assert {r["state"] for r in job["rows"]} == {"previsto (simulação)"}
+    bad = client.post("/api/batch", data={**fields, "ano": ""}, headers=_bearer(context))
+    assert bad.status_code == 422 and bad.json()["field"] == "/ano"
+
+
+def test_the_command_line_offers_docx(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``lavra batch … --docx`` asks the run for a DOCX beside each PDF."""
+    from click.testing import CliRunner
+
+    import lavra.batch.runner as runner
+    from lavra.cli.main import main
+
+    asked: dict[str, Any] = {}
+
+    def fake(*args: Any, **kwargs: Any) -> Any:
+        asked.update(kwargs)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(runner, "run_batch", fake)
+    monkeypatch.setenv("LAVRA_DATA", str(tmp_path / "dados"))
+    monkeypatch.setenv("LAVRA_PACK", str(REPO))
+    result = CliRunner().invoke(main, ["batch", KIND, "--ano", str(YEAR), "--data", RUN_DAY,
+                                       "-o", str(tmp_path / "saida"), "--docx"])
+    assert result.exit_code == 0, result.output
+    assert asked["docx"] is True
+    CliRunner().invoke(main, ["batch", KIND, "--ano", str(YEAR), "--data", RUN_DAY,
+                              "-o", str(tmp_path / "saida")])
+    assert asked["docx"] is False
