@@ -81,6 +81,9 @@ def test_a_repeat_cites_the_auto_with_its_series() -> None:
         ("recurso-classificacao", "Edital de Resultado ED-RES-ESC nº 0001/2026"),
         ("edital-resultado-classificacao", "Edital de Chamamento nº 01/2026"),
         ("alvara-transporte-escolar", "Edital de Chamamento nº 01/2026"),
+        ("notificacao-defesa-cassacao", "ALV-FRET nº 0012/2026 (veículo de placa"),
+        ("notificacao-penalidade", "auto de infração AIE-ESC nº 0001/2026"),
+        ("decisao-revogacao-alvara", "ALV-ESC nº 0007/2026"),
     ],
 )
 def test_documents_cite_earlier_acts_with_their_series(

@@ -102,7 +102,7 @@ def test_the_cassation_notice_states_accusation_act_and_period_from_the_ciencia(
     assert [g["dispositivo"] for g in values["acusacao"]] == ["fretamento#art22_inc2"]
     assert "fretamento#art22" in values["fundamento"]  # the facts page shows the period
     for words in (
-        "intima a apresentar defesa", "ALV-FRET 0012/2026", "PA 1234/2026",
+        "intima a apresentar defesa", "ALV-FRET nº 0012/2026", "PA 1234/2026",
         "deixar de recolher as multas aplicadas sem interposição de recurso",
         "pode resultar na cassação do Alvará de Licença de Circulação (art. 14, d,",
         "no prazo de 10 dias", "contados da ciência desta notificação",
