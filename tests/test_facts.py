@@ -160,6 +160,24 @@ def test_appeal_deadline_from_a_ciencia_on_a_friday_before_a_holiday(
     assert recorder.document(str(ident)).id == ident
 
 
+def test_a_day_decreed_by_staff_moves_the_last_day_counted_from_a_ciencia(
+        registry: Registry, content: Content) -> None:
+    """Class 9: the days without expediente staff register count here too, as in the
+    documents (the last day computed from the recorded ciência)."""
+    _issued(registry, at=datetime(2026, 9, 30, 15, tzinfo=LOCAL_TZ))
+    recorder = FactRecorder(registry, content)
+    record = recorder.document("AIE-ESC nº 0001/2026")
+    recorder.record(record, "ciencia", on="2026-10-02", by="M", means="ar",
+                    now=_now(date(2026, 10, 5)))
+    (before,) = recorder.deadlines(record)
+    assert before.last_day == date(2026, 10, 13)
+    # A ponto facultativo decreed on Tuesday 13/10 moves it to Wednesday 14/10, at once.
+    registry.add_staff_day("13/10/2026", "ponto_facultativo", "Ponto facultativo",
+                           act="Decreto nº 12.345, de 1º de outubro de 2026", by="Administrador")
+    (after,) = recorder.deadlines(record)
+    assert after.last_day == date(2026, 10, 14)
+
+
 def test_an_act_with_its_own_ciencia_takes_no_second_one(
         registry: Registry, content: Content) -> None:
     _issued(registry, data={"veiculo": {"placa": "ABC1D23"},

@@ -36,7 +36,7 @@ No module of the engine imports a pack. The top-level modules may import::
                       lavra.law lavra.checking lavra.render lavra.signing
                       lavra.registry lavra.documents lavra.staff lavra.verifying
     lavra.recording   lavra.errors lavra.textutil lavra.inputs lavra.checking lavra.law
-                      lavra.registry
+                      lavra.registry lavra.staff
 """
 
 __version__ = "0.1.0"

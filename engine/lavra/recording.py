@@ -28,10 +28,12 @@ from lavra.checking.content import Content
 from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
+from lavra.law.overlay import overlay_context
 from lavra.law.statutory import StatutoryContext, deadline_for, load_statutory_context
 from lavra.registry.facts import Fact, FactKind
 from lavra.registry.records import IssuedRecord, parse_number
 from lavra.registry.store import Registry
+from lavra.staff import RegistryStaffValues
 from lavra.textutil import format_date
 
 __all__ = ["Ciencia", "FactDeadline", "FactRecorder"]
@@ -81,12 +83,16 @@ class FactRecorder:
         self.registry = registry
         self.content = content
         self._context = context
+        self._staff_values = RegistryStaffValues(registry)
 
     @property
     def context(self) -> StatutoryContext:
+        """The pack's statutory context with the values staff registered (a decreed day
+        without expediente moves a last day counted from a ciência, as it does in the
+        documents: :class:`lavra.staff.RegistryStaffValues`)."""
         if self._context is None:
             self._context = load_statutory_context(self.content.root)
-        return self._context
+        return overlay_context(self._context, self._staff_values())
 
     def document(self, wanted: str | int, series: str | None = None) -> IssuedRecord:
         """The document by its registry id or its number (``0004/2026``, with or without
