@@ -21,8 +21,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cryptography import x509
-
 from lavra.checking.content import Content
 from lavra.checking.report import Report
 from lavra.config import Config, SignerConfig, load_config
@@ -43,11 +41,8 @@ from lavra.registry.store import Registry, open_registry
 from lavra.signing.pades import DocumentSigner
 from lavra.signing.pki import (
     DEV_PASSPHRASE,
-    REVOCATION_DIR,
     DevPki,
-    RevocationInfo,
     init_dev_pki,
-    load_revocation_info,
 )
 from lavra.signing.verification import (
     new_code,
@@ -56,7 +51,7 @@ from lavra.signing.verification import (
     verification_url,
 )
 from lavra.staff import RegistryStaffValues
-from lavra.verifying import VerificationResult, Verifier, registry_url, trust_roots
+from lavra.verifying import VerificationResult, Verifier, registry_url
 
 if TYPE_CHECKING:
     from lavra.checking.computations import PriorRecord
@@ -205,19 +200,6 @@ class Signers:
                     "Signatário de desenvolvimento (sem validade jurídica)",
                 )
         return self._cache[role]
-
-    @property
-    def production(self) -> bool:
-        """Production signers are configured: the development PKI is no longer trusted."""
-        return bool(self.config.signers)
-
-    def trust_roots(self) -> list[x509.Certificate]:
-        """The trusted roots (:func:`lavra.verifying.trust_roots`)."""
-        return trust_roots(self.config)
-
-    def revocation_info(self) -> RevocationInfo:
-        """The CRLs and OCSP responses copied into ``<pki>/lcr/``."""
-        return load_revocation_info(self.config.pki_dir / REVOCATION_DIR)
 
 
 class Issuer:
