@@ -96,6 +96,7 @@ def pacote() -> ContentPack:
         computing,
         decisao_recurso,
         due_process,
+        estado,
         fact_dates,
         indeferimento,
         infractions,
@@ -120,6 +121,7 @@ def pacote() -> ContentPack:
         renovacao,
         servico_particular,
     )
+    from lavra_americana.fretamento import estado as estado_fretamento
     from lavra_americana.fretamento import penalties as fretamento_penalties
     from lavra_americana.fretamento import renovacao_lote as renovacao_lote_fretamento
     from lavra_americana.transporte_escolar import (
@@ -147,6 +149,7 @@ def pacote() -> ContentPack:
         vacancia,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
+    from lavra_americana.transporte_escolar import estado as estado_escolar
     from lavra_americana.transporte_escolar import penalties as escolar_penalties
 
     forms = (
@@ -162,6 +165,7 @@ def pacote() -> ContentPack:
         vehicle_age, eligibility, candidate, population, ranking, infractions,
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
+        estado, estado_fretamento, estado_escolar,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -175,4 +179,5 @@ def pacote() -> ContentPack:
         caches=(sources.clear_caches, indeferimento.clear_caches),
         batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN,
                     renovacao_lote_fretamento.RUN.name: renovacao_lote_fretamento.RUN},
+        effects={**estado_fretamento.EFFECTS, **estado_escolar.EFFECTS},
     )

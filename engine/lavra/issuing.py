@@ -130,7 +130,9 @@ class RegistryHistory:
 
     def in_force(self, placa: str, form: str, on: date) -> list[PriorRecord]:
         plate = normalize_plate(placa)
-        return self._kept(r for r in self.registry.active_licences(form, on) if r.placa == plate)
+        if form in self.registry.tracked_kinds:  # the licensing state: indexed, with status
+            return self._kept(self.registry.licences_in_force(form, on, placa=plate))
+        return self._kept(self.registry.active_licences(form, on, placa=plate))
 
     def by_holder(self, cpf_cnpj: str, form: str) -> list[PriorRecord]:
         try:
@@ -212,6 +214,10 @@ class Issuer:
         engine.final_renderer = config.renderer
         self.staff_values = RegistryStaffValues(registry)
         engine.use_staff_values(self.staff_values)
+        # The acts' effects on the licensing state, as the pack declares them; a
+        # registry from before the state gets its view built from its documents.
+        registry.use_effects(engine.content.pack.effects)
+        registry.ensure_state()
         self.signers = Signers(
             config,
             engine.content.organization.roles,

@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from lavra.batch.model import BatchRun
     from lavra.checking.checks import Rule
     from lavra.checking.computations import AmountQuery, Computation
+    from lavra.registry.effects import EffectsOf
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -113,6 +114,9 @@ class ContentPack:
     batch_runs: Mapping[str, BatchRun] = field(default_factory=dict, repr=False)
     """The batch runs the pack offers (``lavra batch NOME``), by name
     (:mod:`lavra.batch.model`)."""
+    effects: Mapping[str, EffectsOf] = field(default_factory=dict, repr=False)
+    """What each form's acts do to the licensing state, by form id
+    (:mod:`lavra.registry.effects`): declared beside the article they implement."""
 
     @property
     def stamp_font_path(self) -> Path | None:

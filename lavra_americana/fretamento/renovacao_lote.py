@@ -272,25 +272,12 @@ class FretamentoRenewalRun:
         until = request.option("vencendo_ate", "--vencendo-ate")
         return f"{self.name}:{until}"
 
-    @staticmethod
-    def _renewed(context: PlanContext, record: Any) -> bool:
-        plate = pointers.get(record.data, "/veiculo/placa")
-        if not plate:
-            return False
-        wanted = number_key(record.printed)
-        for later in context.registry.autos_for_vehicle(plate, ALVARA, record.reference_date):
-            if later.id != record.id and pointers.get(later.data, "/processo/renovacao") is True \
-                    and number_key(pointers.get(later.data, "/processo/alvara_anterior")) == wanted:
-                return True
-        return False
-
     def _due(self, context: PlanContext, until: date) -> dict[str, Licence]:
         due: dict[str, Licence] = {}
-        for record in context.registry.active_licences(ALVARA, context.request.on):
-            if record.valid_until is None or record.valid_until > until:
-                continue
-            if self._renewed(context, record):
-                continue
+        # From the licensing state: the alvarás in force and not yet renewed (nor
+        # cassated, recalled...) whose last day comes by ``until``.
+        on = context.request.on
+        for record in context.registry.licences(ALVARA, on=on, expiring=(on, until)):
             due[number_key(record.printed)] = Licence(
                 record.printed, record.cpf_cnpj or "", record.valid_until, record.data)
         return due

@@ -222,17 +222,13 @@ class RenewalRun:
         return f"{self.name}:{year}"
 
     def _due(self, context: PlanContext, year: int) -> dict[str, Licence]:
-        registry = context.registry
-        renewed = {
-            number_key(pointers.get(r.data, "/alvara_anterior/numero"))
-            for r in registry.active_licences(ALVARA, date(year, 1, 1))
-        }
+        # From the licensing state: the alvarás in force (not renewed, cassated, revoked,
+        # transferred away or vacated) whose last day falls in the year before.
         due: dict[str, Licence] = {}
-        for record in registry.active_licences(ALVARA, date(year - 1, 12, 31)):
-            if record.valid_until is None or record.valid_until.year != year - 1:
-                continue
-            if number_key(record.printed) in renewed:
-                continue
+        for record in context.registry.licences(
+            ALVARA, on=date(year - 1, 12, 31),
+            expiring=(date(year - 1, 1, 1), date(year - 1, 12, 31)),
+        ):
             due[number_key(record.printed)] = Licence(
                 record.printed, record.cpf_cnpj or "", record.valid_until, record.data)
         return due

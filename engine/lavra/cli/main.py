@@ -112,6 +112,7 @@ LAZY_COMMANDS = {
     "fato": "lavra.cli.facts:fact_group",
     "batch": "lavra.cli.batch:batch",
     "valores": "lavra.cli.values:values",
+    "cadastro": "lavra.cli.cadastro:cadastro",
 }
 
 

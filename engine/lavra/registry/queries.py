@@ -201,23 +201,28 @@ class RegistryQueries:
             stmt = stmt.where(DocumentRow.form.like(like_prefix(prefix), escape="\\"))
         return self._many(stmt.order_by(DocumentRow.issued_at.desc(), DocumentRow.id.desc()))
 
-    def active_licences(self, form: str, on: date) -> tuple[IssuedRecord, ...]:
-        """Documents of ``form`` issued, not cancelled, in force on ``on``.
+    def active_licences(
+        self, form: str, on: date, *, placa: str | None = None
+    ) -> tuple[IssuedRecord, ...]:
+        """Documents of ``form`` issued, not cancelled, in force on ``on`` (for the
+        vehicle ``placa`` when given, through its index).
 
         In force: reference date on or before ``on`` and ``computed["valido_ate"]`` on
-        or after it. Ordered by number.
+        or after it. Ordered by number. This reads the documents alone: the licensing
+        state (``licences_in_force``) also knows cassações, renewals and transfers.
         """
         name = check_text(form, "o formulário", "/formulario", 120)
         day = local_date(on, "/data")
+        stmt = select(DocumentRow).where(
+            DocumentRow.form == name,
+            DocumentRow.status == Status.ISSUED.value,
+            DocumentRow.reference_date <= day,
+            DocumentRow.valid_until >= day,
+        )
+        if placa is not None:
+            stmt = stmt.where(DocumentRow.placa == normalize_plate(placa))
         return self._many(
-            select(DocumentRow)
-            .where(
-                DocumentRow.form == name,
-                DocumentRow.status == Status.ISSUED.value,
-                DocumentRow.reference_date <= day,
-                DocumentRow.valid_until >= day,
-            )
-            .order_by(DocumentRow.year, DocumentRow.series, DocumentRow.number)
+            stmt.order_by(DocumentRow.year, DocumentRow.series, DocumentRow.number)
         )
 
     def search(self, text: str, limit: int = 50) -> tuple[IssuedRecord, ...]:

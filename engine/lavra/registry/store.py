@@ -42,6 +42,7 @@ from lavra.errors import InputError, LavraError
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.database import Conflict, database_url, engine_for, migrate
 from lavra.registry.facts import RegistryFacts
+from lavra.registry.licensing import RegistryState
 from lavra.registry.records import (
     LOCAL_TZ,
     Built,
@@ -164,12 +165,13 @@ def _same_request(
 
 
 # ============================================================================ registry
-class Registry(RegistryFacts, StaffValueStore):
+class Registry(RegistryFacts, StaffValueStore, RegistryState):
     """The registry of issued documents over one database. Safe to share in a process.
 
     Facts recorded after the issue (ciência, notice, payment) are the methods of
     :class:`lavra.registry.facts.RegistryFacts`; the values staff keep over the pack's
-    data, those of :class:`lavra.registry.staff_values.StaffValueStore`.
+    data, those of :class:`lavra.registry.staff_values.StaffValueStore`; the licensing
+    state the acts create, those of :class:`lavra.registry.licensing.RegistryState`.
     """
 
     # ------------------------------------------------------------ issuing
@@ -262,6 +264,8 @@ class Registry(RegistryFacts, StaffValueStore):
                 detail=detail or f"Emitido sob o nº {formatted}, série {series}.",
             )
         )
+        # The act's effects on the licensing state commit with its record, or neither.
+        self.apply_effects(session, row)
         return row
 
     @staticmethod
@@ -377,6 +381,9 @@ class Registry(RegistryFacts, StaffValueStore):
                     f"{_local_text(row.cancelled_at)} por {row.cancelled_by}.",
                     field="/numero",
                 )
+            # Its effects on the licensing state are undone with it (or the cancellation
+            # is refused while a later act rests on them).
+            self.undo_effects(session, row)
             now = datetime.now(UTC)
             row.status = Status.CANCELLED.value
             row.cancel_reason, row.cancelled_by, row.cancelled_at = why, who, now

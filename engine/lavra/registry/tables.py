@@ -30,8 +30,28 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["NAMING_CONVENTION", "Base", "BatchItemRow", "BatchRunRow", "CounterRow", "DocumentRow",
-           "EventRow", "StaffValueRow", "UTCDateTime", "metadata"]
+__all__ = [
+    "NAMING_CONVENTION",
+    "BarRow",
+    "Base",
+    "BatchItemRow",
+    "BatchRunRow",
+    "CounterRow",
+    "DocumentRow",
+    "DriverRow",
+    "EventRow",
+    "LicenceRow",
+    "PartyNameRow",
+    "PartyRow",
+    "ProcessoActRow",
+    "ProcessoRow",
+    "StaffValueRow",
+    "StateChangeRow",
+    "StateMetaRow",
+    "UTCDateTime",
+    "VehicleRow",
+    "metadata",
+]
 
 # ============================================================================ schema
 class UTCDateTime(TypeDecorator[datetime]):
@@ -222,6 +242,136 @@ class BatchItemRow(Base):
     document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
     content: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+# ============================================================================ licensing state
+# The current view of the licensing state (lavra.registry.state): derived from the
+# issued acts, rebuilt from them by ``lavra cadastro reconstruir``.
+
+
+class PartyRow(Base):
+    """A person (CPF) or company (CNPJ) the acts name; ``name`` the last one registered."""
+
+    __tablename__ = "parties"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    doc: Mapped[str] = mapped_column(String(14), unique=True)
+    name: Mapped[str | None] = mapped_column(String(300))
+
+
+class PartyNameRow(Base):
+    """Each name a CPF or CNPJ was registered under, with the act that first used it."""
+
+    __tablename__ = "party_names"
+    __table_args__ = (UniqueConstraint("party_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    party_id: Mapped[int] = mapped_column(ForeignKey("parties.id"), index=True)
+    name: Mapped[str] = mapped_column(String(300))
+    document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
+    since: Mapped[date | None] = mapped_column(Date)
+
+
+class VehicleRow(Base):
+    """A vehicle by its plate, with its RENAVAM."""
+
+    __tablename__ = "vehicles"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    placa: Mapped[str] = mapped_column(String(7), unique=True)
+    renavam: Mapped[str | None] = mapped_column(String(11), index=True)
+
+
+class DriverRow(Base):
+    """A driver by the number of the CNH, and the person who holds it."""
+
+    __tablename__ = "drivers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    cnh: Mapped[str] = mapped_column(String(20), unique=True)
+    party_id: Mapped[int | None] = mapped_column(ForeignKey("parties.id"), index=True)
+
+
+class LicenceRow(Base):
+    """An alvará, licença, autorização or selo: the act that granted it, its holder,
+    vehicle and driver, its validity, its status, and the licence it rests on."""
+
+    __tablename__ = "licences"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), unique=True)
+    kind: Mapped[str] = mapped_column(String(120), index=True)
+    printed: Mapped[str] = mapped_column(String(80))
+    holder_id: Mapped[int | None] = mapped_column(ForeignKey("parties.id"), index=True)
+    vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"), index=True)
+    driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"), index=True)
+    base_id: Mapped[int | None] = mapped_column(ForeignKey("licences.id"), index=True)
+    valid_from: Mapped[date] = mapped_column(Date)
+    valid_until: Mapped[date | None] = mapped_column(Date)
+    status: Mapped[str] = mapped_column(String(20), index=True)
+    status_document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
+    status_since: Mapped[date | None] = mapped_column(Date)
+    exclusive: Mapped[str | None] = mapped_column(String(60))
+    """The group in which a vehicle holds one licence at a time (operating alvarás)."""
+    per_holder: Mapped[str | None] = mapped_column(String(60))
+    """The group in which a person holds one licence at a time (school licences)."""
+
+
+class BarRow(Base):
+    """A bar on a party (the impedimento after a cassação), until a date."""
+
+    __tablename__ = "bars"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    party_id: Mapped[int] = mapped_column(ForeignKey("parties.id"), index=True)
+    scope: Mapped[str] = mapped_column(String(60))
+    until: Mapped[date] = mapped_column(Date)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), index=True)
+    citation: Mapped[str | None] = mapped_column(String(200))
+
+
+class ProcessoRow(Base):
+    """An administrative process (the PA number) tying requerimentos and acts together."""
+
+    __tablename__ = "processos"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    numero: Mapped[str] = mapped_column(String(80), unique=True)
+
+
+class ProcessoActRow(Base):
+    __tablename__ = "processo_acts"
+    __table_args__ = (UniqueConstraint("processo_id", "document_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    processo_id: Mapped[int] = mapped_column(ForeignKey("processos.id"), index=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), index=True)
+
+
+class StateChangeRow(Base):
+    """One change an act made to the state: what it did, to which licence or party,
+    and what the licence was before (so that cancelling the act can undo it)."""
+
+    __tablename__ = "state_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    licence_id: Mapped[int | None] = mapped_column(ForeignKey("licences.id"), index=True)
+    party_id: Mapped[int | None] = mapped_column(ForeignKey("parties.id"), index=True)
+    vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"), index=True)
+    on: Mapped[date] = mapped_column(Date)
+    detail: Mapped[str] = mapped_column(Text)
+    before: Mapped[Any | None] = mapped_column(JSON)
+
+
+class StateMetaRow(Base):
+    """Facts about the view itself (when it was last built from the acts)."""
+
+    __tablename__ = "state_meta"
+
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
 
 
 metadata = Base.metadata

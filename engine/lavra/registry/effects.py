@@ -1,0 +1,198 @@
+"""What an issued act does to the licensing state: the vocabulary a content pack uses to
+declare, form by form and beside the article, the effects of its acts.
+
+    def efeitos_alvara(act: Act) -> list[Effect]:       # the law's article on the alvará
+        return [Grant(kind="alvara-taxi", holder=PartyRef(cpf, nome),
+                      vehicle=VehicleRef(placa, renavam), valid_from=act.reference_date,
+                      valid_until=act.valid_until, exclusive="operacao-veiculo",
+                      citation="taxi#art3")]
+
+The pack hands the engine one function per form (``ContentPack.effects``); the
+registry applies the effects of an act in the same transaction as its record
+(:mod:`lavra.registry.state`), and replays them all to rebuild the view. Licences are
+named by the number their act printed, with its series (``"ALV-TAXI nº 0007/2026"``).
+These are plain values: nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "STATUS_TEXT",
+    "Act",
+    "Bar",
+    "DriverRef",
+    "Effect",
+    "EffectsOf",
+    "Grant",
+    "Identify",
+    "InProcesso",
+    "LicenceStatus",
+    "PartyRef",
+    "Restore",
+    "Revalidate",
+    "SetStatus",
+    "Transfer",
+    "VehicleRef",
+]
+
+
+class LicenceStatus(StrEnum):
+    """Where a licence stands. Expiry is not a status: it is read from the dates."""
+
+    ACTIVE = "active"
+    RENEWED = "renewed"
+    CASSATED = "cassated"
+    REVOKED = "revoked"
+    RECALLED = "recalled"
+    VACATED = "vacated"
+    TRANSFERRED = "transferred"
+    ENDED = "ended"
+    """An accessory (selo, auxiliary's alvará, authorisation) whose licence ended."""
+
+
+STATUS_TEXT: Mapping[str, str] = {
+    LicenceStatus.ACTIVE: "em vigor",
+    LicenceStatus.RENEWED: "renovado",
+    LicenceStatus.CASSATED: "cassado",
+    LicenceStatus.REVOKED: "revogado",
+    LicenceStatus.RECALLED: "recolhido",
+    LicenceStatus.VACATED: "vago",
+    LicenceStatus.TRANSFERRED: "transferido",
+    LicenceStatus.ENDED: "encerrado",
+}
+"""The status as an official document says it (masculine: alvará, selo; the pages
+agree it with the licence's noun where needed)."""
+
+
+@dataclass(frozen=True)
+class Act:
+    """An issued act as the pack's effect functions see it."""
+
+    document_id: int
+    form: str
+    series: str
+    printed: str
+    """The number with its series, ``"ALV-TAXI nº 0007/2026"``."""
+    data: Mapping[str, Any]
+    computed: Mapping[str, Any]
+    reference_date: date
+    valid_until: date | None
+
+
+@dataclass(frozen=True)
+class PartyRef:
+    """A person or company by CPF or CNPJ (masked or not), with the name the act uses."""
+
+    doc: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class VehicleRef:
+    placa: str
+    renavam: str | None = None
+
+
+@dataclass(frozen=True)
+class DriverRef:
+    """A driver by the CNH number, and the person who holds it."""
+
+    cnh: str
+    person: PartyRef | None = None
+
+
+@dataclass(frozen=True)
+class Grant:
+    """The act grants a licence (alvará, licença, autorização, selo) that it numbers.
+
+    ``rests_on``: the licence an accessory rests on (it ends with it). ``renews``: the
+    licence this one renews (which becomes "renovado"). ``exclusive``: the group in
+    which a vehicle holds one licence at a time; ``per_holder``: the group in which a
+    person holds one at a time.
+    """
+
+    kind: str
+    holder: PartyRef | None
+    valid_from: date
+    valid_until: date | None
+    citation: str
+    vehicle: VehicleRef | None = None
+    driver: DriverRef | None = None
+    rests_on: str | None = None
+    renews: str | None = None
+    exclusive: str | None = None
+    per_holder: str | None = None
+
+
+@dataclass(frozen=True)
+class SetStatus:
+    """The act ends a licence: cassação, revogação, recolhimento, vacância."""
+
+    target: str
+    status: LicenceStatus
+    citation: str
+
+
+@dataclass(frozen=True)
+class Restore:
+    """The act gives a recalled licence back (devolução), with its accessories."""
+
+    target: str
+    citation: str
+
+
+@dataclass(frozen=True)
+class Revalidate:
+    """The act extends a licence's validity (revalidação)."""
+
+    target: str
+    valid_until: date
+    citation: str
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """The act moves a licence to another holder (and driver, and vehicle)."""
+
+    target: str
+    holder: PartyRef
+    citation: str
+    driver: DriverRef | None = None
+    vehicle: VehicleRef | None = None
+
+
+@dataclass(frozen=True)
+class Bar:
+    """The act bars a party from licences of ``scope`` until a date (impedimento)."""
+
+    party: PartyRef
+    scope: str
+    until: date
+    citation: str
+
+
+@dataclass(frozen=True)
+class Identify:
+    """The parties, vehicles and drivers an act names without granting anything."""
+
+    parties: tuple[PartyRef, ...] = ()
+    vehicles: tuple[VehicleRef, ...] = ()
+    drivers: tuple[DriverRef, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class InProcesso:
+    """The act belongs to the administrative process ``numero`` (the PA)."""
+
+    numero: str
+
+
+Effect = Grant | SetStatus | Restore | Revalidate | Transfer | Bar | Identify | InProcesso
+EffectsOf = Callable[[Act], Sequence[Effect]]
+"""The pack's function for one form: the effects of one of its acts."""

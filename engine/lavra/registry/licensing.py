@@ -1,0 +1,379 @@
+"""The registry's side of the licensing state: the pack's effects applied to each act
+recorded, the indexed lookups the checks and the runs ask, the status of a licence,
+and the view rebuilt from the acts (``lavra cadastro reconstruir``).
+
+    registry.use_effects(pack.effects)            # by the Issuer, once
+    registry.licences_in_force("alvara-taxi", day, placa="ABC1D23")
+    registry.licence_of(document_id)              # LicenceView: status, renewed by...
+    registry.rebuild_state(apply=False)           # the differences, nothing written
+
+The view is derived: every row of it comes from an issued act's effects
+(:mod:`lavra.registry.state`). A registry created before the state existed gets it
+built from its documents the first time it is opened with a pack
+(:meth:`RegistryState.ensure_state`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session, aliased
+
+from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
+from lavra.registry.queries import RegistryQueries
+from lavra.registry.records import (
+    IssuedRecord,
+    Status,
+    check_text,
+    local_date,
+    normalize_cpf_cnpj,
+    normalize_plate,
+    printed_number,
+    record_of,
+)
+from lavra.registry.state import StateWriter
+from lavra.registry.tables import (
+    BarRow,
+    DocumentRow,
+    DriverRow,
+    LicenceRow,
+    PartyNameRow,
+    PartyRow,
+    ProcessoActRow,
+    ProcessoRow,
+    StateChangeRow,
+    StateMetaRow,
+    VehicleRow,
+)
+from lavra.textutil import format_date
+
+__all__ = ["LicenceView", "RegistryState", "StateDiff", "act_of"]
+
+BUILT_KEY = "construido"
+
+
+def act_of(row: DocumentRow) -> Act:
+    return Act(
+        document_id=row.id, form=row.form, series=row.series,
+        printed=printed_number(row.series, row.number, row.year),
+        data=row.data if isinstance(row.data, Mapping) else {},
+        computed=row.computed if isinstance(row.computed, Mapping) else {},
+        reference_date=row.reference_date, valid_until=row.valid_until,
+    )
+
+
+@dataclass(frozen=True)
+class LicenceView:
+    """A licence as the state holds it, for `verify` and the pages."""
+
+    printed: str
+    kind: str
+    status: str
+    status_act: str | None
+    status_since: date | None
+    valid_from: date
+    valid_until: date | None
+    holder: str | None
+    holder_name: str | None
+    placa: str | None
+    renewed_by: str | None = None
+
+    def describe(self, on: date) -> str:
+        """``em vigor``, ``cassado em 05/12/2026 pelo CAS-TAXI nº 0001/2026``, ``vencido``..."""
+        if self.status == LicenceStatus.ACTIVE:
+            if self.valid_until is not None and on > self.valid_until:
+                return f"vencido em {format_date(self.valid_until)}"
+            if on < self.valid_from:
+                return f"em vigor a partir de {format_date(self.valid_from)}"
+            return "em vigor"
+        text = STATUS_TEXT.get(self.status, self.status)
+        if self.status == LicenceStatus.RENEWED and self.renewed_by:
+            return f"{text} pelo {self.renewed_by}"
+        when = "" if self.status_since is None else f" em {format_date(self.status_since)}"
+        by = "" if self.status_act is None else f" pelo {self.status_act}"
+        return f"{text}{when}{by}"
+
+
+@dataclass(frozen=True)
+class StateDiff:
+    """What rebuilding the view from the acts changes: lines only in the stored view,
+    lines only in the rebuilt one (pt-BR), and how many acts were replayed."""
+
+    only_stored: tuple[str, ...]
+    only_rebuilt: tuple[str, ...]
+    acts: int
+
+    @property
+    def same(self) -> bool:
+        return not self.only_stored and not self.only_rebuilt
+
+
+def _snapshot(session: Session) -> set[str]:
+    """The view as comparable lines (natural keys only: no row ids)."""
+    printed = {
+        ident: printed_number(series, number, year)
+        for ident, series, number, year in session.execute(
+            select(DocumentRow.id, DocumentRow.series, DocumentRow.number, DocumentRow.year)
+        )
+    }
+    parties = dict(session.execute(select(PartyRow.id, PartyRow.doc)).all())
+    vehicles = {i: (p, r) for i, p, r in session.execute(
+        select(VehicleRow.id, VehicleRow.placa, VehicleRow.renavam))}
+    drivers = {i: (c, parties.get(p) if p else None) for i, c, p in session.execute(
+        select(DriverRow.id, DriverRow.cnh, DriverRow.party_id))}
+    base = {i: printed.get(d) for i, d in session.execute(
+        select(LicenceRow.id, LicenceRow.document_id))}
+    lines: set[str] = set()
+    for lic in session.scalars(select(LicenceRow)).all():
+        vehicle = vehicles.get(lic.vehicle_id) if lic.vehicle_id else None
+        driver = drivers.get(lic.driver_id) if lic.driver_id else None
+        lines.add(
+            f"licença {lic.printed} ({lic.kind}): titular {parties.get(lic.holder_id or 0)}, "
+            f"veículo {vehicle}, condutor {driver}, vinculada a "
+            f"{base.get(lic.base_id) if lic.base_id else None}, de {lic.valid_from} a "
+            f"{lic.valid_until}, situação {lic.status} pelo "
+            f"{printed.get(lic.status_document_id or 0)} em {lic.status_since}"
+        )
+    for bar in session.scalars(select(BarRow)).all():
+        lines.add(f"impedimento de {parties.get(bar.party_id)} ({bar.scope}) até {bar.until} "
+                  f"pelo {printed.get(bar.document_id)}")
+    for numero, doc in session.execute(
+        select(ProcessoRow.numero, ProcessoActRow.document_id)
+        .join(ProcessoActRow, ProcessoActRow.processo_id == ProcessoRow.id)
+    ):
+        lines.add(f"processo {numero}: {printed.get(doc)}")
+    for party, name in session.execute(select(PartyNameRow.party_id, PartyNameRow.name)):
+        lines.add(f"nome de {parties.get(party)}: {name}")
+    return lines
+
+
+class RegistryState(RegistryQueries):
+    """The licensing state over the registry's database (a mixin of the Registry)."""
+
+    _effects: Mapping[str, EffectsOf] | None = None
+
+    # ------------------------------------------------------------ the pack's effects
+    def use_effects(self, effects: Mapping[str, EffectsOf]) -> None:
+        """Apply the pack's effects, per form, to every act recorded from now on."""
+        self._effects = dict(effects)
+
+    @property
+    def tracked_kinds(self) -> frozenset[str]:
+        """The forms whose acts the state follows (an effect function declared)."""
+        return frozenset(self._effects or ())
+
+    def apply_effects(self, session: Session, row: DocumentRow) -> None:
+        """Apply the effects of the act ``row``, just recorded in ``session``."""
+        if not self._effects:
+            return
+        effects_of = self._effects.get(row.form)
+        if effects_of is None:
+            return
+        act = act_of(row)
+        StateWriter(session).apply(act, effects_of(act))
+
+    def undo_effects(self, session: Session, row: DocumentRow) -> None:
+        """Undo the effects of ``row`` (being cancelled), or InputError while a later
+        act rests on them."""
+        StateWriter(session).undo(row.id, printed_number(row.series, row.number, row.year))
+
+    # ------------------------------------------------------------ building
+    def ensure_state(self) -> None:
+        """Build the view from the documents if it was never built (a registry from
+        before the licensing state: the data migration of revision 0006)."""
+        if not self._effects:
+            return
+        with self._database_errors(), self._read() as session:
+            built = session.get(StateMetaRow, BUILT_KEY)
+        if built is None:
+            self.rebuild_state(apply=True)
+
+    def rebuild_state(self, *, apply: bool) -> StateDiff:
+        """Rebuild the view from the issued acts, in issue order, and compare it with the
+        stored one; ``apply=False`` writes nothing."""
+        with self._database_errors(), self._write() as session:
+            stored = _snapshot(session)
+            self._clear(session)
+            acts = 0
+            writer = StateWriter(session)
+            effects = self._effects or {}
+            for row in session.scalars(
+                select(DocumentRow).where(DocumentRow.status == Status.ISSUED.value)
+                .order_by(DocumentRow.issued_at, DocumentRow.id).execution_options(yield_per=200)
+            ):
+                effects_of = effects.get(row.form)
+                if effects_of is not None:
+                    act = act_of(row)
+                    writer.apply(act, effects_of(act))
+                    acts += 1
+            session.flush()
+            rebuilt = _snapshot(session)
+            diff = StateDiff(tuple(sorted(stored - rebuilt)), tuple(sorted(rebuilt - stored)),
+                             acts)
+            if apply:
+                meta = session.get(StateMetaRow, BUILT_KEY)
+                if meta is None:
+                    session.add(StateMetaRow(key=BUILT_KEY, value="1"))
+            else:
+                session.rollback()
+            return diff
+
+    @staticmethod
+    def _clear(session: Session) -> None:
+        session.execute(delete(StateChangeRow))
+        session.execute(delete(ProcessoActRow))
+        session.execute(delete(ProcessoRow))
+        session.execute(delete(BarRow))
+        session.execute(update(LicenceRow).values(base_id=None))
+        session.execute(delete(LicenceRow))
+        session.execute(delete(DriverRow))
+        session.execute(delete(PartyNameRow))
+        session.execute(delete(PartyRow))
+        session.execute(delete(VehicleRow))
+
+    # ------------------------------------------------------------ lookups
+    def licences_in_force(
+        self, kind: str, on: date, *, placa: str | None = None, holder: str | None = None
+    ) -> tuple[IssuedRecord, ...]:
+        """The acts granting licences of ``kind`` in force on ``on``, for the vehicle or
+        holder when given; by number. In force: ``on`` within the validity, and neither
+        ended (cassado, revogado, recolhido...) nor cancelled; a licence already renewed
+        stays in force until its own last day."""
+        return self.licences(kind, on=on, placa=placa, holder=holder,
+                             statuses=(LicenceStatus.ACTIVE, LicenceStatus.RENEWED))
+
+    def licences(
+        self,
+        kind: str,
+        *,
+        on: date | None = None,
+        placa: str | None = None,
+        holder: str | None = None,
+        statuses: tuple[LicenceStatus, ...] = (LicenceStatus.ACTIVE,),
+        expiring: tuple[date, date] | None = None,
+    ) -> tuple[IssuedRecord, ...]:
+        """The acts granting licences of ``kind`` in one of ``statuses``: valid on ``on``,
+        of the vehicle or holder, whose last day falls within ``expiring`` (inclusive),
+        as asked; by number. Every condition is answered by an index."""
+        name = check_text(kind, "o formulário", "/formulario", 120)
+        stmt = (
+            select(DocumentRow)
+            .join(LicenceRow, LicenceRow.document_id == DocumentRow.id)
+            .where(LicenceRow.kind == name, LicenceRow.status.in_([s.value for s in statuses]))
+        )
+        if on is not None:
+            day = local_date(on, "/data")
+            stmt = stmt.where(LicenceRow.valid_from <= day,
+                              (LicenceRow.valid_until.is_(None)) | (LicenceRow.valid_until >= day))
+        if expiring is not None:
+            first, last = (local_date(d, "/data") for d in expiring)
+            stmt = stmt.where(LicenceRow.valid_until >= first, LicenceRow.valid_until <= last)
+        if placa is not None:
+            stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
+                VehicleRow.placa == normalize_plate(placa))
+        if holder is not None:
+            stmt = stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id).where(
+                PartyRow.doc == normalize_cpf_cnpj(holder))
+        stmt = stmt.order_by(DocumentRow.year, DocumentRow.series, DocumentRow.number)
+        with self._database_errors(), self._read() as session:
+            return tuple(record_of(row) for row in session.scalars(stmt).all())
+
+    def licence_of(self, document_id: int) -> LicenceView | None:
+        """The licence the document granted, as the state holds it (None: it granted none)."""
+        with self._database_errors(), self._read() as session:
+            return self._view(session, document_id)
+
+    @staticmethod
+    def _view(session: Session, document_id: int) -> LicenceView | None:
+        status_doc = aliased(DocumentRow)
+        found = session.execute(
+            select(LicenceRow, PartyRow.doc, PartyRow.name, VehicleRow.placa,
+                   status_doc.series, status_doc.number, status_doc.year)
+            .outerjoin(PartyRow, PartyRow.id == LicenceRow.holder_id)
+            .outerjoin(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id)
+            .outerjoin(status_doc, status_doc.id == LicenceRow.status_document_id)
+            .where(LicenceRow.document_id == document_id)
+        ).first()
+        if found is None:
+            return None
+        lic, doc, name, placa, series, number, year = found
+        status_act = None if series is None else printed_number(series, number, year)
+        return LicenceView(
+            printed=lic.printed, kind=lic.kind, status=lic.status,
+            status_act=status_act if lic.status_document_id != lic.document_id else None,
+            status_since=lic.status_since, valid_from=lic.valid_from,
+            valid_until=lic.valid_until, holder=doc, holder_name=name, placa=placa,
+            renewed_by=status_act if lic.status == LicenceStatus.RENEWED else None,
+        )
+
+    def licence_views(self, *, placa: str | None = None, holder: str | None = None
+                      ) -> tuple[LicenceView, ...]:
+        """The licences of a vehicle or of a holder (every status), oldest first."""
+        stmt = select(LicenceRow.document_id).order_by(LicenceRow.valid_from, LicenceRow.id)
+        if placa is not None:
+            stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
+                VehicleRow.placa == normalize_plate(placa))
+        if holder is not None:
+            stmt = stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id).where(
+                PartyRow.doc == normalize_cpf_cnpj(holder))
+        with self._database_errors(), self._read() as session:
+            views = (self._view(session, ident) for ident in session.scalars(stmt).all())
+            return tuple(view for view in views if view is not None)
+
+    def party_names(self, doc: str) -> tuple[str, ...]:
+        """The names a CPF or CNPJ was registered under, oldest first."""
+        wanted = normalize_cpf_cnpj(doc)
+        with self._database_errors(), self._read() as session:
+            return tuple(session.scalars(
+                select(PartyNameRow.name).join(PartyRow, PartyRow.id == PartyNameRow.party_id)
+                .where(PartyRow.doc == wanted).order_by(PartyNameRow.id)).all())
+
+    def bars_of(self, doc: str, on: date) -> tuple[tuple[str, date, str], ...]:
+        """The bars on a party still running on ``on``: (scope, last day, act printed)."""
+        wanted = normalize_cpf_cnpj(doc)
+        with self._database_errors(), self._read() as session:
+            rows = session.execute(
+                select(BarRow.scope, BarRow.until, DocumentRow.series, DocumentRow.number,
+                       DocumentRow.year)
+                .join(PartyRow, PartyRow.id == BarRow.party_id)
+                .join(DocumentRow, DocumentRow.id == BarRow.document_id)
+                .where(PartyRow.doc == wanted, BarRow.until >= on).order_by(BarRow.until)
+            ).all()
+        return tuple((scope, until, printed_number(series, number, year))
+                     for scope, until, series, number, year in rows)
+
+    def state_changes(self, *, document_ids: Any = None, placa: str | None = None,
+                      holder: str | None = None, licence_document: int | None = None,
+                      ) -> Iterator[tuple[date, str, str]]:
+        """The timeline of a vehicle or party: (date, act printed, what it did), oldest
+        first, through the indexed state (never a scan of the documents)."""
+        stmt = (select(StateChangeRow.on, DocumentRow.series, DocumentRow.number,
+                       DocumentRow.year, StateChangeRow.detail)
+                .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id))
+        with self._database_errors(), self._read() as session:
+            licence_ids: list[int] = []
+            if placa is not None:
+                licence_ids = list(session.scalars(
+                    select(LicenceRow.id).join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id)
+                    .where(VehicleRow.placa == normalize_plate(placa))))
+            if holder is not None:
+                doc = normalize_cpf_cnpj(holder)
+                party = session.scalars(select(PartyRow.id).where(PartyRow.doc == doc)).first()
+                licence_ids = list(session.scalars(
+                    select(LicenceRow.id).where(LicenceRow.holder_id == party)))
+                stmt = stmt.where((StateChangeRow.licence_id.in_(licence_ids))
+                                  | (StateChangeRow.party_id == party))
+            elif licence_document is not None:
+                stmt = stmt.where(StateChangeRow.licence_id.in_(
+                    select(LicenceRow.id).where(LicenceRow.document_id == licence_document)))
+            elif document_ids is not None:
+                stmt = stmt.where(StateChangeRow.document_id.in_(list(document_ids)))
+            else:
+                stmt = stmt.where(StateChangeRow.licence_id.in_(licence_ids))
+            rows = session.execute(stmt.order_by(StateChangeRow.on, StateChangeRow.id)).all()
+        for on, series, number, year, detail in rows:
+            yield on, printed_number(series, number, year), detail

@@ -1,0 +1,420 @@
+"""The licensing state: applying an act's effects to the current view, and undoing them.
+
+Each issued act is an event; its effects (:mod:`lavra.registry.effects`, declared by
+the pack form by form) change the view: parties and the names they were registered
+under, vehicles, drivers, licences with their status, bars and processos. Each change
+is written as a :class:`~lavra.registry.tables.StateChangeRow` holding what the
+licence was before, so that cancelling the act can undo it; a cancellation is refused
+while a later act rests on what this one did. :class:`StateWriter` works inside the
+session of the act's record: the act and its effects commit together, or neither.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import date
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from lavra.errors import InputError, LavraError
+from lavra.inputs.textnorm import clean_text
+from lavra.registry.effects import (
+    STATUS_TEXT,
+    Act,
+    Bar,
+    DriverRef,
+    Effect,
+    Grant,
+    Identify,
+    InProcesso,
+    LicenceStatus,
+    PartyRef,
+    Restore,
+    Revalidate,
+    SetStatus,
+    Transfer,
+    VehicleRef,
+)
+from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
+from lavra.registry.tables import (
+    BarRow,
+    DocumentRow,
+    DriverRow,
+    LicenceRow,
+    PartyNameRow,
+    PartyRow,
+    ProcessoActRow,
+    ProcessoRow,
+    StateChangeRow,
+    VehicleRow,
+)
+from lavra.textutil import format_date
+
+__all__ = ["StateWriter", "normalize_processo", "parse_printed"]
+
+ACTIVE = LicenceStatus.ACTIVE.value
+_PRINTED = re.compile(
+    r"\s*(?:([A-Za-z][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})\s*/\s*(\d{4})\s*",
+    re.IGNORECASE,
+)
+_KEPT = ("status", "status_document_id", "status_since", "valid_until", "holder_id",
+         "driver_id", "vehicle_id")
+
+
+def parse_printed(printed: str) -> tuple[str | None, int, int] | None:
+    """``("ALV-TAXI", 7, 2026)`` from ``"ALV-TAXI nº 0007/2026"`` (series None when absent)."""
+    match = _PRINTED.fullmatch(printed) if isinstance(printed, str) else None
+    if match is None:
+        return None
+    return match.group(1), int(match.group(2)), int(match.group(3))
+
+
+def normalize_processo(numero: str) -> str:
+    """The PA number as kept: spaces collapsed, letters upper case."""
+    return " ".join(clean_text(numero, field="/processo/numero").split()).upper()
+
+
+def _digits(value: str) -> str:
+    return "".join(ch for ch in value if ch.isdigit())
+
+
+def _before(licence: LicenceRow) -> dict[str, Any]:
+    kept: dict[str, Any] = {}
+    for name in _KEPT:
+        value = getattr(licence, name)
+        kept[name] = value.isoformat() if isinstance(value, date) else value
+    return kept
+
+
+def _restore(licence: LicenceRow, before: dict[str, Any]) -> None:
+    for name in _KEPT:
+        value = before.get(name)
+        if name in ("status_since", "valid_until") and isinstance(value, str):
+            value = date.fromisoformat(value)
+        setattr(licence, name, value)
+
+
+class StateWriter:
+    """Applies and undoes acts' effects in one session (the act's own transaction)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    # ------------------------------------------------------------ identities
+    def party(self, ref: PartyRef | None, act: Act) -> PartyRow | None:
+        if ref is None or not isinstance(ref.doc, str) or not _digits(ref.doc):
+            return None
+        try:
+            doc = normalize_cpf_cnpj(ref.doc)
+        except InputError:
+            return None
+        row = self.session.scalars(select(PartyRow).where(PartyRow.doc == doc)).one_or_none()
+        if row is None:
+            row = PartyRow(doc=doc, name=None)
+            self.session.add(row)
+            self.session.flush()
+        name = " ".join(ref.name.split()) if isinstance(ref.name, str) else ""
+        if name and name != row.name:
+            known = self.session.scalars(
+                select(PartyNameRow).where(PartyNameRow.party_id == row.id,
+                                           PartyNameRow.name == name)
+            ).one_or_none()
+            if known is None:
+                self.session.add(PartyNameRow(party_id=row.id, name=name,
+                                              document_id=act.document_id,
+                                              since=act.reference_date))
+            row.name = name
+        return row
+
+    def vehicle(self, ref: VehicleRef | None) -> VehicleRow | None:
+        if ref is None:
+            return None
+        try:
+            placa = normalize_plate(ref.placa)
+        except InputError:
+            return None
+        row = self.session.scalars(
+            select(VehicleRow).where(VehicleRow.placa == placa)
+        ).one_or_none()
+        renavam = _digits(ref.renavam) if isinstance(ref.renavam, str) else ""
+        if row is None:
+            row = VehicleRow(placa=placa, renavam=renavam or None)
+            self.session.add(row)
+            self.session.flush()
+        elif renavam and row.renavam is None:
+            row.renavam = renavam
+        return row
+
+    def driver(self, ref: DriverRef | None, act: Act) -> DriverRow | None:
+        if ref is None or not isinstance(ref.cnh, str) or not _digits(ref.cnh):
+            return None
+        cnh = _digits(ref.cnh)
+        person = self.party(ref.person, act)
+        row = self.session.scalars(select(DriverRow).where(DriverRow.cnh == cnh)).one_or_none()
+        if row is None:
+            row = DriverRow(cnh=cnh, party_id=None if person is None else person.id)
+            self.session.add(row)
+            self.session.flush()
+        elif row.party_id is None and person is not None:
+            row.party_id = person.id
+        return row
+
+    # ------------------------------------------------------------ licences
+    def licence(self, printed: str | None) -> LicenceRow | None:
+        """The licence granted by the act numbered ``printed`` (None when unknown)."""
+        parsed = None if printed is None else parse_printed(printed)
+        if parsed is None:
+            return None
+        series, number, year = parsed
+        stmt = select(LicenceRow).join(DocumentRow, DocumentRow.id == LicenceRow.document_id
+                                       ).where(DocumentRow.number == number,
+                                               DocumentRow.year == year)
+        if series is not None:
+            stmt = stmt.where(DocumentRow.series == series.upper())
+        found = self.session.scalars(stmt).all()
+        return found[0] if len(found) == 1 else None
+
+    def _change(self, act: Act, kind: str, detail: str, *, licence: LicenceRow | None = None,
+                party: PartyRow | None = None, vehicle: VehicleRow | None = None,
+                before: dict[str, Any] | None = None) -> None:
+        self.session.add(StateChangeRow(
+            document_id=act.document_id, kind=kind, detail=detail, on=act.reference_date,
+            licence_id=None if licence is None else licence.id,
+            party_id=None if party is None else party.id,
+            vehicle_id=None if vehicle is None else vehicle.id,
+            before=before,
+        ))
+
+    def _set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
+                    detail: str) -> None:
+        before = _before(licence)
+        licence.status = status
+        licence.status_document_id = act.document_id
+        licence.status_since = act.reference_date
+        self._change(act, kind, detail, licence=licence, before=before)
+
+    # ------------------------------------------------------------ applying
+    def apply(self, act: Act, effects: Sequence[Effect]) -> None:
+        """Write the effects of ``act`` (already recorded in this session)."""
+        for effect in effects:
+            if isinstance(effect, Grant):
+                self._grant(act, effect)
+            elif isinstance(effect, SetStatus):
+                self._end(act, effect)
+            elif isinstance(effect, Restore):
+                self._restore_licence(act, effect)
+            elif isinstance(effect, Revalidate):
+                self._revalidate(act, effect)
+            elif isinstance(effect, Transfer):
+                self._transfer(act, effect)
+            elif isinstance(effect, Bar):
+                self._bar(act, effect)
+            elif isinstance(effect, Identify):
+                for party in effect.parties:
+                    self.party(party, act)
+                for vehicle in effect.vehicles:
+                    self.vehicle(vehicle)
+                for driver in effect.drivers:
+                    self.driver(driver, act)
+            elif isinstance(effect, InProcesso):
+                self._processo(act, effect)
+            else:  # pragma: no cover - the pack returned something else
+                raise LavraError(
+                    f"O pacote de conteúdo declarou para o formulário «{act.form}» um efeito "
+                    f"desconhecido ({type(effect).__name__})."
+                )
+        self.session.flush()
+
+    def _grant(self, act: Act, grant: Grant) -> None:
+        if self.session.scalars(
+            select(LicenceRow.id).where(LicenceRow.document_id == act.document_id)
+        ).first() is not None:
+            raise LavraError(
+                f"O pacote de conteúdo declarou mais de uma licença expedida pelo documento "
+                f"{act.printed}."
+            )
+        holder = self.party(grant.holder, act)
+        vehicle = self.vehicle(grant.vehicle)
+        driver = self.driver(grant.driver, act)
+        base = self.licence(grant.rests_on)
+        licence = LicenceRow(
+            document_id=act.document_id, kind=grant.kind, printed=act.printed,
+            holder_id=None if holder is None else holder.id,
+            vehicle_id=None if vehicle is None else vehicle.id,
+            driver_id=None if driver is None else driver.id,
+            base_id=None if base is None else base.id,
+            valid_from=grant.valid_from, valid_until=grant.valid_until, status=ACTIVE,
+            status_document_id=act.document_id, status_since=grant.valid_from,
+            exclusive=grant.exclusive, per_holder=grant.per_holder,
+        )
+        self.session.add(licence)
+        self.session.flush()
+        until = ("" if grant.valid_until is None
+                 else f", válido até {format_date(grant.valid_until)}")
+        rests = "" if base is None else f", vinculado ao {base.printed}"
+        self._change(act, "grant", f"Expedição do {act.printed}{rests}{until}.",
+                     licence=licence, party=holder, vehicle=vehicle)
+        old = self.licence(grant.renews)
+        if old is not None and old.id != licence.id:
+            self._set_status(act, old, LicenceStatus.RENEWED.value, "renewed",
+                             f"{old.printed} renovado pelo {act.printed}.")
+
+    def _end(self, act: Act, effect: SetStatus) -> None:
+        licence = self.licence(effect.target)
+        if licence is None:
+            return
+        status = LicenceStatus(effect.status).value
+        self._set_status(act, licence, status, status,
+                         f"{licence.printed} {STATUS_TEXT[status]} pelo {act.printed}.")
+        for accessory in self.session.scalars(
+            select(LicenceRow).where(LicenceRow.base_id == licence.id,
+                                     LicenceRow.status == ACTIVE)
+        ).all():
+            self._set_status(act, accessory, LicenceStatus.ENDED.value, "ended",
+                             f"{accessory.printed} encerrado com o {licence.printed}.")
+
+    def _restore_licence(self, act: Act, effect: Restore) -> None:
+        licence = self.licence(effect.target)
+        if licence is None or licence.status != LicenceStatus.RECALLED.value:
+            return
+        ended_by = licence.status_document_id
+        self._set_status(act, licence, ACTIVE, "restored",
+                         f"{licence.printed} devolvido pelo {act.printed}.")
+        for accessory in self.session.scalars(
+            select(LicenceRow).where(LicenceRow.base_id == licence.id,
+                                     LicenceRow.status == LicenceStatus.ENDED.value,
+                                     LicenceRow.status_document_id == ended_by)
+        ).all():
+            self._set_status(act, accessory, ACTIVE, "restored",
+                             f"{accessory.printed} volta a valer com o {licence.printed}.")
+
+    def _revalidate(self, act: Act, effect: Revalidate) -> None:
+        licence = self.licence(effect.target)
+        if licence is None:
+            return
+        before = _before(licence)
+        licence.valid_until = effect.valid_until
+        self._change(act, "revalidated",
+                     f"{licence.printed} revalidado pelo {act.printed} até "
+                     f"{format_date(effect.valid_until)}.", licence=licence, before=before)
+
+    def _transfer(self, act: Act, effect: Transfer) -> None:
+        licence = self.licence(effect.target)
+        holder = self.party(effect.holder, act)
+        if licence is None or holder is None:
+            return
+        before = _before(licence)
+        licence.holder_id = holder.id
+        driver = self.driver(effect.driver, act)
+        if driver is not None:
+            licence.driver_id = driver.id
+        vehicle = self.vehicle(effect.vehicle)
+        if vehicle is not None:
+            licence.vehicle_id = vehicle.id
+        self._change(act, "transferred",
+                     f"{licence.printed} transferido pelo {act.printed}.",
+                     licence=licence, party=holder, before=before)
+
+    def _bar(self, act: Act, effect: Bar) -> None:
+        party = self.party(effect.party, act)
+        if party is None:
+            return
+        self.session.add(BarRow(party_id=party.id, scope=effect.scope, until=effect.until,
+                                document_id=act.document_id, citation=effect.citation))
+        self._change(act, "barred",
+                     f"Impedimento até {format_date(effect.until)} pelo {act.printed}.",
+                     party=party)
+
+    def _processo(self, act: Act, effect: InProcesso) -> None:
+        if not isinstance(effect.numero, str) or not effect.numero.strip():
+            return
+        try:
+            numero = normalize_processo(effect.numero)[:80]
+        except InputError:
+            return
+        row = self.session.scalars(
+            select(ProcessoRow).where(ProcessoRow.numero == numero)
+        ).one_or_none()
+        if row is None:
+            row = ProcessoRow(numero=numero)
+            self.session.add(row)
+            self.session.flush()
+        linked = self.session.scalars(
+            select(ProcessoActRow.id).where(ProcessoActRow.processo_id == row.id,
+                                            ProcessoActRow.document_id == act.document_id)
+        ).first()
+        if linked is None:
+            self.session.add(ProcessoActRow(processo_id=row.id, document_id=act.document_id))
+
+    # ------------------------------------------------------------ undoing
+    def undo(self, document_id: int, printed: str) -> None:
+        """Undo what the act did; InputError naming the later act that rests on it."""
+        changes = self.session.scalars(
+            select(StateChangeRow).where(StateChangeRow.document_id == document_id)
+            .order_by(StateChangeRow.id)
+        ).all()
+        touched = {c.licence_id for c in changes if c.licence_id is not None}
+        if changes and touched:
+            later = self.session.execute(
+                select(StateChangeRow.detail, DocumentRow.series, DocumentRow.number,
+                       DocumentRow.year)
+                .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id)
+                .where(StateChangeRow.licence_id.in_(touched),
+                       StateChangeRow.id > changes[0].id,
+                       StateChangeRow.document_id != document_id)
+                .order_by(StateChangeRow.id).limit(1)
+            ).first()
+            granted = {c.licence_id for c in changes if c.kind == "grant" and c.licence_id}
+            detail = later[0] if later is not None else self._resting(granted, document_id)
+            if detail is not None:
+                raise InputError(
+                    f"O documento {printed} não pode ser cancelado: um ato posterior se "
+                    f"apoia nele ({detail.rstrip('.')}). Cancele antes o ato posterior.",
+                    field="/numero",
+                )
+        for change in reversed(changes):
+            if change.licence_id is None:
+                continue
+            licence = self.session.get(LicenceRow, change.licence_id)
+            if licence is None:
+                continue
+            if change.kind == "grant":
+                self.session.delete(change)
+                self.session.flush()
+                self.session.delete(licence)
+            elif isinstance(change.before, dict):
+                _restore(licence, change.before)
+        self.session.flush()
+        self.session.execute(delete(StateChangeRow).where(
+            StateChangeRow.document_id == document_id))
+        self.session.execute(delete(BarRow).where(BarRow.document_id == document_id))
+        self.session.execute(delete(ProcessoActRow).where(
+            ProcessoActRow.document_id == document_id))
+        self._forget_names(document_id)
+
+    def _resting(self, touched: Iterable[int], document_id: int) -> str | None:
+        """An accessory granted on a licence this act granted (it rests on it)."""
+        row = self.session.scalars(
+            select(LicenceRow).where(LicenceRow.base_id.in_(list(touched)),
+                                     LicenceRow.document_id != document_id)
+            .order_by(LicenceRow.id).limit(1)
+        ).first()
+        return None if row is None else f"{row.printed} vinculado a ele"
+
+    def _forget_names(self, document_id: int) -> None:
+        rows = self.session.scalars(
+            select(PartyNameRow).where(PartyNameRow.document_id == document_id)
+        ).all()
+        for row in rows:
+            party = self.session.get(PartyRow, row.party_id)
+            self.session.delete(row)
+            self.session.flush()
+            if party is not None and party.name == row.name:
+                latest = self.session.scalars(
+                    select(PartyNameRow.name).where(PartyNameRow.party_id == party.id)
+                    .order_by(PartyNameRow.id.desc()).limit(1)
+                ).first()
+                party.name = latest

@@ -1,0 +1,86 @@
+"""What the acts of both laws do to the licensing state: reading the parties, vehicles,
+drivers, dates and cited acts out of an act's data, for the effect functions each law
+declares beside its articles (``fretamento.estado``, ``transporte_escolar.estado``).
+
+An effect function reads only what the act itself recorded (its data as issued and the
+values it computed); a value the act lacks gives no effect rather than a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from lavra.inputs.pointers import get as pointer_get
+from lavra.registry.effects import Act, DriverRef, Identify, InProcesso, PartyRef, VehicleRef
+
+__all__ = ["IMPLEMENTED", "date_at", "driver_at", "named", "party_at", "processo", "start_of",
+           "text_at", "vehicle_at"]
+
+IMPLEMENTED: tuple[str, ...] = ()
+"""Reading only: each effect function cites the article it implements."""
+
+
+
+def _get(data: Mapping[str, Any], pointer: str) -> Any:
+    try:
+        return pointer_get(data, pointer)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+
+
+def text_at(data: Mapping[str, Any], pointer: str) -> str | None:
+    value = _get(data, pointer)
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def date_at(values: Mapping[str, Any], pointer: str) -> date | None:
+    value = _get(values, pointer)
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value[:10])
+        except ValueError:
+            return None
+    return None
+
+
+def party_at(data: Mapping[str, Any], base: str) -> PartyRef | None:
+    """The person (``cpf``, ``nome``) or company (``cnpj``, ``razao_social``) at ``base``."""
+    doc = text_at(data, f"{base}/cnpj") or text_at(data, f"{base}/cpf")
+    if doc is None:
+        return None
+    return PartyRef(doc, text_at(data, f"{base}/razao_social") or text_at(data, f"{base}/nome"))
+
+
+def vehicle_at(data: Mapping[str, Any], base: str) -> VehicleRef | None:
+    placa = text_at(data, f"{base}/placa")
+    return None if placa is None else VehicleRef(placa, text_at(data, f"{base}/renavam"))
+
+
+def driver_at(data: Mapping[str, Any], base: str) -> DriverRef | None:
+    """The driver at ``base``: the CNH number and the person (``cpf``, ``nome``)."""
+    cnh = text_at(data, f"{base}/cnh/numero")
+    return None if cnh is None else DriverRef(cnh, party_at(data, base))
+
+
+def processo(act: Act) -> list[InProcesso]:
+    """The act's processo (``/processo/numero``), when it names one."""
+    numero = text_at(act.data, "/processo/numero")
+    return [] if numero is None else [InProcesso(numero)]
+
+
+def start_of(act: Act) -> date:
+    """The first day of a licence's validity: ``inicio_vigencia`` as computed, else the
+    act's reference date."""
+    return date_at(act.computed, "/inicio_vigencia") or act.reference_date
+
+
+def named(act: Act, party: str, vehicle: str = "/veiculo") -> Identify:
+    """The party at ``party`` and the vehicle at ``vehicle`` an act names (an auto)."""
+    found_party = party_at(act.data, party)
+    found_vehicle = vehicle_at(act.data, vehicle)
+    return Identify(parties=() if found_party is None else (found_party,),
+                    vehicles=() if found_vehicle is None else (found_vehicle,))

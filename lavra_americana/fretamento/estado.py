@@ -1,0 +1,137 @@
+"""Lei nº 4.419/2006 (fretamento): what each act does to the licensing state.
+
+Each function below is the effect of one form's acts, beside the article that gives
+the act its effect; the engine applies them in the same transaction as the act's
+record (:mod:`lavra.registry.state`).
+
+- Art. 8º: the Alvará de Licença de Circulação is granted to the company for one
+  vehicle; a renewal (``/processo/renovacao``) ends the alvará it renews. One operating
+  alvará in force per vehicle, across this law's alvarás and the school alvará
+  (group ``operacao-veiculo``; the reading: a vehicle serves one operation at a time,
+  arts. 2º and 3º).
+- Art. 3º, III, and art. 12: the alvará for a company's own private service
+  (ALV-PART) operates the vehicle as well (same group).
+- Art. 10, § 3º: the authorisation to use a third party's vehicle rests on the
+  company's alvará, and ends with it.
+- Art. 21, §§ 2º to 4º: the alvará recalled (recibo de recolhimento) and given back
+  (termo de devolução).
+- Art. 22: the cassação ends every alvará it names; its parágrafo único bars the
+  company from a new alvará for 12 months (the last day as the decision computed it).
+- Autos (arts. 14 to 17) name the company and the vehicle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from lavra.registry.effects import (
+    Act,
+    Bar,
+    Effect,
+    EffectsOf,
+    Grant,
+    Identify,
+    LicenceStatus,
+    Restore,
+    SetStatus,
+)
+from lavra_americana.comum.estado import (
+    date_at,
+    driver_at,
+    named,
+    party_at,
+    processo,
+    start_of,
+    text_at,
+    vehicle_at,
+)
+
+__all__ = ["EFFECTS", "IMPLEMENTED", "OPERATION", "SCOPE"]
+
+OPERATION = "operacao-veiculo"
+"""One operating alvará in force per vehicle, across both laws."""
+SCOPE = "alvara-fretamento"
+"""What the bar of art. 22, parágrafo único, forbids: a new alvará of this law."""
+
+IMPLEMENTED: tuple[str, ...] = ("fretamento#art22_par1u",)
+
+
+
+def alvara(act: Act) -> Sequence[Effect]:
+    """fretamento#art8: the alvará, to the company, for the vehicle; renewal ends the old."""
+    renews = (text_at(act.data, "/processo/alvara_anterior")
+              if act.data.get("processo", {}).get("renovacao") is True else None)
+    return [*processo(act), Grant(
+        kind=act.form, holder=party_at(act.data, "/empresa"),
+        vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
+        valid_until=act.valid_until, renews=renews, exclusive=OPERATION,
+        citation="fretamento#art8",
+    )]
+
+
+def alvara_particular(act: Act) -> Sequence[Effect]:
+    """fretamento#art12: the private-service alvará operates the vehicle too."""
+    drivers = tuple(
+        d for i in range(len(act.data.get("motoristas") or ()))
+        if (d := driver_at(act.data, f"/motoristas/{i}")) is not None
+    )
+    return [*processo(act), Identify(drivers=drivers), Grant(
+        kind=act.form, holder=party_at(act.data, "/empresa"),
+        vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
+        valid_until=act.valid_until, exclusive=OPERATION, citation="fretamento#art12",
+    )]
+
+
+def veiculo_terceiro(act: Act) -> Sequence[Effect]:
+    """fretamento#art10_par3: the authorisation rests on the company's alvará."""
+    return [*processo(act), Identify(parties=tuple(
+        p for p in (party_at(act.data, "/cedente"),) if p is not None)), Grant(
+        kind=act.form, holder=party_at(act.data, "/empresa"),
+        vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
+        valid_until=act.valid_until, rests_on=text_at(act.data, "/empresa/alvara/numero"),
+        citation="fretamento#art10_par3",
+    )]
+
+
+def cassacao(act: Act) -> Sequence[Effect]:
+    """fretamento#art22: every alvará named is cassated; the company is barred until the
+    last day the decision computed (art. 22, parágrafo único)."""
+    effects: list[Effect] = [*processo(act)]
+    for i in range(len(act.data.get("alvaras") or ())):
+        number = text_at(act.data, f"/alvaras/{i}/numero")
+        if number is not None:
+            effects.append(SetStatus(number, LicenceStatus.CASSATED, "fretamento#art22"))
+    company = party_at(act.data, "/empresa")
+    last_day = date_at(act.computed, "/impedimento/ultimo_dia")
+    if company is not None and last_day is not None:
+        effects.append(Bar(company, SCOPE, last_day, "fretamento#art22_par1u"))
+    return effects
+
+
+def recolhimento(act: Act) -> Sequence[Effect]:
+    """fretamento#art21_par2: the alvará recalled."""
+    number = text_at(act.data, "/alvara/numero")
+    return [] if number is None else [
+        SetStatus(number, LicenceStatus.RECALLED, "fretamento#art21_par2")]
+
+
+def devolucao(act: Act) -> Sequence[Effect]:
+    """fretamento#art21_par4: the recalled alvará given back."""
+    number = text_at(act.data, "/alvara/numero")
+    return [] if number is None else [Restore(number, "fretamento#art21_par4")]
+
+
+def auto(act: Act) -> Sequence[Effect]:
+    """fretamento#art14: the auto names the company and the vehicle."""
+    return [named(act, "/empresa")]
+
+
+EFFECTS: Mapping[str, EffectsOf] = {
+    "alvara-fretamento": alvara,
+    "alvara-servico-particular-fretamento": alvara_particular,
+    "autorizacao-veiculo-terceiro": veiculo_terceiro,
+    "decisao-cassacao-fretamento": cassacao,
+    "recibo-recolhimento-alvara": recolhimento,
+    "termo-devolucao-alvara": devolucao,
+    "auto-infracao-fretamento": auto,
+}

@@ -1,0 +1,139 @@
+"""Lei nº 4.515/2007 (transporte escolar): what each act does to the licensing state.
+
+Each function below is the effect of one form's acts, beside the article that gives
+the act its effect; the engine applies them in the same transaction as the act's
+record (:mod:`lavra.registry.state`).
+
+- Art. 3º: the alvará, to the driver (the titular), for the vehicle; a renewal
+  (art. 13, ``modalidade`` ``renovacao``) ends the alvará it renews. Art. 14: one school
+  licence per transportador (group ``licenca-escolar``); the vehicle holds one
+  operating alvará across both laws (``operacao-veiculo``, see ``fretamento.estado``).
+- Art. 3º, § 2º: the selo belongs to one alvará; art. 9º: the auxiliary driver's
+  alvará rests on the titular's; the publicity authorisation (art. 18) and the
+  temporary licence for a substitute vehicle (art. 5º) too: each ends with the alvará.
+- Art. 4º, caput: the special licence of a vehicle licensed in another municipality.
+- Art. 23, III: the revogação ends the alvará; art. 13: the vacância too.
+- Art. 15: the transfer moves the licence to the cessionário, with the vehicle; its
+  § 2º bars the cedente from another licence for 3 years from the transfer (the
+  anniversary still barred, as ``comum.periods.free_from`` counts).
+- Autos (art. 21) name the driver and the vehicle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from lavra.registry.effects import (
+    Act,
+    Bar,
+    Effect,
+    EffectsOf,
+    Grant,
+    Identify,
+    LicenceStatus,
+    SetStatus,
+    Transfer,
+)
+from lavra_americana.comum.estado import (
+    driver_at,
+    named,
+    party_at,
+    processo,
+    start_of,
+    text_at,
+    vehicle_at,
+)
+from lavra_americana.comum.periods import anniversary
+from lavra_americana.fretamento.estado import OPERATION
+
+__all__ = ["EFFECTS", "IMPLEMENTED", "PER_PERSON"]
+
+PER_PERSON = "licenca-escolar"
+"""Art. 14: one school licence per transportador."""
+
+IMPLEMENTED: tuple[str, ...] = ("transporte-escolar#art14", "transporte-escolar#art15_par2")
+
+
+
+def alvara(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art3: the alvará to the titular; art. 13: renewal ends the old."""
+    renews = (text_at(act.data, "/alvara_anterior/numero")
+              if act.data.get("modalidade") == "renovacao" else None)
+    auxiliar = driver_at(act.data, "/auxiliar")
+    return [*processo(act), Identify(drivers=() if auxiliar is None else (auxiliar,)), Grant(
+        kind=act.form, holder=party_at(act.data, "/titular"),
+        driver=driver_at(act.data, "/titular"), vehicle=vehicle_at(act.data, "/veiculo"),
+        valid_from=start_of(act), valid_until=act.valid_until, renews=renews,
+        exclusive=OPERATION, per_holder=PER_PERSON, citation="transporte-escolar#art3",
+    )]
+
+
+def _accessory(pointer: str, citation: str, *, holder: str = "/titular",
+               vehicle: str = "/veiculo", driver: str | None = None) -> EffectsOf:
+    def effects(act: Act) -> Sequence[Effect]:
+        return [*processo(act), Grant(
+            kind=act.form, holder=party_at(act.data, holder),
+            driver=None if driver is None else driver_at(act.data, driver),
+            vehicle=vehicle_at(act.data, vehicle), valid_from=start_of(act),
+            valid_until=act.valid_until, rests_on=text_at(act.data, pointer),
+            citation=citation,
+        )]
+    effects.__doc__ = f"{citation}: rests on the alvará at {pointer}, and ends with it."
+    return effects
+
+
+def licenca_especial(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art4: the special licence, to the requerente, for the vehicle."""
+    return [*processo(act), Grant(
+        kind=act.form, holder=party_at(act.data, "/requerente"),
+        driver=driver_at(act.data, "/requerente"), vehicle=vehicle_at(act.data, "/veiculo"),
+        valid_from=start_of(act), valid_until=act.valid_until,
+        citation="transporte-escolar#art4",
+    )]
+
+
+def _ending(status: LicenceStatus, citation: str) -> EffectsOf:
+    def effects(act: Act) -> Sequence[Effect]:
+        number = text_at(act.data, "/alvara/numero")
+        return [*processo(act), *([] if number is None else [SetStatus(number, status, citation)])]
+    effects.__doc__ = f"{citation}: the alvará becomes {status.value}."
+    return effects
+
+
+def transferencia(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art15: the licence to the cessionário; § 2º bars the cedente."""
+    effects: list[Effect] = [*processo(act)]
+    number = text_at(act.data, "/licenca/numero")
+    new_holder = party_at(act.data, "/cessionario")
+    if number is not None and new_holder is not None:
+        effects.append(Transfer(number, new_holder, "transporte-escolar#art15",
+                                driver=driver_at(act.data, "/cessionario"),
+                                vehicle=vehicle_at(act.data, "/veiculo")))
+    cedente = party_at(act.data, "/cedente")
+    if cedente is not None:
+        effects.append(Bar(cedente, PER_PERSON, anniversary(act.reference_date, years=3),
+                           "transporte-escolar#art15_par2"))
+    return effects
+
+
+def auto(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art21: the auto names the driver and the vehicle."""
+    return [named(act, "/condutor")]
+
+
+EFFECTS: Mapping[str, EffectsOf] = {
+    "alvara-transporte-escolar": alvara,
+    "alvara-condutor-auxiliar": _accessory(
+        "/alvara_titular/numero", "transporte-escolar#art9", holder="/auxiliar",
+        driver="/auxiliar"),
+    "selo-identificacao": _accessory("/alvara/numero", "transporte-escolar#art3_par2"),
+    "autorizacao-publicidade-escolar": _accessory("/alvara/numero", "transporte-escolar#art18"),
+    "licenca-temporaria-escolar": _accessory(
+        "/alvara/numero", "transporte-escolar#art5", vehicle="/veiculo_substituto",
+        driver="/condutor_veiculo_substituto"),
+    "licenca-especial-escolar": licenca_especial,
+    "decisao-revogacao-alvara": _ending(LicenceStatus.REVOKED, "transporte-escolar#art23_inc3"),
+    "declaracao-vacancia": _ending(LicenceStatus.VACATED, "transporte-escolar#art13"),
+    "termo-transferencia-licenca": transferencia,
+    "auto-infracao-escolar": auto,
+}
