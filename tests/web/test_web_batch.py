@@ -127,7 +127,7 @@ def test_bad_files_and_parameters_are_refused_naming_the_field(
     root = context.config.batch_output_dir
     cases = [
         ({"pedidos": ("pedidos.jsonl", b'{"a": 1}\nnao e json\n')}, {},
-         "A linha 2 do arquivo de pedidos não é um objeto JSON"),
+         "Linha 2 do arquivo de pedidos: a linha não contém JSON válido"),
         ({"entrada": ("titulares.xlsx", b"PK\x03\x04")}, {},
          "O arquivo de entrada deve ser CSV (.csv) ou JSON Lines (.jsonl)"),
         ({"entrada": ("titulares.csv", "alvara,cpf\n".encode("latin-1") + b"\xe9\xff\n")}, {},
