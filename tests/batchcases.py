@@ -68,6 +68,18 @@ def alvara(n: int) -> dict[str, Any]:
     return data
 
 
+def seeded_folder(engine: Engine, folder: Path, count: int) -> tuple[Path, list[str]]:
+    """A data folder (SQLite registry, development PKI) under ``folder`` with ``count``
+    alvarás of 2025; the folder and their printed numbers."""
+    from issuers import dev_issuer
+
+    data = folder / "dados"
+    issuer = dev_issuer(engine, data)
+    numbers = seed(issuer, count)
+    issuer.close()
+    return data, numbers
+
+
 def seed(issuer: Issuer, count: int) -> list[str]:
     """Issue ``count`` first alvarás of 2025; their printed numbers, in order."""
     return [issuer.issue("alvara-transporte-escolar", alvara(n), docx=False).record.printed

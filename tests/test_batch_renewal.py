@@ -212,10 +212,14 @@ def test_bad_records_are_refused_with_a_reason_and_the_others_go_on(
     summary = _run(issuer, _request(_requests(tmp_path, numbers), entrada),
                    tmp_path / "saida", workers=1)
     reasons = [r.reason for r in summary.rows if r.outcome == "recusado"]
-    assert len(reasons) == 3
+    assert len(reasons) == 5
     assert reasons[0].startswith("CPF inválido")
     assert "não consta do registro" in reasons[1]
     assert "mais de uma vez" in reasons[2]
+    # The requests of holders 2 and 3, whose lines were refused, are not dropped unsaid.
+    assert [f"«{numbers[n].replace(' nº ', ' ')}»" in r for n, r in zip((2, 3), reasons[3:],
+                                                                     strict=True)] == [True] * 2
+    assert all("não é de nenhum titular desta execução" in r for r in reasons[3:])
     assert summary.counts["renovado"] == 2
     assert [r.form for r in summary.rows if r.outcome == "renovado"] == [
         "alvara-transporte-escolar", "selo-identificacao"] * 2

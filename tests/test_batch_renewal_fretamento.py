@@ -181,8 +181,12 @@ def test_simulation_numbers_and_writes_nothing(
     # An earlier date leaves out the alvarás due after it: only the one of 31/12/2025.
     earlier = _run(issuer, _request(_requests(tmp_path, seeded[1]), until="2025-12-31"),
                    folder, simulate=True)
-    assert {r.name for r in earlier.rows} == {"Viação Exemplo de Fretamento Ltda."}
-    assert [r.outcome for r in earlier.rows] == ["não renovável (art. 10, I)"]
+    kept = [r for r in earlier.rows if r.outcome != "recusado"]
+    assert {r.name for r in kept} == {"Viação Exemplo de Fretamento Ltda."}
+    assert [r.outcome for r in kept] == ["não renovável (art. 10, I)"]
+    # The requests of the alvarás due after it are refused with their reason, not dropped.
+    refused = [r.reason for r in earlier.rows if r.outcome == "recusado"]
+    assert refused and all("não é de nenhum titular desta execução" in r for r in refused)
     issuer.close()
 
 

@@ -22,6 +22,7 @@ from lavra.inputs.formats import unmask
 __all__ = [
     "IMPLEMENTED",
     "REFUSED",
+    "Pedido",
     "Wanted",
     "number_key",
     "pending_lines",
@@ -51,21 +52,42 @@ def stem(printed: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", number_key(printed)).strip("-")
 
 
-def read_pedidos(path: Path | None) -> dict[str, Mapping[str, Any]]:
+@dataclass(frozen=True)
+class Pedido:
+    """One renewal request of ``--pedidos``: its line, and the envelope (the
+    requerimento's data under ``requerimento``, with what the run adds to it)."""
+
+    line: int
+    envelope: Mapping[str, Any]
+    replaced: tuple[int, ...] = ()
+    """Earlier lines of the same alvará, replaced by this one."""
+
+
+def read_pedidos(path: Path | None) -> dict[str, Pedido]:
     """The renewal requests of ``--pedidos`` by the number of the alvará they renew
     (``/alvara_anterior/numero``; the last line wins). A line is the requerimento's
-    data, or ``{"requerimento": {...}, ...}`` with what the run adds to it."""
+    data, or ``{"requerimento": {...}, ...}`` with what the run adds to it.
+
+    A line refused by the reader (repeated field, ``NaN``, not an object...) refuses
+    the whole run, naming the line: its holder cannot be known, and planning the run
+    without it would notify as missing a request that was filed."""
     if path is None:
         return {}
-    found: dict[str, Mapping[str, Any]] = {}
-    for line, row in read_lines(path, "/pedidos"):
-        if not isinstance(row, Mapping) or not isinstance(row.get("requerimento", row),
-                                                           Mapping):
-            raise InputError(f"A linha {line} dos pedidos não é um objeto JSON.",
+    found: dict[str, Pedido] = {}
+    for read in read_lines(path, "/pedidos"):
+        if read.problem is not None:
+            raise InputError(f"{read.problem} Nada foi emitido: corrija essa linha.",
                              field="/pedidos")
+        row = read.row
+        if row is None or not isinstance(row.get("requerimento", row), Mapping):
+            raise InputError(f"A linha {read.number} dos pedidos não "
+                             "traz o requerimento como um objeto JSON.", field="/pedidos")
         envelope = row if "requerimento" in row else {"requerimento": row}
         number = pointers.get(envelope["requerimento"], "/alvara_anterior/numero")
-        found[number_key(number)] = envelope
+        key = number_key(number)
+        earlier = found.get(key)
+        replaced = () if earlier is None else (*earlier.replaced, earlier.line)
+        found[key] = Pedido(read.number, envelope, replaced)
     return found
 
 
@@ -101,9 +123,13 @@ def read_entrada(path: Path, document: str, name: str) -> list[Wanted | tuple[in
     """The holders of the file, in order, from its columns ``alvara``, ``document`` and
     ``name``; (line, reason) for an unreadable line."""
     found: list[Wanted | tuple[int, str]] = []
-    for line, row in read_lines(path, "/entrada"):
-        if not isinstance(row, Mapping) or not row.get("alvara"):
-            found.append((line, f"Linha {line} da entrada ilegível ou sem a coluna «alvara»."))
+    for read in read_lines(path, "/entrada"):
+        line, row = read.number, read.row
+        if read.problem is not None or row is None:
+            found.append((line, read.problem or f"Linha {line} da entrada ilegível."))
+            continue
+        if not row.get("alvara"):
+            found.append((line, f"Linha {line} da entrada sem o campo «alvara»."))
             continue
         found.append(Wanted(line, number_key(row.get("alvara")), str(row.get(document) or ""),
                             str(row.get(name) or "")))
@@ -121,9 +147,19 @@ def plan_holders(
     their order, or those of ``--entrada`` (its ``columns``: the holder's document and
     name), each refused with ``refusal``'s reason or decided with its request."""
     pedidos = read_pedidos(request.pedidos)
-    if request.entrada is None:
-        return [decide(licence, pedidos.get(key)) for key, licence in due.items()]
+    used: set[str] = set()
+
+    def envelope(key: str) -> Mapping[str, Any] | None:
+        found = pedidos.get(key)
+        if found is None:
+            return None
+        used.add(key)
+        return found.envelope
+
     planned: list[PlannedHolder] = []
+    if request.entrada is None:
+        planned = [decide(licence, envelope(key)) for key, licence in due.items()]
+        return planned + _unmatched(pedidos, used)
     for wanted in read_entrada(request.entrada, *columns):
         if isinstance(wanted, tuple):
             planned.append(PlannedHolder(f"linha {wanted[0]}", "", REFUSED, reason=wanted[1]))
@@ -134,5 +170,30 @@ def plan_holders(
             holder = unmask(wanted.document) or f"linha {wanted.line}"
             planned.append(PlannedHolder(holder, wanted.name, REFUSED, reason=reason))
             continue
-        planned.append(decide(licence, pedidos.get(wanted.alvara)))
-    return planned
+        planned.append(decide(licence, envelope(wanted.alvara)))
+    return planned + _unmatched(pedidos, used)
+
+
+def _unmatched(pedidos: Mapping[str, Pedido], used: set[str]) -> list[PlannedHolder]:
+    """The requests no holder of the run took, each refused with its reason (a request
+    is never dropped without a word), after the holders, in the order of their lines:
+    one replaced by a later line of the same alvará, one whose alvará no holder has."""
+    refused: list[tuple[int, PlannedHolder]] = []
+    for key, pedido in pedidos.items():
+        number = key or "(não informado)"
+        refused.extend((line, PlannedHolder(
+            f"pedido da linha {line}", "", REFUSED,
+            reason=(f"O pedido da linha {line} dos pedidos, do alvará «{number}», foi "
+                    f"substituído pelo da linha {pedido.line}, do mesmo alvará: só o último "
+                    "pedido de cada alvará é considerado."),
+        )) for line in pedido.replaced)
+        if key in used:
+            continue
+        refused.append((pedido.line, PlannedHolder(
+            f"pedido da linha {pedido.line}", "", REFUSED,
+            reason=(f"O pedido da linha {pedido.line} dos pedidos renova o alvará «{number}», "
+                    "que não é de nenhum titular desta execução (não consta do registro "
+                    "como a renovar, foi recusado na entrada ou não está nela): o pedido "
+                    "não foi considerado."),
+        )))
+    return [holder for _, holder in sorted(refused, key=lambda pair: pair[0])]

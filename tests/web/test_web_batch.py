@@ -127,7 +127,7 @@ def test_bad_files_and_parameters_are_refused_naming_the_field(
     root = context.config.batch_output_dir
     cases = [
         ({"pedidos": ("pedidos.jsonl", b'{"a": 1}\nnao e json\n')}, {},
-         "A linha 2 do arquivo de pedidos não é um objeto JSON"),
+         "Linha 2 do arquivo de pedidos: a linha não contém JSON válido"),
         ({"entrada": ("titulares.xlsx", b"PK\x03\x04")}, {},
          "O arquivo de entrada deve ser CSV (.csv) ou JSON Lines (.jsonl)"),
         ({"entrada": ("titulares.csv", "alvara,cpf\n".encode("latin-1") + b"\xe9\xff\n")}, {},
@@ -319,3 +319,23 @@ def test_the_command_line_offers_docx(monkeypatch: pytest.MonkeyPatch, tmp_path:
     CliRunner().invoke(main, ["batch", KIND, "--ano", str(YEAR), "--data", RUN_DAY,
                               "-o", str(tmp_path / "saida")])
     assert asked["docx"] is False
+
+
+@pytest.mark.parametrize(("name", "raw", "words"), [
+    ("pedidos.jsonl", b"[" * 200_000 + b"]" * 200_000, "dados aninhados em excesso"),
+    ("pedidos.jsonl", b'{"processo": "PA 1/2025", "processo": "PA 666/2026 DUPLICADO"}',
+     "o campo «processo» aparece mais de uma vez"),
+    ("pedidos.jsonl", b'{"requerimento": {"idade": NaN}}', "«requerimento.idade» contém NaN"),
+    ("pedidos.txt", b"alvara,cpf\nA,1\n", "deve ser CSV (.csv) ou JSON Lines (.jsonl)"),
+])
+def test_the_api_refuses_hostile_files_in_pt_br_not_500(
+    web: tuple[WebContext, list[str], TestClient, Path], name: str, raw: bytes, words: str
+) -> None:
+    context, _, client, _ = web
+    fields = {"execucao": KIND, "ano": str(YEAR), "data": RUN_DAY, "simular": "1"}
+    response = client.post("/api/batch", data=fields, files={"pedidos": (name, raw)},
+                           headers=_bearer(context))
+    assert response.status_code == 422, response.text[:500]
+    body = response.json()
+    assert body["field"] == "/pedidos" and words in body["detail"], body
+    assert "Traceback" not in body["detail"]

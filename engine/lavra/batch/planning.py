@@ -1,7 +1,8 @@
 """The plan of a batch run: what each holder gets, decided once, in input order.
 
 The pack decides (:meth:`lavra.batch.model.BatchRun.plan`); the engine refuses the same
-holder twice (the later occurrence, naming the first), fingerprints the inputs (a
+holder twice (the later occurrence with outputs, naming the first; an occurrence
+already refused does not count), fingerprints the inputs (a
 rerun with the same files resumes the run; with other files it is refused while the
 run is unfinished), and writes the plan in one registry transaction
 (:func:`lavra.registry.runs.plan_run`) or, for a dry run, only says what it would do,
@@ -60,10 +61,16 @@ def fingerprint(request: RunRequest) -> str:
 
 
 def _without_repeats(holders: list[PlannedHolder]) -> tuple[PlannedHolder, ...]:
+    """The same holder's later occurrences with outputs refused, naming the first that
+    has outputs: a refused occurrence (a line with a bad CPF, say) takes nothing, so it
+    does not keep a later valid line of the same holder from being planned."""
     first: dict[str, int] = {}
     kept: list[PlannedHolder] = []
     for position, holder in enumerate(holders, 1):
-        if holder.holder in first and holder.outputs:
+        if not holder.outputs:
+            kept.append(holder)
+            continue
+        if holder.holder in first:
             kept.append(replace(
                 holder, outcome=REFUSED, outputs=(),
                 reason=f"O mesmo titular consta mais de uma vez da entrada (primeira "

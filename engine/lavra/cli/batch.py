@@ -3,7 +3,10 @@
 A thin shell over :mod:`lavra.batch.runner`: the options become a
 :class:`lavra.batch.model.RunRequest`; on a terminal a rich progress bar shows the
 counts, the rate and the time left, otherwise one plain line per step; a final table
-gives the totals.
+gives the totals. Exit codes as every command (:mod:`lavra.cli.support`): 0 when every
+holder was planned and worked; 1 (incomplete) when the run is unfinished or any line
+was refused (the summary gives each reason); 2 when an input is refused whole and
+nothing was written.
 """
 
 from __future__ import annotations
@@ -101,6 +104,7 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
     from lavra.documents import Engine
     from lavra.issuing import Issuer
     from lavra.issuing import registry_url as configured_url
+    from lavra.registry.runs import REFUSED
     from lavra.registry.store import open_registry
 
     today = datetime.now(TIMEZONE).date()
@@ -131,7 +135,11 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
     finally:
         issuer.close()
     _final_table(summary, folder)
-    if not summary.complete:
+    refused = summary.counts.get(REFUSED, 0)
+    if refused:
+        click.echo(f"Atenção: {refused} linha(s) recusada(s); o motivo de cada uma está no "
+                   "resumo.", err=True)
+    if not summary.complete or refused:
         sys.exit(EXIT_INCOMPLETE)
 
 

@@ -128,12 +128,23 @@ class _Pairs(list[tuple[str, Any]]):
     """An object as parsed, before its keys are checked for repetition."""
 
 
+class _Constant(str):
+    """``NaN``, ``Infinity`` or ``-Infinity`` as parsed, refused naming its field."""
+
+
 def _unpair(
     node: Any, path: tuple[str, ...], source: str, depth: int, inner: frozenset[str]
 ) -> Any:
     if depth > MAX_DEPTH + (1 if inner else 0):
         where = pointers.join(path)
         raise InputError(f"Dados aninhados em excesso em {where}.", field=where)
+    if isinstance(node, _Constant):
+        where = pointers.join(path)
+        subject = f"O campo {where}" if where else "O valor"
+        raise InputError(
+            f"{subject} contém {node}, que não é um número válido: informe um número.",
+            field=where or None,
+        )
     if isinstance(node, _Pairs):
         out: dict[str, Any] = {}
         for key, value in node:
@@ -161,7 +172,7 @@ def load_json(
     raw: bytes | str, *, source: str = "o arquivo de dados", inner: Iterable[str] = ()
 ) -> Any:
     """JSON text from outside, strictly: no repeated keys (named by JSON pointer), no
-    ``NaN``/``Infinity``, nesting bounded. :class:`InputError` in pt-BR otherwise.
+    ``NaN``/``Infinity`` (named likewise), nesting bounded. :class:`InputError` in pt-BR otherwise.
 
     The one JSON parser of data from outside: data files of the command line and the
     bodies of the JSON API. ``source`` names the text in messages ("o arquivo x.json");
@@ -169,7 +180,7 @@ def load_json(
     named from their own root, as the completeness report names them.
     """
     try:
-        parsed = json.loads(raw, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
+        parsed = json.loads(raw, object_pairs_hook=_Pairs, parse_constant=_Constant)
     except (UnicodeDecodeError, ValueError) as error:
         if isinstance(error, InputError):
             raise
@@ -236,10 +247,6 @@ def _check_numbers(node: Any, path: list[str], depth: int) -> None:
     elif isinstance(node, float) and not math.isfinite(node):
         where = pointers.join(path) or "/"
         raise InputError(f"O campo {where} contém um número inválido.", field=where)
-
-
-def _reject_constant(name: str) -> Any:
-    raise InputError(f"Valor não permitido em JSON: {name}.")
 
 
 def read_data(path: Path) -> dict[str, Any]:

@@ -7,13 +7,14 @@
 A start is checked before anything is written: the kind and its own parameters
 (:attr:`lavra.batch.model.BatchRun.parameters`), the date of issue (never in the
 future), the uploaded ``entrada`` and ``pedidos`` files (CSV with a header row, or
-JSON Lines with one JSON object per line, UTF-8), one run at a time per kind, and an
-unfinished run of the same key planned from other inputs. Only then are the files
-written, in a folder of their own under ``pasta_lotes`` (``Config.batch_output_dir``):
-``<token>/execucao.json`` (what was asked, and the run's number once planned),
-``<token>/entradas/`` (the uploaded files, kept so that the same run can be resumed:
-the registry knows a run by the digest of its inputs) and ``<token>/saida/`` (the
-outputs, :mod:`lavra.batch.output`).
+JSON Lines with one JSON object per line, UTF-8, read by the strict reader of
+:mod:`lavra.batch.inputs`; a file with any line refused is refused), one run at a
+time per kind, and an unfinished run of the same key planned from other inputs. Only
+then are the files written, in a folder of their own under ``pasta_lotes``
+(``Config.batch_output_dir``): ``<token>/execucao.json`` (what was asked, and the
+run's number once planned), ``<token>/entradas/`` (the uploaded files, kept so that
+the same run can be resumed: the registry knows a run by the digest of its inputs)
+and ``<token>/saida/`` (the outputs, :mod:`lavra.batch.output`).
 
 The run itself is :func:`lavra.batch.runner.run_batch` in a thread of the server, with
 an Issuer of its own (its own pack, engine and registry connection: nothing is shared
@@ -26,8 +27,6 @@ memory and writes nothing.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import logging
 import os
@@ -42,6 +41,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from lavra.batch.inputs import input_format, parse_lines
 from lavra.batch.model import BatchRun, RunRequest
 from lavra.batch.output import OUTPUT_NAMES, SummaryRow, atomic_write
 from lavra.batch.planning import fingerprint
@@ -60,7 +60,6 @@ LOG = logging.getLogger("lavra.web")
 MANIFEST, INPUTS, OUTPUTS = "execucao.json", "entradas", "saida"
 TOKEN_RE = re.compile(r"[0-9a-f]{16}")
 FILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
-SUFFIXES = {".csv": ".csv", ".jsonl": ".jsonl", ".ndjson": ".jsonl", ".json": ".jsonl"}
 
 
 class BatchBusy(InputError):
@@ -147,40 +146,19 @@ def _option(kind: BatchRun, raw: Mapping[str, str]) -> dict[str, Any]:
 
 def _checked_upload(upload: Upload | None, name: str, limit: int) -> tuple[str, bytes] | None:
     """The file's name on disk (``entrada.csv``) and bytes, or a pt-BR InputError naming
-    the field: CSV with a header row, or JSON Lines with one JSON object per line."""
+    the field: read by the one strict reader of run inputs
+    (:func:`lavra.batch.inputs.parse_lines`), the file refused whole as ``lavra batch``
+    refuses it, and also when any line is refused (the person who sent it is there to
+    correct it: the first lines refused are named)."""
     if upload is None or not upload.content:
         return None
     where = f"/{name}"
-    suffix = SUFFIXES.get(Path(upload.name or "").suffix.lower())
-    if suffix is None:
-        raise InputError(f"O arquivo de {name} deve ser CSV (.csv) ou JSON Lines (.jsonl).",
-                         field=where)
-    if len(upload.content) > limit:
-        raise InputError(f"O arquivo de {name} excede o tamanho máximo de "
-                         f"{limit // (1024 * 1024)} MiB.", field=where)
-    try:
-        text = upload.content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"O arquivo de {name} não está em UTF-8.", field=where) from None
-    if "\x00" in text:
-        raise InputError(f"O arquivo de {name} não é um arquivo de texto.", field=where)
-    if suffix == ".csv":
-        header = next(csv.reader(io.StringIO(text)), [])
-        if not [column for column in header if column.strip()]:
-            raise InputError(f"O arquivo CSV de {name} não tem a linha de cabeçalho com os "
-                             "nomes das colunas.", field=where)
-    else:
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if not lines:
-            raise InputError(f"O arquivo de {name} está vazio.", field=where)
-        for number, line in lines:
-            try:
-                value = json.loads(line)
-            except ValueError:
-                value = None
-            if not isinstance(value, dict):
-                raise InputError(f"A linha {number} do arquivo de {name} não é um objeto JSON "
-                                 "(JSON Lines: um objeto {...} por linha).", field=where)
+    suffix = input_format(upload.name or "", where)
+    refused = [line.problem for line in parse_lines(upload.content, upload.name, where,
+                                                    limit=limit) if line.problem]
+    if refused:
+        more = f" (e mais {len(refused) - 3} linha(s) recusada(s))" if len(refused) > 3 else ""
+        raise InputError(" ".join(refused[:3]) + more, field=where)
     return f"{name}{suffix}", upload.content
 
 
