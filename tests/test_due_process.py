@@ -101,7 +101,6 @@ def cassation(pack: Path, decided: date, *, presented: date | None = None,
         if summary is not None:
             data["defesa"]["sintese"] = summary
     data["decisao"]["data"] = decided.isoformat()
-    data["ciencia"]["data"] = decided.isoformat()
     return data
 
 
@@ -186,12 +185,13 @@ def test_cassation_notice_or_defence_after_the_decision_is_invalid(pack_dir: Pat
     assert found["defesa.data_apresentacao"].status is Status.INVALID
 
 
-def test_cassation_ciencia_after_the_issue_is_invalid(pack_dir: Path) -> None:
+def test_cassation_ciencia_typed_in_the_act_is_invalid(pack_dir: Path) -> None:
+    """The ciência is a fact after the signature, on the day of the decision too."""
     data = cassation(pack_dir, date(2026, 4, 17))
-    data["ciencia"]["data"] = "2026-04-20"
+    data["ciencia"]["data"] = "2026-04-17"
     found = pending(run(decisao_cassacao_fretamento, CAS, data, pack_dir, date(2026, 4, 17)))
     assert found["ciencia.data"].status is Status.INVALID
-    assert "posterior à data de emissão" in found["ciencia.data"].message
+    assert "fato posterior à assinatura" in found["ciencia.data"].message
 
 
 def test_cassation_draft_prints_the_period_and_its_end(engine: Engine, pack_dir: Path) -> None:

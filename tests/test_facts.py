@@ -290,3 +290,66 @@ def test_fretamento_prefeito_appeal_from_the_recorded_ciencia_of_the_decision() 
     result = _decide(data, FakeHistory(decision))
     assert result.values["prazo_recurso"] == date(2026, 9, 8)
     assert result.values["tempestivo"] is True
+
+
+# ------------------------------------------------ decisions that leave the ciência blank
+def _with_basis(registry: Registry, ident: int, fundamento: list[str]) -> None:
+    with registry.engine.begin() as connection:
+        connection.execute(update(DocumentRow).where(DocumentRow.id == ident)
+                           .values(computed={"fundamento": fundamento}))
+
+
+@pytest.mark.parametrize(
+    ("ciencia", "last"),
+    [
+        # 10 days from Tuesday 10/11/2026 end on Friday 20/11/2026, a holiday (Dia da
+        # Consciência Negra): moved to Monday 23/11/2026.
+        ("2026-11-10", date(2026, 11, 23)),
+        ("2026-11-09", date(2026, 11, 19)),  # the Thursday before the holiday: kept
+        ("2026-11-11", date(2026, 11, 23)),  # a Saturday: moved to Monday
+    ],
+    ids=["friday holiday", "thursday before it", "saturday after it"],
+)
+def test_a_refusal_counts_its_appeal_from_the_recorded_ciencia(
+        registry: Registry, content: Content, ciencia: str, last: date) -> None:
+    """Issue 23: the indeferimento prints the period; the last day is the registry's,
+    from the ciência recorded after the signature, on the business-day calendar."""
+    ident = _issued(registry, form="decisao-indeferimento", series="IND",
+                    at=datetime(2026, 11, 7, 20, 17, tzinfo=LOCAL_TZ),  # a Saturday night
+                    data={"ciencia": {"nome": "José Exemplo dos Santos"}})
+    _with_basis(registry, ident, ["lei-9784-1999#art50_inc1", "lei-9784-1999#art59"])
+    recorder = FactRecorder(registry, content)
+    record = recorder.document("IND nº 0001/2026")
+    assert recorder.deadlines(record) == ()  # signed, no ciência yet: no last day
+    recorder.record(record, "ciencia", on=ciencia, by="M", means="pessoal",
+                    now=_now(date(2026, 11, 12)))
+    (deadline,) = recorder.deadlines(record)
+    assert deadline.citation == "lei-9784-1999#art59"
+    assert deadline.last_day == last
+
+
+@pytest.mark.parametrize(
+    ("form", "series", "citation", "days"),
+    [("decisao-cassacao-fretamento", "CAS-FRET", "fretamento#art24", 15),
+     ("decisao-revogacao-alvara", "REV-ESC", "transporte-escolar#art26", 10)],
+)
+def test_cassation_and_revocation_take_the_ciencia_recorded_after_the_signature(
+        registry: Registry, content: Content, form: str, series: str, citation: str,
+        days: int) -> None:
+    """Their ciência line is blank: the ciência is recorded on the entry, once."""
+    _issued(registry, form=form, series=series,
+            at=datetime(2026, 12, 5, 20, 17, tzinfo=LOCAL_TZ),  # Saturday 05/12, 20:17
+            data={"ciencia": {"nome": "Carlos Exemplo Souza"}})
+    recorder = FactRecorder(registry, content)
+    record = recorder.document(f"{series} nº 0001/2026")
+    assert recorder.deadlines(record) == ()
+    recorder.record(record, "ciencia", on="2026-12-09", by="M", means="pessoal",
+                    now=_now(date(2026, 12, 9), 15))
+    (deadline,) = recorder.deadlines(record)
+    assert deadline.citation == citation
+    # from Wednesday 09/12: 15 days end on Thursday 24/12; 10 days on Saturday 19/12,
+    # moved to Monday 21/12
+    assert deadline.last_day == (date(2026, 12, 24) if days == 15 else date(2026, 12, 21))
+    _refused(lambda: recorder.record(record, "ciencia", on="2026-12-10", by="M",
+                                     means="ar", now=_now(date(2026, 12, 10), 15)),
+             "/tipo", "ciência")

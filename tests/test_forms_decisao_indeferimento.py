@@ -72,7 +72,7 @@ def fretamento_refusal(engine: Engine) -> dict[str, Any]:
             "cnpj": "65.563.842/0001-05",
         },
         "decisao": {"data": "2026-11-27"},
-        "ciencia": {"nome": "Maria Exemplo da Silva", "data": "2026-11-27"},
+        "ciencia": {"nome": "Maria Exemplo da Silva"},
     }
 
 
@@ -92,7 +92,7 @@ def test_example_refuses_the_inscription_without_the_criminal_record(engine: Eng
         "Requerimento de Inscrição de Condutor de Transporte Escolar (Lei nº 4.515/2007)"
     )
     # Escolar: Lei nº 9.784/1999, 10 days from the ciência (20/03/2026, a Friday).
-    assert found.computed["recurso"]["ultimo_dia"] == date(2026, 3, 30)
+    assert found.computed["recurso"]["ultimo_dia"] is None  # from the recorded ciência
     assert "Secretário" in found.computed["recurso"]["regra"]
     assert "reconsiderar" in found.computed["recurso"]["regra"]
     assert found.computed["fundamento"] == [
@@ -137,13 +137,17 @@ def test_issued_over_a_fresh_registry_prints_motivos_bases_and_appeal(
             "criminais. Fundamento: art. 7º, V, da Lei nº 4.515/2007.",
             "fica indeferido",
             "10 (dez) dias contados da ciência da decisão",
-            "o prazo encerra-se em 30/03/2026",
+            "O prazo conta-se da ciência desta decisão, cuja data é lançada abaixo no "
+            "momento em que for dada",
+            "Tomei ciência desta decisão em ____/____/________.",
             "art. 50, inciso I, da Lei Federal nº 9.784, de 29 de janeiro de 1999",
             "art. 59 da Lei Federal nº 9.784, de 29 de janeiro de 1999",
             "Secretário Municipal de Transportes e Sistema Viário",
         ):
             assert words in text, words
         assert "MINUTA" not in text and " ou " not in text.split("Fundamento legal")[0][:400]
+        # The ciência comes after the signature: no day of it, no last day counted from it.
+        assert "encerra-se" not in text and "ciência em 20/03/2026" not in text
     finally:
         issuer.close()
 
@@ -160,8 +164,7 @@ def test_fretamento_alteration_breaking_art_10_is_refused_with_the_appeal_of_art
     appeal = found.computed["recurso"]
     assert "Prefeito Municipal, no prazo de 15 (quinze) dias" in appeal["regra"]
     assert "art. 24 da Lei nº 4.419/2006" in appeal["regra"]
-    # 15 days from Friday 27/11/2026: Saturday 12/12/2026, moved to Monday 14/12/2026.
-    assert appeal["ultimo_dia"] == date(2026, 12, 14)
+    assert appeal["ultimo_dia"] is None  # counted from the ciência, recorded later
     assert found.computed["fundamento"] == [
         "lei-9784-1999#art50_inc1", "lei-9784-1999#art50_par1", "fretamento#art10_inc6",
         "fretamento#art24",
@@ -173,7 +176,8 @@ def test_fretamento_alteration_breaking_art_10_is_refused_with_the_appeal_of_art
         for words in ("Requerimento de Autorização Prévia de Alteração de Característica de "
                       "Veículo (Lei nº 4.419/2006)", "CNPJ nº 65.563.842/0001-05",
                       "Fundamento: art. 10, VI, da Lei nº 4.419/2006",
-                      "o prazo encerra-se em 14/12/2026",
+                      "15 (quinze) dias contados da ciência da decisão",
+                      "Tomei ciência desta decisão em ____/____/________.",
                       "na data em que foi feito (20/11/2026)",
                       "de 20/11/2026, por Viação Exemplo de Fretamento Ltda., pelos motivos"):
             assert words in text, words
@@ -343,19 +347,15 @@ def test_a_decision_after_the_issue_is_invalid(engine: Engine) -> None:
     assert found.status is Status.INVALID
 
 
-@pytest.mark.parametrize(
-    ("ciencia", "issued", "words"),
-    [("2026-03-19", ISSUED, "anterior à data da decisão"),
-     ("2026-03-21", ISSUED, "posterior à data de emissão")],
-    ids=["before the decision", "after the issue"],
-)
-def test_the_ciencia_lies_between_decision_and_issue(
-    engine: Engine, ciencia: str, issued: date, words: str
-) -> None:
+def test_a_ciencia_date_typed_in_the_decision_is_invalid(engine: Engine) -> None:
+    """The ciência is a fact after the signature: the act leaves its line blank and the
+    registry counts the last day from the ciência recorded later (issue 23)."""
     data = example(engine, IND)
-    data["ciencia"]["data"] = ciencia
-    found = at(report_of(engine, data, issued), "/ciencia/data")
-    assert found.status is Status.INVALID and words in found.message
+    data["ciencia"]["data"] = "2026-03-20"  # the day of the decision and of the issue
+    found = at(report_of(engine, data, ISSUED), "/ciencia/data")
+    assert found.status is Status.INVALID
+    assert "fato posterior à assinatura" in found.message
+    assert "lavra fato ciencia" in found.message
 
 
 def test_without_ciencia_the_rule_is_printed_without_a_last_day(engine: Engine) -> None:
@@ -366,27 +366,6 @@ def test_without_ciencia_the_rule_is_printed_without_a_last_day(engine: Engine) 
     assert found.computed["recurso"]["ultimo_dia"] is None
     text = pdf_text(engine.draft(IND, data).pdf)
     assert "10 (dez) dias contados da ciência" in text and "encerra-se" not in text
-
-
-@pytest.mark.parametrize(
-    ("ciencia", "last"),
-    [
-        # 10 days from Tuesday 10/11/2026 end on Friday 20/11/2026, a holiday (Dia da
-        # Consciência Negra): moved to Monday 23/11/2026.
-        ("2026-11-10", date(2026, 11, 23)),
-        ("2026-11-09", date(2026, 11, 19)),  # the Thursday before the holiday: kept
-        ("2026-11-11", date(2026, 11, 23)),  # a Saturday: moved to Monday
-    ],
-    ids=["friday holiday", "thursday before it", "saturday after it"],
-)
-def test_the_escolar_appeal_ends_on_a_business_day(
-    engine: Engine, ciencia: str, last: date
-) -> None:
-    data = example(engine, IND)
-    data["decisao"]["data"] = data["ciencia"]["data"] = ciencia
-    found = prepared(engine, data, date(2026, 11, 30))
-    assert found.report.complete, [i.to_json() for i in found.report.pending]
-    assert found.computed["recurso"]["ultimo_dia"] == last
 
 
 # ---------------------------------------------------------------- from what was filed

@@ -65,7 +65,6 @@ def decision(engine: Engine, form: str, notice: str, decided: date, *,
         data["defesa"].update(apresentada=True, data_apresentacao=presented.isoformat(),
                               sintese="A parte contestou os fatos e juntou documentos.")
     data["decisao"]["data"] = decided.isoformat()
-    data["ciencia"]["data"] = decided.isoformat()
     return data
 
 

@@ -104,7 +104,6 @@ def without_defence(data: dict[str, Any], notice: date, decided: date) -> dict[s
         "numero": "NOT-DEF-ESC nº 0002/2026", "data_ciencia": notice.isoformat(),
         "conferencia": {"responsavel": "Ana Exemplo Lima", "data": decided.isoformat()}}}
     data["decisao"]["data"] = decided.isoformat()
-    data["ciencia"]["data"] = decided.isoformat()
     return data
 
 
@@ -120,7 +119,7 @@ def test_example_is_complete_over_the_registry(engine: Engine) -> None:
         "AIE-ESC nº 0002/2026", "AIE-ESC nº 0005/2026", "AIE-ESC nº 0009/2026",
     ]
     assert "AIE-ESC nº 0009/2026 (infração de 04/05/2026)" in values["terceira_multa"]
-    assert values["recurso"]["ultimo_dia"] == date(2026, 7, 2)  # 22/06 + 10 days
+    assert values["recurso"]["ultimo_dia"] is None  # from the recorded ciência
     assert values["titulo_documento"] == "Decisão de Revogação do Alvará para Transporte Escolar"
     assert values["subtitulo_documento"].startswith("Revogação após a terceira multa (art. 23, III")
 
@@ -141,7 +140,9 @@ def test_draft_prints_the_grounds_with_their_series(engine: Engine) -> None:
             "22/06/2026, em conferência nos autos do processo PA 3.210/2026), no prazo de 10 "
             "dias") in text
     assert "em única instância, ao Prefeito Municipal" in text
-    assert "o prazo encerra-se em 02/07/2026" in text
+    assert "10 (dez) dias contados da data em que o condutor tomar ciência" in text
+    assert "Tomei ciência desta decisão em ____/____/________." in text
+    assert "encerra-se" not in text.split("Recurso")[-1]
 
 
 # --------------------------------------------------------------------- the registry
@@ -325,13 +326,14 @@ def test_a_decision_after_the_issue_is_invalid(engine: Engine) -> None:
     assert item.status is Status.INVALID and "posterior à data de emissão" in item.message
 
 
-def test_a_ciencia_after_the_issue_or_before_the_decision_is_invalid(engine: Engine) -> None:
-    later = example(engine)
-    later["ciencia"]["data"] = "2026-06-23"
-    assert at(report_of(engine, later), "/ciencia/data").status is Status.INVALID
-    earlier = example(engine)
-    earlier["ciencia"]["data"] = "2026-06-21"
-    assert at(report_of(engine, earlier), "/ciencia/data").status is Status.INVALID
+def test_a_ciencia_date_typed_in_the_decision_is_invalid(engine: Engine) -> None:
+    """Even the day of the decision: the ciência comes after the signature (issue 23)."""
+    for day in ("2026-06-21", "2026-06-22", "2026-06-23"):
+        typed = example(engine)
+        typed["ciencia"]["data"] = day
+        found = at(report_of(engine, typed), "/ciencia/data")
+        assert found.status is Status.INVALID, day
+        assert "fato posterior à assinatura" in found.message
 
 
 def test_the_appeal_rule_is_printed_without_a_ciencia(engine: Engine) -> None:

@@ -62,6 +62,14 @@ class FactDeadline:
     last_day: date
     explanation: str
 
+    @property
+    def summary(self) -> str:
+        """What the facts listings and the public verification print: "Ciência em
+        09/12/2026; prazo de recurso encerra-se em 24/12/2026" (defesa for a notice)."""
+        what = "defesa" if "defesa" in self.act.casefold() else "recurso"
+        return (f"Ciência em {format_date(self.ciencia.on)}; prazo de {what} encerra-se em "
+                f"{format_date(self.last_day)}")
+
     def to_json(self) -> dict[str, str]:
         return {
             "citation": self.citation,
@@ -71,6 +79,7 @@ class FactDeadline:
             "ciencia_source": self.ciencia.source,
             "last_day": self.last_day.isoformat(),
             "explanation": self.explanation,
+            "summary": self.summary,
         }
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "MUNICIPALITY_NAMES",
     "after_issue",
     "appeal_from_ciencia",
+    "ciencia_after_signature",
     "data_of",
     "date_at",
     "deadline_values",
@@ -221,35 +222,35 @@ def appeal_from_ciencia(
     rule: str,
     pointer: str = "/ciencia/data",
 ) -> tuple[dict[str, Any], list[Item]]:
-    """The appeal a decision of ``on`` prints: its ``regra`` always, and its last day
-    (the deadline ``citation``) from the ciência the act records at ``pointer``.
+    """The appeal a decision of ``on`` prints: its ``regra`` (the period, counted from the
+    ciência), never a last day.
 
-    A ciência before the decision, or after the issue (the ciência written in the act is
-    the one given on its delivery; a later one is recorded apart, and the deadline runs
-    from it), is *invalid*. ``values``: ``regra``, ``ultimo_dia``, ``explicacao``.
+    The ciência is a fact after the signature: the act leaves its line blank, for the
+    day to be written by hand when the party takes ciência, and the ciência is recorded
+    afterwards on the document's entry (``lavra fato ciencia``), from which the registry
+    counts the last day (:class:`lavra.recording.FactRecorder`). A ciência date typed in
+    the data (``pointer``) would print as fact what has not happened: it is *invalid*.
+    ``values``: ``regra``, ``ultimo_dia`` (always None), ``explicacao`` (None).
+    ``on`` and ``context`` are kept for the callers' symmetry with the other deadlines.
     """
+    del on, context
     appeal: dict[str, Any] = {"regra": rule, "ultimo_dia": None, "explicacao": None}
     ciencia = date_at(data_of(request), pointer)
     if ciencia is None:
         return appeal, []
-    if ciencia < on:
-        message = (
-            f"A data da ciência ({format_date(ciencia)}) é anterior à data da decisão "
-            f"({format_date(on)})."
-        )
-        return appeal, [item_at(pointer, Status.INVALID, message, citation)]
-    if ciencia > request.issued_on:
-        message = (
-            f"A data da ciência ({format_date(ciencia)}) é posterior à data de emissão da "
-            f"decisão ({format_date(request.issued_on)}): a ciência escrita no ato é a dada "
-            "na sua entrega. A ciência posterior, por notificação, documenta-se à parte, e "
-            "dela se conta o prazo do recurso."
-        )
-        return appeal, [item_at(pointer, Status.INVALID, message, citation)]
-    found, items = deadline_values(citation, ciencia, context, pointer)
-    if found is not None:
-        appeal.update(ultimo_dia=found["ultimo_dia"], explicacao=found["explicacao"])
-    return appeal, items
+    return appeal, [item_at(pointer, Status.INVALID, ciencia_after_signature(ciencia), citation)]
+
+
+def ciencia_after_signature(ciencia: date) -> str:
+    """The message for a ciência date typed in an act that is signed before it."""
+    return (
+        f"A data da ciência ({format_date(ciencia)}) não se escreve no ato: a ciência é "
+        "fato posterior à assinatura. O ato sai com a linha de ciência em branco, para a "
+        "data ser lançada à mão no momento em que o interessado toma ciência, e a ciência "
+        "é depois registrada no registro do documento (lavra fato ciencia), que conta dela "
+        "o último dia do prazo. Retire a data da ciência dos dados (o nome de quem a toma "
+        "pode ficar)."
+    )
 
 
 MUNICIPALITY_NAMES = ("americana",)

@@ -47,12 +47,14 @@ The appeal that lies (a reading per law, written in the deadline table too):
       reconsider within 5 days and otherwise forwards it to the Prefeito (art. 56, § 1º).
       The candidate whose inscription is refused keeps, besides, the art. 11 appeal
       against the result of the selection.
-    The rule is always printed; the last day once ``/ciencia/data`` is given, on the
-    municipal calendar (deadline table rows ``fretamento#art24`` and
-    ``lei-9784-1999#art59``).
+    The rule (the period, counted from the ciência) is printed, never a last day: the
+    ciência comes after the signature, its line is left blank, and the registry counts
+    the last day from the ciência recorded on the entry (deadline table rows
+    ``fretamento#art24`` and ``lei-9784-1999#art59``); a ciência date typed in the data
+    is *invalid*.
 No future facts: the protocol cannot come after the decision, nor the requerimento's own
-    date after its protocol; a decision, protocol or ciência dated after the moment of
-    issue is *invalid*, and so is a ciência before the decision.
+    date after its protocol; a decision or protocol dated after the moment of issue is
+    *invalid*, and so is any ciência date typed in the data (the ciência is later).
 """
 
 from __future__ import annotations

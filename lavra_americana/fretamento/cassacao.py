@@ -24,8 +24,10 @@ Secretário's decision that cancels the Alvará de Licença de Circulação (art
   by :func:`lavra.law.statutory.deadline_for` (``carencia``): the last day of the bar and
   the first day a new alvará may be obtained;
 - the appeal to the Prefeito (art. 24: "da decisão do Secretário", in the same 15
-  days, from the ciência): the rule always, and the last day when ``/ciencia/data``
-  is given (a ciência before the decision, or after the issue, is *invalid*);
+  days, from the ciência): the rule, the period counted from the ciência, never a last
+  day: the ciência comes after the signature, its line is left blank and the registry
+  counts the last day from the ciência recorded on the entry; a ciência date typed in
+  the data is *invalid* (:func:`lavra_americana.comum.computing.appeal_from_ciencia`);
 - a decision dated after the day of issue is *invalid*;
 - the "Fundamento legal" list: art. 14, d, art. 22 and the incisos applied, its
 
@@ -58,7 +60,12 @@ from lavra.render.templating import format_moeda
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum import due_process
 from lavra_americana.comum.citing import short
-from lavra_americana.comum.computing import after_issue, date_at, deadline_values
+from lavra_americana.comum.computing import (
+    after_issue,
+    appeal_from_ciencia,
+    date_at,
+    deadline_values,
+)
 from lavra_americana.comum.sources import rule_sources
 
 __all__ = [
@@ -292,43 +299,10 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
         f"ciência da decisão ({short(laws, APPEAL)}, que concede recurso ao Prefeito da "
         "decisão do Secretário no mesmo prazo do art. 23)."
     )
-    appeal: dict[str, Any] = {"regra": appeal_rule, "ultimo_dia": None, "explicacao": None}
-    ciencia = date_at(data, CIENCIA_DATE)
-    if ciencia is not None:
-        if ciencia < on:
-            items.append(
-                Item(
-                    "ciencia.data",
-                    Status.INVALID,
-                    CIENCIA_DATE,
-                    f"A data da ciência ({format_date(ciencia)}) é anterior à data da decisão "
-                    f"({format_date(on)}).",
-                    (APPEAL,),
-                )
-            )
-        elif ciencia > request.issued_on:
-            items.append(
-                Item(
-                    "ciencia.data",
-                    Status.INVALID,
-                    CIENCIA_DATE,
-                    f"A data da ciência ({format_date(ciencia)}) é posterior à data de emissão "
-                    f"da decisão ({format_date(request.issued_on)}): a ciência escrita no ato é "
-                    "a dada na sua entrega. A ciência posterior, por notificação, documenta-se "
-                    "à parte, e dela se conta o prazo do recurso.",
-                    (APPEAL,),
-                )
-            )
-        else:
-            found, appeal_items = deadline_values(APPEAL, ciencia, context, CIENCIA_DATE)
-            items.extend(appeal_items)
-            if found is not None:
-                appeal.update(
-                    ultimo_dia=found["ultimo_dia"],
-                    explicacao=found["explicacao"],
-                    prorrogado=found["prorrogado"],
-                    contagem=found["contagem"],
-                )
+    appeal, appeal_items = appeal_from_ciencia(
+        request, on, context, APPEAL, appeal_rule, CIENCIA_DATE
+    )
+    items.extend(appeal_items)
 
     applied = [h["dispositivo"] for h in hypotheses]
     fundamento = in_legal_order(

@@ -40,8 +40,9 @@ Due process (:func:`lavra_americana.comum.due_process.defence`, deadline
     the ground applied accused in it, its ciência recorded on its entry — and must come
     after the last infraction it accuses (it cannot accuse what had not happened).
 The appeal (arts. 25 and 26): to the Prefeito, in a single instance, within 10 days from
-    the ciência of the punishment; the rule always, the last day once ``/ciencia/data``
-    is given (a ciência before the decision or after the issue is *invalid*); the
+    the ciência of the punishment; the rule (the period from the ciência), never a last
+    day: the ciência comes after the signature, and a ciência date typed in the data is
+    *invalid* (the registry counts the last day from the ciência recorded later); the
     Secretaria may reconsider while no appeal is decided (art. 27).
 No future facts: a decision, a notice or a defence dated after the moment of issue is
     *invalid* (:func:`lavra_americana.comum.computing.fact_after_issue`).

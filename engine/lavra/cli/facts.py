@@ -46,8 +46,8 @@ def _who(by: str | None) -> str:
 
 def _show_deadlines(recorder: FactRecorder, record: Any) -> None:
     for deadline in recorder.deadlines(record):
-        click.echo(f"  Prazo ({deadline.reference}): último dia {deadline.last_day:%d/%m/%Y}, "
-                   f"contado da {deadline.ciencia.source}.")
+        click.echo(f"  {deadline.summary} ({deadline.act}, {deadline.reference}); contado "
+                   f"da {deadline.ciencia.source}.")
 
 
 def _record(kind: FactKind) -> Callable[..., None]:

@@ -9,6 +9,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from lavra.errors import InputError, LavraError
+from lavra.recording import FactDeadline, FactRecorder
 from lavra.registry.records import IssuedRecord
 from lavra.signing.verification import normalize_code
 from lavra.web.common import (
@@ -170,6 +171,13 @@ def public_record(ctx: WebContext, record: IssuedRecord) -> dict[str, Any]:
     }
 
 
+def public_deadlines(ctx: WebContext, record: IssuedRecord) -> tuple[FactDeadline, ...]:
+    """The last days counted from the ciência recorded on the document's entry (after
+    the signature: the act itself leaves the ciência blank): dates only, not who
+    recorded it."""
+    return FactRecorder(ctx.registry, ctx.engine.content).deadlines(record)
+
+
 async def _verify_code_page(request: Request, code: str) -> Response:
     ctx = context_of(request)
     try:
@@ -190,7 +198,8 @@ async def _verify_code_page(request: Request, code: str) -> Response:
         request,
         "verificar.html",
         {"codigo": record.verification_code, "registro": record, "erro": None,
-         "resultado": None, "titulo": ctx.record_title(record)},
+         "resultado": None, "titulo": ctx.record_title(record),
+         "prazos_ciencia": await run_in_threadpool(public_deadlines, ctx, record)},
     )
 
 
