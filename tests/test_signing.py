@@ -13,11 +13,13 @@ from asn1crypto import keys as asn1_keys
 from asn1crypto import x509 as asn1_x509
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
+from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign.timestamps import DummyTimeStamper
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from lavra.errors import ConfigError, InputError
+from lavra.signing import fastcms
 from lavra.signing.pades import DocumentSigner
 from lavra.signing.pki import (
     DEV_ORGANIZATION,
@@ -226,7 +228,9 @@ def test_refuses_double_signing_bad_boxes_and_garbage(signer: DocumentSigner, pd
         _sign(signer, pdfa, signing_time=datetime(2026, 1, 1, 12, 0))
 
 
-def test_pades_b_t_with_a_local_time_stamping_authority(pki: DevPki, pdfa: bytes) -> None:
+def test_pades_b_t_with_a_local_time_stamping_authority(
+    pki: DevPki, pdfa: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root_identity = load_signer(pki.folder / "raiz.p12", pki.passphrase)
     tsa = make_certificate(
         "lavra – carimbo do tempo de teste", issuer=root_identity, timestamping=True
@@ -246,6 +250,15 @@ def test_pades_b_t_with_a_local_time_stamping_authority(pki: DevPki, pdfa: bytes
         pki.load("prefeito"), cargo="Prefeito Municipal", timestamper=stamper
     )
     assert timestamped.timestamped
-    check = verify_pdf(_sign(timestamped, pdfa), [pki.root_certificate])
+
+    def no_template(template: fastcms.CmsTemplate, digest: bytes) -> bytes:
+        raise AssertionError("B-T signatures are built by pyHanko, not by the CMS template")
+
+    monkeypatch.setattr(fastcms.CmsTemplate, "sign", no_template)
+    pdf = _sign(timestamped, pdfa)
+    check = verify_pdf(pdf, [pki.root_certificate])
     assert check.timestamped
     assert check.valid, check.problems
+    signer_info = PdfFileReader(io.BytesIO(pdf)).embedded_signatures[0].signer_info
+    unsigned = [item["type"].native for item in signer_info["unsigned_attrs"]]
+    assert unsigned == ["signature_time_stamp_token"]
