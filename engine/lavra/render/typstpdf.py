@@ -3,7 +3,7 @@
 The wording is the restricted HTML of :mod:`lavra.render.htmlblocks`. It is never turned
 into Typst markup: :func:`document_tree` reads the sanitized tree into plain data
 (blocks holding runs of text with their bold/italic flags), and that data travels to a
-fixed Typst program as JSON through ``sys.inputs``. The program builds the content from
+fixed Typst program as a JSON file of its root. The program builds the content from
 the data with ``text(...)``, so no user string is ever parsed by Typst: ``#``, ``[``,
 ``$``, ``*``, ``@``, ``<`` or a backslash in a name print as themselves.
 
@@ -63,12 +63,21 @@ _HYPHENATED = re.compile(r"[^ ]*(?:-|://)[^ ]*")
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3}
 _BLOCKS = frozenset({"h1", "h2", "h3", "p", "ul", "ol", "li", "table", "div", "section"})
 _MAIN = "documento.typ"
+#: What changes between documents, written in the root before each compile: the data
+#: (JSON) and the QR code (PNG). Typst re-reads every file it uses at each compile and
+#: keeps what it made of one whose bytes did not change (a content fingerprint, not a
+#: date), so a new document re-lays out only what differs from the last ones. Passing
+#: the data as ``sys.inputs`` instead would rebuild Typst's standard library at every
+#: compile and throw away everything memoized (the page, the paragraphs that did not
+#: change): three times the time.
+_DATA = "dados.json"
+_QR = "qr.png"
 
-# The engine's program: the data come as JSON in sys.inputs; every text is shown by
-# text(...) from a string, never evaluated as markup.
+# The engine's program: the data come as JSON in a file of the root; every text is
+# shown by text(...) from a string, never evaluated as markup.
 _PROGRAM = r"""
 #import "pagina.typ": moldura, titulo, bloco
-#let d = json(bytes(sys.inputs.documento))
+#let d = json("/@DADOS@")
 #set document(title: d.titulo)
 #set text(lang: d.lingua, region: d.regiao)
 
@@ -103,17 +112,24 @@ _PROGRAM = r"""
   }
 }
 
-#show: moldura.with(d.quadro)
+// The page's set rules are in the style of every paragraph: what they hold must be
+// the same from one document to the next, or nothing memoized is reused. The
+// document's number is read when the header is laid out, not given as a value.
+#let quadro = d.quadro
+#if quadro.numero != none {
+  quadro.numero = context json("/@DADOS@").quadro.numero
+}
+#show: moldura.with(quadro)
 #titulo(d.titulo)
 #blocos(d.corpo)
 #block(breakable: false, above: 6mm, {
-  box(image(bytes(d.qr), width: 24mm, height: 24mm, alt: "Código QR de verificação"))
+  box(image("/@QR@", width: 24mm, height: 24mm, alt: "Código QR de verificação"))
   h(4mm)
   box(width: d.reserva.at(0) * 1mm, height: d.reserva.at(1) * 1mm, context [
     #metadata((pos: here().position(), altura: page.height)) <RESERVA>
   ])
 })
-""".replace("RESERVA", SIGNATURE_ANCHOR)
+""".replace("RESERVA", SIGNATURE_ANCHOR).replace("@DADOS@", _DATA).replace("@QR@", _QR)
 
 _PT_PER_MM = 72 / 25.4
 
@@ -451,7 +467,6 @@ class TypstRenderer:
             font_paths=[str(self.assets_dir)],
             ignore_system_fonts=True,
         )
-        self._error: type[Exception] = typst.TypstError
 
     def _image(self, name: str) -> str:
         """The root path of the image ``name`` of the assets dir, copied on first use."""
@@ -465,7 +480,7 @@ class TypstRenderer:
         return "/" + found
 
     def data(self, content_html: str, frame: PageFrame, *, lang: str = "pt-BR") -> dict[str, Any]:
-        """What the Typst program receives for this document."""
+        """What the Typst program receives for this document (the QR goes beside it)."""
         if not _LANG.match(lang):
             raise RenderError(f'Código de idioma inválido: "{lang[:40]}".')
         if frame.minuta:
@@ -484,29 +499,39 @@ class TypstRenderer:
                 "brasao": self._image(frame.brasao) if frame.brasao else None,
             },
             "corpo": document_tree(content_html, self.widths),
-            "qr": list(frame.qr_png),
             "reserva": list(SIGNATURE_BOX_MM),
         }
+
+    def _compile(self, data: dict[str, Any], qr_png: bytes) -> tuple[bytes, list[Any]]:
+        """The PDF of ``data`` and what the program put under the signature anchor."""
+        (self._root / _DATA).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        (self._root / _QR).write_bytes(qr_png)
+        try:
+            result = self._compiler.compile(
+                format="pdf",
+                pdf_standards=[PDF_STANDARD],
+                timestamp=int(datetime.now(UTC).timestamp()),
+            )
+            # The same world, compiled again: every step is memoized, only the
+            # introspection runs (well under a millisecond).
+            found = json.loads(
+                self._compiler.query(f"<{SIGNATURE_ANCHOR}>", field="value", format="json")
+            )
+        except RuntimeError as exc:  # typst.TypstError, or a query's plain RuntimeError
+            raise RenderError(f"Não foi possível gerar o PDF: {_message(exc)}") from exc
+        if not isinstance(result, bytes) or not isinstance(found, list):
+            raise RenderError("Não foi possível gerar o PDF: o gerador não devolveu dados.")
+        return result, found
 
     def pdf_for_signing(
         self, content_html: str, frame: PageFrame, *, lang: str = "pt-BR"
     ) -> LaidOutPdf:
         """The PDF/A-2a of an issued document and the place of its reserved signature box
         (PDF points, origin bottom-left, as :meth:`lavra.render.pdf.Renderer.pdf_for_signing`)."""
-        inputs = {"documento": json.dumps(self.data(content_html, frame, lang=lang))}
-        try:
-            result = self._compiler.compile(
-                format="pdf",
-                sys_inputs=inputs,
-                pdf_standards=[PDF_STANDARD],
-                timestamp=int(datetime.now(UTC).timestamp()),
-            )
-            found = json.loads(
-                self._compiler.query(f"<{SIGNATURE_ANCHOR}>", field="value", format="json")
-            )
-        except self._error as exc:
-            raise RenderError(f"Não foi possível gerar o PDF: {_message(exc)}") from exc
-        if not isinstance(result, bytes) or len(found) != 1:
+        data = self.data(content_html, frame, lang=lang)
+        qr = frame.qr_png or b""  # data() refused a frame without it
+        result, found = self._compile(data, qr)
+        if len(found) != 1:
             raise RenderError("Não foi possível reservar o espaço da assinatura.")
         where = found[0]["pos"]
         height = _points(found[0]["altura"])
