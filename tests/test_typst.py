@@ -14,6 +14,7 @@ import io
 import json
 import logging
 import shutil
+import subprocess
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -22,7 +23,9 @@ from typing import Any
 import pypdf
 import pytest
 import segno
+import zxingcpp
 from issuers import dev_issuer
+from PIL import Image
 
 from lavra.checking.content import Content
 from lavra.config import load_config
@@ -291,6 +294,70 @@ def test_refusals(typst_renderer: TypstRenderer, tmp_path: Path) -> None:
     (tmp_path / "sem").mkdir()
     with pytest.raises(ContentPackError, match=PAGE_FILE):
         TypstRenderer(tmp_path / "sem")
+
+
+def test_each_document_gets_its_own_data_and_qr(
+    typst_renderer: TypstRenderer, tmp_path: Path
+) -> None:
+    """The data and the QR are files the warm compiler re-reads at each document: one
+    after another, alternately, each PDF holds its own (nothing stale is reused)."""
+    urls = {name: f"https://verifica.example.invalid/verificar?c={name}" for name in "AB"}
+    for name in "ABAB":
+        frame = replace(FRAME, numero=f"ALV-T nº 000{name}/2026", qr_png=qr_png(urls[name]))
+        pdf = typst_renderer.pdf_for_signing(f"<p>Titular {name}.</p>", frame).pdf
+        [text] = text_of(pdf)
+        other = "B" if name == "A" else "A"
+        assert f"Titular {name}." in text and f"Titular {other}." not in text
+        assert f"000{name}/2026" in text and f"000{other}/2026" not in text
+        assert decoded_qr(pdf, tmp_path) == [urls[name]]
+
+
+def decoded_qr(pdf: bytes, folder: Path) -> list[str]:
+    """The QR codes a reader (zxing-cpp) finds on the first page drawn at 150 dpi by
+    poppler's pdftoppm, as a phone camera would see the printed page."""
+    (folder / "doc.pdf").write_bytes(pdf)
+    subprocess.run(
+        ["pdftoppm", "-r", "150", "-gray", "-singlefile", "-png", str(folder / "doc.pdf"),
+         str(folder / "pagina")],
+        capture_output=True, check=True,
+    )
+    with Image.open(folder / "pagina.png") as page:
+        return [code.text for code in zxingcpp.read_barcodes(page)]
+
+
+def test_draft_has_the_minuta_notice_and_mark_on_every_page(typst_renderer: TypstRenderer) -> None:
+    draft = replace(FRAME, minuta=True, numero=None, qr_png=None)
+    body = "".join(f"<p>Parágrafo número {n} da minuta longa.</p>" for n in range(90))
+    pdf = typst_renderer.pdf(body, draft)
+    pages = text_of(pdf)
+    assert len(pages) >= 2
+    for index, text in enumerate(pages, start=1):
+        assert "MINUTA — documento sem valor oficial" in text
+        assert text.count("MINUTA") == 2  # the notice and the mark behind the text
+        assert text.rstrip().endswith(f"Página {index} de {len(pages)}")
+    document = reader(pdf)
+    assert "<pdfaid:conformance>A</pdfaid:conformance>" in document.xmp_metadata.rdf_root.toxml()  # type: ignore[union-attr]
+    for page in document.pages:  # no QR code, no signature field
+        assert "/XObject" not in page["/Resources"] and "/Annots" not in page
+    with pytest.raises(RenderError, match="minuta"):
+        typst_renderer.pdf("<p>x</p>", FRAME)
+
+
+def test_engine_drafts_with_typst_list_what_is_pending(pack_dir: Path) -> None:
+    engine = Engine(Content(pack_dir), pool=False)
+    engine.final_renderer = "typst"
+    form = "alvara-transporte-escolar"
+    spec = engine.content.form(form)
+    assert spec.example is not None
+    data = json.loads(spec.example.read_text(encoding="utf-8"))
+    del data["veiculo"]
+    rendered = engine.draft(form, data, ON, example_values=True)
+    assert reader(rendered.pdf).metadata.creator.startswith("Typst")  # type: ignore[union-attr]
+    assert rendered.report.pending
+    text = " ".join(" ".join(text_of(rendered.pdf)).split())
+    assert "Minuta – pendências para a emissão" in text
+    for item in rendered.report.pending:
+        assert " ".join(item.message.split()) in text
 
 
 # ------------------------------------------------------------------ configuration, workers

@@ -13,9 +13,10 @@ program imports from it ``moldura`` (page set-up around the body), ``titulo`` (t
 document's title) and ``bloco`` (a paragraph or a box with the wording's classes).
 
 Output: PDF/A-2a (tagged), the document language and title in the catalog and the XMP,
-the fonts of the assets dir only (no system font), embedded. Only issued documents use
-this renderer: drafts keep WeasyPrint and its MINUTA watermark, and fillable
-requerimentos their AcroForm fields.
+the fonts of the assets dir only (no system font), embedded. Issued documents
+(:meth:`TypstRenderer.pdf_for_signing`: the QR code and the reserved signature box) and
+drafts (:meth:`TypstRenderer.pdf`: the MINUTA notice and mark) use this renderer; the
+DOCX and the fillable requerimentos (AcroForm fields) keep WeasyPrint and python-docx.
 
 One :class:`TypstRenderer` per process: it keeps one warm ``typst.Compiler`` (fonts
 parsed once, layout memoized between documents) and is not meant for threads.
@@ -122,13 +123,13 @@ _PROGRAM = r"""
 #show: moldura.with(quadro)
 #titulo(d.titulo)
 #blocos(d.corpo)
-#block(breakable: false, above: 6mm, {
+#if d.reserva != none { block(breakable: false, above: 6mm, {
   box(image("/@QR@", width: 24mm, height: 24mm, alt: "Código QR de verificação"))
   h(4mm)
   box(width: d.reserva.at(0) * 1mm, height: d.reserva.at(1) * 1mm, context [
     #metadata((pos: here().position(), altura: page.height)) <RESERVA>
   ])
-})
+}) }
 """.replace("RESERVA", SIGNATURE_ANCHOR).replace("@DADOS@", _DATA).replace("@QR@", _QR)
 
 _PT_PER_MM = 72 / 25.4
@@ -480,13 +481,11 @@ class TypstRenderer:
         return "/" + found
 
     def data(self, content_html: str, frame: PageFrame, *, lang: str = "pt-BR") -> dict[str, Any]:
-        """What the Typst program receives for this document (the QR goes beside it)."""
+        """What the Typst program receives for this document (the QR goes beside it):
+        an issued document ends with its QR code and the reserved signature box, a
+        draft (``frame.minuta``) has neither, and the MINUTA mark on every page."""
         if not _LANG.match(lang):
             raise RenderError(f'Código de idioma inválido: "{lang[:40]}".')
-        if frame.minuta:
-            raise RenderError("Uma minuta é gerada pelo WeasyPrint, com a marca MINUTA.")
-        if frame.qr_png is None:
-            raise RenderError("Documento a assinar sem código QR de verificação.")
         language, _, region = lang.partition("-")
         return {
             "titulo": frame.titulo,
@@ -497,15 +496,18 @@ class TypstRenderer:
                 "orgao": frame.orgao,
                 "numero": frame.numero,
                 "brasao": self._image(frame.brasao) if frame.brasao else None,
+                "minuta": frame.minuta,
             },
             "corpo": document_tree(content_html, self.widths),
-            "reserva": list(SIGNATURE_BOX_MM),
+            "reserva": None if frame.minuta else list(SIGNATURE_BOX_MM),
         }
 
-    def _compile(self, data: dict[str, Any], qr_png: bytes) -> tuple[bytes, list[Any]]:
-        """The PDF of ``data`` and what the program put under the signature anchor."""
+    def _compile(self, data: dict[str, Any], qr_png: bytes | None) -> tuple[bytes, list[Any]]:
+        """The PDF of ``data`` and what the program put under the signature anchor
+        (nothing for a draft, which has no anchor: then no query)."""
         (self._root / _DATA).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        (self._root / _QR).write_bytes(qr_png)
+        if qr_png is not None:
+            (self._root / _QR).write_bytes(qr_png)
         try:
             result = self._compiler.compile(
                 format="pdf",
@@ -514,7 +516,7 @@ class TypstRenderer:
             )
             # The same world, compiled again: every step is memoized, only the
             # introspection runs (well under a millisecond).
-            found = json.loads(
+            found = [] if qr_png is None else json.loads(
                 self._compiler.query(f"<{SIGNATURE_ANCHOR}>", field="value", format="json")
             )
         except RuntimeError as exc:  # typst.TypstError, or a query's plain RuntimeError
@@ -528,9 +530,11 @@ class TypstRenderer:
     ) -> LaidOutPdf:
         """The PDF/A-2a of an issued document and the place of its reserved signature box
         (PDF points, origin bottom-left, as :meth:`lavra.render.pdf.Renderer.pdf_for_signing`)."""
-        data = self.data(content_html, frame, lang=lang)
-        qr = frame.qr_png or b""  # data() refused a frame without it
-        result, found = self._compile(data, qr)
+        if frame.minuta:
+            raise RenderError("Uma minuta não se assina: não tem código QR nem assinatura.")
+        if frame.qr_png is None:
+            raise RenderError("Documento a assinar sem código QR de verificação.")
+        result, found = self._compile(self.data(content_html, frame, lang=lang), frame.qr_png)
         if len(found) != 1:
             raise RenderError("Não foi possível reservar o espaço da assinatura.")
         where = found[0]["pos"]
@@ -539,6 +543,13 @@ class TypstRenderer:
         width_mm, height_mm = SIGNATURE_BOX_MM
         box = (x1, top - height_mm * _PT_PER_MM, x1 + width_mm * _PT_PER_MM, top)
         return LaidOutPdf(result, int(where["page"]) - 1, box)
+
+    def pdf(self, content_html: str, frame: PageFrame, *, lang: str = "pt-BR") -> bytes:
+        """The PDF/A-2a of a draft: the MINUTA notice in the header and the mark on
+        every page, as :meth:`lavra.render.pdf.Renderer.pdf` draws them."""
+        if not frame.minuta:
+            raise RenderError("Só a minuta é gerada sem código QR e sem assinatura.")
+        return self._compile(self.data(content_html, frame, lang=lang), None)[0]
 
 
 def _points(length: str) -> float:
