@@ -33,7 +33,7 @@ DATE_MODULES = frozenset({
     "test_penalties", "test_ranking", "test_render", "test_signing", "test_statutory",
     "test_verification", "test_api", "test_pages", "test_staff_pages",
     "test_trust", "test_sessions", "test_hostile_input", "test_second_pack",
-    "test_facts_web",
+    "test_facts_web", "test_fast_signing",
     "test_staff_values", "test_values_page",
 })
 

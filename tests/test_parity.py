@@ -153,3 +153,23 @@ def test_issued_typst_weasyprint_and_docx_say_the_same_words(engine: Engine, for
     weasy_words = pdf_body_words(weasy, frame)
     assert typst_body_words(typst_pdf, frame) == weasy_words
     assert weasy_words == docx_body_words(docx_bytes)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_typst_draft_of_every_form_says_the_words_of_the_docx(engine: Engine, form: str) -> None:
+    """renderizador = "typst" lays out the drafts too: the words of the DOCX, with the
+    MINUTA notice in the header of every page (the mark behind the text set aside)."""
+    spec = engine.content.form(form)
+    assert spec.example is not None
+    data: Any = json.loads(spec.example.read_text(encoding="utf-8"))
+    engine.final_renderer = "typst"
+    try:
+        rendered = engine.draft(form, data, date(2026, 11, 29), docx=True, example_values=True)
+    finally:
+        engine.final_renderer = "weasyprint"
+    assert rendered.docx is not None
+    assert b"Typst" in rendered.pdf  # no silent fallback
+    org = engine.content.organization
+    frame = words(f"{org.municipio} {spec.issuing_body or org.orgao} documento sem valor oficial")
+    frame = [w for w in frame if w != "—"]
+    assert typst_body_words(rendered.pdf, frame) == docx_body_words(rendered.docx)

@@ -13,12 +13,18 @@ from asn1crypto import keys as asn1_keys
 from asn1crypto import x509 as asn1_x509
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
+from fontTools import ttLib
+from outputcheck import pdf_problems
+from pyhanko.pdf_utils.font.opentype import GlyphAccumulator
+from pyhanko.pdf_utils.reader import PdfFileReader
+from pyhanko.pdf_utils.writer import PdfFileWriter
 from pyhanko.sign.timestamps import DummyTimeStamper
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from lavra.errors import ConfigError, InputError
-from lavra.signing.pades import DocumentSigner
+from lavra.signing import fastcms
+from lavra.signing.pades import STAMP_FONT_CANDIDATES, DocumentSigner, _latin_subset
 from lavra.signing.pki import (
     DEV_ORGANIZATION,
     DevPki,
@@ -27,6 +33,7 @@ from lavra.signing.pki import (
     make_certificate,
     passphrase_from_env,
 )
+from lavra.signing.stampfont import StampFontEngine, StampFontPrograms
 from lavra.signing.verification import verify_pdf
 
 SECRETARIO = "Secretário Municipal de Transportes e Sistema Viário"
@@ -198,6 +205,7 @@ def test_signature_is_an_incremental_pades_update_with_a_visible_stamp(
     assert check.problems == ()
     assert check.signer_serial == result.signer_serial
     assert check.signed_at == pinned
+    assert pdf_problems(result.pdf) == []  # poppler's pdfsig and qpdf agree
 
 
 def test_batch_signing_reuses_one_signer(signer: DocumentSigner, pki: DevPki, pdfa: bytes) -> None:
@@ -205,11 +213,56 @@ def test_batch_signing_reuses_one_signer(signer: DocumentSigner, pki: DevPki, pd
     assert len({hashlib.sha256(pdf).digest() for pdf in signed}) == 3
     for pdf in signed:
         assert verify_pdf(pdf, [pki.root_certificate]).valid
+        assert pdf_problems(pdf) == []
 
 
 def test_invisible_signature(signer: DocumentSigner, pki: DevPki, pdfa: bytes) -> None:
     pdf = _sign(signer, pdfa, field_box=None)
     assert verify_pdf(pdf, [pki.root_certificate]).valid
+    assert pdf_problems(pdf) == []
+
+
+def test_stamp_font_engine_sets_what_pyhankos_accumulator_sets() -> None:
+    """The engine reads the font parsed once instead of the file: it must leave no
+    attribute of pyHanko's GlyphAccumulator unset (a pyHanko upgrade would show here)."""
+    font = next(path for path in STAMP_FONT_CANDIDATES if path.is_file())
+    programs = StampFontPrograms(_latin_subset(font)[0])
+    reference = GlyphAccumulator(PdfFileWriter(), io.BytesIO(programs.data), 9)
+    engine = StampFontEngine(PdfFileWriter(), programs, 9)
+    assert set(vars(reference)) <= set(vars(engine))
+    assert engine.tt is StampFontEngine(PdfFileWriter(), programs, 9).tt  # parsed once
+    assert engine.subset_prefix != reference.subset_prefix
+
+
+def _stamp_font_program(pdf: bytes) -> tuple[str, ttLib.TTFont]:
+    reader = PdfReader(io.BytesIO(pdf))
+    appearance = reader.pages[-1]["/Annots"][0].get_object()["/AP"]["/N"].get_object()
+    text = " ".join(
+        operands[1]["/ActualText"]
+        for operands, operator in ContentStream(appearance, reader).operations
+        if operator == b"BDC"
+    )
+    font = appearance["/Resources"]["/Font"]["/F1"].get_object()
+    descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"].get_object()
+    return text, ttLib.TTFont(io.BytesIO(descriptor["/FontFile2"].get_object().get_data()))
+
+
+def test_each_stamp_embeds_the_outlines_of_its_own_characters(
+    signer: DocumentSigner, pki: DevPki, pdfa: bytes
+) -> None:
+    """Signers in a row with new letters each (a subset made from the font parsed once,
+    which fontTools would otherwise cut down in place), then the first one again (its
+    program reused): every character of each stamp has its outline in that PDF's font."""
+    names = ["Ana Souza", "Wladimir Kühn Ybarra", "Zélia Quintão", "Ana Souza"]
+    for name in names:
+        pdf = _sign(signer, pdfa, signer_name=name)
+        assert verify_pdf(pdf, [pki.root_certificate]).valid
+        assert pdf_problems(pdf) == []
+        text, program = _stamp_font_program(pdf)
+        assert name in text
+        cmap, glyphs = program.getBestCmap(), program["glyf"]
+        for char in set(text) - {" "}:
+            assert glyphs[cmap[ord(char)]].numberOfContours != 0, (name, char)
 
 
 def test_refuses_double_signing_bad_boxes_and_garbage(signer: DocumentSigner, pdfa: bytes) -> None:
@@ -226,7 +279,9 @@ def test_refuses_double_signing_bad_boxes_and_garbage(signer: DocumentSigner, pd
         _sign(signer, pdfa, signing_time=datetime(2026, 1, 1, 12, 0))
 
 
-def test_pades_b_t_with_a_local_time_stamping_authority(pki: DevPki, pdfa: bytes) -> None:
+def test_pades_b_t_with_a_local_time_stamping_authority(
+    pki: DevPki, pdfa: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root_identity = load_signer(pki.folder / "raiz.p12", pki.passphrase)
     tsa = make_certificate(
         "lavra – carimbo do tempo de teste", issuer=root_identity, timestamping=True
@@ -246,6 +301,16 @@ def test_pades_b_t_with_a_local_time_stamping_authority(pki: DevPki, pdfa: bytes
         pki.load("prefeito"), cargo="Prefeito Municipal", timestamper=stamper
     )
     assert timestamped.timestamped
-    check = verify_pdf(_sign(timestamped, pdfa), [pki.root_certificate])
+
+    def no_template(template: fastcms.CmsTemplate, digest: bytes) -> bytes:
+        raise AssertionError("B-T signatures are built by pyHanko, not by the CMS template")
+
+    monkeypatch.setattr(fastcms.CmsTemplate, "sign", no_template)
+    pdf = _sign(timestamped, pdfa)
+    check = verify_pdf(pdf, [pki.root_certificate])
     assert check.timestamped
     assert check.valid, check.problems
+    assert pdf_problems(pdf) == []
+    signer_info = PdfFileReader(io.BytesIO(pdf)).embedded_signatures[0].signer_info
+    unsigned = [item["type"].native for item in signer_info["unsigned_attrs"]]
+    assert unsigned == ["signature_time_stamp_token"]

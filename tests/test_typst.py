@@ -14,6 +14,7 @@ import io
 import json
 import logging
 import shutil
+import subprocess
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -22,7 +23,9 @@ from typing import Any
 import pypdf
 import pytest
 import segno
+import zxingcpp
 from issuers import dev_issuer
+from PIL import Image
 
 from lavra.checking.content import Content
 from lavra.config import load_config
@@ -31,7 +34,13 @@ from lavra.errors import ConfigError, ContentPackError, RenderError
 from lavra.issuing import Issuer
 from lavra.render.pdf import SIGNATURE_BOX_MM, PageFrame
 from lavra.render.task import DocumentRenderer, RenderJob, render_job
-from lavra.render.typstpdf import PAGE_FILE, TypstRenderer, document_tree
+from lavra.render.typstpdf import (
+    ESTIMATED_WIDTHS,
+    PAGE_FILE,
+    TypstRenderer,
+    column_weights,
+    document_tree,
+)
 from lavra.signing.verification import qr_png
 
 ON = date(2026, 11, 29)
@@ -121,6 +130,83 @@ def test_hostile_text_prints_literally(typst_renderer: TypstRenderer) -> None:
     assert reader(laid.pdf).metadata.title == frame.titulo  # type: ignore[union-attr]
 
 
+FACT = "Veículo em serviço sem a expressão exigida. " * 6
+WIDE_TABLE = (
+    "<table><tr><th>Nº</th><th>Dispositivo infringido (Lei nº 4.419/2006)</th>"
+    "<th>Descrição do fato</th><th>Valor da multa</th></tr>"
+    + "".join(
+        f"<tr><td>{n}</td><td>art. 15, I</td><td>{FACT}"
+        f"</td><td>R$\u00a0{n}.857,31</td></tr>"
+        for n in (1, 2)
+    )
+    + "<tr><td colspan=\"3\">Total</td><td>R$\u00a02.228,77</td></tr></table>"
+)
+
+
+def test_columns_are_sized_as_a_browser_sizes_a_full_width_table(
+    typst_renderer: TypstRenderer,
+) -> None:
+    from lxml import html as lxml_html
+
+    table = lxml_html.fragment_fromstring(WIDE_TABLE)
+    rows = [[c for c in tr if c.tag in {"td", "th"}] for tr in table.iter("tr")]
+    for widths in (typst_renderer.widths, ESTIMATED_WIDTHS):
+        weights = column_weights(rows, 4, widths)
+        assert weights is not None
+        assert weights.index(max(weights)) == 2  # the long description takes the room left
+        # no column narrower than its longest word (a no-break space joins "R$ 2.228,77")
+        assert weights[3] >= widths.of("R$\u00a02.228,77", False)
+        assert weights[1] >= widths.of("Dispositivo", True) and weights[0] < weights[1]
+    # the page's own fonts: a bold "Requerimento" (31 mm) is wider than 12 average letters
+    measured = typst_renderer.widths
+    assert measured is not ESTIMATED_WIDTHS
+    assert measured.of("Requerimento", True) > measured.of("Requerimento", False) > 25
+    short = lxml_html.fragment_fromstring("<table><tr><th>Nome</th><td>Ana</td></tr></table>")
+    # both fit on one line: the width shared in proportion to each one's text plus padding
+    nome, ana = (measured.of(word, word == "Nome") + 4.4 for word in ("Nome", "Ana"))
+    weights = column_weights([list(short.iter("th", "td"))], 2, measured)
+    assert weights == pytest.approx([nome, ana], abs=0.01)
+
+
+def test_a_table_of_words_wider_than_the_line_keeps_typsts_own_sizing(
+    typst_renderer: TypstRenderer,
+) -> None:
+    """Seven columns whose longest words side by side exceed the line (the vehicles of a
+    fretamento requerimento): no shares (they would cut columns under their words), and
+    on the page every cell's text stays apart from its neighbour's."""
+    from lxml import html as lxml_html
+
+    heads = ["Placa", "RENAVAM", "Marca/modelo", "Tipo", "Ano", "Lugares", "Posse"]
+    cells = ["ABC1D23", "80549125947", "Mercedes-Benz", "rodoviário", "2018", "44", "Arrendamento"]
+    table = (
+        "<table><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr><tr>"
+        + "".join(f"<td>{c}</td>" for c in cells) + "</tr></table>"
+    )
+    element = lxml_html.fragment_fromstring(table)
+    rows = [[c for c in tr if c.tag in {"td", "th"}] for tr in element.iter("tr")]
+    assert column_weights(rows, 7, typst_renderer.widths) is None
+    [text] = text_of(typst_renderer.pdf_for_signing(table, FRAME).pdf)
+    found = text.split()
+    for word in ("ABC1D23", "80549125947", "2018", "44", "Placa", "RENAVAM", "Lugares"):
+        assert word in found, (word, text)
+
+
+def test_a_wide_table_stays_inside_the_text_area(typst_renderer: TypstRenderer) -> None:
+    laid = typst_renderer.pdf_for_signing(WIDE_TABLE, FRAME)
+    chunks: list[tuple[float, str]] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        if text.strip():
+            chunks.append((tm[4] * cm[0] + cm[4], text))
+
+    reader(laid.pdf).pages[0].extract_text(visitor_text=visit)
+    values = [x for x, text in chunks if "857,31" in text or "2.228,77" in text]
+    assert len(values) == 3
+    # the value column starts well inside the right margin (190 mm) and keeps its words
+    assert all(x <= (190 - 25) * PT_PER_MM for x in values), values
+    assert all(x >= 30 * PT_PER_MM for x, _ in chunks)
+
+
 # ------------------------------------------------------------------ PDF/A-2a, frame, box
 
 
@@ -208,6 +294,70 @@ def test_refusals(typst_renderer: TypstRenderer, tmp_path: Path) -> None:
     (tmp_path / "sem").mkdir()
     with pytest.raises(ContentPackError, match=PAGE_FILE):
         TypstRenderer(tmp_path / "sem")
+
+
+def test_each_document_gets_its_own_data_and_qr(
+    typst_renderer: TypstRenderer, tmp_path: Path
+) -> None:
+    """The data and the QR are files the warm compiler re-reads at each document: one
+    after another, alternately, each PDF holds its own (nothing stale is reused)."""
+    urls = {name: f"https://verifica.example.invalid/verificar?c={name}" for name in "AB"}
+    for name in "ABAB":
+        frame = replace(FRAME, numero=f"ALV-T nº 000{name}/2026", qr_png=qr_png(urls[name]))
+        pdf = typst_renderer.pdf_for_signing(f"<p>Titular {name}.</p>", frame).pdf
+        [text] = text_of(pdf)
+        other = "B" if name == "A" else "A"
+        assert f"Titular {name}." in text and f"Titular {other}." not in text
+        assert f"000{name}/2026" in text and f"000{other}/2026" not in text
+        assert decoded_qr(pdf, tmp_path) == [urls[name]]
+
+
+def decoded_qr(pdf: bytes, folder: Path) -> list[str]:
+    """The QR codes a reader (zxing-cpp) finds on the first page drawn at 150 dpi by
+    poppler's pdftoppm, as a phone camera would see the printed page."""
+    (folder / "doc.pdf").write_bytes(pdf)
+    subprocess.run(
+        ["pdftoppm", "-r", "150", "-gray", "-singlefile", "-png", str(folder / "doc.pdf"),
+         str(folder / "pagina")],
+        capture_output=True, check=True,
+    )
+    with Image.open(folder / "pagina.png") as page:
+        return [code.text for code in zxingcpp.read_barcodes(page)]
+
+
+def test_draft_has_the_minuta_notice_and_mark_on_every_page(typst_renderer: TypstRenderer) -> None:
+    draft = replace(FRAME, minuta=True, numero=None, qr_png=None)
+    body = "".join(f"<p>Parágrafo número {n} da minuta longa.</p>" for n in range(90))
+    pdf = typst_renderer.pdf(body, draft)
+    pages = text_of(pdf)
+    assert len(pages) >= 2
+    for index, text in enumerate(pages, start=1):
+        assert "MINUTA — documento sem valor oficial" in text
+        assert text.count("MINUTA") == 2  # the notice and the mark behind the text
+        assert text.rstrip().endswith(f"Página {index} de {len(pages)}")
+    document = reader(pdf)
+    assert "<pdfaid:conformance>A</pdfaid:conformance>" in document.xmp_metadata.rdf_root.toxml()  # type: ignore[union-attr]
+    for page in document.pages:  # no QR code, no signature field
+        assert "/XObject" not in page["/Resources"] and "/Annots" not in page
+    with pytest.raises(RenderError, match="minuta"):
+        typst_renderer.pdf("<p>x</p>", FRAME)
+
+
+def test_engine_drafts_with_typst_list_what_is_pending(pack_dir: Path) -> None:
+    engine = Engine(Content(pack_dir), pool=False)
+    engine.final_renderer = "typst"
+    form = "alvara-transporte-escolar"
+    spec = engine.content.form(form)
+    assert spec.example is not None
+    data = json.loads(spec.example.read_text(encoding="utf-8"))
+    del data["veiculo"]
+    rendered = engine.draft(form, data, ON, example_values=True)
+    assert reader(rendered.pdf).metadata.creator.startswith("Typst")  # type: ignore[union-attr]
+    assert rendered.report.pending
+    text = " ".join(" ".join(text_of(rendered.pdf)).split())
+    assert "Minuta – pendências para a emissão" in text
+    for item in rendered.report.pending:
+        assert " ".join(item.message.split()) in text
 
 
 # ------------------------------------------------------------------ configuration, workers

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import segno
 import weasyprint
+import zxingcpp
 from pdfdamage import incremental_update
 from PIL import Image
 
@@ -17,6 +18,7 @@ from lavra.signing.pades import DocumentSigner
 from lavra.signing.pki import DevPki, init_dev_pki, load_signer, make_certificate
 from lavra.signing.verification import (
     ALPHABET,
+    QR_MASK,
     find_verification_code,
     is_valid_code,
     new_code,
@@ -122,7 +124,7 @@ def test_qr_png_draws_the_symbol_of_the_url() -> None:
     png = qr_png(url, scale=3)
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     image = Image.open(io.BytesIO(png)).convert("L")
-    expected = segno.make_qr(url, error="m", boost_error=False)
+    expected = segno.make_qr(url, error="m", boost_error=False, mask=QR_MASK)
     size = expected.symbol_size(scale=1, border=4)[0]
     assert image.size == (size * 3, size * 3)
     drawn = [
@@ -132,6 +134,15 @@ def test_qr_png_draws_the_symbol_of_the_url() -> None:
     assert drawn == [tuple(bool(module) for module in row) for row in expected.matrix]
     assert expected.error == "M"
     assert not expected.is_micro
+
+
+def test_qr_png_with_its_fixed_mask_decodes_to_the_url() -> None:
+    """Whatever the code, the fixed mask leaves a symbol a reader decodes (zxing-cpp)."""
+    for _ in range(40):
+        url = verification_url("https://transito.exemplo.gov.br/verificar", new_code())
+        [found] = zxingcpp.read_barcodes(Image.open(io.BytesIO(qr_png(url))))
+        assert found.format == zxingcpp.BarcodeFormat.QRCode
+        assert found.text == url
 
 
 def test_find_verification_code_in_pdf_text(pdfa: bytes) -> None:

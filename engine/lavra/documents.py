@@ -108,7 +108,8 @@ class Engine:
         self.limits = limits
         self.staff_values: Callable[[], StaffOverlay] = lambda: EMPTY_OVERLAY
         self._parameters: tuple[StaffOverlay, Parameters] = (EMPTY_OVERLAY, content.parameters)
-        #: Who lays out issued documents ("weasyprint" or "typst", see lavra.config).
+        #: Who lays out issued documents and drafts ("weasyprint" or "typst", see
+        #: lavra.config); the DOCX and the fillable requerimentos are WeasyPrint's.
         self.final_renderer = "weasyprint"
 
     def use_staff_values(self, source: Callable[[], StaffOverlay]) -> None:
@@ -480,7 +481,15 @@ class Engine:
         frame = self._frame(prepared.form, draft=True, number=None, computed=prepared.computed)
         pdf, docx_bytes = self._render(
             RenderJob(
-                self._pack, self.content.version, prepared.form.id, True, context, frame, None, docx
+                self._pack,
+                self.content.version,
+                prepared.form.id,
+                True,
+                context,
+                frame,
+                None,
+                docx,
+                self.final_renderer,
             )
         )
         if not isinstance(pdf, bytes):

@@ -49,7 +49,7 @@ class RenderJob:
     frame: PageFrame
     qr_png: bytes | None
     docx: bool
-    renderer: str = "weasyprint"  # of an issued document: "weasyprint" or "typst"
+    renderer: str = "weasyprint"  # of the PDF (issued or draft): "weasyprint" or "typst"
 
 
 class DocumentRenderer:
@@ -101,6 +101,15 @@ class DocumentRenderer:
                 LOGGER.warning("Typst não gerou o documento; usado o WeasyPrint: %s", error)
         return self.renderer.pdf_for_signing(body, frame)
 
+    def draft_pdf(self, body: str, frame: PageFrame, renderer: str) -> bytes:
+        """A draft laid out by ``renderer`` (the same fallback to WeasyPrint)."""
+        if renderer == "typst" and frame.minuta:
+            try:
+                return self.typst.pdf(body, frame)
+            except RenderError as error:
+                LOGGER.warning("Typst não gerou a minuta; usado o WeasyPrint: %s", error)
+        return self.renderer.pdf(body, frame)
+
     def render(self, job: RenderJob) -> Rendering:
         env = self.draft_env if job.draft else self.final_env
         body = render_template(env, FRAME_TEMPLATE, job.context)
@@ -109,7 +118,7 @@ class DocumentRenderer:
                 body, replace(job.frame, qr_png=job.qr_png), job.renderer
             )
         else:
-            pdf = self.renderer.pdf(body, job.frame)
+            pdf = self.draft_pdf(body, job.frame, job.renderer)
         return pdf, (self.renderer.docx(body, job.frame) if job.docx else None)
 
 

@@ -3,7 +3,7 @@
 The wording is the restricted HTML of :mod:`lavra.render.htmlblocks`. It is never turned
 into Typst markup: :func:`document_tree` reads the sanitized tree into plain data
 (blocks holding runs of text with their bold/italic flags), and that data travels to a
-fixed Typst program as JSON through ``sys.inputs``. The program builds the content from
+fixed Typst program as a JSON file of its root. The program builds the content from
 the data with ``text(...)``, so no user string is ever parsed by Typst: ``#``, ``[``,
 ``$``, ``*``, ``@``, ``<`` or a backslash in a name print as themselves.
 
@@ -13,9 +13,10 @@ program imports from it ``moldura`` (page set-up around the body), ``titulo`` (t
 document's title) and ``bloco`` (a paragraph or a box with the wording's classes).
 
 Output: PDF/A-2a (tagged), the document language and title in the catalog and the XMP,
-the fonts of the assets dir only (no system font), embedded. Only issued documents use
-this renderer: drafts keep WeasyPrint and its MINUTA watermark, and fillable
-requerimentos their AcroForm fields.
+the fonts of the assets dir only (no system font), embedded. Issued documents
+(:meth:`TypstRenderer.pdf_for_signing`: the QR code and the reserved signature box) and
+drafts (:meth:`TypstRenderer.pdf`: the MINUTA notice and mark) use this renderer; the
+DOCX and the fillable requerimentos (AcroForm fields) keep WeasyPrint and python-docx.
 
 One :class:`TypstRenderer` per process: it keeps one warm ``typst.Compiler`` (fonts
 parsed once, layout memoized between documents) and is not meant for threads.
@@ -63,12 +64,21 @@ _HYPHENATED = re.compile(r"[^ ]*(?:-|://)[^ ]*")
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3}
 _BLOCKS = frozenset({"h1", "h2", "h3", "p", "ul", "ol", "li", "table", "div", "section"})
 _MAIN = "documento.typ"
+#: What changes between documents, written in the root before each compile: the data
+#: (JSON) and the QR code (PNG). Typst re-reads every file it uses at each compile and
+#: keeps what it made of one whose bytes did not change (a content fingerprint, not a
+#: date), so a new document re-lays out only what differs from the last ones. Passing
+#: the data as ``sys.inputs`` instead would rebuild Typst's standard library at every
+#: compile and throw away everything memoized (the page, the paragraphs that did not
+#: change): three times the time.
+_DATA = "dados.json"
+_QR = "qr.png"
 
-# The engine's program: the data come as JSON in sys.inputs; every text is shown by
-# text(...) from a string, never evaluated as markup.
+# The engine's program: the data come as JSON in a file of the root; every text is
+# shown by text(...) from a string, never evaluated as markup.
 _PROGRAM = r"""
 #import "pagina.typ": moldura, titulo, bloco
-#let d = json(bytes(sys.inputs.documento))
+#let d = json("/@DADOS@")
 #set document(title: d.titulo)
 #set text(lang: d.lingua, region: d.regiao)
 
@@ -91,7 +101,11 @@ _PROGRAM = r"""
     if b.o { enum(..itens) } else { list(..itens) }
   }
   else if t == "tabela" {
-    let colunas = if b.n > 1 { (auto,) * (b.n - 1) + (1fr,) } else { (1fr,) }
+    // b.w: the columns' relative widths; none when their longest words do not fit on
+    // the line side by side, then Typst's own sizing (auto columns, the last one 1fr).
+    let colunas = if b.w != none { b.w.map(x => x * 1fr) } else if b.n > 1 {
+      (auto,) * (b.n - 1) + (1fr,)
+    } else { (1fr,) }
     table(columns: colunas, ..b.c.map(c => {
       let corpo = blocos(c.b)
       table.cell(colspan: c.s, if c.th { strong(corpo) } else { corpo })
@@ -99,17 +113,24 @@ _PROGRAM = r"""
   }
 }
 
-#show: moldura.with(d.quadro)
+// The page's set rules are in the style of every paragraph: what they hold must be
+// the same from one document to the next, or nothing memoized is reused. The
+// document's number is read when the header is laid out, not given as a value.
+#let quadro = d.quadro
+#if quadro.numero != none {
+  quadro.numero = context json("/@DADOS@").quadro.numero
+}
+#show: moldura.with(quadro)
 #titulo(d.titulo)
 #blocos(d.corpo)
-#block(breakable: false, above: 6mm, {
-  box(image(bytes(d.qr), width: 24mm, height: 24mm, alt: "Código QR de verificação"))
+#if d.reserva != none { block(breakable: false, above: 6mm, {
+  box(image("/@QR@", width: 24mm, height: 24mm, alt: "Código QR de verificação"))
   h(4mm)
   box(width: d.reserva.at(0) * 1mm, height: d.reserva.at(1) * 1mm, context [
     #metadata((pos: here().position(), altura: page.height)) <RESERVA>
   ])
-})
-""".replace("RESERVA", SIGNATURE_ANCHOR)
+}) }
+""".replace("RESERVA", SIGNATURE_ANCHOR).replace("@DADOS@", _DATA).replace("@QR@", _QR)
 
 _PT_PER_MM = 72 / 25.4
 
@@ -187,6 +208,9 @@ def _classes(element: etree._Element) -> list[str]:
 
 class _TreeWriter:
     """The sanitized tree as JSON-ready blocks (see the Typst program above)."""
+
+    def __init__(self, widths: TextWidths) -> None:
+        self.widths = widths
 
     def flow(self, element: etree._Element, bold: bool = False) -> list[dict[str, Any]]:
         """The blocks inside ``element``: loose inline content becomes a "texto" block."""
@@ -284,12 +308,127 @@ class _TreeWriter:
                 )
             if used < columns:  # a short row: empty cells, as a browser draws them
                 cells.append({"s": columns - used, "th": False, "b": []})
-        return [{"t": "tabela", "n": columns, "c": cells}]
+        weights = column_weights(rows, columns, self.widths)
+        return [{"t": "tabela", "n": columns, "w": weights, "c": cells}]
 
 
-def document_tree(content_html: str) -> list[dict[str, Any]]:
-    """The sanitized wording of ``content_html`` as plain data for the Typst program."""
-    return _TreeWriter().flow(sanitize_tree(content_html))
+#: The text width of a page (A4 less the margins of pagina.typ, 30 and 20 mm) and the
+#: padding of a cell (its inset of 2 mm each side, and the rule), in millimetres.
+_LINE_MM: Final = 160.0
+_CELL_PADDING_MM: Final = 4.4
+_BODY_PT: Final = 11.0  # the body's size in pagina.typ, the tables' too
+_MM_PER_PT: Final = 25.4 / 72
+_BREAKS: Final = re.compile(r"[ \t\n\r\f]+")
+_SERIF = re.compile(r'^#let serifa = "([^"\\]+)"', re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class TextWidths:
+    """How wide a word is in the body font, in millimetres, regular and bold.
+
+    From the advance widths of the page's own fonts (:meth:`of_fonts`) where the pack
+    ships them; else an estimate wide enough for a broad serif (DejaVu's letters and
+    digits at 11 pt are up to about 3 mm): a column a little too wide costs nothing, one
+    too narrow lets its longest word run over the next cell.
+    """
+
+    regular: dict[str, float] = field(default_factory=dict)
+    bold: dict[str, float] = field(default_factory=dict)
+    missing_regular: float = 2.8
+    missing_bold: float = 3.2
+
+    def of(self, text: str, bold: bool) -> float:
+        table, missing = (self.bold, self.missing_bold) if bold else (
+            self.regular, self.missing_regular
+        )
+        return sum(table.get(char, missing) for char in text)
+
+    @classmethod
+    def of_fonts(cls, folder: Path, family: str) -> TextWidths:
+        """The widths of ``family`` (its regular and bold faces among the fonts under
+        ``folder``), or the estimate when either face is missing."""
+        from fontTools.ttLib import TTFont, TTLibError
+
+        faces: dict[str, dict[str, float]] = {}
+        for path in sorted(folder.rglob("*")):
+            if path.suffix.lower() not in {".ttf", ".otf"}:
+                continue
+            try:
+                font = TTFont(str(path), lazy=True)
+                name = font["name"]
+                found = str(name.getDebugName(16) or name.getDebugName(1) or "")
+                style = str(name.getDebugName(17) or name.getDebugName(2) or "")
+                if found != family or style not in {"Book", "Regular", "Bold"}:
+                    continue
+                scale = _BODY_PT * _MM_PER_PT / font["head"].unitsPerEm
+                metrics = font["hmtx"].metrics
+                faces["Bold" if style == "Bold" else "Regular"] = {
+                    chr(code): metrics[glyph][0] * scale
+                    for code, glyph in font.getBestCmap().items()
+                }
+            except (OSError, TTLibError, KeyError):
+                continue
+        if "Regular" not in faces or "Bold" not in faces:
+            return cls()
+        return cls(faces["Regular"], faces["Bold"])
+
+
+#: The estimate, for a tree laid out without the page's fonts at hand.
+ESTIMATED_WIDTHS: Final = TextWidths()
+
+
+def _cell_widths(cell: etree._Element, widths: TextWidths) -> tuple[float, float]:
+    """The narrowest and the widest a cell can be, in mm: its longest word, its text."""
+    words = _BREAKS.split("".join(cell.itertext()).strip())  # a no-break space joins
+    bold = cell.tag == "th"
+    longest = max((widths.of(word, bold) for word in words), default=0.0)
+    text = widths.of(" ".join(words), bold)
+    return (longest + _CELL_PADDING_MM, text + _CELL_PADDING_MM)
+
+
+def column_weights(
+    rows: list[list[etree._Element]], columns: int, widths: TextWidths = ESTIMATED_WIDTHS
+) -> list[float] | None:
+    """Relative column widths (mm) of a full-width table, as a browser's automatic layout,
+    or None when the columns' longest words side by side are wider than the line.
+
+    CSS 2.1 (§ 17.5.2.2) sizes a ``width: 100%`` table from each column's minimum
+    (its longest word) and maximum (its text on one line) widths: when every column fits
+    at its maximum, the width is shared in proportion to the maxima; otherwise each
+    column gets its minimum plus a share of what is left in proportion to what it would
+    still take. Cells spanning several columns are left out, as their text is shared.
+    WeasyPrint lays out the same wording so; this keeps the two renderers' tables alike.
+    """
+    low = [_CELL_PADDING_MM] * columns
+    high = [_CELL_PADDING_MM] * columns
+    for row in rows:
+        at = 0
+        for cell in row:
+            span = _span(cell)
+            if span == 1 and at < columns:
+                narrow, wide = _cell_widths(cell, widths)
+                low[at] = max(low[at], narrow)
+                high[at] = max(high[at], wide)
+            at += span
+    high = [max(h, lo) for h, lo in zip(high, low, strict=True)]
+    if sum(high) <= _LINE_MM:
+        result = high
+    elif sum(low) >= _LINE_MM:
+        # Shared in proportion, some column would be narrower than its longest word,
+        # which would run over the next cell: Typst's own sizing does better then.
+        return None
+    else:
+        share = (_LINE_MM - sum(low)) / (sum(high) - sum(low))
+        result = [lo + (h - lo) * share for lo, h in zip(low, high, strict=True)]
+    return [round(w, 2) for w in result]
+
+
+def document_tree(
+    content_html: str, widths: TextWidths = ESTIMATED_WIDTHS
+) -> list[dict[str, Any]]:
+    """The sanitized wording of ``content_html`` as plain data for the Typst program
+    (``widths``: the body font's, to size the tables' columns)."""
+    return _TreeWriter(widths).flow(sanitize_tree(content_html))
 
 
 # --------------------------------------------------------------------------- rendering
@@ -317,6 +456,10 @@ class TypstRenderer:
         self._root = Path(tempfile.mkdtemp(prefix="lavra-typst-"))
         atexit.register(shutil.rmtree, self._root, True)
         shutil.copyfile(page, self._root / PAGE_FILE)
+        family = _SERIF.search(page.read_text(encoding="utf-8"))
+        self.widths = (
+            TextWidths.of_fonts(self.assets_dir, family.group(1)) if family else ESTIMATED_WIDTHS
+        )
         (self._root / _MAIN).write_text(_PROGRAM, encoding="utf-8")
         self._images: dict[str, str] = {}
         self._compiler = typst.Compiler(
@@ -325,7 +468,6 @@ class TypstRenderer:
             font_paths=[str(self.assets_dir)],
             ignore_system_fonts=True,
         )
-        self._error: type[Exception] = typst.TypstError
 
     def _image(self, name: str) -> str:
         """The root path of the image ``name`` of the assets dir, copied on first use."""
@@ -339,13 +481,11 @@ class TypstRenderer:
         return "/" + found
 
     def data(self, content_html: str, frame: PageFrame, *, lang: str = "pt-BR") -> dict[str, Any]:
-        """What the Typst program receives for this document."""
+        """What the Typst program receives for this document (the QR goes beside it):
+        an issued document ends with its QR code and the reserved signature box, a
+        draft (``frame.minuta``) has neither, and the MINUTA mark on every page."""
         if not _LANG.match(lang):
             raise RenderError(f'Código de idioma inválido: "{lang[:40]}".')
-        if frame.minuta:
-            raise RenderError("Uma minuta é gerada pelo WeasyPrint, com a marca MINUTA.")
-        if frame.qr_png is None:
-            raise RenderError("Documento a assinar sem código QR de verificação.")
         language, _, region = lang.partition("-")
         return {
             "titulo": frame.titulo,
@@ -356,31 +496,46 @@ class TypstRenderer:
                 "orgao": frame.orgao,
                 "numero": frame.numero,
                 "brasao": self._image(frame.brasao) if frame.brasao else None,
+                "minuta": frame.minuta,
             },
-            "corpo": document_tree(content_html),
-            "qr": list(frame.qr_png),
-            "reserva": list(SIGNATURE_BOX_MM),
+            "corpo": document_tree(content_html, self.widths),
+            "reserva": None if frame.minuta else list(SIGNATURE_BOX_MM),
         }
+
+    def _compile(self, data: dict[str, Any], qr_png: bytes | None) -> tuple[bytes, list[Any]]:
+        """The PDF of ``data`` and what the program put under the signature anchor
+        (nothing for a draft, which has no anchor: then no query)."""
+        (self._root / _DATA).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        if qr_png is not None:
+            (self._root / _QR).write_bytes(qr_png)
+        try:
+            result = self._compiler.compile(
+                format="pdf",
+                pdf_standards=[PDF_STANDARD],
+                timestamp=int(datetime.now(UTC).timestamp()),
+            )
+            # The same world, compiled again: every step is memoized, only the
+            # introspection runs (well under a millisecond).
+            found = [] if qr_png is None else json.loads(
+                self._compiler.query(f"<{SIGNATURE_ANCHOR}>", field="value", format="json")
+            )
+        except RuntimeError as exc:  # typst.TypstError, or a query's plain RuntimeError
+            raise RenderError(f"Não foi possível gerar o PDF: {_message(exc)}") from exc
+        if not isinstance(result, bytes) or not isinstance(found, list):
+            raise RenderError("Não foi possível gerar o PDF: o gerador não devolveu dados.")
+        return result, found
 
     def pdf_for_signing(
         self, content_html: str, frame: PageFrame, *, lang: str = "pt-BR"
     ) -> LaidOutPdf:
         """The PDF/A-2a of an issued document and the place of its reserved signature box
         (PDF points, origin bottom-left, as :meth:`lavra.render.pdf.Renderer.pdf_for_signing`)."""
-        inputs = {"documento": json.dumps(self.data(content_html, frame, lang=lang))}
-        try:
-            result = self._compiler.compile(
-                format="pdf",
-                sys_inputs=inputs,
-                pdf_standards=[PDF_STANDARD],
-                timestamp=int(datetime.now(UTC).timestamp()),
-            )
-            found = json.loads(
-                self._compiler.query(f"<{SIGNATURE_ANCHOR}>", field="value", format="json")
-            )
-        except self._error as exc:
-            raise RenderError(f"Não foi possível gerar o PDF: {_message(exc)}") from exc
-        if not isinstance(result, bytes) or len(found) != 1:
+        if frame.minuta:
+            raise RenderError("Uma minuta não se assina: não tem código QR nem assinatura.")
+        if frame.qr_png is None:
+            raise RenderError("Documento a assinar sem código QR de verificação.")
+        result, found = self._compile(self.data(content_html, frame, lang=lang), frame.qr_png)
+        if len(found) != 1:
             raise RenderError("Não foi possível reservar o espaço da assinatura.")
         where = found[0]["pos"]
         height = _points(found[0]["altura"])
@@ -388,6 +543,13 @@ class TypstRenderer:
         width_mm, height_mm = SIGNATURE_BOX_MM
         box = (x1, top - height_mm * _PT_PER_MM, x1 + width_mm * _PT_PER_MM, top)
         return LaidOutPdf(result, int(where["page"]) - 1, box)
+
+    def pdf(self, content_html: str, frame: PageFrame, *, lang: str = "pt-BR") -> bytes:
+        """The PDF/A-2a of a draft: the MINUTA notice in the header and the mark on
+        every page, as :meth:`lavra.render.pdf.Renderer.pdf` draws them."""
+        if not frame.minuta:
+            raise RenderError("Só a minuta é gerada sem código QR e sem assinatura.")
+        return self._compile(self.data(content_html, frame, lang=lang), None)[0]
 
 
 def _points(length: str) -> float:

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from zoneinfo import ZoneInfo
 
 from asn1crypto import keys as asn1_keys
@@ -50,6 +50,7 @@ from pyhanko.sign.fields import SigFieldSpec, SigSeedSubFilter
 from pyhanko.sign.general import SigningError
 from pyhanko.sign.signers import PdfSignatureMetadata, PdfSigner, SimpleSigner
 from pyhanko.sign.signers.pdf_cms import PdfCMSSignedAttributes
+from pyhanko.sign.signers.pdf_signer import PdfTBSDocument
 from pyhanko.sign.timestamps import HTTPTimeStamper, TimeStamper
 from pyhanko.sign.timestamps.common_utils import TimestampRequestError
 from pyhanko.stamp import TextStampStyle
@@ -57,6 +58,7 @@ from pyhanko_certvalidator.registry import SimpleCertificateStore
 from pyhanko_certvalidator.util import get_pyca_cryptography_hash
 
 from lavra.errors import ConfigError, InputError, LavraError, RenderError
+from lavra.signing.fastcms import CmsTemplate, build_template
 from lavra.signing.pki import DEV_ORGANIZATION, SignerIdentity, certificate_serial, load_signer
 
 TIMEZONE = ZoneInfo("America/Sao_Paulo")
@@ -138,6 +140,7 @@ class DocumentSigner:
         timestamp_url: str | None = None,
         timestamper: TimeStamper | None = None,
         stamp_font: Path | None = None,
+        cms_template: bool = True,
     ) -> None:
         if not cargo.strip():
             raise InputError("O cargo do signatário não pode ser vazio.")
@@ -154,8 +157,16 @@ class DocumentSigner:
             HTTPTimeStamper(timestamp_url, timeout=10) if timestamp_url else timestamper
         )
         self._font, self._advances = _stamp_font(stamp_font)
+        self._style = self._stamp_style()
         self._dev_certificate = _is_dev_certificate(identity.certificate)
         self._bytes_reserved = _reserved_size(identity, timestamped=self._timestamper is not None)
+        # PAdES B-B by an RSA key: the CMS container is encoded once (lavra.signing.fastcms);
+        # B-T, ECDSA and cms_template=False build it with pyHanko for every document.
+        self._template: CmsTemplate | None = None
+        if cms_template and self._timestamper is None:
+            self._template = build_template(
+                self._signer, identity.private_key, DIGEST, signing_time=datetime.now(TIMEZONE)
+            )
 
     @classmethod
     def from_pkcs12(
@@ -232,9 +243,7 @@ class DocumentSigner:
         stamp: str,
     ) -> bytes:
         try:
-            return asyncio.run(
-                self._sign_async(writer, name, box, reason, location, signed_at, stamp)
-            )
+            return self._sign_prepared(writer, name, box, reason, location, signed_at, stamp)
         except SigningError:
             raise
         except TimestampRequestError as error:
@@ -246,7 +255,7 @@ class DocumentSigner:
         except Exception as error:
             raise RenderError(f"Não foi possível assinar o documento: {error}.") from error
 
-    async def _sign_async(
+    def _sign_prepared(
         self,
         writer: IncrementalPdfFileWriter,
         name: str,
@@ -268,7 +277,7 @@ class DocumentSigner:
             metadata,
             self._signer,
             timestamper=self._timestamper,
-            stamp_style=self._stamp_style(),
+            stamp_style=self._style,
             new_field_spec=SigFieldSpec(sig_field_name=FIELD_NAME, on_page=-1, box=box),
         )
         # These are the steps of PdfSigner.async_sign_pdf, minus the size estimation
@@ -282,13 +291,25 @@ class DocumentSigner:
             appearance_text_params={"texto": stamp},
         )
         prepared, output = tbs.digest_tbs_document(output=io.BytesIO())
+        if self._template is not None:
+            # PAdES B-B by an RSA key: the CMS container from the template (see
+            # lavra.signing.fastcms), placed by pyHanko in the reserved /Contents.
+            cms = self._template.sign(prepared.document_digest)
+            PdfTBSDocument.resume_signing(output, prepared, cms)
+        else:
+            asyncio.run(self._finish_async(tbs, prepared.document_digest, output, signed_at))
+        output.seek(0)
+        return bytes(output.read())
+
+    @staticmethod
+    async def _finish_async(
+        tbs: PdfTBSDocument, document_digest: bytes, output: IO[bytes], signed_at: datetime
+    ) -> None:
         post = await tbs.perform_signature(
-            document_digest=prepared.document_digest,
+            document_digest=document_digest,
             pdf_cms_signed_attrs=PdfCMSSignedAttributes(signing_time=signed_at),
         )
         await post.post_signature_processing(output)
-        output.seek(0)
-        return bytes(output.read())
 
     def _stamp_style(self) -> TextStampStyle:
         return TextStampStyle(

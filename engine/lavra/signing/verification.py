@@ -42,6 +42,7 @@ from asn1crypto import x509 as asn1_x509
 from cryptography import x509
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
+from PIL import Image, ImageOps
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign.ades.report import AdESFailure, AdESIndeterminate, AdESSubIndic
 from pyhanko.sign.diff_analysis import ModificationLevel
@@ -129,13 +130,32 @@ def verification_url(base_url: str, code: str) -> str:
     return f"{base_url.rstrip('/')}/{quote(normalize_code(code))}"
 
 
+#: The QR's data mask. ISO/IEC 18004 lets the encoder use any of the eight: every reader
+#: tries them all (the mask is written in the format information). Choosing the best
+#: one by the standard's penalty scores (segno's default) means applying and scoring
+#: all eight in pure Python, four fifths of the QR's time; a URL of fixed shape read
+#: from a printed page or a screen does not need it (tests/test_typst.py decodes codes
+#: made with it from the rendered page).
+QR_MASK = 0
+_QR_BORDER = 4  # modules of quiet zone around the symbol (ISO/IEC 18004: at least 4)
+_QR_GREY = bytes([255, 0]) + bytes(254)  # module value -> grey level (dark is black)
+
+
 def qr_png(url: str, *, scale: int = 4) -> bytes:
-    """A QR code (PNG) for ``url``, error correction level M, with the quiet zone."""
+    """A QR code (PNG, 1 bit) for ``url``, error correction level M, with the quiet zone.
+
+    segno encodes; Pillow writes the PNG (scaled up without smoothing), ten times
+    faster than segno's pure-Python PNG writer."""
     if not url:
         raise InputError("Não há endereço para o código QR.")
-    qr = segno.make_qr(url, error="m", boost_error=False)
+    qr = segno.make_qr(url, error="m", boost_error=False, mask=QR_MASK)
+    side = len(qr.matrix)  # its modules: 1 dark, 0 light
+    symbol = Image.frombytes("L", (side, side), b"".join(qr.matrix).translate(_QR_GREY))
+    image = ImageOps.expand(symbol, border=_QR_BORDER, fill=255).resize(
+        ((side + 2 * _QR_BORDER) * scale,) * 2, Image.Resampling.NEAREST
+    )
     buffer = io.BytesIO()
-    qr.save(buffer, kind="png", scale=scale, border=4)
+    image.convert("1").save(buffer, format="PNG")
     return buffer.getvalue()
 
 
