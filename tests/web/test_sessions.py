@@ -192,7 +192,7 @@ def test_the_cookie_carries_only_a_random_id_and_the_database_only_its_hash(
 
 
 def test_sessions_on_postgresql(postgres_url: str) -> None:
-    """The same store over PostgreSQL: migrations at head (0005), sessions end for good."""
+    """The same store over PostgreSQL: migrations at head (0006), sessions end for good."""
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
     from sqlalchemy import MetaData
@@ -207,7 +207,7 @@ def test_sessions_on_postgresql(postgres_url: str) -> None:
             table.to_metadata(combined)
         with registry.engine.connect() as connection:
             context = MigrationContext.configure(connection)
-            assert context.get_current_heads() == ("0005",)
+            assert context.get_current_heads() == ("0006",)
             assert compare_metadata(context, combined) == []
         store = UserStore(registry.engine)
         account = store.add("pgconta", PASSWORD, Role.CLERK)
