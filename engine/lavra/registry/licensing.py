@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
+from itertools import chain
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -201,9 +202,15 @@ class RegistryState(RegistryQueries):
             acts = 0
             writer = StateWriter(session)
             effects = self._effects or {}
-            for row in session.scalars(
-                select(DocumentRow).where(DocumentRow.status == Status.ISSUED.value)
-                .order_by(DocumentRow.issued_at, DocumentRow.id).execution_options(yield_per=200)
+            # Acts imported from before lavra first, in the order of their dates; then
+            # lavra's own, in the order they were issued.
+            issued = select(DocumentRow).where(DocumentRow.status == Status.ISSUED.value)
+            for row in chain(
+                session.scalars(issued.where(DocumentRow.origin.is_not(None))
+                                .order_by(DocumentRow.reference_date, DocumentRow.id)).all(),
+                session.scalars(issued.where(DocumentRow.origin.is_(None))
+                                .order_by(DocumentRow.issued_at, DocumentRow.id)
+                                .execution_options(yield_per=200)),
             ):
                 effects_of = effects.get(row.form)
                 if effects_of is not None:

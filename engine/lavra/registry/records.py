@@ -118,6 +118,9 @@ class IssuedRecord:
     idempotency_key: str | None
     cpf_cnpj: str | None
     placa: str | None
+    origin: str | None = None
+    """Where an act from before lavra came from (``lavra cadastro importar``: the file and
+    its line); None for a document lavra issued. An imported act has no PDF."""
 
     @property
     def formatted(self) -> str:
@@ -311,6 +314,7 @@ def record_of(row: DocumentRow) -> IssuedRecord:
         idempotency_key=row.idempotency_key,
         cpf_cnpj=row.cpf_cnpj,
         placa=row.placa,
+        origin=row.origin,
     )
 
 

@@ -126,6 +126,9 @@ class DocumentRow(Base):
     docx: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
     cpf_cnpj: Mapped[str | None] = mapped_column(String(14), index=True)
     placa: Mapped[str | None] = mapped_column(String(7), index=True)
+    origin: Mapped[str | None] = mapped_column(Text)
+    """An act from before lavra, imported: where it came from (file and line); its
+    ``pdf`` is empty. None for a document lavra issued."""
 
 
 class CounterRow(Base):

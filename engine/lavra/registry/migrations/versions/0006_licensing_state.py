@@ -36,6 +36,8 @@ def _index(table: str, *columns: str, unique: bool = False) -> None:
 
 
 def upgrade() -> None:
+    # Acts from before lavra, imported with where they came from (their PDF is empty).
+    op.add_column("documents", sa.Column("origin", sa.Text(), nullable=True))
     op.create_table(
         "parties",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -169,3 +171,5 @@ def downgrade() -> None:
     for table in ("state_meta", "state_changes", "processo_acts", "processos", "bars",
                   "licences", "drivers", "vehicles", "party_names", "parties"):
         op.drop_table(table)
+    with op.batch_alter_table("documents") as batch:
+        batch.drop_column("origin")
