@@ -15,8 +15,8 @@ from typing import Any
 from lavra.inputs.pointers import get as pointer_get
 from lavra.registry.effects import Act, DriverRef, Identify, InProcesso, PartyRef, VehicleRef
 
-__all__ = ["IMPLEMENTED", "date_at", "driver_at", "named", "party_at", "processo", "start_of",
-           "text_at", "vehicle_at"]
+__all__ = ["IMPLEMENTED", "basis", "date_at", "driver_at", "named", "party_at", "processo",
+           "start_of", "text_at", "vehicle_at"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """Reading only: each effect function cites the article it implements."""
@@ -84,3 +84,13 @@ def named(act: Act, party: str, vehicle: str = "/veiculo") -> Identify:
     found_vehicle = vehicle_at(act.data, vehicle)
     return Identify(parties=() if found_party is None else (found_party,),
                     vehicles=() if found_vehicle is None else (found_vehicle,))
+
+
+def basis(*citations: str) -> str:
+    """The provisions as a document cites them (``"art. 14 da Lei nº 4.515/2007"``), from
+    the pack's laws (the law's number is data, not written here)."""
+    from lavra_americana import ROOT
+    from lavra_americana.comum.citing import cite_many
+    from lavra_americana.comum.sources import statutory_context
+
+    return cite_many(statutory_context(ROOT).laws, *citations)

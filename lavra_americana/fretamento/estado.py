@@ -36,6 +36,7 @@ from lavra.registry.effects import (
     SetStatus,
 )
 from lavra_americana.comum.estado import (
+    basis,
     date_at,
     driver_at,
     named,
@@ -64,7 +65,8 @@ def alvara(act: Act) -> Sequence[Effect]:
     return [*processo(act), Grant(
         kind=act.form, holder=party_at(act.data, "/empresa"),
         vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
-        valid_until=act.valid_until, renews=renews, exclusive=OPERATION,
+        valid_until=act.valid_until, renews=renews, exclusive=OPERATION, barred_by=SCOPE,
+        basis=basis("fretamento#art2", "fretamento#art8", "fretamento#art22_par1u"),
         citation="fretamento#art8",
     )]
 
@@ -78,7 +80,8 @@ def alvara_particular(act: Act) -> Sequence[Effect]:
     return [*processo(act), Identify(drivers=drivers), Grant(
         kind=act.form, holder=party_at(act.data, "/empresa"),
         vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
-        valid_until=act.valid_until, exclusive=OPERATION, citation="fretamento#art12",
+        valid_until=act.valid_until, exclusive=OPERATION,
+        basis=basis("fretamento#art3_inc3", "fretamento#art12"), citation="fretamento#art12",
     )]
 
 
@@ -104,7 +107,7 @@ def cassacao(act: Act) -> Sequence[Effect]:
     company = party_at(act.data, "/empresa")
     last_day = date_at(act.computed, "/impedimento/ultimo_dia")
     if company is not None and last_day is not None:
-        effects.append(Bar(company, SCOPE, last_day, "fretamento#art22_par1u"))
+        effects.append(Bar(company, SCOPE, last_day, basis("fretamento#art22_par1u")))
     return effects
 
 

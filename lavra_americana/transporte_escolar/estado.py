@@ -35,6 +35,7 @@ from lavra.registry.effects import (
     Transfer,
 )
 from lavra_americana.comum.estado import (
+    basis,
     driver_at,
     named,
     party_at,
@@ -64,7 +65,10 @@ def alvara(act: Act) -> Sequence[Effect]:
         kind=act.form, holder=party_at(act.data, "/titular"),
         driver=driver_at(act.data, "/titular"), vehicle=vehicle_at(act.data, "/veiculo"),
         valid_from=start_of(act), valid_until=act.valid_until, renews=renews,
-        exclusive=OPERATION, per_holder=PER_PERSON, citation="transporte-escolar#art3",
+        exclusive=OPERATION, per_holder=PER_PERSON, barred_by=PER_PERSON,
+        basis=basis("transporte-escolar#art3", "transporte-escolar#art14",
+                    "transporte-escolar#art15_par2"),
+        citation="transporte-escolar#art3",
     )]
 
 
@@ -112,7 +116,7 @@ def transferencia(act: Act) -> Sequence[Effect]:
     cedente = party_at(act.data, "/cedente")
     if cedente is not None:
         effects.append(Bar(cedente, PER_PERSON, anniversary(act.reference_date, years=3),
-                           "transporte-escolar#art15_par2"))
+                           basis("transporte-escolar#art15_par2")))
     return effects
 
 

@@ -72,6 +72,12 @@ def database_errors() -> Iterator[None]:
         yield
     except IntegrityError as error:
         text_ = str(error.orig).lower()
+        if "uq_licences_vehicle_in_force" in text_ or "licences.vehicle_id" in text_:
+            raise Conflict("outro ato concedeu, no mesmo instante, licença em vigor ao mesmo "
+                           "veículo; confira o cadastro do veículo") from None
+        if "uq_licences_holder_in_force" in text_ or "licences.holder_id" in text_:
+            raise Conflict("outro ato concedeu, no mesmo instante, licença em vigor à mesma "
+                           "pessoa; confira o cadastro da pessoa") from None
         if "verification_code" in text_:
             raise Conflict("o código de verificação já existe em outro documento") from None
         if "idempotency_key" in text_:

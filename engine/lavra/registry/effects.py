@@ -54,6 +54,9 @@ class LicenceStatus(StrEnum):
     TRANSFERRED = "transferred"
     ENDED = "ended"
     """An accessory (selo, auxiliary's alvará, authorisation) whose licence ended."""
+    EXPIRED = "expired"
+    """Past its last day, closed when a new licence of its group came for the same
+    vehicle or person (until then expiry is read from the dates)."""
 
 
 STATUS_TEXT: Mapping[str, str] = {
@@ -65,6 +68,7 @@ STATUS_TEXT: Mapping[str, str] = {
     LicenceStatus.VACATED: "vago",
     LicenceStatus.TRANSFERRED: "transferido",
     LicenceStatus.ENDED: "encerrado",
+    LicenceStatus.EXPIRED: "vencido",
 }
 """The status as an official document says it (masculine: alvará, selo; the pages
 agree it with the licence's noun where needed)."""
@@ -114,7 +118,9 @@ class Grant:
     ``rests_on``: the licence an accessory rests on (it ends with it). ``renews``: the
     licence this one renews (which becomes "renovado"). ``exclusive``: the group in
     which a vehicle holds one licence at a time; ``per_holder``: the group in which a
-    person holds one at a time.
+    person holds one at a time; ``barred_by``: the scope of the bars (:class:`Bar`) that
+    forbid it to its holder. A grant against any of these is refused, naming the act
+    that holds the licence (or the bar); a database constraint decides a race.
     """
 
     kind: str
@@ -128,6 +134,10 @@ class Grant:
     renews: str | None = None
     exclusive: str | None = None
     per_holder: str | None = None
+    barred_by: str | None = None
+    basis: str = ""
+    """The provision behind the groups and bars, as a document cites it (``"art. 14 da
+    Lei nº 4.515/2007"``), for the refusal's message."""
 
 
 @dataclass(frozen=True)

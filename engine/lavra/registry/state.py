@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, select
-from sqlalchemy.orm import Session
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from lavra.errors import InputError, LavraError
 from lavra.inputs.textnorm import clean_text
@@ -56,6 +58,7 @@ from lavra.textutil import format_date
 __all__ = ["StateWriter", "normalize_processo", "parse_printed"]
 
 ACTIVE = LicenceStatus.ACTIVE.value
+RowT = TypeVar("RowT", PartyRow, VehicleRow, DriverRow)
 _PRINTED = re.compile(
     r"\s*(?:([A-Za-z][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})\s*/\s*(\d{4})\s*",
     re.IGNORECASE,
@@ -104,6 +107,20 @@ class StateWriter:
         self.session = session
 
     # ------------------------------------------------------------ identities
+    def _upsert(self, table: type[RowT], key: InstrumentedAttribute[str], value: str,
+                values: dict[str, Any]) -> RowT:
+        """The row of ``table`` whose ``key`` is ``value``, inserted when absent. The
+        insert skips a row another transaction inserted at the same moment (it waits
+        for it), so two acts naming a new vehicle at once do not collide here."""
+        found = self.session.scalars(select(table).where(key == value)).one_or_none()
+        if found is not None:
+            return found
+        postgresql = self.session.get_bind().dialect.name == "postgresql"
+        insert = postgresql_insert if postgresql else sqlite_insert
+        self.session.execute(insert(table).values(**values).on_conflict_do_nothing(
+            index_elements=[key.key]))
+        return self.session.scalars(select(table).where(key == value)).one()
+
     def party(self, ref: PartyRef | None, act: Act) -> PartyRow | None:
         if ref is None or not isinstance(ref.doc, str) or not _digits(ref.doc):
             return None
@@ -111,11 +128,7 @@ class StateWriter:
             doc = normalize_cpf_cnpj(ref.doc)
         except InputError:
             return None
-        row = self.session.scalars(select(PartyRow).where(PartyRow.doc == doc)).one_or_none()
-        if row is None:
-            row = PartyRow(doc=doc, name=None)
-            self.session.add(row)
-            self.session.flush()
+        row = self._upsert(PartyRow, PartyRow.doc, doc, {"doc": doc})
         name = " ".join(ref.name.split()) if isinstance(ref.name, str) else ""
         if name and name != row.name:
             known = self.session.scalars(
@@ -136,15 +149,10 @@ class StateWriter:
             placa = normalize_plate(ref.placa)
         except InputError:
             return None
-        row = self.session.scalars(
-            select(VehicleRow).where(VehicleRow.placa == placa)
-        ).one_or_none()
         renavam = _digits(ref.renavam) if isinstance(ref.renavam, str) else ""
-        if row is None:
-            row = VehicleRow(placa=placa, renavam=renavam or None)
-            self.session.add(row)
-            self.session.flush()
-        elif renavam and row.renavam is None:
+        row = self._upsert(VehicleRow, VehicleRow.placa, placa,
+                           {"placa": placa, "renavam": renavam or None})
+        if renavam and row.renavam is None:
             row.renavam = renavam
         return row
 
@@ -153,12 +161,9 @@ class StateWriter:
             return None
         cnh = _digits(ref.cnh)
         person = self.party(ref.person, act)
-        row = self.session.scalars(select(DriverRow).where(DriverRow.cnh == cnh)).one_or_none()
-        if row is None:
-            row = DriverRow(cnh=cnh, party_id=None if person is None else person.id)
-            self.session.add(row)
-            self.session.flush()
-        elif row.party_id is None and person is not None:
+        row = self._upsert(DriverRow, DriverRow.cnh, cnh,
+                           {"cnh": cnh, "party_id": None if person is None else person.id})
+        if row.party_id is None and person is not None:
             row.party_id = person.id
         return row
 
@@ -240,6 +245,11 @@ class StateWriter:
         vehicle = self.vehicle(grant.vehicle)
         driver = self.driver(grant.driver, act)
         base = self.licence(grant.rests_on)
+        old = self.licence(grant.renews)
+        if old is not None:  # renewed first: it no longer holds the vehicle's place
+            self._set_status(act, old, LicenceStatus.RENEWED.value, "renewed",
+                             f"{old.printed} renovado pelo {act.printed}.")
+        self._guard(act, grant, holder, vehicle)
         licence = LicenceRow(
             document_id=act.document_id, kind=grant.kind, printed=act.printed,
             holder_id=None if holder is None else holder.id,
@@ -248,7 +258,8 @@ class StateWriter:
             base_id=None if base is None else base.id,
             valid_from=grant.valid_from, valid_until=grant.valid_until, status=ACTIVE,
             status_document_id=act.document_id, status_since=grant.valid_from,
-            exclusive=grant.exclusive, per_holder=grant.per_holder,
+            exclusive=grant.exclusive if vehicle is not None else None,
+            per_holder=grant.per_holder if holder is not None else None,
         )
         self.session.add(licence)
         self.session.flush()
@@ -257,10 +268,56 @@ class StateWriter:
         rests = "" if base is None else f", vinculado ao {base.printed}"
         self._change(act, "grant", f"Expedição do {act.printed}{rests}{until}.",
                      licence=licence, party=holder, vehicle=vehicle)
-        old = self.licence(grant.renews)
-        if old is not None and old.id != licence.id:
-            self._set_status(act, old, LicenceStatus.RENEWED.value, "renewed",
-                             f"{old.printed} renovado pelo {act.printed}.")
+
+    def _guard(self, act: Act, grant: Grant, holder: PartyRow | None,
+               vehicle: VehicleRow | None) -> None:
+        """Refuse a grant the state forbids: the vehicle or the person already holds a
+        licence in force of the group, or the holder is barred. Licences of the group
+        past their last day are closed first (vencido)."""
+        basis = f" ({grant.basis})" if grant.basis else ""
+        groups: list[tuple[Any, str, str]] = []
+        if vehicle is not None and grant.exclusive:
+            groups.append(((LicenceRow.vehicle_id == vehicle.id)
+                           & (LicenceRow.exclusive == grant.exclusive),
+                           f"O veículo {vehicle.placa} já tem", "/veiculo/placa"))
+        if holder is not None and grant.per_holder:
+            groups.append(((LicenceRow.holder_id == holder.id)
+                           & (LicenceRow.per_holder == grant.per_holder),
+                           f"{holder.name or holder.doc} já é titular de", "/titular"))
+        for condition, who, field in groups:
+            for held in self.session.scalars(
+                select(LicenceRow).where(condition, LicenceRow.status == ACTIVE)
+            ).all():
+                if held.valid_until is not None and held.valid_until < grant.valid_from:
+                    self._set_status(act, held, LicenceStatus.EXPIRED.value, "expired",
+                                     f"{held.printed} vencido em "
+                                     f"{format_date(held.valid_until)}.")
+                    continue
+                until = ("" if held.valid_until is None
+                         else f", válida até {format_date(held.valid_until)}")
+                raise InputError(
+                    f"{who} licença em vigor: {held.printed}{until}. O {act.printed} não "
+                    f"pode ser expedido enquanto ela vigorar{basis}; encerre-a antes "
+                    "(renovação, cassação, revogação, devolução ou transferência).",
+                    field=field,
+                )
+        if holder is not None and grant.barred_by:
+            bar = self.session.execute(
+                select(BarRow, DocumentRow.series, DocumentRow.number, DocumentRow.year)
+                .join(DocumentRow, DocumentRow.id == BarRow.document_id)
+                .where(BarRow.party_id == holder.id, BarRow.scope == grant.barred_by,
+                       BarRow.until >= grant.valid_from)
+                .order_by(BarRow.until.desc()).limit(1)
+            ).first()
+            if bar is not None:
+                row, series, number, year = bar
+                cited = f" ({row.citation})" if row.citation else ""
+                raise InputError(
+                    f"{holder.name or holder.doc} está impedido de obter o {act.printed} "
+                    f"até {format_date(row.until)}, pelo {series} nº {number:04d}/{year}"
+                    f"{cited}.",
+                    field="/titular",
+                )
 
     def _end(self, act: Act, effect: SetStatus) -> None:
         licence = self.licence(effect.target)

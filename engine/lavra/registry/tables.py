@@ -300,6 +300,16 @@ class LicenceRow(Base):
     vehicle and driver, its validity, its status, and the licence it rests on."""
 
     __tablename__ = "licences"
+    __table_args__ = (
+        # One licence in force per vehicle in its group (operating alvarás), and per
+        # holder in its group (one school licence per person): races end here.
+        Index("uq_licences_vehicle_in_force", "vehicle_id", "exclusive", unique=True,
+              sqlite_where=text("status = 'active' AND exclusive IS NOT NULL"),
+              postgresql_where=text("status = 'active' AND exclusive IS NOT NULL")),
+        Index("uq_licences_holder_in_force", "holder_id", "per_holder", unique=True,
+              sqlite_where=text("status = 'active' AND per_holder IS NOT NULL"),
+              postgresql_where=text("status = 'active' AND per_holder IS NOT NULL")),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), unique=True)

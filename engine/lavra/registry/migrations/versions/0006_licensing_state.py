@@ -106,6 +106,14 @@ def upgrade() -> None:
     )
     for column in ("kind", "holder_id", "vehicle_id", "driver_id", "base_id", "status"):
         _index("licences", column)
+    # One licence in force per vehicle in its group, and per holder in its group.
+    for name, columns, group in (
+        ("uq_licences_vehicle_in_force", ["vehicle_id", "exclusive"], "exclusive"),
+        ("uq_licences_holder_in_force", ["holder_id", "per_holder"], "per_holder"),
+    ):
+        where = sa.text(f"status = 'active' AND {group} IS NOT NULL")
+        op.create_index(name, "licences", columns, unique=True, sqlite_where=where,
+                        postgresql_where=where)
     op.create_table(
         "bars",
         sa.Column("id", sa.Integer(), nullable=False),
