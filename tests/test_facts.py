@@ -204,6 +204,25 @@ def test_fretamento_art24_from_the_ciencia_of_the_secretarios_decision(
     assert deadline.last_day == date(2026, 9, 8)
 
 
+def test_fretamento_art24_from_the_recorded_receipt_of_a_notification(
+        registry: Registry, content: Content) -> None:
+    """Issue 23, class 1: the notificação leaves its receipt blank; the last day of the
+    art. 24 appeal is counted from the receipt recorded afterwards."""
+    _issued(registry, form="notificacao-fretamento", series="NOT-FRET",
+            at=datetime(2026, 4, 17, 16, tzinfo=LOCAL_TZ))
+    recorder = FactRecorder(registry, content)
+    record = recorder.document("NOT-FRET nº 0001/2026")
+    assert recorder.deadlines(record) == ()  # not received yet: no last day
+    recorder.record(record, "ciencia", on="2026-04-20", by="M", means="pessoal",
+                    now=_now(date(2026, 4, 20)))
+    (deadline,) = recorder.deadlines(record)
+    assert deadline.citation == "fretamento#art24"
+    # 15 days from Monday 20/04: Tuesday 05/05
+    assert deadline.last_day == date(2026, 5, 5)
+    assert deadline.summary == ("Ciência em 20/04/2026; prazo de recurso encerra-se em "
+                                "05/05/2026")
+
+
 # ------------------------------------------------------------------ appeal decisions
 def _example(form: str) -> dict[str, Any]:
     raw = json.loads((REPO / "forms" / form / "exemplo.json").read_text(encoding="utf-8"))

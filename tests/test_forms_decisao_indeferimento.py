@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -91,13 +92,14 @@ def test_example_refuses_the_inscription_without_the_criminal_record(engine: Eng
     assert found.computed["subtitulo_documento"] == (
         "Requerimento de Inscrição de Condutor de Transporte Escolar (Lei nº 4.515/2007)"
     )
-    # Escolar: Lei nº 9.784/1999, 10 days from the ciência (20/03/2026, a Friday).
+    # The inscription is a stage of the selection: escolar art. 11, 5 days, to the
+    # Prefeito, from the ciência (issue 23, class 2), not Lei nº 9.784/1999.
     assert found.computed["recurso"]["ultimo_dia"] is None  # from the recorded ciência
-    assert "Secretário" in found.computed["recurso"]["regra"]
-    assert "reconsiderar" in found.computed["recurso"]["regra"]
+    assert "Prefeito Municipal" in found.computed["recurso"]["regra"]
+    assert "Secretário" not in found.computed["recurso"]["regra"]
     assert found.computed["fundamento"] == [
         "lei-9784-1999#art50_inc1", "lei-9784-1999#art50_par1", "transporte-escolar#art7_inc5",
-        "lei-9784-1999#art56", "lei-9784-1999#art56_par1", "lei-9784-1999#art59",
+        "transporte-escolar#art11",
     ]
 
 
@@ -136,15 +138,16 @@ def test_issued_over_a_fresh_registry_prints_motivos_bases_and_appeal(
             "Documento não apresentado: Atestado de que não registra antecedentes "
             "criminais. Fundamento: art. 7º, V, da Lei nº 4.515/2007.",
             "fica indeferido",
-            "10 (dez) dias contados da ciência da decisão",
+            "cabe recurso escrito dirigido ao Prefeito Municipal, no prazo de 5 (cinco) dias "
+            "contados da ciência da decisão (art. 11 da Lei nº 4.515/2007)",
             "O prazo conta-se da ciência desta decisão, cuja data é lançada abaixo no "
             "momento em que for dada",
             "Tomei ciência desta decisão em ____/____/________.",
             "art. 50, inciso I, da Lei Federal nº 9.784, de 29 de janeiro de 1999",
-            "art. 59 da Lei Federal nº 9.784, de 29 de janeiro de 1999",
             "Secretário Municipal de Transportes e Sistema Viário",
         ):
             assert words in text, words
+        assert "10 (dez) dias" not in text and "art. 59 da Lei Federal" not in text
         assert "MINUTA" not in text and " ou " not in text.split("Fundamento legal")[0][:400]
         # The ciência comes after the signature: no day of it, no last day counted from it.
         assert "encerra-se" not in text and "ciência em 20/03/2026" not in text
@@ -365,7 +368,7 @@ def test_without_ciencia_the_rule_is_printed_without_a_last_day(engine: Engine) 
     assert found.report.complete
     assert found.computed["recurso"]["ultimo_dia"] is None
     text = pdf_text(engine.draft(IND, data).pdf)
-    assert "10 (dez) dias contados da ciência" in text and "encerra-se" not in text
+    assert "5 (cinco) dias contados da ciência" in text and "encerra-se" not in text
 
 
 # ---------------------------------------------------------------- from what was filed
@@ -456,3 +459,41 @@ def test_coverage_has_nothing_pending_and_no_dangling_citation(pack_dir: Path) -
     assert statuses[("fretamento", "art24")] == "implementado"
     for fragment in ("art50_inc1", "art50_par1", "art56", "art56_par1", "art59"):
         assert statuses[("lei-9784-1999", fragment)] == "implementado", fragment
+
+
+
+# ---------------------------------------------------------------- the appeal of the stage
+def poppler_text(pdf: bytes) -> str:
+    """The PDF's text as poppler reads it (pypdf 7 sometimes decodes garbage)."""
+    out = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                         check=True).stdout.decode("utf-8")
+    return " ".join(out.replace("-\n", "-").split())
+
+
+@pytest.mark.parametrize(
+    ("case", "expected", "absent"),
+    [
+        ("inscription", ("Prefeito Municipal, no prazo de 5 (cinco) dias contados da "
+                         "ciência da decisão (art. 11 da Lei nº 4.515/2007)",),
+         ("10 (dez) dias", "Lei federal nº 9.784/1999, arts. 56")),
+        ("fretamento", ("recurso ao Prefeito Municipal, no prazo de 15 (quinze) dias "
+                        "contados da ciência da decisão (art. 24 da Lei nº 4.419/2006",),
+         ("10 (dez) dias", "5 (cinco) dias contados")),
+    ],
+    ids=["inscription: escolar art. 11", "fretamento: art. 24"],
+)
+def test_the_refusal_states_the_appeal_of_its_law_and_stage(
+    engine: Engine, case: str, expected: tuple[str, ...], absent: tuple[str, ...]
+) -> None:
+    """Issue 23, class 2: an inscription refused in the selection was told '10 dias, ao
+    Secretário (Lei 9.784)'; escolar art. 11 gives 5 days, to the Prefeito."""
+    if case == "inscription":
+        data, issued = example(engine, IND), ISSUED
+    else:
+        data, issued = fretamento_refusal(engine), date(2026, 11, 27)
+    draft = engine.draft(IND, data, issued)
+    text = poppler_text(draft.pdf)
+    for words in expected:
+        assert words in text, words
+    for words in absent:
+        assert words not in text, words

@@ -123,9 +123,21 @@ def test_the_term_is_at_least_three_working_days_from_receipt(
         assert "23/04/2026" in at(report, "/prazo/data_limite").message
 
 
-def test_the_term_counts_from_a_later_receipt(engine: Engine) -> None:
+def test_a_receipt_date_typed_in_the_notification_is_invalid(engine: Engine) -> None:
+    """The receipt comes after the Secretário signs: a typed day would print as fact
+    what has not happened (issue 23, class 1)."""
     data = example(engine, NOT)
-    data["ciencia"]["data"] = "2026-04-22"  # handed over on Wednesday: 23, 24, 27
+    data["ciencia"]["data"] = "2026-04-17"  # the day of the notification and of the issue
+    found = at(report_of(engine, data), "/ciencia/data")
+    assert_reported(report_of(engine, data), "/ciencia/data", Status.INVALID, F + "art24")
+    assert "lavra fato ciencia" in found.message
+
+
+def test_the_term_is_checked_from_the_notification_day(engine: Engine) -> None:
+    """Without a typed receipt the earliest receipt is the notification's own day; a
+    later receipt never shortens the term below 3 working days (the act says so)."""
+    data = example(engine, NOT)
+    data["data"] = "2026-04-22"  # Wednesday: 23, 24, 27
     assert_reported(
         report_of(engine, data, issued=date(2026, 4, 22)), "/prazo/data_limite",
         Status.INVALID, F + "art15_inc2",
@@ -178,10 +190,10 @@ CASES: list[tuple[str, Change, str, Status, str | None]] = [
      "/vistoria", Status.MISSING, "art13"),
     ("no preposto", chain(as_case("afastamento_preposto"), setter("/preposto", DELETE)),
      "/preposto", Status.MISSING, "art17_inc2"),
-    ("notification after today", chain(setter("/data", "2026-04-18"),
-     setter("/ciencia/data", "2026-04-18")), "/data", Status.INVALID, "art15_inc2"),
-    ("receipt before the notification", setter("/ciencia/data", "2026-04-16"),
-     "/ciencia/data", Status.INVALID, "art15_inc2"),
+    ("notification after today", setter("/data", "2026-04-18"), "/data", Status.INVALID,
+     "art15_inc2"),
+    ("receipt typed in the act", setter("/ciencia/data", "2026-04-16"),
+     "/ciencia/data", Status.INVALID, "art24"),
 ]
 
 
@@ -203,13 +215,17 @@ def test_draft_prints_what_by_when_and_what_follows(engine: Engine) -> None:
     assert "atendida até 24/04/2026" in text
     assert "nunca será inferior a 3 (três) dias úteis" in text
     assert "multa do art. 16, III, da Lei nº 4.419/2006" in text
-    assert "Último dia para o recurso: 04/05/2026" in text
+    assert "15 (quinze) dias contados da ciência" in text
+    assert "Último dia" not in text and "encerra-se" not in text
+    assert "Recebi a via desta notificação e dela tomei ciência em ____/____/________." in text
+    assert "Maria Exemplo da Silva, sócia-administradora" in text
     assert "Secretário Municipal de Transportes e Sistema Viário" in text
     data = example(engine, NOT)
     as_case("afastamento_preposto")(data)
     text = pdf_text(engine.draft(NOT, data).pdf)
     assert "determina à empresa o afastamento do serviço do preposto João Exemplo" in text
     assert "Desta determinação cabe recurso ao Prefeito Municipal" in text
+    assert "Recebi a via desta determinação e dela tomei ciência em ____/____/________." in text
 
 
 def test_issued_in_its_series_and_appealed_to_the_prefeito_by_that_number(

@@ -163,9 +163,29 @@ def on_the_spot_items(request: ComputeInput, what: str, *basis: str) -> list[Ite
     The time of the occurrence (``/ocorrencia/hora``) on the day of issue may not be
     later than the moment of issue; the ciência written in the act (``/ciencia/data``)
     is the one given when the act is handed over, so it may not be after the issue
-    either (a later ciência, by notification, is documented apart — the registry has no
-    event for it yet — and the appeal runs from it). An occurrence *date* after the issue
-    is the caller's to report (each act words it): only its hour is judged here.
+    either (a later ciência, by notification, is documented apart — recorded on the
+    entry with ``lavra fato ciencia`` — and the appeal runs from it). An occurrence
+    *date* after the issue is the caller's to report (each act words it): only its hour
+    is judged here.
+
+    Reading kept (issue 23, class 1), for the acts drawn up with the party present —
+    auto-infracao-escolar and auto-infracao-fretamento (fretamento art. 14; transporte
+    escolar art. 25: penalties applied "através da fiscalização"),
+    termo-impedimento-fretamento (fretamento art. 21, § 1º: the irregularity "sanada no
+    local da infração"), recibo-recolhimento-alvara (art. 21, § 2º: the alvará withdrawn
+    when the irregularity cannot be remedied "no local") and termo-devolucao-alvara (art.
+    21, § 4º): their "tomei ciência em" keeps its date. The ciência they print is the one
+    given at the moment of the act, in the agent's presence, on the via handed over there;
+    it is never later than the signature in lavra (a ciência after the issue is *invalid*
+    here, and the act then takes the branch "a ciência será dada por notificação"), so it is
+    a fact already known when the act is signed, not a future one. The decisions and notices
+    signed in the office (cassação, indeferimento, revogação, notificacao-fretamento) are
+    different: the party is not there when they are signed, and their line is blank
+    (``forms/_modelos/ciencia_em_branco.html``). Keeping the date also keeps the escolar
+    auto's appeal (arts. 25 and 26: 10 days from the day the offender learned of the
+    penalty) counted from the ciência given in the auto, which
+    :mod:`lavra_americana.comum.ciencia_recorrido` reads as the ciência "dada no próprio
+    ato". A ciência before the occurrence is each act's to report.
     """
     data = data_of(request)
     day = date_at(data, OCCURRENCE_DATE)

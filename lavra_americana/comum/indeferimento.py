@@ -40,13 +40,22 @@ The appeal that lies (a reading per law, written in the deadline table too):
       the 10 of Lei nº 9.784/1999, art. 59, which yields to "disposição legal específica".
       Art. 23 (15 days from the infraction, to the Secretário) is the defence against a
       penalty and does not apply. The cassação reads art. 24 the same way.
-    - transporte escolar: arts. 25 and 26 give the appeal against penalties, and art. 11
-      against the "ato de escolha" of the selection (published in the result edital);
-      a refusal is neither, and the law gives it no appeal of its own. Lei nº 9.784/1999
-      applies: 10 days from the ciência (art. 59), addressed to the Secretário, who may
-      reconsider within 5 days and otherwise forwards it to the Prefeito (art. 56, § 1º).
-      The candidate whose inscription is refused keeps, besides, the art. 11 appeal
-      against the result of the selection.
+    - transporte escolar, the inscription in the selection process
+      (``requerimento-inscricao-escolar``): its refusal is an act of the selection, the
+      stage art. 11 governs ("Do ato de escolha caberá recurso escrito dirigido ao
+      Prefeito Municipal, no prazo de 5 (cinco) dias"): refusing the inscription is the
+      choice that leaves the candidate out. Reading kept: 5 days, written, to the
+      Prefeito, counted from the ciência of the refusal (for the candidate the refusal
+      is known by it, as the result is known by its publication, deadline row
+      ``transporte-escolar#art11``). Lei nº 9.784/1999, art. 59, yields to this
+      "disposição legal específica" (issue 23, class 2: it used to say 10 days to the
+      Secretário). :data:`STAGE_APPEALS`.
+    - transporte escolar, any other requerimento (renewal, transfer, change of vehicle,
+      licences): arts. 25 and 26 give the appeal against penalties and art. 11 against
+      the ato de escolha; such a refusal is neither, and the law gives it no appeal of
+      its own. Lei nº 9.784/1999 applies: 10 days from the ciência (art. 59), addressed
+      to the Secretário, who may reconsider within 5 days and otherwise forwards it to
+      the Prefeito (art. 56, § 1º).
     The rule (the period, counted from the ciência) is printed, never a last day: the
     ciência comes after the signature, its line is left blank, and the registry counts
     the last day from the ciência recorded on the entry (deadline table rows
@@ -112,6 +121,8 @@ APPEAL_DEADLINE = f"{PROCEDURE}#art59"
 FRET = "fretamento"
 ESC = "transporte-escolar"
 FRET_APPEAL = f"{FRET}#art24"
+SELECTION_APPEAL = f"{ESC}#art11"
+INSCRIPTION = "requerimento-inscricao-escolar"
 REQUEST_KIND = "requerimento"
 
 FORM_FIELD = "/requerimento/formulario"
@@ -128,8 +139,15 @@ APPEALS: Mapping[str, tuple[str, tuple[str, ...]]] = {
 """By the requerimento's law: the deadline-table row of the appeal against a refusal and
 the provisions the act cites for it."""
 
+STAGE_APPEALS: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    INSCRIPTION: (SELECTION_APPEAL, (SELECTION_APPEAL,)),
+}
+"""By the requerimento form, where its stage has an appeal of its own that prevails over
+the law's default (:data:`APPEALS`): the inscription in the selection process of
+transporte escolar, refused, takes the appeal of art. 11 (the module's doc)."""
+
 IMPLEMENTED: tuple[str, ...] = (
-    MOTIVATION, EXPLICIT, APPEAL, RECONSIDER, APPEAL_DEADLINE, FRET_APPEAL
+    MOTIVATION, EXPLICIT, APPEAL, RECONSIDER, APPEAL_DEADLINE, FRET_APPEAL, SELECTION_APPEAL
 )
 """Citations this computation applies (coverage): the reasoned refusal (Lei nº
 9.784/1999, art. 50, I, and § 1º: each motivo explicit, with its provision), the appeal
@@ -375,7 +393,14 @@ def _date_items(
     return items
 
 
-def _appeal_rule(laws: Mapping[str, Law], law_id: str) -> str:
+def _appeal_rule(laws: Mapping[str, Law], law_id: str, form_id: str) -> str:
+    if form_id == INSCRIPTION:
+        return (
+            "Desta decisão, ato do processo seletivo, cabe recurso escrito dirigido ao "
+            "Prefeito Municipal, no prazo de 5 (cinco) dias contados da ciência da decisão "
+            f"({short(laws, SELECTION_APPEAL)}); findo o prazo sem recurso, a decisão é "
+            "havida como definitiva."
+        )
     if law_id == FRET:
         return (
             "Desta decisão cabe recurso ao Prefeito Municipal, no prazo de 15 (quinze) dias "
@@ -482,12 +507,12 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
         motivo["numero"] = number
     items.extend(_date_items(request, data, on, own))
     items.append(_count_item(motivos, extra_items, checked=checked))
+    appeal_row, appeal_basis = STAGE_APPEALS.get(form.id) or APPEALS[law_id]
     appeal, appeal_items = appeal_from_ciencia(
-        request, on, context, APPEALS[law_id][0], _appeal_rule(laws, law_id), CIENCIA_DATE
+        request, on, context, appeal_row, _appeal_rule(laws, law_id, form.id), CIENCIA_DATE
     )
     items.extend(appeal_items)
     cited = [c for m in motivos for c in m["citacoes"]]
-    appeal_basis = APPEALS[law_id][1]
     same = [c for c in appeal_basis if c.startswith(f"{law_id}#")]
     other = [c for c in appeal_basis if c not in same]
     fundamento = [MOTIVATION, EXPLICIT, *in_legal_order([*cited, *same], laws), *other]

@@ -30,17 +30,29 @@ The term. The law punishes not complying (art. 15, II) but sets no period to com
 One cannot fail what one could not do: the notification grants at least 3 working days
 from its receipt (deadline ``fretamento#art15_inc2``, Lei nº 9.784/1999, art. 26, § 2º,
 and art. 41, by analogy); a term before the earliest admissible day is *invalid*. The
-receipt is the ciência written in the notification when handed over (``/ciencia``),
-else its date; the document also says that, received later, the term is never shorter
-than those 3 working days from the receipt.
+receipt is not known when the act is signed: the term is checked from the
+notification's date (the earliest receipt), and the document also says that, received
+later, the term is never shorter than those 3 working days from the receipt.
 
 Motivation. A notification that imposes a duty states its facts (``/motivo``, Lei nº
 9.784/1999, art. 50, I). The act is the Secretário's decision: the appeal of art. 24
-(to the Prefeito, 15 days from the ciência) is printed, with its last day when the
-ciência is known, and that it does not stop the term (Lei nº 9.784/1999, art. 61).
+(to the Prefeito, 15 days from the ciência) is printed, the period stated and never a
+last day, and that it does not stop the term (Lei nº 9.784/1999, art. 61).
 
-A signed act records only what happened: the notification's date and the ciência are
-not after the issue, the ciência not before the notification, a disc not after it.
+The ciência. The notification is signed by the Secretário and handed over (or posted)
+afterwards: its receipt is a fact after the signature. The act leaves the ciência line
+blank (``forms/_modelos/ciencia_em_branco.html``), for the day to be written by hand
+when the company receives it (or to be the day of the aviso de recebimento); it is then
+recorded on the document's entry (``lavra fato ciencia``), from which the registry counts
+the last day of the appeal (form ``ciencia.prazos``: ``fretamento#art24``) and shows it
+on the facts page and the public verification page. A ciência date typed in the data
+would print as fact what has not happened: it is *invalid*
+(:func:`lavra_americana.comum.computing.ciencia_after_signature`). The term to comply
+is checked against the notification's own date, the earliest possible receipt; the act
+says that, received later, it is never shorter than 3 working days from the receipt.
+
+A signed act records only what happened: the notification's date is not after the
+issue, a disc not after the notification.
 """
 
 from __future__ import annotations
@@ -63,7 +75,12 @@ from lavra.inputs import pointers
 from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
-from lavra_americana.comum.computing import after_issue, data_of, date_at, on_the_spot_items
+from lavra_americana.comum.computing import (
+    after_issue,
+    ciencia_after_signature,
+    data_of,
+    date_at,
+)
 from lavra_americana.comum.sources import statutory_context
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "notificacao_fretamento"]
@@ -74,6 +91,7 @@ NOTICE = f"{LAW}#art15_inc2"
 DISCS = f"{LAW}#art10_par1"
 APPEAL = f"{LAW}#art24"
 FAULT = f"{LAW}#art19"
+CIENCIA_DATE = "/ciencia/data"
 
 IMPLEMENTED: tuple[str, ...] = (NOTICE, DISCS, f"{LAW}#art13")
 """Citations this computation applies (coverage): the notifications and determinations
@@ -234,22 +252,18 @@ def _term_items(
             "explicacao": minimum.explanation}, items
 
 
-def _appeal(ciencia: date | None, context: StatutoryContext, what: str) -> dict[str, Any]:
+def _appeal(context: StatutoryContext, what: str) -> dict[str, Any]:
+    """The appeal of art. 24: the period counted from the ciência, never a last day (the
+    ciência comes after the signature; the registry counts the last day from the ciência
+    recorded on the entry)."""
     ref = short(context.laws, APPEAL)
     rule = (
         f"Desta {what} cabe recurso ao Prefeito Municipal, no prazo de 15 (quinze) "
-        f"dias contados da ciência ({ref}); o recurso não suspende o prazo fixado acima "
-        "(Lei federal nº 9.784/1999, art. 61)."
+        f"dias contados da ciência ({ref}), cuja data é lançada abaixo no momento em que "
+        "for dada (ou é a do aviso de recebimento); o recurso não suspende o prazo fixado "
+        "acima (Lei federal nº 9.784/1999, art. 61)."
     )
-    last = None
-    if ciencia is not None:
-        try:
-            last = deadline_for(APPEAL, ciencia, context=context).last_day
-        except LavraError:
-            last = None
-    if last is not None:
-        rule += f" Último dia para o recurso: {format_date(last)}."
-    return {"regra": rule, "ultimo_dia": last}
+    return {"regra": rule, "ultimo_dia": None}
 
 
 def notificacao_fretamento(request: ComputeInput) -> Computed:
@@ -258,7 +272,7 @@ def notificacao_fretamento(request: ComputeInput) -> Computed:
     ``values``: ``titulo_documento``, ``fundamento`` (citations, for the "Fundamento
     legal" list), ``consequencia`` (printed), ``prazo`` (``data_limite``, ``minimo``,
     ``explicacao``), ``discos`` (each with ``guarda_ate``), ``recurso`` (``regra``,
-    ``ultimo_dia``).
+    ``ultimo_dia``, always None).
     """
     data = data_of(request)
     case_id = str(pointers.get(data, "/hipotese") or "")
@@ -274,27 +288,20 @@ def notificacao_fretamento(request: ComputeInput) -> Computed:
         ),
         consequencia=_consequence(case, context),
     )
-    items: list[Item] = list(on_the_spot_items(request, "data da notificação", NOTICE))
+    items: list[Item] = []
     notified = date_at(data, "/data")
-    ciencia = date_at(data, "/ciencia/data")
     what = "determinação" if case_id == "afastamento_preposto" else "notificação"
-    values["recurso"] = _appeal(ciencia, context, what)
+    values["recurso"] = _appeal(context, what)
+    ciencia = date_at(data, CIENCIA_DATE)
+    if ciencia is not None:
+        items.append(
+            item_at(CIENCIA_DATE, Status.INVALID, ciencia_after_signature(ciencia), APPEAL)
+        )
     if notified is None:
         return Computed(values, unique_items(items))
     items.extend(after_issue(notified, request.issued_on, "/data", "data da notificação",
                              NOTICE))
-    if ciencia is not None and ciencia < notified:
-        items.append(
-            item_at(
-                "/ciencia/data",
-                Status.INVALID,
-                f"O recebimento ({format_date(ciencia)}) não pode ser anterior à notificação "
-                f"({format_date(notified)}).",
-                NOTICE,
-            )
-        )
-    received = ciencia if ciencia is not None and ciencia >= notified else notified
-    values["prazo"], term_items = _term_items(data, case_id, received, context)
+    values["prazo"], term_items = _term_items(data, case_id, notified, context)
     items.extend(term_items)
     if case_id == "discos_tacografo":
         values["discos"], disc_items = _disc_items(data, notified, context)
