@@ -290,7 +290,7 @@ def verify_code(request: Request, code: Annotated[str, PathParam(max_length=64)]
     record = lookup(ctx, code[:64])
     if record is None:
         raise NotFound("Nenhum documento emitido tem este código de verificação.")
-    return public_record(ctx, record)
+    return public_record(ctx, record, ctx.today())
 
 
 @router.get("/law/{citation}", summary="Texto e referência de um dispositivo (lavra law show)",
