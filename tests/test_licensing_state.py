@@ -248,3 +248,9 @@ def test_cadastro_commands_show_the_status_and_rebuild(tmp_path: Path) -> None:
     assert "confere" in checked.output and "Atos percorridos: 2." in checked.output
     unknown = runner.invoke(main, ["cadastro", "mostrar", "0099/2026", "--registro", url])
     assert unknown.exit_code != 0 and "Nada consta" in unknown.output
+
+
+def test_an_unknown_holder_has_no_timeline(registry: Registry) -> None:
+    alvara_fretamento(registry)
+    assert list(registry.state_changes(holder="111.444.777-35")) == []
+    assert registry.timeline(holder="111.444.777-35") == ()

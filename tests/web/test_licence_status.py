@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from test_licensing_state import cassacao
-from webhelpers import REPO, csrf_of, make_context
+from webhelpers import REPO, csrf_of, login, make_context
 
 from lavra.registry.records import IssuedRecord
 from lavra.web import WebContext, create_app
@@ -89,3 +89,49 @@ def test_the_uploaded_pdf_and_the_api_state_the_licence(client: TestClient, acts
     assert public["situacao_licenca"] == "em vigor"
     assert client.get(f"/api/verify/{acts.decision.verification_code}").json()[
         "situacao_licenca"] is None
+
+
+def test_staff_pages_of_the_licence_the_vehicle_and_the_party(
+    client: TestClient, acts: Acts
+) -> None:
+    assert client.get("/equipe/veiculos/DEF2G34", follow_redirects=False).status_code in (
+        302, 303, 307)  # sign-in required, like every /equipe page
+    login(client, "clara")
+    decision_link = f'href="/equipe/documentos/{acts.decision.id}"'
+    document = client.get(f"/equipe/documentos/{acts.cassated.id}").text
+    assert "Situação e histórico da licença" in document
+    assert f"cassado em 10/12/2026 pelo {acts.decision.printed}" in document
+    assert decision_link in document
+    assert "Situação e histórico da licença" not in client.get(
+        f"/equipe/documentos/{acts.decision.id}").text
+
+    vehicle = client.get("/equipe/veiculos/def-2g34")
+    assert vehicle.status_code == 200 and "<h1>Veículo DEF2G34</h1>" in vehicle.text
+    assert "cassado em 10/12/2026" in vehicle.text and decision_link in vehicle.text
+    assert f'href="/equipe/documentos/{acts.in_force.id}"' not in vehicle.text
+
+    party = client.get("/equipe/pessoas/65.563.842%2F0001-05")
+    assert party.status_code == 200 and "CNPJ 65.563.842/0001-05" in party.text
+    assert "Impedimento" in party.text and "até 10/12/2027" not in party.text
+    assert f'href="/equipe/documentos/{acts.in_force.id}"' in party.text
+    assert "em vigor" in party.text and decision_link in party.text
+    assert 'href="/equipe/veiculos/ABC1D23"' in party.text
+
+    found = client.get("/equipe/registro", params={"q": "DEF2G34"}).text
+    assert 'href="/equipe/veiculos/DEF2G34"' in found
+    assert 'href="/equipe/pessoas/65563842000105"' in found
+
+
+@pytest.mark.parametrize(("url", "status", "message"), [
+    ("/equipe/veiculos/XYZ", 400, "Placa inválida"),
+    ("/equipe/veiculos/ZZZ9Z99", 404, "Nada consta do cadastro de licenças"),
+    ("/equipe/pessoas/123", 400, "CPF ou CNPJ inválido"),
+    ("/equipe/pessoas/111.444.777-35", 404, "Nada consta do cadastro de licenças"),
+    ("/equipe/documentos/999999", 404, "Documento não consta do registro"),
+])
+def test_bad_keys_get_a_clear_page(client: TestClient, acts: Acts, url: str, status: int,
+                                   message: str) -> None:
+    login(client, "clara")
+    response = client.get(url)
+    assert response.status_code == status and message in response.text
+    assert "Traceback" not in response.text
