@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-import uuid
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from sqlalchemy import text
 from lavra.errors import InputError
 from lavra.registry.records import Built, IssuedRecord, search_keys
 from lavra.registry.store import Registry, open_registry
+from lavra.signing.verification import new_code
 from lavra_americana import pacote
 
 FORMS = Path(__file__).resolve().parent.parent / "forms"
@@ -36,7 +36,7 @@ def act(registry: Registry, series: str, form: str, data: dict[str, Any], *,
         return Built(
             pdf=pdf_with_title(f"{series} {formatted}"), docx=None, data=data,
             computed={"numero": formatted, **(computed or {})}, reference_date=on,
-            verification_code=uuid.uuid4().hex[:20].upper(),
+            verification_code=new_code(),  # a real code: `lavra verify --code` reads it
             signer_subject="CN=Servidor de Teste", signer_serial="0A",
             pack_version="teste", cpf_cnpj=holder, placa=plate,
         )
@@ -248,3 +248,9 @@ def test_cadastro_commands_show_the_status_and_rebuild(tmp_path: Path) -> None:
     assert "confere" in checked.output and "Atos percorridos: 2." in checked.output
     unknown = runner.invoke(main, ["cadastro", "mostrar", "0099/2026", "--registro", url])
     assert unknown.exit_code != 0 and "Nada consta" in unknown.output
+
+
+def test_an_unknown_holder_has_no_timeline(registry: Registry) -> None:
+    alvara_fretamento(registry)
+    assert list(registry.state_changes(holder="111.444.777-35")) == []
+    assert registry.timeline(holder="111.444.777-35") == ()

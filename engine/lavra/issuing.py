@@ -366,9 +366,10 @@ class Issuer:
     def lookup_code(self, code: str) -> IssuedRecord | None:
         return self.registry.by_code(normalize_code(code))
 
-    def verify(self, pdf: bytes) -> VerificationResult:
-        """Signature and registry record of this PDF (:meth:`lavra.verifying.Verifier.verify`)."""
-        return Verifier(self.registry, self.config).verify(pdf)
+    def verify(self, pdf: bytes, *, on: date | None = None) -> VerificationResult:
+        """Signature and registry record of this PDF, and with ``on`` the status of the
+        licence it granted (:meth:`lavra.verifying.Verifier.verify`)."""
+        return Verifier(self.registry, self.config).verify(pdf, on=on)
 
     def cancel(self, number: str, reason: str, by: str, series: str | None = None) -> IssuedRecord:
         """Mark a document cancelled (it stays in the registry, with the reason)."""

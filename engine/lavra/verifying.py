@@ -7,12 +7,18 @@ Needs neither the content pack nor the renderer: ``lavra verify`` and the web
 verification worker load only the signature validator and the registry, so that a
 verification does not pay for WeasyPrint and the pack (:class:`lavra.issuing.Issuer`
 delegates its ``verify`` here).
+
+For a document that granted a licence, the result also says the licence's status on
+the date asked (``em vigor``, ``cassado em 20/04/2026 pelo CAS-FRET nº 0001/2026``,
+``vencido em ...``), read from the registry's licensing state alone: the shells pass
+today in America/Sao_Paulo, the tests a fixed date.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from cryptography import x509
@@ -24,7 +30,45 @@ from lavra.registry.store import Registry, open_registry
 from lavra.signing.pki import REVOCATION_DIR, TRUSTED_DIR, load_certificates, load_revocation_info
 from lavra.signing.verification import find_verification_code, normalize_code, verify_pdf
 
-__all__ = ["VerificationResult", "Verifier", "registry_url", "trust_roots"]
+__all__ = [
+    "LicenceSituation",
+    "VerificationResult",
+    "Verifier",
+    "licence_situation",
+    "registry_url",
+    "trust_roots",
+]
+
+
+@dataclass(frozen=True)
+class LicenceSituation:
+    """The status, on a date, of the licence a document granted (its number as printed,
+    the state's status code, and the pt-BR text: ``cassado em ... pelo ...``)."""
+
+    printed: str
+    status: str
+    text: str
+    valid_until: date | None
+    on: date
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "printed": self.printed,
+            "status": self.status,
+            "situation": self.text,
+            "valid_until": self.valid_until.isoformat() if self.valid_until else None,
+            "on": self.on.isoformat(),
+        }
+
+
+def licence_situation(registry: Registry, document_id: int, on: date) -> LicenceSituation | None:
+    """The status on ``on`` of the licence the document ``document_id`` granted; None
+    when it granted none (or was cancelled: its effects are undone)."""
+    view = registry.licence_of(document_id)
+    if view is None:
+        return None
+    return LicenceSituation(printed=view.printed, status=view.status, text=view.describe(on),
+                            valid_until=view.valid_until, on=on)
 
 
 @dataclass(frozen=True)
@@ -41,6 +85,12 @@ class VerificationResult:
     signer: str | None
     code: str | None
     problems: tuple[str, ...]
+    #: The series and the number as printed (``ALV-FRET nº 0001/2026``).
+    series: str | None = None
+    printed: str | None = None
+    #: The status of the licence the document granted, when it granted one and the
+    #: status was asked for a date (the signature's validity does not depend on it).
+    licence: LicenceSituation | None = None
 
     @property
     def valid(self) -> bool:
@@ -61,10 +111,13 @@ class VerificationResult:
             "registered": self.registered,
             "cancelled": self.cancelled,
             "number": self.number,
+            "series": self.series,
+            "printed": self.printed,
             "form": self.form,
             "signer": self.signer,
             "code": self.code,
             "problems": list(self.problems),
+            "licence": self.licence.to_json() if self.licence else None,
         }
 
 
@@ -98,8 +151,10 @@ class Verifier:
     def lookup_code(self, code: str) -> IssuedRecord | None:
         return self.registry.by_code(normalize_code(code))
 
-    def verify(self, pdf: bytes) -> VerificationResult:
-        """Signature (intact, trusted, unmodified) and the registry record of this PDF.
+    def verify(self, pdf: bytes, *, on: date | None = None) -> VerificationResult:
+        """Signature (intact, trusted, unmodified) and the registry record of this PDF;
+        with ``on``, the status on that date of the licence the document granted (when
+        the file is the registered original of an act that granted one).
 
         Never raises for the file's content: a file that is not a PDF, is damaged,
         unsigned or altered in any way is reported not valid, with pt-BR reasons
@@ -152,6 +207,8 @@ class Verifier:
             problems.append(
                 f"O documento {record.printed} foi cancelado: {record.cancel_reason}."
             )
+        licence = (licence_situation(self.registry, record.id, on)
+                   if record is not None and registered and on is not None else None)
         return VerificationResult(
             intact=check.intact,
             trusted=check.trusted,
@@ -163,6 +220,9 @@ class Verifier:
             signer=check.signer_subject,
             code=code,
             problems=tuple(problems),
+            series=record.series if record else None,
+            printed=record.printed if record else None,
+            licence=licence,
         )
 
     def close(self) -> None:

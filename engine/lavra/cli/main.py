@@ -18,7 +18,7 @@ from lavra.cli.files import check_writable, write_atomically
 from lavra.cli.support import EXIT_INCOMPLETE, shielded
 from lavra.config import load_config
 from lavra.errors import InputError, LavraError
-from lavra.inputs.reading import MAX_PDF_BYTES, describe_os_error, parse_date, read_data
+from lavra.inputs.reading import MAX_PDF_BYTES, describe_os_error, parse_date, read_data, today
 from lavra.inputs.textnorm import clean_text
 from lavra.pack import PACK_ENV
 
@@ -398,38 +398,50 @@ def issue_command(
     required=False,
 )
 @click.option("--code", "code", help="Consulta um código verificador no registro.")
+@click.option(
+    "--on", "on", metavar="AAAA-MM-DD",
+    help="Data em que se diz a situação da licença concedida pelo documento (padrão: hoje, "
+    "no horário de Brasília).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @shielded
-def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
+def verify_command(file: Path | None, code: str | None, on: str | None, as_json: bool) -> None:
     """Verifica um documento emitido: assinatura íntegra, confiável, sem alteração
-    posterior, e o registro com este código e este hash. Sai com 0 só quando tudo confere."""
+    posterior, e o registro com este código e este hash. Sai com 0 só quando tudo confere.
+    Para um documento que concedeu licença, diz também a situação da licença."""
     # Neither the renderer nor the content pack: only the validator and the registry.
-    from lavra.verifying import Verifier
+    from lavra.verifying import Verifier, licence_situation
 
+    day = _on(on) or today()
     issuer = Verifier.from_config()
     if code is not None:
         record = issuer.lookup_code(code)
         if record is None:
             raise LavraError(f"Código verificador {code} não encontrado no registro.")
+        licence = licence_situation(issuer.registry, record.id, day)
         payload = {
             "registered": True,
             "number": record.formatted,
-            "form": record.form,
             "series": record.series,
+            "printed": record.printed,
+            "form": record.form,
             "issued_at": record.issued_at_local.isoformat(),
             "signer": record.signer_subject,
             "cancelled": record.cancelled,
             "cancel_reason": record.cancel_reason,
+            "licence": licence.to_json() if licence else None,
         }
         if as_json:
             click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         else:
             state = f"CANCELADO ({record.cancel_reason})" if record.cancelled else "válido"
             click.echo(
-                f"{record.form}, {record.printed}, emitido em "
+                f"{record.printed} (formulário {record.form}), emitido em "
                 f"{record.issued_at_local:%d/%m/%Y %H:%M}, assinado por "
                 f"{record.signer_subject}: {state}."
             )
+            if licence is not None:
+                click.echo(f"Situação da licença: {licence.text}.")
         sys.exit(0 if not record.cancelled else EXIT_INCOMPLETE)
     if file is None:
         raise LavraError("Informe o arquivo PDF ou --code CÓDIGO.")
@@ -447,20 +459,23 @@ def verify_command(file: Path | None, code: str | None, as_json: bool) -> None:
         ) from None
     from lavra.signing.pdfinspect import inspect_pdf
 
-    result = issuer.verify(raw)
+    result = issuer.verify(raw, on=day)
     alerts = inspect_pdf(raw)
     if as_json:
         click.echo(json.dumps({**result.to_json(), "alertas": list(alerts)},
                               ensure_ascii=False, indent=2))
     elif result.valid:
         click.echo(
-            f"Documento válido: {result.form} nº {result.number}, assinado por {result.signer}."
+            f"Documento válido: {result.printed} (formulário {result.form}), "
+            f"assinado por {result.signer}."
         )
     else:
         click.echo("Documento NÃO confere:")
         for problem in result.problems:
             click.echo(f"  - {problem}")
     if not as_json:
+        if result.licence is not None:
+            click.echo(f"Situação da licença: {result.licence.text}.")
         _print_alerts(alerts)
     sys.exit(0 if result.valid else EXIT_INCOMPLETE)
 

@@ -52,7 +52,7 @@ from lavra.registry.tables import (
 )
 from lavra.textutil import format_date
 
-__all__ = ["LicenceView", "RegistryState", "StateDiff", "act_of"]
+__all__ = ["LicenceView", "RegistryState", "StateDiff", "TimelineEntry", "act_of"]
 
 BUILT_KEY = "construido"
 
@@ -82,6 +82,8 @@ class LicenceView:
     holder_name: str | None
     placa: str | None
     renewed_by: str | None = None
+    #: The registry id of the act that granted it (the staff pages link to it).
+    document_id: int | None = None
 
     def describe(self, on: date) -> str:
         """``em vigor``, ``cassado em 05/12/2026 pelo CAS-TAXI nº 0001/2026``, ``vencido``..."""
@@ -97,6 +99,17 @@ class LicenceView:
         when = "" if self.status_since is None else f" em {format_date(self.status_since)}"
         by = "" if self.status_act is None else f" pelo {self.status_act}"
         return f"{text}{when}{by}"
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One change of the state: its date, the act that made it (number as printed and
+    registry id) and what it did, in pt-BR."""
+
+    on: date
+    printed: str
+    detail: str
+    document_id: int
 
 
 @dataclass(frozen=True)
@@ -315,6 +328,7 @@ class RegistryState(RegistryQueries):
             status_since=lic.status_since, valid_from=lic.valid_from,
             valid_until=lic.valid_until, holder=doc, holder_name=name, placa=placa,
             renewed_by=status_act if lic.status == LicenceStatus.RENEWED else None,
+            document_id=lic.document_id,
         )
 
     def licence_views(self, *, placa: str | None = None, holder: str | None = None
@@ -358,8 +372,16 @@ class RegistryState(RegistryQueries):
                       ) -> Iterator[tuple[date, str, str]]:
         """The timeline of a vehicle or party: (date, act printed, what it did), oldest
         first, through the indexed state (never a scan of the documents)."""
+        for entry in self.timeline(document_ids=document_ids, placa=placa, holder=holder,
+                                   licence_document=licence_document):
+            yield entry.on, entry.printed, entry.detail
+
+    def timeline(self, *, document_ids: Any = None, placa: str | None = None,
+                 holder: str | None = None, licence_document: int | None = None,
+                 ) -> tuple[TimelineEntry, ...]:
+        """:meth:`state_changes` with each act's registry id (for the pages' links)."""
         stmt = (select(StateChangeRow.on, DocumentRow.series, DocumentRow.number,
-                       DocumentRow.year, StateChangeRow.detail)
+                       DocumentRow.year, StateChangeRow.detail, DocumentRow.id)
                 .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id))
         with self._database_errors(), self._read() as session:
             licence_ids: list[int] = []
@@ -370,6 +392,8 @@ class RegistryState(RegistryQueries):
             if holder is not None:
                 doc = normalize_cpf_cnpj(holder)
                 party = session.scalars(select(PartyRow.id).where(PartyRow.doc == doc)).first()
+                if party is None:  # not "party_id IS NULL": every change without a party
+                    return ()
                 licence_ids = list(session.scalars(
                     select(LicenceRow.id).where(LicenceRow.holder_id == party)))
                 stmt = stmt.where((StateChangeRow.licence_id.in_(licence_ids))
@@ -382,5 +406,5 @@ class RegistryState(RegistryQueries):
             else:
                 stmt = stmt.where(StateChangeRow.licence_id.in_(licence_ids))
             rows = session.execute(stmt.order_by(StateChangeRow.on, StateChangeRow.id)).all()
-        for on, series, number, year, detail in rows:
-            yield on, printed_number(series, number, year), detail
+        return tuple(TimelineEntry(on, printed_number(series, number, year), detail, ident)
+                     for on, series, number, year, detail, ident in rows)

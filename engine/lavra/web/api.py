@@ -20,7 +20,7 @@ from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import MAX_DATA_BYTES, MAX_STRING_CHARS, check_date, load_json, parse_data
 from lavra.inputs.textnorm import MAX_DEPTH, clean_text, clean_tree
 from lavra.law.model import resolve
-from lavra.web.common import DOCX, PDF, AccessDenied, context_of, file_response
+from lavra.web.common import DOCX, PDF, AccessDenied, NotFound, context_of, file_response
 from lavra.web.context import WebContext
 from lavra.web.issuance import issue_document, may_cancel
 from lavra.web.pages_public import _read, lookup, public_record, verify_upload_bytes
@@ -290,7 +290,7 @@ def verify_code(request: Request, code: Annotated[str, PathParam(max_length=64)]
     record = lookup(ctx, code[:64])
     if record is None:
         raise NotFound("Nenhum documento emitido tem este código de verificação.")
-    return public_record(ctx, record)
+    return public_record(ctx, record, ctx.today())
 
 
 @router.get("/law/{citation}", summary="Texto e referência de um dispositivo (lavra law show)",
@@ -300,10 +300,6 @@ def law(request: Request, citation: str) -> dict[str, Any]:
     found = resolve(ctx.engine.content.laws, citation[:200])
     return {"citation": citation, "reference": found.reference, "short": found.short,
             "text": found.text or ""}
-
-
-class NotFound(InputError):
-    """Nothing with that key."""
 
 
 # ------------------------------------------------------------------ staff

@@ -34,13 +34,23 @@ from lavra.errors import (
     UnknownFormError,
     describe_error,
 )
-from lavra.web import api, pages_batch, pages_facts, pages_public, pages_staff, pages_values
+from lavra.web import (
+    api,
+    pages_batch,
+    pages_facts,
+    pages_licences,
+    pages_public,
+    pages_staff,
+    pages_values,
+)
 from lavra.web.batchjobs import BatchBusy
 from lavra.web.common import (
     STATIC_DIR,
     AccessDenied,
+    BadRequest,
     CsrfError,
     LoginRequired,
+    NotFound,
     make_templates,
     page,
     redirect,
@@ -196,8 +206,10 @@ def _problem(request: Request, status: int, message: str, field: str | None = No
 
 
 def _status_of(error: LavraError) -> int:
-    if isinstance(error, (UnknownFormError, api.NotFound)):
+    if isinstance(error, (UnknownFormError, NotFound)):
         return 404
+    if isinstance(error, BadRequest):
+        return 400
     if isinstance(error, (CsrfError, AccessDenied)):
         return 403
     if isinstance(error, api.TokenRequired):
@@ -378,6 +390,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(pages_public.router)
     app.include_router(pages_staff.router)
+    app.include_router(pages_licences.router)
     app.include_router(pages_facts.router)
     app.include_router(pages_facts.api_router)
     app.include_router(pages_values.router)

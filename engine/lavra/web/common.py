@@ -89,6 +89,14 @@ class AccessDenied(LavraError):
     """The signed-in account may not do this."""
 
 
+class NotFound(InputError):
+    """Nothing with that key (a 404 page, or the API's 404 problem)."""
+
+
+class BadRequest(InputError):
+    """A key in the address that cannot name anything (a 400 page)."""
+
+
 class LoginRequired(LavraError):
     def __init__(self, path: str) -> None:
         super().__init__("É preciso entrar com a sua conta para acessar esta página.")

@@ -18,6 +18,7 @@ from lavra.checking.content import FormSpec
 from lavra.config import Config, load_config
 from lavra.documents import Engine
 from lavra.errors import CitationError, ConfigError, LavraError
+from lavra.inputs import reading
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry, open_default_registry
 from lavra.render.fillable.schema import inline_refs
@@ -159,6 +160,11 @@ class WebContext:
         self.throttle = LoginThrottle()
         self._citations: dict[str, CitationView] = {}
         self._schemas: dict[str, dict[str, Any]] = {}
+
+    def today(self) -> date:
+        """Today in America/Sao_Paulo: the date a licence's status is stated on (the
+        tests replace it with a fixed date)."""
+        return reading.today()
 
     # ----------------------------------------------------------------- engine
     @cached_property

@@ -28,12 +28,13 @@ from lavra.batch.output import docx_name, summary_rows
 from lavra.batch.runner import find_kind
 from lavra.errors import LavraError
 from lavra.registry.runs import RunRecord, get_run, list_runs, run_items, run_progress
-from lavra.web.api import STAFF_ERRORS, NotFound, staff_user
+from lavra.web.api import STAFF_ERRORS, staff_user
 from lavra.web.batchjobs import BatchBusy, BatchJobs, Job, StartRequest, Upload
 from lavra.web.common import (
     DOCX,
     PDF,
     AccessDenied,
+    NotFound,
     context_of,
     error_message,
     file_response,

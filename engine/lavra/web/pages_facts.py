@@ -23,8 +23,8 @@ from lavra.inputs.textnorm import clean_text
 from lavra.recording import FactRecorder
 from lavra.registry.facts import Fact
 from lavra.registry.records import IssuedRecord
-from lavra.web.api import STAFF_ERRORS, NotFound, Staff, StrictJSONRoute
-from lavra.web.common import context_of, read_form, redirect, require_user
+from lavra.web.api import STAFF_ERRORS, Staff, StrictJSONRoute
+from lavra.web.common import NotFound, context_of, read_form, redirect, require_user
 from lavra.web.context import WebContext
 
 __all__ = ["api_router", "fact_json", "facts_page_context", "router"]

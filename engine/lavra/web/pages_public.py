@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -12,6 +13,7 @@ from lavra.errors import InputError, LavraError
 from lavra.recording import FactDeadline, FactRecorder
 from lavra.registry.records import IssuedRecord
 from lavra.signing.verification import normalize_code
+from lavra.verifying import licence_situation
 from lavra.web.common import (
     PDF,
     context_of,
@@ -152,8 +154,10 @@ def lookup(ctx: WebContext, code: str) -> IssuedRecord | None:
     return ctx.registry.by_code(canonical)
 
 
-def public_record(ctx: WebContext, record: IssuedRecord) -> dict[str, Any]:
-    """The minimal record the public may see for a valid code: nobody's personal data."""
+def public_record(ctx: WebContext, record: IssuedRecord, on: date) -> dict[str, Any]:
+    """The minimal record the public may see for a valid code: nobody's personal data;
+    for an act that granted a licence, the licence's status on ``on``."""
+    licence = licence_situation(ctx.registry, record.id, on)
     return {
         "numero": record.formatted,
         "serie": record.series,
@@ -168,6 +172,8 @@ def public_record(ctx: WebContext, record: IssuedRecord) -> dict[str, Any]:
         else None,
         "valido_ate": record.valid_until.isoformat() if record.valid_until else None,
         "codigo": record.verification_code,
+        "situacao_licenca": licence.text if licence else None,
+        "licenca": licence.to_json() if licence else None,
     }
 
 
@@ -194,11 +200,12 @@ async def _verify_code_page(request: Request, code: str) -> Response:
                      "Confira a digitação."},
             404,
         )
+    licence = await run_in_threadpool(licence_situation, ctx.registry, record.id, ctx.today())
     return page(
         request,
         "verificar.html",
         {"codigo": record.verification_code, "registro": record, "erro": None,
-         "resultado": None, "titulo": ctx.record_title(record),
+         "resultado": None, "titulo": ctx.record_title(record), "licenca": licence,
          "prazos_ciencia": await run_in_threadpool(public_deadlines, ctx, record)},
     )
 
@@ -231,7 +238,8 @@ async def verify_original(request: Request, code: str) -> Response:
 def verify_upload_bytes(ctx: WebContext, pdf: bytes) -> dict[str, Any]:
     check_pdf_bytes(pdf)
     ctx.require_issuer()
-    result = run_isolated(verify_document, pdf, ctx.config, limits=ctx.settings.sandbox)
+    result = run_isolated(verify_document, pdf, ctx.config, ctx.today(),
+                          limits=ctx.settings.sandbox)
     if not isinstance(result, dict):
         raise LavraError("A verificação não produziu um resultado legível.")
     return result

@@ -15,6 +15,7 @@ from lavra.web.common import (
     DOCX,
     PDF,
     AccessDenied,
+    NotFound,
     context_of,
     current_session,
     error_message,
@@ -30,6 +31,7 @@ from lavra.web.context import WebContext
 from lavra.web.forms import form_page, live_report, submission
 from lavra.web.issuance import issue_document, may_cancel
 from lavra.web.pages_facts import facts_page_context
+from lavra.web.pages_licences import licence_section
 from lavra.web.users import ROLE_LABELS, Role, User, parse_role
 
 router = APIRouter(include_in_schema=False)
@@ -197,7 +199,7 @@ async def registry_search(request: Request, q: str | None = None) -> Response:
 def _document(ctx: WebContext, document_id: int) -> Any:
     record = ctx.registry.get_by_id(document_id)
     if record is None:
-        raise InputError("Documento não consta do registro.", field="/documento")
+        raise NotFound("Documento não consta do registro.", field="/documento")
     return record
 
 
@@ -214,7 +216,8 @@ async def document_page(request: Request, document_id: int) -> Response:
         {"doc": record, "historico": history, "tem_docx": docx is not None,
          "titulo": ctx.record_title(record), "erro": None,
          "pode_cancelar": may_cancel(ctx, user, record),
-         **await run_in_threadpool(facts_page_context, ctx, record)},
+         **await run_in_threadpool(facts_page_context, ctx, record),
+         **await run_in_threadpool(licence_section, ctx, record.id)},
     )
 
 

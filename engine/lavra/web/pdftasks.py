@@ -6,6 +6,7 @@ Each function takes and returns plain values only.
 from __future__ import annotations
 
 import io
+from datetime import date
 from typing import Any
 
 from lavra.errors import InputError
@@ -79,9 +80,10 @@ def _verifier(config: Any) -> Any:
     return verifier
 
 
-def verify_document(pdf: bytes, config: Any) -> dict[str, Any]:
-    """The verification of a PDF (:class:`lavra.verifying.Verifier`), as JSON-ready values."""
-    result = _verifier(config).verify(pdf)
+def verify_document(pdf: bytes, config: Any, on: date | None = None) -> dict[str, Any]:
+    """The verification of a PDF (:class:`lavra.verifying.Verifier`), as JSON-ready values;
+    with ``on``, the status on that date of the licence the document granted."""
+    result = _verifier(config).verify(pdf, on=on)
     payload = result.to_json()
     if not isinstance(payload, dict):
         raise InputError("A verificação não produziu um resultado legível.")

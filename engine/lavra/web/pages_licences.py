@@ -1,0 +1,112 @@
+"""Staff pages of the licensing state: a vehicle's and a party's licences, with their
+status, and their timeline, each change linking to the act's page; and the section
+"Situação e histórico da licença" of a document that granted a licence.
+
+The status is said on today in America/Sao_Paulo (:meth:`WebContext.today`); every
+lookup reads the registry's state alone (:mod:`lavra.registry.licensing`)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from lavra.inputs.formats import (
+    has_cnpj_shape,
+    has_cpf_shape,
+    has_placa_shape,
+    mask_cnpj,
+    mask_cpf,
+    mask_placa,
+    normalize_placa,
+    unmask,
+)
+from lavra.registry.licensing import LicenceView
+from lavra.web.common import BadRequest, NotFound, context_of, page, require_user
+from lavra.web.context import WebContext
+
+__all__ = ["licence_section", "router"]
+
+router = APIRouter(include_in_schema=False)
+
+#: Longest key read from the address (a plate has 7 characters, a masked CNPJ 18).
+MAX_KEY = 40
+
+
+def _licence_rows(views: tuple[LicenceView, ...], on: date) -> list[dict[str, Any]]:
+    return [
+        {"licenca": view, "situacao": view.describe(on),
+         "titular": view.holder_name or _masked_doc(view.holder) or "titular não identificado",
+         "placa": mask_placa(view.placa) if view.placa else None}
+        for view in views
+    ]
+
+
+def _masked_doc(doc: str | None) -> str | None:
+    if not doc:
+        return None
+    return mask_cpf(doc) if has_cpf_shape(doc) else mask_cnpj(doc)
+
+
+def licence_section(ctx: WebContext, document_id: int) -> dict[str, Any]:
+    """The document page's licence context: the licence it granted with its status
+    today, and the licence's timeline (nothing when it granted none)."""
+    view = ctx.registry.licence_of(document_id)
+    if view is None:
+        return {"licenca": None, "historico_licenca": ()}
+    on = ctx.today()
+    return {"licenca": _licence_rows((view,), on)[0], "situacao_em": on,
+            "historico_licenca": ctx.registry.timeline(licence_document=document_id)}
+
+
+def _vehicle(ctx: WebContext, placa: str) -> dict[str, Any]:
+    on = ctx.today()
+    views = ctx.registry.licence_views(placa=placa)
+    timeline = ctx.registry.timeline(placa=placa)
+    if not views and not timeline:
+        raise NotFound(f"Nada consta do cadastro de licenças para o veículo de placa "
+                            f"{mask_placa(placa)}.", field="/placa")
+    return {"titulo": f"Veículo {mask_placa(placa)}", "tipo": "veiculo", "situacao_em": on,
+            "licencas": _licence_rows(views, on), "historico": timeline,
+            "nomes": (), "impedimentos": ()}
+
+
+def _party(ctx: WebContext, doc: str) -> dict[str, Any]:
+    on = ctx.today()
+    names = ctx.registry.party_names(doc)
+    bars = ctx.registry.bars_of(doc, on)
+    views = ctx.registry.licence_views(holder=doc)
+    timeline = ctx.registry.timeline(holder=doc)
+    kind = "CPF" if has_cpf_shape(doc) else "CNPJ"
+    masked = _masked_doc(doc)
+    if not (names or bars or views or timeline):
+        raise NotFound(f"Nada consta do cadastro de licenças para o {kind} {masked}.",
+                            field="/cpf_cnpj")
+    return {"titulo": f"{kind} {masked}", "tipo": "pessoa", "situacao_em": on,
+            "licencas": _licence_rows(views, on), "historico": timeline, "nomes": names,
+            "impedimentos": bars}
+
+
+@router.get("/equipe/veiculos/{placa}")
+async def vehicle_page(request: Request, placa: str) -> Response:
+    require_user(request)
+    key = placa[:MAX_KEY]
+    if not has_placa_shape(key):
+        raise BadRequest(f"Placa inválida: «{key}». Use o formato ABC1234 ou ABC1D23.",
+                         field="/placa")
+    context = await run_in_threadpool(_vehicle, context_of(request), normalize_placa(key))
+    return page(request, "cadastro.html", context)
+
+
+@router.get("/equipe/pessoas/{cpf_cnpj:path}")  # a masked CNPJ has a slash
+async def party_page(request: Request, cpf_cnpj: str) -> Response:
+    require_user(request)
+    key = cpf_cnpj[:MAX_KEY]
+    if not (has_cpf_shape(key) or has_cnpj_shape(key)):
+        raise BadRequest(f"CPF ou CNPJ inválido: «{key}». Informe os 11 dígitos do CPF ou "
+                         "os 14 caracteres do CNPJ.", field="/cpf_cnpj")
+    context = await run_in_threadpool(_party, context_of(request), unmask(key))
+    return page(request, "cadastro.html", context)

@@ -1,0 +1,96 @@
+"""``lavra verify`` states the status of the licence an act granted, beside the
+signature's validity: a real signed alvará verified in force, then after a cassação
+recorded with the pack's effects; an act that grants no licence shows nothing more.
+Every status is asked on a fixed date (``--on``), never today's."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from issuers import dev_issuer
+from test_licensing_state import cassacao
+
+from lavra.checking.content import Content
+from lavra.cli.main import main
+from lavra.documents import Engine
+from lavra.issuing import Issuer
+
+ALV = "alvara-fretamento"
+ON = date(2026, 11, 29)
+
+
+@pytest.fixture
+def issuer(pack_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.chdir(tmp_path)
+    for name in ("LAVRA_DATABASE_URL", "LAVRA_DATA", "LAVRA_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    opened = dev_issuer(Engine(Content(pack_dir)), tmp_path / "lavra-dados")
+    yield opened
+    opened.close()
+
+
+def _verify(*args: str) -> Any:
+    return CliRunner().invoke(main, ["verify", *args])
+
+
+def test_verify_states_the_licence_in_force_then_cassated(
+    issuer: Issuer, pack_dir: Path, tmp_path: Path
+) -> None:
+    data = json.loads((pack_dir / "forms" / ALV / "exemplo.json").read_text("utf-8"))
+    alvara = issuer.issue(ALV, data, ON)
+    pdf = tmp_path / "alvara.pdf"
+    pdf.write_bytes(alvara.pdf)
+    printed = alvara.record.printed
+
+    before = _verify(str(pdf), "--on", "2026-12-01")
+    assert before.exit_code == 0, before.output
+    # The series and number as printed, the form id apart (issue 23, class 8).
+    assert f"Documento válido: {printed} (formulário {ALV})" in before.output
+    assert "Situação da licença: em vigor." in before.output
+    as_json = json.loads(_verify(str(pdf), "--on", "2026-12-01", "--json").output)
+    assert as_json["printed"] == printed and as_json["series"] == alvara.record.series
+    assert as_json["licence"]["situation"] == "em vigor"
+    assert as_json["licence"]["on"] == "2026-12-01"
+
+    decision = cassacao(issuer.registry, alvara.record, on=date(2026, 12, 10))
+    after = _verify(str(pdf), "--on", "2026-12-15")
+    # The signature stays valid: the act was lawfully issued; the licence has ended.
+    assert after.exit_code == 0, after.output
+    assert (f"Situação da licença: cassado em 10/12/2026 pelo {decision.printed}."
+            in after.output)
+    by_code = _verify("--code", alvara.record.verification_code, "--on", "2026-12-15")
+    assert by_code.exit_code == 0, by_code.output
+    assert by_code.output.startswith(f"{printed} (formulário {ALV}), emitido em")
+    assert f"cassado em 10/12/2026 pelo {decision.printed}" in by_code.output
+    code_json = json.loads(_verify("--code", alvara.record.verification_code,
+                                   "--on", "2026-12-15", "--json").output)
+    assert code_json["licence"]["status"] == "cassated"
+
+    # The cassação grants no licence: nothing is said of one.
+    no_licence = _verify("--code", decision.verification_code, "--on", "2026-12-15")
+    assert no_licence.exit_code == 0, no_licence.output
+    assert "Situação da licença" not in no_licence.output
+    assert json.loads(_verify("--code", decision.verification_code,
+                              "--json").output)["licence"] is None
+
+
+def test_verify_says_a_licence_past_its_last_day_expired(
+    issuer: Issuer, pack_dir: Path, tmp_path: Path
+) -> None:
+    data = json.loads((pack_dir / "forms" / ALV / "exemplo.json").read_text("utf-8"))
+    alvara = issuer.issue(ALV, data, ON)
+    view = issuer.registry.licence_of(alvara.record.id)
+    assert view is not None and view.valid_until is not None
+    pdf = tmp_path / "alvara.pdf"
+    pdf.write_bytes(alvara.pdf)
+    late = view.valid_until.replace(year=view.valid_until.year + 1)
+    result = _verify(str(pdf), "--on", late.isoformat())
+    assert result.exit_code == 0, result.output
+    assert f"Situação da licença: vencido em {view.valid_until:%d/%m/%Y}." in result.output
+    bad = _verify(str(pdf), "--on", "amanhã")
+    assert bad.exit_code == 2 and "--on" in bad.output and "Traceback" not in bad.output

@@ -1,0 +1,137 @@
+"""The licence's status on the public verification page and in ``/api/verify``: an
+alvará in force, one cassated by a decision recorded with the pack's effects, and an act
+granting no licence (nothing said). The application's «today» is a fixed date."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from test_licensing_state import cassacao
+from webhelpers import REPO, csrf_of, login, make_context
+
+from lavra.registry.records import IssuedRecord
+from lavra.web import WebContext, create_app
+
+ALV = "alvara-fretamento"
+ON = date(2026, 11, 29)
+TODAY = date(2026, 12, 15)
+
+
+@dataclass(frozen=True)
+class Acts:
+    in_force: IssuedRecord
+    cassated: IssuedRecord
+    cassated_pdf: bytes
+    decision: IssuedRecord
+
+
+def _alvara(context: WebContext, placa: str) -> Any:
+    data = json.loads((REPO / "forms" / ALV / "exemplo.json").read_text("utf-8"))
+    data["veiculo"]["placa"] = placa
+    return context.require_issuer().issue(ALV, data, ON)
+
+
+@pytest.fixture(scope="module")
+def context(tmp_path_factory: pytest.TempPathFactory) -> WebContext:
+    made = make_context(Path(tmp_path_factory.mktemp("licencas")) / "dados")
+    made.today = lambda: TODAY  # type: ignore[method-assign]
+    return made
+
+
+@pytest.fixture(scope="module")
+def acts(context: WebContext) -> Acts:
+    in_force = _alvara(context, "ABC1D23")
+    cassated = _alvara(context, "DEF2G34")
+    decision = cassacao(context.registry, cassated.record, on=date(2026, 12, 10))
+    return Acts(in_force.record, cassated.record, cassated.pdf, decision)
+
+
+@pytest.fixture
+def client(context: WebContext) -> Iterator[TestClient]:
+    with TestClient(create_app(context)) as test_client:
+        yield test_client
+
+
+def test_the_public_page_states_the_licence_beside_the_signature(
+    client: TestClient, acts: Acts
+) -> None:
+    in_force = client.get(f"/verificar/{acts.in_force.verification_code}")
+    assert in_force.status_code == 200
+    assert "Documento válido" in in_force.text
+    assert "Situação da licença</dt><dd class=\"situacao-licenca\">em vigor</dd>" in in_force.text
+    cassated = client.get("/verificar", params={"codigo": acts.cassated.verification_code})
+    assert f"cassado em 10/12/2026 pelo {acts.decision.printed}" in cassated.text
+    assert "65.563.842" not in cassated.text  # nobody's personal data on the public page
+    decision = client.get(f"/verificar/{acts.decision.verification_code}")
+    assert decision.status_code == 200 and "Situação da licença" not in decision.text
+
+
+def test_the_uploaded_pdf_and_the_api_state_the_licence(client: TestClient, acts: Acts) -> None:
+    token = csrf_of(client, "/verificar")
+    uploaded = client.post("/verificar", data={"csrf": token},
+                           files={"arquivo": ("a.pdf", acts.cassated_pdf, "application/pdf")})
+    assert uploaded.status_code == 200, uploaded.text[:500]
+    assert "Documento autêntico" in uploaded.text
+    assert f"cassado em 10/12/2026 pelo {acts.decision.printed}" in uploaded.text
+    checked = client.post("/api/verify",
+                          files={"file": ("a.pdf", acts.cassated_pdf, "application/pdf")}).json()
+    assert checked["valid"] is True and checked["printed"] == acts.cassated.printed
+    assert checked["licence"]["status"] == "cassated"
+    assert checked["licence"]["on"] == TODAY.isoformat()
+    public = client.get(f"/api/verify/{acts.in_force.verification_code}").json()
+    assert public["situacao_licenca"] == "em vigor"
+    assert client.get(f"/api/verify/{acts.decision.verification_code}").json()[
+        "situacao_licenca"] is None
+
+
+def test_staff_pages_of_the_licence_the_vehicle_and_the_party(
+    client: TestClient, acts: Acts
+) -> None:
+    assert client.get("/equipe/veiculos/DEF2G34", follow_redirects=False).status_code in (
+        302, 303, 307)  # sign-in required, like every /equipe page
+    login(client, "clara")
+    decision_link = f'href="/equipe/documentos/{acts.decision.id}"'
+    document = client.get(f"/equipe/documentos/{acts.cassated.id}").text
+    assert "Situação e histórico da licença" in document
+    assert f"cassado em 10/12/2026 pelo {acts.decision.printed}" in document
+    assert decision_link in document
+    assert "Situação e histórico da licença" not in client.get(
+        f"/equipe/documentos/{acts.decision.id}").text
+
+    vehicle = client.get("/equipe/veiculos/def-2g34")
+    assert vehicle.status_code == 200 and "<h1>Veículo DEF2G34</h1>" in vehicle.text
+    assert "cassado em 10/12/2026" in vehicle.text and decision_link in vehicle.text
+    assert f'href="/equipe/documentos/{acts.in_force.id}"' not in vehicle.text
+
+    party = client.get("/equipe/pessoas/65.563.842%2F0001-05")
+    assert party.status_code == 200 and "CNPJ 65.563.842/0001-05" in party.text
+    assert "Impedimento" in party.text and "até 10/12/2027" not in party.text
+    assert f'href="/equipe/documentos/{acts.in_force.id}"' in party.text
+    assert "em vigor" in party.text and decision_link in party.text
+    assert 'href="/equipe/veiculos/ABC1D23"' in party.text
+
+    found = client.get("/equipe/registro", params={"q": "DEF2G34"}).text
+    assert 'href="/equipe/veiculos/DEF2G34"' in found
+    assert 'href="/equipe/pessoas/65563842000105"' in found
+
+
+@pytest.mark.parametrize(("url", "status", "message"), [
+    ("/equipe/veiculos/XYZ", 400, "Placa inválida"),
+    ("/equipe/veiculos/ZZZ9Z99", 404, "Nada consta do cadastro de licenças"),
+    ("/equipe/pessoas/123", 400, "CPF ou CNPJ inválido"),
+    ("/equipe/pessoas/111.444.777-35", 404, "Nada consta do cadastro de licenças"),
+    ("/equipe/documentos/999999", 404, "Documento não consta do registro"),
+])
+def test_bad_keys_get_a_clear_page(client: TestClient, acts: Acts, url: str, status: int,
+                                   message: str) -> None:
+    login(client, "clara")
+    response = client.get(url)
+    assert response.status_code == status and message in response.text
+    assert "Traceback" not in response.text
