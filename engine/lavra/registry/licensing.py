@@ -357,9 +357,10 @@ class RegistryState(RegistryQueries):
                       holder: str | None = None, licence_document: int | None = None,
                       ) -> Iterator[tuple[date, str, str]]:
         """The timeline of a vehicle or party: (date, act printed, what it did), oldest
-        first, through the indexed state (never a scan of the documents)."""
+        first, through the indexed state (never a scan of the documents). An act
+        imported from before lavra is printed with where it came from."""
         stmt = (select(StateChangeRow.on, DocumentRow.series, DocumentRow.number,
-                       DocumentRow.year, StateChangeRow.detail)
+                       DocumentRow.year, StateChangeRow.detail, DocumentRow.origin)
                 .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id))
         with self._database_errors(), self._read() as session:
             licence_ids: list[int] = []
@@ -382,5 +383,6 @@ class RegistryState(RegistryQueries):
             else:
                 stmt = stmt.where(StateChangeRow.licence_id.in_(licence_ids))
             rows = session.execute(stmt.order_by(StateChangeRow.on, StateChangeRow.id)).all()
-        for on, series, number, year, detail in rows:
-            yield on, printed_number(series, number, year), detail
+        for on, series, number, year, detail, origin in rows:
+            printed = printed_number(series, number, year)
+            yield on, printed if origin is None else f"{printed} (importado: {origin})", detail
