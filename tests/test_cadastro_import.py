@@ -195,3 +195,29 @@ def test_the_command_imports_and_shows_where_each_act_came_from(tmp_path: Path) 
     refused = runner.invoke(main, ["cadastro", "importar", str(bad), "--registro", url])
     assert refused.exit_code == 1
     assert "Linha 2 do arquivo ruim.csv, campo «tipo»: tipo desconhecido" in refused.output
+
+
+def test_the_renewal_run_picks_an_imported_alvara(tmp_path: Path) -> None:
+    from issuers import dev_issuer
+
+    from lavra.batch.model import RunRequest
+    from lavra.batch.runner import find_kind, run_batch
+    from lavra.checking.content import Content
+    from lavra.documents import Engine
+    from lavra.issuing import registry_url
+
+    issuer = dev_issuer(Engine(Content(REPO), pool=None), tmp_path / "dados")
+    try:
+        load(issuer.registry)
+        # Dated 15/12/2028, over the alvarás due by 28/02/2029: ALV-FRET nº 0031/2024
+        # (until 09/02/2029), imported; no request was filed, so it is notified.
+        request = RunRequest("renovacao-fretamento", {"vencendo_ate": "2029-02-28"},
+                             date(2028, 12, 15), None, None)
+        summary = run_batch(issuer, find_kind(issuer, "renovacao-fretamento"), request,
+                            tmp_path / "saida", database_url=registry_url(issuer.config),
+                            simulate=True)
+    finally:
+        issuer.close()
+    documents_ = [r for r in summary.rows if r.role == "documento"]
+    assert [r.holder for r in documents_] == ["65563842000105 FRE1A11"]
+    assert documents_[0].outcome == "notificado"
