@@ -60,7 +60,9 @@
                                               50, I; fretamento art. 24),
                                               ``notificacao_defesa`` (the notice
                                               that opens the defence),
-                                              ``checks``
+                                              ``importacao`` (the acts from
+                                              before lavra, ``lavra cadastro
+                                              importar``), ``checks``
                                               (``idade_veiculo``), ``amount`` (``lavra
                                               amount``); ``citing``, ``computing`` and
                                               ``sources`` (what every computation reads)
@@ -98,6 +100,7 @@ def pacote() -> ContentPack:
         due_process,
         estado,
         fact_dates,
+        importacao,
         indeferimento,
         infractions,
         lote,
@@ -165,7 +168,7 @@ def pacote() -> ContentPack:
         vehicle_age, eligibility, candidate, population, ranking, infractions,
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
-        estado, estado_fretamento, estado_escolar,
+        estado, estado_fretamento, estado_escolar, importacao,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -180,4 +183,5 @@ def pacote() -> ContentPack:
         batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN,
                     renovacao_lote_fretamento.RUN.name: renovacao_lote_fretamento.RUN},
         effects={**estado_fretamento.EFFECTS, **estado_escolar.EFFECTS},
+        imports=importacao.IMPORTS,
     )

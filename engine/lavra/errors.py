@@ -7,7 +7,8 @@ one of these.
 
     LavraError
     ├── InputError            bad input from the user (data, dates, options)
-    │   └── UnknownFormError  the form id does not exist in the content pack
+    │   ├── UnknownFormError  the form id does not exist in the content pack
+    │   └── ImportRefusedError  rows of an import file refused (nothing written)
     ├── CitationError         a citation that does not resolve
     ├── ParameterError        no value of a parameter in force on the date asked
     ├── ContentPackError      the content pack itself is broken
@@ -36,6 +37,15 @@ class InputError(LavraError):
 
 class UnknownFormError(InputError):
     """The form id is not in the content pack."""
+
+
+class ImportRefusedError(InputError):
+    """Rows of an import file (``lavra cadastro importar``) refused: ``problems`` names
+    each line and field at fault, and nothing was written."""
+
+    def __init__(self, message: str, problems: tuple[str, ...]) -> None:
+        super().__init__(message, field="/arquivo")
+        self.problems = problems
 
 
 class CitationError(LavraError):

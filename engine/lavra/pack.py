@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from lavra.checking.checks import Rule
     from lavra.checking.computations import AmountQuery, Computation
     from lavra.registry.effects import EffectsOf
+    from lavra.registry.importing import ImportSpec
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -117,6 +118,9 @@ class ContentPack:
     effects: Mapping[str, EffectsOf] = field(default_factory=dict, repr=False)
     """What each form's acts do to the licensing state, by form id
     (:mod:`lavra.registry.effects`): declared beside the article they implement."""
+    imports: Mapping[str, ImportSpec] = field(default_factory=dict, repr=False)
+    """The acts from before lavra that ``lavra cadastro importar`` reads, by the value of
+    a row's column ``tipo`` (:mod:`lavra.registry.importing`)."""
 
     @property
     def stamp_font_path(self) -> Path | None:

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import date
+from pathlib import Path
 
 import click
 
 from lavra.cli.support import shielded
-from lavra.errors import InputError
+from lavra.errors import ImportRefusedError, InputError
 from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape
 from lavra.inputs.reading import today
+from lavra.pack import ContentPack
 from lavra.registry.licensing import LicenceView
 from lavra.registry.store import Registry
 
@@ -24,6 +26,10 @@ REGISTRY_OPTION = click.option(
 
 
 def _registry(registry_url: str | None) -> Registry:
+    return _pack_registry(registry_url)[0]
+
+
+def _pack_registry(registry_url: str | None) -> tuple[Registry, ContentPack]:
     from lavra.config import load_config
     from lavra.documents import Engine
     from lavra.registry.store import open_default_registry, open_registry
@@ -31,8 +37,9 @@ def _registry(registry_url: str | None) -> Registry:
     config = load_config()
     registry = (open_registry(registry_url) if registry_url
                 else open_default_registry(config.data_dir))
-    registry.use_effects(Engine.from_config(config).content.pack.effects)
-    return registry
+    pack = Engine.from_config(config).content.pack
+    registry.use_effects(pack.effects)
+    return registry, pack
 
 
 @click.group("cadastro")
@@ -64,6 +71,38 @@ def rebuild_command(dry_run: bool, registry_url: str | None) -> None:
         raise SystemExit(1)
 
 
+@cadastro.command("importar")
+@click.argument("path", metavar="ARQUIVO", type=click.Path(path_type=Path, dir_okay=False))
+@REGISTRY_OPTION
+@shielded
+def import_command(path: Path, registry_url: str | None) -> None:
+    """Importa os atos anteriores ao lavra (CSV ou JSON Lines; colunas no README)."""
+    from lavra.batch.inputs import read_lines
+    from lavra.registry.importing import plan_import
+
+    lines = read_lines(path, "/arquivo")
+    registry, pack = _pack_registry(registry_url)
+    with registry:
+        registry.ensure_state()
+        try:
+            report = registry.import_acts(plan_import(lines, pack.imports, path.name),
+                                          pack_version=pack.name)
+        except ImportRefusedError as refused:
+            click.echo(f"Erro: {refused.message}", err=True)
+            for problem in refused.problems:
+                click.echo(f"  {problem}", err=True)
+            raise SystemExit(1) from None
+    if not report.imported:
+        click.echo(f"Nada a importar: os {len(report.skipped)} atos do arquivo já constam do "
+                   "registro, com os mesmos dados.")
+        return
+    click.echo(f"Importados {len(report.imported)} atos anteriores ao lavra de {path.name}:")
+    for printed in report.imported:
+        click.echo(f"  {printed}")
+    if report.skipped:
+        click.echo(f"Já constavam do registro, com os mesmos dados: {len(report.skipped)}.")
+
+
 @cadastro.command("mostrar")
 @click.argument("key", metavar="PLACA|CPF|CNPJ|NÚMERO")
 @click.option("--serie", "series", help="Série, quando o número se repete entre séries.")
@@ -90,6 +129,8 @@ def show_command(key: str, series: str | None, registry_url: str | None) -> None
             if record is None:
                 raise InputError(f"Nada consta do registro sob «{key}».", field="/numero")
             view = registry.licence_of(record.id)
+            if record.origin is not None:
+                click.echo(f"{record.printed} (importado: {record.origin})")
             if view is None:
                 click.echo(f"{record.printed}: este ato não concede licença.")
             else:

@@ -371,7 +371,8 @@ class RegistryState(RegistryQueries):
                       holder: str | None = None, licence_document: int | None = None,
                       ) -> Iterator[tuple[date, str, str]]:
         """The timeline of a vehicle or party: (date, act printed, what it did), oldest
-        first, through the indexed state (never a scan of the documents)."""
+        first, through the indexed state (never a scan of the documents). An act
+        imported from before lavra is printed with where it came from."""
         for entry in self.timeline(document_ids=document_ids, placa=placa, holder=holder,
                                    licence_document=licence_document):
             yield entry.on, entry.printed, entry.detail
@@ -381,7 +382,8 @@ class RegistryState(RegistryQueries):
                  ) -> tuple[TimelineEntry, ...]:
         """:meth:`state_changes` with each act's registry id (for the pages' links)."""
         stmt = (select(StateChangeRow.on, DocumentRow.series, DocumentRow.number,
-                       DocumentRow.year, StateChangeRow.detail, DocumentRow.id)
+                       DocumentRow.year, StateChangeRow.detail, DocumentRow.id,
+                       DocumentRow.origin)
                 .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id))
         with self._database_errors(), self._read() as session:
             licence_ids: list[int] = []
@@ -406,5 +408,8 @@ class RegistryState(RegistryQueries):
             else:
                 stmt = stmt.where(StateChangeRow.licence_id.in_(licence_ids))
             rows = session.execute(stmt.order_by(StateChangeRow.on, StateChangeRow.id)).all()
-        return tuple(TimelineEntry(on, printed_number(series, number, year), detail, ident)
-                     for on, series, number, year, detail, ident in rows)
+        return tuple(
+            TimelineEntry(on, printed_number(series, number, year) if origin is None
+                          else f"{printed_number(series, number, year)} (importado: {origin})",
+                          detail, ident)
+            for on, series, number, year, detail, ident, origin in rows)

@@ -109,6 +109,12 @@ class RegistryQueries:
         blob = self._blob(select(DocumentRow.pdf).where(DocumentRow.id == ident), ident)
         if blob is None:
             raise InputError(f"Documento {ident} não consta do registro.", field="/documento")
+        if not blob:
+            raise InputError(
+                f"O documento {ident} é um ato anterior ao lavra, importado para o cadastro: "
+                "não tem original eletrônico assinado (consulte o processo em papel).",
+                field="/documento",
+            )
         return blob
 
     def docx(self, document_id: int) -> bytes | None:

@@ -34,15 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.database import Conflict, database_url, engine_for, migrate
 from lavra.registry.facts import RegistryFacts
-from lavra.registry.licensing import RegistryState
+from lavra.registry.importing import RegistryImports
 from lavra.registry.records import (
     LOCAL_TZ,
     Built,
@@ -165,13 +163,14 @@ def _same_request(
 
 
 # ============================================================================ registry
-class Registry(RegistryFacts, StaffValueStore, RegistryState):
+class Registry(RegistryFacts, StaffValueStore, RegistryImports):
     """The registry of issued documents over one database. Safe to share in a process.
 
     Facts recorded after the issue (ciência, notice, payment) are the methods of
     :class:`lavra.registry.facts.RegistryFacts`; the values staff keep over the pack's
     data, those of :class:`lavra.registry.staff_values.StaffValueStore`; the licensing
-    state the acts create, those of :class:`lavra.registry.licensing.RegistryState`.
+    state the acts create, those of :class:`lavra.registry.licensing.RegistryState`; the
+    import of acts from before lavra, :class:`lavra.registry.importing.RegistryImports`.
     """
 
     # ------------------------------------------------------------ issuing
@@ -322,21 +321,6 @@ class Registry(RegistryFacts, StaffValueStore, RegistryState):
             cpf_cnpj=holder,
             placa=plate,
         )
-
-    @staticmethod
-    def _lock_counter(session: Session, series: str, year: int) -> CounterRow:
-        postgresql = session.get_bind().dialect.name == "postgresql"
-        insert = postgresql_insert if postgresql else sqlite_insert
-        session.execute(
-            insert(CounterRow)
-            .values(series=series, year=year, last_number=0)
-            .on_conflict_do_nothing(index_elements=["series", "year"])
-        )
-        return session.scalars(
-            select(CounterRow)
-            .where(CounterRow.series == series, CounterRow.year == year)
-            .with_for_update()
-        ).one()
 
     def _by_key(self, key: str) -> tuple[IssuedRecord, str | None] | None:
         with self._database_errors(), self._read() as session:

@@ -1,0 +1,342 @@
+"""Acts from before lavra, imported into the registry (``lavra cadastro importar``).
+
+    lines = read_lines(path, "/arquivo")                 # the batch runs' strict reader
+    planned = plan_import(lines, pack.imports, path.name)  # ImportRefusedError: the list
+    report = registry.import_acts(planned, pack_version=pack.name)
+
+Each row of the file names its kind in the column ``tipo``; the content pack maps the
+row, through its :class:`ImportSpec` for that kind, to an :class:`ImportedAct`: the form,
+its series, number and year, the data **in the form's own shape** and the values it
+computed (``valido_ate``, ``inicio_vigencia``...), and the act's date. The registry
+then records each act as a document with ``origin`` (the file and line it came from),
+an empty PDF and a verification code of its own (``IMP-`` and a hash of its number),
+and applies the pack's effects to the licensing state, as for an act lavra issued.
+
+The whole file is one transaction: with any row refused, nothing is written, and
+:class:`~lavra.errors.ImportRefusedError` lists each refusal naming the line and the
+field. Importing the same file again changes nothing (the same number with the same
+columns is skipped; with other values it is refused, naming the column that differs).
+A number in one of lavra's own series moves its counter, so that the next number lavra
+issues follows it; a number lavra already used is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Session
+
+from lavra.errors import ImportRefusedError, InputError, LavraError
+from lavra.registry.licensing import RegistryState
+from lavra.registry.records import (
+    LOCAL_TZ,
+    EventKind,
+    Status,
+    printed_number,
+    search_keys,
+)
+from lavra.registry.state import StateWriter
+from lavra.registry.tables import CounterRow, DocumentRow, EventRow
+
+if TYPE_CHECKING:
+    from lavra.batch.inputs import Line
+
+__all__ = [
+    "IMPORT_ACTOR",
+    "ImportReport",
+    "ImportSpec",
+    "ImportedAct",
+    "ImportedPayment",
+    "PlannedAct",
+    "RegistryImports",
+    "plan_import",
+]
+
+IMPORT_ACTOR = "Importação (ato anterior ao lavra)"
+"""Who "signed" an imported act, and who recorded it, in the registry."""
+KIND_COLUMN = "tipo"
+NO_PDF = b""
+
+
+@dataclass(frozen=True)
+class ImportedPayment:
+    """A payment of an imported act (a fine paid before lavra): the day and the amount."""
+
+    on: date
+    amount: str
+
+
+@dataclass(frozen=True)
+class ImportedAct:
+    """One act from before lavra as the pack maps a row: the form's own shape.
+
+    ``cites``: (column, printed number) of the licences the act rests on or ends, which
+    must be in the registry (or earlier in the file) when it is applied.
+    """
+
+    form: str
+    series: str
+    number: int
+    year: int
+    data: Mapping[str, Any]
+    computed: Mapping[str, Any]
+    reference_date: date
+    cites: tuple[tuple[str, str], ...] = ()
+    payments: tuple[ImportedPayment, ...] = ()
+
+    @property
+    def printed(self) -> str:
+        return printed_number(self.series, self.number, self.year)
+
+
+@dataclass(frozen=True)
+class ImportSpec:
+    """How the pack reads rows of one ``tipo``: its columns (name → what it holds, for
+    the README and the messages), the required ones, and the mapping. ``build`` raises
+    :class:`~lavra.errors.InputError` whose ``field`` is the column at fault."""
+
+    description: str
+    columns: Mapping[str, str]
+    required: frozenset[str]
+    build: Callable[[Mapping[str, str]], ImportedAct] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class PlannedAct:
+    """A row of the file, mapped: its line, where it came from, its columns, its act."""
+
+    line: int
+    filename: str
+    row: Mapping[str, str]
+    act: ImportedAct
+
+    @property
+    def origin(self) -> str:
+        """Where the act came from, as the registry keeps it: ``"FILE, linha N"``."""
+        return f"{self.filename}, linha {self.line}"
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did: the acts recorded and the ones already in the registry."""
+
+    imported: tuple[str, ...]
+    skipped: tuple[str, ...]
+
+
+# ------------------------------------------------------------------ reading the rows
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return "; ".join(_text(item) for item in value)
+    return str(value).strip()
+
+
+def _where(filename: str, line: int, column: str | None = None) -> str:
+    at = f"Linha {line} do arquivo {filename}"
+    return at if column is None else f"{at}, campo «{column}»"
+
+
+def plan_import(lines: Sequence[Line], specs: Mapping[str, ImportSpec],
+                filename: str) -> list[PlannedAct]:
+    """Each line of the file mapped by the pack; ImportRefusedError listing every line
+    refused (nothing is written by this function)."""
+    if not specs:
+        raise InputError("O pacote de conteúdo não declara nenhum tipo de ato importável.",
+                         field="/arquivo")
+    planned: list[PlannedAct] = []
+    problems: list[str] = []
+    kinds = ", ".join(sorted(specs))
+    for line in lines:
+        if line.row is None:
+            problems.append(line.problem or _where(filename, line.number) + ": ilegível.")
+            continue
+        if any(isinstance(v, dict) for v in line.row.values()):
+            problems.append(f"{_where(filename, line.number)}: cada campo é um valor simples "
+                            "(texto, número ou data), não um objeto.")
+            continue
+        row = {str(k): _text(v) for k, v in line.row.items() if _text(v)}
+        kind = row.pop(KIND_COLUMN, "")
+        spec = specs.get(kind)
+        if spec is None:
+            problems.append(f"{_where(filename, line.number, KIND_COLUMN)}: "
+                            + (f"tipo desconhecido «{kind}»" if kind else "falta o tipo")
+                            + f"; use um de: {kinds}.")
+            continue
+        unknown = sorted(set(row) - set(spec.columns))
+        missing = sorted(spec.required - set(row))
+        if unknown or missing:
+            problems.extend(f"{_where(filename, line.number, c)}: coluna que o tipo «{kind}» "
+                            "não usa; deixe-a vazia." for c in unknown)
+            problems.extend(f"{_where(filename, line.number, c)}: obrigatório para o tipo "
+                            f"«{kind}» ({spec.columns[c]})." for c in missing)
+            continue
+        try:
+            act = spec.build(row)
+        except InputError as error:
+            column = (error.field or "").strip("/") or None
+            problems.append(f"{_where(filename, line.number, column)}: {error.message}")
+            continue
+        planned.append(PlannedAct(line.number, filename, row, act))
+    seen: dict[tuple[str, int, int], int] = {}
+    for item in planned:
+        key = (item.act.series, item.act.year, item.act.number)
+        if key in seen:
+            problems.append(f"{_where(filename, item.line, 'numero')}: o {item.act.printed} já "
+                            f"está na linha {seen[key]} deste arquivo.")
+        seen.setdefault(key, item.line)
+    if problems:
+        raise _refused(problems)
+    return planned
+
+
+def _refused(problems: Sequence[str]) -> ImportRefusedError:
+    return ImportRefusedError(
+        f"A importação foi recusada: {len(problems)} problema(s) no arquivo. Nada foi "
+        "gravado; corrija as linhas indicadas e importe o arquivo de novo.",
+        tuple(problems),
+    )
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+# ------------------------------------------------------------------ the registry's side
+class RegistryImports(RegistryState):
+    """Importing acts from before lavra (a mixin of the Registry)."""
+
+    @staticmethod
+    def _lock_counter(session: Session, series: str, year: int) -> CounterRow:
+        """The counter row of ``series``/``year``, created at 0 if new, locked for update."""
+        postgresql = session.get_bind().dialect.name == "postgresql"
+        insert = postgresql_insert if postgresql else sqlite_insert
+        session.execute(
+            insert(CounterRow)
+            .values(series=series, year=year, last_number=0)
+            .on_conflict_do_nothing(index_elements=["series", "year"])
+        )
+        return session.scalars(
+            select(CounterRow)
+            .where(CounterRow.series == series, CounterRow.year == year)
+            .with_for_update()
+        ).one()
+
+    def import_acts(self, planned: Sequence[PlannedAct], *, pack_version: str) -> ImportReport:
+        """Record the acts of ``planned`` with their effects, in date order, in one
+        transaction; ImportRefusedError (nothing written) listing each refused row."""
+        imported: list[str] = []
+        skipped: list[str] = []
+        problems: list[str] = []
+        ordered = sorted(planned, key=lambda p: (p.act.reference_date, p.line))
+        with self._database_errors(), self._write() as session:
+            for item in ordered:
+                try:
+                    if self._one_import(session, item, pack_version):
+                        imported.append(item.act.printed)
+                    else:
+                        skipped.append(item.act.printed)
+                except InputError as error:
+                    column = (error.field or "").strip("/") or None
+                    problems.append(f"{_where(item.filename, item.line, column)}: "
+                                    f"{error.message}")
+                except LavraError as error:
+                    problems.append(f"{_where(item.filename, item.line)}: {error.message}")
+            if problems:
+                session.rollback()
+                raise _refused(problems)
+        return ImportReport(tuple(imported), tuple(skipped))
+
+    def _one_import(self, session: Session, item: PlannedAct, pack_version: str) -> bool:
+        """Record one act (True), or find it already imported alike (False)."""
+        act = item.act
+        found = session.scalars(select(DocumentRow).where(
+            DocumentRow.series == act.series, DocumentRow.year == act.year,
+            DocumentRow.number == act.number)).one_or_none()
+        if found is not None:
+            return self._already(session, found, item)
+        own = session.scalar(select(func.max(DocumentRow.number)).where(
+            DocumentRow.series == act.series, DocumentRow.year == act.year,
+            DocumentRow.origin.is_(None)))
+        if own is not None and act.number <= own:
+            raise InputError(
+                f"o número {act.printed} está dentro da numeração que o lavra já usou na "
+                f"série (até o nº {own:04d}/{act.year}); um ato anterior ao lavra não pode "
+                "ocupá-lo.", field="/numero")
+        writer = StateWriter(session)
+        for column, printed in act.cites:
+            if writer.licence(printed) is None:
+                raise InputError(
+                    f"o {printed} não consta do cadastro (nem do registro, nem de uma linha "
+                    "anterior deste arquivo): importe-o antes.", field=f"/{column}")
+        counter = self._lock_counter(session, act.series, act.year)
+        counter.last_number = max(counter.last_number, act.number)
+        row = self._imported_row(act, item.origin, pack_version)
+        session.add(row)
+        session.flush()
+        session.add(EventRow(
+            document_id=row.id, kind=EventKind.ISSUED.value, actor=IMPORT_ACTOR,
+            at=row.issued_at, detail=f"Ato anterior ao lavra, importado de {item.origin}.",
+            data={"colunas": dict(item.row)},
+        ))
+        for payment in act.payments:
+            session.add(EventRow(
+                document_id=row.id, kind="pagamento", actor=IMPORT_ACTOR, at=row.issued_at,
+                detail=f"Pagamento anterior ao lavra, importado de {item.origin}.",
+                occurred_at=datetime.combine(payment.on, time(12), LOCAL_TZ),
+                data={"com_hora": False, "valor": payment.amount},
+            ))
+        self.apply_effects(session, row)
+        return True
+
+    @staticmethod
+    def _already(session: Session, found: DocumentRow, item: PlannedAct) -> bool:
+        printed = item.act.printed
+        if found.origin is None:
+            raise InputError(f"o {printed} já foi emitido pelo lavra; um ato anterior ao "
+                             "lavra não pode ter o mesmo número.", field="/numero")
+        first = session.scalars(select(EventRow.data).where(
+            EventRow.document_id == found.id, EventRow.kind == EventKind.ISSUED.value)
+            .order_by(EventRow.id).limit(1)).first()
+        stored = first.get("colunas") if isinstance(first, Mapping) else None
+        stored = stored if isinstance(stored, Mapping) else {}
+        for column in sorted(set(stored) | set(item.row)):
+            if stored.get(column) != item.row.get(column):
+                raise InputError(
+                    f"o {printed} já foi importado ({found.origin}) com "
+                    f"«{stored.get(column) or 'vazio'}», e esta linha traz "
+                    f"«{item.row.get(column) or 'vazio'}»; a importação não altera um ato "
+                    "já importado.", field=f"/{column}")
+        if found.status != Status.ISSUED.value:
+            raise InputError(f"o {printed} importado foi cancelado no registro.",
+                             field="/numero")
+        return False
+
+    @staticmethod
+    def _imported_row(act: ImportedAct, origin: str, pack_version: str) -> DocumentRow:
+        data = json.loads(_canonical(act.data))
+        computed = json.loads(_canonical(act.computed))
+        holder, plate = search_keys(data)
+        valid = computed.get("valido_ate")
+        key = f"{act.series}|{act.year}|{act.number}"
+        code = "IMP-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:40].upper()
+        return DocumentRow(
+            series=act.series, year=act.year, number=act.number, form=act.form,
+            data=data, computed=computed, reference_date=act.reference_date,
+            valid_until=date.fromisoformat(valid) if isinstance(valid, str) else None,
+            sha256=hashlib.sha256(NO_PDF).hexdigest(), verification_code=code,
+            signer_subject=IMPORT_ACTOR, signer_serial="-", pack_version=pack_version[:100],
+            issued_at=datetime.now(UTC), status=Status.ISSUED.value, pdf=NO_PDF, docx=None,
+            cpf_cnpj=holder, placa=plate, origin=origin[:1000],
+        )

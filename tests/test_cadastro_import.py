@@ -1,0 +1,223 @@
+"""``lavra cadastro importar``: the acts from before lavra (the sample file
+``exemplos/cadastro-importacao.csv``) enter the registry with where they came from, and
+the pack's effects make the licensing state from them: licences in force, the bar of a
+cassação, the bar of a transfer, the autos that count for repeat offences. Over SQLite
+and PostgreSQL; idempotent; a refused row (naming its line and field) writes nothing;
+lavra's counters follow the imported numbers; the renewal run picks an imported
+alvará. Every date is fixed: nothing depends on today."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from registrycases import pdf_with_title
+from sqlalchemy import create_engine, text
+
+from lavra.batch.inputs import parse_lines, read_lines
+from lavra.errors import ImportRefusedError, InputError
+from lavra.issuing import RegistryHistory
+from lavra.registry.importing import ImportReport, plan_import
+from lavra.registry.records import Built
+from lavra.registry.store import Registry, open_registry
+from lavra_americana import pacote
+from lavra_americana.fretamento.auto_infracao import _prior_infractions
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE = REPO / "exemplos" / "cadastro-importacao.csv"
+ON = date(2026, 1, 15)
+CASSATED, CEDENTE = "49.234.427/0416-80", "043.048.184-57"
+
+
+@pytest.fixture
+def registry(registry_url: str) -> Any:
+    opened = open_registry(registry_url)
+    opened.use_effects(pacote().effects)
+    opened.ensure_state()
+    yield opened
+    opened.close()
+
+
+def load(registry: Registry, raw: bytes | None = None,
+         name: str = "cadastro-importacao.csv") -> ImportReport:
+    lines = (read_lines(SAMPLE, "/arquivo") if raw is None
+             else parse_lines(raw, name, "/arquivo"))
+    return registry.import_acts(plan_import(lines, pacote().imports, name),
+                                pack_version="americana")
+
+
+def documents(url: str) -> int:
+    raw = create_engine(url)
+    with raw.connect() as connection:
+        count = connection.execute(text("SELECT count(*) FROM documents")).scalar_one()
+    raw.dispose()
+    return int(count)
+
+
+def sample_with(*rows: str) -> bytes:
+    return (SAMPLE.read_text("utf-8") + "".join(f"{row}\n" for row in rows)).encode("utf-8")
+
+
+def test_the_sample_makes_the_licensing_state(registry: Registry, registry_url: str) -> None:
+    report = load(registry)
+    assert len(report.imported) == 9 and report.skipped == ()
+    in_force = {kind: [r.printed for r in registry.licences_in_force(kind, ON)]
+                for kind in ("alvara-fretamento", "alvara-servico-particular-fretamento",
+                             "alvara-transporte-escolar")}
+    assert in_force == {
+        "alvara-fretamento": ["ALV-FRET nº 0031/2024"],  # 0032 was cassated
+        "alvara-servico-particular-fretamento": ["ALV-PART nº 0005/2025"],
+        "alvara-transporte-escolar": ["ALV-ESC nº 0018/2023", "ALV-ESC nº 0019/2023"],
+    }
+    # The cassação of 15/09/2025: the alvará cassated, the company barred until the
+    # last day the decision set (fretamento art. 22, parágrafo único).
+    cassated = registry.get("ALV-FRET", 2024, 32)
+    assert cassated is not None and cassated.origin == "cadastro-importacao.csv, linha 3"
+    view = registry.licence_of(cassated.id)
+    assert view is not None
+    assert view.describe(ON) == "cassado em 15/09/2025 pelo CAS-FRET nº 0002/2025"
+    assert registry.bars_of(CASSATED, ON) == (
+        ("alvara-fretamento", date(2026, 9, 15), "CAS-FRET nº 0002/2025"),)
+    # The transfer of 02/06/2025: the licence is the cessionário's; the cedente barred
+    # for 3 years (escolar art. 15, § 2º).
+    [transferred] = registry.licences_in_force("alvara-transporte-escolar", ON,
+                                               holder="626.147.224-64")
+    assert transferred.printed == "ALV-ESC nº 0019/2023"
+    assert registry.bars_of(CEDENTE, ON) == (
+        ("licenca-escolar", date(2028, 6, 2), "TRF-ESC nº 0003/2025"),)
+    # Lavra's own counters follow the imported numbers.
+    assert registry.next_number("ALV-FRET", 2024) == 33
+    assert registry.next_number("ALV-ESC", 2023) == 20
+    assert registry.next_number("AIF-FRET", 2025) == 41
+    # The state rebuilt from the acts is the one the import wrote.
+    assert registry.rebuild_state(apply=False).same
+    # No PDF: said in pt-BR, not a crash.
+    with pytest.raises(InputError, match=r"anterior ao lavra.*não tem original eletrônico"):
+        registry.pdf(cassated.id)
+    assert cassated.verification_code.startswith("IMP-")
+    assert documents(registry_url) == 9
+
+
+def test_importing_again_changes_nothing(registry: Registry, registry_url: str) -> None:
+    load(registry)
+    again = load(registry)
+    assert again.imported == () and len(again.skipped) == 9
+    assert documents(registry_url) == 9
+    assert registry.next_number("ALV-FRET", 2024) == 33
+
+
+def test_a_conflicting_reimport_is_refused_and_writes_nothing(
+    registry: Registry, registry_url: str
+) -> None:
+    load(registry)
+    changed = SAMPLE.read_text("utf-8").replace("2029-03-11", "2029-04-11").encode("utf-8")
+    changed += (b"alvara-fretamento,0050/2024,2024-05-02,,65.563.842/0001-05,Nova,FRE9Z99,"
+                + b"," * 2 + b"2029-05-01" + b"," * 15 + b"\n")
+    with pytest.raises(ImportRefusedError) as refused:
+        load(registry, changed)
+    [problem] = refused.value.problems
+    assert problem.startswith("Linha 3 do arquivo cadastro-importacao.csv, campo «valido_ate»")
+    assert "2029-03-11" in problem and "2029-04-11" in problem
+    assert registry.get("ALV-FRET", 2024, 50) is None and documents(registry_url) == 9
+    assert registry.next_number("ALV-FRET", 2024) == 33
+
+
+@pytest.mark.parametrize(("row", "line", "column", "words"), [
+    ("alvara-escolar,0020/2023,2023-02-30,,529.982.247-25,José,ESC6F66,,,2027-12-31,"
+     "85263635330" + "," * 14, 11, "data", "não existe"),
+    ("alvara-escolar,0020/2023,2023-02-03,,529.982.247-26,José,ESC6F66,,,2027-12-31,"
+     "85263635330" + "," * 14, 11, "cpf_cnpj", "CPF inválido"),
+    ("alvara-escolar,0020/2023,2023-02-03,,529.982.247-25,José,ES66,,,2027-12-31,"
+     "85263635330" + "," * 14, 11, "placa", "Placa inválida"),
+    ("cassacao-fretamento,0009/2025,2025-09-15,,49.234.427/0416-80,Transportes," + "," * 8
+     + "ALV-FRET nº 0077/2024,2026-09-15" + "," * 9, 11, "alvaras", "não consta do cadastro"),
+    ("auto-fretamento,0041/2025,2025-10-01,,65.563.842/0001-05,Viação,FRE1A11" + "," * 14
+     + "fretamento#art16_inc1,,talvez,,", 11, "pago", "sim ou não"),
+])
+def test_a_bad_row_refuses_the_whole_file(registry: Registry, registry_url: str, row: str,
+                                          line: int, column: str, words: str) -> None:
+    with pytest.raises(ImportRefusedError) as refused:
+        load(registry, sample_with(row))
+    assert refused.value.problems[0].startswith(
+        f"Linha {line} do arquivo cadastro-importacao.csv, campo «{column}»")
+    assert words in " ".join(refused.value.problems)
+    assert documents(registry_url) == 0  # not even the good rows
+
+
+def test_a_number_lavra_already_issued_is_refused(registry: Registry) -> None:
+    def build(number: int, formatted: str) -> Built:
+        return Built(pdf=pdf_with_title(formatted), docx=None, data={}, computed={},
+                     reference_date=date(2025, 8, 1),
+                     verification_code=uuid.uuid4().hex[:20].upper(),
+                     signer_subject="CN=Servidor de Teste", signer_serial="0A",
+                     pack_version="teste")
+    for _ in range(11):
+        registry.issue("AIE-ESC", 2025, "auto-infracao-escolar", build)
+    with pytest.raises(ImportRefusedError) as refused:
+        load(registry)
+    [problem] = refused.value.problems
+    assert problem.startswith("Linha 10 do arquivo cadastro-importacao.csv, campo «numero»")
+    assert "AIE-ESC nº 0011/2025 já foi emitido pelo lavra" in problem
+
+
+def test_a_repeat_offence_counts_an_imported_auto(registry: Registry) -> None:
+    load(registry)
+    history = RegistryHistory(registry)
+    earlier = history.prior_autos("FRE1A11", "auto-infracao-fretamento", date(2025, 6, 1),
+                                  date(2026, 3, 1))
+    assert [r.series + " nº " + r.number for r in earlier] == ["AIF-FRET nº 0040/2025"]
+    [prior] = _prior_infractions(earlier, "FRE1A11")
+    assert (prior.date, prior.citation) == (date(2025, 10, 1), "fretamento#art16_inc1")
+    # The fine paid before lavra is a recorded payment of the imported auto.
+    [paid] = history.prior_autos("ESC4D44", "auto-infracao-escolar", date(2025, 1, 1),
+                                 date(2026, 3, 1))
+    assert [(f.kind, f.amount) for f in paid.facts] == [("pagamento", "140.00")]
+
+
+def test_the_command_imports_and_shows_where_each_act_came_from(tmp_path: Path) -> None:
+    from lavra.cli.main import main
+
+    url = f"sqlite:///{tmp_path / 'registro.sqlite3'}"
+    runner = CliRunner()
+    done = runner.invoke(main, ["cadastro", "importar", str(SAMPLE), "--registro", url])
+    assert done.exit_code == 0, done.output
+    assert "Importados 9 atos" in done.output and "CAS-FRET nº 0002/2025" in done.output
+    again = runner.invoke(main, ["cadastro", "importar", str(SAMPLE), "--registro", url])
+    assert again.exit_code == 0 and "Nada a importar" in again.output
+    shown = runner.invoke(main, ["cadastro", "mostrar", "FRE2B22", "--registro", url])
+    assert "CAS-FRET nº 0002/2025 (importado: cadastro-importacao.csv, linha 7)" in shown.output
+    bad = tmp_path / "ruim.csv"
+    bad.write_text("tipo,numero\nalvara-taxi,0001/2020\n", "utf-8")
+    refused = runner.invoke(main, ["cadastro", "importar", str(bad), "--registro", url])
+    assert refused.exit_code == 1
+    assert "Linha 2 do arquivo ruim.csv, campo «tipo»: tipo desconhecido" in refused.output
+
+
+def test_the_renewal_run_picks_an_imported_alvara(tmp_path: Path) -> None:
+    from issuers import dev_issuer
+
+    from lavra.batch.model import RunRequest
+    from lavra.batch.runner import find_kind, run_batch
+    from lavra.checking.content import Content
+    from lavra.documents import Engine
+    from lavra.issuing import registry_url
+
+    issuer = dev_issuer(Engine(Content(REPO), pool=None), tmp_path / "dados")
+    try:
+        load(issuer.registry)
+        # Dated 15/12/2028, over the alvarás due by 28/02/2029: ALV-FRET nº 0031/2024
+        # (until 09/02/2029), imported; no request was filed, so it is notified.
+        request = RunRequest("renovacao-fretamento", {"vencendo_ate": "2029-02-28"},
+                             date(2028, 12, 15), None, None)
+        summary = run_batch(issuer, find_kind(issuer, "renovacao-fretamento"), request,
+                            tmp_path / "saida", database_url=registry_url(issuer.config),
+                            simulate=True)
+    finally:
+        issuer.close()
+    documents_ = [r for r in summary.rows if r.role == "documento"]
+    assert [r.holder for r in documents_] == ["65563842000105 FRE1A11"]
+    assert documents_[0].outcome == "notificado"
