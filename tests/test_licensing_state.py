@@ -167,7 +167,7 @@ def test_a_party_keeps_every_name_it_was_registered_under(registry: Registry) ->
     alvara_fretamento(registry)
     data = example("alvara-fretamento")
     data["empresa"]["razao_social"] = "Viação Exemplo Renomeada Ltda."
-    data["veiculo"]["placa"] = "DEF4G56"
+    data["veiculo"].update(placa="DEF4G56", renavam="92134546140")
     act(registry, "ALV-FRET", "alvara-fretamento", data, on=date(2026, 5, 2),
         computed={"valido_ate": "2031-05-01"})
     with registry.engine.connect() as connection:

@@ -19,13 +19,19 @@ from lavra.registry.records import Built
 from lavra.registry.store import Registry
 
 ESC = {"inicio_vigencia": "2026-03-10", "valido_ate": "2026-12-31"}
+RENAVAM = {"ABC1D23": "80549125947", "EXE1A23": "84868913830", "EXE9Z99": "02261642487",
+           "DEF4G56": "92134546140"}
+"""Each plate's RENAVAM, as the pack's examples give them (one vehicle, one RENAVAM)."""
 
 
 def alvara_escolar(registry: Registry, *, placa: str = "EXE1A23",
-                   cpf: str = "529.982.247-25") -> Any:
+                   cpf: str = "529.982.247-25", cnh: str | None = None) -> Any:
     data = example("alvara-transporte-escolar")
     data["veiculo"]["placa"] = placa
+    data["veiculo"]["renavam"] = RENAVAM[placa]
     data["titular"]["cpf"] = cpf
+    if cnh is not None:
+        data["titular"]["cnh"]["numero"] = cnh
     return act(registry, "ALV-ESC", "alvara-transporte-escolar", data, on=date(2026, 3, 10),
                computed=ESC)
 
@@ -34,6 +40,7 @@ def test_a_vehicle_holds_one_operating_alvara_across_both_laws(registry: Registr
     first = alvara_fretamento(registry)
     particular = example("alvara-servico-particular-fretamento")
     particular["veiculo"]["placa"] = "ABC1D23"
+    particular["veiculo"]["renavam"] = RENAVAM["ABC1D23"]
     with pytest.raises(InputError) as refused:
         act(registry, "ALV-PART", "alvara-servico-particular-fretamento", particular,
             on=date(2026, 4, 1), computed={"valido_ate": "2027-03-31"})
@@ -67,7 +74,8 @@ def test_a_person_holds_one_school_licence(registry: Registry) -> None:
         alvara_escolar(registry, placa="EXE9Z99")
     assert f"já é titular de licença em vigor: {first.printed}" in refused.value.message
     assert "art. 14" in refused.value.message
-    alvara_escolar(registry, placa="EXE9Z99", cpf="111.444.777-35")  # someone else may
+    alvara_escolar(registry, placa="EXE9Z99", cpf="111.444.777-35",  # someone else may
+                   cnh="29171500766")
 
 
 def test_a_cassated_company_is_barred_for_twelve_months(registry: Registry) -> None:
@@ -75,6 +83,7 @@ def test_a_cassated_company_is_barred_for_twelve_months(registry: Registry) -> N
     cassacao(registry, alvara, on=date(2026, 4, 20))  # bar until 20/04/2027
     data = example("alvara-fretamento")
     data["veiculo"]["placa"] = "DEF4G56"
+    data["veiculo"]["renavam"] = RENAVAM["DEF4G56"]
     with pytest.raises(InputError) as refused:
         act(registry, "ALV-FRET", "alvara-fretamento", data, on=date(2026, 4, 20),
             computed={"inicio_vigencia": "2026-04-20", "valido_ate": "2031-04-19"})
@@ -113,6 +122,7 @@ def test_two_clerks_granting_the_same_vehicle_at_once_one_wins(registry: Registr
     fret = example("alvara-fretamento")
     esc = example("alvara-transporte-escolar")
     esc["veiculo"]["placa"] = "ABC1D23"
+    esc["veiculo"]["renavam"] = RENAVAM["ABC1D23"]
     threads = [
         threading.Thread(target=clerk, args=("ALV-FRET", "alvara-fretamento", fret,
                                              {"valido_ate": "2031-03-01"})),
@@ -142,3 +152,42 @@ def _issue_with(registry: Registry, issue: Any, series: str, form: str,
 
     return act(Proxy(), series, form, data, on=date(2026, 3, 10),  # type: ignore[arg-type]
                computed=computed)
+
+
+def test_a_vehicle_has_one_renavam_and_a_cnh_one_holder(registry: Registry) -> None:
+    alvara_fretamento(registry)  # ABC1D23, RENAVAM 80549125947
+    stolen = example("alvara-transporte-escolar")
+    stolen["veiculo"]["renavam"] = RENAVAM["ABC1D23"]  # on EXE1A23
+    with pytest.raises(InputError) as refused:
+        act(registry, "ALV-ESC", "alvara-transporte-escolar", stolen, on=date(2026, 3, 10),
+            computed=ESC)
+    assert "O RENAVAM 80549125947 consta do cadastro no veículo de placa ABC1D23" \
+        in refused.value.message
+    assert refused.value.field == "/veiculo/renavam"
+    other = example("alvara-fretamento")
+    other["veiculo"]["renavam"] = RENAVAM["EXE9Z99"]  # ABC1D23 with another RENAVAM
+    with pytest.raises(InputError, match="consta do cadastro com o RENAVAM 80549125947"):
+        act(registry, "ALV-FRET", "alvara-fretamento", other, on=date(2026, 3, 10),
+            computed={"valido_ate": "2031-03-01"})
+    first = alvara_escolar(registry)  # José, CNH 85263635330
+    assert first.printed
+    borrowed = example("alvara-transporte-escolar")
+    borrowed["veiculo"].update(placa="EXE9Z99", renavam=RENAVAM["EXE9Z99"])
+    borrowed["titular"].update(cpf="111.444.777-35", nome="Outra Pessoa")
+    with pytest.raises(InputError) as refused:  # José's CNH on someone else
+        act(registry, "ALV-ESC", "alvara-transporte-escolar", borrowed, on=date(2026, 3, 10),
+            computed=ESC)
+    assert "A CNH nº 85263635330 consta do cadastro em nome de José Exemplo dos Santos" \
+        in refused.value.message
+    assert registry.rebuild_state(apply=False).same
+
+
+def test_an_old_plate_and_its_mercosul_form_are_one_vehicle(registry: Registry) -> None:
+    data = example("alvara-fretamento")
+    data["veiculo"].update(placa="ABC1323", renavam=RENAVAM["ABC1D23"])  # → ABC1D23
+    old = act(registry, "ALV-FRET", "alvara-fretamento", data, on=date(2021, 3, 2),
+              computed={"valido_ate": "2026-03-01"})
+    converted = alvara_fretamento(registry, on=date(2026, 4, 2), until=date(2031, 4, 1))
+    view = registry.licence_of(old.id)
+    assert view is not None and view.status == "expired"  # the same vehicle's place
+    assert registry.licence_of(converted.id) is not None

@@ -55,7 +55,7 @@ from lavra.registry.tables import (
 )
 from lavra.textutil import format_date
 
-__all__ = ["StateWriter", "normalize_processo", "parse_printed"]
+__all__ = ["StateWriter", "mercosul", "normalize_processo", "parse_printed"]
 
 ACTIVE = LicenceStatus.ACTIVE.value
 RowT = TypeVar("RowT", PartyRow, VehicleRow, DriverRow)
@@ -73,6 +73,14 @@ def parse_printed(printed: str) -> tuple[str | None, int, int] | None:
     if match is None:
         return None
     return match.group(1), int(match.group(2)), int(match.group(3))
+
+
+def mercosul(placa: str) -> str:
+    """The plate in the Mercosul format: ``ABC1234`` → ``ABC1C34`` (the second digit
+    becomes a letter, A for 0 to J for 9); a Mercosul plate as it is."""
+    if len(placa) == 7 and placa[:3].isalpha() and placa[3:].isdigit():
+        return placa[:4] + "ABCDEFGHIJ"[int(placa[4])] + placa[5:]
+    return placa
 
 
 def normalize_processo(numero: str) -> str:
@@ -150,10 +158,30 @@ class StateWriter:
         except InputError:
             return None
         renavam = _digits(ref.renavam) if isinstance(ref.renavam, str) else ""
+        if renavam:
+            elsewhere = self.session.scalars(
+                select(VehicleRow).where(VehicleRow.renavam == renavam,
+                                         VehicleRow.placa != placa)
+            ).first()
+            if elsewhere is not None:
+                if mercosul(elsewhere.placa) == mercosul(placa):
+                    return elsewhere  # the same vehicle, its plate converted to Mercosul
+                raise InputError(
+                    f"O RENAVAM {renavam} consta do cadastro no veículo de placa "
+                    f"{elsewhere.placa}, não na placa {placa}: confira a placa e o RENAVAM "
+                    "(um veículo tem um só RENAVAM).",
+                    field="/veiculo/renavam",
+                )
         row = self._upsert(VehicleRow, VehicleRow.placa, placa,
                            {"placa": placa, "renavam": renavam or None})
         if renavam and row.renavam is None:
             row.renavam = renavam
+        elif renavam and row.renavam != renavam:
+            raise InputError(
+                f"O veículo de placa {placa} consta do cadastro com o RENAVAM {row.renavam}, "
+                f"não {renavam}: confira a placa e o RENAVAM.",
+                field="/veiculo/renavam",
+            )
         return row
 
     def driver(self, ref: DriverRef | None, act: Act) -> DriverRow | None:
@@ -165,6 +193,14 @@ class StateWriter:
                            {"cnh": cnh, "party_id": None if person is None else person.id})
         if row.party_id is None and person is not None:
             row.party_id = person.id
+        elif person is not None and row.party_id != person.id:
+            holder = self.session.get(PartyRow, row.party_id)
+            raise InputError(
+                f"A CNH nº {cnh} consta do cadastro em nome de "
+                f"{(holder.name or holder.doc) if holder is not None else 'outra pessoa'}, "
+                f"não de {person.name or person.doc}: confira o número da CNH.",
+                field="/cnh/numero",
+            )
         return row
 
     # ------------------------------------------------------------ licences
