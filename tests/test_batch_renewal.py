@@ -43,11 +43,12 @@ from lavra.batch.model import RunRequest
 from lavra.batch.output import CSV_NAME, MERGED_NAME, PDF_NAME
 from lavra.batch.planning import decide, write_plan
 from lavra.batch.runner import Summary, find_kind, run_batch
+from lavra.batch.work import failure_text
 from lavra.checking.content import Content
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import Issuer, registry_url
-from lavra.registry.runs import open_run, run_items
+from lavra.registry.runs import ItemFailed, open_run, run_items
 from lavra.registry.store import open_registry
 
 KIND = "renovacao-transporte-escolar"
@@ -472,3 +473,24 @@ def test_what_the_act_would_refuse_is_refused_before_numbering(
     finally:
         issuer.close()
 
+
+def test_a_failed_item_names_the_holder_the_document_and_the_field(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """A worker's failure reads for staff: the document and its reserved number, the
+    holder, the field; and what became of the number."""
+    issuer = issuer_over(engine, _copy(seeded, tmp_path))
+    try:
+        kind = find_kind(issuer, KIND)
+        pedidos = write_jsonl(tmp_path / "pedidos.jsonl", [envelope(0, seeded[1][0])])
+        run = write_plan(issuer, kind, decide(issuer, kind, _request(pedidos)), "teste")
+        item = next(i for i in run_items(issuer.registry, run.id)
+                    if i.form == "alvara-transporte-escolar")
+        text_ = failure_text(issuer, ItemFailed(item, "Não pode ficar em branco: Processo "
+                                                "› Comprovante.", "/processo/comprovante_taxa"))
+        assert text_.startswith(f"Alvará para exploração de serviços de Transporte Escolar "
+                                f"{item.printed}, de Titular Exemplo 0000")
+        assert "Campo: /processo/comprovante_taxa." in text_
+        assert f"O número {item.printed} segue reservado" in text_
+    finally:
+        issuer.close()
