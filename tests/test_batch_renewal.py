@@ -30,8 +30,10 @@ from batchcases import (
     issuer_over,
     kill_midway_and_rerun,
     numbers_in,
+    optional_pointers,
     request,
     seed,
+    without,
     write_jsonl,
 )
 from formcases import pdf_text
@@ -346,43 +348,13 @@ def test_a_holders_later_document_waits_for_the_earlier_one(tmp_path: Path) -> N
 REQUERIMENTO = "requerimento-renovacao-escolar"
 
 
-def _without(data: dict[str, Any], pointer: str) -> dict[str, Any]:
-    found = deepcopy(data)
-    *parents, last = pointer.strip("/").split("/")
-    node = found
-    for part in parents:
-        node = node[part]
-    node.pop(last, None)
-    if last == "tributos_municipais_existentes":  # the receipt goes with the answer
-        found["documentos"].pop("tributos_municipais", None)
-    return found
-
-
-def _optional(schema: dict[str, Any], data: Any, at: str = "") -> list[str]:
-    """Every pointer of ``data`` its schema does not require (objects of the form's
-    own schema only: a shared definition's fields are listed by its leaves)."""
-    found: list[str] = []
-    if not isinstance(data, dict):
-        return found
-    defs = json.loads((REPO / "schemas" / "comum.json").read_text("utf-8"))["$defs"]
-    if "$ref" in schema:
-        schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
-    required = set(schema.get("required", ()))
-    for key, value in data.items():
-        sub = schema.get("properties", {}).get(key, {})
-        if key not in required:
-            found.append(f"{at}/{key}")
-        found.extend(_optional(sub, value, f"{at}/{key}"))
-    return found
-
-
 def _form_variants(engine: Engine, n0: int, numbers: list[str]) -> list[dict[str, Any]]:
     """The example requerimento, and the example without each optional field (one at a
     time), kept when the public form's report calls it complete."""
     schema = json.loads((REPO / "schemas" / f"{REQUERIMENTO}.json").read_text("utf-8"))
     base = request(n0, numbers[0])
-    pointers_ = _optional(schema, base)
-    candidates = [base, *(_without(base, p) for p in pointers_)]
+    pointers_ = optional_pointers(schema, base)
+    candidates = [base, *(without(base, p) for p in pointers_)]
     return [c for c in candidates if engine.check(REQUERIMENTO, c).complete]
 
 
