@@ -14,6 +14,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator, Mapping
+from copy import deepcopy
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,38 @@ def envelope(n: int, printed: str, **kwargs: Any) -> Mapping[str, Any]:
 def write_jsonl(path: Path, rows: Iterator[Mapping[str, Any]] | list[Mapping[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     return path
+
+
+# ------------------------------------------------------------------ variants the form accepts
+def without(data: dict[str, Any], pointer: str) -> dict[str, Any]:
+    """``data`` without the field at ``pointer``."""
+    found = deepcopy(data)
+    *parents, last = pointer.strip("/").split("/")
+    node = found
+    for part in parents:
+        node = node[part]
+    node.pop(last, None)
+    if last == "tributos_municipais_existentes":  # the receipt goes with the answer
+        found["documentos"].pop("tributos_municipais", None)
+    return found
+
+
+def optional_pointers(schema: dict[str, Any], data: Any, at: str = "") -> list[str]:
+    """Every pointer of ``data`` its schema does not require (objects of the form's
+    own schema only: a shared definition's fields are listed by its leaves)."""
+    found: list[str] = []
+    if not isinstance(data, dict):
+        return found
+    defs = json.loads((REPO / "schemas" / "comum.json").read_text("utf-8"))["$defs"]
+    if "$ref" in schema:
+        schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
+    required = set(schema.get("required", ()))
+    for key, value in data.items():
+        sub = schema.get("properties", {}).get(key, {})
+        if key not in required:
+            found.append(f"{at}/{key}")
+        found.extend(optional_pointers(sub, value, f"{at}/{key}"))
+    return found
 
 
 # ------------------------------------------------------------------ fretamento

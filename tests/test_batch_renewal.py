@@ -10,8 +10,10 @@ renewed for 2026 by a run dated 10/12/2025, so that no test depends on today.
 from __future__ import annotations
 
 import csv
+import json
 import subprocess
 import sys
+from copy import deepcopy
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,10 @@ from batchcases import (
     issuer_over,
     kill_midway_and_rerun,
     numbers_in,
+    optional_pointers,
+    request,
     seed,
+    without,
     write_jsonl,
 )
 from formcases import pdf_text
@@ -38,12 +43,14 @@ from sqlalchemy import create_engine, text
 
 from lavra.batch.model import RunRequest
 from lavra.batch.output import CSV_NAME, MERGED_NAME, PDF_NAME
+from lavra.batch.planning import decide, write_plan
 from lavra.batch.runner import Summary, find_kind, run_batch
+from lavra.batch.work import failure_text
 from lavra.checking.content import Content
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import Issuer, registry_url
-from lavra.registry.runs import open_run, run_items
+from lavra.registry.runs import ItemFailed, open_run, run_items
 from lavra.registry.store import open_registry
 
 KIND = "renovacao-transporte-escolar"
@@ -335,3 +342,127 @@ def test_a_holders_later_document_waits_for_the_earlier_one(tmp_path: Path) -> N
     assert built == ["ato-a", "anexo-c"]  # ato-b never built while ato-a is pending
     assert [i.status for i in run_items(registry, run.id)] == ["pending", "pending", "done"]
     registry.close()
+
+
+# ------------------------------------------------------------------ what the form calls complete
+REQUERIMENTO = "requerimento-renovacao-escolar"
+
+
+def _form_variants(engine: Engine, n0: int, numbers: list[str]) -> list[dict[str, Any]]:
+    """The example requerimento, and the example without each optional field (one at a
+    time), kept when the public form's report calls it complete."""
+    schema = json.loads((REPO / "schemas" / f"{REQUERIMENTO}.json").read_text("utf-8"))
+    base = request(n0, numbers[0])
+    pointers_ = optional_pointers(schema, base)
+    candidates = [base, *(without(base, p) for p in pointers_)]
+    return [c for c in candidates if engine.check(REQUERIMENTO, c).complete]
+
+
+def test_every_request_the_public_form_calls_complete_is_renewed(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """The example, and each variant of it the public form calls "Completo" (an optional
+    field left out), fed to the run as the web form gives it (a bare line, no process
+    nor selo): each holder gets its alvará and selo, and no one a pending notice."""
+    probe = _form_variants(engine, 0, ["ALV-ESC 0001/2025"])
+    assert len(probe) >= 20  # the example and its optional fields one by one
+    data = tmp_path / "dados"
+    issuer = dev_issuer(engine, data)
+    numbers = seed(issuer, len(probe))
+    rows = []
+    for n, variant in enumerate(probe):
+        line = json.loads(json.dumps(variant).replace("ALV-ESC 0001/2025", "@"))
+        fresh = request(n, numbers[n])
+        line["requerente"].update({k: fresh["requerente"][k]
+                                   for k in ("cpf", "nome", "prontuario")
+                                   if k in line["requerente"]})
+        line["veiculo"]["placa"] = fresh["veiculo"]["placa"]
+        rows.append(json.loads(json.dumps(line).replace("@", numbers[n])))
+    pedidos = write_jsonl(tmp_path / "pedidos.jsonl", rows)
+    try:
+        summary = _run(issuer, _request(pedidos), tmp_path / "saida", workers=2)
+        url = registry_url(issuer.config)
+        assert summary.counts.get("renovado") == len(probe), [
+            (r.name, r.outcome, r.reason) for r in summary.rows if r.outcome != "renovado"]
+        assert numbers_in(url, "NOT-REN-ESC") == []
+        assert numbers_in(url, "SELO-ESC") == list(range(1, len(probe) + 1))
+        assert all(r.state == "concluído" for r in summary.rows)
+    finally:
+        issuer.close()
+
+
+def test_a_number_the_act_prints_is_asked_by_the_public_form(engine: Engine) -> None:
+    """The fee receipt and the inspection report without a number: the public form says
+    what is missing, naming the document, as the notice will list it."""
+    base = request(0, "ALV-ESC 0001/2025")
+    for document in ("comprovante_taxa_renovacao", "laudo_vistoria_ultimo"):
+        data = deepcopy(base)
+        del data["documentos"][document]["numero"]
+        report = engine.check(REQUERIMENTO, data)
+        assert not report.complete
+        (item,) = report.pending
+        assert item.field == f"/documentos/{document}/numero"
+        assert item.message.startswith("Informe o número do ")
+        assert "Não pode ficar em branco" not in item.message
+
+
+def test_what_the_act_would_refuse_is_refused_before_numbering(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A complete request whose renewed alvará the act would still refuse (here: the
+    carried inspection number lost on the way) is a refused row naming the holder, the
+    document and the field, with no ALV-ESC nor SELO-ESC number reserved."""
+    from lavra_americana.transporte_escolar import renovacao_lote
+
+    real = renovacao_lote.carry
+
+    def losing(request: Any, act: dict[str, Any]) -> dict[str, Any]:
+        carried = real(request, act)
+        carried["veiculo"]["laudo_vistoria_ciretran"].pop("numero", None)
+        return carried
+
+    monkeypatch.setattr(renovacao_lote, "carry", losing)
+    numbers = seeded[1]
+    issuer = issuer_over(engine, _copy(seeded, tmp_path))
+    try:
+        pedidos = write_jsonl(tmp_path / "pedidos.jsonl", [envelope(0, numbers[0])])
+        kind = find_kind(issuer, KIND)
+        plan = decide(issuer, kind, _request(pedidos))
+        first = plan.holders[0]
+        assert first.outcome == "recusado" and not first.outputs
+        reason = first.reason or ""
+        assert "Alvará" in reason and "Titular Exemplo 0000" in reason
+        assert numbers[0] in reason and "número do laudo" in reason
+        assert "Nenhum número foi reservado" in reason
+        write_plan(issuer, kind, plan, "teste")
+        url = registry_url(issuer.config)
+        run = open_run(issuer.registry, f"{KIND}:{YEAR}")
+        assert run is not None
+        reserved = [i for i in run_items(issuer.registry, run.id) if i.holder == first.holder]
+        assert [i.series for i in reserved] == [None]  # the refused row only
+        assert numbers_in(url, "SELO-ESC") == []
+    finally:
+        issuer.close()
+
+
+def test_a_failed_item_names_the_holder_the_document_and_the_field(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """A worker's failure reads for staff: the document and its reserved number, the
+    holder, the field; and what became of the number."""
+    issuer = issuer_over(engine, _copy(seeded, tmp_path))
+    try:
+        kind = find_kind(issuer, KIND)
+        pedidos = write_jsonl(tmp_path / "pedidos.jsonl", [envelope(0, seeded[1][0])])
+        run = write_plan(issuer, kind, decide(issuer, kind, _request(pedidos)), "teste")
+        item = next(i for i in run_items(issuer.registry, run.id)
+                    if i.form == "alvara-transporte-escolar")
+        text_ = failure_text(issuer, ItemFailed(item, "Não pode ficar em branco: Processo "
+                                                "› Comprovante.", "/processo/comprovante_taxa"))
+        assert text_.startswith(f"Alvará para exploração de serviços de Transporte Escolar "
+                                f"{item.printed}, de Titular Exemplo 0000")
+        assert "Campo: /processo/comprovante_taxa." in text_
+        assert f"O número {item.printed} segue reservado" in text_
+    finally:
+        issuer.close()

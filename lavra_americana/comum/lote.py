@@ -7,14 +7,14 @@ items of a report as lines of a notice, the file stem of a holder's outputs.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from lavra.batch.inputs import read_lines
-from lavra.batch.model import PlannedHolder, RunRequest
-from lavra.checking.report import Report
+from lavra.batch.model import PlanContext, PlannedHolder, PlannedOutput, RunRequest
+from lavra.checking.report import Item, Report
 from lavra.errors import InputError
 from lavra.inputs import pointers
 from lavra.inputs.formats import unmask
@@ -29,7 +29,9 @@ __all__ = [
     "plan_holders",
     "read_entrada",
     "read_pedidos",
+    "refused_for",
     "stem",
+    "unissuable",
 ]
 
 REFUSED = "recusado"
@@ -197,3 +199,44 @@ def _unmatched(pedidos: Mapping[str, Pedido], used: set[str]) -> list[PlannedHol
                     "não foi considerado."),
         )))
     return [holder for _, holder in sorted(refused, key=lambda pair: pair[0])]
+
+
+# ------------------------------------------------------------------ refused at planning
+def _staff_line(item: Item) -> str:
+    """One pending item as staff read it: the field named, then what is wrong. The
+    validator's "Não pode ficar em branco: Grupo › Campo" becomes "«Grupo › Campo»:
+    não pode ficar em branco"."""
+    reason, _, label = item.message.partition(": ")
+    if label and ". " not in label.strip().rstrip(".") and len(label) <= 160:
+        what = reason.strip().rstrip(".")
+        return f"campo «{label.strip().rstrip('.')}»: {what[:1].lower()}{what[1:]}"
+    return f"{item.message.strip().rstrip('.')} (campo {item.field})"
+
+
+def unissuable(title: str, name: str, printed: str,
+               pending: Report | Sequence[Item]) -> str | None:
+    """Why the document ``title`` of holder ``name`` (the alvará ``printed`` renewed)
+    cannot be issued, from its completeness report or pending items (None when it
+    can): the reason of a row refused at planning, before any number is reserved."""
+    pending = list(pending.pending if isinstance(pending, Report) else pending)
+    if not pending:
+        return None
+    lines = "; ".join(_staff_line(item) for item in pending[:8])
+    more = f"; e mais {len(pending) - 8} pendência(s)" if len(pending) > 8 else ""
+    return (f"{title} de {name} (renovação do {printed}) não pode ser emitido: {lines}{more}. "
+            "Nenhum número foi reservado para este titular; corrija os dados e execute "
+            "de novo.")[:4000]
+
+
+def refused_for(context: PlanContext, holder: str, name: str, printed: str,
+                outputs: list[PlannedOutput]) -> PlannedHolder | None:
+    """A refused row when a numbered output's data fail its act's completeness check
+    (run on the run's date of issue, as the workers will); None when all pass."""
+    for out in outputs:
+        if out.series is None:
+            continue
+        reason = unissuable(context.title(out.form), name, printed,
+                            context.check(out.form, out.data))
+        if reason is not None:
+            return PlannedHolder(holder, name, REFUSED, reason=reason)
+    return None

@@ -80,7 +80,15 @@ from lavra.law.statutory import deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of
-from lavra_americana.comum.lote import REFUSED, Wanted, number_key, pending_lines, plan_holders
+from lavra_americana.comum.lote import (
+    REFUSED,
+    Wanted,
+    number_key,
+    pending_lines,
+    plan_holders,
+    refused_for,
+    unissuable,
+)
 from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
 from lavra_americana.comum.sources import statutory_context
@@ -325,9 +333,14 @@ class FretamentoRenewalRun:
                 "data) na linha do pedido e repita o comando."))
         data = renewed_alvara(lic, envelope)
         alvara_report = context.check(ALVARA, data)
-        if not alvara_report.complete:
+        if _past_age(alvara_report) is not None:  # the vehicle's age: the holder is told
             return self._notice(context, lic, {**prefill, **req}, alvara_report,
                                 req.get("data_requerimento"))
+        # Anything else the act lacks, with the request complete, is not the holder's to
+        # supply: refused before numbering, naming the document and the field.
+        reason = unissuable(context.title(ALVARA), lic.name, lic.printed, alvara_report)
+        if reason is not None:
+            return PlannedHolder(lic.holder, lic.name, REFUSED, reason=reason)
         return PlannedHolder(lic.holder, lic.name, RENEWED, (
             PlannedOutput(ALVARA, data, f"alvara-{file_stem(lic.printed)}.pdf",
                           context.series(ALVARA)),))
@@ -359,6 +372,9 @@ class FretamentoRenewalRun:
         if filed is not None:
             data["data_requerimento"] = filed
         notice = PlannedOutput(NOTICE, data, f"notificacao-{stem}.pdf", context.series(NOTICE))
+        refused = refused_for(context, lic.holder, lic.name, lic.printed, [notice])
+        if refused is not None:
+            return refused
         if age is not None:
             return PlannedHolder(lic.holder, lic.name, NOT_RENEWABLE, (notice,))
         return PlannedHolder(lic.holder, lic.name, NOTIFIED, (

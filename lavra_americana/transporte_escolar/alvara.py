@@ -109,6 +109,7 @@ from lavra_americana.comum.computing import vehicle_age_items
 from lavra_americana.comum.sources import pack_root, rule_sources
 from lavra_americana.comum.validity import act_at, duplicate_items
 from lavra_americana.transporte_escolar.fees import escolar_fee
+from lavra_americana.transporte_escolar.renovacao_requisitos import act_items as printed_items
 from lavra_americana.transporte_escolar.resultado import result_in_registry
 
 __all__ = [
@@ -529,6 +530,7 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         )
     )
     items.extend(_fee_paid_items(data, on))
+    items.extend(printed_items(data))  # the values it prints (renovacao_requisitos)
     if on > request.issued_on:
         items.append(
             item_at(

@@ -76,10 +76,19 @@ from lavra.inputs.formats import has_cpf_shape, unmask
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import deadline_for
 from lavra.textutil import format_date
-from lavra_americana.comum.lote import Wanted, number_key, pending_lines, plan_holders
+from lavra_americana.comum.lote import (
+    REFUSED,
+    Wanted,
+    number_key,
+    pending_lines,
+    plan_holders,
+    refused_for,
+    unissuable,
+)
 from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
 from lavra_americana.comum.sources import rule_sources
+from lavra_americana.transporte_escolar.renovacao_requisitos import carry
 from lavra_americana.transporte_escolar.selo import selo_data_from_alvara
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "RUN", "RenewalRun", "cited"]
@@ -167,13 +176,10 @@ def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
     data["modalidade"] = "renovacao"
     data["alvara_anterior"] = {"numero": printed, "valido_ate": expiry.isoformat()}
     data["data_expedicao"] = on.isoformat()
-    fee = docs.get("comprovante_taxa_renovacao", {})
     filed = format_date(date.fromisoformat(req["data_requerimento"]))
     data["processo"] = {
         "numero": str(envelope.get("processo") or f"Requerimento de renovação de {filed}"),
         "data_requerimento": req["data_requerimento"],
-        "comprovante_taxa": fee.get("numero", ""),
-        "data_pagamento_taxa": fee.get("data_emissao", ""),
     }
     cnh = pointers.get(req, "/requerente/cnh")
     if isinstance(cnh, Mapping):
@@ -190,7 +196,7 @@ def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
         data["veiculo"]["seguro"] = seguro
     if envelope.get("selo_identificacao"):
         data["selo_identificacao"] = str(envelope["selo_identificacao"])
-    return data
+    return carry(req, data)  # what the act prints from the request (renovacao_requisitos)
 
 
 def cited(printed: str | None) -> str:
@@ -268,7 +274,7 @@ class RenewalRun:
         data = renewed_alvara(lic.data, lic.printed, lic.expiry, envelope, context.request.on)
         seals = ISSUE_SEALS and context.has_form(SEAL_FORM)
         if not seals and not envelope.get("selo_identificacao"):
-            return PlannedHolder(lic.cpf, name, "recusado", reason=(
+            return PlannedHolder(lic.cpf, name, REFUSED, reason=(
                 f"O pedido do alvará {lic.printed} está completo, mas não traz o número do "
                 "selo de identificação que acompanha o alvará renovado (art. 3º, § 2º, e "
                 "art. 13, § 3º): informe-o em «selo_identificacao»."))
@@ -277,9 +283,11 @@ class RenewalRun:
         # checked with a stand-in for the selo's number, reserved only when planned
         checked = {"selo_identificacao": "SELO (a numerar)", **data}
         prepared = context.prepare(ALVARA, checked)
-        if not prepared.report.complete:
-            return self._notice(context, lic, name, stem, {**prefill, **req},
-                                _pending_lines(prepared.report), req.get("data_requerimento"))
+        # The request is complete, so what the act still lacks is not the citizen's to
+        # supply (renovacao_requisitos keeps the two in step): refused before numbering.
+        reason = unissuable(context.title(ALVARA), name, lic.printed, prepared.report)
+        if reason is not None:
+            return PlannedHolder(lic.cpf, name, REFUSED, reason=reason)
         outputs = [PlannedOutput(ALVARA, data, f"alvara-{stem}.pdf", context.series(ALVARA))]
         if seals:
             until = prepared.computed.get("valido_ate")
@@ -287,6 +295,14 @@ class RenewalRun:
             if until is None:
                 raise LavraError(f"Validade do alvará renovado de {lic.printed} não calculada.")
             selo = selo_data_from_alvara(data, "", until, context.request.on)
+            # The selo's alvará is numbered by link and recorded before the selo is
+            # claimed: its lookup in the registry is the worker's; the rest is checked now.
+            stand_in = {**selo, "alvara": {**selo["alvara"], "numero": "ALV-ESC (a numerar)"}}
+            unchecked = [item for item in context.check(SEAL_FORM, stand_in).pending
+                         if item.field != "/alvara/numero"]
+            reason = unissuable(context.title(SEAL_FORM), name, lic.printed, unchecked)
+            if reason is not None:
+                return PlannedHolder(lic.cpf, name, REFUSED, reason=reason)
             outputs.append(PlannedOutput(SEAL_FORM, selo, f"selo-{stem}.pdf",
                                          context.series(SEAL_FORM)))
         return PlannedHolder(lic.cpf, name, "renovado", tuple(outputs))
@@ -308,10 +324,10 @@ class RenewalRun:
         }
         if filed is not None:
             data["data_requerimento"] = filed
-        return PlannedHolder(lic.cpf, name, "notificado", (
-            PlannedOutput(NOTICE, data, f"notificacao-{stem}.pdf", context.series(NOTICE)),
-            PlannedOutput(REQUERIMENTO, dict(prefill), f"requerimento-{stem}.pdf"),
-        ))
+        outputs = [PlannedOutput(NOTICE, data, f"notificacao-{stem}.pdf", context.series(NOTICE)),
+                   PlannedOutput(REQUERIMENTO, dict(prefill), f"requerimento-{stem}.pdf")]
+        refused = refused_for(context, lic.cpf, name, lic.printed, outputs[:1])
+        return refused or PlannedHolder(lic.cpf, name, "notificado", tuple(outputs))
 
     def link(self, holder: PlannedHolder, printed: tuple[str | None, ...]) -> PlannedHolder:
         """The selo's reserved number into the alvará, the alvará's into the selo."""

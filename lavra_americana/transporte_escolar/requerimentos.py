@@ -69,6 +69,9 @@ from lavra_americana.transporte_escolar.alvara import (
 )
 from lavra_americana.transporte_escolar.candidate import Candidate, Role, TrafficInfraction, Vehicle
 from lavra_americana.transporte_escolar.eligibility import REGISTRY_ONLY, candidate_eligibility
+from lavra_americana.transporte_escolar.renovacao_requisitos import (
+    request_items as renewal_request_items,
+)
 
 __all__ = [
     "COMPUTATIONS",
@@ -234,6 +237,7 @@ def requerimento_renovacao_escolar(request: ComputeInput) -> Computed:
     on = request.on
     context, sources = rule_sources(request, False)
     items: list[Item] = list(vehicle_age_items(data, "/veiculo", on, context, "transporte-escolar"))
+    items.extend(renewal_request_items(data))  # what the renewed alvará prints from it
     fee, _ = fee_values(RENEWAL_FEE, on, sources, "/documentos/comprovante_taxa_renovacao")
     values: dict[str, Any] = {
         "vencimento": None,

@@ -339,3 +339,34 @@ def test_the_api_refuses_hostile_files_in_pt_br_not_500(
     body = response.json()
     assert body["field"] == "/pedidos" and words in body["detail"], body
     assert "Traceback" not in body["detail"]
+
+
+def test_a_failed_item_is_shown_as_a_failure(engine: Engine, tmp_path: Path) -> None:
+    """An item whose building failed is shown as a failure (red, «falhou», its reason
+    naming the holder and the document), never in the green status box."""
+    from lavra.batch.work import failure_text
+    from lavra.registry.runs import ItemFailed, record_failure, run_items
+
+    context, numbers, client = _web(engine, tmp_path)
+    issuer = context.require_issuer()
+    kind = find_kind(issuer, KIND)  # type: ignore[arg-type]
+    pedidos = write_jsonl(tmp_path / "pedidos.jsonl", [envelope(0, numbers[0])])
+    request = RunRequest(KIND, {"ano": YEAR}, date.fromisoformat(RUN_DAY), None, pedidos)
+    planned = write_plan(issuer, kind, decide(issuer, kind, request), "teste")  # type: ignore[arg-type]
+    item = next(i for i in run_items(context.registry, planned.id)
+                if i.form == "alvara-transporte-escolar")
+    reason = failure_text(issuer, ItemFailed(item, "Falta o número do laudo.",
+                                             "/veiculo/laudo_vistoria_ciretran/numero"))
+    record_failure(context.registry, item.id, reason)
+    with client:
+        login(client, "sergio")
+        page = client.get(f"/equipe/lotes/{planned.id}")
+    assert page.status_code == 200
+    assert 'class="erro" role="alert" id="falhas"' in page.text
+    assert "Falha na emissão" in page.text
+    assert 'class="erro" role="status" id="situacao"' in page.text
+    assert 'class="aviso" role="status" id="situacao"' not in page.text
+    cell = re.search(r'<td class="erro falha"><strong>falhou</strong><br><small>([^<]+)',
+                     page.text)
+    assert cell is not None
+    assert "Titular Exemplo 0000" in cell.group(1) and str(item.printed) in cell.group(1)

@@ -114,6 +114,10 @@ class PlanContext:
     def has_form(self, form_id: str) -> bool:
         return form_id in self.issuer.engine.content.forms
 
+    def title(self, form_id: str) -> str:
+        """The form's title, as staff read it (``Alvará para Transporte Escolar``)."""
+        return self.issuer.engine.content.form(form_id).title
+
 
 class BatchRun(Protocol):
     """One kind of batch run a pack offers (module docstring)."""

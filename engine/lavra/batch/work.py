@@ -48,7 +48,7 @@ from lavra.registry.runs import (
 )
 from lavra.registry.store import Registry, open_registry
 
-__all__ = ["Progress", "WorkerSetup", "run_workers", "work_items"]
+__all__ = ["Progress", "WorkerSetup", "failure_text", "run_workers", "work_items"]
 
 Progress = Callable[[int, int], None]
 """Called with (items done, items in all) as the run advances."""
@@ -79,6 +79,23 @@ def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False,
     return issuer.engine.prefill(item.form, item.data)
 
 
+def failure_text(issuer: Issuer, failure: ItemFailed) -> str:
+    """Why an item failed, as staff read it (pt-BR): the holder, the document (its
+    title and reserved number), the field when known, and what became of the number."""
+    item = failure.item
+    forms = issuer.engine.content.forms
+    title = forms[item.form].title if item.form in forms else (item.form or "Documento")
+    printed = item.printed if item.role == DOCUMENT else None
+    document = f"{title} {printed}" if printed else f"{title} (para preencher)"
+    where = f" Campo: {failure.field}." if failure.field else ""
+    message = failure.message.strip().rstrip(".")
+    kept = (f" O número {printed} segue reservado para este documento; nada foi assinado "
+            "nem registrado com ele." if printed else " Nada foi gravado para este item.")
+    return (f"{document}, de {item.name} ({item.holder}), não pôde ser emitido: "
+            f"{message}.{where}{kept} Retomar a execução tenta emiti-lo de novo; se a causa "
+            "estiver nos dados do item, a falha se repete.")
+
+
 def work_items(
     issuer: Issuer, run_id: int, *, worker: str, share: tuple[int, int] = (0, 1),
     parent: int | None = None, docx: bool = False, on: date | None = None,
@@ -96,7 +113,7 @@ def work_items(
             )
         except ItemFailed as failure:
             failed.append(failure.item.id)
-            record_failure(issuer.registry, failure.item.id, failure.message)
+            record_failure(issuer.registry, failure.item.id, failure_text(issuer, failure))
             continue
         if item is None:
             # Nothing to claim now: items another worker holds (or that wait for one it

@@ -492,8 +492,8 @@ def outstanding(
 class ItemFailed(LavraError):
     """Building one item failed: the item stays pending, with the reason recorded."""
 
-    def __init__(self, item: ItemRecord, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, item: ItemRecord, message: str, field: str | None = None) -> None:
+        super().__init__(message, field=field)
         self.item = item
 
 
@@ -501,7 +501,7 @@ def _built(build: Build, item: ItemRecord) -> Built | bytes:
     try:
         return build(item)
     except LavraError as error:
-        raise ItemFailed(item, error.message) from error
+        raise ItemFailed(item, error.message, error.field) from error
     except Exception as error:
         raise ItemFailed(item, f"{type(error).__name__}: {error}") from error
 

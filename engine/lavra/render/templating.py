@@ -87,8 +87,14 @@ class _FinalUndefined(jinja2.Undefined):
     def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> NoReturn:
         name = _undefined_label(self)
         top_level = self._undefined_obj is jinja2.utils.missing
+        group = ""
+        if isinstance(self._undefined_obj, Mapping) and self._undefined_obj:
+            # The template cannot say the group's path; its fields help staff find it.
+            keys = ", ".join(f"«{k}»" for k in list(self._undefined_obj)[:5])
+            group = f" do grupo de dados que traz {keys}"
         raise RenderError(
-            f'O dado "{name}" não foi informado e é necessário para emitir o documento.',
+            f"O texto do documento imprime o campo «{name}»{group}, que não foi "
+            "informado: sem ele o documento não pode ser emitido.",
             field=f"/{name}" if top_level and self._undefined_name else None,
         )
 
