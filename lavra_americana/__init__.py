@@ -142,6 +142,7 @@ def pacote() -> ContentPack:
         recurso_classificacao,
         recurso_penalidade,
         renovacao_lote,
+        renovacao_requisitos,
         requerimentos,
         resultado,
         revalidacao,
@@ -168,7 +169,7 @@ def pacote() -> ContentPack:
         vehicle_age, eligibility, candidate, population, ranking, infractions,
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
-        estado, estado_fretamento, estado_escolar, importacao,
+        estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

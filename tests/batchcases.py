@@ -19,6 +19,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from identities import set_person, set_vehicle
 from issuers import VERIFICATION_URL
 from sqlalchemy import create_engine, text
 
@@ -61,11 +62,11 @@ def plate(n: int) -> str:
 
 def alvara(n: int) -> dict[str, Any]:
     data = _earlier(_example("alvara-transporte-escolar"))
-    data["titular"]["cpf"] = cpf(n)
+    set_person(data["titular"], cpf(n))
     data["titular"]["nome"] = f"Titular Exemplo {n:04d}"
     data["prontuario"] = f"TE-{n:04d}"
     data["selo_identificacao"] = f"SELO-2025-{n:04d}"
-    data["veiculo"]["placa"] = plate(n)
+    set_vehicle(data["veiculo"], plate(n))
     return data
 
 
@@ -90,11 +91,11 @@ def seed(issuer: Issuer, count: int) -> list[str]:
 def request(n: int, printed: str, *, missing: tuple[str, ...] = ()) -> dict[str, Any]:
     """The renewal request of holder ``n``; ``missing``: documents left out."""
     data = _earlier(_example("requerimento-renovacao-escolar"))
-    data["requerente"].update(cpf=cpf(n), nome=f"Titular Exemplo {n:04d}",
-                              prontuario=f"TE-{n:04d}")
+    data["requerente"].update(nome=f"Titular Exemplo {n:04d}", prontuario=f"TE-{n:04d}")
+    set_person(data["requerente"], cpf(n))
     data["alvara_anterior"] = {"numero": printed, "valido_ate": "2025-12-31"}
     data["documentos"]["alvara_anterior"]["numero"] = printed
-    data["veiculo"]["placa"] = plate(n)
+    set_vehicle(data["veiculo"], plate(n))
     for name in missing:
         data["documentos"].pop(name)
     return data
@@ -157,7 +158,7 @@ def fret_alvara(n: int, *, past_age: bool = False) -> dict[str, Any]:
     """The n-th fretamento alvará of 10/01/2021; ``past_age``: a microônibus of 2015,
     whose alvará ends with its age limit on 31/12/2025 (art. 10, I)."""
     data = _example("alvara-fretamento")
-    data["veiculo"]["placa"] = fret_plate(n)
+    set_vehicle(data["veiculo"], fret_plate(n))
     data["veiculo"]["numero_ordem"] = f"{n + 1:02d}"
     if past_age:
         data["veiculo"].update(tipo="microonibus", ano_fabricacao=2015, marca_modelo=(

@@ -374,9 +374,10 @@ def test_every_request_the_public_form_calls_complete_is_renewed(
         line = json.loads(json.dumps(variant).replace("ALV-ESC 0001/2025", "@"))
         fresh = request(n, numbers[n])
         line["requerente"].update({k: fresh["requerente"][k]
-                                   for k in ("cpf", "nome", "prontuario")
+                                   for k in ("cpf", "nome", "prontuario", "cnh")
                                    if k in line["requerente"]})
-        line["veiculo"]["placa"] = fresh["veiculo"]["placa"]
+        line["veiculo"].update({k: fresh["veiculo"][k] for k in ("placa", "renavam")
+                                if k in line["veiculo"]})
         rows.append(json.loads(json.dumps(line).replace("@", numbers[n])))
     pedidos = write_jsonl(tmp_path / "pedidos.jsonl", rows)
     try:

@@ -433,7 +433,7 @@ def test_third_party_issued_over_a_fresh_registry(engine: Engine, tmp_path: Path
         theirs_data = example(engine, ALV)
         theirs_data["empresa"].update(razao_social="Transportes Modelo Turismo Ltda.",
                                       cnpj=OTHER_CNPJ)
-        theirs_data["veiculo"]["placa"] = OTHER_PLATE
+        theirs_data["veiculo"].update(placa=OTHER_PLATE, renavam="92134546140")
         theirs = issuer.issue(ALV, theirs_data, on=date(2026, 11, 27))
         data = _without_checks(example(engine, TER))
         data["empresa"]["alvara"] = {"numero": own.record.printed,

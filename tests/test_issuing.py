@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from identities import set_vehicle
 from issuers import dev_issuer
 from pypdf import PdfReader
 
@@ -71,7 +72,7 @@ def test_issue_numbers_signs_records_and_verifies(issuer: Issuer, engine: Engine
     assert result.docx is not None and result.docx[:2] == b"PK"
     # One alvará per vehicle (fretamento art. 8º): the next number goes to another vehicle.
     other = example(engine)
-    other["veiculo"]["placa"] = "XYZ9A87"
+    set_vehicle(other["veiculo"], "XYZ9A87")
     second = issuer.issue(ALV, other, ON)
     assert second.record.number == 2
 

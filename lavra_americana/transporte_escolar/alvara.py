@@ -2,9 +2,7 @@
 6º, 11 to 17 (validity, renewal window, revalidations, fees, selection).
 
 Each is a :data:`lavra.checking.computations.Computation` named under ``"calculos"`` in a form's
-``formulario.json`` and found through :func:`lavra.checking.computations.find_computation`::
-
-    COMPUTATIONS["alvara_transporte_escolar"](ComputeInput(...)).values["valido_ate"]
+``formulario.json`` (``COMPUTATIONS["alvara_transporte_escolar"]``).
 
 Like every computation, they are pure functions of their :class:`ComputeInput` and
 never raise for what the data or the pack lack: a value they cannot compute becomes a

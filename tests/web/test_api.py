@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from identities import set_vehicle
 from pypdf import PdfReader
 from webhelpers import ALV, REQ, example
 
@@ -95,7 +96,7 @@ def test_issue_verify_search_cancel(client: TestClient, tokens: dict[str, str]) 
     data = example(ALV)
     # A vehicle of its own: the module's registry may already hold an alvará in force for
     # the example's vehicle, and a second one is refused (one alvará per vehicle).
-    data["veiculo"]["placa"] = "APX1D23"
+    set_vehicle(data["veiculo"], "APX1D23")
     body = {"form": ALV, "data": data, "idempotency_key": "api-1"}
     issued = client.post("/api/issue", json=body, headers=signer)
     assert issued.status_code == 201, issued.text

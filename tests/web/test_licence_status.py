@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from identities import set_vehicle
 from test_licensing_state import cassacao
 from webhelpers import REPO, csrf_of, login, make_context
 
@@ -34,7 +35,7 @@ class Acts:
 
 def _alvara(context: WebContext, placa: str) -> Any:
     data = json.loads((REPO / "forms" / ALV / "exemplo.json").read_text("utf-8"))
-    data["veiculo"]["placa"] = placa
+    set_vehicle(data["veiculo"], placa)
     return context.require_issuer().issue(ALV, data, ON)
 
 

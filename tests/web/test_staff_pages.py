@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from fastapi.testclient import TestClient
+from identities import set_vehicle
 from webhelpers import ALV, csrf_of, errors_in, example, form_data, login
 
 from lavra.web import WebContext
@@ -32,7 +33,7 @@ def test_signer_issues_finds_and_cancels(client: TestClient, web_context: WebCon
     data = example(ALV)
     # One alvará per vehicle (fretamento art. 8º): other tests of the session's registry
     # may have issued the example's vehicle one already.
-    data["veiculo"]["placa"] = "PAG1N23"
+    set_vehicle(data["veiculo"], "PAG1N23")
     pairs = to_pairs(web_context.schema(ALV), data)
     issued = client.post(
         NEW,

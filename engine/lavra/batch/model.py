@@ -115,7 +115,7 @@ class PlanContext:
         return form_id in self.issuer.engine.content.forms
 
     def title(self, form_id: str) -> str:
-        """The form's title, as staff read it (``Alvará para Transporte Escolar``)."""
+        """The form's title, as staff read it (``Alvará de Licença de Táxi``)."""
         return self.issuer.engine.content.form(form_id).title
 
 
