@@ -97,3 +97,29 @@ def test_an_act_resting_on_a_revoked_alvara_is_refused(
     assert f"{alvara.printed} não está em vigor: revogado em 04/05/2026 pelo {rev.printed}" \
         in item.message
     assert "art. 3º, § 2º" in item.message
+
+
+def test_a_person_holding_a_school_licence_gets_no_second_one(
+    engine: Engine, registry: Registry
+) -> None:
+    held = alvara_escolar(registry)
+    data = example("alvara-transporte-escolar")
+    data["veiculo"] = {**data["veiculo"], "placa": "OUT2B34", "renavam": "00000000191"}
+    [item] = items_at(engine, registry, "alvara-transporte-escolar", data, date(2026, 6, 1),
+                      "/titular/cpf")
+    assert item.status == Status.INVALID
+    assert held.printed in item.message
+    assert "art. 14" in item.message
+
+
+def test_a_vehicle_holding_an_operating_alvara_gets_no_other(
+    engine: Engine, registry: Registry
+) -> None:
+    held = alvara_fretamento(registry)
+    data = example("alvara-transporte-escolar")
+    data["veiculo"] = {**data["veiculo"], "placa": "ABC1D23"}
+    [item] = items_at(engine, registry, "alvara-transporte-escolar", data, date(2026, 6, 1),
+                      "/veiculo/placa")
+    assert item.status == Status.INVALID
+    assert held.printed in item.message
+    assert "art. 3º" in item.message
