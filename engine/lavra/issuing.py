@@ -29,6 +29,7 @@ from lavra.errors import ConfigError, InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.facts import Fact
+from lavra.registry.licensing import LicenceView
 from lavra.registry.records import (
     Built,
     IssuedRecord,
@@ -140,6 +141,33 @@ class RegistryHistory:
         except InputError:  # not a CPF or CNPJ: nobody's documents
             return []
         return self._kept(r for r in found if r.form == form)
+
+    # ------------------------------------------------ the licensing state (LicensingHistory)
+    def tracks(self, kind: str) -> bool:
+        return kind in self.registry.tracked_kinds
+
+    def licence_status(self, number: str, kind: str | None = None) -> LicenceView | None:
+        return self.registry.licence_by_number(number, kind) if isinstance(number, str) else None
+
+    def bars(self, cpf_cnpj: str, scope: str, on: date) -> list[tuple[date, str]]:
+        try:
+            found = self.registry.bars_of(cpf_cnpj, on)
+        except InputError:  # not a CPF or CNPJ: nobody is barred
+            return []
+        return sorted(((until, act) for kind, until, act in found if kind == scope),
+                      reverse=True)
+
+    def holder_licences(self, cpf_cnpj: str, on: date) -> tuple[LicenceView, ...]:
+        try:
+            return self.registry.licences_held(on, holder=cpf_cnpj)
+        except InputError:
+            return ()
+
+    def vehicle_licences(self, placa: str, on: date) -> tuple[LicenceView, ...]:
+        try:
+            return self.registry.licences_held(on, placa=placa)
+        except InputError:
+            return ()
 
 
 def _jsonable(value: Any) -> Any:

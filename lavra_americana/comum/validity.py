@@ -32,9 +32,11 @@ from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
+from lavra.law.model import Law
 from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import numbered, short
+from lavra_americana.comum.guards import bare_number, standing_items
 from lavra_americana.comum.vehicle_age import VehicleLaw, vehicle_age
 
 __all__ = [
@@ -146,6 +148,7 @@ def parent_act_items(
     in_force: bool = True,
     consequence: str = "o ato que dele depende não pode ser expedido",
     feminine: bool = False,
+    laws: Mapping[str, Law] | None = None,
 ) -> tuple[PriorRecord | None, list[Item]]:
     """The act ``form`` nº ``number`` (stated valid to ``stated``) checked in the registry.
 
@@ -154,6 +157,11 @@ def parent_act_items(
     it is cancelled, not in force on ``on`` (when ``in_force``), another vehicle's, or
     registered with another validity than ``stated``; *met* otherwise. ``feminine``:
     ``what`` is worded in the feminine ("a Licença Temporária … cancelada").
+
+    When the licensing state follows ``form``, its answer decides first
+    (:func:`lavra_americana.comum.guards.standing_items`): a number of lavra's own series
+    the registry lacks, or a licence it holds ended (cassado, revogado, recolhido...),
+    is *invalid*, citing ``basis`` (in the message too, given ``laws``).
     """
     the, it, ending = ("A", "ela", "a") if feminine else ("O", "ele", "o")
     wanted = clean_text(number)
@@ -161,6 +169,11 @@ def parent_act_items(
         return None, []  # the schema reports the number missing
     found: PriorRecord | None = None if history is None else history.document(form, wanted)
     field = number_field
+    if found is None or not found.cancelled:  # a cancelled act: said below
+        _view, refused = standing_items(history, wanted, on, kind=form, what=what,
+                                        field=field, basis=basis, laws=laws, feminine=feminine)
+        if refused:
+            return found, refused
     if found is None:
         return None, [
             item_at(
@@ -234,6 +247,7 @@ def act_at(
     basis: tuple[str, ...],
     *,
     in_force: bool = True,
+    laws: Mapping[str, Law] | None = None,
 ) -> tuple[PriorRecord | None, list[Item]]:
     """:func:`parent_act_items` for the act the data name at ``pointer`` (an object with
     ``numero`` and ``valido_ate``), of the data's vehicle (``/veiculo/placa``)."""
@@ -249,6 +263,7 @@ def act_at(
         until_field=pointer + "/valido_ate",
         plate=pointers.get(data, "/veiculo/placa"),
         in_force=in_force,
+        laws=laws,
     )
 
 
@@ -285,11 +300,3 @@ def duplicate_items(
         )
     return items
 
-
-def bare_number(number: str) -> str:
-    """``"0001/2026"`` from ``"ALV-X nº 0001/2026"`` or ``"1/2026"``."""
-    text = number.strip()
-    tail = text.split()[-1] if text else text
-    head, _, year = tail.partition("/")
-    digits = head.lstrip("nº°o.")
-    return f"{int(digits):04d}/{year}" if digits.isdigit() and year.isdigit() else text

@@ -65,6 +65,7 @@ from lavra.checking.computations import (
     ComputeInput,
     clean_text,
     item_at,
+    licensing,
     unique_items,
 )
 from lavra.checking.report import Item, Status
@@ -76,6 +77,7 @@ from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, licence_pending
+from lavra_americana.comum.guards import bar_items, held_items
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.validity import (
     Limit,
@@ -86,6 +88,7 @@ from lavra_americana.comum.validity import (
     validity_explanation,
     vehicle_limit,
 )
+from lavra_americana.fretamento.estado import OPERATION, SCOPE
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "alvara_fretamento", "late_renewal", "limits_from"]
 
@@ -94,6 +97,7 @@ REQUIREMENTS = "fretamento#art7"
 TERM = "fretamento#art8"
 AGE = "fretamento#art10_inc1"
 TERM_PARAMETER = "fretamento.validade_alvara"
+BAR = "fretamento#art22_par1u"
 
 IMPLEMENTED: tuple[str, ...] = (TERM,)
 """Citations this computation applies (coverage): the alvará's term, its renewal
@@ -258,18 +262,24 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
         for pointer in ("/processo/alvara_anterior", "/processo/substitui_alvara")
         if pointer != "/processo/alvara_anterior" or renewal
     ]
-    items.extend(
-        duplicate_items(
-            request.history,
-            FORM,
-            pointers.get(data, "/veiculo/placa"),
-            on,
-            allowed,
-            "/veiculo/placa",
-            "Alvará de Licença de Circulação",
-            (TERM,),
-        )
-    )
+    items.extend(bar_items(
+        request.history, pointers.get(data, "/empresa/cnpj"), SCOPE, start,
+        who="A empresa", what="novo Alvará de Licença de Circulação", field="/empresa/cnpj",
+        basis=(BAR,), laws=context.laws,
+    ))
+    state = licensing(request.history)
+    if state is not None and state.tracks(FORM):  # one operating alvará per vehicle
+        items.extend(held_items(
+            request.history, start, placa=pointers.get(data, "/veiculo/placa"),
+            group=OPERATION, allowed=allowed,
+            who=f"O veículo de placa {pointers.get(data, '/veiculo/placa')}",
+            field="/veiculo/placa", basis=(TERM,), laws=context.laws,
+        ))
+    else:
+        items.extend(duplicate_items(
+            request.history, FORM, pointers.get(data, "/veiculo/placa"), on, allowed,
+            "/veiculo/placa", "Alvará de Licença de Circulação", (TERM,),
+        ))
     try:
         limits = limits_from(data, start, context)
         chosen = earliest(limits)

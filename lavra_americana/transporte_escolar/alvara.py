@@ -92,6 +92,7 @@ from lavra.checking.computations import (
     form_basis,
     in_legal_order,
     item_at,
+    licensing,
     unique_items,
 )
 from lavra.checking.report import Item, Status
@@ -104,8 +105,11 @@ from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date, month_name
 from lavra_americana.comum.amounts import AmountSources
 from lavra_americana.comum.computing import vehicle_age_items
+from lavra_americana.comum.guards import held_items
 from lavra_americana.comum.sources import pack_root, rule_sources
 from lavra_americana.comum.validity import act_at, duplicate_items
+from lavra_americana.fretamento.estado import OPERATION
+from lavra_americana.transporte_escolar.estado import PER_PERSON
 from lavra_americana.transporte_escolar.fees import escolar_fee
 from lavra_americana.transporte_escolar.renovacao_requisitos import act_items as printed_items
 from lavra_americana.transporte_escolar.resultado import result_in_registry
@@ -515,18 +519,25 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         items.extend(result_in_registry(request.history, data))
         cpf, history = pointers.get(data, "/titular/cpf"), request.history
         items.extend(transferencia.transferor_bar_items(history, cpf, on, context, "/titular/cpf"))
-    items.extend(
-        duplicate_items(
-            request.history,
-            request.form_id,
-            pointers.get(data, "/veiculo/placa"),
-            on,
-            [str(pointers.get(data, "/alvara_anterior/numero") or "")] if renewal else [],
-            "/veiculo/placa",
-            "Alvará para Transporte Escolar",
-            (VALIDITY,),
-        )
-    )
+    renewed = [str(pointers.get(data, "/alvara_anterior/numero") or "")] if renewal else []
+    state = licensing(request.history)
+    if state is not None and state.tracks(request.form_id):  # the registry knows
+        plate = pointers.get(data, "/veiculo/placa")
+        items.extend(held_items(
+            request.history, start, placa=plate, group=OPERATION, allowed=renewed,
+            who=f"O veículo de placa {plate}", field="/veiculo/placa", basis=(VALIDITY,),
+            laws=context.laws,
+        ))
+        items.extend(held_items(
+            request.history, start, cpf_cnpj=pointers.get(data, "/titular/cpf"),
+            group=PER_PERSON, allowed=renewed, who="O transportador",
+            field="/titular/cpf", basis=(ONE_LICENCE,), laws=context.laws,
+        ))
+    else:
+        items.extend(duplicate_items(
+            request.history, request.form_id, pointers.get(data, "/veiculo/placa"), on,
+            renewed, "/veiculo/placa", "Alvará para Transporte Escolar", (VALIDITY,),
+        ))
     items.extend(_fee_paid_items(data, on))
     items.extend(printed_items(data))  # the values it prints (renovacao_requisitos)
     if on > request.issued_on:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lavra.checking.report import Item, Status
 from lavra.errors import ContentPackError
@@ -43,6 +43,7 @@ from lavra.law.overlay import EMPTY_OVERLAY, StaffOverlay
 
 if TYPE_CHECKING:
     from lavra.pack import ContentPack
+    from lavra.registry.licensing import LicenceView
 
 __all__ = [
     "EXAMPLE_NOTICE",
@@ -51,6 +52,7 @@ __all__ = [
     "ComputeInput",
     "Computed",
     "History",
+    "LicensingHistory",
     "PriorRecord",
     "RecordedFact",
     "bare_reference",
@@ -59,6 +61,7 @@ __all__ = [
     "form_basis",
     "in_legal_order",
     "item_at",
+    "licensing",
     "period_words",
     "unique_items",
 ]
@@ -162,6 +165,43 @@ class History(Protocol):
         of its data, breadth first: :func:`lavra.registry.records.search_keys`).
         """
         ...
+
+
+@runtime_checkable
+class LicensingHistory(Protocol):
+    """The licensing state as the checks see it (the registry's view of licences and
+    bars, :mod:`lavra.registry.licensing`): what the state's guards will refuse at
+    record time, asked before anything is numbered. Every lookup is indexed."""
+
+    def tracks(self, kind: str) -> bool:
+        """Whether the state follows the licences of ``kind`` (the pack declared them):
+        when it does, its answers decide; when not, the checks keep their own."""
+        ...
+
+    def licence_status(self, number: str, kind: str | None = None) -> LicenceView | None:
+        """The licence the act numbered ``number`` granted (``"ALV-X nº 0001/2026"``; a
+        bare number is looked up among licences of ``kind``), with its status; None
+        when the state holds none."""
+        ...
+
+    def bars(self, cpf_cnpj: str, scope: str, on: date) -> Sequence[tuple[date, str]]:
+        """The bars of ``scope`` on the party still running on ``on``: (last day, the
+        act that barred, as printed), latest last day first."""
+        ...
+
+    def holder_licences(self, cpf_cnpj: str, on: date) -> Sequence[LicenceView]:
+        """The licences the party holds in force on ``on`` (every kind)."""
+        ...
+
+    def vehicle_licences(self, placa: str, on: date) -> Sequence[LicenceView]:
+        """The licences the vehicle holds in force on ``on`` (every kind)."""
+        ...
+
+
+def licensing(history: History | None) -> LicensingHistory | None:
+    """The licensing state behind ``history``, None when it has none (no registry, or
+    a case history without the state)."""
+    return history if isinstance(history, LicensingHistory) else None
 
 
 @dataclass(frozen=True)

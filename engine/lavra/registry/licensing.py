@@ -36,7 +36,7 @@ from lavra.registry.records import (
     printed_number,
     record_of,
 )
-from lavra.registry.state import StateWriter
+from lavra.registry.state import StateWriter, parse_printed
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
@@ -84,6 +84,16 @@ class LicenceView:
     renewed_by: str | None = None
     #: The registry id of the act that granted it (the staff pages link to it).
     document_id: int | None = None
+    #: The group of licences of which a vehicle holds one in force (``operacao-veiculo``).
+    exclusive: str | None = None
+    #: The group of licences of which a person holds one in force (``licenca-escolar``).
+    per_holder: str | None = None
+
+    def holds(self, on: date) -> bool:
+        """Whether it still holds its vehicle's or holder's place on ``on``: in force
+        (not ended by any act) and not past its last day, as the state's guard counts."""
+        return self.status == LicenceStatus.ACTIVE and (
+            self.valid_until is None or self.valid_until >= on)
 
     def describe(self, on: date) -> str:
         """``em vigor``, ``cassado em 05/12/2026 pelo CAS-TAXI nº 0001/2026``, ``vencido``..."""
@@ -328,13 +338,42 @@ class RegistryState(RegistryQueries):
             status_since=lic.status_since, valid_from=lic.valid_from,
             valid_until=lic.valid_until, holder=doc, holder_name=name, placa=placa,
             renewed_by=status_act if lic.status == LicenceStatus.RENEWED else None,
-            document_id=lic.document_id,
+            document_id=lic.document_id, exclusive=lic.exclusive, per_holder=lic.per_holder,
         )
 
-    def licence_views(self, *, placa: str | None = None, holder: str | None = None
+    def licence_by_number(self, printed: str, kind: str | None = None) -> LicenceView | None:
+        """The licence granted by the act numbered ``printed`` (``"ALV-X nº 0007/2026"``;
+        without its series, the licence of ``kind`` with that number), through the
+        documents' number index; None when the state holds none."""
+        parsed = parse_printed(printed)
+        if parsed is None:
+            return None
+        series, number, year = parsed
+        stmt = (select(LicenceRow.document_id)
+                .join(DocumentRow, DocumentRow.id == LicenceRow.document_id)
+                .where(DocumentRow.number == number, DocumentRow.year == year))
+        if series is not None:
+            stmt = stmt.where(DocumentRow.series == series.upper())
+        elif kind is not None:
+            stmt = stmt.where(LicenceRow.kind == kind)
+        with self._database_errors(), self._read() as session:
+            found = session.scalars(stmt.limit(2)).all()
+            return self._view(session, found[0]) if len(found) == 1 else None
+
+    def licences_held(self, on: date, *, placa: str | None = None, holder: str | None = None
                       ) -> tuple[LicenceView, ...]:
-        """The licences of a vehicle or of a holder (every status), oldest first."""
+        """The licences of a vehicle or holder that hold their place on ``on``
+        (:meth:`LicenceView.holds`), oldest first."""
+        return tuple(view for view in self.licence_views(placa=placa, holder=holder,
+                                                         active=True) if view.holds(on))
+
+    def licence_views(self, *, placa: str | None = None, holder: str | None = None,
+                      active: bool = False) -> tuple[LicenceView, ...]:
+        """The licences of a vehicle or of a holder (every status, or only those in
+        force when ``active``), oldest first."""
         stmt = select(LicenceRow.document_id).order_by(LicenceRow.valid_from, LicenceRow.id)
+        if active:
+            stmt = stmt.where(LicenceRow.status == LicenceStatus.ACTIVE.value)
         if placa is not None:
             stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
                 VehicleRow.placa == normalize_plate(placa))
