@@ -100,6 +100,7 @@ def pacote() -> ContentPack:
         due_process,
         estado,
         fact_dates,
+        guards,
         importacao,
         indeferimento,
         infractions,
@@ -169,7 +170,7 @@ def pacote() -> ContentPack:
         vehicle_age, eligibility, candidate, population, ranking, infractions,
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
-        estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos,
+        estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

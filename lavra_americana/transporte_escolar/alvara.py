@@ -4,10 +4,8 @@
 Each is a :data:`lavra.checking.computations.Computation` named under ``"calculos"`` in a form's
 ``formulario.json`` (``COMPUTATIONS["alvara_transporte_escolar"]``).
 
-Like every computation, they are pure functions of their :class:`ComputeInput` and
-never raise for what the data or the pack lack: a value they cannot compute becomes a
-*missing* (or *invalid*) report item that blocks issuance, and the values say it is
-pending. They run only on data the schema accepted.
+Pure functions of their :class:`ComputeInput`: what they cannot compute is a *missing*
+(or *invalid*) item that blocks issuance. They run only on data the schema accepted.
 
 ``alvara_transporte_escolar`` — the Alvará para exploração de serviços de Transporte Escolar
     Validity. Art. 3º caps it at 12 months; art. 13 makes the alvará *annual* ("o
@@ -59,12 +57,11 @@ pending. They run only on data the schema accepted.
     (``/selecao/edital_resultado``), the registry must hold it and its publication date
     is the one counted (:func:`lavra_americana.transporte_escolar.resultado.result_in_registry`);
     the Cadastro de Atividades entry must fall within
-    the 30 days of art. 8º, § 2º (:func:`check_timeliness`). Arts. 14 and 15, § 2º,
-    need the registry's knowledge of a person's licences, which it cannot give in full:
-    each needs a staff attestation (what was checked, by whom, on which date), and is
-    *missing* without it, never met; a termo de transferência of the registry by which
-    the titular transferred a licence less than 3 years before makes the alvará
-    *invalid* whatever the attestation says (art. 15, § 2º, ``transferencia``). The fee
+    the 30 days of art. 8º, § 2º (:func:`check_timeliness`). Art. 14 (one licence per
+    person) and the vehicle's one operating alvará are read from the licensing state
+    (``comum.guards``); the staff attestations of arts. 14 and 15, § 2º, cover what lies
+    outside lavra, and a transfer in the registry less than 3 years before makes the
+    alvará *invalid* whatever they say (art. 15, § 2º, ``transferencia``). The fee
     must have been paid, with its date, on or before the date of issue (art. 3º, § 1º;
     art. 13, § 3º).
 
@@ -520,24 +517,17 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         cpf, history = pointers.get(data, "/titular/cpf"), request.history
         items.extend(transferencia.transferor_bar_items(history, cpf, on, context, "/titular/cpf"))
     renewed = [str(pointers.get(data, "/alvara_anterior/numero") or "")] if renewal else []
-    state = licensing(request.history)
+    plate, state = pointers.get(data, "/veiculo/placa"), licensing(request.history)
     if state is not None and state.tracks(request.form_id):  # the registry knows
-        plate = pointers.get(data, "/veiculo/placa")
-        items.extend(held_items(
-            request.history, start, placa=plate, group=OPERATION, allowed=renewed,
-            who=f"O veículo de placa {plate}", field="/veiculo/placa", basis=(VALIDITY,),
-            laws=context.laws,
-        ))
-        items.extend(held_items(
-            request.history, start, cpf_cnpj=pointers.get(data, "/titular/cpf"),
-            group=PER_PERSON, allowed=renewed, who="O transportador",
-            field="/titular/cpf", basis=(ONE_LICENCE,), laws=context.laws,
-        ))
+        items += held_items(request.history, start, placa=plate, group=OPERATION,
+                            allowed=renewed, who=f"O veículo de placa {plate}",
+                            field="/veiculo/placa", basis=(VALIDITY,), laws=context.laws)
+        items += held_items(request.history, start, cpf_cnpj=pointers.get(data, "/titular/cpf"),
+                            group=PER_PERSON, allowed=renewed, who="O transportador",
+                            field="/titular/cpf", basis=(ONE_LICENCE,), laws=context.laws)
     else:
-        items.extend(duplicate_items(
-            request.history, request.form_id, pointers.get(data, "/veiculo/placa"), on,
-            renewed, "/veiculo/placa", "Alvará para Transporte Escolar", (VALIDITY,),
-        ))
+        items += duplicate_items(request.history, request.form_id, plate, on, renewed,
+                                 "/veiculo/placa", "Alvará para Transporte Escolar", (VALIDITY,))
     items.extend(_fee_paid_items(data, on))
     items.extend(printed_items(data))  # the values it prints (renovacao_requisitos)
     if on > request.issued_on:

@@ -86,7 +86,7 @@ class LicenceView:
     document_id: int | None = None
     #: The group of licences of which a vehicle holds one in force (``operacao-veiculo``).
     exclusive: str | None = None
-    #: The group of licences of which a person holds one in force (``licenca-escolar``).
+    #: The group of licences of which a person holds one in force.
     per_holder: str | None = None
 
     def holds(self, on: date) -> bool:
