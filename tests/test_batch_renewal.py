@@ -13,6 +13,7 @@ import csv
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from copy import deepcopy
 from datetime import date
 from pathlib import Path
@@ -62,6 +63,15 @@ incomplete request and 1 without (a notice and the requerimento each)."""
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine(Content(REPO), pool=None)
+
+
+@pytest.fixture(autouse=True)
+def _staff_values_of_the_module(engine: Engine) -> Iterator[None]:
+    """An Issuer binds the shared engine to its registry's staff values; a test's own
+    registry (a PostgreSQL database dropped after it) must not outlive the test."""
+    bound = engine.staff_values
+    yield
+    engine.staff_values = bound
 
 
 @pytest.fixture(scope="module")

@@ -159,15 +159,26 @@ class RegistryHistory:
 
     def holder_licences(self, cpf_cnpj: str, on: date) -> tuple[LicenceView, ...]:
         try:
-            return self.registry.licences_held(on, holder=cpf_cnpj)
+            return self._others(self.registry.licences_held(on, holder=cpf_cnpj))
         except InputError:
             return ()
 
     def vehicle_licences(self, placa: str, on: date) -> tuple[LicenceView, ...]:
         try:
-            return self.registry.licences_held(on, placa=placa)
+            return self._others(self.registry.licences_held(on, placa=placa))
         except InputError:
             return ()
+
+    @cached_property
+    def _own(self) -> int | None:
+        """The document already issued under the request's idempotency key, if any."""
+        found = None if self.retry_of is None else self.registry.by_key(self.retry_of)
+        return None if found is None else found.id
+
+    def _others(self, views: tuple[LicenceView, ...]) -> tuple[LicenceView, ...]:
+        """A retry is judged without the licence its own first attempt granted."""
+        own = self._own
+        return views if own is None else tuple(v for v in views if v.document_id != own)
 
 
 def _jsonable(value: Any) -> Any:

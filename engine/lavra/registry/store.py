@@ -322,6 +322,11 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports):
             placa=plate,
         )
 
+    def by_key(self, key: str) -> IssuedRecord | None:
+        """The document issued under the idempotency key ``key``, if any."""
+        found = self._by_key(key)
+        return None if found is None else found[0]
+
     def _by_key(self, key: str) -> tuple[IssuedRecord, str | None] | None:
         with self._database_errors(), self._read() as session:
             return _key_lookup(session, key)
