@@ -8,9 +8,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from validate_docbr import CNH, RENAVAM
+from validate_docbr import CNH, CPF, RENAVAM
 
-__all__ = ["cnh_for", "renavam_for", "set_person", "set_vehicle"]
+__all__ = ["cnh_for", "cpf_for", "renavam_for", "set_person", "set_vehicle"]
 
 
 def _digits(seed: str, count: int) -> str:
@@ -22,6 +22,13 @@ def renavam_for(placa: str) -> str:
     """A valid RENAVAM, the same for the same plate."""
     base = _digits("renavam " + placa.upper().replace("-", ""), 10)
     return next(base + d for d in "0123456789" if RENAVAM().validate(base + d))
+
+
+def cpf_for(seed: str) -> str:
+    """A valid CPF (masked), the same for the same seed."""
+    base = _digits("cpf " + seed, 9)
+    raw = next(base + f"{d:02d}" for d in range(100) if CPF().validate(base + f"{d:02d}"))
+    return f"{raw[:3]}.{raw[3:6]}.{raw[6:9]}-{raw[9:]}"
 
 
 def cnh_for(cpf: str) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from identities import cpf_for, set_person, set_vehicle
 from outputcheck import pdf_problems
 from sqlalchemy import create_engine, text
 
@@ -71,11 +72,14 @@ def _inputs() -> dict[str, dict[str, Any]]:
 
 
 def _input_for(folder: Path, stem: str, example: dict[str, Any], counter: int) -> Path:
-    """The example for one issue, with a vehicle of its own: the law allows one alvará in
-    force per vehicle, so each issue of the loop licenses another plate."""
+    """The example for one issue, with a vehicle (and a school titular) of its own: the law
+    allows one alvará in force per vehicle and one school licence per person, so each
+    issue of the loop licenses another plate, for another person where it matters."""
     data = json.loads(json.dumps(example))
     plate = f"SOK{counter % 10}{chr(65 + counter // 10 % 26)}{counter // 260 % 100:02d}"
-    data["veiculo"]["placa"] = plate
+    set_vehicle(data["veiculo"], plate)
+    if "titular" in data:
+        set_person(data["titular"], cpf_for(plate))
     path = folder / f"{stem}.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return path
