@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from lavra.cli.support import shielded
+from lavra.cli.support import REGISTRY_OPTION, registry_and_engine, shielded
 from lavra.errors import ImportRefusedError, InputError
 from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape
 from lavra.inputs.reading import today
@@ -19,10 +19,6 @@ from lavra.registry.store import Registry
 
 __all__ = ["cadastro"]
 
-REGISTRY_OPTION = click.option(
-    "--registro", "registry_url", metavar="URL",
-    help="Banco do registro (padrão: LAVRA_DATABASE_URL, ou o da pasta de dados).",
-)
 
 
 def _registry(registry_url: str | None) -> Registry:
@@ -30,14 +26,8 @@ def _registry(registry_url: str | None) -> Registry:
 
 
 def _pack_registry(registry_url: str | None) -> tuple[Registry, ContentPack]:
-    from lavra.config import load_config
-    from lavra.documents import Engine
-    from lavra.registry.store import open_default_registry, open_registry
-
-    config = load_config()
-    registry = (open_registry(registry_url) if registry_url
-                else open_default_registry(config.data_dir))
-    pack = Engine.from_config(config).content.pack
+    registry, engine = registry_and_engine(registry_url)
+    pack = engine.content.pack
     registry.use_effects(pack.effects)
     return registry, pack
 

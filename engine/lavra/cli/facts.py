@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from lavra.cli.support import shielded
+from lavra.cli.support import REGISTRY_OPTION, registry_and_engine, shielded
 from lavra.errors import LavraError
 from lavra.inputs.textnorm import clean_text
 from lavra.recording import FactRecorder
@@ -18,23 +18,13 @@ from lavra.registry.records import LOCAL_TZ
 
 __all__ = ["fact_group"]
 
-REGISTRY_OPTION = click.option(
-    "--registro", "registry_url", metavar="URL",
-    help="Banco do registro (padrão: LAVRA_DATABASE_URL, ou o da pasta de dados).",
-)
 BY_OPTION = click.option("--por", "by", metavar="NOME",
                          help="Quem registra (padrão: o usuário do sistema).")
 
 
 def _recorder(registry_url: str | None) -> FactRecorder:
-    from lavra.config import load_config
-    from lavra.documents import Engine
-    from lavra.registry.store import open_default_registry, open_registry
-
-    config = load_config()
-    registry = (open_registry(registry_url) if registry_url
-                else open_default_registry(config.data_dir))
-    return FactRecorder(registry, Engine.from_config(config).content)
+    registry, engine = registry_and_engine(registry_url)
+    return FactRecorder(registry, engine.content)
 
 
 def _who(by: str | None) -> str:

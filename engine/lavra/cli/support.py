@@ -6,7 +6,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -16,6 +16,28 @@ F = TypeVar("F", bound=Callable[..., Any])
 EXIT_INCOMPLETE = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
+
+if TYPE_CHECKING:
+    from lavra.documents import Engine
+    from lavra.registry.store import Registry
+
+REGISTRY_OPTION = click.option(
+    "--registro", "registry_url", metavar="URL",
+    help="Banco do registro (padrão: LAVRA_DATABASE_URL, ou o da pasta de dados).",
+)
+
+
+def registry_and_engine(registry_url: str | None) -> tuple[Registry, Engine]:
+    """The registry of ``--registro`` (else the configured one) and the configured engine,
+    for the commands that read or record in the registry (imported only when run)."""
+    from lavra.config import load_config
+    from lavra.documents import Engine
+    from lavra.registry.store import open_default_registry, open_registry
+
+    config = load_config()
+    registry = (open_registry(registry_url) if registry_url
+                else open_default_registry(config.data_dir))
+    return registry, Engine.from_config(config)
 
 
 def shielded(func: F) -> F:
