@@ -9,7 +9,7 @@ semiannual revalidation of the school alvará, shown by ``cadastro mostrar`` and
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 from identities import set_vehicle
 from issuers import dev_issuer
+from sqlalchemy import update
 from test_licensing_state import act, alvara_fretamento, cassacao, example
 
 from lavra.checking.content import Content
@@ -26,8 +27,9 @@ from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.issuing import RegistryHistory
 from lavra.registry.database import database_url
-from lavra.registry.records import IssuedRecord
+from lavra.registry.records import LOCAL_TZ, IssuedRecord
 from lavra.registry.store import Registry, open_registry
+from lavra.registry.tables import DocumentRow
 from lavra_americana import pacote
 
 CNPJ = "65.563.842/0001-05"
@@ -189,6 +191,20 @@ def test_the_decision_must_cite_an_appealable_act_of_the_registry(
 
     # An act on paper, outside lavra's series, is judged on the typed data.
     assert appealed_items(engine, registry, appeal("Decisão SETRANSV 12/2025", "provido")) == []
+
+    # The deadline of art. 24 runs from the cassação's ciência as recorded on its entry
+    # (signed on 20/04/2026: the helper records it at the machine's time).
+    with registry.engine.begin() as connection:
+        connection.execute(update(DocumentRow).where(DocumentRow.id == cas.id).values(
+            issued_at=datetime(2026, 4, 20, 15, tzinfo=LOCAL_TZ).astimezone(UTC)))
+    registry.record_fact(cas.id, "ciencia", on="2026-04-22", by="Maria (maria)", means="ar",
+                         now=datetime(2026, 4, 23, 10, tzinfo=LOCAL_TZ))
+    [differs] = [i for i in engine.prepare(
+        "decisao-recurso-prefeito", appeal(cas.printed, "provido"), DECIDED,
+        history=RegistryHistory(registry)).report.items
+        if i.field == "/ato_recorrido/data_ciencia" and i.status == Status.INVALID]
+    assert "ciência registrada no registro do ato" in differs.message
+    assert cas.printed in differs.message
 
     registry.cancel(cas.series, cas.year, cas.number, reason="erro material", by="Chefia")
     [cancelled] = appealed_items(engine, registry, appeal(cas.printed, "provido"))

@@ -48,7 +48,8 @@ from lavra_americana.comum.computing import data_of, invalid
 from lavra_americana.comum.estado import party_at, processo, text_at
 from lavra_americana.comum.guards import FORMS, bare_number
 
-__all__ = ["APPEALABLE", "EFFECTS", "IMPLEMENTED", "appealed_items", "efeitos"]
+__all__ = ["APPEALABLE", "EFFECTS", "IMPLEMENTED", "appealed_form", "appealed_items",
+           "efeitos"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """The rules are fretamento arts. 23 and 24 and escolar arts. 25 and 27, implemented
@@ -80,6 +81,17 @@ def _forms_by_series() -> dict[str, tuple[str, str]]:
         if isinstance(spec, dict) and isinstance(spec.get("serie"), str):
             found[spec["serie"].upper()] = (spec_file.parent.name, str(spec.get("titulo", "")))
     return found
+
+
+def appealed_form(hypothesis: str, number: str) -> str | None:
+    """The form of the act numbered ``number`` when its series is one of lavra's and the
+    appeal of ``hypothesis`` lies against it (a cassação appealed to the Prefeito under
+    fretamento art. 24; a revogação under escolar art. 25), else None."""
+    parsed = parse_printed(number)
+    known = None if parsed is None or parsed[0] is None else (
+        _forms_by_series().get(parsed[0].upper()))
+    return known[0] if known is not None and known[0] in APPEALABLE.get(hypothesis, ()) \
+        else None
 
 
 def appealed_items(request: ComputeInput, laws: Mapping[str, Law]) -> list[Item]:
