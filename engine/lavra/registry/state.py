@@ -66,7 +66,6 @@ _PRINTED = re.compile(
 )
 
 
-
 def parse_printed(printed: str) -> tuple[str | None, int, int] | None:
     """``("ALV-TAXI", 7, 2026)`` from ``"ALV-TAXI nº 0007/2026"`` (series None when absent)."""
     match = _PRINTED.fullmatch(printed) if isinstance(printed, str) else None
@@ -215,8 +214,9 @@ class StateWriter:
         return found[0] if len(found) == 1 else None
 
     def change(self, act: Act, kind: str, detail: str, *, licence: LicenceRow | None = None,
-                party: PartyRow | None = None, vehicle: VehicleRow | None = None,
-                before: dict[str, Any] | None = None) -> None:
+               party: PartyRow | None = None, vehicle: VehicleRow | None = None,
+               before: dict[str, Any] | None = None) -> None:
+        """Record one change the act made (for the timeline, and for undo: ``before``)."""
         self.session.add(StateChangeRow(
             document_id=act.document_id, kind=kind, detail=detail, on=act.reference_date,
             licence_id=None if licence is None else licence.id,
@@ -303,7 +303,7 @@ class StateWriter:
                  else f", válido até {format_date(grant.valid_until)}")
         rests = "" if base is None else f", vinculado ao {base.printed}"
         self.change(act, "grant", f"Expedição do {act.printed}{rests}{until}.",
-                     licence=licence, party=holder, vehicle=vehicle)
+                    licence=licence, party=holder, vehicle=vehicle)
 
     def _guard(self, act: Act, grant: Grant, holder: PartyRow | None,
                vehicle: VehicleRow | None) -> None:
@@ -412,8 +412,8 @@ class StateWriter:
         if vehicle is not None:
             licence.vehicle_id = vehicle.id
         self.change(act, "transferred",
-                     f"{licence.printed} transferido pelo {act.printed}.",
-                     licence=licence, party=holder, before=before)
+                    f"{licence.printed} transferido pelo {act.printed}.",
+                    licence=licence, party=holder, before=before)
 
     def _bar(self, act: Act, effect: Bar) -> None:
         party = self.party(effect.party, act)
@@ -422,8 +422,8 @@ class StateWriter:
         self.session.add(BarRow(party_id=party.id, scope=effect.scope, until=effect.until,
                                 document_id=act.document_id, citation=effect.citation))
         self.change(act, "barred",
-                     f"Impedimento até {format_date(effect.until)} pelo {act.printed}.",
-                     party=party)
+                    f"Impedimento até {format_date(effect.until)} pelo {act.printed}.",
+                    party=party)
 
     def _processo(self, act: Act, effect: InProcesso) -> None:
         if not isinstance(effect.numero, str) or not effect.numero.strip():
