@@ -97,6 +97,7 @@ def pacote() -> ContentPack:
         citing,
         computing,
         decisao_recurso,
+        demonstracao,
         due_process,
         estado,
         fact_dates,
@@ -186,4 +187,5 @@ def pacote() -> ContentPack:
                     renovacao_lote_fretamento.RUN.name: renovacao_lote_fretamento.RUN},
         effects={**estado_fretamento.EFFECTS, **estado_escolar.EFFECTS},
         imports=importacao.IMPORTS,
+        demo_chains=demonstracao.DEMO_CHAINS,
     )
