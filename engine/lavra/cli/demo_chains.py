@@ -21,7 +21,8 @@ from lavra.demochains import DemoChain, DemoStep, StepFacts
 from lavra.errors import ContentPackError
 from lavra.inputs import pointers
 from lavra.inputs.reading import TIMEZONE
-from lavra.issuing import IncompleteError, Issuer, IssueResult
+from lavra.issuing import IncompleteError, Issuer
+from lavra.registry.records import IssuedRecord
 
 CIENCIA_BY = "Demonstração do lavra (ciência pessoal registrada na data do exemplo)"
 
@@ -37,6 +38,16 @@ class DemoClock:
 
 
 @dataclass(frozen=True)
+class Issued:
+    """An issued act of a chain: its record and files (new, or found by its key when the
+    demo runs again in the same folder)."""
+
+    record: IssuedRecord
+    pdf: bytes
+    docx: bytes | None
+
+
+@dataclass(frozen=True)
 class ChainAct:
     """An act a chain issued: its step, when, its result, and (with ``verify``) the
     situation of the licence it granted, as ``lavra verify`` says it at the end."""
@@ -44,7 +55,7 @@ class ChainAct:
     chain: DemoChain
     step: DemoStep
     moment: datetime
-    result: IssueResult | None
+    result: Issued | None
     pending: tuple[str, ...] = ()
     ciencia: date | None = None
     verified: bool | None = None
@@ -99,7 +110,7 @@ def _put(data: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
     return data
 
 
-def _facts(result: IssueResult, ciencia: date | None) -> StepFacts:
+def _facts(result: Issued, ciencia: date | None) -> StepFacts:
     record = result.record
     until = record.computed.get("valido_ate")
     return StepFacts(
@@ -136,15 +147,22 @@ def run_chain(
         data = example(step.form, moment)
         for item in step.fills:
             data = _put(data, item.pointer, fill(item.template, facts))
-        try:
-            result = issuer.issue(
-                form.id, data, idempotency_key=f"demo:{chain.name}:{step.name}",
-                example_values=bool(form.computations),
-            )
-        except IncompleteError as refused:
-            pending = tuple(item.message for item in refused.report.pending)
-            acts.append(ChainAct(chain, step, moment, None, pending))
-            break
+        key = f"demo:{chain.name}:{step.name}"
+        # Run again in the same folder, the demo finds the act it issued (later acts of
+        # the chain, a cassação, would now refuse it: the history has gone on).
+        earlier = issuer.registry.by_key(key)
+        if earlier is not None:
+            result = Issued(earlier, issuer.registry.pdf(earlier.id),
+                            issuer.registry.docx(earlier.id))
+        else:
+            try:
+                issued = issuer.issue(form.id, data, idempotency_key=key,
+                                      example_values=bool(form.computations))
+            except IncompleteError as refused:
+                pending = tuple(item.message for item in refused.report.pending)
+                acts.append(ChainAct(chain, step, moment, None, pending))
+                break
+            result = Issued(issued.record, issued.pdf, issued.docx)
         ciencia = None
         if step.ciencia is not None:
             ciencia = moment.date() + timedelta(days=step.ciencia)
