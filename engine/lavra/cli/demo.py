@@ -1,5 +1,9 @@
 """``lavra demo``: every form of the content pack, from its embedded example.
 
+First the pack's case histories (``ContentPack.demo_chains``) are issued in order on the
+demo's own clock (:mod:`lavra.cli.demo_chains`); the forms they cover are not issued
+again below.
+
 Runs in its own folder: a development PKI (no legal validity) and a SQLite registry
 are created there, each issuable form is issued and verified, each requerimento is
 drafted and prefilled. Forms whose amounts depend on yearly values the pack does not
