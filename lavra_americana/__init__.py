@@ -97,6 +97,7 @@ def pacote() -> ContentPack:
         citing,
         computing,
         decisao_recurso,
+        demonstracao,
         due_process,
         estado,
         fact_dates,
@@ -189,4 +190,5 @@ def pacote() -> ContentPack:
         effects={**estado_fretamento.EFFECTS, **estado_escolar.EFFECTS,
                  **recurso_estado.EFFECTS},
         imports=importacao.IMPORTS,
+        demo_chains=demonstracao.DEMO_CHAINS,
     )
