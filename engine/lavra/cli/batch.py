@@ -180,7 +180,7 @@ def lote() -> None:
 
 @lote.command("abandonar")
 @click.argument("run_id", metavar="EXECUÇÃO", type=click.IntRange(min=1))
-@click.option("--item", "item", type=click.IntRange(min=1), default=None,
+@click.option("--item", "item", type=click.IntRange(min=1), default=None, metavar="N",
               help="Só o item (titular) de ordem N no resumo; sem ele, toda a execução.")
 @click.option("--motivo", required=True, help="Por que o item ou a execução é abandonado.")
 @click.option("--responsavel", required=True, help="Quem decide o abandono.")

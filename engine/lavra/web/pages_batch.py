@@ -268,7 +268,7 @@ async def batch_run(request: Request, run_id: int) -> Response:
         may_start(ctx, user, k) for k in _kinds(ctx) if k.name == run.kind)
     return page(request, "lote.html", {
         "execucao": view, "atualizar": REFRESH_SECONDS if view["running"] else None,
-        "pode_retomar": may, "pode_abandonar": may,
+        "pode_retomar": may, "pode_abandonar": may, "motivo": "", "item": "",
         "abandonado": request.query_params.get("aviso") == "abandonado",
         "erro": None, "titulo_de": ctx.form_title})
 
@@ -310,7 +310,7 @@ async def batch_abandon(request: Request, run_id: int) -> Response:
         view = await run_in_threadpool(lambda: run_view(ctx, jobs_of(request), run, rows=True))
         return page(request, "lote.html", {
             "execucao": view, "atualizar": None, "pode_retomar": False,
-            "pode_abandonar": True, "motivo": reason, "item": item,
+            "pode_abandonar": view["resumable"], "motivo": reason, "item": item, "abandonado": False,
             "erro": error_message(error), "titulo_de": ctx.form_title}, 422)
     return redirect(f"{PATH}/{run_id}?aviso=abandonado")
 
