@@ -310,7 +310,8 @@ async def batch_abandon(request: Request, run_id: int) -> Response:
         view = await run_in_threadpool(lambda: run_view(ctx, jobs_of(request), run, rows=True))
         return page(request, "lote.html", {
             "execucao": view, "atualizar": None, "pode_retomar": False,
-            "pode_abandonar": view["resumable"], "motivo": reason, "item": item, "abandonado": False,
+            "pode_abandonar": view["resumable"], "motivo": reason, "item": item,
+            "abandonado": False,
             "erro": error_message(error), "titulo_de": ctx.form_title}, 422)
     return redirect(f"{PATH}/{run_id}?aviso=abandonado")
 
