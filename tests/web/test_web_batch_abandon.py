@@ -77,6 +77,9 @@ def test_a_signer_abandons_an_item_then_the_run_from_its_page(tmp_path: Any) -> 
         assert whole.status_code == 303
         final = signer.get(f"/equipe/lotes/{run.id}").text
         assert "Abandonar e inutilizar" not in final and "concluída" in final
+        search = signer.get("/equipe/registro", params={"q": reserved[0]}).text
+        assert "Números inutilizados" in search and f"{reserved[0]}: não corresponde" in search
+        assert "Numeração inutilizada em" in search and WHY in search
     ended = get_run(context.registry, run.id)
     assert ended is not None and ended.status == "done"
     assert context.registry.numbering_gaps() == ()

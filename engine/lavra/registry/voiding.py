@@ -21,6 +21,7 @@ lists any other (none, unless rows were deleted by hand).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -41,6 +42,11 @@ from lavra.registry.records import (
 from lavra.registry.tables import BatchItemRow, CounterRow, DocumentRow, VoidedNumberRow
 
 __all__ = ["RegistryVoids", "VoidedNumber", "void_in"]
+
+_SEARCHED = re.compile(r"(?:([A-Za-z0-9][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})"
+                       r"\s*/\s*(\d{4})", re.IGNORECASE)
+"""A number as staff type it in a search: ``0004/2027``, ``ALV-ESC 0004/2027``,
+``ALV-ESC nº 0004/2027``."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,21 @@ class RegistryVoids(RegistryQueries):
                     f"Há mais de um número {formatted.strip()} inutilizado (séries "
                     f"{', '.join(r.series for r in rows)}); indique a série.", field="/serie")
             return _voided_of(rows[0]) if rows else None
+
+    def voided_search(self, text: str) -> tuple[VoidedNumber, ...]:
+        """The voided numbers a registry search by number (``0004/2027``, with or
+        without its series before it) finds: () for any other text."""
+        match = _SEARCHED.fullmatch(text.strip()) if isinstance(text, str) else None
+        if match is None or int(match.group(2)) == 0:
+            return ()
+        series, number, year = match.group(1), int(match.group(2)), int(match.group(3))
+        with self._database_errors(), self._read() as session:
+            stmt = select(VoidedNumberRow).where(VoidedNumberRow.number == number,
+                                                 VoidedNumberRow.year == year)
+            if series:
+                stmt = stmt.where(VoidedNumberRow.series == series.upper())
+            rows = session.scalars(stmt.order_by(VoidedNumberRow.series).limit(50)).all()
+            return tuple(_voided_of(row) for row in rows)
 
     def voided_numbers(self, run_id: int | None = None) -> tuple[VoidedNumber, ...]:
         """Every voided number (of the batch run ``run_id``, when given), in order."""
