@@ -73,8 +73,14 @@ def test_a_signer_abandons_an_item_then_the_run_from_its_page(tmp_path: Any) -> 
         again = _post(signer, run.id, motivo=WHY, item="1")
         assert again.status_code == 422 and "já foi abandonado" in again.text
 
-        whole = _post(signer, run.id, motivo="Execução encerrada pela Secretaria.")
-        assert whole.status_code == 303
+        user = context.users.by_name("sergio")
+        assert user is not None
+        _, secret = context.users.create_token(user.id, "teste do abandono")
+        whole = signer.post(f"/api/batch/{run.id}/abandon",
+                            data={"motivo": "Execução encerrada pela Secretaria."},
+                            headers={"Authorization": f"Bearer {secret}"})
+        assert whole.status_code == 200, whole.text[:500]
+        assert whole.json()["status"] == "concluída" and whole.json()["pending"] == 0
         final = signer.get(f"/equipe/lotes/{run.id}").text
         assert "Abandonar e inutilizar" not in final and "concluída" in final
         search = signer.get("/equipe/registro", params={"q": reserved[0]}).text

@@ -388,6 +388,20 @@ def api_batch_resume(request: Request, run_id: int, user: StaffUser) -> dict[str
     return _job_view(_resume(context_of(request), jobs_of(request), run_id, user))
 
 
+@api_router.post("/{run_id}/abandon", summary="Abandona uma execução não concluída, ou um "
+                 "item dela (formulário: motivo; item, a ordem do titular no resumo): os "
+                 "números reservados são inutilizados", responses=STAFF_ERRORS)
+async def api_batch_abandon(request: Request, run_id: int, user: StaffUser) -> dict[str, Any]:
+    ctx = context_of(request)
+    form = await request.form(max_files=0)
+    reason = clean_text(str(form.get("motivo") or ""), field="/motivo").strip()
+    item = str(form.get("item") or "").strip()[:12]
+    jobs = jobs_of(request)
+    count = await run_in_threadpool(_abandon, ctx, jobs, run_id, user, reason, item)
+    view = await run_in_threadpool(lambda: run_view(ctx, jobs, _run(ctx, run_id), rows=True))
+    return {"abandoned_items": count, **view}
+
+
 @api_router.get("/{run_id}/files/{name}", summary="Um arquivo da execução",
                 responses=STAFF_ERRORS, response_class=Response)
 def api_batch_file(request: Request, run_id: int, name: str, user: StaffUser) -> Response:
