@@ -70,6 +70,15 @@ def alvara(n: int) -> dict[str, Any]:
     return data
 
 
+def kept_staff_values(engine: Engine) -> Iterator[None]:
+    """For an autouse fixture: an Issuer binds the shared engine to its registry's staff
+    values; a test's own registry (a PostgreSQL database dropped after it) must not
+    outlive the test."""
+    bound = engine.staff_values
+    yield
+    engine.staff_values = bound
+
+
 def seeded_folder(engine: Engine, folder: Path, count: int) -> tuple[Path, list[str]]:
     """A data folder (SQLite registry, development PKI) under ``folder`` with ``count``
     alvarás of 2025; the folder and their printed numbers."""

@@ -29,6 +29,7 @@ from batchcases import (
     cpf,
     envelope,
     issuer_over,
+    kept_staff_values,
     kill_midway_and_rerun,
     numbers_in,
     optional_pointers,
@@ -67,11 +68,7 @@ def engine() -> Engine:
 
 @pytest.fixture(autouse=True)
 def _staff_values_of_the_module(engine: Engine) -> Iterator[None]:
-    """An Issuer binds the shared engine to its registry's staff values; a test's own
-    registry (a PostgreSQL database dropped after it) must not outlive the test."""
-    bound = engine.staff_values
-    yield
-    engine.staff_values = bound
+    yield from kept_staff_values(engine)
 
 
 @pytest.fixture(scope="module")

@@ -61,11 +61,15 @@ if TYPE_CHECKING:
 class IncompleteError(LavraError):
     """The completeness report is not complete: nothing may be issued."""
 
-    def __init__(self, report: Report) -> None:
+    def __init__(self, report: Report, *, reserved: bool = False) -> None:
         pending = len(report.pending)
+        # A batch item's number was reserved by its plan: only what follows the number
+        # (signing, recording) did not happen; the caller says what became of it.
+        after = ("Nada foi assinado nem registrado." if reserved
+                 else "Nada foi numerado nem registrado.")
         super().__init__(
             f"O documento não pode ser emitido: há {pending} pendência(s) no relatório de "
-            "completude. Nada foi numerado nem registrado."
+            f"completude. {after}"
         )
         self.report = report
 
@@ -376,10 +380,12 @@ class Issuer:
         docx: bool = True,
         example_values: bool = False,
         retry_of: str | None = None,
+        reserved: bool = False,
     ) -> Built:
         """Check, render and sign the document that carries the number ``printed`` (with
         its series): what :meth:`issue` records, and what a batch run records under the
-        number its plan reserved. IncompleteError when the data are not complete."""
+        number its plan reserved (``reserved``). IncompleteError when the data are not
+        complete."""
         form = self.engine.content.form(form_id)
         if form.signer_role is None:
             raise InputError(f"O formulário «{form_id}» não é assinado pela Secretaria.")
@@ -387,7 +393,7 @@ class Issuer:
         current = self.prepare(form_id, data, on, example_values=example_values,
                                retry_of=retry_of)
         if not current.report.complete:
-            raise IncompleteError(current.report)
+            raise IncompleteError(current.report, reserved=reserved)
         moment = self._moment()
         code = new_code()
         page = verification_url(self.config.verification_url, code)

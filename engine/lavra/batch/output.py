@@ -115,7 +115,8 @@ def summary_rows(items: Sequence[ItemRecord],
         elif numbers is not None:
             state = "previsto (simulação)"
         else:
-            state = "concluído" if item.done else "pendente"
+            state = ("concluído" if item.done else
+                     "abandonado" if item.abandoned else "pendente")
         rows.append(SummaryRow(
             item.position + 1, item.holder, item.name, item.outcome, item.role,
             item.form or "", number, "" if item.role == REFUSED else file_name(item), state,
@@ -147,6 +148,9 @@ def counts(rows: Sequence[SummaryRow]) -> dict[str, int]:
     if any(r.docx_file for r in rows):
         found["docx"] = sum(1 for r in rows if r.docx_file)
     found["pendentes"] = sum(1 for r in rows if r.state == "pendente")
+    abandoned = sum(1 for r in rows if r.state == "abandonado")
+    if abandoned:
+        found["abandonados"] = abandoned
     return found
 
 

@@ -75,7 +75,8 @@ def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False,
         printed = item.printed
         if printed is None:
             raise ItemFailed(item, "Documento do lote sem número reservado.")
-        return issuer.build_document(item.form, item.data, on, printed, docx=docx)
+        return issuer.build_document(item.form, item.data, on, printed, docx=docx,
+                                     reserved=True)
     return issuer.engine.prefill(item.form, item.data)
 
 
@@ -93,7 +94,8 @@ def failure_text(issuer: Issuer, failure: ItemFailed) -> str:
             "nem registrado com ele." if printed else " Nada foi gravado para este item.")
     return (f"{document}, de {item.name} ({item.holder}), não pôde ser emitido: "
             f"{message}.{where}{kept} Retomar a execução tenta emiti-lo de novo; se a causa "
-            "estiver nos dados do item, a falha se repete.")
+            "estiver nos dados do item, a falha se repete, e o item pode ser abandonado com "
+            "o motivo (o número reservado é então inutilizado).")
 
 
 def work_items(

@@ -7,6 +7,10 @@ gives the totals. Exit codes as every command (:mod:`lavra.cli.support`): 0 when
 holder was planned and worked; 1 (incomplete) when the run is unfinished or any line
 was refused (the summary gives each reason); 2 when an input is refused whole and
 nothing was written.
+
+``lavra lote abandonar`` ends a run that cannot finish (or one holder's items of it):
+the pending items are abandoned with the reason and their reserved numbers voided by
+the numbering-void act (:mod:`lavra.registry.abandon`).
 """
 
 from __future__ import annotations
@@ -20,12 +24,12 @@ from typing import Any
 
 import click
 
-from lavra.cli.support import EXIT_INCOMPLETE, shielded
+from lavra.cli.support import EXIT_INCOMPLETE, REGISTRY_OPTION, shielded
 from lavra.config import load_config
 from lavra.errors import InputError
 from lavra.inputs.reading import TIMEZONE, parse_date
 
-__all__ = ["batch"]
+__all__ = ["batch", "lote"]
 
 
 def _progress(plain: bool) -> tuple[Any, Any]:
@@ -167,3 +171,43 @@ def _final_table(summary: Any, folder: Path) -> None:
         console.print(f"Arquivos em {folder}: resumo.csv, resumo.pdf e um PDF por "
                       f"documento{also}.")
 
+
+
+@click.group("lote")
+def lote() -> None:
+    """As execuções em lote gravadas no registro."""
+
+
+@lote.command("abandonar")
+@click.argument("run_id", metavar="EXECUÇÃO", type=click.IntRange(min=1))
+@click.option("--item", "item", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Só o item (titular) de ordem N no resumo; sem ele, toda a execução.")
+@click.option("--motivo", required=True, help="Por que o item ou a execução é abandonado.")
+@click.option("--responsavel", required=True, help="Quem decide o abandono.")
+@REGISTRY_OPTION
+@shielded
+def abandon_command(run_id: int, item: int | None, motivo: str, responsavel: str,
+                    registry_url: str | None) -> None:
+    """Abandona a EXECUÇÃO em lote (ou só um item dela) que não pode ser concluída: os
+    documentos pendentes não serão emitidos, e cada número reservado para eles é
+    inutilizado por ato registrado (numeração inutilizada), com o motivo e o
+    responsável. Os documentos já emitidos permanecem; para desfazê-los, cancele-os."""
+    from lavra.cli.support import registry_of
+    from lavra.registry.abandon import abandon
+    from lavra.registry.runs import get_run
+
+    with registry_of(registry_url) as registry:
+        items = abandon(registry, run_id, reason=motivo, by=responsavel,
+                        position=None if item is None else item - 1)
+        run = get_run(registry, run_id)
+    for found in items:
+        what = found.printed or found.file or found.outcome
+        click.echo(f"Item {found.position + 1} ({found.name}): {what} abandonado.")
+    voided = [found.printed for found in items if found.printed]
+    click.echo(f"{len(items)} documento(s) pendente(s) abandonado(s); "
+               f"{len(voided)} número(s) inutilizado(s)"
+               + (f": {', '.join(voided)}." if voided else "."))
+    if run is not None and run.status == "done":
+        click.echo(f"A execução em lote nº {run_id} está concluída.")
+    else:
+        click.echo(f"A execução em lote nº {run_id} segue com itens pendentes.")

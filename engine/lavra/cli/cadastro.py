@@ -121,7 +121,12 @@ def show_command(key: str, series: str | None, on_text: str | None,
         else:
             record = registry.by_number(key, series=series)
             if record is None:
-                raise InputError(f"Nada consta do registro sob «{key}».", field="/numero")
+                voided = registry.voided_by_number(key, series)
+                if voided is None:
+                    raise InputError(f"Nada consta do registro sob «{key}».", field="/numero")
+                click.echo(f"{voided.printed}: não corresponde a documento emitido. "
+                           f"{voided.text}.")
+                return
             view = registry.licence_of(record.id)
             if record.origin is not None:
                 click.echo(f"{record.printed} (importado: {record.origin})")

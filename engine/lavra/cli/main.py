@@ -9,7 +9,7 @@ import os
 import sys
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from lavra.checking.report import Report
     from lavra.documents import Engine
     from lavra.issuing import Issuer
+    from lavra.registry.store import Registry
 
 cli_i18n.install()
 # The libraries' own log lines are English and technical: the commands report in pt-BR.
@@ -111,6 +112,7 @@ LAZY_COMMANDS = {
     "users": "lavra.cli.web:users",
     "fato": "lavra.cli.facts:fact_group",
     "batch": "lavra.cli.batch:batch",
+    "lote": "lavra.cli.batch:lote",
     "valores": "lavra.cli.values:values",
     "cadastro": "lavra.cli.cadastro:cadastro",
 }
@@ -390,6 +392,23 @@ def issue_command(
         )
 
 
+def _voided_number(registry: Registry, number: str, series: str | None, as_json: bool) -> NoReturn:
+    """Report a number that carries no document: voided (exit 1), or unknown (error)."""
+    voided = registry.voided_by_number(number, series)
+    if voided is None:
+        raise InputError(f"Nenhum documento nem numeração inutilizada sob «{number}»"
+                         + (f" na série {series}." if series else "."), field="/numero")
+    if as_json:
+        click.echo(json.dumps({"registered": False, "voided": True, "series": voided.series,
+                               "number": f"{voided.number:04d}/{voided.year}",
+                               "printed": voided.printed, "reason": voided.reason,
+                               "voided_by": voided.by, "voided_at": voided.at.isoformat()},
+                              ensure_ascii=False, indent=2))
+    else:
+        click.echo(f"{voided.printed}: não corresponde a documento emitido. {voided.text}.")
+    sys.exit(EXIT_INCOMPLETE)
+
+
 @main.command("verify")
 @click.argument(
     "file",
@@ -398,6 +417,9 @@ def issue_command(
     required=False,
 )
 @click.option("--code", "code", help="Consulta um código verificador no registro.")
+@click.option("--numero", "number", metavar="0001/2026",
+              help="Consulta um número no registro (com --serie): emitido ou inutilizado.")
+@click.option("--serie", "series", help="A série do número consultado com --numero.")
 @click.option(
     "--on", "on", metavar="AAAA-MM-DD",
     help="Data em que se diz a situação da licença concedida pelo documento (padrão: hoje, "
@@ -405,15 +427,22 @@ def issue_command(
 )
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @shielded
-def verify_command(file: Path | None, code: str | None, on: str | None, as_json: bool) -> None:
+def verify_command(file: Path | None, code: str | None, number: str | None,
+                   series: str | None, on: str | None, as_json: bool) -> None:
     """Verifica um documento emitido: assinatura íntegra, confiável, sem alteração
     posterior, e o registro com este código e este hash. Sai com 0 só quando tudo confere.
-    Para um documento que concedeu licença, diz também a situação da licença."""
+    Para um documento que concedeu licença, diz também a situação da licença. Com
+    --numero, diz se o número foi emitido ou inutilizado (numeração inutilizada)."""
     # Neither the renderer nor the content pack: only the validator and the registry.
     from lavra.verifying import Verifier, licence_situation
 
     day = _on(on) or today()
     issuer = Verifier.from_config()
+    if number is not None:
+        record = issuer.registry.by_number(number, series=series)
+        if record is None:
+            _voided_number(issuer.registry, number, series, as_json)
+        code = record.verification_code
     if code is not None:
         record = issuer.lookup_code(code)
         if record is None:

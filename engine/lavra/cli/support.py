@@ -27,17 +27,24 @@ REGISTRY_OPTION = click.option(
 )
 
 
+def registry_of(registry_url: str | None) -> Registry:
+    """The registry of ``--registro``, else the configured one (imported only when run)."""
+    from lavra.config import load_config
+    from lavra.registry.store import open_default_registry, open_registry
+
+    if registry_url:
+        return open_registry(registry_url)
+    return open_default_registry(load_config().data_dir)
+
+
 def registry_and_engine(registry_url: str | None) -> tuple[Registry, Engine]:
     """The registry of ``--registro`` (else the configured one) and the configured engine,
     for the commands that read or record in the registry (imported only when run)."""
     from lavra.config import load_config
     from lavra.documents import Engine
-    from lavra.registry.store import open_default_registry, open_registry
 
     config = load_config()
-    registry = (open_registry(registry_url) if registry_url
-                else open_default_registry(config.data_dir))
-    return registry, Engine.from_config(config)
+    return registry_of(registry_url), Engine.from_config(config)
 
 
 def shielded(func: F) -> F:

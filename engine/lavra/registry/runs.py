@@ -63,6 +63,7 @@ __all__ = [
     "finished_run",
     "get_run",
     "item_content",
+    "item_of",
     "list_runs",
     "open_run",
     "outstanding",
@@ -74,7 +75,9 @@ __all__ = [
 ]
 
 DOCUMENT, ATTACHMENT, REFUSED = "documento", "anexo", "recusado"
-PENDING, DONE = "pending", "done"
+PENDING, DONE, ABANDONED = "pending", "done", "abandoned"
+"""An item's states: waiting to be built; built and recorded; abandoned by staff, its
+number voided (:mod:`lavra.registry.abandon`)."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,10 @@ class ItemRecord:
     def done(self) -> bool:
         return self.status == DONE
 
+    @property
+    def abandoned(self) -> bool:
+        return self.status == ABANDONED
+
 
 def _run_of(row: BatchRunRow) -> RunRecord:
     return RunRecord(row.id, row.kind, row.key, row.fingerprint, dict(row.params),
@@ -163,7 +170,7 @@ def _run_of(row: BatchRunRow) -> RunRecord:
                      row.finished_at)
 
 
-def _item_of(row: BatchItemRow) -> ItemRecord:
+def item_of(row: BatchItemRow) -> ItemRecord:
     return ItemRecord(
         row.id, row.run_id, row.position, row.seq, row.holder, row.name, row.outcome,
         row.role, row.form, row.series, row.year, row.number,
@@ -287,7 +294,7 @@ def run_items(registry: Registry, run_id: int) -> tuple[ItemRecord, ...]:
             .where(BatchItemRow.run_id == run_id)
             .order_by(BatchItemRow.position, BatchItemRow.seq)
         ).all()
-        return tuple(_item_of(row) for row in rows)
+        return tuple(item_of(row) for row in rows)
 
 
 def run_counts(registry: Registry, run_id: int) -> tuple[int, int]:
@@ -299,7 +306,7 @@ def run_counts(registry: Registry, run_id: int) -> tuple[int, int]:
             .group_by(BatchItemRow.status)
         ).all()
     counts = {status: int(count) for status, count in rows}
-    return counts.get(DONE, 0), sum(counts.values())
+    return counts.get(DONE, 0) + counts.get(ABANDONED, 0), sum(counts.values())
 
 
 def list_runs(registry: Registry, limit: int = 200) -> tuple[RunRecord, ...]:
@@ -328,10 +335,12 @@ class RunProgress:
     pending: int
     failed: int
     refused: int
+    abandoned: int = 0
+    """Items abandoned by staff (their numbers voided), apart from ``done``."""
 
     @property
     def total(self) -> int:
-        return self.done + self.pending
+        return self.done + self.pending + self.abandoned
 
 
 def run_progress(registry: Registry, run_id: int) -> RunProgress:
@@ -344,15 +353,17 @@ def run_progress(registry: Registry, run_id: int) -> RunProgress:
             .where(BatchItemRow.run_id == run_id)
             .group_by(BatchItemRow.status, BatchItemRow.role, failed)
         ).all()
-    done = pending = broken = refused = 0
+    done = pending = broken = refused = abandoned = 0
     for status, role, is_failed, count in rows:
-        if status == DONE:
+        if status == ABANDONED:
+            abandoned += count
+        elif status == DONE:
             done += count
             refused += count if role == REFUSED else 0
         else:
             pending += count
             broken += count if is_failed else 0
-    return RunProgress(done, pending, broken, refused)
+    return RunProgress(done, pending, broken, refused, abandoned)
 
 
 def item_content(registry: Registry, item: ItemRecord) -> bytes:
@@ -391,7 +402,17 @@ def _record(registry: Registry, session: Session, row: BatchItemRow, result: Bui
         row.content = result
     row.status, row.reason, row.done_at = DONE, None, datetime.now(UTC)
     session.flush()
-    return _item_of(row)
+    return item_of(row)
+
+
+def _recorded(registry: Registry, session: Session, row: BatchItemRow, item: ItemRecord,
+              result: Built | bytes, worker: str) -> ItemRecord:
+    """:func:`_record`, with a refusal at recording (a guard of the licensing state that
+    an act decided after the plan now fails) reported as the item's failure."""
+    try:
+        return _record(registry, session, row, result, worker)
+    except LavraError as error:  # the transaction rolls back: nothing of the item is kept
+        raise ItemFailed(item, error.message, error.field) from error
 
 
 def _waiting(among: Sequence[int] | None = None) -> Any:
@@ -447,13 +468,13 @@ def claim_and_record(
             ).first()
             if row is None:
                 return None
-            item = _item_of(row)
+            item = item_of(row)
             result = _built(build, item)
-            return _record(registry, session, row, result, worker)
+            return _recorded(registry, session, row, item, result, worker)
     index, count = share
     with registry._database_errors(), registry._read() as session:
         rows = session.scalars(_pending(run_id, skip)).all()
-        mine = [_item_of(r) for r in rows if r.position % count == index]
+        mine = [item_of(r) for r in rows if r.position % count == index]
     if not mine:
         return None
     item = mine[0]
@@ -461,8 +482,9 @@ def claim_and_record(
     with registry._database_errors(), registry._write() as session:
         row = session.get(BatchItemRow, item.id)
         if row is None or row.status != PENDING:
-            return replace(item, status=DONE)  # recorded meanwhile by another process
-        return _record(registry, session, row, result, worker)
+            # Recorded meanwhile by another process, or abandoned by staff.
+            return replace(item, status=DONE if row is None else row.status)
+        return _recorded(registry, session, row, item, result, worker)
 
 
 def outstanding(

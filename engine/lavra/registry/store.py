@@ -61,6 +61,7 @@ from lavra.registry.records import (
 )
 from lavra.registry.staff_values import StaffValueStore
 from lavra.registry.tables import CounterRow, DocumentRow, EventRow
+from lavra.registry.voiding import RegistryVoids
 
 __all__ = ["Registry", "open_default_registry", "open_registry"]
 
@@ -167,14 +168,15 @@ def _same_request(
 
 
 # ============================================================================ registry
-class Registry(RegistryFacts, StaffValueStore, RegistryImports):
+class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids):
     """The registry of issued documents over one database. Safe to share in a process.
 
     Facts recorded after the issue (ciência, notice, payment) are the methods of
     :class:`lavra.registry.facts.RegistryFacts`; the values staff keep over the pack's
     data, those of :class:`lavra.registry.staff_values.StaffValueStore`; the licensing
     state the acts create, those of :class:`lavra.registry.licensing.RegistryState`; the
-    import of acts from before lavra, :class:`lavra.registry.importing.RegistryImports`.
+    import of acts from before lavra, :class:`lavra.registry.importing.RegistryImports`;
+    the numbering-void act, :class:`lavra.registry.voiding.RegistryVoids`.
     """
 
     # ------------------------------------------------------------ issuing

@@ -50,6 +50,7 @@ __all__ = [
     "StateMetaRow",
     "UTCDateTime",
     "VehicleRow",
+    "VoidedNumberRow",
     "metadata",
 ]
 
@@ -222,7 +223,7 @@ class BatchItemRow(Base):
     __table_args__ = (
         UniqueConstraint("run_id", "position", "seq"),
         UniqueConstraint("series", "year", "number"),
-        CheckConstraint("status IN ('pending', 'done')", name="status"),
+        CheckConstraint("status IN ('pending', 'done', 'abandoned')", name="status"),
         CheckConstraint("role IN ('documento', 'anexo', 'recusado')", name="role"),
     )
 
@@ -245,6 +246,28 @@ class BatchItemRow(Base):
     document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
     content: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class VoidedNumberRow(Base):
+    """A number taken from a series counter that will never be issued, voided by a
+    recorded act (numeração inutilizada): the reason, who decided and when, and the
+    batch run that had reserved it, if any. With the documents, it keeps every number
+    up to the counter explained (:meth:`lavra.registry.voiding.RegistryVoids.numbering_gaps`)."""
+
+    __tablename__ = "voided_numbers"
+    __table_args__ = (
+        UniqueConstraint("series", "year", "number"),
+        CheckConstraint("number > 0", name="number_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    series: Mapped[str] = mapped_column(String(40))
+    year: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(Text)
+    voided_by: Mapped[str] = mapped_column(String(200))
+    voided_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("batch_runs.id"), index=True)
 
 
 # ============================================================================ licensing state

@@ -43,7 +43,7 @@ from typing import Any
 
 from lavra.batch.inputs import input_format, parse_lines
 from lavra.batch.model import BatchRun, RunRequest
-from lavra.batch.output import OUTPUT_NAMES, SummaryRow, atomic_write
+from lavra.batch.output import OUTPUT_NAMES, SummaryRow, atomic_write, write_outputs
 from lavra.batch.planning import fingerprint
 from lavra.batch.runner import Summary, find_kind, run_batch
 from lavra.checking.content import Content
@@ -51,7 +51,8 @@ from lavra.config import Config
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError, describe_error
 from lavra.inputs.reading import TIMEZONE, parse_date
-from lavra.registry.runs import RunRecord, open_run
+from lavra.registry.abandon import abandon
+from lavra.registry.runs import ItemRecord, RunRecord, open_run, run_items
 from lavra.registry.store import open_registry
 
 __all__ = ["BatchBusy", "BatchJobs", "Job", "StartRequest", "Upload"]
@@ -298,6 +299,27 @@ class BatchJobs:
             raise
         self._launch(job, request, merged=sent.merged, docx=sent.docx)
         return job
+
+    def abandon(self, issuer: Any, run: RunRecord, actor: str, reason: str,
+                position: int | None) -> tuple[ItemRecord, ...]:
+        """Abandon the run's pending items (or one holder's), voiding their numbers
+        (:mod:`lavra.registry.abandon`), and write its summaries again in its web folder,
+        so that they say what became of them. Refused while the run is being worked."""
+        kind = find_kind(issuer, run.kind)
+        if self.live_for_run(run.id) is not None:
+            raise BatchBusy(f"A execução nº {run.id} está em andamento neste servidor; "
+                            "aguarde o fim para abandoná-la.", field="/execucao")
+        items = abandon(issuer.registry, run.id, reason=reason, by=actor, position=position)
+        found = self.folder_of_run(run.id)
+        if found is not None and (found[0] / OUTPUTS).is_dir():
+            folder, manifest = found
+            write_outputs(issuer.registry, issuer.engine, run_items(issuer.registry, run.id),
+                          folder / OUTPUTS, title=kind.title,
+                          subtitle=f"Execução em lote nº {run.id}, de "
+                          f"{run.reference_date:%d/%m/%Y}",
+                          merged=bool(manifest.get("pdf_unico")),
+                          docx=bool(manifest.get("docx")))
+        return items
 
     def resume(self, issuer: Any, run: RunRecord, actor: str) -> Job:
         """Work an unfinished run again, with the inputs it was planned from: those kept

@@ -5,8 +5,9 @@ with a start form asking its own parameters, and the runs of the registry (numbe
 kind, reference date, state, counts); a run's page with its progress (done, pending,
 failed, rate, time left), refreshed by the page itself every few seconds while it runs
 (``<meta http-equiv="refresh">``: no script needed, within the CSP), the summary table
-once finished, and the links to its files. The JSON API (``/api/batch``, bearer token)
-does the same.
+once finished, and the links to its files. A run that cannot finish is abandoned there
+(whole, or one holder's items), with a reason: its reserved numbers are voided. The
+JSON API (``/api/batch``, bearer token) does the same.
 
 Who may: every staff account sees runs and downloads their files; starting or resuming
 a run takes a signer account that may sign every document the run issues
@@ -26,7 +27,8 @@ from starlette.datastructures import FormData, UploadFile
 from lavra.batch.model import BatchRun
 from lavra.batch.output import docx_name, summary_rows
 from lavra.batch.runner import find_kind
-from lavra.errors import LavraError
+from lavra.errors import InputError, LavraError
+from lavra.inputs.textnorm import clean_text
 from lavra.registry.runs import RunRecord, get_run, list_runs, run_items, run_progress
 from lavra.web.api import STAFF_ERRORS, staff_user
 from lavra.web.batchjobs import BatchBusy, BatchJobs, Job, StartRequest, Upload
@@ -124,7 +126,8 @@ def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
         "created_at": run.created_at.isoformat(),
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,
         "done": progress.done, "pending": progress.pending, "failed": progress.failed,
-        "refused": progress.refused, "total": progress.total,
+        "refused": progress.refused, "abandoned": progress.abandoned,
+        "total": progress.total,
         "rate": round(rate, 2) if rate is not None else None, "eta_seconds": eta,
         "files": [{"name": n, "url": f"/api/batch/{run.id}/files/{n}",
                    "page_url": f"{PATH}/{run.id}/arquivos/{n}"} for n in files],
@@ -261,11 +264,56 @@ async def batch_run(request: Request, run_id: int) -> Response:
     jobs = jobs_of(request)
     run = await run_in_threadpool(_run, ctx, run_id)
     view = await run_in_threadpool(lambda: run_view(ctx, jobs, run, rows=True))
+    may = view["resumable"] and any(
+        may_start(ctx, user, k) for k in _kinds(ctx) if k.name == run.kind)
     return page(request, "lote.html", {
         "execucao": view, "atualizar": REFRESH_SECONDS if view["running"] else None,
-        "pode_retomar": view["resumable"] and any(
-            may_start(ctx, user, k) for k in _kinds(ctx) if k.name == run.kind),
+        "pode_retomar": may, "pode_abandonar": may, "motivo": "", "item": "",
+        "abandonado": request.query_params.get("aviso") == "abandonado",
         "erro": None, "titulo_de": ctx.form_title})
+
+
+def _abandon(ctx: WebContext, jobs: BatchJobs, run_id: int, user: User, reason: str,
+             item: str) -> int:
+    issuer = ctx.require_issuer()
+    run = _run(ctx, run_id)
+    kind = find_kind(issuer, run.kind)  # type: ignore[arg-type]
+    if not may_start(ctx, user, kind):
+        raise AccessDenied("A sua conta não pode abandonar esta execução: isso cabe a quem "
+                           "pode iniciá-la.")
+    if len(reason) < 10:
+        raise InputError("Informe o motivo do abandono (ao menos 10 caracteres).",
+                         field="/motivo")
+    position = None
+    if item:
+        if not item.isdigit() or not 0 < int(item) < 10**9:
+            raise InputError("O item é a ordem do titular no resumo (um número a partir de "
+                             "1); deixe em branco para abandonar toda a execução.",
+                             field="/item")
+        position = int(item) - 1
+    return len(jobs.abandon(issuer, run, user.actor, reason, position))
+
+
+@router.post(PATH + "/{run_id}/abandonar")
+async def batch_abandon(request: Request, run_id: int) -> Response:
+    user = require_user(request)
+    form = await read_form(request)
+    ctx = context_of(request)
+    reason = clean_text(str(form.get("motivo") or ""), field="/motivo").strip()
+    item = str(form.get("item") or "").strip()[:12]
+    try:
+        await run_in_threadpool(_abandon, ctx, jobs_of(request), run_id, user, reason, item)
+    except AccessDenied:
+        raise
+    except LavraError as error:
+        run = await run_in_threadpool(_run, ctx, run_id)
+        view = await run_in_threadpool(lambda: run_view(ctx, jobs_of(request), run, rows=True))
+        return page(request, "lote.html", {
+            "execucao": view, "atualizar": None, "pode_retomar": False,
+            "pode_abandonar": view["resumable"], "motivo": reason, "item": item,
+            "abandonado": False,
+            "erro": error_message(error), "titulo_de": ctx.form_title}, 422)
+    return redirect(f"{PATH}/{run_id}?aviso=abandonado")
 
 
 @router.post(PATH + "/{run_id}/retomar")
@@ -338,6 +386,20 @@ def api_batch_run(request: Request, run_id: int, user: StaffUser) -> dict[str, A
                  responses={**STAFF_ERRORS, 409: STAFF_ERRORS[422]}, status_code=202)
 def api_batch_resume(request: Request, run_id: int, user: StaffUser) -> dict[str, Any]:
     return _job_view(_resume(context_of(request), jobs_of(request), run_id, user))
+
+
+@api_router.post("/{run_id}/abandon", summary="Abandona uma execução não concluída, ou um "
+                 "item dela (formulário: motivo; item, a ordem do titular no resumo): os "
+                 "números reservados são inutilizados", responses=STAFF_ERRORS)
+async def api_batch_abandon(request: Request, run_id: int, user: StaffUser) -> dict[str, Any]:
+    ctx = context_of(request)
+    form = await request.form(max_files=0)
+    reason = clean_text(str(form.get("motivo") or ""), field="/motivo").strip()
+    item = str(form.get("item") or "").strip()[:12]
+    jobs = jobs_of(request)
+    count = await run_in_threadpool(_abandon, ctx, jobs, run_id, user, reason, item)
+    view = await run_in_threadpool(lambda: run_view(ctx, jobs, _run(ctx, run_id), rows=True))
+    return {"abandoned_items": count, **view}
 
 
 @api_router.get("/{run_id}/files/{name}", summary="Um arquivo da execução",

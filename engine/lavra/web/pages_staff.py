@@ -185,14 +185,17 @@ async def registry_search(request: Request, q: str | None = None) -> Response:
     require_user(request)
     ctx = context_of(request)
     found: tuple[Any, ...] = ()
+    voided: tuple[Any, ...] = ()
     error = None
     query = (q or "").strip()[:200]
     if query:
         try:
             found = await run_in_threadpool(ctx.registry.search, query)
+            voided = await run_in_threadpool(ctx.registry.voided_search, query)
         except LavraError as exc:
             error = error_message(exc)
     return page(request, "registro.html", {"q": query, "resultados": found, "erro": error,
+                                           "inutilizados": voided,
                                            "titulo_de": ctx.form_title})
 
 
