@@ -117,7 +117,7 @@ CHARACTERISTICS = (
     f"{LAW}#art10_par6",
 )
 
-IMPLEMENTED: tuple[str, ...] = (ALTERATION, THIRD_PARTY, AGE)
+IMPLEMENTED: tuple[str, ...] = (ALTERATION, THIRD_PARTY)
 """Citations these computations apply (coverage): the prior authorisation to alter a
 vehicle (art. 10, § 3º) and the authorisation to use another company's vehicle (art.
 15, VI), each bounded by the alvarás it rests on."""

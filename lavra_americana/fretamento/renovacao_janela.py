@@ -45,12 +45,15 @@ from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
 from lavra_americana.comum.periods import anniversary
 
-__all__ = ["DECISION_WINDOW_DAYS", "renewal_window_items"]
+__all__ = ["DECISION_WINDOW_DAYS", "IMPLEMENTED", "renewal_window_items"]
 
 TERM = "fretamento#art8"
 INSPECTION = "fretamento#art7_inc11"
 CERTIFICATES = ("fretamento#art7_inc3", "fretamento#art7_inc4", "fretamento#art7_inc5")
 INSPECTION_PARAMETER = "fretamento.periodicidade_inspecao"
+
+IMPLEMENTED: tuple[str, ...] = (TERM,)
+"""Citations this module applies (coverage): the "documentação atualizada" of art. 8º."""
 
 #: RENEWAL_WINDOW (module docstring): the earliest day a renewal may be decided is this
 #: many days before the vencimento of the alvará renewed.

@@ -32,9 +32,12 @@ from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
 from lavra_americana.comum.validity import Limit, vehicle_limit
 
-__all__ = ["AGE", "VehicleAge", "third_party_vehicle_age"]
+__all__ = ["AGE", "IMPLEMENTED", "VehicleAge", "third_party_vehicle_age"]
 
 AGE = "fretamento#art10_inc1"
+
+IMPLEMENTED: tuple[str, ...] = (AGE,)
+"""Citations this module applies (coverage): art. 10, I for the vehicle lent."""
 
 _KIND_WORDS = {"onibus_rodoviario": "ônibus rodoviário", "microonibus": "micro-ônibus",
                "outro": "outro tipo"}
