@@ -97,6 +97,7 @@ def pacote() -> ContentPack:
         citing,
         computing,
         decisao_recurso,
+        demonstracao,
         due_process,
         estado,
         fact_dates,
@@ -107,6 +108,7 @@ def pacote() -> ContentPack:
         lote,
         notificacao_defesa,
         periods,
+        recurso_estado,
         sources,
         validity,
         vehicle_age,
@@ -173,7 +175,7 @@ def pacote() -> ContentPack:
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
-        renovacao_janela, veiculo_terceiro,
+        recurso_estado, renovacao_janela, veiculo_terceiro,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -187,6 +189,8 @@ def pacote() -> ContentPack:
         caches=(sources.clear_caches, indeferimento.clear_caches),
         batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN,
                     renovacao_lote_fretamento.RUN.name: renovacao_lote_fretamento.RUN},
-        effects={**estado_fretamento.EFFECTS, **estado_escolar.EFFECTS},
+        effects={**estado_fretamento.EFFECTS, **estado_escolar.EFFECTS,
+                 **recurso_estado.EFFECTS},
         imports=importacao.IMPORTS,
+        demo_chains=demonstracao.DEMO_CHAINS,
     )

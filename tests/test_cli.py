@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -143,6 +146,60 @@ def test_demo_issues_and_verifies_every_form(runner: CliRunner, tmp_path: Path) 
     assert (demo / f"{REQ}-preenchivel.pdf").exists()
     assert (demo / "dados" / "registro.sqlite3").exists()
     assert (demo / "dados" / "pki" / "raiz.pem").exists()
+    assert_demo_tells_real_histories(demo, result.output)
+
+
+# The fretamento renewal notice is issued near the end of an alvará's five years
+# (fretamento art. 8º): an alvará of 2021 the demo's clock does not reach. It is the one
+# citation of the demo still taken from its example (see the README).
+_NOT_ISSUED_BY_THE_DEMO = {("NOT-REN-FRET", "ALV-FRET 0007/2021")}
+
+
+def _utc(text: str) -> datetime:
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
+    """Every number a demo act cites is of an act in the demo's registry, issued before
+    it; each chain was issued in order, weeks apart; the cassação shows in verify."""
+    from lavra.checking.content import Content
+    from lavra.config import load_config
+    from lavra_americana.comum.demonstracao import DEMO_CHAINS
+
+    content = Content(load_config().pack_dir)
+    series = sorted({f.series for f in content.forms.values() if f.series}, key=len,
+                    reverse=True)
+    cited = re.compile(r"(?<![A-Z-])(" + "|".join(map(re.escape, series))
+                       + r")\s+(?:nº\s*)?(\d{4})/(\d{4})")
+    with sqlite3.connect(demo / "dados" / "registro.sqlite3") as db:
+        rows = db.execute(
+            "select id, series, number, year, data, issued_at, idempotency_key from documents"
+        ).fetchall()
+        facts = db.execute(
+            "select document_id, kind, occurred_at, at from events where kind = 'ciencia'"
+        ).fetchall()
+    issued = {(s, n, y): _utc(at) for _, s, n, y, _, at, _ in rows}
+    now = datetime.now(UTC)
+    for _, s, n, y, data, at, _ in rows:
+        assert _utc(at) <= now
+        for found in cited.finditer(data):
+            key = (found[1], int(found[2]), int(found[3]))
+            if (s, f"{found[1]} {found[2]}/{found[3]}") in _NOT_ISSUED_BY_THE_DEMO:
+                continue
+            assert key in issued, f"{s} {n}/{y} cita {found[0]}, que a demonstração não emitiu"
+            assert issued[key] <= _utc(at), f"{s} {n}/{y} cita {found[0]}"
+    by_key = {key: _utc(at) for *_, at, key in rows if key}
+    for chain in DEMO_CHAINS:
+        moments = [by_key[f"demo:{chain.name}:{step.name}"] for step in chain.steps]
+        assert moments == sorted(moments) and len(set(moments)) == len(moments)
+        assert moments[-1] - moments[0] >= timedelta(days=chain.steps[-1].day)
+    ids = {key: ident for ident, *_, key in rows if key}
+    (ciencia,) = [f for f in facts if f[0] == ids["demo:fretamento:defesa"]]
+    assert by_key["demo:fretamento:defesa"] < _utc(ciencia[2])
+    assert _utc(ciencia[2]) < by_key["demo:fretamento:cassacao"]
+    assert re.search(r"situação da licença: cassado em \d\d/\d\d/\d{4} pelo CAS-FRET nº "
+                     r"0001/\d{4}", output)
 
 
 def test_help_and_usage_errors_are_in_portuguese(runner: CliRunner) -> None:

@@ -60,9 +60,13 @@ def test_two_series_never_show_the_same_number(engine: Engine, tmp_path: Path) -
         year = datetime.now(TIMEZONE).year
         shown = []
         # Two series, each numbering from 1 (the alvará stands alone: the publicidade
-        # would need its alvará escolar in the registry first).
+        # would need its alvará escolar in the registry first; the decision cites an auto
+        # on paper, as an auto of lavra's series must be in the registry first).
         for form in (SEC, ALV):
-            result = issuer.issue(form, _example(engine, form))
+            data = _example(engine, form)
+            if form == SEC:
+                data["ato_recorrido"]["numero"] = "0012/2026"
+            result = issuer.issue(form, data)
             record = result.record
             assert record.formatted == f"0001/{year}"  # each series numbers from 1
             assert record.printed == f"{record.series} nº 0001/{year}"

@@ -178,15 +178,19 @@ class Engine:
         ]
 
     # ----------------------------------------------------------------- checking
-    def reference_date(self, form: FormSpec, data: Mapping[str, Any], on: date | None) -> date:
-        """The date the law is applied on: given, else the form's own date field, else today."""
+    def reference_date(
+        self, form: FormSpec, data: Mapping[str, Any], on: date | None,
+        issued_on: date | None = None,
+    ) -> date:
+        """The date the law is applied on: given, else the form's own date field, else the
+        day of issue (``issued_on``; default today)."""
         if on is not None:
             return on
         if form.reference_date_field:
             found = maybe_date(pointers.get(data, form.reference_date_field))
             if found is not None:
                 return found
-        return today()
+        return issued_on or today()
 
     def _date_source(
         self, form: FormSpec, data: Mapping[str, Any], on: date | None
@@ -240,7 +244,7 @@ class Engine:
         if issued_at is not None:
             issued_at = issued_at.astimezone(TIMEZONE)
             issued_on = issued_at.date()
-        when = self.reference_date(form, data, on)
+        when = self.reference_date(form, data, on, issued_on)
         staff = self.staff_values() if staff_values is None else staff_values
         parameters = self.parameters(staff)
         fields = self.content.fields(form)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
@@ -243,11 +243,24 @@ class Signers:
         return self._cache[role]
 
 
-class Issuer:
-    """Numbers, signs and records documents; verifies and cancels them."""
+Clock = Callable[[], datetime]
+"""The moment "now", timezone-aware: injected only by ``lavra demo`` and the tests."""
 
-    def __init__(self, engine: Engine, registry: Registry, config: Config) -> None:
+
+class Issuer:
+    """Numbers, signs and records documents; verifies and cancels them.
+
+    ``clock`` (``lavra demo`` and the tests only; a real signing always uses the real
+    time, and no command of staff passes one) gives the moment of issue: the date the
+    law is applied on when the form has no date of its own, the year of the number, the
+    signing time and the moment the registry records.
+    """
+
+    def __init__(
+        self, engine: Engine, registry: Registry, config: Config, *, clock: Clock | None = None
+    ) -> None:
         self.engine = engine
+        self.clock = clock
         self.registry = registry
         self.config = config
         engine.final_renderer = config.renderer
@@ -290,8 +303,17 @@ class Issuer:
         )
         return self.engine.prepare(
             form_id, data, on, history=history, example_values=example_values, draft=False,
-            staff_values=self.staff_values(),
+            staff_values=self.staff_values(), issued_at=self._moment(),
         )
+
+    def _moment(self) -> datetime | None:
+        """The injected clock's now (None: the real time, taken where it is used)."""
+        if self.clock is None:
+            return None
+        moment = self.clock()
+        if moment.utcoffset() is None:
+            raise LavraError("O relógio injetado deu um momento sem fuso horário.")
+        return moment.astimezone(TIMEZONE)
 
     def issue(
         self,
@@ -333,7 +355,7 @@ class Issuer:
             files["pdf"], files["docx"] = built.pdf, built.docx
             return built
 
-        year = datetime.now(TIMEZONE).year
+        year = (self._moment() or datetime.now(TIMEZONE)).year
         # The idempotency fingerprint covers everything that shapes the document.
         request = {"dados": dict(data), "data_referencia": prepared.on.isoformat(),
                    "valores_de_exemplo": example_values}
@@ -366,6 +388,7 @@ class Issuer:
                                retry_of=retry_of)
         if not current.report.complete:
             raise IncompleteError(current.report)
+        moment = self._moment()
         code = new_code()
         page = verification_url(self.config.verification_url, code)
         laid, docx_bytes = self.engine.render_final(
@@ -385,6 +408,7 @@ class Issuer:
             f"{printed}",
             location=f"{self.engine.content.organization.cidade} – "
             f"{self.engine.content.organization.uf}",
+            signing_time=moment,
         )
         holder, plate = search_keys(current.data)
         return Built(
@@ -399,6 +423,7 @@ class Issuer:
             pack_version=self.engine.content.version,
             cpf_cnpj=holder,
             placa=plate,
+            issued_at=moment,
         )
 
     # ----------------------------------------------------------------- verifying
@@ -424,9 +449,12 @@ class Issuer:
         self.registry.close()
 
 
-def ensure_dev_pki(config: Config, content: Content) -> DevPki:
-    """Create (or reuse) the development PKI for every role of the pack."""
-    return init_dev_pki(config.pki_dir, content.organization.roles)
+def ensure_dev_pki(
+    config: Config, content: Content, *, valid_from: datetime | None = None
+) -> DevPki:
+    """Create (or reuse) the development PKI for every role of the pack (its new
+    certificates valid from ``valid_from``, default now)."""
+    return init_dev_pki(config.pki_dir, content.organization.roles, valid_from=valid_from)
 
 
 __all__ = [

@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from lavra.batch.model import BatchRun
     from lavra.checking.checks import Rule
     from lavra.checking.computations import AmountQuery, Computation
+    from lavra.demochains import DemoChain
     from lavra.registry.effects import EffectsOf
     from lavra.registry.importing import ImportSpec
 
@@ -121,6 +122,8 @@ class ContentPack:
     imports: Mapping[str, ImportSpec] = field(default_factory=dict, repr=False)
     """The acts from before lavra that ``lavra cadastro importar`` reads, by the value of
     a row's column ``tipo`` (:mod:`lavra.registry.importing`)."""
+    demo_chains: tuple[DemoChain, ...] = field(default=(), repr=False)
+    """The case histories ``lavra demo`` issues in order (:mod:`lavra.demochains`)."""
 
     @property
     def stamp_font_path(self) -> Path | None:

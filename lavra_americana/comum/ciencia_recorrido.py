@@ -1,19 +1,20 @@
 """The ciência of the appealed act, from the registry: transporte escolar art. 26 and
 fretamento art. 24.
 
-The appeals that run from the party's knowledge — escolar art. 26 (10 days from the
-day the offender learned of the penalty, to the Prefeito, art. 25) and fretamento art.
-24 (the same 15 days of art. 23, from the ciência of the Secretário's decision, to the
+The appeals that run from the party's knowledge — escolar art. 26 (10 days from the day
+the offender learned of the penalty, to the Prefeito, art. 25) and fretamento art. 24
+(the same 15 days of art. 23, from the ciência of the Secretário's decision, to the
 Prefeito) — are counted from the ciência the registry holds when the appealed act is
-there: the ciência the act records itself (``/ciencia/data``, signed on the spot), else
-the ciência recorded afterwards on its entry (``lavra fato ciencia``; see
-:mod:`lavra.registry.facts`). A ciência typed in the decision's data
-(``/ato_recorrido/data_ciencia``) that differs from the registry's is *invalid*: the
-decision may not count the deadline from another day than the one on record. With
-the act in the registry but no ciência on record, the typed date is used (a ciência
-proved on paper and not yet recorded); with neither, a *missing* item says to record
-it. An act that is not in the registry (issued before it, or on paper) is judged on the
-typed date, as before.
+there (found by its kind, or by its series: a cassação or a revogação appealed as a
+decision, :func:`lavra_americana.comum.recurso_estado.appealed_form`): the ciência the
+act records itself (``/ciencia/data``, signed on the spot), else the ciência recorded
+afterwards on its entry (``lavra fato ciencia``; see :mod:`lavra.registry.facts`). A
+ciência typed in the decision's data (``/ato_recorrido/data_ciencia``) that differs from
+the registry's is *invalid*: the decision may not count the deadline from another day
+than the one on record. With the act in the registry but no ciência on record, the typed
+date is used (a ciência proved on paper and not yet recorded); with neither, a *missing*
+item says to record it. An act that is not in the registry (issued before it, or on
+paper) is judged on the typed date, as before.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.textutil import format_date
 from lavra_americana.comum.computing import data_of, invalid, missing
+from lavra_americana.comum.recurso_estado import appealed_form
 
 __all__ = ["IMPLEMENTED", "AppealedCiencia", "appealed_ciencia"]
 
@@ -74,6 +76,8 @@ def appealed_ciencia(request: ComputeInput, hypothesis: str) -> AppealedCiencia:
     number = clean_text(pointers.get(data, ACT_NUMBER))
     kind = clean_text(pointers.get(data, ACT_KIND))
     form = None if forms is None or kind is None else forms.get(kind)
+    if forms is not None and number is not None:  # the act's own series names its form
+        form = appealed_form(hypothesis, number) or form
     if request.history is None or form is None or number is None:
         return AppealedCiencia(typed, None)
     record = request.history.document(form, number)

@@ -73,6 +73,7 @@ from lavra_americana.comum.computing import (
     missing,
     period_of,
 )
+from lavra_americana.comum.recurso_estado import appealed_items
 from lavra_americana.comum.sources import pack_root, rule_sources
 
 __all__ = [
@@ -360,6 +361,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
         )
 
     items.extend(_fact_dates(request, data, filed, hypothesis))
+    items.extend(appealed_items(request, laws))  # the appealed act, as the registry holds it
     # The ciência of the appealed act: the registry's when the act is there (the ciência
     # given in it or recorded on its entry afterwards), else the typed date.
     recorded = appealed_ciencia(request, hypothesis)

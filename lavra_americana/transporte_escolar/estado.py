@@ -13,6 +13,7 @@ record (:mod:`lavra.registry.state`).
   temporary licence for a substitute vehicle (art. 5º) too: each ends with the alvará.
 - Art. 4º, caput: the special licence of a vehicle licensed in another municipality.
 - Art. 23, III: the revogação ends the alvará; art. 13: the vacância too.
+- Art. 13, § 6º: the semiannual revalidation is recorded on the alvará (its day).
 - Art. 15: the transfer moves the licence to the cessionário, with the vehicle; its
   § 2º bars the cedente from another licence for 3 years from the transfer (the
   anniversary still barred, as ``comum.periods.free_from`` counts).
@@ -31,6 +32,7 @@ from lavra.registry.effects import (
     Grant,
     Identify,
     LicenceStatus,
+    Revalidate,
     SetStatus,
     Transfer,
 )
@@ -120,6 +122,15 @@ def transferencia(act: Act) -> Sequence[Effect]:
     return effects
 
 
+def revalidacao(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art13_par6: the alvará revalidated (in May or November). Its
+    validity stays its own: the revalidation keeps it in force until the next window
+    (the termo's own validity), it does not extend it."""
+    number = text_at(act.data, "/alvara/numero")
+    return [*processo(act), *([] if number is None else [
+        Revalidate(number, "transporte-escolar#art13_par6")])]
+
+
 def auto(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art21: the auto names the driver and the vehicle."""
     return [named(act, "/condutor")]
@@ -139,5 +150,6 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "decisao-revogacao-alvara": _ending(LicenceStatus.REVOKED, "transporte-escolar#art23_inc3"),
     "declaracao-vacancia": _ending(LicenceStatus.VACATED, "transporte-escolar#art13"),
     "termo-transferencia-licenca": transferencia,
+    "termo-revalidacao-semestral": revalidacao,
     "auto-infracao-escolar": auto,
 }

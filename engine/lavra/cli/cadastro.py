@@ -12,7 +12,7 @@ import click
 from lavra.cli.support import REGISTRY_OPTION, registry_and_engine, shielded
 from lavra.errors import ImportRefusedError, InputError
 from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape
-from lavra.inputs.reading import today
+from lavra.inputs.reading import parse_date, today
 from lavra.pack import ContentPack
 from lavra.registry.licensing import LicenceView
 from lavra.registry.store import Registry
@@ -96,11 +96,15 @@ def import_command(path: Path, registry_url: str | None) -> None:
 @cadastro.command("mostrar")
 @click.argument("key", metavar="PLACA|CPF|CNPJ|NÚMERO")
 @click.option("--serie", "series", help="Série, quando o número se repete entre séries.")
+@click.option("--on", "on_text", metavar="AAAA-MM-DD",
+              help="Data em que se diz a situação (padrão: hoje, no horário de Brasília).")
 @REGISTRY_OPTION
 @shielded
-def show_command(key: str, series: str | None, registry_url: str | None) -> None:
+def show_command(key: str, series: str | None, on_text: str | None,
+                 registry_url: str | None) -> None:
     """A situação atual e o histórico de um veículo, de uma pessoa ou de uma licença."""
-    on = today()
+    on = (parse_date(on_text, what="data de referência (--on)", field="--on") if on_text
+          else today())
     with _registry(registry_url) as registry:
         if has_placa_shape(key):
             click.echo(f"Veículo {key.upper()}")

@@ -1,5 +1,9 @@
 """``lavra demo``: every form of the content pack, from its embedded example.
 
+First the pack's case histories (``ContentPack.demo_chains``) are issued in order on the
+demo's own clock (:mod:`lavra.cli.demo_chains`); the forms they cover are not issued
+again below.
+
 Runs in its own folder: a development PKI (no legal validity) and a SQLite registry
 are created there, each issuable form is issued and verified, each requerimento is
 drafted and prefilled. Forms whose amounts depend on yearly values the pack does not
@@ -22,19 +26,20 @@ same).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
 from lavra.checking.content import FormSpec
+from lavra.cli.demo_chains import ChainAct, DemoClock, chain_start, earliest, run_chain
 from lavra.cli.files import write_atomically
 from lavra.config import Config
 from lavra.documents import Engine
-from lavra.errors import InputError, LavraError
+from lavra.errors import ContentPackError, InputError, LavraError
 from lavra.inputs import pointers
-from lavra.inputs.reading import TIMEZONE, describe_os_error, read_data
+from lavra.inputs.reading import TIMEZONE, describe_os_error, read_data, today
 from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
 from lavra.registry.database import database_url
 from lavra.registry.store import open_registry
@@ -128,6 +133,37 @@ def _write(path: Path, content: bytes) -> Path:
     return path
 
 
+def _example(engine: Engine) -> Callable[[str, datetime], dict[str, Any]]:
+    def example(form_id: str, moment: datetime) -> dict[str, Any]:
+        form = engine.content.form(form_id)
+        if form.example is None:
+            raise ContentPackError(
+                f"O formulário «{form_id}» de uma história de demonstração não tem exemplo."
+            )
+        return current_example(form, read_data(form.example), moment)[0]
+
+    return example
+
+
+def _chain_row(folder: Path, act: ChainAct) -> DemoRow:
+    story = f"{act.chain.title}, {act.moment.strftime('%d/%m/%Y')}"
+    if act.result is None:
+        return DemoRow(act.step.form, f"não emitido ({story}): {'; '.join(act.pending)}", "-", ())
+    record = act.result.record
+    stem = f"{act.step.form}-{record.formatted.replace('/', '-')}"
+    files = [_write(folder / f"{stem}.pdf", act.result.pdf)]
+    if act.result.docx is not None:
+        files.append(_write(folder / f"{stem}.docx", act.result.docx))
+    status = f"emitido ({story})"
+    if act.ciencia is not None:
+        status += f"; ciência registrada em {act.ciencia.strftime('%d/%m/%Y')}"
+    if act.verified is not None:
+        status += "; verificado" if act.verified else "; verificação falhou"
+    if act.situation:
+        status += f"; situação da licença: {act.situation}"
+    return DemoRow(act.step.form, status, record.printed, tuple(files))
+
+
 def run_demo(config: Config, folder: Path) -> list[DemoRow]:
     """Issue and verify every issuable form; draft and prefill every requerimento."""
     try:
@@ -138,13 +174,23 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
         ) from None
     config = replace(config, data_dir=folder / "dados", database_url=None)
     engine = Engine.from_config(config)
-    ensure_dev_pki(config, engine.content)
-    issuer = Issuer(engine, open_registry(database_url(config.data_dir)), config)
-    rows = []
+    chains = engine.content.pack.demo_chains
+    day = today()
+    ensure_dev_pki(config, engine.content, valid_from=earliest(chains, day))
+    # Only the demo runs on this clock (its case histories happen weeks apart); a real
+    # signing (``lavra issue``, the web app, the runs) always uses the real time.
+    clock = DemoClock(datetime.now(TIMEZONE))
+    issuer = Issuer(engine, open_registry(database_url(config.data_dir)), config, clock=clock)
+    rows: list[DemoRow] = []
+    in_chains = {step.form for chain in chains for step in chain.steps}
     try:
+        for chain in chains:
+            acts = run_chain(issuer, clock, chain, chain_start(chain, day), day, _example(engine))
+            rows.extend(_chain_row(folder, act) for act in acts)
         for form in engine.content.forms.values():
-            if form.example is None:
+            if form.example is None or form.id in in_chains:
                 continue
+            clock.moment = datetime.now(TIMEZONE)
             data = read_data(form.example)
             if form.series is None:
                 rendered = engine.draft(form.id, data, docx=True)

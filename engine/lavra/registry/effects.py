@@ -33,6 +33,7 @@ __all__ = [
     "Identify",
     "InProcesso",
     "LicenceStatus",
+    "Mention",
     "PartyRef",
     "Restore",
     "Revalidate",
@@ -151,19 +152,40 @@ class SetStatus:
 
 @dataclass(frozen=True)
 class Restore:
-    """The act gives a recalled licence back (devolução), with its accessories."""
+    """The act gives a recalled licence back (devolução), with its accessories.
+
+    With ``reverses``, ``target`` is the number of an *act* whose effect this one undoes
+    (an appeal granted against a cassação, a revogação, a recolhimento): every licence
+    that act ended, and that no later act changed since, returns to the status it had
+    before it; the bars it imposed end the day before this act (the bar stays in the
+    history, with its first last day kept for undo); the timeline says "restabelecido".
+    """
 
     target: str
     citation: str
+    reverses: bool = False
 
 
 @dataclass(frozen=True)
 class Revalidate:
-    """The act extends a licence's validity (revalidação)."""
+    """The act revalidates a licence (revalidação): the timeline and the licence's
+    status show the day; ``valid_until``, when given, also extends its validity."""
 
     target: str
-    valid_until: date
     citation: str
+    valid_until: date | None = None
+
+
+@dataclass(frozen=True)
+class Mention:
+    """The act concerns the act numbered ``target`` without changing the state (an
+    appeal denied, or not known): ``detail`` (pt-BR, a sentence) goes into the timeline
+    of the licences that act changed and of ``party``."""
+
+    target: str
+    detail: str
+    citation: str
+    party: PartyRef | None = None
 
 
 @dataclass(frozen=True)
@@ -203,6 +225,7 @@ class InProcesso:
     numero: str
 
 
-Effect = Grant | SetStatus | Restore | Revalidate | Transfer | Bar | Identify | InProcesso
+Effect = (Grant | SetStatus | Restore | Revalidate | Transfer | Bar | Identify | InProcesso
+          | Mention)
 EffectsOf = Callable[[Act], Sequence[Effect]]
 """The pack's function for one form: the effects of one of its acts."""

@@ -21,7 +21,7 @@ from datetime import date
 from itertools import chain
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
@@ -88,6 +88,8 @@ class LicenceView:
     exclusive: str | None = None
     #: The group of licences of which a person holds one in force.
     per_holder: str | None = None
+    #: The day of its last revalidation (a periodic check that keeps it in force).
+    revalidated_on: date | None = None
 
     def holds(self, on: date) -> bool:
         """Whether it still holds its vehicle's or holder's place on ``on``: in force
@@ -102,6 +104,8 @@ class LicenceView:
                 return f"vencido em {format_date(self.valid_until)}"
             if on < self.valid_from:
                 return f"em vigor a partir de {format_date(self.valid_from)}"
+            if self.revalidated_on is not None and self.revalidated_on <= on:
+                return f"em vigor (revalidado em {format_date(self.revalidated_on)})"
             return "em vigor"
         text = STATUS_TEXT.get(self.status, self.status)
         if self.status == LicenceStatus.RENEWED and self.renewed_by:
@@ -332,6 +336,10 @@ class RegistryState(RegistryQueries):
             return None
         lic, doc, name, placa, series, number, year = found
         status_act = None if series is None else printed_number(series, number, year)
+        revalidated = session.scalars(
+            select(func.max(StateChangeRow.on)).where(StateChangeRow.licence_id == lic.id,
+                                                      StateChangeRow.kind == "revalidated")
+        ).first()
         return LicenceView(
             printed=lic.printed, kind=lic.kind, status=lic.status,
             status_act=status_act if lic.status_document_id != lic.document_id else None,
@@ -339,6 +347,7 @@ class RegistryState(RegistryQueries):
             valid_until=lic.valid_until, holder=doc, holder_name=name, placa=placa,
             renewed_by=status_act if lic.status == LicenceStatus.RENEWED else None,
             document_id=lic.document_id, exclusive=lic.exclusive, per_holder=lic.per_holder,
+            revalidated_on=revalidated,
         )
 
     def licence_by_number(self, printed: str, kind: str | None = None) -> LicenceView | None:

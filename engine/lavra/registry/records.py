@@ -90,6 +90,9 @@ class Built:
     pack_version: str
     cpf_cnpj: str | None = None
     placa: str | None = None
+    issued_at: datetime | None = None
+    """The moment of issue the registry records (timezone-aware); None: now. Only an
+    issuer on an injected clock (``lavra demo``, tests) sets it; a real signing never."""
 
 
 @dataclass(frozen=True)

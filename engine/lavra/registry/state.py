@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from datetime import date
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, select
@@ -33,6 +32,7 @@ from lavra.registry.effects import (
     Identify,
     InProcesso,
     LicenceStatus,
+    Mention,
     PartyRef,
     Restore,
     Revalidate,
@@ -41,6 +41,7 @@ from lavra.registry.effects import (
     VehicleRef,
 )
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
+from lavra.registry.reversal import mention, put_back, reverse, snapshot, undo_lifted
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
@@ -63,8 +64,6 @@ _PRINTED = re.compile(
     r"\s*(?:([A-Za-z][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})\s*/\s*(\d{4})\s*",
     re.IGNORECASE,
 )
-_KEPT = ("status", "status_document_id", "status_since", "valid_until", "holder_id",
-         "driver_id", "vehicle_id")
 
 
 def parse_printed(printed: str) -> tuple[str | None, int, int] | None:
@@ -90,22 +89,6 @@ def normalize_processo(numero: str) -> str:
 
 def _digits(value: str) -> str:
     return "".join(ch for ch in value if ch.isdigit())
-
-
-def _before(licence: LicenceRow) -> dict[str, Any]:
-    kept: dict[str, Any] = {}
-    for name in _KEPT:
-        value = getattr(licence, name)
-        kept[name] = value.isoformat() if isinstance(value, date) else value
-    return kept
-
-
-def _restore(licence: LicenceRow, before: dict[str, Any]) -> None:
-    for name in _KEPT:
-        value = before.get(name)
-        if name in ("status_since", "valid_until") and isinstance(value, str):
-            value = date.fromisoformat(value)
-        setattr(licence, name, value)
 
 
 class StateWriter:
@@ -218,9 +201,22 @@ class StateWriter:
         found = self.session.scalars(stmt).all()
         return found[0] if len(found) == 1 else None
 
-    def _change(self, act: Act, kind: str, detail: str, *, licence: LicenceRow | None = None,
-                party: PartyRow | None = None, vehicle: VehicleRow | None = None,
-                before: dict[str, Any] | None = None) -> None:
+    def document(self, printed: str) -> DocumentRow | None:
+        """The issued act numbered ``printed`` with its series (``"CAS-X nº 0001/2026"``);
+        None when the registry holds none (or it was cancelled)."""
+        parsed = parse_printed(printed)
+        if parsed is None or parsed[0] is None:
+            return None
+        series, number, year = parsed[0], parsed[1], parsed[2]
+        found = self.session.scalars(select(DocumentRow).where(
+            DocumentRow.series == series.upper(), DocumentRow.number == number,
+            DocumentRow.year == year, DocumentRow.status == "issued")).all()
+        return found[0] if len(found) == 1 else None
+
+    def change(self, act: Act, kind: str, detail: str, *, licence: LicenceRow | None = None,
+               party: PartyRow | None = None, vehicle: VehicleRow | None = None,
+               before: dict[str, Any] | None = None) -> None:
+        """Record one change the act made (for the timeline, and for undo: ``before``)."""
         self.session.add(StateChangeRow(
             document_id=act.document_id, kind=kind, detail=detail, on=act.reference_date,
             licence_id=None if licence is None else licence.id,
@@ -231,11 +227,11 @@ class StateWriter:
 
     def _set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
                     detail: str) -> None:
-        before = _before(licence)
+        before = snapshot(licence)
         licence.status = status
         licence.status_document_id = act.document_id
         licence.status_since = act.reference_date
-        self._change(act, kind, detail, licence=licence, before=before)
+        self.change(act, kind, detail, licence=licence, before=before)
 
     # ------------------------------------------------------------ applying
     def apply(self, act: Act, effects: Sequence[Effect]) -> None:
@@ -245,8 +241,12 @@ class StateWriter:
                 self._grant(act, effect)
             elif isinstance(effect, SetStatus):
                 self._end(act, effect)
+            elif isinstance(effect, Restore) and effect.reverses:
+                reverse(self, act, effect)
             elif isinstance(effect, Restore):
                 self._restore_licence(act, effect)
+            elif isinstance(effect, Mention):
+                mention(self, act, effect)
             elif isinstance(effect, Revalidate):
                 self._revalidate(act, effect)
             elif isinstance(effect, Transfer):
@@ -302,8 +302,8 @@ class StateWriter:
         until = ("" if grant.valid_until is None
                  else f", válido até {format_date(grant.valid_until)}")
         rests = "" if base is None else f", vinculado ao {base.printed}"
-        self._change(act, "grant", f"Expedição do {act.printed}{rests}{until}.",
-                     licence=licence, party=holder, vehicle=vehicle)
+        self.change(act, "grant", f"Expedição do {act.printed}{rests}{until}.",
+                    licence=licence, party=holder, vehicle=vehicle)
 
     def _guard(self, act: Act, grant: Grant, holder: PartyRow | None,
                vehicle: VehicleRow | None) -> None:
@@ -388,18 +388,22 @@ class StateWriter:
         licence = self.licence(effect.target)
         if licence is None:
             return
-        before = _before(licence)
-        licence.valid_until = effect.valid_until
-        self._change(act, "revalidated",
-                     f"{licence.printed} revalidado pelo {act.printed} até "
-                     f"{format_date(effect.valid_until)}.", licence=licence, before=before)
+        before = snapshot(licence)
+        until = ""
+        if effect.valid_until is not None:
+            licence.valid_until = effect.valid_until
+            until = f", válido até {format_date(effect.valid_until)}"
+        self.change(act, "revalidated",
+                    f"{licence.printed} revalidado pelo {act.printed}, em "
+                    f"{format_date(act.reference_date)}{until}.", licence=licence,
+                    before=before)
 
     def _transfer(self, act: Act, effect: Transfer) -> None:
         licence = self.licence(effect.target)
         holder = self.party(effect.holder, act)
         if licence is None or holder is None:
             return
-        before = _before(licence)
+        before = snapshot(licence)
         licence.holder_id = holder.id
         driver = self.driver(effect.driver, act)
         if driver is not None:
@@ -407,9 +411,9 @@ class StateWriter:
         vehicle = self.vehicle(effect.vehicle)
         if vehicle is not None:
             licence.vehicle_id = vehicle.id
-        self._change(act, "transferred",
-                     f"{licence.printed} transferido pelo {act.printed}.",
-                     licence=licence, party=holder, before=before)
+        self.change(act, "transferred",
+                    f"{licence.printed} transferido pelo {act.printed}.",
+                    licence=licence, party=holder, before=before)
 
     def _bar(self, act: Act, effect: Bar) -> None:
         party = self.party(effect.party, act)
@@ -417,9 +421,9 @@ class StateWriter:
             return
         self.session.add(BarRow(party_id=party.id, scope=effect.scope, until=effect.until,
                                 document_id=act.document_id, citation=effect.citation))
-        self._change(act, "barred",
-                     f"Impedimento até {format_date(effect.until)} pelo {act.printed}.",
-                     party=party)
+        self.change(act, "barred",
+                    f"Impedimento até {format_date(effect.until)} pelo {act.printed}.",
+                    party=party)
 
     def _processo(self, act: Act, effect: InProcesso) -> None:
         if not isinstance(effect.numero, str) or not effect.numero.strip():
@@ -468,6 +472,7 @@ class StateWriter:
                     f"apoia nele ({detail.rstrip('.')}). Cancele antes o ato posterior.",
                     field="/numero",
                 )
+        undo_lifted(self.session, document_id, printed, list(changes))
         for change in reversed(changes):
             if change.licence_id is None:
                 continue
@@ -479,7 +484,7 @@ class StateWriter:
                 self.session.flush()
                 self.session.delete(licence)
             elif isinstance(change.before, dict):
-                _restore(licence, change.before)
+                put_back(licence, change.before)
         self.session.flush()
         self.session.execute(delete(StateChangeRow).where(
             StateChangeRow.document_id == document_id))

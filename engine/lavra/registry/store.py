@@ -119,6 +119,10 @@ def _check_built(built: object, formatted: str) -> Built:
         raise LavraError(f"O DOCX do documento nº {formatted} não é um arquivo.")
     if not isinstance(built.reference_date, date) or isinstance(built.reference_date, datetime):
         raise LavraError(f"O documento nº {formatted} não tem data de referência válida.")
+    if built.issued_at is not None and (
+        not isinstance(built.issued_at, datetime) or built.issued_at.utcoffset() is None
+    ):
+        raise LavraError(f"O documento nº {formatted} tem momento de emissão sem fuso horário.")
     for name, value, limit in (
         ("código de verificação", built.verification_code, 64),
         ("titular do certificado do signatário", built.signer_subject, 500),
@@ -312,7 +316,7 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports):
             signer_subject=built.signer_subject.strip(),
             signer_serial=built.signer_serial.strip(),
             pack_version=built.pack_version.strip(),
-            issued_at=datetime.now(UTC),
+            issued_at=(built.issued_at or datetime.now(UTC)).astimezone(UTC),
             status=Status.ISSUED.value,
             idempotency_key=key,
             request_sha256=(request or _fingerprint(built.data)) if key is not None else None,

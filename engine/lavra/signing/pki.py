@@ -334,8 +334,12 @@ def init_dev_pki(
     *,
     passphrase: str = DEV_PASSPHRASE,
     force: bool = False,
+    valid_from: datetime | None = None,
 ) -> DevPki:
     """Create (or reuse) the development PKI in ``folder``; ``roles`` maps role id → cargo.
+
+    ``valid_from``: the start of the new certificates' validity (default now): ``lavra
+    demo`` signs its case histories on an earlier clock.
 
     Each role's certificate has CN = the cargo, O = :data:`DEV_ORGANIZATION` (which says
     it has no legal validity) and OU = ``papel: <role id>``.
@@ -351,13 +355,14 @@ def init_dev_pki(
             raise InputError(f"O cargo do papel «{role}» está vazio.")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        root = _root(folder, passphrase, force=force)
+        root = _root(folder, passphrase, force=force, valid_from=valid_from)
         signers: dict[str, Path] = {}
         for role, cargo in roles.items():
             path = folder / f"{role}.p12"
             if force or not path.exists():
                 identity = make_certificate(
-                    cargo, issuer=root, organizational_unit=f"papel: {role}"
+                    cargo, issuer=root, organizational_unit=f"papel: {role}",
+                    valid_from=valid_from,
                 )
                 _write_private(path, pkcs12_bytes(identity, passphrase, name=role))
             signers[role] = path
@@ -371,7 +376,9 @@ def init_dev_pki(
     )
 
 
-def _root(folder: Path, passphrase: str, *, force: bool) -> SignerIdentity:
+def _root(
+    folder: Path, passphrase: str, *, force: bool, valid_from: datetime | None = None
+) -> SignerIdentity:
     p12 = folder / ROOT_P12_FILE
     if p12.exists() and not force:
         return load_signer(p12, passphrase)
@@ -380,7 +387,9 @@ def _root(folder: Path, passphrase: str, *, force: bool) -> SignerIdentity:
             f"A pasta {folder} tem certificados de assinatura mas não a AC raiz ({ROOT_P12_FILE}); "
             "recrie a PKI de desenvolvimento com a opção de forçar."
         )
-    root = make_certificate(DEV_ROOT_NAME, ca=True, valid_for=2 * DEV_VALIDITY)
+    root = make_certificate(
+        DEV_ROOT_NAME, ca=True, valid_for=2 * DEV_VALIDITY, valid_from=valid_from
+    )
     _write_private(p12, pkcs12_bytes(root, passphrase, name="raiz"))
     pem = root.certificate.public_bytes(serialization.Encoding.PEM)
     _write_atomic(folder / ROOT_CERT_FILE, pem)

@@ -1,0 +1,193 @@
+"""``lavra demo``: the case histories of the pack (:mod:`lavra.demochains`), issued in order.
+
+Each chain runs on an injected clock (:class:`DemoClock`), never the real CLI's: its
+acts are signed, numbered and recorded at the moments of its steps, weeks apart, all in
+the past, so that no act is dated before a fact it cites and no fact is after the moment
+it is recorded. The chain ends by yesterday at the latest (each step in its ``months``
+when the law allows the act only then), so the same day gives the same dates and a
+second ``lavra demo`` in the same folder finds the acts already issued (idempotency).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, time, timedelta
+from string import Formatter
+from typing import Any
+
+from lavra.checking.content import Content
+from lavra.demochains import DemoChain, DemoStep, StepFacts
+from lavra.errors import ContentPackError
+from lavra.inputs import pointers
+from lavra.inputs.reading import TIMEZONE
+from lavra.issuing import IncompleteError, Issuer
+from lavra.registry.records import IssuedRecord
+
+CIENCIA_BY = "Demonstração do lavra (ciência pessoal registrada na data do exemplo)"
+
+
+class DemoClock:
+    """A settable "now" for the demo's issuer (timezone-aware)."""
+
+    def __init__(self, moment: datetime) -> None:
+        self.moment = moment
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+
+@dataclass(frozen=True)
+class Issued:
+    """An issued act of a chain: its record and files (new, or found by its key when the
+    demo runs again in the same folder)."""
+
+    record: IssuedRecord
+    pdf: bytes
+    docx: bytes | None
+
+
+@dataclass(frozen=True)
+class ChainAct:
+    """An act a chain issued: its step, when, its result, and (with ``verify``) the
+    situation of the licence it granted, as ``lavra verify`` says it at the end."""
+
+    chain: DemoChain
+    step: DemoStep
+    moment: datetime
+    result: Issued | None
+    pending: tuple[str, ...] = ()
+    ciencia: date | None = None
+    verified: bool | None = None
+    situation: str | None = None
+
+
+def chain_start(chain: DemoChain, today: date) -> date:
+    """The day of the chain's first step: the chain (with the ciência of its last step)
+    ends yesterday at the latest, and every step falls in its ``months``."""
+    start = today - timedelta(days=1 + chain.length)
+    for _ in range(366):
+        if all(not step.months or (start + timedelta(days=step.day)).month in step.months
+               for step in chain.steps):
+            return start
+        start -= timedelta(days=1)
+    raise ContentPackError(
+        f"A história de demonstração «{chain.name}» não cabe nos meses que os seus passos exigem."
+    )
+
+
+def fill(template: Any, facts: Mapping[str, StepFacts]) -> Any:
+    """``template`` with its strings filled from the earlier steps' facts."""
+    if isinstance(template, Mapping):
+        return {key: fill(value, facts) for key, value in template.items()}
+    if isinstance(template, list):
+        return [fill(value, facts) for value in template]
+    if isinstance(template, str):
+        for _, name, _, _ in Formatter().parse(template):
+            if name is not None and name.split(".")[0].split("[")[0] not in facts:
+                raise ContentPackError(
+                    f"A história de demonstração cita «{name}», de um passo que ainda não foi "
+                    "emitido nela."
+                )
+        return template.format_map(facts)
+    return template
+
+
+def _put(data: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
+    if pointer == "":
+        if not isinstance(value, Mapping):
+            raise ContentPackError("Só um objeto se junta à raiz dos dados do exemplo.")
+        return {**data, **value}
+    tokens = pointers.split(pointer)
+    target: Any = data
+    for token in tokens[:-1]:
+        target = target[int(token)] if isinstance(target, list) else target.setdefault(token, {})
+    last = tokens[-1]
+    if isinstance(target, list):
+        target[int(last)] = value
+    else:
+        target[last] = value
+    return data
+
+
+def _facts(result: Issued, ciencia: date | None) -> StepFacts:
+    record = result.record
+    until = record.computed.get("valido_ate")
+    return StepFacts(
+        serie=record.series,
+        numero=f"{record.series} {record.formatted}",
+        impresso=record.printed,
+        data=record.issued_at.astimezone(TIMEZONE).date().isoformat(),
+        valido_ate=str(until or ""),
+        ciencia=ciencia.isoformat() if ciencia else "",
+        calculado=dict(record.computed),
+    )
+
+
+def run_chain(
+    issuer: Issuer,
+    clock: DemoClock,
+    chain: DemoChain,
+    start: date,
+    today: date,
+    example: Callable[[str, datetime], dict[str, Any]],
+) -> list[ChainAct]:
+    """Issue the chain's steps in order from ``start``; stop at the first step the law
+    does not let issue (its pending items are kept). ``example(form, moment)``: the
+    form's example with its dates moved to the moment's day."""
+    content: Content = issuer.engine.content
+    facts: dict[str, StepFacts] = {}
+    acts: list[ChainAct] = []
+    for step in chain.steps:
+        moment = datetime.combine(
+            start + timedelta(days=step.day), time.fromisoformat(step.hour), TIMEZONE
+        )
+        clock.moment = moment
+        form = content.form(step.form)
+        data = example(step.form, moment)
+        for item in step.fills:
+            data = _put(data, item.pointer, fill(item.template, facts))
+        key = f"demo:{chain.name}:{step.name}"
+        # Run again in the same folder, the demo finds the act it issued (later acts of
+        # the chain, a cassação, would now refuse it: the history has gone on).
+        earlier = issuer.registry.by_key(key)
+        if earlier is not None:
+            result = Issued(earlier, issuer.registry.pdf(earlier.id),
+                            issuer.registry.docx(earlier.id))
+        else:
+            try:
+                issued = issuer.issue(form.id, data, idempotency_key=key,
+                                      example_values=bool(form.computations))
+            except IncompleteError as refused:
+                pending = tuple(item.message for item in refused.report.pending)
+                acts.append(ChainAct(chain, step, moment, None, pending))
+                break
+            result = Issued(issued.record, issued.pdf, issued.docx)
+        ciencia = None
+        if step.ciencia is not None:
+            ciencia = moment.date() + timedelta(days=step.ciencia)
+            if not any(
+                fact.kind == "ciencia" and not fact.revoked
+                for fact in issuer.registry.facts(result.record.id)
+            ):
+                issuer.registry.record_fact(
+                    result.record.id, "ciencia", on=ciencia.isoformat(), by=CIENCIA_BY,
+                    means="pessoal", now=datetime.combine(ciencia, moment.timetz()),
+                )
+        facts[step.name] = _facts(result, ciencia)
+        acts.append(ChainAct(chain, step, moment, result, ciencia=ciencia))
+    clock.moment = datetime.combine(today, time(0, 0), TIMEZONE)
+    checked = []
+    for act in acts:
+        if act.step.verify and act.result is not None:
+            check = issuer.verify(act.result.pdf, on=today)
+            situation = check.licence.text if check.licence is not None else None
+            act = replace(act, verified=check.valid, situation=situation)
+        checked.append(act)
+    return checked
+
+
+def earliest(chains: tuple[DemoChain, ...], today: date) -> datetime:
+    """The first moment of any chain (the demo's certificates are valid from then)."""
+    first = min((chain_start(chain, today) for chain in chains), default=today)
+    return datetime.combine(first - timedelta(days=1), time(0, 0), UTC)

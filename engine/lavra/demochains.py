@@ -1,0 +1,86 @@
+"""The case histories ``lavra demo`` tells: chains of acts a content pack declares.
+
+A chain is a list of steps, each one act of a form issued from the form's embedded
+example on a day counted from the start of the chain. A step's data are the example's,
+with its dates moved to that day, and then the fields the step *fills* from the acts
+issued before it in the same chain: the number an act cites, the date of its ciência,
+a validity. So no act of the demo cites an act the demo did not issue, and the number
+cited is the one the registry gave, never the example's typed one.
+
+Templates are JSON values whose strings are filled by :meth:`str.format_map` with one
+:class:`StepFacts` per earlier step, by its name: ``"{alvara.numero}"`` is the alvará's
+number as a clerk types it (``ALV-FRET 0001/2026``), ``"{defesa.ciencia}"`` the date of
+the ciência recorded for the defence notice. The engine names no form of its own: the
+pack declares the chains (``ContentPack.demo_chains``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Fill:
+    """Put ``template`` (a JSON value, its strings filled from earlier steps) at
+    ``pointer`` (JSON Pointer) of the step's data; ``""`` as pointer merges an object
+    into the data's top level."""
+
+    pointer: str
+    template: Any
+
+
+@dataclass(frozen=True)
+class DemoStep:
+    """One act of a chain.
+
+    ``day``: days after the chain's start (steps in increasing order); ``hour``: the
+    local time of issue (``HH:MM``), later than every hour of the example, so that no
+    fact of the act is after its signing. ``fills``: what the act takes from earlier
+    steps. ``ciencia``: days after the issue on which the party's ciência is recorded
+    as a fact of the registry (None: none; the act's own data say nothing of it).
+    ``verify``: at the end of the chain, verify the act and show the situation of the
+    licence it granted. ``months``: the months (1–12) the act may fall in, when the law
+    allows it only then (empty: any month).
+    """
+
+    name: str
+    form: str
+    day: int
+    fills: tuple[Fill, ...] = ()
+    hour: str = "17:00"
+    ciencia: int | None = None
+    verify: bool = False
+    months: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class DemoChain:
+    """A case history: ``title`` (pt-BR) and its steps, in order."""
+
+    name: str
+    title: str
+    steps: tuple[DemoStep, ...]
+
+    @property
+    def length(self) -> int:
+        """Days from the first step to the last (and its ciência, if any)."""
+        return max((step.day + (step.ciencia or 0) for step in self.steps), default=0)
+
+
+@dataclass(frozen=True)
+class StepFacts:
+    """What a template can read of an issued step (the vocabulary is the pack's:
+    Portuguese). ``numero``: ``SERIE 0001/2026``; ``impresso``: ``SERIE nº 0001/2026``;
+    ``data``: the ISO date of issue; ``valido_ate``: the end of the validity the act
+    computed (ISO, or ""); ``ciencia``: the ISO date of the recorded ciência (or "");
+    ``calculado``: the act's computed values."""
+
+    serie: str
+    numero: str
+    impresso: str
+    data: str
+    valido_ate: str
+    ciencia: str
+    calculado: Mapping[str, Any]

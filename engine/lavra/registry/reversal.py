@@ -1,0 +1,168 @@
+"""Reversing an act's effect on the licensing state (an appeal granted), and the acts
+that only mention another (an appeal denied): used by :class:`lavra.registry.state.
+StateWriter`, in the session of the act's record.
+
+A reversal (:class:`~lavra.registry.effects.Restore` with ``reverses``) gives each
+licence the reversed act ended (and that no later act changed since) the status it
+had before that act, and ends the bars that act imposed on the day before the
+reversing act: the bar stays in the history, and its first last day is kept in the
+change's "before" so that cancelling the reversing act puts it back. The licence may
+not come back while another holds its place (the vehicle's or the person's group);
+the refusal names the licence that holds it.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from lavra.errors import InputError
+from lavra.registry.effects import LicenceStatus, Mention, Restore
+from lavra.registry.tables import BarRow, LicenceRow, PartyRow, StateChangeRow
+from lavra.textutil import format_date
+
+if TYPE_CHECKING:
+    from lavra.registry.effects import Act
+    from lavra.registry.state import StateWriter
+
+__all__ = ["BAR_LIFTED", "KEPT", "mention", "put_back", "reverse", "snapshot", "undo_lifted"]
+
+KEPT = ("status", "status_document_id", "status_since", "valid_until", "holder_id",
+        "driver_id", "vehicle_id")
+"""The licence's columns a change keeps as they were before it."""
+STATUS_KEPT = ("status", "status_document_id", "status_since")
+BAR_LIFTED = "bar-lifted"
+
+
+def snapshot(licence: LicenceRow) -> dict[str, Any]:
+    """The licence's :data:`KEPT` columns, as JSON values."""
+    kept: dict[str, Any] = {}
+    for name in KEPT:
+        value = getattr(licence, name)
+        kept[name] = value.isoformat() if isinstance(value, date) else value
+    return kept
+
+
+def put_back(licence: LicenceRow, before: dict[str, Any],
+             names: tuple[str, ...] = KEPT) -> None:
+    """Give the licence the ``names`` columns it had in ``before`` (a :func:`snapshot`)."""
+    for name in names:
+        value = before.get(name)
+        if name in ("status_since", "valid_until") and isinstance(value, str):
+            value = date.fromisoformat(value)
+        setattr(licence, name, value)
+
+
+def _place_taken(session: Session, licence: LicenceRow) -> LicenceRow | None:
+    """A licence in force that took the place ``licence`` held (vehicle or person)."""
+    conditions = []
+    if licence.vehicle_id is not None and licence.exclusive:
+        conditions.append((LicenceRow.vehicle_id == licence.vehicle_id)
+                          & (LicenceRow.exclusive == licence.exclusive))
+    if licence.holder_id is not None and licence.per_holder:
+        conditions.append((LicenceRow.holder_id == licence.holder_id)
+                          & (LicenceRow.per_holder == licence.per_holder))
+    for condition in conditions:
+        held = session.scalars(select(LicenceRow).where(
+            condition, LicenceRow.status == LicenceStatus.ACTIVE.value,
+            LicenceRow.id != licence.id).limit(1)).first()
+        if held is not None:
+            return held
+    return None
+
+
+def reverse(writer: StateWriter, act: Act, effect: Restore) -> None:
+    """Undo, for the future, what the act ``effect.target`` did (module doc)."""
+    session = writer.session
+    target = writer.document(effect.target)
+    if target is None:
+        return
+    when = format_date(act.reference_date)
+    changes = session.scalars(select(StateChangeRow).where(
+        StateChangeRow.document_id == target.id, StateChangeRow.licence_id.is_not(None))
+        .order_by(StateChangeRow.id)).all()
+    for change in changes:
+        licence = session.get(LicenceRow, change.licence_id)
+        if (licence is None or not isinstance(change.before, dict)
+                or licence.status_document_id != target.id
+                or licence.status == LicenceStatus.ACTIVE.value):
+            continue  # not ended by it, or changed by a later act since
+        if change.before.get("status") == LicenceStatus.ACTIVE.value:
+            held = _place_taken(session, licence)
+            if held is not None:
+                raise InputError(
+                    f"O {licence.printed} não pode ser restabelecido pelo {act.printed}: "
+                    f"o {held.printed} ocupa o seu lugar (em vigor). Encerre-o antes, ou "
+                    "decida o recurso sem restabelecer a licença."
+                )
+        before = snapshot(licence)
+        put_back(licence, change.before, STATUS_KEPT)
+        writer.change(act, "reinstated",
+                      f"{licence.printed} restabelecido pelo {act.printed}, em {when}.",
+                      licence=licence, before=before)
+    for bar in session.scalars(select(BarRow).where(
+            BarRow.document_id == target.id, BarRow.until >= act.reference_date)
+            .order_by(BarRow.id)).all():
+        kept = {"bar_id": bar.id, "until": bar.until.isoformat()}
+        bar.until = act.reference_date - timedelta(days=1)
+        writer.change(act, BAR_LIFTED,
+                      f"Impedimento imposto pelo {effect.target} levantado pelo "
+                      f"{act.printed}, em {when}.",
+                      party=session.get(PartyRow, bar.party_id), before=kept)
+    session.flush()
+
+
+def mention(writer: StateWriter, act: Act, effect: Mention) -> None:
+    """Put ``effect.detail`` in the timeline of what the act ``effect.target`` changed
+    (its licences, the parties it barred) and of ``effect.party``."""
+    session = writer.session
+    target = writer.document(effect.target)
+    licences: set[int] = set()
+    parties: set[int] = set()
+    if target is not None:
+        for licence_id, party_id in session.execute(
+                select(StateChangeRow.licence_id, StateChangeRow.party_id)
+                .where(StateChangeRow.document_id == target.id)).all():
+            if licence_id is not None:
+                licences.add(licence_id)
+            elif party_id is not None:
+                parties.add(party_id)
+    party = writer.party(effect.party, act)
+    if party is not None:
+        parties.add(party.id)
+    for licence_id in sorted(licences):
+        writer.change(act, "mentioned", effect.detail,
+                      licence=session.get(LicenceRow, licence_id))
+    for party_id in sorted(parties):
+        writer.change(act, "mentioned", effect.detail, party=session.get(PartyRow, party_id))
+    if not licences and not parties:
+        writer.change(act, "mentioned", effect.detail)
+
+
+def undo_lifted(session: Session, document_id: int, printed: str,
+                changes: list[StateChangeRow]) -> None:
+    """Before cancelling a reversing act: refuse while the party whose bar it lifted
+    got a licence since (it rests on the lifting); else give each bar its last day."""
+    lifted = [c for c in changes if c.kind == BAR_LIFTED and isinstance(c.before, dict)]
+    parties = {c.party_id for c in lifted if c.party_id is not None}
+    if parties:
+        later = session.scalars(select(StateChangeRow.detail).where(
+            StateChangeRow.party_id.in_(parties), StateChangeRow.kind == "grant",
+            StateChangeRow.id > lifted[0].id, StateChangeRow.document_id != document_id)
+            .order_by(StateChangeRow.id).limit(1)).first()
+        if later is not None:
+            raise InputError(
+                f"O documento {printed} não pode ser cancelado: um ato posterior se apoia "
+                f"no impedimento que ele levantou ({later.rstrip('.')}). Cancele antes o ato "
+                "posterior.",
+                field="/numero",
+            )
+    for change in lifted:
+        before = change.before if isinstance(change.before, dict) else {}
+        bar = session.get(BarRow, before.get("bar_id"))
+        until = before.get("until")
+        if bar is not None and isinstance(until, str):
+            bar.until = date.fromisoformat(until)

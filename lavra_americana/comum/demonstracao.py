@@ -1,0 +1,117 @@
+"""As histórias que ``lavra demo`` conta: cadeias de atos emitidos em ordem.
+
+Cada passo é um ato emitido do exemplo do seu formulário, com as datas levadas ao dia
+do passo; o que o ato cita de um ato anterior (número, validade, data da ciência) vem do
+ato que a própria demonstração emitiu, com o número que o registro lhe deu, nunca do
+número digitado no exemplo (:mod:`lavra.demochains`). Os intervalos entre os passos são
+os dos exemplos, que a lei admite.
+"""
+
+from __future__ import annotations
+
+from lavra.demochains import DemoChain, DemoStep, Fill
+
+_ALVARA_ESC = Fill("/alvara", {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"})
+
+ESCOLAR = DemoChain(
+    name="escolar",
+    title="transporte escolar: alvará, selo, auto, revalidação e transferência",
+    steps=(
+        DemoStep("alvara", "alvara-transporte-escolar", 0, verify=True),
+        # O selo de identificação acompanha o alvará (escolar art. 3º, § 2º;
+        # ``transporte-escolar#art3_par2``), expedido com ele.
+        DemoStep("selo", "selo-identificacao", 0, (_ALVARA_ESC,), hour="17:30"),
+        # A revalidação é semestral, em maio e novembro (escolar art. 13, § 6º,
+        # ``transporte-escolar#art13_par6``): a cadeia termina
+        # num desses meses (``months``).
+        DemoStep("auxiliar", "alvara-condutor-auxiliar", 6, (
+            Fill("/alvara_titular",
+                 {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"}),
+        )),
+        DemoStep("auto", "auto-infracao-escolar", 25, (
+            Fill("/condutor/alvara", "{alvara.numero}"),
+        )),
+        # O auto é lavrado com o condutor presente: a ciência consta do próprio auto.
+        DemoStep("recurso", "decisao-recurso-prefeito", 46, (
+            Fill("/ato_recorrido/numero", "{auto.numero}"),
+            Fill("/ato_recorrido/data", "{auto.data}"),
+            Fill("/ato_recorrido/data_ciencia", "{auto.data}"),
+            Fill("/decisao/determinacoes",
+                 "Converte-se a multa do Auto de Infração {auto.impresso} em advertência por "
+                 "escrito, cancelando-se a cobrança."),
+        )),
+        DemoStep("revalidacao", "termo-revalidacao-semestral", 60, (_ALVARA_ESC,),
+                 months=(5, 11)),
+        DemoStep("renovacao", "notificacao-pendencias-renovacao", 60, (_ALVARA_ESC,),
+                 hour="17:30"),
+        # Transferência antes dos 2 anos de exercício só pela ressalva do art. 15, I
+        # (``transporte-escolar#art15_inc1``): enfermidade do titular, com laudo.
+        DemoStep("transferencia", "termo-transferencia-licenca", 61, (
+            Fill("/impedimento", {"motivo": "enfermidade", "data": "{revalidacao.data}",
+                                  "incapacidade_superior_seis_meses": True}),
+            Fill("/documentos_cedente/laudo_medico",
+                 {"apresentado": True, "data_emissao": "{revalidacao.data}"}),
+            Fill("/licenca/numero", "{alvara.numero}"),
+            Fill("/licenca/expedida_em", "{alvara.data}"),
+            Fill("/licenca/valido_ate", "{alvara.valido_ate}"),
+            Fill("/documentos_cedente/copia_alvara/numero", "{alvara.numero}"),
+            Fill("/documentos_cedente/copia_alvara/data_emissao", "{alvara.data}"),
+        )),
+    ),
+)
+
+_ALVARAS_FRET = Fill("/alvaras", [{"numero": "{alvara.numero}", "placa": "ABC1D23"}])
+_AUTO_ALVARA = Fill("/veiculo/alvara", "{alvara.numero}")
+
+FRETAMENTO = DemoChain(
+    name="fretamento",
+    title="fretamento: alvará, autos, defesa e cassação",
+    steps=(
+        DemoStep("alvara", "alvara-fretamento", 0, verify=True),
+        DemoStep("auto1", "auto-infracao-fretamento", 10, (_AUTO_ALVARA,)),
+        DemoStep("auto2", "auto-infracao-fretamento", 31, (_AUTO_ALVARA,)),
+        # Um terceiro auto, recorrido e mantido, com o impedimento do veículo no local.
+        DemoStep("auto3", "auto-infracao-fretamento", 40, (_AUTO_ALVARA,)),
+        DemoStep("impedimento", "termo-impedimento-fretamento", 40, (
+            Fill("/auto/numero", "{auto3.numero}"),
+            Fill("/auto/data", "{auto3.data}"),
+            Fill("/veiculo/alvara", "{alvara.numero}"),
+        ), hour="17:30"),
+        DemoStep("recurso", "decisao-recurso-secretario", 58, (
+            Fill("/ato_recorrido/numero", "{auto3.numero}"),
+            Fill("/ato_recorrido/data", "{auto3.data}"),
+            Fill("/ato_recorrido/data_ciencia", "{auto3.data}"),
+            Fill("/decisao/determinacoes",
+                 "Mantém-se o Auto de Infração {auto3.impresso} e a multa nele imposta."),
+        )),
+        # Antes da cassação, a defesa (``fretamento#art22``; Lei nº 9.784/1999, art. 3º, III); a
+        # ciência da notificação é um fato registrado depois da assinatura.
+        DemoStep(
+            "defesa", "notificacao-defesa-cassacao", 66,
+            (
+                _ALVARAS_FRET,
+                Fill("/acusacao/fatos",
+                     "As multas impostas pelos Autos de Infração {auto1.impresso} e "
+                     "{auto2.impresso} não foram recolhidas, e contra elas não foi interposto "
+                     "recurso no prazo do art. 23."),
+            ),
+            ciencia=1,
+        ),
+        DemoStep(
+            "cassacao", "decisao-cassacao-fretamento", 94,
+            (
+                _ALVARAS_FRET,
+                Fill("/hipoteses/multas_nao_recolhidas/autos", [
+                    {"numero": "{auto1.numero}", "data_infracao": "{auto1.data}",
+                     "valor": "140.00"},
+                    {"numero": "{auto2.numero}", "data_infracao": "{auto2.data}",
+                     "valor": "280.00"},
+                ]),
+                Fill("/defesa/notificacao/numero", "{defesa.impresso}"),
+                Fill("/defesa/notificacao/data_ciencia", "{defesa.ciencia}"),
+            ),
+        ),
+    ),
+)
+
+DEMO_CHAINS = (ESCOLAR, FRETAMENTO)

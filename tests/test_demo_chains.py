@@ -1,0 +1,64 @@
+"""The case histories of ``lavra demo`` (lavra.demochains, lavra.cli.demo_chains): the
+choice of their days on an explicit date, and the templates that fill what an act cites.
+The demo itself, with its registry read back, is tested in test_cli.py."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import pytest
+
+from lavra.cli.demo_chains import DemoClock, chain_start, earliest, fill
+from lavra.demochains import DemoChain, DemoStep, StepFacts
+from lavra.errors import ContentPackError
+from lavra.inputs.reading import TIMEZONE
+from lavra_americana.comum.demonstracao import DEMO_CHAINS, ESCOLAR
+
+
+def _facts(number: str) -> StepFacts:
+    return StepFacts(serie="ALV-FRET", numero=f"ALV-FRET {number}",
+                     impresso=f"ALV-FRET nº {number}", data="2026-09-02",
+                     valido_ate="2031-09-01", ciencia="", calculado={"valor": "140.00"})
+
+
+@pytest.mark.parametrize("today", [date(2026, 12, 6), date(2027, 1, 3), date(2026, 6, 10),
+                                   date(2026, 5, 1), date(2028, 3, 1)])
+def test_every_chain_ends_by_yesterday_with_each_step_in_its_months(today: date) -> None:
+    for chain in DEMO_CHAINS:
+        start = chain_start(chain, today)
+        assert start + timedelta(days=chain.length) < today
+        for step in chain.steps:
+            if step.months:
+                assert (start + timedelta(days=step.day)).month in step.months
+        days = [step.day for step in chain.steps]
+        assert days == sorted(days)
+    # The school chain's revalidação (escolar art. 13, § 6º) falls in May or November.
+    revalidation = next(s for s in ESCOLAR.steps if s.form == "termo-revalidacao-semestral")
+    assert revalidation.months == (5, 11)
+    assert earliest(DEMO_CHAINS, today).date() < min(
+        chain_start(chain, today) for chain in DEMO_CHAINS)
+
+
+def test_a_chain_that_cannot_fit_its_months_is_refused() -> None:
+    chain = DemoChain("x", "x", (DemoStep("a", "f", 0, months=(2,)),
+                                 DemoStep("b", "g", 40, months=(2,))))
+    with pytest.raises(ContentPackError, match="não cabe"):
+        chain_start(chain, date(2026, 12, 6))
+
+
+def test_templates_take_the_numbers_the_registry_gave() -> None:
+    facts = {"alvara": _facts("0001/2026")}
+    template = {"numero": "{alvara.numero}", "lista": ["{alvara.impresso}", 3],
+                "valor": "{alvara.calculado[valor]}"}
+    assert fill(template, facts) == {"numero": "ALV-FRET 0001/2026",
+                                     "lista": ["ALV-FRET nº 0001/2026", 3], "valor": "140.00"}
+    with pytest.raises(ContentPackError, match="ainda não foi emitido"):
+        fill("{auto.numero}", facts)
+
+
+def test_the_clock_is_settable() -> None:
+    moment = datetime(2026, 5, 12, 17, 0, tzinfo=TIMEZONE)
+    clock = DemoClock(moment)
+    assert clock() == moment
+    clock.moment = moment + timedelta(days=3)
+    assert clock().day == 15

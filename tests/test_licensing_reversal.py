@@ -1,0 +1,243 @@
+"""The decision on an appeal and the licensing state (issue 22, item 2): a granted
+appeal against a cassação gives the alvará back and lifts the bar (kept in the
+history); a denied one changes nothing but is in the timeline; a decision citing an
+act the registry lacks, or one no appeal lies against, cannot be issued; cancelling the
+decision puts the cassação back, or is refused while a later act rests on it. And the
+semiannual revalidation of the school alvará, shown by ``cadastro mostrar`` and
+``verify``. Every date is passed explicitly."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from identities import set_vehicle
+from issuers import dev_issuer
+from sqlalchemy import update
+from test_licensing_state import act, alvara_fretamento, cassacao, example
+
+from lavra.checking.content import Content
+from lavra.checking.report import Item, Status
+from lavra.cli.main import main
+from lavra.documents import Engine
+from lavra.errors import InputError
+from lavra.issuing import RegistryHistory
+from lavra.registry.database import database_url
+from lavra.registry.records import LOCAL_TZ, IssuedRecord
+from lavra.registry.store import Registry, open_registry
+from lavra.registry.tables import DocumentRow
+from lavra_americana import pacote
+
+CNPJ = "65.563.842/0001-05"
+DECIDED = date(2026, 5, 4)
+
+
+@pytest.fixture
+def registry(registry_url: str) -> Iterator[Registry]:
+    opened = open_registry(registry_url)
+    opened.use_effects(pacote().effects)
+    opened.ensure_state()
+    yield opened
+    opened.close()
+
+
+SQLITE_ONLY = pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+"""The constraints and races are PostgreSQL's concern in the first test; these read the
+state the same way on both."""
+
+
+def appeal(appealed: str, result: str | None, *, on: date = DECIDED) -> dict[str, Any]:
+    """The Prefeito's decision on the appeal of fretamento art. 24 against ``appealed``."""
+    data = example("decisao-recurso-prefeito")
+    data["recurso"].update(hipotese="fretamento#art24", data_protocolo="2026-04-27")
+    data["recorrente"] = {"nome": "Viação Exemplo de Fretamento Ltda.", "cnpj": CNPJ}
+    data["ato_recorrido"] = {"especie": "decisao", "numero": appealed, "data": "2026-04-20",
+                             "data_ciencia": "2026-04-20"}
+    data["decisao"]["data"] = on.isoformat()
+    if result is None:
+        data["decisao"].pop("resultado", None)
+    else:
+        data["decisao"]["resultado"] = result
+    return data
+
+
+def decide(registry: Registry, appealed: IssuedRecord, result: str) -> IssuedRecord:
+    labels = {"provido": "Recurso conhecido e provido",
+              "nao_provido": "Recurso conhecido e não provido"}
+    return act(registry, "DEC-GP", "decisao-recurso-prefeito", appeal(appealed.printed, result),
+               on=DECIDED, computed={"resultado": result, "conhecido": True,
+                                     "resultado_rotulo": labels[result]})
+
+
+def timeline(registry: Registry, **who: str) -> list[str]:
+    return [f"{printed}: {detail}" for _, printed, detail in registry.state_changes(**who)]
+
+
+def test_a_granted_appeal_gives_the_alvara_back_and_lifts_the_bar_and_its_cancel_undoes_it(
+    registry: Registry,
+) -> None:
+    alvara = alvara_fretamento(registry)
+    cas = cassacao(registry, alvara, on=date(2026, 4, 20))
+    decision = decide(registry, cas, "provido")
+
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.describe(date(2026, 5, 5)) == "em vigor"
+    assert [r.id for r in registry.licences_in_force("alvara-fretamento", date(2026, 5, 5))] \
+        == [alvara.id]
+    # The bar ends the day before the decision, and stays in the history.
+    assert registry.bars_of(CNPJ, DECIDED) == ()
+    assert registry.bars_of(CNPJ, date(2026, 5, 3)) == (
+        ("alvara-fretamento", date(2026, 5, 3), cas.printed),)
+    lines = timeline(registry, holder=CNPJ)
+    assert (f"{decision.printed}: {alvara.printed} restabelecido pelo {decision.printed}, "
+            "em 04/05/2026.") in lines
+    assert (f"{decision.printed}: Impedimento imposto pelo {cas.printed} levantado pelo "
+            f"{decision.printed}, em 04/05/2026.") in lines
+    assert any(f"{cas.printed}: Impedimento até 20/04/2027" in line for line in lines)
+    assert registry.rebuild_state(apply=False).same
+
+    # The company may have another alvará: the bar no longer stands.
+    other = example("alvara-fretamento")
+    set_vehicle(other["veiculo"], "QRS4E56")
+    new = act(registry, "ALV-FRET", "alvara-fretamento", other, on=date(2026, 5, 6),
+              computed={"inicio_vigencia": "2026-05-06", "valido_ate": "2031-05-05"})
+    # ...which rests on the lifting: the decision cannot be cancelled while it stands.
+    with pytest.raises(InputError) as refused:
+        registry.cancel(decision.series, decision.year, decision.number, reason="erro",
+                        by="Chefia")
+    assert new.printed in refused.value.message
+    registry.cancel(new.series, new.year, new.number, reason="erro", by="Chefia")
+    registry.cancel(decision.series, decision.year, decision.number, reason="erro material",
+                    by="Chefia")
+    view = registry.licence_of(alvara.id)
+    assert view is not None
+    assert view.describe(date(2026, 5, 5)) == f"cassado em 20/04/2026 pelo {cas.printed}"
+    assert registry.bars_of(CNPJ, date(2026, 5, 5)) == (
+        ("alvara-fretamento", date(2027, 4, 20), cas.printed),)
+    assert not any(decision.printed in line for line in timeline(registry, holder=CNPJ))
+    assert registry.rebuild_state(apply=False).same
+
+
+@SQLITE_ONLY
+def test_a_denied_appeal_changes_nothing_but_is_in_the_timeline(registry: Registry) -> None:
+    alvara = alvara_fretamento(registry)
+    cas = cassacao(registry, alvara, on=date(2026, 4, 20))
+    decision = decide(registry, cas, "nao_provido")
+    view = registry.licence_of(alvara.id)
+    assert view is not None
+    assert view.describe(date(2026, 5, 5)) == f"cassado em 20/04/2026 pelo {cas.printed}"
+    assert registry.bars_of(CNPJ, date(2026, 5, 5))[0][1] == date(2027, 4, 20)
+    said = (f"{decision.printed}: Recurso contra o {cas.printed} decidido pelo "
+            f"{decision.printed}: recurso conhecido e não provido.")
+    assert said in timeline(registry, placa="ABC1D23")
+    assert said in timeline(registry, holder=CNPJ)
+    # The cassação now has a decision resting on it.
+    with pytest.raises(InputError) as refused:
+        registry.cancel(cas.series, cas.year, cas.number, reason="erro", by="Chefia")
+    assert decision.printed in refused.value.message
+    assert registry.rebuild_state(apply=False).same
+
+
+@SQLITE_ONLY
+def test_a_licence_whose_place_another_took_is_not_restored(registry: Registry) -> None:
+    alvara = alvara_fretamento(registry)
+    cas = cassacao(registry, alvara, on=date(2026, 4, 20))
+    other = example("alvara-fretamento")
+    other["empresa"].update(cnpj="11.222.333/0001-81", razao_social="Outra Viação Ltda.")
+    taken = act(registry, "ALV-FRET", "alvara-fretamento", other, on=date(2026, 4, 27),
+                computed={"inicio_vigencia": "2026-04-27", "valido_ate": "2031-04-26"})
+    with pytest.raises(InputError) as refused:
+        decide(registry, cas, "provido")
+    assert f"O {alvara.printed} não pode ser restabelecido" in refused.value.message
+    assert taken.printed in refused.value.message
+    assert registry.by_number("0001/2026", series="DEC-GP") is None  # nothing recorded
+    assert registry.rebuild_state(apply=False).same
+
+
+@pytest.fixture(scope="module")
+def engine(pack_dir: Path) -> Engine:
+    return Engine(Content(pack_dir))
+
+
+def appealed_items(engine: Engine, registry: Registry, data: dict[str, Any]) -> list[Item]:
+    prepared = engine.prepare("decisao-recurso-prefeito", data, DECIDED,
+                              history=RegistryHistory(registry))
+    return [i for i in prepared.report.items
+            if i.field == "/ato_recorrido/numero" and i.status != Status.MET]
+
+
+@SQLITE_ONLY
+def test_the_decision_must_cite_an_appealable_act_of_the_registry(
+    engine: Engine, registry: Registry,
+) -> None:
+    alvara = alvara_fretamento(registry)
+    cas = cassacao(registry, alvara, on=date(2026, 4, 20))
+    assert appealed_items(engine, registry, appeal(cas.printed, "provido")) == []
+
+    [absent] = appealed_items(engine, registry, appeal("CAS-FRET nº 0099/2026", "provido"))
+    assert absent.status == Status.INVALID
+    assert "CAS-FRET nº 0099/2026 não consta do registro" in absent.message
+    assert "art. 24 da Lei nº 4.419/2006" in absent.message
+    assert "fretamento#art24" in absent.basis
+
+    [not_adverse] = appealed_items(engine, registry, appeal(alvara.printed, "provido"))
+    assert not_adverse.status == Status.INVALID
+    assert f"{alvara.printed} (" in not_adverse.message
+    assert "não é ato de que caiba este recurso" in not_adverse.message
+
+    # An act on paper, outside lavra's series, is judged on the typed data.
+    assert appealed_items(engine, registry, appeal("Decisão SETRANSV 12/2025", "provido")) == []
+
+    # The deadline of art. 24 runs from the cassação's ciência as recorded on its entry
+    # (signed on 20/04/2026: the helper records it at the machine's time).
+    with registry.engine.begin() as connection:
+        connection.execute(update(DocumentRow).where(DocumentRow.id == cas.id).values(
+            issued_at=datetime(2026, 4, 20, 15, tzinfo=LOCAL_TZ).astimezone(UTC)))
+    registry.record_fact(cas.id, "ciencia", on="2026-04-22", by="Maria (maria)", means="ar",
+                         now=datetime(2026, 4, 23, 10, tzinfo=LOCAL_TZ))
+    [differs] = [i for i in engine.prepare(
+        "decisao-recurso-prefeito", appeal(cas.printed, "provido"), DECIDED,
+        history=RegistryHistory(registry)).report.items
+        if i.field == "/ato_recorrido/data_ciencia" and i.status == Status.INVALID]
+    assert "ciência registrada no registro do ato" in differs.message
+    assert cas.printed in differs.message
+
+    registry.cancel(cas.series, cas.year, cas.number, reason="erro material", by="Chefia")
+    [cancelled] = appealed_items(engine, registry, appeal(cas.printed, "provido"))
+    assert "foi cancelado no registro: erro material" in cancelled.message
+
+
+def test_the_revalidation_shows_in_cadastro_and_verify(
+    pack_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("LAVRA_DATABASE_URL", "LAVRA_DATA", "LAVRA_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    issuer = dev_issuer(Engine(Content(pack_dir)), tmp_path / "lavra-dados")
+    try:
+        issuer.registry.use_effects(pacote().effects)
+        data = example("alvara-transporte-escolar")
+        alvara = issuer.issue("alvara-transporte-escolar", data, date(2026, 11, 3))
+        termo = example("termo-revalidacao-semestral")
+        termo["alvara"]["numero"] = alvara.record.printed
+        revalidation = act(issuer.registry, "TRV-ESC", "termo-revalidacao-semestral", termo,
+                           on=date(2026, 11, 16))
+    finally:
+        issuer.close()
+    pdf = tmp_path / "alvara.pdf"
+    pdf.write_bytes(alvara.pdf)
+    runner = CliRunner()
+    checked = runner.invoke(main, ["verify", str(pdf), "--on", "2026-12-01"])
+    assert checked.exit_code == 0, checked.output
+    assert "Situação da licença: em vigor (revalidado em 16/11/2026)." in checked.output
+    url = database_url(tmp_path / "lavra-dados")
+    shown = runner.invoke(main, ["cadastro", "mostrar", data["veiculo"]["placa"],
+                                 "--registro", url, "--on", "2026-12-01"])
+    assert shown.exit_code == 0, shown.output
+    assert (f"{alvara.record.printed} revalidado pelo {revalidation.printed}, em 16/11/2026."
+            in shown.output)
+    assert "em vigor (revalidado em 16/11/2026)" in shown.output
