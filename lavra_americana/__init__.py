@@ -125,7 +125,9 @@ def pacote() -> ContentPack:
         recolhimento,
         recurso,
         renovacao,
+        renovacao_janela,
         servico_particular,
+        veiculo_terceiro,
     )
     from lavra_americana.fretamento import estado as estado_fretamento
     from lavra_americana.fretamento import penalties as fretamento_penalties
@@ -173,7 +175,7 @@ def pacote() -> ContentPack:
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
-        recurso_estado,
+        recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

@@ -441,12 +441,15 @@ def test_third_party_issued_over_a_fresh_registry(engine: Engine, tmp_path: Path
         data["alvara_veiculo"] = {"numero": theirs.record.printed,
                                   "valido_ate": theirs.record.computed["valido_ate"]}
         data["data"] = "2026-12-01"
+        # the vehicle's type and year are read from its alvará in the registry (art. 10, I)
+        del data["veiculo"]["tipo"], data["veiculo"]["ano_fabricacao"]
         result = issuer.issue(TER, data)
         assert result.record.printed.startswith("AVT-FRET nº 0001/")
         assert result.record.computed["valido_ate"] == "2027-02-28"  # the period asked
         text = pdf_text(result.pdf)
         assert own.record.printed in text and theirs.record.printed in text
         assert "de 01/12/2026 até 28/02/2027" in text and "apenas até" not in text
+        assert "ônibus rodoviário, fabricado em 2018" in " ".join(text.split())
         assert issuer.verify(result.pdf).valid
     finally:
         issuer.close()
@@ -621,3 +624,56 @@ def test_the_vehicles_inspection_is_at_most_12_months_old(
     assert report.complete is ok, [i.message for i in report.pending]
     if not ok:
         assert F + "art7_inc11" in at(report, pointer).basis
+
+
+# --------------------------------------------- art. 10, I for the vehicle actually used
+
+
+def _registered_vehicle(year: int, kind: str) -> FakeHistory:
+    """Both alvarás on file, the vehicle's recording its type and year (art. 10, I)."""
+    theirs = PriorRecord(
+        "0003/2024", date(2024, 2, 1),
+        {"veiculo": {"placa": OTHER_PLATE, "tipo": kind, "ano_fabricacao": year},
+         "empresa": {"cnpj": OTHER_CNPJ}},
+        form=ALV, series="ALV-FRET", valid_until=VEHICLE_END,
+    )
+    return FakeHistory(alvara(), theirs)
+
+
+def test_the_lent_vehicle_past_its_age_is_not_authorised(engine: Engine) -> None:
+    # the registry's alvará of the vehicle knows it: a 2014 micro-ônibus (10 years)
+    data = _without_checks(example(engine, TER))
+    del data["veiculo"]["ano_fabricacao"], data["veiculo"]["tipo"]
+    report = report_of(engine, TER, data, _registered_vehicle(2014, "microonibus"))
+    found = at(report, "/veiculo/ano_fabricacao")
+    assert found.status is Status.INVALID and "fretamento#art10_inc1" in found.basis
+    assert "fabricado em 2014" in found.message and "31/12/2024" in found.message
+
+
+def test_the_registrys_year_and_type_prevail(engine: Engine) -> None:
+    data = _without_checks(example(engine, TER))  # states a 2020 micro-ônibus
+    report = report_of(engine, TER, data, _registered_vehicle(2012, "onibus_rodoviario"))
+    for pointer, words in (("/veiculo/ano_fabricacao", "«2012»"),
+                           ("/veiculo/tipo", "«ônibus rodoviário»")):
+        found = at(report, pointer)
+        assert found.status is Status.INVALID and words in found.message
+
+
+def test_the_lent_vehicles_year_and_type_are_needed(engine: Engine) -> None:
+    data = example(engine, TER)  # paper alvarás: nothing in the registry
+    del data["veiculo"]["ano_fabricacao"]
+    found = at(report_of(engine, TER, data), "/veiculo/ano_fabricacao")
+    assert found.status is Status.MISSING and "fretamento#art10_inc1" in found.basis
+
+
+def test_the_authorisation_ends_with_the_vehicles_age_limit(engine: Engine) -> None:
+    data = _without_checks(example(engine, TER))
+    del data["veiculo"]["ano_fabricacao"], data["veiculo"]["tipo"]
+    prepared = engine.prepare(TER, data, issued_on=ISSUED,
+                              history=_registered_vehicle(2016, "microonibus"))
+    assert prepared.report.complete, [i.message for i in prepared.report.pending]
+    assert prepared.computed["valido_ate"] == date(2026, 12, 31)  # 2016 + 10 years
+    assert "fabricado em 2016" in prepared.computed["vigencia_explicacao"]
+    text = " ".join(pdf_text(engine.draft(TER, data, history=_registered_vehicle(
+        2016, "microonibus")).pdf).split())
+    assert "micro-ônibus, fabricado em 2016, dentro do limite de idade" in text

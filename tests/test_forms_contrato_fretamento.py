@@ -77,6 +77,33 @@ def test_stops_are_at_least_400_metres_apart(engine: Engine) -> None:
     assert "399,99 m da parada anterior" in item.message and "400,00 m" in item.message
 
 
+def test_a_contract_leaving_a_terminal_and_stopping_at_a_bus_stop_is_not_certified(
+    engine: Engine,
+) -> None:
+    # art. 17, VIII: no boarding nor alighting at bus stops, taxi ranks, terminals and
+    # school-transport stops; such places serve regulated services (art. 1º, § 1º).
+    data = changed(
+        engine,
+        setter("/contrato/origem", "Terminal Metropolitano de Americana, Centro"),
+        setter("/contrato/origem_tipo", "terminal_urbano"),
+        setter("/itinerario/paradas/1/tipo", "ponto_onibus"),
+    )
+    report = report_of(engine, data)
+    assert not report.complete
+    for field, words in (("/contrato/origem_tipo", "terminal urbano"),
+                         ("/itinerario/paradas/1/tipo", "ponto de ônibus")):
+        assert_pending(report, field, Status.INVALID, F + "art17_inc8")
+        item = next(i for i in report.pending if i.field == field)
+        assert F + "art1_par1" in item.basis
+        assert item.message.startswith("Não atendido") and words in item.message
+    # the kind of place is part of what the contract must say
+    missing = changed(engine, setter("/contrato/origem_tipo", DELETE))
+    assert not report_of(engine, missing).complete
+    text = pdf_text(engine.draft(TCC, example(engine, TCC)).pdf)
+    assert "Garagem da contratada, Rua Exemplo, nº 100, Centro (local privado)" in text
+    assert "não se dão em pontos de ônibus" in text
+
+
 def test_the_return_elsewhere_needs_its_reason(engine: Engine) -> None:
     elsewhere = changed(engine, setter("/itinerario/desembarque_coincide", False))
     assert_pending(report_of(engine, elsewhere), "/itinerario/justificativa_desembarque",
@@ -133,7 +160,7 @@ CASES = [
      "/nota_fiscal/data_emissao", Status.INVALID, "art5_par1u"),
     ("eventual com paradas",
      chain(EVENTUAL, setter("/itinerario", {"paradas": [
-         {"local": "Praça Exemplo", "distancia_anterior_m": 900}]})),
+         {"local": "Praça Exemplo", "distancia_anterior_m": 900, "tipo": "via_publica"}]})),
      "/itinerario/paradas", Status.INVALID, "art5"),
 ]
 

@@ -25,7 +25,11 @@ from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
 from lavra_americana.transporte_escolar import licenca_temporaria, licencas
-from lavra_americana.transporte_escolar.licenca_temporaria import licenca_temporaria_escolar
+from lavra_americana.transporte_escolar.licenca_temporaria import (
+    _days_items,
+    inclusive_days,
+    licenca_temporaria_escolar,
+)
 
 COMPUTATIONS = {**licenca_temporaria.COMPUTATIONS, **licencas.COMPUTATIONS}
 IMPLEMENTED = (*licenca_temporaria.IMPLEMENTED, *licencas.IMPLEMENTED)
@@ -331,8 +335,29 @@ def test_substitute_is_exempt_from_vehicle_inspection_and_edital(engine: Engine)
 def test_vehicle_licence_lasts_20_days_from_issue(engine: Engine) -> None:
     data = example(engine, LTE)
     prepared = engine.prepare(LTE, data, issued_on=ISSUED, history=on_file(LTE, data))
-    assert prepared.computed["valido_ate"] == date(2026, 4, 6)  # 17/03 + 20 days
+    # 17/03 is the first of the 20 days (art. 5º), counted inclusively: 17/03 to 05/04.
+    assert prepared.computed["inicio_vigencia"] == date(2026, 3, 17)
+    assert prepared.computed["valido_ate"] == date(2026, 4, 5)
+    assert inclusive_days(date(2026, 3, 17), date(2026, 4, 5)) == 20
     assert prepared.computed["modalidade"] == "veiculo_substituto"
+
+
+def test_vehicle_licence_issued_on_05_12_ends_on_24_12_not_25_12(engine: Engine) -> None:
+    # "de 05/12 a 25/12" is 21 days: art. 5º allows at most 20.
+    assert inclusive_days(date(2026, 12, 5), date(2026, 12, 25)) == 21
+    (refused,) = _days_items(date(2026, 12, 5), date(2026, 12, 25), 20)
+    assert refused.status is Status.INVALID and "21 dias" in refused.message
+    assert _days_items(date(2026, 12, 5), date(2026, 12, 24), 20) == []
+    data = example(engine, LTE)
+    data["ocorrencia"].update({"data": "2026-12-04", "comparecimento": {
+        "data": "2026-12-04", "hora": "14:00"}})
+    data["veiculo_substituto"]["vistoria"].update({"data": "2026-12-05"})
+    data["alvara"]["valido_ate"] = "2027-12-31"
+    data["data_expedicao"] = "2026-12-05"
+    issued = date(2026, 12, 5)
+    prepared = engine.prepare(LTE, data, issued_on=issued, history=on_file(LTE, data))
+    assert prepared.computed["valido_ate"] == date(2026, 12, 24)
+    assert "05/12/2026 a 24/12/2026" in prepared.computed["vigencia_explicacao"]
 
 
 def test_prorrogacao_counts_20_more_days_from_the_previous_end(engine: Engine) -> None:
@@ -428,7 +453,7 @@ def test_temporaria_may_not_be_post_dated(pack_dir: Path, engine: Engine) -> Non
 def test_temporaria_drafts_read_back(engine: Engine) -> None:
     text = pdf_text(engine.draft(LTE, example(engine, LTE)).pdf)
     assert "Licença Temporária" in text and "veículo substituto" in text
-    assert "válida de 17/03/2026 a 06/04/2026" in text
+    assert "válida de 17/03/2026 a 05/04/2026" in text
     assert "SUB-2B34" in text or "SUB2B34" in text
     assert "Ana Exemplo Moreira" in text  # the driver of the substitute vehicle (III)
     # The termo of art. 5º, III is its own act (termo-condutor-substituto), signed after

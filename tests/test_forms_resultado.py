@@ -114,6 +114,48 @@ def test_a_post_dated_result_and_a_late_inscription_are_refused(
         ("/candidatos/0/protocolado_em", Status.INVALID)]
 
 
+def test_an_inscription_before_the_chamamento_is_not_classified(
+    engine: Engine, official_pack: Path
+) -> None:
+    # arts. 6º, parágrafo único, and 10: the example's chamamento was published 12/01/2026
+    data = example(engine, RES)
+    data["candidatos"][1]["protocolado_em"] = "2026-01-09T10:00"
+    found = [i for i in run(data, official_pack).items if i.pending]
+    assert [(i.field, i.status) for i in found] == [
+        ("/candidatos/1/protocolado_em", Status.INVALID)]
+    assert {E + "art6_par1u", E + "art10"} <= set(found[0].basis)
+    assert "antes da publicação do edital de chamamento (12/01/2026)" in found[0].message
+
+
+def call_record(published: date, opens: str, closes: str, **extra: Any) -> PriorRecord:
+    """The edital de chamamento as lavra issued it (publication and period)."""
+    data = {"publicacao": {"data": published.isoformat()},
+            "inscricoes": {"inicio": opens, "fim": closes}}
+    return PriorRecord("0001/2026", published, data, form="edital-chamamento-escolar",
+                       series="EDT-ESC", **extra)
+
+
+def test_the_chamamento_is_read_from_the_registry(engine: Engine) -> None:
+    data = example(engine, RES)  # states 12/01/2026 and 0001/2026... as "01/2026"
+    data["edital_chamamento"]["numero"] = "EDT-ESC nº 0001/2026"
+    data["edital_chamamento"]["data_publicacao"] = "2026-01-15"
+    history = FakeHistory(call_record(date(2026, 1, 15), "2026-02-02", "2026-02-13"))
+    report = engine.prepare(RES, data, issued_on=ISSUED, history=history).report
+    assert not pending_at(report, "/edital_chamamento/data_publicacao")
+    assert not any(i.field.endswith("/protocolado_em") for i in report.pending)
+    # the period the registry's edital set: 03/02 is inside, 14/02 is not
+    data["candidatos"][2]["protocolado_em"] = "2026-02-14T09:00"
+    report = engine.prepare(RES, data, issued_on=ISSUED, history=history).report
+    found = at(report, "/candidatos/2/protocolado_em")
+    assert found.status is Status.INVALID and "fora do período" in found.message
+    assert "de 02/02/2026 a 13/02/2026" in found.message
+    # the registry's publication wins over the date typed
+    data["edital_chamamento"]["data_publicacao"] = "2026-01-12"
+    found = at(engine.prepare(RES, data, issued_on=ISSUED, history=history).report,
+               "/edital_chamamento/data_publicacao")
+    assert found.status is Status.INVALID and "15/01/2026" in found.message
+
+
 @pytest.mark.parametrize(
     "pointer",
     ["/candidatos", "/data_publicacao", "/vagas", "/edital_chamamento/numero",

@@ -34,8 +34,8 @@ E = "transporte-escolar#"
 TERMO = E + "art5_inc3"
 ISSUED = date(2026, 12, 1)
 #: The licence of the example, as the registry holds it: issued on 17/03/2026 for 20
-#: days (the last day, Sunday 05/04, moved to Monday 06/04).
-LICENCE_START, LICENCE_END = date(2026, 3, 17), date(2026, 4, 6)
+#: days, 17/03 the first of them (art. 5º): valid to Sunday 05/04, which does not move.
+LICENCE_START, LICENCE_END = date(2026, 3, 17), date(2026, 4, 5)
 
 
 @pytest.fixture(scope="module")
@@ -288,7 +288,7 @@ def test_issued_after_its_licence_in_its_own_series(engine: Engine, tmp_path: Pa
             f"Licença Temporária {issued_licence.record.printed}",
             "Ana Exemplo Moreira, CPF nº 645.922.328-95",
             "categoria “AD”, válida até 05/11/2029",
-            "de 18/03/2026 a 06/04/2026",
+            "de 18/03/2026 a 05/04/2026",
             "Assinatura do condutor",
             "Paulo Exemplo Fiscal",
             "Agente de Fiscalização de Trânsito",

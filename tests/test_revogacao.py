@@ -221,6 +221,29 @@ def test_fines_more_than_a_year_apart_are_not_counted(engine: Engine) -> None:
     assert item.status is Status.INVALID
 
 
+def test_the_act_states_the_reading_and_lists_the_fines_it_counts(engine: Engine) -> None:
+    """Art. 23, III, with the 1-year measure of the parágrafo único by analogy (the
+    reading beside the rule, revogacao.THIRD_FINE_READING): the act names the period and
+    each fine counted, by number and date, and each auto not counted, with the reason."""
+    older = auto("0001/2025", date(2025, 3, 2), "art24_inc1")
+    data = example(engine)
+    data["hipotese"]["autos"].insert(0, {"numero": "AIE-ESC nº 0001/2025"})
+    prepared = engine.prepare(REV, data, issued_on=ISSUED,
+                              history=registry(alvara(), older, *FINES))
+    assert prepared.report.complete, pending(prepared.report)
+    text = prepared.computed["terceira_multa"]
+    assert "infrações cometidas de 04/05/2025 a 04/05/2026" in text
+    assert "aplicada por analogia. São 3 as multas contadas:" in text
+    assert ("Auto de Infração AIE-ESC nº 0002/2026 (infração de 20/01/2026), Auto de "
+            "Infração AIE-ESC nº 0005/2026 (infração de 10/03/2026) e Auto de Infração "
+            "AIE-ESC nº 0009/2026 (infração de 04/05/2026)") in text
+    assert ("Não se contam: Auto de Infração AIE-ESC nº 0001/2025 (infração de "
+            "02/03/2025), anterior a esse período.") in text
+    printed = " ".join(pdf_text(engine.draft(REV, data, history=registry(
+        alvara(), older, *FINES)).pdf).split())
+    assert "Não se contam: Auto de Infração AIE-ESC nº 0001/2025" in printed
+
+
 def test_exactly_one_year_still_counts(engine: Engine) -> None:
     autos = (auto("0002/2025", date(2025, 5, 4), "art24_inc2"), FINES[1], FINES[2])
     data = example(engine)

@@ -151,6 +151,46 @@ def test_renewal_needs_the_current_vencimento(engine: Engine) -> None:
     assert at(report, "/processo/vencimento_alvara_anterior").pending
 
 
+def test_a_renewal_decided_four_years_before_the_vencimento_is_refused(
+    engine: Engine,
+) -> None:
+    # art. 8º, "documentação atualizada ... na ocasião": within 90 days before the
+    # vencimento (renovacao_janela.RENEWAL_WINDOW); 4 years early rests on stale papers.
+    early = renewal(engine, "2026-12-01", expiry="2030-12-31")
+    found = at(engine.prepare(ALV, early, date(2026, 12, 15),
+                              issued_on=RENEWAL_ISSUE).report,
+               "/processo/vencimento_alvara_anterior")
+    assert found.status is Status.INVALID and "fretamento#art8" in found.basis
+    assert "a partir de 02/10/2030" in found.message
+    # the 90th day before the vencimento opens the window
+    edge = renewal(engine, "2026-12-01", expiry="2027-03-15")
+    report = engine.prepare(ALV, edge, date(2026, 12, 15), issued_on=RENEWAL_ISSUE).report
+    assert report.complete, [i.message for i in report.pending]
+    late = renewal(engine, "2026-12-01", expiry="2027-03-16")
+    assert at(engine.prepare(ALV, late, date(2026, 12, 15), issued_on=RENEWAL_ISSUE)
+              .report, "/processo/vencimento_alvara_anterior").status is Status.INVALID
+
+
+def test_renewal_documents_must_be_valid_when_the_new_period_starts(engine: Engine) -> None:
+    # expires 10/03/2027, the new period starts 11/03/2027; decided 15/12/2026
+    data = renewal(engine, "2026-12-01", expiry="2027-03-10")
+    data["inspecao_veicular"]["data_emissao"] = "2026-03-01"  # current today, not then
+    report = engine.prepare(ALV, data, date(2026, 12, 15), issued_on=RENEWAL_ISSUE).report
+    found = at(report, "/inspecao_veicular/data_emissao")
+    assert found.status is Status.INVALID
+    assert {"fretamento#art7_inc11", "fretamento#art8"} <= set(found.basis)
+    assert "vale até 01/03/2027" in found.message and "11/03/2027" in found.message
+    data["inspecao_veicular"]["data_emissao"] = "2026-03-11"
+    conference = data["processo"]["conferencia_requerimento"]
+    conference["validade_certidoes"] = "2027-03-10"
+    report = engine.prepare(ALV, data, date(2026, 12, 15), issued_on=RENEWAL_ISSUE).report
+    found = at(report, "/processo/conferencia_requerimento/validade_certidoes")
+    assert found.status is Status.INVALID and "fretamento#art7_inc3" in found.basis
+    conference["validade_certidoes"] = "2027-03-11"
+    report = engine.prepare(ALV, data, date(2026, 12, 15), issued_on=RENEWAL_ISSUE).report
+    assert report.complete, [i.message for i in report.pending]
+
+
 def test_renewal_takes_the_registrys_vencimento(engine: Engine) -> None:
     history = FakeHistory(registered("0007/2021", date(2021, 12, 20), date(2026, 12, 20)))
     data = renewal(engine, "2026-11-20")

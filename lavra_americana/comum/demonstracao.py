@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from lavra.demochains import DemoChain, DemoStep, Fill
 
+IMPLEMENTED: tuple[str, ...] = ()
+"""Nenhum dispositivo: as histórias da demonstração só encadeiam atos de outros módulos."""
+
 _ALVARA_ESC = Fill("/alvara", {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"})
 
 ESCOLAR = DemoChain(

@@ -31,6 +31,9 @@ Renewal (art. 8º). ``/processo/renovacao`` with the alvará renewed
 The request must be made at least 30 days before that vencimento (deadline
 ``fretamento#art8`` of ``legal_text/prazos.json``: the 30th day before, and on it, is
 timely); a later one does not renew: the company files a new requerimento (art. 7º).
+The renewal is decided within 90 days before that vencimento, on documents valid on
+the first day of the new period (the reading of "documentação atualizada ... na
+ocasião" in :mod:`lavra_americana.fretamento.renovacao_janela`).
 When the registry holds the alvará renewed, it must be the same vehicle's, not
 cancelled, and its vencimento is the registry's (a difference is *invalid*); a paper
 alvará issued before the registry existed is taken with the vencimento the process
@@ -89,6 +92,7 @@ from lavra_americana.comum.validity import (
     vehicle_limit,
 )
 from lavra_americana.fretamento.estado import OPERATION, SCOPE
+from lavra_americana.fretamento.renovacao_janela import renewal_window_items
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "alvara_fretamento", "late_renewal", "limits_from"]
 
@@ -255,6 +259,7 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
         items.extend(renewal_items)
         if previous is not None:
             start = max(on, previous + timedelta(days=1))
+            items.extend(renewal_window_items(data, on, previous, context))
     attested, attested_items = _requirements_items(data, on, context.laws)
     items.extend(attested_items)
     allowed = [

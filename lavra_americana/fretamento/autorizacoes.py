@@ -43,9 +43,11 @@ Another company's vehicle (art. 15, VI). Two different companies (the same CNPJ 
 authorisation); the vehicle's alvará in the name of the other company (it must be
 licensed) and an alvará of the authorised company (it must be licensed too: the law
 fines "a empresa ou entidade" of the service); the period (``/periodo``) from the date of
-the act on (an authorisation does not make past use lawful); the reason. The
-authorisation ends at the earliest of the period asked, the vehicle's alvará and the
-company's alvará (:func:`lavra_americana.comum.validity.earliest`, printed by
+the act on (an authorisation does not make past use lawful); the reason; the vehicle
+used within art. 10, I (its year and type, the registry's when it holds its alvará:
+:mod:`lavra_americana.fretamento.veiculo_terceiro`). The authorisation ends at the
+earliest of the period asked, the vehicle's alvará, the company's alvará and the
+vehicle's age limit (:func:`lavra_americana.comum.validity.earliest`, printed by
 ``validity_explanation`` as the alvarás print theirs): it cannot outlive either.
 *Reading chosen where the law is silent:* no maximum period other than those alvarás —
 a shorter cap would restrict the company without a legal basis (Lei nº 9.784/1999, art.
@@ -88,6 +90,7 @@ from lavra_americana.comum.validity import (
     vehicle_limit,
 )
 from lavra_americana.fretamento.alvara import FORM as ALVARA
+from lavra_americana.fretamento.veiculo_terceiro import AGE, third_party_vehicle_age
 
 __all__ = [
     "COMPUTATIONS",
@@ -128,6 +131,7 @@ class _Licence:
     end: date | None
     printed: str | None
     items: tuple[Item, ...]
+    record: Mapping[str, Any] | None = None
 
 
 def _digits(value: Any) -> str | None:
@@ -213,7 +217,7 @@ def _licence(
                     *basis,
                 )
             ]
-        return _Licence(found.valid_until or stated, found.printed, tuple(items))
+        return _Licence(found.valid_until or stated, found.printed, tuple(items), found.data)
     items = _attested(data, pointer, on, what, basis) if act else []
     if stated is not None and stated < on:
         items.append(
@@ -356,9 +360,11 @@ def _third_party(request: ComputeInput, company: str, *, act: bool) -> Computed:
     )
     items.extend((*vehicle.items, *own_licence.items))
     items.extend(_period_items(data, on, context, act=act))
+    age = third_party_vehicle_age(data, vehicle.record, on, context, act=act)
+    items.extend(age.items)
     values: dict[str, Any] = {
         "fundamento": in_legal_order(
-            (COMPETENCE, INSPECTION_RENEWED, LICENCE_TERM, INSPECTION, SHOWN,
+            (COMPETENCE, INSPECTION_RENEWED, LICENCE_TERM, AGE, INSPECTION, SHOWN,
              THIRD_PARTY_SHOWN, THIRD_PARTY),
             context.laws,
         ),
@@ -368,6 +374,8 @@ def _third_party(request: ComputeInput, company: str, *, act: bool) -> Computed:
         "valido_ate": None,
         "vigencia_explicacao": None,
         "reduzido": False,
+        "veiculo_ano": age.year,
+        "veiculo_tipo": age.kind,
     }
     end = date_at(data, "/periodo/fim")
     if end is None:
@@ -377,6 +385,7 @@ def _third_party(request: ComputeInput, company: str, *, act: bool) -> Computed:
         *_alvara_limit(vehicle, "do Alvará de Licença de Circulação do veículo", context),
         *_alvara_limit(own_licence, "do Alvará de Licença de Circulação da empresa autorizada",
                        context),
+        *([age.limit] if age.limit is not None else []),
     ]
     chosen = earliest(limits)
     start = values["inicio_vigencia"]

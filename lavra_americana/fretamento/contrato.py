@@ -37,6 +37,17 @@ the nota fiscal, whose carriage is compulsory (art. 5º and parágrafo único).
   the contract signed before or on the conference; nothing after the issue (the nota's
   date is judged by ``datas_de_fatos``, listed after this computation).
 
+- the places where passengers board and alight (art. 17, VIII; art. 1º, § 1º): the
+  origin, the destination and each stop carry the kind of place (``origem_tipo``,
+  ``destino_tipo``, ``paradas[].tipo``). Art. 17, VIII fines the company that "embarcar
+  ou desembarcar passageiro em pontos de ônibus, pontos de táxis, terminais urbanos,
+  terminais rodoviários e paradas de transporte escolar". Reading: what the law fines
+  the company for doing, the SETRANSV cannot certify as conforming; and those places
+  belong to services already regulated by concession, permission or licence, with
+  which the contract may not conflict (art. 1º, § 1º). A contract that makes any of
+  them its origin, destination or stop is *invalid* (the termo reports it as not met,
+  citing both), whatever the servant ticked under ``conflito_servicos``.
+
 The termo certifies that the contract conforms: any failure above, or of the schema,
 keeps it a MINUTA listing what is missing; what a contract must correct is asked of the
 company by a notificação (``notificacao-fretamento``), not certified here.
@@ -66,6 +77,19 @@ CONTINUOUS = f"{LAW}#art4"
 EVENTUAL = f"{LAW}#art5"
 INVOICE = f"{LAW}#art5_par1u"
 
+FORBIDDEN_PLACES = f"{LAW}#art17_inc8"
+CONFLICT = f"{LAW}#art1_par1"
+
+#: art. 17, VIII: the places where the fretamento may not board nor alight passengers,
+#: with the words the termo prints.
+FORBIDDEN_KINDS: dict[str, str] = {
+    "ponto_onibus": "ponto de ônibus",
+    "ponto_taxi": "ponto de táxi",
+    "terminal_urbano": "terminal urbano",
+    "terminal_rodoviario": "terminal rodoviário",
+    "parada_transporte_escolar": "parada de transporte escolar",
+}
+
 #: art. 4º, § 3º: "a distância entre as paradas não seja inferior a 400,00m".
 MINIMUM_STOP_DISTANCE = Decimal("400.00")
 
@@ -76,6 +100,7 @@ IMPLEMENTED: tuple[str, ...] = (
     CONTENTS,
     f"{LAW}#art4_par2",
     STOPS,
+    FORBIDDEN_PLACES,
     RETURN,
     INVOICE,
 )
@@ -115,7 +140,7 @@ def _stop_items(data: Any, eventual: bool) -> tuple[list[dict[str, Any]], list[I
         distance = Decimal(str(stop["distancia_anterior_m"]))
         before = "do ponto de saída" if index == 0 else "da parada anterior"
         shown.append({"local": stop.get("local"), "distancia": _metres(distance),
-                      "referencia": before})
+                      "referencia": before, "tipo": stop.get("tipo")})
         if distance < MINIMUM_STOP_DISTANCE:
             items.append(
                 item_at(
@@ -128,6 +153,41 @@ def _stop_items(data: Any, eventual: bool) -> tuple[list[dict[str, Any]], list[I
                 )
             )
     return shown, items
+
+
+def _place_items(data: Any) -> list[Item]:
+    """Origin, destination and stops at a place art. 17, VIII forbids (see the module's
+    reading): each *invalid*, citing art. 17, VIII and art. 1º, § 1º."""
+    places: list[tuple[str, Any, str]] = [
+        ("/contrato/origem_tipo", pointers.get(data, "/contrato/origem"), "ponto de saída"),
+        ("/contrato/destino_tipo", pointers.get(data, "/contrato/destino"),
+         "ponto de chegada"),
+    ]
+    stops = pointers.get(data, "/itinerario/paradas") or []
+    if isinstance(stops, list):
+        for index, stop in enumerate(stops):
+            where = stop.get("local") if isinstance(stop, dict) else None
+            places.append((f"/itinerario/paradas/{index}/tipo", where, f"parada {index + 1}"))
+    items: list[Item] = []
+    for pointer, where, role in places:
+        kind = FORBIDDEN_KINDS.get(str(pointers.get(data, pointer)))
+        if kind is None:
+            continue
+        items.append(
+            item_at(
+                pointer,
+                Status.INVALID,
+                f"Não atendido: o contrato prevê embarque ou desembarque em {kind} "
+                f"(«{where}», {role}). É vedado ao fretamento embarcar ou desembarcar "
+                "passageiro em pontos de ônibus, pontos de táxis, terminais urbanos, "
+                "terminais rodoviários e paradas de transporte escolar (art. 17, VIII), "
+                "e o contrato não pode conflitar com os serviços regulamentados a que eles "
+                "servem (art. 1º, § 1º).",
+                FORBIDDEN_PLACES,
+                CONFLICT,
+            )
+        )
+    return items
 
 
 def _return_items(data: Any, eventual: bool) -> list[Item]:
@@ -203,12 +263,13 @@ def termo_conferencia_contrato_fretamento(request: ComputeInput) -> Computed:
     """The stops with their distances, the return, the periods and dates.
 
     ``values``: ``paradas`` (each ``local``, ``distancia`` in pt-BR metres,
-    ``referencia``), ``modalidade_texto``.
+    ``referencia``, ``tipo``), ``modalidade_texto``.
     """
     data = data_of(request)
     eventual = pointers.get(data, "/modalidade") == "eventual"
     conferred = date_at(data, "/data")
     stops, items = _stop_items(data, eventual)
+    items.extend(_place_items(data))
     items.extend(_return_items(data, eventual))
     items.extend(_period_items(data, conferred, eventual))
     if conferred is not None:

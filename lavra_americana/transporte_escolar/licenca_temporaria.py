@@ -277,14 +277,24 @@ def _vehicle(
                 )
             )
     previous_end = maybe_date(pointers.get(data, "/prorrogacao/valida_ate_anterior"))
-    start = on if previous_end is None else previous_end
+    first_day = on if previous_end is None else previous_end + timedelta(days=1)
     try:
-        deadline = deadline_for(VEHICLE_LICENCE, start, context=context)
+        # The table counts "excluído o dia do começo"; the licence is valid on its first
+        # day, so the count starts from the day before it (see VEHICLE_LICENCE_DAYS).
+        deadline = deadline_for(VEHICLE_LICENCE, first_day - timedelta(days=1),
+                                context=context)
     except LavraError as error:
         message = f"Não foi possível calcular a validade da Licença Temporária: {error.message}"
         items.append(item_at("/data_expedicao", Status.MISSING, message, VEHICLE_LICENCE))
         return licence_pending(message), items
-    explanation = deadline.explanation
+    days = deadline.period.amount if deadline.period is not None else None
+    last_day = deadline.last_day
+    explanation = (
+        f"Validade máxima de {days} dias ({short(context.laws, VEHICLE_LICENCE)}), contados "
+        f"os dias de calendário de {format_date(first_day)} a {format_date(last_day)}, "
+        "incluídos o primeiro e o último."
+    )
+    items.extend(_days_items(first_day, last_day, days))
     if previous_end is not None:
         explanation = (
             f"Prorrogação, comprovada a necessidade, da licença anterior, válida até "
@@ -302,13 +312,39 @@ def _vehicle(
                 )
             )
     values = {
-        "inicio_vigencia": on if previous_end is None else previous_end + timedelta(days=1),
-        "valido_ate": deadline.last_day,
+        "inicio_vigencia": first_day,
+        "valido_ate": last_day,
         "vigencia_explicacao": explanation,
-        "prazo_dias": deadline.period.amount if deadline.period is not None else None,
+        "prazo_dias": days,
         "pendente": None,
     }
     return values, items
+
+
+def inclusive_days(first: date, last: date) -> int:
+    """The days of a validity from ``first`` to ``last``, both counted."""
+    return (last - first).days + 1
+
+
+def _days_items(first: date, last: date, allowed: int | None) -> list[Item]:
+    """VEHICLE_LICENCE_DAYS: art. 5º gives the licence "validade máxima de até 20
+    (vinte) dias". Reading: the licence is valid from the day it is issued (the
+    substitute vehicle carries the students that day), so that day is the first of the
+    20; a licence "de 05/12 a 25/12" lasts 21 days and exceeds the law. Each validity
+    (the licence, each prorrogação) is counted inclusively and refused beyond the
+    maximum."""
+    if allowed is None or inclusive_days(first, last) <= allowed:
+        return []
+    return [
+        item_at(
+            "/data_expedicao",
+            Status.INVALID,
+            f"A Licença Temporária de {format_date(first)} a {format_date(last)} teria "
+            f"{inclusive_days(first, last)} dias de validade, contados o primeiro e o "
+            f"último; o art. 5º admite no máximo {allowed} dias.",
+            VEHICLE_LICENCE,
+        )
+    ]
 
 
 def _within_the_alvara(

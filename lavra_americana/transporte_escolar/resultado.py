@@ -22,7 +22,11 @@ the Cadastro de Atividades), art. 11 (5 days to appeal to the Prefeito) and art.
     ciência of those who do not sign a receipt earlier, so the edital prints the last
     day counted from it: the reading that gives the candidate the whole period.
     A publication date after the day the edital is actually issued is *invalid*; an
-    inscription filed after the edital is *invalid*.
+    inscription filed after the edital is *invalid*. So is one filed before the edital
+    de chamamento was published, or outside the period of inscription it set
+    (INSCRIPTION_WINDOW, :func:`_call_items`, arts. 6º, parágrafo único, and 10): the
+    chamamento is read from the registry when lavra issued it (its publication and
+    period are the registry's), else the publication date stated (a paper edital).
 
 :func:`result_in_registry` — for the first alvará (art. 12, I)
     When the alvará names the result edital (``/selecao/edital_resultado``), the
@@ -34,7 +38,8 @@ the Cadastro de Atividades), art. 11 (5 days to appeal to the Prefeito) and art.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -76,6 +81,9 @@ REGISTER = f"{SCHOOL}#art8_par2"
 APPEAL = f"{SCHOOL}#art11"
 FINAL = f"{SCHOOL}#art12_inc1"
 FORM = "edital-resultado-classificacao"
+CALL_FORM = "edital-chamamento-escolar"
+SELECTION = f"{SCHOOL}#art6_par1u"
+CALL = f"{SCHOOL}#art10"
 
 IMPLEMENTED: tuple[str, ...] = (RANKING, TIE, REGISTER, APPEAL, f"{SCHOOL}#art13_par2")
 """Citations this computation applies (coverage): the ranking (art. 8º, § 1º), the
@@ -84,11 +92,76 @@ candidates for vacant places judged on art. 7º and ranked by art. 8º) is this 
 rule."""
 
 
+@dataclass(frozen=True)
+class _Call:
+    """The chamamento the inscriptions answer: its publication and, when the registry
+    holds it, its period of inscription."""
+
+    published: date | None
+    opens: date | None
+    closes: date | None
+
+
+def _call(history: History | None, data: Mapping[str, Any], items: list[Item]) -> _Call:
+    """The edital de chamamento, read from the registry when lavra issued it (its
+    publication date and period are the registry's: a different stated date is
+    *invalid*); a paper edital, with the publication date stated."""
+    stated = maybe_date(pointers.get(data, "/edital_chamamento/data_publicacao"))
+    number = clean_text(pointers.get(data, "/edital_chamamento/numero"))
+    record = (None if history is None or number is None
+              else history.document(CALL_FORM, number))
+    if record is None:
+        return _Call(stated, None, None)
+    label = f"O edital de chamamento {format_act_number(record.printed)}"
+    if record.cancelled:
+        items.append(item_at("/edital_chamamento/numero", Status.INVALID,
+                             f"{label} foi cancelado.", CALL, SELECTION))
+    published = record.reference_date
+    if stated is not None and stated != published:
+        items.append(item_at(
+            "/edital_chamamento/data_publicacao", Status.INVALID,
+            f"{label} foi publicado, segundo o registro, em {format_date(published)}.",
+            CALL, SELECTION,
+        ))
+    return _Call(published, maybe_date(pointers.get(record.data, "/inscricoes/inicio")),
+                 maybe_date(pointers.get(record.data, "/inscricoes/fim")))
+
+
+def _call_items(call: _Call, name: str, filed: date, field: str) -> list[Item]:
+    """INSCRIPTION_WINDOW: an inscription is an answer to the chamamento (art. 6º,
+    parágrafo único: the edital grants the period "para a inscrição"; art. 10: the
+    interested are "convocados por edital"): one filed before the edital was published,
+    or outside the period it set, is not classified."""
+    if call.published is not None and filed < call.published:
+        return [item_at(
+            field, Status.INVALID,
+            f"A inscrição de {name} foi protocolada em {format_date(filed)}, antes da "
+            f"publicação do edital de chamamento ({format_date(call.published)}): só se "
+            "classifica quem se inscreveu em resposta ao edital (arts. 6º, parágrafo "
+            "único, e 10).",
+            SELECTION, CALL,
+        )]
+    if (call.opens is not None and filed < call.opens) or (
+        call.closes is not None and filed > call.closes
+    ):
+        period = (f"de {format_date(call.opens)} a {format_date(call.closes)}"
+                  if call.opens and call.closes else "fixado no edital")
+        return [item_at(
+            field, Status.INVALID,
+            f"A inscrição de {name} foi protocolada em {format_date(filed)}, fora do "
+            f"período de inscrição do edital de chamamento ({period}; art. 6º, parágrafo "
+            "único).",
+            SELECTION,
+        )]
+    return []
+
+
 def _applicants(
     request: ComputeInput, data: Mapping[str, Any], items: list[Item]
 ) -> list[Applicant]:
     context = statutory_context(request)
     published = maybe_date(pointers.get(data, "/data_publicacao"))
+    call = _call(request.history, data, items)
     found: list[Applicant] = []
     entries = pointers.get(data, "/candidatos")
     for index, entry in enumerate(entries if isinstance(entries, list) else []):
@@ -111,6 +184,8 @@ def _applicants(
                 f"{format_date(filed.date())}, depois da publicação do resultado.",
                 RANKING,
             ))
+        items.extend(_call_items(call, candidate.name, filed.date(),
+                                 f"{field}/protocolado_em"))
         answers: dict[str, Answer] = {}
         for key, value in (entry.get("pontuacao") or {}).items():
             answers[key] = value if isinstance(value, bool) else Decimal(str(value))

@@ -246,10 +246,44 @@ def _laws(request: ComputeInput) -> Any:
     return rule_sources(request, request.example_values)[0].laws
 
 
+def _year_before(day: date) -> date:
+    """The first day of the year before ``day`` (the same day and month, a year
+    earlier; 29/02 → 28/02), included in the count (a fine exactly 1 year earlier
+    counts)."""
+    try:
+        return day.replace(year=day.year - 1)
+    except ValueError:
+        return day.replace(year=day.year - 1, day=28)
+
+
+def _fine_words(p: PriorInfraction) -> str:
+    """"Auto de Infração AIE-ESC nº 0002/2026 (infração de 20/01/2026)"."""
+    auto = f"Auto de Infração {p.document}" if p.document else "auto sem número"
+    return f"{auto} (infração de {format_date(p.date)})"
+
+
+def _listed(fines: list[PriorInfraction]) -> str:
+    return format_list([_fine_words(p) for p in fines], locale="pt_BR")
+
+
 def _third_fine(
     request: ComputeInput, infractions: list[PriorInfraction], complete: bool
 ) -> tuple[str | None, list[Item]]:
-    """Art. 23, III: the last infraction of the autos reaches the revocation."""
+    """Art. 23, III: the last infraction of the autos reaches the revocation.
+
+    THIRD_FINE_READING. Art. 23, III, says only "após a terceira multa"; the parágrafo
+    único says that, "para fins desta lei", there is no reincidência when more than 1
+    year passed between the first infraction and the later one. Reading kept: the
+    fines counted for III are those imposed for infractions within 1 year before the
+    last one (the day one year before included), the parágrafo único applied by
+    analogy. Reasons: III is the last step of the same scale of aggravation as I and II
+    (advertência, multa, multa em dobro, revogação), all of which the parágrafo único
+    bounds "para fins desta lei"; a sanctioning rule is read restrictively, and the
+    harshest sanction answers to recent conduct (proportionality, Lei nº 9.784/1999,
+    art. 2º, parágrafo único, VI); the literal reading would let three fines years apart
+    end a licence, which the law's own measure of recidivism rejects. The act states
+    the reading and lists, by number and date, the fines it counts and the autos it
+    does not count, with the reason."""
     if not infractions or not complete:
         return None, []
     context, sources = rule_sources(request, request.example_values)
@@ -270,16 +304,26 @@ def _third_fine(
         ]
     if sanction.kind is SanctionKind.REVOGACAO:
         fines = [*sanction.earlier_fines, last]
-        listed = format_list(
-            [f"{p.document or 'auto'} (infração de {format_date(p.date)})" for p in fines],
-            locale="pt_BR",
-        )
+        opens = _year_before(last.date)
         text = (
             f"Julgadas em ordem as infrações dos autos, pelas regras do "
-            f"{short(context.laws, f'{ESC}#art23')}, foram impostas ao condutor {len(fines)} "
-            f"multas em período de 1 (um) ano: {listed}. A última é a terceira multa, após a "
-            f"qual cabe a revogação do alvará ({short(context.laws, REVOCATION)})."
+            f"{short(context.laws, f'{ESC}#art23')}, contam-se para o "
+            f"{short(context.laws, REVOCATION)} (\"após a terceira multa\") as multas "
+            f"impostas ao condutor por infrações cometidas de {format_date(opens)} a "
+            f"{format_date(last.date)}, no período de 1 (um) ano anterior à última "
+            f"infração, medida da reincidência que o "
+            f"{short(context.laws, REPEAT)} fixa \"para fins desta lei\", aplicada por "
+            f"analogia. São {len(fines)} as multas contadas: {_listed(fines)}. A última é "
+            "a terceira multa, após a qual cabe a revogação do alvará."
         )
+        others = [p for p in earlier if p not in sanction.earlier_fines]
+        if others:
+            text += " Não se contam: " + format_list(
+                [f"{_fine_words(p)}, "
+                 + ("anterior a esse período" if p.date < opens else "sem multa imposta")
+                 for p in others],
+                locale="pt_BR",
+            ) + "."
         return text, [item_at(AUTOS, Status.MET, text, *sanction.basis)]
     return None, [
         item_at(
