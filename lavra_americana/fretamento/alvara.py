@@ -264,7 +264,8 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
     ]
     items.extend(bar_items(
         request.history, pointers.get(data, "/empresa/cnpj"), SCOPE, start,
-        who="A empresa", what="novo Alvará de Licença de Circulação", field="/empresa/cnpj",
+        who="A empresa", what="novo Alvará de Licença de Circulação", by="pela cassação",
+        field="/empresa/cnpj",
         basis=(BAR,), laws=context.laws,
     ))
     state = licensing(request.history)

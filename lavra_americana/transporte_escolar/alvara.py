@@ -293,8 +293,8 @@ def _attestation_items(
 ) -> list[Item]:
     """Arts. 14 and 15, § 2º: what staff checked, by whom and when; MISSING without it.
 
-    The registry cannot tell yet which licences a person holds or transferred, so the
-    condition is never reported as met unless a servant attests the check.
+    The licensing state answers for every act lavra issued or imported; the attestation
+    covers only what lies outside it (paper acts not imported), and the act says so.
     """
     items: list[Item] = []
     for key, citation, what in _ATTESTATIONS:
@@ -306,9 +306,9 @@ def _attestation_items(
                 item_at(
                     field,
                     Status.MISSING,
-                    f"Falta a conferência, por servidor, {what} ({ref}): informe o "
-                    "que foi conferido, por quem e em que data. Sem ela o "
-                    "requisito não pode ser dado por atendido.",
+                    f"Falta a conferência, por servidor, {what} ({ref}), nos registros "
+                    "anteriores ao cadastro de licenças, que o lavra já consulta: informe "
+                    "o que foi conferido, por quem e em que data.",
                     citation,
                 )
             )
@@ -341,8 +341,8 @@ def _attestation_items(
                 item_at(
                     field,
                     Status.MET,
-                    f"Conferido por {who} em {format_date(checked)} ({ref}): "
-                    f"{clean_text(entry.get('verificacao')) or ''}",
+                    f"Conferido por {who} em {format_date(checked)} ({ref}), fora do cadastro "
+                    f"de licenças: {clean_text(entry.get('verificacao')) or ''}",
                     citation,
                 )
             )

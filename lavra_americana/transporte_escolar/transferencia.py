@@ -80,11 +80,13 @@ from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items
+from lavra_americana.comum.guards import bar_items
 from lavra_americana.comum.periods import anniversary, bar_lifted, free_from
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.comum.validity import parent_act_items
 from lavra_americana.transporte_escolar.alvara import fee_values
 from lavra_americana.transporte_escolar.eligibility import licence_items
+from lavra_americana.transporte_escolar.estado import PER_PERSON
 from lavra_americana.transporte_escolar.requerimentos import requerimento_inscricao_escolar
 
 __all__ = [
@@ -331,24 +333,18 @@ def _last_transfer(history: History, cpf: str, on: date) -> PriorRecord | None:
 def transferor_bar_items(
     history: History | None, cpf: Any, on: date, context: StatutoryContext, field: str
 ) -> list[Item]:
-    """Art. 15, § 2º, where a new licence is granted (the alvará de expedição): *invalid*
-    when the registry holds a termo de transferência by which this person transferred a
-    licence less than 3 years before ``on``; *met* when the one it holds is older; nothing
-    when it holds none or there is no registry (a staff attestation is then asked)."""
-    wanted = clean_text(cpf)
-    if history is None or wanted is None:
-        return []
-    last = _last_transfer(history, wanted, on)
-    if last is None:
-        return []
-    _, item = licence_items(
-        on, active_licences=0, transferred_on=last.reference_date,
-        params=context.parameters, laws=context.laws,
-    )
-    return [
-        Item(f"{pointers.dotted(field)}.transferencia", item.status, field,
-             f"{item.message} Registro: {last.printed}.", item.basis)
-    ]
+    """Art. 15, § 2º, where a new licence is granted (the alvará de expedição), from the
+    licensing state: *invalid* while the bar the termo de transferência set on the cedente
+    runs (:data:`lavra_americana.transporte_escolar.estado.PER_PERSON`, 3 years from the
+    transfer), naming the termo, its last day and the article. The state holds every
+    termo lavra issued or imported; nothing without a registry. A transfer on paper,
+    before lavra and not imported, is outside it: the servant's attestation
+    (``/selecao/conferencia_transferencia``) covers it, and the alvará says so."""
+    return [replace(item, requirement=f"{pointers.dotted(field)}.transferencia")
+            for item in bar_items(history, cpf, PER_PERSON, on, who="O transportador",
+                                  what="nova licença de transporte escolar",
+                                  by="pelo termo de transferência", field=field, basis=(BAR,),
+                                  laws=context.laws)]
 
 
 # ------------------------------------------------------------------ the licence
