@@ -83,9 +83,10 @@ def alvara_escolar(registry: Registry, *, on: date = date(2026, 3, 2)) -> Any:
                computed={"inicio_vigencia": on.isoformat(), "valido_ate": "2026-12-31"})
 
 
-def selo_on(number: str) -> dict[str, Any]:
-    data = example("selo-identificacao")
-    data["alvara"] = {"numero": number, "valido_ate": "2026-12-31"}
+def resting_on(form: str, number: str) -> dict[str, Any]:
+    """The example of ``form`` resting on the alvará nº ``number``."""
+    data = example(form)
+    data["alvara"] = {**data.get("alvara", {}), "numero": number, "valido_ate": "2026-12-31"}
     return data
 
 
@@ -93,20 +94,25 @@ def test_an_act_resting_on_a_number_of_lavra_the_registry_lacks_is_refused(
     engine: Engine, registry: Registry
 ) -> None:
     alvara_escolar(registry)
-    refused(engine, registry, "selo-identificacao", selo_on("ALV-ESC nº 0099/2026"),
-            date(2026, 3, 10), "/alvara/numero",
+    data = resting_on("selo-identificacao", "ALV-ESC nº 0099/2026")
+    refused(engine, registry, "selo-identificacao", data, date(2026, 3, 10), "/alvara/numero",
             names="ALV-ESC nº 0099/2026 não consta do registro", article="art. 3º, § 2º")
 
 
-def test_an_act_resting_on_a_revoked_alvara_is_refused(
-    engine: Engine, registry: Registry
+@pytest.mark.parametrize(("form", "article"), [
+    ("selo-identificacao", "art. 3º, § 2º"),
+    ("autorizacao-publicidade-escolar", "art. 17, § 2º"),
+    ("termo-revalidacao-semestral", "art. 13, § 6º"),
+])
+def test_an_act_resting_on_a_revoked_alvara_is_refused_citing_its_article(
+    engine: Engine, registry: Registry, form: str, article: str
 ) -> None:
     alvara = alvara_escolar(registry)
     revoke = example("decisao-revogacao-alvara")
     revoke["alvara"] = {**revoke.get("alvara", {}), "numero": alvara.printed}
     rev = act(registry, "REV-ESC", "decisao-revogacao-alvara", revoke, on=date(2026, 5, 4))
-    refused(engine, registry, "selo-identificacao", selo_on(alvara.printed),
-            date(2026, 6, 1), "/alvara/numero", article="art. 3º, § 2º",
+    refused(engine, registry, form, resting_on(form, alvara.printed), date(2026, 6, 1),
+            "/alvara/numero", article=f"({article}, da Lei nº 4.515/2007)",
             names=f"{alvara.printed} não está em vigor: revogado em 04/05/2026 pelo {rev.printed}")
 
 

@@ -162,7 +162,7 @@ def standing_items(
     what: str,
     field: str,
     basis: Sequence[str],
-    laws: Mapping[str, Law] | None = None,
+    laws: Mapping[str, Law],
     feminine: bool = False,
 ) -> tuple[LicenceView | None, list[Item]]:
     """The licence ``kind`` nº ``number`` an act rests on, as the state holds it.

@@ -502,7 +502,7 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         previous = maybe_date(pointers.get(data, "/alvara_anterior/valido_ate"))
         found, checked = act_at(
             request.history, request.form_id, data, "/alvara_anterior", on,
-            "alvará renovado", (ANNUAL,), in_force=False,
+            "alvará renovado", (ANNUAL,), in_force=False, laws=context.laws,
         )
         # Not in the registry (a paper alvará): the vencimento the process states.
         items.extend(checked if found is not None else ())

@@ -76,6 +76,7 @@ from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.formats import unmask
 from lavra.inputs.reading import maybe_date
+from lavra.law.model import Law
 from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
@@ -351,7 +352,7 @@ def transferor_bar_items(
 
 
 def _licence_values(
-    request: ComputeInput, data: Mapping[str, Any], on: date
+    request: ComputeInput, data: Mapping[str, Any], on: date, laws: Mapping[str, Law]
 ) -> tuple[str | None, list[Item]]:
     """The licence transferred, from the registry when it holds it (module docstring)."""
     typed = clean_text(pointers.get(data, "/licenca/numero"))
@@ -359,7 +360,7 @@ def _licence_values(
         request.history, ALVARA, typed, maybe_date(pointers.get(data, "/licenca/valido_ate")),
         on, "alvará transferido", (TRANSFER,), number_field="/licenca/numero",
         until_field="/licenca/valido_ate",
-        consequence="a transferência não pode ser admitida",
+        consequence="a transferência não pode ser admitida", laws=laws,
     )
     if found is None:  # an alvará before the registry: the Secretaria's file, as stated
         until = maybe_date(pointers.get(data, "/licenca/valido_ate"))
@@ -392,7 +393,7 @@ def _common(request: ComputeInput) -> tuple[dict[str, Any], list[Item], Statutor
     data = data_of(request)
     on = request.on
     context, sources = rule_sources(request, False)
-    printed, items = _licence_values(request, data, on)
+    printed, items = _licence_values(request, data, on, context.laws)
     minimum, found = _minimum_items(data, on, context)
     items.extend(found)
     receiver, found = _receiver_items(request, data)
