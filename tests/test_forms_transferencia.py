@@ -19,12 +19,16 @@ import pytest
 from formcases import DELETE, Change, assert_reported, at, chain, example, pdf_text, setter
 from issuers import dev_issuer
 from pypdf import PdfReader
+from test_licensing_guards import registry as registry
+from test_licensing_state import act
 
 from lavra.checking.computations import PriorRecord, find_computation
 from lavra.checking.content import Content
 from lavra.checking.report import Item, Report, Status
 from lavra.documents import Engine
+from lavra.issuing import RegistryHistory
 from lavra.law.statutory import load_statutory_context
+from lavra.registry.store import Registry as LavraRegistry
 from lavra_americana import pacote
 from lavra_americana.transporte_escolar import transferencia
 
@@ -62,12 +66,6 @@ class Registry:
 
     def by_holder(self, cpf_cnpj: str, form: str) -> Sequence[PriorRecord]:
         return [r for cpf, r in self.records if cpf == cpf_cnpj and r.form == form]
-
-
-def termo_on_file(cpf: str, on: date, *, cancelled: bool = False) -> tuple[str, PriorRecord]:
-    """A termo by which ``cpf`` transferred a licence on ``on``."""
-    return cpf, PriorRecord("0001/2023", on, {"cedente": {"cpf": cpf}}, form=TERMO,
-                            series="TRF-ESC", cancelled=cancelled)
 
 
 def alvara_on_file(cpf: str, until: date = date(2026, 12, 31)) -> tuple[str, PriorRecord]:
@@ -369,34 +367,58 @@ def test_a_post_dated_termo_is_refused(engine: Engine) -> None:
 # ------------------------------------------------------------------ § 2º: the 3-year bar
 
 
+def receiver_items(engine: Engine, registry: LavraRegistry, requirement: str) -> list[Item]:
+    """The termo's items of ``requirement`` (cessionário's arts. 14 and 15, § 2º), read
+    from the licensing state."""
+    data = example(engine, TERMO)
+    report = engine.prepare(TERMO, data, issued_on=ISSUED,
+                            history=RegistryHistory(registry)).report
+    return [i for i in report.items if i.requirement == requirement]
+
+
+def receiver_transferred(engine: Engine, registry: LavraRegistry, on: date) -> Any:
+    """A termo by which the example's cessionário transferred a licence on ``on``."""
+    earlier = example(engine, TERMO)
+    earlier["cedente"], earlier["cessionario"] = earlier["cessionario"], earlier["cedente"]
+    return act(registry, "TRF-ESC", TERMO, earlier, on=on)
+
+
 @pytest.mark.parametrize(
-    ("transferred", "complete"),
-    [(date(2023, 11, 26), True), (date(2023, 11, 27), False), (date(2023, 11, 28), False)],
+    ("transferred", "barred"),
+    [(date(2023, 11, 26), False), (date(2023, 11, 27), True), (date(2023, 11, 28), True)],
     ids=["the day after the 3rd anniversary", "on the 3rd anniversary: still barred",
          "one day short of 3 years"],
 )
 def test_a_receiver_who_transferred_a_licence_is_barred_3_years(
-    engine: Engine, transferred: date, complete: bool
+    engine: Engine, registry: LavraRegistry, transferred: date, barred: bool
 ) -> None:
-    report = report_of(engine, TERMO, history=Registry(termo_on_file(CESSIONARIO, transferred)))
-    found = verdict(report, "cessionario.cpf.transferencia")
-    assert found.status is (Status.MET if complete else Status.INVALID)
-    assert E + "art15_par2" in found.basis and "TRF-ESC nº 0001/2023" in found.message
-    assert report.complete is complete
+    termo = receiver_transferred(engine, registry, transferred)
+    found = receiver_items(engine, registry, "cessionario.cpf.transferencia")
+    assert bool(found) is barred
+    for item in found:
+        assert item.status is Status.INVALID and E + "art15_par2" in item.basis
+        assert f"pelo termo de transferência {termo.printed}" in item.message
+        assert "art. 15, § 2º, da Lei nº 4.515/2007" in item.message
 
 
-def test_a_cancelled_termo_bars_nobody(engine: Engine) -> None:
-    history = Registry(termo_on_file(CESSIONARIO, date(2025, 5, 1), cancelled=True))
-    assert report_of(engine, TERMO, history=history).complete
+def test_a_cancelled_termo_bars_nobody(engine: Engine, registry: LavraRegistry) -> None:
+    termo = receiver_transferred(engine, registry, date(2025, 5, 1))
+    assert receiver_items(engine, registry, "cessionario.cpf.transferencia")
+    registry.cancel(termo.series, termo.year, termo.number, reason="erro", by="Chefia")
+    assert receiver_items(engine, registry, "cessionario.cpf.transferencia") == []
 
 
-def test_a_receiver_holding_another_licence_is_refused(engine: Engine) -> None:
-    held = alvara_on_file(CESSIONARIO)
-    other = (held[0], PriorRecord("0009/2026", held[1].reference_date, held[1].data, form=ALV,
-                                  series="ALV-ESC", valid_until=held[1].valid_until))
-    report = report_of(engine, TERMO, history=Registry(other))
-    found = verdict(report, "cessionario.cpf.licencas")
+def test_a_receiver_holding_another_licence_is_refused(
+    engine: Engine, registry: LavraRegistry
+) -> None:
+    alvara = example(engine, ALV)
+    receiver = example(engine, TERMO)["cessionario"]
+    alvara["titular"] = {**alvara["titular"], "cpf": receiver["cpf"], "nome": receiver["nome"]}
+    held = act(registry, "ALV-ESC", ALV, alvara, on=date(2026, 3, 10),
+               computed={"inicio_vigencia": "2026-03-10", "valido_ate": "2026-12-31"})
+    [found] = receiver_items(engine, registry, "cessionario.cpf.licencas")
     assert found.status is Status.INVALID and E + "art14" in found.basis
+    assert held.printed in found.message and "art. 14" in found.message
 
 
 def test_the_alvara_attestation_speaks_of_3_years(engine: Engine) -> None:

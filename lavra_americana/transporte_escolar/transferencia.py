@@ -65,7 +65,6 @@ from lavra.checking.computations import (
     Computed,
     ComputeInput,
     History,
-    PriorRecord,
     clean_text,
     item_at,
     unique_items,
@@ -81,12 +80,11 @@ from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items
-from lavra_americana.comum.guards import bar_items
+from lavra_americana.comum.guards import bar_items, held_items
 from lavra_americana.comum.periods import anniversary, bar_lifted, free_from
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.comum.validity import parent_act_items
 from lavra_americana.transporte_escolar.alvara import fee_values
-from lavra_americana.transporte_escolar.eligibility import licence_items
 from lavra_americana.transporte_escolar.estado import PER_PERSON
 from lavra_americana.transporte_escolar.requerimentos import requerimento_inscricao_escolar
 
@@ -292,43 +290,20 @@ def _registry_person_items(
     request: ComputeInput, cpf: Any, on: date, context: StatutoryContext, field: str,
     licence: str | None,
 ) -> list[Item]:
-    """Arts. 14 and 15, § 2º, for whoever is to obtain a licence, from the registry: the
-    licences in force they hold (the one transferred excepted) and the last termo by which
-    they transferred one. Nothing without a registry: it alone knows them."""
-    history = request.history
-    wanted = clean_text(cpf)
-    if history is None or wanted is None:
-        return []
-    holding = [
-        r for r in history.by_holder(wanted, ALVARA)
-        if r.in_force(on) and (licence is None or not licence.endswith(r.number))
-    ]
-    last = _last_transfer(history, wanted, on)
-    items: list[Item] = []
-    for item in licence_items(
-        on, active_licences=len(holding), transferred_on=None if last is None else
-        last.reference_date, params=context.parameters, laws=context.laws,
-    ):
-        message = item.message
-        if item.field == "/transferencia_licenca_em" and last is not None:
-            message += f" Registro: {last.printed}."
-        elif item.field == "/licencas_ativas" and holding:
-            message += f" Registro: {', '.join(r.printed for r in holding)}."
-        key = "licencas" if item.field == "/licencas_ativas" else "transferencia"
-        items.append(Item(f"{pointers.dotted(field)}.{key}", item.status, field, message,
-                          item.basis))
-    return items
-
-
-def _last_transfer(history: History, cpf: str, on: date) -> PriorRecord | None:
-    """The latest termo de transferência, not cancelled and dated up to ``on``, whose
-    transferor (``/cedente/cpf``) is ``cpf``."""
-    found = [
-        r for r in history.by_holder(cpf, TERMO)
-        if not r.cancelled and r.reference_date <= on
-        and _same_person(pointers.get(r.data, "/cedente/cpf"), cpf)
-    ]
-    return max(found, key=lambda r: r.reference_date, default=None)
+    """Arts. 14 and 15, § 2º, for whoever is to obtain a licence by the transfer, from the
+    licensing state: *invalid* for a school licence in force they hold (the one
+    transferred excepted) and while the bar of a termo by which they transferred one runs;
+    each names the act and the article. Nothing without a registry: it alone knows them."""
+    history, dotted = request.history, pointers.dotted(field)
+    held = held_items(history, on, cpf_cnpj=cpf, group=PER_PERSON,
+                      allowed=() if licence is None else (licence,), who="O cessionário",
+                      field=field, basis=(f"{SCHOOL}#art14",), laws=context.laws)
+    barred = bar_items(history, cpf, PER_PERSON, on, who="O cessionário",
+                       what="licença de transporte escolar, nem por transferência",
+                       by="pelo termo de transferência", field=field, basis=(BAR,),
+                       laws=context.laws)
+    return [*(replace(i, requirement=f"{dotted}.licencas") for i in held),
+            *(replace(i, requirement=f"{dotted}.transferencia") for i in barred)]
 
 
 def transferor_bar_items(
