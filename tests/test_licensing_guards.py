@@ -43,18 +43,34 @@ def items_at(engine: Engine, registry: Registry, form: str, data: dict[str, Any]
     return [i for i in prepared.report.items if i.field == field and i.status != Status.MET]
 
 
+def refused(engine: Engine, registry: Registry, form: str, data: dict[str, Any], on: date,
+            field: str, *, names: str, article: str) -> Item:
+    """The one item at ``field``: *invalid*, naming the act ``names`` and ``article``."""
+    [item] = items_at(engine, registry, form, data, on, field)
+    assert item.status == Status.INVALID
+    assert names in item.message
+    assert article in item.message
+    return item
+
+
+def on_vehicle(form: str, placa: str, renavam: str | None = None) -> dict[str, Any]:
+    """The example of ``form`` with its vehicle's plate (and RENAVAM) replaced."""
+    data = example(form)
+    data["veiculo"] = {**data["veiculo"], "placa": placa,
+                       **({} if renavam is None else {"renavam": renavam})}
+    return data
+
+
 def test_a_company_barred_by_a_cassacao_gets_no_new_alvara(
     engine: Engine, registry: Registry
 ) -> None:
     old = alvara_fretamento(registry, on=date(2026, 3, 2))
     cas = cassacao(registry, old, on=date(2026, 4, 20))
     data = example("alvara-fretamento")
-    [item] = items_at(engine, registry, "alvara-fretamento", data, date(2026, 12, 1),
-                      "/empresa/cnpj")
-    assert item.status == Status.INVALID
-    assert cas.printed in item.message
-    assert "20/04/2027" in item.message
-    assert "art. 22, parágrafo único" in item.message
+    item = refused(engine, registry, "alvara-fretamento", data, date(2026, 12, 1),
+                   "/empresa/cnpj", names=cas.printed, article="art. 22, parágrafo único")
+    assert "até 20/04/2027 (art. 22, parágrafo único, da Lei nº 4.419/2006), pela cassação " \
+        f"{cas.printed}" in item.message
     assert "fretamento#art22_par1u" in item.basis
     # The day after the bar, nothing stands in the way.
     assert items_at(engine, registry, "alvara-fretamento", data, date(2027, 4, 21),
@@ -67,9 +83,10 @@ def alvara_escolar(registry: Registry, *, on: date = date(2026, 3, 2)) -> Any:
                computed={"inicio_vigencia": on.isoformat(), "valido_ate": "2026-12-31"})
 
 
-def selo_on(number: str) -> dict[str, Any]:
-    data = example("selo-identificacao")
-    data["alvara"] = {"numero": number, "valido_ate": "2026-12-31"}
+def resting_on(form: str, number: str) -> dict[str, Any]:
+    """The example of ``form`` resting on the alvará nº ``number``."""
+    data = example(form)
+    data["alvara"] = {**data.get("alvara", {}), "numero": number, "valido_ate": "2026-12-31"}
     return data
 
 
@@ -77,49 +94,74 @@ def test_an_act_resting_on_a_number_of_lavra_the_registry_lacks_is_refused(
     engine: Engine, registry: Registry
 ) -> None:
     alvara_escolar(registry)
-    [item] = items_at(engine, registry, "selo-identificacao", selo_on("ALV-ESC nº 0099/2026"),
-                      date(2026, 3, 10), "/alvara/numero")
-    assert item.status == Status.INVALID
-    assert "ALV-ESC nº 0099/2026 não consta do registro" in item.message
-    assert "art. 3º, § 2º" in item.message
+    data = resting_on("selo-identificacao", "ALV-ESC nº 0099/2026")
+    refused(engine, registry, "selo-identificacao", data, date(2026, 3, 10), "/alvara/numero",
+            names="ALV-ESC nº 0099/2026 não consta do registro", article="art. 3º, § 2º")
 
 
-def test_an_act_resting_on_a_revoked_alvara_is_refused(
-    engine: Engine, registry: Registry
+@pytest.mark.parametrize(("form", "article"), [
+    ("selo-identificacao", "art. 3º, § 2º"),
+    ("autorizacao-publicidade-escolar", "art. 17, § 2º"),
+    ("termo-revalidacao-semestral", "art. 13, § 6º"),
+])
+def test_an_act_resting_on_a_revoked_alvara_is_refused_citing_its_article(
+    engine: Engine, registry: Registry, form: str, article: str
 ) -> None:
     alvara = alvara_escolar(registry)
     revoke = example("decisao-revogacao-alvara")
     revoke["alvara"] = {**revoke.get("alvara", {}), "numero": alvara.printed}
     rev = act(registry, "REV-ESC", "decisao-revogacao-alvara", revoke, on=date(2026, 5, 4))
-    [item] = items_at(engine, registry, "selo-identificacao", selo_on(alvara.printed),
-                      date(2026, 6, 1), "/alvara/numero")
-    assert item.status == Status.INVALID
-    assert f"{alvara.printed} não está em vigor: revogado em 04/05/2026 pelo {rev.printed}" \
-        in item.message
-    assert "art. 3º, § 2º" in item.message
+    refused(engine, registry, form, resting_on(form, alvara.printed), date(2026, 6, 1),
+            "/alvara/numero", article=f"({article}, da Lei nº 4.515/2007)",
+            names=f"{alvara.printed} não está em vigor: revogado em 04/05/2026 pelo {rev.printed}")
 
 
 def test_a_person_holding_a_school_licence_gets_no_second_one(
     engine: Engine, registry: Registry
 ) -> None:
     held = alvara_escolar(registry)
-    data = example("alvara-transporte-escolar")
-    data["veiculo"] = {**data["veiculo"], "placa": "OUT2B34", "renavam": "00000000191"}
-    [item] = items_at(engine, registry, "alvara-transporte-escolar", data, date(2026, 6, 1),
-                      "/titular/cpf")
-    assert item.status == Status.INVALID
-    assert held.printed in item.message
-    assert "art. 14" in item.message
+    data = on_vehicle("alvara-transporte-escolar", "OUT2B34", "00000000191")
+    refused(engine, registry, "alvara-transporte-escolar", data, date(2026, 6, 1),
+            "/titular/cpf", names=held.printed, article="art. 14")
 
 
 def test_a_vehicle_holding_an_operating_alvara_gets_no_other(
     engine: Engine, registry: Registry
 ) -> None:
     held = alvara_fretamento(registry)
+    data = on_vehicle("alvara-transporte-escolar", "ABC1D23")
+    refused(engine, registry, "alvara-transporte-escolar", data, date(2026, 6, 1),
+            "/veiculo/placa", names=held.printed, article="art. 3º")
+
+
+def test_a_vehicle_holding_an_operating_alvara_gets_no_particular_alvara(
+    engine: Engine, registry: Registry
+) -> None:
+    held = alvara_fretamento(registry)
+    data = on_vehicle("alvara-servico-particular-fretamento", "ABC-1D23")
+    item = refused(engine, registry, "alvara-servico-particular-fretamento", data,
+                   date(2026, 6, 1), "/veiculo/placa", names=held.printed, article="art. 12")
+    assert "fretamento#art12" in item.basis
+    # another vehicle: nothing stands in the way
+    other = on_vehicle("alvara-servico-particular-fretamento", "OUT2B34")
+    assert items_at(engine, registry, "alvara-servico-particular-fretamento", other,
+                    date(2026, 6, 1), "/veiculo/placa") == []
+
+
+def test_a_school_alvara_is_refused_while_the_transfer_bar_runs(
+    engine: Engine, registry: Registry
+) -> None:
+    """Escolar art. 15, § 2º, read from the bar the termo set in the state (the example's
+    titular is the termo's cedente), through the 3rd anniversary inclusive."""
+    termo = act(registry, "TRF-ESC", "termo-transferencia-licenca",
+                example("termo-transferencia-licenca"), on=date(2026, 11, 27))
     data = example("alvara-transporte-escolar")
-    data["veiculo"] = {**data["veiculo"], "placa": "ABC1D23"}
-    [item] = items_at(engine, registry, "alvara-transporte-escolar", data, date(2026, 6, 1),
-                      "/veiculo/placa")
-    assert item.status == Status.INVALID
-    assert held.printed in item.message
-    assert "art. 3º" in item.message
+    data["data_expedicao"] = "2029-11-27"
+    item = refused(engine, registry, "alvara-transporte-escolar", data, date(2029, 11, 27),
+                   "/titular/cpf", names=f"pelo termo de transferência {termo.printed}",
+                   article="(art. 15, § 2º, da Lei nº 4.515/2007)")
+    assert "até 27/11/2029" in item.message
+    assert item.requirement == "titular.cpf.transferencia"
+    data["data_expedicao"] = "2029-11-28"
+    assert items_at(engine, registry, "alvara-transporte-escolar", data, date(2029, 11, 28),
+                    "/titular/cpf") == []

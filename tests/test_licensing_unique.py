@@ -15,6 +15,7 @@ from test_licensing_state import act, alvara_fretamento, cassacao, example
 from test_licensing_state import registry as registry
 
 from lavra.errors import InputError, LavraError
+from lavra.registry.effects import LicenceStatus
 from lavra.registry.records import Built
 from lavra.registry.store import Registry
 
@@ -191,3 +192,25 @@ def test_an_old_plate_and_its_mercosul_form_are_one_vehicle(registry: Registry) 
     view = registry.licence_of(old.id)
     assert view is not None and view.status == "expired"  # the same vehicle's place
     assert registry.licence_of(converted.id) is not None
+
+
+def test_a_plate_converted_to_mercosul_finds_the_whole_history(registry: Registry) -> None:
+    data = example("alvara-fretamento")
+    data["veiculo"].update(placa="ABC1323", renavam=RENAVAM["ABC1D23"])
+    old = act(registry, "ALV-FRET", "alvara-fretamento", data, on=date(2021, 3, 2),
+              computed={"valido_ate": "2026-03-01"})
+    converted = alvara_fretamento(registry, on=date(2026, 4, 2), until=date(2031, 4, 1))
+    for plate in ("ABC1D23", "ABC-1323"):  # the current plate, and the old one still
+        assert [v.printed for v in registry.licence_views(placa=plate)] == \
+            [old.printed, converted.printed]
+        assert {v.placa for v in registry.licence_views(placa=plate)} == {"ABC1D23"}
+        assert [r.id for r in registry.licences(
+            "alvara-fretamento", placa=plate, statuses=tuple(LicenceStatus))] == \
+            [old.id, converted.id]
+    lines = [detail for _, _, detail in registry.state_changes(placa="ABC1D23")]
+    assert lines[0].startswith(f"Expedição do {old.printed}")
+    assert "Placa ABC1323 convertida para o padrão Mercosul (ABC1D23)" in " ".join(lines)
+    assert registry.rebuild_state(apply=False).same
+    registry.cancel(converted.series, converted.year, converted.number, reason="erro",
+                    by="Chefia")  # the conversion is undone with the act that made it
+    assert {v.placa for v in registry.licence_views(placa="ABC1D23")} == {"ABC1323"}

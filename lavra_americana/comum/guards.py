@@ -87,12 +87,14 @@ def bar_items(
     *,
     who: str,
     what: str,
+    by: str,
     field: str,
     basis: Sequence[str],
     laws: Mapping[str, Law],
 ) -> list[Item]:
-    """*Invalid* when the state bars ``cpf_cnpj`` from ``scope`` on ``on``: names the act
-    that barred, the last day of the bar and the article (``basis``)."""
+    """*Invalid* when the state bars ``cpf_cnpj`` from ``scope`` on ``on``: names the last
+    day of the bar, the article (``basis``) and the act that barred, after ``by`` ("pela
+    cassação", "pelo termo de transferência")."""
     state = licensing(history)
     doc = clean_text(cpf_cnpj)
     if state is None or doc is None:
@@ -104,8 +106,8 @@ def bar_items(
     return [item_at(
         field, Status.INVALID,
         f"{who} está impedid{'a' if who.startswith('A ') else 'o'} de obter {what} até "
-        f"{format_date(until)}, pel{'a' if act.startswith('CAS') else 'o'} {act} "
-        f"({_cited(laws, basis)}): o ato não pode ser expedido antes do dia seguinte.",
+        f"{format_date(until)}{_paren(laws, basis)}, {by} {act}: o ato não pode ser "
+        "expedido antes do dia seguinte.",
         *basis,
     )]
 
@@ -160,7 +162,7 @@ def standing_items(
     what: str,
     field: str,
     basis: Sequence[str],
-    laws: Mapping[str, Law] | None = None,
+    laws: Mapping[str, Law],
     feminine: bool = False,
 ) -> tuple[LicenceView | None, list[Item]]:
     """The licence ``kind`` nº ``number`` an act rests on, as the state holds it.

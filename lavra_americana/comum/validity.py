@@ -148,7 +148,7 @@ def parent_act_items(
     in_force: bool = True,
     consequence: str = "o ato que dele depende não pode ser expedido",
     feminine: bool = False,
-    laws: Mapping[str, Law] | None = None,
+    laws: Mapping[str, Law],
 ) -> tuple[PriorRecord | None, list[Item]]:
     """The act ``form`` nº ``number`` (stated valid to ``stated``) checked in the registry.
 
@@ -161,7 +161,7 @@ def parent_act_items(
     When the licensing state follows ``form``, its answer decides first
     (:func:`lavra_americana.comum.guards.standing_items`): a number of lavra's own series
     the registry lacks, or a licence it holds ended (cassado, revogado, recolhido...),
-    is *invalid*, citing ``basis`` (in the message too, given ``laws``).
+    is *invalid*, citing ``basis`` (in the message too, through ``laws``).
     """
     the, it, ending = ("A", "ela", "a") if feminine else ("O", "ele", "o")
     wanted = clean_text(number)
@@ -247,7 +247,7 @@ def act_at(
     basis: tuple[str, ...],
     *,
     in_force: bool = True,
-    laws: Mapping[str, Law] | None = None,
+    laws: Mapping[str, Law],
 ) -> tuple[PriorRecord | None, list[Item]]:
     """:func:`parent_act_items` for the act the data name at ``pointer`` (an object with
     ``numero`` and ``valido_ate``), of the data's vehicle (``/veiculo/placa``)."""

@@ -126,7 +126,7 @@ def _renewal(
         number_field="/processo/alvara_anterior",
         until_field="/processo/vencimento_alvara_anterior",
         plate=pointers.get(data, "/veiculo/placa"),
-        in_force=False,
+        in_force=False, laws=context.laws,
     )
     printed = found.printed if found is not None else None
     if found is None:
@@ -269,7 +269,8 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
     ]
     items.extend(bar_items(
         request.history, pointers.get(data, "/empresa/cnpj"), SCOPE, start,
-        who="A empresa", what="novo Alvará de Licença de Circulação", field="/empresa/cnpj",
+        who="A empresa", what="novo Alvará de Licença de Circulação", by="pela cassação",
+        field="/empresa/cnpj",
         basis=(BAR,), laws=context.laws,
     ))
     state = licensing(request.history)

@@ -203,6 +203,7 @@ def _licence(
         request.history, ALVARA, number, stated, on, what, basis,
         number_field=pointer + "/numero", until_field=pointer + "/valido_ate",
         plate=plate, consequence="a autorização não pode ser expedida",
+        laws=statutory_context(request).laws,
     )
     if found is not None:
         holder = _digits(pointers.get(found.data, "/empresa/cnpj"))

@@ -29,6 +29,15 @@ and wording, and the fretamento alvará refuses that case.
     The request (``/processo/data_requerimento``) cannot come after the date of issue,
         nor the date of issue after the day the alvará is actually issued (both
         *invalid*: an act records what has happened when it is signed).
+    One vehicle, one operating alvará: the alvará of art. 12 licenses the vehicle "utilizado"
+        in the service of art. 3º, III. The law does not say whether the same vehicle
+        may at once hold this alvará and another of this law (art. 8º) or the school
+        alvará (Lei nº 4.515/2007, art. 3º); the reading chosen is that it may not, as
+        for the other operating alvarás: a vehicle circulates under one licence, and the
+        particular service is defined by carrying only the company's own people. The
+        licensing state answers (:func:`lavra_americana.comum.guards.held_items`, group
+        ``operacao-veiculo``): a licence in force on the vehicle is *invalid*, naming the
+        act that holds it; the registry refuses the record too.
     Who may hold it: art. 2º, § 1º, speaks of "pessoas jurídicas com fins lucrativos"
         for the services of the law, but arts. 6º and 12, which are specific to this
         service, name "a empresa ou entidade": the specific rule is followed, and an
@@ -57,8 +66,10 @@ from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.textutil import format_date
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending
+from lavra_americana.comum.guards import held_items
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.vehicle_age import vehicle_age
+from lavra_americana.fretamento.estado import OPERATION
 
 __all__ = [
     "COMPUTATIONS",
@@ -108,6 +119,11 @@ def alvara_servico_particular_fretamento(request: ComputeInput) -> Computed:
     context = statutory_context(request)
     items: list[Item] = [*_request_items(data, on)]
     items.extend(issue_items(on, request.issued_on, "/data_expedicao", "o alvará", VALIDITY))
+    plate = pointers.get(data, "/veiculo/placa")
+    items.extend(held_items(  # one operating alvará per vehicle (module docstring)
+        request.history, on, placa=plate, group=OPERATION, who=f"O veículo de placa {plate}",
+        field="/veiculo/placa", basis=(PARTICULAR, REQUEST), laws=context.laws,
+    ))
     year = pointers.get(data, "/veiculo/ano_fabricacao")
     kind = clean_text(pointers.get(data, "/veiculo/tipo"))
     if isinstance(year, bool) or not isinstance(year, int) or kind is None:

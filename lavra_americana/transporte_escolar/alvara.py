@@ -293,8 +293,8 @@ def _attestation_items(
 ) -> list[Item]:
     """Arts. 14 and 15, § 2º: what staff checked, by whom and when; MISSING without it.
 
-    The registry cannot tell yet which licences a person holds or transferred, so the
-    condition is never reported as met unless a servant attests the check.
+    The licensing state answers for every act lavra issued or imported; the attestation
+    covers only what lies outside it (paper acts not imported), and the act says so.
     """
     items: list[Item] = []
     for key, citation, what in _ATTESTATIONS:
@@ -306,9 +306,9 @@ def _attestation_items(
                 item_at(
                     field,
                     Status.MISSING,
-                    f"Falta a conferência, por servidor, {what} ({ref}): informe o "
-                    "que foi conferido, por quem e em que data. Sem ela o "
-                    "requisito não pode ser dado por atendido.",
+                    f"Falta a conferência, por servidor, {what} ({ref}), nos registros "
+                    "anteriores ao cadastro de licenças, que o lavra já consulta: informe "
+                    "o que foi conferido, por quem e em que data.",
                     citation,
                 )
             )
@@ -341,8 +341,8 @@ def _attestation_items(
                 item_at(
                     field,
                     Status.MET,
-                    f"Conferido por {who} em {format_date(checked)} ({ref}): "
-                    f"{clean_text(entry.get('verificacao')) or ''}",
+                    f"Conferido por {who} em {format_date(checked)} ({ref}), fora do cadastro "
+                    f"de licenças: {clean_text(entry.get('verificacao')) or ''}",
                     citation,
                 )
             )
@@ -502,7 +502,7 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         previous = maybe_date(pointers.get(data, "/alvara_anterior/valido_ate"))
         found, checked = act_at(
             request.history, request.form_id, data, "/alvara_anterior", on,
-            "alvará renovado", (ANNUAL,), in_force=False,
+            "alvará renovado", (ANNUAL,), in_force=False, laws=context.laws,
         )
         # Not in the registry (a paper alvará): the vencimento the process states.
         items.extend(checked if found is not None else ())

@@ -362,7 +362,7 @@ def _within_the_alvara(
     data = data_of(request)
     found, checked = act_at(
         request.history, ALVARA_FORM, data, "/alvara", request.on,
-        "Alvará para Transporte Escolar", (basis,),
+        "Alvará para Transporte Escolar", (basis,), laws=context.laws,
     )
     items.extend(checked)
     own = values.get("valido_ate")
@@ -470,6 +470,7 @@ def _extension_items(request: ComputeInput, data: Mapping[str, Any], on: date) -
         "Licença Temporária", (VEHICLE_LICENCE,), number_field=EXTENDED,
         until_field="/prorrogacao/valida_ate_anterior",
         plate=pointers.get(data, "/veiculo/placa"), in_force=False,
+        laws=statutory_context(request).laws,
     )
     if found is None:
         return items

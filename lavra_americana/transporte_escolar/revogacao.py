@@ -356,6 +356,7 @@ def _alvara_items(
         until_field=ALVARA_NUMBER,
         plate=pointers.get(data, PLATE),
         consequence="a revogação não pode ser decidida",
+        laws=_laws(request),
     )
     if found is None:
         return None, items

@@ -109,7 +109,7 @@ def _licence_items(
         maybe_date(pointers.get(data, LICENCE + "/valido_ate")), request.on,
         "Licença Temporária", (TERMO,), number_field=LICENCE + "/numero",
         until_field=LICENCE + "/valido_ate", plate=pointers.get(data, "/veiculo/placa"),
-        consequence="o termo não pode ser lavrado", feminine=True,
+        consequence="o termo não pode ser lavrado", feminine=True, laws=laws,
     )
     if found is None:
         return None, items

@@ -65,7 +65,6 @@ from lavra.checking.computations import (
     Computed,
     ComputeInput,
     History,
-    PriorRecord,
     clean_text,
     item_at,
     unique_items,
@@ -76,15 +75,17 @@ from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.formats import unmask
 from lavra.inputs.reading import maybe_date
+from lavra.law.model import Law
 from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items
+from lavra_americana.comum.guards import bar_items, held_items
 from lavra_americana.comum.periods import anniversary, bar_lifted, free_from
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.comum.validity import parent_act_items
 from lavra_americana.transporte_escolar.alvara import fee_values
-from lavra_americana.transporte_escolar.eligibility import licence_items
+from lavra_americana.transporte_escolar.estado import PER_PERSON
 from lavra_americana.transporte_escolar.requerimentos import requerimento_inscricao_escolar
 
 __all__ = [
@@ -289,73 +290,44 @@ def _registry_person_items(
     request: ComputeInput, cpf: Any, on: date, context: StatutoryContext, field: str,
     licence: str | None,
 ) -> list[Item]:
-    """Arts. 14 and 15, § 2º, for whoever is to obtain a licence, from the registry: the
-    licences in force they hold (the one transferred excepted) and the last termo by which
-    they transferred one. Nothing without a registry: it alone knows them."""
-    history = request.history
-    wanted = clean_text(cpf)
-    if history is None or wanted is None:
-        return []
-    holding = [
-        r for r in history.by_holder(wanted, ALVARA)
-        if r.in_force(on) and (licence is None or not licence.endswith(r.number))
-    ]
-    last = _last_transfer(history, wanted, on)
-    items: list[Item] = []
-    for item in licence_items(
-        on, active_licences=len(holding), transferred_on=None if last is None else
-        last.reference_date, params=context.parameters, laws=context.laws,
-    ):
-        message = item.message
-        if item.field == "/transferencia_licenca_em" and last is not None:
-            message += f" Registro: {last.printed}."
-        elif item.field == "/licencas_ativas" and holding:
-            message += f" Registro: {', '.join(r.printed for r in holding)}."
-        key = "licencas" if item.field == "/licencas_ativas" else "transferencia"
-        items.append(Item(f"{pointers.dotted(field)}.{key}", item.status, field, message,
-                          item.basis))
-    return items
-
-
-def _last_transfer(history: History, cpf: str, on: date) -> PriorRecord | None:
-    """The latest termo de transferência, not cancelled and dated up to ``on``, whose
-    transferor (``/cedente/cpf``) is ``cpf``."""
-    found = [
-        r for r in history.by_holder(cpf, TERMO)
-        if not r.cancelled and r.reference_date <= on
-        and _same_person(pointers.get(r.data, "/cedente/cpf"), cpf)
-    ]
-    return max(found, key=lambda r: r.reference_date, default=None)
+    """Arts. 14 and 15, § 2º, for whoever is to obtain a licence by the transfer, from the
+    licensing state: *invalid* for a school licence in force they hold (the one
+    transferred excepted) and while the bar of a termo by which they transferred one runs;
+    each names the act and the article. Nothing without a registry: it alone knows them."""
+    history, dotted = request.history, pointers.dotted(field)
+    held = held_items(history, on, cpf_cnpj=cpf, group=PER_PERSON,
+                      allowed=() if licence is None else (licence,), who="O cessionário",
+                      field=field, basis=(f"{SCHOOL}#art14",), laws=context.laws)
+    barred = bar_items(history, cpf, PER_PERSON, on, who="O cessionário",
+                       what="licença de transporte escolar, nem por transferência",
+                       by="pelo termo de transferência", field=field, basis=(BAR,),
+                       laws=context.laws)
+    return [*(replace(i, requirement=f"{dotted}.licencas") for i in held),
+            *(replace(i, requirement=f"{dotted}.transferencia") for i in barred)]
 
 
 def transferor_bar_items(
     history: History | None, cpf: Any, on: date, context: StatutoryContext, field: str
 ) -> list[Item]:
-    """Art. 15, § 2º, where a new licence is granted (the alvará de expedição): *invalid*
-    when the registry holds a termo de transferência by which this person transferred a
-    licence less than 3 years before ``on``; *met* when the one it holds is older; nothing
-    when it holds none or there is no registry (a staff attestation is then asked)."""
-    wanted = clean_text(cpf)
-    if history is None or wanted is None:
-        return []
-    last = _last_transfer(history, wanted, on)
-    if last is None:
-        return []
-    _, item = licence_items(
-        on, active_licences=0, transferred_on=last.reference_date,
-        params=context.parameters, laws=context.laws,
-    )
-    return [
-        Item(f"{pointers.dotted(field)}.transferencia", item.status, field,
-             f"{item.message} Registro: {last.printed}.", item.basis)
-    ]
+    """Art. 15, § 2º, where a new licence is granted (the alvará de expedição), from the
+    licensing state: *invalid* while the bar the termo de transferência set on the cedente
+    runs (:data:`lavra_americana.transporte_escolar.estado.PER_PERSON`, 3 years from the
+    transfer), naming the termo, its last day and the article. The state holds every
+    termo lavra issued or imported; nothing without a registry. A transfer on paper,
+    before lavra and not imported, is outside it: the servant's attestation
+    (``/selecao/conferencia_transferencia``) covers it, and the alvará says so."""
+    return [replace(item, requirement=f"{pointers.dotted(field)}.transferencia")
+            for item in bar_items(history, cpf, PER_PERSON, on, who="O transportador",
+                                  what="nova licença de transporte escolar",
+                                  by="pelo termo de transferência", field=field, basis=(BAR,),
+                                  laws=context.laws)]
 
 
 # ------------------------------------------------------------------ the licence
 
 
 def _licence_values(
-    request: ComputeInput, data: Mapping[str, Any], on: date
+    request: ComputeInput, data: Mapping[str, Any], on: date, laws: Mapping[str, Law]
 ) -> tuple[str | None, list[Item]]:
     """The licence transferred, from the registry when it holds it (module docstring)."""
     typed = clean_text(pointers.get(data, "/licenca/numero"))
@@ -363,7 +335,7 @@ def _licence_values(
         request.history, ALVARA, typed, maybe_date(pointers.get(data, "/licenca/valido_ate")),
         on, "alvará transferido", (TRANSFER,), number_field="/licenca/numero",
         until_field="/licenca/valido_ate",
-        consequence="a transferência não pode ser admitida",
+        consequence="a transferência não pode ser admitida", laws=laws,
     )
     if found is None:  # an alvará before the registry: the Secretaria's file, as stated
         until = maybe_date(pointers.get(data, "/licenca/valido_ate"))
@@ -396,7 +368,7 @@ def _common(request: ComputeInput) -> tuple[dict[str, Any], list[Item], Statutor
     data = data_of(request)
     on = request.on
     context, sources = rule_sources(request, False)
-    printed, items = _licence_values(request, data, on)
+    printed, items = _licence_values(request, data, on, context.laws)
     minimum, found = _minimum_items(data, on, context)
     items.extend(found)
     receiver, found = _receiver_items(request, data)

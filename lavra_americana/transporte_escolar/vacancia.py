@@ -72,6 +72,7 @@ def declaracao_vacancia(request: ComputeInput) -> Computed:
     found, checked = act_at(
         request.history, ALVARA_FORM, data, "/alvara", on,
         "Alvará para exploração de serviços de Transporte Escolar", (ANNUAL,), in_force=False,
+        laws=laws,
     )
     items.extend(checked)
     values: dict[str, Any] = {"ultimo_dia_renovacao": None, "explicacao": None}

@@ -110,6 +110,8 @@ def test_staff_pages_of_the_licence_the_vehicle_and_the_party(
     assert vehicle.status_code == 200 and "<h1>Veículo DEF2G34</h1>" in vehicle.text
     assert "cassado em 10/12/2026" in vehicle.text and decision_link in vehicle.text
     assert f'href="/equipe/documentos/{acts.in_force.id}"' not in vehicle.text
+    before = client.get("/equipe/veiculos/DEF2634")  # its plate before Mercosul: one vehicle
+    assert before.status_code == 200 and decision_link in before.text
 
     party = client.get("/equipe/pessoas/65.563.842%2F0001-05")
     assert party.status_code == 200 and "CNPJ 65.563.842/0001-05" in party.text

@@ -32,11 +32,10 @@ from lavra.registry.records import (
     check_text,
     local_date,
     normalize_cpf_cnpj,
-    normalize_plate,
     printed_number,
     record_of,
 )
-from lavra.registry.state import StateWriter, parse_printed
+from lavra.registry.state import StateWriter, parse_printed, plate_forms
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
@@ -308,7 +307,7 @@ class RegistryState(RegistryQueries):
             stmt = stmt.where(LicenceRow.valid_until >= first, LicenceRow.valid_until <= last)
         if placa is not None:
             stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
-                VehicleRow.placa == normalize_plate(placa))
+                VehicleRow.placa.in_(plate_forms(placa)))
         if holder is not None:
             stmt = stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id).where(
                 PartyRow.doc == normalize_cpf_cnpj(holder))
@@ -385,7 +384,7 @@ class RegistryState(RegistryQueries):
             stmt = stmt.where(LicenceRow.status == LicenceStatus.ACTIVE.value)
         if placa is not None:
             stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
-                VehicleRow.placa == normalize_plate(placa))
+                VehicleRow.placa.in_(plate_forms(placa)))
         if holder is not None:
             stmt = stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id).where(
                 PartyRow.doc == normalize_cpf_cnpj(holder))
@@ -435,10 +434,12 @@ class RegistryState(RegistryQueries):
                 .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id))
         with self._database_errors(), self._read() as session:
             licence_ids: list[int] = []
+            vehicle_ids: list[int] = []
             if placa is not None:
+                vehicle_ids = list(session.scalars(
+                    select(VehicleRow.id).where(VehicleRow.placa.in_(plate_forms(placa)))))
                 licence_ids = list(session.scalars(
-                    select(LicenceRow.id).join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id)
-                    .where(VehicleRow.placa == normalize_plate(placa))))
+                    select(LicenceRow.id).where(LicenceRow.vehicle_id.in_(vehicle_ids))))
             if holder is not None:
                 doc = normalize_cpf_cnpj(holder)
                 party = session.scalars(select(PartyRow.id).where(PartyRow.doc == doc)).first()
@@ -453,8 +454,9 @@ class RegistryState(RegistryQueries):
                     select(LicenceRow.id).where(LicenceRow.document_id == licence_document)))
             elif document_ids is not None:
                 stmt = stmt.where(StateChangeRow.document_id.in_(list(document_ids)))
-            else:
-                stmt = stmt.where(StateChangeRow.licence_id.in_(licence_ids))
+            else:  # a vehicle's: its licences' changes, and its own (a plate converted)
+                stmt = stmt.where(StateChangeRow.licence_id.in_(licence_ids)
+                                  | StateChangeRow.vehicle_id.in_(vehicle_ids))
             rows = session.execute(stmt.order_by(StateChangeRow.on, StateChangeRow.id)).all()
         return tuple(
             TimelineEntry(on, printed_number(series, number, year) if origin is None

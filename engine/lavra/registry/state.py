@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, select
+from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import InstrumentedAttribute, Session
@@ -56,7 +56,7 @@ from lavra.registry.tables import (
 )
 from lavra.textutil import format_date
 
-__all__ = ["StateWriter", "mercosul", "normalize_processo", "parse_printed"]
+__all__ = ["StateWriter", "mercosul", "normalize_processo", "parse_printed", "plate_forms"]
 
 ACTIVE = LicenceStatus.ACTIVE.value
 RowT = TypeVar("RowT", PartyRow, VehicleRow, DriverRow)
@@ -80,6 +80,20 @@ def mercosul(placa: str) -> str:
     if len(placa) == 7 and placa[:3].isalpha() and placa[3:].isdigit():
         return placa[:4] + "ABCDEFGHIJ"[int(placa[4])] + placa[5:]
     return placa
+
+
+def plate_forms(placa: str) -> tuple[str, ...]:
+    """Every form one vehicle's plate takes (normalized): the plate itself and, for an
+    old plate, its Mercosul form, or, for a Mercosul plate, the old plate it was converted
+    from (``ABC1C34`` → ``ABC1234``). The conversion is one to one, so a search by
+    either form finds the vehicle."""
+    plate = normalize_plate(placa)
+    forms = [plate, mercosul(plate)]
+    letters = "ABCDEFGHIJ"
+    if (len(plate) == 7 and plate[:3].isalpha() and plate[3].isdigit()
+            and plate[4] in letters and plate[5:].isdigit()):
+        forms.append(plate[:4] + str(letters.index(plate[4])) + plate[5:])
+    return tuple(dict.fromkeys(forms))
 
 
 def normalize_processo(numero: str) -> str:
@@ -133,30 +147,37 @@ class StateWriter:
             row.name = name
         return row
 
-    def vehicle(self, ref: VehicleRef | None) -> VehicleRow | None:
+    def vehicle(self, ref: VehicleRef | None, act: Act | None = None) -> VehicleRow | None:
+        """The vehicle's row (inserted when new). An old plate and its Mercosul form are one
+        vehicle: when ``act`` names the vehicle by its Mercosul plate, the row takes it as
+        its current plate (a change in the timeline, undone with the act); the old plate
+        still finds it (:func:`plate_forms`)."""
         if ref is None:
             return None
         try:
             placa = normalize_plate(ref.placa)
         except InputError:
             return None
+        forms = plate_forms(placa)
         renavam = _digits(ref.renavam) if isinstance(ref.renavam, str) else ""
         if renavam:
             elsewhere = self.session.scalars(
                 select(VehicleRow).where(VehicleRow.renavam == renavam,
-                                         VehicleRow.placa != placa)
+                                         VehicleRow.placa.not_in(forms))
             ).first()
             if elsewhere is not None:
-                if mercosul(elsewhere.placa) == mercosul(placa):
-                    return elsewhere  # the same vehicle, its plate converted to Mercosul
                 raise InputError(
                     f"O RENAVAM {renavam} consta do cadastro no veículo de placa "
                     f"{elsewhere.placa}, não na placa {placa}: confira a placa e o RENAVAM "
                     "(um veículo tem um só RENAVAM).",
                     field="/veiculo/renavam",
                 )
-        row = self._upsert(VehicleRow, VehicleRow.placa, placa,
-                           {"placa": placa, "renavam": renavam or None})
+        row = self.session.scalars(
+            select(VehicleRow).where(VehicleRow.placa.in_(forms)).order_by(VehicleRow.id)
+        ).first()
+        if row is None:
+            row = self._upsert(VehicleRow, VehicleRow.placa, placa,
+                               {"placa": placa, "renavam": renavam or None})
         if renavam and row.renavam is None:
             row.renavam = renavam
         elif renavam and row.renavam != renavam:
@@ -165,6 +186,13 @@ class StateWriter:
                 f"não {renavam}: confira a placa e o RENAVAM.",
                 field="/veiculo/renavam",
             )
+        if row.placa != placa and placa == mercosul(placa) and act is not None:
+            old = row.placa
+            row.placa = placa  # converted to Mercosul: the plate it now bears
+            self.session.flush()
+            self.change(act, "plate", f"Placa {old} convertida para o padrão Mercosul "
+                         f"({placa}), conforme o {act.printed}.", vehicle=row,
+                         before={"placa": old})
         return row
 
     def driver(self, ref: DriverRef | None, act: Act) -> DriverRow | None:
@@ -257,7 +285,7 @@ class StateWriter:
                 for party in effect.parties:
                     self.party(party, act)
                 for vehicle in effect.vehicles:
-                    self.vehicle(vehicle)
+                    self.vehicle(vehicle, act)
                 for driver in effect.drivers:
                     self.driver(driver, act)
             elif isinstance(effect, InProcesso):
@@ -278,7 +306,7 @@ class StateWriter:
                 f"{act.printed}."
             )
         holder = self.party(grant.holder, act)
-        vehicle = self.vehicle(grant.vehicle)
+        vehicle = self.vehicle(grant.vehicle, act)
         driver = self.driver(grant.driver, act)
         base = self.licence(grant.rests_on)
         old = self.licence(grant.renews)
@@ -311,7 +339,7 @@ class StateWriter:
         licence in force of the group, or the holder is barred. Licences of the group
         past their last day are closed first (vencido)."""
         basis = f" ({grant.basis})" if grant.basis else ""
-        groups: list[tuple[Any, str, str]] = []
+        groups: list[tuple[ColumnElement[bool], str, str]] = []
         if vehicle is not None and grant.exclusive:
             groups.append(((LicenceRow.vehicle_id == vehicle.id)
                            & (LicenceRow.exclusive == grant.exclusive),
@@ -408,7 +436,7 @@ class StateWriter:
         driver = self.driver(effect.driver, act)
         if driver is not None:
             licence.driver_id = driver.id
-        vehicle = self.vehicle(effect.vehicle)
+        vehicle = self.vehicle(effect.vehicle, act)
         if vehicle is not None:
             licence.vehicle_id = vehicle.id
         self.change(act, "transferred",
@@ -474,6 +502,11 @@ class StateWriter:
                 )
         undo_lifted(self.session, document_id, printed, list(changes))
         for change in reversed(changes):
+            if change.kind == "plate" and isinstance(change.before, dict):
+                vehicle = self.session.get(VehicleRow, change.vehicle_id)
+                if vehicle is not None and isinstance(change.before.get("placa"), str):
+                    vehicle.placa = change.before["placa"]
+                continue
             if change.licence_id is None:
                 continue
             licence = self.session.get(LicenceRow, change.licence_id)
