@@ -68,6 +68,7 @@ from lavra.batch.runner import find_kind
 from lavra.batch.work import WorkerSetup, run_workers
 from lavra.checking.content import Content
 from lavra.documents import Engine
+from lavra.errors import ImportRefusedError
 from lavra.issuing import Issuer, registry_url
 from lavra.registry.importing import plan_import
 from lavra.registry.runs import finish_run, run_items
@@ -106,11 +107,14 @@ def _import_rows(count: int) -> Iterator[dict[str, str]]:
     """``count`` alvarás in force until 2029, half fretamento (a few companies), half
     school transport (a titular each: escolar art. 14), none due in the run."""
     companies = ("65.563.842/0001-05", "49.234.427/0416-80")
+    renavams: set[str] = set()
     for n in range(count):
         placa = _plate(n)
+        renavam = renavam_for(placa)  # a hash: left blank (optional) the rare time it repeats
         row = {"numero": f"{n + 1:04d}/2019", "data": "2019-06-01",
-               "processo": f"PA {n + 1}/2019", "placa": placa, "renavam": renavam_for(placa),
-               "valido_ate": "2029-05-31"}
+               "processo": f"PA {n + 1}/2019", "placa": placa,
+               "renavam": "" if renavam in renavams else renavam, "valido_ate": "2029-05-31"}
+        renavams.add(renavam)
         if n % 2:
             cpf = cpf_for(f"bench {n}")
             row.update(tipo="alvara-escolar", cpf_cnpj=cpf, cnh=cnh_for(cpf),
@@ -133,9 +137,12 @@ def prefill(issuer: Issuer, count: int, folder: Path) -> None:
         writer.writerows(rows)
     pack = issuer.engine.content.pack
     issuer.registry.ensure_state()
-    report = issuer.registry.import_acts(
-        plan_import(read_lines(path, "/arquivo"), pack.imports, path.name),
-        pack_version=pack.name)
+    try:
+        report = issuer.registry.import_acts(
+            plan_import(read_lines(path, "/arquivo"), pack.imports, path.name),
+            pack_version=pack.name)
+    except ImportRefusedError as refused:
+        raise SystemExit("\n".join([refused.message, *refused.problems])) from None
     assert len(report.imported) == count, report
 
 
