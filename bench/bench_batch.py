@@ -1,25 +1,45 @@
-"""Throughput and memory of the batch renewal runs (not a test).
+"""Throughput, CPU and memory of the batch renewal runs (not a test).
 
-    python bench/bench_batch.py 50 [TRABALHADORES] [escolar|fretamento] [weasyprint|typst]
+    python bench/bench_batch.py 100 [TRABALHADORES] [escolar|fretamento] [weasyprint|typst]
+        [--registro-licencas 10000] [--postgres URL]
 
 Seeds N alvarás (school transport of 2025, or fretamento of 10/01/2021) into a fresh
-SQLite registry (not timed), writes a complete renewal request for each, then times
+registry (not timed), writes a complete renewal request for each, then times
 ``lavra batch renovacao-transporte-escolar --ano 2026`` (an alvará and its selo per
 holder) or ``lavra batch renovacao-fretamento --vencendo-ate 2026-01-31`` (an alvará
-per holder) end to end (plan, parallel render and sign, record, files, summaries) and
-prints holders per second, signed documents per second and the peak RSS of the worker
-processes (the largest of them: ``RUSAGE_CHILDREN``). The last argument is the renderer of
-the issued documents (lavra.toml ``renderizador``; default weasyprint). Run from the repository root
-with ``PYTHONPATH=engine:.:tests``.
+per holder) end to end, stage by stage as :func:`lavra.batch.runner.run_batch` does
+them: the plan, the workers (render, sign, record), the files and summaries.
+
+``--registro-licencas L`` first fills the registry with L licences in force that the
+run does not renew (fretamento and school alvarás valid until 2029, each with its own
+plate, RENAVAM and, for the school ones, titular), through the registry's import
+(:mod:`lavra.registry.importing`, one transaction; not timed): the registry's size is
+what the figures are compared across.
+
+``--postgres URL``: the registry is a fresh database created on that server (a URL
+where databases may be created, as ``$LAVRA_TEST_POSTGRES_URL``; dropped at the end);
+default SQLite in a temporary folder.
+
+Printed: for each stage the CPU seconds (this process, and for the workers their
+own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed
+document (the target of the issue), documents per second, and the peak RSS of the
+worker processes (the largest of them). The machines are shared: compare CPU, and read
+the wall time beside the load printed at the end. Run from the repository root with
+``PYTHONPATH=engine:.:tests``.
 """
 
 from __future__ import annotations
 
+import argparse
+import csv
+import os
 import resource
-import sys
 import tempfile
 import time
-from dataclasses import replace
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -32,16 +52,98 @@ from batchcases import (
     envelope,
     fret_envelope,
     fret_seed,
+    issuer_over,
     seed,
     write_jsonl,
 )
-from issuers import dev_issuer
+from identities import cnh_for, cpf_for, renavam_for
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
+from lavra.batch.inputs import read_lines
 from lavra.batch.model import RunRequest
-from lavra.batch.runner import find_kind, run_batch
+from lavra.batch.output import write_outputs
+from lavra.batch.planning import decide, write_plan
+from lavra.batch.runner import find_kind
+from lavra.batch.work import WorkerSetup, run_workers
 from lavra.checking.content import Content
 from lavra.documents import Engine
+from lavra.errors import ImportRefusedError
 from lavra.issuing import Issuer, registry_url
+from lavra.registry.importing import plan_import
+from lavra.registry.runs import finish_run, run_items
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    wall: float
+    cpu: float  # this process
+    workers_cpu: float  # the worker processes started during the stage
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+@contextmanager
+def _timed(stages: list[Stage], name: str) -> Iterator[None]:
+    wall, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
+    yield
+    stages.append(Stage(name, time.perf_counter() - wall, time.process_time() - cpu,
+                        _children_cpu() - children))
+
+
+def _plate(n: int) -> str:
+    """A Mercosul plate of its own for each n (none of the run's own plates)."""
+    return (f"Z{LETTERS[(n // 10_000) % 26]}{LETTERS[(n // 1000) % 10]}{(n // 100) % 10}"
+            f"{LETTERS[(n // 10) % 10]}{n % 10}0")
+
+
+def _import_rows(count: int) -> Iterator[dict[str, str]]:
+    """``count`` alvarás in force until 2029, half fretamento (a few companies), half
+    school transport (a titular each: escolar art. 14), none due in the run."""
+    companies = ("65.563.842/0001-05", "49.234.427/0416-80")
+    renavams: set[str] = set()
+    for n in range(count):
+        placa = _plate(n)
+        renavam = renavam_for(placa)  # a hash: left blank (optional) the rare time it repeats
+        row = {"numero": f"{n + 1:04d}/2019", "data": "2019-06-01",
+               "processo": f"PA {n + 1}/2019", "placa": placa,
+               "renavam": "" if renavam in renavams else renavam, "valido_ate": "2029-05-31"}
+        renavams.add(renavam)
+        if n % 2:
+            cpf = cpf_for(f"bench {n}")
+            row.update(tipo="alvara-escolar", cpf_cnpj=cpf, cnh=cnh_for(cpf),
+                       nome=f"Titular Cadastro {n:05d}",
+                       inicio_vigencia="2019-06-01", valido_ate="2029-12-31")
+        else:
+            row.update(tipo="alvara-fretamento", cpf_cnpj=companies[n % 4 // 2],
+                       nome="Viação Cadastro Exemplo Ltda.")
+        yield row
+
+
+def prefill(issuer: Issuer, count: int, folder: Path) -> None:
+    """Import ``count`` licences in force (see :func:`_import_rows`) in one transaction."""
+    rows = list(_import_rows(count))
+    path = folder / "cadastro.csv"
+    columns = sorted({key for row in rows for key in row}, key=lambda k: (k != "tipo", k))
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    pack = issuer.engine.content.pack
+    issuer.registry.ensure_state()
+    try:
+        report = issuer.registry.import_acts(
+            plan_import(read_lines(path, "/arquivo"), pack.imports, path.name),
+            pack_version=pack.name)
+    except ImportRefusedError as refused:
+        raise SystemExit("\n".join([refused.message, *refused.problems])) from None
+    assert len(report.imported) == count, report
 
 
 def _school(issuer: Issuer, count: int, folder: Path) -> RunRequest:
@@ -60,33 +162,91 @@ def _fretamento(issuer: Issuer, count: int, folder: Path) -> RunRequest:
                       date.fromisoformat(FRET_RUN_DAY), None, pedidos)
 
 
+@contextmanager
+def _database(server: str | None, folder: Path) -> Iterator[str | None]:
+    """A fresh PostgreSQL database on ``server`` (dropped after), or None (SQLite)."""
+    if server is None:
+        yield None
+        return
+    name = f"lavra_bench_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("titulares", type=int, nargs="?", default=20)
+    parser.add_argument("trabalhadores", type=int, nargs="?", default=2)
+    parser.add_argument("execucao", nargs="?", default="escolar",
+                        choices=("escolar", "fretamento"))
+    parser.add_argument("renderizador", nargs="?", default="weasyprint",
+                        choices=("weasyprint", "typst"))
+    parser.add_argument("--registro-licencas", type=int, default=0, metavar="L")
+    parser.add_argument("--postgres", nargs="?", const=os.environ.get(
+        "LAVRA_TEST_POSTGRES_URL"), default=None, metavar="URL")
+    return parser.parse_args()
+
+
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    which = sys.argv[3] if len(sys.argv) > 3 else "escolar"
-    renderer = sys.argv[4] if len(sys.argv) > 4 else "weasyprint"
+    args = _arguments()
     folder = Path(tempfile.mkdtemp(prefix="lavra-bench-lote-"))
     engine = Engine(Content(REPO), pool=None)
-    issuer = dev_issuer(engine, folder / "dados")
-    issuer.config = replace(issuer.config, renderer=renderer)  # what the workers get
-    engine.final_renderer = renderer
-    started = time.perf_counter()
-    request = (_fretamento if which == "fretamento" else _school)(issuer, count, folder)
-    seeding = time.perf_counter() - started
-    started = time.perf_counter()
-    summary = run_batch(issuer, find_kind(issuer, request.kind), request, folder / "saida",
-                        database_url=registry_url(issuer.config), workers=workers)
-    elapsed = time.perf_counter() - started
-    issuer.close()
-    documents = summary.counts["documentos"]
+    with _database(args.postgres, folder) as url:
+        issuer = issuer_over(engine, folder / "dados", url)
+        issuer.config = replace(issuer.config, renderer=args.renderizador)  # for the workers
+        engine.final_renderer = args.renderizador
+        started = time.perf_counter()
+        if args.registro_licencas:
+            prefill(issuer, args.registro_licencas, folder)
+        imported = time.perf_counter() - started
+        started = time.perf_counter()
+        request = (_fretamento if args.execucao == "fretamento" else _school)(
+            issuer, args.titulares, folder)
+        seeding = time.perf_counter() - started
+        kind = find_kind(issuer, request.kind)
+        stages: list[Stage] = []
+        with _timed(stages, "plano"):
+            run = write_plan(issuer, kind, decide(issuer, kind, request), None)
+        with _timed(stages, "trabalhadores"):
+            setup = WorkerSetup(issuer.config, registry_url(issuer.config), run.id,
+                                on=run.reference_date)
+            run_workers(setup, issuer.registry, args.trabalhadores)
+        with _timed(stages, "arquivos e resumos"):
+            items = run_items(issuer.registry, run.id)
+            rows = write_outputs(issuer.registry, engine, items, folder / "saida",
+                                 title=kind.title, subtitle=f"Execução nº {run.id}",
+                                 merged=False)
+            finish_run(issuer.registry, run.id)
+        issuer.close()
+    documents = sum(1 for item in items if item.role == "documento" and item.done)
+    pending = sum(1 for item in items if not item.done)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"execução: {request.kind}  titulares: {count}  trabalhadores: {workers}  "
-          f"gerador: {renderer}  semente: {seeding:.1f} s")
-    print(f"execução em lote: {elapsed:.1f} s (plano, emissão, registro, arquivos)")
-    print(f"titulares/s: {count / elapsed:.2f}  documentos assinados/s: "
-          f"{documents / elapsed:.2f}")
+    backend = "postgresql" if args.postgres else "sqlite"
+    print(f"execução: {request.kind}  titulares: {args.titulares}  licenças já no registro: "
+          f"{args.registro_licencas}  banco: {backend}  trabalhadores: {args.trabalhadores}  "
+          f"gerador: {args.renderizador}")
+    print(f"preparação (não medida): importação {imported:.1f} s, semente {seeding:.1f} s")
+    print(f"documentos assinados: {documents}  itens pendentes: {pending}  "
+          f"linhas do resumo: {len(rows)}")
+    total_wall = total_cpu = 0.0
+    for stage in stages:
+        cpu = stage.cpu + stage.workers_cpu
+        total_wall += stage.wall
+        total_cpu += cpu
+        print(f"  {stage.name:<20} CPU {1000 * cpu / max(documents, 1):7.1f} ms/doc "
+              f"(processo {stage.cpu:6.2f} s, trabalhadores {stage.workers_cpu:6.2f} s)  "
+              f"parede {stage.wall:6.2f} s")
+    print(f"total: CPU {1000 * total_cpu / max(documents, 1):.1f} ms/doc  parede "
+          f"{total_wall:.1f} s  documentos assinados/s: {documents / total_wall:.2f}")
     print(f"pico de memória por trabalhador (RSS): {peak:.0f} MiB")
-    print(f"completa: {summary.complete}  totais: {dict(summary.counts)}")
+    print("carga da máquina (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -160,7 +160,9 @@ FRET_ISSUED = "2021-01-10"
 
 
 def fret_plate(n: int) -> str:
-    return f"FRT{n % 10}A{(n // 10) % 10}{n % 10}"
+    """A Mercosul plate of its own for each n below 10,000 (``FRT0A00`` for n = 0)."""
+    return (f"FR{'TUVWXYZBCD'[(n // 100) % 10]}{n % 10}{'ABCDEFGHIJ'[(n // 1000) % 10]}"
+            f"{(n // 10) % 10}{n % 10}")
 
 
 def fret_alvara(n: int, *, past_age: bool = False) -> dict[str, Any]:

@@ -11,7 +11,8 @@ the run (or of the one holder, at ``position``, counted from 0; the summary's
 when, and each number it held is voided by the numbering-void act
 (:mod:`lavra.registry.voiding`) in the same transaction. The items already done stay as
 issued. When no item is left pending, the run is finished, and the same key may be
-planned again with new inputs.
+planned again with new inputs; a holder for whom the run issued nothing loses the run's
+claim on the renewal, so a later run may renew them (:mod:`lavra.registry.once`).
 
 Concurrency: the items are taken with a row lock (PostgreSQL: a worker recording one
 of them is waited for, and its item, then done, is left alone); on SQLite the writer
@@ -24,13 +25,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
 from lavra.registry.records import LOCAL_TZ, check_text
 from lavra.registry.runs import ABANDONED, DONE, PENDING, ItemRecord, item_of
 from lavra.registry.store import Registry
-from lavra.registry.tables import BatchItemRow, BatchRunRow
+from lavra.registry.tables import BatchItemRow, BatchRenewalRow, BatchRunRow
 from lavra.registry.voiding import void_in
 
 __all__ = ["abandon"]
@@ -81,12 +83,26 @@ def abandon(registry: Registry, run_id: int, *, reason: str, by: str,
                 note += ". Nada foi emitido para este item."
             row.status, row.reason, row.done_at = ABANDONED, note[:4000], now
         session.flush()
+        _release(session, run_id, {row.position for row in pending})
         left = session.scalar(select(BatchItemRow.id).where(
             BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING).limit(1))
         if left is None and run.status != DONE:
             run.status, run.finished_at = DONE, now
         session.flush()
         return tuple(item_of(row) for row in pending)
+
+
+def _release(session: Session, run_id: int, positions: set[int]) -> None:
+    """Free the renewal claims (:mod:`lavra.registry.once`) of the holders at
+    ``positions`` for whom the run issued nothing: abandoned, their renewal was not
+    done, and a later run of the same key may plan it again."""
+    issued = set(session.scalars(select(BatchItemRow.position).where(
+        BatchItemRow.run_id == run_id, BatchItemRow.position.in_(positions),
+        BatchItemRow.status == DONE, BatchItemRow.role != "recusado")).all())
+    free = positions - issued
+    if free:
+        session.execute(delete(BatchRenewalRow).where(
+            BatchRenewalRow.run_id == run_id, BatchRenewalRow.position.in_(free)))
 
 
 def _nothing_left(rows: Sequence[BatchItemRow]) -> str:

@@ -43,10 +43,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, literal, select
 from sqlalchemy.orm import Session, aliased
 
 from lavra.errors import InputError, LavraError
+from lavra.registry.once import RenewalsDone, Wanted, claim_renewals
 from lavra.registry.records import Built, check_series, format_number, printed_number
 from lavra.registry.store import Registry
 from lavra.registry.tables import BatchItemRow, BatchRunRow
@@ -254,6 +255,7 @@ def plan_run(
                           created_at=now)
         session.add(run)
         session.flush()
+        holders = _once(registry, session, run.id, key, holders)
         for position, holder in enumerate(holders):
             if not holder.outputs:
                 session.add(BatchItemRow(
@@ -284,6 +286,21 @@ def plan_run(
                 ))
         session.flush()
         return _run_of(run)
+
+
+def _once(registry: Registry, session: Session, run_id: int, key: str,
+          holders: Sequence[PlannedHolder]) -> Sequence[PlannedHolder]:
+    """The holders, those an earlier run of ``key`` already planned refused, naming it
+    (:mod:`lavra.registry.once`); RenewalsDone when nothing is left to plan."""
+    wanted = [Wanted(position, h.holder, h.outcome)
+              for position, h in enumerate(holders) if h.outputs]
+    lost = claim_renewals(session, registry.dialect, run_id, key, wanted)
+    if not lost:
+        return holders
+    if len(lost) == len(wanted):
+        raise RenewalsDone(key, list(lost.values()))
+    return [replace(h, outcome=REFUSED, outputs=(), reason=lost[position].reason)
+            if position in lost else h for position, h in enumerate(holders)]
 
 
 def run_items(registry: Registry, run_id: int) -> tuple[ItemRecord, ...]:
@@ -431,17 +448,34 @@ def _waiting(among: Sequence[int] | None = None) -> Any:
     return (BatchItemRow.role == DOCUMENT) & stmt.correlate(BatchItemRow).exists()
 
 
+_IS_PENDING = BatchItemRow.status == literal(PENDING, literal_execute=True)
+
+
 def _pending(run_id: int, skip: Sequence[int]) -> Any:
     """The claimable items: pending, and (for a document) no earlier document of the
     same holder still pending (module docstring: a holder's documents in plan order)."""
     stmt = select(BatchItemRow).where(
         BatchItemRow.run_id == run_id,
-        BatchItemRow.status == PENDING,
+        _IS_PENDING,  # a literal: the partial index's own condition
         ~_waiting(),
     )
     if skip:
         stmt = stmt.where(BatchItemRow.id.not_in(list(skip)))
     return stmt.order_by(BatchItemRow.position, BatchItemRow.seq)
+
+
+def _first_of_share(registry: Registry, run_id: int, skip: Sequence[int],
+                    share: tuple[int, int]) -> ItemRecord | None:
+    """The first claimable item of this worker's share, read alone (through the partial
+    index ``ix_batch_items_pending``: the items done and the other items' data are not
+    read), or None."""
+    index, count = share
+    stmt = _pending(run_id, skip)
+    if count > 1:
+        stmt = stmt.where(BatchItemRow.position % count == index)
+    with registry._database_errors(), registry._read() as session:
+        row = session.scalars(stmt.limit(1)).first()
+        return None if row is None else item_of(row)
 
 
 def claim_and_record(
@@ -471,20 +505,16 @@ def claim_and_record(
             item = item_of(row)
             result = _built(build, item)
             return _recorded(registry, session, row, item, result, worker)
-    index, count = share
-    with registry._database_errors(), registry._read() as session:
-        rows = session.scalars(_pending(run_id, skip)).all()
-        mine = [item_of(r) for r in rows if r.position % count == index]
-    if not mine:
+    mine = _first_of_share(registry, run_id, skip, share)
+    if mine is None:
         return None
-    item = mine[0]
-    result = _built(build, item)
+    result = _built(build, mine)
     with registry._database_errors(), registry._write() as session:
-        row = session.get(BatchItemRow, item.id)
+        row = session.get(BatchItemRow, mine.id)
         if row is None or row.status != PENDING:
             # Recorded meanwhile by another process, or abandoned by staff.
-            return replace(item, status=DONE if row is None else row.status)
-        return _recorded(registry, session, row, item, result, worker)
+            return replace(mine, status=DONE if row is None else row.status)
+        return _recorded(registry, session, row, mine, result, worker)
 
 
 def outstanding(

@@ -225,6 +225,11 @@ class BatchItemRow(Base):
         UniqueConstraint("series", "year", "number"),
         CheckConstraint("status IN ('pending', 'done', 'abandoned')", name="status"),
         CheckConstraint("role IN ('documento', 'anexo', 'recusado')", name="role"),
+        # The claim takes the first pending item of a run in plan order through this
+        # index, whatever the number of items done (migration 0008).
+        Index("ix_batch_items_pending", "run_id", "position", "seq",
+              sqlite_where=text("status = 'pending'"),
+              postgresql_where=text("status = 'pending'")),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -268,6 +273,23 @@ class VoidedNumberRow(Base):
     voided_by: Mapped[str] = mapped_column(String(200))
     voided_at: Mapped[datetime] = mapped_column(UTCDateTime)
     run_id: Mapped[int | None] = mapped_column(ForeignKey("batch_runs.id"), index=True)
+
+
+class BatchRenewalRow(Base):
+    """What a batch run planned for a holder (lavra.registry.once): the run's key (its
+    kind and period), the holder and the outcome (renewed, notified...). Unique: the
+    same renewal, or the same notice, is planned once, by whichever run inserts it
+    first, whatever the inputs or the processes racing (migration 0008)."""
+
+    __tablename__ = "batch_renewals"
+    __table_args__ = (UniqueConstraint("key", "holder", "outcome"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200))
+    holder: Mapped[str] = mapped_column(String(200))
+    outcome: Mapped[str] = mapped_column(String(40))
+    run_id: Mapped[int] = mapped_column(ForeignKey("batch_runs.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
 
 
 # ============================================================================ licensing state
