@@ -257,13 +257,14 @@ def _notice(**changes: Any) -> dict[str, Any]:
     # filed in time (the last day to ask for it: 01/12/2026), incomplete: to the vencimento
     ({"data_requerimento": "2026-12-01"}, "2026-12-31", "até o último dia de validade"),
     # filed one day late: no renewal, a new requerimento (art. 7º)
-    ({"data_requerimento": "2026-12-02", "data_notificacao": "2026-12-02"}, None,
-     "terminou em 01/12/2026"),
+    ({"data_requerimento": "2026-12-02", "data_notificacao": "2026-12-02",
+      "situacao": "fora_do_prazo"}, None, "terminou em 01/12/2026"),
     # no request, notified on the last day to ask: that day
     ({"situacao": "ausente", "data_notificacao": "2026-12-01"}, "2026-12-01",
      "deve ser requerida até 01/12/2026"),
-    # no request, notified the day after: none left
-    ({"situacao": "ausente", "data_notificacao": "2026-12-02"}, None, "terminou em"),
+    # no request, notified the day after: none left, a new requerimento (art. 7º)
+    ({"situacao": "fora_do_prazo", "data_notificacao": "2026-12-02",
+      "data_requerimento": None}, None, "terminou em"),
     # past its age limit: none
     ({"situacao": "idade_veiculo"}, None, "não se renova para este veículo"),
 ])
@@ -271,7 +272,7 @@ def test_the_notice_states_the_last_day_to_regularise(
     engine: Engine, changes: dict[str, Any], last: str | None, words: str
 ) -> None:
     data = _notice(**changes)
-    if data["situacao"] == "ausente":
+    if data["situacao"] == "ausente" or data["data_requerimento"] is None:
         data.pop("data_requerimento")
     prepared = engine.prepare(NOTICE, data)
     assert prepared.report.complete, [i.message for i in prepared.report.pending]

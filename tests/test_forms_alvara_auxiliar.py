@@ -83,6 +83,21 @@ def test_validity_is_the_earliest_limit(
     assert prepared.computed["limitado_por"] == limited
 
 
+def test_the_edital_is_asked_of_the_auxiliary_too(engine: Engine) -> None:
+    # issue 23, class 4: § 1º waives IV and VII only; IX is not waived
+    data = example(engine, AUX)
+    del data["edital"]
+    report = report_of(engine, data)
+    found = [i for i in report.pending if i.field == "/edital"]
+    assert found and any(E + "art7_inc9" in i.basis for i in found)
+    rendered = engine.draft(AUX, example(engine, AUX))
+    text = " ".join(pdf_text(rendered.pdf).split())
+    assert "dispensados apenas os incisos IV e VII." in text
+    assert "dispensados os incisos IV e VII e" not in text
+    assert "por não haver processo seletivo" not in text
+    assert "Edital de Chamamento nº 01/2026: atendidas as demais exigências" in text
+
+
 def test_no_auxiliary_alvara_under_an_expired_titular_alvara(engine: Engine) -> None:
     data = example(engine, AUX)
     data["alvara_titular"]["valido_ate"] = "2026-03-15"

@@ -103,6 +103,22 @@ def test_example_refuses_the_inscription_without_the_criminal_record(engine: Eng
     ]
 
 
+def test_the_auxiliarys_inscription_is_no_act_of_the_selection(engine: Engine) -> None:
+    # issue 23, class 2: art. 11 is the appeal of the ato de escolha; the auxiliary
+    # (art. 9º, § 1º) joins an alvará already granted: Lei nº 9.784/1999 applies
+    data = example(engine, IND)
+    dados = data["requerimento"]["dados"]
+    dados["funcao"] = "auxiliar"
+    dados.pop("veiculo", None)
+    dados["condutor_titular"] = {"nome": "Maria Titular Exemplo", "cpf": "645.922.328-95",
+                                 "alvara": "ALV-ESC 0007/2026"}
+    found = prepared(engine, data)
+    rule = found.computed["recurso"]["regra"]
+    assert "10 (dez) dias contados da ciência" in rule and "Secretário" in rule
+    assert "arts. 56, § 1º, e 59" in rule and "5 (cinco) dias" not in rule.split("reconsiderar")[0]
+    assert "transporte-escolar#art11" not in found.computed["fundamento"]
+
+
 def test_the_act_is_the_secretarys_in_its_own_series(engine: Engine) -> None:
     form = engine.content.form(IND)
     assert form.series == "IND" and form.signer_role == "secretario-transportes"

@@ -761,20 +761,24 @@ def _auxiliary(engine: Engine) -> dict[str, Any]:
 
 
 def test_auxiliary_driver_joins_an_alvara_not_a_selection(engine: Engine) -> None:
-    # art. 9º, § 1º: the auxiliary is attached to an existing alvará, no edital
+    # art. 9º, § 1º: the auxiliary is attached to an existing alvará, in no selection;
+    # it waives IV and VII only, so IX (the Edital's demands on the proof) is asked
+    # (issue 23, class 4)
     data = _auxiliary(engine)
+    missing = engine.prepare(INS, data).report
+    edital = [i for i in missing.pending if i.field == "/edital"]
+    assert edital and any("transporte-escolar#art7_inc9" in i.basis for i in edital)
+    data["edital"] = {"numero": "01/2026", "exigencias_atendidas": True}
     rendered = engine.draft(INS, data)
     assert rendered.report.complete, [i.to_json() for i in rendered.report.pending]
-    edital = [i for i in rendered.report.items if i.field == "/edital"]
-    assert edital and all(i.status is Status.NOT_APPLICABLE for i in edital)
     text = pdf_text(rendered.pdf)
+    assert "demais exigências do Edital de Chamamento nº 01/2026" in " ".join(text.split())
     assert (
         "vinculado ao Alvará para exploração de serviços de Transporte Escolar "
         "ALV-ESC nº 0007/2026" in text
     )
     assert "§§ 1º e 3º)." in text
     assert "processo seletivo" not in text and "Edital" not in text.split("Documentos")[0]
-    assert "demais exigências do Edital" not in text
 
 
 def test_titular_still_needs_the_edital(engine: Engine) -> None:

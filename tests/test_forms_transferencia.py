@@ -293,9 +293,20 @@ def test_the_receiver_must_meet_article_7(
         assert found.pending and E + fragment in found.basis, (form, found)
 
 
-def test_the_receiver_is_not_asked_the_edital(engine: Engine) -> None:
-    items = [i for i in report_of(engine, TERMO).items if i.requirement == "cessionario.edital"]
-    assert [i.status for i in items] == [Status.NOT_APPLICABLE]
+def test_the_receiver_must_meet_the_edital_too(engine: Engine) -> None:
+    # issue 23, class 4: art. 15, II asks every exigência of art. 7º; none waives IX
+    for form in (REQ, TERMO):
+        report = report_of(engine, form, setter("/edital", DELETE))
+        assert not report.complete, form
+        found = [i for i in report.pending if i.field == "/edital"]
+        assert found and any(E + "art7_inc9" in i.basis for i in found), form
+        unmet = report_of(engine, form, setter("/edital/exigencias_atendidas", False))
+        assert any(i.field.startswith("/edital") for i in unmet.pending), form
+    rendered = engine.draft(TERMO, example(engine, TERMO))
+    text = " ".join(pdf_text(rendered.pdf).split())
+    assert "não se aplicando o inciso IX" not in text
+    assert "incisos I a IX, exigidas do recebedor da transferência (art. 15, II)" in text
+    assert "Edital de Chamamento nº 01/2026: atendidas as demais exigências" in text
 
 
 # ------------------------------------------------------------------ § 1º: fee, signatures, 60 days

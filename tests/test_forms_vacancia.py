@@ -51,6 +51,21 @@ def test_example_is_complete_after_the_last_business_day(engine: Engine) -> None
     assert "declara vacante" in text and "próximo Edital de Chamamento" in text
 
 
+def test_the_declaration_states_its_appeal_and_leaves_the_ciencia_blank(
+    engine: Engine,
+) -> None:
+    # issue 23, class 2: a cassação the law decrees (art. 13) is no penalty of arts. 25
+    # and 26 nor an ato de escolha (art. 11): Lei nº 9.784/1999 gives its appeal
+    rendered = engine.draft(DV, example(engine, DV), history=FakeHistory(expired()))
+    text = " ".join(pdf_text(rendered.pdf).split())
+    assert "Desta declaração cabe recurso, por razões de legalidade e de mérito, no prazo de " \
+        "10 (dez) dias contados da ciência, dirigido ao Secretário" in text
+    assert "Lei federal nº 9.784/1999, arts. 56, § 1º, e 59" in text
+    assert "Recebi a via desta declaração e dela tomei ciência em ____/____/________" in text
+    found = engine.content.form(DV).acknowledgement
+    assert found is not None and found.deadlines == ("lei-9784-1999#art59",)
+
+
 @pytest.mark.parametrize(
     ("day", "ok"),
     [("2025-12-31", False), ("2026-01-01", True)],

@@ -49,7 +49,11 @@ The appeal that lies (a reading per law, written in the deadline table too):
       is known by it, as the result is known by its publication, deadline row
       ``transporte-escolar#art11``). Lei nº 9.784/1999, art. 59, yields to this
       "disposição legal específica" (issue 23, class 2: it used to say 10 days to the
-      Secretário). :data:`STAGE_APPEALS`.
+      Secretário). :data:`STAGE_APPEALS`. The inscription *as condutor auxiliar*
+      (``funcao`` ``auxiliar``, art. 9º, § 1º) is no stage of the selection: the
+      auxiliary joins an alvará already granted, and no choice among candidates is made;
+      its refusal takes the appeal of any other requerimento, below (class 2: it used to
+      be given art. 11's 5 days, to the Prefeito).
     - transporte escolar, any other requerimento (renewal, transfer, change of vehicle,
       licences): arts. 25 and 26 give the appeal against penalties and art. 11 against
       the ato de escolha; such a refusal is neither, and the law gives it no appeal of
@@ -393,6 +397,16 @@ def _date_items(
     return items
 
 
+def _stage(form_id: str, dados: Any) -> str:
+    """The requerimento's stage for the appeal: its form, save the auxiliary's
+    inscription, which is no act of the selection (module docstring)."""
+    if form_id == INSCRIPTION and isinstance(dados, Mapping) and (
+        dados.get("funcao") == "auxiliar"
+    ):
+        return f"{form_id}#auxiliar"
+    return form_id
+
+
 def _appeal_rule(laws: Mapping[str, Law], law_id: str, form_id: str) -> str:
     if form_id == INSCRIPTION:
         return (
@@ -507,9 +521,10 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
         motivo["numero"] = number
     items.extend(_date_items(request, data, on, own))
     items.append(_count_item(motivos, extra_items, checked=checked))
-    appeal_row, appeal_basis = STAGE_APPEALS.get(form.id) or APPEALS[law_id]
+    stage = _stage(form.id, dados)
+    appeal_row, appeal_basis = STAGE_APPEALS.get(stage) or APPEALS[law_id]
     appeal, appeal_items = appeal_from_ciencia(
-        request, on, context, appeal_row, _appeal_rule(laws, law_id, form.id), CIENCIA_DATE
+        request, on, context, appeal_row, _appeal_rule(laws, law_id, stage), CIENCIA_DATE
     )
     items.extend(appeal_items)
     cited = [c for m in motivos for c in m["citacoes"]]

@@ -93,17 +93,36 @@ def read_pedidos(path: Path | None) -> dict[str, Pedido]:
     return found
 
 
-def pending_lines(report: Report, law: str, default: str) -> list[dict[str, Any]]:
+MISSING_PREFIXES = ("Documento não apresentado: ", "Não informado: ")
+"""How the report words a field the schema requires and the data lack: the reason
+first, the field's label after it (``lavra.checking.report``). Every other message
+puts the subject first ("Veículo de placa X, fabricado em 2012: em ... conta 14 anos";
+"CNH: Não pode ficar em branco.")."""
+
+
+def pending_lines(
+    report: Report, law: str, default: str, *, leave_out: Sequence[str] = ()
+) -> list[dict[str, Any]]:
     """The report's pending items as a notice lists them: the document, why, and the
-    articles of ``law`` it rests on (``default`` when the item cites none of them)."""
+    articles of ``law`` it rests on (``default`` when the item cites none of them).
+    Items citing a provision of ``leave_out`` are not listed: the notice states them in
+    a section of their own (a remedy that is no document, issue 23, class 3)."""
     lines = []
     for item in report.pending:
+        if any(c in leave_out for c in item.basis):
+            continue
         basis = [c for c in item.basis if c.startswith(f"{law}#")] or [default]
-        # The report names a requirement by its key; the message names the document
-        # ("Documento não apresentado: Atestado ..."): the notice prints the document.
-        reason, _, document = item.message.partition(": ")
-        if not document or " " in item.requirement:
+        # The notice prints the document (or the subject) and, beside it, the reason.
+        # A missing field reads "Documento não apresentado: Atestado ...", reason first;
+        # every other message reads "subject: reason" (they were swapped, class 3).
+        head, _, tail = item.message.partition(": ")
+        if not tail or " " in item.requirement:
             reason, document = item.message, item.requirement
+        elif item.message.startswith(MISSING_PREFIXES):
+            reason, document = head, tail
+        else:
+            document, reason = head, tail
+            reason = reason[:1].upper() + reason[1:]
         lines.append({"documento": document.strip().rstrip(".")[:300],
                       "motivo": (reason.strip().rstrip(".") + ".")[:1000],
                       "dispositivos": basis[:8]})

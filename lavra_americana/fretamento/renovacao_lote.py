@@ -45,7 +45,14 @@ the vehicle's age of art. 10, I) and the renewed alvará by the alvará's
   requerimento's rule says so) → it cannot be renewed (art. 10, I): the summary says
   it (outcome ``não renovável``) and the company gets the same notice, stating the
   reason and that another vehicle needs a new alvará (art. 7º), without a requerimento
-  to fill (there is nothing to renew).
+  to fill (there is nothing to renew);
+- no manifestation within the 30 days of art. 8º (no request by then, or a request
+  filed after) → the alvará does not renew: the notice says so (``situacao``
+  ``fora_do_prazo``), lists no renewal documents, and names the remedy the law gives,
+  a new requerimento instruído under art. 7º; the ``requerimento-alvara-fretamento``,
+  prefilled with the company and the vehicle, goes with it instead of the renewal
+  form (issue 23, class 3: the company was told the alvará "não se renova" and then
+  invited to complete the renewal requerimento).
 
 Why a notice of its own rather than the school one generalised: a form has one law,
 one series and one wording; the school notice cites art. 13 of Lei nº 4.515/2007,
@@ -107,10 +114,12 @@ LAW = "fretamento"
 TERM, AGE = f"{LAW}#art8", f"{LAW}#art10_inc1"
 REQUIREMENTS, UPDATED = f"{LAW}#art7", f"{LAW}#art10_par5"
 ALVARA, REQUERIMENTO = "alvara-fretamento", "requerimento-renovacao-alvara-fretamento"
+NEW_REQUEST = "requerimento-alvara-fretamento"
+LATE = "fora_do_prazo"
 NOTICE = "notificacao-pendencias-renovacao-fretamento"
 RENEWED, NOTIFIED, NOT_RENEWABLE = "renovado", "notificado", "não renovável (art. 10, I)"
 
-IMPLEMENTED: tuple[str, ...] = (TERM, AGE)
+IMPLEMENTED: tuple[str, ...] = (TERM, AGE, REQUIREMENTS)
 """Who comes due and is renewed (art. 8º), the vehicle that cannot be (art. 10, I)."""
 
 
@@ -139,7 +148,7 @@ def notificacao_pendencias_renovacao_fretamento(request: ComputeInput) -> Comput
     data = data_of(request)
     expiry = maybe_date(pointers.get(data, "/alvara/valido_ate"))
     if expiry is None:
-        return Computed({"prazo_final": None, "prazo_explicacao": None}, ())
+        return Computed({"prazo_final": None, "prazo_explicacao": None, LATE: False}, ())
     context = statutory_context(request)
     laws = context.laws
     items: list[Item] = []
@@ -155,7 +164,7 @@ def notificacao_pendencias_renovacao_fretamento(request: ComputeInput) -> Comput
         last = _last_day(expiry, context)
     except LavraError as error:
         message = f"Não foi possível calcular o prazo da renovação: {error.message}"
-        return Computed({"prazo_final": None, "prazo_explicacao": message},
+        return Computed({"prazo_final": None, "prazo_explicacao": message, LATE: False},
                         (*items, item_at("/alvara/valido_ate", Status.MISSING, message, TERM)))
     situation = data.get("situacao")
     filed = maybe_date(data.get("data_requerimento"))
@@ -166,20 +175,22 @@ def notificacao_pendencias_renovacao_fretamento(request: ComputeInput) -> Comput
         f"requerimento, instruído na forma do {short(laws, REQUIREMENTS)}."
     )
     final: date | None
+    late = False
     if situation == "idade_veiculo":
         final, text = None, (
             f"O alvará vale até {format_date(expiry)} e não se renova para este veículo "
             f"({short(laws, AGE)}): a idade conta-se pelo ano de fabricação."
         )
-    elif situation == "ausente" or filed is None:
+    elif situation in ("ausente", LATE) or filed is None:
         final = last if request.on <= last else None
+        late = final is None
         text = lapsed if final is None else (
             f"A renovação deve ser requerida até {format_date(last)}, com 30 (trinta) dias "
             f"de antecedência do vencimento do alvará ({format_date(expiry)}), com a "
             f"documentação atualizada ({short(laws, TERM)})."
         )
     elif filed > last:
-        final, text = None, lapsed
+        final, text, late = None, lapsed, True
     else:
         final, text = expiry, (
             f"O requerimento foi apresentado no prazo ({short(laws, TERM)}); a lei não fixa "
@@ -187,7 +198,15 @@ def notificacao_pendencias_renovacao_fretamento(request: ComputeInput) -> Comput
             "dia seguinte ao vencimento: as pendências podem ser sanadas até o último dia "
             f"de validade do alvará, {format_date(expiry)}."
         )
-    return Computed({"prazo_final": final, "prazo_explicacao": text}, tuple(items))
+    if (situation == LATE) != late and situation != "idade_veiculo":
+        items.append(item_at(
+            "/situacao", Status.INVALID,
+            lapsed.split(": ", 1)[0] + ": a situação é «requerimento fora do prazo»."
+            if late else f"A renovação ainda pode ser requerida ({short(laws, TERM)}): a "
+            "situação não é «requerimento fora do prazo».", TERM,
+        ))
+    return Computed({"prazo_final": final, "prazo_explicacao": text, LATE: late},
+                    tuple(items))
 
 
 COMPUTATIONS: dict[str, Computation] = {
@@ -256,6 +275,35 @@ def renewed_alvara(lic: Licence, envelope: Mapping[str, Any]) -> dict[str, Any]:
         "conferencia_requerimento": {**conferencia, "completo": True},
     }
     return data
+
+
+def late_notice(lic: Licence, filed: str | None) -> dict[str, Any]:
+    """What the notice says when the 30 days of art. 8º have passed without a request:
+    no renewal document is missing, the alvará does not renew; the one remedy is a new
+    requerimento, instruído under art. 7º (module docstring)."""
+    when = (f"O requerimento de renovação, protocolizado em "
+            f"{format_date(date.fromisoformat(filed))}, veio depois" if filed
+            else "Não houve manifestação de renovação até")
+    return {
+        "situacao": LATE,
+        "pendencias": [{
+            "documento": "Novo requerimento de Alvará de Licença de Circulação",
+            "motivo": (
+                f"{when} o 30º (trigésimo) dia anterior ao vencimento do alvará "
+                f"({format_date(lic.expiry)}): o alvará não se renova. A continuidade do "
+                "serviço com este veículo depende de novo requerimento, instruído com os "
+                "documentos exigidos para a expedição do alvará."
+            ),
+            "dispositivos": [TERM, REQUIREMENTS],
+        }],
+    }
+
+
+def new_request(lic: Licence) -> dict[str, Any]:
+    """The requerimento of art. 7º, with the company and the vehicle the registry knows."""
+    renewal = _prefill(lic)
+    return {"categoria": "fretamento", "requerente": renewal["requerente"],
+            "veiculos": [renewal["veiculo"]]}
 
 
 def _past_age(report: Report) -> Item | None:
@@ -356,7 +404,7 @@ class FretamentoRenewalRun:
                         "dispositivos": [AGE]}]
         else:
             situation = "ausente" if filed is None else "incompleto"
-            pending = pending_lines(report, LAW, TERM) or [{
+            pending = pending_lines(report, LAW, TERM, leave_out=(AGE,)) or [{
                 "documento": "Requerimento de renovação", "motivo": "Requerimento incompleto.",
                 "dispositivos": [TERM]}]
         data: dict[str, Any] = {
@@ -371,12 +419,18 @@ class FretamentoRenewalRun:
         }
         if filed is not None:
             data["data_requerimento"] = filed
+        late = age is None and context.prepare(NOTICE, data).computed.get(LATE) is True
+        if late:
+            data = {**data, **late_notice(lic, filed)}
         notice = PlannedOutput(NOTICE, data, f"notificacao-{stem}.pdf", context.series(NOTICE))
         refused = refused_for(context, lic.holder, lic.name, lic.printed, [notice])
         if refused is not None:
             return refused
         if age is not None:
             return PlannedHolder(lic.holder, lic.name, NOT_RENEWABLE, (notice,))
+        if late:
+            return PlannedHolder(lic.holder, lic.name, NOTIFIED, (
+                notice, PlannedOutput(NEW_REQUEST, new_request(lic), f"requerimento-{stem}.pdf")))
         return PlannedHolder(lic.holder, lic.name, NOTIFIED, (
             notice, PlannedOutput(REQUERIMENTO, dict(prefill), f"requerimento-{stem}.pdf")))
 

@@ -10,9 +10,14 @@ titular and the vehicle he must drive (§ 3º), and says which conduct revokes i
     Requirements (§ 1º): art. 7º except IV and VII, on the date of issue, by the same
         rules as the inscription as auxiliary
         (:func:`lavra_americana.transporte_escolar.requerimentos.requerimento_inscricao_escolar`
-        with ``funcao`` ``auxiliar``: art. 7º, IX, the edital's further demands, does not
-        apply, since the auxiliary goes through no selection). The entry in the Cadastro
-        de Atividades (caput) is required by the schema.
+        with ``funcao`` ``auxiliar``). § 1º waives IV and VII and nothing else: art. 7º,
+        IX (the Edital's further demands on the proof of I to VIII) is asked of the
+        auxiliary too (issue 23, class 4: it used to be waived, "por não haver processo
+        seletivo", which no provision says). Reading kept: the auxiliary proves the
+        incisos as the Edital de Chamamento in force requires (art. 10, parágrafo
+        único: the edital states "a documentação a ser apresentada"), named by its
+        number (``/edital``). The entry in the Cadastro de Atividades (caput) is required
+        by the schema.
     Validity. The law gives the auxiliary's alvará no term of its own; it exists only
         because the titular's alvará does ("também será expedido"), and the auxiliary
         may only drive the titular's vehicle (§ 3º). It therefore runs from the date of
@@ -76,7 +81,7 @@ FORM = "alvara-condutor-auxiliar"
 
 # The incisos of art. 7º the auxiliary is exempt from, reported at fields of their own
 # (this form's /veiculo is the titular's vehicle, § 3º).
-_EXEMPT_FIELDS = {"/veiculo": "/auxiliar/veiculo_proprio", "/edital": "/auxiliar/edital"}
+_EXEMPT_FIELDS = {"/veiculo": "/auxiliar/veiculo_proprio"}
 
 IMPLEMENTED: tuple[str, ...] = (AUXILIARY, REQUIREMENTS, SAME_VEHICLE)
 """Citations this computation applies (coverage): the auxiliary's own alvará (art.
@@ -90,6 +95,7 @@ def _requirement_items(
     inscription = {
         "funcao": "auxiliar",
         "candidato": data.get("auxiliar", {}),
+        "edital": data.get("edital", {}),
         "documentos": data.get("documentos", {}),
         "infracoes": data.get("infracoes", []),
     }
@@ -111,8 +117,7 @@ def _requirement_items(
         )
     return items, (
         f"{name} atende, em {when}, aos requisitos do art. 7º exigidos do condutor "
-        f"auxiliar (art. 9º, § 1º, da {law}), dispensados os incisos IV e VII e, por não "
-        "haver processo seletivo para o auxiliar, o inciso IX."
+        f"auxiliar (art. 9º, § 1º, da {law}), dispensados apenas os incisos IV e VII."
     )
 
 

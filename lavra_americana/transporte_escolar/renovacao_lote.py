@@ -38,6 +38,13 @@ process and the seal the renewed alvará will carry.
   ``selo_identificacao`` on the request line is not used while :data:`ISSUE_SEALS`
   holds: the run numbers the selo itself (with it false, the number comes from the
   request line and a request without it is refused with that reason);
+- a vehicle past its age limit (art. 17, I), found by the request's report or by the
+  renewed alvará's (checked on its first day) → the same notice, which states it in a
+  section of its own and never among the missing documents: no document cures it. The
+  remedy the law gives is the change of vehicle, by the requerimento of art. 17, § 1º
+  (the bill of sale of the vehicle replaced, signed, dated and with the signature
+  recognised, and the substitute's document), which goes with the notice, prefilled
+  (issue 23, class 3: the notice used to list the age as a document to "complete");
 - an incomplete or missing request → the ``notificacao-pendencias-renovacao``,
   numbered and signed, with each missing document, its basis, and the last day to
   regularise: the last business day of the year of the vencimento (art. 13, caput: the
@@ -98,12 +105,15 @@ ANNUAL = f"{SCHOOL}#art13"
 REQUEST = f"{SCHOOL}#art13_par5"
 ALVARA, REQUERIMENTO = "alvara-transporte-escolar", "requerimento-renovacao-escolar"
 NOTICE = "notificacao-pendencias-renovacao"
+CHANGE_FORM = "requerimento-troca-veiculo-escolar"
+AGE, CHANGE = f"{SCHOOL}#art17_inc1", f"{SCHOOL}#art17_par1"
 SEAL_FORM = "selo-identificacao"
 ISSUE_SEALS = True
 """Whether the run issues the selo itself, after its alvará (module docstring)."""
 
-IMPLEMENTED = (ANNUAL, REQUEST)
-"""Who comes due (art. 13), the notification of the missing documents of § 5º."""
+IMPLEMENTED = (ANNUAL, REQUEST, CHANGE)
+"""Who comes due (art. 13), the notification of the missing documents of § 5º, and
+of the change of vehicle an over-age vehicle calls for (art. 17, § 1º)."""
 
 
 # ------------------------------------------------------------------ the computation
@@ -129,10 +139,18 @@ def notificacao_pendencias_renovacao(request: ComputeInput) -> Computed:
             f"ano ({format_date(last)}): a licença não renovada até lá é cassada "
             "automaticamente (art. 13), e não há mais o que regularizar.", ANNUAL,
         ))
+    remedies = []
+    if pointers.get(data, "/pendencias"):
+        remedies.append("o requerimento pode ser completado com os documentos acima")
+    if isinstance(pointers.get(data, "/troca_veiculo"), Mapping):
+        remedies.append("deve ser requerida a troca do veículo, na forma do art. 17, § 1º")
+    if not remedies:
+        items.append(item_at("/pendencias", Status.MISSING, "Informe ao menos uma pendência "
+                             "ou a troca de veículo: a notificação não teria objeto.", REQUEST))
     explanation = (
         f"O alvará deve ser renovado até o último dia útil do ano ({format_date(last)}), "
-        "sob pena de cassação automática da licença (art. 13, caput); até esse dia o "
-        "requerimento pode ser completado com os documentos acima."
+        "sob pena de cassação automática da licença (art. 13, caput); até esse dia "
+        + (", e ".join(remedies) or "o requerimento pode ser completado") + "."
     )
     return Computed({"prazo_final": last, "prazo_explicacao": explanation}, tuple(items))
 
@@ -151,7 +169,30 @@ def read_entrada(path: Path) -> list[Wanted | tuple[int, str]]:
 
 # ------------------------------------------------------------------ deciding
 def _pending_lines(report: Report) -> list[dict[str, Any]]:
-    return pending_lines(report, SCHOOL, REQUEST)
+    return pending_lines(report, SCHOOL, REQUEST, leave_out=(AGE,))
+
+
+def vehicle_change(report: Report) -> dict[str, Any] | None:
+    """The ``troca_veiculo`` of the notice: the report's finding that the vehicle is past
+    its age limit (art. 17, I), whose remedy is the change of vehicle (§ 1º)."""
+    for item in report.pending:
+        if item.status is Status.INVALID and AGE in item.basis:
+            return {"motivo": item.message[:1000], "dispositivos": [AGE, CHANGE]}
+    return None
+
+
+def _change_prefill(alvara: Mapping[str, Any], printed: str) -> dict[str, Any]:
+    """The requerimento of art. 17, § 1º, with what the registry knows."""
+    titular, veiculo = alvara.get("titular", {}), alvara.get("veiculo", {})
+    requerente = {k: titular[k] for k in ("nome", "cpf", "endereco") if k in titular}
+    if alvara.get("prontuario"):
+        requerente["prontuario"] = alvara["prontuario"]
+    return {
+        "requerente": requerente,
+        "alvara": {"numero": printed},
+        "veiculo_substituido": {k: veiculo[k] for k in (
+            "placa", "renavam", "marca_modelo", "ano_fabricacao") if k in veiculo},
+    }
 
 
 def _prefill(alvara: Mapping[str, Any], printed: str, expiry: date) -> dict[str, Any]:
@@ -264,13 +305,15 @@ class RenewalRun:
         stem = file_stem(lic.printed)
         prefill = _prefill(lic.data, lic.printed, lic.expiry)
         if envelope is None:
-            pending = _pending_lines(context.check_request(REQUERIMENTO, prefill))
-            return self._notice(context, lic, name, stem, prefill, pending, None)
+            report = context.check_request(REQUERIMENTO, prefill)
+            return self._notice(context, lic, name, stem, prefill, _pending_lines(report),
+                                None, vehicle_change(report))
         req = envelope["requerimento"]
         report = context.check_request(REQUERIMENTO, req)
         if not report.complete:
             return self._notice(context, lic, name, stem, {**prefill, **req},
-                                _pending_lines(report), req.get("data_requerimento"))
+                                _pending_lines(report), req.get("data_requerimento"),
+                                vehicle_change(report))
         data = renewed_alvara(lic.data, lic.printed, lic.expiry, envelope, context.request.on)
         seals = ISSUE_SEALS and context.has_form(SEAL_FORM)
         if not seals and not envelope.get("selo_identificacao"):
@@ -283,6 +326,10 @@ class RenewalRun:
         # checked with a stand-in for the selo's number, reserved only when planned
         checked = {"selo_identificacao": "SELO (a numerar)", **data}
         prepared = context.prepare(ALVARA, checked)
+        change = vehicle_change(prepared.report)
+        if change is not None:  # on the renewed alvará's first day: the holder is told
+            return self._notice(context, lic, name, stem, {**prefill, **req}, [],
+                                req.get("data_requerimento"), change)
         # The request is complete, so what the act still lacks is not the citizen's to
         # supply (renovacao_requisitos keeps the two in step): refused before numbering.
         reason = unissuable(context.title(ALVARA), name, lic.printed, prepared.report)
@@ -310,22 +357,27 @@ class RenewalRun:
     @staticmethod
     def _notice(context: PlanContext, lic: Licence, name: str, stem: str,
                 prefill: Mapping[str, Any], pending: list[dict[str, Any]],
-                filed: str | None) -> PlannedHolder:
+                filed: str | None, change: dict[str, Any] | None) -> PlannedHolder:
         data: dict[str, Any] = {
             "destinatario": {"nome": name, "cpf": pointers.get(lic.data, "/titular/cpf"),
                              "prontuario": lic.data.get("prontuario")},
             "alvara": {"numero": lic.printed, "valido_ate": lic.expiry.isoformat()},
             "veiculo": {"placa": pointers.get(lic.data, "/veiculo/placa")},
             "situacao": "ausente" if filed is None else "incompleto",
-            "pendencias": pending or [{"documento": "Requerimento de renovação",
-                                       "motivo": "Requerimento incompleto.",
-                                       "dispositivos": [REQUEST]}],
+            "pendencias": pending if pending or change else [{
+                "documento": "Requerimento de renovação", "motivo": "Requerimento incompleto.",
+                "dispositivos": [REQUEST]}],
             "data_notificacao": context.request.on.isoformat(),
         }
         if filed is not None:
             data["data_requerimento"] = filed
+        if change is not None:
+            data["troca_veiculo"] = change
         outputs = [PlannedOutput(NOTICE, data, f"notificacao-{stem}.pdf", context.series(NOTICE)),
                    PlannedOutput(REQUERIMENTO, dict(prefill), f"requerimento-{stem}.pdf")]
+        if change is not None and context.has_form(CHANGE_FORM):
+            outputs.append(PlannedOutput(CHANGE_FORM, _change_prefill(lic.data, lic.printed),
+                                         f"requerimento-troca-{stem}.pdf"))
         refused = refused_for(context, lic.cpf, name, lic.printed, outputs[:1])
         return refused or PlannedHolder(lic.cpf, name, "notificado", tuple(outputs))
 

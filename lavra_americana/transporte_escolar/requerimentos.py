@@ -58,7 +58,6 @@ from lavra.checking.timeliness import check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
-from lavra.law.model import Law
 from lavra_americana.comum.computing import MUNICIPALITY_NAMES, vehicle_age_items
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.transporte_escolar.alvara import (
@@ -174,20 +173,6 @@ def _at_form_field(item: Item) -> Item | None:
     return Item(pointers.dotted(field), item.status, field, item.message, item.basis)
 
 
-def _auxiliary_edital(item: Item, laws: Mapping[str, Law]) -> Item:
-    """Art. 7º, IX, is not asked of the auxiliary: no selection, an existing alvará."""
-    law = laws[SCHOOL].short_title
-    return Item(
-        item.requirement,
-        Status.NOT_APPLICABLE,
-        item.field,
-        "Demais exigências do Edital (art. 7º, IX): não se aplicam ao condutor "
-        "auxiliar, que é vinculado ao alvará do condutor titular, sem processo "
-        f"seletivo próprio (art. 9º, §§ 1º e 3º, da {law}).",
-        (f"{SCHOOL}#art7_inc9", f"{SCHOOL}#art9_par1"),
-    )
-
-
 def requerimento_inscricao_escolar(request: ComputeInput) -> Computed:
     """Art. 7º on the date of the requerimento (module docstring).
 
@@ -216,11 +201,6 @@ def requerimento_inscricao_escolar(request: ComputeInput) -> Computed:
         field = error.field or "/candidato"
         return Computed(values, (item_at(field, Status.INVALID, message, f"{SCHOOL}#art7"),))
     moved = [found for item in result.items if (found := _at_form_field(item)) is not None]
-    if role == "auxiliar":
-        moved = [
-            _auxiliary_edital(item, context.laws) if item.field == "/edital" else item
-            for item in moved
-        ]
     values["elegivel"] = not any(item.pending for item in moved)
     values["explicacao"] = result.explanation
     return Computed(values, tuple(moved))

@@ -41,10 +41,14 @@ Readings (the law is silent; each chosen as written here):
   do the eligibility rules (:func:`lavra_americana.transporte_escolar.
   eligibility.licence_items`): all three ask :func:`lavra_americana.comum.periods.
   free_from`.
-- The receiver meets art. 7º as a titular (I to VIII) by the rules of the inscription
-  (:func:`lavra_americana.transporte_escolar.requerimentos.requerimento_inscricao_escolar`);
-  art. 7º, IX (the edital's further demands) does not apply: a transfer has no selection
-  and no edital, and what IX asks is the proof of I to VIII, asked here directly.
+- The receiver meets art. 7º as a titular, I to IX, by the rules of the inscription
+  (:func:`lavra_americana.transporte_escolar.requerimentos.requerimento_inscricao_escolar`).
+  Art. 15, II asks "as exigências previstas no art. 7º", with no exception: IX (the
+  Edital's further demands on the proof of I to VIII) included (issue 23, class 4: it
+  used to be waived because a transfer has no selection, which no provision says).
+  Reading kept: the receiver proves the incisos as the Edital de Chamamento in force
+  requires (art. 10, parágrafo único: the edital states "a documentação a ser
+  apresentada"), named by its number (``/edital``).
 - The date of the transfer (§ 2º) is the date of the termo, the act of the
   Administration that admits it.
 - The licence transferred is looked up in the registry (``alvara-transporte-escolar``):
@@ -249,16 +253,6 @@ def _at_receiver_field(item: Item) -> Item:
     for old, new in _RECEIVER_FIELDS:
         if field == old or field.startswith(old + "/"):
             field = new + field.removeprefix(old)
-    if field == "/edital":  # art. 7º, IX: no selection in a transfer (module docstring)
-        return Item(
-            "cessionario.edital",
-            Status.NOT_APPLICABLE,
-            "/cessionario",
-            "Demais exigências do Edital (art. 7º, IX): não se aplicam ao recebedor da "
-            "transferência, que não passa por processo seletivo; os requisitos dos incisos "
-            "I a VIII são comprovados diretamente.",
-            (f"{SCHOOL}#art7_inc9", RECEIVER),
-        )
     return Item(pointers.dotted(field), item.status, field, item.message,
                 (*item.basis, RECEIVER))
 
@@ -269,6 +263,7 @@ def _receiver_items(request: ComputeInput, data: Mapping[str, Any]) -> tuple[str
         "funcao": "titular",
         "candidato": data.get("cessionario", {}),
         "veiculo": data.get("veiculo", {}),
+        "edital": data.get("edital", {}),
         "documentos": data.get("documentos_cessionario", {}),
         "infracoes": data.get("infracoes", []),
     }
@@ -280,9 +275,8 @@ def _receiver_items(request: ComputeInput, data: Mapping[str, Any]) -> tuple[str
         return f"{name} não preenche, em {when}, todas as exigências do art. 7º (art. 15, " \
             "II): veja as pendências.", items
     return (
-        f"{name} preenche, em {when}, as exigências do art. 7º exigidas do recebedor da "
-        "transferência (art. 15, II), não se aplicando o inciso IX, próprio do processo "
-        "seletivo."
+        f"{name} preenche, em {when}, as exigências do art. 7º, incisos I a IX, exigidas "
+        "do recebedor da transferência (art. 15, II)."
     ), items
 
 

@@ -20,6 +20,17 @@ da licença e declaração de vacância."
     § 1º; art. 6º): the document says so, and that a new licence needs a new selection
     (art. 3º, § 4º).
     The date after the day the declaration is actually issued is *invalid*.
+The appeal (issue 23, class 2: the declaration printed none). The declaration is the
+    Secretário's act that declares the licence cassada; the holder may contest it (it
+    errs if the alvará was renewed, or the renewal requested in time is undecided). Lei
+    nº 4.515/2007 gives an appeal against the penalties of art. 23 (arts. 25 and 26) and
+    against the ato de escolha (art. 11); the cassação of art. 13 is neither: it follows
+    from the law, no sanction applied by the fiscalização. The law being silent, Lei nº
+    9.784/1999 applies (as for the refusal of a renewal, ``comum/indeferimento.py``):
+    10 days from the ciência (art. 59), addressed to the Secretário, who may reconsider
+    within 5 days and otherwise forwards it to the Prefeito (art. 56, § 1º). The rule is
+    printed, never a last day: the ciência line is left blank and the registry counts
+    the last day from the ciência recorded on the entry (form ``ciencia.prazos``).
 """
 
 from __future__ import annotations
@@ -53,21 +64,37 @@ NEW_SELECTION = f"{SCHOOL}#art3_par4"
 ALVARA_FORM = "alvara-transporte-escolar"
 DATE = "/data_declaracao"
 
+APPEAL, RECONSIDER, APPEAL_DEADLINE = (
+    "lei-9784-1999#art56", "lei-9784-1999#art56_par1", "lei-9784-1999#art59")
+
 IMPLEMENTED: tuple[str, ...] = (ANNUAL, NEXT_CALL, NEW_SELECTION)
 """Citations this computation applies (coverage): the automatic cassação and vacancy
 (art. 13), the place offered in the next chamamento (§ 1º) and the new selection a new
 licence needs (art. 3º, § 4º)."""
 
 
+def _appeal_rule(law: str) -> str:
+    """The appeal against the declaration (module docstring)."""
+    return (
+        "Desta declaração cabe recurso, por razões de legalidade e de mérito, no prazo de "
+        "10 (dez) dias contados da ciência, dirigido ao Secretário Municipal de Transportes "
+        "e Sistema Viário, que, se não a reconsiderar no prazo de 5 (cinco) dias, o "
+        "encaminhará ao Prefeito Municipal (Lei federal nº 9.784/1999, arts. 56, § 1º, e "
+        f"59, aplicada à falta de recurso próprio na {law}, cujos arts. 11 e 25 regem o "
+        "recurso contra o ato de escolha e contra as penalidades)."
+    )
+
+
 def declaracao_vacancia(request: ComputeInput) -> Computed:
     """The expired alvará, the end of the renewal term, no renewal: the place is vacant.
 
-    ``values``: ``ultimo_dia_renovacao``, ``explicacao``.
+    ``values``: ``ultimo_dia_renovacao``, ``explicacao``, ``recurso`` (``regra``).
     """
     data = data_of(request)
     on = request.on
     context = statutory_context(request)
     laws = context.laws
+    appeal = {"regra": _appeal_rule(laws[SCHOOL].short_title)}
     items: list[Item] = list(issue_items(on, request.issued_on, DATE, "a declaração", ANNUAL))
     found, checked = act_at(
         request.history, ALVARA_FORM, data, "/alvara", on,
@@ -75,7 +102,8 @@ def declaracao_vacancia(request: ComputeInput) -> Computed:
         laws=laws,
     )
     items.extend(checked)
-    values: dict[str, Any] = {"ultimo_dia_renovacao": None, "explicacao": None}
+    values: dict[str, Any] = {"ultimo_dia_renovacao": None, "explicacao": None,
+                              "recurso": appeal}
     until = (found.valid_until if found is not None else None) or maybe_date(
         pointers.get(data, "/alvara/valido_ate"))
     if until is None:
