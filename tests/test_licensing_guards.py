@@ -19,8 +19,10 @@ from lavra.checking.report import Item, Status
 from lavra.documents import Engine
 from lavra.issuing import RegistryHistory
 from lavra.registry.database import database_url
+from lavra.registry.effects import Act, Bar
 from lavra.registry.store import Registry, open_registry
 from lavra_americana import pacote
+from lavra_americana.transporte_escolar.estado import transferencia
 
 
 @pytest.fixture(scope="module")
@@ -165,3 +167,22 @@ def test_a_school_alvara_is_refused_while_the_transfer_bar_runs(
     data["data_expedicao"] = "2029-11-28"
     assert items_at(engine, registry, "alvara-transporte-escolar", data, date(2029, 11, 28),
                     "/titular/cpf") == []
+
+
+def test_the_transfer_bar_lasts_what_the_termo_printed() -> None:
+    """escolar art. 15, § 2º: the state bars the cedente until the last day the signed
+    termo printed (its parameter), not a length of its own; an imported termo without
+    the termo's computation gets the 3 years of the law."""
+    data = {"cedente": {"nome": "Ana Cedente", "cpf": "52998224725"},
+            "cessionario": {"nome": "Beto Cessionário", "cpf": "11144477735"},
+            "licenca": {"numero": "ALV-ESC nº 0003/2026"}}
+
+    def bar_until(computed: dict[str, Any]) -> date:
+        termo = Act(1, "termo-transferencia-licenca", "TRF-ESC", "TRF-ESC nº 0001/2026",
+                    data, computed, date(2026, 3, 10), None)
+        [bar] = [e for e in transferencia(termo) if isinstance(e, Bar)]
+        return bar.until
+
+    printed = {"impedimento_cedente": {"anos": 2, "ultimo_dia": "2028-03-10"}}
+    assert bar_until(printed) == date(2028, 3, 10)
+    assert bar_until({}) == date(2029, 3, 10)

@@ -38,6 +38,7 @@ from lavra.registry.effects import (
 )
 from lavra_americana.comum.estado import (
     basis,
+    date_at,
     driver_at,
     named,
     party_at,
@@ -117,7 +118,13 @@ def transferencia(act: Act) -> Sequence[Effect]:
                                 vehicle=vehicle_at(act.data, "/veiculo")))
     cedente = party_at(act.data, "/cedente")
     if cedente is not None:
-        effects.append(Bar(cedente, PER_PERSON, anniversary(act.reference_date, years=3),
+        # The bar's last day is the one the termo printed (its parameter
+        # carencia_nova_licenca_apos_transferencia), so that the state and the signed
+        # act agree; an imported termo, without the termo's computation, gets the
+        # 3 years of the law's text.
+        last_day = date_at(act.computed, "/impedimento_cedente/ultimo_dia")
+        effects.append(Bar(cedente, PER_PERSON,
+                           last_day or anniversary(act.reference_date, years=3),
                            basis("transporte-escolar#art15_par2")))
     return effects
 

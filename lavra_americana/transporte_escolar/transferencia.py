@@ -459,6 +459,7 @@ def _bar_values(on: date, context: StatutoryContext) -> dict[str, Any] | None:
     last, free_on = anniversary(on, years=years), free_from(on, years=years)
     return {
         "anos": years,
+        "ultimo_dia": last,
         "livre_em": free_on,
         "explicacao": (
             f"O cedente não poderá obter outra licença de transporte escolar antes de "
@@ -474,7 +475,7 @@ def termo_transferencia_licenca(request: ComputeInput) -> Computed:
 
     ``values``: those of the requerimento, plus ``registro`` (``assinado_em``,
     ``ultimo_dia``, ``registrado_em``, ``explicacao``), ``impedimento_cedente``
-    (``anos``, ``livre_em``, ``explicacao``).
+    (``anos``, ``ultimo_dia``, ``livre_em``, ``explicacao``).
     """
     data = data_of(request)
     on = request.on
