@@ -132,7 +132,10 @@ class IssuerLike(Protocol):
         *,
         idempotency_key: str | None = None,
         actor: str | None = None,
+        signer: Any = None,
     ) -> Any: ...
+
+    def signer_for(self, account: str, full_name: str, role: str) -> Any: ...
 
     def verify(self, pdf: bytes) -> Any: ...
 

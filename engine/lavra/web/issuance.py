@@ -35,5 +35,14 @@ def issue_document(
     if not may_issue(ctx, user, form_id):
         raise InputError("A sua conta não pode emitir este documento.")
     issuer = ctx.require_issuer()
+    signer = signer_of(ctx, user, form_id)
     with ctx.render_lock:
-        return issuer.issue(form_id, data, idempotency_key=key, actor=user.actor)
+        return issuer.issue(form_id, data, idempotency_key=key, actor=user.actor, signer=signer)
+
+
+def signer_of(ctx: WebContext, user: User, form_id: str) -> Any:
+    """The logged-in signer's own key for the form's role (the person signs, by name)."""
+    role = ctx.form(form_id).signer_role
+    if role is None:
+        raise InputError("Este formulário não é assinado pela Secretaria.")
+    return ctx.require_issuer().signer_for(user.name, user.full_name, role)
