@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +13,10 @@ from lavra.cli.support import shielded
 from lavra.config import DEFAULT_VERIFICATION_URL, load_config
 from lavra.errors import ConfigError, LavraError
 from lavra.inputs.textnorm import clean_text
+
+if TYPE_CHECKING:
+    from lavra.web.context import WebContext
+    from lavra.web.users import User
 
 PASSWORD_ENV = "LAVRA_SENHA"
 
@@ -129,7 +133,7 @@ def users_add(name: str, role: str, full_name: str | None, signer_roles: tuple[s
     _signer_certificates(context, user)
 
 
-def _signer_certificates(context: Any, user: Any) -> None:
+def _signer_certificates(context: WebContext, user: User) -> None:
     """A new signer's own certificates, one per role (the development PKI issues them;
     in production, the one configured in [certificados] is checked)."""
     from lavra.web.users import Role
