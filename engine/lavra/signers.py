@@ -85,8 +85,9 @@ class Signers:
         if configured is not None:
             if configured.file is None:
                 raise ConfigError(
-                    f"O certificado de «{account}» está num token (PKCS#11), que esta "
-                    "instalação não sabe usar: instale o pacote python-pkcs11."
+                    f"O certificado de «{account}» está num token (PKCS#11): a assinatura "
+                    "por token ainda não está disponível nesta versão do lavra; configure "
+                    "o arquivo PKCS#12 (certificado A1) da pessoa em «arquivo»."
                 )
             passphrase = os.environ.get(configured.passphrase_env)
             if not passphrase:
