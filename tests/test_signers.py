@@ -28,7 +28,7 @@ from lavra.documents import Engine
 from lavra.errors import ConfigError, InputError
 from lavra.issuing import Issuer, SignerKey
 from lavra.signing.persons import signer_label
-from lavra.signing.pki import DEV_PASSPHRASE, load_certificates
+from lavra.signing.pki import DEV_PASSPHRASE, load_certificates, make_certificate, pkcs12_bytes
 
 ALV = "alvara-fretamento"
 ON = date(2026, 11, 29)
@@ -141,6 +141,14 @@ def test_in_production_a_signer_without_a_certificate_is_refused(
         'configure [certificados."bruno.lima"] com o certificado ICP-Brasil da pessoa.')
     with pytest.raises(ConfigError, match="variável LAVRA_TESTE_SENHA_ANA"):
         signers.for_account("ana.souza", "Ana Souza", ROLE)
+    # the passphrase typed at signing unlocks her own PKCS#12
+    p12.write_bytes(pkcs12_bytes(make_certificate("Ana Souza", title=CARGO), "pin-da-ana"))
+    key = signers.for_account("ana.souza", "Ana Souza", ROLE, passphrase="pin-da-ana")
+    assert signers.for_key(key, ROLE)[1] == "Ana Souza"
+    wrong = SignerKey(p12, "outra", "ana.souza")
+    with pytest.raises(ConfigError) as refused:
+        signers.for_key(wrong, ROLE)
+    assert "senha incorreta" in refused.value.message and str(p12) not in refused.value.message
 
 
 def test_the_configuration_refuses_unknown_or_ambiguous_keys(

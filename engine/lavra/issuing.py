@@ -217,10 +217,13 @@ class Issuer:
             stamp_font=engine.content.pack.stamp_font_path,
         )
 
-    def signer_for(self, account: str, full_name: str, role: str) -> SignerKey:
+    def signer_for(
+        self, account: str, full_name: str, role: str, passphrase: str | None = None
+    ) -> SignerKey:
         """The key the staff ``account`` signs with as ``role``
         (:meth:`lavra.signers.Signers.for_account`)."""
-        return self.signers.for_account(account, full_name, role, valid_from=self._moment())
+        return self.signers.for_account(account, full_name, role, valid_from=self._moment(),
+                                        passphrase=passphrase)
 
     @classmethod
     def from_config(cls, config: Config | None = None) -> Issuer:

@@ -71,7 +71,8 @@ class Signers:
         return cargo
 
     def for_account(
-        self, account: str, full_name: str, role: str, *, valid_from: datetime | None = None
+        self, account: str, full_name: str, role: str, *, valid_from: datetime | None = None,
+        passphrase: str | None = None,
     ) -> SignerKey:
         """The key of the staff ``account`` for signing as ``role``.
 
@@ -79,6 +80,9 @@ class Signers:
         entry of ``[certificados]``, its passphrase from the variable it names; an
         account it does not list cannot sign. Development: the account's own
         certificate in the development PKI, issued on first use (CN = ``full_name``).
+        ``passphrase``: the one the person typed at signing (production: it unlocks the
+        PKCS#12 instead of the variable's; development: the caller checks it, the
+        development files keep the public passphrase).
         """
         cargo = self._cargo(role)
         configured = self.config.person_certificates.get(account)
@@ -89,7 +93,7 @@ class Signers:
                     "por token ainda não está disponível nesta versão do lavra; configure "
                     "o arquivo PKCS#12 (certificado A1) da pessoa em «arquivo»."
                 )
-            passphrase = os.environ.get(configured.passphrase_env)
+            passphrase = passphrase or os.environ.get(configured.passphrase_env)
             if not passphrase:
                 raise ConfigError(
                     f"A senha do certificado de «{account}» deve estar na variável "
@@ -114,7 +118,16 @@ class Signers:
         The key is unlocked at every call (a wrong passphrase fails here); the signer
         built on it, and its CMS template, are kept per certificate."""
         cargo = self._cargo(role)
-        identity = load_signer(key.certificate, key.passphrase)
+        try:
+            identity = load_signer(key.certificate, key.passphrase)
+        except ConfigError:
+            if key.account is None:  # a file named on the command line: say which
+                raise
+            raise ConfigError(
+                f"Não foi possível abrir o certificado de assinatura da conta «{key.account}»: "
+                "senha incorreta, ou o arquivo do certificado não pôde ser lido (a "
+                "administração confere a configuração [certificados])."
+            ) from None
         name = signer_name(identity.certificate.subject)
         issued_for = certificate_role(identity.certificate)
         if issued_for is not None and issued_for != role:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from typing import Any
 
 from fastapi.testclient import TestClient
 from identities import set_vehicle
@@ -19,16 +20,37 @@ NEW = f"/equipe/novo/{ALV}"
 CARGO = "Secretário Municipal de Transportes e Sistema Viário"
 
 
-def _issue(client: TestClient, ctx: WebContext, account: str, placa: str) -> str:
-    login(client, account)
+def _post(client: TestClient, ctx: WebContext, placa: str, password: str) -> Any:
     token = csrf_of(client, NEW)
     data = example(ALV)
     set_vehicle(data["veiculo"], placa)
     pairs = to_pairs(ctx.schema(ALV), data)
-    issued = client.post(NEW, data=form_data([("csrf", token), ("_acao", "emitir"), *pairs]),
-                         follow_redirects=False)
+    return client.post(NEW, data=form_data([("csrf", token), ("_acao", "emitir"),
+                                            ("_senha_assinatura", password), *pairs]),
+                       follow_redirects=False)
+
+
+def _issue(client: TestClient, ctx: WebContext, account: str, placa: str) -> str:
+    login(client, account)
+    issued = _post(client, ctx, placa, PASSWORD)
     assert issued.status_code == 303, errors_in(issued.text)
     return str(issued.headers["location"]).split("?")[0]
+
+
+def test_the_page_asks_the_signers_password_at_signing(
+    client: TestClient, web_context: WebContext
+) -> None:
+    login(client, "sergio")
+    assert '<label for="senha-assinatura">Senha de assinatura</label>' in client.get(NEW).text
+    missing = _post(client, web_context, "SEN1H11", "")
+    assert missing.status_code == 422
+    assert "Informe a sua senha de assinatura para emitir." in missing.text
+    wrong = _post(client, web_context, "SEN1H11", "senha-errada-000")
+    assert wrong.status_code == 422
+    assert "Senha de assinatura incorreta. Nada foi emitido." in wrong.text
+    assert "(campo" not in missing.text + wrong.text
+    assert "senha-errada-000" not in wrong.text
+    assert web_context.registry.search("SEN1H11") == ()
 
 
 def test_two_signers_each_sign_as_themselves(
