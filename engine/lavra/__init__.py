@@ -25,6 +25,7 @@ No module of the engine imports a pack. The top-level modules may import::
 
     lavra.errors      nothing
     lavra.textutil    nothing
+    lavra.demochains  nothing
     lavra.pack        lavra.errors
     lavra.config      lavra.errors lavra.inputs lavra.pack
     lavra.documents   lavra.errors lavra.textutil lavra.inputs lavra.pack lavra.config
@@ -32,9 +33,11 @@ No module of the engine imports a pack. The top-level modules may import::
     lavra.staff       lavra.errors lavra.law lavra.registry
     lavra.verifying   lavra.errors lavra.inputs lavra.pack lavra.config lavra.signing
                       lavra.registry
+    lavra.signers     lavra.errors lavra.config lavra.signing
     lavra.issuing     lavra.errors lavra.textutil lavra.inputs lavra.pack lavra.config
                       lavra.law lavra.checking lavra.render lavra.signing
                       lavra.registry lavra.documents lavra.staff lavra.verifying
+                      lavra.signers
     lavra.recording   lavra.errors lavra.textutil lavra.inputs lavra.checking lavra.law
                       lavra.registry lavra.staff
 """

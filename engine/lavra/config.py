@@ -18,8 +18,20 @@ environment variables ``LAVRA_PACK``, ``LAVRA_DATA`` and ``LAVRA_DATABASE_URL``.
     certificado = "/etc/lavra/secretario.p12"
     senha_variavel = "LAVRA_SENHA_SECRETARIO"   # the passphrase comes from this variable
 
-Without ``[assinantes]`` the development PKI of ``lavra keys init`` (no legal validity)
-signs, one certificate per role.
+    [certificados."ana.souza"]           # production: the certificate of one staff account
+    arquivo = "/etc/lavra/pessoas/ana.souza.p12"   # her PKCS#12 (A1 certificate)
+    senha_variavel = "LAVRA_SENHA_ANA"             # its passphrase comes from this variable
+
+    [certificados."bruno.lima"]          # or a token / smart card (A3) through PKCS#11
+    pkcs11_modulo = "/usr/lib/x86_64-linux-gnu/opensc-pkcs11.so"
+    pkcs11_token = "BRUNO LIMA"          # the token's label
+    pkcs11_chave = "Assinatura"          # the key's label on the token (optional)
+    senha_variavel = "LAVRA_PIN_BRUNO"   # the PIN comes from this variable
+
+Without ``[assinantes]`` and ``[certificados]`` the development PKI of ``lavra keys
+init`` (no legal validity) signs: a certificate per role, and one per signer account
+(:mod:`lavra.signing.persons`). Once ``[certificados]`` is configured, a signer account
+it does not list cannot sign.
 """
 
 from __future__ import annotations
@@ -49,10 +61,12 @@ KNOWN_KEYS = {
     "assinantes": "certificados dos signatários por papel",
     "renderizador": "gerador do PDF dos documentos emitidos (weasyprint ou typst)",
     "pasta_lotes": "pasta dos arquivos das execuções em lote iniciadas pela web",
+    "certificados": "certificado de cada conta de assinante (PKCS#12 ou token PKCS#11)",
 }
 #: The renderers of issued documents (drafts and requerimentos are always WeasyPrint's).
 RENDERERS = ("weasyprint", "typst")
 SIGNER_KEYS = {"nome", "certificado", "senha_variavel"}
+PERSON_KEYS = {"arquivo", "pkcs11_modulo", "pkcs11_token", "pkcs11_chave", "senha_variavel"}
 
 
 @dataclass(frozen=True)
@@ -65,6 +79,17 @@ class SignerConfig:
 
 
 @dataclass(frozen=True)
+class PersonCertificate:
+    """The production certificate of one staff account: a PKCS#12 file or a PKCS#11 token."""
+
+    passphrase_env: str
+    file: Path | None = None
+    pkcs11_module: Path | None = None
+    pkcs11_token: str | None = None
+    pkcs11_key: str | None = None
+
+
+@dataclass(frozen=True)
 class Config:
     pack_dir: Path
     data_dir: Path
@@ -74,6 +99,14 @@ class Config:
     signers: Mapping[str, SignerConfig] = field(default_factory=dict)
     renderer: str = RENDERERS[0]
     batch_dir: Path | None = None
+    #: Each signer account's own certificate (``[certificados.<conta>]``).
+    person_certificates: Mapping[str, PersonCertificate] = field(default_factory=dict)
+
+    @property
+    def production_signing(self) -> bool:
+        """True once a production certificate is configured (the development PKI's
+        certificates then neither sign nor verify)."""
+        return bool(self.signers or self.person_certificates)
 
     @property
     def pki_dir(self) -> Path:
@@ -113,6 +146,44 @@ def _signers(path: Path, raw: Any) -> dict[str, SignerConfig]:
             ),
         )
     return signers
+
+
+def _person_certificates(path: Path, raw: Any) -> dict[str, PersonCertificate]:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"Em {path}, «certificados» deve ser uma tabela por conta.")
+    found = {}
+    for account, entry in raw.items():
+        where = f"certificados.{account}"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"Em {path}, «{where}» deve ser uma tabela.")
+        unknown = sorted(set(entry) - PERSON_KEYS)
+        if unknown:
+            raise ConfigError(
+                f"Em {path}, «{where}»: chaves desconhecidas {', '.join(unknown)} "
+                f"(aceitas: {', '.join(sorted(PERSON_KEYS))})."
+            )
+        values = {key: _text(path, f"{where}.{key}", value) for key, value in entry.items()}
+        if "senha_variavel" not in values:
+            raise ConfigError(f"Em {path}, «{where}»: falta «senha_variavel».")
+        if ("arquivo" in values) == ("pkcs11_modulo" in values):
+            raise ConfigError(
+                f"Em {path}, «{where}»: informe «arquivo» (PKCS#12) ou «pkcs11_modulo» "
+                "(token), um dos dois."
+            )
+        if "pkcs11_modulo" in values and "pkcs11_token" not in values:
+            raise ConfigError(f"Em {path}, «{where}»: falta «pkcs11_token» (o rótulo do token).")
+        if "arquivo" in values and ({"pkcs11_token", "pkcs11_chave"} & set(values)):
+            raise ConfigError(
+                f"Em {path}, «{where}»: «pkcs11_token» e «pkcs11_chave» valem só para token."
+            )
+        found[str(account)] = PersonCertificate(
+            passphrase_env=values["senha_variavel"],
+            file=Path(values["arquivo"]) if "arquivo" in values else None,
+            pkcs11_module=Path(values["pkcs11_modulo"]) if "pkcs11_modulo" in values else None,
+            pkcs11_token=values.get("pkcs11_token"),
+            pkcs11_key=values.get("pkcs11_chave"),
+        )
+    return found
 
 
 #: tomllib's messages (English, unstable wording) by their start, in pt-BR.
@@ -163,7 +234,12 @@ def _read_file(path: Path) -> dict[str, Any]:
         )
     values: dict[str, Any] = {}
     for key, value in raw.items():
-        values[key] = _signers(path, value) if key == "assinantes" else _text(path, key, value)
+        if key == "assinantes":
+            values[key] = _signers(path, value)
+        elif key == "certificados":
+            values[key] = _person_certificates(path, value)
+        else:
+            values[key] = _text(path, key, value)
     renderer = values.get("renderizador", RENDERERS[0])
     if renderer not in RENDERERS:
         raise ConfigError(
@@ -194,4 +270,5 @@ def load_config(cwd: Path | None = None) -> Config:
         signers=values.get("assinantes", {}),
         renderer=values.get("renderizador", RENDERERS[0]),
         batch_dir=Path(values["pasta_lotes"]) if "pasta_lotes" in values else None,
+        person_certificates=values.get("certificados", {}),
     )

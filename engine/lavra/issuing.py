@@ -12,20 +12,18 @@ failure anywhere leaves neither a number nor a record behind (see lavra.registry
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lavra.checking.content import Content
 from lavra.checking.report import Report
-from lavra.config import Config, SignerConfig, load_config
+from lavra.config import Config, load_config
 from lavra.documents import Engine, Prepared
-from lavra.errors import ConfigError, InputError, LavraError
+from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.facts import Fact
@@ -39,12 +37,8 @@ from lavra.registry.records import (
     search_keys,
 )
 from lavra.registry.store import Registry, open_registry
-from lavra.signing.pades import DocumentSigner
-from lavra.signing.pki import (
-    DEV_PASSPHRASE,
-    DevPki,
-    init_dev_pki,
-)
+from lavra.signers import SignerKey, Signers
+from lavra.signing.pki import DevPki, init_dev_pki
 from lavra.signing.verification import (
     new_code,
     normalize_code,
@@ -190,63 +184,6 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
-class Signers:
-    """The signers of each role: the configured certificates, else the development PKI."""
-
-    def __init__(
-        self, config: Config, roles: Mapping[str, str], *, stamp_font: Path | None = None
-    ) -> None:
-        self.config = config
-        self.roles = dict(roles)
-        self.stamp_font = stamp_font
-        self._cache: dict[str, tuple[DocumentSigner, str]] = {}
-
-    def _dev_pki(self) -> DevPki:
-        if not (self.config.pki_dir / "raiz.pem").exists():
-            raise ConfigError(
-                "Não há certificado para assinar: execute «lavra keys init» para criar a PKI "
-                "de desenvolvimento (sem validade jurídica) ou configure [assinantes] com o "
-                "certificado do Município."
-            )
-        return init_dev_pki(self.config.pki_dir, self.roles, passphrase=DEV_PASSPHRASE)
-
-    def get(self, role: str) -> tuple[DocumentSigner, str]:
-        """The signer of ``role`` and the name it signs with (loaded once per process)."""
-        if role not in self._cache:
-            cargo = self.roles.get(role)
-            if cargo is None:
-                raise ConfigError(f"Papel de assinatura desconhecido: «{role}».")
-            configured: SignerConfig | None = self.config.signers.get(role)
-            if configured is not None:
-                passphrase = os.environ.get(configured.passphrase_env)
-                if passphrase is None:
-                    raise ConfigError(
-                        f"A senha do certificado de «{role}» deve estar na variável "
-                        f"{configured.passphrase_env}."
-                    )
-                signer = DocumentSigner.from_pkcs12(
-                    configured.certificate,
-                    passphrase,
-                    cargo=cargo,
-                    timestamp_url=self.config.timestamp_url,
-                    stamp_font=self.stamp_font,
-                )
-                self._cache[role] = (signer, configured.name)
-            else:
-                identity = self._dev_pki().load(role)
-                signer = DocumentSigner(
-                    identity,
-                    cargo=cargo,
-                    timestamp_url=self.config.timestamp_url,
-                    stamp_font=self.stamp_font,
-                )
-                self._cache[role] = (
-                    signer,
-                    "Signatário de desenvolvimento (sem validade jurídica)",
-                )
-        return self._cache[role]
-
-
 Clock = Callable[[], datetime]
 """The moment "now", timezone-aware: injected only by ``lavra demo`` and the tests."""
 
@@ -279,6 +216,14 @@ class Issuer:
             engine.content.organization.roles,
             stamp_font=engine.content.pack.stamp_font_path,
         )
+
+    def signer_for(
+        self, account: str, full_name: str, role: str, passphrase: str | None = None
+    ) -> SignerKey:
+        """The key the staff ``account`` signs with as ``role``
+        (:meth:`lavra.signers.Signers.for_account`)."""
+        return self.signers.for_account(account, full_name, role, valid_from=self._moment(),
+                                        passphrase=passphrase)
 
     @classmethod
     def from_config(cls, config: Config | None = None) -> Issuer:
@@ -329,8 +274,12 @@ class Issuer:
         actor: str | None = None,
         docx: bool = True,
         example_values: bool = False,
+        signer: SignerKey | None = None,
     ) -> IssueResult:
-        """Number, render, sign and record; or refuse (IncompleteError) and record nothing."""
+        """Number, render, sign and record; or refuse (IncompleteError) and record nothing.
+
+        ``signer``: the key of the person who signs (their name and the form's cargo
+        are printed and stamped); without it, the role's certificate signs."""
         form = self.engine.content.form(form_id)
         if form.series is None or form.signer_role is None:
             raise InputError(
@@ -355,6 +304,7 @@ class Issuer:
             built = self.build_document(
                 form_id, data, prepared.on, printed_number(series, *parse_number(formatted)),
                 docx=docx, example_values=example_values, retry_of=idempotency_key,
+                signer=signer,
             )
             files["pdf"], files["docx"] = built.pdf, built.docx
             return built
@@ -381,6 +331,7 @@ class Issuer:
         example_values: bool = False,
         retry_of: str | None = None,
         reserved: bool = False,
+        signer: SignerKey | None = None,
     ) -> Built:
         """Check, render and sign the document that carries the number ``printed`` (with
         its series): what :meth:`issue` records, and what a batch run records under the
@@ -389,7 +340,10 @@ class Issuer:
         form = self.engine.content.form(form_id)
         if form.signer_role is None:
             raise InputError(f"O formulário «{form_id}» não é assinado pela Secretaria.")
-        signer, signer_name = self.signers.get(form.signer_role)
+        document_signer, name = (
+            self.signers.get(form.signer_role) if signer is None
+            else self.signers.for_key(signer, form.signer_role)
+        )
         current = self.prepare(form_id, data, on, example_values=example_values,
                                retry_of=retry_of)
         if not current.report.complete:
@@ -403,12 +357,12 @@ class Issuer:
             code=code,
             url=self.config.verification_url,
             qr_png=qr_png(page),
-            signer_name=signer_name,
+            signer_name=name,
             docx=docx,
         )
-        signed = signer.sign(
+        signed = document_signer.sign(
             laid.pdf,
-            signer_name=signer_name,
+            signer_name=name,
             field_box=laid.signature_box,
             reason=f"Emissão de {current.computed.get('titulo_documento') or form.title} "
             f"{printed}",
@@ -467,6 +421,7 @@ __all__ = [
     "IncompleteError",
     "IssueResult",
     "Issuer",
+    "SignerKey",
     "VerificationResult",
     "ensure_dev_pki",
     "registry_url",

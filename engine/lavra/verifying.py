@@ -27,6 +27,7 @@ from lavra.config import Config, load_config
 from lavra.errors import ConfigError, InputError
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry, open_registry
+from lavra.signing.persons import signer_label
 from lavra.signing.pki import REVOCATION_DIR, TRUSTED_DIR, load_certificates, load_revocation_info
 from lavra.signing.verification import find_verification_code, normalize_code, verify_pdf
 
@@ -127,7 +128,7 @@ def trust_roots(config: Config) -> list[x509.Certificate]:
     never pass as authentic once the municipality's certificates are in use)."""
     roots: list[x509.Certificate] = []
     dev_root = config.pki_dir / "raiz.pem"
-    if dev_root.exists() and not config.signers:
+    if dev_root.exists() and not config.production_signing:
         roots.extend(load_certificates(dev_root))
     trusted = config.pki_dir / TRUSTED_DIR
     if trusted.is_dir():
@@ -217,7 +218,7 @@ class Verifier:
             cancelled=cancelled,
             number=record.formatted if record else None,
             form=record.form if record else None,
-            signer=check.signer_subject,
+            signer=signer_label(check.signer_subject),
             code=code,
             problems=tuple(problems),
             series=record.series if record else None,

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 from webhelpers import REPO
 
+from lavra.cli.main import main
 from lavra.cli.web import serve, users
 from lavra.config import load_config
 from lavra.web import WebContext
@@ -26,6 +27,15 @@ def test_users_add_list_and_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     signer = runner.invoke(users, ["add", "ana", "--role", "assinante",
                                    "--assina-como", "secretario-transportes"])
     assert signer.exit_code == 0, signer.output
+    # no development PKI yet: the account is made, and the missing certificate is said
+    assert "Atenção: Não há certificado para assinar: execute «lavra keys init»" in (
+        signer.output)
+    assert runner.invoke(main, ["keys", "init"]).exit_code == 0
+    bia = runner.invoke(users, ["add", "bia", "--role", "assinante", "--nome", "Beatriz Prado",
+                                "--assina-como", "secretario-transportes"])
+    p12 = tmp_path / "dados" / "pki" / "assinantes" / "bia.secretario-transportes.p12"
+    assert ("Certificado de assinatura de Beatriz Prado, Secretário Municipal de Transportes "
+            f"e Sistema Viário: {p12}") in bia.output and p12.is_file()
     wrong = runner.invoke(users, ["add", "rui", "--role", "assinante", "--assina-como", "papa"])
     assert wrong.exit_code == 2 and "Papel de assinatura desconhecido" in wrong.output
     duplicate = runner.invoke(users, ["add", "ana", "--role", "redator"])

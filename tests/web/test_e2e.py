@@ -152,6 +152,7 @@ def test_clerk_drafts_signer_issues_and_the_public_verifies(
     signer.goto(f"{base}/equipe/novo/{ALV}")
     _fill(signer, pairs)
     expect(signer.locator("#relatorio .relatorio-resumo")).to_contain_text("Completo")
+    signer.fill("#senha-assinatura", PASSWORD)  # the signer's password, asked at signing
     signer.click("#emitir")
     signer.wait_for_url(f"{base}/equipe/documentos/**")
     expect(signer.locator("h1")).to_contain_text(

@@ -6,7 +6,7 @@ import re
 
 from fastapi.testclient import TestClient
 from identities import set_vehicle
-from webhelpers import ALV, csrf_of, errors_in, example, form_data, login
+from webhelpers import ALV, PASSWORD, csrf_of, errors_in, example, form_data, login
 
 from lavra.web import WebContext
 from lavra.web.formparse import to_pairs
@@ -27,7 +27,8 @@ def test_clerk_previews_a_draft(client: TestClient, web_context: WebContext) -> 
 def test_signer_issues_finds_and_cancels(client: TestClient, web_context: WebContext) -> None:
     login(client, "sergio")
     token = csrf_of(client, NEW)
-    incomplete = client.post(NEW, data={"csrf": token, "_acao": "emitir", "cliente": "X"})
+    incomplete = client.post(NEW, data={"csrf": token, "_acao": "emitir", "cliente": "X",
+                                        "_senha_assinatura": PASSWORD})
     assert incomplete.status_code == 422
     assert "não pode ser emitido" in " ".join(errors_in(incomplete.text))
     data = example(ALV)
@@ -37,7 +38,8 @@ def test_signer_issues_finds_and_cancels(client: TestClient, web_context: WebCon
     pairs = to_pairs(web_context.schema(ALV), data)
     issued = client.post(
         NEW,
-        data=form_data([("csrf", token), ("_acao", "emitir"), ("_chave", "pagina-1"), *pairs]),
+        data=form_data([("csrf", token), ("_acao", "emitir"), ("_chave", "pagina-1"),
+                        ("_senha_assinatura", PASSWORD), *pairs]),
         follow_redirects=False,
     )
     assert issued.status_code == 303, errors_in(issued.text)

@@ -115,6 +115,7 @@ LAZY_COMMANDS = {
     "lote": "lavra.cli.batch:lote",
     "valores": "lavra.cli.values:values",
     "cadastro": "lavra.cli.cadastro:cadastro",
+    "keys": "lavra.cli.keys:keys_group",
 }
 
 
@@ -273,30 +274,17 @@ def demo_command(output: Path) -> None:
     click.echo(f"Registro e PKI de desenvolvimento (sem validade jurídica) em {output / 'dados'}.")
 
 
-@main.group("keys")
-def keys_group() -> None:
-    """Certificados de assinatura."""
+CERTIFICATE_PASSWORD_ENV = "LAVRA_SENHA_CERTIFICADO"
 
 
-@keys_group.command("init")
-@click.option("--force", is_flag=True, help="Recria a PKI mesmo que já exista.")
-@shielded
-def keys_init_command(force: bool) -> None:
-    """Cria a PKI de desenvolvimento (SEM VALIDADE JURÍDICA) na pasta de dados.
-
-    Uma autoridade raiz e um certificado por papel de assinatura (secretário de
-    transportes, agente de fiscalização, prefeito). Em produção use o certificado
-    do Município (configuração [assinantes]).
-    """
-    from lavra.documents import Engine
-    from lavra.signing.pki import init_dev_pki
-
-    config = load_config()
-    engine = Engine.from_config(config)
-    pki = init_dev_pki(config.pki_dir, engine.content.organization.roles, force=force)
-    click.echo(f"PKI de desenvolvimento (sem validade jurídica) em {pki.folder}:")
-    for role, path in sorted(pki.signers.items()):
-        click.echo(f"  {role:<24} {path}")
+def _certificate_password() -> str:
+    """The passphrase (or PIN) of --certificado: from the environment, else asked."""
+    password = os.environ.get(CERTIFICATE_PASSWORD_ENV)
+    if password is None:
+        password = click.prompt("Senha do certificado", hide_input=True, err=True)
+    if not isinstance(password, str) or not password:
+        raise InputError("A senha do certificado não foi informada.", field="--certificado")
+    return password
 
 
 def _issuer() -> Issuer:
@@ -323,6 +311,12 @@ def _issuer() -> Issuer:
 @click.option(
     "--chave", "key", help="Chave de idempotência: repetir a emissão devolve o mesmo documento."
 )
+@click.option(
+    "--certificado", "certificate", type=click.Path(path_type=Path, dir_okay=False),
+    metavar="ARQUIVO.p12",
+    help=f"Certificado (PKCS#12) de quem assina; a senha vem de {CERTIFICATE_PASSWORD_ENV} "
+    "ou é pedida no terminal.",
+)
 @ON_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @shielded
@@ -332,17 +326,24 @@ def issue_command(
     output: Path,
     docx: Path | None,
     key: str | None,
+    certificate: Path | None,
     on: str | None,
     as_json: bool,
 ) -> None:
-    """Emite o FORMULÁRIO com os DADOS: numera, assina e registra; ou recusa se incompleto."""
-    from lavra.issuing import IncompleteError
+    """Emite o FORMULÁRIO com os DADOS: numera, assina e registra; ou recusa se incompleto.
+
+    Com --certificado, o documento e o carimbo da assinatura nomeiam a pessoa do
+    certificado, no cargo que o formulário exige."""
+    from lavra.issuing import IncompleteError, SignerKey
 
     if key is not None:
         key = clean_text(key, what="A chave de idempotência (--chave)", field="--chave")
     check_writable(output)
     if docx is not None:
         check_writable(docx)
+    signer = None
+    if certificate is not None:
+        signer = SignerKey(certificate, _certificate_password(), None)
     issuer = _issuer()
     try:
         result = issuer.issue(
@@ -352,6 +353,7 @@ def issue_command(
             idempotency_key=key,
             actor=os.environ.get("USER"),
             docx=docx is not None,
+            signer=signer,
         )
     except IncompleteError as error:
         click.echo(error.message, err=True)
@@ -434,6 +436,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
     Para um documento que concedeu licença, diz também a situação da licença. Com
     --numero, diz se o número foi emitido ou inutilizado (numeração inutilizada)."""
     # Neither the renderer nor the content pack: only the validator and the registry.
+    from lavra.signing.persons import signer_label
     from lavra.verifying import Verifier, licence_situation
 
     day = _on(on) or today()
@@ -455,7 +458,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
             "printed": record.printed,
             "form": record.form,
             "issued_at": record.issued_at_local.isoformat(),
-            "signer": record.signer_subject,
+            "signer": signer_label(record.signer_subject),
             "cancelled": record.cancelled,
             "cancel_reason": record.cancel_reason,
             "licence": licence.to_json() if licence else None,
@@ -467,7 +470,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
             click.echo(
                 f"{record.printed} (formulário {record.form}), emitido em "
                 f"{record.issued_at_local:%d/%m/%Y %H:%M}, assinado por "
-                f"{record.signer_subject}: {state}."
+                f"{signer_label(record.signer_subject)}: {state}."
             )
             if licence is not None:
                 click.echo(f"Situação da licença: {licence.text}.")

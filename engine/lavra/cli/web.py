@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +13,10 @@ from lavra.cli.support import shielded
 from lavra.config import DEFAULT_VERIFICATION_URL, load_config
 from lavra.errors import ConfigError, LavraError
 from lavra.inputs.textnorm import clean_text
+
+if TYPE_CHECKING:
+    from lavra.web.context import WebContext
+    from lavra.web.users import User
 
 PASSWORD_ENV = "LAVRA_SENHA"
 
@@ -125,6 +130,25 @@ def users_add(name: str, role: str, full_name: str | None, signer_roles: tuple[s
         name, password, parse_role(role), full_name=full_name, signer_roles=signer_roles
     )
     click.echo(f"Conta «{user.name}» criada: {user.role_label}.")
+    _signer_certificates(context, user)
+
+
+def _signer_certificates(context: WebContext, user: User) -> None:
+    """A new signer's own certificates, one per role (the development PKI issues them;
+    in production, the one configured in [certificados] is checked)."""
+    from lavra.web.users import Role
+
+    if user.role is not Role.SIGNER:
+        return
+    cargos = context.signer_roles()
+    for role in user.signer_roles:
+        try:
+            key = context.require_issuer().signer_for(user.name, user.full_name, role)
+        except LavraError as error:
+            click.echo(f"Atenção: {error.message}", err=True)
+            continue
+        click.echo(f"Certificado de assinatura de {user.full_name}, {cargos[role]}: "
+                   f"{key.certificate}")
 
 
 @users.command("list")

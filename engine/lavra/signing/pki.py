@@ -142,6 +142,7 @@ def make_certificate(
     issuer: SignerIdentity | None = None,
     organization: str = DEV_ORGANIZATION,
     organizational_unit: str | None = None,
+    title: str | None = None,
     valid_from: datetime | None = None,
     valid_for: timedelta = DEV_VALIDITY,
     ca: bool = False,
@@ -149,6 +150,7 @@ def make_certificate(
 ) -> SignerIdentity:
     """A new RSA key and certificate; self-signed (a root CA) when ``issuer`` is None.
 
+    ``title``: the signer's cargo (X.520 ``title``), beside the person's name in CN.
     End-entity certificates have key usage digitalSignature + nonRepudiation;
     ``timestamping=True`` makes a time-stamping authority certificate instead.
     """
@@ -164,6 +166,12 @@ def make_certificate(
     ]
     if organizational_unit:
         attributes.append(x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, organizational_unit))
+    if title:
+        if len(title) > _NAME_MAX:
+            raise InputError(
+                f"O cargo (title) do certificado deve ter até {_NAME_MAX} caracteres: «{title}»."
+            )
+        attributes.append(x509.NameAttribute(NameOID.TITLE, title))
     attributes.append(x509.NameAttribute(NameOID.COMMON_NAME, common_name))
     subject = x509.Name(attributes)
     start = (valid_from or datetime.now(UTC)).replace(microsecond=0)
@@ -408,6 +416,11 @@ def _write_readme(folder: Path) -> None:
         f"Certificado raiz (âncora de confiança para verificação): {ROOT_CERT_FILE}",
         "Chave e certificado de cada papel (um arquivo PKCS#12 por papel):",
         *(f"  {name}" for name in role_files),
+        "",
+        "Certificado de cada pessoa que assina (nome da pessoa no CN, cargo no título),",
+        "criado com «lavra keys init --signatario» ou ao criar a conta de assinante:",
+        "  assinantes/<conta>.<papel>.p12",
+        f"Senha de todos os arquivos PKCS#12 desta pasta: {DEV_PASSPHRASE}",
         "",
     ]
     _write_atomic(folder / README_FILE, "\n".join(lines).encode("utf-8"))

@@ -20,9 +20,10 @@ from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import MAX_DATA_BYTES, MAX_STRING_CHARS, check_date, load_json, parse_data
 from lavra.inputs.textnorm import MAX_DEPTH, clean_text, clean_tree
 from lavra.law.model import resolve
+from lavra.signing.persons import signer_label
 from lavra.web.common import DOCX, PDF, AccessDenied, NotFound, context_of, file_response
 from lavra.web.context import WebContext
-from lavra.web.issuance import issue_document, may_cancel
+from lavra.web.issuance import issue_document, may_cancel, signer_of
 from lavra.web.pages_public import _read, lookup, public_record, verify_upload_bytes
 from lavra.web.users import User
 
@@ -316,7 +317,7 @@ def _record_json(ctx: WebContext, record: Any) -> dict[str, Any]:
         "issued_at": record.issued_at.isoformat(),
         "reference_date": record.reference_date.isoformat(),
         "valid_until": record.valid_until.isoformat() if record.valid_until else None,
-        "signer": record.signer_subject,
+        "signer": signer_label(record.signer_subject),
         "cpf_cnpj": record.cpf_cnpj,
         "placa": record.placa,
         "cancel_reason": record.cancel_reason,
@@ -335,9 +336,11 @@ def issue(request: Request, body: IssueRequest, user: Staff) -> dict[str, Any]:
     data = _data(body.data)
     if body.on is not None:
         issuer = ctx.require_issuer()
+        signer = signer_of(ctx, user, body.form)
         with ctx.render_lock:
             result = issuer.issue(body.form, data, _on(body.on),
-                                  idempotency_key=body.idempotency_key, actor=user.actor)
+                                  idempotency_key=body.idempotency_key, actor=user.actor,
+                                  signer=signer)
     else:
         result = issue_document(ctx, body.form, data, body.idempotency_key, user)
     return {**_record_json(ctx, result.record), "report": result.report.to_json()}

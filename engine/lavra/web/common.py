@@ -16,6 +16,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from starlette.datastructures import FormData, UploadFile
 
 from lavra.errors import InputError, LavraError, describe_error
+from lavra.signing.persons import signer_label
 from lavra.web.context import WebContext
 from lavra.web.formmodel import MAX_FIELDS
 from lavra.web.users import User
@@ -42,6 +43,7 @@ def make_templates() -> Jinja2Templates:
         lstrip_blocks=True,
     )
     env.filters["data_br"] = _date_br
+    env.filters["assinante"] = signer_label
     env.filters["data_hora_br"] = _datetime_br
     env.filters["urlquote"] = lambda value: quote(str(value), safe="")
     return Jinja2Templates(env=env)

@@ -132,6 +132,11 @@ class IssuerLike(Protocol):
         *,
         idempotency_key: str | None = None,
         actor: str | None = None,
+        signer: Any = None,
+    ) -> Any: ...
+
+    def signer_for(
+        self, account: str, full_name: str, role: str, passphrase: str | None = None
     ) -> Any: ...
 
     def verify(self, pdf: bytes) -> Any: ...

@@ -30,10 +30,39 @@ def issue_document(
     data: Mapping[str, Any],
     key: str | None,
     user: User,
+    password: str | None = None,
 ) -> Any:
-    """Number, sign and record the document; raises the issuer's errors (pt-BR)."""
+    """Number, sign and record the document; raises the issuer's errors (pt-BR).
+
+    ``password``: typed by the signer at signing (the page asks it; an API token
+    signs without it)."""
     if not may_issue(ctx, user, form_id):
         raise InputError("A sua conta não pode emitir este documento.")
     issuer = ctx.require_issuer()
+    signer = signer_of(ctx, user, form_id, password)
     with ctx.render_lock:
-        return issuer.issue(form_id, data, idempotency_key=key, actor=user.actor)
+        return issuer.issue(form_id, data, idempotency_key=key, actor=user.actor, signer=signer)
+
+
+def signer_of(ctx: WebContext, user: User, form_id: str, password: str | None = None) -> Any:
+    """The logged-in signer's own key for the form's role (the person signs, by name).
+
+    ``password`` (the page's "Senha de assinatura"): in production it unlocks the
+    person's PKCS#12; with the development certificates it must be the account's own
+    password (the development files' passphrase is public)."""
+    role = ctx.form(form_id).signer_role
+    if role is None:
+        raise InputError("Este formulário não é assinado pela Secretaria.")
+    if password is not None:
+        if not password:
+            raise InputError("Informe a sua senha de assinatura para emitir.")
+        if not ctx.config.production_signing and ctx.users.authenticate(
+                user.name, password) is None:
+            raise InputError("Senha de assinatura incorreta. Nada foi emitido.")
+    return ctx.require_issuer().signer_for(
+        user.name, user.full_name, role,
+        password if ctx.config.production_signing else None)
+
+
+#: The signing password's field on the form page (never kept nor echoed).
+PASSWORD_FIELD = "_senha_assinatura"

@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from lavra.errors import InputError, LavraError
 from lavra.recording import FactDeadline, FactRecorder
 from lavra.registry.records import IssuedRecord
+from lavra.signing.persons import signer_label
 from lavra.signing.verification import normalize_code
 from lavra.verifying import licence_situation
 from lavra.web.common import (
@@ -165,7 +166,7 @@ def public_record(ctx: WebContext, record: IssuedRecord, on: date) -> dict[str, 
         "formulario": record.form,
         "titulo": ctx.record_title(record),
         "emitido_em": record.issued_at_local.isoformat(timespec="minutes"),
-        "assinante": record.signer_subject,
+        "assinante": signer_label(record.signer_subject),
         "situacao": "cancelado" if record.cancelled else "válido",
         "cancelado_em": record.cancelled_at_local.isoformat(timespec="minutes")
         if record.cancelled_at_local

@@ -29,10 +29,10 @@ from lavra.web.common import (
 )
 from lavra.web.context import WebContext
 from lavra.web.forms import form_page, live_report, submission
-from lavra.web.issuance import issue_document, may_cancel
+from lavra.web.issuance import PASSWORD_FIELD, issue_document, may_cancel
 from lavra.web.pages_facts import facts_page_context
 from lavra.web.pages_licences import licence_section
-from lavra.web.users import ROLE_LABELS, Role, User, parse_role
+from lavra.web.users import MAX_PASSWORD, ROLE_LABELS, Role, User, parse_role
 
 router = APIRouter(include_in_schema=False)
 
@@ -140,8 +140,10 @@ async def new_document_post(request: Request, form_id: str) -> Response:
                 + "."
             )
         key = str(posted.get("_chave") or "")[:100] or None
+        password = str(posted.get(PASSWORD_FIELD) or "")[:MAX_PASSWORD]
         try:
-            result = await run_in_threadpool(issue_document, ctx, form.id, sent.data, key, user)
+            result = await run_in_threadpool(issue_document, ctx, form.id, sent.data, key, user,
+                                             password)
         except LavraError as error:
             report = getattr(error, "report", None)
             if report is None:
