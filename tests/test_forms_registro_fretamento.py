@@ -24,15 +24,18 @@ from formcases import DELETE, assert_reported, at, example, setter
 from identities import set_vehicle
 from issuers import VERIFICATION_URL
 
+from lavra.batch.inputs import parse_lines
 from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.inputs.reading import TIMEZONE
-from lavra.issuing import Issuer, ensure_dev_pki
+from lavra.issuing import Issuer, RegistryHistory, ensure_dev_pki
 from lavra.registry.database import database_url
 from lavra.registry.effects import LicenceStatus
+from lavra.registry.importing import plan_import
 from lavra.registry.store import open_registry
+from lavra_americana import pacote
 
 CRE = "certidao-registro-fretamento"
 ALV = "alvara-fretamento"
@@ -222,3 +225,26 @@ def test_one_registration_per_company_a_new_one_replaces_it(
     issuer.cancel(bare, "emitida em duplicidade", "Chefia da SETRANSV", series=series)
     old = issuer.history.licence_status(first, CRE)
     assert old is not None and old.status == LicenceStatus.ACTIVE
+
+
+def test_an_imported_registration_counts_for_the_alvara(engine: Engine, tmp_path: Path) -> None:
+    """A registration from before lavra enters through ``lavra cadastro importar``."""
+    raw = ("tipo,numero,data,processo,cpf_cnpj,nome\n"
+           f"registro-fretamento,0005/2020,2020-04-01,PA 900/2020,{OTHER_CNPJ},"
+           "Fretamento Antigo Exemplo Ltda.\n").encode()
+    registry = open_registry(database_url(tmp_path))
+    registry.use_effects(pacote().effects)
+    registry.ensure_state()
+    try:
+        lines = parse_lines(raw, "cadastro.csv", "/arquivo")
+        registry.import_acts(plan_import(lines, pacote().imports, "cadastro.csv"),
+                             pack_version="americana")
+        history = RegistryHistory(registry)
+        data = alvara(engine, OTHER_CNPJ)
+        prepared = engine.prepare(ALV, data, issued_on=DAY, history=history)
+        assert prepared.report.complete
+        assert prepared.computed["registro_setransv"] == "CRE-FRET nº 0005/2020"
+        other = engine.prepare(ALV, alvara(engine), issued_on=DAY, history=history).report
+        assert_reported(other, "/empresa/registro_setransv", Status.MISSING, P1)
+    finally:
+        registry.close()

@@ -270,7 +270,7 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
     items.extend(attested_items)
     # art. 7º caput: "além de atender aos dispositivos constantes do art. 2º" - the
     # company registered at SETRANSV (art. 2º, § 1º), read from the licensing state
-    registered, registered_items = registration_items(request.history, data, start,
+    registered, registered_items = registration_items(request.history, data, on,
                                                       context.laws)
     items.extend(registered_items)
     allowed = [

@@ -201,47 +201,28 @@ def registration_items(
     in lavra's series it must be in the state and in force; outside it, a servant's
     ``conferencia`` (who, when, not after ``on``) attests a registration from before
     lavra. Without the state (no registry) the typed registration is printed as typed
-    and nothing is asked."""
+    (or as attested) and its absence is not asked: only the registry knows."""
     field = f"{base}/registro_setransv"
     ref = short(laws, REGISTRATION)
     typed = clean_text(pointers.get(data, f"{field}/numero"))
     state = licensing(history)
-    if state is None or not state.tracks(FORM):
-        return (None if typed is None else f"nº {typed}"), []
+    tracked = state is not None and state.tracks(FORM)
     cnpj = clean_text(pointers.get(data, f"{base}/cnpj"))
-    held = [] if cnpj is None else [
-        view for view in state.holder_licences(cnpj, on) if view.kind == FORM]
-    if held:
-        printed = held[-1].printed
-        return printed, [item_at(field, Status.MET,
-                                 f"Empresa registrada na SETRANSV: {printed} ({ref}).",
-                                 REGISTRATION)]
+    if state is not None and tracked and cnpj is not None:
+        held = [view for view in state.holder_licences(cnpj, on) if view.kind == FORM]
+        if held:
+            printed = held[-1].printed
+            return printed, [item_at(field, Status.MET,
+                                     f"Empresa registrada na SETRANSV: {printed} ({ref}).",
+                                     REGISTRATION)]
     series = series_of(FORM) or "CRE-FRET"
-    if typed is not None and typed.upper().startswith(series.upper()):
-        view, items = standing_items(
-            history, typed, on, kind=FORM, what="certidão de registro", field=f"{field}/numero",
-            basis=(REGISTRATION,), laws=laws, feminine=True,
-        )
-        if view is not None and not items:
-            items = [item_at(
-                f"{field}/numero", Status.INVALID,
-                f"A certidão {view.printed} é de {view.holder_name or view.holder}, não da "
-                f"empresa deste alvará ({ref}).", REGISTRATION)]
-        return typed, items
-    who = clean_text(pointers.get(data, f"{field}/conferencia/responsavel"))
-    checked = date_at(data, f"{field}/conferencia/data")
-    if typed is not None and who is not None and checked is not None:
-        if checked > on:
-            return typed, [item_at(
-                f"{field}/conferencia/data", Status.INVALID,
-                f"A conferência do registro ({format_date(checked)}) é posterior ao início "
-                f"da vigência do alvará ({format_date(on)}).", REGISTRATION)]
-        printed = (f"nº {typed}, anterior ao sistema, conferido por {who}, em "
-                   f"{format_date(checked)}")
-        return printed, [item_at(
-            field, Status.MET,
-            f"Registro na SETRANSV {printed}, atestado por servidor: não consta do registro "
-            f"do lavra ({ref}).", REGISTRATION)]
+    if tracked and typed is not None and typed.upper().startswith(series.upper()):
+        return typed, _in_series(history, typed, on, f"{field}/numero", laws)
+    attested = _attested(data, field, typed, on, ref)
+    if attested is not None:
+        return attested
+    if not tracked:
+        return (None if typed is None else f"nº {typed}"), []
     return None, [item_at(
         field, Status.MISSING,
         "A empresa não tem registro na SETRANSV em vigor no registro do lavra: somente as "
@@ -250,6 +231,42 @@ def registration_items(
         "Emita antes a Certidão de Registro (CRE-FRET) ou, para registro anterior ao "
         "sistema, informe o número e quem o conferiu, e em que data.",
         REGISTRATION, REQUIREMENTS)]
+
+
+def _in_series(history: History | None, typed: str, on: date, field: str,
+               laws: Mapping[str, Law]) -> list[Item]:
+    """A certificate typed in lavra's series: in the state, in force, of this company."""
+    view, items = standing_items(
+        history, typed, on, kind=FORM, what="certidão de registro", field=field,
+        basis=(REGISTRATION,), laws=laws, feminine=True,
+    )
+    if view is not None and not items:  # in force, but not among the company's
+        items = [item_at(
+            field, Status.INVALID,
+            f"A certidão {view.printed} é de {view.holder_name or view.holder}, não da "
+            f"empresa deste alvará ({short(laws, REGISTRATION)}).", REGISTRATION)]
+    return items
+
+
+def _attested(data: Mapping[str, Any], field: str, typed: str | None, on: date,
+              ref: str) -> tuple[str, list[Item]] | None:
+    """A registration from before lavra, attested by a servant (who, when); None when
+    the data do not attest one."""
+    who = clean_text(pointers.get(data, f"{field}/conferencia/responsavel"))
+    checked = date_at(data, f"{field}/conferencia/data")
+    if typed is None or who is None or checked is None:
+        return None
+    if checked > on:
+        return typed, [item_at(
+            f"{field}/conferencia/data", Status.INVALID,
+            f"A conferência do registro ({format_date(checked)}) é posterior à "
+            f"expedição do alvará ({format_date(on)}): o ato registra fato já "
+            "ocorrido.", REGISTRATION)]
+    printed = f"nº {typed}, anterior ao sistema, conferido por {who}, em {format_date(checked)}"
+    return printed, [item_at(
+        field, Status.MET,
+        f"Registro na SETRANSV {printed}, atestado por servidor: não consta do registro "
+        f"do lavra ({ref}).", REGISTRATION)]
 
 
 COMPUTATIONS: dict[str, Computation] = {
