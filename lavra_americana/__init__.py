@@ -22,7 +22,8 @@
                                               II), ``contrato`` (arts. 1º, 4º, 5º),
                                               ``autorizacoes`` (arts. 10, § 3º, 15,
                                               VI), ``recolhimento`` (art. 21, §§ 2º
-                                              to 4º)
+                                              to 4º), ``registro`` (art. 2º, §§ 1º
+                                              and 2º)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
@@ -124,6 +125,7 @@ def pacote() -> ContentPack:
         notificacao,
         recolhimento,
         recurso,
+        registro,
         renovacao,
         renovacao_janela,
         servico_particular,
@@ -168,7 +170,7 @@ def pacote() -> ContentPack:
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
-        termo_substituto, indeferimento, notificacao_defesa,
+        termo_substituto, indeferimento, notificacao_defesa, registro,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

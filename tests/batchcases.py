@@ -180,6 +180,8 @@ def fret_alvara(n: int, *, past_age: bool = False) -> dict[str, Any]:
         "conferencia_requerimento": {"responsavel": "Maria Exemplo da Silva, Agente "
                                      "Administrativo", "data": "2020-12-22", "completo": True},
     }
+    # the registration at SETRANSV from before lavra, checked with the requerimento
+    data["empresa"]["registro_setransv"]["conferencia"]["data"] = "2020-12-22"
     return data
 
 

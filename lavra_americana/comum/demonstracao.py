@@ -68,9 +68,14 @@ _AUTO_ALVARA = Fill("/veiculo/alvara", "{alvara.numero}")
 
 FRETAMENTO = DemoChain(
     name="fretamento",
-    title="fretamento: alvará, autos, defesa e cassação",
+    title="fretamento: registro, alvará, autos, defesa e cassação",
     steps=(
-        DemoStep("alvara", "alvara-fretamento", 0, verify=True),
+        # Só opera a empresa registrada na SETRANSV (``fretamento#art2_par1``): o alvará lê
+        # o registro que a certidão criou, e não um registro atestado por servidor.
+        DemoStep("registro", "certidao-registro-fretamento", 0, hour="16:30"),
+        DemoStep("alvara", "alvara-fretamento", 0, (
+            Fill("/empresa/registro_setransv", {"numero": "{registro.impresso}"}),
+        ), verify=True),
         DemoStep("auto1", "auto-infracao-fretamento", 10, (_AUTO_ALVARA,)),
         DemoStep("auto2", "auto-infracao-fretamento", 31, (_AUTO_ALVARA,)),
         # Um terceiro auto, recorrido e mantido, com o impedimento do veículo no local.

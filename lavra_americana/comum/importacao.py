@@ -147,6 +147,14 @@ def _alvara_fretamento(row: Row) -> ImportedAct:
     return _act("alvara-fretamento", "ALV-FRET", row, data, on, _validity(row, on))
 
 
+def _registro_fretamento(row: Row) -> ImportedAct:
+    """Lei nº 4.419/2006, art. 2º, § 1º: the company registered at SETRANSV (no term)."""
+    on = _date(row, "data")
+    data = {"empresa": _party(row, "cpf_cnpj", "nome", company=True),
+            "processo": _processo(row), "registro": {"data": on.isoformat()}}
+    return _act("certidao-registro-fretamento", "CRE-FRET", row, data, on)
+
+
 def _alvara_particular(row: Row) -> ImportedAct:
     """Lei nº 4.419/2006, art. 12: the private-service alvará, with its driver."""
     on = _date(row, "data")
@@ -276,6 +284,9 @@ IMPORTS: Mapping[str, ImportSpec] = {
     "alvara-fretamento": _spec(
         "Alvará de Licença de Circulação em vigor (fretamento, art. 8º)",
         {**_LICENCE, **_COMPANY}, {"valido_ate", "placa"}, _alvara_fretamento),
+    "registro-fretamento": _spec(
+        "Registro da empresa na SETRANSV (fretamento, art. 2º, § 1º), sem prazo de validade",
+        {**_COMMON, **_COMPANY}, set(), _registro_fretamento),
     "alvara-particular": _spec(
         "Alvará de serviço particular de fretamento em vigor (art. 12)",
         {**_LICENCE, **_COMPANY, "motorista_cpf": "CPF do motorista (opcional)",

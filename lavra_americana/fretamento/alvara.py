@@ -40,6 +40,11 @@ alvará issued before the registry existed is taken with the vencimento the proc
 states (the reading that does not deny the renewal to a holder for the registry's
 youth).
 
+Registration (art. 2º, § 1º, with art. 7º caput). The company must be registered at
+SETRANSV: with a registry, the alvará reads the registration in force from the
+licensing state, or a servant's attestation of one from before lavra, and prints it
+(:func:`lavra_americana.fretamento.registro.registration_items`).
+
 What it asserts. The alvará says "atendidos os requisitos do art. 7º" (art. 8º:
 "Atendidos os requisitos arrolados no artigo anterior, a SETRANSV emitirá"). The
 requerimento is not registered (it is the company's filing), so a servant attests in
@@ -92,6 +97,7 @@ from lavra_americana.comum.validity import (
     vehicle_limit,
 )
 from lavra_americana.fretamento.estado import OPERATION, SCOPE
+from lavra_americana.fretamento.registro import registration_items
 from lavra_americana.fretamento.renovacao_janela import renewal_window_items
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "alvara_fretamento", "late_renewal", "limits_from"]
@@ -262,6 +268,11 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
             items.extend(renewal_window_items(data, on, previous, context))
     attested, attested_items = _requirements_items(data, on, context.laws)
     items.extend(attested_items)
+    # art. 7º caput: "além de atender aos dispositivos constantes do art. 2º" - the
+    # company registered at SETRANSV (art. 2º, § 1º), read from the licensing state
+    registered, registered_items = registration_items(request.history, data, on,
+                                                      context.laws)
+    items.extend(registered_items)
     allowed = [
         str(pointers.get(data, pointer) or "")
         for pointer in ("/processo/alvara_anterior", "/processo/substitui_alvara")
@@ -295,6 +306,7 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
         items.append(item_at("/processo", Status.MISSING, message, TERM))
         return Computed(
             {**licence_pending(message), "requisitos_art7": attested,
+             "registro_setransv": registered,
              "titulo_documento": RENEWAL_TITLE if renewal else None},
             unique_items(items),
         )
@@ -316,6 +328,7 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
         "limite_vigencia": "prazo" if chosen is limits[0] else "idade_veiculo",
         "vigencia_explicacao": validity_explanation(limits),
         "requisitos_art7": attested,
+        "registro_setransv": registered,
         "renovacao": {
             "ultimo_dia_pedido": next_request.last_day,
             "explicacao": next_request.explanation,

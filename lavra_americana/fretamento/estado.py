@@ -4,6 +4,10 @@ Each function below is the effect of one form's acts, beside the article that gi
 the act its effect; the engine applies them in the same transaction as the act's
 record (:mod:`lavra.registry.state`).
 
+- Art. 2º, § 1º: the certificate of registration at SETRANSV (CRE-FRET) registers the
+  company; one registration in force per company (group ``registro-setransv``), a new
+  certificate replacing the old one (``/substitui``) ends it. It has no term (the law
+  gives none: :mod:`lavra_americana.fretamento.registro`); the alvará reads it.
 - Art. 8º: the Alvará de Licença de Circulação is granted to the company for one
   vehicle; a renewal (``/processo/renovacao``) ends the alvará it renews. One operating
   alvará in force per vehicle, across this law's alvarás and the school alvará
@@ -47,15 +51,29 @@ from lavra_americana.comum.estado import (
     vehicle_at,
 )
 
-__all__ = ["EFFECTS", "IMPLEMENTED", "OPERATION", "SCOPE"]
+__all__ = ["EFFECTS", "IMPLEMENTED", "OPERATION", "REGISTERED", "SCOPE"]
 
 OPERATION = "operacao-veiculo"
 """One operating alvará in force per vehicle, across both laws."""
 SCOPE = "alvara-fretamento"
 """What the bar of art. 22, parágrafo único, forbids: a new alvará of this law."""
 
+REGISTERED = "registro-setransv"
+"""One registration at SETRANSV in force per company (art. 2º, § 1º)."""
+
 IMPLEMENTED: tuple[str, ...] = ("fretamento#art22_par1u",)
 
+
+
+def registro(act: Act) -> Sequence[Effect]:
+    """fretamento#art2_par1: the company registered at SETRANSV, with no term; a new
+    certificate ends the one it replaces."""
+    return [*processo(act), Grant(
+        kind=act.form, holder=party_at(act.data, "/empresa"), valid_from=act.reference_date,
+        valid_until=None, renews=text_at(act.data, "/substitui/numero"),
+        per_holder=REGISTERED, basis=basis("fretamento#art2_par1"),
+        citation="fretamento#art2_par1",
+    )]
 
 
 def alvara(act: Act) -> Sequence[Effect]:
@@ -130,6 +148,7 @@ def auto(act: Act) -> Sequence[Effect]:
 
 
 EFFECTS: Mapping[str, EffectsOf] = {
+    "certidao-registro-fretamento": registro,
     "alvara-fretamento": alvara,
     "alvara-servico-particular-fretamento": alvara_particular,
     "autorizacao-veiculo-terceiro": veiculo_terceiro,
