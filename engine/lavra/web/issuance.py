@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lavra.errors import InputError
+from lavra.registry.drafts import Draft
 from lavra.registry.records import IssuedRecord
 from lavra.web.context import WebContext
 from lavra.web.users import User
@@ -37,3 +38,25 @@ def issue_document(
     issuer = ctx.require_issuer()
     with ctx.render_lock:
         return issuer.issue(form_id, data, idempotency_key=key, actor=user.actor)
+
+
+def issue_from_draft(
+    ctx: WebContext,
+    form_id: str,
+    data: Mapping[str, Any],
+    key: str | None,
+    user: User,
+    draft: Draft | None,
+) -> Any:
+    """Issue the document; when it comes from a stored draft, the draft is marked
+    ``emitido`` with the document's id (an issued or discarded draft is not issued)."""
+    if draft is not None:
+        if draft.form != form_id:
+            raise InputError("A minuta é de outro formulário.")
+        if draft.status.final:
+            raise InputError(f"A minuta nº {draft.id} já foi {draft.status.label} "
+                             f"({draft.changed}); não pode ser emitida.")
+    result = issue_document(ctx, form_id, data, key, user)
+    if draft is not None:
+        ctx.registry.mark_draft_issued(draft.id, document_id=result.record.id, by=user.actor)
+    return result
