@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+import subprocess
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -87,6 +88,17 @@ def test_save_list_resume_by_another_and_stale_save(app: FastAPI,
         after = web_context.registry.draft(ident)
         assert after is not None and after.data["cliente"] == "Indústria Beta"
 
+        late = clara.post(f"/equipe/minutas/{ident}/descartar",
+                          data={"csrf": token, "_versao": "1"}, follow_redirects=False)
+        assert late.status_code == 409 and "foi alterada por Sérgio" in late.text
+        discarded = clara.post(f"/equipe/minutas/{ident}/descartar",
+                               data={"csrf": token, "_versao": "2"}, follow_redirects=False)
+        assert discarded.headers["location"] == "/equipe/minutas?aviso=minuta-descartada"
+        assert "Minuta descartada." in clara.get(discarded.headers["location"]).text
+        gone = clara.get("/equipe/minutas", params={"situacao": "descartado"}).text
+        assert f'href="/equipe/minutas/{ident}"' in gone
+        assert 'id="salvar-minuta"' not in clara.get(f"/equipe/minutas/{ident}").text
+
 
 def test_forward_then_issue_from_the_draft(client: TestClient, web_context: WebContext) -> None:
     login(client, "sergio")
@@ -110,6 +122,10 @@ def test_forward_then_issue_from_the_draft(client: TestClient, web_context: WebC
                    ("_versao", str(draft.version)))
     assert issued.status_code == 303, errors_in(issued.text)
     doc = int(issued.headers["location"].split("?")[0].rsplit("/", 1)[1])
+    pdf = client.get(f"/equipe/documentos/{doc}/documento.pdf").content
+    text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                          check=True).stdout.decode()
+    assert "MIN2T67" in " ".join(text.split())  # the document carries the draft's data
     done = web_context.registry.draft(ident)
     assert done is not None and done.status.value == "emitido" and done.document_id == doc
     page = client.get(f"/equipe/minutas/{ident}").text

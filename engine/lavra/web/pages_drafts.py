@@ -228,6 +228,12 @@ async def draft_discard(request: Request, draft_id: int) -> Response:
     ctx = context_of(request)
     posted = await read_form(request)
     version = _number(posted.get("_versao"), "Versão da minuta") or 0
-    await run_in_threadpool(lambda: ctx.registry.discard_draft(draft_id, version=version,
-                                                               by=user.actor))
+    try:
+        await run_in_threadpool(lambda: ctx.registry.discard_draft(draft_id, version=version,
+                                                                   by=user.actor))
+    except LavraError as error:  # changed or closed meanwhile: the draft as it is now
+        draft = await run_in_threadpool(_draft, ctx, draft_id)
+        return form_page(request, ctx.form(draft.form), draft.data, staff=True, report=None,
+                         show_errors=False, error=error.message, user=user, draft=draft,
+                         status=409 if isinstance(error, StaleDraft) else 422)
     return redirect("/equipe/minutas?aviso=minuta-descartada")
