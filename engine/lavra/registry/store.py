@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session
 from lavra.errors import InputError, LavraError
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.database import Conflict, database_url, engine_for, migrate
+from lavra.registry.drafts import DraftStore
 from lavra.registry.facts import RegistryFacts
 from lavra.registry.importing import RegistryImports
 from lavra.registry.records import (
@@ -168,7 +169,7 @@ def _same_request(
 
 
 # ============================================================================ registry
-class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids):
+class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, DraftStore):
     """The registry of issued documents over one database. Safe to share in a process.
 
     Facts recorded after the issue (ciência, notice, payment) are the methods of
@@ -176,7 +177,8 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids):
     data, those of :class:`lavra.registry.staff_values.StaffValueStore`; the licensing
     state the acts create, those of :class:`lavra.registry.licensing.RegistryState`; the
     import of acts from before lavra, :class:`lavra.registry.importing.RegistryImports`;
-    the numbering-void act, :class:`lavra.registry.voiding.RegistryVoids`.
+    the numbering-void act, :class:`lavra.registry.voiding.RegistryVoids`; the drafts
+    staff keep before issuing, :class:`lavra.registry.drafts.DraftStore`.
     """
 
     # ------------------------------------------------------------ issuing

@@ -38,6 +38,7 @@ __all__ = [
     "BatchRunRow",
     "CounterRow",
     "DocumentRow",
+    "DraftRow",
     "DriverRow",
     "EventRow",
     "LicenceRow",
@@ -435,3 +436,31 @@ class StateMetaRow(Base):
 metadata = Base.metadata
 
 
+
+
+class DraftRow(Base):
+    """A draft staff keep before issuing (lavra.registry.drafts): the form, the data as
+    typed, a title staff see, who created and last changed it and when, its status, the
+    signer role it goes to, the document issued from it, and the version an update must
+    name (optimistic check: a stale save is refused). Migration 0009."""
+
+    __tablename__ = "drafts"
+    __table_args__ = (
+        CheckConstraint("status IN ('rascunho', 'encaminhado', 'emitido', 'descartado')",
+                        name="status"),
+        CheckConstraint("version > 0", name="version_positive"),
+        Index("ix_drafts_status_form", "status", "form"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    form: Mapped[str] = mapped_column(String(100))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    title: Mapped[str] = mapped_column(String(300))
+    status: Mapped[str] = mapped_column(String(20))
+    signer_role: Mapped[str | None] = mapped_column(String(100))
+    document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
+    created_by: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_by: Mapped[str] = mapped_column(String(200))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    version: Mapped[int] = mapped_column(Integer)

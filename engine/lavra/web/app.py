@@ -37,6 +37,7 @@ from lavra.errors import (
 from lavra.web import (
     api,
     pages_batch,
+    pages_drafts,
     pages_facts,
     pages_licences,
     pages_public,
@@ -390,6 +391,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(pages_public.router)
     app.include_router(pages_staff.router)
+    app.include_router(pages_drafts.router)
     app.include_router(pages_licences.router)
     app.include_router(pages_facts.router)
     app.include_router(pages_facts.api_router)

@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from lavra.checking.content import FormSpec
 from lavra.checking.report import Report
 from lavra.inputs.reading import parse_data
+from lavra.registry.drafts import Draft
 from lavra.web.common import context_of, page, templates_of
 from lavra.web.formmodel import build_form, checklist, report_view
 from lavra.web.formparse import parse_form, remove_row
@@ -74,6 +75,7 @@ def form_page(
     status: int = 200,
     user: User | None = None,
     alerts: Sequence[str] = (),
+    draft: Draft | None = None,
 ) -> HTMLResponse:
     ctx = context_of(request)
     root = build_form(
@@ -106,6 +108,8 @@ def form_page(
             "erro": error,
             "notice": notice,
             "alertas": tuple(alerts),
+            "minuta": draft,
+            "pode_encaminhar": bool(staff and form.series and form.signer_role),
         },
         status=status,
     )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lavra.errors import InputError
+from lavra.registry.drafts import Draft
 from lavra.registry.records import IssuedRecord
 from lavra.web.context import WebContext
 from lavra.web.users import User
@@ -66,3 +67,26 @@ def signer_of(ctx: WebContext, user: User, form_id: str, password: str | None = 
 
 #: The signing password's field on the form page (never kept nor echoed).
 PASSWORD_FIELD = "_senha_assinatura"
+
+
+def issue_from_draft(
+    ctx: WebContext,
+    form_id: str,
+    data: Mapping[str, Any],
+    key: str | None,
+    user: User,
+    draft: Draft | None,
+    password: str | None = None,
+) -> Any:
+    """Issue the document; when it comes from a stored draft, the draft is marked
+    ``emitido`` with the document's id (an issued or discarded draft is not issued)."""
+    if draft is not None:
+        if draft.form != form_id:
+            raise InputError("A minuta é de outro formulário.")
+        if draft.status.final:
+            raise InputError(f"A minuta nº {draft.id} já foi {draft.status.label} "
+                             f"({draft.changed}); não pode ser emitida.")
+    result = issue_document(ctx, form_id, data, key, user, password)
+    if draft is not None:
+        ctx.registry.mark_draft_issued(draft.id, document_id=result.record.id, by=user.actor)
+    return result

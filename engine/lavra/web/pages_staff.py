@@ -29,7 +29,8 @@ from lavra.web.common import (
 )
 from lavra.web.context import WebContext
 from lavra.web.forms import form_page, live_report, submission
-from lavra.web.issuance import PASSWORD_FIELD, issue_document, may_cancel
+from lavra.web.issuance import PASSWORD_FIELD, issue_from_draft, may_cancel
+from lavra.web.pages_drafts import draft_of_post, pending_save, save_after_login
 from lavra.web.pages_facts import facts_page_context
 from lavra.web.pages_licences import licence_section
 from lavra.web.users import MAX_PASSWORD, ROLE_LABELS, Role, User, parse_role
@@ -58,13 +59,15 @@ async def login(request: Request) -> Response:
     name = nfc(str(form.get("usuario") or "")).strip().lower()[:80]
     password = str(form.get("senha") or "")[:256]
     target = _safe_next(form.get("proximo"))
+    pending = str(form.get("pendente") or "") or None
+    kept = {"proximo": target, "usuario_digitado": name, "pendente": pending}
     address = request.client.host if request.client else "desconhecido"
     wait = ctx.throttle.wait_seconds(name, address)
     if wait:
         return page(
             request,
             "entrar.html",
-            {"proximo": target, "usuario_digitado": name,
+            {**kept,
              "erro": f"Muitas tentativas de entrada sem sucesso. Aguarde {wait} segundo(s) "
                      "e tente novamente."},
             429,
@@ -75,8 +78,7 @@ async def login(request: Request) -> Response:
         return page(
             request,
             "entrar.html",
-            {"proximo": target, "usuario_digitado": name,
-             "erro": "Usuário ou senha incorretos."},
+            {**kept, "erro": "Usuário ou senha incorretos."},
             401,
         )
     ctx.throttle.succeeded(name)
@@ -88,6 +90,14 @@ async def login(request: Request) -> Response:
     )
     request.session.clear()
     request.session.update({"sid": session, "csrf": secrets.token_urlsafe(32)})
+    request.state.user = user
+    try:
+        save = pending_save(pending)
+    except LavraError as error:
+        return page(request, "erro.html", {"mensagem": error_message(error), "situacao": 422},
+                    422)
+    if save is not None:  # a save posted after the session expired (pages_drafts)
+        return await save_after_login(request, user, save)
     return redirect(target)
 
 
@@ -141,15 +151,18 @@ async def new_document_post(request: Request, form_id: str) -> Response:
             )
         key = str(posted.get("_chave") or "")[:100] or None
         password = str(posted.get(PASSWORD_FIELD) or "")[:MAX_PASSWORD]
+        draft = None
         try:
-            result = await run_in_threadpool(issue_document, ctx, form.id, sent.data, key, user,
-                                             password)
+            draft = await run_in_threadpool(draft_of_post, ctx, posted)
+            result = await run_in_threadpool(issue_from_draft, ctx, form.id, sent.data, key,
+                                             user, draft, password)
         except LavraError as error:
             report = getattr(error, "report", None)
             if report is None:
                 report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
             return form_page(request, form, sent.data, staff=True, report=report,
-                             show_errors=True, error=error_message(error), status=422, user=user)
+                             show_errors=True, error=error_message(error), status=422, user=user,
+                             draft=draft)
         return redirect(f"/equipe/documentos/{result.record.id}?aviso=emitido")
     report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
     return form_page(request, form, sent.data, staff=True, report=report,

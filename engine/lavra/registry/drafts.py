@@ -1,0 +1,259 @@
+"""Drafts staff keep before issuing: saved, listed, resumed, forwarded, issued, discarded.
+
+    draft = registry.save_draft("alvara-x", data, title="Alvará — Fulana", by="Clara")
+    draft = registry.update_draft(draft.id, data, version=draft.version, title=..., by=...)
+    registry.forward_draft(draft.id, version=draft.version, signer_role="secretario", by=...)
+    registry.drafts(status="encaminhado", signer_role="secretario")
+    registry.mark_draft_issued(draft.id, document_id=12, by="Sérgio")
+    registry.discard_draft(draft.id, version=draft.version, by="Clara")
+
+A draft holds the data as typed (through the strict reader's limits,
+:func:`lavra.inputs.reading.parse_data`), whatever the completeness report says. Every
+change names the version it was read at: the row changes only while it still has that
+version (``UPDATE ... WHERE version = ?``, atomic on SQLite and PostgreSQL), so two
+clerks never silently overwrite each other: the later save is refused with
+:class:`StaleDraft`, which names who changed it and when. ``emitido`` and
+``descartado`` are final. Editing a forwarded draft keeps it forwarded: the signer
+signs what the draft holds when signing.
+
+The registry knows no law: the form ids and signer roles are the caller's to check.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from lavra.errors import InputError
+from lavra.inputs.reading import parse_data
+from lavra.registry.queries import RegistryQueries
+from lavra.registry.records import LOCAL_TZ, check_ident, check_text
+from lavra.registry.tables import DocumentRow, DraftRow
+
+__all__ = ["Draft", "DraftStatus", "DraftStore", "StaleDraft"]
+
+_MAX_LISTED = 500
+
+
+class DraftStatus(StrEnum):
+    DRAFT = "rascunho"
+    FORWARDED = "encaminhado"
+    ISSUED = "emitido"
+    DISCARDED = "descartado"
+
+    @property
+    def label(self) -> str:
+        """How staff read the status (pt-BR)."""
+        return _LABELS[self]
+
+    @property
+    def final(self) -> bool:
+        return self in (DraftStatus.ISSUED, DraftStatus.DISCARDED)
+
+
+_LABELS = {
+    DraftStatus.DRAFT: "rascunho",
+    DraftStatus.FORWARDED: "encaminhado para assinatura",
+    DraftStatus.ISSUED: "emitido",
+    DraftStatus.DISCARDED: "descartado",
+}
+
+
+@dataclass(frozen=True)
+class Draft:
+    """One stored draft, as read."""
+
+    id: int
+    form: str
+    data: Mapping[str, Any]
+    title: str
+    status: DraftStatus
+    signer_role: str | None
+    document_id: int | None
+    created_by: str
+    created_at: datetime
+    updated_by: str
+    updated_at: datetime
+    version: int
+
+    @property
+    def changed(self) -> str:
+        """``por Clara Redatora em 06/12/2026 14:03`` (local time, pt-BR)."""
+        return f"por {self.updated_by} em {_local(self.updated_at)}"
+
+    @property
+    def created(self) -> str:
+        """``por Clara Redatora em 06/12/2026 13:40`` (local time, pt-BR)."""
+        return f"por {self.created_by} em {_local(self.created_at)}"
+
+
+def _local(moment: datetime) -> str:
+    return moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+
+
+class StaleDraft(InputError):
+    """The draft changed after it was read: the save is refused, nothing written."""
+
+    def __init__(self, current: Draft) -> None:
+        super().__init__(
+            f"A minuta nº {current.id} foi alterada {current.changed}, depois que você a "
+            "abriu; nada foi gravado. Abra a minuta novamente para ver a versão atual e "
+            "refaça a alteração.",
+            field="/minuta",
+        )
+        self.current = current
+
+
+def _draft_of(row: DraftRow) -> Draft:
+    return Draft(row.id, row.form, dict(row.data), row.title, DraftStatus(row.status),
+                 row.signer_role, row.document_id, row.created_by, row.created_at,
+                 row.updated_by, row.updated_at, row.version)
+
+
+def _checked_data(data: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(data, Mapping):
+        raise InputError("Os dados da minuta devem ser um objeto.", field="/dados")
+    return parse_data(json.dumps(dict(data), ensure_ascii=False), source="da minuta")
+
+
+def _form(value: object) -> str:
+    return check_text(value, "o formulário da minuta", "/formulario", 100)
+
+
+def _title(value: object) -> str:
+    return " ".join(check_text(value, "o título da minuta", "/titulo", 300).split())
+
+
+def _who(value: object) -> str:
+    return check_text(value, "quem altera a minuta", "/responsavel", 200)
+
+
+def _version(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError("Versão da minuta inválida: abra a minuta novamente.",
+                         field="/versao")
+    return value
+
+
+def _role(value: object) -> str:
+    return check_text(value, "o papel de quem assina", "/papel_assinatura", 100)
+
+
+class DraftStore(RegistryQueries):
+    """Drafts kept in the registry (module docstring)."""
+
+    def save_draft(self, form: str, data: Mapping[str, Any], *, title: str, by: str,
+                   signer_role: str | None = None, now: datetime | None = None) -> Draft:
+        """Store a new draft (status ``rascunho``, version 1)."""
+        values = _checked_data(data)
+        form, name, who = _form(form), _title(title), _who(by)
+        role = None if signer_role is None else _role(signer_role)
+        moment = now or datetime.now(UTC)
+        with self._database_errors(), self._write() as session:
+            row = DraftRow(form=form, data=values, title=name, status=DraftStatus.DRAFT.value,
+                           signer_role=role, document_id=None, created_by=who,
+                           created_at=moment, updated_by=who, updated_at=moment, version=1)
+            session.add(row)
+            session.flush()
+            return _draft_of(row)
+
+    def update_draft(self, draft_id: int, data: Mapping[str, Any], *, version: int,
+                     title: str, by: str, now: datetime | None = None) -> Draft:
+        """Replace the data and title of a draft still at ``version``; StaleDraft if it
+        changed since, InputError if it was issued or discarded."""
+        values = _checked_data(data)
+        return self._change(draft_id, version, by, now, {"data": values, "title": _title(title)})
+
+    def forward_draft(self, draft_id: int, *, version: int, signer_role: str, by: str,
+                      now: datetime | None = None) -> Draft:
+        """Hand the draft to whoever signs as ``signer_role`` (status ``encaminhado``)."""
+        return self._change(draft_id, version, by, now,
+                            {"status": DraftStatus.FORWARDED.value,
+                             "signer_role": _role(signer_role)})
+
+    def discard_draft(self, draft_id: int, *, version: int, by: str,
+                      now: datetime | None = None) -> Draft:
+        """Discard the draft (final: it is kept, listed as ``descartado``)."""
+        return self._change(draft_id, version, by, now,
+                            {"status": DraftStatus.DISCARDED.value})
+
+    def mark_draft_issued(self, draft_id: int, *, document_id: int, by: str,
+                          now: datetime | None = None) -> Draft:
+        """Record that the document ``document_id`` was issued from the draft (whatever
+        its version: the issue used the data it was sent)."""
+        ident, document = check_ident(draft_id), check_ident(document_id)
+        with self._database_errors(), self._write() as session:
+            if session.get(DocumentRow, document) is None:
+                raise InputError(f"Documento {document} não consta do registro.",
+                                 field="/documento")
+            current = self._current(session, ident)
+            return self._apply(session, current, current.version, by, now,
+                               {"status": DraftStatus.ISSUED.value, "document_id": document})
+
+    def draft(self, draft_id: int) -> Draft | None:
+        ident = check_ident(draft_id)
+        with self._database_errors(), self._read() as session:
+            row = session.get(DraftRow, ident)
+            return None if row is None else _draft_of(row)
+
+    def drafts(self, *, form: str | None = None, status: DraftStatus | str | None = None,
+               signer_role: str | None = None, limit: int = 200) -> tuple[Draft, ...]:
+        """Drafts, the last changed first, filtered by form, status and signer role."""
+        stmt = select(DraftRow)
+        if form:
+            stmt = stmt.where(DraftRow.form == _form(form))
+        if status:
+            try:
+                stmt = stmt.where(DraftRow.status == DraftStatus(status).value)
+            except ValueError:
+                raise InputError(f"Situação de minuta desconhecida: «{status}».",
+                                 field="/situacao") from None
+        if signer_role:
+            stmt = stmt.where(DraftRow.signer_role == _role(signer_role))
+        stmt = stmt.order_by(DraftRow.updated_at.desc(), DraftRow.id.desc())
+        with self._database_errors(), self._read() as session:
+            rows = session.scalars(stmt.limit(max(1, min(limit, _MAX_LISTED)))).all()
+            return tuple(_draft_of(row) for row in rows)
+
+    # ------------------------------------------------------------ internals
+    def _change(self, draft_id: int, version: int, by: str, now: datetime | None,
+                values: dict[str, Any]) -> Draft:
+        ident, seen = check_ident(draft_id), _version(version)
+        with self._database_errors(), self._write() as session:
+            return self._apply(session, self._current(session, ident), seen, by, now, values)
+
+    @staticmethod
+    def _current(session: Session, ident: int) -> Draft:
+        row = session.get(DraftRow, ident)
+        if row is None:
+            raise InputError(f"A minuta nº {ident} não existe.", field="/minuta")
+        return _draft_of(row)
+
+    @staticmethod
+    def _apply(session: Session, current: Draft, seen: int, by: str, now: datetime | None,
+               values: dict[str, Any]) -> Draft:
+        if current.status.final:
+            raise InputError(f"A minuta nº {current.id} já foi {current.status.label} "
+                             f"({current.changed}); não pode mais ser alterada.",
+                             field="/minuta")
+        if current.version != seen:
+            raise StaleDraft(current)
+        changed = session.execute(
+            update(DraftRow)
+            .where(DraftRow.id == current.id, DraftRow.version == seen)
+            .values(**values, updated_by=_who(by), updated_at=now or datetime.now(UTC),
+                    version=seen + 1)
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(changed, "rowcount", 1) != 1:  # changed between the read and the write
+            raise StaleDraft(current)
+        row = session.get(DraftRow, current.id, populate_existing=True)
+        assert row is not None
+        return _draft_of(row)
