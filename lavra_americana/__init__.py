@@ -22,7 +22,7 @@
                                               II), ``contrato`` (arts. 1º, 4º, 5º),
                                               ``autorizacoes`` (arts. 10, § 3º, 15,
                                               VI), ``recolhimento`` (art. 21, §§ 2º
-                                              to 4º)
+                                              to 4º), ``guia_multa`` (art. 26)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
@@ -120,6 +120,7 @@ def pacote() -> ContentPack:
         cassacao,
         contrato,
         fines,
+        guia_multa,
         impedimento,
         notificacao,
         recolhimento,
@@ -168,7 +169,7 @@ def pacote() -> ContentPack:
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
-        termo_substituto, indeferimento, notificacao_defesa,
+        termo_substituto, indeferimento, notificacao_defesa, guia_multa,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
