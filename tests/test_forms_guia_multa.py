@@ -24,7 +24,7 @@ from issuers import dev_issuer
 
 from lavra.checking.computations import PriorRecord, find_computation
 from lavra.checking.content import Content
-from lavra.checking.report import Status
+from lavra.checking.report import Item, Status
 from lavra.cli.demo import current_example
 from lavra.documents import Engine
 from lavra.issuing import Issuer
@@ -36,6 +36,7 @@ from lavra_americana.fretamento import guia_multa
 
 GUIA = "guia-recolhimento-multa-fretamento"
 AIF = "auto-infracao-fretamento"
+CAS = "decisao-cassacao-fretamento"
 NUMBER = "/auto/numero"
 
 
@@ -162,7 +163,9 @@ def test_issued_read_back_verified_and_paid_once(engine: Engine, registry: Issue
         assert expected in text, expected
     assert "Total a recolher: R$ " in text and " reais" in text
     assert "art. 21" not in text  # the impediment is not collected by the guia
-    # The payment cites the guia's number; a second guia of the same auto is refused.
+    # The payment cites the guia's number; a second guia of the same auto is refused, and
+    # a cassação for that fine as unpaid (art. 22, II) is refused too.
+    assert paid_item(engine, registry, auto) is None
     recorder = FactRecorder(registry.registry, engine.content)
     paid_on = result.record.issued_at.astimezone(LOCAL_TZ).date()
     recorder.record(recorder.document(result.record.printed, None), "pagamento",
@@ -174,3 +177,19 @@ def test_issued_read_back_verified_and_paid_once(engine: Engine, registry: Issue
     found = [i for i in report.pending if i.field == NUMBER]
     assert found and found[0].status is Status.INVALID
     assert f"na guia {result.record.printed}" in found[0].message
+    refused = paid_item(engine, registry, auto)
+    assert refused is not None and refused.status is Status.INVALID
+    assert "art. 22, II" in refused.message and result.record.printed in refused.message
+
+
+def paid_item(engine: Engine, registry: Issuer, auto: PriorRecord) -> Item | None:
+    """The cassação's item on the auto's recorded payment, the auto listed as unpaid."""
+    data = example(engine, CAS)
+    data["hipoteses"]["multas_nao_recolhidas"]["autos"] = [
+        {"numero": auto.printed, "data_infracao": auto.reference_date.isoformat(),
+         "valor": "140.00"}]
+    decided = auto.reference_date + timedelta(days=40)
+    report = engine.prepare(CAS, data, issued_on=decided, history=registry.history,
+                            example_values=True).report
+    wanted = "/hipoteses/multas_nao_recolhidas/autos/0/numero"
+    return next((i for i in report.items if i.field == wanted), None)

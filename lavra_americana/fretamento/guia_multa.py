@@ -63,7 +63,7 @@ from lavra_americana.comum.sources import statutory_context
 from lavra_americana.fretamento.auto_infracao import auto_infracao_fretamento
 
 __all__ = ["AUTO_FORM", "COMPUTATIONS", "GUIA_FORM", "IMPLEMENTED", "guia_multa_fretamento",
-           "paid_guias"]
+           "paid_guias", "recorded_payment"]
 
 LAW = "fretamento"
 FINE = f"{LAW}#art14_ali1"
@@ -110,6 +110,17 @@ def paid_guias(history: History | None, auto: PriorRecord) -> list[tuple[PriorRe
     return found
 
 
+def recorded_payment(history: History | None, auto: PriorRecord) -> tuple[date, str] | None:
+    """The payment of ``auto``'s fines the registry records, on the auto itself or on a
+    guia of it: its day and where ("no próprio auto", "na guia GUIA-FRET nº …"); None
+    when none is recorded."""
+    paid = auto.fact(PAYMENT)
+    if paid is not None:
+        return paid.on, "no próprio auto"
+    guias = paid_guias(history, auto)
+    return (guias[0][1], f"na guia {guias[0][0].printed}") if guias else None
+
+
 def _auto(
     history: History | None, wanted: str, laws: Mapping[str, Any]
 ) -> tuple[PriorRecord | None, list[Item]]:
@@ -127,11 +138,9 @@ def _auto(
             f"O auto de infração {found.printed} foi cancelado{reason}: não há multa a "
             f"recolher ({short(laws, FUND)}).", FUND)]
     items = []
-    paid = found.fact(PAYMENT)
-    guias = paid_guias(history, found)
-    if paid is not None or guias:
-        day = paid.on if paid is not None else guias[0][1]
-        where = "no próprio auto" if paid is not None else f"na guia {guias[0][0].printed}"
+    payment = recorded_payment(history, found)
+    if payment is not None:
+        day, where = payment
         items.append(item_at(
             AUTO_NUMBER, Status.INVALID,
             f"Consta do registro o pagamento das multas do auto de infração {found.printed} "
