@@ -141,6 +141,7 @@ def pacote() -> ContentPack:
         edital,
         eligibility,
         fees,
+        guia_taxa,
         licenca_temporaria,
         licencas,
         population,
@@ -169,7 +170,7 @@ def pacote() -> ContentPack:
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
-        termo_substituto, indeferimento, notificacao_defesa, guia_multa,
+        termo_substituto, indeferimento, notificacao_defesa, guia_multa, guia_taxa,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
