@@ -40,6 +40,7 @@ from lavra.checking.computations import (
 )
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
+from lavra.inputs.formats import only_digits_and_letters
 from lavra.law.model import Law, resolve
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
@@ -74,7 +75,8 @@ def _pending(reason: str) -> dict[str, Any]:
 
 
 def _digits(value: Any) -> str:
-    return "".join(c for c in value if c.isdigit()) if isinstance(value, str) else ""
+    """A CPF or CNPJ without its mask (the alphanumeric CNPJ keeps its letters)."""
+    return only_digits_and_letters(value) if isinstance(value, str) else ""
 
 
 def _alvara(
