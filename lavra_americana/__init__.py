@@ -23,7 +23,7 @@
                                               ``autorizacoes`` (arts. 10, § 3º, 15,
                                               VI), ``recolhimento`` (art. 21, §§ 2º
                                               to 4º), ``registro`` (art. 2º, §§ 1º
-                                              and 2º)
+                                              and 2º), ``guia_multa`` (art. 26)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
@@ -121,6 +121,7 @@ def pacote() -> ContentPack:
         cassacao,
         contrato,
         fines,
+        guia_multa,
         impedimento,
         notificacao,
         recolhimento,
@@ -142,6 +143,7 @@ def pacote() -> ContentPack:
         edital,
         eligibility,
         fees,
+        guia_taxa,
         licenca_temporaria,
         licencas,
         population,
@@ -170,7 +172,7 @@ def pacote() -> ContentPack:
         recurso_penalidade, renovacao_lote, revogacao,
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
-        termo_substituto, indeferimento, notificacao_defesa, registro,
+        termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -77,6 +77,11 @@ FRETAMENTO = DemoChain(
             Fill("/empresa/registro_setransv", {"numero": "{registro.impresso}"}),
         ), verify=True),
         DemoStep("auto1", "auto-infracao-fretamento", 10, (_AUTO_ALVARA,)),
+        # A guia das multas do primeiro auto ao Fundo Municipal de Trânsito
+        # (``fretamento#art26``), que não é paga: a cassação a lista (art. 22, II).
+        DemoStep("guia1", "guia-recolhimento-multa-fretamento", 12, (
+            Fill("/auto/numero", "{auto1.impresso}"),
+        )),
         DemoStep("auto2", "auto-infracao-fretamento", 31, (_AUTO_ALVARA,)),
         # Um terceiro auto, recorrido e mantido, com o impedimento do veículo no local.
         DemoStep("auto3", "auto-infracao-fretamento", 40, (_AUTO_ALVARA,)),

@@ -46,7 +46,9 @@ from lavra.checking.computations import (
     Computation,
     Computed,
     ComputeInput,
+    History,
     bare_reference,
+    clean_text,
     in_legal_order,
     unique_items,
 )
@@ -67,6 +69,7 @@ from lavra_americana.comum.computing import (
     deadline_values,
 )
 from lavra_americana.comum.sources import rule_sources
+from lavra_americana.fretamento.guia_multa import AUTO_FORM, recorded_payment
 
 __all__ = [
     "COMPUTATIONS",
@@ -127,10 +130,33 @@ IMPLEMENTED: tuple[str, ...] = (
 and bar, the appeal to the Prefeito and the liability."""
 
 
+def _paid_item(history: History | None, typed: Any, index: int) -> Item | None:
+    """*Invalid* when the registry holds the auto and a payment of its fines (on the auto
+    or on its guia, :mod:`lavra_americana.fretamento.guia_multa`): art. 22, II speaks of
+    fines "não recolhidas"; a recorded payment rules the auto out of the hypothesis."""
+    number = clean_text(typed)
+    found = None if history is None or number is None else history.document(AUTO_FORM, number)
+    if found is None or found.cancelled:
+        return None
+    payment = recorded_payment(history, found)
+    if payment is None:
+        return None
+    day, where = payment
+    return Item(
+        f"hipoteses.multas_nao_recolhidas.autos.{index}.pagamento", Status.INVALID,
+        f"{UNPAID_AUTOS}/{index}/numero",
+        f"Consta do registro o pagamento das multas do Auto de Infração {found.printed} em "
+        f"{format_date(day)}, {where}: a multa foi recolhida e não é hipótese de cassação "
+        "(art. 22, II).",
+        (f"{LAW}#art22_inc2",),
+    )
+
+
 def _unpaid_autos(
-    data: Mapping[str, Any], on: date, context: StatutoryContext
+    data: Mapping[str, Any], on: date, context: StatutoryContext, history: History | None = None
 ) -> tuple[list[dict[str, Any]], list[Item]]:
-    """The autos of art. 22, II, each with the end of its appeal period (art. 23)."""
+    """The autos of art. 22, II, each with the end of its appeal period (art. 23); an auto
+    whose payment the registry records is *invalid* (:func:`_paid_item`)."""
     listed = pointers.get(data, UNPAID_AUTOS)
     rows: list[dict[str, Any]] = []
     items: list[Item] = []
@@ -152,6 +178,10 @@ def _unpaid_autos(
             "fim_prazo_recurso": None,
         }
         rows.append(row)
+        paid = _paid_item(history, typed, index)
+        if paid is not None:
+            items.append(paid)
+            continue
         if infraction is None:
             continue
         deadline, missing = deadline_values(FIRST_APPEAL, infraction, context, pointer)
@@ -254,7 +284,7 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
         for key, citation in HYPOTHESIS_KEYS
         if isinstance(stated.get(key), Mapping)
     ]
-    autos, auto_items = _unpaid_autos(data, on, context)
+    autos, auto_items = _unpaid_autos(data, on, context, request.history)
     items.extend(auto_items)
     total = _total(autos)
 
