@@ -813,6 +813,9 @@ def test_demo_brings_every_date_of_the_example_to_today(content: Content) -> Non
     assert shift_dates({"a": ["2024-02-28", "2024-13-01", "x2024-02-28", 7]}, 1) == {
         "a": ["2024-02-29", "2024-13-01", "x2024-02-28", 7]
     }
+    # a protocol's moment moves with the dates, its hour kept
+    assert shift_dates(["2026-02-28T09:10", "2026-02-30T09:10", "2026-02-28T9:10"], 1) == [
+        "2026-03-01T09:10", "2026-02-30T09:10", "2026-02-28T9:10"]
 
 
 # ---------------------------------------------------------------- issuing with the registry

@@ -54,12 +54,16 @@ class DemoRow:
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2})?)")
 _HOUR = re.compile(r"([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?")
 SHIFTED_NOTE = "datas do exemplo trazidas para hoje"
 
 
 def shift_dates(data: Any, days: int) -> Any:
-    """A copy of ``data`` with every ISO date string (``AAAA-MM-DD``) moved by ``days``.
+    """A copy of ``data`` with every ISO date string (``AAAA-MM-DD``) moved by ``days``,
+    and every ISO moment (``AAAA-MM-DDTHH:MM``, a filing's protocol) too, its hour kept:
+    a moment left behind would fall before the dates it follows (an inscription filed
+    before the chamamento it answers).
 
     Other values, and strings that only look like dates, are kept as they are.
     """
@@ -72,6 +76,10 @@ def shift_dates(data: Any, days: int) -> Any:
             return (date.fromisoformat(data) + timedelta(days=days)).isoformat()
         except (ValueError, OverflowError):
             return data
+    moment = _ISO_MOMENT.fullmatch(data) if isinstance(data, str) else None
+    if moment is not None:
+        moved = shift_dates(moment.group(1), days)
+        return f"{moved}{moment.group(2)}" if moved != moment.group(1) else data
     return data
 
 
