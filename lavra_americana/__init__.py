@@ -110,6 +110,7 @@ def pacote() -> ContentPack:
         notificacao_defesa,
         periods,
         recurso_estado,
+        requisitos,
         sources,
         validity,
         vehicle_age,
@@ -135,6 +136,7 @@ def pacote() -> ContentPack:
     from lavra_americana.fretamento import estado as estado_fretamento
     from lavra_americana.fretamento import penalties as fretamento_penalties
     from lavra_americana.fretamento import renovacao_lote as renovacao_lote_fretamento
+    from lavra_americana.fretamento import renovacao_requisitos as requisitos_fretamento
     from lavra_americana.transporte_escolar import (
         alvara,
         alvara_auxiliar,
@@ -179,7 +181,8 @@ def pacote() -> ContentPack:
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
-        recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao,
+        recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao, requisitos,
+        requisitos_fretamento,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

@@ -319,11 +319,6 @@ def test_a_run_killed_midway_finishes_when_run_again(
     issuer.close()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Known defect, not fixed yet: a request whose inspecao_veicular has no numero (the "
-    "public form leaves it optional) plans as renewed, but the alvará's template prints "
-    "the inspection's number, so the item fails at the worker with its number reserved. "
-    "Fretamento needs its renovacao_requisitos, as the school run now has."))
 def test_every_request_the_public_form_calls_complete_is_renewed(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -99,6 +99,7 @@ from lavra_americana.comum.validity import (
 from lavra_americana.fretamento.estado import OPERATION, SCOPE
 from lavra_americana.fretamento.registro import registration_items
 from lavra_americana.fretamento.renovacao_janela import renewal_window_items
+from lavra_americana.fretamento.renovacao_requisitos import act_items as printed_items
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "alvara_fretamento", "late_renewal", "limits_from"]
 
@@ -273,6 +274,7 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
     registered, registered_items = registration_items(request.history, data, on,
                                                       context.laws)
     items.extend(registered_items)
+    items.extend(printed_items(data))  # the values it prints (renovacao_requisitos)
     allowed = [
         str(pointers.get(data, pointer) or "")
         for pointer in ("/processo/alvara_anterior", "/processo/substitui_alvara")

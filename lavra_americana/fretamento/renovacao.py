@@ -30,6 +30,7 @@ from lavra_americana.comum.computing import data_of
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.validity import act_at, earliest, validity_explanation
 from lavra_americana.fretamento.alvara import AGE, FORM, TERM, late_renewal, limits_from
+from lavra_americana.fretamento.renovacao_requisitos import request_items as printed_items
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "requerimento_renovacao_alvara_fretamento"]
 
@@ -52,6 +53,7 @@ def requerimento_renovacao_alvara_fretamento(request: ComputeInput) -> Computed:
     )
     if found is None:
         items = []  # a paper alvará: the vencimento the applicant states
+    items.extend(printed_items(data))  # what the renewed alvará prints from it
     expiry = found.valid_until if found is not None and found.valid_until else stated
     values: dict[str, object] = {
         "prazo": None, "inicio_vigencia": None, "valido_ate": None, "vigencia_explicacao": None

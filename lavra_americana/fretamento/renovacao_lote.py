@@ -99,6 +99,7 @@ from lavra_americana.comum.lote import (
 from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
 from lavra_americana.comum.sources import statutory_context
+from lavra_americana.fretamento.renovacao_requisitos import carry
 
 __all__ = [
     "COMPUTATIONS",
@@ -264,6 +265,7 @@ def renewed_alvara(lic: Licence, envelope: Mapping[str, Any]) -> dict[str, Any]:
     inspection = pointers.get(req, "/documentos/inspecao_veicular")
     if isinstance(inspection, Mapping):
         data["inspecao_veicular"] = dict(inspection)
+    carry(req, data)  # what the act prints from the request (renovacao_requisitos)
     filed = format_date(date.fromisoformat(req["data_requerimento"]))
     conferencia = dict(envelope.get("conferencia") or {})
     data["processo"] = {

@@ -16,32 +16,16 @@ page calls "Completo" is what the act accepts.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from lavra.checking.computations import item_at
-from lavra.checking.report import Item, Status
-from lavra.inputs import pointers
+from lavra.checking.report import Item
+from lavra_americana.comum import requisitos
+from lavra_americana.comum.requisitos import Carried
 
 __all__ = ["CARRIED", "IMPLEMENTED", "Carried", "act_items", "carry", "request_items"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """A definition shared by the forms: the articles are cited by each item."""
-
-
-@dataclass(frozen=True)
-class Carried:
-    """One value the renewed alvará takes from the renewal request."""
-
-    request: str
-    """Its pointer in the requerimento."""
-    act: str
-    """Its pointer in the alvará."""
-    document: str
-    """The document it belongs to, as the citizen and staff name it (pt-BR)."""
-    what: str
-    """What of that document is needed (pt-BR, lower case)."""
-    basis: tuple[str, ...]
 
 
 CARRIED: tuple[Carried, ...] = (
@@ -65,51 +49,16 @@ CARRIED: tuple[Carried, ...] = (
 )
 
 
-def _given(data: Mapping[str, Any], pointer: str) -> bool:
-    value = pointers.get(data, pointer)
-    return value is not None and (not isinstance(value, str) or bool(value.strip()))
-
-
-def _document_given(data: Mapping[str, Any], carried: Carried) -> bool:
-    """The document itself is in the request (its absence is the schema's item)."""
-    return isinstance(pointers.get(data, carried.request.rsplit("/", 1)[0]), Mapping)
-
-
 def request_items(data: Mapping[str, Any]) -> list[Item]:
-    """The requerimento's items: each value the renewed alvará prints, missing from a
-    document the request does carry. The message reads "<why>: <document>", as the
-    pending notice lists a document."""
-    return [
-        item_at(c.request, Status.MISSING,
-                f"Informe {c.what}, que o alvará renovado imprime: {c.document}", *c.basis)
-        for c in CARRIED if _document_given(data, c) and not _given(data, c.request)
-    ]
+    """The requerimento's items (:func:`lavra_americana.comum.requisitos.request_items`)."""
+    return requisitos.request_items(CARRIED, data)
 
 
 def act_items(data: Mapping[str, Any]) -> list[Item]:
-    """The alvará's items: each value it prints that the data lack."""
-    return [
-        item_at(c.act, Status.MISSING,
-                f"Falta {c.what} ({c.document}), que o alvará imprime.", *c.basis)
-        for c in CARRIED if not _given(data, c.act)
-    ]
+    """The alvará's items (:func:`lavra_americana.comum.requisitos.act_items`)."""
+    return requisitos.act_items(CARRIED, data)
 
 
 def carry(request: Mapping[str, Any], act: dict[str, Any]) -> dict[str, Any]:
     """``act`` with each value of :data:`CARRIED` the request gives set in it."""
-    for c in CARRIED:
-        value = pointers.get(request, c.request)
-        if value is not None:
-            _set(act, c.act, value)
-    return act
-
-
-def _set(data: dict[str, Any], pointer: str, value: Any) -> None:
-    parts = pointer.strip("/").split("/")
-    for part in parts[:-1]:
-        found = data.get(part)
-        if not isinstance(found, dict):
-            found = {} if found is None else dict(found)
-            data[part] = found
-        data = found
-    data[parts[-1]] = value
+    return requisitos.carry(CARRIED, request, act)
