@@ -126,11 +126,26 @@ def summary_rows(items: Sequence[ItemRecord],
     return tuple(rows)
 
 
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula (OWASP, "CSV injection")."""
+
+
+def cell(text: str) -> str:
+    """A CSV cell safe to open in a spreadsheet: text starting with a formula prefix
+    (``= + - @``, tab, carriage return) gets a leading apostrophe, which the
+    spreadsheet shows as text and does not evaluate. A holder's name or a reason comes
+    from outside (the input files) and must never run as a formula on staff's machine.
+    A carriage return inside a cell becomes a line feed: the file's lines end in line
+    feeds, and a bare CR, left unquoted by the writer, would split the row."""
+    safe = f"'{text}" if text.startswith(FORMULA_PREFIXES) else text
+    return safe.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def summary_csv(rows: Sequence[SummaryRow]) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    writer.writerows(row.as_csv() for row in rows)
+    writer.writerows(tuple(cell(value) for value in row.as_csv()) for row in rows)
     return buffer.getvalue().encode("utf-8")
 
 

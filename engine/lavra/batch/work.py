@@ -35,7 +35,7 @@ from typing import Any
 from lavra.checking.content import Content
 from lavra.config import Config
 from lavra.documents import Engine
-from lavra.issuing import Issuer
+from lavra.issuing import IncompleteError, Issuer
 from lavra.registry.records import Built
 from lavra.registry.runs import (
     DOCUMENT,
@@ -75,9 +75,23 @@ def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False,
         printed = item.printed
         if printed is None:
             raise ItemFailed(item, "Documento do lote sem número reservado.")
-        return issuer.build_document(item.form, item.data, on, printed, docx=docx,
-                                     reserved=True)
+        try:
+            return issuer.build_document(item.form, item.data, on, printed, docx=docx,
+                                         reserved=True)
+        except IncompleteError as error:
+            raise _incomplete(item, error) from None
     return issuer.engine.prefill(item.form, item.data)
+
+
+def _incomplete(item: ItemRecord, error: IncompleteError) -> ItemFailed:
+    """The act's pending items, each with its field, as the item's failure (staff must
+    see what to correct, not a count); the first one's field is the failure's field."""
+    pending = list(error.report.pending)
+    listed = "; ".join(f"{i.message.strip().rstrip('.')} (campo {i.field})"
+                       for i in pending[:5])
+    more = f"; e mais {len(pending) - 5} pendência(s)" if len(pending) > 5 else ""
+    return ItemFailed(item, f"o relatório de completude aponta: {listed}{more}",
+                      pending[0].field if pending else None)
 
 
 def failure_text(issuer: Issuer, failure: ItemFailed) -> str:
@@ -115,7 +129,8 @@ def work_items(
             )
         except ItemFailed as failure:
             failed.append(failure.item.id)
-            record_failure(issuer.registry, failure.item.id, failure_text(issuer, failure))
+            record_failure(issuer.registry, failure.item.id, failure_text(issuer, failure),
+                           failure.field)
             continue
         if item is None:
             # Nothing to claim now: items another worker holds (or that wait for one it

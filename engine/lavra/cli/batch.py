@@ -10,7 +10,10 @@ nothing was written.
 
 ``lavra lote abandonar`` ends a run that cannot finish (or one holder's items of it):
 the pending items are abandoned with the reason and their reserved numbers voided by
-the numbering-void act (:mod:`lavra.registry.abandon`).
+the numbering-void act (:mod:`lavra.registry.abandon`). ``lavra lote corrigir`` (also
+``lavra batch corrigir``) corrects the data of an item whose building failed, recorded
+with who and when; the item keeps its number, and the same ``lavra batch`` command
+resumes the run (:mod:`lavra.batch.correction`, :mod:`lavra.registry.corrections`).
 """
 
 from __future__ import annotations
@@ -67,7 +70,19 @@ def _progress(plain: bool) -> tuple[Any, Any]:
     return line, lambda: None
 
 
-@click.command("batch")
+class _BatchCommand(click.Command):
+    """``lavra batch EXECUÇÃO``, and ``lavra batch corrigir ...`` for ``lavra lote
+    corrigir``: the run's correction where staff look for it, beside the run."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        if args[:1] == ["corrigir"]:
+            return correct_command.make_context(f"{info_name} corrigir", args[1:],
+                                                parent=parent, **extra)
+        return super().make_context(info_name, args, parent=parent, **extra)
+
+
+@click.command("batch", cls=_BatchCommand)
 @click.argument("kind", metavar="EXECUÇÃO")
 @click.option("--ano", type=int, help="Ano do exercício a renovar (renovação anual).")
 @click.option("--vencendo-ate", "vencendo_ate", metavar="AAAA-MM-DD",
@@ -211,3 +226,55 @@ def abandon_command(run_id: int, item: int | None, motivo: str, responsavel: str
         click.echo(f"A execução em lote nº {run_id} está concluída.")
     else:
         click.echo(f"A execução em lote nº {run_id} segue com itens pendentes.")
+
+
+@lote.command("corrigir")
+@click.argument("run_id", metavar="EXECUÇÃO", type=click.IntRange(min=1))
+@click.option("--item", "item", type=click.IntRange(min=1), required=True, metavar="N",
+              help="O item (titular) de ordem N no resumo.")
+@click.option("--formulario", default=None,
+              help="O documento do item a corrigir, quando ele tem mais de um pendente.")
+@click.option("--campo", default=None, metavar="/PONTEIRO",
+              help="O campo a corrigir, como o motivo da falha o nomeia (ex.: /veiculo/placa).")
+@click.option("--valor", default=None, help="O novo valor do campo (texto).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Lê --valor como JSON (número, true/false, objeto, lista).")
+@click.option("--arquivo", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help='Correções em JSON: {"/campo": valor, ...} ou lista JSON Patch.')
+@click.option("--responsavel", required=True, help="Quem faz a correção.")
+@REGISTRY_OPTION
+@shielded
+def correct_command(run_id: int, item: int, formulario: str | None, campo: str | None,
+                    valor: str | None, as_json: bool, arquivo: Path | None,
+                    responsavel: str, registry_url: str | None) -> None:
+    """Corrige os dados de um item da EXECUÇÃO em lote cuja emissão falhou: o campo que
+    o motivo da falha nomeia recebe o novo valor, e a correção fica registrada no item,
+    com o responsável e a hora. O item conserva o número reservado; repetir o comando
+    da execução (ou «Retomar» na página dela) emite-o com os dados corrigidos."""
+    from lavra.batch.correction import change_from_text, changes_from_patch
+    from lavra.cli.support import registry_of
+    from lavra.inputs.reading import describe_os_error
+    from lavra.registry.corrections import correct, find_item
+
+    if (arquivo is None) == (campo is None) or (campo is None) != (valor is None):
+        raise InputError("Informe --campo e --valor, ou --arquivo com as correções.",
+                         field="/campo")
+    with registry_of(registry_url) as registry:
+        found = find_item(registry, run_id, item - 1, formulario)
+        if arquivo is not None:
+            try:
+                raw = arquivo.read_bytes()
+            except OSError as error:
+                raise InputError(f"Não foi possível ler o arquivo {arquivo}: "
+                                 f"{describe_os_error(error)}.", field="/arquivo") from None
+            changes = changes_from_patch(raw, source=f"o arquivo {arquivo.name}")
+        else:
+            changes = (change_from_text(str(campo), str(valor), as_json=as_json,
+                                        data=found.data),)
+        corrected, made = correct(registry, found.id, changes, by=responsavel)
+    for correction in made:
+        click.echo(f"{correction.text}.")
+    click.echo(f"Item {corrected.position + 1} ({corrected.name}): "
+               f"{corrected.printed or corrected.file} corrigido; o número reservado é "
+               "mantido. Repita o comando da execução (ou use «Retomar» na página dela) "
+               "para emiti-lo.")

@@ -11,6 +11,7 @@ errors into :class:`LavraError` with a pt-BR message.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +21,13 @@ from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import URL, Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DataError,
+    IntegrityError,
+    OperationalError,
+    SQLAlchemyError,
+)
 
 from lavra.errors import ConfigError, LavraError
 
@@ -31,6 +38,7 @@ __all__ = [
     "SQLITE_FILE",
     "WRITE_OPTION",
     "Conflict",
+    "ValueRefused",
     "alembic_config",
     "database_errors",
     "database_url",
@@ -65,6 +73,27 @@ class Conflict(LavraError):
         self.what = what
 
 
+class ValueRefused(LavraError):
+    """The database refused a value (too long for its column, out of range): the
+    message says which kind of value, never the SQL statement."""
+
+
+def _refusal(error: DataError) -> ValueRefused:
+    text_ = str(error.orig)
+    found = re.search(r"character varying\((\d+)\)", text_)
+    if found is not None:
+        return ValueRefused(
+            "O registro recusou um valor: um texto deste documento (um nome, por exemplo) "
+            f"excede o tamanho que o registro admite, de até {found.group(1)} caracteres. "
+            "Corrija o dado e tente de novo."
+        )
+    if "out of range" in text_.lower():
+        return ValueRefused("O registro recusou um valor: um número deste documento está "
+                            "fora do intervalo que o registro admite.")
+    return ValueRefused("O registro recusou um valor deste documento, em formato ou tamanho "
+                        "que ele não admite.")
+
+
 @contextmanager
 def database_errors() -> Iterator[None]:
     """SQLAlchemy and driver errors → LavraError with a pt-BR message."""
@@ -91,8 +120,12 @@ def database_errors() -> Iterator[None]:
                 "O registro de documentos está ocupado por outra operação; tente novamente."
             ) from None
         raise LavraError(f"Falha de acesso ao registro de documentos: {error.orig}.") from None
+    except DataError as error:
+        raise _refusal(error) from None
     except SQLAlchemyError as error:
-        raise LavraError(f"Falha no registro de documentos: {error}.") from None
+        # Never the statement (str(error) carries the SQL and its parameters).
+        kind = type(getattr(error, "orig", None) or error).__name__
+        raise LavraError(f"Falha no registro de documentos ({kind}).") from None
 
 
 

@@ -38,7 +38,8 @@ order: they are worked in parallel.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
@@ -47,6 +48,7 @@ from sqlalchemy import func, literal, select
 from sqlalchemy.orm import Session, aliased
 
 from lavra.errors import InputError, LavraError
+from lavra.registry.database import Conflict, ValueRefused
 from lavra.registry.once import RenewalsDone, Wanted, claim_renewals
 from lavra.registry.records import Built, check_series, format_number, printed_number
 from lavra.registry.store import Registry
@@ -148,6 +150,8 @@ class ItemRecord:
     file: str | None
     status: str
     document_id: int | None
+    failed_field: str | None = None
+    """The field its last failure named (a JSON pointer into ``data``), if any."""
 
     @property
     def printed(self) -> str | None:
@@ -176,7 +180,7 @@ def item_of(row: BatchItemRow) -> ItemRecord:
         row.id, row.run_id, row.position, row.seq, row.holder, row.name, row.outcome,
         row.role, row.form, row.series, row.year, row.number,
         None if row.data is None else dict(row.data), row.reason, row.file, row.status,
-        row.document_id,
+        row.document_id, row.failed_field,
     )
 
 
@@ -227,6 +231,13 @@ def _same_or_refuse(row: BatchRunRow, fingerprint: str) -> RunRecord:
     return _run_of(row)
 
 
+def _fit(text: str, size: int = 200) -> str:
+    """A holder's label as the run's table keeps it (its columns hold 200 characters):
+    a longer one is cut with "…", so that a long name in one line never refuses the
+    whole plan (the document itself carries the name whole)."""
+    return text if len(text) <= size else text[: size - 1] + "…"
+
+
 def plan_run(
     registry: Registry,
     kind: str,
@@ -259,8 +270,8 @@ def plan_run(
         for position, holder in enumerate(holders):
             if not holder.outputs:
                 session.add(BatchItemRow(
-                    run_id=run.id, position=position, seq=0, holder=holder.holder,
-                    name=holder.name, outcome=holder.outcome, role=REFUSED,
+                    run_id=run.id, position=position, seq=0, holder=_fit(holder.holder),
+                    name=_fit(holder.name), outcome=holder.outcome, role=REFUSED,
                     reason=holder.reason, status=DONE, done_at=now,
                 ))
                 continue
@@ -279,8 +290,8 @@ def plan_run(
             final = link(holder, printed) if link is not None else holder
             for seq, (out, number) in enumerate(zip(final.outputs, numbers, strict=True)):
                 session.add(BatchItemRow(
-                    run_id=run.id, position=position, seq=seq, holder=final.holder,
-                    name=final.name, outcome=final.outcome, role=out.role, form=out.form,
+                    run_id=run.id, position=position, seq=seq, holder=_fit(final.holder),
+                    name=_fit(final.name), outcome=final.outcome, role=out.role, form=out.form,
                     series=out.series, year=year if number is not None else None,
                     number=number, data=_json(out.data), file=out.file, status=PENDING,
                 ))
@@ -496,25 +507,43 @@ def claim_and_record(
     PostgreSQL, where the row lock decides.
     """
     if registry.dialect == "postgresql":
-        with registry._database_errors(), registry._write() as session:
+        claimed: list[ItemRecord] = []
+        with _refused_as_failure(claimed), registry._database_errors(), \
+                registry._write() as session:
             row = session.scalars(
                 _pending(run_id, skip).limit(1).with_for_update(skip_locked=True)
             ).first()
             if row is None:
                 return None
             item = item_of(row)
+            claimed.append(item)
             result = _built(build, item)
             return _recorded(registry, session, row, item, result, worker)
     mine = _first_of_share(registry, run_id, skip, share)
     if mine is None:
         return None
     result = _built(build, mine)
-    with registry._database_errors(), registry._write() as session:
+    with _refused_as_failure([mine]), registry._database_errors(), \
+            registry._write() as session:
         row = session.get(BatchItemRow, mine.id)
         if row is None or row.status != PENDING:
             # Recorded meanwhile by another process, or abandoned by staff.
             return replace(mine, status=DONE if row is None else row.status)
         return _recorded(registry, session, row, mine, result, worker)
+
+
+@contextmanager
+def _refused_as_failure(claimed: Sequence[ItemRecord]) -> Iterator[None]:
+    """A value the database refuses while recording an item (a name too long for its
+    column on PostgreSQL) or a conflict fails that item only, with the pt-BR reason
+    (:func:`lavra.registry.database.database_errors`; its transaction is rolled back, the
+    item stays pending with its number reserved); the run goes on."""
+    try:
+        yield
+    except (ValueRefused, Conflict) as error:
+        if not claimed:
+            raise
+        raise ItemFailed(claimed[0], error.message) from None
 
 
 def outstanding(
@@ -558,12 +587,15 @@ def _built(build: Build, item: ItemRecord) -> Built | bytes:
         raise ItemFailed(item, f"{type(error).__name__}: {error}") from error
 
 
-def record_failure(registry: Registry, item_id: int, reason: str) -> None:
-    """Note why an item could not be built (it stays pending for the next rerun)."""
+def record_failure(registry: Registry, item_id: int, reason: str,
+                   field: str | None = None) -> None:
+    """Note why an item could not be built, and the field named, if any (it stays
+    pending for the next rerun, or for staff to correct: :mod:`lavra.registry.corrections`)."""
     with registry._database_errors(), registry._write() as session:
         row = session.get(BatchItemRow, item_id)
         if row is not None and row.status == PENDING:
             row.reason = reason[:4000]
+            row.failed_field = field[:500] if field and field.startswith("/") else None
 
 
 def finish_run(registry: Registry, run_id: int) -> RunRecord:

@@ -252,6 +252,29 @@ class BatchItemRow(Base):
     document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
     content: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    failed_field: Mapped[str | None] = mapped_column(String(500))
+    """The field its last failure named (a JSON pointer into ``data``), if any."""
+
+
+class BatchCorrectionRow(Base):
+    """One field of a batch item's data corrected by staff before the run resumes: the
+    pointer, the value before and after (``op`` ``replace`` or ``remove``), who and when
+    (:mod:`lavra.registry.corrections`). The item keeps its reserved number."""
+
+    __tablename__ = "batch_corrections"
+    __table_args__ = (CheckConstraint("op IN ('replace', 'remove')", name="op"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("batch_items.id"), index=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("batch_runs.id"), index=True)
+    pointer: Mapped[str] = mapped_column(String(500))
+    op: Mapped[str] = mapped_column(String(12))
+    previous: Mapped[Any | None] = mapped_column(JSON)
+    value: Mapped[Any | None] = mapped_column(JSON)
+    failure: Mapped[str | None] = mapped_column(Text)
+    """The item's failure the correction answered, as staff read it."""
+    corrected_by: Mapped[str] = mapped_column(String(200))
+    corrected_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class VoidedNumberRow(Base):

@@ -6,8 +6,11 @@ kind, reference date, state, counts); a run's page with its progress (done, pend
 failed, rate, time left), refreshed by the page itself every few seconds while it runs
 (``<meta http-equiv="refresh">``: no script needed, within the CSP), the summary table
 once finished, and the links to its files. A run that cannot finish is abandoned there
-(whole, or one holder's items), with a reason: its reserved numbers are voided. The
-JSON API (``/api/batch``, bearer token) does the same.
+(whole, or one holder's items), with a reason: its reserved numbers are voided. A
+failed item is shown with its reason and a form to correct the field(s) it names: the
+correction is recorded on the item with who and when (:mod:`lavra.registry.corrections`),
+the item keeps its number, and «Retomar» builds it again. The JSON API
+(``/api/batch``, bearer token) does the same, but for the correction (the page only).
 
 Who may: every staff account sees runs and downloads their files; starting or resuming
 a run takes a signer account that may sign every document the run issues
@@ -17,6 +20,7 @@ a run takes a signer account that may sign every document the run issues
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -24,12 +28,24 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 
+from lavra.batch.correction import change_from_text
 from lavra.batch.model import BatchRun
 from lavra.batch.output import docx_name, summary_rows
 from lavra.batch.runner import find_kind
 from lavra.errors import InputError, LavraError
+from lavra.inputs import pointers
 from lavra.inputs.textnorm import clean_text
-from lavra.registry.runs import RunRecord, get_run, list_runs, run_items, run_progress
+from lavra.registry.corrections import correct, run_corrections
+from lavra.registry.runs import (
+    PENDING,
+    REFUSED,
+    ItemRecord,
+    RunRecord,
+    get_run,
+    list_runs,
+    run_items,
+    run_progress,
+)
 from lavra.web.api import STAFF_ERRORS, staff_user
 from lavra.web.batchjobs import BatchBusy, BatchJobs, Job, StartRequest, Upload
 from lavra.web.common import (
@@ -143,7 +159,23 @@ def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
             "reason": r.reason, "file": r.file if r.file in present else "",
             "docx_file": r.docx_file,
         } for r in found]
+        view["correctable"] = [_correctable(ctx, i) for i in items
+                               if i.status == PENDING and i.role != REFUSED and i.reason]
+        view["corrections"] = [{"order": c.position + 1, "form": c.form, "text": c.text}
+                               for c in run_corrections(ctx.registry, run.id)]
     return view
+
+
+def _correctable(ctx: WebContext, item: ItemRecord) -> dict[str, Any]:
+    """A failed item as its correction form shows it: the failure and the field named."""
+    current = pointers.get(item.data, item.failed_field) if item.failed_field else None
+    return {
+        "id": item.id, "order": item.position + 1, "name": item.name, "holder": item.holder,
+        "title": ctx.form_title(item.form or ""), "number": item.printed or "",
+        "reason": item.reason, "field": item.failed_field or "",
+        "current": "" if current is None else (
+            current if isinstance(current, str) else json.dumps(current, ensure_ascii=False)),
+    }
 
 
 def _job_view(job: Job) -> dict[str, Any]:
@@ -270,6 +302,7 @@ async def batch_run(request: Request, run_id: int) -> Response:
         "execucao": view, "atualizar": REFRESH_SECONDS if view["running"] else None,
         "pode_retomar": may, "pode_abandonar": may, "motivo": "", "item": "",
         "abandonado": request.query_params.get("aviso") == "abandonado",
+        "corrigido": request.query_params.get("aviso") == "corrigido",
         "erro": None, "titulo_de": ctx.form_title})
 
 
@@ -314,6 +347,55 @@ async def batch_abandon(request: Request, run_id: int) -> Response:
             "abandonado": False,
             "erro": error_message(error), "titulo_de": ctx.form_title}, 422)
     return redirect(f"{PATH}/{run_id}?aviso=abandonado")
+
+
+MAX_CHANGES = 10
+"""Fields one correction form may change at once."""
+
+
+def _correct(ctx: WebContext, jobs: BatchJobs, run_id: int, item_id: int, user: User,
+             fields: list[tuple[str, str]], as_json: bool) -> int:
+    """Apply the page's corrections to the item; the number of fields corrected."""
+    run = _run(ctx, run_id)
+    if jobs.live_for_run(run.id) is not None:
+        raise InputError("A execução está em andamento: aguarde que termine para corrigir "
+                         "um item.", field="/item")
+    item = next((i for i in run_items(ctx.registry, run.id) if i.id == item_id), None)
+    if item is None:
+        raise NotFound(f"O item não pertence à execução em lote nº {run_id}.", field="/item")
+    changes = [change_from_text(campo, valor, as_json=as_json, data=item.data)
+               for campo, valor in fields if campo]
+    if not changes:
+        raise InputError("Informe o campo a corrigir e o novo valor.", field="/campo")
+    _, made = correct(ctx.registry, item.id, changes, by=user.actor)
+    return len(made)
+
+
+@router.post(PATH + "/{run_id}/itens/{item_id}/corrigir")
+async def batch_correct(request: Request, run_id: int, item_id: int) -> Response:
+    """Correct a failed item's data (any staff account: a signer resumes the run)."""
+    user = require_user(request)
+    form = await read_form(request)
+    ctx = context_of(request)
+    campos = [clean_text(str(v), field="/campo").strip() for v in form.getlist("campo")]
+    valores = [clean_text(str(v), field="/valor") for v in form.getlist("valor")]
+    fields = list(zip(campos, valores, strict=False))[:MAX_CHANGES]
+    as_json = form.get("json") in ("1", "sim", "on", "true")
+    try:
+        await run_in_threadpool(_correct, ctx, jobs_of(request), run_id, item_id, user,
+                                fields, as_json)
+    except (AccessDenied, NotFound):
+        raise
+    except LavraError as error:
+        run = await run_in_threadpool(_run, ctx, run_id)
+        view = await run_in_threadpool(lambda: run_view(ctx, jobs_of(request), run, rows=True))
+        may = view["resumable"] and any(
+            may_start(ctx, user, k) for k in _kinds(ctx) if k.name == run.kind)
+        return page(request, "lote.html", {
+            "execucao": view, "atualizar": None, "pode_retomar": may,
+            "pode_abandonar": may, "motivo": "", "item": "", "abandonado": False,
+            "erro": error_message(error), "titulo_de": ctx.form_title}, 422)
+    return redirect(f"{PATH}/{run_id}?aviso=corrigido")
 
 
 @router.post(PATH + "/{run_id}/retomar")
