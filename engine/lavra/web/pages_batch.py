@@ -344,7 +344,7 @@ async def batch_abandon(request: Request, run_id: int) -> Response:
         return page(request, "lote.html", {
             "execucao": view, "atualizar": None, "pode_retomar": False,
             "pode_abandonar": view["resumable"], "motivo": reason, "item": item,
-            "abandonado": False,
+            "abandonado": False, "corrigido": False,
             "erro": error_message(error), "titulo_de": ctx.form_title}, 422)
     return redirect(f"{PATH}/{run_id}?aviso=abandonado")
 
@@ -394,6 +394,7 @@ async def batch_correct(request: Request, run_id: int, item_id: int) -> Response
         return page(request, "lote.html", {
             "execucao": view, "atualizar": None, "pode_retomar": may,
             "pode_abandonar": may, "motivo": "", "item": "", "abandonado": False,
+            "corrigido": False,
             "erro": error_message(error), "titulo_de": ctx.form_title}, 422)
     return redirect(f"{PATH}/{run_id}?aviso=corrigido")
 
