@@ -26,6 +26,7 @@ from batchcases import (
     cli_env,
     copy_data,
     fret_envelope,
+    fret_request,
     fret_seed,
     issuer_over,
     kill_midway_and_rerun,
@@ -350,3 +351,27 @@ def test_every_request_the_public_form_calls_complete_is_renewed(
         assert numbers_in(registry_url(issuer.config), "NOT-REN-FRET") == []
     finally:
         issuer.close()
+
+
+def test_the_inspection_number_the_alvara_prints_is_asked_by_the_public_form(
+    engine: Engine
+) -> None:
+    """The inspection certificate without its number: the public requerimento says what
+    is missing, naming the document (fretamento/renovacao_requisitos.py), and the
+    alvará lacking it is incomplete at the same field, before any number."""
+    data = fret_request(0, "ALV-FRET 0001/2021")
+    del data["documentos"]["inspecao_veicular"]["numero"]
+    report = engine.check("requerimento-renovacao-alvara-fretamento", data)
+    assert not report.complete
+    (item,) = report.pending
+    assert item.field == "/documentos/inspecao_veicular/numero"
+    assert item.message == ("Informe o número do comprovante, que o alvará renovado imprime: "
+                            "Comprovante de inspeção veicular")
+    assert item.basis == ("fretamento#art7_inc11", "fretamento#art10_par4")
+    alvara = json.loads((REPO / "forms" / ALVARA / "exemplo.json").read_text("utf-8"))
+    del alvara["inspecao_veicular"]["numero"]
+    pending = [i for i in engine.check(ALVARA, alvara).pending
+               if i.field == "/inspecao_veicular/numero"]
+    assert [i.message for i in pending] == [
+        "Falta o número do comprovante (Comprovante de inspeção veicular), que o alvará "
+        "imprime."]
