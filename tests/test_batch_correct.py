@@ -41,7 +41,13 @@ from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.issuing import registry_url
-from lavra.registry.corrections import Change, correct, find_item, run_corrections
+from lavra.registry.corrections import (
+    Change,
+    correct,
+    find_item,
+    record_failure,
+    run_corrections,
+)
 from lavra.registry.database import ValueRefused
 from lavra.registry.records import Built
 from lavra.registry.runs import (
@@ -50,7 +56,6 @@ from lavra.registry.runs import (
     PlannedOutput,
     claim_and_record,
     plan_run,
-    record_failure,
     run_items,
 )
 from lavra.registry.store import Registry, open_registry

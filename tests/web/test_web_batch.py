@@ -345,7 +345,8 @@ def test_a_failed_item_is_shown_as_a_failure(engine: Engine, tmp_path: Path) -> 
     """An item whose building failed is shown as a failure (red, «falhou», its reason
     naming the holder and the document), never in the green status box."""
     from lavra.batch.work import failure_text
-    from lavra.registry.runs import ItemFailed, record_failure, run_items
+    from lavra.registry.corrections import record_failure
+    from lavra.registry.runs import ItemFailed, run_items
 
     context, numbers, client = _web(engine, tmp_path)
     issuer = context.require_issuer()

@@ -16,7 +16,7 @@ A worker that dies (``kill -9``, a full disk) loses only the item it held: its
 transaction rolls back and the item stays pending for the next run of the same
 command. A worker exits when its parent process is gone, so that killing the command
 stops the run. An item whose building fails stays pending with the reason noted
-(:func:`lavra.registry.runs.record_failure`); the others go on.
+(:func:`lavra.registry.corrections.record_failure`); the others go on.
 
 Progress is read from the registry (items done of items in all), the same wherever
 the workers run, on this machine or another.
@@ -36,6 +36,7 @@ from lavra.checking.content import Content
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import IncompleteError, Issuer
+from lavra.registry.corrections import record_failure
 from lavra.registry.records import Built
 from lavra.registry.runs import (
     DOCUMENT,
@@ -43,7 +44,6 @@ from lavra.registry.runs import (
     ItemRecord,
     claim_and_record,
     outstanding,
-    record_failure,
     run_counts,
 )
 from lavra.registry.store import Registry, open_registry

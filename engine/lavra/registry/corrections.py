@@ -1,4 +1,4 @@
-"""Correcting a batch item's data by staff, before the run resumes.
+"""A batch item's failure, and its correction by staff before the run resumes.
 
     item = find_item(registry, run_id, position=1)             # holder nº 2, its failed item
     correct(registry, item.id, [Change("/veiculo/placa", "ABC1D23")], by="Fulana")
@@ -35,7 +35,7 @@ from lavra.registry.runs import ABANDONED, DONE, PENDING, REFUSED, ItemRecord, i
 from lavra.registry.store import Registry
 from lavra.registry.tables import BatchCorrectionRow, BatchItemRow
 
-__all__ = ["Change", "Correction", "correct", "find_item", "run_corrections"]
+__all__ = ["Change", "Correction", "correct", "find_item", "record_failure", "run_corrections"]
 
 REPLACE, REMOVE = "replace", "remove"
 
@@ -118,6 +118,17 @@ def _why_not(item: ItemRecord) -> str:
     if item.status == DONE:
         return "já foi emitido; um documento emitido se desfaz pelo cancelamento."
     return "não há documento pendente do formulário indicado."
+
+
+def record_failure(registry: Registry, item_id: int, reason: str,
+                   field: str | None = None) -> None:
+    """Note why an item could not be built, and the field named (it stays pending for a
+    rerun, or for staff to correct: :mod:`lavra.registry.corrections`)."""
+    with registry._database_errors(), registry._write() as session:
+        row = session.get(BatchItemRow, item_id)
+        if row is not None and row.status == PENDING:
+            row.reason = reason[:4000]
+            row.failed_field = field[:500] if field and field.startswith("/") else None
 
 
 def _check_pointer(pointer: str) -> list[str]:

@@ -71,7 +71,6 @@ __all__ = [
     "open_run",
     "outstanding",
     "plan_run",
-    "record_failure",
     "run_counts",
     "run_items",
     "run_progress",
@@ -150,8 +149,7 @@ class ItemRecord:
     file: str | None
     status: str
     document_id: int | None
-    failed_field: str | None = None
-    """The field its last failure named (a JSON pointer into ``data``), if any."""
+    failed_field: str | None = None  # the field its last failure named, if any
 
     @property
     def printed(self) -> str | None:
@@ -232,9 +230,7 @@ def _same_or_refuse(row: BatchRunRow, fingerprint: str) -> RunRecord:
 
 
 def _fit(text: str, size: int = 200) -> str:
-    """A holder's label as the run's table keeps it (its columns hold 200 characters):
-    a longer one is cut with "…", so that a long name in one line never refuses the
-    whole plan (the document itself carries the name whole)."""
+    """A holder's label cut to its column (a long name never refuses the whole plan)."""
     return text if len(text) <= size else text[: size - 1] + "…"
 
 
@@ -534,10 +530,8 @@ def claim_and_record(
 
 @contextmanager
 def _refused_as_failure(claimed: Sequence[ItemRecord]) -> Iterator[None]:
-    """A value the database refuses while recording an item (a name too long for its
-    column on PostgreSQL) or a conflict fails that item only, with the pt-BR reason
-    (:func:`lavra.registry.database.database_errors`; its transaction is rolled back, the
-    item stays pending with its number reserved); the run goes on."""
+    """A value or row the database refuses while recording an item fails that item only
+    (rolled back, pending, its number kept), with the pt-BR reason; the run goes on."""
     try:
         yield
     except (ValueRefused, Conflict) as error:
@@ -585,17 +579,6 @@ def _built(build: Build, item: ItemRecord) -> Built | bytes:
         raise ItemFailed(item, error.message, error.field) from error
     except Exception as error:
         raise ItemFailed(item, f"{type(error).__name__}: {error}") from error
-
-
-def record_failure(registry: Registry, item_id: int, reason: str,
-                   field: str | None = None) -> None:
-    """Note why an item could not be built, and the field named, if any (it stays
-    pending for the next rerun, or for staff to correct: :mod:`lavra.registry.corrections`)."""
-    with registry._database_errors(), registry._write() as session:
-        row = session.get(BatchItemRow, item_id)
-        if row is not None and row.status == PENDING:
-            row.reason = reason[:4000]
-            row.failed_field = field[:500] if field and field.startswith("/") else None
 
 
 def finish_run(registry: Registry, run_id: int) -> RunRecord:
