@@ -25,8 +25,11 @@ def test_migration_matches_the_tables_and_goes_down(tmp_path: Path) -> None:
     raw = create_engine(url)
     with raw.connect() as connection:
         context = MigrationContext.configure(connection)
-        assert context.get_current_heads() == ("0009",)
+        assert context.get_current_heads() == ("0010",)
         assert compare_metadata(context, combined) == []
+    with raw.begin() as connection:
+        command.downgrade(alembic_config(connection), "0009")
+        assert "batch_corrections" not in set(inspect(connection).get_table_names())
     with raw.begin() as connection:
         command.downgrade(alembic_config(connection), "0008")
         assert "drafts" not in set(inspect(connection).get_table_names())
