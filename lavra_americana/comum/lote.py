@@ -93,6 +93,11 @@ def read_pedidos(path: Path | None) -> dict[str, Pedido]:
     return found
 
 
+#: How the report words a required datum left blank (``lavra.checking.report``), as
+#: against "Documento não apresentado: …" for a document.
+DATA_MISSING = "Não informado:"
+
+
 def pending_lines(report: Report, law: str, default: str) -> list[dict[str, Any]]:
     """The report's pending items as a notice lists them: the document, why, and the
     articles of ``law`` it rests on (``default`` when the item cites none of them)."""
@@ -104,9 +109,14 @@ def pending_lines(report: Report, law: str, default: str) -> list[dict[str, Any]
         reason, _, document = item.message.partition(": ")
         if not document or " " in item.requirement:
             reason, document = item.message, item.requirement
-        lines.append({"documento": document.strip().rstrip(".")[:300],
-                      "motivo": (reason.strip().rstrip(".") + ".")[:1000],
-                      "dispositivos": basis[:8]})
+        line = {"documento": document.strip().rstrip(".")[:300],
+                "motivo": (reason.strip().rstrip(".") + ".")[:1000],
+                "dispositivos": basis[:8]}
+        if item.message.startswith(DATA_MISSING):
+            # a datum the request left blank (its date, a plate) is not a document the
+            # holder must bring: the notice lists it apart, as data to complete
+            line["natureza"] = "dado"
+        lines.append(line)
     return lines[:40]
 
 

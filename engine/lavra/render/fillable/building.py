@@ -437,7 +437,7 @@ class _Builder:
         self.emit('<p class="local-data">{}</p>',
                   "Local: ______________________________   Data: ____/____/________")
         for who in signers or ("",):
-            line = "Assinatura do(a) requerente ou de seu(sua) representante legal"
+            line = "Assinatura da parte requerente ou de representante legal"
             self.emit('<p class="linha">{}</p>', f"{line} – {who}" if who else line)
             self.emit('<p class="nome">{}</p>', "Nome legível: " + "_" * 38)
         self.parts.append(Markup("</div>"))
