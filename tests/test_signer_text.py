@@ -10,6 +10,7 @@ missing document.
 from __future__ import annotations
 
 import glob
+import io
 import re
 import subprocess
 from datetime import date
@@ -17,10 +18,12 @@ from pathlib import Path
 
 import pytest
 from formcases import example
+from pypdf import PdfReader
 
 from lavra.checking.content import Content
 from lavra.checking.report import Item, Report, Status
 from lavra.documents import Engine
+from lavra.render.fillable.finishing import fitting_size, text_width_em, wrapped_lines
 from lavra.render.pdf import PageFrame, Renderer
 from lavra.render.templating import numeral
 from lavra.render.typstpdf import TypstRenderer
@@ -162,3 +165,43 @@ def test_the_qr_code_and_signature_never_stand_alone_on_the_last_page(
     count, last = _last_page(laid.pdf)
     assert count == 3 and laid.signature_page == 2  # the closing went over to page 3
     assert "Art. 10 da Lei" in last and "Americana, 5 de dezembro de 2026" in last
+
+
+# ------------------------------------------------------------------ fillable values
+def test_fitting_size_shrinks_then_wraps() -> None:
+    assert fitting_size("PGE/SP", 79, 15, 10) == (10, False)
+    assert fitting_size("Receita Federal do Brasil", 160, 15, 10) == (10, False)
+    size, wrapped = fitting_size("Receita Federal do Brasil", 79, 15, 10)
+    assert 5 <= size < 10 and wrapped  # two lines at 6 pt beat one at 5
+    assert wrapped_lines("Receita Federal do Brasil", 75 / size) * 1.2 * size <= 14
+    size, wrapped = fitting_size("Sindicato patronal e sindicato dos empregados", 79, 30, 10)
+    assert wrapped and wrapped_lines("Sindicato patronal e sindicato dos empregados",
+                                     75 / size) * 1.2 * size <= 28
+
+
+def test_a_prefilled_value_is_never_cut_in_its_field(engine: Engine) -> None:
+    """"Receita Federa": each prefilled single-line value (up to 50 characters: an
+    issuer, a number, a name) fits its field's width at the size of its /DA; one that
+    cannot is a multiline field whose lines fit its height (read back with pypdf from
+    the requerimento as prefilled)."""
+    pdf = engine.prefill("requerimento-alvara-fretamento",
+                         example(engine, "requerimento-alvara-fretamento"))
+    checked = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        for ref in page.get("/Annots") or []:
+            widget = ref.get_object()
+            value = widget.get("/V")
+            if widget.get("/FT") != "/Tx" or not isinstance(value, str) or not value:
+                continue
+            if len(value) > 50:  # a long remark in a document's cell: see the report
+                continue
+            size = float(re.search(r"([0-9.]+) Tf", str(widget["/DA"]))[1])  # type: ignore[index]
+            x1, y1, x2, y2 = (float(v) for v in widget["/Rect"])
+            room, tall = abs(x2 - x1) - 4, abs(y2 - y1) - 2
+            if int(widget.get("/Ff", 0)) & (1 << 12):
+                if tall < 20:  # a textarea proper is sized by the form, not here
+                    assert wrapped_lines(value, room / size) * 1.2 * size <= tall, value
+            else:
+                assert text_width_em(value) * size <= room, (value, size)
+            checked.append(value)
+    assert "Receita Federal do Brasil" in checked

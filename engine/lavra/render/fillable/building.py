@@ -88,6 +88,7 @@ FILLABLE_CSS = """
 .requerimento-preenchivel .documento p { margin: 0 0 2pt 0; }
 .requerimento-preenchivel table.dados-documento { margin: 0; font-size: 8.5pt; }
 .requerimento-preenchivel table.dados-documento textarea { height: 14pt; }
+.requerimento-preenchivel table.dados-documento input[type="text"] { height: 20pt; }
 .requerimento-preenchivel .condicao-grupo { font-weight: bold; margin: 6pt 0 3pt 0; }
 .requerimento-preenchivel .fecho-requerimento { break-inside: avoid; margin-top: 14pt; }
 .requerimento-preenchivel .fecho-requerimento .local-data { margin-top: 10pt; }
