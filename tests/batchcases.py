@@ -154,8 +154,8 @@ def optional_pointers(schema: dict[str, Any], data: Any, at: str = "") -> list[s
 
 # ------------------------------------------------------------------ fretamento
 FRET_UNTIL, FRET_RUN_DAY = "2026-01-31", "2025-11-25"
-"""The fretamento run: alvarás issued on 10/01/2021 (vencimento 10/01/2026), renewed by
-a run dated 25/11/2025 over the alvarás expiring by 31/01/2026."""
+"""The fretamento run: alvarás issued on 10/01/2021 (vencimento 09/01/2026, the eve of
+the 5th anniversary), renewed by a run dated 25/11/2025 over the alvarás expiring by 31/01/2026."""
 FRET_ISSUED = "2021-01-10"
 
 
@@ -192,7 +192,7 @@ def fret_seed(issuer: Issuer, count: int, past_age: tuple[int, ...] = ()) -> lis
                          docx=False).record.printed for n in range(count)]
 
 
-def fret_request(n: int, printed: str, *, expiry: str = "2026-01-10",
+def fret_request(n: int, printed: str, *, expiry: str = "2026-01-09",
                  missing: tuple[str, ...] = (), past_age: bool = False) -> dict[str, Any]:
     """The renewal requerimento of vehicle ``n`` (dated 20/11/2025)."""
     data = _earlier(_example("requerimento-renovacao-alvara-fretamento"))

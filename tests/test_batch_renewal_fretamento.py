@@ -3,7 +3,7 @@
 requests, a vehicle past its age limit (art. 10, I), bad records, the dry run, the last
 day of the notice at its boundaries, and a run killed midway (SIGKILL) and run again.
 
-Holders (``batchcases``): five alvarás issued on 10/01/2021, due on 10/01/2026 (the
+Holders (``batchcases``): five alvarás issued on 10/01/2021, due on 09/01/2026 (the
 fifth, a microônibus of 2015, on 31/12/2025, its age limit); the run is dated
 25/11/2025 over the alvarás expiring by 31/01/2026, so that no test depends on today.
 """
@@ -101,8 +101,8 @@ def _assert_the_run(issuer: Issuer, numbers: list[str], folder: Path) -> None:
         assert renewed is not None and renewed.form == ALVARA
         assert renewed.data["processo"]["renovacao"] is True
         assert renewed.data["processo"]["alvara_anterior"] == previous  # with its series
-        assert renewed.computed["inicio_vigencia"] == "2026-01-11"  # after the vencimento
-        assert renewed.valid_until == date(2031, 1, 11)  # 5 years (art. 8º)
+        assert renewed.computed["inicio_vigencia"] == "2026-01-10"  # after the vencimento
+        assert renewed.valid_until == date(2031, 1, 9)  # 5 years, 10/01 included (art. 8º)
     notices = [issuer.registry.by_number(f"{n:04d}/{year}", series="NOT-REN-FRET")
                for n in (1, 2, 3)]
     assert all(record is not None for record in notices)
@@ -115,7 +115,7 @@ def _assert_the_run(issuer: Issuer, numbers: list[str], folder: Path) -> None:
     assert incomplete["pendencias"][0]["dispositivos"][0] == "fretamento#art7_inc4"
     assert absent["situacao"] == "ausente" and old["situacao"] == "idade_veiculo"
     computed = [r.computed for r in notices if r is not None]
-    assert [c["prazo_final"] for c in computed] == ["2026-01-10", "2025-12-11", None]
+    assert [c["prazo_final"] for c in computed] == ["2026-01-09", "2025-12-10", None]
     with open(folder / CSV_NAME, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert [(r["resultado"], r["formulario"]) for r in rows] == [
@@ -145,7 +145,7 @@ def test_run_renews_notifies_and_says_which_vehicle_cannot_be_renewed(
     files = {r.form: folder / r.file for r in summary.rows}
     alvara = pdf_text(files[ALVARA].read_bytes())
     assert f"renovando o Alvará {numbers[1]}" in alvara
-    assert "válido de 11/01/2026 até 11/01/2031" in alvara
+    assert "válido de 10/01/2026 até 09/01/2031" in alvara
     old = pdf_text((folder / summary.rows[-1].file).read_bytes())
     assert "não pode ser renovado" in old and "art. 10, inciso I" in old
     assert "requerer novo alvará" in old

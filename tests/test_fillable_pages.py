@@ -239,7 +239,7 @@ def test_form_ends_with_place_date_and_signature(
         reader = PdfReader(io.BytesIO(pdfs[form, case]))
         last = " ".join(reader.pages[-1].extract_text().split())
         assert "Local:" in last and "Data:" in last, form
-        assert "Assinatura do(a) requerente" in last and "Nome legível" in last, form
+        assert "Assinatura da parte requerente" in last and "Nome legível" in last, form
 
 
 @pytest.mark.parametrize("form", tuple(PAGES_BEFORE))

@@ -242,7 +242,7 @@ def test_complete_draft_has_validity_and_no_pending(engine: Engine) -> None:
     text = pdf_text(rendered.pdf)
     assert "MINUTA" in text
     assert "Alvará de Licença de Circulação" in text
-    assert "até 29/11/2031" in text  # 5 years, date to date (art. 8)
+    assert "até 28/11/2031" in text  # 5 years from 29/11/2026, that day included (art. 8)
     assert "Americana, 29 de novembro de 2026" in text
     assert "Nenhuma pendência" in text
     assert "art. 8º da Lei Municipal nº 4.419, de 17 de novembro de 2006" in " ".join(text.split())

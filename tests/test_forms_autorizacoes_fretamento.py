@@ -246,7 +246,7 @@ def test_alteration_issued_over_a_fresh_registry(engine: Engine, tmp_path: Path)
         assert result.record.printed.startswith("AAV-FRET nº 0001/")
         text = pdf_text(result.pdf)
         assert issued.record.printed in text
-        assert "poderá ser executada até 27/11/2031" in text
+        assert "poderá ser executada até 26/11/2031" in text
         assert issuer.verify(result.pdf).valid
         # the alvará cancelled: no authorisation rests on it any more
         issuer.cancel(issued.record.formatted, "cassação", "Secretário", series="ALV-FRET")

@@ -789,9 +789,10 @@ def test_titular_still_needs_the_edital(engine: Engine) -> None:
 
 @pytest.mark.parametrize("form", [INS, REN])
 def test_requerimentos_use_neutral_wording(engine: Engine, form: str) -> None:
-    # gender agreement: «inscrito(a)», documents with «data de emissão» / «validade»
+    # no gender guessed, and no «inscrito(a)» (issue 23): «CPF nº»; documents with «data
+    # de emissão» / «validade»
     text = pdf_text(engine.draft(form, example(engine, form)).pdf)
-    assert "inscrito(a) no CPF" in text
+    assert "inscrito" not in text and "(a)" not in text and "CPF nº" in text
     assert "emitido em" not in text and "válido até" not in text
     assert "data de emissão:" in text or "validade:" in text
 

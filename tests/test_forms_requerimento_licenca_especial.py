@@ -328,7 +328,7 @@ def test_ends_with_place_date_and_signature_and_renders(
     pdf = engine.prefill(REQ, example(engine, REQ))
     last = " ".join((PdfReader(io.BytesIO(pdf)).pages[-1].extract_text() or "").split())
     assert "Local:" in last and "Data:" in last
-    assert "Assinatura do(a) requerente" in last
+    assert "Assinatura da parte requerente" in last
     if shutil.which("pdftoppm"):
         path = tmp_path / "req.pdf"
         path.write_bytes(pdf)

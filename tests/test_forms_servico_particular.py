@@ -18,6 +18,7 @@ from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
+from lavra_americana.comum.periods import term_end
 from lavra_americana.fretamento import servico_particular
 from lavra_americana.fretamento.servico_particular import alvara_servico_particular_fretamento
 
@@ -40,7 +41,7 @@ def test_example_is_complete_and_the_vehicle_age_sets_the_end(engine: Engine) ->
     prepared = engine.prepare(ASP, example(engine, ASP), issued_on=ISSUED)
     assert prepared.report.complete, [i.to_json() for i in prepared.report.pending]
     # a 2020 microônibus (10 years, art. 10, I) circulates through 31/12/2030, before
-    # the 5 years of art. 8º (16/03/2031)
+    # the 5 years of art. 8º (15/03/2031)
     assert prepared.computed["valido_ate"] == date(2030, 12, 31)
     assert prepared.computed["limitado_por"] == "idade_veiculo"
     form = engine.content.form(ASP)
@@ -56,7 +57,7 @@ def test_example_is_complete_and_the_vehicle_age_sets_the_end(engine: Engine) ->
 @pytest.mark.parametrize(
     ("kind", "year", "expected", "limited"),
     [
-        ("microonibus", 2021, date(2031, 3, 16), "prazo"),  # through 31/12/2031
+        ("microonibus", 2021, date(2031, 3, 15), "prazo"),  # 5 years, the eve of 16/03/2031
         ("microonibus", 2016, date(2026, 12, 31), "idade_veiculo"),  # last year within
         ("onibus_rodoviario", 2006, date(2026, 12, 31), "idade_veiculo"),  # 20 years
         ("outro", 2025, date(2030, 12, 31), "idade_veiculo"),  # 5 years
@@ -176,3 +177,10 @@ def test_coverage_counts_the_new_acts_where_they_live(pack_dir: Path) -> None:
         "transporte-escolar#art4_par1u_inc3",
         "lavra_americana/transporte_escolar/licenca_temporaria.py",
     ) not in found  # the Licença Temporária no longer applies it
+
+
+def test_five_years_end_on_the_eve_of_the_anniversary() -> None:
+    """Issue 23: "de 05/12/2026 até 05/12/2031" is 5 years and one day. The validity is
+    in force on its first day, so 5 years end on the eve (art. 8º; periods.term_end)."""
+    assert term_end(date(2026, 12, 5), years=5) == date(2031, 12, 4)
+    assert term_end(date(2028, 2, 29), years=1) == date(2029, 2, 27)

@@ -468,7 +468,7 @@ def test_the_termo_is_issued_and_then_bars_the_transferors_alvara(
         assert result.record.printed.startswith("TRF-ESC nº 0001/")
         assert result.record.cpf_cnpj == "52998224725"  # the cedente's: what § 2º looks up
         text = pdf_text(result.pdf)
-        for words in ("Alvará ALV-ESC 0007/2026", "R$ 1.152,60", "15/01/2027",
+        for words in ("Alvará ALV-ESC nº 0007/2026", "R$ 1.152,60", "15/01/2027",
                       "até 27/11/2029, inclusive, e cessa em 28/11/2029",
                       "Maria Exemplo Cessionária", "José Exemplo dos Santos"):
             assert words in " ".join(text.split()), words

@@ -66,7 +66,7 @@ def test_issue_numbers_signs_records_and_verifies(issuer: Issuer, engine: Engine
     assert "A autenticidade deste documento pode ser conferida em " in text
     assert "https://verifica.example.invalid/verificar" in text.replace(" ", "")
     assert issuer.registry.pdf(record.id) == result.pdf
-    assert record.computed["valido_ate"] == "2031-11-29"
+    assert record.computed["valido_ate"] == "2031-11-28"
     check = issuer.verify(result.pdf)
     assert check.valid and check.registered and check.number == record.formatted, check.problems
     assert result.docx is not None and result.docx[:2] == b"PK"

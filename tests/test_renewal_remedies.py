@@ -131,7 +131,7 @@ def test_an_over_age_school_vehicle_calls_for_a_change_not_a_document(engine: En
     assert "recibo de compra e venda do veículo substituído" in text
     assert "Requerimento de Troca de Veículo de Transporte Escolar" in text
     assert "completado com os documentos acima" not in text
-    assert "Documentos que faltam" not in text  # nothing but the vehicle is missing
+    assert "Documentos a apresentar" not in text  # nothing but the vehicle is missing
 
 
 def test_the_renewed_alvara_checks_the_vehicle_on_its_first_day(engine: Engine) -> None:
@@ -151,7 +151,7 @@ def test_missing_documents_and_a_change_are_told_apart(engine: Engine) -> None:
                              "dispositivos": ["transporte-escolar#art17_inc1"]}
     text = _text(engine, ESC_NOTICE, data, date(2026, 12, 3))
     documents, _, rest = text.partition("Troca de veículo")
-    assert "Documentos que faltam" in documents and "fabricado em 2012" not in documents
+    assert "Documentos a apresentar" in documents and "fabricado em 2012" not in documents
     assert "fabricado em 2012" in rest
     assert "completado com os documentos acima, e deve ser requerida a troca do veículo" in rest
 

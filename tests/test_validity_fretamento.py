@@ -45,7 +45,7 @@ def registered(number: str, start: date, until: date, **extra: Any) -> PriorReco
 def test_own_term_when_the_vehicle_is_young(engine: Engine) -> None:
     prepared = engine.prepare(ALV, alvara(engine, ano_fabricacao=2018), ON)
     assert prepared.report.complete
-    assert prepared.computed["valido_ate"] == date(2031, 11, 29)
+    assert prepared.computed["valido_ate"] == date(2031, 11, 28)  # 29/11 included (art. 8º)
     assert prepared.computed["limite_vigencia"] == "prazo"
     assert "prazo de 5 (cinco) anos" in prepared.computed["vigencia_explicacao"]
 
@@ -131,7 +131,7 @@ def test_renewal_asked_on_the_thirtieth_day_before_is_timely(engine: Engine) -> 
                               issued_on=RENEWAL_ISSUE)
     assert prepared.report.complete, [i.message for i in prepared.report.pending]
     assert prepared.computed["inicio_vigencia"] == date(2027, 1, 1)  # follows the old one
-    assert prepared.computed["valido_ate"] == date(2032, 1, 1)
+    assert prepared.computed["valido_ate"] == date(2031, 12, 31)  # 5 years from 01/01/2027
     text = pdf_text(engine.draft(ALV, renewal(engine, "2026-12-01"), date(2026, 12, 15)).pdf)
     assert "renovando o Alvará nº 0007/2021" in text
 
@@ -272,7 +272,7 @@ def test_renewal_requerimento_on_the_thirtieth_day_is_complete(engine: Engine) -
     prepared = engine.prepare(REN, renewal_request(engine, "2026-12-01"))
     assert prepared.report.complete, [i.message for i in prepared.report.pending]
     assert prepared.computed["inicio_vigencia"] == date(2027, 1, 1)
-    assert prepared.computed["valido_ate"] == date(2032, 1, 1)
+    assert prepared.computed["valido_ate"] == date(2031, 12, 31)
     text = pdf_text(engine.draft(REN, renewal_request(engine, "2026-12-01")).pdf)
     assert "vencimento em 31/12/2026" in text and "pedido tempestivo" in text
 

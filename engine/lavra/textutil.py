@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from typing import Any
 
 from babel.dates import format_date as _babel_date
 
@@ -11,9 +12,11 @@ __all__ = [
     "format_act_number",
     "format_date",
     "format_datetime",
+    "format_number_sign",
     "format_span",
     "month_name",
     "weekday_name",
+    "without_sign",
 ]
 
 _LOCALE = "pt_BR"
@@ -46,24 +49,51 @@ def month_name(value: date) -> str:
     return str(_babel_date(value, "MMMM", locale=_LOCALE))
 
 
+#: Every way a number sign is typed: "nº", "n.º", "Nº", "N.º", "n°", "no.", "nro.",
+#: "número", repeated or not ("nº nº"). Printed once, as "nº".
+_SIGN = r"(?:n[º°o]\.?|n\.\s?[º°]|nr?o\.|n[úu]mero)(?![a-zà-ú])"
+_LEADING_SIGNS = re.compile(rf"^(?:{_SIGN}\s*)+", re.IGNORECASE)
 _ACT_NUMBER = re.compile(
-    r"^\s*(?:(?P<series>[A-ZÀ-Ú][A-ZÀ-Ú0-9]*(?:-[A-ZÀ-Ú0-9]+)*)\s+)?(?:n[º°o]\.?\s*)?"
-    r"(?P<number>\d{1,6})/(?P<year>\d{4})\s*$"
+    r"^\s*(?:(?P<series>[A-ZÀ-Ú][A-ZÀ-Ú0-9]*(?:-[A-ZÀ-Ú0-9]+)*)\s+)?"
+    rf"(?:{_SIGN}\s*)*"
+    r"(?P<number>\d{1,6})/(?P<year>\d{4}|\d{2})\s*$",
+    re.IGNORECASE,
 )
 
 
-def format_act_number(value: str) -> str:
+def without_sign(value: Any) -> str:
+    """``value`` without the number signs typed before it: ``"n.º CT-2026/015"``,
+    ``"Nº nº 12"`` → ``"CT-2026/015"``, ``"12"``."""
+    text = " ".join(str(value).split())
+    return _LEADING_SIGNS.sub("", text).strip()
+
+
+def format_number_sign(value: Any) -> str:
+    """``"nº 123"`` from ``"123"``, ``"nº 123"``, ``"n.º 123"`` or ``"Nº nº 123"``: the
+    sign printed once, as official acts write it."""
+    return f"nº {without_sign(value)}"
+
+
+def _full_year(year: str) -> str:
+    """A year typed with two digits is of this century (``"26"`` → ``"2026"``): lavra's
+    acts and the acts they cite are all later than 2000."""
+    return year if len(year) == 4 else f"20{year}"
+
+
+def format_act_number(value: Any) -> str:
     """An earlier act's number as the registry prints it: ``"ALV-X nº 0007/2026"``.
 
-    ``"ALV-X 0007/2026"``, ``"ALV-X nº 7/2026"`` → ``"ALV-X nº 0007/2026"``; a number
-    without series keeps its digits (``"7/2026"`` → ``"nº 7/2026"``: no series is
-    invented for an act lavra may not have issued); any other text gets ``"nº "``.
+    ``"ALV-X 0007/2026"``, ``"ALV-X nº 7/2026"``, ``"ALV-X n.º 7/26"``, ``"ALV-X Nº
+    0007/2026"`` → ``"ALV-X nº 0007/2026"``; a number without series keeps its digits
+    (``"7/2026"`` → ``"nº 7/2026"``: no series is invented for an act lavra may not have
+    issued); any other text gets one ``"nº "`` (``"nº nº CT-1"`` → ``"nº CT-1"``).
     """
     text = " ".join(str(value).split())
     found = _ACT_NUMBER.match(text)
-    if found is None:
-        return text if text.lower().startswith(("nº", "n°")) else f"nº {text}"
-    number, year = found["number"], found["year"]
+    if found is None or (found["series"] is not None
+                         and _LEADING_SIGNS.fullmatch(found["series"] + " ")):
+        return format_number_sign(text)
+    number, year = found["number"], _full_year(found["year"])
     if found["series"] is None:
         return f"nº {number}/{year}"
-    return f"{found['series']} nº {int(number):04d}/{year}"
+    return f"{found['series'].upper()} nº {int(number):04d}/{year}"

@@ -99,6 +99,10 @@ first, the field's label after it (``lavra.checking.report``). Every other messa
 puts the subject first ("Veículo de placa X, fabricado em 2012: em ... conta 14 anos";
 "CNH: Não pode ficar em branco.")."""
 
+#: How the report words a required datum left blank (``lavra.checking.report``), as
+#: against "Documento não apresentado: …" for a document.
+DATA_MISSING = "Não informado:"
+
 
 def pending_lines(
     report: Report, law: str, default: str, *, leave_out: Sequence[str] = ()
@@ -123,9 +127,14 @@ def pending_lines(
         else:
             document, reason = head, tail
             reason = reason[:1].upper() + reason[1:]
-        lines.append({"documento": document.strip().rstrip(".")[:300],
-                      "motivo": (reason.strip().rstrip(".") + ".")[:1000],
-                      "dispositivos": basis[:8]})
+        line = {"documento": document.strip().rstrip(".")[:300],
+                "motivo": (reason.strip().rstrip(".") + ".")[:1000],
+                "dispositivos": basis[:8]}
+        if item.message.startswith(DATA_MISSING):
+            # a datum the request left blank (its date, a plate) is not a document the
+            # holder must bring: the notice lists it apart, as data to complete
+            line["natureza"] = "dado"
+        lines.append(line)
     return lines[:40]
 
 

@@ -36,6 +36,17 @@ A bar, or a minimum time that must run before an act: :func:`free_from` and
     reading of a restriction of rights: it is the count the federal law prescribes for
     every period, and the one a judge would apply.
 
+A validity of N years or months that begins on a day: :func:`term_end`.
+    "Validade de 5 (cinco) anos" (fretamento, art. 8º) is not a time limit counted
+    from an event: it is the time the act is in force, and the act is in force on the
+    day it starts (the day of issue, or the day after the licence it renews ends). That
+    first day is one of the N years, so the last day of validity is the eve of the
+    anniversary: 5 years from 05/12/2026 run to 04/12/2031, not to 05/12/2031 (which
+    would be 5 years and one day). Art. 66 of Lei nº 9.784/1999 excludes the first day
+    because the event that starts a deadline happens during it; a validity has no such
+    event. The renewal then starts on the anniversary, and the terms follow each
+    other without a gap or an overlap.
+
 The look-back periods of the penalties (:mod:`lavra_americana.comum.infractions`) are
 counted from date to date as well. Implements no provision by itself: the rules that
 count a period cite the article that sets it.
@@ -57,6 +68,7 @@ __all__ = [
     "completed_years",
     "free_from",
     "has_elapsed",
+    "term_end",
 ]
 
 IMPLEMENTED: tuple[str, ...] = ()
@@ -71,6 +83,13 @@ def anniversary(start: date, *, years: int = 0, months: int = 0) -> date:
     """
     result: date = start + relativedelta(years=years, months=months)
     return result
+
+
+def term_end(start: date, *, years: int = 0, months: int = 0) -> date:
+    """The last day of a validity of ``years``/``months`` in force from ``start``
+    inclusive: the eve of the anniversary (module docstring). 05/12/2026 + 5 years →
+    04/12/2031; 29/02/2028 + 1 year → 27/02/2029."""
+    return anniversary(start, years=years, months=months) - timedelta(days=1)
 
 
 def has_elapsed(start: date, on: date, *, years: int = 0, months: int = 0) -> bool:

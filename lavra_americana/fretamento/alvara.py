@@ -65,8 +65,6 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
-from dateutil.relativedelta import relativedelta
-
 from lavra.checking.computations import (
     Computation,
     Computed,
@@ -86,6 +84,7 @@ from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, licence_pending
 from lavra_americana.comum.guards import bar_items, held_items
+from lavra_americana.comum.periods import term_end
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.validity import (
     Limit,
@@ -224,7 +223,9 @@ def limits_from(
     years = int(context.parameters.value(TERM_PARAMETER, start).value)
     limits = [
         Limit(
-            start + relativedelta(years=years),
+            # in force from ``start`` inclusive: ends on the eve of the anniversary
+            # (art. 8º, "validade de 5 anos"; reading in comum/periods.py, term_end)
+            term_end(start, years=years),
             f"o prazo de {in_full(years, 'anos')} do alvará ({short(context.laws, TERM)})",
             (TERM,),
         )

@@ -269,7 +269,9 @@ def renewed_alvara(lic: Licence, envelope: Mapping[str, Any]) -> dict[str, Any]:
     filed = format_date(date.fromisoformat(req["data_requerimento"]))
     conferencia = dict(envelope.get("conferencia") or {})
     data["processo"] = {
-        "numero": str(envelope.get("processo") or f"Requerimento de renovação de {filed}"),
+        # without the process number, the request itself: the templates print "conforme
+        # o processo {numero}", so the words must continue that sentence
+        "numero": str(envelope.get("processo") or f"de renovação requerida em {filed}"),
         "data_requerimento": req["data_requerimento"],
         "renovacao": True,
         "alvara_anterior": lic.printed,

@@ -50,8 +50,6 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from dateutil.relativedelta import relativedelta
-
 from lavra.checking.computations import (
     Computation,
     Computed,
@@ -67,6 +65,7 @@ from lavra.inputs.reading import maybe_date
 from lavra.textutil import format_date
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending
 from lavra_americana.comum.guards import held_items
+from lavra_americana.comum.periods import term_end as last_day_of_term
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.vehicle_age import vehicle_age
 from lavra_americana.fretamento.estado import OPERATION
@@ -141,7 +140,9 @@ def alvara_servico_particular_fretamento(request: ComputeInput) -> Computed:
         items.append(item_at("/veiculo/ano_fabricacao", Status.MISSING, message, VALIDITY))
         return Computed(licence_pending(message), unique_items(items))
     items.extend(age.items)
-    term_end = on + relativedelta(years=years)
+    # in force from ``on`` inclusive: the eve of the anniversary (art. 8º; the reading
+    # is in lavra_americana/comum/periods.py, term_end)
+    term_end = last_day_of_term(on, years=years)
     age_end = date(year + age.limit, 12, 31)
     end = min(term_end, age_end)
     title = context.laws[LAW].short_title

@@ -219,7 +219,9 @@ def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
     data["data_expedicao"] = on.isoformat()
     filed = format_date(date.fromisoformat(req["data_requerimento"]))
     data["processo"] = {
-        "numero": str(envelope.get("processo") or f"Requerimento de renovação de {filed}"),
+        # without the process number, the request itself: the templates print "conforme
+        # o processo {numero}", so the words must continue that sentence
+        "numero": str(envelope.get("processo") or f"de renovação requerida em {filed}"),
         "data_requerimento": req["data_requerimento"],
     }
     cnh = pointers.get(req, "/requerente/cnh")

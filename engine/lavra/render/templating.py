@@ -46,7 +46,7 @@ from num2words import num2words
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.inputs.formats import mask_cep, mask_cnpj, mask_cpf, mask_placa
 from lavra.render.isolation import TaskTimeout
-from lavra.textutil import format_act_number, format_date
+from lavra.textutil import format_act_number, format_date, without_sign
 
 __all__ = [
     "DRAFT_BLANK",
@@ -313,6 +313,15 @@ def _wrap(name: str, func: Callable[[Any], str], expected: str, draft: bool) -> 
     return apply
 
 
+def numeral(value: Any) -> Any:
+    """Filter ``numeral``: a typed number without the signs typed before it, for ``nº {{
+    x | numeral }}`` (``"n.º CT-2026/015"`` → ``"CT-2026/015"``), so the sign prints
+    once. A blank or undefined value passes as it came (the draft shows its blank)."""
+    if isinstance(value, str) and value.strip():
+        return without_sign(value) or value
+    return value
+
+
 def _citation(
     name: str, func: Callable[[str], str] | None, draft: bool
 ) -> Callable[[Any], Any]:
@@ -523,6 +532,7 @@ def make_environment(
         name: _wrap(name, func, expected, draft)
         for name, (func, expected) in _FORMATTERS.items()
     }
+    helpers["numeral"] = numeral
     helpers["citacao"] = _citation("citacao", cite, draft)
     helpers["citacao_texto"] = _citation("citacao_texto", cite_text, draft)
     env.filters.update(helpers)

@@ -91,6 +91,10 @@ _PROGRAM = r"""
 #let linha(rs) = rs.map(corrida).join()
 
 #let blocos(bs) = for b in bs {
+  if b.at("s", default: false) {
+    block(sticky: true, blocos((b + (s: false),)))
+    continue
+  }
   let t = b.t
   if t == "texto" { linha(b.r) }
   else if t == "h" { heading(level: b.n, outlined: false, linha(b.r)) }
@@ -431,6 +435,24 @@ def document_tree(
     return _TreeWriter(widths).flow(sanitize_tree(content_html))
 
 
+#: The class of the paragraph that opens a document's closing (place and date).
+CLOSING_CLASS = "local-data"
+
+
+def _closing_kept(blocks: list[dict[str, Any]], frame: PageFrame) -> list[dict[str, Any]]:
+    """The blocks of an issued document with its closing kept with its text: the block
+    before the place and date, and every block from it on, stick to the next one (a
+    page break never falls between them), so that the QR code and the signature never
+    stand alone on a last page (the pack's CSS asks WeasyPrint the same)."""
+    if frame.minuta:
+        return blocks
+    starts = [i for i, b in enumerate(blocks) if CLOSING_CLASS in b.get("k", ())]
+    if not starts:
+        return blocks
+    first = max(starts[-1] - 1, 0)
+    return [{**b, "s": True} if i >= first else b for i, b in enumerate(blocks)]
+
+
 # --------------------------------------------------------------------------- rendering
 
 
@@ -498,7 +520,7 @@ class TypstRenderer:
                 "brasao": self._image(frame.brasao) if frame.brasao else None,
                 "minuta": frame.minuta,
             },
-            "corpo": document_tree(content_html, self.widths),
+            "corpo": _closing_kept(document_tree(content_html, self.widths), frame),
             "reserva": None if frame.minuta else list(SIGNATURE_BOX_MM),
         }
 

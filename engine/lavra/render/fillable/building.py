@@ -88,6 +88,7 @@ FILLABLE_CSS = """
 .requerimento-preenchivel .documento p { margin: 0 0 2pt 0; }
 .requerimento-preenchivel table.dados-documento { margin: 0; font-size: 8.5pt; }
 .requerimento-preenchivel table.dados-documento textarea { height: 14pt; }
+.requerimento-preenchivel table.dados-documento input[type="text"] { height: 20pt; }
 .requerimento-preenchivel .condicao-grupo { font-weight: bold; margin: 6pt 0 3pt 0; }
 .requerimento-preenchivel .fecho-requerimento { break-inside: avoid; margin-top: 14pt; }
 .requerimento-preenchivel .fecho-requerimento .local-data { margin-top: 10pt; }
@@ -437,7 +438,7 @@ class _Builder:
         self.emit('<p class="local-data">{}</p>',
                   "Local: ______________________________   Data: ____/____/________")
         for who in signers or ("",):
-            line = "Assinatura do(a) requerente ou de seu(sua) representante legal"
+            line = "Assinatura da parte requerente ou de representante legal"
             self.emit('<p class="linha">{}</p>', f"{line} – {who}" if who else line)
             self.emit('<p class="nome">{}</p>', "Nome legível: " + "_" * 38)
         self.parts.append(Markup("</div>"))

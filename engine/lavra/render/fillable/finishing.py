@@ -14,6 +14,12 @@ on-state and ``/Off`` appearances, ``/AS`` naming the state shown, ``/DA`` namin
 font of the AcroForm ``/DR`` (ZapfDingbats, added there), and ``/MK /CA`` the glyph
 to redraw; a radio group's states are named after their values (``/sim``, ``/nao``),
 so that the value read back says which answer was chosen.
+
+A prefilled single-line text field whose value is wider than the field at the font
+size of its ``/DA`` would show cut ("Receita Federa"): its ``/DA`` gets the largest
+size, down to :data:`MIN_FONT_PT`, at which the value fits on its line, else the field
+is made multiline at the largest size at which the value, wrapped, fits its height
+(:func:`fitting_size`, a generous estimate of the body serif's widths).
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from pypdf.generic import (
 
 from lavra.errors import RenderError
 
-__all__ = ["BUTTON_FONT", "finish_form"]
+__all__ = ["BUTTON_FONT", "finish_form", "fitting_size", "text_width_em", "wrapped_lines"]
 
 #: The resource name of the button font in the AcroForm ``/DR`` (a standard 14 font).
 BUTTON_FONT = "/ZaDb"
@@ -65,6 +71,7 @@ def finish_form(pdf: bytes) -> bytes:
                     _finish_button(writer, widget)
                 elif isinstance(widget.get("/DA"), str):
                     widget[NameObject("/DA")] = TextStringObject(_text_da(str(widget["/DA"])))
+                    _fit_value(widget)
         _drop_kids_from_fields(form)
         out = io.BytesIO()
         writer.write(out)
@@ -85,6 +92,81 @@ def _drop_kids_from_fields(form: DictionaryObject) -> None:
 def _text_da(da: str) -> str:
     """A text field's ``/DA`` with only text-state and colour operators."""
     return _GS_OPERATOR.sub(b"", da.encode("latin-1")).decode("latin-1").strip()
+
+
+#: The smallest size a prefilled value is shrunk to, in points; on one line, not below
+#: :data:`MIN_LINE_PT` (a smaller size wraps instead, when the field is tall enough).
+MIN_FONT_PT = 5.0
+MIN_LINE_PT = 7.0
+#: Padding of a text field on each side, in points (viewers draw 2 pt).
+FIELD_PADDING_PT = 2.0
+#: Line height of a wrapped value, in ems (poppler draws about 1.15).
+LEADING = 1.2
+_TF = re.compile(r"(/\S+)\s+([0-9.]+)\s+Tf")
+_MULTILINE = 1 << 12
+
+
+def text_width_em(text: str) -> float:
+    """The width of ``text`` in ems, estimated a little generously for a broad serif
+    (DejaVu Serif: capitals and wide letters up to 0.8 em, most lower case 0.5 to 0.6)."""
+    wide, narrow = set("MWmw@%ÆŒ"), set("iljtfrI.,;:'!|() ")
+    return sum(0.32 if c in narrow else 0.82 if c in wide else 0.7 if c.isupper() or
+               c.isdigit() else 0.56 for c in text)
+
+
+def wrapped_lines(text: str, room_em: float) -> int:
+    """How many lines ``text`` takes, wrapped at spaces, in lines ``room_em`` ems wide (a
+    word wider than a line counts the lines it is broken into)."""
+    lines, used = 1, 0.0
+    for word in text.split():
+        width = text_width_em(word)
+        if used and used + text_width_em(" ") + width > room_em:
+            lines, used = lines + 1, 0.0
+        if width > room_em:
+            lines += int(width // room_em)
+            width %= room_em
+        used += (text_width_em(" ") if used else 0.0) + width
+    return lines
+
+
+def fitting_size(text: str, width: float, height: float, size: float) -> tuple[float, bool]:
+    """``(size, multiline)``: the largest size not above ``size``, in half points and not
+    below :data:`MIN_FONT_PT`, at which ``text`` shows whole in a field of ``width`` ×
+    ``height`` points: on one line down to :data:`MIN_LINE_PT`, else wrapped, else on one
+    line; at the minimum, wrapped, when nothing fits (it cuts least there)."""
+    room = max(width - 2 * FIELD_PADDING_PT, 1.0)
+    tall = height - FIELD_PADDING_PT  # lines reach closer to the edges than letters
+    ems = text_width_em(text)
+    candidate = size
+    while candidate >= MIN_LINE_PT:
+        if ems * candidate <= room:
+            return candidate, False
+        candidate -= 0.5
+    candidate = size
+    while candidate >= MIN_FONT_PT:
+        if wrapped_lines(text, room / candidate) * LEADING * candidate <= tall:
+            return candidate, True
+        if ems * candidate <= room:  # one line fits where wrapping does not
+            return candidate, False
+        candidate -= 0.5
+    return MIN_FONT_PT, True
+
+
+def _fit_value(widget: DictionaryObject) -> None:
+    """A prefilled single-line value that would be cut: smaller, or wrapped."""
+    value, da = widget.get("/V"), str(widget.get("/DA"))
+    flags = int(widget.get("/Ff", 0))
+    found = _TF.search(da)
+    if not isinstance(value, str) or not value or flags & _MULTILINE or found is None:
+        return
+    size = float(found.group(2))
+    fitted, multiline = fitting_size(value, *_size(widget), size)
+    if fitted == size and not multiline:
+        return
+    if multiline:
+        widget[NameObject("/Ff")] = NumberObject(flags | _MULTILINE)
+    widget[NameObject("/DA")] = TextStringObject(
+        da[:found.start()] + f"{found.group(1)} {fitted:g} Tf" + da[found.end():])
 
 
 def _add_button_font(writer: PdfWriter, form: DictionaryObject) -> None:
