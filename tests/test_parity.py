@@ -97,10 +97,16 @@ def test_pdf_and_docx_of_every_form_say_the_same_words(engine: Engine, form: str
 
 # ------------------------------------------------------------------ issued: Typst too
 
+#: Issued acts whose text is read from the registry, not from their example: the fine's
+#: guia prints the auto of infração the registry holds (its date, plate, amounts), and
+#: without a registry it is not issuable. tests/test_forms_guia_multa.py issues it over
+#: a registry; its Typst layout is not compared here.
+READ_FROM_REGISTRY = frozenset({"guia-recolhimento-multa-fretamento"})
+
 ISSUED = [  # the acts the administration numbers and signs
     f for f in FORMS
     if json.loads((Path(__file__).resolve().parent.parent / "forms" / f / "formulario.json")
-                  .read_text(encoding="utf-8")).get("serie")
+                  .read_text(encoding="utf-8")).get("serie") and f not in READ_FROM_REGISTRY
 ]
 
 
