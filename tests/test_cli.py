@@ -191,6 +191,14 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
             assert issued[key] <= _utc(at), f"{s} {n}/{y} cita {found[0]}"
     by_key = {key: _utc(at) for *_, at, key in rows if key}
     for chain in DEMO_CHAINS:
+        first = f"demo:{chain.name}:{chain.steps[0].name}"
+        if first not in by_key:
+            # A chain may start in a year whose UFESP the pack does not hold yet (the
+            # 2028-02-29 clock of CI starts the school chain in 2027; escolar art. 16: no
+            # fee, no alvará): the demo says so and issues none of the chain. That is
+            # the only reason a chain may be left out.
+            assert "Não há valor da UFESP para o exercício" in output, chain.name
+            continue
         moments = [by_key[f"demo:{chain.name}:{step.name}"] for step in chain.steps]
         assert moments == sorted(moments) and len(set(moments)) == len(moments)
         assert moments[-1] - moments[0] >= timedelta(days=chain.steps[-1].day)
