@@ -5,8 +5,8 @@ corrected before resuming the run: the JSON pointer, the value before and after,
 failure it answered, who and when. ``batch_items.failed_field`` keeps the field the
 item's last failure named, so that the run's page offers it for correction.
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-06
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0009"
-down_revision: str | None = "0008"
+revision: str = "0010"
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
