@@ -26,13 +26,16 @@ __all__ = ["_issued_files_pass_external_checks"]  # autouse: pdfsig, qpdf, pytho
 # module that touches dates, documents or deadlines belongs here; a single test elsewhere
 # takes @pytest.mark.dates. Left out on purpose: pure parsing/format modules, and the
 # slow ones whose dates are all explicit (fillable round trips, parity, registry races).
+# test_second_pack marks its pipeline and computation tests one by one: its command-line
+# tests choose a pack (configuration, entry points), read no date, and cost a minute each
+# under every moved clock.
 DATE_MODULES = frozenset({
     "test_amounts", "test_auto_infracao", "test_calendar", "test_cli", "test_deadlines",
     "test_eligibility", "test_forms", "test_forms_atos", "test_forms_escolar",
     "test_forms_fretamento_atos", "test_forms_licencas", "test_issuing", "test_params",
     "test_penalties", "test_ranking", "test_render", "test_signing", "test_statutory",
     "test_verification", "test_api", "test_pages", "test_staff_pages",
-    "test_trust", "test_sessions", "test_hostile_input", "test_second_pack",
+    "test_trust", "test_sessions", "test_hostile_input",
     "test_facts_web", "test_fast_signing",
     "test_staff_values", "test_values_page",
 })

@@ -87,6 +87,7 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return result
 
 
+@pytest.mark.dates
 def test_no_americana_module_is_imported_and_no_repository_pack_file_is_read(
     pipeline: dict[str, Any],
 ) -> None:
@@ -95,6 +96,7 @@ def test_no_americana_module_is_imported_and_no_repository_pack_file_is_read(
     assert pipeline["opened_repo_pack_files"] == []
 
 
+@pytest.mark.dates
 def test_check_reports_in_portuguese_with_citations_of_the_fictitious_law(
     pipeline: dict[str, Any],
 ) -> None:
@@ -113,6 +115,7 @@ def test_check_reports_in_portuguese_with_citations_of_the_fictitious_law(
     assert missing["cnh"]["basis"] == ["taxi#art3"]
 
 
+@pytest.mark.dates
 def test_draft_is_a_minuta_of_the_fictitious_organ(pipeline: dict[str, Any]) -> None:
     text = pipeline["draft"]["text"]
     assert "MINUTA" in text
@@ -123,6 +126,7 @@ def test_draft_is_a_minuta_of_the_fictitious_organ(pipeline: dict[str, Any]) -> 
     assert "Americana" not in text and "SETRANSV" not in text
 
 
+@pytest.mark.dates
 def test_prefilled_requerimento_lists_the_attachments_and_reads_back(
     pipeline: dict[str, Any],
 ) -> None:
@@ -137,6 +141,7 @@ def test_prefilled_requerimento_lists_the_attachments_and_reads_back(
     assert read["report"]["complete"]
 
 
+@pytest.mark.dates
 def test_licence_is_issued_numbered_signed_and_valid_until_the_earlier_limit(
     pipeline: dict[str, Any],
 ) -> None:
@@ -155,6 +160,7 @@ def test_licence_is_issued_numbered_signed_and_valid_until_the_earlier_limit(
     assert verified["signer"] == ORGAN.replace("Secretaria", "Secretário")
 
 
+@pytest.mark.dates
 def test_repeat_offence_doubles_the_fine_from_the_registry_history(
     pipeline: dict[str, Any],
 ) -> None:
@@ -170,6 +176,7 @@ def test_repeat_offence_doubles_the_fine_from_the_registry_history(
     assert "R$ 1.000,00 (mil reais)" in second["text"]
 
 
+@pytest.mark.dates
 def test_appeal_deadline_counts_business_days_of_the_municipal_calendar(
     pipeline: dict[str, Any],
 ) -> None:
@@ -183,6 +190,7 @@ def test_appeal_deadline_counts_business_days_of_the_municipal_calendar(
     )
 
 
+@pytest.mark.dates
 def test_coverage_of_the_fictitious_law(pipeline: dict[str, Any]) -> None:
     assert pipeline["coverage"] == {
         "totais": {"implementado": 8, "marcado": 2, "coberto_pelos_filhos": 0, "pendente": 0,
@@ -192,6 +200,7 @@ def test_coverage_of_the_fictitious_law(pipeline: dict[str, Any]) -> None:
     }
 
 
+@pytest.mark.dates
 def test_web_pages_show_the_fictitious_organ(pipeline: dict[str, Any]) -> None:
     for name in ("home", "form", "verify"):
         page = pipeline["web"][name]
@@ -356,6 +365,7 @@ def _compute(name: str, form: str, data: Mapping[str, Any], on: date,
     ))
 
 
+@pytest.mark.dates
 @pytest.mark.parametrize(
     ("cnh", "until"),
     [("2030-01-01", date(2028, 3, 2)), ("2027-05-10", date(2027, 5, 10))],
@@ -366,6 +376,7 @@ def test_licence_validity_is_the_earlier_of_two_years_and_the_cnh(cnh: str, unti
     assert [(i.status, i.basis) for i in result.items] == [(Status.MET, ("taxi#art3",))]
 
 
+@pytest.mark.dates
 def test_licence_validity_is_pending_without_the_cnh_and_refused_when_it_expired() -> None:
     on = date(2026, 3, 2)
     missing = _compute("validade_licenca_taxi", LIC, {}, on)
@@ -378,6 +389,7 @@ def test_licence_validity_is_pending_without_the_cnh_and_refused_when_it_expired
     )
 
 
+@pytest.mark.dates
 def test_repeat_window_is_the_twelve_months_before_the_infraction() -> None:
     data = {"veiculo": {"placa": "ABC1D23"}}
     old = PriorRecord("0001/2025", date(2025, 3, 1), {})
