@@ -149,12 +149,6 @@ def test_demo_issues_and_verifies_every_form(runner: CliRunner, tmp_path: Path) 
     assert_demo_tells_real_histories(demo, result.output)
 
 
-# The fretamento renewal notice is issued near the end of an alvará's five years
-# (fretamento art. 8º): an alvará of 2021 the demo's clock does not reach. It is the one
-# citation of the demo still taken from its example (see the README).
-_NOT_ISSUED_BY_THE_DEMO = {("NOT-REN-FRET", "ALV-FRET 0007/2021")}
-
-
 def _utc(text: str) -> datetime:
     moment = datetime.fromisoformat(text)
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -162,7 +156,8 @@ def _utc(text: str) -> datetime:
 
 def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
     """Every number a demo act cites is of an act in the demo's registry, issued before
-    it; each chain was issued in order, weeks apart; the cassação shows in verify."""
+    it (or imported: an act from before lavra, dated before it); each chain was issued
+    in order, weeks apart; the cassação shows in verify."""
     from lavra.checking.content import Content
     from lavra.config import load_config
     from lavra_americana.comum.demonstracao import DEMO_CHAINS
@@ -176,22 +171,27 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
         rows = db.execute(
             "select id, series, number, year, data, issued_at, idempotency_key from documents"
         ).fetchall()
+        imported = {(s, n, y): datetime.fromisoformat(f"{on}T00:00+00:00")
+                    for s, n, y, on in db.execute(
+                        "select series, number, year, reference_date from documents "
+                        "where origin like 'demonstração %'")}
         facts = db.execute(
             "select document_id, kind, occurred_at, at from events where kind = 'ciencia'"
         ).fetchall()
     issued = {(s, n, y): _utc(at) for _, s, n, y, _, at, _ in rows}
+    assert len(imported) == 1  # the alvará of five years ago the renewal notice cites
+    issued.update(imported)
     now = datetime.now(UTC)
     for _, s, n, y, data, at, _ in rows:
         assert _utc(at) <= now
         for found in cited.finditer(data):
             key = (found[1], int(found[2]), int(found[3]))
-            if (s, f"{found[1]} {found[2]}/{found[3]}") in _NOT_ISSUED_BY_THE_DEMO:
-                continue
             assert key in issued, f"{s} {n}/{y} cita {found[0]}, que a demonstração não emitiu"
             assert issued[key] <= _utc(at), f"{s} {n}/{y} cita {found[0]}"
     by_key = {key: _utc(at) for *_, at, key in rows if key}
     for chain in DEMO_CHAINS:
-        first = f"demo:{chain.name}:{chain.steps[0].name}"
+        signed = [step for step in chain.steps if step.imported is None]
+        first = f"demo:{chain.name}:{signed[0].name}"
         if first not in by_key:
             # A chain may start in a year whose UFESP the pack does not hold yet (the
             # 2028-02-29 clock of CI starts the school chain in 2027; escolar art. 16: no
@@ -199,9 +199,9 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
             # the only reason a chain may be left out.
             assert "Não há valor da UFESP para o exercício" in output, chain.name
             continue
-        moments = [by_key[f"demo:{chain.name}:{step.name}"] for step in chain.steps]
+        moments = [by_key[f"demo:{chain.name}:{step.name}"] for step in signed]
         assert moments == sorted(moments) and len(set(moments)) == len(moments)
-        assert moments[-1] - moments[0] >= timedelta(days=chain.steps[-1].day)
+        assert moments[-1] - moments[0] >= timedelta(days=signed[-1].day - signed[0].day)
     ids = {key: ident for ident, *_, key in rows if key}
     (ciencia,) = [f for f in facts if f[0] == ids["demo:fretamento:defesa"]]
     assert by_key["demo:fretamento:defesa"] < _utc(ciencia[2])

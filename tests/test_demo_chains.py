@@ -12,7 +12,7 @@ from lavra.cli.demo_chains import DemoClock, chain_start, earliest, fill
 from lavra.demochains import DemoChain, DemoStep, StepFacts
 from lavra.errors import ContentPackError
 from lavra.inputs.reading import TIMEZONE
-from lavra_americana.comum.demonstracao import DEMO_CHAINS, ESCOLAR
+from lavra_americana.comum.demonstracao import DEMO_CHAINS, ESCOLAR, RENOVACAO_FRETAMENTO
 
 
 def _facts(number: str) -> StepFacts:
@@ -35,8 +35,22 @@ def test_every_chain_ends_by_yesterday_with_each_step_in_its_months(today: date)
     # The school chain's revalidação (escolar art. 13, § 6º) falls in May or November.
     revalidation = next(s for s in ESCOLAR.steps if s.form == "termo-revalidacao-semestral")
     assert revalidation.months == (5, 11)
+    # The certificates are valid from before the first act any chain signs (an imported
+    # act is not signed).
     assert earliest(DEMO_CHAINS, today).date() < min(
-        chain_start(chain, today) for chain in DEMO_CHAINS)
+        chain_start(chain, today) + timedelta(days=step.day)
+        for chain in DEMO_CHAINS for step in chain.steps if step.imported is None)
+    # The renewal notice cites an alvará of five years before, imported with the
+    # validity of fretamento art. 8º; the notice comes more than 30 days before its end.
+    alvara, notice = RENOVACAO_FRETAMENTO.steps
+    assert alvara.imported is not None and notice.imported is None
+    start = chain_start(RENOVACAO_FRETAMENTO, today)
+    row = alvara.imported.row(start)
+    assert row["numero"] == f"ALV-FRET nº 0007/{start.year}"
+    assert row["valido_ate"] == (start.replace(year=start.year + 5)
+                                 - timedelta(days=1)).isoformat()
+    assert 30 < (date.fromisoformat(row["valido_ate"])
+                 - (start + timedelta(days=notice.day))).days < 40
 
 
 def test_a_chain_that_cannot_fit_its_months_is_refused() -> None:

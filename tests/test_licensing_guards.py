@@ -17,6 +17,7 @@ from test_licensing_state import act, alvara_fretamento, cassacao, example
 from lavra.checking.content import Content
 from lavra.checking.report import Item, Status
 from lavra.documents import Engine
+from lavra.errors import InputError
 from lavra.issuing import RegistryHistory
 from lavra.registry.database import database_url
 from lavra.registry.effects import Act, Bar
@@ -77,6 +78,31 @@ def test_a_company_barred_by_a_cassacao_gets_no_new_alvara(
     # The day after the bar, nothing stands in the way.
     assert items_at(engine, registry, "alvara-fretamento", data, date(2027, 4, 21),
                     "/empresa/cnpj") == []
+
+
+def test_a_company_barred_by_a_cassacao_gets_no_particular_alvara(
+    engine: Engine, registry: Registry
+) -> None:
+    """fretamento art. 22, parágrafo único: the ALV-PART is the same Alvará de Licença
+    de Circulação (art. 12) the bar forbids (the reading: fretamento.servico_particular)."""
+    old = alvara_fretamento(registry, on=date(2026, 3, 2))
+    cas = cassacao(registry, old, on=date(2026, 4, 20))
+    form = "alvara-servico-particular-fretamento"
+    data = example(form)
+    data["empresa"]["razao_social"] = "Viação Exemplo de Fretamento Ltda."
+    item = refused(engine, registry, form, data, date(2026, 12, 1), "/empresa/cnpj",
+                   names=cas.printed, article="art. 22, parágrafo único")
+    assert item.message.startswith("A empresa ou entidade está impedida de obter novo "
+                                   "Alvará de Licença de Circulação até 20/04/2027")
+    assert "fretamento#art22_par1u" in item.basis
+    assert items_at(engine, registry, form, data, date(2027, 4, 21), "/empresa/cnpj") == []
+    # The registry refuses the record as well, naming the cassação; nothing is written.
+    with pytest.raises(InputError) as barred:
+        act(registry, "ALV-PART", form, data, on=date(2026, 12, 1),
+            computed={"inicio_vigencia": "2026-12-01", "valido_ate": "2031-11-30"})
+    assert cas.printed in barred.value.message
+    assert "20/04/2027" in barred.value.message
+    assert registry.by_number("0001/2026", series="ALV-PART") is None
 
 
 def alvara_escolar(registry: Registry, *, on: date = date(2026, 3, 2)) -> Any:

@@ -241,3 +241,80 @@ def test_the_revalidation_shows_in_cadastro_and_verify(
     assert (f"{alvara.record.printed} revalidado pelo {revalidation.printed}, em 16/11/2026."
             in shown.output)
     assert "em vigor (revalidado em 16/11/2026)" in shown.output
+
+
+def secretary(registry: Registry, appealed: IssuedRecord, result: str, *,
+              on: date) -> IssuedRecord:
+    """The Secretário's decision on the appeal of fretamento art. 23 against ``appealed``."""
+    data = example("decisao-recurso-secretario")
+    data["ato_recorrido"].update(numero=appealed.printed)
+    data["decisao"].update(data=on.isoformat(), resultado=result)
+    return act(registry, "DEC-SETRANSV", "decisao-recurso-secretario", data, on=on,
+               computed={"resultado": result, "conhecido": True,
+                         "resultado_rotulo": "Recurso conhecido e provido"})
+
+
+@SQLITE_ONLY
+def test_the_prefeito_reforming_a_restoring_decision_recalls_the_alvara_again(
+    registry: Registry,
+) -> None:
+    alvara = alvara_fretamento(registry)
+    receipt = example("recibo-recolhimento-alvara")
+    receipt["alvara"]["numero"] = alvara.printed
+    recalled = act(registry, "REC-ALV-FRET", "recibo-recolhimento-alvara", receipt,
+                   on=date(2026, 4, 6))
+    granted = secretary(registry, recalled, "provido", on=date(2026, 4, 20))
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.describe(date(2026, 4, 21)) == "em vigor"
+
+    reform = decide(registry, granted, "provido")  # art. 24: the Secretário reformed
+    view = registry.licence_of(alvara.id)
+    assert view is not None
+    assert view.describe(date(2026, 5, 5)) == \
+        f"recolhido em 06/04/2026 pelo {recalled.printed}"
+    assert registry.licences_in_force("alvara-fretamento", date(2026, 5, 5)) == ()
+    said = (f"{reform.printed}: {alvara.printed} volta a recolhido pelo {reform.printed}, "
+            f"que reformou o {granted.printed}, em 04/05/2026.")
+    assert said in timeline(registry, placa="ABC1D23")
+    assert registry.rebuild_state(apply=False).same
+    # The Secretário's decision now has the reform resting on it.
+    with pytest.raises(InputError) as refused:
+        registry.cancel(granted.series, granted.year, granted.number, reason="erro",
+                        by="Chefia")
+    assert reform.printed in refused.value.message
+
+    registry.cancel(reform.series, reform.year, reform.number, reason="erro material",
+                    by="Chefia")
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.describe(date(2026, 5, 5)) == "em vigor"
+    assert not any(reform.printed in line for line in timeline(registry, placa="ABC1D23"))
+    assert registry.rebuild_state(apply=False).same
+
+
+@SQLITE_ONLY
+def test_reversing_a_lifting_decision_puts_the_bar_back_and_its_cancel_lifts_it_again(
+    registry: Registry,
+) -> None:
+    """The engine's generic path: whatever act reversed a cassação, reversing that act
+    gives the alvará its cassação and the company its bar back."""
+    alvara = alvara_fretamento(registry)
+    cas = cassacao(registry, alvara, on=date(2026, 4, 20))
+    lifting = secretary(registry, cas, "provido", on=date(2026, 4, 27))
+    assert registry.bars_of(CNPJ, date(2026, 4, 28)) == ()
+    reform = decide(registry, lifting, "provido")
+    view = registry.licence_of(alvara.id)
+    assert view is not None
+    assert view.describe(date(2026, 5, 5)) == f"cassado em 20/04/2026 pelo {cas.printed}"
+    assert registry.bars_of(CNPJ, date(2026, 5, 5)) == (
+        ("alvara-fretamento", date(2027, 4, 20), cas.printed),)
+    assert (f"{reform.printed}: Impedimento levantado pelo {lifting.printed} restabelecido "
+            f"pelo {reform.printed}, em 04/05/2026, até 20/04/2027."
+            in timeline(registry, holder=CNPJ))
+    assert registry.rebuild_state(apply=False).same
+
+    registry.cancel(reform.series, reform.year, reform.number, reason="erro material",
+                    by="Chefia")
+    assert registry.bars_of(CNPJ, date(2026, 5, 5)) == ()
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.describe(date(2026, 5, 5)) == "em vigor"
+    assert registry.rebuild_state(apply=False).same

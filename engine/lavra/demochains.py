@@ -12,12 +12,19 @@ Templates are JSON values whose strings are filled by :meth:`str.format_map` wit
 number as a clerk types it (``ALV-FRET 0001/2026``), ``"{defesa.ciencia}"`` the date of
 the ciência recorded for the defence notice. The engine names no form of its own: the
 pack declares the chains (``ContentPack.demo_chains``).
+
+A step may instead be an act from before lavra (:class:`Imported`): the demo does not
+sign it, but imports it as ``lavra cadastro importar`` would (one row of the pack's
+import kinds, dated by the step), so that a later step cites an act the registry holds
+(a renewal notice cites an alvará issued five years before, which the demo's clock
+does not sign).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 
@@ -32,6 +39,15 @@ class Fill:
 
 
 @dataclass(frozen=True)
+class Imported:
+    """The step's act is imported, not signed: ``kind`` is one of the pack's import kinds
+    (the column ``tipo``), and ``row(day)`` its other columns for the step's day."""
+
+    kind: str
+    row: Callable[[date], Mapping[str, str]]
+
+
+@dataclass(frozen=True)
 class DemoStep:
     """One act of a chain.
 
@@ -42,7 +58,8 @@ class DemoStep:
     as a fact of the registry (None: none; the act's own data say nothing of it).
     ``verify``: at the end of the chain, verify the act and show the situation of the
     licence it granted. ``months``: the months (1–12) the act may fall in, when the law
-    allows it only then (empty: any month).
+    allows it only then (empty: any month). ``imported``: the act is from before lavra
+    and is imported, not signed (:class:`Imported`; ``form`` is the act's form).
     """
 
     name: str
@@ -53,6 +70,7 @@ class DemoStep:
     ciencia: int | None = None
     verify: bool = False
     months: tuple[int, ...] = ()
+    imported: Imported | None = None
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,11 @@ os dos exemplos, que a lei admite.
 
 from __future__ import annotations
 
-from lavra.demochains import DemoChain, DemoStep, Fill
+from collections.abc import Mapping
+from datetime import date
+
+from lavra.demochains import DemoChain, DemoStep, Fill, Imported
+from lavra_americana.comum.periods import term_end
 
 IMPLEMENTED: tuple[str, ...] = ()
 """Nenhum dispositivo: as histórias da demonstração só encadeiam atos de outros módulos."""
@@ -127,4 +131,39 @@ FRETAMENTO = DemoChain(
     ),
 )
 
-DEMO_CHAINS = (ESCOLAR, FRETAMENTO)
+_EMPRESA_ANTIGA = {"razao_social": "Transportes Antigos Exemplo Ltda.",
+                   "cnpj": "49.234.427/0416-80"}
+_PLACA_ANTIGA = "FRE2B22"
+_ALVARA_RENOVADO = 7
+_AVISO = 5 * 365 - 37
+"""O dia da notificação: 36 ou 37 dias antes do fim dos 5 anos do alvará (art. 8º: o
+pedido de renovação vem com 30 dias de antecedência; o do exemplo, 5 dias antes da
+notificação)."""
+
+
+def _alvara_anterior(day: date) -> Mapping[str, str]:
+    """O alvará que a notificação cita, expedido antes do lavra, em ``day``, com a validade
+    de 5 anos do art. 8º (``fretamento#art8``): entra no registro pela importação."""
+    return {"numero": f"ALV-FRET nº {_ALVARA_RENOVADO:04d}/{day.year}",
+            "data": day.isoformat(), "processo": f"PA 1.188/{day.year}",
+            "cpf_cnpj": _EMPRESA_ANTIGA["cnpj"], "nome": _EMPRESA_ANTIGA["razao_social"],
+            "placa": _PLACA_ANTIGA, "valido_ate": term_end(day, years=5).isoformat()}
+
+
+RENOVACAO_FRETAMENTO = DemoChain(
+    name="renovacao-fretamento",
+    title="fretamento: alvará anterior ao lavra e notificação de pendências da renovação",
+    steps=(
+        # Um alvará de cinco anos atrás (``fretamento#art8``): o relógio da demonstração
+        # não o assina; entra no registro como entram os atos anteriores ao lavra.
+        DemoStep("alvara", "alvara-fretamento", 0,
+                 imported=Imported("alvara-fretamento", _alvara_anterior)),
+        DemoStep("notificacao", "notificacao-pendencias-renovacao-fretamento", _AVISO, (
+            Fill("/destinatario", _EMPRESA_ANTIGA),
+            Fill("/alvara", {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"}),
+            Fill("/veiculo", {"placa": _PLACA_ANTIGA}),
+        )),
+    ),
+)
+
+DEMO_CHAINS = (ESCOLAR, FRETAMENTO, RENOVACAO_FRETAMENTO)

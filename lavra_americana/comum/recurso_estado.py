@@ -29,6 +29,17 @@ Readings chosen where the law is silent:
   or replaced ("reconsiderada em parte"), which the determinações say; the licence
   stays as the appealed act left it, and the timeline records the decision. An appeal
   not known (untimely) or denied changes nothing either.
+- *A decision reforming a restoring decision* (fretamento art. 24 only). Art. 24 gives
+  the appeal "da decisão do Secretário" without naming who may bring it (art. 23 names
+  the company), so the Prefeito may reform a Secretário's decision that granted the
+  appeal of art. 23. A DEC-GP that grants the appeal against such a DEC-SETRANSV undoes
+  what it undid: the alvará it gave back (after a recolhimento, art. 21, § 2º) returns
+  to the status the DEC-SETRANSV found, and a bar it lifted runs again to its first last
+  day; the timeline says "volta a … pelo DEC-GP …", and cancelling the DEC-GP undoes it
+  (:mod:`lavra.registry.reversal`). The chain has no counterpart in transporte
+  escolar: its appeal of art. 25 is "em única instância", and the reconsideração of art.
+  27 is barred once that appeal is decided, while a penalty reconsidered leaves nothing
+  for the appeal of art. 25 to lie against (:data:`APPEALABLE` lists no decision there).
 """
 
 from __future__ import annotations
@@ -137,7 +148,8 @@ def appealed_items(request: ComputeInput, laws: Mapping[str, Law]) -> list[Item]
 
 def efeitos(act: Act) -> Sequence[Effect]:
     """fretamento#art24, transporte-escolar#art25: a granted appeal reverses the effect
-    of the appealed act; every decision is in its timeline (module doc)."""
+    of the appealed act (and, against a decision that granted one, re-applies what that
+    decision undid); every decision is in its timeline (module doc)."""
     target = text_at(act.data, ACT_NUMBER)
     parsed = None if target is None else parse_printed(target)
     if target is None or parsed is None or parsed[0] is None:

@@ -14,7 +14,9 @@ record (:mod:`lavra.registry.state`).
   (group ``operacao-veiculo``; the reading: a vehicle serves one operation at a time,
   arts. 2º and 3º).
 - Art. 3º, III, and art. 12: the alvará for a company's own private service
-  (ALV-PART) operates the vehicle as well (same group).
+  (ALV-PART) operates the vehicle as well (same group), and is the same "Alvará de
+  Licença de Circulação" the bar of art. 22, parágrafo único, forbids (the reading is in
+  :mod:`lavra_americana.fretamento.servico_particular`).
 - Art. 10, § 3º: the authorisation to use a third party's vehicle rests on the
   company's alvará, and ends with it.
 - Art. 21, §§ 2º to 4º: the alvará recalled (recibo de recolhimento) and given back
@@ -90,7 +92,8 @@ def alvara(act: Act) -> Sequence[Effect]:
 
 
 def alvara_particular(act: Act) -> Sequence[Effect]:
-    """fretamento#art12: the private-service alvará operates the vehicle too."""
+    """fretamento#art12: the private-service alvará operates the vehicle too, and the
+    cassação's bar covers it (fretamento#art22_par1u)."""
     drivers = tuple(
         d for i in range(len(act.data.get("motoristas") or ()))
         if (d := driver_at(act.data, f"/motoristas/{i}")) is not None
@@ -98,8 +101,9 @@ def alvara_particular(act: Act) -> Sequence[Effect]:
     return [*processo(act), Identify(drivers=drivers), Grant(
         kind=act.form, holder=party_at(act.data, "/empresa"),
         vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
-        valid_until=act.valid_until, exclusive=OPERATION,
-        basis=basis("fretamento#art3_inc3", "fretamento#art12"), citation="fretamento#art12",
+        valid_until=act.valid_until, exclusive=OPERATION, barred_by=SCOPE,
+        basis=basis("fretamento#art3_inc3", "fretamento#art12", "fretamento#art22_par1u"),
+        citation="fretamento#art12",
     )]
 
 

@@ -38,6 +38,16 @@ and wording, and the fretamento alvará refuses that case.
         licensing state answers (:func:`lavra_americana.comum.guards.held_items`, group
         ``operacao-veiculo``): a licence in force on the vehicle is *invalid*, naming the
         act that holds it; the registry refuses the record too.
+    The bar of a cassação (art. 22, parágrafo único): the company cassated "só poderá
+        obter novo Alvará de Licença de Circulação depois de transcorridos 12 (doze)
+        meses". The alvará of this service is that same licence (art. 12: the request
+        "solicitando o Alvará de Licença de Circulação"; art. 7º: the alvará "autorizando
+        a execução dos serviços disciplinados nesta lei", which art. 3º, III, includes),
+        and art. 22 reaches "a empresa ou entidade", the words of arts. 6º and 12. The
+        reading chosen: the bar covers it. A company or entity barred on the date of
+        issue is *invalid*, naming the last day and the cassação
+        (:func:`lavra_americana.comum.guards.bar_items`); the registry refuses the
+        record too (the grant is ``barred_by`` the scope of the bar).
     Who may hold it: art. 2º, § 1º, speaks of "pessoas jurídicas com fins lucrativos"
         for the services of the law, but arts. 6º and 12, which are specific to this
         service, name "a empresa ou entidade": the specific rule is followed, and an
@@ -64,11 +74,11 @@ from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.textutil import format_date
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending
-from lavra_americana.comum.guards import held_items
+from lavra_americana.comum.guards import bar_items, held_items
 from lavra_americana.comum.periods import term_end as last_day_of_term
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.vehicle_age import vehicle_age
-from lavra_americana.fretamento.estado import OPERATION
+from lavra_americana.fretamento.estado import OPERATION, SCOPE
 
 __all__ = [
     "COMPUTATIONS",
@@ -83,6 +93,7 @@ EMPLOYEE = f"{LAW}#art6_par1u"
 VALIDITY = f"{LAW}#art8"
 AGE_LIMIT = f"{LAW}#art10_inc1"
 REQUEST = f"{LAW}#art12"
+BAR = f"{LAW}#art22_par1u"
 VALIDITY_PARAMETER = "fretamento.validade_alvara"
 
 IMPLEMENTED: tuple[str, ...] = (PARTICULAR, SERVICE, EMPLOYEE, REQUEST)
@@ -122,6 +133,11 @@ def alvara_servico_particular_fretamento(request: ComputeInput) -> Computed:
     items.extend(held_items(  # one operating alvará per vehicle (module docstring)
         request.history, on, placa=plate, group=OPERATION, who=f"O veículo de placa {plate}",
         field="/veiculo/placa", basis=(PARTICULAR, REQUEST), laws=context.laws,
+    ))
+    items.extend(bar_items(  # the cassação's bar covers this alvará (module docstring)
+        request.history, pointers.get(data, "/empresa/cnpj"), SCOPE, on,
+        who="A empresa ou entidade", what="novo Alvará de Licença de Circulação",
+        by="pela cassação", field="/empresa/cnpj", basis=(BAR,), laws=context.laws,
     ))
     year = pointers.get(data, "/veiculo/ano_fabricacao")
     kind = clean_text(pointers.get(data, "/veiculo/tipo"))

@@ -158,6 +158,9 @@ def _chain_row(folder: Path, act: ChainAct) -> DemoRow:
     if act.result is None:
         return DemoRow(act.step.form, f"não emitido ({story}): {'; '.join(act.pending)}", "-", ())
     record = act.result.record
+    if act.imported:
+        return DemoRow(act.step.form, f"importado, ato anterior ao lavra ({story})",
+                       record.printed, ())
     stem = f"{act.step.form}-{record.formatted.replace('/', '-')}"
     files = [_write(folder / f"{stem}.pdf", act.result.pdf)]
     if act.result.docx is not None:

@@ -17,11 +17,12 @@ from string import Formatter
 from typing import Any
 
 from lavra.checking.content import Content
-from lavra.demochains import DemoChain, DemoStep, StepFacts
-from lavra.errors import ContentPackError
+from lavra.demochains import DemoChain, DemoStep, Imported, StepFacts
+from lavra.errors import ContentPackError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import IncompleteError, Issuer
+from lavra.registry.importing import PlannedAct
 from lavra.registry.records import IssuedRecord
 
 CIENCIA_BY = "Demonstração do lavra (ciência pessoal registrada na data do exemplo)"
@@ -60,6 +61,7 @@ class ChainAct:
     ciencia: date | None = None
     verified: bool | None = None
     situation: str | None = None
+    imported: bool = False
 
 
 def chain_start(chain: DemoChain, today: date) -> date:
@@ -124,6 +126,34 @@ def _facts(result: Issued, ciencia: date | None) -> StepFacts:
     )
 
 
+IMPORT_ORIGIN = "demonstração"
+"""The file an imported step is said to come from (its origin in the registry)."""
+
+
+def _import(issuer: Issuer, chain: DemoChain, step: DemoStep, imported: Imported,
+            day: date) -> Issued | str:
+    """Import the step's act as ``lavra cadastro importar`` would (idempotent): its
+    record, or the reason the import refused it."""
+    spec = issuer.engine.content.pack.imports.get(imported.kind)
+    if spec is None:
+        raise ContentPackError(
+            f"A história de demonstração «{chain.name}» importa um ato do tipo "
+            f"«{imported.kind}», que o pacote não declara."
+        )
+    row = dict(imported.row(day))
+    try:
+        act = spec.build(row)
+        issuer.registry.import_acts([PlannedAct(1, f"{IMPORT_ORIGIN} {chain.name}:{step.name}",
+                                                row, act)],
+                                    pack_version=issuer.engine.content.pack.name)
+    except LavraError as refused:
+        return refused.message
+    record = issuer.registry.get(act.series, act.year, act.number)
+    if record is None:  # pragma: no cover - the import just recorded it
+        return f"O {act.printed} não está no registro após a importação."
+    return Issued(record, b"", None)
+
+
 def run_chain(
     issuer: Issuer,
     clock: DemoClock,
@@ -143,6 +173,14 @@ def run_chain(
             start + timedelta(days=step.day), time.fromisoformat(step.hour), TIMEZONE
         )
         clock.moment = moment
+        if step.imported is not None:
+            found = _import(issuer, chain, step, step.imported, moment.date())
+            if isinstance(found, str):
+                acts.append(ChainAct(chain, step, moment, None, (found,)))
+                break
+            facts[step.name] = _facts(found, None)
+            acts.append(ChainAct(chain, step, moment, found, imported=True))
+            continue
         form = content.form(step.form)
         data = example(step.form, moment)
         for item in step.fills:
@@ -188,6 +226,9 @@ def run_chain(
 
 
 def earliest(chains: tuple[DemoChain, ...], today: date) -> datetime:
-    """The first moment of any chain (the demo's certificates are valid from then)."""
-    first = min((chain_start(chain, today) for chain in chains), default=today)
+    """The first moment any chain signs (the demo's certificates are valid from then; an
+    imported act is not signed)."""
+    first = min((chain_start(chain, today) + timedelta(days=step.day)
+                 for chain in chains for step in chain.steps if step.imported is None),
+                default=today)
     return datetime.combine(first - timedelta(days=1), time(0, 0), UTC)

@@ -9,6 +9,12 @@ reversing act: the bar stays in the history, and its first last day is kept in t
 change's "before" so that cancelling the reversing act puts it back. The licence may
 not come back while another holds its place (the vehicle's or the person's group);
 the refusal names the licence that holds it.
+
+Reversing an act that itself reversed another (a higher instance reforming the decision
+that granted the appeal) re-applies what that decision undid: each licence it
+restored, and that no later act changed since, returns to the status the decision
+found (cassado, recolhido...), and each bar it lifted gets its first last day back; the
+timeline says so ("volta a ... pelo ..."), and cancelling the reforming act undoes it.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
-from lavra.registry.effects import LicenceStatus, Mention, Restore
+from lavra.registry.effects import STATUS_TEXT, LicenceStatus, Mention, Restore
 from lavra.registry.tables import BarRow, LicenceRow, PartyRow, StateChangeRow
 from lavra.textutil import format_date
 
@@ -28,13 +34,17 @@ if TYPE_CHECKING:
     from lavra.registry.effects import Act
     from lavra.registry.state import StateWriter
 
-__all__ = ["BAR_LIFTED", "KEPT", "mention", "put_back", "reverse", "snapshot", "undo_lifted"]
+__all__ = ["BAR_LIFTED", "BAR_RESTORED", "KEPT", "REINSTATED", "mention", "put_back",
+           "reverse", "snapshot", "undo_lifted"]
 
 KEPT = ("status", "status_document_id", "status_since", "valid_until", "holder_id",
         "driver_id", "vehicle_id")
 """The licence's columns a change keeps as they were before it."""
 STATUS_KEPT = ("status", "status_document_id", "status_since")
 BAR_LIFTED = "bar-lifted"
+BAR_RESTORED = "bar-restored"
+REINSTATED = "reinstated"
+REPENALISED = "re-penalised"
 
 
 def snapshot(licence: LicenceRow) -> dict[str, Any]:
@@ -100,7 +110,7 @@ def reverse(writer: StateWriter, act: Act, effect: Restore) -> None:
                 )
         before = snapshot(licence)
         put_back(licence, change.before, STATUS_KEPT)
-        writer.change(act, "reinstated",
+        writer.change(act, REINSTATED,
                       f"{licence.printed} restabelecido pelo {act.printed}, em {when}.",
                       licence=licence, before=before)
     for bar in session.scalars(select(BarRow).where(
@@ -112,7 +122,48 @@ def reverse(writer: StateWriter, act: Act, effect: Restore) -> None:
                       f"Impedimento imposto pelo {effect.target} levantado pelo "
                       f"{act.printed}, em {when}.",
                       party=session.get(PartyRow, bar.party_id), before=kept)
+    _reform(writer, act, effect, target.id)
     session.flush()
+
+
+def _reform(writer: StateWriter, act: Act, effect: Restore, target_id: int) -> None:
+    """``effect.target`` reversed another act: re-apply what it undid (module doc)."""
+    session = writer.session
+    changes = session.scalars(select(StateChangeRow).where(
+        StateChangeRow.document_id == target_id,
+        StateChangeRow.kind.in_((REINSTATED, BAR_LIFTED))).order_by(StateChangeRow.id)).all()
+    when = format_date(act.reference_date)
+    for change in changes:
+        if change.kind != REINSTATED or not isinstance(change.before, dict):
+            continue
+        licence = session.get(LicenceRow, change.licence_id)
+        if licence is None or licence.status != LicenceStatus.ACTIVE.value:
+            continue
+        since = session.scalars(select(StateChangeRow.id).where(
+            StateChangeRow.licence_id == licence.id, StateChangeRow.id > change.id,
+            StateChangeRow.document_id != target_id, StateChangeRow.kind != "mentioned")
+            .limit(1)).first()
+        if since is not None:
+            continue  # changed by a later act since: it keeps that act's status
+        before = snapshot(licence)
+        put_back(licence, change.before, STATUS_KEPT)
+        status = STATUS_TEXT.get(licence.status, licence.status)
+        writer.change(act, REPENALISED,
+                      f"{licence.printed} volta a {status} pelo {act.printed}, que reformou "
+                      f"o {effect.target}, em {when}.", licence=licence, before=before)
+    lifted = [c for c in changes if c.kind == BAR_LIFTED and isinstance(c.before, dict)]
+    for change in lifted:
+        kept = change.before if isinstance(change.before, dict) else {}
+        bar = session.get(BarRow, kept.get("bar_id"))
+        until = kept.get("until")
+        if bar is None or not isinstance(until, str) or date.fromisoformat(until) <= bar.until:
+            continue
+        before = {"bar_id": bar.id, "until": bar.until.isoformat()}
+        bar.until = date.fromisoformat(until)
+        writer.change(act, BAR_RESTORED,
+                      f"Impedimento levantado pelo {effect.target} restabelecido pelo "
+                      f"{act.printed}, em {when}, até {format_date(bar.until)}.",
+                      party=session.get(PartyRow, bar.party_id), before=before)
 
 
 def mention(writer: StateWriter, act: Act, effect: Mention) -> None:
@@ -145,7 +196,8 @@ def mention(writer: StateWriter, act: Act, effect: Mention) -> None:
 def undo_lifted(session: Session, document_id: int, printed: str,
                 changes: list[StateChangeRow]) -> None:
     """Before cancelling a reversing act: refuse while the party whose bar it lifted
-    got a licence since (it rests on the lifting); else give each bar its last day."""
+    got a licence since (it rests on the lifting); else give each bar it lifted, or
+    restored (a reforming act), the last day it had before."""
     lifted = [c for c in changes if c.kind == BAR_LIFTED and isinstance(c.before, dict)]
     parties = {c.party_id for c in lifted if c.party_id is not None}
     if parties:
@@ -160,7 +212,8 @@ def undo_lifted(session: Session, document_id: int, printed: str,
                 "posterior.",
                 field="/numero",
             )
-    for change in lifted:
+    restored = [c for c in changes if c.kind == BAR_RESTORED and isinstance(c.before, dict)]
+    for change in [*lifted, *restored]:
         before = change.before if isinstance(change.before, dict) else {}
         bar = session.get(BarRow, before.get("bar_id"))
         until = before.get("until")
