@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from datetime import date, datetime
 from types import TracebackType
 from typing import Self
 
-from sqlalchemy import Select, or_, select
+from sqlalchemy import Select, func, or_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -44,9 +45,28 @@ from lavra.registry.records import (
     parse_number,
     record_of,
 )
+from lavra.registry.search import MAX_PER_PAGE, Filters, ParsedQuery, statement
 from lavra.registry.tables import DocumentRow
 
-__all__ = ["RegistryQueries"]
+__all__ = ["RegistryPage", "RegistryQueries"]
+
+
+@dataclass(frozen=True)
+class RegistryPage:
+    """One page of a registry listing, newest first."""
+
+    records: tuple[IssuedRecord, ...]
+    page: int
+    per_page: int
+    total: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+    @property
+    def has_next(self) -> bool:
+        return self.page < self.pages
 
 
 def like_prefix(prefix: str) -> str:
@@ -254,6 +274,26 @@ class RegistryQueries:
             .order_by(DocumentRow.issued_at.desc(), DocumentRow.id.desc())
             .limit(min(limit, 500))
         )
+
+    def browse(self, query: ParsedQuery | None, filters: Filters, *, page: int = 1,
+               per_page: int = 25) -> RegistryPage:
+        """The documents matching ``query`` (None: all of them) and ``filters``, newest
+        first, page ``page`` (from 1) of ``per_page`` (:mod:`lavra.registry.search`)."""
+        for value, field in ((page, "/pagina"), (per_page, "/por_pagina")):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise InputError(f"Valor inválido: «{value}».", field=field)
+        if per_page > MAX_PER_PAGE:
+            raise InputError(f"No máximo {MAX_PER_PAGE} documentos por página.",
+                             field="/por_pagina")
+        if page > 1_000_000:
+            raise InputError(f"Página inexistente: «{page}».", field="/pagina")
+        stmt = statement(query, filters)
+        with self._database_errors(), self._read() as session:
+            total = session.scalar(
+                select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
+            rows = session.scalars(stmt.offset((page - 1) * per_page).limit(per_page)).all()
+            records = tuple(record_of(row) for row in rows)
+        return RegistryPage(records, page, per_page, total)
 
     def _one(self, stmt: Select[DocumentRow]) -> IssuedRecord | None:
         with self._database_errors(), self._read() as session:

@@ -25,6 +25,7 @@ from lavra.web.common import DOCX, PDF, AccessDenied, NotFound, context_of, file
 from lavra.web.context import WebContext
 from lavra.web.issuance import issue_document, may_cancel, signer_of
 from lavra.web.pages_public import _read, lookup, public_record, verify_upload_bytes
+from lavra.web.registry_search import filters_of, query_of, search_page
 from lavra.web.users import User
 
 
@@ -346,12 +347,45 @@ def issue(request: Request, body: IssueRequest, user: Staff) -> dict[str, Any]:
     return {**_record_json(ctx, result.record), "report": result.report.to_json()}
 
 
-@router.get("/documents", summary="Busca no registro (número, código, CPF/CNPJ, placa)",
-            responses=STAFF_ERRORS)
-def documents(request: Request, user: Staff,
-              q: Annotated[str, Query(min_length=1, max_length=200)]) -> list[dict[str, Any]]:
+@router.get("/documents", summary="Busca e listagem do registro (número, código, CPF/CNPJ, "
+            "placa, nome; filtros)", responses=STAFF_ERRORS)
+def documents(
+    request: Request, response: Response, user: Staff,
+    q: Annotated[str | None, Query(
+        max_length=200,
+        description="Texto da busca: número com ou sem a série («ALV-FRET nº 0001/2026», "
+        "«alv-fret 1/2026», «0001/2026»), código de verificação com ou sem hífens, CPF/CNPJ "
+        "com ou sem máscara, placa antiga ou Mercosul (o veículo em qualquer das duas "
+        "formas) ou nome de parte registrado no cadastro. Vazio: todos os documentos, "
+        "do mais recente ao mais antigo.")] = None,
+    form: Annotated[str | None, Query(max_length=120,
+                                      description="Formulário (id, ex.: alvara-fretamento)")
+                    ] = None,
+    series: Annotated[str | None, Query(max_length=40, description="Série (ex.: ALV-FRET)")
+                      ] = None,
+    year: Annotated[int | None, Query(ge=1900, le=2999, description="Ano da numeração")
+                    ] = None,
+    status: Annotated[Literal["issued", "cancelled"] | None, Query(
+        description="Situação no registro: issued (válido) ou cancelled (cancelado)")] = None,
+    issued_from: Annotated[date | None, Query(
+        description="Emitidos a partir deste dia (AAAA-MM-DD, horário de Brasília)")] = None,
+    issued_until: Annotated[date | None, Query(
+        description="Emitidos até este dia, inclusive (AAAA-MM-DD)")] = None,
+    signer: Annotated[str | None, Query(max_length=200,
+                                        description="Nome de quem assinou, como no certificado")
+                      ] = None,
+    page: Annotated[int, Query(ge=1, le=1_000_000, description="Página, a partir de 1")] = 1,
+    per_page: Annotated[int, Query(ge=1, le=200, description="Documentos por página")] = 50,
+) -> list[dict[str, Any]]:
+    """A mesma busca da página /equipe/registro. O total de documentos encontrados vem no
+    cabeçalho ``X-Total-Count``."""
     ctx = context_of(request)
-    return [_record_json(ctx, r) for r in ctx.registry.search(q)]
+    query = query_of(q)
+    filters = filters_of(ctx, form=form, series=series, year=year, status=status,
+                         since=issued_from, until=issued_until, signer=signer)
+    found = search_page(ctx, query, filters, page, per_page)
+    response.headers["X-Total-Count"] = str(found.total)
+    return [_record_json(ctx, r) for r in found.records]
 
 
 def _get(ctx: WebContext, document_id: int) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -11,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from lavra.errors import InputError, LavraError
 from lavra.inputs.textnorm import clean_text, nfc
+from lavra.registry.queries import RegistryPage
 from lavra.web.common import (
     DOCX,
     PDF,
@@ -33,9 +35,11 @@ from lavra.web.issuance import PASSWORD_FIELD, issue_from_draft, may_cancel
 from lavra.web.pages_drafts import draft_of_post, pending_save, save_after_login
 from lavra.web.pages_facts import facts_page_context
 from lavra.web.pages_licences import licence_section
+from lavra.web.registry_search import filters_of, page_context, query_of, row_of, search_page
 from lavra.web.users import MAX_PASSWORD, ROLE_LABELS, Role, User, parse_role
 
 router = APIRouter(include_in_schema=False)
+PER_PAGE = 25
 
 
 # ------------------------------------------------------------------ sign-in
@@ -196,22 +200,44 @@ async def new_document_draft(request: Request, form_id: str) -> Response:
 
 # ------------------------------------------------------------------ registry
 @router.get("/equipe/registro")
-async def registry_search(request: Request, q: str | None = None) -> Response:
+async def registry_search(
+    request: Request, q: str | None = None, formulario: str | None = None,
+    serie: str | None = None, ano: str | None = None, situacao: str | None = None,
+    de: str | None = None, ate: str | None = None, signatario: str | None = None,
+    pagina: str | None = None,
+) -> Response:
+    """The registry: with no query the latest documents, newest first; the query and
+    the filters combine, and the pages keep them (lavra.web.registry_search)."""
     require_user(request)
     ctx = context_of(request)
-    found: tuple[Any, ...] = ()
+    typed = {"q": (q or "").strip()[:200], "formulario": (formulario or "")[:120],
+             "serie": (serie or "")[:40], "ano": (ano or "")[:10],
+             "situacao": (situacao or "")[:20], "de": (de or "")[:40],
+             "ate": (ate or "")[:40], "signatario": (signatario or "")[:200]}
+    found: RegistryPage | None = None
     voided: tuple[Any, ...] = ()
     error = None
-    query = (q or "").strip()[:200]
-    if query:
-        try:
-            found = await run_in_threadpool(ctx.registry.search, query)
-            voided = await run_in_threadpool(ctx.registry.voided_search, query)
-        except LavraError as exc:
-            error = error_message(exc)
-    return page(request, "registro.html", {"q": query, "resultados": found, "erro": error,
-                                           "inutilizados": voided,
-                                           "titulo_de": ctx.form_title})
+    wanted = (pagina or "1").strip()[:7]
+    number = int(wanted) if wanted.isascii() and wanted.isdigit() else 1
+    try:
+        query = query_of(typed["q"])
+        filters = filters_of(ctx, form=typed["formulario"], series=typed["serie"],
+                             year=typed["ano"], status=typed["situacao"],
+                             since=typed["de"], until=typed["ate"],
+                             signer=typed["signatario"])
+        found = await run_in_threadpool(search_page, ctx, query, filters,
+                                        max(1, min(number, 1_000_000)), PER_PAGE)
+        if query is not None:
+            voided = await run_in_threadpool(ctx.registry.voided_search, query.text)
+    except LavraError as exc:
+        error = error_message(exc)
+    kept = {key: value for key, value in typed.items() if value}
+    return page(request, "registro.html", {
+        **typed, "pagina": found, "erro": error, "inutilizados": voided,
+        "linhas": [row_of(ctx, record) for record in found.records] if found else [],
+        "anterior": urlencode({**kept, "pagina": found.page - 1}) if found else "",
+        "seguinte": urlencode({**kept, "pagina": found.page + 1}) if found else "",
+        **page_context(ctx)})
 
 
 def _document(ctx: WebContext, document_id: int) -> Any:
