@@ -23,7 +23,8 @@
                                               ``autorizacoes`` (arts. 10, § 3º, 15,
                                               VI), ``recolhimento`` (art. 21, §§ 2º
                                               to 4º), ``registro`` (art. 2º, §§ 1º
-                                              and 2º), ``guia_multa`` (art. 26)
+                                              and 2º), ``guia_multa`` (art. 26),
+                                              ``vistoria`` (art. 13)
   :mod:`lavra_americana.transporte_escolar`   Lei nº 4.515/2007: ``fees`` (art. 16),
                                               ``penalties`` (arts. 9º, 21, 23, 24),
                                               ``candidate`` and ``eligibility`` (art.
@@ -132,6 +133,7 @@ def pacote() -> ContentPack:
         renovacao_janela,
         servico_particular,
         veiculo_terceiro,
+        vistoria,
     )
     from lavra_americana.fretamento import estado as estado_fretamento
     from lavra_americana.fretamento import penalties as fretamento_penalties
@@ -175,6 +177,7 @@ def pacote() -> ContentPack:
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
         termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
+        vistoria,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from lavra.config import Config
@@ -20,3 +22,21 @@ def dev_issuer(engine: Engine, data_dir: Path) -> Issuer:
     )
     ensure_dev_pki(config, engine.content)
     return Issuer(engine, open_registry(database_url(config.data_dir)), config)
+
+
+def clocked_issuer(engine: Engine, data_dir: Path, now: datetime) -> Issuer:
+    """:func:`dev_issuer` signing at ``now`` (the PKI valid from 30 days before), so that
+    a test never depends on today's date (close it)."""
+    config = Config(
+        pack_dir=engine.content.root, data_dir=data_dir, verification_url=VERIFICATION_URL
+    )
+    ensure_dev_pki(config, engine.content, valid_from=now - timedelta(days=30))
+    return Issuer(engine, open_registry(database_url(config.data_dir)), config,
+                  clock=lambda: now)
+
+
+def poppler(pdf: bytes) -> str:
+    """The PDF's text as poppler's ``pdftotext -layout`` reads it, whitespace collapsed."""
+    out = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True,
+                         check=True, timeout=60)
+    return " ".join(out.stdout.decode("utf-8").split())

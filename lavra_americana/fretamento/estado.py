@@ -21,6 +21,10 @@ record (:mod:`lavra.registry.state`).
   company's alvará, and ends with it.
 - Art. 21, §§ 2º to 4º: the alvará recalled (recibo de recolhimento) and given back
   (termo de devolução).
+- Art. 13: the extraordinary vistoria (TVE-FRET) that finds a requirement unmet
+  withdraws the vehicle from service: the alvará it serves under is suspended (still
+  the company's, still holding the vehicle's place, not to be used); the termo of the
+  new vistoria that finds it regularised releases it (in force again).
 - Art. 22: the cassação ends every alvará it names; its parágrafo único bars the
   company from a new alvará for 12 months (the last day as the decision computed it).
 - Autos (arts. 14 to 17) name the company and the vehicle.
@@ -146,6 +150,20 @@ def devolucao(act: Act) -> Sequence[Effect]:
     return [] if number is None else [Restore(number, "fretamento#art21_par4")]
 
 
+def vistoria(act: Act) -> Sequence[Effect]:
+    """fretamento#art13: withdrawn "até a regularização da situação" (the alvará
+    suspended), then released by the termo of the new vistoria."""
+    alvara = act.computed.get("alvara")
+    number = (alvara.get("numero") if isinstance(alvara, Mapping) else None) or text_at(
+        act.data, "/alvara/numero")
+    effects: list[Effect] = [named(act, "/empresa")]
+    if isinstance(number, str) and act.computed.get("retirada") is True:
+        effects.append(SetStatus(number, LicenceStatus.SUSPENDED, "fretamento#art13"))
+    elif isinstance(number, str) and act.computed.get("liberacao") is True:
+        effects.append(Restore(number, "fretamento#art13"))
+    return effects
+
+
 def auto(act: Act) -> Sequence[Effect]:
     """fretamento#art14: the auto names the company and the vehicle."""
     return [named(act, "/empresa")]
@@ -160,4 +178,5 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "recibo-recolhimento-alvara": recolhimento,
     "termo-devolucao-alvara": devolucao,
     "auto-infracao-fretamento": auto,
+    "termo-vistoria-extraordinaria-fretamento": vistoria,
 }

@@ -51,6 +51,10 @@ class LicenceStatus(StrEnum):
     CASSATED = "cassated"
     REVOKED = "revoked"
     RECALLED = "recalled"
+    SUSPENDED = "suspended"
+    """Still its holder's and still holding its vehicle's or holder's place, but not to be
+    used until an act lifts it (:class:`Restore`): a vehicle withdrawn from service
+    until it is regularised. Its accessories stay as they are."""
     VACATED = "vacated"
     TRANSFERRED = "transferred"
     ENDED = "ended"
@@ -66,6 +70,7 @@ STATUS_TEXT: Mapping[str, str] = {
     LicenceStatus.CASSATED: "cassado",
     LicenceStatus.REVOKED: "revogado",
     LicenceStatus.RECALLED: "recolhido",
+    LicenceStatus.SUSPENDED: "suspenso",
     LicenceStatus.VACATED: "vago",
     LicenceStatus.TRANSFERRED: "transferido",
     LicenceStatus.ENDED: "encerrado",
@@ -143,7 +148,8 @@ class Grant:
 
 @dataclass(frozen=True)
 class SetStatus:
-    """The act ends a licence: cassação, revogação, recolhimento, vacância."""
+    """The act ends a licence (cassação, revogação, recolhimento, vacância) or suspends
+    it (``SUSPENDED``: a vehicle withdrawn from service until regularised)."""
 
     target: str
     status: LicenceStatus
@@ -152,7 +158,8 @@ class SetStatus:
 
 @dataclass(frozen=True)
 class Restore:
-    """The act gives a recalled licence back (devolução), with its accessories.
+    """The act gives a recalled licence back (devolução), with its accessories, or lifts
+    a suspension (the vehicle released after its regularisation).
 
     With ``reverses``, ``target`` is the number of an *act* whose effect this one undoes
     (an appeal granted against a cassação, a revogação, a recolhimento): every licence

@@ -91,9 +91,10 @@ class LicenceView:
     revalidated_on: date | None = None
 
     def holds(self, on: date) -> bool:
-        """Whether it still holds its vehicle's or holder's place on ``on``: in force
-        (not ended by any act) and not past its last day, as the state's guard counts."""
-        return self.status == LicenceStatus.ACTIVE and (
+        """Whether it still holds its vehicle's or holder's place on ``on``: in force or
+        suspended (not ended by any act) and not past its last day, as the state's guard
+        counts."""
+        return self.status in (LicenceStatus.ACTIVE, LicenceStatus.SUSPENDED) and (
             self.valid_until is None or self.valid_until >= on)
 
     def describe(self, on: date) -> str:
@@ -111,6 +112,8 @@ class LicenceView:
             return f"{text} pelo {self.renewed_by}"
         when = "" if self.status_since is None else f" em {format_date(self.status_since)}"
         by = "" if self.status_act is None else f" pelo {self.status_act}"
+        if self.status == LicenceStatus.SUSPENDED:
+            return f"{text}{when}{by}: não pode ser utilizado até ser liberado"
         return f"{text}{when}{by}"
 
 
@@ -372,8 +375,8 @@ class RegistryState(RegistryQueries):
                       ) -> tuple[LicenceView, ...]:
         """The licences of a vehicle or holder that hold their place on ``on``
         (:meth:`LicenceView.holds`), oldest first."""
-        return tuple(view for view in self.licence_views(placa=placa, holder=holder,
-                                                         active=True) if view.holds(on))
+        return tuple(view for view in self.licence_views(placa=placa, holder=holder)
+                     if view.holds(on))
 
     def licence_views(self, *, placa: str | None = None, holder: str | None = None,
                       active: bool = False) -> tuple[LicenceView, ...]:

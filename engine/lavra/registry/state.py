@@ -59,6 +59,9 @@ from lavra.textutil import format_date
 __all__ = ["StateWriter", "mercosul", "normalize_processo", "parse_printed", "plate_forms"]
 
 ACTIVE = LicenceStatus.ACTIVE.value
+HOLDING = (ACTIVE, LicenceStatus.SUSPENDED.value)
+"""The statuses in which a licence holds its vehicle's or holder's place: a suspended
+licence is still its holder's, so no other may take the vehicle meanwhile."""
 RowT = TypeVar("RowT", PartyRow, VehicleRow, DriverRow)
 _PRINTED = re.compile(
     r"\s*(?:([A-Za-z][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})\s*/\s*(\d{4})\s*",
@@ -350,7 +353,7 @@ class StateWriter:
                            f"{holder.name or holder.doc} já é titular de", "/titular"))
         for condition, who, field in groups:
             for held in self.session.scalars(
-                select(LicenceRow).where(condition, LicenceRow.status == ACTIVE)
+                select(LicenceRow).where(condition, LicenceRow.status.in_(HOLDING))
             ).all():
                 if held.valid_until is not None and held.valid_until < grant.valid_from:
                     self._set_status(act, held, LicenceStatus.EXPIRED.value, "expired",
@@ -390,6 +393,8 @@ class StateWriter:
         status = LicenceStatus(effect.status).value
         self._set_status(act, licence, status, status,
                          f"{licence.printed} {STATUS_TEXT[status]} pelo {act.printed}.")
+        if status == LicenceStatus.SUSPENDED.value:
+            return  # still the holder's: its accessories stay as they are
         for accessory in self.session.scalars(
             select(LicenceRow).where(LicenceRow.base_id == licence.id,
                                      LicenceRow.status == ACTIVE)
@@ -399,6 +404,10 @@ class StateWriter:
 
     def _restore_licence(self, act: Act, effect: Restore) -> None:
         licence = self.licence(effect.target)
+        if licence is not None and licence.status == LicenceStatus.SUSPENDED.value:
+            self._set_status(act, licence, ACTIVE, "restored",
+                             f"{licence.printed} liberado pelo {act.printed}.")
+            return
         if licence is None or licence.status != LicenceStatus.RECALLED.value:
             return
         ended_by = licence.status_document_id
