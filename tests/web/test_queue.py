@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +16,9 @@ from fastapi.testclient import TestClient
 from identities import set_vehicle
 from webhelpers import ALV, PASSWORD, csrf_of, errors_in, example, form_data, login
 
+from lavra import signers
 from lavra.registry.drafts import Draft
+from lavra.signing.pki import load_signer
 from lavra.web import WebContext
 from lavra.web.formparse import to_pairs
 from lavra.web.users import Role
@@ -109,18 +112,16 @@ def test_two_drafts_signed_at_once_with_one_unlocking(
     for placa in ("FIL1A11", "FIL2B22"):
         assert web_context.registry.search(placa) == ()
 
-    issuer = web_context.require_issuer()
     unlocked: list[str] = []
-    real = issuer.signer_for
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        unlocked.append(args[0])
-        return real(*args, **kwargs)
+    def counted(certificate: Path, passphrase: str) -> Any:
+        unlocked.append(certificate.name)
+        return load_signer(certificate, passphrase)
 
-    monkeypatch.setattr(issuer, "signer_for", counted)
+    monkeypatch.setattr(signers, "load_signer", counted)
     signed = _sign(client, [first, second], PASSWORD)
     assert signed.status_code == 200, errors_in(signed.text)
-    assert unlocked == ["helena"]  # one unlocking for the batch
+    assert len(unlocked) == 1  # the PKCS#12 is opened once for the batch
     assert "2 de 2 minuta(s) assinada(s) e emitida(s)." in signed.text
     for draft, placa in ((first, "FIL1A11"), (second, "FIL2B22")):
         done = web_context.registry.draft(draft.id)

@@ -127,8 +127,9 @@ def sign_drafts(ctx: WebContext, user: User, picks: Sequence[tuple[int, int]],
         if draft is None or _refusal(ident, version, draft, user) is not None:
             continue
         role = ctx.form(draft.form).signer_role
-        if role is not None and role not in keys:
-            keys[role] = signer_of(ctx, user, draft.form, password)
+        if role is not None and role not in keys:  # unlocked here, once for the batch
+            keys[role] = ctx.require_issuer().signers.unlock(
+                signer_of(ctx, user, draft.form, password), role)
     if not keys:  # nothing can be signed: still, a wrong password is said as such
         signer_of_any(ctx, user, password)
     outcomes = []
