@@ -4,7 +4,8 @@
     key = signers.for_account("ana.souza", "Ana Souza", "secretario-transportes")
     signer, name = signers.for_key(key, "secretario-transportes")   # name: "Ana Souza"
 
-A person's key is unlocked at each signing; the :class:`~lavra.signing.pades.DocumentSigner`
+A person's key is unlocked at each signing, or once for a batch (:meth:`Signers.unlock`:
+the signing queue); the :class:`~lavra.signing.pades.DocumentSigner`
 built on it (with its CMS template, :mod:`lavra.signing.fastcms`) is kept per certificate.
 The role's certificate (``[assinantes]`` or the development PKI's role certificate) signs
 what no person starts: ``lavra demo`` and the batch runs for now.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -33,11 +34,14 @@ __all__ = ["SignerKey", "Signers"]
 class SignerKey:
     """The key of the person who signs: a PKCS#12 file and its passphrase (or PIN).
 
-    ``account``: the staff account it belongs to (for the messages), when known."""
+    ``account``: the staff account it belongs to (for the messages), when known.
+    ``opened``: the signer already unlocked for a role (:meth:`Signers.unlock`)."""
 
     certificate: Path
     passphrase: str = field(repr=False)
     account: str | None = None
+    opened: tuple[str, DocumentSigner, str] | None = field(default=None, repr=False,
+                                                           compare=False)
 
 
 class Signers:
@@ -115,8 +119,11 @@ class Signers:
     def for_key(self, key: SignerKey, role: str) -> tuple[DocumentSigner, str]:
         """The signer for a person's key, signing as ``role``, and the person's name.
 
-        The key is unlocked at every call (a wrong passphrase fails here); the signer
-        built on it, and its CMS template, are kept per certificate."""
+        The key is unlocked at every call (a wrong passphrase fails here), unless it
+        was opened for ``role`` by :meth:`unlock`; the signer built on it, and its CMS
+        template, are kept per certificate."""
+        if key.opened is not None and key.opened[0] == role:
+            return key.opened[1], key.opened[2]
         cargo = self._cargo(role)
         try:
             identity = load_signer(key.certificate, key.passphrase)
@@ -145,6 +152,12 @@ class Signers:
             )
             self._people[(fingerprint, role)] = signer
         return signer, name
+
+    def unlock(self, key: SignerKey, role: str) -> SignerKey:
+        """The key opened once for signing as ``role`` (a batch signs with it without
+        unlocking it again); a wrong passphrase fails here, before anything is signed."""
+        signer, name = self.for_key(key, role)
+        return replace(key, opened=(role, signer, name))
 
     def get(self, role: str) -> tuple[DocumentSigner, str]:
         """The signer of ``role`` and the name it signs with (loaded once per process)."""

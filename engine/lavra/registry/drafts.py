@@ -4,6 +4,8 @@
     draft = registry.update_draft(draft.id, data, version=draft.version, title=..., by=...)
     registry.forward_draft(draft.id, version=draft.version, signer_role="secretario", by=...)
     registry.drafts(status="encaminhado", signer_role="secretario")
+    registry.signing_queue(["secretario"], account="sergio")   # what waits for a signer
+    registry.return_draft(draft.id, version=..., reason="Falta o CRLV.", by="Sérgio")
     registry.mark_draft_issued(draft.id, document_id=12, by="Sérgio")
     registry.discard_draft(draft.id, version=draft.version, by="Clara")
 
@@ -16,19 +18,26 @@ clerks never silently overwrite each other: the later save is refused with
 ``descartado`` are final. Editing a forwarded draft keeps it forwarded: the signer
 signs what the draft holds when signing.
 
+The signing queue (SEI's «bloco de assinatura»): a forwarded draft goes to a signer
+role and, optionally, to one named signer account; :meth:`DraftStore.signing_queue`
+lists what waits for an account that signs in some roles, the first forwarded first. A
+signer may return a draft (:meth:`DraftStore.return_draft`): it is a ``rascunho`` again,
+and keeps the reason, who returned it and when (the last return: shown while it is a
+rascunho).
+
 The registry knows no law: the form ids and signer roles are the caller's to check.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
@@ -82,6 +91,26 @@ class Draft:
     updated_by: str
     updated_at: datetime
     version: int
+    signer_account: str | None = None
+    forwarded_by: str | None = None
+    forwarded_at: datetime | None = None
+    returned_reason: str | None = None
+    returned_by: str | None = None
+    returned_at: datetime | None = None
+
+    @property
+    def forwarded(self) -> str:
+        """``por Clara Redatora em 06/12/2026 14:03``, or empty if never forwarded."""
+        if self.forwarded_by is None or self.forwarded_at is None:
+            return ""
+        return f"por {self.forwarded_by} em {_local(self.forwarded_at)}"
+
+    @property
+    def returned(self) -> str:
+        """``por Sérgio Signatário em 06/12/2026 15:10``, or empty if never returned."""
+        if self.returned_by is None or self.returned_at is None:
+            return ""
+        return f"por {self.returned_by} em {_local(self.returned_at)}"
 
     @property
     def changed(self) -> str:
@@ -114,7 +143,9 @@ class StaleDraft(InputError):
 def _draft_of(row: DraftRow) -> Draft:
     return Draft(row.id, row.form, dict(row.data), row.title, DraftStatus(row.status),
                  row.signer_role, row.document_id, row.created_by, row.created_at,
-                 row.updated_by, row.updated_at, row.version)
+                 row.updated_by, row.updated_at, row.version, row.signer_account,
+                 row.forwarded_by, row.forwarded_at, row.returned_reason, row.returned_by,
+                 row.returned_at)
 
 
 def _checked_data(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -146,6 +177,18 @@ def _role(value: object) -> str:
     return check_text(value, "o papel de quem assina", "/papel_assinatura", 100)
 
 
+def _account(value: object) -> str:
+    return check_text(value, "a conta de quem assina", "/assinante", 80)
+
+
+def _reason(value: object) -> str:
+    text = " ".join(check_text(value, "o motivo da devolução", "/motivo", 1000).split())
+    if len(text) < 5:
+        raise InputError("Informe o motivo da devolução (ao menos 5 caracteres).",
+                         field="/motivo")
+    return text
+
+
 class DraftStore(RegistryQueries):
     """Drafts kept in the registry (module docstring)."""
 
@@ -172,11 +215,63 @@ class DraftStore(RegistryQueries):
         return self._change(draft_id, version, by, now, {"data": values, "title": _title(title)})
 
     def forward_draft(self, draft_id: int, *, version: int, signer_role: str, by: str,
+                      signer_account: str | None = None,
                       now: datetime | None = None) -> Draft:
-        """Hand the draft to whoever signs as ``signer_role`` (status ``encaminhado``)."""
+        """Hand the draft to whoever signs as ``signer_role`` (status ``encaminhado``),
+        or only to the account ``signer_account`` (the caller checks that it signs so)."""
+        account = None if signer_account is None else _account(signer_account)
         return self._change(draft_id, version, by, now,
                             {"status": DraftStatus.FORWARDED.value,
-                             "signer_role": _role(signer_role)})
+                             "signer_role": _role(signer_role), "signer_account": account,
+                             "forwarded_by": _who(by),
+                             "forwarded_at": now or datetime.now(UTC)})
+
+    def return_draft(self, draft_id: int, *, version: int, reason: str, by: str,
+                     now: datetime | None = None) -> Draft:
+        """A signer hands a forwarded draft back to the clerk: ``rascunho`` again, with
+        the reason, who and when (the last return is kept)."""
+        text, who = _reason(reason), _who(by)
+        ident = check_ident(draft_id)
+        with self._database_errors(), self._write() as session:
+            current = self._current(session, ident)
+            if current.status is not DraftStatus.FORWARDED:
+                raise InputError(f"A minuta nº {current.id} não está encaminhada para "
+                                 f"assinatura ({current.status.label}); não há o que "
+                                 "devolver.", field="/minuta")
+            return self._apply(session, current, _version(version), who, now,
+                               {"status": DraftStatus.DRAFT.value, "returned_reason": text,
+                                "returned_by": who,
+                                "returned_at": now or datetime.now(UTC)})
+
+    def signing_queue(self, signer_roles: Sequence[str], *, account: str,
+                      limit: int = 200) -> tuple[Draft, ...]:
+        """Forwarded drafts waiting for ``account``, who signs in ``signer_roles``: those
+        sent to one of the roles and to no account or to this one; first forwarded first."""
+        stmt = self._queue(select(DraftRow), signer_roles, account)
+        if stmt is None:
+            return ()
+        stmt = stmt.order_by(DraftRow.forwarded_at, DraftRow.id)
+        with self._database_errors(), self._read() as session:
+            rows = session.scalars(stmt.limit(max(1, min(limit, _MAX_LISTED)))).all()
+            return tuple(_draft_of(row) for row in rows)
+
+    def signing_queue_count(self, signer_roles: Sequence[str], *, account: str) -> int:
+        """How many drafts :meth:`signing_queue` would list (without the limit)."""
+        stmt = self._queue(select(func.count()).select_from(DraftRow), signer_roles, account)
+        if stmt is None:
+            return 0
+        with self._database_errors(), self._read() as session:
+            return int(session.execute(stmt).scalar_one())
+
+    @staticmethod
+    def _queue(stmt: Any, signer_roles: Sequence[str], account: str) -> Any:
+        roles = sorted({_role(role) for role in signer_roles})
+        if not roles:
+            return None
+        return stmt.where(DraftRow.status == DraftStatus.FORWARDED.value,
+                          DraftRow.signer_role.in_(roles),
+                          or_(DraftRow.signer_account.is_(None),
+                              DraftRow.signer_account == _account(account)))
 
     def discard_draft(self, draft_id: int, *, version: int, by: str,
                       now: datetime | None = None) -> Draft:

@@ -465,7 +465,8 @@ class DraftRow(Base):
     """A draft staff keep before issuing (lavra.registry.drafts): the form, the data as
     typed, a title staff see, who created and last changed it and when, its status, the
     signer role it goes to, the document issued from it, and the version an update must
-    name (optimistic check: a stale save is refused). Migration 0009."""
+    name (optimistic check: a stale save is refused). Migration 0009; the signing
+    queue's columns (the signer account, who forwarded and when, a return): 0011."""
 
     __tablename__ = "drafts"
     __table_args__ = (
@@ -473,6 +474,7 @@ class DraftRow(Base):
                         name="status"),
         CheckConstraint("version > 0", name="version_positive"),
         Index("ix_drafts_status_form", "status", "form"),
+        Index("ix_drafts_status_signer_role", "status", "signer_role"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -487,3 +489,10 @@ class DraftRow(Base):
     updated_by: Mapped[str] = mapped_column(String(200))
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     version: Mapped[int] = mapped_column(Integer)
+    # the signing queue (migration 0011)
+    signer_account: Mapped[str | None] = mapped_column(String(80))
+    forwarded_by: Mapped[str | None] = mapped_column(String(200))
+    forwarded_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    returned_reason: Mapped[str | None] = mapped_column(String(1000))
+    returned_by: Mapped[str | None] = mapped_column(String(200))
+    returned_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -41,6 +41,7 @@ from lavra.web import (
     pages_facts,
     pages_licences,
     pages_public,
+    pages_queue,
     pages_staff,
     pages_values,
 )
@@ -392,6 +393,7 @@ def create_app(
     app.include_router(pages_public.router)
     app.include_router(pages_staff.router)
     app.include_router(pages_drafts.router)
+    app.include_router(pages_queue.router)
     app.include_router(pages_licences.router)
     app.include_router(pages_facts.router)
     app.include_router(pages_facts.api_router)

@@ -22,6 +22,7 @@ from lavra.inputs import reading
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry, open_default_registry
 from lavra.render.fillable.schema import inline_refs
+from lavra.signers import Signers
 from lavra.web.formmodel import CitationView
 from lavra.web.sandbox import Limits, MiB
 from lavra.web.throttle import LoginThrottle
@@ -138,6 +139,9 @@ class IssuerLike(Protocol):
     def signer_for(
         self, account: str, full_name: str, role: str, passphrase: str | None = None
     ) -> Any: ...
+
+    @property
+    def signers(self) -> Signers: ...
 
     def verify(self, pdf: bytes) -> Any: ...
 

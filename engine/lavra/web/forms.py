@@ -61,6 +61,13 @@ async def live_report(request: Request, form_id: str, pairs: Sequence[tuple[str,
     )
 
 
+def signers_of(ctx: Any, signer_role: str | None) -> tuple[User, ...]:
+    """The active accounts that sign as ``signer_role`` (a draft may go to one of them)."""
+    if not signer_role:
+        return ()
+    return tuple(u for u in ctx.users.all() if u.may_sign(signer_role))
+
+
 def form_page(
     request: Request,
     form: FormSpec,
@@ -110,6 +117,7 @@ def form_page(
             "alertas": tuple(alerts),
             "minuta": draft,
             "pode_encaminhar": bool(staff and form.series and form.signer_role),
+            "assinantes": signers_of(ctx, form.signer_role) if staff else (),
         },
         status=status,
     )

@@ -32,15 +32,18 @@ def issue_document(
     key: str | None,
     user: User,
     password: str | None = None,
+    signer: Any = None,
 ) -> Any:
     """Number, sign and record the document; raises the issuer's errors (pt-BR).
 
     ``password``: typed by the signer at signing (the page asks it; an API token
-    signs without it)."""
+    signs without it). ``signer``: the signer's key already unlocked by
+    :func:`signer_of` (a batch unlocks it once), else it is unlocked here."""
     if not may_issue(ctx, user, form_id):
         raise InputError("A sua conta não pode emitir este documento.")
     issuer = ctx.require_issuer()
-    signer = signer_of(ctx, user, form_id, password)
+    if signer is None:
+        signer = signer_of(ctx, user, form_id, password)
     with ctx.render_lock:
         return issuer.issue(form_id, data, idempotency_key=key, actor=user.actor, signer=signer)
 
@@ -77,6 +80,7 @@ def issue_from_draft(
     user: User,
     draft: Draft | None,
     password: str | None = None,
+    signer: Any = None,
 ) -> Any:
     """Issue the document; when it comes from a stored draft, the draft is marked
     ``emitido`` with the document's id (an issued or discarded draft is not issued)."""
@@ -86,7 +90,7 @@ def issue_from_draft(
         if draft.status.final:
             raise InputError(f"A minuta nº {draft.id} já foi {draft.status.label} "
                              f"({draft.changed}); não pode ser emitida.")
-    result = issue_document(ctx, form_id, data, key, user, password)
+    result = issue_document(ctx, form_id, data, key, user, password, signer)
     if draft is not None:
         ctx.registry.mark_draft_issued(draft.id, document_id=result.record.id, by=user.actor)
     return result

@@ -28,11 +28,13 @@ from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import parse_data
 from lavra.registry.drafts import Draft, DraftStatus, StaleDraft
 from lavra.web.common import (
+    PDF,
     NotFound,
     check_csrf,
     context_of,
     current_user,
     error_message,
+    file_response,
     page,
     read_form,
     redirect,
@@ -60,6 +62,7 @@ class DraftSave:
     draft_id: int | None
     version: int | None
     action: str
+    signer_account: str | None = None
 
 
 # ------------------------------------------------------------------ helpers
@@ -80,6 +83,18 @@ def draft_title(ctx: WebContext, form_id: str, data: Mapping[str, Any]) -> str:
     return " — ".join(parts)[:300]
 
 
+async def preview(ctx: WebContext, form_id: str, data: Mapping[str, Any],
+                  filename: str) -> Response:
+    """The MINUTA PDF of ``data`` (no number, no signature), shown in the browser."""
+
+    def render() -> bytes:
+        with ctx.render_lock:
+            return ctx.engine.draft(form_id, data).pdf
+
+    pdf = await run_in_threadpool(render)
+    return file_response(pdf, filename, PDF, inline=True)
+
+
 def _number(value: object, name: str) -> int | None:
     text = value.strip() if isinstance(value, str) else ""
     if not text:
@@ -87,6 +102,12 @@ def _number(value: object, name: str) -> int | None:
     if not text.isdigit() or len(text) > 12:
         raise InputError(f"{name} inválido(a): abra a minuta novamente.")
     return int(text)
+
+
+def _account(value: object) -> str | None:
+    """The signer account «Encaminhar a» names (empty: anyone of the role)."""
+    text = value.strip().lower() if isinstance(value, str) else ""
+    return text[:80] or None
 
 
 def _draft(ctx: WebContext, draft_id: int) -> Draft:
@@ -117,8 +138,16 @@ def store(ctx: WebContext, user: User, save: DraftSave) -> Draft:
     if save.action == FORWARD:
         if not (form.series and form.signer_role):
             raise InputError("Este documento não é assinado: não há a quem encaminhá-lo.")
+        account = save.signer_account or None
+        if account is not None:
+            chosen = ctx.users.by_name(account)
+            if chosen is None or not chosen.may_sign(form.signer_role):
+                raise InputError("A pessoa escolhida em «Encaminhar a» não assina este "
+                                 "documento; escolha outra ou deixe para quem assina no "
+                                 "papel.")
         draft = ctx.registry.forward_draft(draft.id, version=draft.version,
-                                           signer_role=form.signer_role, by=user.actor)
+                                           signer_role=form.signer_role, by=user.actor,
+                                           signer_account=account)
     return draft
 
 
@@ -148,11 +177,13 @@ async def draft_save(request: Request, form_id: str) -> Response:
     sent = submission(request, form.id, text_pairs(posted))
     action = FORWARD if sent.action == FORWARD else SAVE
     save = DraftSave(form.id, sent.data, _number(posted.get("_minuta"), "Número da minuta"),
-                     _number(posted.get("_versao"), "Versão da minuta"), action)
+                     _number(posted.get("_versao"), "Versão da minuta"), action,
+                     _account(posted.get("_assinante")))
     if user is None:  # nothing stored: the sign-in page keeps what was typed
         pending = json.dumps({"formulario": save.form, "dados": save.data,
                               "minuta": save.draft_id, "versao": save.version,
-                              "acao": save.action}, ensure_ascii=False)
+                              "acao": save.action, "assinante": save.signer_account},
+                             ensure_ascii=False)
         return page(request, "entrar.html", {
             "proximo": f"/equipe/novo/{form.id}", "usuario_digitado": "",
             "pendente": pending, "erro": "A sua sessão expirou e a minuta ainda não foi "
@@ -173,12 +204,14 @@ def pending_save(value: object) -> DraftSave | None:
     raw = parse_data(value, source="da minuta pendente")
     data, form = raw.get("dados"), raw.get("formulario")
     draft_id, version, action = raw.get("minuta"), raw.get("versao"), raw.get("acao")
+    account = _account(raw.get("assinante"))
     if not (isinstance(data, dict) and isinstance(form, str)
             and all(v is None or (isinstance(v, int) and not isinstance(v, bool) and v > 0)
                     for v in (draft_id, version))):
         raise InputError("Os dados da minuta pendente estão incompletos; preencha o "
                          "formulário novamente.")
-    return DraftSave(form, data, draft_id, version, FORWARD if action == FORWARD else SAVE)
+    return DraftSave(form, data, draft_id, version, FORWARD if action == FORWARD else SAVE,
+                     account)
 
 
 async def save_after_login(request: Request, user: User, save: DraftSave) -> Response:

@@ -35,6 +35,7 @@ from lavra.web.issuance import PASSWORD_FIELD, issue_from_draft, may_cancel
 from lavra.web.pages_drafts import draft_of_post, pending_save, save_after_login
 from lavra.web.pages_facts import facts_page_context
 from lavra.web.pages_licences import licence_section
+from lavra.web.pages_queue import pending_count, signs
 from lavra.web.registry_search import filters_of, page_context, query_of, row_of, search_page
 from lavra.web.users import MAX_PASSWORD, ROLE_LABELS, Role, User, parse_role
 
@@ -118,9 +119,11 @@ async def logout(request: Request) -> Response:
 # ------------------------------------------------------------------ home
 @router.get("/equipe")
 async def staff_home(request: Request) -> Response:
-    require_user(request)
+    user = require_user(request)
     ctx = context_of(request)
-    return page(request, "equipe.html", {"formularios": ctx.staff_forms()})
+    waiting = await run_in_threadpool(pending_count, ctx, user)
+    return page(request, "equipe.html", {"formularios": ctx.staff_forms(),
+                                         "assina": signs(user), "pendentes": waiting})
 
 
 # ------------------------------------------------------------------ new document
