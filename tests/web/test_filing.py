@@ -129,28 +129,30 @@ def test_filing_with_two_attachments(client: TestClient, web_context: WebContext
         assert [a.content for a in stored] == [pdf, png]
 
 
-@pytest.mark.parametrize(
-    ("name", "content", "message"),
-    [
-        ("foto.pdf", b"GIF89a" + b"\x00" * 40, "não é PDF, PNG nem JPEG"),
-        ("quebrado.pdf", b"%PDF-1.7\n1 0 obj <<", "está danificado"),
-        ("senha.pdf", _pdf(password="x"), "protegido por senha"),
-        ("script.pdf", javascript_open_action(_pdf()), "conteúdo ativo"),
-    ],
-    ids=["tipo", "quebrado", "senha", "javascript"],
-)
-def test_refused_attachment_is_named_at_its_field(
-    client: TestClient, web_context: WebContext, name: str, content: bytes, message: str
+REFUSED = [
+    ("foto.pdf", b"GIF89a" + b"\x00" * 40, "não é PDF, PNG nem JPEG"),
+    ("quebrado.pdf", b"%PDF-1.7\n1 0 obj <<", "está danificado"),
+    ("senha.pdf", _pdf(password="x"), "protegido por senha"),
+    ("script.pdf", javascript_open_action(_pdf()), "conteúdo ativo"),
+]
+
+
+def test_refused_attachments_are_named_at_their_fields(
+    client: TestClient, web_context: WebContext
 ) -> None:
     _, items = _items(client)
+    assert len(items) >= len(REFUSED)
     before = _count(web_context)
-    response = _file(client, [(items[0], (name, content, "application/pdf"))])
+    response = _file(client, [(item, (name, content, "application/pdf"))
+                              for item, (name, content, _) in zip(items, REFUSED, strict=False)])
     assert response.status_code == 422
-    ident = re.search(rf'name="{re.escape(items[0])}"[^>]*aria-describedby="([^"]+)"',
-                      response.text)
-    assert ident is not None and 'aria-invalid="true"' in response.text
-    error = re.search(rf'id="{ident.group(1)}">([^<]+)<', response.text)
-    assert error is not None and message in error.group(1) and name in error.group(1)
+    assert "Nenhum dado foi gravado" in response.text
+    for item, (name, _, message) in zip(items, REFUSED, strict=False):
+        ident = re.search(rf'name="{re.escape(item)}"[^>]*aria-invalid="true" '
+                          r'aria-describedby="([^"]+)"', response.text)
+        assert ident is not None, item
+        error = re.search(rf'id="{ident.group(1)}">([^<]+)<', response.text)
+        assert error is not None and message in error.group(1) and name in error.group(1)
     assert _count(web_context) == before
 
 
