@@ -30,6 +30,7 @@ from lavra.web.common import context_of, error_message, page, read_form, redirec
 from lavra.web.context import WebContext
 from lavra.web.formmodel import ChecklistEntry, build_form, checklist
 from lavra.web.forms import submission
+from lavra.web.pages_public import fillable
 from lavra.web.pdftasks import check_attachment
 from lavra.web.sandbox import run_isolated
 
@@ -37,15 +38,6 @@ router = APIRouter(include_in_schema=False)
 
 _FILE_PREFIX = "anexo:"
 _MAX_FILES = 40
-
-
-def _fillable(ctx: WebContext, form_id: str) -> Any:
-    form = ctx.form(form_id)
-    if not form.fillable:
-        raise InputError(
-            f"O formulário «{form.title}» não é um requerimento preenchível pelo interessado."
-        )
-    return form
 
 
 def _items(ctx: WebContext, form_id: str, data: Mapping[str, Any], report: Any
@@ -74,8 +66,7 @@ def _filing_page(request: Request, form: Any, data: Mapping[str, Any], values: M
 @router.post("/requerimentos/{form_id}/protocolar")
 async def prepare(request: Request, form_id: str) -> Response:
     """The filing page for the requerimento's fields as typed on its page."""
-    ctx = context_of(request)
-    form = _fillable(ctx, form_id)
+    form = fillable(request, form_id)
     posted = await read_form(request)
     sent = submission(request, form.id, text_pairs(posted))
     holder, _ = search_keys(sent.data)
@@ -111,8 +102,11 @@ async def _attachments(ctx: WebContext, posted: FormData, items: Mapping[str, st
                            "conteúdo do arquivo, não da extensão do nome).")
         else:
             if sniff_type(content) == "application/pdf":
-                reason = await run_in_threadpool(
-                    run_isolated, check_attachment, content, limits=ctx.settings.sandbox)
+                try:
+                    reason = await run_in_threadpool(
+                        run_isolated, check_attachment, content, limits=ctx.settings.sandbox)
+                except InputError as error:  # the sandbox's limits: time or memory
+                    reason = f"não pôde ser examinado: {error_message(error)}"
                 if reason:
                     errors[key] = f"O arquivo «{name}» {reason}."
                     continue
@@ -128,7 +122,7 @@ async def _attachments(ctx: WebContext, posted: FormData, items: Mapping[str, st
 @router.post("/requerimentos/{form_id}/protocolar/confirmar")
 async def confirm(request: Request, form_id: str) -> Response:
     ctx = context_of(request)
-    form = _fillable(ctx, form_id)
+    form = fillable(request, form_id)
     posted = await read_form(request, files=_MAX_FILES)
     try:
         data = parse_data(str(posted.get("dados") or ""), source="do requerimento")
