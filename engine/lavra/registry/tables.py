@@ -41,6 +41,8 @@ __all__ = [
     "DraftRow",
     "DriverRow",
     "EventRow",
+    "FilingAttachmentRow",
+    "FilingRow",
     "LicenceRow",
     "PartyNameRow",
     "PartyRow",
@@ -496,3 +498,45 @@ class DraftRow(Base):
     returned_reason: Mapped[str | None] = mapped_column(String(1000))
     returned_by: Mapped[str | None] = mapped_column(String(200))
     returned_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class FilingRow(Base):
+    """A requerimento filed online (lavra.registry.filings): its protocol number (the
+    receipt's number in the protocol series), the form, the data as filed, who filed it,
+    when, its status, and the processo it opened. Migration 0012."""
+
+    __tablename__ = "filings"
+    __table_args__ = (CheckConstraint("status IN ('recebido')", name="status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    receipt_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), unique=True)
+    protocol: Mapped[str] = mapped_column(String(80), unique=True)
+    form: Mapped[str] = mapped_column(String(100), index=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    cpf_cnpj: Mapped[str] = mapped_column(String(14), index=True)
+    name: Mapped[str] = mapped_column(String(300))
+    filed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    status: Mapped[str] = mapped_column(String(20))
+    complete: Mapped[bool] = mapped_column()
+    pending: Mapped[list[str]] = mapped_column(JSON)
+    processo_id: Mapped[int] = mapped_column(ForeignKey("processos.id"), index=True)
+    party_id: Mapped[int] = mapped_column(ForeignKey("parties.id"), index=True)
+    licence_id: Mapped[int | None] = mapped_column(ForeignKey("licences.id"), index=True)
+
+
+class FilingAttachmentRow(Base):
+    """One document attached to a filing, kept in the database (every web worker reads
+    the same bytes): the checklist item it answers, the name it was sent under, the type
+    read from its bytes, its size and SHA-256. Migration 0012."""
+
+    __tablename__ = "filing_attachments"
+    __table_args__ = (CheckConstraint("size > 0", name="size_positive"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    filing_id: Mapped[int] = mapped_column(ForeignKey("filings.id"), index=True)
+    item: Mapped[str] = mapped_column(String(300))
+    original_name: Mapped[str] = mapped_column(String(255))
+    content_type: Mapped[str] = mapped_column(String(40))
+    size: Mapped[int] = mapped_column(Integer)
+    sha256: Mapped[str] = mapped_column(String(64))
+    content: Mapped[bytes] = mapped_column(LargeBinary)

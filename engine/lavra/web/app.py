@@ -39,6 +39,7 @@ from lavra.web import (
     pages_batch,
     pages_drafts,
     pages_facts,
+    pages_filing,
     pages_licences,
     pages_public,
     pages_queue,
@@ -113,16 +114,24 @@ class SecurityHeaders:
 
 
 class BodyLimit:
-    """Refuse request bodies larger than ``limit`` bytes (413), declared or streamed."""
+    """Refuse request bodies larger than ``limit`` bytes (413), declared or streamed.
 
-    def __init__(self, app: ASGIApp, limit: int, shown_mib: int | None = None) -> None:
+    ``wide``: (path suffix, limit) of the one kind of request that carries several
+    files (a requerimento filed with its attachments), whose pages check each file."""
+
+    def __init__(self, app: ASGIApp, limit: int, shown_mib: int | None = None,
+                 wide: tuple[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
         self.shown_mib = shown_mib
+        self.wide = wide
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if self.wide is not None and str(scope.get("path", "")).endswith(self.wide[0]):
+            await BodyLimit(self.app, self.wide[1], None)(scope, receive, send)
             return
         for name, value in scope.get("headers", []):
             if name == b"content-length":
@@ -376,7 +385,9 @@ def create_app(
         https_only=ctx.settings.secure_cookies,
     )
     app.add_middleware(BodyLimit, limit=ctx.settings.max_upload_bytes + 256 * 1024,
-                       shown_mib=max(1, ctx.settings.max_upload_bytes // (1024 * 1024)))
+                       shown_mib=max(1, ctx.settings.max_upload_bytes // (1024 * 1024)),
+                       wide=("/protocolar/confirmar", ctx.settings.max_filing_bytes
+                             + ctx.settings.max_attachment_bytes + 1024 * 1024))
     app.add_middleware(SecurityHeaders)  # outside BodyLimit: its 413 page gets them too
     if ctx.settings.trusted_proxies:
         # Outermost: every layer (and the login limits) sees the real client. Only a
@@ -390,6 +401,7 @@ def create_app(
     app.add_exception_handler(Exception, _unexpected)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     app.include_router(api.router)
+    app.include_router(pages_filing.router)
     app.include_router(pages_public.router)
     app.include_router(pages_staff.router)
     app.include_router(pages_drafts.router)

@@ -55,6 +55,9 @@ class WebSettings:
     secure_cookies: bool = False
     session_max_age: int = 8 * 3600
     max_upload_bytes: int = 5 * MiB
+    #: A requerimento filed online: the largest attachment, and all of them together.
+    max_attachment_bytes: int = 10 * MiB
+    max_filing_bytes: int = 25 * MiB
     sandbox: Limits = field(default_factory=Limits)
     trusted_proxies: tuple[str, ...] = ()
 
@@ -167,6 +170,9 @@ class WebContext:
         self._issuer = issuer
         self.render_lock = threading.Lock()
         self.throttle = LoginThrottle()
+        #: Filings counted per CPF/CNPJ and address: past a few in a row, each further
+        #: one waits (the same back-off as failed logins).
+        self.filing_throttle = LoginThrottle()
         self._citations: dict[str, CitationView] = {}
         self._schemas: dict[str, dict[str, Any]] = {}
 

@@ -45,7 +45,7 @@ async def requerimentos(request: Request) -> Response:
     )
 
 
-def _fillable(request: Request, form_id: str) -> Any:
+def fillable(request: Request, form_id: str) -> Any:
     form = context_of(request).form(form_id)
     if not form.fillable:
         raise InputError(
@@ -101,14 +101,14 @@ async def read_upload(request: Request) -> Response:
 # ------------------------------------------------------------------ requerimento form
 @router.get("/requerimentos/{form_id}")
 async def form_get(request: Request, form_id: str) -> Response:
-    form = _fillable(request, form_id)
+    form = fillable(request, form_id)
     report = await run_in_threadpool(context_of(request).engine.check, form.id, {})
     return form_page(request, form, {}, staff=False, report=report, show_errors=False)
 
 
 @router.post("/requerimentos/{form_id}")
 async def form_post(request: Request, form_id: str) -> Response:
-    form = _fillable(request, form_id)
+    form = fillable(request, form_id)
     ctx = context_of(request)
     posted = await read_form(request)
     pairs = text_pairs(posted)
@@ -141,7 +141,7 @@ async def form_post(request: Request, form_id: str) -> Response:
 
 @router.post("/requerimentos/{form_id}/relatorio")
 async def form_live(request: Request, form_id: str) -> Response:
-    form = _fillable(request, form_id)
+    form = fillable(request, form_id)
     posted = await read_form(request)
     return await live_report(request, form.id, text_pairs(posted))  # type: ignore[no-any-return]
 

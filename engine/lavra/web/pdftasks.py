@@ -96,3 +96,28 @@ def _alerts(pdf: bytes) -> tuple[str, ...]:
     from lavra.signing.pdfinspect import inspect_pdf
 
     return inspect_pdf(pdf)
+
+
+def check_attachment(pdf: bytes) -> str | None:
+    """Why a PDF attached to a filing is refused, or None: it must open, have pages,
+    not be encrypted, and carry no JavaScript, launch or submit actions nor embedded
+    files (:mod:`lavra.signing.pdfinspect`). Plain values in and out (sandboxed)."""
+    from pypdf import PdfReader
+
+    from lavra.signing.pdfinspect import MESSAGES, Active, inspect_pdf
+
+    try:
+        reader = PdfReader(io.BytesIO(pdf), strict=False)
+        if reader.is_encrypted:
+            return "está protegido por senha ou criptografado; envie-o sem proteção"
+        if len(reader.pages) == 0:
+            return "não tem páginas"
+    except Exception:  # a parser failure on a hostile file is a refusal, not a crash
+        return "está danificado e não pode ser aberto"
+    refused = {MESSAGES[kind] for kind in (
+        Active.JAVASCRIPT, Active.LAUNCH, Active.EMBEDDED_FILE, Active.FILE_ATTACHMENT,
+        Active.SUBMIT_FORM, Active.IMPORT_DATA, Active.UNREADABLE, Active.INCOMPLETE)}
+    if any(message in refused for message in inspect_pdf(pdf)):
+        return ("contém conteúdo ativo (JavaScript, ações ou arquivos embutidos) ou não pôde "
+                "ser examinado; envie uma cópia simples do documento")
+    return None

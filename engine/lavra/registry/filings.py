@@ -1,0 +1,317 @@
+"""Requerimentos filed online: the protocol number, the receipt, the attachments, the processo.
+
+    filings = Filings(registry)
+    filed = filings.file(FilingInput(...), build)   # one transaction
+    filed.protocol                                   # "PROT nº 0001/2026"
+    filings.by_protocol("PROT nº 0001/2026")
+
+Filing is one write transaction, as issuing is (:mod:`lavra.registry.store`): the
+counter of the protocol series and year is locked, the next number is handed to
+``build`` (which renders and seals the receipt, the comprovante de protocolo, with that
+number and its verification code), and the receipt (a document of the registry, so
+that the public verification page finds its code), the filing, its attachments (bytes
+included: every web worker and machine reads the same files), the party and the
+processo the protocol opens commit together, or nothing does and the number stays
+free. Numbers are gap-free on SQLite and PostgreSQL for the same reason as the acts'.
+
+The registry knows no law: which form may be filed, what the checklist asks and what
+is pending are the caller's to decide.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from lavra.errors import InputError, LavraError
+from lavra.inputs.reading import parse_data
+from lavra.registry.database import Conflict
+from lavra.registry.records import (
+    LOCAL_TZ,
+    Built,
+    IssuedRecord,
+    check_series,
+    check_text,
+    format_number,
+    normalize_cpf_cnpj,
+    printed_number,
+    record_of,
+)
+from lavra.registry.state import StateWriter, normalize_processo
+from lavra.registry.store import Registry
+from lavra.registry.tables import (
+    DocumentRow,
+    FilingAttachmentRow,
+    FilingRow,
+    LicenceRow,
+    PartyRow,
+    ProcessoActRow,
+    ProcessoRow,
+)
+
+__all__ = [
+    "RECEIVED",
+    "Attachment",
+    "Filed",
+    "FilingInput",
+    "Filings",
+    "StoredAttachment",
+    "sniff_type",
+]
+
+RECEIVED = "recebido"
+#: The content types an attachment may have, read from its first bytes (never its name).
+_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF-", "application/pdf"),
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+)
+
+
+def sniff_type(content: bytes) -> str | None:
+    """``application/pdf``, ``image/png`` or ``image/jpeg`` from the file's first bytes;
+    None for anything else. A PDF's header may follow a little junk (readers accept up
+    to 1 KiB of it), images must start with their signature."""
+    for magic, kind in _SIGNATURES:
+        if content.startswith(magic):
+            return kind
+    if b"%PDF-" in content[:1024]:
+        return "application/pdf"
+    return None
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A document attached to a filing, as received: the checklist item it answers
+    (a JSON pointer of the form's data, e.g. ``/documentos/crlv``), the name it was
+    sent under, and its bytes."""
+
+    item: str
+    name: str
+    content: bytes
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.content).hexdigest()
+
+    @property
+    def size(self) -> int:
+        return len(self.content)
+
+    @property
+    def content_type(self) -> str:
+        kind = sniff_type(self.content)
+        if kind is None:
+            raise InputError(
+                f"O arquivo «{self.name}» não é PDF, PNG nem JPEG (o tipo é lido do "
+                "conteúdo do arquivo, não do nome).", field=self.item)
+        return kind
+
+
+@dataclass(frozen=True)
+class StoredAttachment:
+    id: int
+    item: str
+    name: str
+    content_type: str
+    size: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class FilingInput:
+    """What the applicant files: the protocol ``series``, the form, the data, who files
+    it (CPF/CNPJ and name), the attachments, what the report leaves pending (empty when
+    complete), and the printed number of the licence it concerns, if any."""
+
+    series: str
+    form: str
+    data: dict[str, object]
+    cpf_cnpj: str
+    name: str
+    attachments: tuple[Attachment, ...]
+    pending: tuple[str, ...] = ()
+    licence: str | None = None
+    max_attachment_bytes: int = 10 * 1024 * 1024
+    max_total_bytes: int = 25 * 1024 * 1024
+    max_attachments: int = 30
+
+
+@dataclass(frozen=True)
+class Filed:
+    """A filing as the registry holds it."""
+
+    id: int
+    protocol: str
+    form: str
+    data: dict[str, object]
+    cpf_cnpj: str
+    name: str
+    filed_at: datetime
+    status: str
+    complete: bool
+    pending: tuple[str, ...]
+    processo: str
+    licence: str | None
+    receipt: IssuedRecord
+    attachments: tuple[StoredAttachment, ...]
+
+    @property
+    def filed_at_local(self) -> datetime:
+        return self.filed_at.astimezone(LOCAL_TZ)
+
+
+Build = Callable[[int, str, datetime], Built]
+"""``build(number, printed, filed_at)``: the sealed receipt that carries the protocol."""
+
+
+def _checked(entry: FilingInput) -> tuple[FilingInput, dict[str, object], str, str]:
+    entry = replace(entry, series=check_series(entry.series),
+                    form=check_text(entry.form, "o formulário", "/formulario", 100))
+    doc = normalize_cpf_cnpj(entry.cpf_cnpj)
+    name = " ".join(check_text(entry.name, "o nome do requerente", "/requerente_nome",
+                               300).split())
+    data = parse_data(json.dumps(entry.data, ensure_ascii=False), source="do requerimento")
+    if len(entry.attachments) > entry.max_attachments:
+        raise InputError(f"Anexe no máximo {entry.max_attachments} arquivos.", field="/anexos")
+    total = 0
+    for attachment in entry.attachments:
+        if not attachment.content:
+            raise InputError(f"O arquivo «{attachment.name}» está vazio.", field=attachment.item)
+        if attachment.size > entry.max_attachment_bytes:
+            raise InputError(
+                f"O arquivo «{attachment.name}» excede o tamanho máximo de "
+                f"{_mib(entry.max_attachment_bytes)} por arquivo.", field=attachment.item)
+        attachment.content_type  # noqa: B018 - refuses what is not PDF, PNG or JPEG
+        check_text(attachment.item, "o item da lista de documentos", "/anexos", 300)
+        check_text(attachment.name, "o nome do arquivo", attachment.item, 255)
+        total += attachment.size
+    if total > entry.max_total_bytes:
+        raise InputError(
+            f"Os arquivos anexados somam mais que o máximo de {_mib(entry.max_total_bytes)} "
+            "por requerimento.", field="/anexos")
+    return entry, data, doc, name
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):.0f} MiB".replace(".", ",")
+
+
+class Filings:
+    """Files requerimentos and reads them back, over one registry."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+
+    def file(self, entry: FilingInput, build: Build, *, receipt_form: str,
+             now: datetime | None = None) -> Filed:
+        """Number, seal and record the filing, its receipt, attachments and processo.
+
+        ``receipt_form``: the form id the receipt is recorded under; ``now`` (tests and
+        demos only): the moment of filing, default the real time."""
+        entry, data, doc, name = _checked(entry)
+        moment = (now or datetime.now(UTC)).astimezone(UTC)
+        year = moment.astimezone(LOCAL_TZ).year
+        licence_document = None
+        if entry.licence:
+            view = self.registry.licence_by_number(entry.licence)
+            if view is None or view.document_id is None:
+                raise InputError(
+                    f"A licença «{entry.licence}» não consta do cadastro. Confira o número.",
+                    field="/licenca")
+            licence_document = view.document_id
+        registry = self.registry
+        try:
+            with registry._database_errors(), registry._write() as session:
+                counter = registry._lock_counter(session, entry.series, year)
+                number = counter.last_number + 1
+                printed = printed_number(entry.series, number, year)
+                built = registry._build(
+                    lambda n, formatted: build(n, printed, moment), number,
+                    format_number(number, year))
+                receipt = registry.record_reserved(
+                    session, entry.series, year, number, receipt_form, built, actor=name,
+                    detail=f"Protocolo nº {format_number(number, year)}, série "
+                    f"{entry.series}: requerimento «{entry.form}» recebido.")
+                counter.last_number = number
+                writer = StateWriter(session)
+                party = writer._upsert(PartyRow, PartyRow.doc, doc, {"doc": doc, "name": name})
+                if party.name is None:
+                    party.name = name
+                numero = normalize_processo(printed)
+                processo = ProcessoRow(numero=numero)
+                session.add(processo)
+                session.flush()
+                session.add(ProcessoActRow(processo_id=processo.id, document_id=receipt.id))
+                licence_id = None
+                if licence_document is not None:
+                    licence_id = session.scalars(select(LicenceRow.id).where(
+                        LicenceRow.document_id == licence_document)).first()
+                row = FilingRow(
+                    receipt_id=receipt.id, protocol=printed, form=entry.form, data=data,
+                    cpf_cnpj=doc, name=name, filed_at=moment, status=RECEIVED,
+                    complete=not entry.pending, pending=list(entry.pending),
+                    processo_id=processo.id, party_id=party.id, licence_id=licence_id)
+                session.add(row)
+                session.flush()
+                for attachment in entry.attachments:
+                    session.add(FilingAttachmentRow(
+                        filing_id=row.id, item=attachment.item,
+                        original_name=attachment.name, content_type=attachment.content_type,
+                        size=attachment.size, sha256=attachment.sha256,
+                        content=attachment.content))
+                session.flush()
+                filed = self._filed(session, row)
+        except Conflict as conflict:
+            raise LavraError(
+                f"Não foi possível protocolar o requerimento: {conflict.what}. Nenhum número "
+                "de protocolo foi consumido; envie de novo.") from None
+        return filed
+
+    def by_protocol(self, protocol: str) -> Filed | None:
+        with self.registry._read() as session:
+            row = session.scalars(
+                select(FilingRow).where(FilingRow.protocol == " ".join(protocol.split()))
+            ).one_or_none()
+            return None if row is None else self._filed(session, row)
+
+    def by_receipt(self, document_id: int) -> Filed | None:
+        """The filing whose receipt is the registry's document ``document_id``."""
+        with self.registry._read() as session:
+            row = session.scalars(
+                select(FilingRow).where(FilingRow.receipt_id == document_id)).one_or_none()
+            return None if row is None else self._filed(session, row)
+
+    def attachment(self, attachment_id: int) -> tuple[StoredAttachment, bytes] | None:
+        with self.registry._read() as session:
+            row = session.get(FilingAttachmentRow, attachment_id)
+            return None if row is None else (_stored(row), row.content)
+
+    @staticmethod
+    def _filed(session: Session, row: FilingRow) -> Filed:
+        receipt = session.get(DocumentRow, row.receipt_id)
+        processo = session.get(ProcessoRow, row.processo_id)
+        if receipt is None or processo is None:  # pragma: no cover - foreign keys
+            raise LavraError(f"O protocolo {row.protocol} está incompleto no registro.")
+        found = None if row.licence_id is None else session.get(LicenceRow, row.licence_id)
+        licence = found.printed if found is not None else None
+        attachments: Sequence[FilingAttachmentRow] = session.scalars(
+            select(FilingAttachmentRow).where(FilingAttachmentRow.filing_id == row.id)
+            .order_by(FilingAttachmentRow.id)).all()
+        return Filed(
+            id=row.id, protocol=row.protocol, form=row.form, data=dict(row.data),
+            cpf_cnpj=row.cpf_cnpj, name=row.name, filed_at=row.filed_at, status=row.status,
+            complete=row.complete, pending=tuple(row.pending), processo=processo.numero,
+            licence=licence, receipt=record_of(receipt),
+            attachments=tuple(_stored(a) for a in attachments))
+
+
+def _stored(row: FilingAttachmentRow) -> StoredAttachment:
+    return StoredAttachment(id=row.id, item=row.item, name=row.original_name,
+                            content_type=row.content_type, size=row.size, sha256=row.sha256)

@@ -1,0 +1,234 @@
+"""Filing a requerimento online: attachments, protocol number, sealed receipt, processo."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import subprocess
+import threading
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hostilepdfs import javascript_open_action
+from PIL import Image
+from pypdf import PdfWriter
+from sqlalchemy import select
+from webhelpers import REQ, csrf_of, example
+
+from lavra.errors import LavraError
+from lavra.registry.filings import Attachment, FilingInput, Filings
+from lavra.registry.records import Built
+from lavra.registry.store import open_registry
+from lavra.registry.tables import (
+    FilingAttachmentRow,
+    FilingRow,
+    PartyRow,
+    ProcessoActRow,
+    ProcessoRow,
+)
+from lavra.web import WebContext
+
+CNPJ = "65.563.842/0001-05"
+
+
+def _pdf(**options: Any) -> bytes:
+    writer = PdfWriter()
+    writer.add_blank_page(width=200, height=200)
+    if options.get("password"):
+        writer.encrypt(options["password"])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), "white").save(out, format="PNG")
+    return out.getvalue()
+
+
+def _items(client: TestClient) -> tuple[str, list[str]]:
+    """The filing page's CSRF token and the checklist items it asks files for."""
+    token = csrf_of(client, f"/requerimentos/{REQ}")
+    response = client.post(f"/requerimentos/{REQ}/protocolar",
+                           data={"csrf": token, "_acao": "protocolar"})
+    assert response.status_code == 200, response.text[:500]
+    assert "Documentos a anexar" in response.text
+    return token, re.findall(r'name="(anexo:[^"]+)"', response.text)
+
+
+def _file(client: TestClient, files: list[tuple[str, tuple[str, bytes, str]]], **extra: str
+          ) -> Any:
+    token = csrf_of(client, f"/requerimentos/{REQ}")
+    fields = {"csrf": token, "dados": json.dumps(example(REQ), ensure_ascii=False),
+              "nome": "Viação Exemplo de Fretamento Ltda.", "documento": CNPJ,
+              "confirmo": "sim", **extra}
+    return client.post(f"/requerimentos/{REQ}/protocolar/confirmar", data=fields,
+                       files=files or None, follow_redirects=False)
+
+
+def _count(ctx: WebContext) -> tuple[int, int]:
+    with ctx.registry._read() as session:
+        return (len(session.scalars(select(FilingRow)).all()),
+                len(session.scalars(select(FilingAttachmentRow)).all()))
+
+
+def test_filing_with_two_attachments(client: TestClient, web_context: WebContext) -> None:
+    _, items = _items(client)
+    assert len(items) >= 2
+    pdf, png = _pdf(), _png()
+    response = _file(client, [(items[0], ("crlv.pdf", pdf, "application/pdf")),
+                              (items[1], ("foto.jpg", png, "image/jpeg"))])
+    assert response.status_code == 303, response.text[:800]
+    code = response.headers["location"].rsplit("/", 1)[-1]
+    shown = client.get(response.headers["location"])
+    assert shown.status_code == 200
+    protocol = re.search(r'id="numero-protocolo">([^<]+)<', shown.text)
+    assert protocol is not None and protocol.group(1).startswith("PROT nº ")
+
+    receipt = client.get(f"/verificar/{code}/documento.pdf")
+    assert receipt.status_code == 200
+    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=receipt.content,
+                          capture_output=True, check=True).stdout.decode()
+    flat = " ".join(text.split())
+    filed = Filings(web_context.registry).by_receipt(
+        web_context.registry.by_code(code).id)  # type: ignore[union-attr]
+    assert filed is not None
+    assert protocol.group(1) in flat and "Viação Exemplo de Fretamento Ltda." in flat
+    assert "65.563.***/****-05" in flat and "65.563.842/0001-05" not in flat
+    assert "crlv.pdf" in flat and "foto.jpg (image/png)" in flat  # type from the bytes
+    hashes = "".join(text.split())
+    assert hashlib.sha256(pdf).hexdigest() in hashes
+    assert hashlib.sha256(png).hexdigest() in hashes
+    assert filed.filed_at_local.strftime("%d/%m/%Y, às %H:%M") in flat
+    assert code in flat
+
+    verified = client.get(f"/verificar/{code}")
+    assert verified.status_code == 200 and "Comprovante de protocolo" in verified.text
+    sealed = web_context.require_issuer().verify(receipt.content)
+    assert sealed.valid and sealed.registered and sealed.code == code, sealed.problems
+
+    assert filed.status == "recebido" and filed.cpf_cnpj == "65563842000105"
+    assert [a.name for a in filed.attachments] == ["crlv.pdf", "foto.jpg"]
+    assert [a.size for a in filed.attachments] == [len(pdf), len(png)]
+    assert filed.data == example(REQ)
+    with web_context.registry._read() as session:
+        processo = session.scalars(
+            select(ProcessoRow).where(ProcessoRow.numero == filed.processo)).one()
+        assert session.scalars(select(ProcessoActRow).where(
+            ProcessoActRow.processo_id == processo.id)).one().document_id == filed.receipt.id
+        row = session.scalars(select(FilingRow).where(FilingRow.id == filed.id)).one()
+        assert row.processo_id == processo.id
+        assert session.get(PartyRow, row.party_id).doc == "65563842000105"  # type: ignore[union-attr]
+        stored = session.scalars(select(FilingAttachmentRow).where(
+            FilingAttachmentRow.filing_id == filed.id)).all()
+        assert [a.content for a in stored] == [pdf, png]
+
+
+REFUSED = [
+    ("foto.pdf", b"GIF89a" + b"\x00" * 40, "não é PDF, PNG nem JPEG"),
+    ("quebrado.pdf", b"%PDF-1.7\n1 0 obj <<", "está danificado"),
+    ("senha.pdf", _pdf(password="x"), "protegido por senha"),
+    ("script.pdf", javascript_open_action(_pdf()), "conteúdo ativo"),
+]
+
+
+def test_refused_attachments_are_named_at_their_fields(
+    client: TestClient, web_context: WebContext
+) -> None:
+    _, items = _items(client)
+    assert len(items) >= len(REFUSED)
+    before = _count(web_context)
+    response = _file(client, [(item, (name, content, "application/pdf"))
+                              for item, (name, content, _) in zip(items, REFUSED, strict=False)])
+    assert response.status_code == 422
+    assert "Nenhum dado foi gravado" in response.text
+    for item, (name, _, message) in zip(items, REFUSED, strict=False):
+        ident = re.search(rf'name="{re.escape(item)}"[^>]*aria-invalid="true" '
+                          r'aria-describedby="([^"]+)"', response.text)
+        assert ident is not None, item
+        error = re.search(rf'id="{ident.group(1)}">([^<]+)<', response.text)
+        assert error is not None and message in error.group(1) and name in error.group(1)
+    assert _count(web_context) == before
+
+
+def test_oversized_and_unconfirmed_are_refused(
+    client: TestClient, web_context: WebContext
+) -> None:
+    _, items = _items(client)
+    before = _count(web_context)
+    limit = web_context.settings.max_attachment_bytes
+    big = _pdf() + b"%" * limit
+    response = _file(client, [(items[0], ("grande.pdf", big, "application/pdf"))])
+    assert response.status_code == 422 and "excede o tamanho máximo" in response.text
+    response = _file(client, [], confirmo="", documento="123")
+    assert response.status_code == 422
+    assert 'id="erro-confirmo"' in response.text and 'id="erro-documento"' in response.text
+    response = _file(client, [], licenca="ALV-FRET nº 9999/2020")
+    assert response.status_code == 422
+    error = re.search(r'id="erro-licenca">([^<]+)<', response.text)
+    assert error is not None and "não consta do cadastro" in error.group(1)
+    assert _count(web_context) == before
+
+
+def test_two_filings_get_consecutive_numbers(client: TestClient) -> None:
+    numbers = []
+    for _ in range(2):
+        response = _file(client, [], documento="017.539.359-11", nome="Maria Exemplo")
+        assert response.status_code == 303
+        page = client.get(response.headers["location"]).text
+        found = re.search(r"PROT nº (\d{4})/(\d{4})", page)
+        assert found is not None
+        numbers.append(int(found.group(1)))
+    assert numbers[1] == numbers[0] + 1
+
+
+# ------------------------------------------------------------------ the registry alone
+def _built(number: int, printed: str, moment: datetime) -> Built:
+    return Built(pdf=b"%PDF-1.4 " + printed.encode(), data={"protocolo": printed},
+                 computed={}, reference_date=date(2026, 3, 2),
+                 verification_code=f"CODE-{number:04d}-{printed[-4:]}",
+                 signer_subject="Selo", signer_serial="1", pack_version="t",
+                 issued_at=moment)
+
+
+def test_numbering_is_gap_free_under_concurrency(registry_url: str) -> None:
+    registry = open_registry(registry_url)
+    filings = Filings(registry)
+    moment = datetime(2026, 3, 2, 13, 0, tzinfo=UTC)
+
+    def entry(doc: str) -> FilingInput:
+        return FilingInput(series="PROT", form="requerimento-x", data={"a": 1},
+                           cpf_cnpj=doc, name="Fulana", attachments=(
+                               Attachment("/documentos/a", "a.png", _png()),))
+
+    def failing(number: int, printed: str, moment: datetime) -> Built:
+        raise LavraError("falhou")
+
+    with pytest.raises(LavraError):
+        filings.file(entry("01753935911"), failing, receipt_form="comprovante", now=moment)
+    results: list[str] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(filings.file(entry("01753935911"), _built,
+                                        receipt_form="comprovante", now=moment).protocol)
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert sorted(results) == [f"PROT nº {n:04d}/2026" for n in range(1, 5)]
+    found = filings.by_protocol("PROT nº 0003/2026")
+    assert found is not None and found.processo == "PROT Nº 0003/2026"
+    assert found.attachments[0].content_type == "image/png"
+    registry.close()
