@@ -24,8 +24,11 @@ Printed: for each stage the CPU seconds (this process, and for the workers their
 own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed
 document (the target of the issue), documents per second, and the peak RSS of the
 worker processes (the largest of them). The machines are shared: compare CPU, and read
-the wall time beside the load printed at the end. Run from the repository root with
-``PYTHONPATH=engine:.:tests``.
+the wall time beside the load printed at the end. The peak is an upper bound: on Linux,
+``ru_maxrss`` keeps the parent's RSS at the fork that precedes spawn's exec (see
+``bench_worker_start.py`` for a worker's own peak). Run from the repository root with
+``PYTHONPATH=engine:.:tests``. The figures measured are in the README (section on
+performance).
 """
 
 from __future__ import annotations

@@ -12,8 +12,11 @@ The wording is the restricted HTML body produced by a form's template (see
 - DOCX: the same body written as python-docx paragraphs and tables in a docxtpl subdoc,
   placed in ``modelo.docx``; header/footer variables are rendered with autoescaping.
 
-Every resource WeasyPrint asks for goes through :class:`AssetFetcher`, which serves
-only files inside the assets dir: no other file, no network, no ``data:`` URL.
+Every resource WeasyPrint asks for goes through :class:`AssetFetcher`
+(:mod:`lavra.render.weasyfetch`), which serves only files inside the assets dir
+(:class:`lavra.render.assets.AssetPaths`): no other file, no network, no ``data:`` URL.
+WeasyPrint is imported when the first :class:`Renderer` is made, not with this module:
+a process that lays out only with Typst never loads it.
 
 A :class:`Renderer` is made once per process (it keeps the CSS and ONE
 ``FontConfiguration``) and is not meant to be shared between threads.
@@ -23,28 +26,24 @@ from __future__ import annotations
 
 import html
 import logging
-import mimetypes
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
-from typing import Any
-from urllib.parse import unquote, urlsplit
-from urllib.request import url2pathname
+from typing import TYPE_CHECKING, Any
 
 import docx
 from docx.shared import Mm
 from docxtpl import DocxTemplate, InlineImage
 from jinja2.sandbox import SandboxedEnvironment
 from lxml import etree  # type: ignore[import-untyped, unused-ignore]
-from weasyprint import CSS, HTML
-from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from lavra.errors import ContentPackError, LavraError, RenderError
 from lavra.render.fillable.building import FILLABLE_CSS
 from lavra.render.htmlblocks import sanitize, write_docx
+
+if TYPE_CHECKING:
+    from lavra.render.weasyfetch import AssetFetcher
 
 __all__ = [
     "CSS_FILE",
@@ -66,18 +65,6 @@ DOCX_BASE_FILE = "modelo.docx"
 #: non-PDF attachments for this variant.
 PDF_VARIANT = "pdf/a-2b"
 
-#: Extensions the fetcher serves, with their media type.
-_SERVED_TYPES = {
-    ".css": "text/css",
-    ".ttf": "font/ttf",
-    ".otf": "font/otf",
-    ".woff": "font/woff",
-    ".woff2": "font/woff2",
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-}
-_MAX_ASSET_BYTES = 16 * 1024 * 1024
 _LANG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$")
 _BRASAO_HEIGHT_MM = 14
 
@@ -112,84 +99,6 @@ class LaidOutPdf:
     pdf: bytes
     signature_page: int
     signature_box: tuple[float, float, float, float]
-
-
-class AssetFetcher(URLFetcher):  # type: ignore[misc]
-    """A WeasyPrint URL fetcher that serves only files inside ``assets_dir``.
-
-    Refused (an exception, so WeasyPrint skips the resource): any scheme but ``file``
-    (``http``, ``https``, ``data``, ``ftp`` ...), a host, a query, ``..`` segments, a
-    path that resolves (symlinks followed) outside the assets dir, a file type not in
-    the list, a file larger than 16 MiB.
-    """
-
-    def __init__(self, assets_dir: Path, memory: Mapping[str, bytes] | None = None) -> None:
-        super().__init__(
-            timeout=5,
-            allowed_protocols=("file",),
-            allow_redirects=False,
-            fail_on_errors=False,
-        )
-        self.root = assets_dir.resolve(strict=True)
-        # PNG images made by the engine for this document only (the QR code).
-        self.memory = dict(memory or {})
-
-    def resolve(self, url: str) -> Path:
-        """The file of ``url`` inside the assets dir, or :class:`RenderError`."""
-        refused = RenderError(f"Recurso recusado (fora dos arquivos da página): {url[:200]}")
-        try:
-            parts = urlsplit(url)
-        except ValueError as exc:
-            raise refused from exc
-        if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
-            raise refused
-        if parts.query:
-            raise refused
-        raw_path = unquote(parts.path)
-        if "\x00" in raw_path or ".." in raw_path.replace("\\", "/").split("/"):
-            raise refused
-        try:
-            candidate = Path(url2pathname(parts.path))
-            resolved = candidate.resolve(strict=True)
-        except (OSError, ValueError, RuntimeError) as exc:
-            raise refused from exc
-        if not (candidate.is_absolute() and candidate.is_relative_to(self.root)):
-            raise refused
-        if not resolved.is_relative_to(self.root) or not resolved.is_file():
-            raise refused
-        if resolved.suffix.lower() not in _SERVED_TYPES:
-            raise refused
-        if resolved.stat().st_size > _MAX_ASSET_BYTES:
-            raise refused
-        return resolved
-
-    def resolve_name(self, name: str) -> Path:
-        """A file named relative to the assets dir (e.g. the brasão), checked like a URL."""
-        if not name or name.startswith(("/", "\\")) or ":" in name:
-            raise RenderError(f'Arquivo de imagem inválido: "{name[:200]}".')
-        try:
-            return self.resolve((self.root / name).as_uri())
-        except RenderError as exc:
-            raise RenderError(
-                f'Arquivo de imagem "{name[:200]}" não encontrado entre os arquivos da página.'
-            ) from exc
-
-    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
-        if url in self.memory:
-            return URLFetcherResponse(
-                url, body=self.memory[url], headers={"Content-Type": "image/png"}
-            )
-        try:
-            path = self.resolve(url)
-        except RenderError:
-            LOGGER.warning("Recurso recusado pelo filtro de URLs: %s", url[:200])
-            raise
-        media_type = _SERVED_TYPES.get(path.suffix.lower()) or (
-            mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        )
-        return URLFetcherResponse(
-            path.as_uri(), body=path.read_bytes(), headers={"Content-Type": media_type}
-        )
 
 
 class _BodyFragment:
@@ -232,6 +141,12 @@ class Renderer:
                 f"Arquivos da página-base ausentes ou ilegíveis em {assets_dir}: "
                 f"são necessários {CSS_FILE} e {DOCX_BASE_FILE}."
             ) from exc
+        # WeasyPrint is imported here, not with the module: a Typst worker never loads it.
+        from weasyprint import CSS
+        from weasyprint.text.fonts import FontConfiguration
+
+        from lavra.render.weasyfetch import AssetFetcher
+
         self.fetcher = AssetFetcher(self.assets_dir)
         self._base_url = self.assets_dir.as_uri() + "/"
         self._font_config = FontConfiguration()
@@ -286,6 +201,8 @@ class Renderer:
     def _fetcher_for(self, frame: PageFrame) -> AssetFetcher:
         if frame.qr_png is None:
             return self.fetcher
+        from lavra.render.weasyfetch import AssetFetcher
+
         return AssetFetcher(self.assets_dir, {_QR_URL: frame.qr_png})
 
     def pdf_for_signing(
@@ -294,6 +211,8 @@ class Renderer:
         """The PDF/A of an issued document and the place of its reserved signature box."""
         if frame.qr_png is None:
             raise RenderError("Documento a assinar sem código QR de verificação.")
+        from weasyprint import HTML  # loaded by __init__ already
+
         page = self.page_html(content_html, frame, lang=lang)
         try:
             document = HTML(
@@ -334,6 +253,8 @@ class Renderer:
     ) -> bytes:
         """The document as PDF/A-2b bytes; ``fillable=True`` gives a plain PDF with
         AcroForm fields instead (AcroForms and PDF/A do not mix well)."""
+        from weasyprint import HTML  # loaded by __init__ already
+
         page = self.page_html(content_html, frame, lang=lang)
         options: dict[str, Any] = {"pdf_forms": True} if fillable else {"pdf_variant": PDF_VARIANT}
         try:
@@ -385,3 +306,13 @@ class Renderer:
         except Exception as exc:
             raise RenderError(f"Não foi possível gerar o DOCX: {exc}") from exc
         return out.getvalue()
+
+
+def __getattr__(name: str) -> Any:
+    """``AssetFetcher``, from :mod:`lavra.render.weasyfetch` (imports WeasyPrint) only when
+    asked for."""
+    if name == "AssetFetcher":
+        from lavra.render.weasyfetch import AssetFetcher
+
+        return AssetFetcher
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

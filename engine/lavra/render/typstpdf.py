@@ -37,12 +37,12 @@ from typing import Any, Final
 from lxml import etree  # type: ignore[import-untyped, unused-ignore]
 
 from lavra.errors import ContentPackError, RenderError
+from lavra.render.assets import AssetPaths
 from lavra.render.htmlblocks import _field_text, _rows, _span, collapse_space, sanitize_tree
 from lavra.render.pdf import (
     _LANG,
     SIGNATURE_ANCHOR,
     SIGNATURE_BOX_MM,
-    AssetFetcher,
     LaidOutPdf,
     PageFrame,
 )
@@ -461,7 +461,7 @@ class TypstRenderer:
 
     Typst reads files only under its root: a private folder of this process holding the
     engine's program, the pack's page and the images the frames name (copied from the
-    assets dir after :class:`AssetFetcher`'s checks), so nothing else is reachable.
+    assets dir after :class:`AssetPaths`'s checks), so nothing else is reachable.
     """
 
     def __init__(self, assets_dir: Path) -> None:
@@ -474,7 +474,7 @@ class TypstRenderer:
                 f"O pacote não traz a página do gerador Typst ({PAGE_FILE} em {assets_dir}): "
                 "use o gerador «weasyprint»."
             )
-        self.fetcher = AssetFetcher(self.assets_dir)
+        self.fetcher = AssetPaths(self.assets_dir)
         self._root = Path(tempfile.mkdtemp(prefix="lavra-typst-"))
         atexit.register(shutil.rmtree, self._root, True)
         shutil.copyfile(page, self._root / PAGE_FILE)

@@ -118,7 +118,10 @@ def build_template(
             signed_attr_settings=PdfCMSSignedAttributes(signing_time=signing_time),
         )
     )
-    der = content_info.dump(force=True)
+    # Not dump(force=True): that encodes the certificates again, value by value (a fifth
+    # of a second per worker); parsed from DER, they keep their bytes, and dump() gives
+    # the same encoding, the one pyHanko's embedder writes.
+    der = content_info.dump()
     signer_infos = content_info["content"]["signer_infos"]
     if len(signer_infos) != 1:
         return None
