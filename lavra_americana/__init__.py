@@ -161,6 +161,7 @@ def pacote() -> ContentPack:
         selo,
         termo_substituto,
         transferencia,
+        troca_veiculo,
         vacancia,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
@@ -175,6 +176,7 @@ def pacote() -> ContentPack:
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
         termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
+        troca_veiculo,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -169,8 +169,9 @@ def parent_act_items(
         return None, []  # the schema reports the number missing
     found: PriorRecord | None = None if history is None else history.document(form, wanted)
     field = number_field
+    view = None
     if found is None or not found.cancelled:  # a cancelled act: said below
-        _view, refused = standing_items(history, wanted, on, kind=form, what=what,
+        view, refused = standing_items(history, wanted, on, kind=form, what=what,
                                         field=field, basis=basis, laws=laws, feminine=feminine)
         if refused:
             return found, refused
@@ -204,7 +205,10 @@ def parent_act_items(
                 *basis,
             )
         )
-    parent_plate = pointers.get(found.data, "/veiculo/placa")
+    # The vehicle the licence has now, as the state holds it (a change of vehicle,
+    # escolar art. 17, § 1º, replaced the one its act named); the act's own otherwise.
+    parent_plate = (view.placa if view is not None and view.placa
+                    else pointers.get(found.data, "/veiculo/placa"))
     if same_plate(plate, parent_plate) is False:
         items.append(
             item_at(
