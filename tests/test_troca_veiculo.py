@@ -122,6 +122,10 @@ def test_issued_the_alvara_names_the_new_vehicle_the_old_is_free_and_cancel_undo
         assert shown.exit_code == 0, shown.output
         assert (f"{held.printed}: veículo {OLD} substituído pelo de placa {NEW}, pelo "
                 f"{printed}.") in " ".join(shown.output.split())
+        checked = CliRunner().invoke(main, ["verify", "--code", held.verification_code,
+                                            "--on", "2026-06-01"])
+        assert (f"Situação da licença: em vigor; veículo substituído pelo de placa {NEW} a "
+                f"partir de 14/05/2026, pelo {printed}.") in checked.output, checked.output
         issuer.cancel(printed.split()[-1], "erro material", "Servidor de Teste",
                       series="TSV-ESC")
         back = registry.licence_by_number(held.printed, ALV)

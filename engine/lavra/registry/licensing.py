@@ -315,6 +315,22 @@ class RegistryState(RegistryQueries):
         with self._database_errors(), self._read() as session:
             return tuple(record_of(row) for row in session.scalars(stmt).all())
 
+    def vehicle_changes(self, document_id: int, on: date) -> tuple[tuple[date, str], ...]:
+        """The changes of vehicle (:class:`~lavra.registry.effects.ChangeVehicle`) of the
+        licence the document granted, up to ``on``: (date, the act printed), oldest first."""
+        with self._database_errors(), self._read() as session:
+            rows = session.execute(
+                select(StateChangeRow.on, DocumentRow.series, DocumentRow.number,
+                       DocumentRow.year)
+                .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id)
+                .join(LicenceRow, LicenceRow.id == StateChangeRow.licence_id)
+                .where(LicenceRow.document_id == document_id, StateChangeRow.kind == "vehicle",
+                       StateChangeRow.on <= on)
+                .order_by(StateChangeRow.on, StateChangeRow.id)
+            ).all()
+        return tuple((day, printed_number(series, number, year))
+                     for day, series, number, year in rows)
+
     def licence_of(self, document_id: int) -> LicenceView | None:
         """The licence the document granted, as the state holds it (None: it granted none)."""
         with self._database_errors(), self._read() as session:
