@@ -30,7 +30,6 @@ from lavra.registry.store import Registry, open_registry
 from lavra.signing.persons import signer_label
 from lavra.signing.pki import REVOCATION_DIR, TRUSTED_DIR, load_certificates, load_revocation_info
 from lavra.signing.verification import find_verification_code, normalize_code, verify_pdf
-from lavra.textutil import format_date
 
 __all__ = [
     "LicenceSituation",
@@ -70,11 +69,9 @@ def licence_situation(registry: Registry, document_id: int, on: date) -> Licence
     if view is None:
         return None
     text = view.describe(on)
-    changes = registry.vehicle_changes(document_id, on)
-    if changes and view.placa:
-        day, act = changes[-1]
-        text += (f"; veículo substituído pelo de placa {view.placa} a partir de "
-                 f"{format_date(day)}, pelo {act}")
+    note = registry.vehicle_change_note(document_id, on)
+    if note is not None:
+        text += f"; {note}"
     return LicenceSituation(printed=view.printed, status=view.status, text=text,
                             valid_until=view.valid_until, on=on)
 

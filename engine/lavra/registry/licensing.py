@@ -315,21 +315,26 @@ class RegistryState(RegistryQueries):
         with self._database_errors(), self._read() as session:
             return tuple(record_of(row) for row in session.scalars(stmt).all())
 
-    def vehicle_changes(self, document_id: int, on: date) -> tuple[tuple[date, str], ...]:
-        """The changes of vehicle (:class:`~lavra.registry.effects.ChangeVehicle`) of the
-        licence the document granted, up to ``on``: (date, the act printed), oldest first."""
+    def vehicle_change_note(self, document_id: int, on: date) -> str | None:
+        """The last change of vehicle (:class:`~lavra.registry.effects.ChangeVehicle`) of
+        the licence the document granted, up to ``on``, as verify says it (pt-BR); None
+        when its vehicle is the one its act named."""
         with self._database_errors(), self._read() as session:
-            rows = session.execute(
+            row = session.execute(
                 select(StateChangeRow.on, DocumentRow.series, DocumentRow.number,
-                       DocumentRow.year)
+                       DocumentRow.year, VehicleRow.placa)
                 .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id)
                 .join(LicenceRow, LicenceRow.id == StateChangeRow.licence_id)
+                .join(VehicleRow, VehicleRow.id == StateChangeRow.vehicle_id)
                 .where(LicenceRow.document_id == document_id, StateChangeRow.kind == "vehicle",
                        StateChangeRow.on <= on)
-                .order_by(StateChangeRow.on, StateChangeRow.id)
-            ).all()
-        return tuple((day, printed_number(series, number, year))
-                     for day, series, number, year in rows)
+                .order_by(StateChangeRow.on.desc(), StateChangeRow.id.desc()).limit(1)
+            ).first()
+        if row is None:
+            return None
+        day, series, number, year, placa = row
+        return (f"veículo substituído pelo de placa {placa} a partir de {format_date(day)}, "
+                f"pelo {printed_number(series, number, year)}")
 
     def licence_of(self, document_id: int) -> LicenceView | None:
         """The licence the document granted, as the state holds it (None: it granted none)."""
