@@ -175,3 +175,24 @@ def test_the_requerente_must_be_the_titular(engine: Engine, registry: Registry) 
     data["requerente"]["cpf"] = "111.444.777-35"
     [item] = pending(engine, registry, data, CHANGED, "/requerente/cpf")
     assert item.status == Status.INVALID and "não o requerente" in item.message
+
+
+def test_the_registry_refuses_a_change_on_an_ended_alvara_and_an_undo_on_a_taken_vehicle(
+    registry: Registry
+) -> None:
+    held = alvara(registry)
+    change = act(registry, "TSV-ESC", TSV, termo(held.printed), on=CHANGED)
+    # The old vehicle, now free, takes a fretamento alvará: the change cannot be undone.
+    fret = example("alvara-fretamento")
+    fret["veiculo"].update(placa=OLD, renavam="84868913830")
+    taken = act(registry, "ALV-FRET", "alvara-fretamento", fret, on=date(2026, 6, 1),
+                computed={"valido_ate": "2031-05-31"})
+    number, year = change.printed.split()[-1].split("/")
+    with pytest.raises(InputError, match=f"tem hoje o {taken.printed}"):
+        registry.cancel("TSV-ESC", int(year), int(number), reason="erro", by="Servidor")
+    revoke = example("decisao-revogacao-alvara")
+    revoke["alvara"] = {**revoke.get("alvara", {}), "numero": held.printed}
+    act(registry, "REV-ESC", "decisao-revogacao-alvara", revoke, on=date(2026, 7, 1))
+    with pytest.raises(InputError, match=f"{held.printed} não está em vigor .revogado."):
+        act(registry, "TSV-ESC", TSV, termo(held.printed, placa="OUT2B34",
+                                             renavam="00000000191"), on=date(2026, 7, 2))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from lavra.errors import InputError
-from lavra.registry.effects import Act, ChangeVehicle, LicenceStatus
+from lavra.registry.effects import STATUS_TEXT, Act, ChangeVehicle, LicenceStatus
 from lavra.registry.reversal import snapshot
 from lavra.registry.tables import LicenceRow, VehicleRow
 
@@ -32,6 +32,13 @@ def change_vehicle(writer: StateWriter, act: Act, effect: ChangeVehicle) -> None
     licence = writer.licence(effect.target)
     if licence is None:
         return
+    if licence.status != LicenceStatus.ACTIVE.value:
+        raise InputError(
+            f"O {licence.printed} não está em vigor "
+            f"({STATUS_TEXT.get(licence.status, licence.status)}): o veículo de uma licença "
+            f"encerrada não se substitui ({effect.citation}).",
+            field="/alvara/numero",
+        )
     vehicle = writer.vehicle(effect.vehicle, act)
     if vehicle is None:
         return
