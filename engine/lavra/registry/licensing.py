@@ -89,6 +89,9 @@ class LicenceView:
     per_holder: str | None = None
     #: The day of its last revalidation (a periodic check that keeps it in force).
     revalidated_on: date | None = None
+    #: The day another vehicle last took its place (a change of vehicle): from then
+    #: ``placa`` is that vehicle's, not the one its act named.
+    vehicle_changed_on: date | None = None
 
     def holds(self, on: date) -> bool:
         """Whether it still holds its vehicle's or holder's place on ``on``: in force
@@ -360,6 +363,10 @@ class RegistryState(RegistryQueries):
             select(func.max(StateChangeRow.on)).where(StateChangeRow.licence_id == lic.id,
                                                       StateChangeRow.kind == "revalidated")
         ).first()
+        vehicle_changed = session.scalars(
+            select(func.max(StateChangeRow.on)).where(StateChangeRow.licence_id == lic.id,
+                                                      StateChangeRow.kind == "vehicle")
+        ).first()
         return LicenceView(
             printed=lic.printed, kind=lic.kind, status=lic.status,
             status_act=status_act if lic.status_document_id != lic.document_id else None,
@@ -367,7 +374,7 @@ class RegistryState(RegistryQueries):
             valid_until=lic.valid_until, holder=doc, holder_name=name, placa=placa,
             renewed_by=status_act if lic.status == LicenceStatus.RENEWED else None,
             document_id=lic.document_id, exclusive=lic.exclusive, per_holder=lic.per_holder,
-            revalidated_on=revalidated,
+            revalidated_on=revalidated, vehicle_changed_on=vehicle_changed,
         )
 
     def licence_by_number(self, printed: str, kind: str | None = None) -> LicenceView | None:
