@@ -163,6 +163,7 @@ def pacote() -> ContentPack:
         selo,
         termo_substituto,
         transferencia,
+        troca_veiculo,
         vacancia,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
@@ -177,7 +178,7 @@ def pacote() -> ContentPack:
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
         termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
-        vistoria,
+        vistoria, troca_veiculo,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

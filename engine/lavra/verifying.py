@@ -68,7 +68,11 @@ def licence_situation(registry: Registry, document_id: int, on: date) -> Licence
     view = registry.licence_of(document_id)
     if view is None:
         return None
-    return LicenceSituation(printed=view.printed, status=view.status, text=view.describe(on),
+    text = view.describe(on)
+    note = registry.vehicle_change_note(document_id, on)
+    if note is not None:
+        text += f"; {note}"
+    return LicenceSituation(printed=view.printed, status=view.status, text=text,
                             valid_until=view.valid_until, on=on)
 
 

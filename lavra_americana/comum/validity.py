@@ -29,11 +29,12 @@ from num2words import num2words
 
 from lavra.checking.computations import History, PriorRecord, clean_text, item_at
 from lavra.checking.report import Item, Status
-from lavra.errors import LavraError
+from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law
 from lavra.law.statutory import StatutoryContext
+from lavra.registry.state import plate_forms
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import numbered, short
 from lavra_americana.comum.guards import bare_number, standing_items
@@ -126,11 +127,15 @@ def vehicle_limit(
 
 
 def same_plate(one: Any, other: Any) -> bool | None:
-    """Whether two plates are the same vehicle; None when either is unknown."""
+    """Whether two plates are the same vehicle; None when either is unknown. An old plate
+    and its Mercosul form are one vehicle (the state keeps the form it bears now)."""
     first, second = clean_text(one), clean_text(other)
     if first is None or second is None:
         return None
-    return first.replace("-", "").upper() == second.replace("-", "").upper()
+    try:
+        return bool(set(plate_forms(first)) & set(plate_forms(second)))
+    except InputError:
+        return first.replace("-", "").upper() == second.replace("-", "").upper()
 
 
 def parent_act_items(
@@ -169,8 +174,9 @@ def parent_act_items(
         return None, []  # the schema reports the number missing
     found: PriorRecord | None = None if history is None else history.document(form, wanted)
     field = number_field
+    view = None
     if found is None or not found.cancelled:  # a cancelled act: said below
-        _view, refused = standing_items(history, wanted, on, kind=form, what=what,
+        view, refused = standing_items(history, wanted, on, kind=form, what=what,
                                         field=field, basis=basis, laws=laws, feminine=feminine)
         if refused:
             return found, refused
@@ -204,7 +210,11 @@ def parent_act_items(
                 *basis,
             )
         )
-    parent_plate = pointers.get(found.data, "/veiculo/placa")
+    # The vehicle the licence has now, as the state holds it (a change of vehicle,
+    # escolar art. 17, § 1º, replaced the one its act named); the act's own otherwise.
+    parent_plate = (view.placa if view is not None and view.placa
+                    and view.vehicle_changed_on is not None
+                    else pointers.get(found.data, "/veiculo/placa"))
     if same_plate(plate, parent_plate) is False:
         items.append(
             item_at(

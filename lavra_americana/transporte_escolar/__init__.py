@@ -15,6 +15,8 @@
 :mod:`.licenca_temporaria`     the Licença Temporária (arts. 4º and 5º)
 :mod:`.licencas`               the Licença Especial (art. 20), advertising (art. 17, §§ 2º
                                and 3º) and the exchange of vehicle (art. 17, § 1º)
+:mod:`.troca_veiculo`         the termo that decides a change of vehicle (art. 17, § 1º;
+                               art. 3º, "modificado")
 :mod:`.auto_infracao`          the auto de infração or advertência (arts. 21 to 26)
 :mod:`.edital`                 the edital de chamamento (arts. 6º to 11)
 =============================  ==============================================================

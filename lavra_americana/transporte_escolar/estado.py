@@ -17,6 +17,9 @@ record (:mod:`lavra.registry.state`).
 - Art. 15: the transfer moves the licence to the cessionário, with the vehicle; its
   § 2º bars the cedente from another licence for 3 years from the transfer (the
   anniversary still barred, as ``comum.periods.free_from`` counts).
+- Art. 17, § 1º, with art. 3º ("modificado"): the termo of a change of vehicle puts the
+  new vehicle in the alvará's place from its date (the old one is free); the selo and
+  the other accessories of the old vehicle end with it (``troca_veiculo``).
 - Autos (art. 21) name the driver and the vehicle.
 """
 
@@ -27,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from lavra.registry.effects import (
     Act,
     Bar,
+    ChangeVehicle,
     Effect,
     EffectsOf,
     Grant,
@@ -138,6 +142,21 @@ def revalidacao(act: Act) -> Sequence[Effect]:
         Revalidate(number, "transporte-escolar#art13_par6")])]
 
 
+def troca_veiculo(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art17_par1: the alvará's vehicle becomes the new one; the
+    replaced vehicle is named (its history shows it released); the selo of the replaced
+    vehicle ends (a new selo is issued for the new one, art. 3º, § 2º)."""
+    number = text_at(act.data, "/alvara/numero")
+    new = vehicle_at(act.data, "/veiculo_novo")
+    old = vehicle_at(act.data, "/veiculo_substituido")
+    effects: list[Effect] = [*processo(act), Identify(vehicles=() if old is None else (old,))]
+    if number is not None and new is not None:
+        effects.append(ChangeVehicle(
+            number, new, "transporte-escolar#art17_par1",
+            basis=basis("transporte-escolar#art3", "transporte-escolar#art17_par1")))
+    return effects
+
+
 def auto(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art21: the auto names the driver and the vehicle."""
     return [named(act, "/condutor")]
@@ -158,5 +177,6 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "declaracao-vacancia": _ending(LicenceStatus.VACATED, "transporte-escolar#art13"),
     "termo-transferencia-licenca": transferencia,
     "termo-revalidacao-semestral": revalidacao,
+    "termo-substituicao-veiculo-escolar": troca_veiculo,
     "auto-infracao-escolar": auto,
 }

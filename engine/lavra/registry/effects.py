@@ -26,6 +26,7 @@ __all__ = [
     "STATUS_TEXT",
     "Act",
     "Bar",
+    "ChangeVehicle",
     "DriverRef",
     "Effect",
     "EffectsOf",
@@ -207,6 +208,22 @@ class Transfer:
 
 
 @dataclass(frozen=True)
+class ChangeVehicle:
+    """The act puts another vehicle in a licence's place (a change of vehicle), from
+    the act's date: the licence keeps its number, holder and validity; the vehicle it
+    leaves is free for another licence. The new vehicle must hold no licence in force
+    of the licence's ``exclusive`` group (refused naming it, with ``basis``). With
+    ``ends_accessories``, the accessories resting on the licence that named the old
+    vehicle (a selo, an authorisation bound to it) end with the change."""
+
+    target: str
+    vehicle: VehicleRef
+    citation: str
+    ends_accessories: bool = True
+    basis: str = ""
+
+
+@dataclass(frozen=True)
 class Bar:
     """The act bars a party from licences of ``scope`` until a date (impedimento)."""
 
@@ -233,6 +250,6 @@ class InProcesso:
 
 
 Effect = (Grant | SetStatus | Restore | Revalidate | Transfer | Bar | Identify | InProcesso
-          | Mention)
+          | Mention | ChangeVehicle)
 EffectsOf = Callable[[Act], Sequence[Effect]]
 """The pack's function for one form: the effects of one of its acts."""

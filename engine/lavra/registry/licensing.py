@@ -89,6 +89,9 @@ class LicenceView:
     per_holder: str | None = None
     #: The day of its last revalidation (a periodic check that keeps it in force).
     revalidated_on: date | None = None
+    #: The day another vehicle last took its place (a change of vehicle): from then
+    #: ``placa`` is that vehicle's, not the one its act named.
+    vehicle_changed_on: date | None = None
 
     def holds(self, on: date) -> bool:
         """Whether it still holds its vehicle's or holder's place on ``on``: in force or
@@ -318,6 +321,27 @@ class RegistryState(RegistryQueries):
         with self._database_errors(), self._read() as session:
             return tuple(record_of(row) for row in session.scalars(stmt).all())
 
+    def vehicle_change_note(self, document_id: int, on: date) -> str | None:
+        """The last change of vehicle (:class:`~lavra.registry.effects.ChangeVehicle`) of
+        the licence the document granted, up to ``on``, as verify says it (pt-BR); None
+        when its vehicle is the one its act named."""
+        with self._database_errors(), self._read() as session:
+            row = session.execute(
+                select(StateChangeRow.on, DocumentRow.series, DocumentRow.number,
+                       DocumentRow.year, VehicleRow.placa)
+                .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id)
+                .join(LicenceRow, LicenceRow.id == StateChangeRow.licence_id)
+                .join(VehicleRow, VehicleRow.id == StateChangeRow.vehicle_id)
+                .where(LicenceRow.document_id == document_id, StateChangeRow.kind == "vehicle",
+                       StateChangeRow.on <= on)
+                .order_by(StateChangeRow.on.desc(), StateChangeRow.id.desc()).limit(1)
+            ).first()
+        if row is None:
+            return None
+        day, series, number, year, placa = row
+        return (f"veículo substituído pelo de placa {placa} a partir de {format_date(day)}, "
+                f"pelo {printed_number(series, number, year)}")
+
     def licence_of(self, document_id: int) -> LicenceView | None:
         """The licence the document granted, as the state holds it (None: it granted none)."""
         with self._database_errors(), self._read() as session:
@@ -342,6 +366,10 @@ class RegistryState(RegistryQueries):
             select(func.max(StateChangeRow.on)).where(StateChangeRow.licence_id == lic.id,
                                                       StateChangeRow.kind == "revalidated")
         ).first()
+        vehicle_changed = session.scalars(
+            select(func.max(StateChangeRow.on)).where(StateChangeRow.licence_id == lic.id,
+                                                      StateChangeRow.kind == "vehicle")
+        ).first()
         return LicenceView(
             printed=lic.printed, kind=lic.kind, status=lic.status,
             status_act=status_act if lic.status_document_id != lic.document_id else None,
@@ -349,7 +377,7 @@ class RegistryState(RegistryQueries):
             valid_until=lic.valid_until, holder=doc, holder_name=name, placa=placa,
             renewed_by=status_act if lic.status == LicenceStatus.RENEWED else None,
             document_id=lic.document_id, exclusive=lic.exclusive, per_holder=lic.per_holder,
-            revalidated_on=revalidated,
+            revalidated_on=revalidated, vehicle_changed_on=vehicle_changed,
         )
 
     def licence_by_number(self, printed: str, kind: str | None = None) -> LicenceView | None:

@@ -26,6 +26,7 @@ from lavra.registry.effects import (
     STATUS_TEXT,
     Act,
     Bar,
+    ChangeVehicle,
     DriverRef,
     Effect,
     Grant,
@@ -42,6 +43,7 @@ from lavra.registry.effects import (
 )
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import mention, put_back, reverse, snapshot, undo_lifted
+from lavra.registry.substitution import change_vehicle, refuse_undo
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
@@ -284,6 +286,8 @@ class StateWriter:
                 self._transfer(act, effect)
             elif isinstance(effect, Bar):
                 self._bar(act, effect)
+            elif isinstance(effect, ChangeVehicle):
+                change_vehicle(self, act, effect)
             elif isinstance(effect, Identify):
                 for party in effect.parties:
                     self.party(party, act)
@@ -352,22 +356,7 @@ class StateWriter:
                            & (LicenceRow.per_holder == grant.per_holder),
                            f"{holder.name or holder.doc} já é titular de", "/titular"))
         for condition, who, field in groups:
-            for held in self.session.scalars(
-                select(LicenceRow).where(condition, LicenceRow.status.in_(HOLDING))
-            ).all():
-                if held.valid_until is not None and held.valid_until < grant.valid_from:
-                    self._set_status(act, held, LicenceStatus.EXPIRED.value, "expired",
-                                     f"{held.printed} vencido em "
-                                     f"{format_date(held.valid_until)}.")
-                    continue
-                until = ("" if held.valid_until is None
-                         else f", válida até {format_date(held.valid_until)}")
-                raise InputError(
-                    f"{who} licença em vigor: {held.printed}{until}. O {act.printed} não "
-                    f"pode ser expedido enquanto ela vigorar{basis}; encerre-a antes "
-                    "(renovação, cassação, revogação, devolução ou transferência).",
-                    field=field,
-                )
+            self.refuse_held(act, condition, grant.valid_from, who, field, basis)
         if holder is not None and grant.barred_by:
             bar = self.session.execute(
                 select(BarRow, DocumentRow.series, DocumentRow.number, DocumentRow.year)
@@ -385,6 +374,31 @@ class StateWriter:
                     f"{cited}.",
                     field="/titular",
                 )
+
+    def refuse_held(self, act: Act, condition: ColumnElement[bool], on: Any, who: str,
+                    field: str, basis: str) -> None:
+        """InputError when a licence matching ``condition`` is in force on ``on``; those
+        past their last day are closed first (vencido)."""
+        for held in self.session.scalars(
+            select(LicenceRow).where(condition, LicenceRow.status.in_(HOLDING))
+        ).all():
+            if held.valid_until is not None and held.valid_until < on:
+                self._set_status(act, held, LicenceStatus.EXPIRED.value, "expired",
+                                 f"{held.printed} vencido em {format_date(held.valid_until)}.")
+                continue
+            until = ("" if held.valid_until is None
+                     else f", válida até {format_date(held.valid_until)}")
+            raise InputError(
+                f"{who} licença em vigor: {held.printed}{until}. O {act.printed} não "
+                f"pode ser expedido enquanto ela vigorar{basis}; encerre-a antes "
+                "(renovação, cassação, revogação, devolução ou transferência).",
+                field=field,
+            )
+
+    def set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
+                   detail: str) -> None:
+        """Give ``licence`` the ``status`` from the act's date (kept for undo)."""
+        self._set_status(act, licence, status, kind, detail)
 
     def _end(self, act: Act, effect: SetStatus) -> None:
         licence = self.licence(effect.target)
@@ -509,6 +523,11 @@ class StateWriter:
                     f"apoia nele ({detail.rstrip('.')}). Cancele antes o ato posterior.",
                     field="/numero",
                 )
+        for change in changes:
+            if change.kind == "vehicle" and change.licence_id is not None:
+                licence = self.session.get(LicenceRow, change.licence_id)
+                if licence is not None:
+                    refuse_undo(self, licence, change.before, printed)
         undo_lifted(self.session, document_id, printed, list(changes))
         for change in reversed(changes):
             if change.kind == "plate" and isinstance(change.before, dict):
