@@ -44,6 +44,7 @@ __all__ = [
     "atomic_write",
     "docx_name",
     "file_name",
+    "run_folder",
     "summary_rows",
     "write_outputs",
     "write_summary_csv",
@@ -96,6 +97,13 @@ def _digest(path: Path) -> bytes:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.digest()
+
+
+def run_folder(folder: Path, run_id: int) -> Path:
+    """The run's own folder inside the folder staff chose (``PASTA/execucao-0007``): a
+    later run into the same folder (new holders, new requests) never overwrites an
+    earlier run's PDFs or summaries, whose names start from the input order."""
+    return folder / f"execucao-{run_id:04d}"
 
 
 def file_name(item: ItemRecord) -> str:
