@@ -12,6 +12,8 @@ renewed for 2026 by a run dated 10/12/2025, so that no test depends on today.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from datetime import date
 from pathlib import Path
@@ -26,6 +28,7 @@ from batchcases import (
     cpf,
     envelope,
     issuer_over,
+    numbers_in,
     seeded_folder,
     write_jsonl,
 )
@@ -253,6 +256,91 @@ def _cli(seeded: tuple[Path, list[str]], tmp_path: Path, monkeypatch: pytest.Mon
     return CliRunner().invoke(main, [
         "batch", KIND, "--ano", str(YEAR), "--data", RUN_DAY, "-o", str(tmp_path / "saida"),
         "--registro", url, "--trabalhadores", "1", *args])
+
+
+def test_a_later_run_into_the_same_folder_keeps_the_earlier_runs_files(
+    seeded: tuple[Path, list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each run writes in its own subfolder (execucao-NNNN): the second run, planning
+    new holders into the same -o folder, leaves every file of the first alone."""
+    numbers = seeded[1]
+    data = copy_data(seeded[0], tmp_path)
+    monkeypatch.setenv("LAVRA_DATA", str(data))
+    monkeypatch.setenv("LAVRA_PACK", str(REPO))
+    url = registry_url(Config(pack_dir=REPO, data_dir=data))
+    out = tmp_path / "saida"
+
+    def run(*holders: int, dry: bool = False) -> Any:
+        entrada = tmp_path / f"entrada-{len(holders)}.csv"
+        entrada.write_text("alvara,cpf,nome\n" + "".join(
+            f"{numbers[n]},{cpf(n)},Titular {n}\n" for n in holders), encoding="utf-8")
+        return CliRunner().invoke(main, [
+            "batch", KIND, "--ano", str(YEAR), "--data", RUN_DAY, "-o", str(out),
+            "--registro", url, "--trabalhadores", "1", "--entrada", str(entrada),
+            *(["--simular"] if dry else [])])
+
+    first = run(0)
+    assert first.exit_code == 0, first.output
+    (earlier,) = sorted(out.iterdir())
+    assert earlier.name.startswith("execucao-") and str(earlier) in first.stdout
+    kept = {p.name: p.read_bytes() for p in earlier.iterdir()}
+    assert "resumo.csv" in kept and "resumo.pdf" in kept and len(kept) == 4
+    # The dry run shows whom the run would plan and whom it skips, and why; it numbers
+    # and writes nothing.
+    dry = run(0, 1, dry=True)
+    assert dry.exit_code == 1, dry.output
+    first_run = int(earlier.name.removeprefix("execucao-"))
+    assert (f"Titular Exemplo 0000: recusado – Já planejado na execução em lote nº "
+            f"{first_run} (NOT-REN-ESC nº 0001/") in dry.stdout
+    assert ("Titular Exemplo 0001: notificado – notificacao-pendencias-renovacao "
+            "NOT-REN-ESC nº 0002/") in dry.stdout
+    assert sorted(out.iterdir()) == [earlier]
+    assert numbers_in(url, "NOT-REN-ESC") == [1]
+    second = run(0, 1)  # holder 0 already notified: refused; holder 1 planned
+    assert second.exit_code == 1, second.output
+    later = sorted(out.iterdir())
+    assert len(later) == 2 and later[0] == earlier and str(later[1]) in second.stdout
+    assert {p.name: p.read_bytes() for p in earlier.iterdir()} == kept
+    rows = list(csv.DictReader(io.StringIO((later[1] / "resumo.csv").read_text("utf-8"))))
+    assert [r["resultado"] for r in rows if r["papel"] != "anexo"] == [
+        "recusado", "notificado"]
+
+
+def test_the_run_signs_every_act_with_the_certificate_of_who_starts_it(
+    seeded: tuple[Path, list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``lavra batch --certificado``: the password is asked once, at the start (a wrong
+    one stops the run before anything is numbered); every act names that signer."""
+    from lavra.signing.pki import DEV_PASSPHRASE
+
+    numbers = seeded[1]
+    data = copy_data(seeded[0], tmp_path)
+    monkeypatch.setenv("LAVRA_DATA", str(data))
+    monkeypatch.setenv("LAVRA_PACK", str(REPO))
+    monkeypatch.delenv("LAVRA_CONFIG", raising=False)
+    url = registry_url(Config(pack_dir=REPO, data_dir=data))
+    runner = CliRunner()
+    role = "secretario-transportes"
+    made = runner.invoke(main, ["keys", "init", "--signatario", "Ana Souza", "--papel", role])
+    assert made.exit_code == 0, made.output
+    p12 = data / "pki" / "assinantes" / f"ana-souza.{role}.p12"
+    entrada = tmp_path / "entrada.csv"
+    entrada.write_text(f"alvara,cpf,nome\n{numbers[0]},{cpf(0)},Titular 0\n", "utf-8")
+    out = tmp_path / "saida"
+    command = ["batch", KIND, "--ano", str(YEAR), "--data", RUN_DAY, "-o", str(out),
+               "--registro", url, "--trabalhadores", "1", "--entrada", str(entrada),
+               "--certificado", str(p12)]
+    wrong = runner.invoke(main, command, env={"LAVRA_SENHA_CERTIFICADO": "errada"})
+    assert wrong.exit_code != 0 and "Traceback" not in wrong.output, wrong.output
+    assert numbers_in(url, "NOT-REN-ESC") == [] and not out.exists()
+    done = runner.invoke(main, command, env={"LAVRA_SENHA_CERTIFICADO": DEV_PASSPHRASE})
+    assert done.exit_code == 0, done.output
+    (folder,) = out.iterdir()
+    rows = list(csv.DictReader(io.StringIO((folder / "resumo.csv").read_text("utf-8"))))
+    (notice,) = [r["arquivo"] for r in rows if r["papel"] == "documento"]
+    verified = runner.invoke(main, ["verify", str(folder / notice)])
+    cargo = "Secretário Municipal de Transportes e Sistema Viário"
+    assert f"assinado por Ana Souza, {cargo}." in verified.output, verified.output
 
 
 def test_the_command_exits_non_zero_when_a_line_was_refused(

@@ -44,7 +44,7 @@ from pypdf import PdfReader
 from sqlalchemy import create_engine, text
 
 from lavra.batch.model import RunRequest
-from lavra.batch.output import CSV_NAME, MERGED_NAME, PDF_NAME
+from lavra.batch.output import CSV_NAME, MERGED_NAME, PDF_NAME, run_folder
 from lavra.batch.planning import decide, write_plan
 from lavra.batch.runner import Summary, find_kind, run_batch
 from lavra.batch.work import failure_text
@@ -277,7 +277,7 @@ def test_a_run_killed_midway_finishes_when_run_again(
     config = Config(pack_dir=REPO, data_dir=data, database_url=url,
                     verification_url=VERIFICATION_URL)
     issuer = Issuer(engine, registry, config)
-    _assert_each_holder_once(issuer, numbers, folder)
+    _assert_each_holder_once(issuer, numbers, run_folder(folder, run_id))
     items = run_items(registry, run_id)
     assert all(item.done for item in items)
     registry.close()
@@ -303,7 +303,7 @@ def test_two_processes_side_by_side_share_one_planned_run(
     assert [p.returncode for p in processes] == [0, 0], outputs
     items = run_items(issuer.registry, run.id)
     assert all(item.done for item in items)
-    _assert_each_holder_once(issuer, numbers, tmp_path / "saida0")
+    _assert_each_holder_once(issuer, numbers, run_folder(tmp_path / "saida0", run.id))
     raw = create_engine(url)
     with raw.connect() as connection:
         workers = connection.execute(text(

@@ -40,7 +40,7 @@ from issuers import dev_issuer
 from pypdf import PdfReader
 
 from lavra.batch.model import RunRequest
-from lavra.batch.output import CSV_NAME
+from lavra.batch.output import CSV_NAME, run_folder
 from lavra.batch.runner import Summary, find_kind, run_batch
 from lavra.checking.content import Content
 from lavra.checking.report import Status
@@ -159,9 +159,17 @@ def test_run_renews_notifies_and_says_which_vehicle_cannot_be_renewed(
     assert again.resumed
     assert numbers_in(registry_url(issuer.config), "NOT-REN-FRET") == [1, 2, 3]
     # Later, with no request file: the renewed alvarás are no longer due.
+    # Those notified are still due, but already notified by this run: the dry run shows
+    # them skipped, naming the run and its notice, as the real run would refuse them.
     later = _run(issuer, _request(None), tmp_path / "depois", simulate=True)
-    assert [r.holder for r in later.rows if r.role == "documento"] == [
-        r.holder for r in summary.rows if r.outcome != "renovado" and r.role == "documento"]
+    assert {r.holder for r in later.rows} == {
+        r.holder for r in summary.rows if r.outcome != "renovado" and r.role == "documento"}
+    skipped = [r for r in later.rows if r.outcome == "recusado"]
+    assert {r.holder for r in summary.rows if r.outcome == "notificado"} <= {
+        r.holder for r in skipped}
+    assert skipped and all(r.reason.startswith(
+        f"Já planejado na execução em lote nº {summary.run.id} (NOT-REN-FRET nº ")
+        for r in skipped)
     issuer.close()
 
 
@@ -313,7 +321,7 @@ def test_a_run_killed_midway_finishes_when_run_again(
                KIND, "--vencendo-ate", FRET_UNTIL, "--data", FRET_RUN_DAY, "--pedidos",
                str(pedidos), "-o", str(folder), "--registro", url, "--trabalhadores", "2"]
     run_id, _ = kill_midway_and_rerun(command, cli_env(data), url, KEY, after=2)
-    _assert_the_run(issuer, numbers, folder)
+    _assert_the_run(issuer, numbers, run_folder(folder, run_id))
     registry = open_registry(url)
     assert all(item.done for item in run_items(registry, run_id))
     registry.close()

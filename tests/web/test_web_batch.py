@@ -36,7 +36,7 @@ from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import ensure_dev_pki, registry_url
 from lavra.registry.runs import list_runs, open_run
 from lavra.signing.verification import verify_pdf
-from lavra.web import WebContext, create_app
+from lavra.web import WebContext, create_app, pages_batch
 from lavra.web.batchjobs import BatchJobs
 
 KIND = "renovacao-transporte-escolar"
@@ -163,7 +163,7 @@ def test_a_dry_run_issues_nothing(web: tuple[WebContext, list[str], TestClient, 
 
 
 def test_a_signer_runs_it_watches_it_and_downloads_signed_files(
-    web: tuple[WebContext, list[str], TestClient, Path]
+    web: tuple[WebContext, list[str], TestClient, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     context, numbers, client, folder = web
     login(client, "sergio")
@@ -202,6 +202,18 @@ def test_a_signer_runs_it_watches_it_and_downloads_signed_files(
                for r in documents)
     assert all(r["arquivo_docx"] == "" for r in rows if r["papel"] == "anexo")
     assert all(r["situacao"] == "concluído" for r in rows)
+
+    # The run's page and the API show the summary a page at a time (bounded).
+    monkeypatch.setattr(pages_batch, "ROWS_PER_PAGE", 4)
+    second = client.get(f"/equipe/lotes/{run.id}?pagina=2").text
+    assert "Linhas 5 a 6 de 6 (página 2 de 2" in second and "Página anterior" in second
+    assert rows[5]["nome"] in second and rows[0]["nome"] not in second
+    first = client.get(f"/equipe/lotes/{run.id}?pagina=x").text
+    assert "Próxima página" in first and rows[0]["nome"] in first
+    paged = client.get(f"/api/batch/{run.id}?pagina=2", headers=_bearer(context)).json()
+    assert [r["order"] for r in paged["rows"]] == [int(r["ordem"]) for r in rows[4:]]
+    assert paged["page"] == {"number": 2, "pages": 2, "per_page": 4, "lines": 6}
+    monkeypatch.undo()
 
     alvara = client.get(f"{base}/{documents[0]['arquivo']}")
     assert alvara.status_code == 200

@@ -8,6 +8,10 @@ either whole or absent, never half-written. The files come from the registry (th
 signed PDF as recorded, the companion file kept with its item), so a rerun writes what
 an interrupted run had recorded but not yet written, and leaves alone a file already
 identical.
+
+The summaries are bounded: ``resumo.csv`` is streamed row by row to its temporary file,
+and ``resumo.pdf`` lists at most :data:`PDF_ROWS_PER_OUTCOME` rows of each outcome, with
+a line saying how many more of that outcome only the CSV lists.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import csv
 import hashlib
 import io
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path, PurePath
+from typing import IO
 
 from pypdf import PdfWriter
 
@@ -34,12 +39,15 @@ __all__ = [
     "MERGED_NAME",
     "OUTPUT_NAMES",
     "PDF_NAME",
+    "PDF_ROWS_PER_OUTCOME",
     "SummaryRow",
     "atomic_write",
     "docx_name",
     "file_name",
+    "run_folder",
     "summary_rows",
     "write_outputs",
+    "write_summary_csv",
 ]
 
 CSV_NAME, PDF_NAME, MERGED_NAME = "resumo.csv", "resumo.pdf", "lote-para-impressao.pdf"
@@ -51,12 +59,23 @@ CSV_COLUMNS = ("ordem", "titular", "nome", "resultado", "papel", "formulario", "
 
 def atomic_write(path: Path, content: bytes) -> None:
     """Write ``content`` at ``path``: whole or not at all (module docstring)."""
+    atomic_stream(path, lambda handle: handle.write(content))
+
+
+def atomic_stream(path: Path, write: Callable[[IO[bytes]], object], *,
+                  only_if_changed: bool = False) -> bool:
+    """Let ``write`` fill a temporary file beside ``path``, then rename it over the name
+    (module docstring): the content is never held whole in memory. With
+    ``only_if_changed``, a file already identical is left alone. True when written."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(temporary, "wb") as handle:
-            handle.write(content)
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
+        if only_if_changed and path.is_file() and _digest(path) == _digest(temporary):
+            temporary.unlink()
+            return False
         os.replace(temporary, path)
     except OSError as error:
         temporary.unlink(missing_ok=True)
@@ -69,6 +88,22 @@ def atomic_write(path: Path, content: bytes) -> None:
         os.fsync(folder)
     finally:
         os.close(folder)
+    return True
+
+
+def _digest(path: Path) -> bytes:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.digest()
+
+
+def run_folder(folder: Path, run_id: int) -> Path:
+    """The run's own folder inside the folder staff chose (``PASTA/execucao-0007``): a
+    later run into the same folder (new holders, new requests) never overwrites an
+    earlier run's PDFs or summaries, whose names start from the input order."""
+    return folder / f"execucao-{run_id:04d}"
 
 
 def file_name(item: ItemRecord) -> str:
@@ -141,12 +176,27 @@ def cell(text: str) -> str:
     return safe.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def summary_csv(rows: Sequence[SummaryRow]) -> bytes:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+def summary_csv(rows: Iterable[SummaryRow]) -> bytes:
+    """The summary CSV in memory (small summaries; the run streams it to its file)."""
+    buffer = io.BytesIO()
+    _csv_to(buffer, rows)
+    return buffer.getvalue()
+
+
+def _csv_to(handle: IO[bytes], rows: Iterable[SummaryRow]) -> None:
+    text = io.TextIOWrapper(handle, encoding="utf-8", newline="", write_through=True)
+    writer = csv.writer(text, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    writer.writerows(tuple(cell(value) for value in row.as_csv()) for row in rows)
-    return buffer.getvalue().encode("utf-8")
+    for row in rows:
+        writer.writerow(tuple(cell(value) for value in row.as_csv()))
+    text.flush()
+    text.detach()
+
+
+def write_summary_csv(path: Path, rows: Iterable[SummaryRow]) -> bool:
+    """``resumo.csv`` at ``path``, every row, streamed to the file (module docstring);
+    left alone when already identical. True when written."""
+    return atomic_stream(path, lambda handle: _csv_to(handle, rows), only_if_changed=True)
 
 
 def counts(rows: Sequence[SummaryRow]) -> dict[str, int]:
@@ -169,16 +219,36 @@ def counts(rows: Sequence[SummaryRow]) -> dict[str, int]:
     return found
 
 
-def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Sequence[SummaryRow]) -> bytes:
-    """The summary as a PDF/A: the counts, then who got what, with the numbers."""
-    tally = counts(rows)
+PDF_ROWS_PER_OUTCOME = 200
+"""The rows of each outcome (renovado, notificado, recusado…) that ``resumo.pdf`` lists.
+The PDF is for reading and filing; ``resumo.csv`` has every row. 200 rows are about
+eight pages: enough to read a normal run whole (the school renewal has tens to a few
+hundred holders), while a run of thousands of refused lines, which nobody reads on
+paper, stays a few pages and a second or two of rendering. The layout engine's cost
+grows faster than the rows (20,000 refused rows took 2.4 GB and minutes, see
+``bench/bench_summary.py``), so the bound is what keeps the PDF within the workers'
+limits and the web server's memory flat."""
+
+
+def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Iterable[SummaryRow],
+                *, limit: int = PDF_ROWS_PER_OUTCOME) -> bytes:
+    """The summary as a PDF/A: the counts, then who got what, with the numbers; at most
+    ``limit`` rows of each outcome, then how many more are in ``resumo.csv``."""
+    listed = list(rows) if not isinstance(rows, Sequence) else rows
+    tally = counts(listed)
     lines = "".join(f"<tr><th>{escape(k)}</th><td>{v}</td></tr>" for k, v in tally.items())
     body = [f'<p class="subtitulo">{escape(subtitle)}</p>', "<h2>Totais</h2>",
             f'<table class="dados">{lines}</table>', "<h2>Titulares</h2>",
             '<table class="dados"><tr><th>Nº</th><th>Titular</th><th>Resultado</th>'
             "<th>Documento</th><th>Número</th></tr>"]
     titles = {fid: spec.title for fid, spec in engine.content.forms.items()}
-    for row in rows:
+    shown: dict[str, int] = {}
+    left: dict[str, int] = {}
+    for row in listed:
+        if shown.get(row.outcome, 0) >= limit:
+            left[row.outcome] = left.get(row.outcome, 0) + 1
+            continue
+        shown[row.outcome] = shown.get(row.outcome, 0) + 1
         what = row.reason if row.role == REFUSED else titles.get(row.form, row.form)
         body.append(
             f"<tr><td>{row.order}</td><td>{escape(row.name)}<br/>{escape(row.holder)}</td>"
@@ -186,19 +256,18 @@ def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Sequence[Summar
             f"<td>{escape(row.number)}</td></tr>"
         )
     body.append("</table>")
+    for outcome, more in left.items():
+        body.append(
+            f"<p>… e mais {more} linha(s) com resultado «{escape(outcome)}», não listadas "
+            f"aqui: este resumo lista até {limit} por resultado; o arquivo {CSV_NAME} traz "
+            "todas.</p>")
     org = engine.content.organization
     frame = PageFrame(municipio=org.municipio, orgao=org.orgao, titulo=title)
     return engine.renderer.pdf("".join(body), frame)
 
 
 def _write_if_changed(path: Path, content: bytes) -> bool:
-    same = path.is_file() and (
-        hashlib.sha256(path.read_bytes()).digest() == hashlib.sha256(content).digest()
-    )
-    if same:
-        return False
-    atomic_write(path, content)
-    return True
+    return atomic_stream(path, lambda handle: handle.write(content), only_if_changed=True)
 
 
 def write_outputs(
@@ -229,7 +298,7 @@ def write_outputs(
             _write_if_changed(folder / docx_name(item), editable)
             with_docx.add((item.position, item.seq))
     rows = summary_rows(items, docx=with_docx)
-    _write_if_changed(folder / CSV_NAME, summary_csv(rows))
+    write_summary_csv(folder / CSV_NAME, rows)
     atomic_write(folder / PDF_NAME, summary_pdf(engine, title, subtitle, rows))
     if merged and files:
         writer = PdfWriter()

@@ -20,10 +20,11 @@ from lavra.batch.model import BatchRun, PlanContext, PlannedHolder, RunRequest
 from lavra.errors import InputError
 from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import Issuer
+from lavra.registry.once import Wanted, planned_before
 from lavra.registry.records import printed_number
 from lavra.registry.runs import RunRecord, plan_run
 
-__all__ = ["Plan", "decide", "fingerprint", "preview_numbers", "write_plan"]
+__all__ = ["Plan", "decide", "fingerprint", "preview_numbers", "skip_planned", "write_plan"]
 
 REFUSED = "recusado"
 
@@ -118,3 +119,17 @@ def preview_numbers(issuer: Issuer, plan: Plan) -> tuple[tuple[str | None, ...],
             following[out.series] += 1
         found.append(tuple(numbers))
     return tuple(found)
+
+
+def skip_planned(issuer: Issuer, plan: Plan) -> Plan:
+    """The plan as the registry would take it (dry run): each holder an earlier run of
+    the same key already planned with the same outcome refused, naming that run and its
+    numbers, as :func:`lavra.registry.runs.plan_run` records it. Nothing is written."""
+    wanted = [Wanted(position, h.holder, h.outcome)
+              for position, h in enumerate(plan.holders) if h.outputs]
+    lost = planned_before(issuer.registry, plan.key, wanted)
+    if not lost:
+        return plan
+    return replace(plan, holders=tuple(
+        replace(h, outcome=REFUSED, outputs=(), reason=lost[position].reason)
+        if position in lost else h for position, h in enumerate(plan.holders)))

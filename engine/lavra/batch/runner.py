@@ -8,9 +8,14 @@ again after the end, with the same inputs, it finds the finished run and only wr
 its files again (no holder is renewed or notified twice); other inputs (requests that
 arrived since) plan a new run of the same key. With
 ``simulate`` nothing is numbered, recorded or written: the summary says what would be
-issued, with the numbers the documents would take if the run were planned now.
+issued, with the numbers the documents would take if the run were planned now, and whom
+the run would skip and why (a refused line; a holder an earlier run of the same period
+already renewed or notified, naming that run and its numbers).
 With ``docx`` every signed document is also issued as an editable DOCX, written beside
-its PDF (see :func:`lavra.batch.output.write_outputs`).
+its PDF (see :func:`lavra.batch.output.write_outputs`). With ``own_folder`` (the command
+line) the files go to the run's own subfolder, ``execucao-NNNN`` by run number
+(:func:`lavra.batch.output.run_folder`), so that a later run into the same folder never
+overwrites an earlier run's files; the web gives each run a folder of its own already.
 """
 
 from __future__ import annotations
@@ -20,8 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lavra.batch.model import BatchRun, RunRequest
-from lavra.batch.output import SummaryRow, counts, summary_rows, write_outputs
-from lavra.batch.planning import decide, fingerprint, preview_numbers, write_plan
+from lavra.batch.output import SummaryRow, counts, run_folder, summary_rows, write_outputs
+from lavra.batch.planning import (
+    decide,
+    fingerprint,
+    preview_numbers,
+    skip_planned,
+    write_plan,
+)
 from lavra.batch.work import Progress, WorkerSetup, run_workers
 from lavra.errors import InputError
 from lavra.issuing import Issuer
@@ -35,8 +46,9 @@ from lavra.registry.runs import (
     open_run,
     run_items,
 )
+from lavra.signers import SignerKey
 
-__all__ = ["Summary", "find_kind", "run_batch"]
+__all__ = ["Summary", "check_signer", "find_kind", "run_batch"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +59,8 @@ class Summary:
     resumed: bool
     simulated: bool
     rows: tuple[SummaryRow, ...]
+    folder: Path | None = None
+    """Where the run's files were written (none for a dry run)."""
 
     @property
     def counts(self) -> Mapping[str, int]:
@@ -68,6 +82,16 @@ def find_kind(issuer: Issuer, name: str) -> BatchRun:
     return runs[name]
 
 
+def check_signer(issuer: Issuer, kind: BatchRun, signer: SignerKey) -> None:
+    """Unlock the signer's key once, at the start, for every role the run signs in: a
+    wrong password, or a certificate issued for another role, stops the run before
+    anything is planned or numbered. The workers sign every act with the same key."""
+    forms = issuer.engine.content.forms
+    for role in sorted({r for f in kind.forms if f in forms
+                        if (r := forms[f].signer_role) is not None}):
+        issuer.signers.for_key(signer, role)
+
+
 def _documents(items: list[ItemRecord] | tuple[ItemRecord, ...],
                docx: bool) -> set[tuple[int, int]]:
     """The items a dry run with ``docx`` foresees a DOCX for: its signed documents."""
@@ -82,7 +106,7 @@ def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest, docx: bool) 
         found = run_items(issuer.registry, earlier.id)
         return Summary(earlier, True, True, summary_rows(
             found, [i.printed for i in found], _documents(found, docx)))
-    plan = decide(issuer, kind, request)
+    plan = skip_planned(issuer, decide(issuer, kind, request))
     numbers = preview_numbers(issuer, plan)
     items: list[ItemRecord] = []
     expected: list[str | None] = []
@@ -113,10 +137,15 @@ def run_batch(
     docx: bool = False,
     progress: Progress | None = None,
     actor: str | None = None,
+    own_folder: bool = False,
+    signer: SignerKey | None = None,
 ) -> Summary:
-    """Plan or resume the run, work it in ``workers`` processes, write its files."""
+    """Plan or resume the run, work it in ``workers`` processes, write its files;
+    with ``signer``, every act is signed with that person's key (:func:`check_signer`)."""
     if simulate:
         return _simulated(issuer, kind, request, docx)
+    if signer is not None:
+        check_signer(issuer, kind, signer)
     key = kind.key(request)
     run = open_run(issuer.registry, key)
     resumed = run is not None
@@ -132,11 +161,13 @@ def run_batch(
         resumed = run is not None
     if run is None:
         run = write_plan(issuer, kind, decide(issuer, kind, request), actor)
-    setup = WorkerSetup(issuer.config, database_url, run.id, docx=docx, on=run.reference_date)
+    setup = WorkerSetup(issuer.config, database_url, run.id, docx=docx, on=run.reference_date,
+                        signer=signer)
     run_workers(setup, issuer.registry, workers, progress)
     items = run_items(issuer.registry, run.id)
     subtitle = f"Execução em lote nº {run.id}, de {request.on.strftime('%d/%m/%Y')}"
-    rows = write_outputs(issuer.registry, issuer.engine, items, folder, title=kind.title,
+    target = run_folder(folder, run.id) if own_folder else folder
+    rows = write_outputs(issuer.registry, issuer.engine, items, target, title=kind.title,
                          subtitle=subtitle, merged=merged, docx=docx)
     run = finish_run(issuer.registry, run.id)
-    return Summary(run, resumed, False, rows)
+    return Summary(run, resumed, False, rows, target)

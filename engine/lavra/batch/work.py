@@ -47,6 +47,7 @@ from lavra.registry.runs import (
     run_counts,
 )
 from lavra.registry.store import Registry, open_registry
+from lavra.signers import SignerKey
 
 __all__ = ["Progress", "WorkerSetup", "failure_text", "run_workers", "work_items"]
 
@@ -64,10 +65,13 @@ class WorkerSetup:
     docx: bool = False
     on: date | None = None
     """The run's date of issue: every document is checked and dated on it."""
+    signer: SignerKey | None = None
+    """The key of the person who started (or resumed) the run: every act is signed with
+    it; none, the role's certificate."""
 
 
 def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False,
-               on: date | None = None) -> Built | bytes:
+               on: date | None = None, signer: SignerKey | None = None) -> Built | bytes:
     """The signed document of a documento item, the prefilled file of an anexo."""
     if item.form is None or item.data is None:
         raise ItemFailed(item, "Item do lote sem formulário ou sem dados.")
@@ -77,7 +81,7 @@ def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False,
             raise ItemFailed(item, "Documento do lote sem número reservado.")
         try:
             return issuer.build_document(item.form, item.data, on, printed, docx=docx,
-                                         reserved=True)
+                                         reserved=True, signer=signer)
         except IncompleteError as error:
             raise _incomplete(item, error) from None
     return issuer.engine.prefill(item.form, item.data)
@@ -115,7 +119,7 @@ def failure_text(issuer: Issuer, failure: ItemFailed) -> str:
 def work_items(
     issuer: Issuer, run_id: int, *, worker: str, share: tuple[int, int] = (0, 1),
     parent: int | None = None, docx: bool = False, on: date | None = None,
-    poll: float = 0.2,
+    poll: float = 0.2, signer: SignerKey | None = None,
 ) -> int:
     """Claim and record items of the run until none is left (or the parent is gone);
     the number of items this worker recorded."""
@@ -124,7 +128,8 @@ def work_items(
     while parent is None or os.getppid() == parent:
         try:
             item = claim_and_record(
-                issuer.registry, run_id, lambda it: build_item(issuer, it, docx=docx, on=on),
+                issuer.registry, run_id, lambda it: build_item(issuer, it, docx=docx, on=on,
+                                                          signer=signer),
                 worker=worker, skip=failed, share=share,
             )
         except ItemFailed as failure:
@@ -153,7 +158,8 @@ def _worker_main(setup: WorkerSetup, index: int, count: int, parent: int) -> Non
     issuer = warm_issuer(setup)
     try:
         work_items(issuer, setup.run_id, worker=f"processo {os.getpid()}",
-                   share=(index, count), parent=parent, docx=setup.docx, on=setup.on)
+                   share=(index, count), parent=parent, docx=setup.docx, on=setup.on,
+                   signer=setup.signer)
     finally:
         issuer.close()
 

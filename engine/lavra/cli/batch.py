@@ -27,7 +27,13 @@ from typing import Any
 
 import click
 
-from lavra.cli.support import EXIT_INCOMPLETE, REGISTRY_OPTION, shielded
+from lavra.cli.support import (
+    CERTIFICATE_OPTION,
+    EXIT_INCOMPLETE,
+    REGISTRY_OPTION,
+    certificate_password,
+    shielded,
+)
 from lavra.config import load_config
 from lavra.errors import InputError
 from lavra.inputs.reading import TIMEZONE, parse_date
@@ -89,7 +95,8 @@ class _BatchCommand(click.Command):
               help="Renova as licenças que vencem até esta data.")
 @click.option("-o", "--output", "folder", required=True,
               type=click.Path(path_type=Path, file_okay=False),
-              help="Pasta dos arquivos gerados (criada se não existir).")
+              help="Pasta dos arquivos gerados (criada se não existir); cada execução "
+              "grava numa subpasta sua, execucao-NNNN.")
 @click.option("--entrada", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               help="Titulares a renovar, em CSV ou JSON Lines (sem ela: os do registro).")
 @click.option("--pedidos", type=click.Path(path_type=Path, dir_okay=False, exists=True),
@@ -106,15 +113,18 @@ class _BatchCommand(click.Command):
               help="Também grava um PDF único, na ordem da entrada, para impressão.")
 @click.option("--docx", is_flag=True,
               help="Também grava, ao lado do PDF de cada documento, a versão DOCX editável.")
+@CERTIFICATE_OPTION
 @shielded
 def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
           entrada: Path | None, pedidos: Path | None, on: str | None, simular: bool,
           registry_url: str | None, trabalhadores: int | None, pdf_unico: bool,
-          docx: bool) -> None:
+          docx: bool, certificate: Path | None) -> None:
     """Executa em lote a EXECUÇÃO do pacote (por exemplo a renovação anual dos alvarás):
     planeja uma vez (cada titular, na ordem da entrada, recebe o seu documento e o seu
     número), emite em paralelo e registra; repetir o mesmo comando conclui uma execução
-    interrompida, sem emitir duas vezes nem pular números."""
+    interrompida, sem emitir duas vezes nem pular números. Com --certificado, todos os
+    atos do lote são assinados com o certificado de quem o inicia (ou retoma), cuja senha
+    é pedida uma vez, no início."""
     from dataclasses import replace
 
     from lavra.batch.model import RunRequest
@@ -125,7 +135,11 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
     from lavra.issuing import registry_url as configured_url
     from lavra.registry.runs import REFUSED
     from lavra.registry.store import open_registry
+    from lavra.signers import SignerKey
 
+    signer = None
+    if certificate is not None and not simular:
+        signer = SignerKey(certificate, certificate_password(), None)
     today = datetime.now(TIMEZONE).date()
     day = parse_date(on, field="/data") if on else today
     if day > today:
@@ -148,12 +162,12 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
             summary = run_batch(issuer, run, request, folder, database_url=url,
                                 workers=trabalhadores or os.cpu_count() or 1,
                                 merged=pdf_unico, simulate=simular, docx=docx,
-                                progress=update)
+                                progress=update, own_folder=True, signer=signer)
         finally:
             close()
     finally:
         issuer.close()
-    _final_table(summary, folder)
+    _final_table(summary, summary.folder or folder)
     refused = summary.counts.get(REFUSED, 0)
     if refused:
         click.echo(f"Atenção: {refused} linha(s) recusada(s); o motivo de cada uma está no "

@@ -15,7 +15,12 @@ import click
 
 from lavra.cli import i18n as cli_i18n
 from lavra.cli.files import check_writable, write_atomically
-from lavra.cli.support import EXIT_INCOMPLETE, shielded
+from lavra.cli.support import (
+    CERTIFICATE_OPTION,
+    EXIT_INCOMPLETE,
+    certificate_password,
+    shielded,
+)
 from lavra.config import load_config
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import MAX_PDF_BYTES, describe_os_error, parse_date, read_data, today
@@ -274,19 +279,6 @@ def demo_command(output: Path) -> None:
     click.echo(f"Registro e PKI de desenvolvimento (sem validade jurídica) em {output / 'dados'}.")
 
 
-CERTIFICATE_PASSWORD_ENV = "LAVRA_SENHA_CERTIFICADO"
-
-
-def _certificate_password() -> str:
-    """The passphrase (or PIN) of --certificado: from the environment, else asked."""
-    password = os.environ.get(CERTIFICATE_PASSWORD_ENV)
-    if password is None:
-        password = click.prompt("Senha do certificado", hide_input=True, err=True)
-    if not isinstance(password, str) or not password:
-        raise InputError("A senha do certificado não foi informada.", field="--certificado")
-    return password
-
-
 def _issuer() -> Issuer:
     from lavra.issuing import Issuer
 
@@ -311,12 +303,7 @@ def _issuer() -> Issuer:
 @click.option(
     "--chave", "key", help="Chave de idempotência: repetir a emissão devolve o mesmo documento."
 )
-@click.option(
-    "--certificado", "certificate", type=click.Path(path_type=Path, dir_okay=False),
-    metavar="ARQUIVO.p12",
-    help=f"Certificado (PKCS#12) de quem assina; a senha vem de {CERTIFICATE_PASSWORD_ENV} "
-    "ou é pedida no terminal.",
-)
+@CERTIFICATE_OPTION
 @ON_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @shielded
@@ -343,7 +330,7 @@ def issue_command(
         check_writable(docx)
     signer = None
     if certificate is not None:
-        signer = SignerKey(certificate, _certificate_password(), None)
+        signer = SignerKey(certificate, certificate_password(), None)
     issuer = _issuer()
     try:
         result = issuer.issue(

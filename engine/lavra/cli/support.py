@@ -6,6 +6,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -25,6 +26,27 @@ REGISTRY_OPTION = click.option(
     "--registro", "registry_url", metavar="URL",
     help="Banco do registro (padrão: LAVRA_DATABASE_URL, ou o da pasta de dados).",
 )
+
+
+CERTIFICATE_PASSWORD_ENV = "LAVRA_SENHA_CERTIFICADO"
+CERTIFICATE_OPTION = click.option(
+    "--certificado", "certificate", type=click.Path(path_type=Path, dir_okay=False),
+    metavar="ARQUIVO.p12",
+    help=f"Certificado (PKCS#12) de quem assina; a senha vem de {CERTIFICATE_PASSWORD_ENV} "
+    "ou é pedida no terminal.",
+)
+
+
+def certificate_password() -> str:
+    """The passphrase (or PIN) of --certificado: from the environment, else asked."""
+    password = os.environ.get(CERTIFICATE_PASSWORD_ENV)
+    if password is None:
+        password = click.prompt("Senha do certificado", hide_input=True, err=True)
+    if not isinstance(password, str) or not password:
+        from lavra.errors import InputError
+
+        raise InputError("A senha do certificado não foi informada.", field="--certificado")
+    return password
 
 
 def registry_of(registry_url: str | None) -> Registry:

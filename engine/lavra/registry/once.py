@@ -16,13 +16,15 @@ for that transaction, so two planners racing cannot both win.
 The outcome is part of the key: a holder notified of missing documents by one run is
 renewed by a later one once the documents arrive; the same notice is not sent twice.
 A run whose every holder was already planned by earlier runs plans nothing
-(:class:`RenewalsDone`): it issues nothing and writes no file.
+(:class:`RenewalsDone`): it issues nothing and writes no file. A dry run reads the same
+rows (:func:`planned_before`), without inserting, to show whom the run would skip and why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -33,7 +35,10 @@ from lavra.errors import InputError
 from lavra.registry.records import printed_number
 from lavra.registry.tables import BatchItemRow, BatchRenewalRow
 
-__all__ = ["Earlier", "RenewalsDone", "Wanted", "claim_renewals"]
+if TYPE_CHECKING:
+    from lavra.registry.store import Registry
+
+__all__ = ["Earlier", "RenewalsDone", "Wanted", "claim_renewals", "planned_before"]
 
 CHUNK = 400  # rows per INSERT: 5 parameters each, well under SQLite's limit
 SHOWN = 10  # earlier renewals named in full by RenewalsDone
@@ -122,3 +127,22 @@ def _earlier(session: Session, key: str, wanted: Wanted) -> Earlier:
                     if i.series is not None and i.number is not None and i.year is not None)
     name = items[0].name if items else ""
     return Earlier(wanted.holder, name, wanted.outcome, taken.run_id, numbers)
+
+
+def planned_before(registry: Registry, key: str,
+                   wanted: Sequence[Wanted]) -> dict[int, Earlier]:
+    """The positions of ``wanted`` an earlier run of ``key`` already planned, each with
+    what that run planned: what :func:`claim_renewals` would refuse, read without
+    inserting anything (a dry run). A run racing this read may still take a row: the
+    real plan's insert decides."""
+    found: dict[int, Earlier] = {}
+    with registry._database_errors(), registry._read() as session:
+        for start in range(0, len(wanted), CHUNK):
+            chunk = wanted[start:start + CHUNK]
+            taken = {(row.holder, row.outcome) for row in session.scalars(
+                select(BatchRenewalRow).where(
+                    BatchRenewalRow.key == key,
+                    BatchRenewalRow.holder.in_({w.holder for w in chunk})))}
+            found.update({w.position: _earlier(session, key, w) for w in chunk
+                          if (w.holder, w.outcome) in taken})
+    return found

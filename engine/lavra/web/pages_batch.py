@@ -36,9 +36,8 @@ from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.corrections import correct, run_corrections
+from lavra.registry.run_pages import failed_items, item_count, items_page
 from lavra.registry.runs import (
-    PENDING,
-    REFUSED,
     ItemRecord,
     RunRecord,
     get_run,
@@ -72,6 +71,9 @@ PATH = "/equipe/lotes"
 REFRESH_SECONDS = 3
 MEDIA = {".pdf": PDF, ".docx": DOCX, ".csv": "text/csv; charset=utf-8"}
 STATES = {"planned": "não concluída", "done": "concluída"}
+ROWS_PER_PAGE = 100
+"""Lines of the summary table a run's page (and the API) shows at a time: the page
+reads only those from the registry, so a run of any size costs the server the same."""
 
 
 def jobs_of(request: Request) -> BatchJobs:
@@ -121,8 +123,9 @@ def _options_shown(kind: BatchRun | None, options: dict[str, Any]) -> list[tuple
 
 
 def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
-             *, rows: bool = False) -> dict[str, Any]:
-    """What the run page and the API show of one run."""
+             *, rows: bool = False, page_number: int = 1) -> dict[str, Any]:
+    """What the run page and the API show of one run; with ``rows``, the page
+    ``page_number`` of its summary table (:data:`ROWS_PER_PAGE` lines)."""
     progress = run_progress(ctx.registry, run.id)
     live = jobs.live_for_run(run.id)
     rate = live.rate() if live is not None else None
@@ -149,7 +152,11 @@ def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
                    "page_url": f"{PATH}/{run.id}/arquivos/{n}"} for n in files],
     }
     if rows:
-        items = run_items(ctx.registry, run.id)
+        per_page = ROWS_PER_PAGE
+        total = item_count(ctx.registry, run.id)
+        pages = max(1, -(-total // per_page))
+        current = min(max(page_number, 1), pages)
+        items = items_page(ctx.registry, run.id, (current - 1) * per_page, per_page)
         present = set(files)
         with_docx = {(i.position, i.seq) for i in items if docx_name(i) in present}
         found = summary_rows(items, docx=with_docx)
@@ -159,8 +166,10 @@ def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
             "reason": r.reason, "file": r.file if r.file in present else "",
             "docx_file": r.docx_file,
         } for r in found]
-        view["correctable"] = [_correctable(ctx, i) for i in items
-                               if i.status == PENDING and i.role != REFUSED and i.reason]
+        view["page"] = {"number": current, "pages": pages, "per_page": per_page,
+                        "lines": total}
+        view["correctable"] = [_correctable(ctx, i)
+                               for i in failed_items(ctx.registry, run.id)]
         view["corrections"] = [{"order": c.position + 1, "form": c.form, "text": c.text}
                                for c in run_corrections(ctx.registry, run.id)]
     return view
@@ -289,13 +298,22 @@ async def batch_job(request: Request, token: str) -> Response:
         "titulo_de": context_of(request).form_title})
 
 
+def _page_number(request: Request) -> int:
+    """The ``?pagina=N`` of a run's page: a page past the end shows the last, anything
+    not a number the first."""
+    text = request.query_params.get("pagina", "1")
+    return int(text) if text.isdigit() and len(text) < 9 else 1
+
+
 @router.get(PATH + "/{run_id}")
 async def batch_run(request: Request, run_id: int) -> Response:
     user = require_user(request)
     ctx = context_of(request)
     jobs = jobs_of(request)
     run = await run_in_threadpool(_run, ctx, run_id)
-    view = await run_in_threadpool(lambda: run_view(ctx, jobs, run, rows=True))
+    number = _page_number(request)
+    view = await run_in_threadpool(
+        lambda: run_view(ctx, jobs, run, rows=True, page_number=number))
     may = view["resumable"] and any(
         may_start(ctx, user, k) for k in _kinds(ctx) if k.name == run.kind)
     return page(request, "lote.html", {
@@ -462,7 +480,8 @@ def api_batch_job(request: Request, token: str, user: StaffUser) -> dict[str, An
                 responses=STAFF_ERRORS)
 def api_batch_run(request: Request, run_id: int, user: StaffUser) -> dict[str, Any]:
     ctx = context_of(request)
-    return run_view(ctx, jobs_of(request), _run(ctx, run_id), rows=True)
+    return run_view(ctx, jobs_of(request), _run(ctx, run_id), rows=True,
+                    page_number=_page_number(request))
 
 
 @api_router.post("/{run_id}/resume", summary="Retoma uma execução não concluída",
