@@ -104,3 +104,17 @@ def test_guessing_is_throttled(client: TestClient, web_context: WebContext) -> N
     assert statuses[:3] == [404, 404, 404] and 429 in statuses[3:]
     blocked = _track(client, "8888/2026", "000.000.001-91")  # same protocol, other form
     assert blocked.status_code == 429 and "Aguarde" in blocked.text
+
+
+def test_status_of_the_processo() -> None:
+    from lavra.web.pages_tracking import ActView, status_of
+
+    def act(*, notice: bool, cancelled: bool = False) -> ActView:
+        return ActView(title="t", printed="X nº 0001/2026", issued_on="01/06/2026", code="c",
+                       cancelled=cancelled, has_pdf=True, notice=notice, last_day=None,
+                       appeal=None)
+
+    assert status_of(()) == "recebido"
+    assert status_of((act(notice=False, cancelled=True),)) == "recebido"
+    assert status_of((act(notice=True),)) == "pendente"
+    assert status_of((act(notice=True), act(notice=False))) == "decidido"
