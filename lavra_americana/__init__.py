@@ -201,7 +201,10 @@ def pacote() -> ContentPack:
         batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN,
                     renovacao_lote_fretamento.RUN.name: renovacao_lote_fretamento.RUN},
         effects={**estado_fretamento.EFFECTS, **estado_escolar.EFFECTS,
-                 **recurso_estado.EFFECTS},
+                 **recurso_estado.EFFECTS,
+                 # The refusal (Lei nº 9.784/1999, art. 50, I) belongs to the processo its
+                 # data names, the protocol's included: the tracking page shows it there.
+                 indeferimento.FORM: estado.processo},
         imports=importacao.IMPORTS,
         demo_chains=demonstracao.DEMO_CHAINS,
     )

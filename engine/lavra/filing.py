@@ -24,6 +24,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from lavra.errors import ConfigError, InputError
 from lavra.inputs.formats import mask_cnpj, mask_cpf
+from lavra.inputs.pointers import escape
 from lavra.registry.filings import Attachment, Filed, FilingInput, Filings
 from lavra.registry.records import LOCAL_TZ, Built, normalize_cpf_cnpj
 from lavra.signing.verification import new_code, qr_png, verification_url
@@ -98,31 +99,44 @@ def _size(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MiB".replace(".", ",")
 
 
-def _summary(data: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
-    """The data's leaves as (path, value), CPFs and CNPJs masked, at most 60 rows."""
+def _summary(data: Mapping[str, Any], titles: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The data's leaves as (label, value), CPFs and CNPJs masked, at most 60 rows.
+
+    The label is the field's title from the form's schema, qualified by its groups'
+    titles (``Veículo › Placa``; a list's entry adds ``(item 2)``), as the completeness
+    report names fields; a group without a title is left out, and a key the schema does
+    not title is shown by its name."""
     rows: list[tuple[str, str]] = []
-    items: Sequence[tuple[str, Any]] = list(data.items())
-    for key, value in items:
-        label = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            rows.extend(_summary(value, label + " › "))
-        elif isinstance(value, list):
-            for index, entry in enumerate(value, 1):
-                if isinstance(entry, Mapping):
-                    rows.extend(_summary(entry, f"{label} {index} › "))
-                else:
-                    rows.append((f"{label} {index}", str(entry)))
-        elif value is None or value == "":
-            continue
-        else:
-            text = "sim" if value is True else "não" if value is False else str(value)
-            if key in ("cpf", "cnpj"):
-                try:
-                    text = mask_doc(text)
-                except InputError:
-                    text = "(ilegível)"
-            rows.append((label.replace("_", " "), text))
+    _leaves(data, "", (), titles, rows)
     return rows[:_SUMMARY_ROWS]
+
+
+def _leaves(value: Any, pattern: str, label: tuple[str, ...], titles: Mapping[str, str],
+            rows: list[tuple[str, str]], key: str = "") -> None:
+    if len(rows) >= _SUMMARY_ROWS:
+        return
+    if isinstance(value, Mapping):
+        for name, child in value.items():
+            name = str(name)
+            child_pattern = f"{pattern}/{escape(name)}"
+            title = titles.get(child_pattern)
+            shown = title or ("" if isinstance(child, Mapping) else name.replace("_", " "))
+            _leaves(child, child_pattern, (*label, shown) if shown else label, titles, rows,
+                    name)
+    elif isinstance(value, list):
+        for index, entry in enumerate(value, 1):
+            head = f"{label[-1]} (item {index})" if label else f"Item {index}"
+            _leaves(entry, f"{pattern}/*", (*label[:-1], head), titles, rows, key)
+    elif value is None or value == "":
+        return
+    else:
+        text = "sim" if value is True else "não" if value is False else str(value)
+        if key in ("cpf", "cnpj"):
+            try:
+                text = mask_doc(text)
+            except InputError:
+                text = "(ilegível)"
+        rows.append((" › ".join(label) or key, text))
 
 
 @dataclass(frozen=True)
@@ -136,6 +150,7 @@ class _Receipt:
     pending: tuple[str, ...]
     attachments: tuple[tuple[Attachment, str], ...]
     data: Mapping[str, Any]
+    titles: Mapping[str, str]
 
 
 class FilingDesk:
@@ -156,8 +171,12 @@ class FilingDesk:
     def file(self, form_id: str, data: Mapping[str, Any], *, cpf_cnpj: str, name: str,
              attachments: Sequence[Attachment], item_titles: Mapping[str, str],
              licence: str | None = None, limits: Mapping[str, int] | None = None,
-             now: datetime | None = None) -> tuple[Filed, bytes]:
+             token: str | None = None, now: datetime | None = None
+             ) -> tuple[Filed, bytes | None]:
         """Protocol the requerimento; the filing and its sealed receipt's PDF.
+
+        ``token``: the idempotency token of the page it was sent from; a second filing
+        with it returns the first, and None for the PDF (nothing was sealed again).
 
         Reading chosen: a requerimento is filed even when the report leaves items
         pending. Lei nº 9.784/1999, art. 6º, parágrafo único, forbids the
@@ -175,9 +194,12 @@ class FilingDesk:
         pending = self.pending(form_id, data)
         entry = FilingInput(series=self.series, form=form_id, data=dict(data),
                             cpf_cnpj=cpf_cnpj, name=name, attachments=tuple(attachments),
-                            pending=pending, licence=licence, **dict(limits or {}))
+                            pending=pending, licence=licence, token=token,
+                            **dict(limits or {}))
         code = new_code()
         files: dict[str, bytes] = {}
+        titles = {field.pattern: field.title for field in engine.content.fields(form)
+                  if field.title}
 
         def build(number: int, printed: str, moment: datetime) -> Built:
             receipt = _Receipt(
@@ -185,7 +207,7 @@ class FilingDesk:
                 name=" ".join(name.split()), doc=mask_doc(cpf_cnpj), licence=licence,
                 pending=pending,
                 attachments=tuple((a, item_titles.get(a.item, a.item)) for a in attachments),
-                data=data)
+                data=data, titles=titles)
             pdf = self._seal(self._render(receipt, code), printed, moment)
             files["pdf"] = pdf.pdf
             return Built(
@@ -197,7 +219,7 @@ class FilingDesk:
                 issued_at=moment)
 
         filed = self.filings.file(entry, build, receipt_form=RECEIPT_FORM, now=now)
-        return filed, files["pdf"]
+        return filed, files.get("pdf")
 
     def _render(self, receipt: _Receipt, code: str) -> bytes:
         from weasyprint import HTML
@@ -214,7 +236,7 @@ class FilingDesk:
             anexos=[{"item": title, "name": a.name, "tipo": a.content_type,
                      "tamanho": _size(a.size), "sha256": a.sha256}
                     for a, title in receipt.attachments],
-            resumo=_summary(receipt.data), codigo=code, url=url,
+            resumo=_summary(receipt.data, receipt.titles), codigo=code, url=url,
             orgao=organization.orgao,
             qr=_QR_URL)
         fetcher = AssetFetcher(self.issuer.engine.assets_dir, {_QR_URL: qr_png(url)})

@@ -19,7 +19,7 @@ from pypdf import PdfWriter
 from sqlalchemy import select
 from webhelpers import REQ, csrf_of, example
 
-from lavra.errors import LavraError
+from lavra.errors import InputError, LavraError
 from lavra.registry.filings import Attachment, FilingInput, Filings
 from lavra.registry.records import Built
 from lavra.registry.store import open_registry
@@ -231,4 +231,107 @@ def test_numbering_is_gap_free_under_concurrency(registry_url: str) -> None:
     found = filings.by_protocol("PROT nº 0003/2026")
     assert found is not None and found.processo == "PROT Nº 0003/2026"
     assert found.attachments[0].content_type == "image/png"
+    registry.close()
+
+
+# ------------------------------------------------------------------ the leftovers
+def test_double_submit_gives_one_protocol_and_the_receipt_has_labels(
+    client: TestClient, web_context: WebContext
+) -> None:
+    token = csrf_of(client, f"/requerimentos/{REQ}")
+    response = client.post(f"/requerimentos/{REQ}/protocolar",
+                           data={"csrf": token, "_acao": "protocolar"})
+    sent = re.search(r'name="token" value="([^"]+)"', response.text)
+    assert sent is not None
+    before = _count(web_context)
+    first = _file(client, [], token=sent.group(1))
+    second = _file(client, [], token=sent.group(1))
+    assert first.status_code == second.status_code == 303
+    assert second.headers["location"] == first.headers["location"] + "?repetido=1"
+    assert _count(web_context)[0] == before[0] + 1
+    shown = client.get(second.headers["location"]).text
+    assert 'id="ja-protocolado"' in shown and "nenhum novo número" in shown
+    other = _file(client, [], token=sent.group(1), documento="017.539.359-11")
+    assert other.status_code == 422 and "outro requerente" in other.text
+    assert _count(web_context)[0] == before[0] + 1
+
+    code = first.headers["location"].rsplit("/", 1)[-1]
+    receipt = client.get(f"/verificar/{code}/documento.pdf")
+    flat = " ".join(subprocess.run(["pdftotext", "-", "-"], input=receipt.content,
+                                   capture_output=True, check=True).stdout.decode().split())
+    assert "Empresa ou entidade requerente › Razão social" in flat
+    assert "Relação de veículos (item 1) › Placa" in flat
+    assert "razao social" not in flat and "veiculos 1" not in flat
+
+
+def test_filing_window_forgets() -> None:
+    from lavra.web.throttle import Window, WindowThrottle
+
+    now = [1000.0]
+    throttle = WindowThrottle(Window(limit=2, seconds=60), Window(limit=5, seconds=60),
+                              clock=lambda: now[0])
+    for _ in range(2):
+        assert throttle.wait_seconds("01753935911", "10.0.0.1") == 0
+        throttle.record("01753935911", "10.0.0.1")
+        now[0] += 10
+    assert throttle.wait_seconds("01753935911", "10.0.0.1") == 40  # the first leaves at 60
+    assert throttle.wait_seconds("65563842000105", "10.0.0.2") == 0
+    now[0] += 40
+    assert throttle.wait_seconds("01753935911", "10.0.0.1") == 0
+
+
+def test_filing_names_a_licence(registry_url: str) -> None:
+    """The processo a filing opens is tied to the licence it names (own registry)."""
+    from test_licensing_state import alvara_fretamento
+
+    from lavra.registry.tables import LicenceRow
+    from lavra_americana import pacote
+
+    registry = open_registry(registry_url)
+    registry.use_effects(pacote().effects)
+    registry.ensure_state()
+    licence = alvara_fretamento(registry)
+    filings = Filings(registry)
+    entry = FilingInput(series="PROT", form=REQ, data={"a": 1}, cpf_cnpj=CNPJ,
+                        name="Viação Exemplo", attachments=(), licence=licence.printed)
+    filed = filings.file(entry, _built, receipt_form="comprovante",
+                         now=datetime(2026, 6, 1, 13, 0, tzinfo=UTC))
+    assert filed.licence == licence.printed
+    with registry._read() as session:
+        row = session.scalars(select(FilingRow).where(FilingRow.id == filed.id)).one()
+        tied = session.get(LicenceRow, row.licence_id)
+        assert tied is not None and tied.document_id == licence.id
+        assert session.get(ProcessoRow, row.processo_id).numero == filed.processo  # type: ignore[union-attr]
+    with pytest.raises(InputError, match="não consta do cadastro"):
+        filings.file(FilingInput(series="PROT", form=REQ, data={"a": 1}, cpf_cnpj=CNPJ,
+                                 name="Viação Exemplo", attachments=(),
+                                 licence="ALV-FRET nº 0099/2026"), _built,
+                     receipt_form="comprovante", now=datetime(2026, 6, 1, 13, 0, tzinfo=UTC))
+    registry.close()
+
+
+def test_same_token_files_once_under_concurrency(registry_url: str) -> None:
+    registry = open_registry(registry_url)
+    filings = Filings(registry)
+    entry = FilingInput(series="PROT", form=REQ, data={"a": 1}, cpf_cnpj=CNPJ,
+                        name="Viação Exemplo", attachments=(), token="t" * 32)
+    results: list[str] = []
+
+    def run() -> None:
+        results.append(filings.file(entry, _built, receipt_form="comprovante",
+                                    now=datetime(2026, 6, 1, 13, 0, tzinfo=UTC)).protocol)
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == ["PROT nº 0001/2026"] * 3
+    assert registry.next_number("PROT", 2026) == 2
+    found = filings.by_token("t" * 32, "65563842000105")
+    assert found is not None and found.protocol == "PROT nº 0001/2026"
+    with pytest.raises(InputError, match="outro requerente"):
+        filings.file(FilingInput(series="PROT", form=REQ, data={"a": 1},
+                                 cpf_cnpj="017.539.359-11", name="Outra", attachments=(),
+                                 token="t" * 32), _built, receipt_form="comprovante")
     registry.close()

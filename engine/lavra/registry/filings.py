@@ -4,6 +4,14 @@
     filed = filings.file(FilingInput(...), build)   # one transaction
     filed.protocol                                   # "PROT nº 0001/2026"
     filings.by_protocol("PROT nº 0001/2026")
+    filings.find("0001/2026", "65.563.842/0001-05", series="PROT")  # the tracking page
+    filings.acts(filed)                              # what the processo holds since
+
+A filing may carry an idempotency ``token`` (the web form issues one with the page): a
+second filing with the same token returns the first (no new number), so a double click
+or a resent request protocols once. The token is kept as the receipt's idempotency key
+(``protocolo:<token>`` in ``documents.idempotency_key``, unique), so no column of its own
+is needed; the counter's lock serializes two concurrent sends of the same token.
 
 Filing is one write transaction, as issuing is (:mod:`lavra.registry.store`): the
 counter of the protocol series and year is locked, the next number is handed to
@@ -21,7 +29,9 @@ is pending are the caller's to decide.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -62,6 +72,7 @@ __all__ = [
     "FilingInput",
     "Filings",
     "StoredAttachment",
+    "parse_protocol",
     "sniff_type",
 ]
 
@@ -128,7 +139,8 @@ class StoredAttachment:
 class FilingInput:
     """What the applicant files: the protocol ``series``, the form, the data, who files
     it (CPF/CNPJ and name), the attachments, what the report leaves pending (empty when
-    complete), and the printed number of the licence it concerns, if any."""
+    complete), the printed number of the licence it concerns, if any, and the
+    idempotency ``token`` of the page it was sent from, if any."""
 
     series: str
     form: str
@@ -138,6 +150,7 @@ class FilingInput:
     attachments: tuple[Attachment, ...]
     pending: tuple[str, ...] = ()
     licence: str | None = None
+    token: str | None = None
     max_attachment_bytes: int = 10 * 1024 * 1024
     max_total_bytes: int = 25 * 1024 * 1024
     max_attachments: int = 30
@@ -216,6 +229,11 @@ class Filings:
         ``receipt_form``: the form id the receipt is recorded under; ``now`` (tests and
         demos only): the moment of filing, default the real time."""
         entry, data, doc, name = _checked(entry)
+        key = _token_key(entry.token)
+        if key is not None:
+            earlier = self._by_key(key, doc)
+            if earlier is not None:
+                return earlier
         moment = (now or datetime.now(UTC)).astimezone(UTC)
         year = moment.astimezone(LOCAL_TZ).year
         licence_document = None
@@ -230,13 +248,20 @@ class Filings:
         try:
             with registry._database_errors(), registry._write() as session:
                 counter = registry._lock_counter(session, entry.series, year)
+                if key is not None:
+                    found = session.scalars(select(FilingRow).join(
+                        DocumentRow, DocumentRow.id == FilingRow.receipt_id).where(
+                        DocumentRow.idempotency_key == key)).one_or_none()
+                    if found is not None:
+                        return self._same_filer(self._filed(session, found), doc)
                 number = counter.last_number + 1
                 printed = printed_number(entry.series, number, year)
                 built = registry._build(
                     lambda n, formatted: build(n, printed, moment), number,
                     format_number(number, year))
                 receipt = registry.record_reserved(
-                    session, entry.series, year, number, receipt_form, built, actor=name,
+                    session, entry.series, year, number, receipt_form, built, key=key,
+                    actor=name,
                     detail=f"Protocolo nº {format_number(number, year)}, série "
                     f"{entry.series}: requerimento «{entry.form}» recebido.")
                 counter.last_number = number
@@ -269,6 +294,9 @@ class Filings:
                 session.flush()
                 filed = self._filed(session, row)
         except Conflict as conflict:
+            earlier = None if key is None else self._by_key(key, doc)
+            if earlier is not None:
+                return earlier
             raise LavraError(
                 f"Não foi possível protocolar o requerimento: {conflict.what}. Nenhum número "
                 "de protocolo foi consumido; envie de novo.") from None
@@ -280,6 +308,55 @@ class Filings:
                 select(FilingRow).where(FilingRow.protocol == " ".join(protocol.split()))
             ).one_or_none()
             return None if row is None else self._filed(session, row)
+
+    def find(self, protocol: str, cpf_cnpj: str, *, series: str) -> Filed | None:
+        """The filing of protocol ``protocol`` (``PROT nº 0001/2026``, ``PROT 0001/2026``
+        or ``0001/2026``, of ``series``) filed by ``cpf_cnpj`` (masked or digits); None
+        when either is unknown or they do not belong together (the same answer, so that
+        the pair cannot be used to learn which protocols exist)."""
+        printed = parse_protocol(protocol, series)
+        try:
+            doc = normalize_cpf_cnpj(cpf_cnpj)
+        except InputError:
+            doc = None
+        found = None if printed is None else self.by_protocol(printed)
+        if found is None or doc is None:
+            return None
+        return found if hmac.compare_digest(found.cpf_cnpj, doc) else None
+
+    def acts(self, filed: Filed) -> tuple[IssuedRecord, ...]:
+        """The registry's documents tied to the filing's processo (an act whose data names
+        the processo's number, :class:`lavra.registry.effects.InProcesso`), its receipt
+        left out, cancelled ones included (the caller says so), in the order issued."""
+        with self.registry._read() as session:
+            rows = session.scalars(
+                select(DocumentRow).join(ProcessoActRow,
+                                         ProcessoActRow.document_id == DocumentRow.id)
+                .join(ProcessoRow, ProcessoRow.id == ProcessoActRow.processo_id)
+                .where(ProcessoRow.numero == filed.processo,
+                       DocumentRow.id != filed.receipt.id)
+                .order_by(DocumentRow.issued_at, DocumentRow.id)).all()
+            return tuple(record_of(row) for row in rows)
+
+    def by_token(self, token: str, cpf_cnpj: str) -> Filed | None:
+        """The filing sent earlier with the idempotency ``token`` by ``cpf_cnpj``."""
+        key = _token_key(token)
+        return None if key is None else self._by_key(key, normalize_cpf_cnpj(cpf_cnpj))
+
+    def _by_key(self, key: str, doc: str) -> Filed | None:
+        with self.registry._read() as session:
+            row = session.scalars(select(FilingRow).join(
+                DocumentRow, DocumentRow.id == FilingRow.receipt_id).where(
+                DocumentRow.idempotency_key == key)).one_or_none()
+            return None if row is None else self._same_filer(self._filed(session, row), doc)
+
+    @staticmethod
+    def _same_filer(filed: Filed, doc: str) -> Filed:
+        if filed.cpf_cnpj != doc:
+            raise InputError(
+                "Este formulário de protocolo já foi enviado por outro requerente. Abra o "
+                "requerimento de novo e protocole-o.", field="/documento")
+        return filed
 
     def by_receipt(self, document_id: int) -> Filed | None:
         """The filing whose receipt is the registry's document ``document_id``."""
@@ -310,6 +387,32 @@ class Filings:
             complete=row.complete, pending=tuple(row.pending), processo=processo.numero,
             licence=licence, receipt=record_of(receipt),
             attachments=tuple(_stored(a) for a in attachments))
+
+
+_PROTOCOL = re.compile(
+    r"(?:(?P<series>[A-Z][A-Z0-9-]{0,38})\s*(?:N\s*[º°O.]\s*\.?\s*)?)?"
+    r"(?P<number>\d{1,6})\s*/\s*(?P<year>\d{4})")
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,100}")
+
+
+def parse_protocol(text: str, series: str) -> str | None:
+    """``PROT nº 0001/2026`` from what a person types (``PROT nº 0001/2026``, ``PROT
+    0001/2026``, ``prot n. 1/2026``, ``0001/2026``); None when it is no protocol of
+    ``series``."""
+    found = _PROTOCOL.fullmatch(" ".join(str(text).split()).upper())
+    if found is None or (found.group("series") or series) != series:
+        return None
+    number, year = int(found.group("number")), int(found.group("year"))
+    return printed_number(series, number, year) if number > 0 else None
+
+
+def _token_key(token: str | None) -> str | None:
+    if token is None or token == "":
+        return None
+    if not _TOKEN.fullmatch(token):
+        raise InputError("O formulário de protocolo está incompleto. Abra o requerimento de "
+                         "novo e protocole-o.", field="/token")
+    return f"protocolo:{token}"
 
 
 def _stored(row: FilingAttachmentRow) -> StoredAttachment:

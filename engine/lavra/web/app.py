@@ -44,6 +44,7 @@ from lavra.web import (
     pages_public,
     pages_queue,
     pages_staff,
+    pages_tracking,
     pages_values,
 )
 from lavra.web.batchjobs import BatchBusy
@@ -402,6 +403,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     app.include_router(api.router)
     app.include_router(pages_filing.router)
+    app.include_router(pages_tracking.router)
     app.include_router(pages_public.router)
     app.include_router(pages_staff.router)
     app.include_router(pages_drafts.router)

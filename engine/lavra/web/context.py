@@ -25,7 +25,7 @@ from lavra.render.fillable.schema import inline_refs
 from lavra.signers import Signers
 from lavra.web.formmodel import CitationView
 from lavra.web.sandbox import Limits, MiB
-from lavra.web.throttle import LoginThrottle
+from lavra.web.throttle import LoginThrottle, WindowThrottle
 from lavra.web.users import UserStore
 
 SECRET_ENV = "LAVRA_WEB_SEGREDO"
@@ -170,9 +170,11 @@ class WebContext:
         self._issuer = issuer
         self.render_lock = threading.Lock()
         self.throttle = LoginThrottle()
-        #: Filings counted per CPF/CNPJ and address: past a few in a row, each further
-        #: one waits (the same back-off as failed logins).
-        self.filing_throttle = LoginThrottle()
+        #: Filings counted per CPF/CNPJ and address in a sliding hour (5 and 30).
+        self.filing_throttle = WindowThrottle()
+        #: Failed look-ups on the tracking page, per protocol and address (the login's
+        #: back-off): guessing a protocol's CPF/CNPJ soon waits.
+        self.tracking_throttle = LoginThrottle()
         self._citations: dict[str, CitationView] = {}
         self._schemas: dict[str, dict[str, Any]] = {}
 

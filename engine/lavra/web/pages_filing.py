@@ -7,11 +7,17 @@ receives it (multipart): the attachments are checked (size per file and per fili
 type read from the bytes; PDFs opened in the sandbox), the requerimento is protocolled
 (:class:`lavra.filing.FilingDesk`) and the person is sent to the protocol's page, with
 the receipt to download. Nothing is written when anything is refused.
+
+The filing page carries an idempotency token (hidden field ``token``, issued with the
+page): a second send of the same page (a double click, a resent request) is shown the
+first protocol (``/protocolo/{código}?repetido=1``), not given a new number. Filings
+count per CPF/CNPJ and address in a sliding hour (:data:`lavra.web.throttle.FILING_PER_HOLDER`).
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,7 +54,7 @@ def _items(ctx: WebContext, form_id: str, data: Mapping[str, Any], report: Any
 
 
 def _filing_page(request: Request, form: Any, data: Mapping[str, Any], values: Mapping[
-        str, str], errors: Mapping[str, str], status: int = 200) -> Response:
+        str, str], errors: Mapping[str, str], status: int = 200, token: str = "") -> Response:
     ctx = context_of(request)
     report = ctx.engine.check(form.id, dict(data))
     return page(request, "protocolar.html", {
@@ -58,6 +64,7 @@ def _filing_page(request: Request, form: Any, data: Mapping[str, Any], values: M
         "pendencias": [item.message for item in report.items if item.pending],
         "valores": values,
         "erros": errors,
+        "token": token or secrets.token_urlsafe(24),
         "limite_arquivo": ctx.settings.max_attachment_bytes // (1024 * 1024),
         "limite_total": ctx.settings.max_filing_bytes // (1024 * 1024),
     }, status)
@@ -130,6 +137,16 @@ async def confirm(request: Request, form_id: str) -> Response:
         return page(request, "erro.html", {"mensagem": error_message(error)}, 422)
     values = {k: str(posted.get(k) or "").strip()[:300] for k in ("nome", "documento",
                                                                    "licenca")}
+    token = str(posted.get("token") or "")[:100]
+    desk = FilingDesk(ctx.require_issuer())
+    if token and (is_cpf(values["documento"]) or is_cnpj(values["documento"])):
+        try:
+            earlier = await run_in_threadpool(desk.filings.by_token, token,
+                                              values["documento"])
+        except InputError as error:
+            return page(request, "erro.html", {"mensagem": error_message(error)}, 422)
+        if earlier is not None:
+            return redirect(f"/protocolo/{earlier.receipt.verification_code}?repetido=1")
     errors: dict[str, str] = {}
     if not values["nome"]:
         errors["nome"] = "Informe o nome do requerente."
@@ -153,14 +170,14 @@ async def confirm(request: Request, form_id: str) -> Response:
             errors["anexos"] = (f"Muitos protocolos seguidos deste requerente ou desta rede. "
                                 f"Aguarde {wait} segundos e envie de novo.")
     if errors:
-        return await run_in_threadpool(_filing_page, request, form, data, values, errors, 422)
-    desk = FilingDesk(ctx.require_issuer())
+        return await run_in_threadpool(_filing_page, request, form, data, values, errors, 422,
+                                       token)
 
     def file() -> Any:
         with ctx.render_lock:
             return desk.file(form.id, data, cpf_cnpj=doc, name=values["nome"],
                              attachments=attachments, item_titles=items,
-                             licence=values["licenca"] or None,
+                             licence=values["licenca"] or None, token=token or None,
                              limits={"max_attachment_bytes": ctx.settings.max_attachment_bytes,
                                      "max_total_bytes": ctx.settings.max_filing_bytes})
 
@@ -171,8 +188,8 @@ async def confirm(request: Request, form_id: str) -> Response:
         key = _FILE_PREFIX + (error.field or "") if error.field in items else (
             field if field in ("licenca", "nome", "documento") else "anexos")
         return await run_in_threadpool(_filing_page, request, form, data, values,
-                                       {key: error_message(error)}, 422)
-    ctx.filing_throttle.failed(doc, address)
+                                       {key: error_message(error)}, 422, token)
+    ctx.filing_throttle.record(doc, address)
     return redirect(f"/protocolo/{filed.receipt.verification_code}")
 
 
@@ -190,4 +207,5 @@ async def protocol_page(request: Request, code: str) -> Response:
     return page(request, "protocolo.html", {
         "protocolo": filed, "titulo_formulario": ctx.form_title(filed.form),
         "documento": mask_doc(filed.cpf_cnpj),
+        "repetido": request.query_params.get("repetido") == "1",
     })

@@ -86,3 +86,57 @@ class LoginThrottle:
         cutoff = now - 2 * ACCOUNT_POLICY.cap
         for key in [k for k, (_, last) in self._failures.items() if last < cutoff]:
             del self._failures[key]
+
+
+@dataclass(frozen=True)
+class Window:
+    """At most ``limit`` events per key in any ``seconds`` (a sliding window)."""
+
+    limit: int
+    seconds: float = 3600.0
+
+
+#: Filings: 5 per CPF/CNPJ and 30 per address in any hour (README, "applicant's flow").
+FILING_PER_HOLDER = Window(limit=5)
+FILING_PER_ADDRESS = Window(limit=30)
+
+
+class WindowThrottle:
+    """Counts events per key (``doc:…``, ``ip:…``) in a sliding window and forgets them
+    when they leave it: past ``limit`` in the window, the next waits until the oldest
+    falls out. In memory, per web process, as :class:`LoginThrottle`."""
+
+    def __init__(self, per_holder: Window = FILING_PER_HOLDER,
+                 per_address: Window = FILING_PER_ADDRESS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._policies = (per_holder, per_address)
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._events: dict[str, list[float]] = {}
+
+    def _keys(self, holder: str, address: str) -> tuple[tuple[str, Window], ...]:
+        return ((f"doc:{holder}", self._policies[0]),
+                (f"ip:{address_key(address)}", self._policies[1]))
+
+    def wait_seconds(self, holder: str, address: str) -> int:
+        """Seconds until another event is allowed (0: allowed now)."""
+        now = self._clock()
+        wait = 0.0
+        with self._lock:
+            for key, window in self._keys(holder, address):
+                recent = [t for t in self._events.get(key, []) if t > now - window.seconds]
+                if len(recent) >= window.limit:
+                    wait = max(wait, recent[-window.limit] + window.seconds - now)
+        return int(wait + 0.999) if wait > 0 else 0
+
+    def record(self, holder: str, address: str) -> None:
+        now = self._clock()
+        with self._lock:
+            if len(self._events) > _MAX_KEYS:
+                longest = max(window.seconds for window in self._policies)
+                for key in [k for k, times in self._events.items()
+                            if times[-1] <= now - longest]:
+                    del self._events[key]
+            for key, window in self._keys(holder, address):
+                recent = [t for t in self._events.get(key, []) if t > now - window.seconds]
+                self._events[key] = [*recent, now][-window.limit:]

@@ -1,0 +1,120 @@
+"""Following a filed requerimento (/acompanhar): status, the acts of its processo, no
+enumeration of protocols."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+from webhelpers import REQ, csrf_of, example
+
+from lavra.registry.filings import Filings, parse_protocol
+from lavra.web import WebContext
+
+CNPJ = "65.563.842/0001-05"
+OTHER_CPF = "529.982.247-25"
+
+
+def _file(client: TestClient) -> str:
+    """Files the example requerimento without its cartão CNPJ; its protocol number."""
+    data = example(REQ)
+    data["documentos"]["cartao_cnpj"] = {"apresentado": False}
+    token = csrf_of(client, f"/requerimentos/{REQ}")
+    fields = {"csrf": token, "dados": json.dumps(data, ensure_ascii=False),
+              "nome": "Viação Exemplo de Fretamento Ltda.", "documento": CNPJ,
+              "confirmo": "sim"}
+    response = client.post(f"/requerimentos/{REQ}/protocolar/confirmar", data=fields,
+                           follow_redirects=False)
+    assert response.status_code == 303, response.text[:800]
+    shown = client.get(response.headers["location"]).text
+    found = re.search(r'id="numero-protocolo">([^<]+)<', shown)
+    assert found is not None
+    return found.group(1)
+
+
+def _track(client: TestClient, protocol: str, doc: str) -> Any:
+    token = csrf_of(client, "/acompanhar")
+    return client.post("/acompanhar", data={"csrf": token, "protocolo": protocol,
+                                            "documento": doc})
+
+
+def _text(html: str, ident: str) -> str:
+    found = re.search(rf'id="{ident}"[^>]*>(.*?)</', html, re.S)
+    assert found is not None, ident
+    return " ".join(re.sub(r"<[^>]+>", "", found.group(1)).split())
+
+
+def test_parse_protocol() -> None:
+    for typed in ("PROT nº 0001/2026", "PROT 0001/2026", "0001/2026", " prot  n. 1 / 2026 ",
+                  "PROT Nº 0001/2026"):
+        assert parse_protocol(typed, "PROT") == "PROT nº 0001/2026", typed
+    for typed in ("ALV-FRET nº 0001/2026", "0000/2026", "abc", "1/26"):
+        assert parse_protocol(typed, "PROT") is None, typed
+
+
+def test_track_received_then_decided(client: TestClient, web_context: WebContext) -> None:
+    protocol = _file(client)
+    short = protocol.removeprefix("PROT nº ")
+    filed = Filings(web_context.registry).by_protocol(protocol)
+    assert filed is not None and filed.pending
+
+    response = _track(client, short, "65563842000105")  # the number alone, CNPJ digits
+    assert response.status_code == 200, response.text[:800]
+    assert _text(response.text, "situacao") == "recebido"
+    assert _text(response.text, "protocolado-em").startswith(
+        filed.filed_at_local.strftime("%d/%m/%Y %H:%M"))
+    assert web_context.form_title(REQ) in response.text
+    items = re.findall(r"<li>([^<]+)</li>", response.text.split('id="pendencias"')[1])
+    assert items and items[0].strip() == filed.pending[0]
+    assert 'id="atos"' not in response.text
+
+    # A wrong pair answers as an unknown protocol: same status, same message.
+    wrong = _track(client, protocol, OTHER_CPF)
+    unknown = _track(client, "PROT nº 9999/2026", CNPJ)
+    assert wrong.status_code == unknown.status_code == 404
+    assert _text(wrong.text, "erro-consulta") == _text(unknown.text, "erro-consulta")
+    assert 'id="situacao"' not in wrong.text and filed.name not in wrong.text
+
+    # The refusal issued in the processo shows, with its links and its appeal.
+    data = json.loads((web_context.config.pack_dir / "forms" / "decisao-indeferimento" /
+                       "exemplo.json").read_text(encoding="utf-8"))
+    data["processo"]["numero"] = protocol
+    refusal = web_context.require_issuer().issue("decisao-indeferimento", data).record
+    response = _track(client, f"PROT {short}", CNPJ)  # masked CNPJ, series without "nº"
+    assert response.status_code == 200
+    assert _text(response.text, "situacao") == "decidido"
+    acts = response.text.split('id="atos"')[1]
+    assert refusal.printed in acts
+    code = refusal.verification_code
+    assert f'href="/verificar/{code}"' in acts
+    assert f'href="/verificar/{code}/documento.pdf"' in acts
+    appeal = re.search(r'class="recurso"><strong>Recurso:</strong>([^<]+)<', acts)
+    assert appeal is not None
+    # The example refuses an inscription: art. 11, 5 days, to the Prefeito.
+    assert "5 (cinco) dias" in appeal.group(1) and "Prefeito Municipal" in appeal.group(1)
+    assert client.get(f"/verificar/{code}/documento.pdf").content.startswith(b"%PDF-")
+
+
+def test_guessing_is_throttled(client: TestClient, web_context: WebContext) -> None:
+    web_context.tracking_throttle = type(web_context.tracking_throttle)()
+    statuses = [_track(client, "PROT nº 8888/2026", f"000.000.001-{n:02d}").status_code
+                for n in range(5)]
+    assert statuses[:3] == [404, 404, 404] and 429 in statuses[3:]
+    blocked = _track(client, "8888/2026", "000.000.001-91")  # same protocol, other form
+    assert blocked.status_code == 429 and "Aguarde" in blocked.text
+
+
+def test_status_of_the_processo() -> None:
+    from lavra.web.pages_tracking import ActView, status_of
+
+    def act(*, notice: bool, cancelled: bool = False) -> ActView:
+        return ActView(title="t", printed="X nº 0001/2026", issued_on="01/06/2026", code="c",
+                       cancelled=cancelled, has_pdf=True, notice=notice, last_day=None,
+                       appeal=None)
+
+    assert status_of(()) == "recebido"
+    assert status_of((act(notice=False, cancelled=True),)) == "recebido"
+    assert status_of((act(notice=True),)) == "pendente"
+    assert status_of((act(notice=True), act(notice=False))) == "decidido"
