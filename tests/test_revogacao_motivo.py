@@ -228,3 +228,18 @@ def test_the_motive_is_required_and_written_out(engine: Engine) -> None:
               "/hipotese/motivo/fundamentos_juridicos")
     assert item.status is Status.INVALID
     assert "explícita, clara e congruente" in item.message
+
+
+@pytest.mark.parametrize(("grounds", "act"), [
+    (["motivo_fundamentado"], "(art. 3º da Lei nº 4.515/2007)"),
+    (["terceira_multa"], "(art. 3º e art. 23, III, da Lei nº 4.515/2007)"),
+    (["veiculo_outro_condutor"], "(art. 3º, art. 9º, § 2º, II, e art. 23, III, da Lei nº"),
+    (["motivo_fundamentado", "auxiliar_veiculo_irregular"],
+     "(art. 3º, art. 9º, § 2º, I, e art. 23, III, da Lei nº"),
+])
+def test_the_notice_cites_the_sanction_only_for_the_penalty_grounds(
+    engine: Engine, grounds: list[str], act: str
+) -> None:
+    data = notice(engine, "ALV-ESC nº 0007/2026", grounds)
+    computed = engine.prepare(NOT_REV, data, issued_on=NOTICE_DAY).computed
+    assert f"pode resultar na revogação do alvará {act}" in computed["ato"]

@@ -194,6 +194,9 @@ PROCEEDING = due_process.Proceeding(
     grounds=tuple((k, c, label) for k, (c, _, label) in GROUNDS.items()),
     adverse="revogação do alvará",
     adverse_basis=(REVOCABLE,),
+    # The penalty grounds are revoked under art. 23, III, too; the motivo fundamentado
+    # under art. 3º alone (MOTIVE_READING).
+    ground_basis=tuple((k, (REVOCATION,)) for k in GROUNDS if k != MOTIVE),
 )
 
 IMPLEMENTED: tuple[str, ...] = (
