@@ -350,15 +350,20 @@ def test_a_refusal_counts_its_appeal_from_the_recorded_ciencia(
 @pytest.mark.parametrize(
     ("form", "series", "citation", "days"),
     [("decisao-cassacao-fretamento", "CAS-FRET", "fretamento#art24", 15),
-     ("decisao-revogacao-alvara", "REV-ESC", "transporte-escolar#art26", 10)],
+     ("decisao-revogacao-alvara", "REV-ESC", "transporte-escolar#art26", 10),
+     # the revocation by motivo fundamentado (art. 3º) is no penalty: Lei 9.784, art. 59
+     ("decisao-revogacao-alvara", "REV-ESC", "lei-9784-1999#art59", 10)],
 )
 def test_cassation_and_revocation_take_the_ciencia_recorded_after_the_signature(
         registry: Registry, content: Content, form: str, series: str, citation: str,
         days: int) -> None:
-    """Their ciência line is blank: the ciência is recorded on the entry, once."""
-    _issued(registry, form=form, series=series,
-            at=datetime(2026, 12, 5, 20, 17, tzinfo=LOCAL_TZ),  # Saturday 05/12, 20:17
-            data={"ciencia": {"nome": "Carlos Exemplo Souza"}})
+    """Their ciência line is blank: the ciência is recorded on the entry, once. The
+    revocation's deadline is the appeal of its ground, as its basis says."""
+    ident = _issued(registry, form=form, series=series,
+                    at=datetime(2026, 12, 5, 20, 17, tzinfo=LOCAL_TZ),  # Saturday 20:17
+                    data={"ciencia": {"nome": "Carlos Exemplo Souza"}})
+    if series == "REV-ESC":
+        _with_basis(registry, ident, ["transporte-escolar#art3", citation])
     recorder = FactRecorder(registry, content)
     record = recorder.document(f"{series} nº 0001/2026")
     assert recorder.deadlines(record) == ()

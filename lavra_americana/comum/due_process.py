@@ -97,7 +97,9 @@ class Proceeding:
     one ``numero``); ``grounds``: each ground's key, its citation and its label, as the
     notice accuses and the decision applies them; ``adverse``: the act that may follow,
     without its article, as the notice states it ("cassação do …"), and
-    ``adverse_basis`` its citations.
+    ``adverse_basis`` its citations; ``ground_basis``: the citations the adverse act adds
+    for some grounds (key → citations), when a ground's own provision is not the
+    sanction's.
     """
 
     deadline: str
@@ -111,6 +113,7 @@ class Proceeding:
     grounds: tuple[tuple[str, str, str], ...] = ()
     adverse: str = ""
     adverse_basis: tuple[str, ...] = ()
+    ground_basis: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def party_subject(self) -> str:

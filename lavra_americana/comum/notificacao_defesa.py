@@ -103,7 +103,9 @@ def notificacao_defesa(request: ComputeInput) -> Computed:
         items.extend(after_issue(on, request.issued_on, NOTICE_DATE, "data da notificação",
                                  key))
     grounds = _grounds(data, proceeding, laws)
-    cited = [g["dispositivo"] for g in grounds]
+    keys = {g["chave"] for g in grounds}
+    cited = [g["dispositivo"] for g in grounds] + [
+        c for key, extra in proceeding.ground_basis if key in keys for c in extra]
     adverse = (
         f"Apurados os fatos, o processo pode resultar na {proceeding.adverse} "
         f"({cite_many(laws, *in_legal_order([*proceeding.adverse_basis, *cited], laws))})."

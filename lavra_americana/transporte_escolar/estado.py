@@ -12,7 +12,8 @@ record (:mod:`lavra.registry.state`).
   alvará rests on the titular's; the publicity authorisation (art. 18) and the
   temporary licence for a substitute vehicle (art. 5º) too: each ends with the alvará.
 - Art. 4º, caput: the special licence of a vehicle licensed in another municipality.
-- Art. 23, III: the revogação ends the alvará; art. 13: the vacância too.
+- Art. 23, III, and art. 3º (motivo fundamentado): the revogação ends the alvará;
+  art. 13: the vacância too.
 - Art. 13, § 6º: the semiannual revalidation is recorded on the alvará (its day).
 - Art. 15: the transfer moves the licence to the cessionário, with the vehicle; its
   § 2º bars the cedente from another licence for 3 years from the transfer (the
@@ -111,6 +112,17 @@ def _ending(status: LicenceStatus, citation: str) -> EffectsOf:
     return effects
 
 
+_REVOKED_BY_PENALTY = _ending(LicenceStatus.REVOKED, "transporte-escolar#art23_inc3")
+_REVOKED_BY_MOTIVE = _ending(LicenceStatus.REVOKED, "transporte-escolar#art3")
+
+
+def revogacao(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art23_inc3 (a penalty) or transporte-escolar#art3 (motivo
+    fundamentado): the alvará becomes revogado."""
+    by_motive = text_at(act.data, "/hipotese/tipo") == "motivo_fundamentado"
+    return (_REVOKED_BY_MOTIVE if by_motive else _REVOKED_BY_PENALTY)(act)
+
+
 def transferencia(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art15: the licence to the cessionário; § 2º bars the cedente."""
     effects: list[Effect] = [*processo(act)]
@@ -173,7 +185,7 @@ EFFECTS: Mapping[str, EffectsOf] = {
         "/alvara/numero", "transporte-escolar#art5", vehicle="/veiculo_substituto",
         driver="/condutor_veiculo_substituto"),
     "licenca-especial-escolar": licenca_especial,
-    "decisao-revogacao-alvara": _ending(LicenceStatus.REVOKED, "transporte-escolar#art23_inc3"),
+    "decisao-revogacao-alvara": revogacao,
     "declaracao-vacancia": _ending(LicenceStatus.VACATED, "transporte-escolar#art13"),
     "termo-transferencia-licenca": transferencia,
     "termo-revalidacao-semestral": revalidacao,

@@ -12,7 +12,10 @@ Who decides. The alvará is expedido by the SETRANSV (arts. 2º and 3º: "podend
     ``secretario-transportes``), never the field agent's: the agent's auto records the
     case and says the proceeding lies (:mod:`lavra_americana.transporte_escolar.
     auto_infracao`); the Prefeito decides the appeal (``decisao-recurso-prefeito``).
-The grounds (``/hipotese``), each with the autos that prove it, checked in the registry
+The grounds (``/hipotese``): the revocation by motivo fundamentado (art. 3º,
+    ``motivo_fundamentado``: the motive written out, no auto, the appeal of Lei nº
+    9.784/1999 — MOTIVE_READING beside ``GROUNDS``), and the three penalty grounds,
+    each with the autos that prove it, checked in the registry
     (each auto exists, is not cancelled, is of the same driver — CPF — and not dated
     after the decision; without the registry's record the ground is *missing*, never
     met):
@@ -39,16 +42,19 @@ Due process (:func:`lavra_americana.comum.due_process.defence`, deadline
     read from the registry by its number — the same driver (CPF), process and alvará,
     the ground applied accused in it, its ciência recorded on its entry — and must come
     after the last infraction it accuses (it cannot accuse what had not happened).
-The appeal (arts. 25 and 26): to the Prefeito, in a single instance, within 10 days from
-    the ciência of the punishment; the rule (the period from the ciência), never a last
-    day: the ciência comes after the signature, and a ciência date typed in the data is
-    *invalid* (the registry counts the last day from the ciência recorded later); the
-    Secretaria may reconsider while no appeal is decided (art. 27).
+The appeal of the penalty grounds (arts. 25 and 26): to the Prefeito, in a single
+    instance, within 10 days from the ciência of the punishment (for the motivo
+    fundamentado, Lei nº 9.784/1999, arts. 56 and 59: MOTIVE_READING); the rule (the
+    period from the ciência), never a last day: the ciência comes after the signature,
+    and a ciência date typed in the data is *invalid* (the registry counts the last day
+    from the ciência recorded later); the Secretaria may reconsider while no appeal is
+    decided (art. 27).
 No future facts: a decision, a notice or a defence dated after the moment of issue is
     *invalid* (:func:`lavra_americana.comum.computing.fact_after_issue`).
 
-Every earlier act is printed with its series, as the registry prints it ("Auto de
-Infração AIE-ESC nº 0003/2026").
+The autos and the count of the third fine are in
+:mod:`lavra_americana.transporte_escolar.revogacao_autos`. Every earlier act is printed
+with its series, as the registry prints it ("Auto de Infração AIE-ESC nº 0003/2026").
 """
 
 from __future__ import annotations
@@ -56,8 +62,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
-
-from babel.lists import format_list
 
 from lavra.checking.computations import (
     Computation,
@@ -71,24 +75,25 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
-from lavra.errors import LavraError
 from lavra.inputs import pointers
-from lavra.inputs.formats import unmask
-from lavra.inputs.reading import maybe_date
 from lavra.law.model import resolve
 from lavra.textutil import format_date
 from lavra_americana.comum import due_process
-from lavra_americana.comum.citing import numbered, short
+from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import (
     appeal_from_ciencia,
     data_of,
     date_at,
     fact_after_issue,
 )
-from lavra_americana.comum.infractions import PriorInfraction
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.comum.validity import bare_number, parent_act_items
-from lavra_americana.transporte_escolar.penalties import SanctionKind, escolar_sanction
+from lavra_americana.transporte_escolar.revogacao_autos import (
+    auto_rows,
+    laws_of,
+    same,
+    third_fine,
+)
 
 __all__ = ["COMPUTATIONS", "FORM", "IMPLEMENTED", "decisao_revogacao_alvara"]
 
@@ -101,6 +106,13 @@ REPEAT = f"{ESC}#art23_par1u"
 APPEAL = f"{ESC}#art25"
 APPEAL_DEADLINE = f"{ESC}#art26"
 RECONSIDER = f"{ESC}#art27"
+FEDERAL = "lei-9784-1999"
+MOTIVATION = f"{FEDERAL}#art50"
+MOTIVATION_CLEAR = f"{FEDERAL}#art50_par1"
+FEDERAL_APPEAL = f"{FEDERAL}#art56"
+FEDERAL_RECONSIDER = f"{FEDERAL}#art56_par1"
+FEDERAL_APPEAL_DEADLINE = f"{FEDERAL}#art59"
+MOTIVE = "motivo_fundamentado"
 
 CONDITION = "/condutor/condicao"
 HOLDER_CPF = "/condutor/cpf"
@@ -108,6 +120,8 @@ ALVARA_NUMBER = "/alvara/numero"
 PLATE = "/veiculo/placa"
 GROUND = "/hipotese/tipo"
 AUTOS = "/hipotese/autos"
+MOTIVE_FACTS = "/hipotese/motivo/fatos"
+MOTIVE_LAW = "/hipotese/motivo/fundamentos_juridicos"
 CIENCIA_DATE = "/ciencia/data"
 DECISION_DATE = due_process.DECISION_DATE
 
@@ -129,9 +143,49 @@ GROUNDS: Mapping[str, tuple[str, str | None, str]] = {
         "titular",
         "Veículo escolar dirigido por condutor que não o titular ou o auxiliar",
     ),
+    MOTIVE: (REVOCABLE, None, "Revogação por motivo fundamentado"),
 }
 """Each ground: its provision, the condition of the driver it reaches (None: either),
-the subtitle of the decision."""
+the subtitle of the decision.
+
+MOTIVE_READING (art. 3º: the alvará "podendo ser revogado ou modificado a qualquer tempo,
+por motivo fundamentado"). Art. 3º is a ground of its own, beside the three penalty
+grounds of art. 23, III (which names only "as hipóteses do art. 9º, § 2º" and "após a
+terceira multa"): a revocation for a reason of the administration's that is no
+infraction. Reading kept:
+
+- It is not a penalty. Chapter "Das penalidades e recursos" (arts. 23 to 27) lists the
+  sanctions and gives their appeal (arts. 25 and 26: "das penalidades", to the Prefeito,
+  in a single instance, within 10 days "da ciência da punição"); art. 3º sits among the
+  rules of the alvará itself. So no auto de infração founds it (``/hipotese/autos`` is
+  refused by the schema), and the appeal is not that of arts. 25 and 26: the municipal
+  law gives none for art. 3º, and Lei nº 9.784/1999, applied where the municipal law is
+  silent (as the pack applies it to the vacância and the indeferimentos), gives it —
+  10 days from the ciência (art. 59), addressed to the Secretário who decided, who, if
+  he does not reconsider within 5 days, forwards it to the Prefeito (art. 56, caput and
+  § 1º).
+- It takes away a right the administration granted, so it is decided in a proceeding
+  like the penalty grounds: the same notice (``notificacao-defesa-revogacao``, the
+  ground accused), ciência, defence or lapse of its 10-day period (Constituição Federal,
+  art. 5º, LV; Lei nº 9.784/1999, arts. 26 to 28; the same row of the deadline table
+  as the penalty grounds, art. 44 of Lei nº 9.784/1999 by analogy), and it has the same
+  effect: the alvará is revoked.
+- "Motivo fundamentado" is the whole of its condition, so the motive is required and
+  written out (``/hipotese/motivo``): the facts and the legal grounds, each substantial
+  (Lei nº 9.784/1999, art. 50, I — an act that "neguem, limitem ou afetem direitos" — and
+  § 1º: "explícita, clara e congruente"), printed in the decision. lavra checks that it
+  is there and is not a word or two; whether it is congruent is the Secretário's to
+  judge and the appeal's to review.
+
+"Modificado" (art. 3º) is not a separate act. What an alvará holds that can change has
+its own act with its own rule and its declared effect on the licence state: the vehicle
+(art. 17, § 1º, the termo of change of vehicle), the holder (art. 15, the termo of
+transfer), the auxiliary driver (art. 9º, his alvará), a substitute driver or vehicle
+(arts. 4º and 5º, the licenças temporárias), the publicity (art. 18) and the validity
+(art. 13, the renewal). A generic "modificação" with free content would change a
+licence with no rule lavra could check and no effect it could declare; a change the
+law does not name is made by revoking under art. 3º, with its motive, and issuing the
+act the law does name."""
 
 NOTICE_FORM = "notificacao-defesa-revogacao"
 PROCEEDING = due_process.Proceeding(
@@ -139,7 +193,10 @@ PROCEEDING = due_process.Proceeding(
     notice_form=NOTICE_FORM, party_field=HOLDER_CPF, licence_field=ALVARA_NUMBER,
     grounds=tuple((k, c, label) for k, (c, _, label) in GROUNDS.items()),
     adverse="revogação do alvará",
-    adverse_basis=(REVOCABLE, REVOCATION),
+    adverse_basis=(REVOCABLE,),
+    # The penalty grounds are revoked under art. 23, III, too; the motivo fundamentado
+    # under art. 3º alone (MOTIVE_READING).
+    ground_basis=tuple((k, (REVOCATION,)) for k in GROUNDS if k != MOTIVE),
 )
 
 IMPLEMENTED: tuple[str, ...] = (
@@ -151,199 +208,21 @@ IMPLEMENTED: tuple[str, ...] = (
     APPEAL,
     APPEAL_DEADLINE,
     RECONSIDER,
+    MOTIVATION,
+    f"{FEDERAL}#art50_inc1",
+    MOTIVATION_CLEAR,
 )
 """Citations this decision applies (coverage): the revocation (art. 3º; art. 9º, § 2º;
-art. 23, III), the appeal (arts. 25, 26) and the reconsideration (art. 27)."""
-
-
-def _same(a: Any, b: Any) -> bool | None:
-    first, second = clean_text(a), clean_text(b)
-    if first is None or second is None:
-        return None
-    return unmask(first) == unmask(second)
-
-
-def _auto_rows(
-    request: ComputeInput, data: Mapping[str, Any], on: date, citation: str
-) -> tuple[list[dict[str, Any]], list[PriorInfraction], list[Item]]:
-    """The autos of the ground, each checked in the registry (module docstring)."""
-    listed = pointers.get(data, AUTOS)
-    rows: list[dict[str, Any]] = []
-    infractions: list[PriorInfraction] = []
-    items: list[Item] = []
-    if not isinstance(listed, list):
-        return rows, infractions, items
-    cpf = pointers.get(data, HOLDER_CPF)
-    for index, entry in enumerate(listed):
-        number = clean_text(entry.get("numero")) if isinstance(entry, Mapping) else None
-        if number is None:
-            continue
-        field = f"{AUTOS}/{index}/numero"
-        found: PriorRecord | None = (
-            None if request.history is None else request.history.document(AUTO_FORM, number)
-        )
-        row: dict[str, Any] = {"numero": number, "data_infracao": None, "dispositivos": []}
-        rows.append(row)
-        if found is None:
-            items.append(
-                item_at(
-                    field,
-                    Status.MISSING,
-                    f"O {numbered('Auto de Infração', number)} não consta do registro de "
-                    "documentos emitidos: sem conferir no registro que ele existe, não foi "
-                    "cancelado e é deste condutor, a revogação não pode nele se fundar.",
-                    citation,
-                )
-            )
-            continue
-        label = f"O Auto de Infração {found.printed}"
-        row["numero"] = found.printed
-        infraction = maybe_date(pointers.get(found.data, "/ocorrencia/data"))
-        row["data_infracao"] = infraction
-        cited: list[str] = [
-            str(i["dispositivo"])
-            for i in pointers.get(found.data, "/infracoes") or []
-            if isinstance(i, Mapping) and isinstance(i.get("dispositivo"), str)
-        ]
-        row["dispositivos"] = [short(_laws(request), c) for c in cited if "#" in c]
-        problems: list[str] = []
-        if found.cancelled:
-            reason = f" ({found.cancel_reason})" if found.cancel_reason else ""
-            problems.append(f"{label} foi cancelado{reason}: não subsiste.")
-        if _same(pointers.get(found.data, HOLDER_CPF), cpf) is False:
-            problems.append(f"{label} foi lavrado contra outro condutor (outro CPF).")
-        if infraction is not None and infraction > on:
-            problems.append(
-                f"{label} registra infração de {format_date(infraction)}, posterior à data "
-                f"da decisão ({format_date(on)})."
-            )
-        if citation != REVOCATION and citation not in cited:
-            problems.append(
-                f"{label} não registra a infração do {short(_laws(request), citation)}, "
-                "fundamento da revogação."
-            )
-        for problem in problems:
-            items.append(item_at(field, Status.INVALID, problem, citation))
-        if not problems:
-            items.append(
-                item_at(
-                    field,
-                    Status.MET,
-                    f"{label} consta do registro, não cancelado, deste condutor.",
-                    citation,
-                )
-            )
-            if infraction is not None and clean_text(cpf):
-                infractions.extend(
-                    PriorInfraction(infraction, c, str(cpf), found.printed)
-                    for c in cited
-                    if c.startswith(f"{ESC}#")
-                )
-    return rows, infractions, items
-
-
-def _laws(request: ComputeInput) -> Any:
-    return rule_sources(request, request.example_values)[0].laws
-
-
-def _year_before(day: date) -> date:
-    """The first day of the year before ``day`` (the same day and month, a year
-    earlier; 29/02 → 28/02), included in the count (a fine exactly 1 year earlier
-    counts)."""
-    try:
-        return day.replace(year=day.year - 1)
-    except ValueError:
-        return day.replace(year=day.year - 1, day=28)
-
-
-def _fine_words(p: PriorInfraction) -> str:
-    """"Auto de Infração AIE-ESC nº 0002/2026 (infração de 20/01/2026)"."""
-    auto = f"Auto de Infração {p.document}" if p.document else "auto sem número"
-    return f"{auto} (infração de {format_date(p.date)})"
-
-
-def _listed(fines: list[PriorInfraction]) -> str:
-    return format_list([_fine_words(p) for p in fines], locale="pt_BR")
-
-
-def _third_fine(
-    request: ComputeInput, infractions: list[PriorInfraction], complete: bool
-) -> tuple[str | None, list[Item]]:
-    """Art. 23, III: the last infraction of the autos reaches the revocation.
-
-    THIRD_FINE_READING. Art. 23, III, says only "após a terceira multa"; the parágrafo
-    único says that, "para fins desta lei", there is no reincidência when more than 1
-    year passed between the first infraction and the later one. Reading kept: the
-    fines counted for III are those imposed for infractions within 1 year before the
-    last one (the day one year before included), the parágrafo único applied by
-    analogy. Reasons: III is the last step of the same scale of aggravation as I and II
-    (advertência, multa, multa em dobro, revogação), all of which the parágrafo único
-    bounds "para fins desta lei"; a sanctioning rule is read restrictively, and the
-    harshest sanction answers to recent conduct (proportionality, Lei nº 9.784/1999,
-    art. 2º, parágrafo único, VI); the literal reading would let three fines years apart
-    end a licence, which the law's own measure of recidivism rejects. The act states
-    the reading and lists, by number and date, the fines it counts and the autos it
-    does not count, with the reason."""
-    if not infractions or not complete:
-        return None, []
-    context, sources = rule_sources(request, request.example_values)
-    ordered = sorted(infractions, key=lambda p: (p.date, p.citation))
-    last, earlier = ordered[-1], ordered[:-1]
-    try:
-        sanction = escolar_sanction(
-            last.citation, last.date, earlier, sources, holder=last.subject
-        )
-    except LavraError as error:
-        return None, [
-            item_at(
-                AUTOS,
-                Status.MISSING,
-                f"Não foi possível conferir a terceira multa: {error.message}",
-                REVOCATION,
-            )
-        ]
-    if sanction.kind is SanctionKind.REVOGACAO:
-        fines = [*sanction.earlier_fines, last]
-        opens = _year_before(last.date)
-        text = (
-            f"Julgadas em ordem as infrações dos autos, pelas regras do "
-            f"{short(context.laws, f'{ESC}#art23')}, contam-se para o "
-            f"{short(context.laws, REVOCATION)} (\"após a terceira multa\") as multas "
-            f"impostas ao condutor por infrações cometidas de {format_date(opens)} a "
-            f"{format_date(last.date)}, no período de 1 (um) ano anterior à última "
-            f"infração, medida da reincidência que o "
-            f"{short(context.laws, REPEAT)} fixa \"para fins desta lei\", aplicada por "
-            f"analogia. São {len(fines)} as multas contadas: {_listed(fines)}. A última é "
-            "a terceira multa, após a qual cabe a revogação do alvará."
-        )
-        others = [p for p in earlier if p not in sanction.earlier_fines]
-        if others:
-            text += " Não se contam: " + format_list(
-                [f"{_fine_words(p)}, "
-                 + ("anterior a esse período" if p.date < opens else "sem multa imposta")
-                 for p in others],
-                locale="pt_BR",
-            ) + "."
-        return text, [item_at(AUTOS, Status.MET, text, *sanction.basis)]
-    return None, [
-        item_at(
-            AUTOS,
-            Status.INVALID,
-            "As infrações dos autos informados não levam à revogação do "
-            f"{short(context.laws, REVOCATION)} (\"após a terceira multa\"): julgadas em "
-            f"ordem, a última ({format_date(last.date)}) resulta em: {sanction.explanation}",
-            REVOCATION,
-            REPEAT,
-        )
-    ]
+art. 23, III), the appeal (arts. 25, 26) and the reconsideration (art. 27); the motive of
+a revocation by motivo fundamentado (Lei nº 9.784/1999, art. 50, I, and § 1º)."""
 
 
 def _alvara_items(
-    request: ComputeInput, data: Mapping[str, Any], on: date, condition: str
+    request: ComputeInput, data: Mapping[str, Any], on: date, condition: str,
+    basis: tuple[str, ...],
 ) -> tuple[PriorRecord | None, list[Item]]:
     """The alvará revoked: in the registry, the driver's, in force, not yet revoked."""
     form, what, cpf_pointer = ALVARA_FORMS[condition]
-    basis = (REVOCABLE, REVOCATION)
     found, items = parent_act_items(
         request.history,
         form,
@@ -356,11 +235,11 @@ def _alvara_items(
         until_field=ALVARA_NUMBER,
         plate=pointers.get(data, PLATE),
         consequence="a revogação não pode ser decidida",
-        laws=_laws(request),
+        laws=laws_of(request),
     )
     if found is None:
         return None, items
-    if _same(pointers.get(found.data, cpf_pointer), pointers.get(data, HOLDER_CPF)) is False:
+    if same(pointers.get(found.data, cpf_pointer), pointers.get(data, HOLDER_CPF)) is False:
         items.append(
             item_at(
                 ALVARA_NUMBER,
@@ -388,10 +267,30 @@ def _alvara_items(
 
 
 def _appeal(
-    request: ComputeInput, data: Mapping[str, Any], on: date
+    request: ComputeInput, on: date, motive: bool
 ) -> tuple[dict[str, Any], list[Item]]:
+    """The appeal of a penalty (arts. 25 to 27), or, for the revocation by motivo
+    fundamentado, that of Lei nº 9.784/1999 (MOTIVE_READING)."""
     context, _ = rule_sources(request, request.example_values)
     laws = context.laws
+    if motive:
+        law = laws[ESC].short_title
+        # The penalty appeal (arts. 25 and 26: "das penalidades", to the Prefeito, in a
+        # single instance) is not printed here: MOTIVE_READING.
+        rule = (
+            "Desta decisão cabe recurso, por razões de legalidade e de mérito "
+            f"({short(laws, FEDERAL_APPEAL)}), no prazo de 10 (dez) dias contados da data "
+            "em que o condutor tomar ciência desta decisão "
+            f"({short(laws, FEDERAL_APPEAL_DEADLINE)}), "
+            "dirigido ao Secretário Municipal de Transportes e Sistema Viário, que, se não "
+            "a reconsiderar no prazo de 5 (cinco) dias, o encaminhará ao Prefeito Municipal "
+            f"({short(laws, FEDERAL_RECONSIDER)}). A revogação por motivo fundamentado do "
+            f"{short(laws, REVOCABLE)} não é penalidade: à falta de recurso próprio na "
+            f"{law}, rege-o a Lei federal nº 9.784/1999."
+        )
+        return appeal_from_ciencia(
+            request, on, context, FEDERAL_APPEAL_DEADLINE, rule, CIENCIA_DATE
+        )
     rule = (
         "Desta decisão cabe recurso, em única instância, ao Prefeito Municipal "
         f"({short(laws, APPEAL)}), no prazo de 10 (dez) dias contados da data em que o "
@@ -403,9 +302,51 @@ def _appeal(
     return appeal_from_ciencia(request, on, context, APPEAL_DEADLINE, rule, CIENCIA_DATE)
 
 
+MOTIVE_MINIMUM_WORDS = {MOTIVE_FACTS: 15, MOTIVE_LAW: 8}
+"""How many words, at least, the facts and the legal grounds of the motive take
+(MOTIVE_READING: "explícita, clara" — a motive of a word or two is no motive; the
+schema asks the characters, this the words, so that a string of dots does not pass)."""
+
+
+def _motive(data: Mapping[str, Any]) -> tuple[dict[str, str] | None, list[Item]]:
+    """The motive of a revocation under art. 3º, written out (MOTIVE_READING)."""
+    labels = {MOTIVE_FACTS: "os fatos", MOTIVE_LAW: "os fundamentos jurídicos"}
+    items: list[Item] = []
+    found: dict[str, str] = {}
+    for pointer, minimum in MOTIVE_MINIMUM_WORDS.items():
+        text = clean_text(pointers.get(data, pointer))
+        words = len(text.split()) if text else 0
+        if text is None:
+            items.append(item_at(
+                pointer, Status.MISSING,
+                f"A revogação por motivo fundamentado exige a indicação de {labels[pointer]} "
+                "do motivo, escrita na decisão.",
+                REVOCABLE, MOTIVATION, MOTIVATION_CLEAR,
+            ))
+        elif words < minimum:
+            items.append(item_at(
+                pointer, Status.INVALID,
+                f"A indicação de {labels[pointer]} do motivo tem {words} palavra(s): a "
+                "motivação deve ser explícita, clara e congruente (pelo menos "
+                f"{minimum} palavras).",
+                REVOCABLE, MOTIVATION, MOTIVATION_CLEAR,
+            ))
+        else:
+            found[pointer.rsplit("/", 1)[1]] = text
+    if len(found) < len(MOTIVE_MINIMUM_WORDS):
+        return None, items
+    items.append(item_at(
+        "/hipotese/motivo", Status.MET,
+        "Motivo da revogação indicado na decisão, com os fatos e os fundamentos jurídicos.",
+        REVOCABLE, MOTIVATION, MOTIVATION_CLEAR,
+    ))
+    return found, items
+
+
 def _pending(reason: str) -> dict[str, Any]:
     return {
         "hipotese": None,
+        "motivo": None,
         "autos": [],
         "terceira_multa": None,
         "alvara": None,
@@ -422,7 +363,8 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
     """The revocation of an escolar alvará (module docstring).
 
     ``values``: ``hipotese`` (``chave``, ``dispositivo``, ``referencia``,
-    ``texto_legal``), ``autos`` (``numero`` as printed, ``data_infracao``,
+    ``texto_legal``), ``motivo`` (``fatos``, ``fundamentos_juridicos``: only for the
+    motivo fundamentado of art. 3º), ``autos`` (``numero`` as printed, ``data_infracao``,
     ``dispositivos``), ``terceira_multa`` (the count, art. 23, III), ``alvara``
     (``numero`` as printed, ``nome``, ``valido_ate``), ``defesa``, ``recurso``
     (``regra``, ``ultimo_dia``, ``explicacao``), ``explicacao``, ``fundamento``,
@@ -454,7 +396,9 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
     autos: list[dict[str, Any]] = []
     third: str | None = None
     latest: date | None = None
+    motive: dict[str, str] | None = None
     citation = REVOCATION
+    by_motive = ground == MOTIVE
     if ground in GROUNDS:
         citation, reaches, label = GROUNDS[ground]
         hypothesis = {
@@ -464,6 +408,10 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
             "texto_legal": resolve(laws, citation).text,
         }
         subtitle = f"{label} ({short(laws, citation)})"
+    if by_motive:
+        motive, motive_items = _motive(data)
+        items.extend(motive_items)
+    elif ground in GROUNDS:
         if reaches is not None and reaches != condition:
             items.append(
                 item_at(
@@ -474,15 +422,16 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
                     citation,
                 )
             )
-        autos, infractions, auto_items = _auto_rows(request, data, on, citation)
+        autos, infractions, auto_items = auto_rows(request, data, on, citation)
         items.extend(auto_items)
         if ground == "terceira_multa":
             complete = not any(i.pending for i in auto_items)
-            third, third_items = _third_fine(request, infractions, complete)
+            third, third_items = third_fine(request, infractions, complete)
             items.extend(third_items)
         latest = max((p.date for p in infractions), default=None)
 
-    found, alvara_items = _alvara_items(request, data, on, condition)
+    basis = (REVOCABLE,) if by_motive else (REVOCABLE, REVOCATION)
+    found, alvara_items = _alvara_items(request, data, on, condition, basis)
     items.extend(alvara_items)
     what = ALVARA_FORMS[condition][1]
     number = clean_text(pointers.get(data, ALVARA_NUMBER))
@@ -507,10 +456,13 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
                 citation,
             )
         )
-    appeal, appeal_items = _appeal(request, data, on)
+    appeal, appeal_items = _appeal(request, on, by_motive)
     items.extend(appeal_items)
 
-    fundamento = in_legal_order(
+    fundamento = [REVOCABLE, *in_legal_order(
+        [MOTIVATION, f"{FEDERAL}#art50_inc1", MOTIVATION_CLEAR, FEDERAL_APPEAL,
+         FEDERAL_RECONSIDER, FEDERAL_APPEAL_DEADLINE], laws,
+    )] if by_motive else in_legal_order(
         [
             REVOCABLE,
             *([f"{ESC}#art9_par2", citation] if citation != REVOCATION else []),
@@ -524,12 +476,15 @@ def decisao_revogacao_alvara(request: ComputeInput) -> Computed:
     )
     values = {
         "hipotese": hypothesis,
+        "motivo": motive,
         "autos": autos,
         "terceira_multa": third,
         "alvara": alvara,
         "defesa": defence,
         "recurso": appeal,
         "explicacao": (
+            f"Revogação do {what} por motivo fundamentado ({short(laws, REVOCABLE)})."
+            if by_motive else
             f"Revogação do {what} ({short(laws, REVOCATION)}"
             + (f"; {short(laws, citation)}" if citation != REVOCATION else "")
             + ")."
