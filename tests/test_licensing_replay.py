@@ -117,3 +117,34 @@ def test_the_build_from_the_documents_does_not_stop_at_a_barred_act(tmp_path: Pa
                            if e.detail.startswith("Divergência")], issued.printed)
     finally:
         reopened.close()
+
+
+def test_a_second_alvara_on_one_vehicle_is_replayed_without_taking_its_place(
+    tmp_path: Path,
+) -> None:
+    """One operating alvará per vehicle, a rule a registry may predate: the second ALV-FRET
+    on the vehicle is recorded and reported; the first keeps the vehicle's place."""
+    registry = open_registry(f"sqlite:///{tmp_path / 'registro.sqlite3'}")
+    try:
+        effects = dict(pacote().effects)
+        current = effects["alvara-fretamento"]
+
+        def unguarded(act: Act) -> Sequence[Effect]:
+            return [dataclasses.replace(e, exclusive=None) if isinstance(e, Grant) else e
+                    for e in current(act)]
+
+        registry.use_effects({**effects, "alvara-fretamento": unguarded})
+        registry.ensure_state()
+        first = alvara_fretamento(registry, on=date(2026, 3, 2))
+        second = alvara_fretamento(registry, on=date(2026, 6, 1))
+        registry.use_effects(pacote().effects)
+        diff = registry.rebuild_state(apply=True)
+        [line] = diff.divergences
+        assert line.startswith(f"Divergência: o {second.printed} (emitido em 01/06/2026)")
+        assert f"O veículo ABC1D23 já tem licença em vigor: {first.printed}" in line
+        held = registry.licences_held(date(2026, 7, 1), placa="ABC1D23")
+        assert [v.printed for v in held] == [first.printed, second.printed]
+        assert [v.exclusive for v in held] == ["operacao-veiculo", None]
+        assert registry.rebuild_state(apply=False).same
+    finally:
+        registry.close()
