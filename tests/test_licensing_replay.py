@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from test_licensing_state import act, alvara_fretamento, cassacao, example
 
+import lavra.cli.cadastro as cadastro_cli
 from lavra.cli.main import main
 from lavra.errors import InputError
 from lavra.registry.effects import Act, Effect, Grant
@@ -65,7 +66,7 @@ def assert_divergence(lines: Sequence[str], printed: str) -> None:
 
 
 def test_rebuild_records_an_act_issued_before_its_guard_and_reports_it(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     url = f"sqlite:///{tmp_path / 'registro.sqlite3'}"
     registry = open_registry(url)
@@ -89,9 +90,16 @@ def test_rebuild_records_an_act_issued_before_its_guard_and_reports_it(
         assert "CAS-FRET nº 0001/2026" in refused.value.message
     finally:
         registry.close()
-    runner = CliRunner()
-    checked = runner.invoke(main, ["cadastro", "reconstruir", "--apenas-verificar",
-                                   "--registro", url])
+    # The command's report (the registry opened with today's pack, without loading the
+    # whole engine: the command's own test does that).
+    def with_pack(_: str | None) -> Registry:
+        opened = open_registry(url)
+        opened.use_effects(pacote().effects)
+        return opened
+
+    monkeypatch.setattr(cadastro_cli, "_registry", with_pack)
+    checked = CliRunner().invoke(main, ["cadastro", "reconstruir", "--apenas-verificar",
+                                        "--registro", url])
     assert checked.exit_code == 0, checked.output
     assert "divergências, 1" in checked.output and "confere" in checked.output
     assert f"Divergência: o {issued.printed}" in checked.output
