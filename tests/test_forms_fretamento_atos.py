@@ -247,22 +247,21 @@ def test_term_refuses_what_the_law_does_not_allow(
     assert requirement in invalid(result), (article, invalid(result))
 
 
-def test_term_art13_inspection_withdrawal(engine: Engine, pack_dir: Path) -> None:
+def test_term_has_no_art13_motive_it_points_to_the_tve(engine: Engine, pack_dir: Path) -> None:
+    """fretamento art. 13 is recorded by the TVE-FRET, which suspends the alvará (the
+    reading in fretamento.impedimento): the term refuses the motive and names it."""
     data = example(pack_dir, TIM)
     for key in ("auto", "infracoes", "comprovante_inspecao_nao_apresentado"):
         data.pop(key)
     data["motivo"] = "art13"
-    data["vistoria"] = {"exigencias": ["seguranca", "higiene"]}
-    data["retirada"].pop("risco")
     result = run(termo_impedimento_fretamento, TIM, data, pack_dir, TERM_ISSUE)
-    assert invalid(result) == {}
-    assert "fretamento#art13" in result.values["fundamento"]
-    assert "fretamento#art21" not in result.values["fundamento"]
-    rendered = engine.draft(TIM, data)
-    text = pdf_text(rendered.pdf)
-    assert rendered.report.complete, [i.message for i in rendered.report.pending]
-    assert "segurança e higiene do veículo" in text  # art. 13
-    assert "imediata retirada do serviço até a regularização" in text
+    [message] = invalid(result).values()
+    assert "Termo de Vistoria Extraordinária (TVE-FRET)" in message
+    assert "art. 13" in message and "suspende o alvará" in message
+    prepared = engine.prepare(TIM, data, TERM_ISSUE)
+    assert not prepared.report.complete
+    said = [i.message for i in prepared.report.items if i.field == "/motivo"]
+    assert said and all("TVE-FRET" in m for m in said), said
 
 
 def test_term_art21_needs_the_auto(engine: Engine, pack_dir: Path) -> None:

@@ -65,12 +65,14 @@ def appeal(appealed: str, result: str | None, *, on: date = DECIDED) -> dict[str
     return data
 
 
+LABELS = {"provido": "Recurso conhecido e provido",
+          "nao_provido": "Recurso conhecido e não provido"}
+
+
 def decide(registry: Registry, appealed: IssuedRecord, result: str) -> IssuedRecord:
-    labels = {"provido": "Recurso conhecido e provido",
-              "nao_provido": "Recurso conhecido e não provido"}
     return act(registry, "DEC-GP", "decisao-recurso-prefeito", appeal(appealed.printed, result),
                on=DECIDED, computed={"resultado": result, "conhecido": True,
-                                     "resultado_rotulo": labels[result]})
+                                     "resultado_rotulo": LABELS[result]})
 
 
 def timeline(registry: Registry, **who: str) -> list[str]:
@@ -251,7 +253,7 @@ def secretary(registry: Registry, appealed: IssuedRecord, result: str, *,
     data["decisao"].update(data=on.isoformat(), resultado=result)
     return act(registry, "DEC-SETRANSV", "decisao-recurso-secretario", data, on=on,
                computed={"resultado": result, "conhecido": True,
-                         "resultado_rotulo": "Recurso conhecido e provido"})
+                         "resultado_rotulo": LABELS[result]})
 
 
 @SQLITE_ONLY
@@ -317,4 +319,47 @@ def test_reversing_a_lifting_decision_puts_the_bar_back_and_its_cancel_lifts_it_
     assert registry.bars_of(CNPJ, date(2026, 5, 5)) == ()
     view = registry.licence_of(alvara.id)
     assert view is not None and view.describe(date(2026, 5, 5)) == "em vigor"
+    assert registry.rebuild_state(apply=False).same
+
+
+@SQLITE_ONLY
+def test_the_prefeito_granting_the_appeal_against_a_denial_gives_the_alvara_back(
+    registry: Registry,
+) -> None:
+    """fretamento art. 24 over art. 23: the Secretário denied the appeal against the
+    recolhimento; the Prefeito grants the appeal against that decision, which undoes the
+    recolhimento as a granted DEC-SETRANSV would; cancelling the DEC-GP recalls it again."""
+    alvara = alvara_fretamento(registry)
+    receipt = example("recibo-recolhimento-alvara")
+    receipt["alvara"]["numero"] = alvara.printed
+    recalled = act(registry, "REC-ALV-FRET", "recibo-recolhimento-alvara", receipt,
+                   on=date(2026, 4, 6))
+    denied = secretary(registry, recalled, "nao_provido", on=date(2026, 4, 20))
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.describe(date(2026, 4, 21)) == \
+        f"recolhido em 06/04/2026 pelo {recalled.printed}"
+    kept = decide(registry, denied, "nao_provido")  # the Prefeito denies too: nothing
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.status == "recalled"
+    registry.cancel(kept.series, kept.year, kept.number, reason="erro", by="Chefia")
+
+    reform = decide(registry, denied, "provido")
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.describe(date(2026, 5, 5)) == "em vigor"
+    assert [r.id for r in registry.licences_in_force("alvara-fretamento", date(2026, 5, 5))] \
+        == [alvara.id]
+    said = (f"{reform.printed}: {alvara.printed} restabelecido pelo {reform.printed}, que "
+            f"reformou o {denied.printed}, em 04/05/2026.")
+    assert said in timeline(registry, placa="ABC1D23")
+    assert registry.rebuild_state(apply=False).same
+    # The denial has the reform resting on it; the reform can be cancelled.
+    with pytest.raises(InputError) as refused:
+        registry.cancel(denied.series, denied.year, denied.number, reason="erro",
+                        by="Chefia")
+    assert reform.printed in refused.value.message
+    registry.cancel(reform.series, reform.year, reform.number, reason="erro material",
+                    by="Chefia")
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.describe(date(2026, 5, 5)) == \
+        f"recolhido em 06/04/2026 pelo {recalled.printed}"
     assert registry.rebuild_state(apply=False).same

@@ -36,7 +36,18 @@ Readings chosen where the law is silent:
   what it undid: the alvará it gave back (after a recolhimento, art. 21, § 2º) returns
   to the status the DEC-SETRANSV found, and a bar it lifted runs again to its first last
   day; the timeline says "volta a … pelo DEC-GP …", and cancelling the DEC-GP undoes it
-  (:mod:`lavra.registry.reversal`). The chain has no counterpart in transporte
+  (:mod:`lavra.registry.reversal`).
+- *A decision granting the appeal against a decision that denied one* (fretamento art.
+  24 over art. 23). The Secretário's decision that denied the appeal (or did not know
+  it, or granted it only in part) kept the penalty of the act appealed; the Prefeito,
+  granting the appeal "da decisão do Secretário", reforms it, and the reformed decision
+  grants what the company asked under art. 23: the penalty is undone as a granted
+  DEC-SETRANSV would have undone it (the alvará recolhido or cassado comes back, the
+  bar ends the day before). The pack declares it: every decision that does not reverse
+  its appealed act *upholds* it (:attr:`lavra.registry.effects.Mention.upholds`), and
+  the registry follows a DEC-GP over such a decision down to the act it kept; the
+  timeline says "restabelecido pelo DEC-GP …, que reformou o DEC-SETRANSV …", and
+  cancelling the DEC-GP undoes it. The chain has no counterpart in transporte
   escolar: its appeal of art. 25 is "em única instância", and the reconsideração of art.
   27 is barred once that appeal is decided, while a penalty reconsidered leaves nothing
   for the appeal of art. 25 to lie against (:data:`APPEALABLE` lists no decision there).
@@ -158,11 +169,13 @@ def efeitos(act: Act) -> Sequence[Effect]:
     hypothesis = text_at(act.data, HYPOTHESIS) or ""
     result = act.computed.get("resultado")
     label = str(act.computed.get("resultado_rotulo") or "Recurso decidido")
+    granted = result == GRANTED and act.computed.get("conhecido") is not False
     effects: list[Effect] = [*processo(act), Mention(
         appealed, f"Recurso contra o {appealed} decidido pelo {act.printed}: "
         f"{label[:1].lower()}{label[1:]}.", hypothesis,
-        party=party_at(act.data, "/recorrente"))]
-    if result == GRANTED and act.computed.get("conhecido") is not False:
+        party=party_at(act.data, "/recorrente"),
+        upholds=not granted)]  # kept: a higher instance may still undo it (module doc)
+    if granted:
         effects.append(Restore(appealed, hypothesis, reverses=True))
     return effects
 

@@ -1,5 +1,5 @@
 """The term of temporary impediment and withdrawal of a vehicle, Lei nº 4.419/2006
-(fretamento): art. 14, b, arts. 13, 19 and 21 (alíneas and §§ 1º to 4º).
+(fretamento): art. 14, b, arts. 19 and 21 (alíneas and §§ 1º to 4º).
 
 ``termo_impedimento_fretamento`` (form ``termo-impedimento-fretamento``) — the
 temporary impediment (art. 14, b) and withdrawal of a vehicle:
@@ -8,16 +8,16 @@ temporary impediment (art. 14, b) and withdrawal of a vehicle:
   :func:`lavra_americana.fretamento.penalties.temporary_impediment` from the auto's
   infractions (alínea c) and the stated facts (alíneas a and b); when no alínea applies
   the term is *invalid* (the impediment is not at the agent's discretion);
-- motive ``art13``: the extraordinary inspection whose requirements (safety, hygiene,
-  working order) were not met, with the immediate withdrawal until regularised;
+- no art. 13 motive (the reading below): a term stating another motive is *invalid*,
+  pointing to the TVE-FRET;
 - the outcome: sanado no local → released (art. 21, § 1º); otherwise withdrawal by a
   licensed driver with the alvará collected against receipt (§ 2º), continuity of
   the passengers' transport (§ 3º) and return after regularisation and costs (§ 4º);
   under art. 21 a withdrawal needs the risk to the passengers stated (§ 2º); the
   driver's CNH must be valid on the date;
 - art. 19 (the fine does not release from correcting the fault) is printed;
-- the appeal that lies and its last day (art. 23, 15 days from the constatação; for
-  art. 13 by analogy, see :func:`_appeal`), printed at once: the term is issued on the
+- the appeal that lies and its last day (art. 23, 15 days from the constatação, see
+  :func:`_appeal`), printed at once: the term is issued on the
   spot; a time of the constatação or of the release later than the moment of issue,
   and a ciência after the issue, are *invalid*;
 - facts dated after the day of issue, or an auto dated other than the impediment
@@ -25,6 +25,18 @@ temporary impediment (art. 14, b) and withdrawal of a vehicle:
 
 Art. 14, c (impedimento definitivo) is listed by the law without any hypothesis or
 procedure: no form applies it, and the term says it imposes the temporary one only.
+
+Reading — art. 13 is not an impedimento. The term once had a second motive, the
+extraordinary vistoria of art. 13 with requirements not met. Art. 13 is not among the
+penalties (art. 14 lists them; art. 21 says when the "penalidade de impedimento
+temporário" applies: cumulatively with the fine, in its alíneas); it is a measure of
+the inspection, "até a regularização da situação", with no fine and no auto. It is now
+recorded by its own act, the termo de vistoria extraordinária (TVE-FRET,
+:mod:`lavra_americana.fretamento.vistoria`), which states each requirement, suspends
+the alvará in the licensing state and is released by the next vistoria's termo. Two
+acts for one withdrawal would leave the state silent on one of them (this term has no
+effect on the state), so the motive is removed in favour of the TVE-FRET: the schema
+offers only art. 21, and a term stating art. 13 is *invalid*, naming the TVE-FRET.
 
 Like every computation, these never raise for what the data lack: a value they cannot
 compute is a *missing* item and the value is pending.
@@ -70,7 +82,7 @@ __all__ = [
 
 LAW = "fretamento"
 IMPEDIMENT = f"{LAW}#art14_ali2"
-INSPECTION = f"{LAW}#art13"
+INSPECTION = f"{LAW}#art13"  # recorded by the TVE-FRET (module doc), not by this term
 FAULT = f"{LAW}#art19"
 ART21 = f"{LAW}#art21"
 RELEASE = f"{LAW}#art21_par1"
@@ -84,16 +96,10 @@ TERM_DATE = "/ocorrencia/data"
 FIRST_APPEAL = f"{LAW}#art23"
 AUTO_DATE = "/auto/data"
 CNH_VALIDITY = "/retirada/condutor/cnh/validade"
-REQUIREMENT_LABELS = {
-    "seguranca": "segurança",
-    "higiene": "higiene",
-    "funcionamento": "condições de funcionamento",
-}
 
 
 IMPLEMENTED: tuple[str, ...] = (
     IMPEDIMENT,
-    INSPECTION,
     FAULT,
     f"{LAW}#art21_ali1",
     f"{LAW}#art21_ali2",
@@ -104,7 +110,7 @@ IMPLEMENTED: tuple[str, ...] = (
     RETURN,
 )
 """Citations whose rule this module applies (coverage): the impediment and the
-withdrawal of art. 21, the inspection of art. 13 and art. 19."""
+withdrawal of art. 21, and art. 19 (art. 13: the TVE-FRET, module doc)."""
 
 
 def _term_pending(reason: str) -> dict[str, Any]:
@@ -149,41 +155,33 @@ def _impediment_art21(
             Status.INVALID,
             "/infracoes",
             f"{found.explanation} O impedimento temporário só se aplica nos casos das alíneas "
-            "do art. 21: indique as infrações do auto ou os fatos que o fundamentam, ou "
-            "lavre o termo pela vistoria extraordinária do art. 13.",
+            "do art. 21: indique as infrações do auto ou os fatos que o fundamentam. A "
+            "retirada do veículo em vistoria extraordinária (art. 13) é lavrada no Termo de "
+            "Vistoria Extraordinária (TVE-FRET).",
             (ART21,),
         )
     ]
 
 
-def _impediment_art13(
-    data: Mapping[str, Any], laws: Mapping[str, Law]
-) -> tuple[dict[str, Any], list[Item]]:
-    listed = pointers.get(data, "/vistoria/exigencias")
-    names = (
-        [REQUIREMENT_LABELS[k] for k in listed if k in REQUIREMENT_LABELS]
-        if isinstance(listed, list)
-        else []
+def _not_an_impediment(motive: object, laws: Mapping[str, Law]) -> Computed:
+    """A motive other than art. 21: art. 13 is recorded by the TVE-FRET (module doc)."""
+    message = (
+        "O termo de impedimento aplica a penalidade de impedimento temporário "
+        f"({short(laws, IMPEDIMENT)}), cumulativa à multa do auto, nos casos do art. 21. A "
+        "retirada do veículo do serviço em vistoria extraordinária com exigências não "
+        f"atendidas ({short(laws, INSPECTION)}) não é essa penalidade: lavre o Termo de "
+        "Vistoria Extraordinária (TVE-FRET), que registra cada exigência e suspende o "
+        "alvará no cadastro até a regularização."
     )
-    if not names:
-        return {"aplica": False, "explicacao": None, "hipoteses": []}, []
-    joined = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} e {names[-1]}"
-    explanation = (
-        "Em inspeção ou vistoria extraordinária, não foram atendidas as exigências quanto à "
-        f"{joined} do veículo: determina-se a sua imediata retirada do serviço até a "
-        f"regularização da situação ({short(laws, INSPECTION)})."
-    )
-    return {
-        "aplica": True,
-        "explicacao": explanation,
-        "hipoteses": [bare_reference(laws, INSPECTION)],
-        "dispositivos": [INSPECTION],
-    }, []
+    if motive is None:
+        return Computed(_term_pending("Informe o motivo do impedimento (art. 21)."))
+    return Computed(_term_pending(message), (Item("motivo", Status.INVALID, "/motivo",
+                                                  message, (IMPEDIMENT, INSPECTION)),))
 
 
-def _withdrawal_items(data: Mapping[str, Any], on: date, motive: str) -> list[Item]:
+def _withdrawal_items(data: Mapping[str, Any], on: date) -> list[Item]:
     items: list[Item] = []
-    if motive == "art21" and not isinstance(pointers.get(data, "/retirada/risco"), str):
+    if not isinstance(pointers.get(data, "/retirada/risco"), str):
         items.append(
             Item(
                 "retirada.risco",
@@ -212,10 +210,10 @@ def _withdrawal_items(data: Mapping[str, Any], on: date, motive: str) -> list[It
 
 
 def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
-    """Temporary impediment (art. 14, b; art. 21; art. 13), release or withdrawal.
+    """Temporary impediment (art. 14, b; art. 21), release or withdrawal.
 
     ``values`` keys: ``motivo``, ``aplica``, ``explicacao``, ``hipoteses`` (short
-    references of the alíneas or of art. 13), ``retirada`` (bool), ``devolucao`` (the
+    references of the alíneas), ``retirada`` (bool), ``devolucao`` (the
     return rule of § 4º), ``fundamento``.
     """
     data = request.data if isinstance(request.data, Mapping) else {}
@@ -241,14 +239,12 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
                     (ART21,),
                 )
             )
-    elif motive == "art13":
-        found, found_items = _impediment_art13(data, laws)
     else:
-        return Computed(_term_pending("Informe o motivo do impedimento (art. 21 ou art. 13)."))
+        return _not_an_impediment(motive, laws)
     items.extend(found_items)
     withdrawal = data.get("desfecho") == "retirada"
     if withdrawal:
-        items.extend(_withdrawal_items(data, on, motive))
+        items.extend(_withdrawal_items(data, on))
     items.extend(after_issue(on, request.issued_on, TERM_DATE, "data da constatação", IMPEDIMENT))
     items.extend(on_the_spot_items(request, "data e hora da constatação", IMPEDIMENT))
     if data.get("desfecho") != "retirada":
@@ -258,7 +254,7 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
                 hour=pointers.get(data, "/liberacao/hora"), hour_pointer="/liberacao/hora",
             )
         )
-    appeal, appeal_items = _appeal(on, motive, context)
+    appeal, appeal_items = _appeal(on, context)
     items.extend(appeal_items)
     ciencia = date_at(data, "/ciencia/data")
     if ciencia is not None and ciencia < on:
@@ -277,7 +273,7 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
     fundamento = in_legal_order(
         [
             IMPEDIMENT,
-            *([ART21] if motive == "art21" else []),
+            ART21,
             *grounds,
             *outcome,
             FAULT,
@@ -303,25 +299,17 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
     return Computed(values, unique_items(items))
 
 
-def _appeal(
-    on: date, motive: str, context: StatutoryContext
-) -> tuple[dict[str, Any], list[Item]]:
+def _appeal(on: date, context: StatutoryContext) -> tuple[dict[str, Any], list[Item]]:
     """The appeal printed in the term, with its last day (issued on the spot, at once).
 
     Art. 21: the impediment is cumulative with the fine of the auto, so the appeal of
-    art. 23 (to the Secretário, 15 days from the infraction) covers both. Art. 13: the law
-    gives the withdrawal no appeal of its own; Lei nº 9.784/1999 (art. 59) would give 10
-    days from the ciência. The reading that protects the company is art. 23 by analogy:
-    the same Secretário, the longer period, counted from the constatação (which the term
-    records and the company witnesses), so the last day is known and printed at once.
+    art. 23 (to the Secretário, 15 days from the infraction) covers both, counted from
+    the constatação (which the term records and the company witnesses), so the last day
+    is known and printed at once.
     """
     laws = context.laws
     found, items = deadline_values(FIRST_APPEAL, on, context, TERM_DATE)
-    what = (
-        "do impedimento, cumulativo com a multa do auto,"
-        if motive == "art21"
-        else "da retirada do veículo (aplicado por analogia, à falta de recurso próprio),"
-    )
+    what = "do impedimento, cumulativo com a multa do auto,"
     length = (
         "{} {}".format(*period_words(found["prazo"], found["unidade"]))
         if found is not None and isinstance(found["prazo"], int)

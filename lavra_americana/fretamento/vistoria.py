@@ -42,10 +42,11 @@ until the regularisation the law names.
 Reading — the appeal. Art. 13 gives none of its own. The law's appeal against the
 acts of the inspection is art. 23 (to the Secretário, 15 days from the infraction) and
 then art. 24 (to the Prefeito, same period, from the ciência of the decision). As the
-termo de impedimento does for its art. 13 ground (:mod:`lavra_americana.fretamento.
-impedimento`), art. 23 is applied by analogy rather than Lei nº 9.784, art. 59 (10 days
-from the ciência): the same authority, the longer period, counted from the vistoria the
-termo records (a date known at signing, so the last day is printed). The appeal has no
+termo de impedimento did for the art. 13 ground it gave over to this termo
+(:mod:`lavra_americana.fretamento.impedimento`), art. 23 is applied by analogy rather
+than Lei nº 9.784, art. 59 (10 days from the ciência): the same authority, the longer
+period, counted from the vistoria the termo records (a date known at signing, so the
+last day is printed). The appeal has no
 suspensive effect on the withdrawal: the law makes it "imediata".
 
 No future facts: the vistoria's date and hour, and the ciência given on the spot, are

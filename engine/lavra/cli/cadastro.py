@@ -47,6 +47,11 @@ def rebuild_command(dry_run: bool, registry_url: str | None) -> None:
     with _registry(registry_url) as registry:
         diff = registry.rebuild_state(apply=not dry_run)
     click.echo(f"Atos percorridos: {diff.acts}.")
+    if diff.divergences:
+        click.echo(f"Atos emitidos contra regra hoje em vigor (divergências, "
+                   f"{len(diff.divergences)}): registrados como emitidos, sem recusa.")
+        for line in diff.divergences:
+            click.echo(f"  {line}")
     if diff.same:
         click.echo("O cadastro gravado confere com o reconstruído a partir dos atos.")
         return

@@ -167,6 +167,8 @@ class Restore:
     that act ended, and that no later act changed since, returns to the status it had
     before it; the bars it imposed end the day before this act (the bar stays in the
     history, with its first last day kept for undo); the timeline says "restabelecido".
+    When ``target`` is itself a decision that kept the act it ruled on
+    (:attr:`Mention.upholds`), that act is the one reversed.
     """
 
     target: str
@@ -194,6 +196,10 @@ class Mention:
     detail: str
     citation: str
     party: PartyRef | None = None
+    #: The act is a decision that kept the effect of ``target`` (the appeal denied, not
+    #: known, or granted only in part): reversing this act later (a higher instance
+    #: granting the appeal against it) reverses ``target`` itself.
+    upholds: bool = False
 
 
 @dataclass(frozen=True)

@@ -134,11 +134,15 @@ class TimelineEntry:
 @dataclass(frozen=True)
 class StateDiff:
     """What rebuilding the view from the acts changes: lines only in the stored view,
-    lines only in the rebuilt one (pt-BR), and how many acts were replayed."""
+    lines only in the rebuilt one (pt-BR), and how many acts were replayed; and the
+    divergências: acts issued against a rule now in force, recorded as issued
+    (:class:`lavra.registry.state.StateWriter`, ``replay``), each a pt-BR sentence
+    naming the act and the rule."""
 
     only_stored: tuple[str, ...]
     only_rebuilt: tuple[str, ...]
     acts: int
+    divergences: tuple[str, ...] = ()
 
     @property
     def same(self) -> bool:
@@ -217,7 +221,9 @@ class RegistryState(RegistryQueries):
     # ------------------------------------------------------------ building
     def ensure_state(self) -> None:
         """Build the view from the documents if it was never built (a registry from
-        before the licensing state: the data migration of revision 0006)."""
+        before the licensing state: the data migration of revision 0006). Acts issued
+        against a rule added since are recorded with a divergência in their timeline
+        (``lavra cadastro reconstruir --apenas-verificar`` lists them)."""
         if not self._effects:
             return
         with self._database_errors(), self._read() as session:
@@ -227,12 +233,14 @@ class RegistryState(RegistryQueries):
 
     def rebuild_state(self, *, apply: bool) -> StateDiff:
         """Rebuild the view from the issued acts, in issue order, and compare it with the
-        stored one; ``apply=False`` writes nothing."""
+        stored one; ``apply=False`` writes nothing. An act issued against a rule added
+        after it is recorded as issued and reported (:attr:`StateDiff.divergences`),
+        never refused: the rebuild replays history."""
         with self._database_errors(), self._write() as session:
             stored = _snapshot(session)
             self._clear(session)
             acts = 0
-            writer = StateWriter(session)
+            writer = StateWriter(session, replay=True)  # history: recorded, not refused
             effects = self._effects or {}
             # Acts imported from before lavra first, in the order of their dates; then
             # lavra's own, in the order they were issued.
@@ -252,7 +260,7 @@ class RegistryState(RegistryQueries):
             session.flush()
             rebuilt = _snapshot(session)
             diff = StateDiff(tuple(sorted(stored - rebuilt)), tuple(sorted(rebuilt - stored)),
-                             acts)
+                             acts, tuple(writer.divergences))
             if apply:
                 meta = session.get(StateMetaRow, BUILT_KEY)
                 if meta is None:

@@ -15,6 +15,12 @@ that granted the appeal) re-applies what that decision undid: each licence it
 restored, and that no later act changed since, returns to the status the decision
 found (cassado, recolhido...), and each bar it lifted gets its first last day back; the
 timeline says so ("volta a ... pelo ..."), and cancelling the reforming act undoes it.
+
+Reversing a decision that kept the act it ruled on (an appeal denied: the pack declares
+it, :attr:`~lavra.registry.effects.Mention.upholds`, and the decision's record keeps the
+act's number, kind ``upheld``) reverses that act: the higher instance granting the
+appeal against the denial undoes the penalty the denial kept ("restabelecido pelo ...,
+que reformou o ..."); cancelling it undoes that too.
 """
 
 from __future__ import annotations
@@ -34,8 +40,8 @@ if TYPE_CHECKING:
     from lavra.registry.effects import Act
     from lavra.registry.state import StateWriter
 
-__all__ = ["BAR_LIFTED", "BAR_RESTORED", "KEPT", "REINSTATED", "mention", "put_back",
-           "reverse", "snapshot", "undo_lifted"]
+__all__ = ["BAR_LIFTED", "BAR_RESTORED", "KEPT", "REINSTATED", "UPHELD", "mention",
+           "put_back", "reverse", "snapshot", "undo_lifted"]
 
 KEPT = ("status", "status_document_id", "status_since", "valid_until", "holder_id",
         "driver_id", "vehicle_id")
@@ -45,6 +51,9 @@ BAR_LIFTED = "bar-lifted"
 BAR_RESTORED = "bar-restored"
 REINSTATED = "reinstated"
 REPENALISED = "re-penalised"
+UPHELD = "upheld"
+DEPTH = 4
+"""How many decisions that kept an act a reversal follows down to the act itself."""
 
 
 def snapshot(licence: LicenceRow) -> dict[str, Any]:
@@ -84,13 +93,16 @@ def _place_taken(session: Session, licence: LicenceRow) -> LicenceRow | None:
     return None
 
 
-def reverse(writer: StateWriter, act: Act, effect: Restore) -> None:
-    """Undo, for the future, what the act ``effect.target`` did (module doc)."""
+def reverse(writer: StateWriter, act: Act, effect: Restore, *, depth: int = 0,
+            reformed: str | None = None) -> None:
+    """Undo, for the future, what the act ``effect.target`` did (module doc); a decision
+    that kept the act it ruled on: that act (``reformed`` names the decision)."""
     session = writer.session
     target = writer.document(effect.target)
     if target is None:
         return
     when = format_date(act.reference_date)
+    by = f"{act.printed}, que reformou o {reformed}," if reformed else f"{act.printed},"
     changes = session.scalars(select(StateChangeRow).where(
         StateChangeRow.document_id == target.id, StateChangeRow.licence_id.is_not(None))
         .order_by(StateChangeRow.id)).all()
@@ -111,7 +123,7 @@ def reverse(writer: StateWriter, act: Act, effect: Restore) -> None:
         before = snapshot(licence)
         put_back(licence, change.before, STATUS_KEPT)
         writer.change(act, REINSTATED,
-                      f"{licence.printed} restabelecido pelo {act.printed}, em {when}.",
+                      f"{licence.printed} restabelecido pelo {by} em {when}.",
                       licence=licence, before=before)
     for bar in session.scalars(select(BarRow).where(
             BarRow.document_id == target.id, BarRow.until >= act.reference_date)
@@ -120,14 +132,23 @@ def reverse(writer: StateWriter, act: Act, effect: Restore) -> None:
         bar.until = act.reference_date - timedelta(days=1)
         writer.change(act, BAR_LIFTED,
                       f"Impedimento imposto pelo {effect.target} levantado pelo "
-                      f"{act.printed}, em {when}.",
+                      f"{by} em {when}.",
                       party=session.get(PartyRow, bar.party_id), before=kept)
-    _reform(writer, act, effect, target.id)
+    if not _reform(writer, act, effect, target.id) and depth < DEPTH:
+        kept_act = session.scalars(select(StateChangeRow).where(
+            StateChangeRow.document_id == target.id, StateChangeRow.kind == UPHELD)
+            .order_by(StateChangeRow.id).limit(1)).first()
+        ruled = kept_act.before.get("upheld") if kept_act is not None and isinstance(
+            kept_act.before, dict) else None
+        if isinstance(ruled, str):
+            reverse(writer, act, Restore(ruled, effect.citation, reverses=True),
+                    depth=depth + 1, reformed=effect.target)
     session.flush()
 
 
-def _reform(writer: StateWriter, act: Act, effect: Restore, target_id: int) -> None:
-    """``effect.target`` reversed another act: re-apply what it undid (module doc)."""
+def _reform(writer: StateWriter, act: Act, effect: Restore, target_id: int) -> bool:
+    """``effect.target`` reversed another act: re-apply what it undid (module doc).
+    Whether it was such an act (it reinstated a licence or lifted a bar)."""
     session = writer.session
     changes = session.scalars(select(StateChangeRow).where(
         StateChangeRow.document_id == target_id,
@@ -164,6 +185,7 @@ def _reform(writer: StateWriter, act: Act, effect: Restore, target_id: int) -> N
                       f"Impedimento levantado pelo {effect.target} restabelecido pelo "
                       f"{act.printed}, em {when}, até {format_date(bar.until)}.",
                       party=session.get(PartyRow, bar.party_id), before=before)
+    return bool(changes)
 
 
 def mention(writer: StateWriter, act: Act, effect: Mention) -> None:
@@ -191,6 +213,9 @@ def mention(writer: StateWriter, act: Act, effect: Mention) -> None:
         writer.change(act, "mentioned", effect.detail, party=session.get(PartyRow, party_id))
     if not licences and not parties:
         writer.change(act, "mentioned", effect.detail)
+    if effect.upholds and target is not None:
+        writer.change(act, UPHELD, f"O {act.printed} manteve o {effect.target}.",
+                      before={"upheld": effect.target})
 
 
 def undo_lifted(session: Session, document_id: int, printed: str,

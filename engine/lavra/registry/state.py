@@ -111,10 +111,33 @@ def _digits(value: str) -> str:
 
 
 class StateWriter:
-    """Applies and undoes acts' effects in one session (the act's own transaction)."""
+    """Applies and undoes acts' effects in one session (the act's own transaction).
 
-    def __init__(self, session: Session) -> None:
+    With ``replay`` (the view rebuilt from issued acts), an act failing a rule added
+    after it (the cassação's bar over the ALV-PART, one licence per vehicle...) is
+    recorded as issued, with a *divergência* naming the act and the rule: in
+    :attr:`divergences` (the rebuild's report) and its timeline. A licence granted
+    against the one-per-vehicle (or per-person) rule is kept out of that group, so the
+    one in force keeps its place. New acts are still refused."""
+
+    def __init__(self, session: Session, *, replay: bool = False) -> None:
         self.session = session
+        self.replay = replay
+        self.divergences: list[str] = []
+
+    def _diverge(self, act: Act | None, message: InputError, *,
+                 licence: LicenceRow | None = None, party: PartyRow | None = None,
+                 vehicle: VehicleRow | None = None) -> None:
+        """While replaying, note that ``act`` was issued against the rule ``message``
+        states (the refusal a new act would get); otherwise refuse with it."""
+        if not self.replay or act is None:
+            raise message
+        reason = message.message.rstrip(".")
+        text = (f"Divergência: o {act.printed} (emitido em "
+                f"{format_date(act.reference_date)}) contraria regra hoje em vigor, que "
+                f"recusaria um novo ato: {reason}. O ato permanece registrado como emitido.")
+        self.divergences.append(text)
+        self.change(act, "divergence", text, licence=licence, party=party, vehicle=vehicle)
 
     # ------------------------------------------------------------ identities
     def _upsert(self, table: type[RowT], key: InstrumentedAttribute[str], value: str,
@@ -171,12 +194,13 @@ class StateWriter:
                                          VehicleRow.placa.not_in(forms))
             ).first()
             if elsewhere is not None:
-                raise InputError(
+                self._diverge(act, InputError(
                     f"O RENAVAM {renavam} consta do cadastro no veículo de placa "
                     f"{elsewhere.placa}, não na placa {placa}: confira a placa e o RENAVAM "
                     "(um veículo tem um só RENAVAM).",
                     field="/veiculo/renavam",
-                )
+                ), vehicle=elsewhere)
+                renavam = ""  # replayed: the plate is recorded without the RENAVAM
         row = self.session.scalars(
             select(VehicleRow).where(VehicleRow.placa.in_(forms)).order_by(VehicleRow.id)
         ).first()
@@ -186,11 +210,11 @@ class StateWriter:
         if renavam and row.renavam is None:
             row.renavam = renavam
         elif renavam and row.renavam != renavam:
-            raise InputError(
+            self._diverge(act, InputError(
                 f"O veículo de placa {placa} consta do cadastro com o RENAVAM {row.renavam}, "
                 f"não {renavam}: confira a placa e o RENAVAM.",
                 field="/veiculo/renavam",
-            )
+            ), vehicle=row)
         if row.placa != placa and placa == mercosul(placa) and act is not None:
             old = row.placa
             row.placa = placa  # converted to Mercosul: the plate it now bears
@@ -211,12 +235,12 @@ class StateWriter:
             row.party_id = person.id
         elif person is not None and row.party_id != person.id:
             holder = self.session.get(PartyRow, row.party_id)
-            raise InputError(
+            self._diverge(act, InputError(
                 f"A CNH nº {cnh} consta do cadastro em nome de "
                 f"{(holder.name or holder.doc) if holder is not None else 'outra pessoa'}, "
                 f"não de {person.name or person.doc}: confira o número da CNH.",
                 field="/cnh/numero",
-            )
+            ), party=person)
         return row
 
     # ------------------------------------------------------------ licences
@@ -320,7 +344,8 @@ class StateWriter:
         if old is not None:  # renewed first: it no longer holds the vehicle's place
             self._set_status(act, old, LicenceStatus.RENEWED.value, "renewed",
                              f"{old.printed} renovado pelo {act.printed}.")
-        self._guard(act, grant, holder, vehicle)
+        broken = self._guard(act, grant, holder, vehicle)
+        outside = {group for _, group in broken}
         licence = LicenceRow(
             document_id=act.document_id, kind=grant.kind, printed=act.printed,
             holder_id=None if holder is None else holder.id,
@@ -329,8 +354,10 @@ class StateWriter:
             base_id=None if base is None else base.id,
             valid_from=grant.valid_from, valid_until=grant.valid_until, status=ACTIVE,
             status_document_id=act.document_id, status_since=grant.valid_from,
-            exclusive=grant.exclusive if vehicle is not None else None,
-            per_holder=grant.per_holder if holder is not None else None,
+            exclusive=(grant.exclusive if vehicle is not None and "exclusive" not in outside
+                       else None),
+            per_holder=(grant.per_holder if holder is not None and "per_holder" not in outside
+                        else None),
         )
         self.session.add(licence)
         self.session.flush()
@@ -339,24 +366,34 @@ class StateWriter:
         rests = "" if base is None else f", vinculado ao {base.printed}"
         self.change(act, "grant", f"Expedição do {act.printed}{rests}{until}.",
                     licence=licence, party=holder, vehicle=vehicle)
+        for refusal, _ in broken:
+            self._diverge(act, refusal, licence=licence)
 
     def _guard(self, act: Act, grant: Grant, holder: PartyRow | None,
-               vehicle: VehicleRow | None) -> None:
+               vehicle: VehicleRow | None) -> list[tuple[InputError, str | None]]:
         """Refuse a grant the state forbids: the vehicle or the person already holds a
         licence in force of the group, or the holder is barred. Licences of the group
-        past their last day are closed first (vencido)."""
+        past their last day are closed first (vencido). While replaying, the refusals
+        are returned instead, each with the group the licence is then kept out of
+        (``exclusive``, ``per_holder``; None for a bar)."""
         basis = f" ({grant.basis})" if grant.basis else ""
-        groups: list[tuple[ColumnElement[bool], str, str]] = []
+        broken: list[tuple[InputError, str | None]] = []
+        groups: list[tuple[ColumnElement[bool], str, str, str]] = []
         if vehicle is not None and grant.exclusive:
             groups.append(((LicenceRow.vehicle_id == vehicle.id)
                            & (LicenceRow.exclusive == grant.exclusive),
-                           f"O veículo {vehicle.placa} já tem", "/veiculo/placa"))
+                           f"O veículo {vehicle.placa} já tem", "/veiculo/placa", "exclusive"))
         if holder is not None and grant.per_holder:
             groups.append(((LicenceRow.holder_id == holder.id)
                            & (LicenceRow.per_holder == grant.per_holder),
-                           f"{holder.name or holder.doc} já é titular de", "/titular"))
-        for condition, who, field in groups:
-            self.refuse_held(act, condition, grant.valid_from, who, field, basis)
+                           f"{holder.name or holder.doc} já é titular de", "/titular",
+                           "per_holder"))
+        for condition, who, field, group in groups:
+            refusal = self.held_refusal(act, condition, grant.valid_from, who, field, basis)
+            if refusal is not None:
+                if not self.replay:
+                    raise refusal
+                broken.append((refusal, group))
         if holder is not None and grant.barred_by:
             bar = self.session.execute(
                 select(BarRow, DocumentRow.series, DocumentRow.number, DocumentRow.year)
@@ -368,17 +405,29 @@ class StateWriter:
             if bar is not None:
                 row, series, number, year = bar
                 cited = f" ({row.citation})" if row.citation else ""
-                raise InputError(
+                refusal = InputError(
                     f"{holder.name or holder.doc} está impedido de obter o {act.printed} "
                     f"até {format_date(row.until)}, pelo {series} nº {number:04d}/{year}"
                     f"{cited}.",
                     field="/titular",
                 )
+                if not self.replay:
+                    raise refusal
+                broken.append((refusal, None))
+        return broken
 
     def refuse_held(self, act: Act, condition: ColumnElement[bool], on: Any, who: str,
                     field: str, basis: str) -> None:
         """InputError when a licence matching ``condition`` is in force on ``on``; those
         past their last day are closed first (vencido)."""
+        refusal = self.held_refusal(act, condition, on, who, field, basis)
+        if refusal is not None:
+            raise refusal
+
+    def held_refusal(self, act: Act, condition: ColumnElement[bool], on: Any, who: str,
+                     field: str, basis: str) -> InputError | None:
+        """The refusal due when a licence matching ``condition`` is in force on ``on``
+        (None when none is); those past their last day are closed first (vencido)."""
         for held in self.session.scalars(
             select(LicenceRow).where(condition, LicenceRow.status.in_(HOLDING))
         ).all():
@@ -388,12 +437,13 @@ class StateWriter:
                 continue
             until = ("" if held.valid_until is None
                      else f", válida até {format_date(held.valid_until)}")
-            raise InputError(
+            return InputError(
                 f"{who} licença em vigor: {held.printed}{until}. O {act.printed} não "
                 f"pode ser expedido enquanto ela vigorar{basis}; encerre-a antes "
                 "(renovação, cassação, revogação, devolução ou transferência).",
                 field=field,
             )
+        return None
 
     def set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
                    detail: str) -> None:
