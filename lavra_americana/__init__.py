@@ -160,6 +160,7 @@ def pacote() -> ContentPack:
         resultado,
         revalidacao,
         revogacao,
+        revogacao_autos,
         selo,
         termo_substituto,
         transferencia,
@@ -186,7 +187,7 @@ def pacote() -> ContentPack:
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
         recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao, requisitos,
-        requisitos_fretamento,
+        requisitos_fretamento, revogacao_autos,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

@@ -15,6 +15,7 @@ forms, the code of the rules) lives in a content pack that the engine is pointed
     staff                     the values staff keep, as the engine reads them
     documents, issuing        the Engine (check, draft) and the Issuer (issue, verify)
     recording                 facts recorded after the issue and the deadlines they start
+    filing                    requerimentos filed online: the protocol's receipt
     batch/                    batch runs: plan, parallel workers, record, summary
     cli/, web/                the command line and the web application
 
@@ -40,6 +41,7 @@ No module of the engine imports a pack. The top-level modules may import::
                       lavra.signers
     lavra.recording   lavra.errors lavra.textutil lavra.inputs lavra.checking lavra.law
                       lavra.registry lavra.staff
+    lavra.filing      lavra.errors lavra.inputs lavra.render lavra.registry lavra.signing
 """
 
 __version__ = "0.1.0"

@@ -124,10 +124,11 @@ ALVARA_NUMBER = "/alvara/numero"
 PLATE = "/veiculo/placa"
 EARLIER = "/termo_anterior/numero"
 
-IMPLEMENTED: tuple[str, ...] = (INSPECTION, PRECAUTION)
-"""Citations whose rule this module applies (coverage): the extraordinary vistoria and
-the withdrawal until regularised (art. 13), taken as a precautionary measure without
-prior notice (Lei nº 9.784/1999, art. 45)."""
+IMPLEMENTED: tuple[str, ...] = (INSPECTION,)
+"""Citations of this law whose rule this module applies (coverage): the extraordinary
+vistoria and the withdrawal until regularised (art. 13). It is taken as a precautionary
+measure without prior notice (Lei nº 9.784/1999, art. 45), which its items cite; that
+article is the federal law's, not this folder's to claim."""
 
 
 def _pending(reason: str) -> dict[str, Any]:

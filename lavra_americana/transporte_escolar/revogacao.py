@@ -208,13 +208,12 @@ IMPLEMENTED: tuple[str, ...] = (
     APPEAL,
     APPEAL_DEADLINE,
     RECONSIDER,
-    MOTIVATION,
-    f"{FEDERAL}#art50_inc1",
-    MOTIVATION_CLEAR,
 )
-"""Citations this decision applies (coverage): the revocation (art. 3º; art. 9º, § 2º;
-art. 23, III), the appeal (arts. 25, 26) and the reconsideration (art. 27); the motive of
-a revocation by motivo fundamentado (Lei nº 9.784/1999, art. 50, I, and § 1º)."""
+"""Citations of this law the decision applies (coverage): the revocation (art. 3º; art. 9º,
+§ 2º; art. 23, III), the appeal (arts. 25, 26) and the reconsideration (art. 27). The
+motive of a revocation by motivo fundamentado (Lei nº 9.784/1999, art. 50, I, and § 1º)
+and its appeal (arts. 56, 59) are the federal law's, claimed by
+:mod:`lavra_americana.comum.indeferimento`; this module cites them in its items."""
 
 
 def _alvara_items(

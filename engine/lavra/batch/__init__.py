@@ -19,5 +19,6 @@ engine does the rest, the same for every kind:
 
 May import: ``lavra.errors``, ``lavra.textutil``, ``lavra.inputs``, ``lavra.pack``,
 ``lavra.config``, ``lavra.law``, ``lavra.checking``, ``lavra.render``,
-``lavra.signing``, ``lavra.registry``, ``lavra.documents``, ``lavra.issuing``.
+``lavra.signing``, ``lavra.registry``, ``lavra.documents``, ``lavra.signers``,
+``lavra.issuing``.
 """

@@ -4,6 +4,6 @@ in pt-BR; one module per group of commands, :mod:`~lavra.cli.main` the entry poi
 May import: ``lavra.errors``, ``lavra.textutil``, ``lavra.inputs``, ``lavra.pack``,
 ``lavra.config``, ``lavra.law``, ``lavra.checking``, ``lavra.render``,
 ``lavra.signing``, ``lavra.registry``, ``lavra.documents``, ``lavra.verifying``, ``lavra.issuing``,
-``lavra.staff``, ``lavra.recording``, ``lavra.batch``, ``lavra.demochains``,
+``lavra.staff``, ``lavra.recording``, ``lavra.batch``, ``lavra.demochains``, ``lavra.signers``,
 ``lavra.web`` (``lavra serve`` starts the web application).
 """

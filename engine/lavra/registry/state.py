@@ -11,7 +11,6 @@ session of the act's record: the act and its effects commit together, or neither
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -21,7 +20,6 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from lavra.errors import InputError, LavraError
-from lavra.inputs.textnorm import clean_text
 from lavra.registry.effects import (
     STATUS_TEXT,
     Act,
@@ -41,6 +39,7 @@ from lavra.registry.effects import (
     Transfer,
     VehicleRef,
 )
+from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import mention, put_back, reverse, snapshot, undo_lifted
 from lavra.registry.substitution import change_vehicle, refuse_undo
@@ -65,47 +64,6 @@ HOLDING = (ACTIVE, LicenceStatus.SUSPENDED.value)
 """The statuses in which a licence holds its vehicle's or holder's place: a suspended
 licence is still its holder's, so no other may take the vehicle meanwhile."""
 RowT = TypeVar("RowT", PartyRow, VehicleRow, DriverRow)
-_PRINTED = re.compile(
-    r"\s*(?:([A-Za-z][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})\s*/\s*(\d{4})\s*",
-    re.IGNORECASE,
-)
-
-
-def parse_printed(printed: str) -> tuple[str | None, int, int] | None:
-    """``("ALV-TAXI", 7, 2026)`` from ``"ALV-TAXI nº 0007/2026"`` (series None when absent)."""
-    match = _PRINTED.fullmatch(printed) if isinstance(printed, str) else None
-    if match is None:
-        return None
-    return match.group(1), int(match.group(2)), int(match.group(3))
-
-
-def mercosul(placa: str) -> str:
-    """The plate in the Mercosul format: ``ABC1234`` → ``ABC1C34`` (the second digit
-    becomes a letter, A for 0 to J for 9); a Mercosul plate as it is."""
-    if len(placa) == 7 and placa[:3].isalpha() and placa[3:].isdigit():
-        return placa[:4] + "ABCDEFGHIJ"[int(placa[4])] + placa[5:]
-    return placa
-
-
-def plate_forms(placa: str) -> tuple[str, ...]:
-    """Every form one vehicle's plate takes (normalized): the plate itself and, for an
-    old plate, its Mercosul form, or, for a Mercosul plate, the old plate it was converted
-    from (``ABC1C34`` → ``ABC1234``). The conversion is one to one, so a search by
-    either form finds the vehicle."""
-    plate = normalize_plate(placa)
-    forms = [plate, mercosul(plate)]
-    letters = "ABCDEFGHIJ"
-    if (len(plate) == 7 and plate[:3].isalpha() and plate[3].isdigit()
-            and plate[4] in letters and plate[5:].isdigit()):
-        forms.append(plate[:4] + str(letters.index(plate[4])) + plate[5:])
-    return tuple(dict.fromkeys(forms))
-
-
-def normalize_processo(numero: str) -> str:
-    """The PA number as kept: spaces collapsed, letters upper case."""
-    return " ".join(clean_text(numero, field="/processo/numero").split()).upper()
-
-
 def _digits(value: str) -> str:
     return "".join(ch for ch in value if ch.isdigit())
 

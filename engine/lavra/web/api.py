@@ -359,7 +359,7 @@ def documents(
         "formas) ou nome de parte registrado no cadastro. Vazio: todos os documentos, "
         "do mais recente ao mais antigo.")] = None,
     form: Annotated[str | None, Query(max_length=120,
-                                      description="Formulário (id, ex.: alvara-fretamento)")
+                                      description="Formulário (id do pacote de conteúdo)")
                     ] = None,
     series: Annotated[str | None, Query(max_length=40, description="Série (ex.: ALV-FRET)")
                       ] = None,
