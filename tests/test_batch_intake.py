@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 from batchcases import (
+    FRET_RUN_DAY,
+    FRET_UNTIL,
     REPO,
     RUN_DAY,
     YEAR,
@@ -25,6 +27,8 @@ from batchcases import (
     copy_data,
     cpf,
     envelope,
+    fret_request,
+    fret_seed,
     issuer_over,
     kept_staff_values,
     request,
@@ -207,5 +211,31 @@ def test_a_filing_by_someone_else_or_unreadable_fails_its_item(
         assert "«requerente.nome»" in reasons[f"protocolo {bad}"]
         # holders 0 and 1 are notified as without a request; nothing is dropped
         assert summary.counts["notificado"] == HOLDERS
+    finally:
+        issuer.close()
+
+
+def test_a_filed_fretamento_request_is_taken_for_its_alvara(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    try:
+        printed = fret_seed(issuer, 1)[0]
+        company = issuer.registry.by_number(printed.split("nº ")[1], series="ALV-FRET")
+        assert company is not None
+        entry = FilingInput(series="PROT", form="requerimento-renovacao-alvara-fretamento",
+                            data=fret_request(0, printed), cpf_cnpj=company.cpf_cnpj or "",
+                            name="Empresa", attachments=())
+        Filings(issuer.registry).file(entry, _built, receipt_form="comprovante-protocolo",
+                                      now=datetime(2025, 11, 20, 14, 0, tzinfo=UTC))
+        kind = "renovacao-fretamento"
+        summary = run_batch(issuer, find_kind(issuer, kind), RunRequest(
+            kind, {"vencendo_ate": FRET_UNTIL}, date.fromisoformat(FRET_RUN_DAY)),
+            tmp_path / "saida", database_url=registry_url(issuer.config), simulate=True)
+        (row,) = summary.rows
+        # complete and on time, so not notified: it waits for the servant's conferência
+        # of art. 7º (fretamento/renovacao_lote.py), which a filing does not carry
+        assert row.outcome == "recusado", row
+        assert "falta a conferência por servidor" in row.reason
     finally:
         issuer.close()
