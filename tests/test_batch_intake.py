@@ -37,7 +37,7 @@ from batchcases import (
 )
 from click.testing import CliRunner
 from formcases import pdf_text
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from lavra.batch.model import RunRequest
 from lavra.batch.runner import Summary, find_kind, run_batch
@@ -48,7 +48,8 @@ from lavra.errors import InputError
 from lavra.issuing import Issuer, registry_url
 from lavra.registry.filings import FilingInput, Filings
 from lavra.registry.records import Built
-from lavra.registry.tables import FilingRow
+from lavra.registry.state import normalize_processo
+from lavra.registry.tables import DocumentRow, FilingRow, ProcessoActRow, ProcessoRow
 
 KIND = "renovacao-transporte-escolar"
 FORM = "requerimento-renovacao-escolar"
@@ -129,6 +130,15 @@ def test_filed_requests_are_renewed_notified_and_reported(
         assert summary.folder is not None
         text = " ".join(pdf_text((summary.folder / row.file).read_bytes()).split())
         assert f"processo {protocols[0]}" in text
+        # the act joins the processo the protocol opened (the licensing state), beside
+        # the receipt: the filing's tracking finds it there
+        with issuer.registry._read() as session:
+            forms = session.scalars(
+                select(DocumentRow.form).join(
+                    ProcessoActRow, ProcessoActRow.document_id == DocumentRow.id)
+                .join(ProcessoRow, ProcessoRow.id == ProcessoActRow.processo_id)
+                .where(ProcessoRow.numero == normalize_processo(protocols[0]))).all()
+        assert {"comprovante-protocolo", "alvara-transporte-escolar"} <= set(forms)
         # the latest request of holder 1, incomplete: notified with its pending item
         notices = [r for r in summary.rows if r.form == "notificacao-pendencias-renovacao"]
         assert len(notices) == 2
