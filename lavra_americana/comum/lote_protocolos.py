@@ -10,9 +10,9 @@ the days the run names (each run says which: its period). **Both together are
 refused**, with a message naming the protocols: a line of the file carries no moment of
 filing, so for an alvará requested in both there is no "latest" to keep, and running
 the file alone would notify as absent a holder whose request is on file online (issue
-24: a request is never lost without a word). Staff run the file's requests by a
-command of their own once the filed ones are decided, or file them through the public
-page.
+24: a request is never lost without a word). Requests received by another system are
+filed through the public page too, so that one source holds them all; the file stays
+for a period in which nothing was filed online.
 
 **Each filed request** becomes the envelope the file's lines make:
 ``{"requerimento": <the data filed>, "processo": <the protocol number>}``, so that the
