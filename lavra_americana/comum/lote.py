@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,7 +22,9 @@ from lavra.inputs.formats import unmask
 __all__ = [
     "IMPLEMENTED",
     "REFUSED",
+    "UNKNOWN",
     "Pedido",
+    "Requests",
     "Wanted",
     "number_key",
     "pending_lines",
@@ -35,6 +37,8 @@ __all__ = [
 ]
 
 REFUSED = "recusado"
+UNKNOWN = "\0"
+"""The start of the key of a request whose alvará is not known (never a number's)."""
 L = TypeVar("L")
 
 IMPLEMENTED: tuple[str, ...] = ()
@@ -56,13 +60,27 @@ def stem(printed: str) -> str:
 
 @dataclass(frozen=True)
 class Pedido:
-    """One renewal request of ``--pedidos``: its line, and the envelope (the
-    requerimento's data under ``requerimento``, with what the run adds to it)."""
+    """One renewal request: its order (the line of ``--pedidos``, or the position of a
+    request filed online among those of the run), and the envelope (the requerimento's
+    data under ``requerimento``, with what the run adds to it)."""
 
     line: int
     envelope: Mapping[str, Any]
-    replaced: tuple[int, ...] = ()
-    """Earlier lines of the same alvará, replaced by this one."""
+    replaced: tuple[Pedido, ...] = ()
+    """Earlier requests of the same alvará, replaced by this one."""
+    protocol: str | None = None
+    """The protocol number of a request filed online (None: a line of ``--pedidos``)."""
+
+    @property
+    def holder(self) -> str:
+        """The request as the summary's holder column names it when no holder took it."""
+        return f"protocolo {self.protocol}" if self.protocol else f"pedido da linha {self.line}"
+
+    @property
+    def of(self) -> str:
+        """``da linha 3 dos pedidos`` / ``do protocolo PROT nº 0001/2026``."""
+        return f"do protocolo {self.protocol}" if self.protocol else (
+            f"da linha {self.line} dos pedidos")
 
 
 def read_pedidos(path: Path | None) -> dict[str, Pedido]:
@@ -88,7 +106,7 @@ def read_pedidos(path: Path | None) -> dict[str, Pedido]:
         number = pointers.get(envelope["requerimento"], "/alvara_anterior/numero")
         key = number_key(number)
         earlier = found.get(key)
-        replaced = () if earlier is None else (*earlier.replaced, earlier.line)
+        replaced = () if earlier is None else (*earlier.replaced, replace(earlier, replaced=()))
         found[key] = Pedido(read.number, envelope, replaced)
     return found
 
@@ -172,11 +190,15 @@ def plan_holders(
     decide: Callable[[L, Mapping[str, Any] | None], PlannedHolder],
     refusal: Callable[[Wanted, L | None], str | None],
     columns: tuple[str, str],
+    filed: Requests | None = None,
 ) -> list[PlannedHolder]:
     """Each holder's outputs, in input order: the licences ``due`` (by number key) in
     their order, or those of ``--entrada`` (its ``columns``: the holder's document and
-    name), each refused with ``refusal``'s reason or decided with its request."""
-    pedidos = read_pedidos(request.pedidos)
+    name), each refused with ``refusal``'s reason or decided with its request: those
+    ``filed`` online when given (``lote_protocolos``), else those of ``--pedidos``."""
+    if filed is None:
+        filed = Requests(read_pedidos(request.pedidos))
+    pedidos = filed.by_key
     used: set[str] = set()
 
     def envelope(key: str) -> Mapping[str, Any] | None:
@@ -189,7 +211,7 @@ def plan_holders(
     planned: list[PlannedHolder] = []
     if request.entrada is None:
         planned = [decide(licence, envelope(key)) for key, licence in due.items()]
-        return planned + _unmatched(pedidos, used)
+        return planned + _unmatched(pedidos, used, filed.refused)
     for wanted in read_entrada(request.entrada, *columns):
         if isinstance(wanted, tuple):
             planned.append(PlannedHolder(f"linha {wanted[0]}", "", REFUSED, reason=wanted[1]))
@@ -201,32 +223,46 @@ def plan_holders(
             planned.append(PlannedHolder(holder, wanted.name, REFUSED, reason=reason))
             continue
         planned.append(decide(licence, envelope(wanted.alvara)))
-    return planned + _unmatched(pedidos, used)
+    return planned + _unmatched(pedidos, used, filed.refused)
 
 
-def _unmatched(pedidos: Mapping[str, Pedido], used: set[str]) -> list[PlannedHolder]:
+@dataclass(frozen=True)
+class Requests:
+    """The requests of a run by the number key of the alvará each renews, and those
+    refused before any holder could take them (order, refused row): a filed request
+    the strict reader refuses, or one whose requerente is not the alvará's holder."""
+
+    by_key: Mapping[str, Pedido]
+    refused: tuple[tuple[int, PlannedHolder], ...] = ()
+
+
+def _unmatched(pedidos: Mapping[str, Pedido], used: set[str],
+               refused: Sequence[tuple[int, PlannedHolder]] = ()) -> list[PlannedHolder]:
     """The requests no holder of the run took, each refused with its reason (a request
-    is never dropped without a word), after the holders, in the order of their lines:
-    one replaced by a later line of the same alvará, one whose alvará no holder has."""
-    refused: list[tuple[int, PlannedHolder]] = []
+    is never dropped without a word), after the holders, in the order of their lines
+    (or of their filing): one replaced by a later request of the same alvará, one whose
+    alvará no holder has, and the ``refused``."""
+    found: list[tuple[int, PlannedHolder]] = list(refused)
     for key, pedido in pedidos.items():
-        number = key or "(não informado)"
-        refused.extend((line, PlannedHolder(
-            f"pedido da linha {line}", "", REFUSED,
-            reason=(f"O pedido da linha {line} dos pedidos, do alvará «{number}», foi "
-                    f"substituído pelo da linha {pedido.line}, do mesmo alvará: só o último "
-                    "pedido de cada alvará é considerado."),
-        )) for line in pedido.replaced)
+        number = "(não informado)" if not key or key.startswith(UNKNOWN) else key
+        later = (f"do protocolo {pedido.protocol}, protocolado depois" if pedido.protocol
+                 else f"da linha {pedido.line}")
+        found.extend((old.line, PlannedHolder(
+            old.holder, "", REFUSED,
+            reason=(f"O pedido {old.of}, do alvará «{number}», foi substituído pelo "
+                    f"{later}, do mesmo alvará: só o último pedido de cada alvará é "
+                    "considerado."),
+        )) for old in pedido.replaced)
         if key in used:
             continue
-        refused.append((pedido.line, PlannedHolder(
-            f"pedido da linha {pedido.line}", "", REFUSED,
-            reason=(f"O pedido da linha {pedido.line} dos pedidos renova o alvará «{number}», "
+        found.append((pedido.line, PlannedHolder(
+            pedido.holder, "", REFUSED,
+            reason=(f"O pedido {pedido.of} renova o alvará «{number}», "
                     "que não é de nenhum titular desta execução (não consta do registro "
                     "como a renovar, foi recusado na entrada ou não está nela): o pedido "
                     "não foi considerado."),
         )))
-    return [holder for _, holder in sorted(refused, key=lambda pair: pair[0])]
+    return [holder for _, holder in sorted(found, key=lambda pair: pair[0])]
 
 
 # ------------------------------------------------------------------ refused at planning

@@ -66,7 +66,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +98,7 @@ from lavra_americana.comum.lote import (
 )
 from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
+from lavra_americana.comum.lote_protocolos import requests_for
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.fretamento.renovacao_requisitos import carry
 
@@ -346,10 +347,17 @@ class FretamentoRenewalRun:
         until = maybe_date(str(context.request.option("vencendo_ate", "--vencendo-ate")))
         if until is None:
             raise InputError("Data inválida em --vencendo-ate.", field="/vencendo_ate")
-        return plan_holders(context.request, self._due(context, until),
+        due = self._due(context, until)
+        # The requests filed online in the year before the run (art. 8º asks for them
+        # 30 days ahead of a 5-year term: an older one renews no alvará due now; the
+        # reading chosen, the law giving no earliest day), unless --pedidos gives a file.
+        filed = requests_for(context, REQUERIMENTO,
+                             context.request.on - timedelta(days=366), due,
+                             lambda lic: lic.cnpj)
+        return plan_holders(context.request, due,
                             lambda lic, envelope: self._decide(context, lic, envelope),
                             lambda wanted, lic: self._refusal(wanted, lic, until),
-                            ("cnpj", "razao_social"))
+                            ("cnpj", "razao_social"), filed)
 
     @staticmethod
     def _refusal(wanted: Wanted, licence: Licence | None, until: date) -> str | None:

@@ -94,6 +94,7 @@ from lavra_americana.comum.lote import (
 )
 from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
+from lavra_americana.comum.lote_protocolos import requests_for
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.transporte_escolar.renovacao_requisitos import carry
 from lavra_americana.transporte_escolar.selo import selo_data_from_alvara
@@ -284,9 +285,14 @@ class RenewalRun:
 
     def plan(self, context: PlanContext) -> Sequence[PlannedHolder]:
         year = int(context.request.option("ano", "--ano"))
-        return plan_holders(context.request, self._due(context, year),
+        due = self._due(context, year)
+        # The requests filed online in the year of the vencimento (the window of
+        # art. 13, § 5º, lies in it; alvara.py), unless --pedidos gives a file.
+        filed = requests_for(context, REQUERIMENTO, date(year - 1, 1, 1), due,
+                             lambda lic: lic.cpf)
+        return plan_holders(context.request, due,
                             lambda lic, envelope: self._decide(context, lic, envelope),
-                            self._refusal, ("cpf", "nome"))
+                            self._refusal, ("cpf", "nome"), filed)
 
     @staticmethod
     def _refusal(wanted: Wanted, licence: Licence | None) -> str | None:

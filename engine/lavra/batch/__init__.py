@@ -16,6 +16,9 @@ engine does the rest, the same for every kind:
 - :mod:`~lavra.batch.runner`: the whole run, and the dry run (``simular``).
 - :mod:`~lavra.batch.inputs`: the holders and requests files, CSV or JSON Lines, read
   line by line for the pack's plan.
+- :mod:`~lavra.batch.intake`: the requerimentos filed online (``lavra.registry.filings``)
+  of a form over a period, read strictly, for a pack whose run takes them instead of a
+  requests file.
 
 May import: ``lavra.errors``, ``lavra.textutil``, ``lavra.inputs``, ``lavra.pack``,
 ``lavra.config``, ``lavra.law``, ``lavra.checking``, ``lavra.render``,

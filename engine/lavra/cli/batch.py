@@ -100,7 +100,9 @@ class _BatchCommand(click.Command):
 @click.option("--entrada", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               help="Titulares a renovar, em CSV ou JSON Lines (sem ela: os do registro).")
 @click.option("--pedidos", type=click.Path(path_type=Path, dir_okay=False, exists=True),
-              help="Requerimentos de renovação recebidos, um por linha (JSON Lines).")
+              help="Requerimentos de renovação recebidos de outro sistema, um por linha "
+              "(JSON Lines); sem ela, os protocolados pelo portal (não se somam: havendo "
+              "protocolados, o arquivo é recusado).")
 @click.option("--data", "on", metavar="AAAA-MM-DD",
               help="Data de expedição dos documentos (padrão: hoje; nunca no futuro).")
 @click.option("--simular", is_flag=True,

@@ -1,0 +1,120 @@
+"""The renewal requests a run reads from the registry: the requerimentos filed online
+(issue 26, step 4), for the runs of ``transporte_escolar/renovacao_lote.py`` and
+``fretamento/renovacao_lote.py``.
+
+**Where the requests come from.** With ``--pedidos`` (a file from another system), the
+file's lines, as before (``lote.read_pedidos``). Without it (the command line) or with
+"pedidos protocolados" (the web's start form), the requerimentos of the run's renewal
+form filed online (:func:`lavra.batch.intake.filed_requests`), still ``recebido``, over
+the days the run names (each run says which: its period). **Both together are
+refused**, with a message naming the protocols: a line of the file carries no moment of
+filing, so for an alvará requested in both there is no "latest" to keep, and running
+the file alone would notify as absent a holder whose request is on file online (issue
+24: a request is never lost without a word). Requests received by another system are
+filed through the public page too, so that one source holds them all; the file stays
+for a period in which nothing was filed online.
+
+**Each filed request** becomes the envelope the file's lines make:
+``{"requerimento": <the data filed>, "processo": <the protocol number>}``, so that the
+act cites the protocol as its processo (the protocol opened the processo in the
+licensing state, ``lavra.registry.filings``). Its ``data_requerimento`` is the day of
+the protocol, local time (the law counts the request's timeliness from its filing,
+art. 8º of Lei nº 4.419/2006, art. 13, § 5º, of Lei nº 4.515/2007; the date the
+applicant typed is not the filing's). Reading chosen where the law is silent: the
+protocol's day, not the typed one, when they differ.
+
+**Its holder.** The licence the filing is tied to, when it is one of the run's; else
+the alvará its data name (``/alvara_anterior/numero``); else the one alvará of the
+run held by the requerente's CPF/CNPJ. The requerente must be the alvará's holder
+(the CPF/CNPJ filed against the holder's): otherwise the request is refused, with its
+reason. Several requests of the same alvará: the latest filed counts, the others are
+reported as replaced. A request that matches no holder, or that the strict reader
+refuses, is reported in the summary with its reason, never dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import date
+from typing import Any, TypeVar
+
+from lavra.batch.intake import FiledRequest, filed_requests
+from lavra.batch.model import PlanContext, PlannedHolder
+from lavra.errors import InputError
+from lavra.inputs import pointers
+from lavra.registry.records import LOCAL_TZ
+from lavra_americana.comum.lote import REFUSED, UNKNOWN, Pedido, Requests, number_key
+
+__all__ = ["IMPLEMENTED", "requests_for"]
+
+L = TypeVar("L")
+
+IMPLEMENTED: tuple[str, ...] = ()
+"""Helpers only: the runs cite their own articles."""
+
+
+def requests_for(context: PlanContext, form: str, since: date, due: Mapping[str, L],
+                 holder_of: Callable[[L], str]) -> Requests | None:
+    """The run's requests filed online, from ``since`` to the run's date, by the key
+    of the alvará each renews (module docstring); None when the run reads a
+    ``--pedidos`` file (InputError if requests were also filed for it)."""
+    found = filed_requests(context.registry, form, since=since, until=context.request.on)
+    if context.request.pedidos is not None:
+        if found:
+            shown = ", ".join(f.protocol for f in found[:3])
+            more = f" e mais {len(found) - 3}" if len(found) > 3 else ""
+            raise InputError(
+                f"Há {len(found)} requerimento(s) de renovação protocolado(s) pelo "
+                f"portal para esta execução ({shown}{more}): a execução lê os pedidos de "
+                "uma só fonte. Execute sem --pedidos para usar os protocolados; o arquivo "
+                "de outro sistema não pode ser somado a eles, porque não diz quando cada "
+                "pedido foi protocolado, e para um mesmo alvará não se saberia qual "
+                "prevalece.", field="/pedidos")
+        return None
+    by_key: dict[str, Pedido] = {}
+    refused: list[tuple[int, PlannedHolder]] = []
+    for order, filed in enumerate(found, 1):
+        if filed.problem is not None or filed.data is None:
+            refused.append((order, PlannedHolder(
+                filed.label, filed.name, REFUSED,
+                reason=f"{filed.problem or 'Requerimento ilegível.'} O pedido não foi "
+                "considerado; o requerente deve protocolar um novo.")))
+            continue
+        key = _holder_key(filed, due, holder_of)
+        if key is not None and key in due and holder_of(due[key]) != filed.cpf_cnpj:
+            refused.append((order, PlannedHolder(
+                filed.label, filed.name, REFUSED,
+                reason=f"O pedido do protocolo {filed.protocol} renova o alvará «{key}», "
+                f"mas o CPF/CNPJ de quem o protocolou ({filed.cpf_cnpj}) não é o do "
+                "titular do alvará: o pedido não foi considerado.")))
+            continue
+        pedido = Pedido(order, _envelope(filed), protocol=filed.protocol)
+        key = key or f"{UNKNOWN}{order}"  # each unidentified request reported on its own
+        earlier = by_key.get(key)
+        if earlier is not None:
+            pedido = Pedido(order, pedido.envelope,
+                            (*earlier.replaced, Pedido(earlier.line, earlier.envelope,
+                                                       protocol=earlier.protocol)),
+                            filed.protocol)
+        by_key[key] = pedido
+    return Requests(by_key, tuple(refused))
+
+
+def _holder_key(filed: FiledRequest, due: Mapping[str, L],
+                holder_of: Callable[[L], str]) -> str | None:
+    """The number key of the alvará the request renews (module docstring)."""
+    if filed.licence and number_key(filed.licence) in due:
+        return number_key(filed.licence)
+    named = number_key(pointers.get(filed.data or {}, "/alvara_anterior/numero"))
+    if named in due:
+        return named
+    held = [key for key, licence in due.items() if holder_of(licence) == filed.cpf_cnpj]
+    if len(held) == 1:
+        return held[0]
+    return named or (number_key(filed.licence) if filed.licence else None)
+
+
+def _envelope(filed: FiledRequest) -> dict[str, Any]:
+    requerimento = dict(filed.data or {})
+    requerimento["data_requerimento"] = filed.filed_at.astimezone(LOCAL_TZ).date().isoformat()
+    return {"requerimento": requerimento, "processo": filed.protocol}
