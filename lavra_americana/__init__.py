@@ -108,6 +108,7 @@ def pacote() -> ContentPack:
         indeferimento,
         infractions,
         lote,
+        lote_protocolos,
         notificacao_defesa,
         periods,
         recurso_estado,
@@ -187,7 +188,7 @@ def pacote() -> ContentPack:
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
         recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao, requisitos,
-        requisitos_fretamento, revogacao_autos,
+        requisitos_fretamento, revogacao_autos, lote_protocolos,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

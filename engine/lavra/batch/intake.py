@@ -1,6 +1,6 @@
 """The requests a run reads from the registry: the requerimentos filed online.
 
-    found = filed_requests(registry, "requerimento-renovacao-escolar",
+    found = filed_requests(registry, "requerimento-renovacao",
                            since=date(2026, 1, 1), until=date(2026, 12, 6))
 
 Each filing (:mod:`lavra.registry.filings`) of the form ``form`` still ``recebido``,
