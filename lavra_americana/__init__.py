@@ -110,6 +110,7 @@ def pacote() -> ContentPack:
         lote,
         notificacao_defesa,
         periods,
+        protocolos,
         recurso_estado,
         requisitos,
         sources,
@@ -185,7 +186,7 @@ def pacote() -> ContentPack:
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
         recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao, requisitos,
-        requisitos_fretamento,
+        requisitos_fretamento, protocolos,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -203,4 +204,6 @@ def pacote() -> ContentPack:
                  **recurso_estado.EFFECTS},
         imports=importacao.IMPORTS,
         demo_chains=demonstracao.DEMO_CHAINS,
+        filed_acts=protocolos.ATOS,
+        filing_period=protocolos.prazo_complementacao,
     )
