@@ -22,6 +22,7 @@ from datetime import date
 from typing import Any
 
 from lavra.errors import ContentPackError, InputError
+from lavra.inputs import pointers
 from lavra.registry.drafts import Draft
 from lavra.registry.filing_status import FilingStatus
 from lavra.registry.inbox import Case, Inbox
@@ -67,6 +68,9 @@ class ActChoice:
     label: str
     build: Callable[[ActSource], dict[str, Any]]
     refusal: bool = False
+    licence_at: str | None = None
+    """The JSON pointer of the request's data naming the licence (its printed number),
+    read when the filing names none."""
 
 
 def choices_for(acts: Mapping[str, tuple[ActChoice, ...]], form: str
@@ -74,18 +78,23 @@ def choices_for(acts: Mapping[str, tuple[ActChoice, ...]], form: str
     return tuple(acts.get(form, ()))
 
 
-def source_of(registry: Registry, case: Case, on: date) -> ActSource:
+def source_of(registry: Registry, case: Case, on: date,
+              licence_at: str | None = None) -> ActSource:
     filed = case.filed
     licence = data = None
-    if filed.licence:
-        licence = registry.licence_by_number(filed.licence)
+    named = filed.licence
+    if not named and licence_at:
+        found = pointers.get(filed.data, licence_at)
+        named = found if isinstance(found, str) and found.strip() else None
+    if named:
+        licence = registry.licence_by_number(named)
         if licence is not None and licence.document_id is not None:
             record = registry.get_by_id(licence.document_id)
             data = None if record is None else record.data
     request = FiledRequest(
         protocol=filed.protocol, processo=filed.processo, form=filed.form, data=filed.data,
         cpf_cnpj=filed.cpf_cnpj, name=filed.name,
-        filed_on=filed.filed_at.astimezone(LOCAL_TZ).date(), licence=filed.licence)
+        filed_on=filed.filed_at.astimezone(LOCAL_TZ).date(), licence=named)
     return ActSource(request, licence, data, on)
 
 
@@ -110,7 +119,7 @@ def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_rol
             "pedido só pode ser preparado depois de aceitos. Prepare o indeferimento, se "
             "for o caso.", field="/ato")
     try:
-        data = choice.build(source_of(registry, case, on))
+        data = choice.build(source_of(registry, case, on, choice.licence_at))
     except (KeyError, TypeError, ValueError) as error:
         raise ContentPackError(
             f"O pacote de conteúdo não conseguiu preparar «{choice.label}» a partir do "

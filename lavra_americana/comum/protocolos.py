@@ -135,7 +135,7 @@ _REFUSAL = ActChoice(INDEFERIMENTO, "Decisão de indeferimento do requerimento",
 ATOS: dict[str, tuple[ActChoice, ...]] = {form: (_REFUSAL,) for form in _REFUSABLE}
 ATOS[ESCOLAR_RENOVACAO] = (
     ActChoice("alvara-transporte-escolar", "Alvará de transporte escolar — renovação",
-              renovacao_escolar), _REFUSAL)
+              renovacao_escolar, licence_at="/alvara_anterior/numero"), _REFUSAL)
 ATOS[FRETAMENTO] = (
     ActChoice("alvara-fretamento", "Alvará de Licença de Circulação (fretamento)",
               alvara_fretamento), _REFUSAL)

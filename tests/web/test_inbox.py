@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import io
 import re
+import secrets
 import subprocess
 from datetime import UTC, date, datetime
 from typing import Any
@@ -20,11 +21,16 @@ from PIL import Image
 from pypdf import PdfWriter
 from webhelpers import ALV, PASSWORD, REQ, csrf_of, errors_in, example, login
 
-from lavra.filing import FilingDesk
+from lavra.errors import InputError
+from lavra.filedacts import ActSource, FiledRequest
 from lavra.registry.filing_status import FilingStatus
-from lavra.registry.filings import Attachment, Filed
+from lavra.registry.filings import Attachment, Filed, FilingInput, Filings
 from lavra.registry.inbox import Inbox
+from lavra.registry.licensing import LicenceView
+from lavra.registry.records import Built
 from lavra.web import WebContext
+from lavra_americana.comum import protocolos
+from lavra_americana.transporte_escolar.renovacao_lote import renewed_alvara
 
 CNPJ = "65.563.842/0001-05"
 BASE = "/equipe/protocolos"
@@ -45,15 +51,26 @@ def _png() -> bytes:
     return out.getvalue()
 
 
+def _built(number: int, printed: str, moment: datetime) -> Built:
+    """A stand-in receipt (the sealed one is test_filing's): the inbox reads the filing."""
+    return Built(pdf=b"%PDF-1.4 " + printed.encode(), data={"protocolo": printed},
+                 computed={}, reference_date=moment.date(),
+                 verification_code=f"INB-{secrets.token_hex(6)}", signer_subject="Selo",
+                 signer_serial="1", pack_version="t", issued_at=moment)
+
+
 def _filed(ctx: WebContext, placa: str, moment: datetime) -> tuple[Filed, dict[str, Any]]:
+    """A requerimento de alvará de fretamento filed through the registry's API."""
     data = example(REQ)
     set_vehicle(data["veiculos"][0], placa)  # one alvará per vehicle: a plate of its own
     data["veiculos"] = data["veiculos"][:1]
-    filed, _ = FilingDesk(ctx.require_issuer()).file(
-        REQ, data, cpf_cnpj=CNPJ, name="Viação Exemplo de Fretamento Ltda.",
+    entry = FilingInput(
+        series="PROT", form=REQ, data=data, cpf_cnpj=CNPJ,
+        name="Viação Exemplo de Fretamento Ltda.",
         attachments=(Attachment(ITEMS[0], "cartao-cnpj.pdf", _pdf()),
-                     Attachment(ITEMS[1], "inspecao.png", _png())),
-        item_titles={}, now=moment)
+                     Attachment(ITEMS[1], "inspecao.png", _png())))
+    filed = Filings(ctx.registry).file(entry, _built, receipt_form="comprovante-protocolo",
+                                       now=moment)
     return filed, data
 
 
@@ -64,8 +81,9 @@ def _text(page: str, ident: str) -> str:
 
 
 def _post(client: TestClient, url: str, page_url: str, **fields: str) -> Any:
-    return client.post(url, data={"csrf": csrf_of(client, page_url), **fields},
-                       follow_redirects=False)
+    """Post as the page's form does (the session's token, read from the light list)."""
+    return client.post(url, data={"csrf": csrf_of(client, BASE + "?situacao=decidido"),
+                                  **fields}, follow_redirects=False)
 
 
 def test_inbox_review_prepare_sign_decide(
@@ -205,3 +223,33 @@ def test_refusal_act_is_prepared_while_pending(
     assert draft.data["requerente"] == {"tipo": "pessoa_juridica", "cnpj": CNPJ,
                                         "nome": "Viação Exemplo de Fretamento Ltda."}
     assert draft.data["decisao"] == {"data": "2026-12-03"}
+
+
+def _source(data: dict[str, Any], licence: LicenceView | None,
+            licence_data: dict[str, Any] | None) -> ActSource:
+    request = FiledRequest(
+        protocol="PROT nº 0004/2026", processo="PROT 4/2026",
+        form="requerimento-renovacao-escolar", data=data, cpf_cnpj="52998224725",
+        name="José Exemplo dos Santos", filed_on=date(2026, 11, 20),
+        licence=None if licence is None else licence.printed)
+    return ActSource(request, licence, licence_data, date(2026, 12, 3))
+
+
+def test_the_school_renewal_is_built_as_the_renewal_run_builds_it() -> None:
+    request = example("requerimento-renovacao-escolar")
+    previous = example("alvara-transporte-escolar")
+    licence = LicenceView("ALV-ESC nº 0007/2026", "alvara-transporte-escolar", "em_vigor",
+                          None, None, date(2026, 1, 1), date(2026, 12, 31), "52998224725",
+                          "José Exemplo dos Santos", "EXE1A23")
+    source = _source(request, licence, previous)
+    built = protocolos.renovacao_escolar(source)
+    assert built == renewed_alvara(previous, licence.printed, date(2026, 12, 31), {
+        "requerimento": request, "processo": "PROT 4/2026"}, date(2026, 12, 3))
+    assert built["modalidade"] == "renovacao" and built["processo"]["numero"] == "PROT 4/2026"
+    assert built["alvara_anterior"] == {"numero": "ALV-ESC nº 0007/2026",
+                                        "valido_ate": "2026-12-31"}
+    with pytest.raises(InputError, match="não indica um alvará do cadastro"):
+        protocolos.renovacao_escolar(_source(request, None, None))
+    choices = [c.form for c in protocolos.ATOS["requerimento-renovacao-escolar"]]
+    assert choices == ["alvara-transporte-escolar", "decisao-indeferimento"]
+    assert protocolos.prazo_complementacao(date(2026, 12, 2)) == date(2026, 12, 14)
