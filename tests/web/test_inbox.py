@@ -111,7 +111,8 @@ def test_inbox_review_prepare_sign_decide(
     assert _text(opened.text, "situacao-protocolo") == "recebido"
     shown = _text(opened.text, "dados-protocolo")
     assert "Razão social Viação Exemplo de Fretamento Ltda." in shown  # labels, not keys
-    assert "razao_social" not in shown and "INB1A26" in shown
+    assert "razao_social" not in shown and "Veículo 1 Placa INB1A26" in shown
+    assert "Tipo de veículo Ônibus rodoviário" in shown  # an enum by its label
     assert "Relatório de completude" in opened.text and "relatorio-resumo" in opened.text
     pdf_id, png_id = (a.id for a in filed.attachments)
     download = client.get(f"{url}/anexos/{pdf_id}")

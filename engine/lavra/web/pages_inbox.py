@@ -98,11 +98,16 @@ def _entry(schema: Mapping[str, Any], name: str | int, value: Any, depth: int) -
         return [Row(label, "", depth), *inner] if inner else []
     if isinstance(value, list):
         rows: list[Row] = []
+        item = item_schema(schema)
         for index, entry in enumerate(value, 1):
-            rows.extend(_entry(item_schema(schema), f"{label} {index}", entry, depth)
-                        if isinstance(entry, Mapping | list)
-                        else [Row(f"{label} {index}", _shown(item_schema(schema), entry),
-                                  depth)])
+            name_of = f"{_title(item, label)} {index}"
+            if isinstance(entry, Mapping):
+                inner = labelled(item, entry, depth + 1)
+                rows.extend([Row(name_of, "", depth), *inner] if inner else [])
+            elif isinstance(entry, list):
+                rows.extend(_entry(item, name_of, entry, depth))
+            elif entry is not None and entry != "":
+                rows.append(Row(name_of, _shown(item, entry), depth))
         return rows
     if value is None or value == "":
         return []
