@@ -212,6 +212,8 @@ def test_refusal_act_is_prepared_while_pending(
                  reason="Documento vencido.", deadline=date(2026, 12, 14), by="Clara")
     login(client, "clara")
     url = f"{BASE}/{filed.id}"
+    forged = client.post(f"{url}/ato", data={"ato": "1"}, follow_redirects=False)
+    assert forged.status_code == 403 and inbox.case(filed.id).draft_id is None  # type: ignore[union-attr]
     prepared = _post(client, f"{url}/ato", url, ato="1")
     assert prepared.status_code == 303, errors_in(prepared.text)
     case = inbox.case(filed.id)
