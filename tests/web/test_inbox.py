@@ -135,7 +135,8 @@ def test_inbox_review_prepare_sign_decide(
     # 02/12 + 10 days = Saturday 12/12/2026: the next business day (Lei 9.784, art. 66)
     assert _text(page, "prazo-protocolo") == "até 14/12/2026"
     assert _text(page, "pendencias-protocolo") == (
-        "/documentos/inspecao_veicular: Laudo ilegível: envie a digitalização completa.")
+        "Comprovante de inspeção veicular: Laudo ilegível: envie a digitalização completa.")
+    assert f'<li id="anexo-{png_id}">\n      <h3>Comprovante de inspeção veicular</h3>' in page
     case = Inbox(web_context.registry).case(filed.id)
     assert case is not None and case.deadline == date(2026, 12, 14)
     assert case.status is FilingStatus.PENDING

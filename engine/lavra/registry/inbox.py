@@ -21,7 +21,7 @@ pack's) to give as ``deadline``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -198,10 +198,12 @@ class Inbox:
 
     def review(self, filing_id: int, attachment_id: int, *, accepted: bool,
                reason: str | None, deadline: date | None, by: str,
-               now: datetime | None = None) -> Case:
+               titles: Mapping[str, str] | None = None, now: datetime | None = None) -> Case:
         """Accept or refuse one attachment; a refusal needs its reason and the last day
         to supply the document (``deadline``). The filing is then pendente while any
-        attachment stands refused, em análise otherwise."""
+        attachment stands refused, em análise otherwise. What is missing names each
+        refused document by ``titles`` (checklist item → its title, as the applicant
+        reads it), with the reason."""
         text = _reason(reason) if not accepted else (
             " ".join(str(reason).split())[:1000] or None if reason else None)
         if not accepted and deadline is None:
@@ -222,7 +224,8 @@ class Inbox:
             session.flush()
             progress = self._progress(session, row.id, who, moment)
             refused = self._case(session, row).refused
-            progress.missing = [f"{a.item}: {r.reason}" for a in refused
+            named = titles or {}
+            progress.missing = [f"{named.get(a.item, a.item)}: {r.reason}" for a in refused
                                 if (r := self._last(session, a.id)) is not None]
             if refused:
                 progress.deadline = deadline if not accepted else progress.deadline

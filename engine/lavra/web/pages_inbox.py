@@ -121,6 +121,15 @@ def _shown(schema: Mapping[str, Any], value: Any) -> str:
     return labels.get(str(value)) or display_value(dict(schema), value)
 
 
+def item_titles(schema: Mapping[str, Any]) -> dict[str, str]:
+    """The documents of the checklist by pointer (``/documentos/crlv``) → their titles."""
+    documents = properties(schema).get("documentos")
+    if not isinstance(documents, Mapping):
+        return {}
+    return {f"/documentos/{name}": _title(sub, name)
+            for name, sub in properties(documents).items()}
+
+
 def _inbox(ctx: WebContext) -> Inbox:
     return Inbox(ctx.registry)
 
@@ -141,14 +150,12 @@ def _detail(request: Request, ctx: WebContext, case: Case, *, status: int = 200,
     filed = case.filed
     schema = ctx.schema(filed.form)
     report = ctx.engine.check(filed.form, filed.data)
-    items = {p: _title(s, p) for p, s in properties(schema).get(
-        "documentos", {}).get("properties", {}).items()} if isinstance(
-        properties(schema).get("documentos"), Mapping) else {}
+    items = item_titles(schema)
     draft = None if case.draft_id is None else ctx.registry.draft(case.draft_id)
     return page(request, "caixa_protocolo.html", {
         "caso": case, "dados": labelled(schema, filed.data),
         "relatorio": report_view(report, ctx.cite), "titulo_de": ctx.form_title,
-        "item_de": lambda item: items.get(item.rsplit("/", 1)[-1], item),
+        "item_de": lambda item: items.get(item, item),
         "atos": _choices(ctx, filed.form), "minuta": draft,
         "prazo_do_pacote": ctx.engine.content.pack.filing_period is not None,
         "erro": error, "erro_em": error_at}, status)
@@ -223,7 +230,8 @@ async def inbox_review(request: Request, filing_id: int, attachment_id: int) -> 
             deadline = (period(ctx.today()) if period is not None else parse_day(
                 posted.get("prazo"), "Último dia para apresentar o documento", "prazo"))
         _inbox(ctx).review(case.filed.id, attachment_id, accepted=not refused,
-                           reason=reason or None, deadline=deadline, by=user.actor)
+                           reason=reason or None, deadline=deadline, by=user.actor,
+                           titles=item_titles(ctx.schema(case.filed.form)))
 
     try:
         await run_in_threadpool(run)
