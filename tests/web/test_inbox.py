@@ -101,6 +101,7 @@ def test_inbox_review_prepare_sign_decide(
                                     "formulario": REQ, "situacao": "recebido"}).text
     assert filed.protocol in only and other.protocol not in only
     assert other.protocol not in client.get(BASE, params={"situacao": "pendente"}).text
+    assert client.get(BASE, params={"pagina": "x"}).status_code == 200  # the first page
     bad = client.get(BASE, params={"de": "31/02/2026"})
     assert bad.status_code == 422
     assert errors_in(bad.text) == ["Recebidos a partir de: a data 31/02/2026 não existe."]

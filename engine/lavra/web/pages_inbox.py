@@ -164,7 +164,7 @@ def _detail(request: Request, ctx: WebContext, case: Case, *, status: int = 200,
 # ------------------------------------------------------------------ pages
 @router.get(BASE)
 async def inbox_list(request: Request, formulario: str = "", de: str = "", ate: str = "",
-                     situacao: str = "", pagina: int = 1) -> Response:
+                     situacao: str = "", pagina: str = "1") -> Response:
     require_user(request)
     ctx = context_of(request)
     error = None
@@ -179,7 +179,8 @@ async def inbox_list(request: Request, formulario: str = "", de: str = "", ate: 
     status = situacao if situacao in {s.value for s in FilingStatus} else ""
     listing = await run_in_threadpool(lambda: _inbox(ctx).listing(
         form=formulario[:100] or None, since=since, until=until, status=status or None,
-        page=max(1, min(pagina, 100_000))))
+        page=int(pagina) if pagina.isascii() and pagina.isdigit() and len(pagina) < 7
+        else 1))
     filters = {"formulario": formulario[:100], "de": de[:10], "ate": ate[:10],
                "situacao": status}
     query = urlencode({k: v for k, v in filters.items() if v})
