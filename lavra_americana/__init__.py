@@ -111,6 +111,7 @@ def pacote() -> ContentPack:
         lote_protocolos,
         notificacao_defesa,
         periods,
+        protocolos,
         recurso_estado,
         requisitos,
         sources,
@@ -188,7 +189,7 @@ def pacote() -> ContentPack:
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
         recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao, requisitos,
-        requisitos_fretamento, revogacao_autos, lote_protocolos,
+        requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -209,4 +210,6 @@ def pacote() -> ContentPack:
                  indeferimento.FORM: estado.processo},
         imports=importacao.IMPORTS,
         demo_chains=demonstracao.DEMO_CHAINS,
+        filed_acts=protocolos.ATOS,
+        filing_period=protocolos.prazo_complementacao,
     )

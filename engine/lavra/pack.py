@@ -53,6 +53,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date
 from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
     from lavra.checking.checks import Rule
     from lavra.checking.computations import AmountQuery, Computation
     from lavra.demochains import DemoChain
+    from lavra.filedacts import ActChoice
     from lavra.registry.effects import EffectsOf
     from lavra.registry.importing import ImportSpec
 
@@ -124,6 +126,12 @@ class ContentPack:
     a row's column ``tipo`` (:mod:`lavra.registry.importing`)."""
     demo_chains: tuple[DemoChain, ...] = field(default=(), repr=False)
     """The case histories ``lavra demo`` issues in order (:mod:`lavra.demochains`)."""
+    filed_acts: Mapping[str, tuple[ActChoice, ...]] = field(default_factory=dict, repr=False)
+    """The acts that may decide a requerimento filed online, by the requerimento's form
+    id («Preparar ato» of the staff inbox, :mod:`lavra.filedacts`)."""
+    filing_period: Callable[[date], date] | None = field(default=None, repr=False)
+    """The last day to supply a document refused on the given day (the staff inbox);
+    None: the pack fixes no period and staff type the day."""
 
     @property
     def stamp_font_path(self) -> Path | None:

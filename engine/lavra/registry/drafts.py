@@ -42,6 +42,7 @@ from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
 from lavra.inputs.reading import parse_data
+from lavra.registry.filing_status import settle
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import LOCAL_TZ, check_ident, check_text
 from lavra.registry.tables import DocumentRow, DraftRow
@@ -289,8 +290,10 @@ class DraftStore(RegistryQueries):
                 raise InputError(f"Documento {document} não consta do registro.",
                                  field="/documento")
             current = self._current(session, ident)
-            return self._apply(session, current, current.version, by, now,
-                               {"status": DraftStatus.ISSUED.value, "document_id": document})
+            issued = self._apply(session, current, current.version, by, now,
+                                 {"status": DraftStatus.ISSUED.value, "document_id": document})
+            settle(session, ident, document, now or datetime.now(UTC))  # its filing, if any
+            return issued
 
     def draft(self, draft_id: int) -> Draft | None:
         ident = check_ident(draft_id)

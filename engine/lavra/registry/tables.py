@@ -42,6 +42,8 @@ __all__ = [
     "DriverRow",
     "EventRow",
     "FilingAttachmentRow",
+    "FilingProgressRow",
+    "FilingReviewRow",
     "FilingRow",
     "LicenceRow",
     "PartyNameRow",
@@ -503,10 +505,12 @@ class DraftRow(Base):
 class FilingRow(Base):
     """A requerimento filed online (lavra.registry.filings): its protocol number (the
     receipt's number in the protocol series), the form, the data as filed, who filed it,
-    when, its status, and the processo it opened. Migration 0012."""
+    when, its status, and the processo it opened. Migration 0012; the statuses of the
+    staff inbox (em análise, pendente, decidido): 0013."""
 
     __tablename__ = "filings"
-    __table_args__ = (CheckConstraint("status IN ('recebido')", name="status"),)
+    __table_args__ = (CheckConstraint(
+        "status IN ('recebido', 'em_analise', 'pendente', 'decidido')", name="status"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     receipt_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), unique=True)
@@ -540,3 +544,41 @@ class FilingAttachmentRow(Base):
     size: Mapped[int] = mapped_column(Integer)
     sha256: Mapped[str] = mapped_column(String(64))
     content: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class FilingReviewRow(Base):
+    """A staff review of one attachment of a filing (lavra.registry.inbox): accepted or
+    refused, the reason (a refusal always has one), who and when. Every review is kept;
+    the last one of an attachment is its standing. Migration 0013."""
+
+    __tablename__ = "filing_reviews"
+    __table_args__ = (
+        CheckConstraint("decision IN ('aceito', 'recusado')", name="decision"),
+        CheckConstraint("decision = 'aceito' OR reason IS NOT NULL", name="refusal_reason"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    filing_id: Mapped[int] = mapped_column(ForeignKey("filings.id"), index=True)
+    attachment_id: Mapped[int] = mapped_column(ForeignKey("filing_attachments.id"),
+                                               index=True)
+    decision: Mapped[str] = mapped_column(String(20))
+    reason: Mapped[str | None] = mapped_column(String(1000))
+    reviewed_by: Mapped[str] = mapped_column(String(200))
+    reviewed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class FilingProgressRow(Base):
+    """Where the staff's handling of a filing stands (lavra.registry.inbox): what is
+    missing and the last day to supply it while it is pendente, the draft of the act
+    prepared from it, and the act that decided it. Migration 0013."""
+
+    __tablename__ = "filing_progress"
+
+    filing_id: Mapped[int] = mapped_column(ForeignKey("filings.id"), primary_key=True)
+    missing: Mapped[list[str]] = mapped_column(JSON)
+    deadline: Mapped[date | None] = mapped_column(Date)
+    draft_id: Mapped[int | None] = mapped_column(ForeignKey("drafts.id"), index=True)
+    act_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    updated_by: Mapped[str] = mapped_column(String(200))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

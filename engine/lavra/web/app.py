@@ -40,6 +40,7 @@ from lavra.web import (
     pages_drafts,
     pages_facts,
     pages_filing,
+    pages_inbox,
     pages_licences,
     pages_public,
     pages_queue,
@@ -408,6 +409,7 @@ def create_app(
     app.include_router(pages_staff.router)
     app.include_router(pages_drafts.router)
     app.include_router(pages_queue.router)
+    app.include_router(pages_inbox.router)
     app.include_router(pages_licences.router)
     app.include_router(pages_facts.router)
     app.include_router(pages_facts.api_router)

@@ -1,0 +1,131 @@
+"""«Preparar ato»: from a filed requerimento, the draft of the act that decides it.
+
+The pack declares, per requerimento form, the acts that may decide it
+(:attr:`lavra.pack.ContentPack.filed_acts`): each an :class:`ActChoice` naming the
+act's form, how staff read the choice, whether it refuses the request, and ``build``,
+which makes the act's data from the request and the licence state
+(:class:`ActSource`). :func:`prepare_act` stores that data as a draft (whatever the
+completeness report says: staff complete and read it before it is signed), forwards it
+to the signer role the act's form requires, and links it to the filing; when the draft
+is issued the filing becomes ``decidido`` with that act
+(:func:`lavra.registry.filing_status.settle`).
+
+An act that grants (``refusal`` false) is not prepared while an attachment stands
+refused: what is missing must be supplied first. A refusal may be prepared at any time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from lavra.errors import ContentPackError, InputError
+from lavra.inputs import pointers
+from lavra.registry.drafts import Draft
+from lavra.registry.filing_status import FilingStatus
+from lavra.registry.inbox import Case, Inbox
+from lavra.registry.licensing import LicenceView
+from lavra.registry.records import LOCAL_TZ
+from lavra.registry.store import Registry
+
+__all__ = ["ActChoice", "ActSource", "FiledRequest", "choices_for", "prepare_act",
+           "source_of"]
+
+
+@dataclass(frozen=True)
+class FiledRequest:
+    """The requerimento as filed: its protocol, the processo it opened, the form, the
+    data, who filed it, the day (secretariat's calendar) and the licence it names."""
+
+    protocol: str
+    processo: str
+    form: str
+    data: Mapping[str, Any]
+    cpf_cnpj: str
+    name: str
+    filed_on: date
+    licence: str | None
+
+
+@dataclass(frozen=True)
+class ActSource:
+    """What ``build`` reads: the request, the licence it names as the licence state
+    holds it (and the data of the act that granted it), and the day of the act."""
+
+    request: FiledRequest
+    licence: LicenceView | None
+    licence_data: Mapping[str, Any] | None
+    on: date
+
+
+@dataclass(frozen=True)
+class ActChoice:
+    """An act the pack maps for a requerimento (module docstring)."""
+
+    form: str
+    label: str
+    build: Callable[[ActSource], dict[str, Any]]
+    refusal: bool = False
+    licence_at: str | None = None
+    """The JSON pointer of the request's data naming the licence (its printed number),
+    read when the filing names none."""
+
+
+def choices_for(acts: Mapping[str, tuple[ActChoice, ...]], form: str
+                ) -> tuple[ActChoice, ...]:
+    return tuple(acts.get(form, ()))
+
+
+def source_of(registry: Registry, case: Case, on: date,
+              licence_at: str | None = None) -> ActSource:
+    filed = case.filed
+    licence = data = None
+    named = filed.licence
+    if not named and licence_at:
+        found = pointers.get(filed.data, licence_at)
+        named = found if isinstance(found, str) and found.strip() else None
+    if named:
+        licence = registry.licence_by_number(named)
+        if licence is not None and licence.document_id is not None:
+            record = registry.get_by_id(licence.document_id)
+            data = None if record is None else record.data
+    request = FiledRequest(
+        protocol=filed.protocol, processo=filed.processo, form=filed.form, data=filed.data,
+        cpf_cnpj=filed.cpf_cnpj, name=filed.name,
+        filed_on=filed.filed_at.astimezone(LOCAL_TZ).date(), licence=named)
+    return ActSource(request, licence, data, on)
+
+
+def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_role: str,
+                title: str, on: date, by: str) -> Draft:
+    """Build the act's data, store it as a draft forwarded to ``signer_role``, and link
+    it to the filing. Refused for a decided filing, for one whose act is already
+    prepared in a draft still open, and (an act that grants) while pendente."""
+    if case.status is FilingStatus.DECIDED:
+        raise InputError(f"O protocolo {case.filed.protocol} já foi decidido.",
+                         field="/protocolo")
+    if case.draft_id is not None:
+        current = registry.draft(case.draft_id)
+        if current is not None and not current.status.final:
+            raise InputError(
+                f"O ato deste protocolo já está preparado na minuta nº {current.id} "
+                f"({current.status.label}). Abra a minuta ou descarte-a antes de preparar "
+                "outro ato.", field="/ato")
+    if case.refused and not choice.refusal:
+        raise InputError(
+            "Há documentos recusados aguardando complementação: o ato que defere o "
+            "pedido só pode ser preparado depois de aceitos. Prepare o indeferimento, se "
+            "for o caso.", field="/ato")
+    try:
+        data = choice.build(source_of(registry, case, on, choice.licence_at))
+    except (KeyError, TypeError, ValueError) as error:
+        raise ContentPackError(
+            f"O pacote de conteúdo não conseguiu preparar «{choice.label}» a partir do "
+            f"protocolo {case.filed.protocol}.") from error
+    draft = registry.save_draft(choice.form, data, title=title, by=by)
+    draft = registry.forward_draft(draft.id, version=draft.version,
+                                   signer_role=signer_role, by=by)
+    Inbox(registry).prepared(case.filed.id, draft_id=draft.id, by=by)
+    return draft

@@ -1,0 +1,299 @@
+"""The staff inbox of filed requerimentos: list, open, review attachments, link the act.
+
+    inbox = Inbox(registry)
+    page = inbox.listing(form="requerimento-x", since=date(...), status="pendente", page=1)
+    case = inbox.case(filing_id)                    # the filing, its reviews, its progress
+    inbox.review(filing_id, attachment_id, accepted=False, reason="Ilegível.",
+                 deadline=date(2026, 12, 21), by="Clara")
+    inbox.prepared(filing_id, draft_id=7, by="Clara")   # the draft of the act
+
+A filing goes ``recebido`` → ``em_analise`` (the first review) → ``pendente`` (while
+an attachment stands refused: what is missing and the last day are kept for the
+applicant's tracking page) → ``em_analise`` again (every refused attachment accepted
+since) → ``decidido`` (the act prepared from it was issued:
+:func:`lavra.registry.filing_status.settle`, called in the transaction that marks its
+draft issued). The last review of an attachment is its
+standing; every review is kept. ``decidido`` is final.
+
+The registry knows no law: the period to supply what is missing is the caller's (the
+pack's) to give as ``deadline``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from lavra.errors import InputError
+from lavra.registry.filing_status import FilingStatus
+from lavra.registry.filings import Filed, Filings, StoredAttachment
+from lavra.registry.records import LOCAL_TZ, check_ident, check_text
+from lavra.registry.store import Registry
+from lavra.registry.tables import (
+    FilingAttachmentRow,
+    FilingProgressRow,
+    FilingReviewRow,
+    FilingRow,
+)
+
+__all__ = [
+    "PAGE_SIZE",
+    "Case",
+    "FilingStatus",
+    "Inbox",
+    "Listing",
+    "Review",
+    "Summary",
+]
+
+PAGE_SIZE = 25
+
+
+ACCEPTED, REFUSED = "aceito", "recusado"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One row of the inbox."""
+
+    id: int
+    protocol: str
+    form: str
+    name: str
+    cpf_cnpj: str
+    filed_at: datetime
+    status: FilingStatus
+
+    @property
+    def filed_at_local(self) -> datetime:
+        return self.filed_at.astimezone(LOCAL_TZ)
+
+
+@dataclass(frozen=True)
+class Listing:
+    """One page of the inbox, newest first, and how many filings match in all."""
+
+    rows: tuple[Summary, ...]
+    total: int
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True)
+class Review:
+    """A review of one attachment: accepted or refused (with the reason), who, when."""
+
+    attachment_id: int
+    accepted: bool
+    reason: str | None
+    by: str
+    at: datetime
+
+    @property
+    def at_local(self) -> datetime:
+        return self.at.astimezone(LOCAL_TZ)
+
+
+@dataclass(frozen=True)
+class Case:
+    """A filing as the inbox opens it: the filing, the standing review of each
+    attachment, what is missing and the last day (while pendente), the draft prepared
+    and the act that decided it."""
+
+    filed: Filed
+    status: FilingStatus
+    reviews: tuple[Review, ...]
+    missing: tuple[str, ...]
+    deadline: date | None
+    draft_id: int | None
+    act_id: int | None
+
+    def standing(self, attachment: StoredAttachment) -> Review | None:
+        """The last review of ``attachment``, if any."""
+        found = [r for r in self.reviews if r.attachment_id == attachment.id]
+        return found[-1] if found else None
+
+    @property
+    def refused(self) -> tuple[StoredAttachment, ...]:
+        return tuple(a for a in self.filed.attachments
+                     if (r := self.standing(a)) is not None and not r.accepted)
+
+
+def _status(value: object) -> FilingStatus:
+    try:
+        return FilingStatus(str(value))
+    except ValueError:
+        raise InputError(f"Situação de protocolo desconhecida: «{value}».",
+                         field="/situacao") from None
+
+
+def _reason(value: object) -> str:
+    text = " ".join(check_text(value, "o motivo da recusa", "/motivo", 1000).split())
+    if len(text) < 5:
+        raise InputError("Informe o motivo da recusa do documento (ao menos 5 caracteres).",
+                         field="/motivo")
+    return text
+
+
+def _who(value: object) -> str:
+    return check_text(value, "quem analisa o protocolo", "/responsavel", 200)
+
+
+def _moment(day: date, end: bool) -> datetime:
+    local = datetime.combine(day + timedelta(days=1) if end else day, time(), LOCAL_TZ)
+    return local.astimezone(UTC)
+
+
+class Inbox:
+    """The filings of one registry as staff handle them (module docstring)."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self.filings = Filings(registry)
+
+    def listing(self, *, form: str | None = None, since: date | None = None,
+                until: date | None = None, status: str | None = None, page: int = 1,
+                per_page: int = PAGE_SIZE) -> Listing:
+        """The filings matching, newest first, page ``page`` (from 1) of ``per_page``.
+        ``since`` and ``until`` are days of the secretariat's calendar, both included."""
+        stmt = select(FilingRow)
+        if form:
+            stmt = stmt.where(FilingRow.form == form)
+        if status:
+            stmt = stmt.where(FilingRow.status == _status(status).value)
+        if since is not None:
+            stmt = stmt.where(FilingRow.filed_at >= _moment(since, False))
+        if until is not None:
+            stmt = stmt.where(FilingRow.filed_at < _moment(until, True))
+        size = max(1, min(per_page, 100))
+        with self.registry._database_errors(), self.registry._read() as session:
+            total = int(session.execute(
+                select(func.count()).select_from(stmt.subquery())).scalar_one())
+            pages = max(1, -(-total // size))
+            current = max(1, min(page, pages))
+            rows = session.scalars(stmt.order_by(FilingRow.filed_at.desc(),
+                                                 FilingRow.id.desc())
+                                   .offset((current - 1) * size).limit(size)).all()
+            return Listing(tuple(Summary(r.id, r.protocol, r.form, r.name, r.cpf_cnpj,
+                                         r.filed_at, FilingStatus(r.status)) for r in rows),
+                           total, current, pages)
+
+    def case(self, filing_id: int) -> Case | None:
+        ident = check_ident(filing_id)
+        with self.registry._database_errors(), self.registry._read() as session:
+            row = session.get(FilingRow, ident)
+            return None if row is None else self._case(session, row)
+
+    def case_of_draft(self, draft_id: int) -> Case | None:
+        """The filing whose act is prepared in the draft ``draft_id``, if any."""
+        with self.registry._database_errors(), self.registry._read() as session:
+            found = session.scalars(select(FilingRow).join(
+                FilingProgressRow, FilingProgressRow.filing_id == FilingRow.id).where(
+                FilingProgressRow.draft_id == check_ident(draft_id))).first()
+            return None if found is None else self._case(session, found)
+
+    def review(self, filing_id: int, attachment_id: int, *, accepted: bool,
+               reason: str | None, deadline: date | None, by: str,
+               titles: Mapping[str, str] | None = None, now: datetime | None = None) -> Case:
+        """Accept or refuse one attachment; a refusal needs its reason and the last day
+        to supply the document (``deadline``). The filing is then pendente while any
+        attachment stands refused, em análise otherwise. What is missing names each
+        refused document by ``titles`` (checklist item → its title, as the applicant
+        reads it), with the reason."""
+        text = _reason(reason) if not accepted else (
+            " ".join(str(reason).split())[:1000] or None if reason else None)
+        if not accepted and deadline is None:
+            raise InputError("Informe o último dia para apresentar o documento.",
+                             field="/prazo")
+        who, moment = _who(by), now or datetime.now(UTC)
+        ident, attachment = check_ident(filing_id), check_ident(attachment_id)
+        with self.registry._database_errors(), self.registry._write() as session:
+            row = self._open(session, ident)
+            found = session.get(FilingAttachmentRow, attachment)
+            if found is None or found.filing_id != row.id:
+                raise InputError("O documento não pertence a este protocolo.",
+                                 field="/anexo")
+            session.add(FilingReviewRow(
+                filing_id=row.id, attachment_id=attachment,
+                decision=ACCEPTED if accepted else REFUSED, reason=text,
+                reviewed_by=who, reviewed_at=moment))
+            session.flush()
+            progress = self._progress(session, row.id, who, moment)
+            refused = self._case(session, row).refused
+            named = titles or {}
+            progress.missing = [f"{named.get(a.item, a.item)}: {r.reason}" for a in refused
+                                if (r := self._last(session, a.id)) is not None]
+            if refused:
+                progress.deadline = deadline if not accepted else progress.deadline
+                row.status = FilingStatus.PENDING.value
+            else:
+                progress.deadline = None
+                row.status = FilingStatus.REVIEWING.value
+            session.flush()
+            return self._case(session, row)
+
+    def prepared(self, filing_id: int, *, draft_id: int, by: str,
+                 now: datetime | None = None) -> Case:
+        """Record that the act deciding the filing is prepared in draft ``draft_id``."""
+        who, moment = _who(by), now or datetime.now(UTC)
+        with self.registry._database_errors(), self.registry._write() as session:
+            row = self._open(session, check_ident(filing_id))
+            progress = self._progress(session, row.id, who, moment)
+            progress.draft_id = check_ident(draft_id)
+            if row.status == FilingStatus.RECEIVED.value:
+                row.status = FilingStatus.REVIEWING.value
+            session.flush()
+            return self._case(session, row)
+
+    # ------------------------------------------------------------ internals
+    @staticmethod
+    def _open(session: Session, ident: int) -> FilingRow:
+        row = session.get(FilingRow, ident)
+        if row is None:
+            raise InputError(f"O protocolo nº {ident} não consta do registro.",
+                             field="/protocolo")
+        if row.status == FilingStatus.DECIDED.value:
+            raise InputError(f"O protocolo {row.protocol} já foi decidido; não pode mais "
+                             "ser alterado.", field="/protocolo")
+        return row
+
+    @staticmethod
+    def _progress(session: Session, ident: int, who: str,
+                  moment: datetime) -> FilingProgressRow:
+        progress = session.get(FilingProgressRow, ident)
+        if progress is None:
+            progress = FilingProgressRow(filing_id=ident, missing=[], updated_by=who,
+                                         updated_at=moment)
+            session.add(progress)
+        progress.updated_by, progress.updated_at = who, moment
+        return progress
+
+    @staticmethod
+    def _last(session: Session, attachment: int) -> Review | None:
+        row = session.scalars(select(FilingReviewRow).where(
+            FilingReviewRow.attachment_id == attachment).order_by(
+            FilingReviewRow.id.desc()).limit(1)).first()
+        return None if row is None else _review(row)
+
+    @staticmethod
+    def _case(session: Session, row: FilingRow) -> Case:
+        reviews: Sequence[FilingReviewRow] = session.scalars(
+            select(FilingReviewRow).where(FilingReviewRow.filing_id == row.id)
+            .order_by(FilingReviewRow.id)).all()
+        progress = session.get(FilingProgressRow, row.id)
+        return Case(
+            filed=Filings._filed(session, row), status=FilingStatus(row.status),
+            reviews=tuple(_review(r) for r in reviews),
+            missing=tuple(progress.missing) if progress else (),
+            deadline=progress.deadline if progress else None,
+            draft_id=progress.draft_id if progress else None,
+            act_id=progress.act_id if progress else None)
+
+
+def _review(row: FilingReviewRow) -> Review:
+    return Review(row.attachment_id, row.decision == ACCEPTED, row.reason,
+                  row.reviewed_by, row.reviewed_at)

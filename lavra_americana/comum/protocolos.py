@@ -1,0 +1,141 @@
+"""The staff inbox of requerimentos filed online: the acts that decide each one
+(«Preparar ato») and the period to supply a refused document.
+
+**The period** (:func:`prazo_complementacao`). When a document attached to a filed
+requerimento is refused, the applicant is intimated to present it (Lei nº 9.784/1999,
+art. 39: the intimação names "data, prazo, forma e condições de atendimento"); not
+presenting it in the period "fixado pela Administração" leads to the archiving of the
+processo (art. 40). Neither Lei nº 4.419/2006 (fretamento) nor Lei nº 4.515/2007
+(transporte escolar) sets a period for completing the instruction of a request.
+Reading chosen: 10 (dez) days, counted from the day after the refusal (art. 66: the
+first day excluded, the last included), the last day moved to the next business day
+of the secretariat's calendar when it falls on a day without expediente (art. 66,
+§ 1º). Ten days rather than the five of art. 24 (the default for the acts of the
+interested parties "inexistindo disposição específica"): art. 40 leaves the period to
+the Administration, and gathering a document from another body (a certidão, a laudo)
+rarely takes less; it is also the period the same law gives to appeal (art. 59),
+which the pack already applies. The number is :data:`PRAZO_DIAS`.
+
+**The acts** (:data:`ATOS`), per requerimento form:
+
+- ``requerimento-renovacao-escolar`` → the renewed ``alvara-transporte-escolar``,
+  built as the renewal run builds it (:func:`~lavra_americana.transporte_escolar.
+  renovacao_lote.renewed_alvara`: the previous alvará's data from the registry, updated
+  by the request; art. 13 of Lei nº 4.515/2007), or the refusal;
+- ``requerimento-alvara-fretamento`` → the ``alvara-fretamento`` of its first vehicle
+  (one alvará per vehicle, art. 8º of Lei nº 4.419/2006: the others are prepared from
+  the draft, changing the vehicle), with the company, the vehicle and the inspection
+  of the request and the processo opened by the protocol, or the refusal. What the
+  request cannot carry is the staff's to complete on the draft before it is signed:
+  the company's registration and the servant's conferência (art. 7º), the findings of
+  the vistoria (art. 10) and the client of a continuous service (art. 11, I, c);
+- every requerimento the refusal act names → ``decisao-indeferimento`` (Lei nº
+  9.784/1999, art. 50, I; :mod:`lavra_americana.comum.indeferimento`), with the request
+  as filed, its protocol and the applicant: the act finds the motivos in the request's
+  own completeness report; staff add any others on the draft.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from lavra.errors import InputError
+from lavra.filedacts import ActChoice, ActSource
+from lavra.inputs.formats import mask_cnpj, mask_cpf
+from lavra.law.calendar import load_calendar
+
+__all__ = ["ATOS", "IMPLEMENTED", "PRAZO_DIAS", "prazo_complementacao"]
+
+LEI = "lei-9784-1999"
+IMPLEMENTED = (f"{LEI}#art39", f"{LEI}#art40")
+"""The intimação to present a missing document, with its period (module docstring)."""
+
+PRAZO_DIAS = 10
+"""Days to supply a refused document (Lei nº 9.784/1999, art. 40; reading above)."""
+
+ESCOLAR_RENOVACAO = "requerimento-renovacao-escolar"
+FRETAMENTO = "requerimento-alvara-fretamento"
+INDEFERIMENTO = "decisao-indeferimento"
+_REFUSABLE = (
+    "requerimento-alvara-fretamento", "requerimento-autorizacao-alteracao-veiculo",
+    "requerimento-autorizacao-veiculo-terceiro", "requerimento-renovacao-alvara-fretamento",
+    "requerimento-inscricao-escolar", "requerimento-licenca-especial-intermunicipal",
+    "requerimento-licenca-publicidade", "requerimento-renovacao-escolar",
+    "requerimento-transferencia-licenca", "requerimento-troca-veiculo-escolar",
+)
+
+
+def prazo_complementacao(refused_on: date) -> date:
+    """The last day to present a document refused on ``refused_on`` (art. 40, art. 66)."""
+    from lavra_americana import ROOT
+
+    return load_calendar(ROOT).next_business_day(refused_on + timedelta(days=PRAZO_DIAS))
+
+
+def indeferimento(source: ActSource) -> dict[str, Any]:
+    """The refusal of the request as filed (Lei nº 9.784/1999, art. 50, I)."""
+    request = source.request
+    digits = request.cpf_cnpj
+    applicant: dict[str, Any] = (
+        {"tipo": "pessoa_fisica", "nome": request.name, "cpf": mask_cpf(digits)}
+        if len(digits) == 11 else
+        {"tipo": "pessoa_juridica", "nome": request.name, "cnpj": mask_cnpj(digits)})
+    return {
+        "processo": {"numero": request.processo},
+        "requerimento": {"formulario": request.form, "protocolo": request.protocol,
+                         "data_protocolo": request.filed_on.isoformat(),
+                         "dados": dict(request.data)},
+        "requerente": applicant,
+        "decisao": {"data": source.on.isoformat()},
+    }
+
+
+def renovacao_escolar(source: ActSource) -> dict[str, Any]:
+    """The renewed alvará, as the renewal run makes it (art. 13 of Lei nº 4.515/2007)."""
+    from lavra_americana.transporte_escolar.renovacao_lote import renewed_alvara
+
+    licence, previous = source.licence, source.licence_data
+    if licence is None or previous is None or licence.valid_until is None:
+        raise InputError(
+            "O requerimento não indica um alvará do cadastro a renovar: a renovação "
+            "parte dos dados do alvará anterior. Prepare o alvará pelo formulário da "
+            "equipe ou o indeferimento.", field="/alvara_anterior/numero")
+    data = dict(source.request.data)
+    data.setdefault("data_requerimento", source.request.filed_on.isoformat())
+    envelope = {"requerimento": data, "processo": source.request.processo}
+    return renewed_alvara(previous, licence.printed, licence.valid_until, envelope,
+                          source.on)
+
+
+def alvara_fretamento(source: ActSource) -> dict[str, Any]:
+    """The alvará of the request's first vehicle (arts. 7º and 8º of Lei nº 4.419/2006)."""
+    req = source.request.data
+    company = req.get("requerente", {})
+    vehicles = req.get("veiculos") or [{}]
+    inspection = req.get("documentos", {}).get("inspecao_veicular")
+    data: dict[str, Any] = {
+        "categoria": req.get("categoria", "fretamento"),
+        "servicos": list(req.get("servicos", [])),
+        "empresa": {k: company[k] for k in ("razao_social", "nome_fantasia", "cnpj",
+                                            "endereco", "telefone") if k in company},
+        "veiculo": dict(vehicles[0]),
+        "processo": {"numero": source.request.processo,
+                     "data_requerimento": req.get("data_requerimento",
+                                                  source.request.filed_on.isoformat()),
+                     "renovacao": False},
+    }
+    if isinstance(inspection, dict):
+        data["inspecao_veicular"] = dict(inspection)
+    return data
+
+
+_REFUSAL = ActChoice(INDEFERIMENTO, "Decisão de indeferimento do requerimento",
+                     indeferimento, refusal=True)
+ATOS: dict[str, tuple[ActChoice, ...]] = {form: (_REFUSAL,) for form in _REFUSABLE}
+ATOS[ESCOLAR_RENOVACAO] = (
+    ActChoice("alvara-transporte-escolar", "Alvará de transporte escolar — renovação",
+              renovacao_escolar, licence_at="/alvara_anterior/numero"), _REFUSAL)
+ATOS[FRETAMENTO] = (
+    ActChoice("alvara-fretamento", "Alvará de Licença de Circulação (fretamento)",
+              alvara_fretamento), _REFUSAL)

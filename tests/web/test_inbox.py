@@ -1,0 +1,260 @@
+"""The staff inbox of filed requerimentos (issue 26, step 3): list and filter, open
+(labelled data, attachments, report), review the attachments (a refusal makes the
+filing pendente with what is missing and the last day), «Preparar ato» (the draft of
+the act, carried over from the request, in the signer's queue), and the filing decided
+when the act is signed."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import secrets
+import subprocess
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from identities import set_vehicle
+from PIL import Image
+from pypdf import PdfWriter
+from webhelpers import ALV, PASSWORD, REQ, csrf_of, errors_in, example, login
+
+from lavra.errors import InputError
+from lavra.filedacts import ActSource, FiledRequest
+from lavra.registry.filing_status import FilingStatus
+from lavra.registry.filings import Attachment, Filed, FilingInput, Filings
+from lavra.registry.inbox import Inbox
+from lavra.registry.licensing import LicenceView
+from lavra.registry.records import Built
+from lavra.web import WebContext
+from lavra_americana.comum import protocolos
+from lavra_americana.transporte_escolar.renovacao_lote import renewed_alvara
+
+CNPJ = "65.563.842/0001-05"
+BASE = "/equipe/protocolos"
+ITEMS = ("/documentos/cartao_cnpj", "/documentos/inspecao_veicular")
+
+
+def _pdf() -> bytes:
+    writer = PdfWriter()
+    writer.add_blank_page(width=200, height=200)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), "white").save(out, format="PNG")
+    return out.getvalue()
+
+
+def _built(number: int, printed: str, moment: datetime) -> Built:
+    """A stand-in receipt (the sealed one is test_filing's): the inbox reads the filing."""
+    return Built(pdf=b"%PDF-1.4 " + printed.encode(), data={"protocolo": printed},
+                 computed={}, reference_date=moment.date(),
+                 verification_code=f"INB-{secrets.token_hex(6)}", signer_subject="Selo",
+                 signer_serial="1", pack_version="t", issued_at=moment)
+
+
+def _filed(ctx: WebContext, placa: str, moment: datetime) -> tuple[Filed, dict[str, Any]]:
+    """A requerimento de alvará de fretamento filed through the registry's API."""
+    data = example(REQ)
+    set_vehicle(data["veiculos"][0], placa)  # one alvará per vehicle: a plate of its own
+    data["veiculos"] = data["veiculos"][:1]
+    entry = FilingInput(
+        series="PROT", form=REQ, data=data, cpf_cnpj=CNPJ,
+        name="Viação Exemplo de Fretamento Ltda.",
+        attachments=(Attachment(ITEMS[0], "cartao-cnpj.pdf", _pdf()),
+                     Attachment(ITEMS[1], "inspecao.png", _png())))
+    filed = Filings(ctx.registry).file(entry, _built, receipt_form="comprovante-protocolo",
+                                       now=moment)
+    return filed, data
+
+
+def _text(page: str, ident: str) -> str:
+    found = re.search(rf'id="{ident}"[^>]*>(.*?)</(?:dd|p|ul|table)>', page, re.S)
+    assert found is not None, page[:2000]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split())
+
+
+def _post(client: TestClient, url: str, page_url: str, **fields: str) -> Any:
+    """Post as the page's form does (the session's token, read from the light list)."""
+    return client.post(url, data={"csrf": csrf_of(client, BASE + "?situacao=decidido"),
+                                  **fields}, follow_redirects=False)
+
+
+def test_inbox_review_prepare_sign_decide(
+    client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(web_context, "today", lambda: date(2026, 12, 2))  # a Wednesday
+    filed, data = _filed(web_context, "INB1A26", datetime(2026, 12, 1, 13, 5, tzinfo=UTC))
+    other, _ = _filed(web_context, "INB2B26", datetime(2026, 11, 20, 13, 5, tzinfo=UTC))
+
+    assert client.get(BASE, follow_redirects=False).status_code in (302, 303, 401)
+    login(client, "clara")
+    listing = client.get(BASE).text
+    assert listing.index(filed.protocol) < listing.index(other.protocol)  # newest first
+    only = client.get(BASE, params={"de": "01/12/2026", "ate": "01/12/2026",
+                                    "formulario": REQ, "situacao": "recebido"}).text
+    assert filed.protocol in only and other.protocol not in only
+    assert other.protocol not in client.get(BASE, params={"situacao": "pendente"}).text
+    assert client.get(BASE, params={"pagina": "x"}).status_code == 200  # the first page
+    bad = client.get(BASE, params={"de": "31/02/2026"})
+    assert bad.status_code == 422
+    assert errors_in(bad.text) == ["Recebidos a partir de: a data 31/02/2026 não existe."]
+
+    url = f"{BASE}/{filed.id}"
+    opened = client.get(url)
+    assert opened.status_code == 200
+    assert _text(opened.text, "situacao-protocolo") == "recebido"
+    shown = _text(opened.text, "dados-protocolo")
+    assert "Razão social Viação Exemplo de Fretamento Ltda." in shown  # labels, not keys
+    assert "razao_social" not in shown and "Veículo 1 Placa INB1A26" in shown
+    assert "Tipo de veículo Ônibus rodoviário" in shown  # an enum by its label
+    assert "Relatório de completude" in opened.text and "relatorio-resumo" in opened.text
+    pdf_id, png_id = (a.id for a in filed.attachments)
+    download = client.get(f"{url}/anexos/{pdf_id}")
+    assert download.status_code == 200
+    assert download.content.startswith(b"%PDF-") and "attachment" in download.headers[
+        "content-disposition"]
+    assert client.get(f"{BASE}/{other.id}/anexos/{pdf_id}").status_code == 404
+
+    # a refusal needs its reason; then the filing is pendente with the last day
+    no_reason = _post(client, f"{url}/anexos/{png_id}/analise", url, decisao="recusar")
+    assert no_reason.status_code == 422
+    assert errors_in(no_reason.text) == ["Informe o motivo da recusa."]
+    marked = f'id="motivo-{png_id}" name="motivo" maxlength="1000" rows="2" aria-invalid="true"'
+    assert marked in no_reason.text
+    refused = _post(client, f"{url}/anexos/{png_id}/analise", url, decisao="recusar",
+                    motivo="Laudo ilegível: envie a digitalização completa.")
+    assert refused.status_code == 303
+    page = client.get(url).text
+    assert _text(page, "situacao-protocolo") == "pendente"
+    # 02/12 + 10 days = Saturday 12/12/2026: the next business day (Lei 9.784, art. 66)
+    assert _text(page, "prazo-protocolo") == "até 14/12/2026"
+    assert _text(page, "pendencias-protocolo") == (
+        "Comprovante de inspeção veicular: Laudo ilegível: envie a digitalização completa.")
+    assert f'<li id="anexo-{png_id}">\n      <h3>Comprovante de inspeção veicular</h3>' in page
+    case = Inbox(web_context.registry).case(filed.id)
+    assert case is not None and case.deadline == date(2026, 12, 14)
+    assert case.status is FilingStatus.PENDING
+    early = _post(client, f"{url}/ato", url, ato="0")  # the alvará waits for the document
+    assert early.status_code == 422 and "documentos recusados" in errors_in(early.text)[0]
+
+    for attachment in (pdf_id, png_id):
+        accepted = _post(client, f"{url}/anexos/{attachment}/analise", url, decisao="aceitar")
+        assert accepted.status_code == 303
+    page = client.get(url).text
+    assert _text(page, "situacao-protocolo") == "em análise"
+    assert 'id="prazo-protocolo"' not in page and "Aceito</strong> por Clara" in page
+
+    prepared = _post(client, f"{url}/ato", url, ato="0")
+    assert prepared.status_code == 303, errors_in(prepared.text)
+    case = Inbox(web_context.registry).case(filed.id)
+    assert case is not None and case.draft_id is not None
+    draft = web_context.registry.draft(case.draft_id)
+    assert draft is not None and draft.form == ALV
+    assert draft.status.value == "encaminhado" and draft.signer_role == "secretario-transportes"
+    assert draft.data["empresa"]["cnpj"] == CNPJ
+    assert draft.data["veiculo"] == data["veiculos"][0]
+    assert draft.data["processo"]["numero"] == filed.processo
+    assert draft.data["inspecao_veicular"] == data["documentos"]["inspecao_veicular"]
+    assert filed.protocol in draft.title
+    again = _post(client, f"{url}/ato", url, ato="1")
+    assert again.status_code == 422 and f"minuta nº {draft.id}" in errors_in(again.text)[0]
+    # what the request cannot carry is the staff's to add on the draft: the registration
+    # and the conferência (art. 7º), the vistoria's findings (art. 10), the client (art. 11)
+    alvara = example(ALV)
+    attested = dict(draft.data)
+    attested["veiculo"] = {**{k: v for k, v in alvara["veiculo"].items()
+                              if k not in data["veiculos"][0]}, **draft.data["veiculo"]}
+    attested["cliente"] = alvara["cliente"]
+    attested["empresa"] = {**draft.data["empresa"],
+                           "registro_setransv": alvara["empresa"]["registro_setransv"]}
+    attested["processo"] = {**draft.data["processo"], "conferencia_requerimento":
+                            alvara["processo"]["conferencia_requerimento"]}
+    draft = web_context.registry.update_draft(draft.id, attested, version=draft.version,
+                                              title=draft.title, by="Clara Redatora (clara)")
+
+    login(client, "sergio")
+    queue = client.get("/equipe/assinaturas").text
+    assert f'href="/equipe/assinaturas/{draft.id}"' in queue
+    signed = client.post("/equipe/assinaturas/assinar", follow_redirects=False, data={
+        "csrf": csrf_of(client, "/equipe/assinaturas"), "_senha_assinatura": PASSWORD,
+        "assinar": f"{draft.id}:{draft.version}"})
+    assert signed.status_code == 200 and "1 de 1 minuta(s) assinada(s)" in signed.text
+    done = web_context.registry.draft(draft.id)
+    assert done is not None and done.document_id is not None
+    case = Inbox(web_context.registry).case(filed.id)
+    assert case is not None and case.status is FilingStatus.DECIDED
+    assert case.act_id == done.document_id
+    page = client.get(url).text
+    assert _text(page, "situacao-protocolo") == "decidido"
+    assert f'href="/equipe/documentos/{done.document_id}">ato emitido' in page
+    assert "Registrar análise" not in page  # a decided filing takes no more reviews
+    act = client.get(f"/equipe/documentos/{done.document_id}/documento.pdf").content
+    text = " ".join(subprocess.run(["pdftotext", "-", "-"], input=act, capture_output=True,
+                                   check=True).stdout.decode().split())
+    assert "INB1A26" in text and filed.processo in text
+
+
+def test_refusal_act_is_prepared_while_pending(
+    client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(web_context, "today", lambda: date(2026, 12, 3))
+    filed, data = _filed(web_context, "INB3C26", datetime(2026, 12, 2, 12, 0, tzinfo=UTC))
+    inbox = Inbox(web_context.registry)
+    with pytest.raises(Exception, match="Informe o último dia"):
+        inbox.review(filed.id, filed.attachments[0].id, accepted=False,
+                     reason="Documento vencido.", deadline=None, by="Clara")
+    inbox.review(filed.id, filed.attachments[0].id, accepted=False,
+                 reason="Documento vencido.", deadline=date(2026, 12, 14), by="Clara")
+    login(client, "clara")
+    url = f"{BASE}/{filed.id}"
+    forged = client.post(f"{url}/ato", data={"ato": "1"}, follow_redirects=False)
+    assert forged.status_code == 403 and inbox.case(filed.id).draft_id is None  # type: ignore[union-attr]
+    prepared = _post(client, f"{url}/ato", url, ato="1")
+    assert prepared.status_code == 303, errors_in(prepared.text)
+    case = inbox.case(filed.id)
+    assert case is not None and case.draft_id is not None
+    draft = web_context.registry.draft(case.draft_id)
+    assert draft is not None and draft.form == "decisao-indeferimento"
+    assert draft.data["requerimento"] == {
+        "formulario": REQ, "protocolo": filed.protocol, "data_protocolo": "2026-12-02",
+        "dados": data}
+    assert draft.data["requerente"] == {"tipo": "pessoa_juridica", "cnpj": CNPJ,
+                                        "nome": "Viação Exemplo de Fretamento Ltda."}
+    assert draft.data["decisao"] == {"data": "2026-12-03"}
+
+
+def _source(data: dict[str, Any], licence: LicenceView | None,
+            licence_data: dict[str, Any] | None) -> ActSource:
+    request = FiledRequest(
+        protocol="PROT nº 0004/2026", processo="PROT 4/2026",
+        form="requerimento-renovacao-escolar", data=data, cpf_cnpj="52998224725",
+        name="José Exemplo dos Santos", filed_on=date(2026, 11, 20),
+        licence=None if licence is None else licence.printed)
+    return ActSource(request, licence, licence_data, date(2026, 12, 3))
+
+
+def test_the_school_renewal_is_built_as_the_renewal_run_builds_it() -> None:
+    request = example("requerimento-renovacao-escolar")
+    previous = example("alvara-transporte-escolar")
+    licence = LicenceView("ALV-ESC nº 0007/2026", "alvara-transporte-escolar", "em_vigor",
+                          None, None, date(2026, 1, 1), date(2026, 12, 31), "52998224725",
+                          "José Exemplo dos Santos", "EXE1A23")
+    source = _source(request, licence, previous)
+    built = protocolos.renovacao_escolar(source)
+    assert built == renewed_alvara(previous, licence.printed, date(2026, 12, 31), {
+        "requerimento": request, "processo": "PROT 4/2026"}, date(2026, 12, 3))
+    assert built["modalidade"] == "renovacao" and built["processo"]["numero"] == "PROT 4/2026"
+    assert built["alvara_anterior"] == {"numero": "ALV-ESC nº 0007/2026",
+                                        "valido_ate": "2026-12-31"}
+    with pytest.raises(InputError, match="não indica um alvará do cadastro"):
+        protocolos.renovacao_escolar(_source(request, None, None))
+    choices = [c.form for c in protocolos.ATOS["requerimento-renovacao-escolar"]]
+    assert choices == ["alvara-transporte-escolar", "decisao-indeferimento"]
+    assert protocolos.prazo_complementacao(date(2026, 12, 2)) == date(2026, 12, 14)
