@@ -15,7 +15,8 @@ forms, the code of the rules) lives in a content pack that the engine is pointed
     staff                     the values staff keep, as the engine reads them
     documents, issuing        the Engine (check, draft) and the Issuer (issue, verify)
     recording                 facts recorded after the issue and the deadlines they start
-    filing                    requerimentos filed online: the protocol's receipt
+    filing, filedacts         requerimentos filed online: the protocol's receipt; the act
+                              prepared from one («Preparar ato»)
     batch/                    batch runs: plan, parallel workers, record, summary
     cli/, web/                the command line and the web application
 
@@ -42,6 +43,7 @@ No module of the engine imports a pack. The top-level modules may import::
     lavra.recording   lavra.errors lavra.textutil lavra.inputs lavra.checking lavra.law
                       lavra.registry lavra.staff
     lavra.filing      lavra.errors lavra.inputs lavra.render lavra.registry lavra.signing
+    lavra.filedacts   lavra.errors lavra.inputs lavra.registry
 """
 
 __version__ = "0.1.0"

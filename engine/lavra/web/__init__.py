@@ -5,7 +5,8 @@ A thin shell over the engine; see :func:`lavra.web.app.create_app`.
 May import: ``lavra.errors``, ``lavra.textutil``, ``lavra.inputs``, ``lavra.pack``,
 ``lavra.config``, ``lavra.law``, ``lavra.checking``, ``lavra.render``,
 ``lavra.signing``, ``lavra.registry``, ``lavra.documents``, ``lavra.verifying``, ``lavra.issuing``,
-``lavra.staff``, ``lavra.recording``, ``lavra.batch``, ``lavra.signers``, ``lavra.filing``.
+``lavra.staff``, ``lavra.recording``, ``lavra.batch``, ``lavra.signers``, ``lavra.filing``,
+``lavra.filedacts``.
 """
 
 from __future__ import annotations
