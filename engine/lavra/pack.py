@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from lavra.demochains import DemoChain
     from lavra.registry.effects import EffectsOf
     from lavra.registry.importing import ImportSpec
+    from lavra.registry.prefill import Prefill
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -124,6 +125,9 @@ class ContentPack:
     a row's column ``tipo`` (:mod:`lavra.registry.importing`)."""
     demo_chains: tuple[DemoChain, ...] = field(default=(), repr=False)
     """The case histories ``lavra demo`` issues in order (:mod:`lavra.demochains`)."""
+    prefills: Mapping[str, Prefill] = field(default_factory=dict, repr=False)
+    """The forms that start from a vehicle's plate, by form id: the licences they look
+    at and how the licensing state fills them (:mod:`lavra.registry.prefill`)."""
 
     @property
     def stamp_font_path(self) -> Path | None:
