@@ -67,7 +67,9 @@
                                               importar``), ``checks``
                                               (``idade_veiculo``), ``amount`` (``lavra
                                               amount``); ``citing``, ``computing`` and
-                                              ``sources`` (what every computation reads)
+                                              ``sources`` (what every computation reads);
+                                              ``auto_placa`` (the autos started from
+                                              the vehicle's plate)
   ==========================================  ========================================
 
 The engine finds the pack by the entry point ``americana`` of the group
@@ -94,6 +96,7 @@ def pacote() -> ContentPack:
     from lavra_americana.comum import (
         amount,
         amounts,
+        auto_placa,
         checks,
         ciencia_recorrido,
         citing,
@@ -189,7 +192,7 @@ def pacote() -> ContentPack:
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
         recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao, requisitos,
-        requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos,
+        requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -212,4 +215,5 @@ def pacote() -> ContentPack:
         demo_chains=demonstracao.DEMO_CHAINS,
         filed_acts=protocolos.ATOS,
         filing_period=protocolos.prazo_complementacao,
+        prefills=auto_placa.PREFILLS,
     )

@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     from lavra.filedacts import ActChoice
     from lavra.registry.effects import EffectsOf
     from lavra.registry.importing import ImportSpec
+    from lavra.registry.prefill import Prefill
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -132,6 +133,9 @@ class ContentPack:
     filing_period: Callable[[date], date] | None = field(default=None, repr=False)
     """The last day to supply a document refused on the given day (the staff inbox);
     None: the pack fixes no period and staff type the day."""
+    prefills: Mapping[str, Prefill] = field(default_factory=dict, repr=False)
+    """The forms that start from a vehicle's plate, by form id: the licences they look
+    at and how the licensing state fills them (:mod:`lavra.registry.prefill`)."""
 
     @property
     def stamp_font_path(self) -> Path | None:

@@ -21,7 +21,7 @@ def test_users_add_list_and_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     added = runner.invoke(users, ["add", "chefia", "--role", "administrador",
-                                  "--nome", "Chefia de Gabinete"])
+                                  "--nome", "Chefia de Gabinete", "--matricula", "12.345"])
     assert added.exit_code == 0, added.output
     assert "Conta «chefia» criada" in added.output
     signer = runner.invoke(users, ["add", "ana", "--role", "assinante",
@@ -45,7 +45,8 @@ def test_users_add_list_and_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     token = runner.invoke(users, ["token", "ana", "--descricao", "integração"])
     assert token.exit_code == 0 and token.output.startswith("lavra_")
     store = WebContext(load_config()).users
-    assert store.authenticate("chefia", "senha-da-chefia-1") is not None
+    chefia = store.authenticate("chefia", "senha-da-chefia-1")
+    assert chefia is not None and chefia.registration == "12.345"
     assert store.user_for_token(token.output.strip()) is not None
 
 

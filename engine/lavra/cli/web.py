@@ -104,8 +104,11 @@ def users() -> None:
 @click.option("--nome", "full_name", help="Nome completo (padrão: o nome de usuário).")
 @click.option("--assina-como", "signer_roles", multiple=True, metavar="PAPEL",
               help="Papel de assinatura (de forms/orgao.json), repetível; para assinantes.")
+@click.option("--matricula", "registration",
+              help="Matrícula do servidor (o agente de fiscalização a imprime no auto).")
 @shielded
-def users_add(name: str, role: str, full_name: str | None, signer_roles: tuple[str, ...]) -> None:
+def users_add(name: str, role: str, full_name: str | None, signer_roles: tuple[str, ...],
+              registration: str | None) -> None:
     """Cria a conta NOME. A senha vem de LAVRA_SENHA ou é pedida no terminal."""
     from lavra.web.context import WebContext
     from lavra.web.users import parse_role
@@ -127,7 +130,8 @@ def users_add(name: str, role: str, full_name: str | None, signer_roles: tuple[s
     if full_name is not None:
         full_name = clean_text(full_name, what="O nome completo (--nome)", field="--nome")
     user = context.users.add(
-        name, password, parse_role(role), full_name=full_name, signer_roles=signer_roles
+        name, password, parse_role(role), full_name=full_name, signer_roles=signer_roles,
+        registration=registration,
     )
     click.echo(f"Conta «{user.name}» criada: {user.role_label}.")
     _signer_certificates(context, user)

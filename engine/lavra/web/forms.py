@@ -83,7 +83,10 @@ def form_page(
     user: User | None = None,
     alerts: Sequence[str] = (),
     draft: Draft | None = None,
+    plate: Any = None,
 ) -> HTMLResponse:
+    """``plate``: the plate box of a staff form that starts from a vehicle's plate
+    (:class:`lavra.web.prefill_state.PlateStart`), None for the others."""
     ctx = context_of(request)
     root = build_form(
         ctx.schema(form.id),
@@ -118,6 +121,7 @@ def form_page(
             "minuta": draft,
             "pode_encaminhar": bool(staff and form.series and form.signer_role),
             "assinantes": signers_of(ctx, form.signer_role) if staff else (),
+            "busca_placa": plate,
         },
         status=status,
     )

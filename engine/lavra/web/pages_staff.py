@@ -36,6 +36,7 @@ from lavra.web.pages_drafts import draft_of_post, pending_save, save_after_login
 from lavra.web.pages_facts import facts_page_context
 from lavra.web.pages_licences import licence_section
 from lavra.web.pages_queue import pending_count, signs
+from lavra.web.prefill_state import start_from_plate
 from lavra.web.registry_search import filters_of, page_context, query_of, row_of, search_page
 from lavra.web.users import MAX_PASSWORD, ROLE_LABELS, Role, User, parse_role
 
@@ -128,13 +129,17 @@ async def staff_home(request: Request) -> Response:
 
 # ------------------------------------------------------------------ new document
 @router.get("/equipe/novo/{form_id}")
-async def new_document(request: Request, form_id: str) -> Response:
+async def new_document(request: Request, form_id: str, placa: str | None = None) -> Response:
+    """A new document; a form that starts from a vehicle's plate (an auto) is filled
+    from the licensing state when ``placa`` is given (lavra.web.prefill_state)."""
     user = require_user(request)
     ctx = context_of(request)
     form = ctx.form(form_id)
-    data: dict[str, Any] = {}
+    plate = await run_in_threadpool(start_from_plate, ctx, form.id, placa, user, ctx.today())
+    data: dict[str, Any] = dict(plate.data) if plate is not None else {}
     report = await run_in_threadpool(ctx.engine.check, form.id, data)
-    return form_page(request, form, data, staff=True, report=report, show_errors=False, user=user)
+    return form_page(request, form, data, staff=True, report=report, show_errors=False, user=user,
+                     plate=plate)
 
 
 @router.post("/equipe/novo/{form_id}")
@@ -350,6 +355,8 @@ async def account_add(request: Request) -> Response:
                 role,
                 full_name=clean_text(str(form.get("nome") or ""), field="/nome"),
                 signer_roles=roles,
+                registration=clean_text(str(form.get("matricula") or ""), what="A matrícula",
+                                        field="/matricula"),
             )
         )
     except LavraError as error:
@@ -370,7 +377,10 @@ async def account_update(request: Request, user_id: int) -> Response:
         active = form.get("ativa") == "sim"
         _guard_last_admin(ctx, admin, target, role, active)
         roles = _signer_roles(ctx, [str(v) for v in form.getlist("papeis_assinatura")])
-        ctx.users.update(user_id, role=role, signer_roles=roles, active=active)
+        registration = form.get("matricula")
+        ctx.users.update(user_id, role=role, signer_roles=roles, active=active,
+                         registration=None if registration is None else clean_text(
+                             str(registration), what="A matrícula", field="/matricula"))
         password = str(form.get("senha") or "")
         if password:  # the other sessions of the account end; one's own stays open
             keep = current_session(request) if admin.id == user_id else None

@@ -60,6 +60,7 @@ MIN_PASSWORD = 10
 MAX_PASSWORD = 256
 TOKEN_PREFIX = "lavra_"
 _NAME_RE = re.compile(r"[a-z0-9][a-z0-9._-]{1,79}")
+_REGISTRATION_RE = re.compile(r"[0-9A-Za-z][0-9A-Za-z./ -]{0,39}")
 
 
 class Role(StrEnum):
@@ -92,6 +93,7 @@ users_table = Table(
     Column("active", Boolean, nullable=False),
     Column("session_epoch", Integer, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
+    Column("registration", String(40), nullable=True),
     CheckConstraint("role IN ('clerk', 'signer', 'admin')", name="role"),
 )
 
@@ -132,6 +134,8 @@ class User:
     active: bool
     session_epoch: int
     created_at: datetime
+    #: The registration number (matrícula) of the staff member; None when not recorded.
+    registration: str | None = None
 
     @property
     def role_label(self) -> str:
@@ -223,7 +227,22 @@ def _user(row: Row[Any]) -> User:
         active=bool(row.active),
         session_epoch=int(row.session_epoch),
         created_at=row.created_at,
+        registration=row.registration or None,
     )
+
+
+def check_registration(value: str | None) -> str | None:
+    """The matrícula as typed (trimmed), None when blank: up to 40 letters, digits,
+    dots, hyphens, slashes and spaces."""
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        return None
+    if not _REGISTRATION_RE.fullmatch(text):
+        raise InputError(
+            "Matrícula inválida: use até 40 letras, algarismos, ponto, hífen, barra ou espaço.",
+            field="/matricula",
+        )
+    return text
 
 
 class UserStore:
@@ -243,8 +262,10 @@ class UserStore:
         *,
         full_name: str | None = None,
         signer_roles: Iterable[str] = (),
+        registration: str | None = None,
     ) -> User:
         login = _check_name(name)
+        number = check_registration(registration)
         who = _check_text(full_name or login, "o nome completo", "/nome", 200)
         roles = self._roles(signer_roles)
         secret = self._hasher.hash(check_password(password))
@@ -261,6 +282,7 @@ class UserStore:
                             active=True,
                             session_epoch=1,
                             created_at=datetime.now(UTC),
+                            registration=number,
                         )
                     )
             except IntegrityError:
@@ -288,8 +310,13 @@ class UserStore:
         signer_roles: Iterable[str] | None = None,
         active: bool | None = None,
         full_name: str | None = None,
+        registration: str | None = None,
     ) -> User:
+        """Changes the account; ``registration`` blank (``""``) erases the matrícula,
+        None keeps it."""
         values: dict[str, Any] = {}
+        if registration is not None:
+            values["registration"] = check_registration(registration)
         if role is not None:
             values["role"] = Role(role).value
         if signer_roles is not None:
