@@ -30,6 +30,7 @@ from lavra.web.common import (
     text_pairs,
 )
 from lavra.web.context import WebContext
+from lavra.web.dataview import data_view
 from lavra.web.forms import form_page, live_report, submission
 from lavra.web.issuance import PASSWORD_FIELD, issue_from_draft, may_cancel
 from lavra.web.pages_drafts import draft_of_post, pending_save, save_after_login
@@ -261,6 +262,7 @@ async def document_page(request: Request, document_id: int) -> Response:
         request,
         "documento.html",
         {"doc": record, "historico": history, "tem_docx": docx is not None,
+         "dados": data_view(ctx.schema(record.form), record.data),
          "titulo": ctx.record_title(record), "erro": None,
          "pode_cancelar": may_cancel(ctx, user, record),
          **await run_in_threadpool(facts_page_context, ctx, record),
