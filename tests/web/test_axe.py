@@ -58,7 +58,7 @@ def _violations(page: Any) -> list[str]:
 def test_every_page_state_has_no_axe_violation(
     live: tuple[str, WebContext, IssuedRecord], browser: Any
 ) -> None:
-    base, _, record = live
+    base, context, record = live
     problems: dict[str, list[str]] = {}
 
     def check(page: Any, label: str) -> None:
@@ -81,6 +81,13 @@ def test_every_page_state_has_no_axe_violation(
     public.click("#protocolar-online")
     public.wait_for_url(f"{base}/requerimentos/{REQ}/protocolar")
     check(public, "protocolar")
+    public.goto(base + "/verificar")
+    public.set_input_files("#arquivo", files=[{
+        "name": "alvara.pdf", "mimeType": "application/pdf",
+        "buffer": context.registry.pdf(record.id)}])
+    public.click("text=Verificar arquivo")
+    public.wait_for_selector("#titulo-resultado")
+    check(public, "verificar (resultado)")
     public.goto(base + "/entrar")
     public.fill("#usuario", "ninguem")
     public.fill("#senha", "errada-errada")
@@ -95,6 +102,11 @@ def test_every_page_state_has_no_axe_violation(
                  "/equipe/contas"):
         staff.goto(base + path)
         check(staff, path)
+    staff.goto(f"{base}/equipe/documentos/{record.id}")
+    staff.fill("#fato-data", "31/02/2026")
+    staff.click("#registrar-fato-botao")
+    staff.wait_for_selector("#erro-fato-data")
+    check(staff, "fato recusado")
 
     signer = browser.new_context(locale="pt-BR", bypass_csp=True).new_page()
     _login(signer, base, "sergio")
@@ -103,3 +115,25 @@ def test_every_page_state_has_no_axe_violation(
         check(signer, f"{path} (assinante)")
 
     assert not problems, json.dumps(problems, ensure_ascii=False, indent=1)
+
+
+def test_the_qr_verification_page_fits_a_375_px_phone(
+    live: tuple[str, WebContext, IssuedRecord], browser: Any
+) -> None:
+    base, context, record = live
+    phone = browser.new_context(locale="pt-BR", viewport={"width": 375, "height": 740},
+                                is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = phone.new_page()
+    for path in (f"/verificar/{record.verification_code}", "/verificar"):
+        page.goto(base + path)
+        width = page.evaluate(
+            "() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+        assert width <= 375, (path, width)  # no horizontal scroll
+    page.set_input_files("#arquivo", files=[{"name": "alvara.pdf", "mimeType": "application/pdf",
+                                             "buffer": context.registry.pdf(record.id)}])
+    page.click("text=Verificar arquivo")
+    page.wait_for_selector("#titulo-resultado")
+    width = page.evaluate(
+        "() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+    assert width <= 375, ("resultado", width)
+    phone.close()

@@ -8,19 +8,20 @@ demo moves them (webhelpers.example): nothing asserts a year or a date."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import test_e2e
 from identities import set_vehicle
-from test_e2e import CHROMIUM, _fill, _free_port, _login
-from webhelpers import ALV, PASSWORD, example, make_context, serving
+from test_e2e import CHROMIUM, _fill, _login
+from webhelpers import ALV, PASSWORD, example
 
-from lavra.web import WebContext, create_app
+from lavra.web import WebContext
 from lavra.web.formparse import to_pairs
 
-browser = test_e2e.browser  # the one Chromium of the end-to-end tests, a fixture
+# the fixtures of the end-to-end tests: one Chromium, a server over a new data folder
+browser = test_e2e.browser
+live = test_e2e.live
 
 SIGNER = "Sérgio Signatário"
 HOLDER = "Viação Exemplo de Fretamento Ltda."
@@ -30,15 +31,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(),
                        reason="Chromium do Debian ausente (apt-get install chromium)"),
 ]
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, WebContext]]:
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    context = make_context(tmp_path_factory.mktemp("e2e-equipe") / "dados", base)
-    with serving(create_app(context), port):
-        yield base, context
 
 
 def _text(pdf: bytes) -> str:

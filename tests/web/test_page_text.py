@@ -2,7 +2,8 @@
 page without its tags, scripts and attribute values) carries no JSON pointer, no form id
 on an error page, no time-zone name, no raw schema key or enum, no ISO date, no bare
 CPF/CNPJ digits and no X.509 distinguished name. One document issued at a fixed moment
-(the issuer's clock) and one fact recorded on it, so nothing depends on today."""
+(the issuer's clock, 29/11/2026); the fact recorded on it is dated 01/12/2026, after
+the issue and before any day these tests run."""
 
 from __future__ import annotations
 
@@ -131,3 +132,29 @@ def test_a_short_password_is_refused_by_the_label_not_the_pointer(
     assert response.status_code == 422, response.text[:300]
     text = visible_text(response.text)
     assert "senha" in text.lower() and "(campo /" not in text
+
+
+def test_the_facts_form_takes_dd_mm_aaaa_and_a_refused_date_keeps_the_entry(
+        client: TestClient, record: IssuedRecord) -> None:
+    assert login(client, "clara").status_code == 303
+    url = f"/equipe/documentos/{record.id}"
+    page = client.get(url).text
+    assert 'id="fato-data" name="data" type="text"' in page and 'placeholder="dd/mm/aaaa"' in page
+    sent = {"csrf": csrf_of(client, url), "tipo": "ciencia", "meio": "ar",
+            "referencia": "AR-12345"}
+    refused = client.post(f"{url}/fatos", data={**sent, "data": "31/02/2026"})
+    assert refused.status_code == 422
+    field = re.search(r'<div class="campo com-erro">\s*<label for="fato-data">.*?</div>\s*'
+                      r'<ul class="erros-campo" id="erro-fato-data"><li>([^<]+)</li>',
+                      refused.text, re.S)
+    assert field is not None, refused.text[-3000:]
+    assert "data" in field.group(1).lower() and "(campo" not in field.group(1)
+    assert 'value="31/02/2026"' in refused.text and 'value="AR-12345"' in refused.text
+    assert '<option value="ar" selected>' in refused.text
+    assert client.get(url).text.count("AR-12345") == 0  # nothing was recorded
+
+    accepted = client.post(f"{url}/fatos", data={**sent, "data": "01/12/2026"},
+                           follow_redirects=False)
+    assert accepted.status_code == 303
+    shown = visible_text(client.get(url).text)
+    assert "01/12/2026" in shown and not _problems(shown)
