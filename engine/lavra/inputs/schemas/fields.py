@@ -340,7 +340,10 @@ class _Walker:
         """An enum value by its label (the property's ``x-rotulos``), as the form shows
         it; the value itself when it has none."""
         existing = self.fields.get(f"{pointer}/{pointers.escape(name)}")
-        labels = existing.schema.get("x-rotulos") if existing is not None else None
+        schema: Mapping[str, Any] = existing.schema if existing is not None else {}
+        items = schema.get("items")
+        labels = schema.get("x-rotulos") or (
+            items.get("x-rotulos") if isinstance(items, Mapping) else None)
         if isinstance(labels, Mapping) and not isinstance(value, bool):
             label = labels.get(str(value))
             if isinstance(label, str) and label:
@@ -416,7 +419,7 @@ def _condition_words(test: Mapping[str, Any], pointer: str, walker: _Walker) -> 
                 elif isinstance(sub.get("enum"), list):
                     parts.append(f"{label} em {', '.join(shown(v) for v in sub['enum'])}")
                 elif isinstance(sub.get("contains"), Mapping) and "const" in sub["contains"]:
-                    parts.append(f"{label} inclui {show_value(sub['contains']['const'])}")
+                    parts.append(f"{label} inclui {shown(sub['contains']['const'])}")
                 elif isinstance(sub.get("properties"), Mapping):
                     visit(sub, f"{where}/{pointers.escape(name)}", f"{label} › ")
                 else:
