@@ -33,7 +33,9 @@ def test_the_empty_form_says_it_depends_on_both_answers(engine: Engine) -> None:
     assert item.status is Status.NOT_APPLICABLE
     assert item.awaiting == "«Categoria do serviço» e «Sede no Município de Americana»"
     assert item.message.startswith("Depende da resposta a «Categoria do serviço» e «Sede")
-    assert "(exigido quando Categoria do serviço = «fretamento»" in item.message
+    # the value by its label, as the form shows it
+    assert ("(exigido quando Categoria do serviço = «Fretamento (contínuo e/ou eventual)»"
+            in item.message)
     assert item.to_json()["awaiting"] == item.awaiting
 
 

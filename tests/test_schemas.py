@@ -737,10 +737,10 @@ def test_annotations_walk(registry: SchemaRegistry) -> None:
     # if/then: basis of the `if`, condition worded from it
     assert info["/contrato"].basis == ("teste#art4",)
     assert not info["/contrato"].required
-    assert info["/contrato"].required_when == "Tipo de serviço = «continuo»"
+    assert info["/contrato"].required_when == "Tipo de serviço = «Fretamento contínuo»"  # by label
     # requirement nested below the branch
     assert info["/veiculos/*/ano"].basis == ("teste#art4",)
-    assert info["/veiculos/*/ano"].required_when == "Tipo de serviço = «continuo»"
+    assert info["/veiculos/*/ano"].required_when == "Tipo de serviço = «Fretamento contínuo»"
     # property first declared in a branch: x-condicao and the branch's basis
     assert info["/motivo"].basis == ("teste#art5",)
     assert info["/motivo"].required_when == "serviço eventual"

@@ -119,7 +119,8 @@ def test_fields_carry_labels_masks_requirements_basis_and_errors(
         ("Serviço particular com veículo próprio", False),
     ]
     assert leaves["servicos"].widget == "multi"
-    assert leaves["servicos"].requirement == "exigido quando: Categoria do serviço = «fretamento»"
+    assert leaves["servicos"].requirement == (
+        "exigido quando: Categoria do serviço = «Fretamento (contínuo e/ou eventual)»")
     assert leaves["documentos/ato_constitutivo/apresentado"].widget == "checkbox"
     documents = checklist(root, report)
     titles = [d.title for d in documents]

@@ -56,6 +56,7 @@ from lavra.web.common import (
     CsrfError,
     LoginRequired,
     NotFound,
+    error_message,
     make_templates,
     page,
     redirect,
@@ -251,7 +252,8 @@ async def _lavra_error(request: Request, error: Exception) -> Response:
     if report is not None and _wants_json(request) and hasattr(report, "to_json"):
         return JSONResponse({"detail": error.message, "field": error.field,
                              "report": report.to_json()}, status_code=status)
-    return _problem(request, status, describe_error(error), error.field, headers)
+    message = describe_error(error) if _wants_json(request) else error_message(error)
+    return _problem(request, status, message, error.field, headers)
 
 
 def _location(loc: Any) -> str:

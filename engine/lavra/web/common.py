@@ -15,7 +15,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from starlette.datastructures import FormData, UploadFile
 
-from lavra.errors import InputError, LavraError, describe_error
+from lavra.errors import InputError, LavraError, UnknownFormError
 from lavra.signing.persons import signer_label
 from lavra.web.context import WebContext
 from lavra.web.formmodel import MAX_FIELDS
@@ -193,8 +193,27 @@ def redirect(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
 
 
+# The labels of the fields of the application's own pages (login, verification, accounts,
+# facts...), named in a message whose text does not already say which field it is about.
+# A form's own fields are never named here: their messages are shown at the field.
+PAGE_FIELDS = {
+    "/senha": "Senha", "/codigo": "Código de verificação", "/arquivo": "Arquivo",
+    "/motivo": "Motivo", "/usuario": "Usuário", "/nome": "Nome completo", "/papel": "Papel",
+    "/papeis": "Assina como", "/descricao": "Descrição", "/on": "Data de referência",
+    "/issued_on": "Data de emissão", "/protocolo": "Protocolo",
+}
+
+
 def error_message(error: LavraError) -> str:
-    return describe_error(error)
+    """The message a person reads: never a JSON pointer nor a form id. The field, when
+    the message does not name it already, by the label the page shows beside it."""
+    if isinstance(error, UnknownFormError):
+        return ("Formulário não encontrado: confira o endereço ou escolha o documento na "
+                "lista de requerimentos.")
+    label = PAGE_FIELDS.get(error.field or "")
+    if label and label.lower() not in error.message.lower():
+        return f"{error.message} (campo «{label}»)"
+    return error.message
 
 
 def file_response(content: bytes, filename: str, media_type: str, *, inline: bool) -> Response:

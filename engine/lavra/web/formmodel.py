@@ -39,6 +39,7 @@ PLACEHOLDERS = {
     "cep": "00000-000",
     "data": "dd/mm/aaaa",
 }
+DATE_HELP = "Data no formato dd/mm/aaaa; a data deve existir no calendário."
 
 
 @dataclass(frozen=True)
@@ -401,6 +402,9 @@ class _Builder:
         max_length = schema.get("maxLength")
         if mask is not None:
             max_length = len(PLACEHOLDERS[mask]) + (3 if mask == "placa" else 0)
+        help_text = self.help(schema, path)  # the schema says AAAA-MM-DD; the page dd/mm/aaaa
+        if mask == "data" and help_text and "AAAA-MM-DD" in help_text:
+            help_text = DATE_HELP
         return Leaf(
             name=field_name(path),
             ident=ident(path),
@@ -409,7 +413,7 @@ class _Builder:
             value=shown,
             checked=value is True,
             options=options,
-            help=self.help(schema, path),
+            help=help_text,
             basis=self.basis(schema, path),
             requirement=self.requirement(path),
             mask=mask,

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from lavra.errors import InputError
+from lavra.inputs.reading import parse_date
 from lavra.inputs.textnorm import clean_text
 from lavra.recording import FactRecorder
 from lavra.registry.facts import Fact
@@ -26,8 +27,9 @@ from lavra.registry.records import IssuedRecord
 from lavra.web.api import STAFF_ERRORS, Staff, StrictJSONRoute
 from lavra.web.common import NotFound, context_of, read_form, redirect, require_user
 from lavra.web.context import WebContext
+from lavra.web.docpage import document_response
 
-__all__ = ["api_router", "fact_json", "facts_page_context", "router"]
+__all__ = ["api_router", "fact_json", "router"]
 
 router = APIRouter(include_in_schema=False)
 api_router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
@@ -35,14 +37,6 @@ api_router = APIRouter(prefix="/api", route_class=StrictJSONRoute)
 
 def _recorder(ctx: WebContext) -> FactRecorder:
     return FactRecorder(ctx.registry, ctx.engine.content)
-
-
-def facts_page_context(ctx: WebContext, record: IssuedRecord) -> dict[str, Any]:
-    """What the document page shows of its facts: the list and the deadlines."""
-    recorder = _recorder(ctx)
-    facts = ctx.registry.facts(record.id)
-    return {"fatos": facts, "prazos_ciencia": recorder.deadlines(record, facts),
-            "pode_registrar_fato": not record.cancelled}
 
 
 def fact_json(fact: Fact) -> dict[str, Any]:
@@ -71,12 +65,26 @@ def _text(value: Any) -> str | None:
     return text.strip()[:2000] or None
 
 
+# The facts form's fields, as the refusal names them beside the field.
+FORM_FIELDS = {"/tipo": "tipo", "/on": "data", "/data": "data", "/means": "meio",
+               "/meio": "meio", "/amount": "valor", "/valor": "valor",
+               "/reference": "referencia", "/referencia": "referencia",
+               "/note": "observacao", "/observacao": "observacao"}
+
+
+def _day(value: str | None) -> str | None:
+    """The date as typed on the page (dd/mm/aaaa) as the recorder takes it (ISO)."""
+    if value is None:
+        raise InputError("Informe a data em que o fato aconteceu (dd/mm/aaaa).", field="/data")
+    return parse_date(value, what="data do fato", field="/data").isoformat()
+
+
 def _record_from_form(ctx: WebContext, document_id: int, form: Any, actor: str) -> None:
     recorder = _recorder(ctx)
     record = recorder.document(document_id)
     kind = _text(form.get("tipo")) or ""
     recorder.record(
-        record, kind, on=_text(form.get("data")), by=actor,
+        record, kind, on=_day(_text(form.get("data"))), by=actor,
         means=_text(form.get("meio")) if kind != "pagamento" else None,
         amount=_text(form.get("valor")) if kind == "pagamento" else None,
         reference=_text(form.get("referencia")), note=_text(form.get("observacao")),
@@ -88,7 +96,14 @@ async def fact_add(request: Request, document_id: int) -> Response:
     user = require_user(request)
     ctx = context_of(request)
     form = await read_form(request)
-    await run_in_threadpool(_record_from_form, ctx, document_id, form, user.actor)
+    try:
+        await run_in_threadpool(_record_from_form, ctx, document_id, form, user.actor)
+    except InputError as error:  # the page again, with the entry and the message at the field
+        record = await run_in_threadpool(_recorder(ctx).document, document_id)
+        sent = {key: _text(form.get(key)) or "" for key in set(FORM_FIELDS.values())}
+        field = FORM_FIELDS.get(error.field or "", "tipo")
+        return await document_response(request, ctx, user, record, status=422, extra={
+            "fato_enviado": sent, "fato_erros": {field: error.message}})
     return redirect(f"/equipe/documentos/{document_id}?aviso=fato-registrado")
 
 

@@ -30,11 +30,10 @@ from lavra.web.common import (
     text_pairs,
 )
 from lavra.web.context import WebContext
+from lavra.web.docpage import document_response
 from lavra.web.forms import form_page, live_report, submission
 from lavra.web.issuance import PASSWORD_FIELD, issue_from_draft, may_cancel
 from lavra.web.pages_drafts import draft_of_post, pending_save, save_after_login
-from lavra.web.pages_facts import facts_page_context
-from lavra.web.pages_licences import licence_section
 from lavra.web.pages_queue import pending_count, signs
 from lavra.web.prefill_state import start_from_plate
 from lavra.web.registry_search import filters_of, page_context, query_of, row_of, search_page
@@ -260,17 +259,7 @@ async def document_page(request: Request, document_id: int) -> Response:
     user = require_user(request)
     ctx = context_of(request)
     record = await run_in_threadpool(_document, ctx, document_id)
-    history = await run_in_threadpool(ctx.registry.history, record.id)
-    docx = await run_in_threadpool(ctx.registry.docx, record.id)
-    return page(
-        request,
-        "documento.html",
-        {"doc": record, "historico": history, "tem_docx": docx is not None,
-         "titulo": ctx.record_title(record), "erro": None,
-         "pode_cancelar": may_cancel(ctx, user, record),
-         **await run_in_threadpool(facts_page_context, ctx, record),
-         **await run_in_threadpool(licence_section, ctx, record.id)},
-    )
+    return await document_response(request, ctx, user, record)
 
 
 @router.get("/equipe/documentos/{document_id}/documento.pdf")

@@ -336,6 +336,20 @@ class _Walker:
             return existing.title
         return f"«{name}»"
 
+    def value_label(self, pointer: str, name: str, value: Any) -> Any:
+        """An enum value by its label (the property's ``x-rotulos``), as the form shows
+        it; the value itself when it has none."""
+        existing = self.fields.get(f"{pointer}/{pointers.escape(name)}")
+        schema: Mapping[str, Any] = existing.schema if existing is not None else {}
+        items = schema.get("items")
+        labels = schema.get("x-rotulos") or (
+            items.get("x-rotulos") if isinstance(items, Mapping) else None)
+        if isinstance(labels, Mapping) and not isinstance(value, bool):
+            label = labels.get(str(value))
+            if isinstance(label, str) and label:
+                return label
+        return value
+
 
 def _answers(test: Mapping[str, Any], pointer: str) -> Iterator[str]:
     """The pointers of the answers an ``if`` reads: its properties, down to the leaves
@@ -397,12 +411,15 @@ def _condition_words(test: Mapping[str, Any], pointer: str, walker: _Walker) -> 
                 if not isinstance(sub, Mapping):
                     continue
                 label = prefix + walker.title_or_name(where, name)
+                def shown(value: Any, name: str = name) -> str:
+                    return show_value(walker.value_label(where, name, value))
+
                 if "const" in sub:
-                    parts.append(f"{label} = {show_value(sub['const'])}")
+                    parts.append(f"{label} = {shown(sub['const'])}")
                 elif isinstance(sub.get("enum"), list):
-                    parts.append(f"{label} em {', '.join(show_value(v) for v in sub['enum'])}")
+                    parts.append(f"{label} em {', '.join(shown(v) for v in sub['enum'])}")
                 elif isinstance(sub.get("contains"), Mapping) and "const" in sub["contains"]:
-                    parts.append(f"{label} inclui {show_value(sub['contains']['const'])}")
+                    parts.append(f"{label} inclui {shown(sub['contains']['const'])}")
                 elif isinstance(sub.get("properties"), Mapping):
                     visit(sub, f"{where}/{pointers.escape(name)}", f"{label} › ")
                 else:
