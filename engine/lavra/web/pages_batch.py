@@ -82,7 +82,8 @@ def jobs_of(request: Request) -> BatchJobs:
     jobs = getattr(state, "lavra_lotes", None)
     if not isinstance(jobs, BatchJobs):
         ctx = context_of(request)
-        jobs = BatchJobs(ctx.config, max_upload=ctx.settings.max_upload_bytes)
+        jobs = BatchJobs(ctx.config, max_upload=ctx.settings.max_upload_bytes,
+                         registry=ctx.registry)
         state.lavra_lotes = jobs
     return jobs
 
@@ -148,6 +149,7 @@ def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
         "refused": progress.refused, "abandoned": progress.abandoned,
         "total": progress.total,
         "rate": round(rate, 2) if rate is not None else None, "eta_seconds": eta,
+        "files_elsewhere": not files and jobs.folder_elsewhere(run.id),
         "files": [{"name": n, "url": f"/api/batch/{run.id}/files/{n}",
                    "page_url": f"{PATH}/{run.id}/arquivos/{n}"} for n in files],
     }
@@ -192,7 +194,7 @@ def _job_view(job: Job) -> dict[str, Any]:
         "job": job.token, "kind": job.kind, "title": job.title, "state": job.state,
         "simulated": job.simulate, "run": job.run_id, "error": job.error,
         "run_url": f"/api/batch/{job.run_id}" if job.run_id else None,
-        "counts": dict(job.summary.counts) if job.summary is not None else None,
+        "counts": job.counts,
         "rows": [{"order": r.order, "holder": r.holder, "name": r.name,
                   "outcome": r.outcome, "role": r.role, "form": r.form, "number": r.number,
                   "state": r.state, "reason": r.reason, "docx_file": r.docx_file}
@@ -293,7 +295,7 @@ async def batch_job(request: Request, token: str) -> Response:
     if job.run_id is not None:
         return redirect(f"{PATH}/{job.run_id}")
     return page(request, "lote_tarefa.html", {
-        "tarefa": job, "totais": dict(job.summary.counts) if job.summary else {},
+        "tarefa": job, "totais": job.counts or {},
         "atualizar": REFRESH_SECONDS if job.live else None,
         "titulo_de": context_of(request).form_title})
 
