@@ -62,6 +62,7 @@ from lavra.registry.abandon import abandon
 from lavra.registry.runs import ItemRecord, RunRecord, open_run, run_items
 from lavra.registry.store import Registry, open_registry
 from lavra.registry.webshared import BEAT_SECONDS, JobRow, SharedJobs
+from lavra.signers import SignerKey
 
 __all__ = ["BatchBusy", "BatchJobs", "Job", "StartRequest", "Upload"]
 
@@ -317,8 +318,11 @@ class BatchJobs:
             raise self._busy(kind)
         self._jobs[job.token] = job
 
-    def start(self, issuer: Any, sent: StartRequest, actor: str) -> Job:
-        """Check ``sent`` (module docstring) and start the run in the background."""
+    def start(self, issuer: Any, sent: StartRequest, actor: str,
+              signer: SignerKey | None = None) -> Job:
+        """Check ``sent`` (module docstring) and start the run in the background;
+        ``signer``: the key, already checked, every act is signed with (None: the
+        role's certificate)."""
         kind = find_kind(issuer, sent.kind)
         options = _option(kind, sent.options)
         on = parse_date(sent.on, what="data de expedição", field="/data") if sent.on.strip() \
@@ -371,7 +375,7 @@ class BatchJobs:
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        self._launch(job, request, merged=sent.merged, docx=sent.docx)
+        self._launch(job, request, merged=sent.merged, docx=sent.docx, signer=signer)
         return job
 
     def abandon(self, issuer: Any, run: RunRecord, actor: str, reason: str,
@@ -395,7 +399,8 @@ class BatchJobs:
                           docx=bool(manifest.get("docx")))
         return items
 
-    def resume(self, issuer: Any, run: RunRecord, actor: str) -> Job:
+    def resume(self, issuer: Any, run: RunRecord, actor: str,
+               signer: SignerKey | None = None) -> Job:
         """Work an unfinished run again, with the inputs it was planned from: those kept
         in its web folder, or, for a run over the registry with no files, its options."""
         if run.status == "done":
@@ -443,12 +448,14 @@ class BatchJobs:
                     self._jobs.pop(job.token, None)
                     self.shared.remove(job.token)
                     raise
-        self._launch(job, request, merged=merged, docx=docx)
+        self._launch(job, request, merged=merged, docx=docx, signer=signer)
         return job
 
     # ------------------------------------------------------------ working
-    def _launch(self, job: Job, request: RunRequest, *, merged: bool, docx: bool) -> None:
-        thread = threading.Thread(target=self._work, args=(job, request, merged, docx),
+    def _launch(self, job: Job, request: RunRequest, *, merged: bool, docx: bool,
+                signer: SignerKey | None) -> None:
+        thread = threading.Thread(target=self._work,
+                                  args=(job, request, merged, docx, signer),
                                   name=f"lavra-lote-{job.token}", daemon=True)
         thread.start()
 
@@ -479,7 +486,8 @@ class BatchJobs:
             self._written[job.token] = now[0]
             self.shared.change(job.token, progress={"first": list(first), "last": list(now)})
 
-    def _work(self, job: Job, request: RunRequest, merged: bool, docx: bool) -> None:
+    def _work(self, job: Job, request: RunRequest, merged: bool, docx: bool,
+              signer: SignerKey | None) -> None:
         issuer = None
         stop = threading.Event()
         threading.Thread(target=self._beat, args=(job, stop), daemon=True,
@@ -498,7 +506,7 @@ class BatchJobs:
             summary = run_batch(issuer, kind, request, job.folder / OUTPUTS,
                                 database_url=url, workers=self.workers, merged=merged,
                                 simulate=job.simulate, docx=docx, progress=progress,
-                                actor=job.actor)
+                                actor=job.actor, signer=signer)
             if summary.run is not None and not job.simulate:
                 self._noted(job, summary.run.id)
             with self.lock:
