@@ -7,13 +7,20 @@
 A person's key is unlocked at each signing, or once for a batch (:meth:`Signers.unlock`:
 the signing queue); the :class:`~lavra.signing.pades.DocumentSigner`
 built on it (with its CMS template, :mod:`lavra.signing.fastcms`) is kept per certificate.
+A PKCS#12 file is opened once per process (:func:`_opened`): the unlocked identity is
+kept in memory, keyed by the file (path, modification time, size) and a salted digest of
+the passphrase, so that a document costs no PKCS#12 decryption and a wrong passphrase
+still fails; nothing of it is written anywhere.
 The role's certificate (``[assinantes]`` or the development PKI's role certificate) signs
 what no person starts: ``lavra demo`` and the batch runs for now.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import secrets
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -25,9 +32,41 @@ from lavra.config import Config, SignerConfig
 from lavra.errors import ConfigError, InputError
 from lavra.signing.pades import DocumentSigner
 from lavra.signing.persons import certificate_role, issue_person_certificate, signer_name
-from lavra.signing.pki import DEV_PASSPHRASE, DevPki, init_dev_pki, load_signer
+from lavra.signing.pki import (
+    DEV_PASSPHRASE,
+    DevPki,
+    SignerIdentity,
+    init_dev_pki,
+    load_signer,
+)
 
 __all__ = ["SignerKey", "Signers"]
+
+_SALT = secrets.token_bytes(32)  # this process's own: the digests below mean nothing elsewhere
+_OPENED: dict[tuple[str, int, int, bytes], SignerIdentity] = {}
+_OPENED_LOCK = threading.Lock()
+_OPENED_MAX = 64
+
+
+def _opened(path: Path, passphrase: str) -> SignerIdentity:
+    """The identity in the PKCS#12 file ``path``, opened once per process and file
+    version (a file replaced is opened again); the passphrase is checked by its
+    digest, salted with this process's secret (a wrong one opens the file, and fails)."""
+    try:
+        found = path.stat()
+    except OSError:
+        return load_signer(path, passphrase)  # its own pt-BR error
+    digest = hashlib.sha256(_SALT + passphrase.encode("utf-8")).digest()
+    key = (str(path.resolve()), found.st_mtime_ns, found.st_size, digest)
+    with _OPENED_LOCK:
+        identity = _OPENED.get(key)
+    if identity is None:
+        identity = load_signer(path, passphrase)
+        with _OPENED_LOCK:
+            if len(_OPENED) >= _OPENED_MAX:
+                _OPENED.clear()
+            _OPENED[key] = identity
+    return identity
 
 
 @dataclass(frozen=True)
@@ -119,14 +158,15 @@ class Signers:
     def for_key(self, key: SignerKey, role: str) -> tuple[DocumentSigner, str]:
         """The signer for a person's key, signing as ``role``, and the person's name.
 
-        The key is unlocked at every call (a wrong passphrase fails here), unless it
-        was opened for ``role`` by :meth:`unlock`; the signer built on it, and its CMS
+        The key is checked at every call (a wrong passphrase fails here; the file is
+        decrypted once per process, :func:`_opened`), unless it was opened for ``role``
+        by :meth:`unlock`; the signer built on it, and its CMS
         template, are kept per certificate."""
         if key.opened is not None and key.opened[0] == role:
             return key.opened[1], key.opened[2]
         cargo = self._cargo(role)
         try:
-            identity = load_signer(key.certificate, key.passphrase)
+            identity = _opened(key.certificate, key.passphrase)
         except ConfigError:
             if key.account is None:  # a file named on the command line: say which
                 raise

@@ -91,7 +91,7 @@ def _served(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *args: str) -> Any:
 
     from lavra.web import context as web_context
 
-    monkeypatch.setattr(web_context, "LoginThrottle", lambda: LoginThrottle(lambda: 1000.0))
+    monkeypatch.setattr(web_context, "LoginThrottle", lambda **kw: LoginThrottle(lambda: 1000.0))
     monkeypatch.setenv("LAVRA_DATA", str(tmp_path / "dados"))
     monkeypatch.setenv("LAVRA_PACK", str(REPO))
     monkeypatch.setenv("LAVRA_WEB_SEGREDO", "s" * 40)

@@ -199,15 +199,17 @@ def test_sessions_on_postgresql(postgres_url: str) -> None:
 
     from lavra.registry.store import open_registry
     from lavra.registry.tables import metadata
+    from lavra.registry.webshared import shared_metadata
     from lavra.web.users import UserStore, users_metadata
 
     with open_registry(postgres_url) as registry:
         combined = MetaData()
-        for table in (*metadata.tables.values(), *users_metadata.tables.values()):
+        for table in (*metadata.tables.values(), *users_metadata.tables.values(),
+                      *shared_metadata.tables.values()):
             table.to_metadata(combined)
         with registry.engine.connect() as connection:
             context = MigrationContext.configure(connection)
-            assert context.get_current_heads() == ("0014",)
+            assert context.get_current_heads() == ("0015",)
             assert compare_metadata(context, combined) == []
         store = UserStore(registry.engine)
         account = store.add("pgconta", PASSWORD, Role.CLERK)

@@ -13,6 +13,7 @@ from sqlalchemy import MetaData, create_engine, inspect
 from lavra.registry.database import alembic_config, database_url
 from lavra.registry.store import open_registry
 from lavra.registry.tables import metadata
+from lavra.registry.webshared import shared_metadata
 from lavra.web.users import users_metadata
 
 
@@ -20,13 +21,18 @@ def test_migration_matches_the_tables_and_goes_down(tmp_path: Path) -> None:
     url = database_url(tmp_path)
     open_registry(url).close()
     combined = MetaData()
-    for table in (*metadata.tables.values(), *users_metadata.tables.values()):
+    for table in (*metadata.tables.values(), *users_metadata.tables.values(),
+                      *shared_metadata.tables.values()):
         table.to_metadata(combined)
     raw = create_engine(url)
     with raw.connect() as connection:
         context = MigrationContext.configure(connection)
-        assert context.get_current_heads() == ("0014",)
+        assert context.get_current_heads() == ("0015",)
         assert compare_metadata(context, combined) == []
+    with raw.begin() as connection:
+        command.downgrade(alembic_config(connection), "0014")
+        tables = set(inspect(connection).get_table_names())
+        assert "web_attempts" not in tables and "web_batch_jobs" not in tables
     with raw.begin() as connection:
         command.downgrade(alembic_config(connection), "0009")
         assert "batch_corrections" not in set(inspect(connection).get_table_names())

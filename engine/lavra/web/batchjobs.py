@@ -23,6 +23,13 @@ Progress is read from the registry. A run left unfinished (the server stopped, a
 killed) is resumed by :meth:`BatchJobs.resume`, with the same inputs: the registry's
 plan is worked on, nothing issued twice. A dry run (``simular``) keeps its summary in
 memory and writes nothing.
+
+Every worker over the registry sees the same runs: each run's state (token, run number,
+state, message, who started it, when, progress, the dry run's summary) is kept in the
+registry (:class:`lavra.registry.webshared.SharedJobs`), the worker working it beats
+while it works, and one live run per kind is a constraint of the database. The files
+are in ``pasta_lotes``, which every worker must share (one volume): a worker that finds
+a run of the registry started from the web but not its folder says so.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ import shutil
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -53,7 +60,9 @@ from lavra.errors import InputError, LavraError, describe_error
 from lavra.inputs.reading import TIMEZONE, parse_date
 from lavra.registry.abandon import abandon
 from lavra.registry.runs import ItemRecord, RunRecord, open_run, run_items
-from lavra.registry.store import open_registry
+from lavra.registry.store import Registry, open_registry
+from lavra.registry.webshared import BEAT_SECONDS, JobRow, SharedJobs
+from lavra.signers import SignerKey
 
 __all__ = ["BatchBusy", "BatchJobs", "Job", "StartRequest", "Upload"]
 
@@ -91,7 +100,8 @@ class StartRequest:
 
 @dataclass
 class Job:
-    """One run started by this server (mutable, guarded by ``BatchJobs.lock``)."""
+    """One run started from the web: as this worker works it (mutable, guarded by
+    ``BatchJobs.lock``), or as the registry holds it (:meth:`BatchJobs.job`)."""
 
     token: str
     kind: str
@@ -104,13 +114,22 @@ class Job:
     run_id: int | None = None
     error: str | None = None
     summary: Summary | None = None
-    started: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=time.time)
     first: tuple[float, int] | None = None
     last: tuple[float, int] | None = None
+    stored_counts: dict[str, int] | None = None
+    stored_rows: tuple[SummaryRow, ...] = ()
+    beating: bool = True
 
     @property
     def live(self) -> bool:
-        return self.state in ("planejando", "emitindo")
+        return self.beating and self.state in ("planejando", "emitindo")
+
+    @property
+    def counts(self) -> dict[str, int] | None:
+        if self.summary is not None:
+            return dict(self.summary.counts)
+        return self.stored_counts
 
     def rate(self) -> float | None:
         """Items per second since the workers started (None before two samples)."""
@@ -120,7 +139,24 @@ class Job:
 
     @property
     def rows(self) -> tuple[SummaryRow, ...]:
-        return self.summary.rows if self.summary is not None else ()
+        return self.summary.rows if self.summary is not None else self.stored_rows
+
+    @classmethod
+    def of(cls, row: JobRow, folder: Path) -> Job:
+        """The run as the registry holds it."""
+        progress = dict(row.progress or {})
+        summary = dict(row.summary or {})
+
+        def pair(name: str) -> tuple[float, int] | None:
+            found = progress.get(name)
+            return (float(found[0]), int(found[1])) if isinstance(found, list) else None
+
+        return cls(row.token, row.kind, row.title, row.key, row.simulate, folder, row.actor,
+                   state=row.state, run_id=row.run_id, error=row.error,
+                   started=row.started_at.timestamp(), first=pair("first"),
+                   last=pair("last"), stored_counts=summary.get("counts"),
+                   stored_rows=tuple(SummaryRow(**r) for r in summary.get("rows") or ()),
+                   beating=row.live)
 
 
 def _today() -> date:
@@ -175,23 +211,43 @@ class BatchJobs:
     """The runs this server started, and the folders of every run started from the web."""
 
     def __init__(self, config: Config, workers: int | None = None,
-                 max_upload: int = 5 * 1024 * 1024) -> None:
+                 max_upload: int = 5 * 1024 * 1024, registry: Registry | None = None
+                 ) -> None:
         self.config = config
         self.root = config.batch_output_dir
         self.workers = workers or os.cpu_count() or 1
         self.max_upload = max_upload
         self.lock = threading.Lock()
+        self._registry = registry
+        self._shared: SharedJobs | None = None
         self._jobs: dict[str, Job] = {}
+        self._written: dict[str, float] = {}
+
+    @property
+    def shared(self) -> SharedJobs:
+        """The runs of every worker, in the registry (opened on first use)."""
+        if self._shared is None:
+            from lavra.issuing import registry_url
+
+            if self._registry is None:
+                self._registry = open_registry(registry_url(self.config))
+            self._shared = SharedJobs(self._registry.engine)
+        return self._shared
 
     # ------------------------------------------------------------ reading
     def job(self, token: str) -> Job | None:
+        if not TOKEN_RE.fullmatch(token):
+            return None
         with self.lock:
-            return self._jobs.get(token) if TOKEN_RE.fullmatch(token) else None
+            mine = self._jobs.get(token)
+            if mine is not None and mine.simulate and mine.summary is not None:
+                return mine  # a dry run's summary, whole, in the worker that made it
+        row = self.shared.get(token)
+        return Job.of(row, self.root / token) if row is not None else None
 
     def live_for_run(self, run_id: int) -> Job | None:
-        with self.lock:
-            return next((j for j in self._jobs.values() if j.live and j.run_id == run_id),
-                        None)
+        row = self.shared.live_for_run(run_id)
+        return Job.of(row, self.root / row.token) if row is not None else None
 
     def _folders(self) -> list[tuple[Path, dict[str, Any]]]:
         if not self.root.is_dir():
@@ -209,6 +265,11 @@ class BatchJobs:
         mine = [(f, m) for f, m in self._folders() if m.get("execucao_n") == run_id]
         mine.sort(key=lambda pair: str(pair[1].get("iniciada_em") or ""))
         return mine[-1] if mine else None
+
+    def folder_elsewhere(self, run_id: int) -> bool:
+        """A run started from the web whose folder this worker cannot see: the workers do
+        not share ``pasta_lotes`` (each has a folder of its own), as they must."""
+        return self.folder_of_run(run_id) is None and self.shared.started_from_web(run_id)
 
     def files(self, run_id: int) -> list[str]:
         """The output files of the run's web folder, by name: the summaries first."""
@@ -238,16 +299,30 @@ class BatchJobs:
         engine = Engine(Content(self.config.pack_dir), pool=None)
         return Issuer(engine, open_registry(url), self.config), url
 
-    def _refuse_busy(self, kind: BatchRun) -> None:
-        for job in self._jobs.values():
-            if job.live and job.kind == kind.name:
-                shown = f"execução nº {job.run_id}" if job.run_id else "em planejamento"
-                raise BatchBusy(
-                    f"Já há uma execução «{kind.title}» em andamento ({shown}). Aguarde o "
-                    "fim dela para iniciar outra.", field="/execucao")
+    def _busy(self, kind: BatchRun) -> BatchBusy:
+        live = self.shared.live_of_kind(kind.name)
+        run_id = live.run_id if live is not None else None
+        shown = f"execução nº {run_id}" if run_id else "em planejamento"
+        return BatchBusy(f"Já há uma execução «{kind.title}» em andamento ({shown}). "
+                         "Aguarde o fim dela para iniciar outra.", field="/execucao")
 
-    def start(self, issuer: Any, sent: StartRequest, actor: str) -> Job:
-        """Check ``sent`` (module docstring) and start the run in the background."""
+    def _refuse_busy(self, kind: BatchRun) -> None:
+        if self.shared.live_of_kind(kind.name) is not None:
+            raise self._busy(kind)
+
+    def _record(self, job: Job, kind: BatchRun) -> None:
+        """The new job into the registry, or BatchBusy: one live run per kind."""
+        if not self.shared.add(token=job.token, kind=job.kind, title=job.title,
+                               key=job.key, simulate=job.simulate, actor=job.actor,
+                               state=job.state, run_id=job.run_id):
+            raise self._busy(kind)
+        self._jobs[job.token] = job
+
+    def start(self, issuer: Any, sent: StartRequest, actor: str,
+              signer: SignerKey | None = None) -> Job:
+        """Check ``sent`` (module docstring) and start the run in the background;
+        ``signer``: the key, already checked, every act is signed with (None: the
+        role's certificate)."""
         kind = find_kind(issuer, sent.kind)
         options = _option(kind, sent.options)
         on = parse_date(sent.on, what="data de expedição", field="/data") if sent.on.strip() \
@@ -283,21 +358,24 @@ class BatchJobs:
                         f"{key.split(':', 1)[-1]} (execução nº {earlier.id}), planejada com "
                         "outros arquivos ou outra data. Retome-a na página dela; só então "
                         "outra pode ser iniciada.", field="/entrada")
-                folder = self.root / token
+                folder = staging if sent.simulate else self.root / token
+                job = Job(token, kind.name, kind.title, key, sent.simulate, folder, actor)
+                self._record(job, kind)
                 if not sent.simulate:
-                    atomic_write(staging / MANIFEST, _dump(manifest))
-                    staging.rename(folder)
+                    try:
+                        atomic_write(staging / MANIFEST, _dump(manifest))
+                        staging.rename(folder)
+                    except BaseException:
+                        self._jobs.pop(token, None)
+                        self.shared.remove(token)
+                        raise
                     request = RunRequest(kind.name, options, on,
                                          *(folder / INPUTS / p.name if p else None
                                            for p in (paths["entrada"], paths["pedidos"])))
-                else:
-                    folder = staging
-                job = Job(token, kind.name, kind.title, key, sent.simulate, folder, actor)
-                self._jobs[token] = job
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        self._launch(job, request, merged=sent.merged, docx=sent.docx)
+        self._launch(job, request, merged=sent.merged, docx=sent.docx, signer=signer)
         return job
 
     def abandon(self, issuer: Any, run: RunRecord, actor: str, reason: str,
@@ -321,7 +399,8 @@ class BatchJobs:
                           docx=bool(manifest.get("docx")))
         return items
 
-    def resume(self, issuer: Any, run: RunRecord, actor: str) -> Job:
+    def resume(self, issuer: Any, run: RunRecord, actor: str,
+               signer: SignerKey | None = None) -> Job:
         """Work an unfinished run again, with the inputs it was planned from: those kept
         in its web folder, or, for a run over the registry with no files, its options."""
         if run.status == "done":
@@ -350,23 +429,33 @@ class BatchJobs:
                              field="/execucao")
         with self.lock:
             self._refuse_busy(kind)
-            if found is None:
-                (folder / INPUTS).mkdir(parents=True)
-                atomic_write(folder / MANIFEST, _dump({
-                    "execucao": kind.name, "opcoes": request.options,
-                    "data": run.reference_date.isoformat(), "entrada": None, "pedidos": None,
-                    "pdf_unico": False, "docx": False, "chave": run.key,
-                    "execucao_n": run.id, "iniciada_por": actor,
-                    "iniciada_em": datetime.now(UTC).isoformat()}))
             job = Job(folder.name, kind.name, kind.title, run.key, False, folder, actor,
                       state="emitindo", run_id=run.id)
-            self._jobs[job.token] = job
-        self._launch(job, request, merged=merged, docx=docx)
+            earlier_job = self.shared.get(job.token)
+            if earlier_job is not None and not earlier_job.live:
+                self.shared.remove(job.token)  # the folder's earlier work, ended
+            self._record(job, kind)
+            if found is None:
+                try:
+                    (folder / INPUTS).mkdir(parents=True)
+                    atomic_write(folder / MANIFEST, _dump({
+                        "execucao": kind.name, "opcoes": request.options,
+                        "data": run.reference_date.isoformat(), "entrada": None,
+                        "pedidos": None, "pdf_unico": False, "docx": False,
+                        "chave": run.key, "execucao_n": run.id, "iniciada_por": actor,
+                        "iniciada_em": datetime.now(UTC).isoformat()}))
+                except BaseException:
+                    self._jobs.pop(job.token, None)
+                    self.shared.remove(job.token)
+                    raise
+        self._launch(job, request, merged=merged, docx=docx, signer=signer)
         return job
 
     # ------------------------------------------------------------ working
-    def _launch(self, job: Job, request: RunRequest, *, merged: bool, docx: bool) -> None:
-        thread = threading.Thread(target=self._work, args=(job, request, merged, docx),
+    def _launch(self, job: Job, request: RunRequest, *, merged: bool, docx: bool,
+                signer: SignerKey | None) -> None:
+        thread = threading.Thread(target=self._work,
+                                  args=(job, request, merged, docx, signer),
                                   name=f"lavra-lote-{job.token}", daemon=True)
         thread.start()
 
@@ -374,13 +463,35 @@ class BatchJobs:
         """The run's number into the job and its manifest, once planned."""
         with self.lock:
             job.run_id, job.state = run_id, "emitindo"
+        self.shared.change(job.token, run_id=run_id, state="emitindo")
         manifest = _manifest(job.folder)
         if manifest is not None and manifest.get("execucao_n") != run_id:
             manifest["execucao_n"] = run_id
             atomic_write(job.folder / MANIFEST, _dump(manifest))
 
-    def _work(self, job: Job, request: RunRequest, merged: bool, docx: bool) -> None:
+    def _beat(self, job: Job, stop: threading.Event) -> None:
+        """Tell the other workers, every few seconds, that the run is being worked."""
+        while not stop.wait(BEAT_SECONDS):
+            try:
+                self.shared.change(job.token)
+            except Exception:  # a missed beat is retried; the run goes on
+                LOG.warning("execução em lote %s: batimento não registrado", job.token)
+
+    def _progressed(self, job: Job, now: tuple[float, int]) -> None:
+        with self.lock:
+            job.first = job.first or now
+            job.last = now
+            first = job.first
+        if now[0] - self._written.get(job.token, 0.0) >= 1.0:  # at most once a second
+            self._written[job.token] = now[0]
+            self.shared.change(job.token, progress={"first": list(first), "last": list(now)})
+
+    def _work(self, job: Job, request: RunRequest, merged: bool, docx: bool,
+              signer: SignerKey | None) -> None:
         issuer = None
+        stop = threading.Event()
+        threading.Thread(target=self._beat, args=(job, stop), daemon=True,
+                         name=f"lavra-lote-batimento-{job.token}").start()
         try:
             issuer, url = self._issuer()
             kind = find_kind(issuer, job.kind)
@@ -390,20 +501,20 @@ class BatchJobs:
                     run = open_run(issuer.registry, job.key)
                     if run is not None:
                         self._noted(job, run.id)
-                now = (time.monotonic(), done)
-                with self.lock:
-                    job.first = job.first or now
-                    job.last = now
+                self._progressed(job, (time.time(), done))
 
             summary = run_batch(issuer, kind, request, job.folder / OUTPUTS,
                                 database_url=url, workers=self.workers, merged=merged,
                                 simulate=job.simulate, docx=docx, progress=progress,
-                                actor=job.actor)
+                                actor=job.actor, signer=signer)
             if summary.run is not None and not job.simulate:
                 self._noted(job, summary.run.id)
             with self.lock:
                 job.summary = summary
                 job.state = "concluída" if summary.complete else "incompleta"
+            self.shared.change(job.token, state=job.state, summary={
+                "counts": dict(summary.counts),
+                "rows": [asdict(r) for r in summary.rows] if job.simulate else []})
         except LavraError as error:
             self._failed(job, describe_error(error))
         except Exception as error:  # the thread must end with a message, not silently
@@ -411,6 +522,8 @@ class BatchJobs:
             self._failed(job, f"Erro interno inesperado ({type(error).__name__}). O que foi "
                          "registrado fica; retome a execução na página dela.")
         finally:
+            stop.set()
+            self._written.pop(job.token, None)
             if issuer is not None:
                 issuer.close()
             if job.simulate:
@@ -419,6 +532,10 @@ class BatchJobs:
     def _failed(self, job: Job, message: str) -> None:
         with self.lock:
             job.state, job.error = "falhou", message
+        try:
+            self.shared.change(job.token, state="falhou", error=message)
+        except Exception:  # the registry unreachable: this worker still shows it
+            LOG.exception("execução em lote %s: falha não registrada", job.token)
         if job.run_id is None and not job.simulate:
             # Nothing was planned: the folder holds only the inputs, and goes.
             shutil.rmtree(job.folder, ignore_errors=True)

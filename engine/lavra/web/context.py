@@ -21,6 +21,7 @@ from lavra.errors import CitationError, ConfigError, LavraError
 from lavra.inputs import reading
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry, open_default_registry
+from lavra.registry.webshared import SharedAttempts
 from lavra.render.fillable.schema import inline_refs
 from lavra.signers import Signers
 from lavra.web.formmodel import CitationView
@@ -169,14 +170,19 @@ class WebContext:
         self.settings = settings or WebSettings.from_env(self.config.data_dir)
         self._issuer = issuer
         self.render_lock = threading.Lock()
-        self.throttle = LoginThrottle()
-        #: Filings counted per CPF/CNPJ and address in a sliding hour (5 and 30).
+        #: Counted in the registry, so that every worker over it throttles as one.
+        self.throttle = LoginThrottle(store=lambda: self._attempts("entrar"))
+        #: Filings counted per CPF/CNPJ and address in a sliding hour (5 and 30), in
+        #: this process's memory (not yet shared by the workers: README).
         self.filing_throttle = WindowThrottle()
         #: Failed look-ups on the tracking page, per protocol and address (the login's
-        #: back-off): guessing a protocol's CPF/CNPJ soon waits.
-        self.tracking_throttle = LoginThrottle()
+        #: back-off), counted in the registry like the logins.
+        self.tracking_throttle = LoginThrottle(store=lambda: self._attempts("acompanhar"))
         self._citations: dict[str, CitationView] = {}
         self._schemas: dict[str, dict[str, Any]] = {}
+
+    def _attempts(self, scope: str) -> SharedAttempts:
+        return SharedAttempts(_registry_engine(self.registry), scope)
 
     def today(self) -> date:
         """Today in America/Sao_Paulo: the date a licence's status is stated on (the

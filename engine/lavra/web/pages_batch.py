@@ -46,6 +46,8 @@ from lavra.registry.runs import (
     run_progress,
 )
 from lavra.web.api import STAFF_ERRORS, staff_user
+from lavra.web.batch_signer import FIELD as PASSWORD_POINTER
+from lavra.web.batch_signer import asks_password, run_signer
 from lavra.web.batchjobs import BatchBusy, BatchJobs, Job, StartRequest, Upload
 from lavra.web.common import (
     DOCX,
@@ -61,6 +63,7 @@ from lavra.web.common import (
     require_user,
 )
 from lavra.web.context import WebContext
+from lavra.web.issuance import PASSWORD_FIELD
 from lavra.web.users import Role, User
 
 __all__ = ["api_router", "jobs_of", "router"]
@@ -82,7 +85,8 @@ def jobs_of(request: Request) -> BatchJobs:
     jobs = getattr(state, "lavra_lotes", None)
     if not isinstance(jobs, BatchJobs):
         ctx = context_of(request)
-        jobs = BatchJobs(ctx.config, max_upload=ctx.settings.max_upload_bytes)
+        jobs = BatchJobs(ctx.config, max_upload=ctx.settings.max_upload_bytes,
+                         registry=ctx.registry)
         state.lavra_lotes = jobs
     return jobs
 
@@ -148,6 +152,7 @@ def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
         "refused": progress.refused, "abandoned": progress.abandoned,
         "total": progress.total,
         "rate": round(rate, 2) if rate is not None else None, "eta_seconds": eta,
+        "files_elsewhere": not files and jobs.folder_elsewhere(run.id),
         "files": [{"name": n, "url": f"/api/batch/{run.id}/files/{n}",
                    "page_url": f"{PATH}/{run.id}/arquivos/{n}"} for n in files],
     }
@@ -192,7 +197,7 @@ def _job_view(job: Job) -> dict[str, Any]:
         "job": job.token, "kind": job.kind, "title": job.title, "state": job.state,
         "simulated": job.simulate, "run": job.run_id, "error": job.error,
         "run_url": f"/api/batch/{job.run_id}" if job.run_id else None,
-        "counts": dict(job.summary.counts) if job.summary is not None else None,
+        "counts": job.counts,
         "rows": [{"order": r.order, "holder": r.holder, "name": r.name,
                   "outcome": r.outcome, "role": r.role, "form": r.form, "number": r.number,
                   "state": r.state, "reason": r.reason, "docx_file": r.docx_file}
@@ -216,7 +221,8 @@ async def _upload(form: FormData, name: str) -> Upload | None:
 
 async def _start_request(form: FormData, kind_name: str | None = None) -> StartRequest:
     kind = kind_name or str(form.get("execucao") or "")
-    options = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+    options = {k: v for k, v in form.multi_items()
+               if isinstance(v, str) and k != PASSWORD_FIELD}
     return StartRequest(
         kind=kind[:80], options=options, on=str(form.get("data") or "")[:20],
         simulate=form.get("simular") in ("1", "sim", "true", "on"),
@@ -226,19 +232,24 @@ async def _start_request(form: FormData, kind_name: str | None = None) -> StartR
     )
 
 
-def _start(ctx: WebContext, jobs: BatchJobs, sent: StartRequest, user: User) -> Job:
+def _start(ctx: WebContext, jobs: BatchJobs, sent: StartRequest, user: User,
+           password: str | None, *, required: bool = True) -> Job:
     issuer = ctx.require_issuer()
     kind = find_kind(issuer, sent.kind)  # type: ignore[arg-type]
     _require_start(ctx, user, kind)
-    return jobs.start(issuer, sent, user.actor)
+    signer = run_signer(ctx, user, kind, password, simulate=sent.simulate,
+                        required=required)
+    return jobs.start(issuer, sent, user.actor, signer)
 
 
-def _resume(ctx: WebContext, jobs: BatchJobs, run_id: int, user: User) -> Job:
+def _resume(ctx: WebContext, jobs: BatchJobs, run_id: int, user: User,
+            password: str | None, *, required: bool = True) -> Job:
     issuer = ctx.require_issuer()
     run = _run(ctx, run_id)
     kind = find_kind(issuer, run.kind)  # type: ignore[arg-type]
     _require_start(ctx, user, kind)
-    return jobs.resume(issuer, run, user.actor)
+    signer = run_signer(ctx, user, kind, password, simulate=False, required=required)
+    return jobs.resume(issuer, run, user.actor, signer)
 
 
 def _run(ctx: WebContext, run_id: int) -> RunRecord:
@@ -250,12 +261,14 @@ def _run(ctx: WebContext, run_id: int) -> RunRecord:
 
 
 def _lotes_page(request: Request, user: User, *, erro: str | None = None,
-                enviado: dict[str, str] | None = None, status: int = 200) -> Response:
+                enviado: dict[str, str] | None = None, status: int = 200,
+                erro_senha: bool = False) -> Response:
     ctx = context_of(request)
     kinds = _kinds(ctx)
     return page(request, "lotes.html", {
         "tipos": [(k, may_start(ctx, user, k)) for k in kinds],
         "execucoes": _list(ctx, jobs_of(request)), "erro": erro, "enviado": enviado or {},
+        "pede_senha": asks_password(ctx, user), "erro_senha": erro_senha,
     }, status)
 
 
@@ -271,16 +284,19 @@ async def batch_start(request: Request) -> Response:
     ctx = context_of(request)
     form = await read_form(request, files=2)
     sent = await _start_request(form)
+    password = str(form.get(PASSWORD_FIELD) or "")
     try:
-        job = await run_in_threadpool(_start, ctx, jobs_of(request), sent, user)
+        job = await run_in_threadpool(_start, ctx, jobs_of(request), sent, user, password)
     except AccessDenied:
         raise
     except LavraError as error:
         message = error_message(error)
         status = 409 if isinstance(error, BatchBusy) else 422
         shown = {k: v for k, v in sent.options.items() if k != "csrf"}
+        at_password = error.field == PASSWORD_POINTER
         return await run_in_threadpool(lambda: _lotes_page(
-            request, user, erro=message, enviado=shown, status=status))
+            request, user, erro=message, enviado=shown, status=status,
+            erro_senha=at_password))
     return redirect(f"{PATH}/tarefas/{job.token}")
 
 
@@ -293,7 +309,7 @@ async def batch_job(request: Request, token: str) -> Response:
     if job.run_id is not None:
         return redirect(f"{PATH}/{job.run_id}")
     return page(request, "lote_tarefa.html", {
-        "tarefa": job, "totais": dict(job.summary.counts) if job.summary else {},
+        "tarefa": job, "totais": job.counts or {},
         "atualizar": REFRESH_SECONDS if job.live else None,
         "titulo_de": context_of(request).form_title})
 
@@ -319,6 +335,7 @@ async def batch_run(request: Request, run_id: int) -> Response:
     return page(request, "lote.html", {
         "execucao": view, "atualizar": REFRESH_SECONDS if view["running"] else None,
         "pode_retomar": may, "pode_abandonar": may, "motivo": "", "item": "",
+        "pede_senha": asks_password(ctx, user),
         "abandonado": request.query_params.get("aviso") == "abandonado",
         "corrigido": request.query_params.get("aviso") == "corrigido",
         "erro": None, "titulo_de": ctx.form_title})
@@ -412,6 +429,7 @@ async def batch_correct(request: Request, run_id: int, item_id: int) -> Response
         return page(request, "lote.html", {
             "execucao": view, "atualizar": None, "pode_retomar": may,
             "pode_abandonar": may, "motivo": "", "item": "", "abandonado": False,
+            "pede_senha": asks_password(ctx, user),
             "corrigido": False,
             "erro": error_message(error), "titulo_de": ctx.form_title}, 422)
     return redirect(f"{PATH}/{run_id}?aviso=corrigido")
@@ -420,9 +438,23 @@ async def batch_correct(request: Request, run_id: int, item_id: int) -> Response
 @router.post(PATH + "/{run_id}/retomar")
 async def batch_resume(request: Request, run_id: int) -> Response:
     user = require_user(request)
-    await read_form(request)
+    form = await read_form(request)
     ctx = context_of(request)
-    await run_in_threadpool(_resume, ctx, jobs_of(request), run_id, user)
+    password = str(form.get(PASSWORD_FIELD) or "")
+    try:
+        await run_in_threadpool(_resume, ctx, jobs_of(request), run_id, user, password)
+    except (AccessDenied, NotFound):
+        raise
+    except LavraError as error:
+        run = await run_in_threadpool(_run, ctx, run_id)
+        view = await run_in_threadpool(lambda: run_view(ctx, jobs_of(request), run, rows=True))
+        return page(request, "lote.html", {
+            "execucao": view, "atualizar": None, "pode_retomar": view["resumable"],
+            "pode_abandonar": view["resumable"], "motivo": "", "item": "",
+            "abandonado": False, "corrigido": False, "pede_senha": asks_password(ctx, user),
+            "erro": error_message(error),
+            "erro_senha": view["resumable"] and error.field == PASSWORD_POINTER,
+            "titulo_de": ctx.form_title}, 409 if isinstance(error, BatchBusy) else 422)
     return redirect(f"{PATH}/{run_id}")
 
 
@@ -464,7 +496,8 @@ async def api_batch_start(request: Request, user: StaffUser) -> dict[str, Any]:
     ctx = context_of(request)
     form = await request.form(max_files=2, max_part_size=ctx.settings.max_upload_bytes + 1024)
     sent = await _start_request(form)
-    job = await run_in_threadpool(_start, ctx, jobs_of(request), sent, user)
+    job = await run_in_threadpool(_start, ctx, jobs_of(request), sent, user,
+                                  str(form.get(PASSWORD_FIELD) or ""), required=False)
     return {**_job_view(job), "status_url": f"/api/batch/jobs/{job.token}"}
 
 
@@ -487,7 +520,8 @@ def api_batch_run(request: Request, run_id: int, user: StaffUser) -> dict[str, A
 @api_router.post("/{run_id}/resume", summary="Retoma uma execução não concluída",
                  responses={**STAFF_ERRORS, 409: STAFF_ERRORS[422]}, status_code=202)
 def api_batch_resume(request: Request, run_id: int, user: StaffUser) -> dict[str, Any]:
-    return _job_view(_resume(context_of(request), jobs_of(request), run_id, user))
+    return _job_view(_resume(context_of(request), jobs_of(request), run_id, user, None,
+                             required=False))
 
 
 @api_router.post("/{run_id}/abandon", summary="Abandona uma execução não concluída, ou um "

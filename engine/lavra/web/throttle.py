@@ -2,8 +2,9 @@
 
 After ``free`` failures in a row, each further attempt must wait
 ``base * 2 ** (failures - free)`` seconds (capped at ``cap``) after the last
-failure; a success clears the account's count. Kept in memory: one web process
-(``lavra serve``) holds it; behind several processes each throttles on its own.
+failure; a success clears the account's count. The web app counts in the registry
+database (:class:`lavra.registry.webshared.SharedAttempts`), so that every worker over
+it throttles as one; without a store (tests, tools) the counts stay in memory.
 
 The address is the connection's peer, or behind a trusted reverse proxy the client it
 forwards (``WebSettings.trusted_proxies``); an IPv6 address counts for its whole /64,
@@ -15,8 +16,9 @@ from __future__ import annotations
 import ipaddress
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -44,13 +46,60 @@ def address_key(host: str) -> str:
     return str(address)
 
 
-class LoginThrottle:
-    """Counts failures by key (``conta:nome``, ``ip:endereço``) and says how long to wait."""
+class AttemptStore(Protocol):
+    """Where failures are counted: ``(failures, last)`` by key (see SharedAttempts)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
+    def get(self, keys: Sequence[str]) -> dict[str, tuple[int, float]]: ...
+
+    def add(self, keys: Sequence[str], now: float, forget_before: float) -> None: ...
+
+    def clear(self, key: str) -> None: ...
+
+
+class MemoryAttempts:
+    """Counts in this process only."""
+
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._failures: dict[str, tuple[int, float]] = {}
+
+    def get(self, keys: Sequence[str]) -> dict[str, tuple[int, float]]:
+        with self._lock:
+            return {k: self._failures[k] for k in keys if k in self._failures}
+
+    def add(self, keys: Sequence[str], now: float, forget_before: float) -> None:
+        with self._lock:
+            if len(self._failures) > _MAX_KEYS:
+                for key in [k for k, (_, last) in self._failures.items()
+                            if last < forget_before]:
+                    del self._failures[key]
+            for key in keys:
+                failures, _ = self._failures.get(key, (0, 0.0))
+                self._failures[key] = (failures + 1, now)
+
+    def clear(self, key: str) -> None:
+        with self._lock:
+            self._failures.pop(key, None)
+
+
+class LoginThrottle:
+    """Counts failures by key (``conta:nome``, ``ip:endereço``) and says how long to wait.
+
+    ``store`` is where they are counted (a callable, so that the registry is opened
+    only when first needed); the clock is the wall clock, the same in every worker."""
+
+    def __init__(self, clock: Callable[[], float] = time.time,
+                 store: Callable[[], AttemptStore] | None = None) -> None:
+        self._clock = clock
+        self._made = store
+        self._store: AttemptStore | None = None if store is not None else MemoryAttempts()
+
+    @property
+    def store(self) -> AttemptStore:
+        if self._store is None:
+            assert self._made is not None
+            self._store = self._made()
+        return self._store
 
     @staticmethod
     def _delay(failures: int, policy: Policy) -> float:
@@ -62,30 +111,21 @@ class LoginThrottle:
         """Seconds to wait before another attempt is allowed (0: allowed now)."""
         now = self._clock()
         wait = 0.0
-        with self._lock:
-            for key, policy in ((f"conta:{account}", ACCOUNT_POLICY),
-                                (f"ip:{address_key(address)}", ADDRESS_POLICY)):
-                failures, last = self._failures.get(key, (0, 0.0))
-                wait = max(wait, last + self._delay(failures, policy) - now)
+        keys = ((f"conta:{account}", ACCOUNT_POLICY),
+                (f"ip:{address_key(address)}", ADDRESS_POLICY))
+        found = self.store.get([key for key, _ in keys])
+        for key, policy in keys:
+            failures, last = found.get(key, (0, 0.0))
+            wait = max(wait, last + self._delay(failures, policy) - now)
         return int(wait + 0.999) if wait > 0 else 0
 
     def failed(self, account: str, address: str) -> None:
         now = self._clock()
-        with self._lock:
-            if len(self._failures) > _MAX_KEYS:
-                self._forget_old(now)
-            for key in (f"conta:{account}", f"ip:{address_key(address)}"):
-                failures, _ = self._failures.get(key, (0, 0.0))
-                self._failures[key] = (failures + 1, now)
+        self.store.add([f"conta:{account}", f"ip:{address_key(address)}"], now,
+                       forget_before=now - 2 * ACCOUNT_POLICY.cap)
 
     def succeeded(self, account: str) -> None:
-        with self._lock:
-            self._failures.pop(f"conta:{account}", None)
-
-    def _forget_old(self, now: float) -> None:
-        cutoff = now - 2 * ACCOUNT_POLICY.cap
-        for key in [k for k, (_, last) in self._failures.items() if last < cutoff]:
-            del self._failures[key]
+        self.store.clear(f"conta:{account}")
 
 
 @dataclass(frozen=True)
