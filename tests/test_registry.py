@@ -379,11 +379,14 @@ def test_search_keys_and_default_url(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 # ------------------------------------------------------------------ (6) migrations
 def migrated_metadata() -> MetaData:
-    """Every table the migrations create: the registry's and the web accounts' (0002)."""
+    """Every table the migrations create: the registry's, the web accounts' (0002) and
+    the stores every web worker shares (0015)."""
+    from lavra.registry.webshared import shared_metadata
     from lavra.web.users import users_metadata
 
     combined = MetaData()
-    for table in (*metadata.tables.values(), *users_metadata.tables.values()):
+    for table in (*metadata.tables.values(), *users_metadata.tables.values(),
+                  *shared_metadata.tables.values()):
         table.to_metadata(combined)
     return combined
 

@@ -69,8 +69,12 @@ __all__ = [
     "same_number",
 ]
 
-IMPLEMENTED: tuple[str, ...] = ()
-"""Helpers only: each item cites the rule of the proceeding that asked."""
+IMPLEMENTED: tuple[str, ...] = ("lei-9784-1999#art45",)
+"""The one exception to a prior hearing (coverage): a precautionary measure taken at once,
+without the party's prior manifestation (Lei nº 9.784/1999, art. 45), as the
+vistoria extraordinária's withdrawal of a vehicle from service (fretamento art. 13,
+:mod:`lavra_americana.fretamento.vistoria`, whose items cite it). Otherwise helpers
+only: each item cites the rule of the proceeding that asked."""
 
 DECISION_DATE = "/decisao/data"
 NOTICE = "/defesa/notificacao"
