@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import Issuer, ensure_dev_pki
 from lavra.registry.database import database_url
-from lavra.registry.store import open_registry
+from lavra.registry.store import Registry, open_registry
 
 VERIFICATION_URL = "https://verifica.example.invalid/verificar"
 
@@ -40,3 +41,16 @@ def poppler(pdf: bytes) -> str:
     out = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True,
                          check=True, timeout=60)
     return " ".join(out.stdout.decode("utf-8").split())
+
+
+def state_registry(url: str) -> Iterator[Registry]:
+    """The registry at ``url`` with the Americana pack's effects and its licensing state
+    built, closed afterwards (``yield from`` it in a fixture). The pack is imported here,
+    not at the top: the second-pack tests import this module and no Americana module."""
+    from lavra_americana import pacote
+
+    opened = open_registry(url)
+    opened.use_effects(pacote().effects)
+    opened.ensure_state()
+    yield opened
+    opened.close()

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from issuers import state_registry
 from registrycases import pdf_with_title
 from sqlalchemy import create_engine, text
 
@@ -23,7 +24,7 @@ from lavra.errors import ImportRefusedError, InputError
 from lavra.issuing import RegistryHistory
 from lavra.registry.importing import ImportReport, plan_import
 from lavra.registry.records import Built
-from lavra.registry.store import Registry, open_registry
+from lavra.registry.store import Registry
 from lavra_americana import pacote
 from lavra_americana.fretamento.auto_infracao import _prior_infractions
 
@@ -35,11 +36,7 @@ CASSATED, CEDENTE = "49.234.427/0416-80", "043.048.184-57"
 
 @pytest.fixture
 def registry(registry_url: str) -> Any:
-    opened = open_registry(registry_url)
-    opened.use_effects(pacote().effects)
-    opened.ensure_state()
-    yield opened
-    opened.close()
+    yield from state_registry(registry_url)
 
 
 def load(registry: Registry, raw: bytes | None = None,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from issuers import state_registry
 from test_licensing_state import act, alvara_fretamento, cassacao, example
 
 from lavra.checking.content import Content
@@ -21,8 +22,7 @@ from lavra.errors import InputError
 from lavra.issuing import RegistryHistory
 from lavra.registry.database import database_url
 from lavra.registry.effects import Act, Bar
-from lavra.registry.store import Registry, open_registry
-from lavra_americana import pacote
+from lavra.registry.store import Registry
 from lavra_americana.transporte_escolar.estado import transferencia
 
 
@@ -33,11 +33,7 @@ def engine(pack_dir: Path) -> Engine:
 
 @pytest.fixture
 def registry(tmp_path: Path) -> Iterator[Registry]:
-    opened = open_registry(database_url(tmp_path / "dados"))
-    opened.use_effects(pacote().effects)
-    opened.ensure_state()
-    yield opened
-    opened.close()
+    yield from state_registry(database_url(tmp_path / "dados"))
 
 
 def items_at(engine: Engine, registry: Registry, form: str, data: dict[str, Any], on: date,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from identities import set_vehicle
-from issuers import dev_issuer
+from issuers import dev_issuer, state_registry
 from sqlalchemy import update
 from test_licensing_state import act, alvara_fretamento, cassacao, example
 
@@ -28,7 +28,7 @@ from lavra.errors import InputError
 from lavra.issuing import RegistryHistory
 from lavra.registry.database import database_url
 from lavra.registry.records import LOCAL_TZ, IssuedRecord
-from lavra.registry.store import Registry, open_registry
+from lavra.registry.store import Registry
 from lavra.registry.tables import DocumentRow
 from lavra_americana import pacote
 
@@ -38,11 +38,7 @@ DECIDED = date(2026, 5, 4)
 
 @pytest.fixture
 def registry(registry_url: str) -> Iterator[Registry]:
-    opened = open_registry(registry_url)
-    opened.use_effects(pacote().effects)
-    opened.ensure_state()
-    yield opened
-    opened.close()
+    yield from state_registry(registry_url)
 
 
 SQLITE_ONLY = pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)

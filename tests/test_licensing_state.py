@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from issuers import state_registry
 from registrycases import pdf_with_title
 from sqlalchemy import text
 
@@ -45,11 +46,7 @@ def act(registry: Registry, series: str, form: str, data: dict[str, Any], *,
 
 @pytest.fixture
 def registry(registry_url: str) -> Any:
-    opened = open_registry(registry_url)
-    opened.use_effects(pacote().effects)
-    opened.ensure_state()
-    yield opened
-    opened.close()
+    yield from state_registry(registry_url)
 
 
 def alvara_fretamento(registry: Registry, *, on: date = date(2026, 3, 2),

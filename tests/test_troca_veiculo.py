@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from issuers import state_registry
 from test_licensing_state import act, alvara_fretamento, example
 
 from lavra.checking.content import Content
@@ -23,7 +24,7 @@ from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.issuing import RegistryHistory
 from lavra.registry.database import database_url
-from lavra.registry.store import Registry, open_registry
+from lavra.registry.store import Registry
 from lavra_americana import pacote
 
 TSV = "termo-substituicao-veiculo-escolar"
@@ -41,11 +42,7 @@ def engine(pack_dir: Path) -> Engine:
 @pytest.fixture
 def registry(tmp_path: Path) -> Iterator[Registry]:
     """A SQLite registry with the pack's effects (the licensing state)."""
-    opened = open_registry(database_url(tmp_path / "dados"))
-    opened.use_effects(pacote().effects)
-    opened.ensure_state()
-    yield opened
-    opened.close()
+    yield from state_registry(database_url(tmp_path / "dados"))
 
 
 def alvara(registry: Registry, *, until: str = "2026-12-31") -> Any:
