@@ -201,8 +201,9 @@ def test_the_shipped_calendar_marks_corpus_christi_unconfirmed(pack_dir: Path) -
 # ------------------------------------------------------------------ documents
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def engine(pack_dir: Path) -> Engine:
+    """One engine for the module: the values live in each test's registry, not in it."""
     return Engine(Content(pack_dir), pool=None)
 
 
