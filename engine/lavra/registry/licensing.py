@@ -25,6 +25,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
+from lavra.registry.guards import DIVERGENCE, public_divergence
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import (
     IssuedRecord,
@@ -349,6 +350,16 @@ class RegistryState(RegistryQueries):
         day, series, number, year, placa = row
         return (f"veículo substituído pelo de placa {placa} a partir de {format_date(day)}, "
                 f"pelo {printed_number(series, number, year)}")
+
+    def public_divergences(self, document_id: int) -> tuple[str, ...]:
+        """The divergências recorded for the act ``document_id`` (issued against a rule
+        added after it: :meth:`rebuild_state`), as the public verification page states
+        them: the rule and its article, naming nobody."""
+        with self._database_errors(), self._read() as session:
+            stored = session.scalars(select(StateChangeRow.before).where(
+                StateChangeRow.document_id == document_id,
+                StateChangeRow.kind == DIVERGENCE).order_by(StateChangeRow.id)).all()
+        return tuple(dict.fromkeys(public_divergence(kept) for kept in stored))
 
     def licence_of(self, document_id: int) -> LicenceView | None:
         """The licence the document granted, as the state holds it (None: it granted none)."""
