@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session, aliased
 
 from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
 from lavra.registry.guards import DIVERGENCE, public_divergence
+from lavra.registry.identifiers import same_plate
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import (
     IssuedRecord,
@@ -36,7 +37,7 @@ from lavra.registry.records import (
     printed_number,
     record_of,
 )
-from lavra.registry.state import StateWriter, parse_printed, plate_forms
+from lavra.registry.state import StateWriter, parse_printed
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
@@ -322,7 +323,7 @@ class RegistryState(RegistryQueries):
             stmt = stmt.where(LicenceRow.valid_until >= first, LicenceRow.valid_until <= last)
         if placa is not None:
             stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
-                VehicleRow.placa.in_(plate_forms(placa)))
+                same_plate(VehicleRow.placa, placa))
         if holder is not None:
             stmt = stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id).where(
                 PartyRow.doc == normalize_cpf_cnpj(holder))
@@ -434,7 +435,7 @@ class RegistryState(RegistryQueries):
             stmt = stmt.where(LicenceRow.status == LicenceStatus.ACTIVE.value)
         if placa is not None:
             stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
-                VehicleRow.placa.in_(plate_forms(placa)))
+                same_plate(VehicleRow.placa, placa))
         if holder is not None:
             stmt = stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id).where(
                 PartyRow.doc == normalize_cpf_cnpj(holder))
@@ -487,7 +488,7 @@ class RegistryState(RegistryQueries):
             vehicle_ids: list[int] = []
             if placa is not None:
                 vehicle_ids = list(session.scalars(
-                    select(VehicleRow.id).where(VehicleRow.placa.in_(plate_forms(placa)))))
+                    select(VehicleRow.id).where(same_plate(VehicleRow.placa, placa))))
                 licence_ids = list(session.scalars(
                     select(LicenceRow.id).where(LicenceRow.vehicle_id.in_(vehicle_ids))))
             if holder is not None:
