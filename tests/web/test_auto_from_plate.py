@@ -85,7 +85,7 @@ def test_the_escolar_auto_starts_from_the_old_plate_or_its_mercosul_form(
     client: TestClient, alvaras: dict[str, Any]
 ) -> None:
     printed = alvaras["escolar"].printed
-    for typed in ("ESC-1234", "esc1c34"):
+    for typed in ("ESC-1234", " esc 1234 ", "esc1c34", "Esc-1C34"):
         page = client.get(f"/equipe/novo/{ESC}", params={"placa": typed})
         assert page.status_code == 200
         text = page.text

@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from identities import set_vehicle
+from test_licensing_replay import before_the_guard, particular
 from test_licensing_state import cassacao
 from webhelpers import REPO, csrf_of, login, make_context
 
 from lavra.registry.records import IssuedRecord
 from lavra.web import WebContext, create_app
+from lavra_americana import pacote
 
 ALV = "alvara-fretamento"
 ON = date(2026, 11, 29)
@@ -138,3 +140,32 @@ def test_bad_keys_get_a_clear_page(client: TestClient, acts: Acts, url: str, sta
     response = client.get(url)
     assert response.status_code == status and message in response.text
     assert "Traceback" not in response.text
+
+
+def test_the_public_page_states_the_divergencia_of_an_act_and_of_no_other(
+    context: WebContext, client: TestClient, acts: Acts
+) -> None:
+    """An ALV-PART recorded under the cassação's bar by a version of the pack before that
+    guard: the rebuild records it as a divergência, and its public page says so, citing
+    the article and naming nobody; a regular act's page says nothing of the kind."""
+    registry = context.registry
+    registry.use_effects(before_the_guard())
+    try:
+        divergent = particular(registry)
+    finally:
+        registry.use_effects(pacote().effects)
+    assert len(registry.rebuild_state(apply=True).divergences) == 1
+    page = client.get(f"/verificar/{divergent.verification_code}")
+    assert page.status_code == 200 and "Documento válido" in page.text
+    stated = (f"Este ato foi registrado em desacordo com o impedimento imposto pelo "
+              f"{acts.decision.printed}, em vigor até 20/04/2027 (art. 22, parágrafo único, "
+              "da Lei nº 4.419/2006); consta como divergência no cadastro.")
+    assert f'<dt>Divergência</dt><dd class="divergencia">{stated}</dd>' in page.text
+    assert "65.563.842" not in page.text and "Divergência:" not in page.text
+    assert client.get(f"/api/verify/{divergent.verification_code}").json()[
+        "divergencias"] == [stated]
+    for regular in (acts.in_force, acts.cassated, acts.decision):
+        text = client.get(f"/verificar/{regular.verification_code}").text
+        assert "Documento válido" in text and "divergência" not in text.lower()
+        assert client.get(f"/api/verify/{regular.verification_code}").json()[
+            "divergencias"] == []

@@ -131,7 +131,8 @@ def test_finds_by_number_code_document_plate_and_name(client: TestClient, docs: 
     assert _listed(client, q=CNPJ) == [docs.second.id, docs.first.id]
     # the old plate ABC1234 converted to Mercosul is ABC1C34: the vehicle under either
     assert _listed(client, q="ABC1C34") == [docs.first.id]
-    assert _listed(client, q="abc-1234") == [docs.first.id]
+    for typed in ("abc-1234", " Abc 1234 ", "abc-1c34", "ABC 1C34"):  # any form, any mask
+        assert _listed(client, q=typed) == [docs.first.id], typed
     assert _listed(client, q="exemplo de fretamento") == [docs.second.id, docs.first.id]
     assert _listed(client, q="Nome que ninguém tem") == []
 
@@ -175,6 +176,8 @@ def test_api_gives_the_same_search(client: TestClient, context: WebContext,
         ({"signatario": "Sérgio Signatário"}, {"signer": "Sérgio Signatário"}),
         ({"q": "ALV-FRET nº 0001/2026"}, {"q": "ALV-FRET nº 0001/2026"}),
         ({"q": "ABC1C34"}, {"q": "ABC1C34"}),
+        ({"q": "abc-1234"}, {"q": "abc 1c34"}),
+        ({"q": " ABC 1234 "}, {"q": "Abc-1C34"}),
         ({"q": "exemplo de fretamento", "ano": "2026"},
          {"q": "exemplo de fretamento", "year": "2026"}),
     ]

@@ -5,11 +5,14 @@ and a processo's number. Re-exported by :mod:`lavra.registry.state`."""
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from sqlalchemy import ColumnElement
 
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.records import normalize_plate
 
-__all__ = ["mercosul", "normalize_processo", "parse_printed", "plate_forms"]
+__all__ = ["mercosul", "normalize_processo", "parse_printed", "plate_forms", "same_plate"]
 
 _PRINTED = re.compile(
     r"\s*(?:([A-Za-z][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})\s*/\s*(\d{4})\s*",
@@ -45,6 +48,16 @@ def plate_forms(placa: str) -> tuple[str, ...]:
             and plate[4] in letters and plate[5:].isdigit()):
         forms.append(plate[:4] + str(letters.index(plate[4])) + plate[5:])
     return tuple(dict.fromkeys(forms))
+
+
+def same_plate(column: Any, placa: str) -> ColumnElement[bool]:
+    """The registry's one plate comparison: ``column`` (a plate as the registry writes
+    it, :func:`~lavra.registry.records.normalize_plate`, and indexed) holds a form of
+    ``placa`` as typed: with or without the dash or spaces, in any case, old or
+    Mercosul (:func:`plate_forms`). An ``IN`` of at most three values, which the
+    column's index answers. InputError when ``placa`` is not a plate."""
+    condition: ColumnElement[bool] = column.in_(plate_forms(placa))
+    return condition
 
 
 def normalize_processo(numero: str) -> str:

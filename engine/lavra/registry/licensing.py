@@ -25,6 +25,8 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
+from lavra.registry.guards import DIVERGENCE, public_divergence
+from lavra.registry.identifiers import same_plate
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import (
     IssuedRecord,
@@ -35,7 +37,7 @@ from lavra.registry.records import (
     printed_number,
     record_of,
 )
-from lavra.registry.state import StateWriter, parse_printed, plate_forms
+from lavra.registry.state import StateWriter, parse_printed
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
@@ -321,7 +323,7 @@ class RegistryState(RegistryQueries):
             stmt = stmt.where(LicenceRow.valid_until >= first, LicenceRow.valid_until <= last)
         if placa is not None:
             stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
-                VehicleRow.placa.in_(plate_forms(placa)))
+                same_plate(VehicleRow.placa, placa))
         if holder is not None:
             stmt = stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id).where(
                 PartyRow.doc == normalize_cpf_cnpj(holder))
@@ -349,6 +351,16 @@ class RegistryState(RegistryQueries):
         day, series, number, year, placa = row
         return (f"veículo substituído pelo de placa {placa} a partir de {format_date(day)}, "
                 f"pelo {printed_number(series, number, year)}")
+
+    def public_divergences(self, document_id: int) -> tuple[str, ...]:
+        """The divergências recorded for the act ``document_id`` (issued against a rule
+        added after it: :meth:`rebuild_state`), as the public verification page states
+        them: the rule and its article, naming nobody."""
+        with self._database_errors(), self._read() as session:
+            stored = session.scalars(select(StateChangeRow.before).where(
+                StateChangeRow.document_id == document_id,
+                StateChangeRow.kind == DIVERGENCE).order_by(StateChangeRow.id)).all()
+        return tuple(dict.fromkeys(public_divergence(kept) for kept in stored))
 
     def licence_of(self, document_id: int) -> LicenceView | None:
         """The licence the document granted, as the state holds it (None: it granted none)."""
@@ -423,7 +435,7 @@ class RegistryState(RegistryQueries):
             stmt = stmt.where(LicenceRow.status == LicenceStatus.ACTIVE.value)
         if placa is not None:
             stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
-                VehicleRow.placa.in_(plate_forms(placa)))
+                same_plate(VehicleRow.placa, placa))
         if holder is not None:
             stmt = stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id).where(
                 PartyRow.doc == normalize_cpf_cnpj(holder))
@@ -476,7 +488,7 @@ class RegistryState(RegistryQueries):
             vehicle_ids: list[int] = []
             if placa is not None:
                 vehicle_ids = list(session.scalars(
-                    select(VehicleRow.id).where(VehicleRow.placa.in_(plate_forms(placa)))))
+                    select(VehicleRow.id).where(same_plate(VehicleRow.placa, placa))))
                 licence_ids = list(session.scalars(
                     select(LicenceRow.id).where(LicenceRow.vehicle_id.in_(vehicle_ids))))
             if holder is not None:

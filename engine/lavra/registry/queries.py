@@ -24,11 +24,11 @@ from lavra.inputs.formats import (
     has_cnpj_shape,
     has_cpf_shape,
     has_placa_shape,
-    normalize_placa,
     unmask,
 )
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.database import WRITE_OPTION, database_errors
+from lavra.registry.identifiers import same_plate
 from lavra.registry.records import (
     NUMBER_RE,
     IssuedRecord,
@@ -41,7 +41,6 @@ from lavra.registry.records import (
     format_number,
     local_date,
     normalize_cpf_cnpj,
-    normalize_plate,
     parse_number,
     record_of,
 )
@@ -197,10 +196,9 @@ class RegistryQueries:
         (inclusive; an aware datetime is read in America/Sao_Paulo) and, when given,
         before ``before`` (exclusive). Cancelled documents count only when asked.
         """
-        plate = normalize_plate(placa)
         prefix = check_text(form_prefix, "o prefixo do formulário", "/formulario", 120)
         stmt = select(DocumentRow).where(
-            DocumentRow.placa == plate,
+            same_plate(DocumentRow.placa, placa),
             DocumentRow.form.like(like_prefix(prefix), escape="\\"),
             DocumentRow.reference_date >= local_date(since, "/desde"),
         )
@@ -246,7 +244,7 @@ class RegistryQueries:
             DocumentRow.valid_until >= day,
         )
         if placa is not None:
-            stmt = stmt.where(DocumentRow.placa == normalize_plate(placa))
+            stmt = stmt.where(same_plate(DocumentRow.placa, placa))
         return self._many(
             stmt.order_by(DocumentRow.year, DocumentRow.series, DocumentRow.number)
         )
@@ -267,7 +265,7 @@ class RegistryQueries:
         if has_cpf_shape(wanted) or has_cnpj_shape(wanted):
             conditions.append(DocumentRow.cpf_cnpj == unmask(wanted))
         if has_placa_shape(wanted):
-            conditions.append(DocumentRow.placa == normalize_placa(wanted))
+            conditions.append(same_plate(DocumentRow.placa, wanted))
         return self._many(
             select(DocumentRow)
             .where(or_(*conditions))

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
 from lavra.registry.effects import STATUS_TEXT, LicenceStatus, Mention, Restore
+from lavra.registry.guards import DIVERGENCE, Refusal
 from lavra.registry.tables import BarRow, LicenceRow, PartyRow, StateChangeRow
 from lavra.textutil import format_date
 
@@ -52,6 +53,7 @@ BAR_RESTORED = "bar-restored"
 REINSTATED = "reinstated"
 REPENALISED = "re-penalised"
 UPHELD = "upheld"
+PLACE_HELD = "a regra de uma só licença em vigor por veículo e por titular"
 DEPTH = 4
 """How many decisions that kept an act a reversal follows down to the act itself."""
 
@@ -109,17 +111,17 @@ def reverse(writer: StateWriter, act: Act, effect: Restore, *, depth: int = 0,
     for change in changes:
         licence = session.get(LicenceRow, change.licence_id)
         if (licence is None or not isinstance(change.before, dict)
-                or licence.status_document_id != target.id
+                or change.kind == DIVERGENCE or licence.status_document_id != target.id
                 or licence.status == LicenceStatus.ACTIVE.value):
             continue  # not ended by it, or changed by a later act since
         if change.before.get("status") == LicenceStatus.ACTIVE.value:
             held = _place_taken(session, licence)
-            if held is not None:
-                raise InputError(
-                    f"O {licence.printed} não pode ser restabelecido pelo {act.printed}: "
-                    f"o {held.printed} ocupa o seu lugar (em vigor). Encerre-o antes, ou "
-                    "decida o recurso sem restabelecer a licença."
-                )
+            if held is not None and writer.refuse_or_diverge(act, Refusal(InputError(
+                f"O {licence.printed} não pode ser restabelecido pelo {act.printed}: "
+                f"o {held.printed} ocupa o seu lugar (em vigor). Encerre-o antes, ou "
+                "decida o recurso sem restabelecer a licença."
+            ), PLACE_HELD), licence=licence):
+                continue  # replayed: the licence in force keeps the place
         before = snapshot(licence)
         put_back(licence, change.before, STATUS_KEPT)
         writer.change(act, REINSTATED,

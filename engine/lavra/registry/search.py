@@ -27,8 +27,8 @@ from sqlalchemy import ColumnElement, Select, false, func, or_, select
 
 from lavra.errors import InputError, LavraError
 from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape, unmask
-from lavra.registry.records import LOCAL_TZ, Status, normalize_plate
-from lavra.registry.state import parse_printed, plate_forms
+from lavra.registry.identifiers import parse_printed, plate_forms, same_plate
+from lavra.registry.records import LOCAL_TZ, Status
 from lavra.registry.tables import (
     DocumentRow,
     LicenceRow,
@@ -96,7 +96,7 @@ def parse_query(text: str, code_of: Callable[[str], str] | None = None) -> Parse
         except LavraError:
             code = None
     cpf_cnpj = unmask(text).upper() if has_cpf_shape(text) or has_cnpj_shape(text) else None
-    placas = plate_forms(normalize_plate(text)) if has_placa_shape(text) else ()
+    placas = plate_forms(text) if has_placa_shape(text) else ()
     name = None
     if cpf_cnpj is None and not placas and len(_LETTERS.findall(text)) >= _MIN_NAME:
         name = " ".join(text.split())
@@ -120,9 +120,9 @@ def _query_condition(query: ParsedQuery) -> ColumnElement[bool]:
     if query.cpf_cnpj is not None:
         conditions.append(DocumentRow.cpf_cnpj == query.cpf_cnpj)
     if query.placas:
-        vehicles = select(VehicleRow.id).where(VehicleRow.placa.in_(query.placas))
+        vehicles = select(VehicleRow.id).where(same_plate(VehicleRow.placa, query.placas[0]))
         licences = select(LicenceRow.id).where(LicenceRow.vehicle_id.in_(vehicles))
-        conditions.append(DocumentRow.placa.in_(query.placas))
+        conditions.append(same_plate(DocumentRow.placa, query.placas[0]))
         conditions.append(DocumentRow.id.in_(
             select(LicenceRow.document_id).where(LicenceRow.vehicle_id.in_(vehicles))))
         conditions.append(DocumentRow.id.in_(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import InstrumentedAttribute, Session
@@ -39,9 +39,14 @@ from lavra.registry.effects import (
     Transfer,
     VehicleRef,
 )
+from lavra.registry.guards import (
+    DIVERGENCE,
+    Refusal,
+    grant_refusals,
+)
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
-from lavra.registry.reversal import mention, put_back, reverse, snapshot, undo_lifted
+from lavra.registry.reversal import KEPT, mention, put_back, reverse, snapshot, undo_lifted
 from lavra.registry.substitution import change_vehicle, refuse_undo
 from lavra.registry.tables import (
     BarRow,
@@ -60,10 +65,9 @@ from lavra.textutil import format_date
 __all__ = ["StateWriter", "mercosul", "normalize_processo", "parse_printed", "plate_forms"]
 
 ACTIVE = LicenceStatus.ACTIVE.value
-HOLDING = (ACTIVE, LicenceStatus.SUSPENDED.value)
-"""The statuses in which a licence holds its vehicle's or holder's place: a suspended
-licence is still its holder's, so no other may take the vehicle meanwhile."""
 RowT = TypeVar("RowT", PartyRow, VehicleRow, DriverRow)
+ONE_RENAVAM = "a regra de um só RENAVAM por veículo"
+ONE_CNH = "a regra de uma só pessoa por CNH"
 def _digits(value: str) -> str:
     return "".join(ch for ch in value if ch.isdigit())
 
@@ -83,19 +87,34 @@ class StateWriter:
         self.replay = replay
         self.divergences: list[str] = []
 
-    def _diverge(self, act: Act | None, message: InputError, *,
+    def refuse_or_diverge(self, act: Act | None, refusal: Refusal | None, *,
+                          licence: LicenceRow | None = None, party: PartyRow | None = None,
+                          vehicle: VehicleRow | None = None,
+                          later: list[Refusal] | None = None) -> bool:
+        """Every guard's last step. No ``refusal``: False. A new act: raise its error.
+        While replaying: record that ``act`` was issued against the rule (the
+        divergência, in :attr:`divergences` and the timeline) and return True, the
+        guard then recording what the act did; with ``later`` (the licence it concerns
+        is not written yet) the refusal waits there for :meth:`diverged`."""
+        if refusal is None:
+            return False
+        if not self.replay or act is None:
+            raise refusal.error
+        if later is not None:
+            later.append(refusal)
+        else:
+            self.diverged(act, [refusal], licence=licence, party=party, vehicle=vehicle)
+        return True
+
+    def diverged(self, act: Act, refusals: Iterable[Refusal], *,
                  licence: LicenceRow | None = None, party: PartyRow | None = None,
                  vehicle: VehicleRow | None = None) -> None:
-        """While replaying, note that ``act`` was issued against the rule ``message``
-        states (the refusal a new act would get); otherwise refuse with it."""
-        if not self.replay or act is None:
-            raise message
-        reason = message.message.rstrip(".")
-        text = (f"Divergência: o {act.printed} (emitido em "
-                f"{format_date(act.reference_date)}) contraria regra hoje em vigor, que "
-                f"recusaria um novo ato: {reason}. O ato permanece registrado como emitido.")
-        self.divergences.append(text)
-        self.change(act, "divergence", text, licence=licence, party=party, vehicle=vehicle)
+        """Record the divergências of a replayed act (see :meth:`refuse_or_diverge`)."""
+        for refusal in refusals:
+            text = refusal.divergence(act)
+            self.divergences.append(text)
+            self.change(act, DIVERGENCE, text, licence=licence, party=party,
+                        vehicle=vehicle, before=refusal.stored())
 
     # ------------------------------------------------------------ identities
     def _upsert(self, table: type[RowT], key: InstrumentedAttribute[str], value: str,
@@ -152,12 +171,12 @@ class StateWriter:
                                          VehicleRow.placa.not_in(forms))
             ).first()
             if elsewhere is not None:
-                self._diverge(act, InputError(
+                self.refuse_or_diverge(act, Refusal(InputError(
                     f"O RENAVAM {renavam} consta do cadastro no veículo de placa "
                     f"{elsewhere.placa}, não na placa {placa}: confira a placa e o RENAVAM "
                     "(um veículo tem um só RENAVAM).",
                     field="/veiculo/renavam",
-                ), vehicle=elsewhere)
+                ), ONE_RENAVAM), vehicle=elsewhere)
                 renavam = ""  # replayed: the plate is recorded without the RENAVAM
         row = self.session.scalars(
             select(VehicleRow).where(VehicleRow.placa.in_(forms)).order_by(VehicleRow.id)
@@ -168,11 +187,11 @@ class StateWriter:
         if renavam and row.renavam is None:
             row.renavam = renavam
         elif renavam and row.renavam != renavam:
-            self._diverge(act, InputError(
+            self.refuse_or_diverge(act, Refusal(InputError(
                 f"O veículo de placa {placa} consta do cadastro com o RENAVAM {row.renavam}, "
                 f"não {renavam}: confira a placa e o RENAVAM.",
                 field="/veiculo/renavam",
-            ), vehicle=row)
+            ), ONE_RENAVAM), vehicle=row)
         if row.placa != placa and placa == mercosul(placa) and act is not None:
             old = row.placa
             row.placa = placa  # converted to Mercosul: the plate it now bears
@@ -193,12 +212,12 @@ class StateWriter:
             row.party_id = person.id
         elif person is not None and row.party_id != person.id:
             holder = self.session.get(PartyRow, row.party_id)
-            self._diverge(act, InputError(
+            self.refuse_or_diverge(act, Refusal(InputError(
                 f"A CNH nº {cnh} consta do cadastro em nome de "
                 f"{(holder.name or holder.doc) if holder is not None else 'outra pessoa'}, "
                 f"não de {person.name or person.doc}: confira o número da CNH.",
                 field="/cnh/numero",
-            ), party=person)
+            ), ONE_CNH), party=person)
         return row
 
     # ------------------------------------------------------------ licences
@@ -302,8 +321,10 @@ class StateWriter:
         if old is not None:  # renewed first: it no longer holds the vehicle's place
             self._set_status(act, old, LicenceStatus.RENEWED.value, "renewed",
                              f"{old.printed} renovado pelo {act.printed}.")
-        broken = self._guard(act, grant, holder, vehicle)
-        outside = {group for _, group in broken}
+        broken: list[Refusal] = []
+        for refusal in grant_refusals(self, act, grant, holder, vehicle):
+            self.refuse_or_diverge(act, refusal, later=broken)
+        outside = {refusal.group for refusal in broken}
         licence = LicenceRow(
             document_id=act.document_id, kind=grant.kind, printed=act.printed,
             holder_id=None if holder is None else holder.id,
@@ -324,84 +345,7 @@ class StateWriter:
         rests = "" if base is None else f", vinculado ao {base.printed}"
         self.change(act, "grant", f"Expedição do {act.printed}{rests}{until}.",
                     licence=licence, party=holder, vehicle=vehicle)
-        for refusal, _ in broken:
-            self._diverge(act, refusal, licence=licence)
-
-    def _guard(self, act: Act, grant: Grant, holder: PartyRow | None,
-               vehicle: VehicleRow | None) -> list[tuple[InputError, str | None]]:
-        """Refuse a grant the state forbids: the vehicle or the person already holds a
-        licence in force of the group, or the holder is barred. Licences of the group
-        past their last day are closed first (vencido). While replaying, the refusals
-        are returned instead, each with the group the licence is then kept out of
-        (``exclusive``, ``per_holder``; None for a bar)."""
-        basis = f" ({grant.basis})" if grant.basis else ""
-        broken: list[tuple[InputError, str | None]] = []
-        groups: list[tuple[ColumnElement[bool], str, str, str]] = []
-        if vehicle is not None and grant.exclusive:
-            groups.append(((LicenceRow.vehicle_id == vehicle.id)
-                           & (LicenceRow.exclusive == grant.exclusive),
-                           f"O veículo {vehicle.placa} já tem", "/veiculo/placa", "exclusive"))
-        if holder is not None and grant.per_holder:
-            groups.append(((LicenceRow.holder_id == holder.id)
-                           & (LicenceRow.per_holder == grant.per_holder),
-                           f"{holder.name or holder.doc} já é titular de", "/titular",
-                           "per_holder"))
-        for condition, who, field, group in groups:
-            refusal = self.held_refusal(act, condition, grant.valid_from, who, field, basis)
-            if refusal is not None:
-                if not self.replay:
-                    raise refusal
-                broken.append((refusal, group))
-        if holder is not None and grant.barred_by:
-            bar = self.session.execute(
-                select(BarRow, DocumentRow.series, DocumentRow.number, DocumentRow.year)
-                .join(DocumentRow, DocumentRow.id == BarRow.document_id)
-                .where(BarRow.party_id == holder.id, BarRow.scope == grant.barred_by,
-                       BarRow.until >= grant.valid_from)
-                .order_by(BarRow.until.desc()).limit(1)
-            ).first()
-            if bar is not None:
-                row, series, number, year = bar
-                cited = f" ({row.citation})" if row.citation else ""
-                refusal = InputError(
-                    f"{holder.name or holder.doc} está impedido de obter o {act.printed} "
-                    f"até {format_date(row.until)}, pelo {series} nº {number:04d}/{year}"
-                    f"{cited}.",
-                    field="/titular",
-                )
-                if not self.replay:
-                    raise refusal
-                broken.append((refusal, None))
-        return broken
-
-    def refuse_held(self, act: Act, condition: ColumnElement[bool], on: Any, who: str,
-                    field: str, basis: str) -> None:
-        """InputError when a licence matching ``condition`` is in force on ``on``; those
-        past their last day are closed first (vencido)."""
-        refusal = self.held_refusal(act, condition, on, who, field, basis)
-        if refusal is not None:
-            raise refusal
-
-    def held_refusal(self, act: Act, condition: ColumnElement[bool], on: Any, who: str,
-                     field: str, basis: str) -> InputError | None:
-        """The refusal due when a licence matching ``condition`` is in force on ``on``
-        (None when none is); those past their last day are closed first (vencido)."""
-        for held in self.session.scalars(
-            select(LicenceRow).where(condition, LicenceRow.status.in_(HOLDING))
-        ).all():
-            if held.valid_until is not None and held.valid_until < on:
-                self._set_status(act, held, LicenceStatus.EXPIRED.value, "expired",
-                                 f"{held.printed} vencido em {format_date(held.valid_until)}.")
-                continue
-            until = ("" if held.valid_until is None
-                     else f", válida até {format_date(held.valid_until)}")
-            return InputError(
-                f"{who} licença em vigor: {held.printed}{until}. O {act.printed} não "
-                f"pode ser expedido enquanto ela vigorar{basis}; encerre-a antes "
-                "(renovação, cassação, revogação, devolução ou transferência).",
-                field=field,
-            )
-        return None
+        self.diverged(act, broken, licence=licence)
 
     def set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
                    detail: str) -> None:
@@ -552,8 +496,9 @@ class StateWriter:
                 self.session.delete(change)
                 self.session.flush()
                 self.session.delete(licence)
-            elif isinstance(change.before, dict):
-                put_back(licence, change.before)
+            elif change.kind != DIVERGENCE and isinstance(change.before, dict):
+                put_back(licence, change.before, KEPT + tuple(
+                    name for name in ("exclusive",) if name in change.before))
         self.session.flush()
         self.session.execute(delete(StateChangeRow).where(
             StateChangeRow.document_id == document_id))

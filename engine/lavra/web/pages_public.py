@@ -175,6 +175,7 @@ def public_record(ctx: WebContext, record: IssuedRecord, on: date) -> dict[str, 
         "codigo": record.verification_code,
         "situacao_licenca": licence.text if licence else None,
         "licenca": licence.to_json() if licence else None,
+        "divergencias": list(ctx.registry.public_divergences(record.id)),
     }
 
 
@@ -207,6 +208,7 @@ async def _verify_code_page(request: Request, code: str) -> Response:
         "verificar.html",
         {"codigo": record.verification_code, "registro": record, "erro": None,
          "resultado": None, "titulo": ctx.record_title(record), "licenca": licence,
+         "divergencias": await run_in_threadpool(ctx.registry.public_divergences, record.id),
          "prazos_ciencia": await run_in_threadpool(public_deadlines, ctx, record)},
     )
 

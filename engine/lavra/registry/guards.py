@@ -1,0 +1,144 @@
+"""The licensing state's guards: what a new act is refused when the state forbids it,
+and what replaying history records instead (:meth:`lavra.registry.state.StateWriter.
+refuse_or_diverge`, the one place that chooses between the two).
+
+A :class:`Refusal` carries the pt-BR error a new act gets (naming the field, the
+licence or bar involved) and, for the divergência a replayed act records, the rule it
+broke in words that name nobody (``rule``) with its legal basis as the pack cited it
+(``basis``): the public verification page shows only those
+(:func:`public_divergence`). The grant's guards (one licence in force per vehicle or
+per person, the bar) are here too, so that :mod:`lavra.registry.state` stays the
+writer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import ColumnElement, select
+
+from lavra.errors import InputError
+from lavra.registry.effects import Act, Grant, LicenceStatus
+from lavra.registry.tables import BarRow, DocumentRow, LicenceRow, PartyRow, VehicleRow
+from lavra.textutil import format_date
+
+if TYPE_CHECKING:
+    from lavra.registry.state import StateWriter
+
+__all__ = ["DIVERGENCE", "HOLDING", "ONE_PER_HOLDER", "ONE_PER_VEHICLE", "Refusal",
+           "grant_refusals", "held_refusal", "public_divergence"]
+
+DIVERGENCE = "divergence"
+"""The kind of the change that records a divergência."""
+HOLDING = (LicenceStatus.ACTIVE.value, LicenceStatus.SUSPENDED.value)
+"""The statuses in which a licence holds its vehicle's or holder's place: a suspended
+licence is still its holder's, so no other may take the vehicle meanwhile."""
+ONE_PER_VEHICLE = "a regra de uma só licença em vigor por veículo"
+ONE_PER_HOLDER = "a regra de uma só licença em vigor por titular"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A guard's refusal: ``error`` for a new act; ``rule`` (naming nobody) and ``basis``
+    (the articles) for the divergência of a replayed one; ``group``: the licence group
+    a replayed grant is kept out of (``exclusive``, ``per_holder``; None otherwise)."""
+
+    error: InputError
+    rule: str
+    basis: str = ""
+    group: str | None = None
+
+    def divergence(self, act: Act) -> str:
+        """The staff's sentence (rebuild report, timeline): the act and the refusal."""
+        reason = self.error.message.rstrip(".")
+        return (f"Divergência: o {act.printed} (emitido em "
+                f"{format_date(act.reference_date)}) contraria regra hoje em vigor, que "
+                f"recusaria um novo ato: {reason}. O ato permanece registrado como emitido.")
+
+    def stored(self) -> dict[str, str]:
+        """What the divergência's change keeps for the public page."""
+        return {"regra": self.rule, "fundamento": self.basis}
+
+
+def public_divergence(stored: Any) -> str:
+    """The public page's sentence for a divergência's stored :meth:`Refusal.stored`
+    (a divergência recorded before it kept one gets the rule unnamed)."""
+    kept = stored if isinstance(stored, dict) else {}
+    rule = kept.get("regra") if isinstance(kept.get("regra"), str) else ""
+    basis = kept.get("fundamento") if isinstance(kept.get("fundamento"), str) else ""
+    what = rule or "regra que passou a vigorar depois dele"
+    cited = f" ({basis})" if basis else ""
+    return (f"Este ato foi registrado em desacordo com {what}{cited}; consta como "
+            "divergência no cadastro.")
+
+
+def held_refusal(writer: StateWriter, act: Act, condition: ColumnElement[bool], on: date,
+                 who: str, field: str, basis: str, rule: str = ONE_PER_VEHICLE,
+                 group: str | None = None) -> Refusal | None:
+    """The refusal due when a licence matching ``condition`` is in force on ``on``
+    (None when none is); those past their last day are closed first (vencido)."""
+    cited = f" ({basis})" if basis else ""
+    for held in writer.session.scalars(
+        select(LicenceRow).where(condition, LicenceRow.status.in_(HOLDING))
+    ).all():
+        if held.valid_until is not None and held.valid_until < on:
+            writer.set_status(act, held, LicenceStatus.EXPIRED.value, "expired",
+                              f"{held.printed} vencido em {format_date(held.valid_until)}.")
+            continue
+        until = ("" if held.valid_until is None
+                 else f", válida até {format_date(held.valid_until)}")
+        return Refusal(InputError(
+            f"{who} licença em vigor: {held.printed}{until}. O {act.printed} não "
+            f"pode ser expedido enquanto ela vigorar{cited}; encerre-a antes "
+            "(renovação, cassação, revogação, devolução ou transferência).",
+            field=field,
+        ), rule, basis, group)
+    return None
+
+
+def grant_refusals(writer: StateWriter, act: Act, grant: Grant, holder: PartyRow | None,
+                   vehicle: VehicleRow | None) -> list[Refusal]:
+    """What the state forbids of a grant: the vehicle or the person already holds a
+    licence in force of the group, or the holder is barred. Licences of the group past
+    their last day are closed first (vencido)."""
+    groups: list[tuple[ColumnElement[bool], str, str, str, str]] = []
+    if vehicle is not None and grant.exclusive:
+        groups.append(((LicenceRow.vehicle_id == vehicle.id)
+                       & (LicenceRow.exclusive == grant.exclusive),
+                       f"O veículo {vehicle.placa} já tem", "/veiculo/placa",
+                       ONE_PER_VEHICLE, "exclusive"))
+    if holder is not None and grant.per_holder:
+        groups.append(((LicenceRow.holder_id == holder.id)
+                       & (LicenceRow.per_holder == grant.per_holder),
+                       f"{holder.name or holder.doc} já é titular de", "/titular",
+                       ONE_PER_HOLDER, "per_holder"))
+    refusals = [held_refusal(writer, act, condition, grant.valid_from, who, field,
+                             grant.basis, rule, group)
+                for condition, who, field, rule, group in groups]
+    if holder is not None and grant.barred_by:
+        refusals.append(_bar_refusal(writer, act, grant, holder))
+    return [r for r in refusals if r is not None]
+
+
+def _bar_refusal(writer: StateWriter, act: Act, grant: Grant,
+                 holder: PartyRow) -> Refusal | None:
+    bar = writer.session.execute(
+        select(BarRow, DocumentRow.series, DocumentRow.number, DocumentRow.year)
+        .join(DocumentRow, DocumentRow.id == BarRow.document_id)
+        .where(BarRow.party_id == holder.id, BarRow.scope == grant.barred_by,
+               BarRow.until >= grant.valid_from)
+        .order_by(BarRow.until.desc()).limit(1)
+    ).first()
+    if bar is None:
+        return None
+    row, series, number, year = bar
+    cited = f" ({row.citation})" if row.citation else ""
+    barred_by = f"{series} nº {number:04d}/{year}"
+    return Refusal(InputError(
+        f"{holder.name or holder.doc} está impedido de obter o {act.printed} "
+        f"até {format_date(row.until)}, pelo {barred_by}{cited}.",
+        field="/titular",
+    ), f"o impedimento imposto pelo {barred_by}, em vigor até {format_date(row.until)}",
+        row.citation or "")
