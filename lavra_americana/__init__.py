@@ -56,6 +56,10 @@
                                               ``vehicle_age`` (fretamento art. 10, I;
                                               escolar art. 17, I), ``decisao_recurso``
                                               (the appeals of both laws),
+                                              ``recurso_9784`` (the appeal of an
+                                              escolar revogação by motivo
+                                              fundamentado, Lei nº 9.784/1999, arts.
+                                              56, 59, 64),
                                               ``due_process`` (notice and defence),
                                               ``indeferimento`` (the refusal of any
                                               requerimento, Lei nº 9.784/1999, art.
@@ -115,6 +119,7 @@ def pacote() -> ContentPack:
         notificacao_defesa,
         periods,
         protocolos,
+        recurso_9784,
         recurso_estado,
         requisitos,
         sources,
@@ -191,7 +196,8 @@ def pacote() -> ContentPack:
         fretamento_penalties, escolar_penalties, amounts, fines, fees, periods, citing,
         computing, sources, checks, amount, validity, ciencia_recorrido, due_process, lote,
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
-        recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao, requisitos,
+        recurso_estado, recurso_9784, renovacao_janela, veiculo_terceiro, demonstracao,
+        requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}

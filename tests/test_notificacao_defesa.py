@@ -71,18 +71,19 @@ def decision(engine: Engine, form: str, notice: str, decided: date, *,
 # ------------------------------------------------------------------ the notice itself
 
 
-@pytest.mark.parametrize(("form", "series", "deadline"), [
-    (NOT_CAS, "NOT-DEF-FRET", "fretamento#art22"),
-    (NOT_REV, "NOT-DEF-ESC", "transporte-escolar#art23_inc3"),
+@pytest.mark.parametrize(("form", "series", "deadlines"), [
+    (NOT_CAS, "NOT-DEF-FRET", ("fretamento#art22",)),
+    # the revogação by motivo fundamentado (art. 3º) has its own row: no penalty
+    (NOT_REV, "NOT-DEF-ESC", ("transporte-escolar#art3", "transporte-escolar#art23_inc3")),
 ])
 def test_the_notice_is_a_numbered_act_signed_by_the_secretario(
-    engine: Engine, form: str, series: str, deadline: str
+    engine: Engine, form: str, series: str, deadlines: tuple[str, ...]
 ) -> None:
     spec = engine.content.form(form)
     assert spec.series == series and spec.signer_role == "secretario-transportes"
     assert not spec.fillable
     assert spec.acknowledgement is not None and spec.acknowledgement.field is None
-    assert spec.acknowledgement.deadlines == (deadline,)
+    assert spec.acknowledgement.deadlines == deadlines
     assert pacote().computations["notificacao_defesa"] is notificacao_defesa.notificacao_defesa
 
 

@@ -150,6 +150,13 @@ def test_the_motive_revocation_from_the_notice_to_the_revoked_state(
                   "ofício SE nº 412/2026"):
         assert words in text, words
     assert "23, III" not in text.split("Ato que pode resultar")[1].split("Prazo")[0]
+    # Not a penalty: nothing is imputed, no infraction or penalty named, art. 3º alone.
+    for words in ("Transporte escolar (Lei nº 4.515/2007, art. 3º) Notificação dirigida",
+                  "Fatos que motivam a revogação", "Fundamento legal do motivo",
+                  "não implica concordância com os fatos nela expostos"):
+        assert words in text, words
+    for absent in ("imputa", "penalidade", "infração", "23, III", "art. 9º"):
+        assert absent not in text.lower(), absent
 
     # No ciência recorded: the period has not started.
     data = decision(engine, number, printed, after)
@@ -157,6 +164,12 @@ def test_the_motive_revocation_from_the_notice_to_the_revoked_state(
     recorder = FactRecorder(issuer.registry, engine.content)
     recorder.record(recorder.document(printed), "ciencia", on=CIENCIA.isoformat(),
                     by="Maria (maria)", means="pessoal", now=at_moment(CIENCIA))
+    # The period recorded with its ciência is the art. 3º row's: the same 10 days.
+    defence = recorder.deadlines(recorder.document(printed))
+    assert [d.citation for d in defence] == ["transporte-escolar#art3"]
+    assert defence[0].last_day == last
+    assert "por motivo fundamentado" in defence[0].explanation, defence[0].explanation
+    assert "penalidade" not in defence[0].explanation
 
     # Without defence: not on the last day of the period, from the day after.
     on_last = pending(report(engine, issuer, decision(engine, number, printed, last), last))
@@ -192,7 +205,11 @@ def test_the_motive_revocation_from_the_notice_to_the_revoked_state(
     record = recorder.document(revoked.record.printed)
     recorder.record(record, "ciencia", on=after.isoformat(), by="Maria (maria)",
                     means="pessoal", now=at_moment(after, 16))
-    assert [d.citation for d in recorder.deadlines(record)] == ["lei-9784-1999#art59"]
+    appeal = recorder.deadlines(record)
+    assert [d.citation for d in appeal] == ["lei-9784-1999#art59"]
+    assert "O prazo de 10 dias para recurso contra a decisão, contado da ciência" in (
+        appeal[0].explanation), appeal[0].explanation
+    assert "indeferimento" not in appeal[0].explanation
     # Revoked once: the state refuses a second decision on the same alvará.
     again = pending(report(engine, issuer, data, after))
     assert again["alvara.numero"].status is Status.INVALID

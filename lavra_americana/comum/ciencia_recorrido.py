@@ -43,11 +43,15 @@ APPEALED_FORMS: dict[str, dict[str, str]] = {
     "transporte-escolar#art25": {"auto_infracao": ESCOLAR_AUTO, "advertencia": ESCOLAR_AUTO},
     "transporte-escolar#art27": {"auto_infracao": ESCOLAR_AUTO, "advertencia": ESCOLAR_AUTO},
     "fretamento#art24": {"decisao": "decisao-recurso-secretario"},
+    "lei-9784-1999#art56_par1": {"decisao": "decisao-revogacao-alvara"},
+    "lei-9784-1999#art56": {"decisao": "decisao-revogacao-alvara"},
 }
 DEADLINES = {
     "transporte-escolar#art25": "transporte-escolar#art26",
     "transporte-escolar#art27": "transporte-escolar#art26",
     "fretamento#art24": "fretamento#art24",
+    "lei-9784-1999#art56_par1": "lei-9784-1999#art59",
+    "lei-9784-1999#art56": "lei-9784-1999#art59",
 }
 
 IMPLEMENTED: tuple[str, ...] = ()

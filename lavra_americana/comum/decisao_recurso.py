@@ -63,6 +63,7 @@ from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law
 from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
+from lavra_americana.comum import recurso_9784 as federal
 from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR
 from lavra_americana.comum.ciencia_recorrido import appealed_ciencia
 from lavra_americana.comum.citing import short
@@ -100,6 +101,8 @@ APPEALS: dict[str, tuple[str, str]] = {
     f"{FRET}#art24": (f"{FRET}#art24", DEC_ACT_CIENCIA),
     f"{ESC}#art25": (f"{ESC}#art26", DEC_ACT_CIENCIA),
     f"{ESC}#art11": (f"{ESC}#art11", DEC_ACT_DATE),
+    # the revogação by motivo fundamentado (escolar art. 3º): Lei nº 9.784/1999, art. 59
+    **{hypothesis: (federal.DEADLINE, DEC_ACT_CIENCIA) for hypothesis in federal.APPEALS},
 }
 
 
@@ -113,6 +116,7 @@ SUBTITLES: dict[str, str] = {
     f"{ESC}#art11": "Recurso contra o ato de escolha do processo seletivo do transporte "
     "escolar",
     RECONSIDERATION: "Reconsideração de penalidade do transporte escolar",
+    **federal.SUBTITLES,
 }
 
 
@@ -164,6 +168,8 @@ def _next_remedy(
     on: date,
     appeal: tuple[date, date] | None = None,
 ) -> str:
+    if hypothesis in federal.APPEALS:
+        return federal.next_remedy(hypothesis, result, laws)
     if hypothesis == f"{FRET}#art23":
         if known and result == "provido":
             return (
@@ -362,6 +368,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
 
     items.extend(_fact_dates(request, data, filed, hypothesis))
     items.extend(appealed_items(request, laws))  # the appealed act, as the registry holds it
+    items.extend(federal.kind_items(request, laws, hypothesis))  # penalty or art. 3º
     # The ciência of the appealed act: the registry's when the act is there (the ciência
     # given in it or recorded on its entry afterwards), else the typed date.
     recorded = appealed_ciencia(request, hypothesis)
@@ -388,6 +395,8 @@ def decisao_recurso(request: ComputeInput) -> Computed:
             )
     else:
         labels, words = RESULT_LABELS, RESULTS
+        if hypothesis == federal.RECONSIDERED:
+            labels, words = federal.LABELS, federal.WORDS
         deadline_citation, start_pointer = APPEALS[hypothesis]
         basis.append(deadline_citation)
         start = (recorded.on if start_pointer == DEC_ACT_CIENCIA
@@ -475,7 +484,14 @@ def decisao_recurso(request: ComputeInput) -> Computed:
         basis.append(f"{FRET}#art24")
     if hypothesis == RECONSIDERATION and values["resultado"] != "provido":
         basis.extend((f"{ESC}#art25", f"{ESC}#art26"))
+    if hypothesis in federal.APPEALS:
+        basis.extend((*federal.APPEALS, federal.DECIDED_IN, federal.DECIDES))
+        decided_in = federal.deadline_item(laws, filed, on, hypothesis)
+        if decided_in is not None:
+            items.append(decided_in)
     values["fundamento"] = in_legal_order([*basis, *fixed], laws)
+    if hypothesis in federal.APPEALS:  # the revogação's article, then the federal appeal
+        values["fundamento"] = [f"{ESC}#art3", *values["fundamento"]]
     return Computed(values, unique_items(items))
 
 

@@ -51,6 +51,7 @@ from lavra_americana.comum.computing import after_issue, data_of, date_at, perio
 from lavra_americana.comum.due_process import ACCUSED, Proceeding, period_source
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.fretamento.cassacao import PROCEEDING as CASSATION
+from lavra_americana.transporte_escolar.revogacao import MOTIVE, REVOCABLE
 from lavra_americana.transporte_escolar.revogacao import PROCEEDING as REVOCATION
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "notificacao_defesa"]
@@ -67,6 +68,17 @@ PROCEEDINGS: Mapping[str, Proceeding] = {
     REVOCATION.notice_form: REVOCATION,
 }
 """Each notice form → the proceeding it opens."""
+
+NOT_A_PENALTY: Mapping[str, tuple[str, str]] = {
+    MOTIVE: (REVOCABLE, "Transporte escolar (Lei nº 4.515/2007, art. 3º)"),
+}
+"""A ground that is no penalty → (the deadline-table row of its defence, the notice's
+subtitle). A notice that accuses only such a ground (the revogação by motivo
+fundamentado, escolar art. 3º: the reading beside ``GROUNDS`` in
+:mod:`lavra_americana.transporte_escolar.revogacao`) neither imputes facts nor cites the
+sanction: its headings say "fatos" and "fundamento legal", its basis and the period
+recorded with its ciência are the art. 3º row's (the same 10 days), and its subtitle
+names art. 3º alone."""
 
 
 def _grounds(data: Mapping[str, Any], proceeding: Proceeding, laws: Any) -> list[dict[str, Any]]:
@@ -90,20 +102,23 @@ def notificacao_defesa(request: ComputeInput) -> Computed:
 
     ``values``: ``acusacao`` (each hypothesis accused: ``chave``, ``rotulo``,
     ``dispositivo``, ``referencia``, ``texto_legal``), ``ato`` (the adverse act that may
-    follow, with its basis), ``prazo`` (``regra``, ``contagem``), ``fundamento``.
+    follow, with its basis), ``prazo`` (``regra``, ``contagem``), ``fundamento``,
+    ``penalidade`` (False when the notice accuses only a ground that is no penalty:
+    :data:`NOT_A_PENALTY`), ``subtitulo_documento`` (then only).
     """
     proceeding = PROCEEDINGS[request.form_id]
     data = data_of(request)
     context, _ = rule_sources(request, request.example_values)
     laws = context.laws
-    key = proceeding.deadline
+    grounds = _grounds(data, proceeding, laws)
+    keys = {g["chave"] for g in grounds}
+    motive = NOT_A_PENALTY.get(next(iter(keys))) if len(keys) == 1 else None
+    key = motive[0] if motive is not None else proceeding.deadline
     items: list[Item] = []
     on = date_at(data, NOTICE_DATE)
     if on is not None:
         items.extend(after_issue(on, request.issued_on, NOTICE_DATE, "data da notificação",
                                  key))
-    grounds = _grounds(data, proceeding, laws)
-    keys = {g["chave"] for g in grounds}
     cited = [g["dispositivo"] for g in grounds] + [
         c for key, extra in proceeding.ground_basis if key in keys for c in extra]
     adverse = (
@@ -134,7 +149,10 @@ def notificacao_defesa(request: ComputeInput) -> Computed:
         "processo": process,
         "referencia_prazo": short(laws, key),
         "fundamento": in_legal_order([*proceeding.adverse_basis, *cited, key], laws),
+        "penalidade": motive is None,
     }
+    if motive is not None:
+        values["subtitulo_documento"] = motive[1]
     return Computed(values, unique_items(items))
 
 

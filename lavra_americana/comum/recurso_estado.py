@@ -24,7 +24,11 @@ Readings chosen where the law is silent:
   it. Art. 24 (to the Prefeito, "da decisão do Secretário"): the Secretário's decision
   on an appeal, and the cassação (art. 22), which the Secretário decides. Escolar arts.
   25 and 27 ("das penalidades"): the auto (fine, advertência) and the revogação (art.
-  23, III). Art. 11 lies against the result of the selection, not an act of lavra.
+  23, III) — a revogação that applied a penalty; the revogação by motivo fundamentado
+  (art. 3º) is appealed under Lei nº 9.784/1999, arts. 56 and 59, to the Secretário who
+  reconsiders it or forwards it to the Prefeito (:mod:`lavra_americana.comum.
+  recurso_9784`, which tells the two apart by the ground the revogação records). Art. 11
+  lies against the result of the selection, not an act of lavra.
 - *A partly granted appeal keeps the state.* The form models it as a penalty reduced
   or replaced ("reconsiderada em parte"), which the determinações say; the licence
   stays as the appealed act left it, and the timeline records the decision. An appeal
@@ -85,6 +89,10 @@ APPEALABLE: Mapping[str, tuple[str, ...]] = {
     "fretamento#art24": ("decisao-recurso-secretario", "decisao-cassacao-fretamento"),
     "transporte-escolar#art25": ("auto-infracao-escolar", "decisao-revogacao-alvara"),
     "transporte-escolar#art27": ("auto-infracao-escolar", "decisao-revogacao-alvara"),
+    # the revogação by motivo fundamentado (escolar art. 3º), under Lei nº 9.784/1999:
+    # the Secretário's reconsideração and the Prefeito's decision (comum/recurso_9784.py)
+    "lei-9784-1999#art56_par1": ("decisao-revogacao-alvara",),
+    "lei-9784-1999#art56": ("decisao-revogacao-alvara",),
 }
 """The appeal (``/recurso/hipotese``) → the forms of the acts it lies against (module
 doc: the reading)."""

@@ -1,0 +1,206 @@
+"""The appeal against an escolar revogação "por motivo fundamentado" (Lei nº 4.515/2007,
+art. 3º), under Lei nº 9.784/1999, arts. 56, 59 and 64: the Secretário's decision that
+reconsiders it or not (form ``decisao-recurso-secretario``, ``/recurso/hipotese``
+``lei-9784-1999#art56_par1``) and the Prefeito's decision as the superior authority
+(form ``decisao-recurso-prefeito``, ``lei-9784-1999#art56``). The computation is
+:mod:`lavra_americana.comum.decisao_recurso`'s; this module holds what is particular to
+this appeal: the act it lies against, the words of the result and the next remedy.
+
+Readings chosen where the municipal law is silent:
+
+- *Which appeal.* The revogação of art. 3º is no penalty (the reading beside
+  ``GROUNDS`` in :mod:`lavra_americana.transporte_escolar.revogacao`): the appeal of
+  arts. 25 and 26 ("das penalidades", to the Prefeito, in a single instance) and the
+  reconsideração of art. 27 do not reach it, and the municipal law gives it none. Lei nº
+  9.784/1999 applies subsidiarily (as to the indeferimentos and the vacância): 10 days
+  from the ciência of the revogação (art. 59), addressed to the Secretário who decided,
+  who may reconsider within 5 days and, if he does not, forwards it to the Prefeito
+  (art. 56, § 1º). Conversely, an appeal of art. 25 or a reconsideração of art. 27
+  against a revogação by motivo fundamentado is refused, naming this appeal, and this
+  appeal against a revogação that applied a penalty (art. 23, III; art. 9º, § 2º) is
+  refused, naming arts. 25 to 27 (:func:`kind_items`).
+- *One appeal, two decisions.* The party files once, with the Secretário; the period is
+  counted once, from the ciência of the revogação the registry holds, to that filing,
+  and both decisions check it. The Secretário's decision either reconsiders
+  ("provido": the revogação is undone) or keeps the revogação and forwards the appeal
+  (the next remedy says so: the party need not appeal again); the Prefeito decides the
+  forwarded appeal, and with it the administrative instance in the Município closes
+  (the Prefeito has no superior; art. 57's three instances are a ceiling, not a
+  requirement).
+- *What the decision does* (art. 64: "confirmar, modificar, anular ou revogar, total ou
+  parcialmente, a decisão recorrida"). Granted in full, the revogação is undone: the
+  alvará returns to the status it had (the same :class:`lavra.registry.effects.Restore`
+  the granted appeals of the penalties use, :mod:`lavra_americana.comum.recurso_estado`);
+  denied, or granted in part (a modification the determinações state), the revogação
+  stays in force and the timeline records the decision. Both decisions require the
+  revogação to be still in force as that act left it: once reconsidered, or once the
+  alvará changed by another act, there is nothing left for the other decision to undo.
+- *The 30 days to decide* (art. 59, § 1º, from the receipt of the autos by the
+  authority that decides). It is the administration's period, not the party's: its lapse
+  neither voids the decision nor the appeal (the law extends it on an explicit
+  justification, § 2º). lavra states it — the days between the filing and the decision,
+  and, past 30, that the delay needs its justification in the reasoning — and never
+  refuses a late decision. For the Prefeito the receipt of the forwarded autos is
+  unknown to the registry; the count from the filing is then the longest it can be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+
+from lavra.checking.computations import ComputeInput, clean_text, licensing
+from lavra.checking.report import Item, Status
+from lavra.inputs import pointers
+from lavra.law.model import Law
+from lavra.registry.state import parse_printed
+from lavra_americana.comum.citing import short
+from lavra_americana.comum.computing import data_of, invalid
+
+__all__ = ["APPEALS", "DECIDED_IN", "IMPLEMENTED", "LABELS", "RECONSIDERED", "SUBTITLES",
+           "SUPERIOR", "WORDS", "deadline_item", "kind_items", "next_remedy"]
+
+LEI = "lei-9784-1999"
+RECONSIDERED = f"{LEI}#art56_par1"
+"""The Secretário's decision on the appeal addressed to him: reconsiders or forwards."""
+SUPERIOR = f"{LEI}#art56"
+"""The Prefeito's decision on the appeal the Secretário did not reconsider."""
+DEADLINE = f"{LEI}#art59"
+DECIDED_IN = f"{LEI}#art59_par1"
+DECIDES = f"{LEI}#art64"
+APPEALS = (RECONSIDERED, SUPERIOR)
+
+IMPLEMENTED: tuple[str, ...] = (DECIDED_IN, DECIDES)
+"""Citations this module applies (coverage): the period to decide (art. 59, § 1º) and
+what the decision may do to the revogação (art. 64). Arts. 56 and 59, caput, are claimed
+by :mod:`lavra_americana.comum.indeferimento`; the decisions cite them here too."""
+
+REVOCATION_FORM = "decisao-revogacao-alvara"
+MOTIVE = "motivo_fundamentado"
+PENALTY_APPEALS = ("transporte-escolar#art25", "transporte-escolar#art27")
+ACT_NUMBER = "/ato_recorrido/numero"
+
+SUBTITLES: Mapping[str, str] = {
+    RECONSIDERED: "Recurso contra a revogação do alvará escolar por motivo fundamentado: "
+    "reconsideração pelo Secretário",
+    SUPERIOR: "Recurso contra a revogação do alvará escolar por motivo fundamentado, "
+    "não reconsiderada, à autoridade superior",
+}
+
+WORDS: dict[str, str] = {
+    "provido": "reconsidera-se a decisão que revogou o alvará, que fica restabelecido",
+    "parcialmente_provido": "reconsidera-se em parte a decisão que revogou o alvará, que "
+    "permanece revogado, e encaminha-se o recurso, quanto ao mais, ao Prefeito Municipal",
+    "nao_provido": "mantém-se a decisão que revogou o alvará e encaminha-se o recurso ao "
+    "Prefeito Municipal",
+}
+"""The Secretário's operative words (art. 56, § 1º); the Prefeito's are the appeals'."""
+
+LABELS: dict[str, str] = {
+    "provido": "Recurso conhecido; revogação reconsiderada",
+    "parcialmente_provido": "Recurso conhecido; revogação reconsiderada em parte",
+    "nao_provido": "Recurso conhecido; revogação mantida e recurso encaminhado ao Prefeito",
+}
+
+
+def _revocation(request: ComputeInput) -> tuple[str, str | None, str | None] | None:
+    """(printed number, ground key, alvará number) of the appealed REV-ESC in the
+    registry, or None when the appealed act is not one."""
+    number = clean_text(pointers.get(data_of(request), ACT_NUMBER))
+    if request.history is None or number is None:
+        return None
+    parsed = parse_printed(number)
+    if parsed is None or parsed[0] is None or parsed[0].upper() != "REV-ESC":
+        return None
+    record = request.history.document(REVOCATION_FORM, number)
+    if record is None or record.cancelled:
+        return None  # recurso_estado.appealed_items says so
+    ground = clean_text(pointers.get(record.data, "/hipotese/tipo"))
+    return record.printed, ground, clean_text(pointers.get(record.data, "/alvara/numero"))
+
+
+def kind_items(request: ComputeInput, laws: Mapping[str, Law], hypothesis: str) -> list[Item]:
+    """*Invalid* when the appeal does not fit the revogação it lies against, or (this
+    appeal) when the revogação no longer stands (module doc)."""
+    found = _revocation(request)
+    if found is None:
+        return []
+    printed, ground, alvara = found
+    federal = (f"{short(laws, SUPERIOR)}, {short(laws, RECONSIDERED)} e "
+               f"{short(laws, DEADLINE)}")
+    if hypothesis in PENALTY_APPEALS and ground == MOTIVE:
+        return [invalid(
+            "ato_recorrido.registro", ACT_NUMBER,
+            f"A {printed} revogou o alvará por motivo fundamentado "
+            f"({short(laws, 'transporte-escolar#art3')}), que não é penalidade: dela não "
+            f"cabe o recurso em única instância nem a reconsideração dos "
+            f"{short(laws, hypothesis)}, mas o recurso da Lei federal nº 9.784/1999 "
+            f"({federal}), dirigido ao Secretário, que o reconsidera ou o encaminha ao "
+            "Prefeito Municipal.", hypothesis)]
+    if hypothesis not in APPEALS:
+        return []
+    if ground != MOTIVE:
+        return [invalid(
+            "ato_recorrido.registro", ACT_NUMBER,
+            f"A {printed} aplicou penalidade (revogação do "
+            f"{short(laws, 'transporte-escolar#art23_inc3')}): dela cabe o recurso ao "
+            "Prefeito Municipal, em única instância "
+            f"({short(laws, 'transporte-escolar#art25')}), ou a reconsideração da "
+            f"Secretaria ({short(laws, 'transporte-escolar#art27')}), não o recurso da Lei "
+            f"federal nº 9.784/1999 ({short(laws, hypothesis)}).", hypothesis)]
+    state = licensing(request.history)
+    if state is None or alvara is None:
+        return []
+    view = state.licence_status(alvara)
+    if view is None or view.status_act == printed:
+        return []
+    return [invalid(
+        "ato_recorrido.registro", ACT_NUMBER,
+        f"A revogação {printed} já não está em vigor: o alvará {view.printed} está "
+        f"{view.describe(request.on)}. Não há revogação a reconsiderar ou a reformar "
+        f"({short(laws, DECIDES)}).", hypothesis)]
+
+
+def deadline_item(
+    laws: Mapping[str, Law], filed: date | None, on: date, hypothesis: str
+) -> Item | None:
+    """Art. 59, § 1º: the days from the filing to the decision, stated (module doc)."""
+    if filed is None or on < filed:
+        return None
+    days = (on - filed).days
+    cited = short(laws, DECIDED_IN)
+    message = (f"Recurso decidido {days} dia(s) após o protocolo, dentro do prazo de 30 "
+               f"(trinta) dias para decidi-lo ({cited}).")
+    if days > 30:
+        message = (f"Recurso decidido {days} dia(s) após o protocolo, além dos 30 (trinta) "
+                   f"dias para decidi-lo ({cited}): o prazo é da Administração e seu "
+                   "excesso não invalida a decisão, mas a fundamentação deve justificá-lo "
+                   "(art. 59, § 2º, da Lei federal nº 9.784/1999).")
+    return Item("recurso.prazo_decisao", Status.MET, "/decisao/data", message,
+                (DECIDED_IN, hypothesis))
+
+
+def next_remedy(hypothesis: str, result: str | None, laws: Mapping[str, Law]) -> str:
+    """What follows the decision (module doc)."""
+    if hypothesis == SUPERIOR:
+        return (
+            "Decidido o recurso pelo Prefeito Municipal, autoridade superior "
+            f"({short(laws, RECONSIDERED)}), encerra-se a instância administrativa no "
+            "Município: desta decisão não cabe novo recurso administrativo."
+        )
+    if result == "provido":
+        return (
+            "Reconsiderada a decisão, a revogação deixa de produzir efeitos e o alvará é "
+            "restabelecido; nada resta ao recorrente a impugnar."
+        )
+    if result == "nao_conhecido":
+        return (
+            "Recurso interposto fora do prazo não é conhecido (Lei federal nº 9.784/1999, "
+            "art. 63, I): a revogação permanece em vigor, e não há encaminhamento ao "
+            "Prefeito Municipal."
+        )
+    return (
+        "Não reconsiderada a decisão no todo, o recurso é encaminhado ao Prefeito "
+        f"Municipal, autoridade superior, que o decidirá ({short(laws, RECONSIDERED)}; "
+        f"{short(laws, DECIDED_IN)}); o recorrente não precisa interpor novo recurso."
+    )

@@ -1,0 +1,211 @@
+"""Issue 23: the appeal against an escolar revogação "por motivo fundamentado" (Lei nº
+4.515/2007, art. 3º) under Lei nº 9.784/1999 (arts. 56, § 1º, 59 and 64), over a real
+SQLite registry: the Secretário reconsiders or forwards it, the Prefeito decides it as
+the superior authority, and each decision's effect on the licence is the state's.
+
+Not the penalty appeal: an appeal of art. 25 (or a reconsideração of art. 27) against
+such a revogação is refused naming the federal appeal. Every moment is fixed (the
+issuer's clock is set before each issue): nothing depends on today or the zone.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from formcases import example
+from issuers import clocked_issuer, poppler
+from test_revogacao_motivo import CIENCIA, NOTICE_DAY, alvara, at_moment, decision, notice
+
+from lavra.checking.content import Content
+from lavra.checking.report import Report, Status
+from lavra.documents import Engine
+from lavra.issuing import Issuer
+from lavra.law.statutory import deadline_for, load_statutory_context
+from lavra.recording import FactRecorder
+from lavra.registry.records import IssuedRecord
+
+REV = "decisao-revogacao-alvara"
+NOT_REV = "notificacao-defesa-revogacao"
+SEC = "decisao-recurso-secretario"
+GP = "decisao-recurso-prefeito"
+RECONSIDERED = "lei-9784-1999#art56_par1"
+SUPERIOR = "lei-9784-1999#art56"
+
+
+@pytest.fixture(scope="module")
+def engine(pack_dir: Path) -> Engine:
+    return Engine(Content(pack_dir))
+
+
+@pytest.fixture
+def issuer(engine: Engine, tmp_path: Path) -> Iterator[Issuer]:
+    made = clocked_issuer(engine, tmp_path / "dados", at_moment(NOTICE_DAY))
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def revoked(engine: Engine, issuer: Issuer) -> tuple[IssuedRecord, str, date]:
+    """An alvará revoked by motivo fundamentado, the revogação's ciência recorded on the
+    day after: (the alvará, the revogação as printed, the day of its ciência)."""
+    alv = alvara(engine, issuer)
+    recorder = FactRecorder(issuer.registry, engine.content)
+    issuer.clock = lambda: at_moment(NOTICE_DAY)
+    sent = issuer.issue(NOT_REV, notice(engine, alv.printed, ["motivo_fundamentado"]))
+    recorder.record(recorder.document(sent.record.printed), "ciencia",
+                    on=CIENCIA.isoformat(), by="Maria (maria)", means="pessoal",
+                    now=at_moment(CIENCIA))
+    context = load_statutory_context(engine.content.root)
+    after = deadline_for("transporte-escolar#art23_inc3", CIENCIA,
+                         context=context).last_day + timedelta(days=1)
+    issuer.clock = lambda: at_moment(after, 15)
+    rev = issuer.issue(REV, decision(engine, alv.printed, sent.record.printed, after))
+    known = after + timedelta(days=1)
+    recorder.record(recorder.document(rev.record.printed), "ciencia", on=known.isoformat(),
+                    by="Maria (maria)", means="pessoal", now=at_moment(known))
+    return alv, rev.record.printed, known
+
+
+def appeal(engine: Engine, form: str, hypothesis: str, act: str, ciencia: date,
+           filed: date, decided: date, result: str | None) -> dict[str, Any]:
+    data = example(engine, GP)
+    data["recurso"] = {
+        "hipotese": hypothesis, "numero_protocolo": "PROT 0101/2026",
+        "data_protocolo": filed.isoformat(),
+        "razoes": "O condutor alega que atende estudantes de outra escola, também "
+                  "matriculados regularmente, e junta as declarações de matrícula.",
+    }
+    data["ato_recorrido"] = {"especie": "decisao", "numero": act,
+                             "data": (ciencia - timedelta(days=1)).isoformat(),
+                             "data_ciencia": ciencia.isoformat()}
+    if form == SEC:
+        data["ato_recorrido"]["formulario"] = "decisao-recurso-secretario"
+    data["decisao"] = {
+        "data": decided.isoformat(),
+        "fundamentacao": "As declarações juntadas com o recurso comprovam que o condutor "
+                         "transporta estudantes regularmente matriculados em outra escola.",
+    }
+    if result is not None:
+        data["decisao"]["resultado"] = result
+    return data
+
+
+def prepared(engine: Engine, issuer: Issuer, form: str, data: dict[str, Any],
+             on: date) -> Report:
+    return engine.prepare(form, data, issued_on=on, history=issuer.history).report
+
+
+def pending(found: Report) -> dict[str, Any]:
+    return {i.requirement: i for i in found.items if i.pending}
+
+
+def status(issuer: Issuer, alv: IssuedRecord, on: date) -> str:
+    view = issuer.registry.licence_of(alv.id)
+    assert view is not None
+    return view.describe(on)
+
+
+def test_not_reconsidered_then_the_prefeito_restores_the_alvara(
+    engine: Engine, issuer: Issuer, tmp_path: Path
+) -> None:
+    alv, rev, known = revoked(engine, issuer)
+    filed, kept, decided = (known + timedelta(days=n) for n in (3, 6, 20))
+
+    # The penalty appeal (art. 25) and the reconsideração (art. 27) do not reach it.
+    penalty = appeal(engine, GP, "transporte-escolar#art25", rev, known, filed, kept,
+                     "provido")
+    refused = pending(prepared(engine, issuer, GP, penalty, kept))["ato_recorrido.registro"]
+    assert refused.status is Status.INVALID
+    for words in ("não é penalidade", "Lei federal nº 9.784/1999",
+                  "art. 56 da Lei nº 9.784/1999", "art. 59 da Lei nº 9.784/1999"):
+        assert words in refused.message, refused.message
+
+    # The Secretário keeps the revogação and forwards the appeal.
+    issuer.clock = lambda: at_moment(kept, 11)
+    secretary = issuer.issue(SEC, appeal(engine, SEC, RECONSIDERED, rev, known, filed, kept,
+                                         "nao_provido"))
+    text = poppler(secretary.pdf)
+    for words in (
+        "Recurso contra a revogação do alvará escolar por motivo fundamentado: "
+        "reconsideração pelo Secretário (art. 56, § 1º, da Lei nº 9.784/1999)",
+        "Recurso conhecido; revogação mantida e recurso encaminhado ao Prefeito",
+        "mantém-se a decisão que revogou o alvará e encaminha-se o recurso ao Prefeito",
+        "o recorrente não precisa interpor novo recurso",
+        "contado da ciência",
+    ):
+        assert words in text, words
+    for absent in ("única instância", "art. 25", "art. 26", "art. 27"):
+        assert absent not in text, absent
+    assert status(issuer, alv, kept).startswith("revogado")
+
+    # Out of time: the period of art. 59 runs from the ciência the registry holds.
+    late = appeal(engine, GP, SUPERIOR, rev, known, known + timedelta(days=15), decided,
+                  None)
+    late_report = prepared(engine, issuer, GP, late, decided)
+    assert late_report.complete, pending(late_report)
+    item = next(i for i in late_report.items if i.requirement == "recurso.tempestividade")
+    assert "intempestivo" in item.message and "lei-9784-1999#art59" in item.basis
+
+    # The Prefeito, the superior authority, grants it: the revogação is undone.
+    issuer.clock = lambda: at_moment(decided, 11)
+    mayor = issuer.issue(GP, appeal(engine, GP, SUPERIOR, rev, known, filed, decided,
+                                    "provido"))
+    text = poppler(mayor.pdf)
+    for words in ("não reconsiderada, à autoridade superior (art. 56 da Lei nº 9.784/1999)",
+                  "dá-se provimento ao recurso", "encerra-se a instância administrativa",
+                  "desta decisão não cabe novo recurso administrativo"):
+        assert words in text, words
+    assert status(issuer, alv, decided) == "em vigor"
+    # A signer's look at the first page.
+    pdf = tmp_path / "gp.pdf"
+    pdf.write_bytes(mayor.pdf)
+    subprocess.run(["pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "1", str(pdf),
+                    str(tmp_path / "gp")], check=True, timeout=60)
+    assert (tmp_path / "gp-1.png").stat().st_size > 0
+
+    # Nothing left to undo: a second decision on the same revogação is refused.
+    again = appeal(engine, SEC, RECONSIDERED, rev, known, filed, decided, "provido")
+    stands = pending(prepared(engine, issuer, SEC, again, decided))["ato_recorrido.registro"]
+    assert "já não está em vigor" in stands.message and "em vigor" in stands.message
+
+
+def test_the_secretary_reconsiders_and_the_30_days_are_stated(
+    engine: Engine, issuer: Issuer
+) -> None:
+    alv, rev, known = revoked(engine, issuer)
+    filed = known + timedelta(days=2)
+    data = appeal(engine, SEC, RECONSIDERED, rev, known, filed, filed + timedelta(days=40),
+                  "provido")
+    late = prepared(engine, issuer, SEC, data, filed + timedelta(days=40))
+    decided_in = next(i for i in late.items if i.requirement == "recurso.prazo_decisao")
+    assert decided_in.status is Status.MET
+    assert "40 dia(s) após o protocolo, além dos 30 (trinta) dias" in decided_in.message
+
+    # A ciência typed against the registry's is refused.
+    typo = appeal(engine, SEC, RECONSIDERED, rev, known + timedelta(days=1), filed, filed,
+                  "provido")
+    wrong = pending(prepared(engine, issuer, SEC, typo, filed))
+    assert wrong["ato_recorrido.data_ciencia"].status is Status.INVALID
+
+    decided = filed + timedelta(days=3)
+    issuer.clock = lambda: at_moment(decided, 11)
+    done = issuer.issue(SEC, appeal(engine, SEC, RECONSIDERED, rev, known, filed, decided,
+                                    "provido"))
+    text = poppler(done.pdf)
+    for words in ("Recurso conhecido; revogação reconsiderada",
+                  "reconsidera-se a decisão que revogou o alvará, que fica restabelecido",
+                  "a revogação deixa de produzir efeitos",
+                  "• art. 3º da Lei Municipal nº 4.515, de 3 de agosto de 2007 • art. 56 da Lei "
+                  "Federal nº 9.784", "• art. 64 da Lei Federal nº 9.784"):
+        assert words in text, words
+    assert status(issuer, alv, decided) == "em vigor"
+    # The Prefeito has nothing to decide: the revogação was reconsidered.
+    mayor = appeal(engine, GP, SUPERIOR, rev, known, filed, decided, "provido")
+    assert "já não está em vigor" in pending(
+        prepared(engine, issuer, GP, mayor, decided))["ato_recorrido.registro"].message
