@@ -69,7 +69,10 @@
                                               amount``); ``citing``, ``computing`` and
                                               ``sources`` (what every computation reads);
                                               ``auto_placa`` (the autos started from
-                                              the vehicle's plate)
+                                              the vehicle's plate);
+                                              ``ciencia_eletronica`` (the ciência by
+                                              electronic access, Lei nº 9.784/1999,
+                                              art. 26, § 3º)
   ==========================================  ========================================
 
 The engine finds the pack by the entry point ``americana`` of the group
@@ -98,6 +101,7 @@ def pacote() -> ContentPack:
         amounts,
         auto_placa,
         checks,
+        ciencia_eletronica,
         ciencia_recorrido,
         citing,
         computing,
@@ -193,6 +197,7 @@ def pacote() -> ContentPack:
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
         recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao, requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
+        ciencia_eletronica,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -216,4 +221,5 @@ def pacote() -> ContentPack:
         filed_acts=protocolos.ATOS,
         filing_period=protocolos.prazo_complementacao,
         prefills=auto_placa.PREFILLS,
+        addressee=ciencia_eletronica.destinatario,
     )

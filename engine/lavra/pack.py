@@ -136,6 +136,12 @@ class ContentPack:
     prefills: Mapping[str, Prefill] = field(default_factory=dict, repr=False)
     """The forms that start from a vehicle's plate, by form id: the licences they look
     at and how the licensing state fills them (:mod:`lavra.registry.prefill`)."""
+    addressee: Callable[[str, Mapping[str, Any]], str | None] | None = field(
+        default=None, repr=False)
+    """``addressee(form_id, data)``: the CPF or CNPJ (digits) of the party an act is
+    addressed to, when the pack admits that party's ciência by electronic access on the
+    tracking page of a filed requerimento; None (the hook, or its answer): that act's
+    ciência is recorded by staff only."""
 
     @property
     def stamp_font_path(self) -> Path | None:

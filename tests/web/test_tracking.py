@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from webhelpers import REQ, csrf_of, example
 
@@ -110,7 +112,7 @@ def test_status_of_the_processo() -> None:
     from lavra.web.pages_tracking import ActView, status_of
 
     def act(*, notice: bool, cancelled: bool = False) -> ActView:
-        return ActView(title="t", printed="X nº 0001/2026", issued_on="01/06/2026", code="c",
+        return ActView(id=1, title="t", printed="X nº 0001/2026", issued_on="01/06/2026", code="c",
                        cancelled=cancelled, has_pdf=True, notice=notice, last_day=None,
                        appeal=None)
 
@@ -118,3 +120,78 @@ def test_status_of_the_processo() -> None:
     assert status_of((act(notice=False, cancelled=True),)) == "recebido"
     assert status_of((act(notice=True),)) == "pendente"
     assert status_of((act(notice=True), act(notice=False))) == "decidido"
+
+
+def _refusal(web_context: WebContext, protocol: str, own: bool) -> Any:
+    """A refusal in the protocol's processo: of the filed request itself, as «Preparar
+    ato» builds it (addressed to the filer), or the example's (addressed to another)."""
+    if own:
+        from lavra.filedacts import ActSource, FiledRequest
+        from lavra_americana.comum.protocolos import indeferimento
+
+        filed = Filings(web_context.registry).by_protocol(protocol)
+        assert filed is not None
+        request = FiledRequest(
+            protocol=filed.protocol, processo=filed.processo, form=filed.form,
+            data=filed.data, cpf_cnpj=filed.cpf_cnpj, name=filed.name,
+            filed_on=filed.filed_at_local.date(), licence=None)
+        data = indeferimento(ActSource(request, None, None, filed.filed_at_local.date()))
+    else:
+        data = json.loads((web_context.config.pack_dir / "forms" / "decisao-indeferimento" /
+                           "exemplo.json").read_text(encoding="utf-8"))
+        data["processo"]["numero"] = protocol
+    return web_context.require_issuer().issue("decisao-indeferimento", data).record
+
+
+def _ciencia(client: TestClient, protocol: str, doc: str, act: int) -> Any:
+    token = csrf_of(client, "/acompanhar")
+    return client.post("/acompanhar/ciencia", data={
+        "csrf": token, "protocolo": protocol, "documento": doc, "ato": str(act)})
+
+
+def test_electronic_ciencia(client: TestClient, web_context: WebContext,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lei nº 9.784/1999, art. 26, § 3º: the applicant's click on «Tomar ciência e abrir o
+    documento» records the ciência once, at the injected instant; only for the act
+    addressed to that applicant; the period then shows on this page and /verificar."""
+    from lavra.recording import FactRecorder
+
+    protocol = _file(client)
+    own = _refusal(web_context, protocol, own=True)
+    other = _refusal(web_context, protocol, own=False)
+    moment = own.issued_at + timedelta(minutes=7)
+    monkeypatch.setattr(web_context, "now", lambda: moment)
+
+    shown = _track(client, protocol, CNPJ).text
+    assert f'id="ciencia-{own.id}"' in shown and f'id="ciencia-{other.id}"' not in shown
+    assert f"/verificar/{own.verification_code}/documento.pdf" not in shown  # no silent link
+    assert f"/verificar/{other.verification_code}/documento.pdf" in shown
+    assert "começam a correr os prazos" in shown
+
+    # Another party's act, and a wrong pair: refused, nothing recorded.
+    refused = _ciencia(client, protocol, CNPJ, other.id)
+    assert refused.status_code == 422 and "não é dirigido" in refused.text
+    assert _ciencia(client, protocol, OTHER_CPF, own.id).status_code == 404
+    registry = web_context.registry
+    assert registry.facts(other.id) == () and registry.facts(own.id) == ()
+
+    done = _ciencia(client, protocol, CNPJ, own.id)
+    assert done.status_code == 200, done.text[:800]
+    assert "registrada" in _text(done.text, "ciencia-registrada")
+    assert f'href="/verificar/{own.verification_code}/documento.pdf" id="abrir-documento"' \
+        in done.text
+    again = _ciencia(client, protocol, CNPJ, own.id)  # a second access changes nothing
+    assert again.status_code == 200 and "já consta" in again.text
+    facts = registry.facts(own.id)
+    assert len(facts) == 1
+    fact = facts[0]
+    assert (fact.kind, fact.means, fact.occurred_at, fact.recorded_at, fact.with_time) == (
+        "ciencia", "eletronico", moment, moment, True)
+    assert fact.reference == protocol and "requerente do protocolo" in fact.recorded_by
+
+    deadlines = FactRecorder(registry, web_context.engine.content).deadlines(own)
+    assert deadlines and deadlines[0].ciencia.on == fact.on
+    summary = deadlines[0].summary
+    assert summary.startswith(f"Ciência em {fact.on.strftime('%d/%m/%Y')}; prazo de recurso")
+    assert summary in _track(client, protocol, CNPJ).text
+    assert summary in client.get(f"/verificar/{own.verification_code}").text
