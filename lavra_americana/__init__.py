@@ -72,7 +72,8 @@
                                               the vehicle's plate);
                                               ``ciencia_eletronica`` (the ciência by
                                               electronic access, Lei nº 9.784/1999,
-                                              art. 26, § 3º)
+                                              art. 26, § 3º); ``recurso_online`` (the
+                                              recurso filed from the tracking page)
   ==========================================  ========================================
 
 The engine finds the pack by the entry point ``americana`` of the group
@@ -120,6 +121,7 @@ def pacote() -> ContentPack:
         periods,
         protocolos,
         recurso_estado,
+        recurso_online,
         requisitos,
         sources,
         validity,
@@ -197,7 +199,7 @@ def pacote() -> ContentPack:
         estado, estado_fretamento, estado_escolar, importacao, renovacao_requisitos, guards,
         recurso_estado, renovacao_janela, veiculo_terceiro, demonstracao, requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
-        ciencia_eletronica,
+        ciencia_eletronica, recurso_online,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -222,4 +224,5 @@ def pacote() -> ContentPack:
         filing_period=protocolos.prazo_complementacao,
         prefills=auto_placa.PREFILLS,
         addressee=ciencia_eletronica.destinatario,
+        appeals=recurso_online.RECURSOS,
     )

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from lavra.checking.computations import AmountQuery, Computation
     from lavra.demochains import DemoChain
     from lavra.filedacts import ActChoice
+    from lavra.filing import AppealQuery
     from lavra.registry.effects import EffectsOf
     from lavra.registry.importing import ImportSpec
     from lavra.registry.prefill import Prefill
@@ -142,6 +143,12 @@ class ContentPack:
     addressed to, when the pack admits that party's ciência by electronic access on the
     tracking page of a filed requerimento; None (the hook, or its answer): that act's
     ciência is recorded by staff only."""
+    appeals: Mapping[str, Callable[[AppealQuery], tuple[str, dict[str, Any]]]] = field(
+        default_factory=dict, repr=False)
+    """The recursos an applicant may file from the tracking page, by the citation of the
+    deadline (counted from the ciência) they are filed under: each builds the recurso's
+    form id and data from the appealed act (:class:`lavra.filing.AppealQuery`). A
+    deadline not listed: the recurso is filed on paper."""
 
     @property
     def stamp_font_path(self) -> Path | None:

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from webhelpers import REQ, csrf_of, example
+from webhelpers import REQ, blank_pdf, csrf_of, example, login
 
+from lavra.recording import FactRecorder
 from lavra.registry.filings import Filings, parse_protocol
 from lavra.web import WebContext
 
@@ -154,8 +156,6 @@ def test_electronic_ciencia(client: TestClient, web_context: WebContext,
     """Lei nº 9.784/1999, art. 26, § 3º: the applicant's click on «Tomar ciência e abrir o
     documento» records the ciência once, at the injected instant; only for the act
     addressed to that applicant; the period then shows on this page and /verificar."""
-    from lavra.recording import FactRecorder
-
     protocol = _file(client)
     own = _refusal(web_context, protocol, own=True)
     other = _refusal(web_context, protocol, own=False)
@@ -195,3 +195,69 @@ def test_electronic_ciencia(client: TestClient, web_context: WebContext,
     assert summary.startswith(f"Ciência em {fact.on.strftime('%d/%m/%Y')}; prazo de recurso")
     assert summary in _track(client, protocol, CNPJ).text
     assert summary in client.get(f"/verificar/{own.verification_code}").text
+
+
+def test_recurso_from_the_tracking_page(client: TestClient, web_context: WebContext,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fretamento art. 24: the recurso against the refusal, within the 15 days counted
+    from the ciência on record, gets its own PROT and receipt in the same processo and
+    reaches the inbox; out of the period, or against an act addressed to another,
+    nothing is filed."""
+    # Filings are limited per CPF/CNPJ in a process: this test's own count.
+    monkeypatch.setattr(web_context, "filing_throttle", type(web_context.filing_throttle)())
+    protocol = _file(client)
+    own = _refusal(web_context, protocol, own=True)
+    other = _refusal(web_context, protocol, own=False)
+    monkeypatch.setattr(web_context, "now", lambda: own.issued_at + timedelta(minutes=3))
+    assert _ciencia(client, protocol, CNPJ, own.id).status_code == 200
+    registry = web_context.registry
+    (deadline,) = [d for d in FactRecorder(registry, web_context.engine.content)
+                   .deadlines(own) if d.citation == "fretamento#art24"]
+    filings = Filings(registry)
+    original = filings.by_protocol(protocol)
+    assert original is not None
+
+    def appeal(act: int, **extra: Any) -> Any:
+        token = csrf_of(client, "/acompanhar")
+        fields = {"csrf": token, "protocolo": protocol, "documento": CNPJ, "ato": str(act),
+                  "razoes": "O cartão CNPJ foi apresentado; segue cópia.", "confirmo": "sim",
+                  "token": "recurso-" + "x" * 20, **extra}
+        return client.post("/acompanhar/recurso", data=fields, follow_redirects=False,
+                           files=[("anexo:/provas", ("cartao.pdf", blank_pdf(),
+                                                     "application/pdf"))])
+
+    def count() -> int:
+        return len(filings.acts(original))
+
+    before = count()
+    monkeypatch.setattr(web_context, "today", lambda: deadline.last_day + timedelta(days=1))
+    late = appeal(own.id)
+    assert late.status_code == 422 and "encerrou-se em " in late.text
+    assert deadline.last_day.strftime("%d/%m/%Y") in late.text
+    monkeypatch.setattr(web_context, "today", lambda: deadline.ciencia.on)
+    shown = _track(client, protocol, CNPJ).text
+    assert f'id="recurso-{own.id}"' in shown and f'id="recurso-{other.id}"' not in shown
+    wrong = appeal(other.id)
+    assert wrong.status_code == 422 and "não é dirigido" in wrong.text
+    assert count() == before  # nothing written
+
+    done = appeal(own.id)
+    assert done.status_code == 303, done.text[:800]
+    code = done.headers["location"].rsplit("/", 1)[-1]
+    receipt = registry.by_code(code)
+    assert receipt is not None
+    filed = filings.by_receipt(receipt.id)
+    assert filed is not None and filed.form == "recurso-fretamento"
+    assert filed.processo == original.processo and filed.protocol != protocol
+    assert filed.data["ato_recorrido"]["numero"] == own.printed
+    assert filed.data["instancia"] == "prefeito" and len(filed.attachments) == 1
+    pdf = client.get(f"/verificar/{code}/documento.pdf").content
+    text = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                                   check=True).stdout.decode().split())
+    assert filed.protocol in text and "cartao.pdf" in text and own.printed in text
+    again = appeal(own.id)  # the same page sent twice: the first protocol, no second
+    assert again.status_code == 303 and again.headers["location"].endswith(code)
+
+    login(client, "clara")
+    inbox = client.get("/equipe/protocolos").text
+    assert filed.protocol in inbox and web_context.form_title("recurso-fretamento") in inbox

@@ -42,6 +42,7 @@ is a ciência at all) is the pack's.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -50,10 +51,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 
 from lavra.errors import LavraError
 from lavra.filing import PROTOCOL_SERIES
-from lavra.recording import FactRecorder
+from lavra.recording import FactDeadline, FactRecorder
 from lavra.registry.facts import FactKind, Means
 from lavra.registry.filings import Filed, Filings, parse_protocol
 from lavra.registry.records import IssuedRecord, Status
@@ -89,6 +91,8 @@ class ActView:
     acknowledge: bool = False
     ciencia: str | None = None
     deadlines: tuple[str, ...] = ()
+    appeal_until: str | None = None
+    """The last day to file the recurso from this page, while it is open."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,50 @@ def _addressed_to(ctx: WebContext, record: IssuedRecord, filed: Filed) -> bool:
     return addressee(record.form, record.data) == filed.cpf_cnpj
 
 
+def appeal_terms(ctx: WebContext, record: IssuedRecord, filed: Filed,
+                 recorder: FactRecorder) -> FactDeadline:
+    """The deadline a recurso against ``record`` is filed under from the tracking page
+    (open on ``ctx.today()``); LavraError with the reason when none is: the act is not
+    addressed to the filer, admits no recurso, is appealed on paper only, has no
+    ciência on record yet, or its period has ended."""
+    printed = record.printed
+    if not _addressed_to(ctx, record, filed):
+        raise LavraError(f"{printed} não é dirigido ao requerente deste protocolo, ou não "
+                         "admite recurso por esta página. Nada foi protocolado.")
+    spec = ctx.engine.content.forms.get(record.form)
+    ack = None if spec is None else spec.acknowledgement
+    cited = _computed(record, "fundamento")
+    applying = [c for c in (ack.deadlines if ack is not None else ())
+                if not isinstance(cited, list) or c in cited]
+    online = [c for c in applying if c in ctx.engine.content.pack.appeals]
+    if not applying:
+        raise LavraError(f"Contra {printed} não cabe recurso. Nada foi protocolado.")
+    if not online:
+        raise LavraError(f"O recurso contra {printed} ainda não pode ser protocolado por "
+                         "esta página: protocole-o na Secretaria, no prazo indicado no "
+                         "ato. Nada foi protocolado.")
+    found = [d for d in recorder.deadlines(record) if d.citation in online]
+    if not found:
+        raise LavraError(f"O prazo do recurso contra {printed} corre da ciência: tome "
+                         "ciência do ato («Tomar ciência e abrir o documento») e então "
+                         "interponha o recurso. Nada foi protocolado.")
+    deadline = found[0]
+    if ctx.today() > deadline.last_day:
+        raise LavraError(f"O prazo do recurso contra {printed} encerrou-se em "
+                         f"{format_date(deadline.last_day)} ({deadline.reference}), contado "
+                         f"da ciência em {format_date(deadline.ciencia.on)}. Nada foi "
+                         "protocolado.")
+    return deadline
+
+
+def _open_appeal(ctx: WebContext, record: IssuedRecord, filed: Filed,
+                 recorder: FactRecorder) -> str | None:
+    try:
+        return format_date(appeal_terms(ctx, record, filed, recorder).last_day)
+    except LavraError:
+        return None
+
+
 def _view(ctx: WebContext, record: IssuedRecord, filed: Filed,
           recorder: FactRecorder) -> ActView:
     spec = ctx.engine.content.forms.get(record.form)
@@ -149,7 +197,8 @@ def _view(ctx: WebContext, record: IssuedRecord, filed: Filed,
         appeal=None if notice else _appeal(record),
         acknowledge=ciencia is None and _addressed_to(ctx, record, filed),
         ciencia=None if ciencia is None else ciencia.source,
-        deadlines=tuple(d.summary for d in recorder.deadlines(record)) if ciencia else ())
+        deadlines=tuple(d.summary for d in recorder.deadlines(record)) if ciencia else (),
+        appeal_until=_open_appeal(ctx, record, filed, recorder) if ciencia else None)
 
 
 def status_of(acts: Sequence[ActView]) -> str:
@@ -201,65 +250,78 @@ def acknowledge(ctx: WebContext, protocol: str, cpf_cnpj: str, act_id: int
     return refreshed, f"Ciência de {now.printed} registrada: {now.ciencia}."
 
 
-def _page(request: Request, values: Mapping[str, str], error: str | None,
+def tracking_page(request: Request, values: Mapping[str, str], error: str | None,
           found: Tracking | None, status: int = 200, notice: str | None = None,
           opened: int | None = None) -> Response:
+    ctx = context_of(request)
     return page(request, "acompanhar.html", {
         "valores": values, "erro": error, "acompanhamento": found,
         "ciencia_registrada": notice, "ato_aberto": opened,
+        "token": secrets.token_urlsafe(24),
+        "limite_arquivo": ctx.settings.max_attachment_bytes // (1024 * 1024),
+        "limite_total": ctx.settings.max_filing_bytes // (1024 * 1024),
     }, status)
 
 
 @router.get("/acompanhar")
 async def tracking_form(request: Request) -> Response:
-    return _page(request, {}, None, None)
+    return tracking_page(request, {}, None, None)
 
 
-async def _checked_pair(request: Request) -> tuple[dict[str, str], Response | None, str]:
+async def checked_pair(request: Request, files: int = 0
+                       ) -> tuple[dict[str, str], Response | None, str, FormData]:
     """The posted pair, and the page to answer at once (missing field, throttled)."""
     ctx = context_of(request)
-    posted = await read_form(request)
+    posted = await read_form(request, files=files)
     values = {key: " ".join(str(posted.get(key) or "").split())[:80]
               for key in ("protocolo", "documento", "ato")}
     missing = [what for key, what in (("protocolo", "o número de protocolo"),
                                       ("documento", "o CPF ou CNPJ do requerente"))
                if not values[key]]
     if missing:
-        return values, _page(request, values, f"Informe {' e '.join(missing)}.", None,
-                             422), ""
+        return values, tracking_page(request, values, f"Informe {' e '.join(missing)}.", None,
+                             422), "", posted
     address = request.client.host if request.client else "desconhecido"
     account = parse_protocol(values["protocolo"], PROTOCOL_SERIES) or values["protocolo"]
     wait = ctx.tracking_throttle.wait_seconds(account, address)
     if wait:
-        return values, _page(request, values, f"Muitas consultas sem resultado. Aguarde "
-                             f"{wait} segundos e tente de novo.", None, 429), account
-    return values, None, account
+        return values, tracking_page(request, values, f"Muitas consultas sem resultado. Aguarde "
+                             f"{wait} segundos e tente de novo.", None, 429), account, posted
+    return values, None, account, posted
 
 
-def _not_found(request: Request, values: Mapping[str, str], account: str) -> Response:
+def not_found(request: Request, values: Mapping[str, str], account: str) -> Response:
     address = request.client.host if request.client else "desconhecido"
     context_of(request).tracking_throttle.failed(account, address)
-    return _page(request, values, NOT_FOUND, None, 404)
+    return tracking_page(request, values, NOT_FOUND, None, 404)
+
+
+async def authenticated(request: Request, files: int = 0) -> tuple[
+        dict[str, str], Response | None, Tracking | None, FormData]:
+    """The posted pair's protocol (``Tracking``), or the page to answer instead (missing
+    field, throttled, unknown pair: counted as a failed look-up)."""
+    ctx = context_of(request)
+    values, answer, account, posted = await checked_pair(request, files)
+    if answer is not None:
+        return values, answer, None, posted
+    found = await run_in_threadpool(track, ctx, values["protocolo"], values["documento"])
+    if found is None:
+        return values, not_found(request, values, account), None, posted
+    ctx.tracking_throttle.succeeded(account)
+    return values, None, found, posted
 
 
 @router.post("/acompanhar")
 async def tracking_result(request: Request) -> Response:
-    ctx = context_of(request)
-    values, answer, account = await _checked_pair(request)
-    if answer is not None:
-        return answer
-    found = await run_in_threadpool(track, ctx, values["protocolo"], values["documento"])
-    if found is None:
-        return _not_found(request, values, account)
-    ctx.tracking_throttle.succeeded(account)
-    return _page(request, values, None, found)
+    values, answer, found, _ = await authenticated(request)
+    return answer or tracking_page(request, values, None, found)
 
 
 @router.post("/acompanhar/ciencia")
 async def tracking_ciencia(request: Request) -> Response:
     """"Tomar ciência e abrir o documento" (the module's doc)."""
     ctx = context_of(request)
-    values, answer, account = await _checked_pair(request)
+    values, answer, account, _ = await checked_pair(request)
     if answer is not None:
         return answer
     act_id = int(values["ato"]) if values["ato"].isdigit() else 0
@@ -269,9 +331,9 @@ async def tracking_ciencia(request: Request) -> Response:
     except LavraError as error:
         found = await run_in_threadpool(track, ctx, values["protocolo"],
                                         values["documento"])
-        return _page(request, values, error_message(error), found, 422)
+        return tracking_page(request, values, error_message(error), found, 422)
     if done is None:
-        return _not_found(request, values, account)
+        return not_found(request, values, account)
     ctx.tracking_throttle.succeeded(account)
     found, notice = done
-    return _page(request, values, None, found, notice=notice, opened=act_id)
+    return tracking_page(request, values, None, found, notice=notice, opened=act_id)
