@@ -220,7 +220,7 @@ def pacote() -> ContentPack:
                  indeferimento.FORM: estado.processo},
         imports=importacao.IMPORTS,
         demo_chains=demonstracao.DEMO_CHAINS,
-        filed_acts=protocolos.ATOS,
+        filed_acts={**protocolos.ATOS, **recurso_online.ATOS},
         filing_period=protocolos.prazo_complementacao,
         prefills=auto_placa.PREFILLS,
         addressee=ciencia_eletronica.destinatario,

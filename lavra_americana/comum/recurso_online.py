@@ -31,10 +31,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from lavra.filedacts import ActChoice, ActSource
 from lavra.filing import AppealQuery
 from lavra.inputs.formats import mask_cnpj, mask_cpf
 
-__all__ = ["IMPLEMENTED", "RECURSOS", "recurso_fretamento"]
+__all__ = ["ATOS", "IMPLEMENTED", "RECURSOS", "decisao_recurso_fretamento",
+           "recurso_fretamento"]
 
 IMPLEMENTED = ("fretamento#art24",)
 
@@ -62,3 +64,35 @@ def recurso_fretamento(query: AppealQuery) -> tuple[str, dict[str, Any]]:
 
 RECURSOS = {"fretamento#art24": recurso_fretamento}
 """The recursos filed online, by the citation of the deadline they are filed under."""
+
+
+def decisao_recurso_fretamento(source: ActSource) -> dict[str, Any]:
+    """«Preparar ato» of a recurso-fretamento filed online: the Prefeito's decision
+    (DEC-GP, art. 24), with the recurso, the recorrente and the act appealed carried
+    over; the result and its reasons are the staff's to write (Lei nº 9.784/1999, art.
+    50, V: the decision on a recurso is motivated)."""
+    request = source.request
+    data = request.data
+    ato = data.get("ato_recorrido", {}) if isinstance(data, dict) else {}
+    doc = request.cpf_cnpj
+    recorrente: dict[str, Any] = {"nome": request.name}
+    recorrente["cnpj" if len(doc) == 14 else "cpf"] = (
+        mask_cnpj(doc) if len(doc) == 14 else mask_cpf(doc))
+    appealed = {"especie": "decisao", "numero": ato.get("numero"), "data": ato.get("data")}
+    if ato.get("data_ciencia"):
+        appealed["data_ciencia"] = ato["data_ciencia"]
+    return {
+        "recurso": {"hipotese": "fretamento#art24", "numero_protocolo": request.protocol,
+                    "data_protocolo": request.filed_on.isoformat(),
+                    "razoes": data.get("razoes", "")},
+        "recorrente": recorrente,
+        "ato_recorrido": appealed,
+        "decisao": {"data": source.on.isoformat()},
+    }
+
+
+ATOS = {"recurso-fretamento": (
+    ActChoice("decisao-recurso-prefeito", "Decisão do Prefeito sobre o recurso (art. 24)",
+              decisao_recurso_fretamento, refusal=True),)}
+"""«Preparar ato» of the recursos filed online (the decision may deny the recurso, so it
+is prepared whatever the attachments' standing: ``refusal``)."""
