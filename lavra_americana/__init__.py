@@ -73,7 +73,11 @@
                                               amount``); ``citing``, ``computing`` and
                                               ``sources`` (what every computation reads);
                                               ``auto_placa`` (the autos started from
-                                              the vehicle's plate)
+                                              the vehicle's plate);
+                                              ``ciencia_eletronica`` (the ciência by
+                                              electronic access, Lei nº 9.784/1999,
+                                              art. 26, § 3º); ``recurso_online`` (the
+                                              recurso filed from the tracking page)
   ==========================================  ========================================
 
 The engine finds the pack by the entry point ``americana`` of the group
@@ -102,6 +106,7 @@ def pacote() -> ContentPack:
         amounts,
         auto_placa,
         checks,
+        ciencia_eletronica,
         ciencia_recorrido,
         citing,
         computing,
@@ -121,6 +126,7 @@ def pacote() -> ContentPack:
         protocolos,
         recurso_9784,
         recurso_estado,
+        recurso_online,
         requisitos,
         sources,
         validity,
@@ -199,6 +205,7 @@ def pacote() -> ContentPack:
         recurso_estado, recurso_9784, renovacao_janela, veiculo_terceiro, demonstracao,
         requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
+        ciencia_eletronica, recurso_online,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -219,7 +226,9 @@ def pacote() -> ContentPack:
                  indeferimento.FORM: estado.processo},
         imports=importacao.IMPORTS,
         demo_chains=demonstracao.DEMO_CHAINS,
-        filed_acts=protocolos.ATOS,
+        filed_acts={**protocolos.ATOS, **recurso_online.ATOS},
         filing_period=protocolos.prazo_complementacao,
         prefills=auto_placa.PREFILLS,
+        addressee=ciencia_eletronica.destinatario,
+        appeals=recurso_online.RECURSOS,
     )

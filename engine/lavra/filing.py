@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from jinja2.sandbox import SandboxedEnvironment
@@ -29,7 +29,8 @@ from lavra.registry.filings import Attachment, Filed, FilingInput, Filings
 from lavra.registry.records import LOCAL_TZ, Built, normalize_cpf_cnpj
 from lavra.signing.verification import new_code, qr_png, verification_url
 
-__all__ = ["PROTOCOL_ROLE", "PROTOCOL_SERIES", "RECEIPT_FORM", "FilingDesk", "mask_doc"]
+__all__ = ["PROTOCOL_ROLE", "PROTOCOL_SERIES", "RECEIPT_FORM", "AppealQuery", "FilingDesk",
+           "mask_doc"]
 
 #: lavra's own protocol series ("PROT nº 0001/2026"), numbered like the acts' series.
 PROTOCOL_SERIES = "PROT"
@@ -78,6 +79,26 @@ Arquivo: {{ a.name }} ({{ a.tipo }}), {{ a.tamanho }}<br>
 Confira a autenticidade em {{ url }}</p>
 <p>Documento selado eletronicamente pelo sistema de protocolo da {{ orgao }}.</p>
 </body></html>"""
+
+
+@dataclass(frozen=True)
+class AppealQuery:
+    """A recurso filed from the tracking page, as the pack's builder reads it
+    (:attr:`lavra.pack.ContentPack.appeals`): the appealed act (form, data, printed
+    number, day of issue, the ciência's day), the deadline it is filed under (its
+    citation and last day), who files it (the protocol's filer), the reasons, the day."""
+
+    act_form: str
+    act_data: Mapping[str, Any]
+    act_printed: str
+    act_issued_on: date
+    ciencia_on: date
+    citation: str
+    last_day: date
+    cpf_cnpj: str
+    name: str
+    reasons: str
+    on: date
 
 
 def mask_doc(doc: str) -> str:
@@ -171,9 +192,12 @@ class FilingDesk:
     def file(self, form_id: str, data: Mapping[str, Any], *, cpf_cnpj: str, name: str,
              attachments: Sequence[Attachment], item_titles: Mapping[str, str],
              licence: str | None = None, limits: Mapping[str, int] | None = None,
-             token: str | None = None, now: datetime | None = None
-             ) -> tuple[Filed, bytes | None]:
+             token: str | None = None, now: datetime | None = None,
+             processo: str | None = None) -> tuple[Filed, bytes | None]:
         """Protocol the requerimento; the filing and its sealed receipt's PDF.
+
+        ``processo``: the processo the filing joins (a recurso, that of the act it
+        appeals); None: the protocol opens its own.
 
         ``token``: the idempotency token of the page it was sent from; a second filing
         with it returns the first, and None for the PDF (nothing was sealed again).
@@ -195,7 +219,7 @@ class FilingDesk:
         entry = FilingInput(series=self.series, form=form_id, data=dict(data),
                             cpf_cnpj=cpf_cnpj, name=name, attachments=tuple(attachments),
                             pending=pending, licence=licence, token=token,
-                            **dict(limits or {}))
+                            processo=processo, **dict(limits or {}))
         code = new_code()
         files: dict[str, bytes] = {}
         titles = {field.pattern: field.title for field in engine.content.fields(form)

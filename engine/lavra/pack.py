@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from lavra.checking.computations import AmountQuery, Computation
     from lavra.demochains import DemoChain
     from lavra.filedacts import ActChoice
+    from lavra.filing import AppealQuery
     from lavra.registry.effects import EffectsOf
     from lavra.registry.importing import ImportSpec
     from lavra.registry.prefill import Prefill
@@ -136,6 +137,18 @@ class ContentPack:
     prefills: Mapping[str, Prefill] = field(default_factory=dict, repr=False)
     """The forms that start from a vehicle's plate, by form id: the licences they look
     at and how the licensing state fills them (:mod:`lavra.registry.prefill`)."""
+    addressee: Callable[[str, Mapping[str, Any]], str | None] | None = field(
+        default=None, repr=False)
+    """``addressee(form_id, data)``: the CPF or CNPJ (digits) of the party an act is
+    addressed to, when the pack admits that party's ciência by electronic access on the
+    tracking page of a filed requerimento; None (the hook, or its answer): that act's
+    ciência is recorded by staff only."""
+    appeals: Mapping[str, Callable[[AppealQuery], tuple[str, dict[str, Any]]]] = field(
+        default_factory=dict, repr=False)
+    """The recursos an applicant may file from the tracking page, by the citation of the
+    deadline (counted from the ciência) they are filed under: each builds the recurso's
+    form id and data from the appealed act (:class:`lavra.filing.AppealQuery`). A
+    deadline not listed: the recurso is filed on paper."""
 
     @property
     def stamp_font_path(self) -> Path | None:

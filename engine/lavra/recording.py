@@ -135,8 +135,11 @@ class FactRecorder:
         reference: str | None = None,
         note: str | None = None,
         now: datetime | None = None,
+        first_only: bool = False,
     ) -> Fact:
-        """Record a fact on the document's entry (refusals: the module's doc)."""
+        """Record a fact on the document's entry (refusals: the module's doc);
+        ``first_only``: a standing ciência is returned, not refused
+        (:meth:`lavra.registry.facts.RegistryFacts.record_fact`)."""
         if kind == FactKind.CIENCIA.value:
             own = self._own_ciencia(record)
             if own is not None:
@@ -148,7 +151,7 @@ class FactRecorder:
                 )
         return self.registry.record_fact(
             record.id, kind, on=on, by=by, means=means, amount=amount,
-            reference=reference, note=note, now=now,
+            reference=reference, note=note, now=now, first_only=first_only,
         )
 
     def revoke(self, fact_id: int, *, reason: str, by: str) -> Fact:

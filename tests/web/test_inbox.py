@@ -18,8 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from identities import set_vehicle
 from PIL import Image
-from pypdf import PdfWriter
-from webhelpers import ALV, PASSWORD, REQ, csrf_of, errors_in, example, login
+from webhelpers import ALV, PASSWORD, REQ, blank_pdf, csrf_of, errors_in, example, login
 
 from lavra.errors import InputError
 from lavra.filedacts import ActSource, FiledRequest
@@ -37,12 +36,7 @@ BASE = "/equipe/protocolos"
 ITEMS = ("/documentos/cartao_cnpj", "/documentos/inspecao_veicular")
 
 
-def _pdf() -> bytes:
-    writer = PdfWriter()
-    writer.add_blank_page(width=200, height=200)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+_pdf = blank_pdf
 
 
 def _png() -> bytes:

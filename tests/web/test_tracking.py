@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+from datetime import timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
-from webhelpers import REQ, csrf_of, example
+from webhelpers import REQ, blank_pdf, csrf_of, example, login
 
+from lavra.recording import FactRecorder
 from lavra.registry.filings import Filings, parse_protocol
 from lavra.web import WebContext
 
@@ -110,7 +114,7 @@ def test_status_of_the_processo() -> None:
     from lavra.web.pages_tracking import ActView, status_of
 
     def act(*, notice: bool, cancelled: bool = False) -> ActView:
-        return ActView(title="t", printed="X nº 0001/2026", issued_on="01/06/2026", code="c",
+        return ActView(id=1, title="t", printed="X nº 0001/2026", issued_on="01/06/2026", code="c",
                        cancelled=cancelled, has_pdf=True, notice=notice, last_day=None,
                        appeal=None)
 
@@ -118,3 +122,142 @@ def test_status_of_the_processo() -> None:
     assert status_of((act(notice=False, cancelled=True),)) == "recebido"
     assert status_of((act(notice=True),)) == "pendente"
     assert status_of((act(notice=True), act(notice=False))) == "decidido"
+
+
+def _refusal(web_context: WebContext, protocol: str, own: bool) -> Any:
+    """A refusal in the protocol's processo: of the filed request itself, as «Preparar
+    ato» builds it (addressed to the filer), or the example's (addressed to another)."""
+    if own:
+        from lavra.filedacts import ActSource, FiledRequest
+        from lavra_americana.comum.protocolos import indeferimento
+
+        filed = Filings(web_context.registry).by_protocol(protocol)
+        assert filed is not None
+        request = FiledRequest(
+            protocol=filed.protocol, processo=filed.processo, form=filed.form,
+            data=filed.data, cpf_cnpj=filed.cpf_cnpj, name=filed.name,
+            filed_on=filed.filed_at_local.date(), licence=None)
+        data = indeferimento(ActSource(request, None, None, filed.filed_at_local.date()))
+    else:
+        data = json.loads((web_context.config.pack_dir / "forms" / "decisao-indeferimento" /
+                           "exemplo.json").read_text(encoding="utf-8"))
+        data["processo"]["numero"] = protocol
+    return web_context.require_issuer().issue("decisao-indeferimento", data).record
+
+
+def _ciencia(client: TestClient, protocol: str, doc: str, act: int) -> Any:
+    token = csrf_of(client, "/acompanhar")
+    return client.post("/acompanhar/ciencia", data={
+        "csrf": token, "protocolo": protocol, "documento": doc, "ato": str(act)})
+
+
+def test_electronic_ciencia(client: TestClient, web_context: WebContext,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lei nº 9.784/1999, art. 26, § 3º: the applicant's click on «Tomar ciência e abrir o
+    documento» records the ciência once, at the injected instant; only for the act
+    addressed to that applicant; the period then shows on this page and /verificar."""
+    protocol = _file(client)
+    own = _refusal(web_context, protocol, own=True)
+    other = _refusal(web_context, protocol, own=False)
+    moment = own.issued_at + timedelta(minutes=7)
+    monkeypatch.setattr(web_context, "now", lambda: moment)
+
+    shown = _track(client, protocol, CNPJ).text
+    assert f'id="ciencia-{own.id}"' in shown and f'id="ciencia-{other.id}"' not in shown
+    assert f"/verificar/{own.verification_code}/documento.pdf" not in shown  # no silent link
+    assert f"/verificar/{other.verification_code}/documento.pdf" in shown
+    assert "começam a correr os prazos" in shown
+
+    # Another party's act, and a wrong pair: refused, nothing recorded.
+    refused = _ciencia(client, protocol, CNPJ, other.id)
+    assert refused.status_code == 422 and "não é dirigido" in refused.text
+    assert _ciencia(client, protocol, OTHER_CPF, own.id).status_code == 404
+    registry = web_context.registry
+    assert registry.facts(other.id) == () and registry.facts(own.id) == ()
+
+    done = _ciencia(client, protocol, CNPJ, own.id)
+    assert done.status_code == 200, done.text[:800]
+    assert "registrada" in _text(done.text, "ciencia-registrada")
+    assert f'href="/verificar/{own.verification_code}/documento.pdf" id="abrir-documento"' \
+        in done.text
+    again = _ciencia(client, protocol, CNPJ, own.id)  # a second access changes nothing
+    assert again.status_code == 200 and "já consta" in again.text
+    facts = registry.facts(own.id)
+    assert len(facts) == 1
+    fact = facts[0]
+    assert (fact.kind, fact.means, fact.occurred_at, fact.recorded_at, fact.with_time) == (
+        "ciencia", "eletronico", moment, moment, True)
+    assert fact.reference == protocol and "requerente do protocolo" in fact.recorded_by
+
+    deadlines = FactRecorder(registry, web_context.engine.content).deadlines(own)
+    assert deadlines and deadlines[0].ciencia.on == fact.on
+    summary = deadlines[0].summary
+    assert summary.startswith(f"Ciência em {fact.on.strftime('%d/%m/%Y')}; prazo de recurso")
+    assert summary in _track(client, protocol, CNPJ).text
+    assert summary in client.get(f"/verificar/{own.verification_code}").text
+
+
+def test_recurso_from_the_tracking_page(client: TestClient, web_context: WebContext,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fretamento art. 24: the recurso against the refusal, within the 15 days counted
+    from the ciência on record, gets its own PROT and receipt in the same processo and
+    reaches the inbox; out of the period, or against an act addressed to another,
+    nothing is filed."""
+    # Filings are limited per CPF/CNPJ in a process: this test's own count.
+    monkeypatch.setattr(web_context, "filing_throttle", type(web_context.filing_throttle)())
+    protocol = _file(client)
+    own = _refusal(web_context, protocol, own=True)
+    other = _refusal(web_context, protocol, own=False)
+    monkeypatch.setattr(web_context, "now", lambda: own.issued_at + timedelta(minutes=3))
+    assert _ciencia(client, protocol, CNPJ, own.id).status_code == 200
+    registry = web_context.registry
+    (deadline,) = [d for d in FactRecorder(registry, web_context.engine.content)
+                   .deadlines(own) if d.citation == "fretamento#art24"]
+    filings = Filings(registry)
+    original = filings.by_protocol(protocol)
+    assert original is not None
+
+    def appeal(act: int, **extra: Any) -> Any:
+        token = csrf_of(client, "/acompanhar")
+        fields = {"csrf": token, "protocolo": protocol, "documento": CNPJ, "ato": str(act),
+                  "razoes": "O cartão CNPJ foi apresentado; segue cópia.", "confirmo": "sim",
+                  "token": "recurso-" + "x" * 20, **extra}
+        return client.post("/acompanhar/recurso", data=fields, follow_redirects=False,
+                           files=[("anexo:/provas", ("cartao.pdf", blank_pdf(),
+                                                     "application/pdf"))])
+
+    def count() -> int:
+        return len(filings.acts(original))
+
+    before = count()
+    monkeypatch.setattr(web_context, "today", lambda: deadline.last_day + timedelta(days=1))
+    late = appeal(own.id)
+    assert late.status_code == 422 and "encerrou-se em " in late.text
+    assert deadline.last_day.strftime("%d/%m/%Y") in late.text
+    monkeypatch.setattr(web_context, "today", lambda: deadline.ciencia.on)
+    shown = _track(client, protocol, CNPJ).text
+    assert f'id="recurso-{own.id}"' in shown and f'id="recurso-{other.id}"' not in shown
+    wrong = appeal(other.id)
+    assert wrong.status_code == 422 and "não é dirigido" in wrong.text
+    assert count() == before  # nothing written
+
+    done = appeal(own.id)
+    assert done.status_code == 303, done.text[:800]
+    code = done.headers["location"].rsplit("/", 1)[-1]
+    receipt = registry.by_code(code)
+    assert receipt is not None
+    filed = filings.by_receipt(receipt.id)
+    assert filed is not None and filed.form == "recurso-fretamento"
+    assert filed.processo == original.processo and filed.protocol != protocol
+    assert filed.data["ato_recorrido"]["numero"] == own.printed
+    assert filed.data["instancia"] == "prefeito" and len(filed.attachments) == 1
+    pdf = client.get(f"/verificar/{code}/documento.pdf").content
+    text = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                                   check=True).stdout.decode().split())
+    assert filed.protocol in text and "cartao.pdf" in text and own.printed in text
+    again = appeal(own.id)  # the same page sent twice: the first protocol, no second
+    assert again.status_code == 303 and again.headers["location"].endswith(code)
+
+    login(client, "clara")
+    inbox = client.get("/equipe/protocolos").text
+    assert filed.protocol in inbox and web_context.form_title("recurso-fretamento") in inbox

@@ -102,3 +102,16 @@ def serving(app: Any, port: int) -> Iterator[None]:
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def blank_pdf() -> bytes:
+    """A one-page blank PDF: an attachment the filing sandbox accepts."""
+    import io
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=200, height=200)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

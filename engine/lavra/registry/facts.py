@@ -70,6 +70,9 @@ class Means(StrEnum):
     PERSONAL = "pessoal"
     AR = "ar"
     EDICT = "edital"
+    #: The party's own access to the act, authenticated, after a notice that opening it
+    #: counts as ciência (the tracking page of a filed requerimento; the pack's reading).
+    ELECTRONIC = "eletronico"
 
 
 FACT_KINDS = frozenset(kind.value for kind in FactKind)
@@ -85,6 +88,7 @@ MEANS_LABELS = {
     Means.PERSONAL.value: "pessoalmente",
     Means.AR.value: "por aviso de recebimento (AR)",
     Means.EDICT.value: "por edital ou publicação oficial",
+    Means.ELECTRONIC.value: "por acesso eletrônico pelo acompanhamento",
 }
 
 # Kinds of which a document has at most one standing record: the party learns of an
@@ -272,13 +276,16 @@ class RegistryFacts(RegistryQueries):
         reference: str | None = None,
         note: str | None = None,
         now: datetime | None = None,
+        first_only: bool = False,
     ) -> Fact:
         """Record that ``kind`` happened ``on`` (a date, or a date and time) for the document.
 
-        ``means`` is required for a ciência or notice (``pessoal``, ``ar``, ``edital``; an
-        edital needs the ``reference`` of its publication); ``amount`` for a payment.
-        ``now`` is the moment of recording (tests; default: now). Raises InputError
-        naming the field for every refusal of the module's doc.
+        ``means`` is required for a ciência or notice (``pessoal``, ``ar``, ``edital``,
+        ``eletronico``; an edital needs the ``reference`` of its publication); ``amount``
+        for a payment. ``now`` is the moment of recording (tests; default: now). With
+        ``first_only``, a ciência (or notice) already standing is returned unchanged
+        instead of refused: the first one counts (an access repeated, two at once).
+        Raises InputError naming the field for every refusal of the module's doc.
         """
         ident = check_ident(document_id)
         if kind not in FACT_KINDS:
@@ -328,6 +335,8 @@ class RegistryFacts(RegistryQueries):
                     fact for fact in _facts_of(self._events(session, ident))
                     if fact.kind == fact_kind.value and not fact.revoked
                 ]
+                if standing and first_only:
+                    return standing[0]
                 if standing:
                     first = standing[0]
                     raise InputError(

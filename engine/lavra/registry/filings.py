@@ -151,6 +151,9 @@ class FilingInput:
     pending: tuple[str, ...] = ()
     licence: str | None = None
     token: str | None = None
+    processo: str | None = None
+    """The number of a processo already open (a recurso joins the processo of the act it
+    appeals); None: the protocol opens its own, numbered after it."""
     max_attachment_bytes: int = 10 * 1024 * 1024
     max_total_bytes: int = 25 * 1024 * 1024
     max_attachments: int = 30
@@ -269,10 +272,7 @@ class Filings:
                 party = writer._upsert(PartyRow, PartyRow.doc, doc, {"doc": doc, "name": name})
                 if party.name is None:
                     party.name = name
-                numero = normalize_processo(printed)
-                processo = ProcessoRow(numero=numero)
-                session.add(processo)
-                session.flush()
+                processo = self._processo(session, entry.processo, printed)
                 session.add(ProcessoActRow(processo_id=processo.id, document_id=receipt.id))
                 licence_id = None
                 if licence_document is not None:
@@ -301,6 +301,22 @@ class Filings:
                 f"Não foi possível protocolar o requerimento: {conflict.what}. Nenhum número "
                 "de protocolo foi consumido; envie de novo.") from None
         return filed
+
+    @staticmethod
+    def _processo(session: Session, joined: str | None, printed: str) -> ProcessoRow:
+        """The processo the filing joins (it must exist), or a new one numbered after
+        the protocol."""
+        if joined is not None:
+            found = session.scalars(select(ProcessoRow).where(
+                ProcessoRow.numero == normalize_processo(joined))).one_or_none()
+            if found is None:
+                raise InputError(f"O processo {joined} não consta do registro.",
+                                 field="/processo")
+            return found
+        processo = ProcessoRow(numero=normalize_processo(printed))
+        session.add(processo)
+        session.flush()
+        return processo
 
     def by_protocol(self, protocol: str) -> Filed | None:
         with self.registry._read() as session:

@@ -36,6 +36,7 @@ from lavra.errors import (
 )
 from lavra.web import (
     api,
+    pages_appeal,
     pages_batch,
     pages_drafts,
     pages_facts,
@@ -407,6 +408,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(pages_filing.router)
     app.include_router(pages_tracking.router)
+    app.include_router(pages_appeal.router)
     app.include_router(pages_public.router)
     app.include_router(pages_staff.router)
     app.include_router(pages_drafts.router)

@@ -9,7 +9,7 @@ import secrets
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
@@ -188,6 +188,11 @@ class WebContext:
         """Today in America/Sao_Paulo: the date a licence's status is stated on (the
         tests replace it with a fixed date)."""
         return reading.today()
+
+    def now(self) -> datetime:
+        """The present instant (aware, UTC): when an applicant's electronic ciência is
+        recorded (the tests replace it with a fixed instant)."""
+        return datetime.now(UTC)
 
     # ----------------------------------------------------------------- engine
     @cached_property
