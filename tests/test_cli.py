@@ -6,6 +6,7 @@ import io
 import json
 import re
 import sqlite3
+import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -143,7 +144,13 @@ def test_demo_issues_and_verifies_every_form(runner: CliRunner, tmp_path: Path) 
     assert issued
     fields = PdfReader(issued[0]).get_fields() or {}
     assert [f.get("/FT") for f in fields.values()] == ["/Sig"]
-    assert (demo / f"{REQ}-preenchivel.pdf").exists()
+    # The alvará cites the protocol of the requerimento filed online as its processo.
+    text = subprocess.run(["pdftotext", str(issued[0]), "-"], capture_output=True,
+                          check=True, text=True).stdout
+    assert re.search(r"processo\s+PROT\s+nº\s+\d{4}/\d{4}", text), text
+    # A requerimento a chain files shows as its receipt; the others are prefilled.
+    assert (demo / "requerimento-renovacao-alvara-fretamento-preenchivel.pdf").exists()
+    assert not (demo / f"{REQ}-preenchivel.pdf").exists()
     assert (demo / "dados" / "registro.sqlite3").exists()
     assert (demo / "dados" / "pki" / "raiz.pem").exists()
     assert_demo_tells_real_histories(demo, result.output)
@@ -160,11 +167,13 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
     in order, weeks apart; the cassação shows in verify."""
     from lavra.checking.content import Content
     from lavra.config import load_config
+    from lavra.demochains import DemoStep
+    from lavra.filing import PROTOCOL_SERIES
     from lavra_americana.comum.demonstracao import DEMO_CHAINS
 
     content = Content(load_config().pack_dir)
-    series = sorted({f.series for f in content.forms.values() if f.series}, key=len,
-                    reverse=True)
+    series = sorted({f.series for f in content.forms.values() if f.series}
+                    | {PROTOCOL_SERIES}, key=len, reverse=True)
     cited = re.compile(r"(?<![A-Z-])(" + "|".join(map(re.escape, series))
                        + r")\s+(?:nº\s*)?(\d{4})/(\d{4})")
     with sqlite3.connect(demo / "dados" / "registro.sqlite3") as db:
@@ -178,6 +187,11 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
         facts = db.execute(
             "select document_id, kind, occurred_at, at from events where kind = 'ciencia'"
         ).fetchall()
+        # Each act that decides a filed requerimento is in the processo its protocol opened.
+        in_processo = set(db.execute(
+            "select f.protocol, d.idempotency_key from filings f "
+            "join processo_acts a on a.processo_id = f.processo_id "
+            "join documents d on d.id = a.document_id"))
     issued = {(s, n, y): _utc(at) for _, s, n, y, _, at, _ in rows}
     assert len(imported) == 1  # the alvará of five years ago the renewal notice cites
     issued.update(imported)
@@ -189,17 +203,33 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
             assert key in issued, f"{s} {n}/{y} cita {found[0]}, que a demonstração não emitiu"
             assert issued[key] <= _utc(at), f"{s} {n}/{y} cita {found[0]}"
     by_key = {key: _utc(at) for *_, at, key in rows if key}
+
+    def key_of(chain: str, step: DemoStep) -> str:
+        if step.filing is not None:  # the receipt of a filed requerimento
+            return f"protocolo:demonstracao-{chain}-{step.name}"
+        return f"demo:{chain}:{step.name}"
+
     for chain in DEMO_CHAINS:
         signed = [step for step in chain.steps if step.imported is None]
-        first = f"demo:{chain.name}:{signed[0].name}"
-        if first not in by_key:
-            # A chain may start in a year whose UFESP the pack does not hold yet (the
+        issued_steps = [step for step in signed if key_of(chain.name, step) in by_key]
+        if len(issued_steps) < len(signed):
+            # A chain may run into a year whose UFESP the pack does not hold yet (the
             # 2028-02-29 clock of CI starts the school chain in 2027; escolar art. 16: no
-            # fee, no alvará): the demo says so and issues none of the chain. That is
-            # the only reason a chain may be left out.
+            # fee, no guia, no alvará): the demo says so and stops the chain there. That
+            # is the only reason a chain may stop.
+            assert issued_steps == signed[:len(issued_steps)], chain.name
             assert "Não há valor da UFESP para o exercício" in output, chain.name
             continue
-        moments = [by_key[f"demo:{chain.name}:{step.name}"] for step in signed]
+        moments = [by_key[key_of(chain.name, step)] for step in signed]
+        printed = {key: f"{s} nº {n:04d}/{y}" for _, s, n, y, _, _, key in rows if key}
+        for step in signed:
+            for item in step.fills:
+                for filed in (f for f in signed if f.filing is not None):
+                    if (item.pointer in ("/processo", "/processo/numero",
+                                         "/protocolo_requerimento")
+                            and f"{{{filed.name}." in str(item.template)):
+                        protocol = printed[key_of(chain.name, filed)]
+                        assert (protocol, key_of(chain.name, step)) in in_processo, step.name
         assert moments == sorted(moments) and len(set(moments)) == len(moments)
         assert moments[-1] - moments[0] >= timedelta(days=signed[-1].day - signed[0].day)
     ids = {key: ident for ident, *_, key in rows if key}
@@ -208,6 +238,11 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
     assert _utc(ciencia[2]) < by_key["demo:fretamento:cassacao"]
     assert re.search(r"situação da licença: cassado em \d\d/\d\d/\d{4} pelo CAS-FRET nº "
                      r"0001/\d{4}", output)
+    receipts = sorted(demo.glob("comprovante-protocolo-*.pdf"))
+    assert len(receipts) == sum(1 for *_, key in rows if key and key.startswith("protocolo:"))
+    if "demo:escolar:substituicao" in by_key:
+        # The change of vehicle (escolar art. 17, § 1º) shows in the alvará's situation.
+        assert "veículo substituído pelo de placa NOV4D56" in output
 
 
 def test_help_and_usage_errors_are_in_portuguese(runner: CliRunner) -> None:

@@ -18,6 +18,11 @@ sign it, but imports it as ``lavra cadastro importar`` would (one row of the pac
 import kinds, dated by the step), so that a later step cites an act the registry holds
 (a renewal notice cites an alvará issued five years before, which the demo's clock
 does not sign).
+
+A step may also be an applicant's requerimento filed online (:class:`Filing`), as the
+public page files it (``lavra.filing``): a protocol number in lavra's own series, the
+sealed receipt, the processo the protocol opens. The acts that decide it cite that
+protocol as their processo (``"{pedido.impresso}"``), which the registry holds.
 """
 
 from __future__ import annotations
@@ -48,6 +53,15 @@ class Imported:
 
 
 @dataclass(frozen=True)
+class Filing:
+    """The step's requerimento (``form``) is filed online, not signed: ``cpf_cnpj`` and
+    ``name`` are the JSON Pointers of the filer in the request's data (who files it)."""
+
+    cpf_cnpj: str
+    name: str
+
+
+@dataclass(frozen=True)
 class DemoStep:
     """One act of a chain.
 
@@ -60,6 +74,8 @@ class DemoStep:
     licence it granted. ``months``: the months (1–12) the act may fall in, when the law
     allows it only then (empty: any month). ``imported``: the act is from before lavra
     and is imported, not signed (:class:`Imported`; ``form`` is the act's form).
+    ``filing``: the step is the applicant's requerimento ``form``, filed online
+    (:class:`Filing`); its facts are the protocol's (``numero``: ``PROT 0001/2026``).
     """
 
     name: str
@@ -71,6 +87,7 @@ class DemoStep:
     verify: bool = False
     months: tuple[int, ...] = ()
     imported: Imported | None = None
+    filing: Filing | None = None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 
-from lavra.demochains import DemoChain, DemoStep, Fill, Imported
+from lavra.demochains import DemoChain, DemoStep, Filing, Fill, Imported
 from lavra_americana.comum.periods import term_end
 
 IMPLEMENTED: tuple[str, ...] = ()
@@ -20,44 +20,140 @@ IMPLEMENTED: tuple[str, ...] = ()
 
 _ALVARA_ESC = Fill("/alvara", {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"})
 
+_PROCESSO = Fill("/processo/numero", "{pedido.impresso}")
+"""O processo de cada ato que decide um pedido é o protocolo do requerimento, que o
+registro guarda (o protocolo abre o processo), nunca um número digitado."""
+
+_VEICULO_NOVO = {"placa": "NOV4D56", "renavam": "35333304201",
+                 "marca_modelo": "Volare W9 Escolar"}
+"""O veículo substituto do exemplo do termo de substituição (e do requerimento de troca)."""
+
+_VEICULO_ANTIGO = Fill("/veiculo_substituido", {
+    "placa": "EXE1A23", "renavam": "84868913830", "marca_modelo": "Volare V8L Escolar",
+    "ano_fabricacao": 2021})
+"""O veículo do alvará, como o alvará o registrou."""
+
+_ENFERMIDADE = (
+    Fill("/impedimento", {"motivo": "enfermidade", "data": "{recurso.data}",
+                          "incapacidade_superior_seis_meses": True}),
+    Fill("/documentos_cedente/laudo_medico",
+         {"apresentado": True, "data_emissao": "{recurso.data}"}),
+)
+"""Transferência antes dos 2 anos de exercício só pela ressalva do art. 15, I
+(``transporte-escolar#art15_inc1``): enfermidade do titular, com laudo, anteriores ao
+pedido de transferência."""
+
+_RAZOES_ESC = ("No horário da autuação o condutor retornava de atendimento médico e ainda "
+               "não havia assumido o serviço; o embarque foi feito pelo condutor auxiliar, "
+               "devidamente trajado, como mostram as declarações anexas.")
+"""As razões do recurso contra o auto escolar, como protocolado e como a decisão as cita."""
+
+_RAZOES_FRET = ("A recorrente alega que o selo “F” estava afixado no para-brisa traseiro, "
+                "encoberto por película, e junta fotografias do veículo.")
+"""As razões do recurso contra o terceiro auto de fretamento, como protocolado e citado."""
+
 ESCOLAR = DemoChain(
     name="escolar",
-    title="transporte escolar: alvará, selo, auto, revalidação e transferência",
+    title="transporte escolar: requerimento, taxa, alvará, selo, auto, troca de veículo, "
+          "revalidação e transferência",
     steps=(
-        DemoStep("alvara", "alvara-transporte-escolar", 0, verify=True),
+        # O requerimento do classificado (``transporte-escolar#art7``), protocolado online:
+        # o protocolo abre o processo que o alvará e a guia citam.
+        DemoStep("pedido", "requerimento-inscricao-escolar", 0,
+                 filing=Filing("/candidato/cpf", "/candidato/nome")),
+        # A taxa de expedição (``transporte-escolar#art3_par1``, ``transporte-escolar#art16``):
+        # a guia é emitida no processo, e o alvará cita o seu pagamento.
+        DemoStep("guia", "guia-recolhimento-taxa-escolar", 0, (
+            _PROCESSO, Fill("/taxa", "expedicao"),
+        ), hour="17:30"),
+        DemoStep("alvara", "alvara-transporte-escolar", 6, (
+            _PROCESSO,
+            Fill("/processo/data_requerimento", "{pedido.data}"),
+            Fill("/processo/comprovante_taxa", "{guia.impresso}"),
+        ), verify=True),
         # O selo de identificação acompanha o alvará (escolar art. 3º, § 2º;
         # ``transporte-escolar#art3_par2``), expedido com ele.
-        DemoStep("selo", "selo-identificacao", 0, (_ALVARA_ESC,), hour="17:30"),
+        DemoStep("selo", "selo-identificacao", 6, (_ALVARA_ESC,), hour="17:30"),
         # A revalidação é semestral, em maio e novembro (escolar art. 13, § 6º,
         # ``transporte-escolar#art13_par6``): a cadeia termina
         # num desses meses (``months``).
-        DemoStep("auxiliar", "alvara-condutor-auxiliar", 6, (
+        DemoStep("auxiliar", "alvara-condutor-auxiliar", 12, (
             Fill("/alvara_titular",
                  {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"}),
         )),
-        DemoStep("auto", "auto-infracao-escolar", 25, (
+        DemoStep("auto", "auto-infracao-escolar", 31, (
             Fill("/condutor/alvara", "{alvara.numero}"),
         )),
-        # O auto é lavrado com o condutor presente: a ciência consta do próprio auto.
-        DemoStep("recurso", "decisao-recurso-prefeito", 46, (
+        # O auto é lavrado com o condutor presente: a ciência consta do próprio auto. O
+        # recurso, em única instância ao Prefeito (``transporte-escolar#art25``), é
+        # protocolado online, e a decisão cita o seu protocolo.
+        DemoStep("recurso_pedido", "recurso-transporte-escolar", 40, (
+            Fill("/recorrente/alvara", "{alvara.impresso}"),
+            Fill("/auto/numero", "{auto.impresso}"), Fill("/auto/data_infracao", "{auto.data}"),
+            Fill("/ciencia", {"no_auto": True, "data": "{auto.data}"}),
+            Fill("/razoes", _RAZOES_ESC),
+        ), filing=Filing("/recorrente/cpf", "/recorrente/nome")),
+        DemoStep("recurso", "decisao-recurso-prefeito", 52, (
             Fill("/ato_recorrido/numero", "{auto.numero}"),
             Fill("/ato_recorrido/data", "{auto.data}"),
             Fill("/ato_recorrido/data_ciencia", "{auto.data}"),
+            Fill("/recurso/numero_protocolo", "{recurso_pedido.impresso}"),
+            Fill("/recurso/data_protocolo", "{recurso_pedido.data}"),
+            Fill("/recurso/razoes", _RAZOES_ESC),
+            Fill("/decisao/resultado", "nao_provido"),
+            Fill("/decisao/fundamentacao",
+                 "As declarações juntadas não afastam o que o agente constatou: o titular "
+                 "estava em serviço, no embarque de estudantes, em trajes vedados pelo "
+                 "art. 21, V. Primeira infração a esse dever, a sanção é a advertência por "
+                 "escrito (art. 23, I), que o auto aplicou."),
             Fill("/decisao/determinacoes",
-                 "Converte-se a multa do Auto de Infração {auto.impresso} em advertência por "
-                 "escrito, cancelando-se a cobrança."),
+                 "Mantém-se o Auto de Infração {auto.impresso} e a advertência por escrito "
+                 "nele aplicada."),
         )),
-        DemoStep("revalidacao", "termo-revalidacao-semestral", 60, (_ALVARA_ESC,),
-                 months=(5, 11)),
-        DemoStep("renovacao", "notificacao-pendencias-renovacao", 60, (_ALVARA_ESC,),
-                 hour="17:30"),
+        # A troca de veículo (``transporte-escolar#art17_par1``): o requerimento protocolado,
+        # o termo que modifica o alvará (``transporte-escolar#art3``) e o novo selo, que
+        # identifica o veículo (``transporte-escolar#art13_par4``); o art. 16 não fixa
+        # taxa para a troca, e a demonstração não emite guia para ela.
+        DemoStep("troca", "requerimento-troca-veiculo-escolar", 56, (
+            Fill("/alvara/numero", "{alvara.numero}"), _VEICULO_ANTIGO,
+        ), filing=Filing("/requerente/cpf", "/requerente/nome")),
+        # O pedido de transferência (``transporte-escolar#art15``), protocolado online, e
+        # a guia da taxa de transferência (``transporte-escolar#art16_inc3``) no seu
+        # processo; o termo de transferência cita os dois.
+        DemoStep("pedido_transferencia", "requerimento-transferencia-licenca", 56, (
+            Fill("/licenca", {"numero": "{alvara.numero}", "expedida_em": "{alvara.data}",
+                              "valido_ate": "{alvara.valido_ate}"}),
+            Fill("/documentos_cedente/copia_alvara/numero", "{alvara.numero}"),
+            Fill("/documentos_cedente/copia_alvara/data_emissao", "{alvara.data}"),
+            *_ENFERMIDADE,
+        ), hour="17:30", filing=Filing("/cedente/cpf", "/cedente/nome")),
+        DemoStep("guia_transferencia", "guia-recolhimento-taxa-escolar", 57, (
+            Fill("/processo/numero", "{pedido_transferencia.impresso}"),
+            Fill("/taxa", "transferencia"), Fill("/alvara/numero", "{alvara.numero}"),
+        )),
+        DemoStep("substituicao", "termo-substituicao-veiculo-escolar", 59, (
+            Fill("/alvara/numero", "{alvara.numero}"), _VEICULO_ANTIGO,
+            Fill("/protocolo_requerimento", "{troca.numero}"),
+            Fill("/data_requerimento", "{troca.data}"),
+        ), verify=True),
+        DemoStep("selo_novo", "selo-identificacao", 59, (
+            _ALVARA_ESC, Fill("/veiculo", _VEICULO_NOVO),
+        ), hour="17:30"),
+        DemoStep("revalidacao", "termo-revalidacao-semestral", 66, (
+            _ALVARA_ESC, Fill("/veiculo/placa", _VEICULO_NOVO["placa"]),
+            Fill("/veiculo/renavam", _VEICULO_NOVO["renavam"]),
+            Fill("/veiculo/marca_modelo", _VEICULO_NOVO["marca_modelo"]),
+        ), months=(5, 11)),
+        DemoStep("renovacao", "notificacao-pendencias-renovacao", 66, (
+            _ALVARA_ESC, Fill("/veiculo/placa", _VEICULO_NOVO["placa"]),
+        ), hour="17:30"),
         # Transferência antes dos 2 anos de exercício só pela ressalva do art. 15, I
         # (``transporte-escolar#art15_inc1``): enfermidade do titular, com laudo.
-        DemoStep("transferencia", "termo-transferencia-licenca", 61, (
-            Fill("/impedimento", {"motivo": "enfermidade", "data": "{revalidacao.data}",
-                                  "incapacidade_superior_seis_meses": True}),
-            Fill("/documentos_cedente/laudo_medico",
-                 {"apresentado": True, "data_emissao": "{revalidacao.data}"}),
+        DemoStep("transferencia", "termo-transferencia-licenca", 67, (
+            *_ENFERMIDADE,
+            Fill("/processo", {"numero": "{pedido_transferencia.impresso}",
+                               "data_requerimento": "{pedido_transferencia.data}"}),
+            Fill("/taxa/comprovante", "{guia_transferencia.impresso}"),
             Fill("/licenca/numero", "{alvara.numero}"),
             Fill("/licenca/expedida_em", "{alvara.data}"),
             Fill("/licenca/valido_ate", "{alvara.valido_ate}"),
@@ -72,13 +168,19 @@ _AUTO_ALVARA = Fill("/veiculo/alvara", "{alvara.numero}")
 
 FRETAMENTO = DemoChain(
     name="fretamento",
-    title="fretamento: registro, alvará, autos, defesa e cassação",
+    title="fretamento: registro, requerimento, alvará, autos, defesa e cassação",
     steps=(
         # Só opera a empresa registrada na SETRANSV (``fretamento#art2_par1``): o alvará lê
         # o registro que a certidão criou, e não um registro atestado por servidor.
         DemoStep("registro", "certidao-registro-fretamento", 0, hour="16:30"),
-        DemoStep("alvara", "alvara-fretamento", 0, (
+        # O requerimento do alvará (``fretamento#art7``), protocolado online: o protocolo
+        # abre o processo que o alvará cita; a conferência do servidor (art. 7º) consta
+        # do alvará, dois dias depois.
+        DemoStep("pedido", "requerimento-alvara-fretamento", 1,
+                 filing=Filing("/requerente/cnpj", "/requerente/razao_social")),
+        DemoStep("alvara", "alvara-fretamento", 3, (
             Fill("/empresa/registro_setransv", {"numero": "{registro.impresso}"}),
+            _PROCESSO, Fill("/processo/data_requerimento", "{pedido.data}"),
         ), verify=True),
         DemoStep("auto1", "auto-infracao-fretamento", 10, (_AUTO_ALVARA,)),
         # A guia das multas do primeiro auto ao Fundo Municipal de Trânsito
@@ -94,7 +196,16 @@ FRETAMENTO = DemoChain(
             Fill("/auto/data", "{auto3.data}"),
             Fill("/veiculo/alvara", "{alvara.numero}"),
         ), hour="17:30"),
+        # O recurso ao Secretário (``fretamento#art23``), protocolado online.
+        DemoStep("recurso_pedido", "recurso-fretamento", 48, (
+            Fill("/ato_recorrido", {"numero": "{auto3.impresso}", "data": "{auto3.data}"}),
+            Fill("/razoes", _RAZOES_FRET),
+            Fill("/provas", ["Fotografias do veículo"]),
+        ), filing=Filing("/recorrente/cnpj", "/recorrente/razao_social")),
         DemoStep("recurso", "decisao-recurso-secretario", 58, (
+            Fill("/recurso/numero_protocolo", "{recurso_pedido.impresso}"),
+            Fill("/recurso/data_protocolo", "{recurso_pedido.data}"),
+            Fill("/recurso/razoes", _RAZOES_FRET),
             Fill("/ato_recorrido/numero", "{auto3.numero}"),
             Fill("/ato_recorrido/data", "{auto3.data}"),
             Fill("/ato_recorrido/data_ciencia", "{auto3.data}"),

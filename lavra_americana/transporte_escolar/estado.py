@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from lavra.filing import PROTOCOL_SERIES
 from lavra.registry.effects import (
     Act,
     Bar,
@@ -36,11 +37,13 @@ from lavra.registry.effects import (
     EffectsOf,
     Grant,
     Identify,
+    InProcesso,
     LicenceStatus,
     Revalidate,
     SetStatus,
     Transfer,
 )
+from lavra.registry.filings import parse_protocol
 from lavra_americana.comum.estado import (
     basis,
     date_at,
@@ -161,12 +164,27 @@ def troca_veiculo(act: Act) -> Sequence[Effect]:
     number = text_at(act.data, "/alvara/numero")
     new = vehicle_at(act.data, "/veiculo_novo")
     old = vehicle_at(act.data, "/veiculo_substituido")
-    effects: list[Effect] = [*processo(act), Identify(vehicles=() if old is None else (old,))]
+    # The termo decides the requerimento whose protocol it cites: it joins the processo
+    # that protocol opened (a protocol of lavra's series, in any written form, is read as
+    # the receipt prints it; another number is a processo of its own).
+    protocolo = text_at(act.data, "/protocolo_requerimento")
+    if protocolo is not None:
+        protocolo = parse_protocol(protocolo, PROTOCOL_SERIES) or protocolo
+    effects: list[Effect] = [*processo(act)]
+    if protocolo is not None:
+        effects.append(InProcesso(protocolo))
+    effects.append(Identify(vehicles=() if old is None else (old,)))
     if number is not None and new is not None:
         effects.append(ChangeVehicle(
             number, new, "transporte-escolar#art17_par1",
             basis=basis("transporte-escolar#art3", "transporte-escolar#art17_par1")))
     return effects
+
+
+def guia_taxa(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art16: the guia belongs to the processo whose act the fee is for
+    (the applicant following that protocol sees it)."""
+    return [*processo(act)]
 
 
 def auto(act: Act) -> Sequence[Effect]:
@@ -191,4 +209,5 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "termo-revalidacao-semestral": revalidacao,
     "termo-substituicao-veiculo-escolar": troca_veiculo,
     "auto-infracao-escolar": auto,
+    "guia-recolhimento-taxa-escolar": guia_taxa,
 }

@@ -60,9 +60,9 @@ ALVARA_FORM = "alvara-transporte-escolar"
 ISSUED_ON = "/guia/data_emissao"
 ALVARA = "/alvara/numero"
 FEES: Mapping[str, tuple[str, str]] = {
-    "expedicao": (f"{LAW}#art16_inc1", "a expedição do primeiro alvará"),
-    "renovacao": (f"{LAW}#art16_inc2", "a renovação anual do alvará"),
-    "transferencia": (f"{LAW}#art16_inc3", "a transferência da licença"),
+    "expedicao": (f"{LAW}#art16_inc1", "pela expedição do primeiro alvará"),
+    "renovacao": (f"{LAW}#art16_inc2", "pela renovação anual do alvará"),
+    "transferencia": (f"{LAW}#art16_inc3", "pela transferência da licença"),
 }
 
 IMPLEMENTED: tuple[str, ...] = (FUND,)

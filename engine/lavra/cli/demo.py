@@ -2,7 +2,8 @@
 
 First the pack's case histories (``ContentPack.demo_chains``) are issued in order on the
 demo's own clock (:mod:`lavra.cli.demo_chains`); the forms they cover are not issued
-again below.
+again below (a requerimento a chain files online is shown by its comprovante de
+protocolo, not drafted and prefilled again).
 
 Runs in its own folder: a development PKI (no legal validity) and a SQLite registry
 are created there, each issuable form is issued and verified, each requerimento is
@@ -161,6 +162,11 @@ def _chain_row(folder: Path, act: ChainAct) -> DemoRow:
     if act.imported:
         return DemoRow(act.step.form, f"importado, ato anterior ao lavra ({story})",
                        record.printed, ())
+    if act.filed:
+        # The sealed receipt of the filed requerimento (comprovante de protocolo).
+        path = _write(folder / f"comprovante-protocolo-{record.formatted.replace('/', '-')}.pdf",
+                      act.result.pdf)
+        return DemoRow(act.step.form, f"protocolado online ({story})", record.printed, (path,))
     stem = f"{act.step.form}-{record.formatted.replace('/', '-')}"
     files = [_write(folder / f"{stem}.pdf", act.result.pdf)]
     if act.result.docx is not None:
@@ -193,6 +199,7 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
     clock = DemoClock(datetime.now(TIMEZONE))
     issuer = Issuer(engine, open_registry(database_url(config.data_dir)), config, clock=clock)
     rows: list[DemoRow] = []
+    # A requerimento a chain files is shown by its receipt, and not drafted again below.
     in_chains = {step.form for chain in chains for step in chain.steps}
     try:
         for chain in chains:

@@ -17,11 +17,14 @@ from string import Formatter
 from typing import Any
 
 from lavra.checking.content import Content
-from lavra.demochains import DemoChain, DemoStep, Imported, StepFacts
+from lavra.demochains import DemoChain, DemoStep, Filing, Imported, StepFacts
 from lavra.errors import ContentPackError, LavraError
+from lavra.filing import FilingDesk
 from lavra.inputs import pointers
+from lavra.inputs.pointers import escape
 from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import IncompleteError, Issuer
+from lavra.registry.filings import Attachment
 from lavra.registry.importing import PlannedAct
 from lavra.registry.records import IssuedRecord
 
@@ -62,6 +65,7 @@ class ChainAct:
     verified: bool | None = None
     situation: str | None = None
     imported: bool = False
+    filed: bool = False
 
 
 def chain_start(chain: DemoChain, today: date) -> date:
@@ -154,6 +158,95 @@ def _import(issuer: Issuer, chain: DemoChain, step: DemoStep, imported: Imported
     return Issued(record, b"", None)
 
 
+def sample_pdf(lines: tuple[str, ...]) -> bytes:
+    """A one-page PDF with ``lines`` of text (Latin-1): the demo's stand-in for a scanned
+    document, a few hundred bytes, written directly (no renderer)."""
+    def text(line: str) -> str:
+        raw = line.encode("latin-1", "replace").decode("latin-1")
+        return raw.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+    body = "BT /F1 12 Tf 56 780 Td 16 TL " + " ".join(f"({text(line)}) '" for line in lines)
+    stream = (body + " ET").encode("latin-1")
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, content in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + content + b"\nendobj\n"
+    start = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, start)
+    return bytes(out)
+
+
+def _attachments(data: Mapping[str, Any], titles: Mapping[str, str]
+                 ) -> tuple[tuple[Attachment, ...], dict[str, str]]:
+    """A stand-in file for each document the request's data say presented (an object
+    ``{"apresentado": true, …}`` under a top-level ``documentos…`` group), named by the
+    item's title: what an applicant would attach when filing."""
+    found: list[Attachment] = []
+    names: dict[str, str] = {}
+    for group, documents in data.items():
+        if not str(group).startswith("documentos") or not isinstance(documents, Mapping):
+            continue
+        for name, document in documents.items():
+            if not isinstance(document, Mapping) or document.get("apresentado") is not True:
+                continue
+            item = f"/{escape(str(group))}/{escape(str(name))}"
+            title = titles.get(item, str(name).replace("_", " "))
+            names[item] = title
+            found.append(Attachment(item, f"{name}.pdf", sample_pdf(
+                ("Documento de demonstração do lavra (sem validade)", title))))
+    return tuple(found), names
+
+
+def _file(issuer: Issuer, chain: DemoChain, step: DemoStep, filing: Filing,
+          data: Mapping[str, Any], moment: datetime) -> Issued | str:
+    """File the step's requerimento online as the public page does (idempotent: a second
+    demo in the same folder finds the protocol by its token): the receipt's record and
+    PDF, or the reason the filing was refused."""
+    who = {}
+    for key, pointer in (("cpf_cnpj", filing.cpf_cnpj), ("name", filing.name)):
+        value = pointers.get(data, pointer)
+        if not isinstance(value, str) or not value.strip():
+            raise ContentPackError(
+                f"A história de demonstração «{chain.name}» protocola «{step.form}» sem "
+                f"valor em {pointer}.")
+        who[key] = value
+    form = issuer.engine.content.form(step.form)
+    titles = {field.pattern: field.title for field in issuer.engine.content.fields(form)
+              if field.title}
+    attachments, items = _attachments(data, titles)
+    try:
+        filed, pdf = FilingDesk(issuer).file(
+            step.form, data, cpf_cnpj=who["cpf_cnpj"], name=who["name"],
+            attachments=attachments, item_titles=items,
+            token=f"demonstracao-{chain.name}-{step.name}", now=moment)
+    except LavraError as refused:
+        return refused.message
+    if pdf is None:
+        pdf = issuer.registry.pdf(filed.receipt.id)
+    return Issued(filed.receipt, pdf, None)
+
+
+def _filing_facts(result: Issued) -> StepFacts:
+    record = result.record
+    return StepFacts(
+        serie=record.series, numero=f"{record.series} {record.formatted}",
+        impresso=record.printed,
+        data=record.issued_at.astimezone(TIMEZONE).date().isoformat(),
+        valido_ate="", ciencia="", calculado={})
+
+
 def run_chain(
     issuer: Issuer,
     clock: DemoClock,
@@ -185,6 +278,14 @@ def run_chain(
         data = example(step.form, moment)
         for item in step.fills:
             data = _put(data, item.pointer, fill(item.template, facts))
+        if step.filing is not None:
+            found = _file(issuer, chain, step, step.filing, data, moment)
+            if isinstance(found, str):
+                acts.append(ChainAct(chain, step, moment, None, (found,)))
+                break
+            facts[step.name] = _filing_facts(found)
+            acts.append(ChainAct(chain, step, moment, found, filed=True))
+            continue
         key = f"demo:{chain.name}:{step.name}"
         # Run again in the same folder, the demo finds the act it issued (later acts of
         # the chain, a cassação, would now refuse it: the history has gone on).

@@ -264,8 +264,9 @@ def demo_command(output: Path) -> None:
     """Gera exemplos de todos os formulários a partir dos dados embutidos.
 
     Cria na pasta uma PKI de desenvolvimento (sem validade jurídica) e um registro
-    SQLite, emite e verifica cada documento emissível, e gera minuta e requerimento
-    preenchível de cada requerimento.
+    SQLite, conta as histórias de casos (os requerimentos que elas começam são
+    protocolados, com comprovante), emite e verifica cada documento emissível, e gera
+    minuta e requerimento preenchível dos demais requerimentos.
     """
     from lavra.cli.demo import run_demo
 
