@@ -41,10 +41,12 @@ from starlette.concurrency import run_in_threadpool
 
 from lavra.filing import PROTOCOL_SERIES
 from lavra.registry.filings import Filed, Filings, parse_protocol
+from lavra.registry.inbox import Case, FilingStatus, Inbox
 from lavra.registry.records import IssuedRecord, Status
 from lavra.textutil import format_date
 from lavra.web.common import context_of, page, read_form
 from lavra.web.context import WebContext
+from lavra.web.resend_view import resend_view
 
 router = APIRouter(include_in_schema=False)
 
@@ -79,6 +81,9 @@ class Tracking:
     form_title: str
     status: str
     acts: tuple[ActView, ...]
+    case: Case | None = None
+    """The staff's review of the attachments (the inbox): refused documents, the last
+    day to send them again, the documents sent again."""
 
 
 def _computed(record: IssuedRecord, key: str) -> Any:
@@ -127,14 +132,23 @@ def track(ctx: WebContext, protocol: str, cpf_cnpj: str) -> Tracking | None:
     if filed is None:
         return None
     acts = tuple(_view(ctx, record) for record in filings.acts(filed))
+    case = Inbox(ctx.registry).case(filed.id)
+    status = status_of(acts)
+    if status == RECEIVED and case is not None and case.status is FilingStatus.PENDING:
+        status = PENDING  # a document refused in the inbox
     return Tracking(filed=filed, form_title=ctx.form_title(filed.form),
-                    status=status_of(acts), acts=acts)
+                    status=status, acts=acts, case=case)
 
 
 def _page(request: Request, values: Mapping[str, str], error: str | None,
-          found: Tracking | None, status: int = 200) -> Response:
+          found: Tracking | None, status: int = 200, extra: Mapping[str, Any] | None = None
+          ) -> Response:
     return page(request, "acompanhar.html", {
         "valores": values, "erro": error, "acompanhamento": found,
+        "reenvio": resend_view(context_of(request), found) if found is not None else None,
+        "limite_arquivo": context_of(request).settings.max_attachment_bytes // (1024 * 1024),
+        "erro_reenvio": None, "reenviado": None,
+        **(extra or {}),
     }, status)
 
 
