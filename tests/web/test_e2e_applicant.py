@@ -7,16 +7,22 @@ and one server for the module."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import subprocess
 from typing import Any
 
 import pytest
 import test_e2e
 from fastapi.testclient import TestClient
-from test_e2e import CHROMIUM, _fill
-from webhelpers import REQ, csrf_of, example
+from identities import set_vehicle
+from pypdf import PdfWriter
+from test_e2e import CHROMIUM, _fill, _login
+from webhelpers import ALV, PASSWORD, REQ, csrf_of, example
 
+from lavra.registry.filings import Filings
+from lavra.registry.inbox import Inbox
 from lavra.web import WebContext
 from lavra.web.formparse import to_pairs
 
@@ -25,6 +31,10 @@ live = test_e2e.live
 
 FORM = f"/requerimentos/{REQ}"
 BAD_DATE = "Data do requerimento: Data inválida: use o formato dd/mm/aaaa."
+CNPJ = "65.563.842/0001-05"
+HOLDER = "Viação Exemplo de Fretamento Ltda."
+SIGNER = "Sérgio Signatário"
+SLOW = 120_000  # ms: a loaded machine seals, checks in the sandbox and signs slowly
 
 def test_dates_speak_dd_mm_aaaa_on_the_page_and_in_the_report(client: TestClient) -> None:
     """The page's dates are typed dd/mm/aaaa: its help, placeholder and the report's
@@ -156,3 +166,118 @@ def test_a_375_px_phone_reaches_the_report_from_the_top(
     link.click()
     expect(page.locator("#titulo-relatorio")).to_be_in_viewport()
     phone.close()
+
+
+def _pdf_text(pdf: bytes) -> str:
+    out = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True)
+    return " ".join(out.stdout.decode("utf-8").split())
+
+
+def _blank_pdf() -> bytes:
+    writer = PdfWriter()
+    writer.add_blank_page(width=200, height=200)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium do Debian ausente")
+def test_filed_online_decided_by_staff_and_seen_by_the_applicant(
+    live: tuple[str, WebContext], browser: Any
+) -> None:
+    """File with attachments → protocol and receipt → inbox → accept the attachments →
+    «Preparar ato» → the staff completes the draft (what a request cannot carry: the
+    registration, the conferência, the vistoria, the client) → signing queue → signed →
+    the applicant's tracking page shows the act and downloads it."""
+    from playwright.sync_api import expect
+
+    base, context = live
+    data = example(REQ)
+    set_vehicle(data["veiculos"][0], "APL1C26")  # the ALV-FRET prepared: the first vehicle
+    set_vehicle(data["veiculos"][1], "APL2D26")
+    applicant_context = browser.new_context(locale="pt-BR")
+    applicant_context.set_default_timeout(SLOW)  # sandboxed PDFs, sealing, signing
+    applicant = applicant_context.new_page()
+    applicant.goto(base + FORM)
+    _fill(applicant, to_pairs(context.schema(REQ), data))
+    expect(applicant.locator("#relatorio .relatorio-resumo")).to_contain_text("Completo")
+    applicant.click("#protocolar-online")
+    applicant.wait_for_url(f"{base}{FORM}/protocolar")
+    files = applicant.locator('input[type="file"]')
+    attached = min(2, files.count())
+    for i in range(attached):
+        files.nth(i).set_input_files(files=[{"name": f"documento-{i}.pdf",
+                                             "mimeType": "application/pdf",
+                                             "buffer": _blank_pdf()}])
+    applicant.fill("#nome", HOLDER)
+    applicant.fill("#documento", CNPJ)
+    applicant.check("#confirmo")
+    applicant.click("#protocolar")
+    applicant.wait_for_url(f"{base}/protocolo/*")
+    protocol = applicant.locator("#numero-protocolo").inner_text()
+    assert protocol.startswith("PROT nº ")
+    assert applicant.evaluate(f"() => localStorage.getItem('lavra:requerimento:{REQ}')") is None
+    receipt_url = applicant.locator("#baixar-comprovante").get_attribute("href")
+    receipt = _pdf_text(applicant_context.request.get(base + str(receipt_url)).body())
+    assert protocol in receipt and "documento-0.pdf" in receipt
+
+    clerk_context = browser.new_context(locale="pt-BR")
+    clerk_context.set_default_timeout(SLOW)
+    clerk = clerk_context.new_page()
+    _login(clerk, base, "clara")
+    clerk.goto(f"{base}/equipe/protocolos")
+    clerk.click(f"text={protocol}")
+    expect(clerk.locator("#situacao-protocolo")).to_have_text("recebido")
+    for i in range(attached):
+        clerk.locator('input[name="decisao"][value="aceitar"]').nth(i).check()
+        with clerk.expect_navigation():
+            clerk.locator("ul.anexos form button").nth(i).click()
+        expect(clerk.locator("ul.anexos .analise").nth(i)).to_contain_text("Aceito")
+    expect(clerk.locator("#situacao-protocolo")).to_have_text("em análise")
+    clerk.check("#ato-0")  # the alvará the request asks for
+    with clerk.expect_navigation():
+        clerk.click("#botao-preparar-ato")
+    assert "aviso=ato-preparado" in clerk.url
+    draft_id = Inbox(context.registry).case(
+        Filings(context.registry).by_protocol(protocol).id).draft_id  # type: ignore[union-attr]
+    assert draft_id is not None
+    alvara = example(ALV)
+    draft = context.registry.draft(draft_id)
+    assert draft is not None
+    extra = {"cliente": alvara["cliente"],
+             "veiculo": {k: v for k, v in alvara["veiculo"].items()
+                         if k not in draft.data["veiculo"]},
+             "empresa": {"registro_setransv": alvara["empresa"]["registro_setransv"]},
+             "processo": {"conferencia_requerimento":
+                          alvara["processo"]["conferencia_requerimento"]}}
+    clerk.goto(f"{base}/equipe/minutas/{draft_id}")
+    _fill(clerk, to_pairs(context.schema(ALV), extra))
+    expect(clerk.locator("#relatorio .relatorio-resumo")).to_contain_text("Completo")
+    clerk.click("#encaminhar")
+    clerk.wait_for_url(f"{base}/equipe/minutas/*?aviso=minuta-encaminhada")
+
+    signer_context = browser.new_context(locale="pt-BR")
+    signer_context.set_default_timeout(SLOW)
+    signer = signer_context.new_page()
+    _login(signer, base, "sergio")
+    signer.goto(f"{base}/equipe/assinaturas")
+    signer.locator(f'#fila input[name="minutas"][value^="{draft_id}:"]').check()
+    signer.fill("#senha-assinatura", PASSWORD)
+    signer.click("#assinar-selecionados")
+    expect(signer.locator("#resultados li.assinada")).to_have_count(1, timeout=SLOW)
+    number = signer.locator("#resultados li.assinada a").inner_text()
+    assert number.startswith("ALV-FRET nº ")
+
+    applicant.goto(f"{base}/acompanhar")
+    applicant.fill("#protocolo", protocol.removeprefix("PROT nº "))
+    applicant.fill("#documento", CNPJ)
+    applicant.click("#consultar")
+    expect(applicant.locator("#situacao")).to_have_text("decidido", timeout=SLOW)
+    expect(applicant.locator("#atos")).to_contain_text(number)
+    link = applicant.locator("#atos a", has_text="Baixar o documento (PDF)")
+    act = applicant_context.request.get(base + str(link.get_attribute("href"))).body()
+    text = _pdf_text(act)
+    assert "APL1C26" in text and SIGNER in text
+    for opened in (applicant_context, clerk_context, signer_context):
+        opened.close()
