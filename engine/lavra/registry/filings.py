@@ -127,12 +127,21 @@ class Attachment:
 
 @dataclass(frozen=True)
 class StoredAttachment:
+    """An attachment as kept; ``replaces``/``sent_at``: for a document the applicant sent
+    again in place of a refused one, that one's id and when it came (None otherwise)."""
+
     id: int
     item: str
     name: str
     content_type: str
     size: int
     sha256: str
+    replaces: int | None = None
+    sent_at: datetime | None = None
+
+    @property
+    def sent_at_local(self) -> datetime | None:
+        return self.sent_at.astimezone(LOCAL_TZ) if self.sent_at is not None else None
 
 
 @dataclass(frozen=True)
@@ -433,4 +442,5 @@ def _token_key(token: str | None) -> str | None:
 
 def _stored(row: FilingAttachmentRow) -> StoredAttachment:
     return StoredAttachment(id=row.id, item=row.item, name=row.original_name,
-                            content_type=row.content_type, size=row.size, sha256=row.sha256)
+                            content_type=row.content_type, size=row.size, sha256=row.sha256,
+                            replaces=row.replaces_id, sent_at=row.sent_at)

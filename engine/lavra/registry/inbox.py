@@ -6,6 +6,7 @@
     inbox.review(filing_id, attachment_id, accepted=False, reason="Ilegível.",
                  deadline=date(2026, 12, 21), by="Clara")
     inbox.prepared(filing_id, draft_id=7, by="Clara")   # the draft of the act
+    inbox.resend(filing_id, attachment_id, Attachment(...), on=date(...), by="Fulano")
 
 A filing goes ``recebido`` → ``em_analise`` (the first review) → ``pendente`` (while
 an attachment stands refused: what is missing and the last day are kept for the
@@ -14,6 +15,13 @@ since) → ``decidido`` (the act prepared from it was issued:
 :func:`lavra.registry.filing_status.settle`, called in the transaction that marks its
 draft issued). The last review of an attachment is its
 standing; every review is kept. ``decidido`` is final.
+
+The applicant may send a refused document again (:meth:`Inbox.resend`) until the last
+day given with the refusal, inclusive: the new file is kept beside the refused one
+(which it names as the one it replaces), the refused one no longer counts as missing,
+and the new one waits for its review ("reenviado"); with nothing refused left the
+filing is em análise again. One replacement per refusal: a refused replacement can be
+replaced in turn.
 
 The registry knows no law: the period to supply what is missing is the caller's (the
 pack's) to give as ``deadline``.
@@ -30,7 +38,7 @@ from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
 from lavra.registry.filing_status import FilingStatus
-from lavra.registry.filings import Filed, Filings, StoredAttachment
+from lavra.registry.filings import Attachment, Filed, Filings, StoredAttachment
 from lavra.registry.records import LOCAL_TZ, check_ident, check_text
 from lavra.registry.store import Registry
 from lavra.registry.tables import (
@@ -67,6 +75,8 @@ class Summary:
     cpf_cnpj: str
     filed_at: datetime
     status: FilingStatus
+    resent: int = 0
+    """How many documents the applicant sent again await their review."""
 
     @property
     def filed_at_local(self) -> datetime:
@@ -117,10 +127,22 @@ class Case:
         found = [r for r in self.reviews if r.attachment_id == attachment.id]
         return found[-1] if found else None
 
+    def replacement(self, attachment: StoredAttachment) -> StoredAttachment | None:
+        """The document the applicant sent in place of ``attachment``, if any."""
+        return next((a for a in self.filed.attachments if a.replaces == attachment.id), None)
+
     @property
     def refused(self) -> tuple[StoredAttachment, ...]:
+        """The attachments that stand refused and were not sent again."""
         return tuple(a for a in self.filed.attachments
-                     if (r := self.standing(a)) is not None and not r.accepted)
+                     if (r := self.standing(a)) is not None and not r.accepted
+                     and self.replacement(a) is None)
+
+    @property
+    def resent(self) -> tuple[StoredAttachment, ...]:
+        """The documents sent again that await their review."""
+        return tuple(a for a in self.filed.attachments
+                     if a.replaces is not None and self.standing(a) is None)
 
 
 def _status(value: object) -> FilingStatus:
@@ -178,8 +200,10 @@ class Inbox:
             rows = session.scalars(stmt.order_by(FilingRow.filed_at.desc(),
                                                  FilingRow.id.desc())
                                    .offset((current - 1) * size).limit(size)).all()
+            resent = self._resent(session, [r.id for r in rows])
             return Listing(tuple(Summary(r.id, r.protocol, r.form, r.name, r.cpf_cnpj,
-                                         r.filed_at, FilingStatus(r.status)) for r in rows),
+                                         r.filed_at, FilingStatus(r.status),
+                                         resent.get(r.id, 0)) for r in rows),
                            total, current, pages)
 
     def case(self, filing_id: int) -> Case | None:
@@ -223,18 +247,58 @@ class Inbox:
                 reviewed_by=who, reviewed_at=moment))
             session.flush()
             progress = self._progress(session, row.id, who, moment)
-            refused = self._case(session, row).refused
-            named = titles or {}
-            progress.missing = [f"{named.get(a.item, a.item)}: {r.reason}" for a in refused
-                                if (r := self._last(session, a.id)) is not None]
-            if refused:
-                progress.deadline = deadline if not accepted else progress.deadline
-                row.status = FilingStatus.PENDING.value
-            else:
-                progress.deadline = None
-                row.status = FilingStatus.REVIEWING.value
+            if not accepted:
+                progress.deadline = deadline
+            return self._settle(session, row, progress, titles)
+
+    def resend(self, filing_id: int, attachment_id: int, replacement: Attachment, *,
+               on: date, by: str, titles: Mapping[str, str] | None = None,
+               max_attachment_bytes: int = 10 * 1024 * 1024,
+               max_total_bytes: int = 25 * 1024 * 1024, now: datetime | None = None) -> Case:
+        """Keep ``replacement``, sent by the applicant on day ``on`` in place of the
+        refused attachment ``attachment_id``, within the last day of the refusal and the
+        limits of a filing (per file; all the filing's standing files together)."""
+        who, moment = _who(by), (now or datetime.now(UTC)).astimezone(UTC)
+        ident, refused_id = check_ident(filing_id), check_ident(attachment_id)
+        limit = f"{max_attachment_bytes / (1024 * 1024):.0f} MiB"
+        if not replacement.content:
+            raise InputError(f"O arquivo «{replacement.name}» está vazio.", field="/arquivo")
+        if replacement.size > max_attachment_bytes:
+            raise InputError(f"O arquivo «{replacement.name}» excede o tamanho máximo de "
+                             f"{limit} por arquivo.", field="/arquivo")
+        kind = replacement.content_type  # refuses what is not PDF, PNG or JPEG
+        name = check_text(replacement.name, "o nome do arquivo", "/arquivo", 255)
+        with self.registry._database_errors(), self.registry._write() as session:
+            row = self._open(session, ident)
+            old = session.get(FilingAttachmentRow, refused_id)
+            if old is None or old.filing_id != row.id:
+                raise InputError("O documento não pertence a este protocolo.", field="/anexo")
+            case = self._case(session, row)
+            stored = next(a for a in case.filed.attachments if a.id == old.id)
+            if case.replacement(stored) is not None:
+                raise InputError("Este documento já foi reenviado e aguarda a análise da "
+                                 "Secretaria.", field="/anexo")
+            if stored not in case.refused:
+                raise InputError("Este documento não foi recusado pela Secretaria: não há o "
+                                 "que reenviar.", field="/anexo")
+            if case.deadline is not None and on > case.deadline:
+                raise InputError(
+                    "O prazo para reenviar este documento terminou em "
+                    f"{case.deadline.strftime('%d/%m/%Y')}. O documento não foi recebido; "
+                    "procure a Secretaria, citando o número de protocolo.", field="/anexo")
+            standing = sum(a.size for a in case.filed.attachments
+                           if a.id != old.id and case.replacement(a) is None)
+            if standing + replacement.size > max_total_bytes:
+                raise InputError(
+                    "Com este arquivo, os documentos do requerimento somariam mais que o "
+                    f"máximo de {max_total_bytes / (1024 * 1024):.0f} MiB.", field="/arquivo")
+            session.add(FilingAttachmentRow(
+                filing_id=row.id, item=old.item, original_name=name, content_type=kind,
+                size=replacement.size, sha256=replacement.sha256,
+                content=replacement.content, replaces_id=old.id, sent_at=moment))
             session.flush()
-            return self._case(session, row)
+            progress = self._progress(session, row.id, who, moment)
+            return self._settle(session, row, progress, titles)
 
     def prepared(self, filing_id: int, *, draft_id: int, by: str,
                  now: datetime | None = None) -> Case:
@@ -250,6 +314,38 @@ class Inbox:
             return self._case(session, row)
 
     # ------------------------------------------------------------ internals
+    @staticmethod
+    def _resent(session: Session, filings: Sequence[int]) -> dict[int, int]:
+        """Filing id → how many of its documents sent again await their review."""
+        if not filings:
+            return {}
+        reviewed = select(FilingReviewRow.attachment_id).where(
+            FilingReviewRow.filing_id.in_(filings))
+        rows = session.execute(
+            select(FilingAttachmentRow.filing_id, func.count()).where(
+                FilingAttachmentRow.filing_id.in_(filings),
+                FilingAttachmentRow.replaces_id.is_not(None),
+                FilingAttachmentRow.id.not_in(reviewed))
+            .group_by(FilingAttachmentRow.filing_id)).all()
+        return {int(filing): int(count) for filing, count in rows}
+
+    def _settle(self, session: Session, row: FilingRow, progress: FilingProgressRow,
+                titles: Mapping[str, str] | None) -> Case:
+        """What is missing and the status, from the attachments that stand refused:
+        pendente while any does (the last day kept), em análise otherwise."""
+        session.flush()
+        refused = self._case(session, row).refused
+        named = titles or {}
+        progress.missing = [f"{named.get(a.item, a.item)}: {r.reason}" for a in refused
+                            if (r := self._last(session, a.id)) is not None]
+        if refused:
+            row.status = FilingStatus.PENDING.value
+        else:
+            progress.deadline = None
+            row.status = FilingStatus.REVIEWING.value
+        session.flush()
+        return self._case(session, row)
+
     @staticmethod
     def _open(session: Session, ident: int) -> FilingRow:
         row = session.get(FilingRow, ident)

@@ -531,7 +531,9 @@ class FilingRow(Base):
 class FilingAttachmentRow(Base):
     """One document attached to a filing, kept in the database (every web worker reads
     the same bytes): the checklist item it answers, the name it was sent under, the type
-    read from its bytes, its size and SHA-256. Migration 0012."""
+    read from its bytes, its size and SHA-256. Migration 0012. A document the applicant
+    sent again in place of a refused one names the one it replaces and when it came
+    (null for those sent with the filing). Migration 0016."""
 
     __tablename__ = "filing_attachments"
     __table_args__ = (CheckConstraint("size > 0", name="size_positive"),)
@@ -544,6 +546,9 @@ class FilingAttachmentRow(Base):
     size: Mapped[int] = mapped_column(Integer)
     sha256: Mapped[str] = mapped_column(String(64))
     content: Mapped[bytes] = mapped_column(LargeBinary)
+    replaces_id: Mapped[int | None] = mapped_column(ForeignKey("filing_attachments.id"),
+                                                    index=True, unique=True)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class FilingReviewRow(Base):

@@ -45,6 +45,7 @@ from lavra.web import (
     pages_licences,
     pages_public,
     pages_queue,
+    pages_resend,
     pages_staff,
     pages_tracking,
     pages_values,
@@ -409,6 +410,7 @@ def create_app(
     app.include_router(pages_filing.router)
     app.include_router(pages_tracking.router)
     app.include_router(pages_appeal.router)
+    app.include_router(pages_resend.router)
     app.include_router(pages_public.router)
     app.include_router(pages_staff.router)
     app.include_router(pages_drafts.router)

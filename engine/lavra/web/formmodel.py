@@ -240,6 +240,29 @@ def display_value(schema: Schema, value: Any) -> str:
     return str(value)
 
 
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def page_message(message: str) -> str:
+    """A report message as the page shows it: the page's dates are typed dd/mm/aaaa (the
+    checker, which also reads JSON files, speaks of AAAA-MM-DD)."""
+    text = message.replace("use o formato AAAA-MM-DD", "use o formato dd/mm/aaaa")
+    if "Data inexistente" in text:
+        text = _ISO_DAY.sub(lambda m: f"{m.group(3)}/{m.group(2)}/{m.group(1)}", text)
+    return text
+
+
+def field_errors(report: Report) -> dict[str, list[str]]:
+    """The pending messages of the report by the HTML id of the field they concern, as
+    the page shows them at the field (the same words as the report)."""
+    out: dict[str, list[str]] = {}
+    for item in report.items:
+        if item.pending and item.field:
+            out.setdefault(ident(pointers.split(item.field)), []).append(
+                page_message(item.message))
+    return out
+
+
 # ----------------------------------------------------------------------- building
 
 
@@ -258,7 +281,7 @@ class _Builder:
         if report is not None and show_errors:
             for item in report.items:
                 if item.pending:
-                    self.errors.setdefault(item.field, []).append(item.message)
+                    self.errors.setdefault(item.field, []).append(page_message(item.message))
         self.extra_rows = extra_rows
 
     def basis(self, schema: Schema, path: PathT) -> tuple[CitationView, ...]:
@@ -483,7 +506,7 @@ def report_view(report: Report, cite: Callable[[str], CitationView]) -> dict[str
         return {
             "status": item.status.value,
             "status_label": AWAITING_LABEL if item.awaiting else STATUS_LABELS[item.status],
-            "message": item.message,
+            "message": page_message(item.message),
             "field": item.field,
             "anchor": ident(pointers.split(item.field)) if item.field else None,
             "basis": [cite(c) for c in item.basis],

@@ -17,7 +17,7 @@ from lavra.checking.report import Report
 from lavra.inputs.reading import parse_data
 from lavra.registry.drafts import Draft
 from lavra.web.common import context_of, page, templates_of
-from lavra.web.formmodel import build_form, checklist, report_view
+from lavra.web.formmodel import build_form, checklist, field_errors, report_view
 from lavra.web.formparse import parse_form, remove_row
 from lavra.web.users import User
 
@@ -54,10 +54,14 @@ async def live_report(request: Request, form_id: str, pairs: Sequence[tuple[str,
     report = await run_in_threadpool(check, request, form_id, sent.data)
     ctx = context_of(request)
     view = report_view(report, ctx.cite)
-    html = templates_of(request).env.get_template("_relatorio.html").render(relatorio=view)
+    env = templates_of(request).env
+    html = env.get_template("_relatorio.html").render(relatorio=view)
+    root = build_form(ctx.schema(form_id), sent.data, fields=ctx.engine.content.fields(
+        ctx.form(form_id)), cite=ctx.cite, report=report, show_errors=False)
+    documents = env.get_template("_documentos.html").render(documentos=checklist(root, report))
     return JSONResponse(
         {"complete": report.complete, "pending": len(report.pending), "html": html,
-         "report": report.to_json()}
+         "documentos": documents, "campos": field_errors(report), "report": report.to_json()}
     )
 
 
@@ -84,9 +88,12 @@ def form_page(
     alerts: Sequence[str] = (),
     draft: Draft | None = None,
     plate: Any = None,
+    restore: bool = False,
 ) -> HTMLResponse:
     """``plate``: the plate box of a staff form that starts from a vehicle's plate
-    (:class:`lavra.web.prefill_state.PlateStart`), None for the others."""
+    (:class:`lavra.web.prefill_state.PlateStart`), None for the others. ``restore``: the
+    page is the applicant's empty form, which the page's script fills again with what
+    this browser kept of it."""
     ctx = context_of(request)
     root = build_form(
         ctx.schema(form.id),
@@ -122,6 +129,7 @@ def form_page(
             "pode_encaminhar": bool(staff and form.series and form.signer_role),
             "assinantes": signers_of(ctx, form.signer_role) if staff else (),
             "busca_placa": plate,
+            "restaurar": restore and not staff,
         },
         status=status,
     )

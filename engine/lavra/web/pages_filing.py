@@ -81,44 +81,56 @@ async def prepare(request: Request, form_id: str) -> Response:
         _filing_page, request, form, sent.data, {"documento": holder or ""}, {})
 
 
+async def read_upload(ctx: WebContext, item: str, value: UploadFile
+                      ) -> tuple[Attachment | None, str | None]:
+    """One file sent for the checklist item ``item``: the attachment, or why it is refused
+    (empty, over the size per file, not PDF/PNG/JPEG by its bytes, a PDF the sandbox
+    refuses); (None, None) for a file field left empty."""
+    limit = ctx.settings.max_attachment_bytes
+    content = await value.read(limit + 1)
+    await value.close()
+    name = (value.filename or "arquivo").replace("\\", "/").rsplit("/", 1)[-1][:255]
+    if not content and not value.filename:
+        return None, None
+    if not content:
+        return None, f"O arquivo «{name}» está vazio."
+    if len(content) > limit:
+        return None, (f"O arquivo «{name}» excede o tamanho máximo de "
+                      f"{limit // (1024 * 1024)} MiB por arquivo.")
+    if sniff_type(content) is None:
+        return None, (f"O arquivo «{name}» não é PDF, PNG nem JPEG (o tipo é lido do "
+                      "conteúdo do arquivo, não da extensão do nome).")
+    if sniff_type(content) == "application/pdf":
+        try:
+            reason = await run_in_threadpool(
+                run_isolated, check_attachment, content, limits=ctx.settings.sandbox)
+        except InputError as error:  # the sandbox's limits: time or memory
+            reason = f"não pôde ser examinado: {error_message(error)}"
+        if reason:
+            return None, f"O arquivo «{name}» {reason}."
+    return Attachment(item, name, content), None
+
+
 async def _attachments(ctx: WebContext, posted: FormData, items: Mapping[str, str],
                        errors: dict[str, str]) -> list[Attachment]:
     """The files sent, one per checklist item; a refusal goes to ``errors`` at its item."""
     out: list[Attachment] = []
-    limit = ctx.settings.max_attachment_bytes
     total = 0
     for key, value in posted.multi_items():
         if not key.startswith(_FILE_PREFIX) or not isinstance(value, UploadFile):
             continue
         item = key.removeprefix(_FILE_PREFIX)
-        content = await value.read(limit + 1)
-        await value.close()
-        name = (value.filename or "arquivo").replace("\\", "/").rsplit("/", 1)[-1][:255]
-        if not content and not value.filename:
-            continue  # the item left without a file
         if item not in items:
-            errors["anexos"] = "Um dos arquivos não corresponde a um documento da lista."
+            await value.close()
+            if value.filename:
+                errors["anexos"] = "Um dos arquivos não corresponde a um documento da lista."
             continue
-        if not content:
-            errors[key] = f"O arquivo «{name}» está vazio."
-        elif len(content) > limit:
-            errors[key] = (f"O arquivo «{name}» excede o tamanho máximo de "
-                           f"{limit // (1024 * 1024)} MiB por arquivo.")
-        elif sniff_type(content) is None:
-            errors[key] = (f"O arquivo «{name}» não é PDF, PNG nem JPEG (o tipo é lido do "
-                           "conteúdo do arquivo, não da extensão do nome).")
-        else:
-            if sniff_type(content) == "application/pdf":
-                try:
-                    reason = await run_in_threadpool(
-                        run_isolated, check_attachment, content, limits=ctx.settings.sandbox)
-                except InputError as error:  # the sandbox's limits: time or memory
-                    reason = f"não pôde ser examinado: {error_message(error)}"
-                if reason:
-                    errors[key] = f"O arquivo «{name}» {reason}."
-                    continue
-            total += len(content)
-            out.append(Attachment(item, name, content))
+        attachment, refusal = await read_upload(ctx, item, value)
+        if refusal:
+            errors[key] = refusal
+        elif attachment is not None:
+            total += attachment.size
+            out.append(attachment)
     if total > ctx.settings.max_filing_bytes:
         errors["anexos"] = ("Os arquivos anexados somam mais que o máximo de "
                             f"{ctx.settings.max_filing_bytes // (1024 * 1024)} MiB por "

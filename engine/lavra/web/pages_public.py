@@ -103,7 +103,8 @@ async def read_upload(request: Request) -> Response:
 async def form_get(request: Request, form_id: str) -> Response:
     form = fillable(request, form_id)
     report = await run_in_threadpool(context_of(request).engine.check, form.id, {})
-    return form_page(request, form, {}, staff=False, report=report, show_errors=False)
+    return form_page(request, form, {}, staff=False, report=report, show_errors=False,
+                     restore=True)
 
 
 @router.post("/requerimentos/{form_id}")

@@ -58,10 +58,12 @@ from lavra.filing import PROTOCOL_SERIES
 from lavra.recording import FactDeadline, FactRecorder
 from lavra.registry.facts import FactKind, Means
 from lavra.registry.filings import Filed, Filings, parse_protocol
+from lavra.registry.inbox import Case, FilingStatus, Inbox
 from lavra.registry.records import IssuedRecord, Status
 from lavra.textutil import format_date
 from lavra.web.common import context_of, error_message, page, read_form
 from lavra.web.context import WebContext
+from lavra.web.resend_view import resend_view
 
 router = APIRouter(include_in_schema=False)
 
@@ -104,6 +106,9 @@ class Tracking:
     form_title: str
     status: str
     acts: tuple[ActView, ...]
+    case: Case | None = None
+    """The staff's review of the attachments (the inbox): refused documents, the last
+    day to send them again, the documents sent again."""
 
 
 def _computed(record: IssuedRecord, key: str) -> Any:
@@ -215,8 +220,12 @@ def track(ctx: WebContext, protocol: str, cpf_cnpj: str) -> Tracking | None:
         return None
     recorder = FactRecorder(ctx.registry, ctx.engine.content)
     acts = tuple(_view(ctx, record, filed, recorder) for record in filings.acts(filed))
+    case = Inbox(ctx.registry).case(filed.id)
+    status = status_of(acts)
+    if status == RECEIVED and case is not None and case.status is FilingStatus.PENDING:
+        status = PENDING  # a document refused in the inbox
     return Tracking(filed=filed, form_title=ctx.form_title(filed.form),
-                    status=status_of(acts), acts=acts)
+                    status=status, acts=acts, case=case)
 
 
 def acknowledge(ctx: WebContext, protocol: str, cpf_cnpj: str, act_id: int
@@ -252,7 +261,7 @@ def acknowledge(ctx: WebContext, protocol: str, cpf_cnpj: str, act_id: int
 
 def tracking_page(request: Request, values: Mapping[str, str], error: str | None,
           found: Tracking | None, status: int = 200, notice: str | None = None,
-          opened: int | None = None) -> Response:
+          opened: int | None = None, extra: Mapping[str, Any] | None = None) -> Response:
     ctx = context_of(request)
     return page(request, "acompanhar.html", {
         "valores": values, "erro": error, "acompanhamento": found,
@@ -260,6 +269,9 @@ def tracking_page(request: Request, values: Mapping[str, str], error: str | None
         "token": secrets.token_urlsafe(24),
         "limite_arquivo": ctx.settings.max_attachment_bytes // (1024 * 1024),
         "limite_total": ctx.settings.max_filing_bytes // (1024 * 1024),
+        "reenvio": resend_view(ctx, found) if found is not None else None,
+        "erro_reenvio": None, "reenviado": None,
+        **(extra or {}),
     }, status)
 
 
