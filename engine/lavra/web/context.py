@@ -21,7 +21,7 @@ from lavra.errors import CitationError, ConfigError, LavraError
 from lavra.inputs import reading
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry, open_default_registry
-from lavra.registry.webshared import SharedAttempts
+from lavra.registry.webshared import SharedAttempts, SharedEvents
 from lavra.render.fillable.schema import inline_refs
 from lavra.signers import Signers
 from lavra.web.formmodel import CitationView
@@ -172,9 +172,9 @@ class WebContext:
         self.render_lock = threading.Lock()
         #: Counted in the registry, so that every worker over it throttles as one.
         self.throttle = LoginThrottle(store=lambda: self._attempts("entrar"))
-        #: Filings counted per CPF/CNPJ and address in a sliding hour (5 and 30), in
-        #: this process's memory (not yet shared by the workers: README).
-        self.filing_throttle = WindowThrottle()
+        #: Filings counted per CPF/CNPJ and address in a sliding hour (5 and 30), in the
+        #: registry, so that every worker over it counts as one.
+        self.filing_throttle = WindowThrottle(store=lambda: self._events("protocolar"))
         #: Failed look-ups on the tracking page, per protocol and address (the login's
         #: back-off), counted in the registry like the logins.
         self.tracking_throttle = LoginThrottle(store=lambda: self._attempts("acompanhar"))
@@ -183,6 +183,9 @@ class WebContext:
 
     def _attempts(self, scope: str) -> SharedAttempts:
         return SharedAttempts(_registry_engine(self.registry), scope)
+
+    def _events(self, scope: str) -> SharedEvents:
+        return SharedEvents(_registry_engine(self.registry), scope)
 
     def today(self) -> date:
         """Today in America/Sao_Paulo: the date a licence's status is stated on (the
