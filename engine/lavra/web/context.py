@@ -18,7 +18,8 @@ from lavra.checking.content import FormSpec
 from lavra.config import Config, load_config
 from lavra.documents import Engine
 from lavra.errors import CitationError, ConfigError, LavraError
-from lavra.inputs import reading
+from lavra.inputs import pointers, reading
+from lavra.inputs.schemas.validation import field_label
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry, open_default_registry
 from lavra.registry.webshared import SharedAttempts, SharedEvents
@@ -236,6 +237,15 @@ class WebContext:
     # ----------------------------------------------------------------- content
     def form(self, form_id: str) -> FormSpec:
         return self.engine.content.form(form_id)
+
+    def field_label(self, form_id: str, pointer: str) -> str:
+        """The field at ``pointer`` of the form's data as its page names it (its title
+        qualified by its parents': «Destinatário › Prontuário»)."""
+        content = self.engine.content
+        path = [int(t) if pointers.is_index(t) else t for t in pointers.split(pointer)]
+        if form_id not in content.forms:
+            return " › ".join(f"«{t}»" for t in path if isinstance(t, str)) or pointer
+        return field_label(content.registry, content.forms[form_id].schema_id, path)
 
     def fillable_forms(self) -> list[FormSpec]:
         return [f for f in self.engine.content.forms.values() if f.fillable]
