@@ -100,6 +100,24 @@ def test_the_escolar_auto_starts_from_the_old_plate_or_its_mercosul_form(
     assert _value(text, "veiculo/placa") == "ESC1C34"  # as typed, normalized
 
 
+def test_the_plate_box_stays_after_verificar(client: TestClient, alvaras: dict[str, Any]
+                                            ) -> None:
+    """«Verificar» re-shows the form with what was typed, and the plate box with it."""
+    page = client.get(f"/equipe/novo/{ESC}", params={"placa": "ESC1234"}).text
+    token = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert token is not None
+    checked = client.post(f"/equipe/novo/{ESC}", data={
+        "csrf": token.group(1), "_acao": "verificar", "condutor/nome": "Titular Exemplo 0007",
+        "veiculo/placa": "ESC1C34"})
+    assert checked.status_code == 200
+    assert 'id="busca-placa"' in checked.text and 'id="placa-inicial"' in checked.text
+    assert _value(checked.text, "condutor/nome") == "Titular Exemplo 0007"
+    assert _value(checked.text, "veiculo/placa") == "ESC1C34"
+    refused = client.post(f"/equipe/novo/{ESC}", data={"csrf": token.group(1),
+                                                       "_acao": "desconhecida"})
+    assert 'id="busca-placa"' in refused.text
+
+
 def test_the_fretamento_auto_names_the_company_and_the_licence(
     client: TestClient, alvaras: dict[str, Any]
 ) -> None:

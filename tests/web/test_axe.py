@@ -1,5 +1,7 @@
 """axe-core (from the npm registry, pinned in tests/web/pdfjs/package-lock.json) on every
-public and staff page state, in Debian's Chromium: no violation of any impact. One server
+public and staff page state, in Debian's Chromium: no violation of any impact. The
+applicant's path is followed as a person would: the filing page, the protocol received,
+the tracking page with its situation; then the staff inbox and the request opened. One server
 and one browser for the module; one document issued at a fixed moment (the issuer's
 clock), so nothing here depends on today."""
 
@@ -81,6 +83,20 @@ def test_every_page_state_has_no_axe_violation(
     public.click("#protocolar-online")
     public.wait_for_url(f"{base}/requerimentos/{REQ}/protocolar")
     check(public, "protocolar")
+    public.fill("#nome", "Viação Navegador Ltda.")
+    public.fill("#documento", "65.563.842/0001-05")
+    public.check("#confirmo")
+    public.click("#protocolar")
+    public.wait_for_selector("#numero-protocolo")
+    check(public, "protocolo recebido")
+    protocol = public.inner_text("#numero-protocolo")
+    public.goto(base + "/acompanhar")
+    check(public, "/acompanhar")
+    public.fill("#protocolo", protocol)
+    public.fill("#documento", "65563842000105")
+    public.click("#consultar")
+    public.wait_for_selector("#situacao")
+    check(public, "acompanhar (situação)")
     public.goto(base + "/verificar")
     public.set_input_files("#arquivo", files=[{
         "name": "alvara.pdf", "mimeType": "application/pdf",
@@ -99,9 +115,14 @@ def test_every_page_state_has_no_axe_violation(
     for path in ("/equipe", f"/equipe/novo/{ALV}", "/equipe/minutas", "/equipe/assinaturas",
                  "/equipe/registro", "/equipe/registro?q=Via%C3%A7%C3%A3o",
                  f"/equipe/documentos/{record.id}", "/equipe/valores", "/equipe/lotes",
-                 "/equipe/contas"):
+                 "/equipe/contas", "/equipe/protocolos"):
         staff.goto(base + path)
         check(staff, path)
+    staff.goto(base + "/equipe/protocolos")
+    staff.click("a[href^='/equipe/protocolos/']")
+    staff.wait_for_url(f"{base}/equipe/protocolos/*")
+    assert protocol in staff.content()
+    check(staff, "protocolo aberto na caixa")
     staff.goto(f"{base}/equipe/documentos/{record.id}")
     staff.fill("#fato-data", "31/02/2026")
     staff.click("#registrar-fato-botao")

@@ -264,22 +264,6 @@ def test_double_submit_gives_one_protocol_and_the_receipt_has_labels(
     assert "razao social" not in flat and "veiculos 1" not in flat
 
 
-def test_filing_window_forgets() -> None:
-    from lavra.web.throttle import Window, WindowThrottle
-
-    now = [1000.0]
-    throttle = WindowThrottle(Window(limit=2, seconds=60), Window(limit=5, seconds=60),
-                              clock=lambda: now[0])
-    for _ in range(2):
-        assert throttle.wait_seconds("01753935911", "10.0.0.1") == 0
-        throttle.record("01753935911", "10.0.0.1")
-        now[0] += 10
-    assert throttle.wait_seconds("01753935911", "10.0.0.1") == 40  # the first leaves at 60
-    assert throttle.wait_seconds("65563842000105", "10.0.0.2") == 0
-    now[0] += 40
-    assert throttle.wait_seconds("01753935911", "10.0.0.1") == 0
-
-
 def test_filing_names_a_licence(registry_url: str) -> None:
     """The processo a filing opens is tied to the licence it names (own registry)."""
     from test_licensing_state import alvara_fretamento

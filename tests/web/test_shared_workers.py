@@ -18,9 +18,9 @@ from fastapi.testclient import TestClient
 from webhelpers import login, make_context
 
 from lavra.registry.store import open_registry
-from lavra.registry.webshared import STALE_AFTER, SharedAttempts, SharedJobs
+from lavra.registry.webshared import STALE_AFTER, SharedAttempts, SharedEvents, SharedJobs
 from lavra.web import WebContext, create_app
-from lavra.web.throttle import LoginThrottle
+from lavra.web.throttle import LoginThrottle, Window, WindowThrottle
 
 with contextlib.suppress(ImportError):
     from test_registry import postgres_url  # noqa: F401
@@ -137,6 +137,62 @@ def test_concurrent_failures_all_count_on_sqlite(tmp_path: Path) -> None:
 
 def test_concurrent_failures_all_count_on_postgresql(postgres_url: str) -> None:
     _hammer(postgres_url)
+
+
+def test_filings_counted_on_one_worker_block_on_the_other(
+    workers: tuple[WebContext, TestClient, TestClient]
+) -> None:
+    """The filing limit (5 per CPF/CNPJ in an hour) counts in the registry: five filings
+    recorded by one worker, masked or not, refuse the sixth on the other."""
+    from test_filing import CNPJ, _count, _file
+
+    context, _, other = workers
+    for _ in range(5):
+        context.filing_throttle.record("65563842000105", "10.1.1.1")
+    before = _count(context)
+    refused = _file(other, [], documento=CNPJ)
+    assert refused.status_code == 422 and "Muitos protocolos seguidos" in refused.text
+    assert _count(context) == before
+
+
+def _windows(url: str) -> None:
+    """Two workers' windows over one database: one count, forgetting what left it."""
+    registries = [open_registry(url) for _ in range(2)]
+    try:
+        now = [NOW]
+        throttles = [WindowThrottle(lambda r=r: SharedEvents(r.engine, "protocolar"),
+                                    Window(limit=2, seconds=60), Window(limit=5, seconds=60),
+                                    clock=lambda: now[0]) for r in registries]
+        for index in range(2):
+            assert throttles[index].wait_seconds("01753935911", "10.0.0.1") == 0
+            throttles[index].record("01753935911", "10.0.0.1")
+            now[0] += 10
+        assert throttles[0].wait_seconds("01753935911", "10.0.0.1") == 40  # leaves at 60
+        assert throttles[1].wait_seconds("01753935911", "10.0.0.1") == 40
+        assert throttles[1].wait_seconds("65563842000105", "10.0.0.2") == 0
+        login = SharedAttempts(registries[0].engine, "entrar")
+        login.add(["conta:ana"], NOW, forget_before=0)
+        now[0] += 40
+        assert throttles[0].wait_seconds("01753935911", "10.0.0.1") == 0
+        now[0] += 20
+        throttles[1].record("65563842000105", "10.0.0.2")  # forgets the window's past
+        events = SharedEvents(registries[0].engine, "protocolar")
+        assert events.since("doc:01753935911", 0) == []
+        assert events.since("doc:65563842000105", 0) == [now[0]]
+        assert login.get(["conta:ana"]) == {"conta:ana": (1, NOW)}  # another scope's
+    finally:
+        for registry in registries:
+            registry.close()
+
+
+def test_filing_windows_shared_on_sqlite(tmp_path: Path) -> None:
+    from lavra.registry.database import database_url
+
+    _windows(database_url(tmp_path))
+
+
+def test_filing_windows_shared_on_postgresql(postgres_url: str) -> None:
+    _windows(postgres_url)
 
 
 def test_a_worker_without_the_shared_folder_says_so(

@@ -100,7 +100,13 @@ def test_staff_correct_a_failed_item_on_the_page_and_resume_the_run(tmp_path: Pa
         form = re.search(rf'<form [^>]*action="{fix_url}".*?</form>', page, re.S)
         assert form is not None
         assert f"{printed}" in form.group(0) and "Titular Exemplo 0000" in form.group(0)
-        assert f"(campo {FIELD})" in form.group(0)
+        reason = re.search(r'<p class="erro falha"><small>(.*?)</small>', form.group(0))
+        assert reason is not None  # the field by its label, once, never by its pointer
+        assert ("não informado: Titular do alvará › Número do prontuário. Campo: «Titular do "
+                "alvará › Número do prontuário»." in reason.group(1))
+        assert "Campo que falhou: <strong>Titular do alvará › Número do prontuário</strong>" in (
+            form.group(0))
+        assert f"campo {FIELD}" not in page.lower() and f"Campo: {FIELD}" not in page
         assert f'name="campo" value="{FIELD}"' in form.group(0)
 
         bad = _post(clerk, fix_url, page_url, campo=FIELD, valor="NaN", json="1")
@@ -114,7 +120,8 @@ def test_staff_correct_a_failed_item_on_the_page_and_resume_the_run(tmp_path: Pa
         assert "Correção registrada" in page
         listed = re.search(r'<ul id="correcoes">(.*?)</ul>', page, re.S)
         assert listed is not None
-        assert f"Campo {FIELD}: de (vazio) para «TE-0000»; corrigido por" in listed.group(1)
+        assert ("Campo «Titular do alvará › Número do prontuário»: de (vazio) para «TE-0000»; "
+                "corrigido por" in listed.group(1))
         assert "Clara" in listed.group(1)
         assert "Corrigir os itens com falha" not in page  # nothing failed any more
 

@@ -50,6 +50,7 @@ __all__ = [
     "printed_number",
     "record_of",
     "search_keys",
+    "subject_cn",
 ]
 
 LOCAL_TZ = ZoneInfo("America/Sao_Paulo")
@@ -213,6 +214,36 @@ def normalize_plate(value: str) -> str:
             f"Placa inválida: «{value}». Use o formato ABC1234 ou ABC1D23.", field="/placa"
         )
     return normalize_placa(value)
+
+
+_RDN_SPLIT = re.compile(r"(?<!\\)(?:\\\\)*[,+]")
+_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2}|.)")
+
+
+def _unescape(value: str) -> str:
+    """An RFC 4514 value: ``\\,`` is a comma, ``\\C3\\A9`` the UTF-8 bytes of «é»."""
+    out = bytearray()
+    position = 0
+    for match in _ESCAPE.finditer(value):
+        out += value[position:match.start()].encode("utf-8")
+        escaped = match.group(1)
+        out += bytes.fromhex(escaped) if len(escaped) == 2 else escaped.encode("utf-8")
+        position = match.end()
+    out += value[position:].encode("utf-8")
+    return out.decode("utf-8", "replace")
+
+
+def subject_cn(subject: str) -> str | None:
+    """The first CN of an RFC 4514 subject (``CN=Sérgio Signatário,O=…``), unescaped;
+    None when there is none (an imported act names where it came from, not a DN)."""
+    start = 0
+    for match in [*_RDN_SPLIT.finditer(subject), None]:
+        end = match.end() - 1 if match is not None else len(subject)
+        kind, equals, value = subject[start:end].partition("=")
+        start = end + 1
+        if equals and kind.strip().upper() == "CN":
+            return _unescape(value.strip())
+    return None
 
 
 def search_keys(data: Mapping[str, Any]) -> tuple[str | None, str | None]:

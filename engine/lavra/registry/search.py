@@ -150,12 +150,8 @@ def _local_start(day: date) -> datetime:
 
 
 def _signer_condition(name: str) -> ColumnElement[bool]:
-    """The certificate's CN is ``name`` (an RFC 4514 subject: ``CN=…`` among
-    comma-separated attributes, a comma inside a value escaped)."""
-    value = name.replace("\\", "\\\\").replace(",", "\\,").replace("+", "\\+")
-    escaped = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    patterns = (f"CN={escaped}", f"CN={escaped},%", f"%,CN={escaped}", f"%,CN={escaped},%")
-    return or_(*(DocumentRow.signer_subject.like(p, escape="\\") for p in patterns))
+    """The certificate's CN is ``name`` (``documents.signer_name``, indexed)."""
+    return DocumentRow.signer_name == name
 
 
 def statement(query: ParsedQuery | None, filters: Filters) -> Select[DocumentRow]:

@@ -59,6 +59,7 @@ from lavra.registry.records import (
     normalize_cpf_cnpj,
     normalize_plate,
     record_of,
+    subject_cn,
 )
 from lavra.registry.staff_values import StaffValueStore
 from lavra.registry.tables import CounterRow, DocumentRow, EventRow
@@ -318,6 +319,7 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
             sha256=hashlib.sha256(built.pdf).hexdigest(),
             verification_code=built.verification_code.strip(),
             signer_subject=built.signer_subject.strip(),
+            signer_name=subject_cn(built.signer_subject.strip()),
             signer_serial=built.signer_serial.strip(),
             pack_version=built.pack_version.strip(),
             issued_at=(built.issued_at or datetime.now(UTC)).astimezone(UTC),

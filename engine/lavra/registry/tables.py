@@ -109,7 +109,7 @@ class DocumentRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     series: Mapped[str] = mapped_column(String(40))
-    year: Mapped[int] = mapped_column(Integer)
+    year: Mapped[int] = mapped_column(Integer, index=True)  # the year-only filter
     number: Mapped[int] = mapped_column(Integer)
     form: Mapped[str] = mapped_column(String(120), index=True)
     data: Mapped[Any] = mapped_column(JSON)
@@ -119,6 +119,9 @@ class DocumentRow(Base):
     sha256: Mapped[str] = mapped_column(String(64))
     verification_code: Mapped[str] = mapped_column(String(64), unique=True)
     signer_subject: Mapped[str] = mapped_column(String(500))
+    signer_name: Mapped[str | None] = mapped_column(String(500), index=True)
+    """The certificate's CN, unescaped (the signer filter); None when the subject has
+    none (an imported act)."""
     signer_serial: Mapped[str] = mapped_column(String(100))
     pack_version: Mapped[str] = mapped_column(String(100))
     issued_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

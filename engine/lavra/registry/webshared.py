@@ -1,13 +1,16 @@
-"""What every web worker over one registry must see alike: failed-attempt counters
-and the batch runs started from the web.
+"""What every web worker over one registry must see alike: failed-attempt counters,
+events counted in a sliding window and the batch runs started from the web.
 
 Kept in the registry database (tables ``web_attempts`` and ``web_batch_jobs``, made by
-the migration ``0015``), so that several ``lavra serve`` processes behind one proxy,
-on one machine or several, throttle as one and show the same runs.
+the migration ``0015``; ``web_events``, made by ``0016``), so that several ``lavra
+serve`` processes behind one proxy, on one machine or several, throttle as one and show
+the same runs.
 
 - :class:`SharedAttempts` counts failures by key. A failure is one statement
   (``INSERT … ON CONFLICT DO UPDATE SET failures = failures + 1``, on SQLite and
   PostgreSQL alike): two workers counting at once both count.
+- :class:`SharedEvents` keeps the time of each event by key (one row per event), for a
+  sliding window: how many in the last hour, and when the oldest of them leaves it.
 - :class:`SharedJobs` holds each web run's state (token → run id, state, message,
   who started it, when, progress). A run is *live* while its worker beats
   (``heartbeat_at`` younger than :data:`STALE_AFTER`): a worker killed mid-run leaves
@@ -27,6 +30,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
@@ -43,8 +47,8 @@ from sqlalchemy.exc import IntegrityError
 
 from lavra.registry.tables import NAMING_CONVENTION, UTCDateTime
 
-__all__ = ["STALE_AFTER", "JobRow", "SharedAttempts", "SharedJobs", "attempts_table",
-           "jobs_table", "shared_metadata"]
+__all__ = ["STALE_AFTER", "JobRow", "SharedAttempts", "SharedEvents", "SharedJobs",
+           "attempts_table", "events_table", "jobs_table", "shared_metadata"]
 
 STALE_AFTER = timedelta(seconds=90)
 """A live run whose worker has not beaten for this long is taken as ended (the worker
@@ -60,6 +64,15 @@ attempts_table = Table(
     Column("key", String(160), primary_key=True),
     Column("failures", Integer, nullable=False),
     Column("last_at", Float, nullable=False, index=True),
+)
+
+events_table = Table(
+    "web_events",
+    shared_metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(160), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_web_events_key_at", "key", "at"),
 )
 
 jobs_table = Table(
@@ -121,6 +134,37 @@ class SharedAttempts:
         with self.engine.begin() as connection:
             connection.execute(delete(attempts_table).where(
                 attempts_table.c.key == self._key(key)))
+
+
+class SharedEvents:
+    """Event times by key in the registry (``at`` in the caller's clock, seconds); every
+    key is prefixed with ``scope``, and a scope forgets only its own events."""
+
+    def __init__(self, engine: Engine, scope: str) -> None:
+        self.engine = engine
+        self.scope = scope
+
+    def _key(self, key: str) -> str:
+        return f"{self.scope}:{key}"[:160]
+
+    def since(self, key: str, after: float) -> list[float]:
+        """The times of the key's events later than ``after``, oldest first."""
+        table = events_table
+        with self.engine.connect() as connection:
+            return [float(at) for at in connection.execute(
+                select(table.c.at).where(table.c.key == self._key(key), table.c.at > after)
+                .order_by(table.c.at)).scalars()]
+
+    def add(self, keys: Sequence[str], now: float, forget_before: float) -> None:
+        """One event for each key, at ``now``; the scope's events before
+        ``forget_before`` go."""
+        table = events_table
+        with self.engine.begin() as connection:
+            connection.execute(insert(table), [{"key": self._key(k), "at": now}
+                                               for k in keys])
+            connection.execute(delete(table).where(
+                table.c.at < forget_before, table.c.key >= f"{self.scope}:",
+                table.c.key < f"{self.scope};"))
 
 
 @dataclass(frozen=True)

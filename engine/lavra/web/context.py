@@ -18,10 +18,11 @@ from lavra.checking.content import FormSpec
 from lavra.config import Config, load_config
 from lavra.documents import Engine
 from lavra.errors import CitationError, ConfigError, LavraError
-from lavra.inputs import reading
+from lavra.inputs import pointers, reading
+from lavra.inputs.schemas.validation import field_label
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry, open_default_registry
-from lavra.registry.webshared import SharedAttempts
+from lavra.registry.webshared import SharedAttempts, SharedEvents
 from lavra.render.fillable.schema import inline_refs
 from lavra.signers import Signers
 from lavra.web.formmodel import CitationView
@@ -172,9 +173,9 @@ class WebContext:
         self.render_lock = threading.Lock()
         #: Counted in the registry, so that every worker over it throttles as one.
         self.throttle = LoginThrottle(store=lambda: self._attempts("entrar"))
-        #: Filings counted per CPF/CNPJ and address in a sliding hour (5 and 30), in
-        #: this process's memory (not yet shared by the workers: README).
-        self.filing_throttle = WindowThrottle()
+        #: Filings counted per CPF/CNPJ and address in a sliding hour (5 and 30), in the
+        #: registry, so that every worker over it counts as one.
+        self.filing_throttle = WindowThrottle(store=lambda: self._events("protocolar"))
         #: Failed look-ups on the tracking page, per protocol and address (the login's
         #: back-off), counted in the registry like the logins.
         self.tracking_throttle = LoginThrottle(store=lambda: self._attempts("acompanhar"))
@@ -183,6 +184,9 @@ class WebContext:
 
     def _attempts(self, scope: str) -> SharedAttempts:
         return SharedAttempts(_registry_engine(self.registry), scope)
+
+    def _events(self, scope: str) -> SharedEvents:
+        return SharedEvents(_registry_engine(self.registry), scope)
 
     def today(self) -> date:
         """Today in America/Sao_Paulo: the date a licence's status is stated on (the
@@ -238,6 +242,15 @@ class WebContext:
     # ----------------------------------------------------------------- content
     def form(self, form_id: str) -> FormSpec:
         return self.engine.content.form(form_id)
+
+    def field_label(self, form_id: str, pointer: str) -> str:
+        """The field at ``pointer`` of the form's data as its page names it (its title
+        qualified by its parents': «Destinatário › Prontuário»)."""
+        content = self.engine.content
+        path = [int(t) if pointers.is_index(t) else t for t in pointers.split(pointer)]
+        if form_id not in content.forms:
+            return " › ".join(f"«{t}»" for t in path if isinstance(t, str)) or pointer
+        return field_label(content.registry, content.forms[form_id].schema_id, path)
 
     def fillable_forms(self) -> list[FormSpec]:
         return [f for f in self.engine.content.forms.values() if f.fillable]

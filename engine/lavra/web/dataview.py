@@ -4,7 +4,8 @@ key, an enum value or an ISO date (issue 25, «No developer text reaches a user�
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -19,9 +20,11 @@ from lavra.web.formmodel import (
     properties,
 )
 
-__all__ = ["Entry", "data_view"]
+__all__ = ["Entry", "data_view", "label_pointers"]
 
 MASKS = {"cpf": mask_cpf, "cnpj": mask_cnpj}
+_NAMED_BY_POINTER = re.compile(
+    r"(?i)(\s*\()?(\bcampo:?\s+)(/[\w~-]+(?:/[\w~-]+)*)((?(1)\)|))")
 
 
 @dataclass(frozen=True)
@@ -94,3 +97,18 @@ def _entries(schema: Schema, data: Mapping[str, Any]) -> tuple[Entry, ...]:
 def data_view(schema: Schema, data: Mapping[str, Any]) -> tuple[Entry, ...]:
     """``data`` (a document's stored answers) labelled by ``schema`` (inlined refs)."""
     return _entries(schema, data)
+
+
+def label_pointers(text: str, label: Callable[[str], str]) -> str:
+    """``text`` (a stored reason, a message) with each field it names by JSON pointer
+    («campo /destinatario/prontuario», «Campo: /veiculo/placa») named by ``label``
+    instead: «campo «Destinatário › Prontuário»»; a parenthesis «(campo /…)» after a
+    message that already names the field by its label goes."""
+
+    def named(match: re.Match[str]) -> str:
+        words = label(match.group(3))
+        if match.group(1) and words in text:
+            return ""
+        return f"{match.group(1) or ''}{match.group(2)}«{words}»{match.group(4)}"
+
+    return _NAMED_BY_POINTER.sub(named, text)

@@ -63,6 +63,7 @@ from lavra.web.common import (
     require_user,
 )
 from lavra.web.context import WebContext
+from lavra.web.dataview import label_pointers
 from lavra.web.issuance import PASSWORD_FIELD
 from lavra.web.users import Role, User
 
@@ -168,16 +169,25 @@ def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
         view["rows"] = [{
             "order": r.order, "holder": r.holder, "name": r.name, "outcome": r.outcome,
             "role": r.role, "form": r.form, "number": r.number, "state": r.state,
-            "reason": r.reason, "file": r.file if r.file in present else "",
-            "docx_file": r.docx_file,
+            "reason": _labelled(ctx, r.form, r.reason), "docx_file": r.docx_file,
+            "file": r.file if r.file in present else "",
         } for r in found]
         view["page"] = {"number": current, "pages": pages, "per_page": per_page,
                         "lines": total}
         view["correctable"] = [_correctable(ctx, i)
                                for i in failed_items(ctx.registry, run.id)]
-        view["corrections"] = [{"order": c.position + 1, "form": c.form, "text": c.text}
+        view["corrections"] = [{"order": c.position + 1, "form": c.form,
+                                "text": _labelled(ctx, c.form, c.text)}
                                for c in run_corrections(ctx.registry, run.id)]
     return view
+
+
+def _labelled(ctx: WebContext, form_id: str | None, text: str | None) -> str | None:
+    """A stored reason or correction as staff read it: the fields it names by pointer
+    named by their labels in the item's form."""
+    if not text:
+        return text
+    return label_pointers(text, lambda pointer: ctx.field_label(form_id or "", pointer))
 
 
 def _correctable(ctx: WebContext, item: ItemRecord) -> dict[str, Any]:
@@ -185,8 +195,11 @@ def _correctable(ctx: WebContext, item: ItemRecord) -> dict[str, Any]:
     current = pointers.get(item.data, item.failed_field) if item.failed_field else None
     return {
         "id": item.id, "order": item.position + 1, "name": item.name, "holder": item.holder,
+        "form": item.form,
         "title": ctx.form_title(item.form or ""), "number": item.printed or "",
-        "reason": item.reason, "field": item.failed_field or "",
+        "reason": _labelled(ctx, item.form, item.reason), "field": item.failed_field or "",
+        "field_label": ctx.field_label(item.form or "", item.failed_field)
+        if item.failed_field else "",
         "current": "" if current is None else (
             current if isinstance(current, str) else json.dumps(current, ensure_ascii=False)),
     }
@@ -431,7 +444,9 @@ async def batch_correct(request: Request, run_id: int, item_id: int) -> Response
             "pode_abandonar": may, "motivo": "", "item": "", "abandonado": False,
             "pede_senha": asks_password(ctx, user),
             "corrigido": False,
-            "erro": error_message(error), "titulo_de": ctx.form_title}, 422)
+            "erro": _labelled(ctx, next((c["form"] for c in view["correctable"]
+                                         if c["id"] == item_id), None),
+                              error_message(error)), "titulo_de": ctx.form_title}, 422)
     return redirect(f"{PATH}/{run_id}?aviso=corrigido")
 
 

@@ -28,7 +28,7 @@ from starlette.datastructures import FormData, UploadFile
 
 from lavra.errors import InputError, LavraError
 from lavra.filing import FilingDesk, mask_doc
-from lavra.inputs.formats import is_cnpj, is_cpf
+from lavra.inputs.formats import is_cnpj, is_cpf, unmask
 from lavra.inputs.reading import parse_data
 from lavra.registry.filings import Attachment, sniff_type
 from lavra.registry.records import search_keys
@@ -177,7 +177,7 @@ async def confirm(request: Request, form_id: str) -> Response:
         attachments = []
     address = request.client.host if request.client else "desconhecido"
     if not errors:
-        wait = ctx.filing_throttle.wait_seconds(doc, address)
+        wait = ctx.filing_throttle.wait_seconds(unmask(doc), address)
         if wait:
             errors["anexos"] = (f"Muitos protocolos seguidos deste requerente ou desta rede. "
                                 f"Aguarde {wait} segundos e envie de novo.")
@@ -201,7 +201,7 @@ async def confirm(request: Request, form_id: str) -> Response:
             field if field in ("licenca", "nome", "documento") else "anexos")
         return await run_in_threadpool(_filing_page, request, form, data, values,
                                        {key: error_message(error)}, 422, token)
-    ctx.filing_throttle.record(doc, address)
+    ctx.filing_throttle.record(unmask(doc), address)  # masked or not, one count
     return redirect(f"/protocolo/{filed.receipt.verification_code}")
 
 

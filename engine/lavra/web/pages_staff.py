@@ -148,11 +148,14 @@ async def new_document_post(request: Request, form_id: str) -> Response:
     form = ctx.form(form_id)
     posted = await read_form(request)
     pairs = text_pairs(posted)
+    # The plate box stays on every re-shown page of a form that starts from a plate
+    # (empty: the form's own fields keep what was typed).
+    plate = start_from_plate(ctx, form.id, None, user, ctx.today())
     try:
         sent = submission(request, form.id, pairs)
     except LavraError as error:
         return form_page(request, form, {}, staff=True, report=None, show_errors=False,
-                         error=error_message(error), status=422, user=user)
+                         error=error_message(error), status=422, user=user, plate=plate)
     if sent.action == "emitir":
         if not (form.series and user.may_sign(form.signer_role)):
             raise AccessDenied(
@@ -173,12 +176,12 @@ async def new_document_post(request: Request, form_id: str) -> Response:
                 report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
             return form_page(request, form, sent.data, staff=True, report=report,
                              show_errors=True, error=error_message(error), status=422, user=user,
-                             draft=draft)
+                             draft=draft, plate=plate)
         return redirect(f"/equipe/documentos/{result.record.id}?aviso=emitido")
     report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
     return form_page(request, form, sent.data, staff=True, report=report,
                      show_errors=sent.action == "verificar", extra_rows=sent.extra_rows,
-                     user=user)
+                     user=user, plate=plate)
 
 
 @router.post("/equipe/novo/{form_id}/relatorio")

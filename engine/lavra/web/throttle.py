@@ -4,7 +4,8 @@ After ``free`` failures in a row, each further attempt must wait
 ``base * 2 ** (failures - free)`` seconds (capped at ``cap``) after the last
 failure; a success clears the account's count. The web app counts in the registry
 database (:class:`lavra.registry.webshared.SharedAttempts`), so that every worker over
-it throttles as one; without a store (tests, tools) the counts stay in memory.
+it throttles as one; without a store (tests, tools) the counts stay in memory. Filings
+are counted in a sliding window (:class:`WindowThrottle`), in the registry too.
 
 The address is the connection's peer, or behind a trusted reverse proxy the client it
 forwards (``WebSettings.trusted_proxies``); an IPv6 address counts for its whole /64,
@@ -141,18 +142,35 @@ FILING_PER_HOLDER = Window(limit=5)
 FILING_PER_ADDRESS = Window(limit=30)
 
 
+class EventStore(Protocol):
+    """Where events are kept: their times by key (see SharedEvents)."""
+
+    def since(self, key: str, after: float) -> list[float]: ...
+
+    def add(self, keys: Sequence[str], now: float, forget_before: float) -> None: ...
+
+
 class WindowThrottle:
     """Counts events per key (``doc:…``, ``ip:…``) in a sliding window and forgets them
     when they leave it: past ``limit`` in the window, the next waits until the oldest
-    falls out. In memory, per web process, as :class:`LoginThrottle`."""
+    falls out. Counted in ``store`` (the registry's
+    :class:`lavra.registry.webshared.SharedEvents`, opened when first needed), on the
+    wall clock, so that every worker over the registry counts as one."""
 
-    def __init__(self, per_holder: Window = FILING_PER_HOLDER,
+    def __init__(self, store: Callable[[], EventStore],
+                 per_holder: Window = FILING_PER_HOLDER,
                  per_address: Window = FILING_PER_ADDRESS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.time) -> None:
         self._policies = (per_holder, per_address)
         self._clock = clock
-        self._lock = threading.Lock()
-        self._events: dict[str, list[float]] = {}
+        self._made = store
+        self._store: EventStore | None = None
+
+    @property
+    def store(self) -> EventStore:
+        if self._store is None:
+            self._store = self._made()
+        return self._store
 
     def _keys(self, holder: str, address: str) -> tuple[tuple[str, Window], ...]:
         return ((f"doc:{holder}", self._policies[0]),
@@ -162,21 +180,14 @@ class WindowThrottle:
         """Seconds until another event is allowed (0: allowed now)."""
         now = self._clock()
         wait = 0.0
-        with self._lock:
-            for key, window in self._keys(holder, address):
-                recent = [t for t in self._events.get(key, []) if t > now - window.seconds]
-                if len(recent) >= window.limit:
-                    wait = max(wait, recent[-window.limit] + window.seconds - now)
+        for key, window in self._keys(holder, address):
+            recent = self.store.since(key, now - window.seconds)
+            if len(recent) >= window.limit:
+                wait = max(wait, recent[-window.limit] + window.seconds - now)
         return int(wait + 0.999) if wait > 0 else 0
 
     def record(self, holder: str, address: str) -> None:
         now = self._clock()
-        with self._lock:
-            if len(self._events) > _MAX_KEYS:
-                longest = max(window.seconds for window in self._policies)
-                for key in [k for k, times in self._events.items()
-                            if times[-1] <= now - longest]:
-                    del self._events[key]
-            for key, window in self._keys(holder, address):
-                recent = [t for t in self._events.get(key, []) if t > now - window.seconds]
-                self._events[key] = [*recent, now][-window.limit:]
+        longest = max(window.seconds for window in self._policies)
+        self.store.add([key for key, _ in self._keys(holder, address)], now,
+                       forget_before=now - longest)
