@@ -1,5 +1,5 @@
 """The registry page's year-only and signer filters are served by an index (migration
-0016): SQLite's query plan names ``ix_documents_year`` and ``ix_documents_signer_name``,
+0017): SQLite's query plan names ``ix_documents_year`` and ``ix_documents_signer_name``,
 not a scan of ``documents``; the signer's name is kept at issue and filled by the
 migration for the documents issued before it."""
 
@@ -33,8 +33,8 @@ def test_year_and_signer_filters_use_an_index(tmp_path: Path) -> None:
         issued = registry.issue("ALV", 2026, "alvara", builder({}))
     raw = create_engine(url)
     try:
-        with raw.begin() as connection:  # as before 0016, then migrated: the name filled
-            command.downgrade(alembic_config(connection), "0015")
+        with raw.begin() as connection:  # as before 0017, then migrated: the name filled
+            command.downgrade(alembic_config(connection), "0016")
             command.upgrade(alembic_config(connection), "head")
         with raw.connect() as connection:
             assert connection.execute(select(DocumentRow.signer_name).where(

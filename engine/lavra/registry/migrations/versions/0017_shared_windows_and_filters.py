@@ -4,8 +4,8 @@ filters served by an index: ``documents.year`` indexed, and ``documents.signer_n
 (the certificate's CN, filled from ``signer_subject`` for the documents already
 issued) with its index.
 
-Revision ID: 0016
-Revises: 0015
+Revision ID: 0017
+Revises: 0016
 Create Date: 2026-12-06
 """
 
@@ -18,8 +18,8 @@ from alembic import op
 
 from lavra.registry.records import subject_cn
 
-revision: str = "0016"
-down_revision: str | None = "0015"
+revision: str = "0017"
+down_revision: str | None = "0016"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
