@@ -108,9 +108,9 @@ class Engine:
         self.limits = limits
         self.staff_values: Callable[[], StaffOverlay] = lambda: EMPTY_OVERLAY
         self._parameters: tuple[StaffOverlay, Parameters] = (EMPTY_OVERLAY, content.parameters)
-        #: Who lays out issued documents and drafts ("weasyprint" or "typst", see
-        #: lavra.config); the DOCX and the fillable requerimentos are WeasyPrint's.
+        #: Who lays out issued documents and drafts ("weasyprint" or "typst", lavra.config).
         self.final_renderer = "weasyprint"
+        self._inlined: dict[str, dict[str, Any]] = {}  # form schemas, $ref inlined (check)
 
     def use_staff_values(self, source: Callable[[], StaffOverlay]) -> None:
         """Read the staff values from ``source`` (the registry) for every document."""
@@ -299,11 +299,12 @@ class Engine:
     ) -> Report:
         form = self.content.form(form_id)
         if form.fillable and isinstance(data, Mapping):
-            # A requerimento always has the objects its schema requires (its checklist
-            # of documents): what they require is pending from the first screen, not
-            # "não se aplica" until one of them is filled.
-            schema = self.content.registry.resolver().lookup(form.schema_id).contents
-            data = with_required_objects(inline_refs(schema, self.content.registry), data)
+            # A requerimento always has the objects its schema requires (its checklist of
+            # documents): pending from the first screen, not "não se aplica" until filled.
+            if form.schema_id not in self._inlined:  # once per form: the content is fixed
+                schema = self.content.registry.resolver().lookup(form.schema_id).contents
+                self._inlined[form.schema_id] = inline_refs(schema, self.content.registry)
+            data = with_required_objects(self._inlined[form.schema_id], data)
         return self.prepare(
             form_id, data, on, history=history, example_values=example_values
         ).report

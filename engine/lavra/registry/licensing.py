@@ -56,6 +56,8 @@ from lavra.textutil import format_date
 __all__ = ["LicenceView", "RegistryState", "StateDiff", "TimelineEntry", "act_of"]
 
 BUILT_KEY = "construido"
+_STATUS_DOC = aliased(DocumentRow)
+"""The act that set a licence's status, aliased once (not at every lookup)."""
 
 
 def act_of(row: DocumentRow) -> Act:
@@ -309,10 +311,15 @@ class RegistryState(RegistryQueries):
         of the vehicle or holder, whose last day falls within ``expiring`` (inclusive),
         as asked; by number. Every condition is answered by an index."""
         name = check_text(kind, "o formulário", "/formulario", 120)
+        # For a vehicle or holder, their own index finds the few licences and the kind
+        # only filters: written as an expression, SQLite's planner (without statistics)
+        # cannot walk the kind's index through every licence of the kind instead.
+        of_kind = (LicenceRow.kind == name if placa is None and holder is None
+                   else func.coalesce(LicenceRow.kind, "") == name)
         stmt = (
             select(DocumentRow)
             .join(LicenceRow, LicenceRow.document_id == DocumentRow.id)
-            .where(LicenceRow.kind == name, LicenceRow.status.in_([s.value for s in statuses]))
+            .where(of_kind, LicenceRow.status.in_([s.value for s in statuses]))
         )
         if on is not None:
             day = local_date(on, "/data")
@@ -369,7 +376,7 @@ class RegistryState(RegistryQueries):
 
     @staticmethod
     def _view(session: Session, document_id: int) -> LicenceView | None:
-        status_doc = aliased(DocumentRow)
+        status_doc = _STATUS_DOC
         found = session.execute(
             select(LicenceRow, PartyRow.doc, PartyRow.name, VehicleRow.placa,
                    status_doc.series, status_doc.number, status_doc.year)
@@ -382,14 +389,13 @@ class RegistryState(RegistryQueries):
             return None
         lic, doc, name, placa, series, number, year = found
         status_act = None if series is None else printed_number(series, number, year)
-        revalidated = session.scalars(
-            select(func.max(StateChangeRow.on)).where(StateChangeRow.licence_id == lic.id,
-                                                      StateChangeRow.kind == "revalidated")
-        ).first()
-        vehicle_changed = session.scalars(
-            select(func.max(StateChangeRow.on)).where(StateChangeRow.licence_id == lic.id,
-                                                      StateChangeRow.kind == "vehicle")
-        ).first()
+        last: dict[str, date] = dict(session.execute(
+            select(StateChangeRow.kind, func.max(StateChangeRow.on))
+            .where(StateChangeRow.licence_id == lic.id,
+                   StateChangeRow.kind.in_(("revalidated", "vehicle")))
+            .group_by(StateChangeRow.kind)
+        ).all())
+        revalidated, vehicle_changed = last.get("revalidated"), last.get("vehicle")
         return LicenceView(
             printed=lic.printed, kind=lic.kind, status=lic.status,
             status_act=status_act if lic.status_document_id != lic.document_id else None,

@@ -103,6 +103,8 @@ class DocumentRow(Base):
     __tablename__ = "documents"
     __table_args__ = (
         UniqueConstraint("series", "year", "number"),
+        # A number cited without its series (0007/2026, "history.document"): indexed.
+        Index("ix_documents_number_year", "number", "year"),
         CheckConstraint("status IN ('issued', 'cancelled')", name="status"),
         CheckConstraint("number > 0", name="number_positive"),
     )
@@ -385,6 +387,8 @@ class LicenceRow(Base):
         Index("uq_licences_holder_in_force", "holder_id", "per_holder", unique=True,
               sqlite_where=text("status = 'active' AND per_holder IS NOT NULL"),
               postgresql_where=text("status = 'active' AND per_holder IS NOT NULL")),
+        # The licences of a kind coming due in a period (the renewal runs' holders).
+        Index("ix_licences_kind_valid_until", "kind", "valid_until"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

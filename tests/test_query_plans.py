@@ -1,0 +1,66 @@
+"""The lookups a renewal run makes for each holder answer from an index on SQLite, so
+that the run's cost per document stays flat as the registry grows (issue 24, "Flat in
+the size of the registry"): no ``SCAN`` of a table in ``EXPLAIN QUERY PLAN``. An empty
+registry is enough: without statistics, SQLite's plan does not depend on the rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from issuers import state_registry
+from sqlalchemy import event
+
+from lavra.registry.store import Registry
+
+
+@pytest.fixture
+def registry(tmp_path: Path) -> Iterator[Registry]:
+    yield from state_registry(f"sqlite:///{tmp_path / 'registro.sqlite3'}")
+
+
+def _plans(registry: Registry, lookup: Callable[[], Any]) -> list[str]:
+    """The query plan of every SELECT ``lookup`` runs."""
+    seen: list[tuple[str, Any]] = []
+
+    def capture(_c: Any, _cur: Any, statement: str, parameters: Any, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            seen.append((statement, parameters))
+
+    engine = registry.engine
+    event.listen(engine, "before_cursor_execute", capture)
+    try:
+        lookup()
+    finally:
+        event.remove(engine, "before_cursor_execute", capture)
+    assert seen, "the lookup ran no query"
+    with engine.connect() as connection:
+        return [" | ".join(str(row[-1]) for row in connection.exec_driver_sql(
+            f"EXPLAIN QUERY PLAN {statement}", parameters).all())
+            for statement, parameters in seen]
+
+
+@pytest.mark.parametrize(("lookup", "index"), [
+    # a document cited by number and year only (the case history's ``document``)
+    (lambda r: r.search("0007/2025", limit=500), "ix_documents_number_year"),
+    # the licences of a kind in force for a vehicle, and for a holder: found from the
+    # vehicle or the holder, never by walking every licence of the kind
+    (lambda r: r.licences_in_force("alvara-transporte-escolar", date(2026, 1, 5),
+                                   placa="ABC1D23"), "ix_licences_vehicle_id"),
+    (lambda r: r.licences_in_force("alvara-transporte-escolar", date(2026, 1, 5),
+                                   holder="52998224725"), "ix_licences_holder_id"),
+    # the alvarás of a kind coming due in a year (the run's holders), by their last day
+    (lambda r: r.licences("alvara-transporte-escolar", on=date(2025, 12, 31),
+                          expiring=(date(2025, 1, 1), date(2025, 12, 31))),
+     "ix_licences_kind_valid_until (kind=? AND valid_until>? AND valid_until<?)"),
+    # the licences a vehicle holds (the checks of every act)
+    (lambda r: r.licences_held(date(2026, 1, 5), placa="ABC1D23"), "ix_licences_vehicle_id"),
+], ids=["numero-sem-serie", "por-veiculo", "por-titular", "vencendo-no-ano", "do-veiculo"])
+def test_the_runs_lookups_use_an_index(registry: Registry, lookup: Callable[[Registry], Any],
+                                       index: str) -> None:
+    plans = _plans(registry, lambda: lookup(registry))
+    assert not [p for p in plans if "SCAN" in p], plans
+    assert index in plans[0], plans
