@@ -2,12 +2,9 @@
 without the series (``documents``), and the licences of a kind by their last day
 (``licences``: the holders a renewal run takes).
 
-Revision ID: 0017
-Revises: 0015
+Revision ID: 0018
+Revises: 0017
 Create Date: 2026-12-06
-
-Named 0017: another branch of the same day adds 0016; whichever merges second
-re-points its ``down_revision``.
 """
 
 from __future__ import annotations
@@ -16,8 +13,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0017"
-down_revision: str | None = "0015"
+revision: str = "0018"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
