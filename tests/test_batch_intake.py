@@ -230,9 +230,9 @@ def test_a_filed_fretamento_request_is_taken_for_its_alvara(
             kind, {"vencendo_ate": FRET_UNTIL}, date.fromisoformat(FRET_RUN_DAY)),
             tmp_path / "saida", database_url=registry_url(issuer.config), simulate=True)
         (row,) = summary.rows
-        # complete and on time, so not notified: it waits for the servant's conferência
-        # of art. 7º (fretamento/renovacao_lote.py), which a filing does not carry
+        # complete and on time, so not notified: it waits for the staff's conferência of
+        # its documents (art. 7º; comum/lote_protocolos.py), which no one made yet
         assert row.outcome == "recusado", row
-        assert "falta a conferência por servidor" in row.reason
+        assert "aguardando conferência dos documentos pela SETRANSV" in row.reason
     finally:
         issuer.close()
