@@ -282,3 +282,33 @@ def test_a_notice_in_the_processo_makes_the_filing_pending_until_its_last_day(
         assert (case.deadline, case.act_id) == (None, filing.receipt.id)
     finally:
         issuer.close()
+
+
+def test_the_notice_of_a_filed_request_joins_its_processo_and_the_filing_is_pending(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    try:
+        protocol = _file(issuer, 0, request(0, numbers[0], missing=("antecedentes_criminais",)),
+                         3, licence=numbers[0])
+        filing = Filings(issuer.registry).by_protocol(protocol)
+        assert filing is not None
+        run, again = _run(issuer)
+        assert not again
+        notices = [i for i in run_items(issuer.registry, run.id)
+                   if i.form == "notificacao-pendencias-renovacao"]
+        assert [i.outcome for i in notices] == ["notificado", "notificado"]
+        filed, absent = notices
+        assert filed.data is not None and filed.data["processo"] == {"numero": protocol}
+        assert absent.data is not None and "processo" not in absent.data
+        text = " ".join(pdf_text(issuer.registry.pdf(filed.document_id or 0)).split())
+        assert f"protocolizado em 03/12/2025 (processo {protocol})" in text
+        # the applicant's tracking page finds the notice in the processo; the inbox shows
+        # the filing pending until the notice's last day (art. 13: 31/12/2025)
+        assert [a.id for a in Filings(issuer.registry).acts(filing)] == [filed.document_id]
+        case = Inbox(issuer.registry).case(filing.id)
+        assert case is not None and case.status is FilingStatus.PENDING
+        assert (case.deadline, case.act_id) == (date(2025, 12, 31), None)
+    finally:
+        issuer.close()

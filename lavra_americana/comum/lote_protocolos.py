@@ -51,6 +51,7 @@ refuses, is reported in the summary with its reason, never dropped.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from lavra.batch.intake import FiledRequest, FiledScope, filed_requests
@@ -61,7 +62,24 @@ from lavra.registry.records import LOCAL_TZ
 from lavra.textutil import format_date
 from lavra_americana.comum.lote import HELD, REFUSED, UNKNOWN, Pedido, Requests, number_key
 
-__all__ = ["IMPLEMENTED", "requests_for"]
+__all__ = ["IMPLEMENTED", "PROTOCOL", "notice_processo", "requests_for"]
+
+PROTOCOL = "protocolo"
+"""The envelope's key of a request filed online: its protocol number."""
+
+
+def notice_processo(holder: PlannedHolder, notice: str,
+                    envelope: Mapping[str, Any] | None) -> PlannedHolder:
+    """``holder`` with its ``notice`` citing, for a request filed online, the processo
+    its protocol opened (``/processo/numero``), so that the notice joins it and the
+    applicant's tracking page shows it, with its last day (the filing is then pending,
+    ``lavra.registry.filing_status``); unchanged for a line of ``--pedidos``."""
+    protocol = None if envelope is None else envelope.get(PROTOCOL)
+    if not protocol:
+        return holder
+    return replace(holder, outputs=tuple(
+        replace(out, data={**out.data, "processo": {"numero": str(protocol)}})
+        if out.form == notice else out for out in holder.outputs))
 
 L = TypeVar("L")
 
@@ -157,7 +175,8 @@ def _held(filed: FiledRequest, conference: str | None) -> str | None:
 def _envelope(filed: FiledRequest, held: str | None) -> dict[str, Any]:
     requerimento = dict(filed.data or {})
     requerimento["data_requerimento"] = filed.filed_at.astimezone(LOCAL_TZ).date().isoformat()
-    envelope: dict[str, Any] = {"requerimento": requerimento, "processo": filed.protocol}
+    envelope: dict[str, Any] = {"requerimento": requerimento, "processo": filed.protocol,
+                                PROTOCOL: filed.protocol}
     checked = filed.conference
     if checked.done and checked.checked_on is not None:
         # the servant who accepted the last document attests the conferência, that day

@@ -99,7 +99,7 @@ from lavra_americana.comum.lote import (
 )
 from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
-from lavra_americana.comum.lote_protocolos import requests_for
+from lavra_americana.comum.lote_protocolos import notice_processo, requests_for
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.fretamento.renovacao_requisitos import carry
 
@@ -359,7 +359,8 @@ class FretamentoRenewalRun:
         filed = requests_for(context, self.filed(context.request), due, lambda lic: lic.cnpj,
                              conference="art. 7º com o art. 8º")
         return plan_holders(context.request, due,
-                            lambda lic, envelope: self._decide(context, lic, envelope),
+                            lambda lic, envelope: notice_processo(
+                                self._decide(context, lic, envelope), NOTICE, envelope),
                             lambda wanted, lic: self._refusal(wanted, lic, until),
                             ("cnpj", "razao_social"), filed)
 

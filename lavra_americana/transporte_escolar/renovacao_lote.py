@@ -95,7 +95,7 @@ from lavra_americana.comum.lote import (
 )
 from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
-from lavra_americana.comum.lote_protocolos import requests_for
+from lavra_americana.comum.lote_protocolos import notice_processo, requests_for
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.transporte_escolar.renovacao_requisitos import carry
 from lavra_americana.transporte_escolar.selo import selo_data_from_alvara
@@ -296,7 +296,8 @@ class RenewalRun:
         # The requests filed online (filed), unless --pedidos gives a file.
         filed = requests_for(context, self.filed(context.request), due, lambda lic: lic.cpf)
         return plan_holders(context.request, due,
-                            lambda lic, envelope: self._decide(context, lic, envelope),
+                            lambda lic, envelope: notice_processo(
+                                self._decide(context, lic, envelope), NOTICE, envelope),
                             self._refusal, ("cpf", "nome"), filed)
 
     @staticmethod
