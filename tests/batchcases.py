@@ -15,7 +15,7 @@ import subprocess
 import time
 from collections.abc import Iterator, Mapping
 from copy import deepcopy
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,8 @@ from sqlalchemy import create_engine, text
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import Issuer, ensure_dev_pki, registry_url
+from lavra.registry.filings import Attachment, FilingInput, Filings
+from lavra.registry.records import Built
 from lavra.registry.runs import open_run, run_counts
 from lavra.registry.store import open_registry
 
@@ -212,6 +214,24 @@ def fret_envelope(n: int, printed: str, *, conferencia: bool = True,
         found["conferencia"] = {"responsavel": "Maria Exemplo da Silva, Agente "
                                 "Administrativo", "data": "2025-11-24"}
     return found
+
+
+# ------------------------------------------------------------------ requests filed online
+def _receipt(number: int, printed: str, moment: datetime) -> Built:
+    return Built(pdf=b"%PDF-1.4 " + printed.encode(), data={"protocolo": printed},
+                 computed={}, reference_date=moment.date(),
+                 verification_code=f"PROT-{number:04d}", signer_subject="Selo",
+                 signer_serial="1", pack_version="t", issued_at=moment)
+
+
+def file_request(issuer: Issuer, form: str, data: Mapping[str, Any], doc: str, name: str,
+                 moment: datetime, *, licence: str | None = None,
+                 attachments: tuple[Attachment, ...] = ()) -> str:
+    """File ``data`` as ``form`` through the registry API at ``moment``; its protocol."""
+    entry = FilingInput(series="PROT", form=form, data=dict(data), cpf_cnpj=doc, name=name,
+                        attachments=attachments, licence=licence)
+    return Filings(issuer.registry).file(entry, _receipt, receipt_form="comprovante-protocolo",
+                                         now=moment.astimezone(UTC)).protocol
 
 
 # ------------------------------------------------------------------ shared by the run tests

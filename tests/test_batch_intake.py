@@ -27,6 +27,7 @@ from batchcases import (
     copy_data,
     cpf,
     envelope,
+    file_request,
     fret_request,
     fret_seed,
     issuer_over,
@@ -46,8 +47,6 @@ from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.issuing import Issuer, registry_url
-from lavra.registry.filings import FilingInput, Filings
-from lavra.registry.records import Built
 from lavra.registry.state import normalize_processo
 from lavra.registry.tables import DocumentRow, FilingRow, ProcessoActRow, ProcessoRow
 
@@ -73,22 +72,12 @@ def seeded(engine: Engine, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
     return seeded_folder(engine, tmp_path_factory.mktemp("semente"), HOLDERS)
 
 
-def _built(number: int, printed: str, moment: datetime) -> Built:
-    return Built(pdf=b"%PDF-1.4 " + printed.encode(), data={"protocolo": printed},
-                 computed={}, reference_date=moment.date(),
-                 verification_code=f"PROT-{number:04d}", signer_subject="Selo",
-                 signer_serial="1", pack_version="t", issued_at=moment)
-
-
 def _file(issuer: Issuer, n: int, data: dict[str, Any], day: int, *,
           licence: str | None = None, doc: str | None = None) -> str:
     """File ``data`` as holder ``n`` on ``day`` December 2025 (within the window of
     art. 13, § 5º: the 30 days before the vencimento, 31/12/2025); its protocol."""
-    entry = FilingInput(series="PROT", form=FORM, data=data, cpf_cnpj=doc or cpf(n),
-                        name=f"Titular Exemplo {n:04d}", attachments=(), licence=licence)
-    moment = datetime(2025, 12, day, 14, 0, tzinfo=UTC)
-    return Filings(issuer.registry).file(entry, _built, receipt_form="comprovante-protocolo",
-                                         now=moment).protocol
+    return file_request(issuer, FORM, data, doc or cpf(n), f"Titular Exemplo {n:04d}",
+                        datetime(2025, 12, day, 14, 0, tzinfo=UTC), licence=licence)
 
 
 def _filed(issuer: Issuer, numbers: list[str]) -> list[str]:
@@ -233,19 +222,17 @@ def test_a_filed_fretamento_request_is_taken_for_its_alvara(
         printed = fret_seed(issuer, 1)[0]
         company = issuer.registry.by_number(printed.split("nº ")[1], series="ALV-FRET")
         assert company is not None
-        entry = FilingInput(series="PROT", form="requerimento-renovacao-alvara-fretamento",
-                            data=fret_request(0, printed), cpf_cnpj=company.cpf_cnpj or "",
-                            name="Empresa", attachments=())
-        Filings(issuer.registry).file(entry, _built, receipt_form="comprovante-protocolo",
-                                      now=datetime(2025, 11, 20, 14, 0, tzinfo=UTC))
+        file_request(issuer, "requerimento-renovacao-alvara-fretamento",
+                     fret_request(0, printed), company.cpf_cnpj or "", "Empresa",
+                     datetime(2025, 11, 20, 14, 0, tzinfo=UTC))
         kind = "renovacao-fretamento"
         summary = run_batch(issuer, find_kind(issuer, kind), RunRequest(
             kind, {"vencendo_ate": FRET_UNTIL}, date.fromisoformat(FRET_RUN_DAY)),
             tmp_path / "saida", database_url=registry_url(issuer.config), simulate=True)
         (row,) = summary.rows
-        # complete and on time, so not notified: it waits for the servant's conferência
-        # of art. 7º (fretamento/renovacao_lote.py), which a filing does not carry
+        # complete and on time, so not notified: it waits for the staff's conferência of
+        # its documents (art. 7º; comum/lote_protocolos.py), which no one made yet
         assert row.outcome == "recusado", row
-        assert "falta a conferência por servidor" in row.reason
+        assert "aguardando conferência dos documentos pela SETRANSV" in row.reason
     finally:
         issuer.close()

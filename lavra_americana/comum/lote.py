@@ -20,6 +20,7 @@ from lavra.inputs import pointers
 from lavra.inputs.formats import unmask
 
 __all__ = [
+    "HELD",
     "IMPLEMENTED",
     "REFUSED",
     "UNKNOWN",
@@ -37,6 +38,10 @@ __all__ = [
 ]
 
 REFUSED = "recusado"
+HELD = "retido"
+"""The envelope's key of a request the run may not take yet, with the pt-BR reason
+(``lote_protocolos``: a filing whose documents staff have not accepted): its holder is
+refused with that reason, nothing issued nor notified."""
 UNKNOWN = "\0"
 """The start of the key of a request whose alvará is not known (never a number's)."""
 L = TypeVar("L")
@@ -208,9 +213,19 @@ def plan_holders(
         used.add(key)
         return found.envelope
 
+    def decided(licence: L, key: str) -> PlannedHolder:
+        """The holder decided with its request; refused, with the request's reason,
+        while the request is held (``HELD``: its documents not yet accepted by staff)."""
+        found = envelope(key)
+        planned = decide(licence, found)
+        held = None if found is None else found.get(HELD)
+        if not held:
+            return planned
+        return replace(planned, outcome=REFUSED, outputs=(), reason=str(held))
+
     planned: list[PlannedHolder] = []
     if request.entrada is None:
-        planned = [decide(licence, envelope(key)) for key, licence in due.items()]
+        planned = [decided(licence, key) for key, licence in due.items()]
         return planned + _unmatched(pedidos, used, filed.refused)
     for wanted in read_entrada(request.entrada, *columns):
         if isinstance(wanted, tuple):
@@ -222,7 +237,7 @@ def plan_holders(
             holder = unmask(wanted.document) or f"linha {wanted.line}"
             planned.append(PlannedHolder(holder, wanted.name, REFUSED, reason=reason))
             continue
-        planned.append(decide(licence, envelope(wanted.alvara)))
+        planned.append(decided(licence, wanted.alvara))
     return planned + _unmatched(pedidos, used, filed.refused)
 
 

@@ -23,6 +23,22 @@ art. 8º of Lei nº 4.419/2006, art. 13, § 5º, of Lei nº 4.515/2007; the date
 applicant typed is not the filing's). Reading chosen where the law is silent: the
 protocol's day, not the typed one, when they differ.
 
+**The staff's conferência.** The run reads the filings not yet decided: received,
+under review or pending in the staff inbox (``lavra.registry.inbox``). A filing with a
+document staff refused (its standing review) is held: its holder is refused in the
+summary with the documents refused and the last day the inbox gave to supply them, and
+nothing is issued nor notified (reading chosen: the inbox's refusal already told the
+applicant what is missing and until when, Lei nº 9.784/1999, arts. 39 and 40,
+``protocolos.py``; a second notice of the same lack would repeat it with another
+term). Where the law asks for the servant's conferência of the documents before the
+act (fretamento: the renewed alvará says "atendidos os requisitos do art. 7º" only on
+that attestation, art. 7º with the art. 8º, ``fretamento/renovacao_lote.py``), a
+filing is held, "aguardando conferência dos documentos pela SETRANSV", until staff
+have accepted every attachment; the conferência is then the last acceptance: who made
+it and on which day. The school renewal's law asks for no such attestation
+(art. 13 of Lei nº 4.515/2007: the request and its documents), so a school filing no
+one has reviewed yet is taken as filed, as before.
+
 **Its holder.** The licence the filing is tied to, when it is one of the run's; else
 the alvará its data name (``/alvara_anterior/numero``); else the one alvará of the
 run held by the requerente's CPF/CNPJ. The requerente must be the alvará's holder
@@ -35,17 +51,35 @@ refuses, is reported in the summary with its reason, never dropped.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import date
+from dataclasses import replace
 from typing import Any, TypeVar
 
-from lavra.batch.intake import FiledRequest, filed_requests
+from lavra.batch.intake import FiledRequest, FiledScope, filed_requests
 from lavra.batch.model import PlanContext, PlannedHolder
 from lavra.errors import InputError
 from lavra.inputs import pointers
 from lavra.registry.records import LOCAL_TZ
-from lavra_americana.comum.lote import REFUSED, UNKNOWN, Pedido, Requests, number_key
+from lavra.textutil import format_date
+from lavra_americana.comum.lote import HELD, REFUSED, UNKNOWN, Pedido, Requests, number_key
 
-__all__ = ["IMPLEMENTED", "requests_for"]
+__all__ = ["IMPLEMENTED", "PROTOCOL", "notice_processo", "requests_for"]
+
+PROTOCOL = "protocolo"
+"""The envelope's key of a request filed online: its protocol number."""
+
+
+def notice_processo(holder: PlannedHolder, notice: str,
+                    envelope: Mapping[str, Any] | None) -> PlannedHolder:
+    """``holder`` with its ``notice`` citing, for a request filed online, the processo
+    its protocol opened (``/processo/numero``), so that the notice joins it and the
+    applicant's tracking page shows it, with its last day (the filing is then pending,
+    ``lavra.registry.filing_status``); unchanged for a line of ``--pedidos``."""
+    protocol = None if envelope is None else envelope.get(PROTOCOL)
+    if not protocol:
+        return holder
+    return replace(holder, outputs=tuple(
+        replace(out, data={**out.data, "processo": {"numero": str(protocol)}})
+        if out.form == notice else out for out in holder.outputs))
 
 L = TypeVar("L")
 
@@ -53,12 +87,17 @@ IMPLEMENTED: tuple[str, ...] = ()
 """Helpers only: the runs cite their own articles."""
 
 
-def requests_for(context: PlanContext, form: str, since: date, due: Mapping[str, L],
-                 holder_of: Callable[[L], str]) -> Requests | None:
-    """The run's requests filed online, from ``since`` to the run's date, by the key
-    of the alvará each renews (module docstring); None when the run reads a
-    ``--pedidos`` file (InputError if requests were also filed for it)."""
-    found = filed_requests(context.registry, form, since=since, until=context.request.on)
+def requests_for(context: PlanContext, scope: FiledScope, due: Mapping[str, L],
+                 holder_of: Callable[[L], str], *,
+                 conference: str | None = None) -> Requests | None:
+    """The run's requests filed online (``scope``: the run's form and days, as its
+    ``filed`` says), by the key of the alvará each renews (module docstring); None when
+    the run reads a ``--pedidos`` file (InputError if requests were also filed for it).
+    ``conference``: the provision that asks for the servant's conferência of the
+    documents (the request is held until staff accept them all), none if the law
+    asks for none."""
+    found = filed_requests(context.registry, scope.form, since=scope.since,
+                           until=scope.until)
     if context.request.pedidos is not None:
         if found:
             shown = ", ".join(f.protocol for f in found[:3])
@@ -88,7 +127,8 @@ def requests_for(context: PlanContext, form: str, since: date, due: Mapping[str,
                 f"mas o CPF/CNPJ de quem o protocolou ({filed.cpf_cnpj}) não é o do "
                 "titular do alvará: o pedido não foi considerado.")))
             continue
-        pedido = Pedido(order, _envelope(filed), protocol=filed.protocol)
+        pedido = Pedido(order, _envelope(filed, _held(filed, conference)),
+                        protocol=filed.protocol)
         key = key or f"{UNKNOWN}{order}"  # each unidentified request reported on its own
         earlier = by_key.get(key)
         if earlier is not None:
@@ -114,7 +154,34 @@ def _holder_key(filed: FiledRequest, due: Mapping[str, L],
     return named or (number_key(filed.licence) if filed.licence else None)
 
 
-def _envelope(filed: FiledRequest) -> dict[str, Any]:
+def _held(filed: FiledRequest, conference: str | None) -> str | None:
+    """Why the run may not take the request yet (module docstring, "The staff's
+    conferência"), or None."""
+    checked = filed.conference
+    after = ("nada foi emitido nem notificado por esta execução; o pedido será "
+             "considerado pela execução seguinte, depois que os documentos forem aceitos "
+             "na caixa de protocolos.")
+    if checked.refused:
+        until = f", a reapresentar até {format_date(checked.deadline)}" \
+            if checked.deadline else ""
+        return (f"O pedido do protocolo {filed.protocol} tem documento(s) recusado(s) na "
+                f"conferência pela SETRANSV ({'; '.join(checked.refused)}){until}: {after}")
+    if conference is not None and not checked.done:
+        return (f"Pedido do protocolo {filed.protocol} aguardando conferência dos "
+                f"documentos pela SETRANSV ({conference}): {after}")
+    return None
+
+
+def _envelope(filed: FiledRequest, held: str | None) -> dict[str, Any]:
     requerimento = dict(filed.data or {})
     requerimento["data_requerimento"] = filed.filed_at.astimezone(LOCAL_TZ).date().isoformat()
-    return {"requerimento": requerimento, "processo": filed.protocol}
+    envelope: dict[str, Any] = {"requerimento": requerimento, "processo": filed.protocol,
+                                PROTOCOL: filed.protocol}
+    checked = filed.conference
+    if checked.done and checked.checked_on is not None:
+        # the servant who accepted the last document attests the conferência, that day
+        envelope["conferencia"] = {"responsavel": checked.checked_by,
+                                   "data": checked.checked_on.isoformat()}
+    if held is not None:
+        envelope[HELD] = held
+    return envelope

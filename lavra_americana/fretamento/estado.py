@@ -169,8 +169,15 @@ def auto(act: Act) -> Sequence[Effect]:
     return [named(act, "/empresa")]
 
 
+def notificacao_renovacao(act: Act) -> Sequence[Effect]:
+    """fretamento#art8: the notice on the renewal request joins the processo of the
+    request it answers (the protocol's, when filed online)."""
+    return processo(act)
+
+
 EFFECTS: Mapping[str, EffectsOf] = {
     "certidao-registro-fretamento": registro,
+    "notificacao-pendencias-renovacao-fretamento": notificacao_renovacao,
     "alvara-fretamento": alvara,
     "alvara-servico-particular-fretamento": alvara_particular,
     "autorizacao-veiculo-terceiro": veiculo_terceiro,

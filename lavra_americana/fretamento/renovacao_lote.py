@@ -70,6 +70,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from lavra.batch.intake import FiledScope
 from lavra.batch.model import (
     PlanContext,
     PlannedHolder,
@@ -98,7 +99,7 @@ from lavra_americana.comum.lote import (
 )
 from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
-from lavra_americana.comum.lote_protocolos import requests_for
+from lavra_americana.comum.lote_protocolos import notice_processo, requests_for
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.fretamento.renovacao_requisitos import carry
 
@@ -343,19 +344,23 @@ class FretamentoRenewalRun:
                 record.printed, record.cpf_cnpj or "", record.valid_until, record.data)
         return due
 
+    def filed(self, request: RunRequest) -> FiledScope:
+        """The requests filed online in the year before the run, up to its date
+        (art. 8º asks for them 30 days ahead of a 5-year term: an older one renews no
+        alvará due now; the reading chosen, the law giving no earliest day)."""
+        return FiledScope(REQUERIMENTO, request.on - timedelta(days=366), request.on)
+
     def plan(self, context: PlanContext) -> Sequence[PlannedHolder]:
         until = maybe_date(str(context.request.option("vencendo_ate", "--vencendo-ate")))
         if until is None:
             raise InputError("Data inválida em --vencendo-ate.", field="/vencendo_ate")
         due = self._due(context, until)
-        # The requests filed online in the year before the run (art. 8º asks for them
-        # 30 days ahead of a 5-year term: an older one renews no alvará due now; the
-        # reading chosen, the law giving no earliest day), unless --pedidos gives a file.
-        filed = requests_for(context, REQUERIMENTO,
-                             context.request.on - timedelta(days=366), due,
-                             lambda lic: lic.cnpj)
+        # The requests filed online (filed), unless --pedidos gives a file.
+        filed = requests_for(context, self.filed(context.request), due, lambda lic: lic.cnpj,
+                             conference="art. 7º com o art. 8º")
         return plan_holders(context.request, due,
-                            lambda lic, envelope: self._decide(context, lic, envelope),
+                            lambda lic, envelope: notice_processo(
+                                self._decide(context, lic, envelope), NOTICE, envelope),
                             lambda wanted, lic: self._refusal(wanted, lic, until),
                             ("cnpj", "razao_social"), filed)
 

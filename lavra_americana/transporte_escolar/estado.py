@@ -192,8 +192,15 @@ def auto(act: Act) -> Sequence[Effect]:
     return [named(act, "/condutor")]
 
 
+def notificacao_renovacao(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art13_par5: the notice of what the renewal request lacks joins
+    the processo of the request it answers (the protocol's, when filed online)."""
+    return processo(act)
+
+
 EFFECTS: Mapping[str, EffectsOf] = {
     "alvara-transporte-escolar": alvara,
+    "notificacao-pendencias-renovacao": notificacao_renovacao,
     "alvara-condutor-auxiliar": _accessory(
         "/alvara_titular/numero", "transporte-escolar#art9", holder="/auxiliar",
         driver="/auxiliar"),

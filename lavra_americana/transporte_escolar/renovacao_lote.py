@@ -68,6 +68,7 @@ from typing import Any
 
 from validate_docbr import CPF
 
+from lavra.batch.intake import FiledScope
 from lavra.batch.model import (
     PlanContext,
     PlannedHolder,
@@ -94,7 +95,7 @@ from lavra_americana.comum.lote import (
 )
 from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
-from lavra_americana.comum.lote_protocolos import requests_for
+from lavra_americana.comum.lote_protocolos import notice_processo, requests_for
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.transporte_escolar.renovacao_requisitos import carry
 from lavra_americana.transporte_escolar.selo import selo_data_from_alvara
@@ -283,15 +284,20 @@ class RenewalRun:
                 record.printed, record.cpf_cnpj or "", record.valid_until, record.data)
         return due
 
+    def filed(self, request: RunRequest) -> FiledScope:
+        """The requests filed online in the year of the vencimento, up to the run's
+        date (the window of art. 13, § 5º, lies in that year; alvara.py)."""
+        year = int(request.option("ano", "--ano"))
+        return FiledScope(REQUERIMENTO, date(year - 1, 1, 1), request.on)
+
     def plan(self, context: PlanContext) -> Sequence[PlannedHolder]:
         year = int(context.request.option("ano", "--ano"))
         due = self._due(context, year)
-        # The requests filed online in the year of the vencimento (the window of
-        # art. 13, § 5º, lies in it; alvara.py), unless --pedidos gives a file.
-        filed = requests_for(context, REQUERIMENTO, date(year - 1, 1, 1), due,
-                             lambda lic: lic.cpf)
+        # The requests filed online (filed), unless --pedidos gives a file.
+        filed = requests_for(context, self.filed(context.request), due, lambda lic: lic.cpf)
         return plan_holders(context.request, due,
-                            lambda lic, envelope: self._decide(context, lic, envelope),
+                            lambda lic, envelope: notice_processo(
+                                self._decide(context, lic, envelope), NOTICE, envelope),
                             self._refusal, ("cpf", "nome"), filed)
 
     @staticmethod

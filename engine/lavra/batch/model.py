@@ -30,6 +30,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from lavra.batch.intake import FiledScope
 from lavra.checking.report import Report
 from lavra.errors import InputError
 from lavra.registry.runs import PlannedHolder, PlannedOutput
@@ -140,6 +141,10 @@ class BatchRun(Protocol):
 
     def key(self, request: RunRequest) -> str:
         """The name of the run in the registry (InputError for a missing option)."""
+
+    def filed(self, request: RunRequest) -> FiledScope | None:
+        """The requests filed online the run reads (none: the run reads none); the
+        run's fingerprint covers them (:func:`lavra.batch.intake.filings_stamp`)."""
 
     def plan(self, context: PlanContext) -> Sequence[PlannedHolder]:
         """What each holder gets, in input order (a refusal for a bad record)."""

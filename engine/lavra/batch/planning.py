@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from lavra.batch.intake import filings_stamp
 from lavra.batch.model import BatchRun, PlanContext, PlannedHolder, RunRequest
 from lavra.errors import InputError
 from lavra.inputs.reading import TIMEZONE
@@ -24,7 +25,8 @@ from lavra.registry.once import Wanted, planned_before
 from lavra.registry.records import printed_number
 from lavra.registry.runs import RunRecord, plan_run
 
-__all__ = ["Plan", "decide", "fingerprint", "preview_numbers", "skip_planned", "write_plan"]
+__all__ = ["Plan", "decide", "fingerprint", "preview_numbers", "same_inputs", "skip_planned",
+           "write_plan"]
 
 REFUSED = "recusado"
 
@@ -41,8 +43,16 @@ class Plan:
     holders: tuple[PlannedHolder, ...]
 
 
-def fingerprint(request: RunRequest) -> str:
-    """A digest of what shapes the run: its name, options, date and input files."""
+def fingerprint(issuer: Issuer, kind: BatchRun, request: RunRequest) -> str:
+    """A digest of what shapes the run: its name, options, date, input files, and the
+    requests filed online it reads (:func:`lavra.batch.intake.filings_stamp`: a request
+    filed or reviewed since changes it; the run's own settling of them does not).
+
+    64 hex digits: the first 32 those of the inputs' digest (as it was before filings
+    counted), the last 32 those of the filings'; a kind that reads no filings keeps the
+    whole inputs' digest. An unfinished run is resumed when its inputs are the same
+    (:func:`same_inputs`): a request filed meanwhile does not keep it from ending, and is
+    read by the next run."""
     digest = hashlib.sha256()
     digest.update(json.dumps(
         {"kind": request.kind, "options": dict(request.options), "on": request.on.isoformat()},
@@ -58,7 +68,16 @@ def fingerprint(request: RunRequest) -> str:
                     f"Não foi possível ler o arquivo {path.name}: {error.strerror}.",
                     field="/entrada" if path == request.entrada else "/pedidos",
                 ) from None
-    return digest.hexdigest()
+    scope = kind.filed(request)
+    if scope is None:
+        return digest.hexdigest()
+    filed = hashlib.sha256(json.dumps(filings_stamp(issuer.registry, scope)).encode())
+    return digest.hexdigest()[:32] + filed.hexdigest()[:32]
+
+
+def same_inputs(planned: str, now: str) -> bool:
+    """Whether two fingerprints have the same inputs, whatever the filings (above)."""
+    return planned[:32] == now[:32]
 
 
 def _without_repeats(holders: list[PlannedHolder]) -> tuple[PlannedHolder, ...]:
@@ -87,9 +106,12 @@ def _without_repeats(holders: list[PlannedHolder]) -> tuple[PlannedHolder, ...]:
 def decide(issuer: Issuer, kind: BatchRun, request: RunRequest) -> Plan:
     """Ask the pack for each holder's outputs; nothing is written."""
     key = kind.key(request)
+    # before the plan reads them: a request filed meanwhile is then read by a later run
+    # (its fingerprint differs), never silently left out of both
+    stamp = fingerprint(issuer, kind, request)
     holders = _without_repeats(list(kind.plan(PlanContext(issuer, request))))
     year = datetime.now(TIMEZONE).year  # the series year, as Issuer.issue takes it
-    return Plan(request, key, fingerprint(request), year, holders)
+    return Plan(request, key, stamp, year, holders)
 
 
 def write_plan(issuer: Issuer, kind: BatchRun, plan: Plan, actor: str | None) -> RunRecord:

@@ -30,6 +30,7 @@ from lavra.batch.planning import (
     decide,
     fingerprint,
     preview_numbers,
+    same_inputs,
     skip_planned,
     write_plan,
 )
@@ -101,7 +102,7 @@ def _documents(items: list[ItemRecord] | tuple[ItemRecord, ...],
 def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest, docx: bool) -> Summary:
     key = kind.key(request)
     earlier = open_run(issuer.registry, key) or finished_run(
-        issuer.registry, key, fingerprint(request))
+        issuer.registry, key, fingerprint(issuer, kind, request))
     if earlier is not None:
         found = run_items(issuer.registry, earlier.id)
         return Summary(earlier, True, True, summary_rows(
@@ -149,7 +150,8 @@ def run_batch(
     key = kind.key(request)
     run = open_run(issuer.registry, key)
     resumed = run is not None
-    if run is not None and run.fingerprint != fingerprint(request):
+    stamp = fingerprint(issuer, kind, request)
+    if run is not None and not same_inputs(run.fingerprint, stamp):
         raise InputError(
             f"Há uma execução em lote não concluída para {key.split(':', 1)[-1]} "
             f"(execução nº {run.id}, planejada com outras entradas). Repita o comando com "
@@ -157,7 +159,7 @@ def run_batch(
             field="/entrada",
         )
     if run is None:
-        run = finished_run(issuer.registry, key, fingerprint(request))
+        run = finished_run(issuer.registry, key, stamp)
         resumed = run is not None
     if run is None:
         run = write_plan(issuer, kind, decide(issuer, kind, request), actor)

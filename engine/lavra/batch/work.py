@@ -51,6 +51,10 @@ from lavra.signers import SignerKey
 
 __all__ = ["Progress", "WorkerSetup", "failure_text", "run_workers", "work_items"]
 
+#: The content's kind of a notice (``"tipo": "notificacao"``): an act of the run that
+#: reaches a filing makes it pending, not decided (``lavra.registry.filing_status``).
+NOTICE_KIND = "notificacao"
+
 Progress = Callable[[int, int], None]
 """Called with (items done, items in all) as the run advances."""
 
@@ -125,12 +129,14 @@ def work_items(
     the number of items this worker recorded."""
     failed: list[int] = []
     recorded = 0
+    notices = frozenset(f for f, spec in issuer.engine.content.forms.items()
+                        if spec.kind == NOTICE_KIND)
     while parent is None or os.getppid() == parent:
         try:
             item = claim_and_record(
                 issuer.registry, run_id, lambda it: build_item(issuer, it, docx=docx, on=on,
                                                           signer=signer),
-                worker=worker, skip=failed, share=share,
+                worker=worker, skip=failed, share=share, notices=notices,
             )
         except ItemFailed as failure:
             failed.append(failure.item.id)

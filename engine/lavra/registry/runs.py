@@ -49,32 +49,16 @@ from sqlalchemy.orm import Session, aliased
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.database import Conflict, ValueRefused
+from lavra.registry.filing_status import settle_joined
 from lavra.registry.once import RenewalsDone, Wanted, claim_renewals
 from lavra.registry.records import Built, check_series, format_number, printed_number
 from lavra.registry.store import Registry
 from lavra.registry.tables import BatchItemRow, BatchRunRow
 
-__all__ = [
-    "ItemFailed",
-    "ItemRecord",
-    "PlannedHolder",
-    "PlannedOutput",
-    "RunProgress",
-    "RunRecord",
-    "claim_and_record",
-    "finish_run",
-    "finished_run",
-    "get_run",
-    "item_content",
-    "item_of",
-    "list_runs",
-    "open_run",
-    "outstanding",
-    "plan_run",
-    "run_counts",
-    "run_items",
-    "run_progress",
-]
+__all__ = ["ItemFailed", "ItemRecord", "PlannedHolder", "PlannedOutput", "RunProgress",
+           "RunRecord", "claim_and_record", "finish_run", "finished_run", "get_run",
+           "item_content", "item_of", "list_runs", "open_run", "outstanding",
+           "plan_run", "run_counts", "run_items", "run_progress"]
 
 DOCUMENT, ATTACHMENT, REFUSED = "documento", "anexo", "recusado"
 PENDING, DONE, ABANDONED = "pending", "done", "abandoned"
@@ -408,7 +392,7 @@ Build = Callable[[ItemRecord], "Built | bytes"]
 
 
 def _record(registry: Registry, session: Session, row: BatchItemRow, result: Built | bytes,
-            worker: str) -> ItemRecord:
+            worker: str, notices: frozenset[str] = frozenset()) -> ItemRecord:
     if row.role == DOCUMENT:
         if not isinstance(result, Built) or row.series is None or row.number is None \
                 or row.year is None or row.form is None:
@@ -420,6 +404,9 @@ def _record(registry: Registry, session: Session, row: BatchItemRow, result: Bui
             f"{row.series}, na execução em lote nº {row.run_id} ({printed}; {worker}).",
         )
         row.document_id = document.id
+        # the filing whose processo the act joined is settled with it (filing_status)
+        settle_joined(session, document.id, datetime.now(UTC), notice=row.form in notices,
+                      computed=result.computed, by=f"Execução em lote nº {row.run_id}")
     else:
         if not isinstance(result, bytes) or not result:
             raise LavraError(f"Arquivo do lote não gerado: {row.file}.")
@@ -430,11 +417,11 @@ def _record(registry: Registry, session: Session, row: BatchItemRow, result: Bui
 
 
 def _recorded(registry: Registry, session: Session, row: BatchItemRow, item: ItemRecord,
-              result: Built | bytes, worker: str) -> ItemRecord:
+              result: Built | bytes, worker: str, notices: frozenset[str]) -> ItemRecord:
     """:func:`_record`, with a refusal at recording (a guard of the licensing state that
     an act decided after the plan now fails) reported as the item's failure."""
     try:
-        return _record(registry, session, row, result, worker)
+        return _record(registry, session, row, result, worker, notices)
     except LavraError as error:  # the transaction rolls back: nothing of the item is kept
         raise ItemFailed(item, error.message, error.field) from error
 
@@ -493,10 +480,13 @@ def claim_and_record(
     worker: str,
     skip: Sequence[int] = (),
     share: tuple[int, int] = (0, 1),
+    notices: frozenset[str] = frozenset(),
 ) -> ItemRecord | None:
     """Take one pending item of the run (not in ``skip``), build it, record it; None when
     nothing is left. What ``build`` raises rolls the item back (still pending, its
     number still reserved) and is re-raised, with the item's id in ``error.item``.
+    ``notices``: the forms whose acts are notices (a filing they reach is pending, not
+    decided: :func:`lavra.registry.filing_status.settle_joined`).
 
     ``share`` = (k, n): on SQLite, this worker builds the pending items whose position
     is k modulo n (the workers of one process split the run without locks); ignored on
@@ -514,7 +504,7 @@ def claim_and_record(
             item = item_of(row)
             claimed.append(item)
             result = _built(build, item)
-            return _recorded(registry, session, row, item, result, worker)
+            return _recorded(registry, session, row, item, result, worker, notices)
     mine = _first_of_share(registry, run_id, skip, share)
     if mine is None:
         return None
@@ -525,7 +515,7 @@ def claim_and_record(
         if row is None or row.status != PENDING:
             # Recorded meanwhile by another process, or abandoned by staff.
             return replace(mine, status=DONE if row is None else row.status)
-        return _recorded(registry, session, row, mine, result, worker)
+        return _recorded(registry, session, row, mine, result, worker, notices)
 
 
 @contextmanager

@@ -51,7 +51,7 @@ from typing import Any
 from lavra.batch.inputs import input_format, parse_lines
 from lavra.batch.model import BatchRun, RunRequest
 from lavra.batch.output import OUTPUT_NAMES, SummaryRow, atomic_write, write_outputs
-from lavra.batch.planning import fingerprint
+from lavra.batch.planning import fingerprint, same_inputs
 from lavra.batch.runner import Summary, find_kind, run_batch
 from lavra.checking.content import Content
 from lavra.config import Config
@@ -352,7 +352,8 @@ class BatchJobs:
             with self.lock:
                 self._refuse_busy(kind)
                 earlier = None if sent.simulate else open_run(issuer.registry, key)
-                if earlier is not None and earlier.fingerprint != fingerprint(request):
+                if earlier is not None and not same_inputs(
+                        earlier.fingerprint, fingerprint(issuer, kind, request)):
                     raise InputError(
                         f"Há uma execução em lote não concluída para "
                         f"{key.split(':', 1)[-1]} (execução nº {earlier.id}), planejada com "
@@ -423,7 +424,7 @@ class BatchJobs:
                 False, False
         request = RunRequest(kind.name, dict(params.get("opcoes") or {}), run.reference_date,
                              inputs[0], inputs[1])
-        if fingerprint(request) != run.fingerprint:
+        if not same_inputs(run.fingerprint, fingerprint(issuer, kind, request)):
             raise InputError(f"Os arquivos guardados da execução nº {run.id} não são mais os "
                              "do seu planejamento; ela não pode ser retomada pela web.",
                              field="/execucao")

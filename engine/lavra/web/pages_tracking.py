@@ -19,9 +19,9 @@ count for nothing:
   and shows the last day their computation gives (``prazo_final``);
 - **recebido**: nothing yet; the pending items the receipt listed are shown.
 
-Today no notice of the pack names a protocol's processo (the renewal's pendency notices
-have no ``processo``), so a filing stays *recebido* with its receipt's pending items
-until a decision; the staff's pendency (the inbox, issue 26 step 3) is to feed *pendente*.
+A notice joins the processo when its data name it: a batch run's notice on a request
+filed online does (the pack puts the protocol's processo in it), and the run's record
+of it makes the filing pending as well (:mod:`lavra.registry.filing_status`).
 
 A wrong pair (a protocol filed by another CPF/CNPJ) answers as an unknown protocol, and
 failed look-ups wait as failed logins do, per protocol and per address

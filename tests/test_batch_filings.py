@@ -1,0 +1,314 @@
+"""The renewal run and the requests filed online (issue 24): the act the run issues
+settles the filing it answers (``lavra.registry.filing_status.settle_joined``), in the
+transaction that records the act; the run's fingerprint covers the filings it reads.
+
+The run is planned with the engine's API and worked in this process
+(:func:`lavra.batch.work.work_items`): no worker processes to start. Holders are the
+pack's examples one year back (``batchcases``): alvarás of 2025, renewed for 2026 by a
+run dated 10/12/2025; the requests are filed on explicit days of December 2025.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from batchcases import (
+    FRET_RUN_DAY,
+    FRET_UNTIL,
+    REPO,
+    RUN_DAY,
+    YEAR,
+    copy_data,
+    cpf,
+    file_request,
+    fret_request,
+    fret_seed,
+    issuer_over,
+    kept_staff_values,
+    request,
+    seeded_folder,
+)
+from formcases import pdf_text
+from sqlalchemy.orm import Session
+
+import lavra.registry.runs as runs
+from lavra.batch.model import RunRequest
+from lavra.batch.planning import decide, fingerprint, same_inputs, write_plan
+from lavra.batch.runner import find_kind
+from lavra.batch.work import work_items
+from lavra.checking.content import Content
+from lavra.documents import Engine
+from lavra.errors import LavraError
+from lavra.issuing import Issuer
+from lavra.registry.filing_status import FilingStatus
+from lavra.registry.filings import Attachment, Filings
+from lavra.registry.inbox import Inbox
+from lavra.registry.once import RenewalsDone
+from lavra.registry.runs import (
+    PlannedHolder,
+    RunRecord,
+    finish_run,
+    finished_run,
+    list_runs,
+    run_items,
+)
+
+KIND = "renovacao-transporte-escolar"
+FORM = "requerimento-renovacao-escolar"
+ALVARA = "alvara-transporte-escolar"
+FRET_KIND, FRET_FORM = "renovacao-fretamento", "requerimento-renovacao-alvara-fretamento"
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(Content(REPO), pool=None)
+
+
+@pytest.fixture(autouse=True)
+def _staff_values_of_the_module(engine: Engine) -> Iterator[None]:
+    yield from kept_staff_values(engine)
+
+
+@pytest.fixture(scope="module")
+def seeded(engine: Engine, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    return seeded_folder(engine, tmp_path_factory.mktemp("semente"), 2)
+
+
+def _file(issuer: Issuer, n: int, data: dict[str, Any], day: int,
+          licence: str | None = None) -> str:
+    return file_request(issuer, FORM, data, cpf(n), f"Titular Exemplo {n:04d}",
+                        datetime(2025, 12, day, 14, 0, tzinfo=UTC), licence=licence)
+
+
+def _request() -> RunRequest:
+    return RunRequest(KIND, {"ano": YEAR}, date.fromisoformat(RUN_DAY))
+
+
+def test_the_renewed_alvara_decides_its_filing_once_and_only_when_recorded(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    try:
+        protocol = _file(issuer, 0, request(0, numbers[0]), 2, licence=numbers[0])
+        filing = Filings(issuer.registry).by_protocol(protocol)
+        assert filing is not None
+        kind = find_kind(issuer, KIND)
+        run = write_plan(issuer, kind, decide(issuer, kind, _request()), None)
+        real = runs.settle_joined
+
+        def dies_after_linking(session: Session, document_id: int, *args: Any,
+                               **kwargs: Any) -> None:
+            real(session, document_id, *args, **kwargs)
+            if not kwargs["notice"]:
+                raise LavraError("Queda simulada depois de ligar o protocolo ao ato.")
+
+        # The process "dies" inside the transaction right after the link: nothing of the
+        # alvará is kept, neither the act nor the filing's decision.
+        monkeypatch.setattr(runs, "settle_joined", dies_after_linking)
+        work_items(issuer, run.id, worker="w1", on=run.reference_date)
+        case = Inbox(issuer.registry).case(filing.id)
+        assert case is not None and case.status is FilingStatus.RECEIVED
+        assert case.act_id is None
+        alvara = next(i for i in run_items(issuer.registry, run.id) if i.form == ALVARA)
+        assert alvara.status == "pending" and alvara.document_id is None
+        assert "Queda simulada" in (alvara.reason or "")
+        # Resumed: the act is recorded and the filing decided by it, once.
+        monkeypatch.setattr(runs, "settle_joined", real)
+        work_items(issuer, run.id, worker="w2", on=run.reference_date)
+        work_items(issuer, run.id, worker="w3", on=run.reference_date)  # nothing left
+        items = run_items(issuer.registry, run.id)
+        assert all(i.done for i in items)
+        alvara = next(i for i in items if i.form == ALVARA)
+        case = Inbox(issuer.registry).case(filing.id)
+        assert case is not None and case.status is FilingStatus.DECIDED
+        assert case.act_id == alvara.document_id
+        # the applicant's tracking page reads the processo: the act is there, with its PDF
+        acts = Filings(issuer.registry).acts(filing)
+        assert [a.id for a in acts if a.form == ALVARA] == [alvara.document_id]
+        text = " ".join(pdf_text(issuer.registry.pdf(alvara.document_id or 0)).split())
+        assert protocol in text
+        # the holder who filed nothing is notified
+        assert next(i.outcome for i in items if i.position == 1) == "notificado"
+    finally:
+        issuer.close()
+
+
+def _run(issuer: Issuer) -> tuple[RunRecord, bool]:
+    """What ``run_batch`` does, worked in this process: the finished run of the same
+    inputs found again (True), or a new run planned and worked (False)."""
+    kind = find_kind(issuer, KIND)
+    stamp = fingerprint(issuer, kind, _request())
+    earlier = finished_run(issuer.registry, kind.key(_request()), stamp)
+    if earlier is not None:
+        return earlier, True
+    run = write_plan(issuer, kind, decide(issuer, kind, _request()), None)
+    work_items(issuer, run.id, worker="w", on=run.reference_date)
+    return finish_run(issuer.registry, run.id), False
+
+
+def test_a_request_filed_after_a_run_is_read_by_the_next_and_nothing_twice(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    kind = find_kind(issuer, KIND)
+    try:
+        _file(issuer, 0, request(0, numbers[0]), 2, licence=numbers[0])
+        first, again = _run(issuer)
+        assert not again
+        assert [i.outcome for i in run_items(issuer.registry, first.id) if i.seq == 0] == [
+            "renovado", "notificado"]
+        # The run settled the filing it renewed: the same inputs find the same run.
+        assert _run(issuer) == (first, True)
+        # Holder 1, notified as without a request, files an incomplete one: another
+        # fingerprint, but the same notice is not sent twice (the renewal's constraint,
+        # lavra.registry.once): nothing is planned.
+        late = _file(issuer, 1, request(1, numbers[1], missing=("antecedentes_criminais",)), 8)
+        stamp = fingerprint(issuer, kind, _request())
+        assert stamp != first.fingerprint and same_inputs(first.fingerprint, stamp)
+        with pytest.raises(RenewalsDone) as done:
+            _run(issuer)
+        assert f"notificado na execução nº {first.id}" in done.value.message
+        # Then a complete one: renewed by a new run, which reports the replaced request.
+        _file(issuer, 1, request(1, numbers[1]), 9)
+        second, again = _run(issuer)
+        assert not again and second.id != first.id
+        items = run_items(issuer.registry, second.id)
+        assert [(i.form, i.outcome) for i in items if i.role != "recusado"] == [
+            (ALVARA, "renovado"), ("selo-identificacao", "renovado")]
+        replaced = next(i for i in items if i.holder == f"protocolo {late}")
+        assert "foi substituído pelo do protocolo" in (replaced.reason or "")
+        # and the same inputs again plan nothing new
+        assert _run(issuer) == (second, True)
+        assert len(list_runs(issuer.registry)) == 2
+    finally:
+        issuer.close()
+
+
+def test_a_fretamento_filing_waits_for_the_conferencia_of_its_documents(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    try:
+        printed = fret_seed(issuer, 1)[0]
+        company = issuer.registry.by_number(printed.split("nº ")[1], series="ALV-FRET")
+        assert company is not None and company.cpf_cnpj
+        protocol = file_request(
+            issuer, FRET_FORM, fret_request(0, printed), company.cpf_cnpj, "Empresa",
+            datetime(2025, 11, 20, 14, 0, tzinfo=UTC), attachments=(
+                Attachment("/documentos/crlv", "crlv.pdf", b"%PDF-1.4 CRLV"),
+                Attachment("/documentos/inspecao_veicular", "laudo.pdf", b"%PDF-1.4 L")))
+        filing = Filings(issuer.registry).by_protocol(protocol)
+        assert filing is not None
+        kind = find_kind(issuer, FRET_KIND)
+        run = RunRequest(FRET_KIND, {"vencendo_ate": FRET_UNTIL},
+                         date.fromisoformat(FRET_RUN_DAY))
+
+        def decided() -> PlannedHolder:
+            (holder,) = decide(issuer, kind, run).holders
+            return holder
+
+        # Nobody checked the documents yet: held, nothing issued nor notified.
+        waiting = decided()
+        assert (waiting.outcome, waiting.outputs) == ("recusado", ())
+        assert waiting.reason is not None and (
+            f"Pedido do protocolo {protocol} aguardando conferência dos documentos pela "
+            "SETRANSV (art. 7º com o art. 8º)") in waiting.reason
+        inbox = Inbox(issuer.registry)
+        crlv, laudo = filing.attachments
+        before = fingerprint(issuer, kind, run)
+        # One accepted, one refused with its last day: still held, saying what and until.
+        inbox.review(filing.id, crlv.id, accepted=True, reason=None, deadline=None,
+                     by="Clara Conferente", now=datetime(2025, 11, 21, 13, tzinfo=UTC))
+        inbox.review(filing.id, laudo.id, accepted=False, reason="Laudo ilegível.",
+                     deadline=date(2025, 12, 5), by="Clara Conferente",
+                     titles={laudo.item: "Laudo de inspeção veicular"},
+                     now=datetime(2025, 11, 21, 14, tzinfo=UTC))
+        assert fingerprint(issuer, kind, run) != before  # a review is a change the run sees
+        refused = decided()
+        assert refused.outcome == "recusado" and refused.reason is not None
+        assert ("recusado(s) na conferência pela SETRANSV (Laudo de inspeção veicular: Laudo "
+                "ilegível.), a reapresentar até 05/12/2025") in refused.reason
+        # Every document accepted: the last acceptance is the conferência, who and when.
+        inbox.review(filing.id, laudo.id, accepted=True, reason=None, deadline=None,
+                     by="Rui Conferente", now=datetime(2025, 11, 24, 15, tzinfo=UTC))
+        renewed = decided()
+        assert renewed.outcome == "renovado", renewed.reason
+        (alvara,) = renewed.outputs
+        assert alvara.data["processo"]["conferencia_requerimento"] == {
+            "responsavel": "Rui Conferente", "data": "2025-11-24", "completo": True}
+        planned = write_plan(issuer, kind, decide(issuer, kind, run), None)
+        work_items(issuer, planned.id, worker="w", on=planned.reference_date)
+        (item,) = run_items(issuer.registry, planned.id)
+        assert item.done and item.document_id is not None
+        text = " ".join(pdf_text(issuer.registry.pdf(item.document_id)).split())
+        assert f"processo {protocol}, conferido completo por Rui Conferente em 24/11/2025" \
+            in text
+        case = inbox.case(filing.id)
+        assert case is not None and case.status is FilingStatus.DECIDED
+        assert case.act_id == item.document_id
+    finally:
+        issuer.close()
+
+
+def test_a_notice_in_the_processo_makes_the_filing_pending_until_its_last_day(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """The notice branch of settle_joined, on the registry alone: an act the caller says
+    is a notice, in the filing's processo (here its receipt, which opened it)."""
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    try:
+        protocol = _file(issuer, 0, request(0, seeded[1][0]), 2)
+        filing = Filings(issuer.registry).by_protocol(protocol)
+        assert filing is not None
+        moment = datetime(2025, 12, 10, 12, tzinfo=UTC)
+        with issuer.registry._write() as session:
+            runs.settle_joined(session, filing.receipt.id, moment, notice=True,
+                               computed={"prazo_final": "2025-12-31"}, by="Execução 1")
+        case = Inbox(issuer.registry).case(filing.id)
+        assert case is not None and case.status is FilingStatus.PENDING
+        assert (case.deadline, case.act_id) == (date(2025, 12, 31), None)
+        with issuer.registry._write() as session:  # then the decision
+            runs.settle_joined(session, filing.receipt.id, moment, notice=False,
+                               computed={}, by="Execução 2")
+        case = Inbox(issuer.registry).case(filing.id)
+        assert case is not None and case.status is FilingStatus.DECIDED
+        assert (case.deadline, case.act_id) == (None, filing.receipt.id)
+    finally:
+        issuer.close()
+
+
+def test_the_notice_of_a_filed_request_joins_its_processo_and_the_filing_is_pending(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    try:
+        protocol = _file(issuer, 0, request(0, numbers[0], missing=("antecedentes_criminais",)),
+                         3, licence=numbers[0])
+        filing = Filings(issuer.registry).by_protocol(protocol)
+        assert filing is not None
+        run, again = _run(issuer)
+        assert not again
+        notices = [i for i in run_items(issuer.registry, run.id)
+                   if i.form == "notificacao-pendencias-renovacao"]
+        assert [i.outcome for i in notices] == ["notificado", "notificado"]
+        filed, absent = notices
+        assert filed.data is not None and filed.data["processo"] == {"numero": protocol}
+        assert absent.data is not None and "processo" not in absent.data
+        text = " ".join(pdf_text(issuer.registry.pdf(filed.document_id or 0)).split())
+        assert f"protocolizado em 03/12/2025 (processo {protocol})" in text
+        # the applicant's tracking page finds the notice in the processo; the inbox shows
+        # the filing pending until the notice's last day (art. 13: 31/12/2025)
+        assert [a.id for a in Filings(issuer.registry).acts(filing)] == [filed.document_id]
+        case = Inbox(issuer.registry).case(filing.id)
+        assert case is not None and case.status is FilingStatus.PENDING
+        assert (case.deadline, case.act_id) == (date(2025, 12, 31), None)
+    finally:
+        issuer.close()
