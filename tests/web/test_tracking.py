@@ -203,8 +203,9 @@ def test_recurso_from_the_tracking_page(client: TestClient, web_context: WebCont
     from the ciência on record, gets its own PROT and receipt in the same processo and
     reaches the inbox; out of the period, or against an act addressed to another,
     nothing is filed."""
-    # Filings are limited per CPF/CNPJ in a process: this test's own count.
-    monkeypatch.setattr(web_context, "filing_throttle", type(web_context.filing_throttle)())
+    # Filings are limited per CPF/CNPJ, counted in the registry: this test's own count.
+    monkeypatch.setattr(web_context, "filing_throttle", type(web_context.filing_throttle)(
+        store=lambda: web_context._events("protocolar-teste-recurso")))
     protocol = _file(client)
     own = _refusal(web_context, protocol, own=True)
     other = _refusal(web_context, protocol, own=False)
