@@ -1,0 +1,194 @@
+"""Signing with a token (PKCS#11, issue 25), against SoftHSM2: a development signer's
+key and certificate are imported into a fresh token, and the act it signs names the
+person, for pyHanko, poppler's pdfsig and `lavra verify` alike. The key never leaves
+the token: pyHanko's signer computes each signature there (no CMS template)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from cryptography.hazmat.primitives import serialization
+from issuers import dev_issuer
+from outputcheck import ON_CI
+from test_signers import ALV, CARGO, ON, ROLE, example, pdfsig_signer, pdftotext, pyhanko_signer
+
+from lavra.cli.main import main
+from lavra.config import Config, PersonCertificate
+from lavra.documents import Engine
+from lavra.errors import ConfigError
+from lavra.issuing import Issuer, SignerKey
+from lavra.signing.persons import issue_person_certificate
+from lavra.signing.pkcs11token import TokenSpec
+from lavra.signing.pki import DEV_PASSPHRASE, load_signer
+
+MODULE = Path("/usr/lib/softhsm/libsofthsm2.so")
+LABEL = "ANA SOUZA"
+PIN = "2468"
+KEY = "Assinatura"
+
+
+def _need_softhsm() -> Any:
+    missing = []
+    try:
+        import pkcs11
+    except ImportError:
+        missing.append("python-pkcs11 (pip install 'lavra[pkcs11]')")
+        pkcs11 = None
+    if not MODULE.is_file():
+        missing.append(f"SoftHSM2 ({MODULE}; apt-get install softhsm2)")
+    if missing:
+        if ON_CI:  # CI must sign with a token, not skip it
+            pytest.fail(f"Ausente sob CI=true: {', '.join(missing)}")
+        pytest.skip(f"Ausente: {', '.join(missing)}")
+    return pkcs11
+
+
+@pytest.fixture(scope="module")
+def engine(pack_dir: Path) -> Engine:
+    from lavra.checking.content import Content
+
+    return Engine(Content(pack_dir))
+
+
+@pytest.fixture(scope="module")
+def token(tmp_path_factory: pytest.TempPathFactory, engine: Engine) -> Iterator[Path]:
+    """A SoftHSM2 token holding Ana Souza's development key and certificate (the PKI's
+    root too, as an ICP-Brasil token often carries its chain); yields the data folder."""
+    pkcs11 = _need_softhsm()
+    from pkcs11 import Attribute, ObjectClass
+    from pkcs11.util.rsa import decode_rsa_private_key
+    from pkcs11.util.x509 import decode_x509_certificate
+
+    base = tmp_path_factory.mktemp("softhsm")
+    (base / "tokens").mkdir()
+    conf = base / "softhsm2.conf"
+    conf.write_text(f"directories.tokendir = {base / 'tokens'}\nobjectstore.backend = file\n"
+                    "log.level = ERROR\n", encoding="utf-8")
+    previous = os.environ.get("SOFTHSM2_CONF")
+    os.environ["SOFTHSM2_CONF"] = str(conf)
+    subprocess.run(["softhsm2-util", "--init-token", "--free", "--label", LABEL, "--pin", PIN,
+                    "--so-pin", "13579"], check=True, capture_output=True, timeout=60)
+    library = pkcs11.lib(str(MODULE))
+    library.reinitialize()  # SoftHSM reads SOFTHSM2_CONF when initialised
+    data = base / "dados"
+    issuer = dev_issuer(engine, data)
+    issuer.close()
+    person = load_signer(
+        issue_person_certificate(data / "pki", "ana.souza", "Ana Souza", ROLE, CARGO),
+        DEV_PASSPHRASE)
+    key_der = person.private_key.private_bytes(
+        serialization.Encoding.DER, serialization.PrivateFormat.TraditionalOpenSSL,
+        serialization.NoEncryption())
+    with library.get_token(token_label=LABEL).open(rw=True, user_pin=PIN) as session:
+        session.create_object({
+            **decode_rsa_private_key(key_der), Attribute.CLASS: ObjectClass.PRIVATE_KEY,
+            Attribute.TOKEN: True, Attribute.PRIVATE: True, Attribute.SENSITIVE: True,
+            Attribute.EXTRACTABLE: False, Attribute.SIGN: True, Attribute.LABEL: KEY,
+            Attribute.ID: b"\x01"})
+        for ident, cert in ((b"\x01", person.certificate), (b"\x02", *person.chain[:1])):
+            session.create_object({
+                **decode_x509_certificate(cert.public_bytes(serialization.Encoding.DER)),
+                Attribute.TOKEN: True, Attribute.ID: ident,
+                Attribute.LABEL: KEY if ident == b"\x01" else "AC raiz"})
+    yield data
+    if previous is None:
+        os.environ.pop("SOFTHSM2_CONF", None)
+    else:
+        os.environ["SOFTHSM2_CONF"] = previous
+
+
+@pytest.fixture
+def issuer(engine: Engine, token: Path) -> Iterator[Issuer]:
+    issuer = dev_issuer(engine, token)
+    yield issuer
+    issuer.close()
+
+
+SPEC = TokenSpec(MODULE, LABEL, KEY)
+
+
+def test_a_token_signs_an_act_that_names_its_person(
+    issuer: Issuer, engine: Engine, tmp_path: Path
+) -> None:
+    key = SignerKey(SPEC, PIN, None)
+    result = issuer.issue(ALV, example(engine, "TOK1A11"), ON, signer=key)
+    root = issuer.config.pki_dir / "raiz.pem"
+    assert pyhanko_signer(result.pdf, root) == "Ana Souza"
+    assert "Signer full Distinguished Name: CN=Ana Souza" in pdfsig_signer(result.pdf, tmp_path)
+    text = pdftotext(result.pdf)
+    assert f"assinado eletronicamente por Ana Souza, {CARGO}, em" in text
+    assert "CN=" not in text and "Signatário de desenvolvimento" not in text
+    check = issuer.verify(result.pdf, on=ON)
+    assert check.valid, check.problems
+    assert check.signer == f"Ana Souza, {CARGO}"
+    # the key never left the token: pyHanko's path, no CMS template
+    signer, name = issuer.signers.for_key(key, ROLE)
+    assert name == "Ana Souza" and signer._template is None
+
+
+def test_the_cli_signs_with_a_token(
+    token: Path, engine: Engine, pack_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LAVRA_DATA", str(token))
+    monkeypatch.setenv("LAVRA_PACK", str(pack_dir))
+    monkeypatch.delenv("LAVRA_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    data = tmp_path / "dados.json"
+    data.write_text(json.dumps(example(engine, "TOK2B22")), "utf-8")
+    out = tmp_path / "alvara.pdf"
+    # without --token-chave: the token's only signing key is found by itself
+    command = ["issue", ALV, str(data), "-o", str(out), "--token", LABEL,
+               "--token-modulo", str(MODULE), "--on", ON.strftime("%d/%m/%Y")]
+    runner = CliRunner()
+    wrong = runner.invoke(main, command, env={"LAVRA_SENHA_CERTIFICADO": "9999"})
+    assert wrong.exit_code != 0 and "PIN incorreto" in wrong.output, wrong.output
+    assert not out.exists()
+    issued = runner.invoke(main, command, env={"LAVRA_SENHA_CERTIFICADO": PIN})
+    assert issued.exit_code == 0, issued.output
+    verified = runner.invoke(main, ["verify", str(out)])
+    assert f"assinado por Ana Souza, {CARGO}." in verified.output, verified.output
+    both = runner.invoke(main, [*command, "--certificado", str(out)])
+    assert both.exit_code != 0 and "não os dois" in both.output, both.output
+
+
+def test_a_wrong_pin_signs_and_records_nothing(issuer: Issuer, engine: Engine) -> None:
+    before = issuer.registry.next_number("ALV-FRET", ON.year)
+    with pytest.raises(ConfigError) as refused:
+        issuer.issue(ALV, example(engine, "TOK3C33"), ON, signer=SignerKey(SPEC, "0000", None))
+    assert refused.value.message == (
+        "PIN incorreto para o token «ANA SOUZA». Nada foi assinado. (Após algumas "
+        "tentativas erradas o token se bloqueia.)")
+    assert issuer.registry.next_number("ALV-FRET", ON.year) == before
+    # a token that is not there, and a key label it does not have
+    with pytest.raises(ConfigError, match="O token «OUTRO» não foi encontrado"):
+        issuer.signers.for_key(SignerKey(TokenSpec(MODULE, "OUTRO"), PIN, None), ROLE)
+    with pytest.raises(ConfigError, match="não tem chave de assinatura com o rótulo «X»"):
+        issuer.signers.for_key(SignerKey(TokenSpec(MODULE, LABEL, "X"), PIN, None), ROLE)
+
+
+def test_a_configured_token_is_the_accounts_key_and_its_pin_is_asked(
+    engine: Engine, token: Path
+) -> None:
+    from lavra.signers import Signers
+
+    config = Config(pack_dir=engine.content.root, data_dir=token, person_certificates={
+        "ana.souza": PersonCertificate(passphrase_env="LAVRA_TESTE_PIN_ANA", pkcs11_module=MODULE,
+                                       pkcs11_token=LABEL, pkcs11_key=KEY)})
+    signers = Signers(config, engine.content.organization.roles)
+    with pytest.raises(ConfigError, match="variável LAVRA_TESTE_PIN_ANA"):
+        signers.for_account("ana.souza", "Ana Souza", ROLE)
+    key = signers.for_account("ana.souza", "Ana Souza", ROLE, passphrase=PIN)
+    assert key.certificate == SPEC
+    # the signing queue unlocks it once, and signs with it without asking again
+    unlocked = signers.unlock(key, ROLE)
+    assert unlocked.opened is not None and unlocked.opened[2] == "Ana Souza"
+    wrong = signers.for_account("ana.souza", "Ana Souza", ROLE, passphrase="1111")
+    with pytest.raises(ConfigError, match="PIN incorreto"):
+        signers.unlock(wrong, ROLE)
