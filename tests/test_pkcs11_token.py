@@ -6,17 +6,13 @@ the token: pyHanko's signer computes each signature there (no CMS template)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from cryptography.hazmat.primitives import serialization
 from issuers import dev_issuer
-from outputcheck import ON_CI
+from softhsm import KEY, MODULE, need_softhsm, softhsm_token
 from test_signers import ALV, CARGO, ON, ROLE, example, pdfsig_signer, pdftotext, pyhanko_signer
 
 from lavra.cli.main import main
@@ -28,26 +24,8 @@ from lavra.signing.persons import issue_person_certificate
 from lavra.signing.pkcs11token import TokenSpec
 from lavra.signing.pki import DEV_PASSPHRASE, load_signer
 
-MODULE = Path("/usr/lib/softhsm/libsofthsm2.so")
 LABEL = "ANA SOUZA"
 PIN = "2468"
-KEY = "Assinatura"
-
-
-def _need_softhsm() -> Any:
-    missing = []
-    try:
-        import pkcs11
-    except ImportError:
-        missing.append("python-pkcs11 (pip install 'lavra[pkcs11]')")
-        pkcs11 = None
-    if not MODULE.is_file():
-        missing.append(f"SoftHSM2 ({MODULE}; apt-get install softhsm2)")
-    if missing:
-        if ON_CI:  # CI must sign with a token, not skip it
-            pytest.fail(f"Ausente sob CI=true: {', '.join(missing)}")
-        pytest.skip(f"Ausente: {', '.join(missing)}")
-    return pkcs11
 
 
 @pytest.fixture(scope="module")
@@ -60,48 +38,16 @@ def engine(pack_dir: Path) -> Engine:
 @pytest.fixture(scope="module")
 def token(tmp_path_factory: pytest.TempPathFactory, engine: Engine) -> Iterator[Path]:
     """A SoftHSM2 token holding Ana Souza's development key and certificate (the PKI's
-    root too, as an ICP-Brasil token often carries its chain); yields the data folder."""
-    pkcs11 = _need_softhsm()
-    from pkcs11 import Attribute, ObjectClass
-    from pkcs11.util.rsa import decode_rsa_private_key
-    from pkcs11.util.x509 import decode_x509_certificate
-
+    root too); yields the data folder of that PKI."""
+    need_softhsm()
     base = tmp_path_factory.mktemp("softhsm")
-    (base / "tokens").mkdir()
-    conf = base / "softhsm2.conf"
-    conf.write_text(f"directories.tokendir = {base / 'tokens'}\nobjectstore.backend = file\n"
-                    "log.level = ERROR\n", encoding="utf-8")
-    previous = os.environ.get("SOFTHSM2_CONF")
-    os.environ["SOFTHSM2_CONF"] = str(conf)
-    subprocess.run(["softhsm2-util", "--init-token", "--free", "--label", LABEL, "--pin", PIN,
-                    "--so-pin", "13579"], check=True, capture_output=True, timeout=60)
-    library = pkcs11.lib(str(MODULE))
-    library.reinitialize()  # SoftHSM reads SOFTHSM2_CONF when initialised
     data = base / "dados"
-    issuer = dev_issuer(engine, data)
-    issuer.close()
+    dev_issuer(engine, data).close()
     person = load_signer(
         issue_person_certificate(data / "pki", "ana.souza", "Ana Souza", ROLE, CARGO),
         DEV_PASSPHRASE)
-    key_der = person.private_key.private_bytes(
-        serialization.Encoding.DER, serialization.PrivateFormat.TraditionalOpenSSL,
-        serialization.NoEncryption())
-    with library.get_token(token_label=LABEL).open(rw=True, user_pin=PIN) as session:
-        session.create_object({
-            **decode_rsa_private_key(key_der), Attribute.CLASS: ObjectClass.PRIVATE_KEY,
-            Attribute.TOKEN: True, Attribute.PRIVATE: True, Attribute.SENSITIVE: True,
-            Attribute.EXTRACTABLE: False, Attribute.SIGN: True, Attribute.LABEL: KEY,
-            Attribute.ID: b"\x01"})
-        for ident, cert in ((b"\x01", person.certificate), (b"\x02", *person.chain[:1])):
-            session.create_object({
-                **decode_x509_certificate(cert.public_bytes(serialization.Encoding.DER)),
-                Attribute.TOKEN: True, Attribute.ID: ident,
-                Attribute.LABEL: KEY if ident == b"\x01" else "AC raiz"})
-    yield data
-    if previous is None:
-        os.environ.pop("SOFTHSM2_CONF", None)
-    else:
-        os.environ["SOFTHSM2_CONF"] = previous
+    with softhsm_token(base, LABEL, PIN, person):
+        yield data
 
 
 @pytest.fixture
