@@ -10,7 +10,9 @@ built on it (with its CMS template, :mod:`lavra.signing.fastcms`) is kept per ce
 A PKCS#12 file is opened once per process (:func:`_opened`): the unlocked identity is
 kept in memory, keyed by the file (path, modification time, size) and a salted digest of
 the passphrase, so that a document costs no PKCS#12 decryption and a wrong passphrase
-still fails; nothing of it is written anywhere.
+still fails; nothing of it is written anywhere. A key on a token (PKCS#11,
+:mod:`lavra.signing.pkcs11token`) is checked by the token itself, its PIN at every call,
+and every signature is made there (pyHanko's path: no CMS template).
 The role's certificate (``[assinantes]`` or the development PKI's role certificate) signs
 what no person starts: ``lavra demo`` and the batch runs for now.
 """
