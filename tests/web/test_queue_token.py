@@ -9,15 +9,19 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from softhsm import KEY, MODULE, softhsm_token
 from webhelpers import csrf_of, errors_in, example, login, make_context
 
+from lavra.batch.runner import find_kind
 from lavra.config import PersonCertificate
+from lavra.errors import InputError
 from lavra.issuing import Issuer
 from lavra.signing.persons import issue_person_certificate
 from lavra.signing.pki import DEV_PASSPHRASE, load_signer
 from lavra.web import WebContext, create_app
+from lavra.web.batch_signer import run_signer
 
 ALV = "alvara-fretamento"
 ROLE = "secretario-transportes"
@@ -62,6 +66,15 @@ def test_the_queue_asks_the_tokens_pin(tmp_path: Path) -> None:
             done = context.registry.draft(draft.id)
             assert done is not None and done.document_id is not None
             act = client.get(f"/equipe/documentos/{done.document_id}/documento.pdf").content
+        # a batch run started with a wrong PIN says what the token answered, at the field
+        sergio = context.users.by_name("sergio")
+        assert sergio is not None
+        with pytest.raises(InputError) as refused_run:
+            run_signer(context, sergio, find_kind(context.require_issuer(),  # type: ignore[arg-type]
+                                                  "renovacao-transporte-escolar"),
+                       "0000", simulate=False)
+        assert refused_run.value.message.startswith("PIN incorreto para o token «SERGIO».")
+        assert refused_run.value.message.endswith("Nada foi planejado nem numerado.")
         text = " ".join(subprocess.run(["pdftotext", "-", "-"], input=act, capture_output=True,
                                        check=True).stdout.decode().split())
         assert f"assinado eletronicamente por {PERSON}, {CARGO}, em" in text
