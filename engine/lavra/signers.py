@@ -10,7 +10,9 @@ built on it (with its CMS template, :mod:`lavra.signing.fastcms`) is kept per ce
 A PKCS#12 file is opened once per process (:func:`_opened`): the unlocked identity is
 kept in memory, keyed by the file (path, modification time, size) and a salted digest of
 the passphrase, so that a document costs no PKCS#12 decryption and a wrong passphrase
-still fails; nothing of it is written anywhere.
+still fails; nothing of it is written anywhere. A key on a token (PKCS#11,
+:mod:`lavra.signing.pkcs11token`) is checked by the token itself, its PIN at every call,
+and every signature is made there (pyHanko's path: no CMS template).
 The role's certificate (``[assinantes]`` or the development PKI's role certificate) signs
 what no person starts: ``lavra demo`` and the batch runs for now.
 """
@@ -32,6 +34,7 @@ from lavra.config import Config, SignerConfig
 from lavra.errors import ConfigError, InputError
 from lavra.signing.pades import DocumentSigner
 from lavra.signing.persons import certificate_role, issue_person_certificate, signer_name
+from lavra.signing.pkcs11token import TokenKey, TokenSpec, open_token
 from lavra.signing.pki import (
     DEV_PASSPHRASE,
     DevPki,
@@ -71,12 +74,13 @@ def _opened(path: Path, passphrase: str) -> SignerIdentity:
 
 @dataclass(frozen=True)
 class SignerKey:
-    """The key of the person who signs: a PKCS#12 file and its passphrase (or PIN).
+    """The key of the person who signs: a PKCS#12 file and its passphrase, or a token
+    (PKCS#11, :class:`~lavra.signing.pkcs11token.TokenSpec`) and its PIN.
 
     ``account``: the staff account it belongs to (for the messages), when known.
     ``opened``: the signer already unlocked for a role (:meth:`Signers.unlock`)."""
 
-    certificate: Path
+    certificate: Path | TokenSpec
     passphrase: str = field(repr=False)
     account: str | None = None
     opened: tuple[str, DocumentSigner, str] | None = field(default=None, repr=False,
@@ -130,19 +134,18 @@ class Signers:
         cargo = self._cargo(role)
         configured = self.config.person_certificates.get(account)
         if configured is not None:
-            if configured.file is None:
-                raise ConfigError(
-                    f"O certificado de «{account}» está num token (PKCS#11): a assinatura "
-                    "por token ainda não está disponível nesta versão do lavra; configure "
-                    "o arquivo PKCS#12 (certificado A1) da pessoa em «arquivo»."
-                )
             passphrase = passphrase or os.environ.get(configured.passphrase_env)
             if not passphrase:
                 raise ConfigError(
                     f"A senha do certificado de «{account}» deve estar na variável "
                     f"{configured.passphrase_env}."
                 )
-            return SignerKey(configured.file, passphrase, account)
+            if configured.file is not None:
+                return SignerKey(configured.file, passphrase, account)
+            assert configured.pkcs11_module is not None and configured.pkcs11_token is not None
+            token = TokenSpec(configured.pkcs11_module, configured.pkcs11_token,
+                              configured.pkcs11_key)
+            return SignerKey(token, passphrase, account)
         if self.config.production_signing:
             raise ConfigError(
                 f"A conta «{account}» não tem certificado de assinatura: peça à "
@@ -165,9 +168,16 @@ class Signers:
         if key.opened is not None and key.opened[0] == role:
             return key.opened[1], key.opened[2]
         cargo = self._cargo(role)
+        identity: SignerIdentity | TokenKey
         try:
-            identity = _opened(key.certificate, key.passphrase)
+            if isinstance(key.certificate, TokenSpec):
+                # the PIN is checked on the token itself, at every call
+                identity = open_token(key.certificate, key.passphrase)
+            else:
+                identity = _opened(key.certificate, key.passphrase)
         except ConfigError:
+            if isinstance(key.certificate, TokenSpec):
+                raise  # says what the token answered (wrong PIN, blocked, absent)
             if key.account is None:  # a file named on the command line: say which
                 raise
             raise ConfigError(
@@ -184,6 +194,8 @@ class Signers:
                 f"{cargo}."
             )
         fingerprint = identity.certificate.fingerprint(hashes.SHA256()).hex()
+        if isinstance(identity, TokenKey):  # its signer keeps the PIN it signs with
+            fingerprint += hashlib.sha256(_SALT + key.passphrase.encode("utf-8")).hexdigest()
         signer = self._people.get((fingerprint, role))
         if signer is None:
             signer = DocumentSigner(

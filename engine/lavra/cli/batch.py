@@ -31,8 +31,9 @@ from lavra.cli.support import (
     CERTIFICATE_OPTION,
     EXIT_INCOMPLETE,
     REGISTRY_OPTION,
-    certificate_password,
     shielded,
+    signer_key,
+    token_options,
 )
 from lavra.config import load_config
 from lavra.errors import InputError
@@ -116,17 +117,19 @@ class _BatchCommand(click.Command):
 @click.option("--docx", is_flag=True,
               help="Também grava, ao lado do PDF de cada documento, a versão DOCX editável.")
 @CERTIFICATE_OPTION
+@token_options
 @shielded
 def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
           entrada: Path | None, pedidos: Path | None, on: str | None, simular: bool,
           registry_url: str | None, trabalhadores: int | None, pdf_unico: bool,
-          docx: bool, certificate: Path | None) -> None:
+          docx: bool, certificate: Path | None, token: str | None,
+          token_module: Path | None, token_key: str | None) -> None:
     """Executa em lote a EXECUÇÃO do pacote (por exemplo a renovação anual dos alvarás):
     planeja uma vez (cada titular, na ordem da entrada, recebe o seu documento e o seu
     número), emite em paralelo e registra; repetir o mesmo comando conclui uma execução
-    interrompida, sem emitir duas vezes nem pular números. Com --certificado, todos os
-    atos do lote são assinados com o certificado de quem o inicia (ou retoma), cuja senha
-    é pedida uma vez, no início."""
+    interrompida, sem emitir duas vezes nem pular números. Com --certificado (ou --token),
+    todos os atos do lote são assinados com o certificado de quem o inicia (ou retoma),
+    cuja senha (ou PIN) é pedida uma vez, no início."""
     from dataclasses import replace
 
     from lavra.batch.model import RunRequest
@@ -137,11 +140,8 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
     from lavra.issuing import registry_url as configured_url
     from lavra.registry.runs import REFUSED
     from lavra.registry.store import open_registry
-    from lavra.signers import SignerKey
 
-    signer = None
-    if certificate is not None and not simular:
-        signer = SignerKey(certificate, certificate_password(), None)
+    signer = None if simular else signer_key(certificate, token, token_module, token_key)
     today = datetime.now(TIMEZONE).date()
     day = parse_date(on, field="/data") if on else today
     if day > today:

@@ -18,8 +18,9 @@ from lavra.cli.files import check_writable, write_atomically
 from lavra.cli.support import (
     CERTIFICATE_OPTION,
     EXIT_INCOMPLETE,
-    certificate_password,
     shielded,
+    signer_key,
+    token_options,
 )
 from lavra.config import load_config
 from lavra.errors import InputError, LavraError
@@ -305,6 +306,7 @@ def _issuer() -> Issuer:
     "--chave", "key", help="Chave de idempotência: repetir a emissão devolve o mesmo documento."
 )
 @CERTIFICATE_OPTION
+@token_options
 @ON_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @shielded
@@ -315,23 +317,24 @@ def issue_command(
     docx: Path | None,
     key: str | None,
     certificate: Path | None,
+    token: str | None,
+    token_module: Path | None,
+    token_key: str | None,
     on: str | None,
     as_json: bool,
 ) -> None:
     """Emite o FORMULÁRIO com os DADOS: numera, assina e registra; ou recusa se incompleto.
 
-    Com --certificado, o documento e o carimbo da assinatura nomeiam a pessoa do
-    certificado, no cargo que o formulário exige."""
-    from lavra.issuing import IncompleteError, SignerKey
+    Com --certificado (ou --token), o documento e o carimbo da assinatura nomeiam a
+    pessoa do certificado, no cargo que o formulário exige."""
+    from lavra.issuing import IncompleteError
 
     if key is not None:
         key = clean_text(key, what="A chave de idempotência (--chave)", field="--chave")
     check_writable(output)
     if docx is not None:
         check_writable(docx)
-    signer = None
-    if certificate is not None:
-        signer = SignerKey(certificate, certificate_password(), None)
+    signer = signer_key(certificate, token, token_module, token_key)
     issuer = _issuer()
     try:
         result = issuer.issue(

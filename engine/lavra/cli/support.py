@@ -37,16 +37,59 @@ CERTIFICATE_OPTION = click.option(
 )
 
 
-def certificate_password() -> str:
+def certificate_password(prompt: str = "Senha do certificado",
+                         field: str = "--certificado") -> str:
     """The passphrase (or PIN) of --certificado: from the environment, else asked."""
     password = os.environ.get(CERTIFICATE_PASSWORD_ENV)
     if password is None:
-        password = click.prompt("Senha do certificado", hide_input=True, err=True)
+        password = click.prompt(prompt, hide_input=True, err=True)
     if not isinstance(password, str) or not password:
         from lavra.errors import InputError
 
-        raise InputError("A senha do certificado não foi informada.", field="--certificado")
+        what = "O PIN do token" if field == "--token" else "A senha do certificado"
+        raise InputError(f"{what} não foi informad{'o' if field == '--token' else 'a'}.",
+                         field=field)
     return password
+
+
+def token_options(func: F) -> F:
+    """--token, --token-modulo and --token-chave: the signer's key on a token (PKCS#11)."""
+    for option in reversed((
+        click.option("--token", "token", metavar="RÓTULO",
+                     help="Assina com a chave de um token ou cartão (PKCS#11, certificado A3) "
+                     f"com este rótulo; o PIN vem de {CERTIFICATE_PASSWORD_ENV} ou é pedido "
+                     "no terminal."),
+        click.option("--token-modulo", "token_module", metavar="MÓDULO.so",
+                     type=click.Path(path_type=Path, dir_okay=False),
+                     help="O módulo PKCS#11 do token (ex.: /usr/lib/x86_64-linux-gnu/"
+                     "opensc-pkcs11.so)."),
+        click.option("--token-chave", "token_key", metavar="RÓTULO",
+                     help="O rótulo da chave no token (quando há mais de uma)."),
+    )):
+        func = option(func)
+    return func
+
+
+def signer_key(certificate: Path | None, token: str | None, token_module: Path | None,
+               token_key: str | None) -> Any:
+    """The SignerKey of --certificado or of --token (its passphrase or PIN asked), else None."""
+    from lavra.errors import InputError
+    from lavra.signers import SignerKey
+    from lavra.signing.pkcs11token import TokenSpec
+
+    if token is None:
+        if token_module is not None or token_key is not None:
+            raise InputError("--token-modulo e --token-chave acompanham --token (o rótulo do "
+                             "token).", field="--token")
+        return None if certificate is None else SignerKey(certificate, certificate_password())
+    if certificate is not None:
+        raise InputError("Informe --certificado (arquivo PKCS#12) ou --token, não os dois.",
+                         field="--token")
+    if token_module is None:
+        raise InputError("Informe o módulo PKCS#11 do token em --token-modulo.",
+                         field="--token-modulo")
+    spec = TokenSpec(token_module, token.strip(), (token_key or "").strip() or None)
+    return SignerKey(spec, certificate_password("PIN do token", "--token"))
 
 
 def registry_of(registry_url: str | None) -> Registry:

@@ -48,7 +48,7 @@ from pyhanko.pdf_utils.text import TextBoxStyle
 from pyhanko.pdf_utils.writer import BasePdfFileWriter
 from pyhanko.sign.fields import SigFieldSpec, SigSeedSubFilter
 from pyhanko.sign.general import SigningError
-from pyhanko.sign.signers import PdfSignatureMetadata, PdfSigner, SimpleSigner
+from pyhanko.sign.signers import PdfSignatureMetadata, PdfSigner, Signer, SimpleSigner
 from pyhanko.sign.signers.pdf_cms import PdfCMSSignedAttributes
 from pyhanko.sign.signers.pdf_signer import PdfTBSDocument
 from pyhanko.sign.timestamps import HTTPTimeStamper, TimeStamper
@@ -59,6 +59,7 @@ from pyhanko_certvalidator.util import get_pyca_cryptography_hash
 
 from lavra.errors import ConfigError, InputError, LavraError, RenderError
 from lavra.signing.fastcms import CmsTemplate, build_template
+from lavra.signing.pkcs11token import TokenKey
 from lavra.signing.pki import DEV_ORGANIZATION, SignerIdentity, certificate_serial, load_signer
 
 TIMEZONE = ZoneInfo("America/Sao_Paulo")
@@ -134,7 +135,7 @@ class DocumentSigner:
 
     def __init__(
         self,
-        identity: SignerIdentity,
+        identity: SignerIdentity | TokenKey,
         *,
         cargo: str,
         timestamp_url: str | None = None,
@@ -152,7 +153,14 @@ class DocumentSigner:
         self.cargo = cargo.strip()
         self.signer_subject = identity.subject
         self.signer_serial = certificate_serial(identity.certificate)
-        self._signer = _CachedKeySigner(identity)
+        # A key on a token (PKCS#11) never leaves it: each signature is made by the
+        # token, in a session of its own (lavra.signing.pkcs11token), by pyHanko's path.
+        self._token: TokenKey | None = None
+        self._signer: _CachedKeySigner | None = None
+        if isinstance(identity, TokenKey):
+            self._token = identity
+        else:
+            self._signer = _CachedKeySigner(identity)
         self._timestamper = (
             HTTPTimeStamper(timestamp_url, timeout=10) if timestamp_url else timestamper
         )
@@ -161,9 +169,10 @@ class DocumentSigner:
         self._dev_certificate = _is_dev_certificate(identity.certificate)
         self._bytes_reserved = _reserved_size(identity, timestamped=self._timestamper is not None)
         # PAdES B-B by an RSA key: the CMS container is encoded once (lavra.signing.fastcms);
-        # B-T, ECDSA and cms_template=False build it with pyHanko for every document.
+        # B-T, ECDSA, a token and cms_template=False build it with pyHanko for every document.
         self._template: CmsTemplate | None = None
-        if cms_template and self._timestamper is None:
+        if cms_template and self._timestamper is None and isinstance(identity, SignerIdentity):
+            assert self._signer is not None
             self._template = build_template(
                 self._signer, identity.private_key, DIGEST, signing_time=datetime.now(TIMEZONE)
             )
@@ -243,7 +252,13 @@ class DocumentSigner:
         stamp: str,
     ) -> bytes:
         try:
-            return self._sign_prepared(writer, name, box, reason, location, signed_at, stamp)
+            if self._token is None:
+                assert self._signer is not None
+                return self._sign_prepared(
+                    self._signer, writer, name, box, reason, location, signed_at, stamp)
+            with self._token.signer() as token_signer:
+                return self._sign_prepared(
+                    token_signer, writer, name, box, reason, location, signed_at, stamp)
         except SigningError:
             raise
         except TimestampRequestError as error:
@@ -257,6 +272,7 @@ class DocumentSigner:
 
     def _sign_prepared(
         self,
+        signer: Signer,
         writer: IncrementalPdfFileWriter,
         name: str,
         box: tuple[int, int, int, int] | None,
@@ -275,7 +291,7 @@ class DocumentSigner:
         )
         pdf_signer = PdfSigner(
             metadata,
-            self._signer,
+            signer,
             timestamper=self._timestamper,
             stamp_style=self._style,
             new_field_spec=SigFieldSpec(sig_field_name=FIELD_NAME, on_page=-1, box=box),
@@ -485,13 +501,17 @@ def _is_dev_certificate(certificate: x509.Certificate) -> bool:
     return any(attribute.value == DEV_ORGANIZATION for attribute in organizations)
 
 
-def _reserved_size(identity: SignerIdentity, *, timestamped: bool) -> int:
+def _reserved_size(identity: SignerIdentity | TokenKey, *, timestamped: bool) -> int:
     """Hex digits to reserve for the CMS container, computed once per signer."""
     certificates = sum(
         len(cert.tbs_certificate_bytes) + len(cert.signature) + 64
         for cert in (identity.certificate, *identity.chain)
     )
-    signature = (identity.private_key.key_size + 7) // 8 + 16
+    public_key = identity.certificate.public_key()
+    bits = 4096  # any other key type is refused later, by pyHanko or the token
+    if isinstance(public_key, rsa.RSAPublicKey | ec.EllipticCurvePublicKey):
+        bits = public_key.key_size
+    signature = (bits + 7) // 8 + 16
     size = certificates + signature + _CMS_OVERHEAD
     if timestamped:
         size += _TIMESTAMP_ALLOWANCE

@@ -18,6 +18,7 @@ from lavra.batch.model import BatchRun
 from lavra.batch.runner import check_signer
 from lavra.errors import ConfigError, InputError
 from lavra.signers import SignerKey
+from lavra.signing.pkcs11token import TokenSpec
 from lavra.web.context import WebContext
 from lavra.web.issuance import PASSWORD_FIELD
 from lavra.web.users import User
@@ -56,7 +57,10 @@ def run_signer(ctx: WebContext, user: User, kind: BatchRun, password: str | None
     key: SignerKey = issuer.signer_for(user.name, user.full_name, roles[0], password or None)
     try:
         check_signer(issuer, kind, key)
-    except ConfigError:
+    except ConfigError as error:
+        if isinstance(key.certificate, TokenSpec):  # what the token said: PIN, absent, ...
+            raise InputError(f"{error.message} Nada foi planejado nem numerado.",
+                             field=FIELD) from None
         raise InputError("Senha de assinatura incorreta, ou o seu certificado não pôde ser "
                          "aberto. Nada foi planejado nem numerado.", field=FIELD) from None
     return key
