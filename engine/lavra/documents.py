@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from dateutil.relativedelta import relativedelta
 from markupsafe import escape
-from pypdf import PdfReader, PdfWriter
+from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
 from lavra.checking.checks import TEXT_REQUIREMENT, document_findings, run_checks, text_notices
@@ -534,7 +534,9 @@ class Engine:
             body = f'<p class="subtitulo">{_escape(form.subtitle)}</p>' + body
         frame = self._frame(form, draft=False, number=None, computed=computed)
         pdf = self.renderer.pdf(body, frame, fillable=True)
-        return _tag_form(finish_form(pdf), form.id)
+        # The form id in the document information, for ``read``: written by the same pass
+        # that completes the fields.
+        return finish_form(pdf, {FORM_ID_KEY: form.id})
 
     def _prefill_computed(self, form: FormSpec, data: Mapping[str, Any]) -> Mapping[str, Any]:
         """What the form's computations say of the prefilled data, for the prefilled PDF:
@@ -574,18 +576,6 @@ class Engine:
 
 def _escape(text: str) -> str:
     return str(escape(text))
-
-
-def _tag_form(pdf: bytes, form_id: str) -> bytes:
-    """Record the form id in the PDF's document information, for ``read``."""
-    try:
-        writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
-        writer.add_metadata({FORM_ID_KEY: form_id})
-        out = io.BytesIO()
-        writer.write(out)
-    except (PyPdfError, ValueError, KeyError) as error:
-        raise RenderError(f"Não foi possível marcar o formulário no PDF: {error}.") from None
-    return out.getvalue()
 
 
 def _form_tag(pdf: bytes) -> str | None:

@@ -11,6 +11,7 @@ import io
 import json
 import re
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -21,10 +22,14 @@ from pypdf import PdfWriter
 from test_e2e import CHROMIUM, _fill, _login
 from webhelpers import ALV, PASSWORD, REQ, csrf_of, example
 
+from lavra.filedacts import ActSource, FiledRequest
+from lavra.recording import FactRecorder
 from lavra.registry.filings import Filings
 from lavra.registry.inbox import Inbox
+from lavra.registry.records import IssuedRecord
 from lavra.web import WebContext
 from lavra.web.formparse import to_pairs
+from lavra_americana.comum.protocolos import indeferimento
 
 browser = test_e2e.browser
 live = test_e2e.live
@@ -181,6 +186,27 @@ def _blank_pdf() -> bytes:
     return out.getvalue()
 
 
+def _refusal_of_the_second_vehicle(context: WebContext, protocol: str) -> IssuedRecord:
+    """The refusal «Preparar ato» builds for the filed request (addressed to the filer),
+    with a motivo the staff adds (the request itself is complete), issued by the issuer."""
+    filed = Filings(context.registry).by_protocol(protocol)
+    assert filed is not None
+    request = FiledRequest(
+        protocol=filed.protocol, processo=filed.processo, form=filed.form, data=filed.data,
+        cpf_cnpj=filed.cpf_cnpj, name=filed.name, filed_on=filed.filed_at_local.date(),
+        licence=None)
+    data = indeferimento(ActSource(request, None, None, filed.filed_at_local.date()))
+    data["motivos_adicionais"] = [{
+        "texto": "O veículo APL2D26, na vistoria da Secretaria, não se enquadrou em "
+                 "categoria de aluguel do CRLV.", "dispositivo": "fretamento#art9"}]
+    # in a thread of its own: Playwright's sync API keeps an event loop running in this
+    # one, and signing runs its own (as the server's worker threads do)
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(
+            lambda: context.require_issuer().issue("decisao-indeferimento", data).record
+        ).result()
+
+
 @pytest.mark.e2e
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium do Debian ausente")
 def test_filed_online_decided_by_staff_and_seen_by_the_applicant(
@@ -279,5 +305,35 @@ def test_filed_online_decided_by_staff_and_seen_by_the_applicant(
     act = applicant_context.request.get(base + str(link.get_attribute("href"))).body()
     text = _pdf_text(act)
     assert "APL1C26" in text and SIGNER in text
+
+    # Lei nº 9.784/1999, art. 26, § 3º: an act of the processo addressed to the applicant
+    # opens only through «Tomar ciência»; the click records the ciência, and the page then
+    # shows it and the recurso's last day (fretamento#art24, counted from that ciência).
+    refusal = _refusal_of_the_second_vehicle(context, protocol)
+    applicant.goto(f"{base}/acompanhar")
+    applicant.fill("#protocolo", protocol.removeprefix("PROT nº "))
+    applicant.fill("#documento", CNPJ)
+    applicant.click("#consultar")
+    own = applicant.locator(f"#ciencia-{refusal.id}")
+    expect(own.locator("button")).to_have_text("Tomar ciência e abrir o documento")
+    expect(own).to_contain_text("começam a correr os prazos")
+    assert applicant.locator(
+        f'a[href="/verificar/{refusal.verification_code}/documento.pdf"]').count() == 0
+    with applicant.expect_navigation():
+        own.locator("button").click()
+    facts = context.registry.facts(refusal.id)
+    assert [(f.kind, f.means) for f in facts] == [("ciencia", "eletronico")]
+    (deadline,) = [d for d in FactRecorder(context.registry, context.engine.content)
+                   .deadlines(refusal) if d.citation == "fretamento#art24"]
+    last_day = deadline.last_day.strftime("%d/%m/%Y")
+    expect(applicant.locator(".ciencia-registrada")).to_contain_text(
+        facts[0].on.strftime("%d/%m/%Y"))
+    expect(applicant.locator(".prazo-ciencia")).to_contain_text(deadline.summary)
+    assert last_day in deadline.summary
+    expect(applicant.locator(f"#recurso-{refusal.id} summary")).to_contain_text(
+        f"(até {last_day})")
+    expect(applicant.locator("#abrir-documento")).to_have_attribute(
+        "href", f"/verificar/{refusal.verification_code}/documento.pdf")
+    expect(applicant.locator(f"#ciencia-{refusal.id}")).to_have_count(0)
     for opened in (applicant_context, clerk_context, signer_context):
         opened.close()

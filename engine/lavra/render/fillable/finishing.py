@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from pypdf import PdfReader, PdfWriter
@@ -52,27 +53,33 @@ _RADIO_FLAG = 1 << 15
 _GS_OPERATOR = re.compile(rb"/[^\s/]+\s+gs\s*")
 
 
-def finish_form(pdf: bytes) -> bytes:
-    """``pdf`` with its button appearances, radio states and ``/DA`` completed."""
+def finish_form(pdf: bytes, info: Mapping[str, str] | None = None) -> bytes:
+    """``pdf`` with its button appearances, radio states and ``/DA`` completed, and
+    ``info`` added to its document information: one read and one write of the PDF (a
+    second pass only to add the information cost as much again)."""
     try:
         writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
         root = writer.root_object
         form = root.get("/AcroForm")
-        if form is None:
+        if form is None and not info:
             return pdf
-        form = form.get_object()
-        _add_button_font(writer, form)
-        for page in writer.pages:
-            for annotation in page.get("/Annots", ArrayObject()):
-                widget = annotation.get_object()
-                if widget.get("/Subtype") != "/Widget":
-                    continue
-                if widget.get("/FT") == "/Btn" or "/Parent" in widget:
-                    _finish_button(writer, widget)
-                elif isinstance(widget.get("/DA"), str):
-                    widget[NameObject("/DA")] = TextStringObject(_text_da(str(widget["/DA"])))
-                    _fit_value(widget)
-        _drop_kids_from_fields(form)
+        if form is not None:
+            form = form.get_object()
+            _add_button_font(writer, form)
+            for page in writer.pages:
+                for annotation in page.get("/Annots", ArrayObject()):
+                    widget = annotation.get_object()
+                    if widget.get("/Subtype") != "/Widget":
+                        continue
+                    if widget.get("/FT") == "/Btn" or "/Parent" in widget:
+                        _finish_button(writer, widget)
+                    elif isinstance(widget.get("/DA"), str):
+                        widget[NameObject("/DA")] = TextStringObject(
+                            _text_da(str(widget["/DA"])))
+                        _fit_value(widget)
+            _drop_kids_from_fields(form)
+        if info:
+            writer.add_metadata(dict(info))
         out = io.BytesIO()
         writer.write(out)
     except (PyPdfError, ValueError, KeyError, TypeError) as error:
