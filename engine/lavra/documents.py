@@ -143,8 +143,7 @@ class Engine:
             return 0
 
     @cached_property
-    def pages(self) -> DocumentRenderer:
-        """This process's templates and renderers (a run's summary is laid out here)."""
+    def pages(self) -> DocumentRenderer:  # this process's templates and renderers
         return DocumentRenderer(self.content.root, self.content.laws)
 
     @property
