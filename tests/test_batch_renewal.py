@@ -168,7 +168,10 @@ def test_run_over_the_registry_renews_notifies_and_resumes_nothing_twice(
     merged = PdfReader(folder / MERGED_NAME)
     assert len(merged.pages) == sum(
         len(PdfReader(folder / r.file).pages) for r in summary.rows if r.file)
-    assert (folder / PDF_NAME).is_file()
+    # The summary PDF, read back as staff read it: every holder, document and number.
+    summary_text = pdf_text((folder / PDF_NAME).read_bytes())
+    assert all(r.number in summary_text and r.name in summary_text for r in summary.rows)
+    assert f"titulares {HOLDERS}" in summary_text
     # Again: the same command finds the finished run, writes its files and issues
     # nothing (no holder renewed nor notified twice).
     again = _run(issuer, _request(_requests(tmp_path, numbers)), tmp_path / "outra",

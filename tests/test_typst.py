@@ -34,13 +34,8 @@ from lavra.errors import ConfigError, ContentPackError, RenderError
 from lavra.issuing import Issuer
 from lavra.render.pdf import SIGNATURE_BOX_MM, PageFrame
 from lavra.render.task import DocumentRenderer, RenderJob, render_job
-from lavra.render.typstpdf import (
-    ESTIMATED_WIDTHS,
-    PAGE_FILE,
-    TypstRenderer,
-    column_weights,
-    document_tree,
-)
+from lavra.render.typstpdf import PAGE_FILE, TypstRenderer, document_tree
+from lavra.render.typstwidths import ESTIMATED_WIDTHS, column_weights
 from lavra.signing.verification import qr_png
 
 ON = date(2026, 11, 29)

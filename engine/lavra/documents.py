@@ -134,7 +134,7 @@ class Engine:
         serve`` calls it in the background). Returns how many workers are warm."""
         pool = default_pool() if self._pool is True else self._pool
         if not pool:
-            _ = self._local.renderer
+            _ = self.pages.renderer
             return 0
         try:
             return len(pool.warm(warm, self._pack, self.content.version, self.final_renderer,
@@ -143,14 +143,14 @@ class Engine:
             return 0
 
     @cached_property
-    def _local(self) -> DocumentRenderer:
+    def pages(self) -> DocumentRenderer:  # this process's templates and renderers
         return DocumentRenderer(self.content.root, self.content.laws)
 
     @property
     def renderer(self) -> Renderer:
         """The page renderer of this process (requerimentos are laid out here: their
         body is made by the engine from the schema, not by a staff template)."""
-        return self._local.renderer
+        return self.pages.renderer
 
     @property
     def assets_dir(self) -> Path:
@@ -377,7 +377,7 @@ class Engine:
         """The job rendered in a worker (or here, without a pool)."""
         pool = default_pool() if self._pool is True else self._pool
         if not pool:
-            return self._local.render(job)
+            return self.pages.render(job)
         try:
             result: Rendering = pool.run(render_job, job, limits=self.limits)
         except TaskFailed as failure:

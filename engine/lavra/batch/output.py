@@ -11,7 +11,10 @@ identical.
 
 The summaries are bounded: ``resumo.csv`` is streamed row by row to its temporary file,
 and ``resumo.pdf`` lists at most :data:`PDF_ROWS_PER_OUTCOME` rows of each outcome, with
-a line saying how many more of that outcome only the CSV lists.
+a line saying how many more of that outcome only the CSV lists. ``resumo.pdf`` is laid
+out by Typst whatever renderer the documents use (it is no act: nothing signs it or
+compares it with one), and by WeasyPrint only when Typst cannot
+(:meth:`lavra.render.task.DocumentRenderer.report_pdf`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import csv
 import hashlib
 import io
 import os
+import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -224,10 +228,21 @@ PDF_ROWS_PER_OUTCOME = 200
 The PDF is for reading and filing; ``resumo.csv`` has every row. 200 rows are about
 eight pages: enough to read a normal run whole (the school renewal has tens to a few
 hundred holders), while a run of thousands of refused lines, which nobody reads on
-paper, stays a few pages and a second or two of rendering. The layout engine's cost
-grows faster than the rows (20,000 refused rows took 2.4 GB and minutes, see
-``bench/bench_summary.py``), so the bound is what keeps the PDF within the workers'
-limits and the web server's memory flat."""
+paper, stays a few pages and well under a second of rendering. WeasyPrint's cost grew
+faster than the rows (20,000 refused rows took 2.4 GB and minutes, see
+``bench/bench_summary.py``); Typst's is far lower, but the bound still keeps the PDF
+within the workers' limits and the web server's memory flat."""
+
+
+#: A slash or underscore before a letter, in a reason ("campo /processo_administrativo/…").
+_JOINS = re.compile(r"([/_])(?=[^\W\d_])")
+
+
+def _breakable(reason: str) -> str:
+    """A reason whose field paths may break after a slash or underscore (a zero-width
+    space there, invisible): one long path must not take the table's width, leaving the
+    number's column too narrow to read."""
+    return _JOINS.sub("\\1\u200b", reason)
 
 
 def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Iterable[SummaryRow],
@@ -249,7 +264,8 @@ def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Iterable[Summar
             left[row.outcome] = left.get(row.outcome, 0) + 1
             continue
         shown[row.outcome] = shown.get(row.outcome, 0) + 1
-        what = row.reason if row.role == REFUSED else titles.get(row.form, row.form)
+        what = (_breakable(row.reason) if row.role == REFUSED
+                else titles.get(row.form, row.form))
         body.append(
             f"<tr><td>{row.order}</td><td>{escape(row.name)}<br/>{escape(row.holder)}</td>"
             f"<td>{escape(row.outcome)} ({escape(row.state)})</td><td>{escape(what)}</td>"
@@ -263,7 +279,7 @@ def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Iterable[Summar
             "todas.</p>")
     org = engine.content.organization
     frame = PageFrame(municipio=org.municipio, orgao=org.orgao, titulo=title)
-    return engine.renderer.pdf("".join(body), frame)
+    return engine.pages.report_pdf("".join(body), frame)
 
 
 def _write_if_changed(path: Path, content: bytes) -> bool:

@@ -110,6 +110,26 @@ class DocumentRenderer:
                 LOGGER.warning("Typst não gerou a minuta; usado o WeasyPrint: %s", error)
         return self.renderer.pdf(body, frame)
 
+    def report_pdf(self, body: str, frame: PageFrame) -> bytes:
+        """A staff report that is no act (a batch run's summary), laid out by Typst
+        whichever renderer the documents use: it is read, not signed or compared with an
+        act, and WeasyPrint's time grows with its rows (about 15 ms each, against a
+        fraction of a millisecond). WeasyPrint lays it out only when the pack has no
+        Typst page, or Typst fails on it (logged). What Typst memoized of the report is
+        let go at once (:meth:`TypstRenderer.forget`): the web server's memory comes
+        back after each run."""
+        from lavra.render.typstpdf import PAGE_FILE
+
+        if (self.root / "forms" / "_base" / PAGE_FILE).is_file():
+            typst = self.typst
+            try:
+                return typst.report(body, frame)
+            except RenderError as error:
+                LOGGER.warning("Typst não gerou o relatório; usado o WeasyPrint: %s", error)
+            finally:  # a report is laid out once: what Typst memoized of it goes
+                typst.forget()
+        return self.renderer.pdf(body, frame)
+
     def render(self, job: RenderJob) -> Rendering:
         env = self.draft_env if job.draft else self.final_env
         body = render_template(env, FRAME_TEMPLATE, job.context)

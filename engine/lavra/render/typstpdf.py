@@ -15,8 +15,10 @@ document's title) and ``bloco`` (a paragraph or a box with the wording's classes
 Output: PDF/A-2a (tagged), the document language and title in the catalog and the XMP,
 the fonts of the assets dir only (no system font), embedded. Issued documents
 (:meth:`TypstRenderer.pdf_for_signing`: the QR code and the reserved signature box) and
-drafts (:meth:`TypstRenderer.pdf`: the MINUTA notice and mark) use this renderer; the
-DOCX and the fillable requerimentos (AcroForm fields) keep WeasyPrint and python-docx.
+drafts (:meth:`TypstRenderer.pdf`: the MINUTA notice and mark) use this renderer, and so
+do staff reports, which are no act (:meth:`TypstRenderer.report`: a batch run's summary,
+whatever renders the documents); the DOCX and the fillable requerimentos (AcroForm
+fields) keep WeasyPrint and python-docx.
 
 One :class:`TypstRenderer` per process: it keeps one warm ``typst.Compiler`` (fonts
 parsed once, layout memoized between documents) and is not meant for threads.
@@ -24,11 +26,11 @@ parsed once, layout memoized between documents) and is not meant for threads.
 
 from __future__ import annotations
 
-import atexit
 import json
 import re
 import shutil
 import tempfile
+import weakref
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,6 +48,7 @@ from lavra.render.pdf import (
     LaidOutPdf,
     PageFrame,
 )
+from lavra.render.typstwidths import ESTIMATED_WIDTHS, TextWidths, column_weights
 
 __all__ = ["PAGE_FILE", "PDF_STANDARD", "TypstRenderer", "document_tree"]
 
@@ -72,6 +75,11 @@ _MAIN = "documento.typ"
 #: compile and throw away everything memoized (the page, the paragraphs that did not
 #: change): three times the time.
 _DATA = "dados.json"
+#: An empty page, compiled to age out what Typst memoized (:meth:`TypstRenderer.forget`).
+_EMPTY = "vazio.typ"
+#: typst-py drops, after every compile, what the process's last ten compiles did not
+#: use (comemo's ``evict(10)``), and has no call to drop it sooner.
+_MEMO_AGE: Final = 10
 _QR = "qr.png"
 
 # The engine's program: the data come as JSON in a file of the root; every text is
@@ -316,115 +324,8 @@ class _TreeWriter:
         return [{"t": "tabela", "n": columns, "w": weights, "c": cells}]
 
 
-#: The text width of a page (A4 less the margins of pagina.typ, 30 and 20 mm) and the
-#: padding of a cell (its inset of 2 mm each side, and the rule), in millimetres.
-_LINE_MM: Final = 160.0
-_CELL_PADDING_MM: Final = 4.4
-_BODY_PT: Final = 11.0  # the body's size in pagina.typ, the tables' too
-_MM_PER_PT: Final = 25.4 / 72
-_BREAKS: Final = re.compile(r"[ \t\n\r\f]+")
+#: The body's font family in pagina.typ, whose widths size the tables' columns.
 _SERIF = re.compile(r'^#let serifa = "([^"\\]+)"', re.MULTILINE)
-
-
-@dataclass(frozen=True)
-class TextWidths:
-    """How wide a word is in the body font, in millimetres, regular and bold.
-
-    From the advance widths of the page's own fonts (:meth:`of_fonts`) where the pack
-    ships them; else an estimate wide enough for a broad serif (DejaVu's letters and
-    digits at 11 pt are up to about 3 mm): a column a little too wide costs nothing, one
-    too narrow lets its longest word run over the next cell.
-    """
-
-    regular: dict[str, float] = field(default_factory=dict)
-    bold: dict[str, float] = field(default_factory=dict)
-    missing_regular: float = 2.8
-    missing_bold: float = 3.2
-
-    def of(self, text: str, bold: bool) -> float:
-        table, missing = (self.bold, self.missing_bold) if bold else (
-            self.regular, self.missing_regular
-        )
-        return sum(table.get(char, missing) for char in text)
-
-    @classmethod
-    def of_fonts(cls, folder: Path, family: str) -> TextWidths:
-        """The widths of ``family`` (its regular and bold faces among the fonts under
-        ``folder``), or the estimate when either face is missing."""
-        from fontTools.ttLib import TTFont, TTLibError
-
-        faces: dict[str, dict[str, float]] = {}
-        for path in sorted(folder.rglob("*")):
-            if path.suffix.lower() not in {".ttf", ".otf"}:
-                continue
-            try:
-                font = TTFont(str(path), lazy=True)
-                name = font["name"]
-                found = str(name.getDebugName(16) or name.getDebugName(1) or "")
-                style = str(name.getDebugName(17) or name.getDebugName(2) or "")
-                if found != family or style not in {"Book", "Regular", "Bold"}:
-                    continue
-                scale = _BODY_PT * _MM_PER_PT / font["head"].unitsPerEm
-                metrics = font["hmtx"].metrics
-                faces["Bold" if style == "Bold" else "Regular"] = {
-                    chr(code): metrics[glyph][0] * scale
-                    for code, glyph in font.getBestCmap().items()
-                }
-            except (OSError, TTLibError, KeyError):
-                continue
-        if "Regular" not in faces or "Bold" not in faces:
-            return cls()
-        return cls(faces["Regular"], faces["Bold"])
-
-
-#: The estimate, for a tree laid out without the page's fonts at hand.
-ESTIMATED_WIDTHS: Final = TextWidths()
-
-
-def _cell_widths(cell: etree._Element, widths: TextWidths) -> tuple[float, float]:
-    """The narrowest and the widest a cell can be, in mm: its longest word, its text."""
-    words = _BREAKS.split("".join(cell.itertext()).strip())  # a no-break space joins
-    bold = cell.tag == "th"
-    longest = max((widths.of(word, bold) for word in words), default=0.0)
-    text = widths.of(" ".join(words), bold)
-    return (longest + _CELL_PADDING_MM, text + _CELL_PADDING_MM)
-
-
-def column_weights(
-    rows: list[list[etree._Element]], columns: int, widths: TextWidths = ESTIMATED_WIDTHS
-) -> list[float] | None:
-    """Relative column widths (mm) of a full-width table, as a browser's automatic layout,
-    or None when the columns' longest words side by side are wider than the line.
-
-    CSS 2.1 (§ 17.5.2.2) sizes a ``width: 100%`` table from each column's minimum
-    (its longest word) and maximum (its text on one line) widths: when every column fits
-    at its maximum, the width is shared in proportion to the maxima; otherwise each
-    column gets its minimum plus a share of what is left in proportion to what it would
-    still take. Cells spanning several columns are left out, as their text is shared.
-    WeasyPrint lays out the same wording so; this keeps the two renderers' tables alike.
-    """
-    low = [_CELL_PADDING_MM] * columns
-    high = [_CELL_PADDING_MM] * columns
-    for row in rows:
-        at = 0
-        for cell in row:
-            span = _span(cell)
-            if span == 1 and at < columns:
-                narrow, wide = _cell_widths(cell, widths)
-                low[at] = max(low[at], narrow)
-                high[at] = max(high[at], wide)
-            at += span
-    high = [max(h, lo) for h, lo in zip(high, low, strict=True)]
-    if sum(high) <= _LINE_MM:
-        result = high
-    elif sum(low) >= _LINE_MM:
-        # Shared in proportion, some column would be narrower than its longest word,
-        # which would run over the next cell: Typst's own sizing does better then.
-        return None
-    else:
-        share = (_LINE_MM - sum(low)) / (sum(high) - sum(low))
-        result = [lo + (h - lo) * share for lo, h in zip(low, high, strict=True)]
-    return [round(w, 2) for w in result]
 
 
 def document_tree(
@@ -476,7 +377,8 @@ class TypstRenderer:
             )
         self.fetcher = AssetPaths(self.assets_dir)
         self._root = Path(tempfile.mkdtemp(prefix="lavra-typst-"))
-        atexit.register(shutil.rmtree, self._root, True)
+        # Removed with the renderer (an engine made per web run drops its own), or at exit.
+        weakref.finalize(self, shutil.rmtree, self._root, True)
         shutil.copyfile(page, self._root / PAGE_FILE)
         family = _SERIF.search(page.read_text(encoding="utf-8"))
         self.widths = (
@@ -484,6 +386,7 @@ class TypstRenderer:
         )
         (self._root / _MAIN).write_text(_PROGRAM, encoding="utf-8")
         self._images: dict[str, str] = {}
+        self._empty: Any = None
         self._compiler = typst.Compiler(
             str(self._root / _MAIN),
             root=str(self._root),
@@ -572,6 +475,32 @@ class TypstRenderer:
         if not frame.minuta:
             raise RenderError("Só a minuta é gerada sem código QR e sem assinatura.")
         return self._compile(self.data(content_html, frame, lang=lang), None)[0]
+
+    def forget(self) -> None:
+        """Let go what Typst memoized laying out the last documents. A one-off report
+        (a run's summary: some 16 MiB for 200 rows) would otherwise stay in the memory
+        of a long-lived process, the web server, until ten more compiles: typst-py evicts
+        only at the end of a compile (:data:`_MEMO_AGE`), so ten compiles of an empty
+        page (a few milliseconds in all) age it out."""
+        import typst
+
+        if self._empty is None:
+            (self._root / _EMPTY).write_text("", encoding="utf-8")
+            self._empty = typst.Compiler(
+                str(self._root / _EMPTY), root=str(self._root), ignore_system_fonts=True
+            )
+        for _ in range(_MEMO_AGE):
+            self._empty.compile(format="pdf")
+
+    def report(self, content_html: str, frame: PageFrame, *, lang: str = "pt-BR") -> bytes:
+        """The PDF/A-2a of a staff report that is no act (a batch run's summary): the
+        page frame (header, footer) around the body, with no number, QR code, signature
+        box or MINUTA mark, as :meth:`lavra.render.pdf.Renderer.pdf` draws such a frame."""
+        if frame.minuta or frame.numero or frame.qr_png is not None:
+            raise RenderError("Um relatório não tem número, código QR, assinatura nem minuta.")
+        data = self.data(content_html, frame, lang=lang)
+        data["reserva"] = None
+        return self._compile(data, None)[0]
 
 
 def _points(length: str) -> float:
