@@ -198,7 +198,8 @@ def test_fretamento_alteration_breaking_art_10_is_refused_with_the_appeal_of_art
                       "15 (quinze) dias contados da ciência da decisão",
                       "Tomei ciência desta decisão em ____/____/________.",
                       "na data em que foi feito (20/11/2026)",
-                      "de 20/11/2026, por Viação Exemplo de Fretamento Ltda., pelos motivos"):
+                      "protocolado em 20/11/2026 por Viação Exemplo de Fretamento Ltda. "
+                      "(protocolo nº"):
             assert words in text, words
     finally:
         issuer.close()
