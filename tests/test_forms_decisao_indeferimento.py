@@ -376,6 +376,7 @@ def test_a_ciencia_date_typed_in_the_decision_is_invalid(engine: Engine) -> None
     assert found.status is Status.INVALID
     assert "fato posterior à assinatura" in found.message
     assert "lavra fato ciencia" in found.message
+    assert "«Registrar fato», na página do documento" in found.message  # the web's way too
 
 
 def test_without_ciencia_the_rule_is_printed_without_a_last_day(engine: Engine) -> None:
