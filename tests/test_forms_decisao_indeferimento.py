@@ -198,7 +198,8 @@ def test_fretamento_alteration_breaking_art_10_is_refused_with_the_appeal_of_art
                       "15 (quinze) dias contados da ciência da decisão",
                       "Tomei ciência desta decisão em ____/____/________.",
                       "na data em que foi feito (20/11/2026)",
-                      "de 20/11/2026, por Viação Exemplo de Fretamento Ltda., pelos motivos"):
+                      "protocolado em 20/11/2026 por Viação Exemplo de Fretamento Ltda. "
+                      "(protocolo nº"):
             assert words in text, words
     finally:
         issuer.close()
@@ -375,6 +376,7 @@ def test_a_ciencia_date_typed_in_the_decision_is_invalid(engine: Engine) -> None
     assert found.status is Status.INVALID
     assert "fato posterior à assinatura" in found.message
     assert "lavra fato ciencia" in found.message
+    assert "«Registrar fato», na página do documento" in found.message  # the web's way too
 
 
 def test_without_ciencia_the_rule_is_printed_without_a_last_day(engine: Engine) -> None:

@@ -131,6 +131,7 @@ def test_a_receipt_date_typed_in_the_notification_is_invalid(engine: Engine) -> 
     found = at(report_of(engine, data), "/ciencia/data")
     assert_reported(report_of(engine, data), "/ciencia/data", Status.INVALID, F + "art24")
     assert "lavra fato ciencia" in found.message
+    assert "«Registrar fato», na página do documento" in found.message  # the web's way too
 
 
 def test_the_term_is_checked_from_the_notification_day(engine: Engine) -> None:

@@ -236,9 +236,11 @@ def test_cassation_prints_the_notice_and_the_recorded_ciencia(engine: Engine) ->
                               history=FakeHistory(cassation_notice()))
     assert prepared.computed["defesa"]["texto"].startswith(
         "A empresa ou entidade foi notificada para apresentar defesa pela notificação "
-        "NOT-DEF-FRET nº 0004/2026, com ciência em 11/04/2026 (registrada no registro do "
-        "documento por Maria (maria)), no prazo de 10 dias"
+        "NOT-DEF-FRET nº 0004/2026, com ciência em 11/04/2026 (dada por aviso de "
+        "recebimento, conforme o registro do documento), no prazo de 10 dias"
     )
+    # the staff account that recorded the ciência is no part of the signed act
+    assert "maria" not in prepared.computed["defesa"]["texto"].lower()
     assert prepared.computed["defesa"]["texto"].endswith(
         "encerrado em 22/04/2026, e não a apresentou.")
 

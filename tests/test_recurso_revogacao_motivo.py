@@ -158,7 +158,8 @@ def test_not_reconsidered_then_the_prefeito_restores_the_alvara(
                                     "provido"))
     text = poppler(mayor.pdf)
     for words in ("não reconsiderada, à autoridade superior (art. 56 da Lei nº 9.784/1999)",
-                  "dá-se provimento ao recurso", "encerra-se a instância administrativa",
+                  "dá-se provimento ao recurso e reforma-se a decisão que revogou o alvará, "
+                  "que fica restabelecido", "encerra-se a instância administrativa",
                   "desta decisão não cabe novo recurso administrativo"):
         assert words in text, words
     assert status(issuer, alv, decided) == "em vigor"

@@ -27,6 +27,7 @@ from lavra.inputs.formats import mask_cnpj, mask_cpf
 from lavra.inputs.pointers import escape
 from lavra.registry.filings import Attachment, Filed, FilingInput, Filings
 from lavra.registry.records import LOCAL_TZ, Built, normalize_cpf_cnpj
+from lavra.render.fillable.schema import options_of
 from lavra.signing.verification import new_code, qr_png, verification_url
 
 __all__ = ["PROTOCOL_ROLE", "PROTOCOL_SERIES", "RECEIPT_FORM", "AppealQuery", "FilingDesk",
@@ -120,19 +121,46 @@ def _size(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MiB".replace(".", ",")
 
 
-def _summary(data: Mapping[str, Any], titles: Mapping[str, str]) -> list[tuple[str, str]]:
+def _summary(data: Mapping[str, Any], titles: Mapping[str, str],
+             shapes: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, str]]:
     """The data's leaves as (label, value), CPFs and CNPJs masked, at most 60 rows.
+
+    A value shows as the form shows it (:func:`_shown`): a date dd/mm/aaaa, an option by
+    its label, yes/no as sim/não (``shapes``: each field's schema by its pattern).
 
     The label is the field's title from the form's schema, qualified by its groups'
     titles (``Veículo › Placa``; a list's entry adds ``(item 2)``), as the completeness
     report names fields; a group without a title is left out, and a key the schema does
     not title is shown by its name."""
     rows: list[tuple[str, str]] = []
-    _leaves(data, "", (), titles, rows)
+    _leaves(data, "", (), _Labels(titles, shapes), rows)
     return rows[:_SUMMARY_ROWS]
 
 
-def _leaves(value: Any, pattern: str, label: tuple[str, ...], titles: Mapping[str, str],
+@dataclass(frozen=True)
+class _Labels:
+    """What the schema says of each field for the summary: titles and schemas by pattern."""
+
+    titles: Mapping[str, str]
+    shapes: Mapping[str, Mapping[str, Any]]
+
+
+def _shown(value: Any, shape: Mapping[str, Any]) -> str:
+    """A leaf as the form shows it: sim/não, an option's label, a date dd/mm/aaaa."""
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    for option, label in options_of(dict(shape)):
+        if option == value:
+            return label
+    if shape.get("format") == "date" and isinstance(value, str):
+        try:
+            return date.fromisoformat(value).strftime("%d/%m/%Y")
+        except ValueError:
+            return value
+    return str(value)
+
+
+def _leaves(value: Any, pattern: str, label: tuple[str, ...], labels: _Labels,
             rows: list[tuple[str, str]], key: str = "") -> None:
     if len(rows) >= _SUMMARY_ROWS:
         return
@@ -140,18 +168,18 @@ def _leaves(value: Any, pattern: str, label: tuple[str, ...], titles: Mapping[st
         for name, child in value.items():
             name = str(name)
             child_pattern = f"{pattern}/{escape(name)}"
-            title = titles.get(child_pattern)
+            title = labels.titles.get(child_pattern)
             shown = title or ("" if isinstance(child, Mapping) else name.replace("_", " "))
-            _leaves(child, child_pattern, (*label, shown) if shown else label, titles, rows,
+            _leaves(child, child_pattern, (*label, shown) if shown else label, labels, rows,
                     name)
     elif isinstance(value, list):
         for index, entry in enumerate(value, 1):
             head = f"{label[-1]} (item {index})" if label else f"Item {index}"
-            _leaves(entry, f"{pattern}/*", (*label[:-1], head), titles, rows, key)
+            _leaves(entry, f"{pattern}/*", (*label[:-1], head), labels, rows, key)
     elif value is None or value == "":
         return
     else:
-        text = "sim" if value is True else "não" if value is False else str(value)
+        text = _shown(value, labels.shapes.get(pattern, {}))
         if key in ("cpf", "cnpj"):
             try:
                 text = mask_doc(text)
@@ -172,6 +200,7 @@ class _Receipt:
     attachments: tuple[tuple[Attachment, str], ...]
     data: Mapping[str, Any]
     titles: Mapping[str, str]
+    shapes: Mapping[str, Mapping[str, Any]]
 
 
 class FilingDesk:
@@ -222,8 +251,9 @@ class FilingDesk:
                             processo=processo, **dict(limits or {}))
         code = new_code()
         files: dict[str, bytes] = {}
-        titles = {field.pattern: field.title for field in engine.content.fields(form)
-                  if field.title}
+        fields = engine.content.fields(form)
+        titles = {field.pattern: field.title for field in fields if field.title}
+        shapes = {field.pattern: field.schema for field in fields}
 
         def build(number: int, printed: str, moment: datetime) -> Built:
             receipt = _Receipt(
@@ -231,7 +261,7 @@ class FilingDesk:
                 name=" ".join(name.split()), doc=mask_doc(cpf_cnpj), licence=licence,
                 pending=pending,
                 attachments=tuple((a, item_titles.get(a.item, a.item)) for a in attachments),
-                data=data, titles=titles)
+                data=data, titles=titles, shapes=shapes)
             pdf = self._seal(self._render(receipt, code), printed, moment)
             files["pdf"] = pdf.pdf
             return Built(
@@ -260,7 +290,7 @@ class FilingDesk:
             anexos=[{"item": title, "name": a.name, "tipo": a.content_type,
                      "tamanho": _size(a.size), "sha256": a.sha256}
                     for a, title in receipt.attachments],
-            resumo=_summary(receipt.data, receipt.titles), codigo=code, url=url,
+            resumo=_summary(receipt.data, receipt.titles, receipt.shapes), codigo=code, url=url,
             orgao=organization.orgao,
             qr=_QR_URL)
         fetcher = AssetFetcher(self.issuer.engine.assets_dir, {_QR_URL: qr_png(url)})

@@ -267,7 +267,8 @@ def ciencia_after_signature(ciencia: date) -> str:
         f"A data da ciência ({format_date(ciencia)}) não se escreve no ato: a ciência é "
         "fato posterior à assinatura. O ato sai com a linha de ciência em branco, para a "
         "data ser lançada à mão no momento em que o interessado toma ciência, e a ciência "
-        "é depois registrada no registro do documento (lavra fato ciencia), que conta dela "
+        "é depois registrada no registro do documento («Registrar fato», na página do "
+        "documento; na linha de comando, lavra fato ciencia), que conta dela "
         "o último dia do prazo. Retire a data da ciência dos dados (o nome de quem a toma "
         "pode ficar)."
     )

@@ -397,6 +397,8 @@ def decisao_recurso(request: ComputeInput) -> Computed:
         labels, words = RESULT_LABELS, RESULTS
         if hypothesis == federal.RECONSIDERED:
             labels, words = federal.LABELS, federal.WORDS
+        elif hypothesis == federal.SUPERIOR:
+            words = federal.SUPERIOR_WORDS
         deadline_citation, start_pointer = APPEALS[hypothesis]
         basis.append(deadline_citation)
         start = (recorded.on if start_pointer == DEC_ACT_CIENCIA

@@ -162,6 +162,15 @@ def _digits(value: Any) -> str:
     return re.sub(r"\D", "", value) if isinstance(value, str) else ""
 
 
+#: How a recorded ciência was given, as the decision prints it.
+_GIVEN = {
+    "pessoal": "dada pessoalmente",
+    "ar": "dada por aviso de recebimento",
+    "edital": "dada por edital",
+    "eletronico": "dada por acesso eletrônico ao acompanhamento do requerimento",
+}
+
+
 @dataclass(frozen=True)
 class _Notice:
     """The notice as the decision sees it: its number as printed, its ciência and the
@@ -229,8 +238,11 @@ def _registered(record: PriorRecord, data: Mapping[str, Any], proceeding: Procee
             "decidida (Constituição Federal, art. 5º, LV).", key,
             what="defesa.notificacao.ciencia"))
         return _Notice(printed, None, "", tuple(items))
-    source = "registrada no registro do documento" + (
-        f" por {fact.recorded_by}" if fact.recorded_by else "")
+    # The signed decision states how the party learned of the notice (Lei nº 9.784/1999,
+    # art. 26, § 3º), from the registry; not the staff account that typed it in (a login
+    # is no part of an act).
+    source = ", ".join(filter(None, (_GIVEN.get(fact.means or ""),
+                                     "conforme o registro do documento")))
     typed = date_at(data, NOTICE_CIENCIA)
     if typed is not None and typed != fact.on:
         items.append(_item(

@@ -58,7 +58,7 @@ from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, invalid
 
 __all__ = ["APPEALS", "DECIDED_IN", "IMPLEMENTED", "LABELS", "RECONSIDERED", "SUBTITLES",
-           "SUPERIOR", "WORDS", "deadline_item", "kind_items", "next_remedy"]
+           "SUPERIOR", "SUPERIOR_WORDS", "WORDS", "deadline_item", "kind_items", "next_remedy"]
 
 LEI = "lei-9784-1999"
 RECONSIDERED = f"{LEI}#art56_par1"
@@ -95,6 +95,18 @@ WORDS: dict[str, str] = {
     "Prefeito Municipal",
 }
 """The Secretário's operative words (art. 56, § 1º); the Prefeito's are the appeals'."""
+
+SUPERIOR_WORDS: dict[str, str] = {
+    "provido": "dá-se provimento ao recurso e reforma-se a decisão que revogou o alvará, "
+    "que fica restabelecido",
+    "parcialmente_provido": "dá-se provimento parcial ao recurso, mantida a revogação do "
+    "alvará",
+    "nao_provido": "nega-se provimento ao recurso e mantém-se a decisão que revogou o "
+    "alvará",
+}
+"""The Prefeito's operative words (art. 64): what becomes of the revogação, as the
+registry applies it (granted in full, the alvará is restored; otherwise it stays
+revoked)."""
 
 LABELS: dict[str, str] = {
     "provido": "Recurso conhecido; revogação reconsiderada",

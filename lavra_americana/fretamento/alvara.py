@@ -208,7 +208,7 @@ def _requirements_items(data: Mapping[str, Any], on: date, laws: Any) -> tuple[b
     message = (
         f"Requerimento do processo {number}"
         + (f", de {format_date(filed)}," if filed else "")
-        + f" conferido completo por {who} em {format_date(checked)} ({ref})."
+        + f" conferido completo em {format_date(checked)} por {who} ({ref})."
     )
     return True, [_attested(field + "/completo", Status.MET, message)]
 

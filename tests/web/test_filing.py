@@ -262,6 +262,11 @@ def test_double_submit_gives_one_protocol_and_the_receipt_has_labels(
     assert "Empresa ou entidade requerente › Razão social" in flat
     assert "Relação de veículos (item 1) › Placa" in flat
     assert "razao social" not in flat and "veiculos 1" not in flat
+    # values as the form shows them: an option by its label, a date dd/mm/aaaa
+    assert "Relação de veículos (item 1) › Tipo de veículo Ônibus rodoviário" in flat
+    assert "onibus_rodoviario" not in flat and "microonibus" not in flat
+    assert "10/05/2029" in flat  # the driver's CNH, typed 2029-05-10
+    assert re.search(r"\b\d{4}-\d{2}-\d{2}\b", flat) is None, flat
 
 
 def test_filing_names_a_licence(registry_url: str) -> None:
