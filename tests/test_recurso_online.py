@@ -108,3 +108,42 @@ def test_recurso_against_the_penalty_revogacao(pack_dir: Path) -> None:
     assert decision["ato_recorrido"] == {"especie": "decisao", "numero": "REV-ESC nº 0004/2026",
                                          "data": "2026-06-22", "data_ciencia": "2026-06-24"}
     assert decision["recorrente"] == {"nome": query.name, "cpf": "529.982.247-25"}
+
+
+def test_recurso_against_the_refused_inscription(pack_dir: Path) -> None:
+    """Art. 11: the refusal of the inscription is appealed with the selection appeal's
+    form naming the refusal; its 5 days count from the ciência, not a publication."""
+    query = AppealQuery(
+        act_form="decisao-indeferimento",
+        act_data={"processo": {"numero": "PROT 0003/2026"}, "decisao": {"data": "2026-03-20"}},
+        act_printed="IND nº 0002/2026", act_issued_on=date(2026, 3, 20),
+        ciencia_on=date(2026, 3, 23), citation="transporte-escolar#art11",
+        last_day=date(2026, 3, 28), cpf_cnpj="52998224725", name="José Exemplo dos Santos",
+        reasons=PENALTY_REASONS, on=date(2026, 3, 30))
+    form, data = pacote().appeals["transporte-escolar#art11"](query)
+    assert form == "recurso-classificacao" and "edital_resultado" not in data
+    assert data["recorrente"]["protocolo_inscricao"] == "PROT 0003/2026"
+    engine = Engine(Content(pack_dir))
+    rendered = engine.draft(form, data, date(2026, 3, 30))
+    assert not [i for i in rendered.report.items if i.pending], rendered.report.items
+    text = poppler(rendered.pdf)
+    assert "contra o ato de escolha que indeferiu a sua inscrição, a decisão IND nº " \
+        "0002/2026, de 20/03/2026, de que" in text
+    assert "contado da ciência da decisão que indeferiu a inscrição, em 23/03/2026" in text
+    assert "publicação" not in text
+    # 5 days from Monday 23/03/2026 end on Saturday 28/03: moved to Monday 30/03.
+    assert "30/03/2026" in text and "Edital de Resultado" not in text
+    late = engine.prepare(form, {**data, "interposicao": {"data": "2026-03-31"}},
+                          date(2026, 3, 31)).report
+    (judged,) = [i for i in late.items if i.field == "/interposicao/data"]
+    assert judged.status is Status.INVALID and "ciência da decisão que indeferiu" in \
+        judged.message and "publicação" not in judged.message
+
+    (choice,) = pacote().filed_acts[form]
+    request = FiledRequest(protocol="PROT nº 0009/2026", processo="PROT 0003/2026",
+                           form=form, data=data, cpf_cnpj=query.cpf_cnpj, name=query.name,
+                           filed_on=date(2026, 3, 30), licence=None)
+    decision = choice.build(ActSource(request, None, None, date(2026, 4, 2)))
+    assert decision["recurso"]["hipotese"] == "transporte-escolar#art11"
+    assert decision["ato_recorrido"] == {"especie": "decisao", "numero": "IND nº 0002/2026",
+                                         "data": "2026-03-20", "data_ciencia": "2026-03-23"}

@@ -27,9 +27,16 @@ the Secretariat already uses for it (:data:`RECURSOS`):
   The revogação by motivo fundamentado (art. 3º) is no penalty: its deadline is Lei nº
   9.784/1999's, not this one.
 
-Not yet filed online (the page says the recurso is filed at the Secretariat): the
-selection's appeal (art. 11) and the Lei nº 9.784/1999 appeal (art. 59), which has no
-recurso form of its own.
+- ``transporte-escolar#art11`` — the refusal of the inscription in the selection (the
+  choice that leaves the candidate out, :mod:`lavra_americana.comum.indeferimento`):
+  written recurso to the Prefeito in 5 days counted from the ciência of the refusal,
+  filed as ``recurso-classificacao`` naming the refusal (``indeferimento``) instead of
+  the edital de resultado, the candidate's inscription being the protocol of the
+  processo (:func:`recurso_selecao`). The result published in the edital is no act of
+  a requerimento's processo: its appeal stays the candidate's form.
+
+Not yet filed online (the page says the recurso is filed at the Secretariat): the Lei
+nº 9.784/1999 appeal (art. 59), which has no recurso form of its own.
 
 **Reading chosen**: the recurso filed online is a requerimento like any other (Lei nº
 9.784/1999, art. 6º): received as filed, its receipt lists what its form's report
@@ -47,10 +54,19 @@ from lavra.filing import AppealQuery
 from lavra.inputs import pointers
 from lavra.inputs.formats import mask_cnpj, mask_cpf
 
-__all__ = ["ATOS", "IMPLEMENTED", "RECURSOS", "decisao_recurso_escolar",
-           "decisao_recurso_fretamento", "recurso_fretamento", "recurso_penalidade_escolar"]
+__all__ = [
+    "ATOS",
+    "IMPLEMENTED",
+    "RECURSOS",
+    "decisao_recurso_escolar",
+    "decisao_recurso_fretamento",
+    "decisao_recurso_selecao",
+    "recurso_fretamento",
+    "recurso_penalidade_escolar",
+    "recurso_selecao",
+]
 
-IMPLEMENTED = ("fretamento#art24", "transporte-escolar#art25")
+IMPLEMENTED = ("fretamento#art24", "transporte-escolar#art25", "transporte-escolar#art11")
 
 PEDIDO = "A reforma da decisão recorrida."
 
@@ -128,8 +144,29 @@ def recurso_penalidade_escolar(query: AppealQuery) -> tuple[str, dict[str, Any]]
     }
 
 
+def recurso_selecao(query: AppealQuery) -> tuple[str, dict[str, Any]]:
+    """The written recurso to the Prefeito against the refusal of the inscription in
+    the selection (art. 11), 5 days from its ciência."""
+    decided = pointers.get(query.act_data, "/decisao/data")
+    inscricao = pointers.get(query.act_data, "/processo/numero")
+    return "recurso-classificacao", {
+        "recorrente": {"nome": query.name, "cpf": mask_cpf(query.cpf_cnpj),
+                       "protocolo_inscricao": str(inscricao or "")},
+        "indeferimento": {"numero": query.act_printed,
+                          "data": decided if isinstance(decided, str)
+                          else query.act_issued_on.isoformat(),
+                          "data_ciencia": query.ciencia_on.isoformat()},
+        "situacao_recorrida": "nao_classificacao",
+        "razoes": query.reasons,
+        "pedido": "A reforma da decisão que indeferiu a inscrição e a sua admissão à "
+                  "classificação do processo seletivo.",
+        "interposicao": {"data": query.on.isoformat()},
+    }
+
+
 RECURSOS = {"fretamento#art24": recurso_fretamento,
-            "transporte-escolar#art26": recurso_penalidade_escolar}
+            "transporte-escolar#art26": recurso_penalidade_escolar,
+            "transporte-escolar#art11": recurso_selecao}
 """The recursos filed online, by the citation of the deadline they are filed under."""
 
 
@@ -166,8 +203,6 @@ def decisao_recurso_escolar(source: ActSource) -> dict[str, Any]:
     data = request.data if isinstance(request.data, dict) else {}
     auto = data.get("auto", {}) if isinstance(data.get("auto"), dict) else {}
     ciencia = data.get("ciencia", {}) if isinstance(data.get("ciencia"), dict) else {}
-    recorrente = data.get("recorrente", {}) if isinstance(data.get("recorrente"), dict) \
-        else {}
     if auto.get("especie") == "decisao_revogacao":
         appealed = {"especie": "decisao", "numero": auto.get("numero"),
                     "data": auto.get("data_decisao")}
@@ -178,17 +213,44 @@ def decisao_recurso_escolar(source: ActSource) -> dict[str, Any]:
                     "data": auto.get("data_infracao")}
     if ciencia.get("data"):
         appealed["data_ciencia"] = ciencia["data"]
-    doc = request.cpf_cnpj
+    return _escolar_decision(source, "transporte-escolar#art25", appealed)
+
+
+def _escolar_decision(source: ActSource, hypothesis: str, appealed: dict[str, Any]
+                      ) -> dict[str, Any]:
+    """The Prefeito's decision on an escolar recurso filed by the candidate or driver
+    (CPF): the recurso, the recorrente as the recurso names them, the act appealed."""
+    request = source.request
+    data = request.data if isinstance(request.data, dict) else {}
+    named = data.get("recorrente")
+    recorrente = named if isinstance(named, dict) else {}
     return {
-        "recurso": {"hipotese": "transporte-escolar#art25",
-                    "numero_protocolo": request.protocol,
+        "recurso": {"hipotese": hypothesis, "numero_protocolo": request.protocol,
                     "data_protocolo": request.filed_on.isoformat(),
                     "razoes": data.get("razoes", "")},
         "recorrente": {"nome": recorrente.get("nome") or request.name,
-                       "cpf": recorrente.get("cpf") or mask_cpf(doc)},
+                       "cpf": recorrente.get("cpf") or mask_cpf(request.cpf_cnpj)},
         "ato_recorrido": {k: v for k, v in appealed.items() if v is not None},
         "decisao": {"data": source.on.isoformat()},
     }
+
+
+def decisao_recurso_selecao(source: ActSource) -> dict[str, Any]:
+    """«Preparar ato» of a recurso-classificacao: the Prefeito's decision on the appeal
+    against the ato de escolha (DEC-GP, art. 11) — the refusal of the inscription or the
+    result of the selection — with the recurso and the recorrente carried over."""
+    request = source.request
+    data = request.data if isinstance(request.data, dict) else {}
+    refusal = data.get("indeferimento")
+    edital = data.get("edital_resultado")
+    if isinstance(refusal, dict):
+        appealed = {"especie": "decisao", "numero": refusal.get("numero"),
+                    "data": refusal.get("data"), "data_ciencia": refusal.get("data_ciencia")}
+    else:
+        edital = edital if isinstance(edital, dict) else {}
+        appealed = {"especie": "resultado_selecao", "numero": edital.get("numero"),
+                    "data": edital.get("data_publicacao")}
+    return _escolar_decision(source, "transporte-escolar#art11", appealed)
 
 
 ATOS = {
@@ -199,6 +261,10 @@ ATOS = {
         ActChoice("decisao-recurso-prefeito",
                   "Decisão do Prefeito sobre o recurso contra penalidade (art. 25)",
                   decisao_recurso_escolar, refusal=True),),
+    "recurso-classificacao": (
+        ActChoice("decisao-recurso-prefeito",
+                  "Decisão do Prefeito sobre o recurso contra o ato de escolha (art. 11)",
+                  decisao_recurso_selecao, refusal=True),),
 }
 """«Preparar ato» of the recursos filed online (the decision may deny the recurso, so it
 is prepared whatever the attachments' standing: ``refusal``)."""

@@ -7,6 +7,7 @@ is tests/web/test_tracking.py."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import subprocess
 from datetime import date, timedelta
 from typing import Any
@@ -17,6 +18,7 @@ from registrycases import builder
 from test_tracking import _ciencia, _track
 from webhelpers import blank_pdf, csrf_of, example, login
 
+from lavra.checking.report import Status
 from lavra.filing import FilingDesk
 from lavra.recording import FactRecorder
 from lavra.registry.filings import Filed, Filings
@@ -149,3 +151,67 @@ def test_escolar_penalty_revogacao_appealed_online(
     assert draft.data["ato_recorrido"] == {
         "especie": "decisao", "numero": rev.printed, "data": "2026-06-22",
         "data_ciencia": deadline.ciencia.on.isoformat()}
+
+
+def test_selection_refusal_appealed_online(
+        client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Art. 11: the refusal of the inscription in the selection, its ciência taken on the
+    tracking page, is appealed in writing to the Prefeito within 5 days of it, as
+    ``recurso-classificacao`` naming the refusal; «Preparar ato» makes the DEC-GP of
+    art. 11, whose report reads the refusal and its ciência from the registry and finds
+    the recurso timely."""
+    monkeypatch.setattr(web_context, "filing_throttle", type(web_context.filing_throttle)())
+    filed = _filed_by_driver(web_context, "escolar-selecao-" + "w" * 20)
+    data = json.loads((web_context.config.pack_dir / "forms" / "decisao-indeferimento" /
+                       "exemplo.json").read_text(encoding="utf-8"))
+    data["processo"]["numero"] = filed.processo
+    data["requerimento"]["formulario"] = "requerimento-inscricao-escolar"
+    refused = _act(web_context, "IND", "decisao-indeferimento", data,
+                   {"fundamento": ["transporte-escolar#art11"]}, date(2026, 3, 20))
+    monkeypatch.setattr(web_context, "now", lambda: refused.issued_at + timedelta(minutes=2))
+    assert _ciencia(client, filed.protocol, CPF, refused.id).status_code == 200
+    registry = web_context.registry
+    (deadline,) = FactRecorder(registry, web_context.engine.content).deadlines(refused)
+    assert deadline.citation == "transporte-escolar#art11"
+    assert (deadline.last_day - deadline.ciencia.on).days >= 5
+    filings = Filings(registry)
+    before = len(filings.acts(filed))
+    monkeypatch.setattr(web_context, "today", lambda: deadline.last_day + timedelta(days=1))
+    late = _appeal(client, filed, refused.id)
+    assert late.status_code == 422 and "encerrou-se em " in late.text
+    assert len(filings.acts(filed)) == before
+
+    monkeypatch.setattr(web_context, "today", lambda: deadline.ciencia.on)
+    done = _appeal(client, filed, refused.id)
+    assert done.status_code == 303, done.text[-1500:]
+    code = done.headers["location"].rsplit("/", 1)[-1]
+    receipt = registry.by_code(code)
+    assert receipt is not None
+    recurso = filings.by_receipt(receipt.id)
+    assert recurso is not None and recurso.form == "recurso-classificacao"
+    assert recurso.processo == filed.processo
+    assert recurso.data["indeferimento"] == {
+        "numero": refused.printed, "data": "2026-03-20",
+        "data_ciencia": deadline.ciencia.on.isoformat()}
+    assert recurso.data["recorrente"] == {"nome": NAME, "cpf": CPF,
+                                          "protocolo_inscricao": filed.processo}
+    text = _pdf_text(client, code)
+    assert recurso.protocol in text and refused.printed in text
+
+    draft = _prepare(client, web_context, recurso)
+    assert draft.form == "decisao-recurso-prefeito"
+    assert draft.data["recurso"]["hipotese"] == "transporte-escolar#art11"
+    assert draft.data["ato_recorrido"] == {
+        "especie": "decisao", "numero": refused.printed, "data": "2026-03-20",
+        "data_ciencia": deadline.ciencia.on.isoformat()}
+    decided = {**draft.data, "decisao": {
+        **draft.data["decisao"], "resultado": "nao_provido",
+        "fundamentacao": "A inscrição não veio instruída com a certidão exigida, e o "
+                         "recurso não a junta."}}
+    report = web_context.engine.prepare(
+        "decisao-recurso-prefeito", decided, deadline.ciencia.on,
+        history=web_context.require_issuer().history).report
+    assert not [i for i in report.items if i.status is Status.INVALID], report.items
+    timely = [i for i in report.items if "tempestiv" in i.message]
+    assert timely and all(i.status is Status.MET and "publicação" not in i.message
+                          and "ciência da decisão que indeferiu" in i.message for i in timely)
