@@ -16,7 +16,7 @@ public verification page; it is PAdES-sealed with the key of the pack's protocol
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
@@ -86,8 +86,9 @@ Confira a autenticidade em {{ url }}</p>
 class AppealQuery:
     """A recurso filed from the tracking page, as the pack's builder reads it
     (:attr:`lavra.pack.ContentPack.appeals`): the appealed act (form, data, printed
-    number, day of issue, the ciência's day), the deadline it is filed under (its
-    citation and last day), who files it (the protocol's filer), the reasons, the day."""
+    number, day of issue, the ciência's day, what its form computed on issue), the
+    deadline it is filed under (its citation and last day), who files it (the
+    protocol's filer), the reasons, the day."""
 
     act_form: str
     act_data: Mapping[str, Any]
@@ -100,6 +101,7 @@ class AppealQuery:
     name: str
     reasons: str
     on: date
+    act_computed: Mapping[str, Any] = field(default_factory=dict)
 
 
 def mask_doc(doc: str) -> str:

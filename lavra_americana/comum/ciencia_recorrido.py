@@ -30,7 +30,7 @@ from lavra.textutil import format_date
 from lavra_americana.comum.computing import data_of, invalid, missing
 from lavra_americana.comum.recurso_estado import appealed_form
 
-__all__ = ["IMPLEMENTED", "AppealedCiencia", "appealed_ciencia"]
+__all__ = ["IMPLEMENTED", "AppealedCiencia", "appealed_ciencia", "from_refusal"]
 
 ACT_NUMBER = "/ato_recorrido/numero"
 ACT_KIND = "/ato_recorrido/especie"
@@ -43,6 +43,7 @@ APPEALED_FORMS: dict[str, dict[str, str]] = {
     "transporte-escolar#art25": {"auto_infracao": ESCOLAR_AUTO, "advertencia": ESCOLAR_AUTO},
     "transporte-escolar#art27": {"auto_infracao": ESCOLAR_AUTO, "advertencia": ESCOLAR_AUTO},
     "fretamento#art24": {"decisao": "decisao-recurso-secretario"},
+    "transporte-escolar#art11": {"decisao": "decisao-indeferimento"},
     "lei-9784-1999#art56_par1": {"decisao": "decisao-revogacao-alvara"},
     "lei-9784-1999#art56": {"decisao": "decisao-revogacao-alvara"},
 }
@@ -50,6 +51,7 @@ DEADLINES = {
     "transporte-escolar#art25": "transporte-escolar#art26",
     "transporte-escolar#art27": "transporte-escolar#art26",
     "fretamento#art24": "fretamento#art24",
+    "transporte-escolar#art11": "transporte-escolar#art11",
     "lei-9784-1999#art56_par1": "lei-9784-1999#art59",
     "lei-9784-1999#art56": "lei-9784-1999#art59",
 }
@@ -57,6 +59,17 @@ DEADLINES = {
 IMPLEMENTED: tuple[str, ...] = ()
 """The rules are escolar art. 26 and fretamento art. 24, implemented (and cited) by
 :mod:`lavra_americana.comum.decisao_recurso`; this module finds the day they run from."""
+
+
+SELECTION_PUBLISHED = "da publicação do resultado da escolha em"
+SELECTION_REFUSAL = "da ciência da decisão que indeferiu a inscrição, em"
+
+
+def from_refusal(text: str) -> str:
+    """The words of art. 11's deadline row ("contado da publicação do resultado da
+    escolha em …") said of the refused inscription, whose 5 days count from the ciência
+    of the refusal (the reading in :mod:`lavra_americana.comum.indeferimento`)."""
+    return text.replace(SELECTION_PUBLISHED, SELECTION_REFUSAL)
 
 
 @dataclass(frozen=True)

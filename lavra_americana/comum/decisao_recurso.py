@@ -42,6 +42,7 @@ the selection). ``/recurso/hipotese`` names the provision the appeal is based on
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -65,7 +66,7 @@ from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum import recurso_9784 as federal
 from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR
-from lavra_americana.comum.ciencia_recorrido import appealed_ciencia
+from lavra_americana.comum.ciencia_recorrido import appealed_ciencia, from_refusal
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import (
     data_of,
@@ -89,6 +90,7 @@ DEC_HYPOTHESIS = "/recurso/hipotese"
 DEC_FILED = "/recurso/data_protocolo"
 DEC_ACT_DATE = "/ato_recorrido/data"
 DEC_ACT_CIENCIA = "/ato_recorrido/data_ciencia"
+DEC_ACT_KIND = "/ato_recorrido/especie"
 DEC_RESULT = "/decisao/resultado"
 DEC_DATE = "/decisao/data"
 DEC_DECIDED = "/reconsideracao/recurso_decidido"
@@ -400,6 +402,10 @@ def decisao_recurso(request: ComputeInput) -> Computed:
         elif hypothesis == federal.SUPERIOR:
             words = federal.SUPERIOR_WORDS
         deadline_citation, start_pointer = APPEALS[hypothesis]
+        if hypothesis == f"{ESC}#art11" and pointers.get(data, DEC_ACT_KIND) == "decisao":
+            # the refusal of the inscription: 5 days from its ciência, as the refusal
+            # states (comum/indeferimento.py); the result, from its publication
+            start_pointer = DEC_ACT_CIENCIA
         basis.append(deadline_citation)
         start = (recorded.on if start_pointer == DEC_ACT_CIENCIA
                  else maybe_date(pointers.get(data, start_pointer)))
@@ -425,6 +431,9 @@ def decisao_recurso(request: ComputeInput) -> Computed:
                 )
                 known = False
             else:
+                if start_pointer == DEC_ACT_CIENCIA and hypothesis == f"{ESC}#art11":
+                    timeliness = replace(timeliness,
+                                         explanation=from_refusal(timeliness.explanation))
                 # Not knowing an untimely appeal is a decision that may be issued: the
                 # item is met, its message says why.
                 items.append(

@@ -86,7 +86,13 @@ ACT_NUMBER = "/ato_recorrido/numero"
 HYPOTHESIS = "/recurso/hipotese"
 APPEALABLE: Mapping[str, tuple[str, ...]] = {
     "fretamento#art23": ("auto-infracao-fretamento", "recibo-recolhimento-alvara"),
-    "fretamento#art24": ("decisao-recurso-secretario", "decisao-cassacao-fretamento"),
+    # art. 24: "da decisão do Secretário" — the decision on the art. 23 appeal, the
+    # cassação and the refusal of a requerimento (comum/indeferimento.py)
+    "fretamento#art24": ("decisao-recurso-secretario", "decisao-cassacao-fretamento",
+                         "decisao-indeferimento"),
+    # art. 11: "do ato de escolha" — the result of the selection and the refusal of the
+    # inscription, the choice that leaves the candidate out (comum/indeferimento.py)
+    "transporte-escolar#art11": ("edital-resultado-classificacao", "decisao-indeferimento"),
     "transporte-escolar#art25": ("auto-infracao-escolar", "decisao-revogacao-alvara"),
     "transporte-escolar#art27": ("auto-infracao-escolar", "decisao-revogacao-alvara"),
     # the revogação by motivo fundamentado (escolar art. 3º), under Lei nº 9.784/1999:

@@ -14,11 +14,29 @@ the Secretariat already uses for it (:data:`RECURSOS`):
   cassação, a decision on the appeal of art. 23): recurso to the Prefeito Municipal in
   the 15 days of art. 23 counted from the ciência (Lei nº 4.419/2006, art. 24), filed
   as ``recurso-fretamento`` with ``instancia: prefeito``.
+- ``transporte-escolar#art26`` — the penalty the tracking page reaches: the decision
+  that revoked the alvará as a penalty (REV-ESC: art. 23, III; art. 9º, § 2º; the autos
+  are signed on the spot, their ciência in themselves, and are not a requerimento's
+  acts): recurso to the Prefeito, in a single instance, in the 10 days of art. 26
+  counted from the ciência (art. 25), filed as ``recurso-transporte-escolar`` with the
+  act as ``auto.especie: decisao_revogacao`` (:func:`recurso_penalidade_escolar`).
+  **Reading chosen**: that form is built around the auto; for the decision it names
+  the decision (number, date) and, as "data da infração", the day of the last
+  infraction the decision counted (its computed ``autos``; the decision's own day
+  when it lists none), the penalty in the words of the ground the decision applied.
+  The revogação by motivo fundamentado (art. 3º) is no penalty: its deadline is Lei nº
+  9.784/1999's, not this one.
 
-Not yet filed online (the page says the recurso is filed at the Secretariat): the
-escolar appeal against a penalty (arts. 25 and 26 — its form, ``recurso-transporte-
-escolar``, is built around the auto and its ciência), the selection's appeal (art. 11)
-and the Lei nº 9.784/1999 appeal (art. 59), which has no recurso form of its own.
+- ``transporte-escolar#art11`` — the refusal of the inscription in the selection (the
+  choice that leaves the candidate out, :mod:`lavra_americana.comum.indeferimento`):
+  written recurso to the Prefeito in 5 days counted from the ciência of the refusal,
+  filed as ``recurso-classificacao`` naming the refusal (``indeferimento``) instead of
+  the edital de resultado, the candidate's inscription being the protocol of the
+  processo (:func:`recurso_selecao`). The result published in the edital is no act of
+  a requerimento's processo: its appeal stays the candidate's form.
+
+Not yet filed online (the page says the recurso is filed at the Secretariat): the Lei
+nº 9.784/1999 appeal (art. 59), which has no recurso form of its own.
 
 **Reading chosen**: the recurso filed online is a requerimento like any other (Lei nº
 9.784/1999, art. 6º): received as filed, its receipt lists what its form's report
@@ -33,12 +51,22 @@ from typing import Any
 
 from lavra.filedacts import ActChoice, ActSource
 from lavra.filing import AppealQuery
+from lavra.inputs import pointers
 from lavra.inputs.formats import mask_cnpj, mask_cpf
 
-__all__ = ["ATOS", "IMPLEMENTED", "RECURSOS", "decisao_recurso_fretamento",
-           "recurso_fretamento"]
+__all__ = [
+    "ATOS",
+    "IMPLEMENTED",
+    "RECURSOS",
+    "decisao_recurso_escolar",
+    "decisao_recurso_fretamento",
+    "decisao_recurso_selecao",
+    "recurso_fretamento",
+    "recurso_penalidade_escolar",
+    "recurso_selecao",
+]
 
-IMPLEMENTED = ("fretamento#art24",)
+IMPLEMENTED = ("fretamento#art24", "transporte-escolar#art25", "transporte-escolar#art11")
 
 PEDIDO = "A reforma da decisão recorrida."
 
@@ -62,7 +90,83 @@ def recurso_fretamento(query: AppealQuery) -> tuple[str, dict[str, Any]]:
     }
 
 
-RECURSOS = {"fretamento#art24": recurso_fretamento}
+PENALIDADES = {
+    "terceira_multa": "Revogação do Alvará para Transporte Escolar após a terceira multa "
+    "(art. 23, III, da Lei nº 4.515/2007)",
+    "auxiliar_veiculo_irregular": "Revogação do alvará do condutor auxiliar flagrado em "
+    "veículo que não atende ao art. 17 (art. 9º, § 2º, I, da Lei nº 4.515/2007)",
+    "veiculo_outro_condutor": "Revogação do Alvará para Transporte Escolar: veículo "
+    "dirigido por condutor que não o titular ou o auxiliar (art. 9º, § 2º, II, da Lei nº "
+    "4.515/2007)",
+}
+"""The penalty of each ground of a penalty revogação, as the recurso names it."""
+
+
+def _last_infraction(query: AppealQuery) -> str:
+    """The day of the last infraction the decision counted (module doc)."""
+    autos = query.act_computed.get("autos")
+    days = sorted(str(row["data_infracao"])[:10] for row in autos or ()
+                  if isinstance(row, dict) and row.get("data_infracao")
+                  ) if isinstance(autos, list) else []
+    return days[-1] if days else query.act_issued_on.isoformat()
+
+
+def recurso_penalidade_escolar(query: AppealQuery) -> tuple[str, dict[str, Any]]:
+    """The recurso to the Prefeito against the revogação applied as a penalty (arts. 25
+    and 26): the form of the escolar penalty appeal, with the decision as its act."""
+    data = query.act_data
+    ground = pointers.get(data, "/hipotese/tipo")
+    autos = [str(a["numero"]) for a in pointers.get(data, "/hipotese/autos") or ()
+             if isinstance(a, dict) and a.get("numero")]
+    penalty = PENALIDADES.get(str(ground), "Revogação do Alvará para Transporte Escolar")
+    if autos:
+        penalty += ", pelos autos de infração " + ", ".join(autos)
+    recorrente: dict[str, Any] = {"nome": query.name, "cpf": mask_cpf(query.cpf_cnpj)}
+    alvara = pointers.get(data, "/alvara/numero")
+    if isinstance(alvara, str):
+        recorrente["alvara"] = alvara
+    decided = pointers.get(data, "/decisao/data")
+    auto: dict[str, Any] = {
+        "especie": "decisao_revogacao", "numero": query.act_printed,
+        "data_decisao": decided if isinstance(decided, str)
+        else query.act_issued_on.isoformat(),
+        "data_infracao": _last_infraction(query), "penalidade": penalty + "."}
+    placa = pointers.get(data, "/veiculo/placa")
+    if isinstance(placa, str):
+        auto["placa"] = placa
+    return "recurso-transporte-escolar", {
+        "recorrente": recorrente,
+        "auto": auto,
+        "ciencia": {"no_auto": False, "data": query.ciencia_on.isoformat()},
+        "razoes": query.reasons,
+        "pedido": "A reforma da decisão recorrida e o restabelecimento do alvará.",
+        "data_recurso": query.on.isoformat(),
+    }
+
+
+def recurso_selecao(query: AppealQuery) -> tuple[str, dict[str, Any]]:
+    """The written recurso to the Prefeito against the refusal of the inscription in
+    the selection (art. 11), 5 days from its ciência."""
+    decided = pointers.get(query.act_data, "/decisao/data")
+    inscricao = pointers.get(query.act_data, "/processo/numero")
+    return "recurso-classificacao", {
+        "recorrente": {"nome": query.name, "cpf": mask_cpf(query.cpf_cnpj),
+                       "protocolo_inscricao": str(inscricao or "")},
+        "indeferimento": {"numero": query.act_printed,
+                          "data": decided if isinstance(decided, str)
+                          else query.act_issued_on.isoformat(),
+                          "data_ciencia": query.ciencia_on.isoformat()},
+        "situacao_recorrida": "nao_classificacao",
+        "razoes": query.reasons,
+        "pedido": "A reforma da decisão que indeferiu a inscrição e a sua admissão à "
+                  "classificação do processo seletivo.",
+        "interposicao": {"data": query.on.isoformat()},
+    }
+
+
+RECURSOS = {"fretamento#art24": recurso_fretamento,
+            "transporte-escolar#art26": recurso_penalidade_escolar,
+            "transporte-escolar#art11": recurso_selecao}
 """The recursos filed online, by the citation of the deadline they are filed under."""
 
 
@@ -91,8 +195,76 @@ def decisao_recurso_fretamento(source: ActSource) -> dict[str, Any]:
     }
 
 
-ATOS = {"recurso-fretamento": (
-    ActChoice("decisao-recurso-prefeito", "Decisão do Prefeito sobre o recurso (art. 24)",
-              decisao_recurso_fretamento, refusal=True),)}
+def decisao_recurso_escolar(source: ActSource) -> dict[str, Any]:
+    """«Preparar ato» of a recurso-transporte-escolar: the Prefeito's decision (DEC-GP,
+    in a single instance, art. 25) with the recurso, the recorrente and the act appealed
+    (the auto, the advertência or the revogação) and its ciência carried over."""
+    request = source.request
+    data = request.data if isinstance(request.data, dict) else {}
+    auto = data.get("auto", {}) if isinstance(data.get("auto"), dict) else {}
+    ciencia = data.get("ciencia", {}) if isinstance(data.get("ciencia"), dict) else {}
+    if auto.get("especie") == "decisao_revogacao":
+        appealed = {"especie": "decisao", "numero": auto.get("numero"),
+                    "data": auto.get("data_decisao")}
+    else:
+        kind = ("advertencia" if str(auto.get("penalidade", "")).lower()
+                .startswith("advert") else "auto_infracao")
+        appealed = {"especie": kind, "numero": auto.get("numero"),
+                    "data": auto.get("data_infracao")}
+    if ciencia.get("data"):
+        appealed["data_ciencia"] = ciencia["data"]
+    return _escolar_decision(source, "transporte-escolar#art25", appealed)
+
+
+def _escolar_decision(source: ActSource, hypothesis: str, appealed: dict[str, Any]
+                      ) -> dict[str, Any]:
+    """The Prefeito's decision on an escolar recurso filed by the candidate or driver
+    (CPF): the recurso, the recorrente as the recurso names them, the act appealed."""
+    request = source.request
+    data = request.data if isinstance(request.data, dict) else {}
+    named = data.get("recorrente")
+    recorrente = named if isinstance(named, dict) else {}
+    return {
+        "recurso": {"hipotese": hypothesis, "numero_protocolo": request.protocol,
+                    "data_protocolo": request.filed_on.isoformat(),
+                    "razoes": data.get("razoes", "")},
+        "recorrente": {"nome": recorrente.get("nome") or request.name,
+                       "cpf": recorrente.get("cpf") or mask_cpf(request.cpf_cnpj)},
+        "ato_recorrido": {k: v for k, v in appealed.items() if v is not None},
+        "decisao": {"data": source.on.isoformat()},
+    }
+
+
+def decisao_recurso_selecao(source: ActSource) -> dict[str, Any]:
+    """«Preparar ato» of a recurso-classificacao: the Prefeito's decision on the appeal
+    against the ato de escolha (DEC-GP, art. 11) — the refusal of the inscription or the
+    result of the selection — with the recurso and the recorrente carried over."""
+    request = source.request
+    data = request.data if isinstance(request.data, dict) else {}
+    refusal = data.get("indeferimento")
+    edital = data.get("edital_resultado")
+    if isinstance(refusal, dict):
+        appealed = {"especie": "decisao", "numero": refusal.get("numero"),
+                    "data": refusal.get("data"), "data_ciencia": refusal.get("data_ciencia")}
+    else:
+        edital = edital if isinstance(edital, dict) else {}
+        appealed = {"especie": "resultado_selecao", "numero": edital.get("numero"),
+                    "data": edital.get("data_publicacao")}
+    return _escolar_decision(source, "transporte-escolar#art11", appealed)
+
+
+ATOS = {
+    "recurso-fretamento": (
+        ActChoice("decisao-recurso-prefeito", "Decisão do Prefeito sobre o recurso (art. 24)",
+                  decisao_recurso_fretamento, refusal=True),),
+    "recurso-transporte-escolar": (
+        ActChoice("decisao-recurso-prefeito",
+                  "Decisão do Prefeito sobre o recurso contra penalidade (art. 25)",
+                  decisao_recurso_escolar, refusal=True),),
+    "recurso-classificacao": (
+        ActChoice("decisao-recurso-prefeito",
+                  "Decisão do Prefeito sobre o recurso contra o ato de escolha (art. 11)",
+                  decisao_recurso_selecao, refusal=True),),
+}
 """«Preparar ato» of the recursos filed online (the decision may deny the recurso, so it
 is prepared whatever the attachments' standing: ``refusal``)."""

@@ -12,9 +12,16 @@ definitiva."
     federal nº 9.784/1999, art. 6º, parágrafo único) — but the report tells the
     candidate, who may correct the date if the publication was later. A filing before
     the publication is *invalid*.
+
+    Against the refusal of the inscription (``indeferimento``: the choice that leaves
+    the candidate out, the reading in :mod:`lavra_americana.comum.indeferimento`) the
+    same 5 days count from the ciência of the refusal, as the refusal states (a filing
+    dated before that ciência is *invalid*, as one before the publication).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from lavra.checking.computations import (
     Computation,
@@ -29,6 +36,7 @@ from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.textutil import format_date
+from lavra_americana.comum.ciencia_recorrido import from_refusal
 from lavra_americana.comum.computing import data_of
 from lavra_americana.comum.sources import statutory_context
 
@@ -47,7 +55,8 @@ def recurso_classificacao(request: ComputeInput) -> Computed:
     ``values``: ``ultimo_dia``, ``prazo_explicacao``, ``tempestivo``.
     """
     data = data_of(request)
-    published = maybe_date(pointers.get(data, "/edital_resultado/data_publicacao"))
+    ciencia = maybe_date(pointers.get(data, "/indeferimento/data_ciencia"))
+    published = ciencia or maybe_date(pointers.get(data, "/edital_resultado/data_publicacao"))
     filed = maybe_date(pointers.get(data, FILED))
     values: dict[str, object] = {"ultimo_dia": None, "prazo_explicacao": None,
                                  "tempestivo": None}
@@ -58,7 +67,8 @@ def recurso_classificacao(request: ComputeInput) -> Computed:
         items.append(item_at(
             FILED, Status.INVALID,
             f"O recurso não pode ser interposto em {format_date(filed)}, antes da "
-            f"publicação do resultado, em {format_date(published)}.",
+            + (f"ciência do indeferimento, em {format_date(published)}." if ciencia else
+               f"publicação do resultado, em {format_date(published)}."),
             APPEAL,
         ))
         return Computed(values, tuple(items))
@@ -68,12 +78,14 @@ def recurso_classificacao(request: ComputeInput) -> Computed:
         )
     except LavraError as error:
         return Computed(values, (item_at(FILED, Status.MISSING, error.message, APPEAL),))
+    said = from_refusal if ciencia is not None else str
     values.update(
         ultimo_dia=judged.deadline.last_day,
-        prazo_explicacao=judged.explanation,
+        prazo_explicacao=said(judged.explanation),
         tempestivo=judged.timely,
     )
-    return Computed(values, unique_items([*items, *judged.items]))
+    return Computed(values, unique_items([
+        *items, *(replace(i, message=said(i.message)) for i in judged.items)]))
 
 
 COMPUTATIONS: dict[str, Computation] = {"recurso_classificacao": recurso_classificacao}

@@ -16,6 +16,7 @@ lists it under the recurso's form. The answer is the protocol's page, as for a f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -56,7 +57,8 @@ def _query(ctx: WebContext, found: Tracking, act_id: int, reasons: str) -> Appea
         act_issued_on=record.issued_at.astimezone(LOCAL_TZ).date(),
         ciencia_on=deadline.ciencia.on, citation=deadline.citation,
         last_day=deadline.last_day, cpf_cnpj=filed.cpf_cnpj, name=filed.name,
-        reasons=reasons, on=ctx.today())
+        reasons=reasons, on=ctx.today(),
+        act_computed=record.computed if isinstance(record.computed, Mapping) else {})
 
 
 @router.post("/acompanhar/recurso")

@@ -1,0 +1,217 @@
+"""Recursos filed from the tracking page beyond fretamento art. 24 (issue 26): each filed
+under the appeal of the law and stage of the act (issue 23, class 2), with its own PROT
+and receipt in the processo, «Preparar ato» prefilling the right decision; out of the
+period, or by another party, refused with nothing written. The fretamento art. 24 flow
+is tests/web/test_tracking.py."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from registrycases import builder
+from test_tracking import _ciencia, _track
+from webhelpers import blank_pdf, csrf_of, example, login
+
+from lavra.checking.report import Status
+from lavra.filing import FilingDesk
+from lavra.recording import FactRecorder
+from lavra.registry.filings import Filed, Filings
+from lavra.registry.records import IssuedRecord
+from lavra.web import WebContext
+
+CPF = "529.982.247-25"
+NAME = "José Exemplo dos Santos"
+INBOX = "/equipe/protocolos"
+
+
+def _filed_by_driver(web_context: WebContext, token: str) -> Filed:
+    """An escolar requerimento filed online by the driver (the protocol the tracking
+    page is opened with)."""
+    desk = FilingDesk(web_context.require_issuer())
+    filed, _ = desk.file("requerimento-renovacao-escolar",
+                         example("requerimento-renovacao-escolar"), cpf_cnpj=CPF,
+                         name=NAME, attachments=(), item_titles={}, token=token)
+    return filed
+
+
+def _act(web_context: WebContext, series: str, form: str, data: dict[str, Any],
+         computed: dict[str, Any], on: date) -> IssuedRecord:
+    """An act of the processo as the registry keeps it, with what its form computed."""
+    build = builder(data, reference=on)
+
+    def with_computed(number: int, formatted: str) -> Any:
+        built = build(number, formatted)
+        return dataclasses.replace(built, computed={**built.computed, **computed})
+
+    return web_context.registry.issue(series, on.year, form, with_computed)
+
+
+def _appeal(client: TestClient, filed: Filed, act: int, doc: str = CPF) -> Any:
+    token = csrf_of(client, "/acompanhar")
+    fields = {"csrf": token, "protocolo": filed.protocol, "documento": doc,
+              "ato": str(act), "razoes": "As multas contadas estão em discussão; a "
+              "terceira foi lavrada contra outro condutor.", "confirmo": "sim",
+              "token": f"recurso-{act}-" + "y" * 20}
+    return client.post("/acompanhar/recurso", data=fields, follow_redirects=False,
+                       files=[("anexo:/provas", ("defesa.pdf", blank_pdf(),
+                                                 "application/pdf"))])
+
+
+def _pdf_text(client: TestClient, code: str) -> str:
+    pdf = client.get(f"/verificar/{code}/documento.pdf").content
+    return " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                                   check=True).stdout.decode().split())
+
+
+def _prepare(client: TestClient, web_context: WebContext, recurso: Filed) -> Any:
+    """«Preparar ato» in the inbox; the draft it made."""
+    login(client, "clara")
+    url = f"{INBOX}/{recurso.id}"
+    token = csrf_of(client, url)
+    done = client.post(f"{url}/ato", data={"csrf": token, "ato": "0"},
+                       follow_redirects=False)
+    assert done.status_code == 303, done.text[-1500:]
+    from lavra.registry.inbox import Inbox
+
+    case = Inbox(web_context.registry).case(recurso.id)
+    assert case is not None and case.draft_id is not None
+    draft = web_context.registry.draft(case.draft_id)
+    assert draft is not None
+    return draft
+
+
+def test_escolar_penalty_revogacao_appealed_online(
+        client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Arts. 25 and 26: the revogação applied as a penalty (art. 23, III), its ciência
+    taken on the tracking page, is appealed to the Prefeito within 10 days of it, as
+    ``recurso-transporte-escolar`` naming the decision; «Preparar ato» makes the DEC-GP
+    (hipótese art. 25) with the decision, its ciência and the recorrente."""
+    monkeypatch.setattr(web_context, "filing_throttle", type(web_context.filing_throttle)())
+    filed = _filed_by_driver(web_context, "escolar-penalidade-" + "z" * 20)
+    data = example("decisao-revogacao-alvara")
+    data["processo"]["numero"] = filed.processo
+    decided = date(2026, 6, 22)
+    data["decisao"]["data"] = decided.isoformat()
+    rev = _act(web_context, "REV-ESC", "decisao-revogacao-alvara", data, {
+        "fundamento": ["transporte-escolar#art3", "transporte-escolar#art23_inc3",
+                       "transporte-escolar#art25", "transporte-escolar#art26"],
+        "autos": [{"numero": "AIE-ESC nº 0002/2026", "data_infracao": "2026-01-12"},
+                  {"numero": "AIE-ESC nº 0009/2026", "data_infracao": "2026-05-04"},
+                  {"numero": "AIE-ESC nº 0005/2026", "data_infracao": "2026-03-10"}]},
+        decided)
+    monkeypatch.setattr(web_context, "now", lambda: rev.issued_at + timedelta(minutes=5))
+    assert _ciencia(client, filed.protocol, CPF, rev.id).status_code == 200
+    registry = web_context.registry
+    (deadline,) = FactRecorder(registry, web_context.engine.content).deadlines(rev)
+    assert deadline.citation == "transporte-escolar#art26"
+    filings = Filings(registry)
+    before = len(filings.acts(filed))
+
+    monkeypatch.setattr(web_context, "today", lambda: deadline.last_day + timedelta(days=1))
+    late = _appeal(client, filed, rev.id)
+    assert late.status_code == 422 and "encerrou-se em " in late.text
+    assert deadline.last_day.strftime("%d/%m/%Y") in late.text
+    monkeypatch.setattr(web_context, "today", lambda: deadline.last_day)
+    assert f'id="recurso-{rev.id}"' in _track(client, filed.protocol, CPF).text
+    assert _appeal(client, filed, rev.id, doc="65.563.842/0001-05").status_code == 404
+    assert len(filings.acts(filed)) == before  # nothing written
+
+    done = _appeal(client, filed, rev.id)
+    assert done.status_code == 303, done.text[-1500:]
+    code = done.headers["location"].rsplit("/", 1)[-1]
+    receipt = registry.by_code(code)
+    assert receipt is not None
+    recurso = filings.by_receipt(receipt.id)
+    assert recurso is not None and recurso.form == "recurso-transporte-escolar"
+    assert recurso.processo == filed.processo and recurso.protocol != filed.protocol
+    assert recurso.data["auto"] == {
+        "especie": "decisao_revogacao", "numero": rev.printed, "data_decisao": "2026-06-22",
+        "data_infracao": "2026-05-04", "placa": "EXE1A23",
+        "penalidade": "Revogação do Alvará para Transporte Escolar após a terceira multa "
+        "(art. 23, III, da Lei nº 4.515/2007), pelos autos de infração AIE-ESC nº "
+        "0002/2026, AIE-ESC nº 0005/2026, AIE-ESC nº 0009/2026."}
+    assert recurso.data["ciencia"] == {"no_auto": False,
+                                       "data": deadline.ciencia.on.isoformat()}
+    assert recurso.data["recorrente"] == {"nome": NAME, "cpf": CPF,
+                                          "alvara": "ALV-ESC nº 0007/2026"}
+    text = _pdf_text(client, code)
+    assert recurso.protocol in text and "defesa.pdf" in text and rev.printed in text
+
+    draft = _prepare(client, web_context, recurso)
+    assert draft.form == "decisao-recurso-prefeito"
+    assert draft.data["recurso"]["hipotese"] == "transporte-escolar#art25"
+    assert draft.data["recurso"]["numero_protocolo"] == recurso.protocol
+    assert draft.data["recorrente"] == {"nome": NAME, "cpf": CPF}
+    assert draft.data["ato_recorrido"] == {
+        "especie": "decisao", "numero": rev.printed, "data": "2026-06-22",
+        "data_ciencia": deadline.ciencia.on.isoformat()}
+
+
+def test_selection_refusal_appealed_online(
+        client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Art. 11: the refusal of the inscription in the selection, its ciência taken on the
+    tracking page, is appealed in writing to the Prefeito within 5 days of it, as
+    ``recurso-classificacao`` naming the refusal; «Preparar ato» makes the DEC-GP of
+    art. 11, whose report reads the refusal and its ciência from the registry and finds
+    the recurso timely."""
+    monkeypatch.setattr(web_context, "filing_throttle", type(web_context.filing_throttle)())
+    filed = _filed_by_driver(web_context, "escolar-selecao-" + "w" * 20)
+    data = json.loads((web_context.config.pack_dir / "forms" / "decisao-indeferimento" /
+                       "exemplo.json").read_text(encoding="utf-8"))
+    data["processo"]["numero"] = filed.processo
+    data["requerimento"]["formulario"] = "requerimento-inscricao-escolar"
+    refused = _act(web_context, "IND", "decisao-indeferimento", data,
+                   {"fundamento": ["transporte-escolar#art11"]}, date(2026, 3, 20))
+    monkeypatch.setattr(web_context, "now", lambda: refused.issued_at + timedelta(minutes=2))
+    assert _ciencia(client, filed.protocol, CPF, refused.id).status_code == 200
+    registry = web_context.registry
+    (deadline,) = FactRecorder(registry, web_context.engine.content).deadlines(refused)
+    assert deadline.citation == "transporte-escolar#art11"
+    assert (deadline.last_day - deadline.ciencia.on).days >= 5
+    filings = Filings(registry)
+    before = len(filings.acts(filed))
+    monkeypatch.setattr(web_context, "today", lambda: deadline.last_day + timedelta(days=1))
+    late = _appeal(client, filed, refused.id)
+    assert late.status_code == 422 and "encerrou-se em " in late.text
+    assert len(filings.acts(filed)) == before
+
+    monkeypatch.setattr(web_context, "today", lambda: deadline.ciencia.on)
+    done = _appeal(client, filed, refused.id)
+    assert done.status_code == 303, done.text[-1500:]
+    code = done.headers["location"].rsplit("/", 1)[-1]
+    receipt = registry.by_code(code)
+    assert receipt is not None
+    recurso = filings.by_receipt(receipt.id)
+    assert recurso is not None and recurso.form == "recurso-classificacao"
+    assert recurso.processo == filed.processo
+    assert recurso.data["indeferimento"] == {
+        "numero": refused.printed, "data": "2026-03-20",
+        "data_ciencia": deadline.ciencia.on.isoformat()}
+    assert recurso.data["recorrente"] == {"nome": NAME, "cpf": CPF,
+                                          "protocolo_inscricao": filed.processo}
+    text = _pdf_text(client, code)
+    assert recurso.protocol in text and refused.printed in text
+
+    draft = _prepare(client, web_context, recurso)
+    assert draft.form == "decisao-recurso-prefeito"
+    assert draft.data["recurso"]["hipotese"] == "transporte-escolar#art11"
+    assert draft.data["ato_recorrido"] == {
+        "especie": "decisao", "numero": refused.printed, "data": "2026-03-20",
+        "data_ciencia": deadline.ciencia.on.isoformat()}
+    decided = {**draft.data, "decisao": {
+        **draft.data["decisao"], "resultado": "nao_provido",
+        "fundamentacao": "A inscrição não veio instruída com a certidão exigida, e o "
+                         "recurso não a junta."}}
+    report = web_context.engine.prepare(
+        "decisao-recurso-prefeito", decided, deadline.ciencia.on,
+        history=web_context.require_issuer().history).report
+    assert not [i for i in report.items if i.status is Status.INVALID], report.items
+    timely = [i for i in report.items if "tempestiv" in i.message]
+    assert timely and all(i.status is Status.MET and "publicação" not in i.message
+                          and "ciência da decisão que indeferiu" in i.message for i in timely)
