@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import secrets
 import subprocess
 from datetime import date, timedelta
 from typing import Any
@@ -86,13 +87,20 @@ def _prepare(client: TestClient, web_context: WebContext, recurso: Filed) -> Any
     return draft
 
 
+def own_filing_count(web_context: WebContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Filings are limited per CPF/CNPJ, counted in the registry: each test its own count."""
+    scope = f"protocolar-{secrets.token_hex(4)}"
+    monkeypatch.setattr(web_context, "filing_throttle", type(web_context.filing_throttle)(
+        store=lambda: web_context._events(scope)))
+
+
 def test_escolar_penalty_revogacao_appealed_online(
         client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch) -> None:
     """Arts. 25 and 26: the revogação applied as a penalty (art. 23, III), its ciência
     taken on the tracking page, is appealed to the Prefeito within 10 days of it, as
     ``recurso-transporte-escolar`` naming the decision; «Preparar ato» makes the DEC-GP
     (hipótese art. 25) with the decision, its ciência and the recorrente."""
-    monkeypatch.setattr(web_context, "filing_throttle", type(web_context.filing_throttle)())
+    own_filing_count(web_context, monkeypatch)
     filed = _filed_by_driver(web_context, "escolar-penalidade-" + "z" * 20)
     data = example("decisao-revogacao-alvara")
     data["processo"]["numero"] = filed.processo
@@ -160,7 +168,7 @@ def test_selection_refusal_appealed_online(
     ``recurso-classificacao`` naming the refusal; «Preparar ato» makes the DEC-GP of
     art. 11, whose report reads the refusal and its ciência from the registry and finds
     the recurso timely."""
-    monkeypatch.setattr(web_context, "filing_throttle", type(web_context.filing_throttle)())
+    own_filing_count(web_context, monkeypatch)
     filed = _filed_by_driver(web_context, "escolar-selecao-" + "w" * 20)
     data = json.loads((web_context.config.pack_dir / "forms" / "decisao-indeferimento" /
                        "exemplo.json").read_text(encoding="utf-8"))
