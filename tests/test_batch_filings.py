@@ -33,11 +33,13 @@ from batchcases import (
     seeded_folder,
 )
 from formcases import pdf_text
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+import lavra.batch.planning as planning
 import lavra.registry.runs as runs
 from lavra.batch.model import RunRequest
-from lavra.batch.planning import decide, fingerprint, same_inputs, write_plan
+from lavra.batch.planning import decide, fingerprint, known_as, same_inputs, write_plan
 from lavra.batch.runner import find_kind
 from lavra.batch.work import work_items
 from lavra.checking.content import Content
@@ -56,6 +58,7 @@ from lavra.registry.runs import (
     list_runs,
     run_items,
 )
+from lavra.registry.tables import BatchRunRow
 
 KIND = "renovacao-transporte-escolar"
 FORM = "requerimento-renovacao-escolar"
@@ -144,7 +147,7 @@ def _run(issuer: Issuer) -> tuple[RunRecord, bool]:
     inputs found again (True), or a new run planned and worked (False)."""
     kind = find_kind(issuer, KIND)
     stamp = fingerprint(issuer, kind, _request())
-    earlier = finished_run(issuer.registry, kind.key(_request()), stamp)
+    earlier = finished_run(issuer.registry, kind.key(_request()), known_as(_request(), stamp))
     if earlier is not None:
         return earlier, True
     run = write_plan(issuer, kind, decide(issuer, kind, _request()), None)
@@ -310,5 +313,68 @@ def test_the_notice_of_a_filed_request_joins_its_processo_and_the_filing_is_pend
         case = Inbox(issuer.registry).case(filing.id)
         assert case is not None and case.status is FilingStatus.PENDING
         assert (case.deadline, case.act_id) == (date(2025, 12, 31), None)
+    finally:
+        issuer.close()
+
+
+def test_two_planners_racing_with_different_filings_plan_one_run_and_the_next_reads_the_rest(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """Two planners of the same run decide before either writes, the second after one
+    more request was filed: the loser gets the winner's run (the same inputs, only the
+    filings differ), not a refusal; the request only it read is read by the next run,
+    and no notice is sent twice."""
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    kind = find_kind(issuer, KIND)
+    try:
+        _file(issuer, 0, request(0, numbers[0]), 2, licence=numbers[0])
+        first = decide(issuer, kind, _request())
+        _file(issuer, 1, request(1, numbers[1]), 3, licence=numbers[1])
+        second = decide(issuer, kind, _request())
+        assert first.fingerprint != second.fingerprint
+        won = write_plan(issuer, kind, first, None)
+        lost = write_plan(issuer, kind, second, None)
+        assert lost == won and lost.fingerprint == first.fingerprint
+        assert len(list_runs(issuer.registry)) == 1
+        work_items(issuer, won.id, worker="w", on=won.reference_date)
+        finish_run(issuer.registry, won.id)
+        assert [i.outcome for i in run_items(issuer.registry, won.id) if i.seq == 0] == [
+            "renovado", "notificado"]
+        # the next run reads holder 1's request: renewed, nobody notified again
+        after, again = _run(issuer)
+        assert not again and after.id != won.id
+        issued = [(i.form, i.outcome) for i in run_items(issuer.registry, after.id)
+                  if i.role != "recusado"]
+        assert issued == [(ALVARA, "renovado"), ("selo-identificacao", "renovado")]
+        assert _run(issuer) == (after, True)
+    finally:
+        issuer.close()
+
+
+def test_a_run_finished_before_filings_counted_is_found_again_after_the_upgrade(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """A run planned before the fingerprint covered filings carries the whole inputs'
+    digest; the same command after the upgrade, with no filing in the period, finds
+    that finished run instead of planning one that refuses everything."""
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    try:
+        first, again = _run(issuer)
+        assert not again
+        legacy = planning._inputs_digest(_request())
+        assert first.fingerprint != legacy
+        with issuer.registry._write() as session:
+            session.execute(update(BatchRunRow).where(BatchRunRow.id == first.id)
+                            .values(fingerprint=legacy))
+        found, again = _run(issuer)
+        assert again and found.id == first.id and found.fingerprint == legacy
+        assert len(list_runs(issuer.registry)) == 1
+        # a request filed since is another input: a new run reads it
+        numbers = seeded[1]
+        _file(issuer, 1, request(1, numbers[1]), 8, licence=numbers[1])
+        assert known_as(_request(), fingerprint(issuer, find_kind(issuer, KIND),
+                                                _request())) == (
+            fingerprint(issuer, find_kind(issuer, KIND), _request()),)
     finally:
         issuer.close()

@@ -188,21 +188,26 @@ def open_run(registry: Registry, key: str) -> RunRecord | None:
         return None if row is None else _run_of(row)
 
 
-def finished_run(registry: Registry, key: str, fingerprint: str) -> RunRecord | None:
+def finished_run(registry: Registry, key: str,
+                 fingerprint: str | Sequence[str]) -> RunRecord | None:
     """The last finished run named ``key`` planned from the same inputs, if any: the
-    same command run again after the end finds it, and issues nothing more."""
+    same command run again after the end finds it, and issues nothing more.
+    ``fingerprint``: one, or each the same inputs may have been planned with."""
+    accepted = [fingerprint] if isinstance(fingerprint, str) else list(fingerprint)
     with registry._database_errors(), registry._read() as session:
         row = session.scalars(
             select(BatchRunRow)
             .where(BatchRunRow.key == key, BatchRunRow.status == DONE,
-                   BatchRunRow.fingerprint == fingerprint)
+                   BatchRunRow.fingerprint.in_(accepted))
             .order_by(BatchRunRow.id.desc())
         ).first()
         return None if row is None else _run_of(row)
 
 
-def _same_or_refuse(row: BatchRunRow, fingerprint: str) -> RunRecord:
-    if row.fingerprint != fingerprint:
+def _same_or_refuse(row: BatchRunRow, fingerprint: str,
+                    same: Callable[[str, str], bool] | None) -> RunRecord:
+    if not (same(row.fingerprint, fingerprint) if same is not None
+            else row.fingerprint == fingerprint):
         raise InputError(
             f"Há uma execução em lote não concluída para {row.key.split(':', 1)[-1]} "
             f"(execução nº {row.id}, planejada com outros arquivos de entrada). Repita o "
@@ -230,8 +235,13 @@ def plan_run(
     *,
     link: Link | None = None,
     actor: str | None = None,
+    same: Callable[[str, str], bool] | None = None,
 ) -> RunRecord:
-    """Write the plan: every output numbered in input order (module docstring)."""
+    """Write the plan: every output numbered in input order (module docstring).
+
+    ``same`` says whether an unfinished run's fingerprint is of the same inputs as
+    ``fingerprint`` (default: equal): a planner that lost the race to another of the
+    same inputs then gets that run, already planned, and plans nothing itself."""
     series_used = sorted(
         {check_series(out.series) for h in holders for out in h.outputs if out.series}
     )
@@ -239,7 +249,7 @@ def plan_run(
         counters = {s: registry._lock_counter(session, s, year) for s in series_used}
         earlier = _unfinished(session, key)
         if earlier is not None:
-            return _same_or_refuse(earlier, fingerprint)
+            return _same_or_refuse(earlier, fingerprint, same)
         now = datetime.now(UTC)
         run = BatchRunRow(kind=kind, key=key, fingerprint=fingerprint, params=_json(params),
                           reference_date=on, year=year, status="planned", actor=actor,
