@@ -11,6 +11,7 @@ run dated 10/12/2025; the requests are filed on explicit days of December 2025.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -170,14 +171,27 @@ def test_a_request_filed_after_a_run_is_read_by_the_next_and_nothing_twice(
         # The run settled the filing it renewed: the same inputs find the same run.
         assert _run(issuer) == (first, True)
         # Holder 1, notified as without a request, files an incomplete one: another
-        # fingerprint, but the same notice is not sent twice (the renewal's constraint,
-        # lavra.registry.once): nothing is planned.
+        # act, the notice of what that filing lacks, with its own last day (the first
+        # notice stays; lote_protocolos.notice_processo): planned once per filing.
         late = _file(issuer, 1, request(1, numbers[1], missing=("antecedentes_criminais",)), 8)
         stamp = fingerprint(issuer, kind, _request())
         assert stamp != first.fingerprint and same_inputs(first.fingerprint, stamp)
+        noticed, again = _run(issuer)
+        assert not again and noticed.id != first.id
+        items = run_items(issuer.registry, noticed.id)
+        notice = next(i for i in items if i.role != "recusado")
+        assert notice.outcome == "notificado" and notice.data is not None
+        assert notice.data["processo"] == {"numero": late}
+        pending = Filings(issuer.registry).by_protocol(late)
+        assert pending is not None and pending.status == FilingStatus.PENDING
+        # the same filing is not notified twice, whichever command asks: the same
+        # inputs find the run; other inputs meet the constraint
+        assert _run(issuer) == (noticed, True)
         with pytest.raises(RenewalsDone) as done:
-            _run(issuer)
-        assert f"notificado na execução nº {first.id}" in done.value.message
+            write_plan(issuer, kind, replace(decide(issuer, kind, _request()),
+                                             fingerprint="f" * 64), None)
+        assert f"na execução nº {noticed.id}" in done.value.message
+        assert late in done.value.message
         # Then a complete one: renewed by a new run, which reports the replaced request.
         _file(issuer, 1, request(1, numbers[1]), 9)
         second, again = _run(issuer)
@@ -189,7 +203,7 @@ def test_a_request_filed_after_a_run_is_read_by_the_next_and_nothing_twice(
         assert "foi substituído pelo do protocolo" in (replaced.reason or "")
         # and the same inputs again plan nothing new
         assert _run(issuer) == (second, True)
-        assert len(list_runs(issuer.registry)) == 2
+        assert len(list_runs(issuer.registry)) == 3
     finally:
         issuer.close()
 

@@ -73,11 +73,25 @@ def notice_processo(holder: PlannedHolder, notice: str,
     """``holder`` with its ``notice`` citing, for a request filed online, the processo
     its protocol opened (``/processo/numero``), so that the notice joins it and the
     applicant's tracking page shows it, with its last day (the filing is then pending,
-    ``lavra.registry.filing_status``); unchanged for a line of ``--pedidos``."""
+    ``lavra.registry.filing_status``); unchanged for a line of ``--pedidos``.
+
+    **A notice on a filing is its own act** (issue 24). A holder first notified as
+    having filed nothing, who then files an incomplete request, is notified again: the
+    new notice tells what is missing from what was filed and opens its own term to
+    supply it (Lei nº 9.784/1999, arts. 39 and 40: the interested party is summoned to
+    present the documents the request lacks, with the term to do so), within the
+    processo the protocol opened. Reading chosen where the municipal law is silent: the
+    first notice (of the request not filed) stays valid and is not repeated nor
+    revoked; the second answers the filing, so its planned-once key carries the
+    protocol (``claim``, :func:`lavra.registry.once.act_of`): the same filing is
+    notified once, whatever the runs or the processes racing, and another filing
+    (another protocol) is another act."""
     protocol = None if envelope is None else envelope.get(PROTOCOL)
     if not protocol:
         return holder
-    return replace(holder, outputs=tuple(
+    if not any(out.form == notice for out in holder.outputs):
+        return holder
+    return replace(holder, claim=f"{protocol}", outputs=tuple(
         replace(out, data={**out.data, "processo": {"numero": str(protocol)}})
         if out.form == notice else out for out in holder.outputs))
 

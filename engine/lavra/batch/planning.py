@@ -21,7 +21,7 @@ from lavra.batch.model import BatchRun, PlanContext, PlannedHolder, RunRequest
 from lavra.errors import InputError
 from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import Issuer
-from lavra.registry.once import Wanted, planned_before
+from lavra.registry.once import Wanted, act_of, planned_before
 from lavra.registry.records import printed_number
 from lavra.registry.runs import RunRecord, plan_run
 
@@ -178,7 +178,7 @@ def skip_planned(issuer: Issuer, plan: Plan) -> Plan:
     """The plan as the registry would take it (dry run): each holder an earlier run of
     the same key already planned with the same outcome refused, naming that run and its
     numbers, as :func:`lavra.registry.runs.plan_run` records it. Nothing is written."""
-    wanted = [Wanted(position, h.holder, h.outcome)
+    wanted = [Wanted(position, h.holder, act_of(h.outcome, h.claim))
               for position, h in enumerate(plan.holders) if h.outputs]
     lost = planned_before(issuer.registry, plan.key, wanted)
     if not lost:

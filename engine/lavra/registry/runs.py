@@ -50,7 +50,7 @@ from sqlalchemy.orm import Session, aliased
 from lavra.errors import InputError, LavraError
 from lavra.registry.database import Conflict, ValueRefused
 from lavra.registry.filing_status import settle_joined
-from lavra.registry.once import RenewalsDone, Wanted, claim_renewals
+from lavra.registry.once import RenewalsDone, Wanted, act_of, claim_renewals
 from lavra.registry.records import Built, check_series, format_number, printed_number
 from lavra.registry.store import Registry
 from lavra.registry.tables import BatchItemRow, BatchRunRow
@@ -85,13 +85,15 @@ class PlannedOutput:
 class PlannedHolder:
     """What the plan decided for one holder, in input order: its outputs, or why it was
     refused (``reason``, pt-BR, with no outputs). ``outcome`` is a short pt-BR label
-    (``renovado``, ``notificado``, ``recusado``)."""
+    (``renovado``, ``notificado``, ``recusado``). ``claim``: what else makes its act
+    another act for the planned-once constraint (:func:`lavra.registry.once.act_of`)."""
 
     holder: str
     name: str
     outcome: str
     outputs: tuple[PlannedOutput, ...] = ()
     reason: str | None = None
+    claim: str | None = None
 
 
 Link = Callable[[PlannedHolder, tuple[str | None, ...]], PlannedHolder]
@@ -238,10 +240,8 @@ def plan_run(
     same: Callable[[str, str], bool] | None = None,
 ) -> RunRecord:
     """Write the plan: every output numbered in input order (module docstring).
-
-    ``same`` says whether an unfinished run's fingerprint is of the same inputs as
-    ``fingerprint`` (default: equal): a planner that lost the race to another of the
-    same inputs then gets that run, already planned, and plans nothing itself."""
+    ``same(planned, fingerprint)``: whether an unfinished run has the same inputs
+    (default: equal); a planner that lost the race to one then gets that run."""
     series_used = sorted(
         {check_series(out.series) for h in holders for out in h.outputs if out.series}
     )
@@ -293,7 +293,7 @@ def _once(registry: Registry, session: Session, run_id: int, key: str,
           holders: Sequence[PlannedHolder]) -> Sequence[PlannedHolder]:
     """The holders, those an earlier run of ``key`` already planned refused, naming it
     (:mod:`lavra.registry.once`); RenewalsDone when nothing is left to plan."""
-    wanted = [Wanted(position, h.holder, h.outcome)
+    wanted = [Wanted(position, h.holder, act_of(h.outcome, h.claim))
               for position, h in enumerate(holders) if h.outputs]
     lost = claim_renewals(session, registry.dialect, run_id, key, wanted)
     if not lost:
