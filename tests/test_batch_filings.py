@@ -392,3 +392,33 @@ def test_a_run_finished_before_filings_counted_is_found_again_after_the_upgrade(
             fingerprint(issuer, find_kind(issuer, KIND), _request()),)
     finally:
         issuer.close()
+
+
+def test_a_filing_whose_act_staff_are_preparing_is_left_to_that_act(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """A filing from which staff prepared the act in the inbox ("Preparar ato") is
+    reported by the run, naming the draft, and nothing is issued nor notified for it;
+    once the draft is discarded, the next run takes the filing."""
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    kind = find_kind(issuer, KIND)
+    try:
+        protocol = _file(issuer, 0, request(0, numbers[0]), 2, licence=numbers[0])
+        filing = Filings(issuer.registry).by_protocol(protocol)
+        assert filing is not None
+        draft = issuer.registry.save_draft(ALVARA, {"nome": "Titular Exemplo 0000"},
+                                           title="Renovação", by="Clara")
+        Inbox(issuer.registry).prepared(filing.id, draft_id=draft.id, by="Clara")
+        plan = decide(issuer, kind, _request())
+        held = plan.holders[0]
+        assert not held.outputs and held.outcome == "recusado"
+        assert f"ato em preparação pela equipe: minuta nº {draft.id}" in (held.reason or "")
+        assert "Nada foi emitido nem notificado" in (held.reason or "")
+        # the holder without a request is still notified
+        assert [h.outcome for h in plan.holders if h.outputs] == ["notificado"]
+        issuer.registry.discard_draft(draft.id, version=draft.version, by="Clara")
+        after = decide(issuer, kind, _request())
+        assert [h.outcome for h in after.holders if h.outputs] == ["renovado", "notificado"]
+    finally:
+        issuer.close()

@@ -39,6 +39,11 @@ it and on which day. The school renewal's law asks for no such attestation
 (art. 13 of Lei nº 4.515/2007: the request and its documents), so a school filing no
 one has reviewed yet is taken as filed, as before.
 
+**An act staff are preparing.** A filing from which staff prepared the act in the
+inbox ("Preparar ato", its draft a rascunho or in the signing queue) is held the same
+way, "ato em preparação pela equipe: minuta nº …": that act decides it, and the run
+issues nothing beside it (two acts on one request would contradict each other).
+
 **Its holder.** The licence the filing is tied to, when it is one of the run's; else
 the alvará its data name (``/alvara_anterior/numero``); else the one alvará of the
 run held by the requerente's CPF/CNPJ. The requerente must be the alvará's holder
@@ -171,6 +176,12 @@ def _holder_key(filed: FiledRequest, due: Mapping[str, L],
 def _held(filed: FiledRequest, conference: str | None) -> str | None:
     """Why the run may not take the request yet (module docstring, "The staff's
     conferência"), or None."""
+    if filed.draft is not None:
+        # the inbox's act decides the filing (Preparar ato): the run issues nothing
+        # beside it, neither the act nor a notice of it
+        return (f"O pedido do protocolo {filed.protocol} tem ato em preparação pela "
+                f"equipe: minuta nº {filed.draft}. Nada foi emitido nem notificado por esta "
+                "execução; o pedido é decidido pelo ato preparado na caixa de protocolos.")
     checked = filed.conference
     after = ("nada foi emitido nem notificado por esta execução; o pedido será "
              "considerado pela execução seguinte, depois que os documentos forem aceitos "
