@@ -11,6 +11,7 @@ run dated 10/12/2025; the requests are filed on explicit days of December 2025.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -33,11 +34,13 @@ from batchcases import (
     seeded_folder,
 )
 from formcases import pdf_text
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+import lavra.batch.planning as planning
 import lavra.registry.runs as runs
 from lavra.batch.model import RunRequest
-from lavra.batch.planning import decide, fingerprint, same_inputs, write_plan
+from lavra.batch.planning import decide, fingerprint, known_as, same_inputs, write_plan
 from lavra.batch.runner import find_kind
 from lavra.batch.work import work_items
 from lavra.checking.content import Content
@@ -56,6 +59,7 @@ from lavra.registry.runs import (
     list_runs,
     run_items,
 )
+from lavra.registry.tables import BatchRunRow
 
 KIND = "renovacao-transporte-escolar"
 FORM = "requerimento-renovacao-escolar"
@@ -144,7 +148,7 @@ def _run(issuer: Issuer) -> tuple[RunRecord, bool]:
     inputs found again (True), or a new run planned and worked (False)."""
     kind = find_kind(issuer, KIND)
     stamp = fingerprint(issuer, kind, _request())
-    earlier = finished_run(issuer.registry, kind.key(_request()), stamp)
+    earlier = finished_run(issuer.registry, kind.key(_request()), known_as(_request(), stamp))
     if earlier is not None:
         return earlier, True
     run = write_plan(issuer, kind, decide(issuer, kind, _request()), None)
@@ -167,14 +171,27 @@ def test_a_request_filed_after_a_run_is_read_by_the_next_and_nothing_twice(
         # The run settled the filing it renewed: the same inputs find the same run.
         assert _run(issuer) == (first, True)
         # Holder 1, notified as without a request, files an incomplete one: another
-        # fingerprint, but the same notice is not sent twice (the renewal's constraint,
-        # lavra.registry.once): nothing is planned.
+        # act, the notice of what that filing lacks, with its own last day (the first
+        # notice stays; lote_protocolos.notice_processo): planned once per filing.
         late = _file(issuer, 1, request(1, numbers[1], missing=("antecedentes_criminais",)), 8)
         stamp = fingerprint(issuer, kind, _request())
         assert stamp != first.fingerprint and same_inputs(first.fingerprint, stamp)
+        noticed, again = _run(issuer)
+        assert not again and noticed.id != first.id
+        items = run_items(issuer.registry, noticed.id)
+        notice = next(i for i in items if i.role != "recusado")
+        assert notice.outcome == "notificado" and notice.data is not None
+        assert notice.data["processo"] == {"numero": late}
+        pending = Filings(issuer.registry).by_protocol(late)
+        assert pending is not None and pending.status == FilingStatus.PENDING
+        # the same filing is not notified twice, whichever command asks: the same
+        # inputs find the run; other inputs meet the constraint
+        assert _run(issuer) == (noticed, True)
         with pytest.raises(RenewalsDone) as done:
-            _run(issuer)
-        assert f"notificado na execução nº {first.id}" in done.value.message
+            write_plan(issuer, kind, replace(decide(issuer, kind, _request()),
+                                             fingerprint="f" * 64), None)
+        assert f"na execução nº {noticed.id}" in done.value.message
+        assert late in done.value.message
         # Then a complete one: renewed by a new run, which reports the replaced request.
         _file(issuer, 1, request(1, numbers[1]), 9)
         second, again = _run(issuer)
@@ -186,7 +203,7 @@ def test_a_request_filed_after_a_run_is_read_by_the_next_and_nothing_twice(
         assert "foi substituído pelo do protocolo" in (replaced.reason or "")
         # and the same inputs again plan nothing new
         assert _run(issuer) == (second, True)
-        assert len(list_runs(issuer.registry)) == 2
+        assert len(list_runs(issuer.registry)) == 3
     finally:
         issuer.close()
 
@@ -310,5 +327,98 @@ def test_the_notice_of_a_filed_request_joins_its_processo_and_the_filing_is_pend
         case = Inbox(issuer.registry).case(filing.id)
         assert case is not None and case.status is FilingStatus.PENDING
         assert (case.deadline, case.act_id) == (date(2025, 12, 31), None)
+    finally:
+        issuer.close()
+
+
+def test_two_planners_racing_with_different_filings_plan_one_run_and_the_next_reads_the_rest(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """Two planners of the same run decide before either writes, the second after one
+    more request was filed: the loser gets the winner's run (the same inputs, only the
+    filings differ), not a refusal; the request only it read is read by the next run,
+    and no notice is sent twice."""
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    kind = find_kind(issuer, KIND)
+    try:
+        _file(issuer, 0, request(0, numbers[0]), 2, licence=numbers[0])
+        first = decide(issuer, kind, _request())
+        _file(issuer, 1, request(1, numbers[1]), 3, licence=numbers[1])
+        second = decide(issuer, kind, _request())
+        assert first.fingerprint != second.fingerprint
+        won = write_plan(issuer, kind, first, None)
+        lost = write_plan(issuer, kind, second, None)
+        assert lost == won and lost.fingerprint == first.fingerprint
+        assert len(list_runs(issuer.registry)) == 1
+        work_items(issuer, won.id, worker="w", on=won.reference_date)
+        finish_run(issuer.registry, won.id)
+        assert [i.outcome for i in run_items(issuer.registry, won.id) if i.seq == 0] == [
+            "renovado", "notificado"]
+        # the next run reads holder 1's request: renewed, nobody notified again
+        after, again = _run(issuer)
+        assert not again and after.id != won.id
+        issued = [(i.form, i.outcome) for i in run_items(issuer.registry, after.id)
+                  if i.role != "recusado"]
+        assert issued == [(ALVARA, "renovado"), ("selo-identificacao", "renovado")]
+        assert _run(issuer) == (after, True)
+    finally:
+        issuer.close()
+
+
+def test_a_run_finished_before_filings_counted_is_found_again_after_the_upgrade(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """A run planned before the fingerprint covered filings carries the whole inputs'
+    digest; the same command after the upgrade, with no filing in the period, finds
+    that finished run instead of planning one that refuses everything."""
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    try:
+        first, again = _run(issuer)
+        assert not again
+        legacy = planning._inputs_digest(_request())
+        assert first.fingerprint != legacy
+        with issuer.registry._write() as session:
+            session.execute(update(BatchRunRow).where(BatchRunRow.id == first.id)
+                            .values(fingerprint=legacy))
+        found, again = _run(issuer)
+        assert again and found.id == first.id and found.fingerprint == legacy
+        assert len(list_runs(issuer.registry)) == 1
+        # a request filed since is another input: a new run reads it
+        numbers = seeded[1]
+        _file(issuer, 1, request(1, numbers[1]), 8, licence=numbers[1])
+        assert known_as(_request(), fingerprint(issuer, find_kind(issuer, KIND),
+                                                _request())) == (
+            fingerprint(issuer, find_kind(issuer, KIND), _request()),)
+    finally:
+        issuer.close()
+
+
+def test_a_filing_whose_act_staff_are_preparing_is_left_to_that_act(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """A filing from which staff prepared the act in the inbox ("Preparar ato") is
+    reported by the run, naming the draft, and nothing is issued nor notified for it;
+    once the draft is discarded, the next run takes the filing."""
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    kind = find_kind(issuer, KIND)
+    try:
+        protocol = _file(issuer, 0, request(0, numbers[0]), 2, licence=numbers[0])
+        filing = Filings(issuer.registry).by_protocol(protocol)
+        assert filing is not None
+        draft = issuer.registry.save_draft(ALVARA, {"nome": "Titular Exemplo 0000"},
+                                           title="Renovação", by="Clara")
+        Inbox(issuer.registry).prepared(filing.id, draft_id=draft.id, by="Clara")
+        plan = decide(issuer, kind, _request())
+        held = plan.holders[0]
+        assert not held.outputs and held.outcome == "recusado"
+        assert f"ato em preparação pela equipe: minuta nº {draft.id}" in (held.reason or "")
+        assert "Nada foi emitido nem notificado" in (held.reason or "")
+        # the holder without a request is still notified
+        assert [h.outcome for h in plan.holders if h.outputs] == ["notificado"]
+        issuer.registry.discard_draft(draft.id, version=draft.version, by="Clara")
+        after = decide(issuer, kind, _request())
+        assert [h.outcome for h in after.holders if h.outputs] == ["renovado", "notificado"]
     finally:
         issuer.close()

@@ -39,6 +39,11 @@ it and on which day. The school renewal's law asks for no such attestation
 (art. 13 of Lei nº 4.515/2007: the request and its documents), so a school filing no
 one has reviewed yet is taken as filed, as before.
 
+**An act staff are preparing.** A filing from which staff prepared the act in the
+inbox ("Preparar ato", its draft a rascunho or in the signing queue) is held the same
+way, "ato em preparação pela equipe: minuta nº …": that act decides it, and the run
+issues nothing beside it (two acts on one request would contradict each other).
+
 **Its holder.** The licence the filing is tied to, when it is one of the run's; else
 the alvará its data name (``/alvara_anterior/numero``); else the one alvará of the
 run held by the requerente's CPF/CNPJ. The requerente must be the alvará's holder
@@ -73,11 +78,25 @@ def notice_processo(holder: PlannedHolder, notice: str,
     """``holder`` with its ``notice`` citing, for a request filed online, the processo
     its protocol opened (``/processo/numero``), so that the notice joins it and the
     applicant's tracking page shows it, with its last day (the filing is then pending,
-    ``lavra.registry.filing_status``); unchanged for a line of ``--pedidos``."""
+    ``lavra.registry.filing_status``); unchanged for a line of ``--pedidos``.
+
+    **A notice on a filing is its own act** (issue 24). A holder first notified as
+    having filed nothing, who then files an incomplete request, is notified again: the
+    new notice tells what is missing from what was filed and opens its own term to
+    supply it (Lei nº 9.784/1999, arts. 39 and 40: the interested party is summoned to
+    present the documents the request lacks, with the term to do so), within the
+    processo the protocol opened. Reading chosen where the municipal law is silent: the
+    first notice (of the request not filed) stays valid and is not repeated nor
+    revoked; the second answers the filing, so its planned-once key carries the
+    protocol (``claim``, :func:`lavra.registry.once.act_of`): the same filing is
+    notified once, whatever the runs or the processes racing, and another filing
+    (another protocol) is another act."""
     protocol = None if envelope is None else envelope.get(PROTOCOL)
     if not protocol:
         return holder
-    return replace(holder, outputs=tuple(
+    if not any(out.form == notice for out in holder.outputs):
+        return holder
+    return replace(holder, claim=f"{protocol}", outputs=tuple(
         replace(out, data={**out.data, "processo": {"numero": str(protocol)}})
         if out.form == notice else out for out in holder.outputs))
 
@@ -157,6 +176,12 @@ def _holder_key(filed: FiledRequest, due: Mapping[str, L],
 def _held(filed: FiledRequest, conference: str | None) -> str | None:
     """Why the run may not take the request yet (module docstring, "The staff's
     conferência"), or None."""
+    if filed.draft is not None:
+        # the inbox's act decides the filing (Preparar ato): the run issues nothing
+        # beside it, neither the act nor a notice of it
+        return (f"O pedido do protocolo {filed.protocol} tem ato em preparação pela "
+                f"equipe: minuta nº {filed.draft}. Nada foi emitido nem notificado por esta "
+                "execução; o pedido é decidido pelo ato preparado na caixa de protocolos.")
     checked = filed.conference
     after = ("nada foi emitido nem notificado por esta execução; o pedido será "
              "considerado pela execução seguinte, depois que os documentos forem aceitos "

@@ -41,11 +41,13 @@ from sqlalchemy.orm import Session
 from lavra.errors import InputError
 from lavra.inputs import pointers
 from lavra.inputs.reading import check_values, load_json
+from lavra.registry.drafts import DraftStatus
 from lavra.registry.filing_status import FilingStatus
 from lavra.registry.inbox import ACCEPTED
 from lavra.registry.records import LOCAL_TZ
 from lavra.registry.store import Registry
 from lavra.registry.tables import (
+    DraftRow,
     FilingAttachmentRow,
     FilingProgressRow,
     FilingReviewRow,
@@ -98,6 +100,9 @@ class FiledRequest:
     data: Mapping[str, Any] | None
     problem: str | None = None
     conference: Conference = Conference()
+    draft: int | None = None
+    """The draft of the act staff are preparing from the filing in the inbox ("Preparar
+    ato"), still a rascunho or in the signing queue; None when there is none."""
 
     @property
     def label(self) -> str:
@@ -144,8 +149,18 @@ def filed_requests(registry: Registry, form: str, *, since: date,
             found.append(FiledRequest(
                 protocol=row.protocol, form=row.form, cpf_cnpj=row.cpf_cnpj,
                 name=row.name, filed_at=row.filed_at, licence=printed, data=data,
-                problem=problem, conference=_conference(session, row.id)))
+                problem=problem, conference=_conference(session, row.id),
+                draft=_draft(session, row.id)))
     return found
+
+
+def _draft(session: Session, filing: int) -> int | None:
+    """The draft prepared from ``filing`` not yet issued nor discarded, if any."""
+    found = session.scalar(select(DraftRow.id).join(
+        FilingProgressRow, FilingProgressRow.draft_id == DraftRow.id).where(
+        FilingProgressRow.filing_id == filing,
+        DraftRow.status.in_((DraftStatus.DRAFT.value, DraftStatus.FORWARDED.value))))
+    return None if found is None else int(found)
 
 
 def _conference(session: Session, filing: int) -> Conference:

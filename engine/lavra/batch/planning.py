@@ -21,12 +21,12 @@ from lavra.batch.model import BatchRun, PlanContext, PlannedHolder, RunRequest
 from lavra.errors import InputError
 from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import Issuer
-from lavra.registry.once import Wanted, planned_before
+from lavra.registry.once import Wanted, act_of, planned_before
 from lavra.registry.records import printed_number
 from lavra.registry.runs import RunRecord, plan_run
 
-__all__ = ["Plan", "decide", "fingerprint", "preview_numbers", "same_inputs", "skip_planned",
-           "write_plan"]
+__all__ = ["Plan", "decide", "fingerprint", "known_as", "preview_numbers", "same_inputs",
+           "skip_planned", "write_plan"]
 
 REFUSED = "recusado"
 
@@ -43,16 +43,9 @@ class Plan:
     holders: tuple[PlannedHolder, ...]
 
 
-def fingerprint(issuer: Issuer, kind: BatchRun, request: RunRequest) -> str:
-    """A digest of what shapes the run: its name, options, date, input files, and the
-    requests filed online it reads (:func:`lavra.batch.intake.filings_stamp`: a request
-    filed or reviewed since changes it; the run's own settling of them does not).
-
-    64 hex digits: the first 32 those of the inputs' digest (as it was before filings
-    counted), the last 32 those of the filings'; a kind that reads no filings keeps the
-    whole inputs' digest. An unfinished run is resumed when its inputs are the same
-    (:func:`same_inputs`): a request filed meanwhile does not keep it from ending, and is
-    read by the next run."""
+def _inputs_digest(request: RunRequest) -> str:
+    """The digest of the run's name, options, date and input files (64 hex digits):
+    the whole fingerprint of a run planned before filings counted."""
     digest = hashlib.sha256()
     digest.update(json.dumps(
         {"kind": request.kind, "options": dict(request.options), "on": request.on.isoformat()},
@@ -68,11 +61,43 @@ def fingerprint(issuer: Issuer, kind: BatchRun, request: RunRequest) -> str:
                     f"Não foi possível ler o arquivo {path.name}: {error.strerror}.",
                     field="/entrada" if path == request.entrada else "/pedidos",
                 ) from None
+    return digest.hexdigest()
+
+
+def _filings_digest(filed: list[tuple[int, int, int]]) -> str:
+    return hashlib.sha256(json.dumps(filed).encode()).hexdigest()
+
+
+NO_FILINGS = _filings_digest([])[:32]
+"""The last 32 digits of a fingerprint whose period holds no filing."""
+
+
+def fingerprint(issuer: Issuer, kind: BatchRun, request: RunRequest) -> str:
+    """A digest of what shapes the run: its name, options, date, input files, and the
+    requests filed online it reads (:func:`lavra.batch.intake.filings_stamp`: a request
+    filed or reviewed since changes it; the run's own settling of them does not).
+
+    64 hex digits: the first 32 those of the inputs' digest (as it was before filings
+    counted), the last 32 those of the filings'; a kind that reads no filings keeps the
+    whole inputs' digest. An unfinished run is resumed when its inputs are the same
+    (:func:`same_inputs`): a request filed meanwhile does not keep it from ending, and is
+    read by the next run."""
+    inputs = _inputs_digest(request)
     scope = kind.filed(request)
     if scope is None:
-        return digest.hexdigest()
-    filed = hashlib.sha256(json.dumps(filings_stamp(issuer.registry, scope)).encode())
-    return digest.hexdigest()[:32] + filed.hexdigest()[:32]
+        return inputs
+    return inputs[:32] + _filings_digest(filings_stamp(issuer.registry, scope))[:32]
+
+
+def known_as(request: RunRequest, stamp: str) -> tuple[str, ...]:
+    """The fingerprints a finished run of the same inputs may carry, ``stamp`` first:
+    with no filing in the period, also the whole inputs' digest, which a run planned
+    before filings counted carries (it read none), so that the same command run again
+    after the upgrade finds that run instead of planning one that refuses everything."""
+    if stamp[32:] != NO_FILINGS:
+        return (stamp,)
+    legacy = _inputs_digest(request)
+    return (stamp,) if legacy == stamp else (stamp, legacy)
 
 
 def same_inputs(planned: str, now: str) -> bool:
@@ -115,13 +140,19 @@ def decide(issuer: Issuer, kind: BatchRun, request: RunRequest) -> Plan:
 
 
 def write_plan(issuer: Issuer, kind: BatchRun, plan: Plan, actor: str | None) -> RunRecord:
-    """Number every document in input order, in one transaction."""
+    """Number every document in input order, in one transaction. A planner that lost
+    the race to another run of the same key and the same inputs (the filings read may
+    differ: each decided before the other wrote) gets that run, as
+    :func:`lavra.batch.runner.run_batch` would have resumed it: nothing is planned twice,
+    and the filings only this planner read are read by the next run (its fingerprint
+    differs from the winner's, :func:`fingerprint`)."""
     return plan_run(
         issuer.registry, plan.request.kind, plan.key, plan.fingerprint,
         {"opcoes": dict(plan.request.options),
          "entrada": plan.request.entrada.name if plan.request.entrada else None,
          "pedidos": plan.request.pedidos.name if plan.request.pedidos else None},
         plan.request.on, plan.year, plan.holders, link=kind.link, actor=actor,
+        same=same_inputs,
     )
 
 
@@ -147,7 +178,7 @@ def skip_planned(issuer: Issuer, plan: Plan) -> Plan:
     """The plan as the registry would take it (dry run): each holder an earlier run of
     the same key already planned with the same outcome refused, naming that run and its
     numbers, as :func:`lavra.registry.runs.plan_run` records it. Nothing is written."""
-    wanted = [Wanted(position, h.holder, h.outcome)
+    wanted = [Wanted(position, h.holder, act_of(h.outcome, h.claim))
               for position, h in enumerate(plan.holders) if h.outputs]
     lost = planned_before(issuer.registry, plan.key, wanted)
     if not lost:

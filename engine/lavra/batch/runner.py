@@ -29,6 +29,7 @@ from lavra.batch.output import SummaryRow, counts, run_folder, summary_rows, wri
 from lavra.batch.planning import (
     decide,
     fingerprint,
+    known_as,
     preview_numbers,
     same_inputs,
     skip_planned,
@@ -101,8 +102,9 @@ def _documents(items: list[ItemRecord] | tuple[ItemRecord, ...],
 
 def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest, docx: bool) -> Summary:
     key = kind.key(request)
+    stamp = fingerprint(issuer, kind, request)
     earlier = open_run(issuer.registry, key) or finished_run(
-        issuer.registry, key, fingerprint(issuer, kind, request))
+        issuer.registry, key, known_as(request, stamp))
     if earlier is not None:
         found = run_items(issuer.registry, earlier.id)
         return Summary(earlier, True, True, summary_rows(
@@ -159,10 +161,13 @@ def run_batch(
             field="/entrada",
         )
     if run is None:
-        run = finished_run(issuer.registry, key, stamp)
+        run = finished_run(issuer.registry, key, known_as(request, stamp))
         resumed = run is not None
     if run is None:
-        run = write_plan(issuer, kind, decide(issuer, kind, request), actor)
+        plan = decide(issuer, kind, request)
+        run = write_plan(issuer, kind, plan, actor)
+        # another planner of the same inputs won the race: its run, worked with it
+        resumed = run.fingerprint != plan.fingerprint
     setup = WorkerSetup(issuer.config, database_url, run.id, docx=docx, on=run.reference_date,
                         signer=signer)
     run_workers(setup, issuer.registry, workers, progress)

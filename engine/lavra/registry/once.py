@@ -15,6 +15,10 @@ for that transaction, so two planners racing cannot both win.
 
 The outcome is part of the key: a holder notified of missing documents by one run is
 renewed by a later one once the documents arrive; the same notice is not sent twice.
+Where the pack says another act of the same outcome is owed (a ``claim``: the notice
+answering a filed request, named by its protocol), the claim is part of the outcome's
+column (:func:`act_of`): a notice on a filing is planned once per filing, still by the
+constraint, beside the notice of a holder who had filed nothing.
 A run whose every holder was already planned by earlier runs plans nothing
 (:class:`RenewalsDone`): it issues nothing and writes no file. A dry run reads the same
 rows (:func:`planned_before`), without inserting, to show whom the run would skip and why.
@@ -22,6 +26,7 @@ rows (:func:`planned_before`), without inserting, to show whom the run would ski
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -38,10 +43,24 @@ from lavra.registry.tables import BatchItemRow, BatchRenewalRow
 if TYPE_CHECKING:
     from lavra.registry.store import Registry
 
-__all__ = ["Earlier", "RenewalsDone", "Wanted", "claim_renewals", "planned_before"]
+__all__ = ["Earlier", "RenewalsDone", "Wanted", "act_of", "claim_renewals", "planned_before"]
 
 CHUNK = 400  # rows per INSERT: 5 parameters each, well under SQLite's limit
 SHOWN = 10  # earlier renewals named in full by RenewalsDone
+OUTCOME_SIZE = 40  # batch_renewals.outcome
+
+
+def act_of(outcome: str, claim: str | None) -> str:
+    """The act a holder's row names: the outcome, with the ``claim`` that makes it
+    another act (``notificado · PROT nº 0001/2026``); too long for the column, the
+    claim is cut and followed by a digest of it, so that two claims never meet."""
+    if not claim:
+        return outcome
+    act = f"{outcome} · {claim}"
+    if len(act) <= OUTCOME_SIZE:
+        return act
+    digest = hashlib.sha256(claim.encode()).hexdigest()[:10]
+    return f"{act[:OUTCOME_SIZE - 12]}… {digest}"
 
 
 @dataclass(frozen=True)

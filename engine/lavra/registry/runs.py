@@ -50,7 +50,7 @@ from sqlalchemy.orm import Session, aliased
 from lavra.errors import InputError, LavraError
 from lavra.registry.database import Conflict, ValueRefused
 from lavra.registry.filing_status import settle_joined
-from lavra.registry.once import RenewalsDone, Wanted, claim_renewals
+from lavra.registry.once import RenewalsDone, Wanted, act_of, claim_renewals
 from lavra.registry.records import Built, check_series, format_number, printed_number
 from lavra.registry.store import Registry
 from lavra.registry.tables import BatchItemRow, BatchRunRow
@@ -85,13 +85,15 @@ class PlannedOutput:
 class PlannedHolder:
     """What the plan decided for one holder, in input order: its outputs, or why it was
     refused (``reason``, pt-BR, with no outputs). ``outcome`` is a short pt-BR label
-    (``renovado``, ``notificado``, ``recusado``)."""
+    (``renovado``, ``notificado``, ``recusado``). ``claim``: what else makes its act
+    another act for the planned-once constraint (:func:`lavra.registry.once.act_of`)."""
 
     holder: str
     name: str
     outcome: str
     outputs: tuple[PlannedOutput, ...] = ()
     reason: str | None = None
+    claim: str | None = None
 
 
 Link = Callable[[PlannedHolder, tuple[str | None, ...]], PlannedHolder]
@@ -188,21 +190,26 @@ def open_run(registry: Registry, key: str) -> RunRecord | None:
         return None if row is None else _run_of(row)
 
 
-def finished_run(registry: Registry, key: str, fingerprint: str) -> RunRecord | None:
+def finished_run(registry: Registry, key: str,
+                 fingerprint: str | Sequence[str]) -> RunRecord | None:
     """The last finished run named ``key`` planned from the same inputs, if any: the
-    same command run again after the end finds it, and issues nothing more."""
+    same command run again after the end finds it, and issues nothing more.
+    ``fingerprint``: one, or each the same inputs may have been planned with."""
+    accepted = [fingerprint] if isinstance(fingerprint, str) else list(fingerprint)
     with registry._database_errors(), registry._read() as session:
         row = session.scalars(
             select(BatchRunRow)
             .where(BatchRunRow.key == key, BatchRunRow.status == DONE,
-                   BatchRunRow.fingerprint == fingerprint)
+                   BatchRunRow.fingerprint.in_(accepted))
             .order_by(BatchRunRow.id.desc())
         ).first()
         return None if row is None else _run_of(row)
 
 
-def _same_or_refuse(row: BatchRunRow, fingerprint: str) -> RunRecord:
-    if row.fingerprint != fingerprint:
+def _same_or_refuse(row: BatchRunRow, fingerprint: str,
+                    same: Callable[[str, str], bool] | None) -> RunRecord:
+    if not (same(row.fingerprint, fingerprint) if same is not None
+            else row.fingerprint == fingerprint):
         raise InputError(
             f"Há uma execução em lote não concluída para {row.key.split(':', 1)[-1]} "
             f"(execução nº {row.id}, planejada com outros arquivos de entrada). Repita o "
@@ -230,8 +237,11 @@ def plan_run(
     *,
     link: Link | None = None,
     actor: str | None = None,
+    same: Callable[[str, str], bool] | None = None,
 ) -> RunRecord:
-    """Write the plan: every output numbered in input order (module docstring)."""
+    """Write the plan: every output numbered in input order (module docstring).
+    ``same(planned, fingerprint)``: whether an unfinished run has the same inputs
+    (default: equal); a planner that lost the race to one then gets that run."""
     series_used = sorted(
         {check_series(out.series) for h in holders for out in h.outputs if out.series}
     )
@@ -239,7 +249,7 @@ def plan_run(
         counters = {s: registry._lock_counter(session, s, year) for s in series_used}
         earlier = _unfinished(session, key)
         if earlier is not None:
-            return _same_or_refuse(earlier, fingerprint)
+            return _same_or_refuse(earlier, fingerprint, same)
         now = datetime.now(UTC)
         run = BatchRunRow(kind=kind, key=key, fingerprint=fingerprint, params=_json(params),
                           reference_date=on, year=year, status="planned", actor=actor,
@@ -283,7 +293,7 @@ def _once(registry: Registry, session: Session, run_id: int, key: str,
           holders: Sequence[PlannedHolder]) -> Sequence[PlannedHolder]:
     """The holders, those an earlier run of ``key`` already planned refused, naming it
     (:mod:`lavra.registry.once`); RenewalsDone when nothing is left to plan."""
-    wanted = [Wanted(position, h.holder, h.outcome)
+    wanted = [Wanted(position, h.holder, act_of(h.outcome, h.claim))
               for position, h in enumerate(holders) if h.outputs]
     lost = claim_renewals(session, registry.dialect, run_id, key, wanted)
     if not lost:
