@@ -47,7 +47,7 @@ def test_warm_up_starts_every_worker_with_the_renderer_loaded() -> None:
 def test_warm_up_without_a_pool_loads_the_local_renderer() -> None:
     engine = Engine(Content(default_pack_dir()), pool=False)
     assert engine.warm_up() == 0
-    assert "renderer" in engine._local.__dict__
+    assert "renderer" in engine.pages.__dict__
 
 
 def test_verify_loads_neither_the_renderer_nor_the_engine(tmp_path: Path) -> None:
