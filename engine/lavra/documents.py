@@ -26,7 +26,7 @@ from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
 from lavra.checking.checks import TEXT_REQUIREMENT, document_findings, run_checks, text_notices
-from lavra.checking.content import Content, FormSpec
+from lavra.checking.content import Content, FormSpec, loaded_content
 from lavra.checking.report import Report, build_report
 from lavra.config import Config, load_config
 from lavra.errors import InputError, LavraError, ParameterError, RenderError
@@ -126,7 +126,7 @@ class Engine:
 
     @classmethod
     def from_config(cls, config: Config | None = None) -> Engine:
-        return cls(Content((config or load_config()).pack_dir))
+        return cls(loaded_content((config or load_config()).pack_dir))
 
     def warm_up(self) -> int:
         """Start the render workers now and load the pack's renderer in each, so that the

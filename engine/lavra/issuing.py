@@ -19,7 +19,7 @@ from datetime import date, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from lavra.checking.content import Content
+from lavra.checking.content import Content, loaded_content
 from lavra.checking.report import Report
 from lavra.config import Config, load_config
 from lavra.documents import Engine, Prepared
@@ -228,7 +228,7 @@ class Issuer:
     @classmethod
     def from_config(cls, config: Config | None = None) -> Issuer:
         config = config or load_config()
-        engine = Engine(Content(config.pack_dir))
+        engine = Engine(loaded_content(config.pack_dir))
         return cls(engine, open_registry(registry_url(config)), config)
 
     @cached_property

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from lavra.checking.content import Content
+from lavra.checking.content import loaded_content
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import IncompleteError, Issuer
@@ -107,7 +107,8 @@ def failure_text(issuer: Issuer, failure: ItemFailed) -> str:
     title and reserved number), the field when known, and what became of the number."""
     item = failure.item
     forms = issuer.engine.content.forms
-    title = forms[item.form].title if item.form in forms else (item.form or "Documento")
+    title = (forms[item.form].title if item.form is not None and item.form in forms
+             else (item.form or "Documento"))
     printed = item.printed if item.role == DOCUMENT else None
     document = f"{title} {printed}" if printed else f"{title} (para preencher)"
     where = f" Campo: {failure.field}." if failure.field else ""
@@ -156,7 +157,7 @@ def work_items(
 
 def warm_issuer(setup: WorkerSetup) -> Issuer:
     """An Issuer of this process: pack, templates, keys and connection, loaded once."""
-    engine = Engine(Content(setup.config.pack_dir), pool=None)
+    engine = Engine(loaded_content(setup.config.pack_dir), pool=None)
     return Issuer(engine, open_registry(setup.database_url), setup.config)
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import referencing
@@ -19,7 +22,7 @@ from lavra.inputs.schemas.fields import FieldInfo, field_annotations
 from lavra.inputs.schemas.registry import BASE_URI, build_registry
 from lavra.law.model import Law, load_laws, resolve
 from lavra.law.params import Parameters, load_parameters
-from lavra.pack import ContentPack, pack_at
+from lavra.pack import PACK_FOLDERS, ContentPack, pack_at
 from lavra.render.templatecheck import check_templates
 
 FORM_KEYS = {
@@ -196,13 +199,21 @@ class Content:
         self.pack: ContentPack = source if isinstance(source, ContentPack) else pack_at(source)
         root = self.pack.root
         self.root = root
-        self.check_rules: Mapping[str, Rule] = {**RULES, **self.pack.checks}
-        self.laws: dict[str, Law] = load_laws(root)
+        self.check_rules: Mapping[str, Rule] = MappingProxyType({**RULES, **self.pack.checks})
+        self.laws: Mapping[str, Law] = MappingProxyType(load_laws(root))
         self.parameters: Parameters = load_parameters(root)
         self.registry: referencing.Registry[Any] = build_registry(root / "schemas")
-        self.forms: dict[str, FormSpec] = self._load_forms()
+        self.forms: Mapping[str, FormSpec] = MappingProxyType(self._load_forms())
         self.organization = self._load_organization()
         self._check_templates()
+        self._sealed = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # One loaded pack is shared by every engine of the process (:func:`loaded_content`):
+        # nobody may change it under the others (the mappings above are read-only views).
+        if getattr(self, "_sealed", False):
+            raise AttributeError(f"O pacote carregado é somente leitura ({name}).")
+        super().__setattr__(name, value)
 
     def _check_templates(self) -> None:
         """Refuse a pack whose templates have errors (``lavra pack check`` lists them)."""
@@ -258,13 +269,7 @@ class Content:
     @cached_property
     def version(self) -> str:
         """A digest of every file of the pack: the version a document was rendered from."""
-        digest = hashlib.sha256()
-        for folder in ("legal_text", "schemas", "forms"):
-            for path in sorted((self.root / folder).rglob("*")):
-                if path.is_file() and "__pycache__" not in path.parts:
-                    digest.update(path.relative_to(self.root).as_posix().encode())
-                    digest.update(path.read_bytes())
-        return digest.hexdigest()[:16]
+        return pack_digest(self.root)
 
     def form(self, form_id: str) -> FormSpec:
         try:
@@ -295,3 +300,51 @@ class Content:
     def cite_text(self, citation: str) -> str:
         text = resolve(self.laws, citation).text
         return text or ""
+
+
+def pack_digest(root: Path) -> str:
+    """A digest of every data file of the pack at ``root`` (names and bytes)."""
+    digest = hashlib.sha256()
+    for folder in PACK_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+#: The packs this process loaded (:func:`loaded_content`), the most recent last.
+_LOADED: OrderedDict[tuple[Path, str], Content] = OrderedDict()
+_LOADED_MAX = 4
+_LOADED_LOCK = threading.Lock()
+
+
+def loaded_content(pack_dir: Path) -> Content:
+    """The pack whose data is ``pack_dir``, loaded once per process (every command, issuer
+    and page of a process shares it) and loaded again when a file of its data changed.
+
+    Loading depends on the pack's code (:func:`lavra.pack.pack_at`, itself loaded once per
+    process) and on the bytes of the files under ``legal_text/``, ``schemas/`` and
+    ``forms/``: the key is that pack and the digest of those files (what
+    :attr:`Content.version` says), so an edited pack is never served from before its
+    edit. The shared :class:`Content` is read-only. The staff values of the registry are
+    not part of it: they are read for every document (:meth:`lavra.documents.Engine.
+    use_staff_values`)."""
+    pack = pack_at(pack_dir)
+    version = pack_digest(pack.root)
+    key = (pack.root, version)
+    with _LOADED_LOCK:
+        found = _LOADED.get(key)
+        if found is not None and found.pack is pack:
+            _LOADED.move_to_end(key)
+            return found
+    content = Content(pack)
+    if pack_digest(pack.root) != version:  # edited while it loaded: use it, keep nothing
+        return content
+    content.__dict__["version"] = version  # the cached_property, read from the same files
+    with _LOADED_LOCK:
+        _LOADED[key] = content
+        _LOADED.move_to_end(key)
+        while len(_LOADED) > _LOADED_MAX:
+            _LOADED.popitem(last=False)
+    return content

@@ -134,7 +134,7 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
 
     from lavra.batch.model import RunRequest
     from lavra.batch.runner import find_kind, run_batch
-    from lavra.checking.content import Content
+    from lavra.checking.content import loaded_content
     from lavra.documents import Engine
     from lavra.issuing import Issuer
     from lavra.issuing import registry_url as configured_url
@@ -155,7 +155,7 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
     if registry_url:
         config = replace(config, database_url=registry_url)
     url = configured_url(config)
-    issuer = Issuer(Engine(Content(config.pack_dir), pool=None), open_registry(url), config)
+    issuer = Issuer(Engine(loaded_content(config.pack_dir), pool=None), open_registry(url), config)
     try:
         run = find_kind(issuer, kind)
         request = RunRequest(kind, options, day, entrada, pedidos)

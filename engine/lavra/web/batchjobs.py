@@ -53,7 +53,7 @@ from lavra.batch.model import BatchRun, RunRequest
 from lavra.batch.output import OUTPUT_NAMES, SummaryRow, atomic_write, write_outputs
 from lavra.batch.planning import fingerprint, same_inputs
 from lavra.batch.runner import Summary, find_kind, run_batch
-from lavra.checking.content import Content
+from lavra.checking.content import loaded_content
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError, describe_error
@@ -296,7 +296,7 @@ class BatchJobs:
         from lavra.issuing import Issuer, registry_url
 
         url = registry_url(self.config)
-        engine = Engine(Content(self.config.pack_dir), pool=None)
+        engine = Engine(loaded_content(self.config.pack_dir), pool=None)
         return Issuer(engine, open_registry(url), self.config), url
 
     def _busy(self, kind: BatchRun) -> BatchBusy:
