@@ -254,6 +254,34 @@ def test_help_and_usage_errors_are_in_portuguese(runner: CliRunner) -> None:
     assert result.exit_code == 2 and "Argumento ausente" in result.output
 
 
+def test_check_names_fields_by_their_labels_never_by_pointer(
+    runner: CliRunner, pack_dir: Path, tmp_path: Path
+) -> None:
+    """Each line of ``lavra check`` names the field as the form does, where its message
+    does not already (issues 25/26: no JSON pointer reaches a person); the item of a
+    list by its parents («Relação de veículos (item 2)»)."""
+    data = json.loads(example_path(pack_dir, REQ).read_text(encoding="utf-8"))
+    del data["requerente"]["razao_social"]
+    data["documentos"] = {}
+    assert len(data["veiculos"]) == 2
+    path = tmp_path / "dados.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(main, ["check", REQ, str(path), "--on", "2026-11-25"])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[0].endswith("INCOMPLETO")
+    assert not [line for line in lines if re.search(r"(?<![\w.])/\w", line)], result.output
+    assert ("Campo obrigatório não informado: Empresa ou entidade requerente › Razão social."
+            in result.output)
+    assert "Tipo de veículo. [fretamento#art9] — Relação de veículos (item 2)" in result.output
+    assert "Documento não apresentado: Cópia do comprovante de inscrição no CNPJ." in (
+        result.output)
+    # The JSON keeps the pointers: it is for programs.
+    as_json = json.loads(runner.invoke(
+        main, ["check", REQ, str(path), "--on", "2026-11-25", "--json"]).output)
+    assert "/requerente/razao_social" in {i["field"] for i in as_json["items"]}
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [("{\"a\": " + "9" * 5000 + "}", "JSON válido"), ('{"a": 1e999}', "número inválido")],
@@ -272,4 +300,7 @@ def test_read_of_an_incomplete_requerimento_exits_one(runner: CliRunner, tmp_pat
     assert runner.invoke(main, ["prefill", REQ, "-o", str(out)]).exit_code == 0
     result = runner.invoke(main, ["read", str(out)])
     assert result.exit_code == 1
-    assert "INCOMPLETO" in result.output and "/documentos/" in result.output
+    assert "INCOMPLETO" in result.output
+    report = result.output[result.output.index("INCOMPLETO"):]
+    assert "Não informado: Categoria do serviço." in report
+    assert "Razão social" in report and "/documentos/" not in report and "/requerente" not in report

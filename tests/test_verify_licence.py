@@ -1,7 +1,8 @@
 """``lavra verify`` states the status of the licence an act granted, beside the
 signature's validity: a real signed alvará verified in force, then after a cassação
-recorded with the pack's effects; an act that grants no licence shows nothing more.
-Every status is asked on a fixed date (``--on``), never today's."""
+recorded with the pack's effects; an act that grants no licence shows nothing more; an
+act the registry holds as a divergência says so in the public page's words. Every status
+is asked on a fixed date (``--on``), never today's."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from issuers import dev_issuer
-from test_licensing_state import cassacao
+from test_licensing_replay import before_the_guard, particular
+from test_licensing_state import alvara_fretamento, cassacao
 
 from lavra.checking.content import Content
 from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.issuing import Issuer
+from lavra_americana import pacote
 
 ALV = "alvara-fretamento"
 ON = date(2026, 11, 29)
@@ -49,8 +52,9 @@ def test_verify_states_the_licence_in_force_then_cassated(
 
     before = _verify(str(pdf), "--on", "2026-12-01")
     assert before.exit_code == 0, before.output
-    # The series and number as printed, the form id apart (issue 23, class 8).
-    assert f"Documento válido: {printed} (formulário {ALV})" in before.output
+    # The series and number as printed, never the form id (issue 23, class 8).
+    assert f"Documento válido: {printed}, assinado por" in before.output
+    assert ALV not in before.output and "Divergência" not in before.output
     assert "Situação da licença: em vigor." in before.output
     as_json = json.loads(_verify(str(pdf), "--on", "2026-12-01", "--json").output)
     assert as_json["printed"] == printed and as_json["series"] == alvara.record.series
@@ -65,11 +69,12 @@ def test_verify_states_the_licence_in_force_then_cassated(
             in after.output)
     by_code = _verify("--code", alvara.record.verification_code, "--on", "2026-12-15")
     assert by_code.exit_code == 0, by_code.output
-    assert by_code.output.startswith(f"{printed} (formulário {ALV}), emitido em")
+    assert by_code.output.startswith(f"{printed}, emitido em")
+    assert ALV not in by_code.output
     assert f"cassado em 10/12/2026 pelo {decision.printed}" in by_code.output
     code_json = json.loads(_verify("--code", alvara.record.verification_code,
                                    "--on", "2026-12-15", "--json").output)
-    assert code_json["licence"]["status"] == "cassated"
+    assert code_json["licence"]["status"] == "cassated" and code_json["divergences"] == []
 
     # The cassação grants no licence: nothing is said of one.
     no_licence = _verify("--code", decision.verification_code, "--on", "2026-12-15")
@@ -94,3 +99,44 @@ def test_verify_says_a_licence_past_its_last_day_expired(
     assert f"Situação da licença: vencido em {view.valid_until:%d/%m/%Y}." in result.output
     bad = _verify(str(pdf), "--on", "amanhã")
     assert bad.exit_code == 2 and "--on" in bad.output and "Traceback" not in bad.output
+
+
+def test_verify_states_the_divergencia_of_an_act_in_the_public_pages_words(
+    issuer: Issuer,
+) -> None:
+    """An ALV-PART recorded under the cassação's bar by a version of the pack before that
+    guard, then rebuilt with today's pack: ``lavra verify`` states the divergência as the
+    public verification page does (one wording: Registry.public_divergences), beside
+    the licence's status; the cassated alvará states its cassação and no divergência."""
+    registry = issuer.registry
+    registry.use_effects(before_the_guard())
+    try:
+        alvara = alvara_fretamento(registry, on=date(2026, 3, 2))
+        decision = cassacao(registry, alvara, on=date(2026, 4, 20))
+        divergent = particular(registry)
+    finally:
+        registry.use_effects(pacote().effects)
+    assert len(registry.rebuild_state(apply=True).divergences) == 1
+    stated = ("Este ato foi registrado em desacordo com o impedimento imposto pelo "
+              f"{decision.printed}, em vigor até 20/04/2027 (art. 22, parágrafo único, "
+              "da Lei nº 4.419/2006); consta como divergência no cadastro.")
+    assert registry.public_divergences(divergent.id) == (stated,)
+
+    result = _verify("--code", divergent.verification_code, "--on", "2026-12-15")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"{divergent.printed}, emitido em ")
+    assert lines[1:] == ["Situação da licença: em vigor.", f"Divergência: {stated}"]
+    by_number = _verify("--numero", divergent.formatted, "--serie", divergent.series,
+                        "--on", "2026-12-15")
+    assert by_number.output == result.output
+    as_json = json.loads(_verify("--code", divergent.verification_code, "--on",
+                                 "2026-12-15", "--json").output)
+    assert as_json["divergences"] == [stated]
+    assert as_json["series"] == "ALV-PART" and as_json["printed"] == divergent.printed
+
+    cassated = _verify("--code", alvara.verification_code, "--on", "2026-12-15")
+    assert cassated.exit_code == 0, cassated.output
+    assert (f"Situação da licença: cassado em 20/04/2026 pelo {decision.printed}."
+            in cassated.output)
+    assert "Divergência" not in cassated.output

@@ -96,6 +96,10 @@ class VerificationResult:
     #: The status of the licence the document granted, when it granted one and the
     #: status was asked for a date (the signature's validity does not depend on it).
     licence: LicenceSituation | None = None
+    #: The divergências the registry records for the act (issued against a rule added
+    #: after it), in the words of the public verification page
+    #: (:meth:`lavra.registry.store.Registry.public_divergences`).
+    divergences: tuple[str, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -123,6 +127,7 @@ class VerificationResult:
             "code": self.code,
             "problems": list(self.problems),
             "licence": self.licence.to_json() if self.licence else None,
+            "divergences": list(self.divergences),
         }
 
 
@@ -214,6 +219,8 @@ class Verifier:
             )
         licence = (licence_situation(self.registry, record.id, on)
                    if record is not None and registered and on is not None else None)
+        diverging = (self.registry.public_divergences(record.id)
+                     if record is not None and registered else ())
         return VerificationResult(
             intact=check.intact,
             trusted=check.trusted,
@@ -228,6 +235,7 @@ class Verifier:
             series=record.series if record else None,
             printed=record.printed if record else None,
             licence=licence,
+            divergences=diverging,
         )
 
     def close(self) -> None:

@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -15,6 +16,7 @@ import click
 
 from lavra.cli import i18n as cli_i18n
 from lavra.cli.files import check_writable, write_atomically
+from lavra.cli.reports import print_report
 from lavra.cli.support import (
     CERTIFICATE_OPTION,
     EXIT_INCOMPLETE,
@@ -29,10 +31,10 @@ from lavra.inputs.textnorm import clean_text
 from lavra.pack import PACK_ENV
 
 if TYPE_CHECKING:
-    from lavra.checking.report import Report
     from lavra.documents import Engine
     from lavra.issuing import Issuer
     from lavra.registry.store import Registry
+    from lavra.verifying import LicenceSituation
 
 cli_i18n.install()
 # The libraries' own log lines are English and technical: the commands report in pt-BR.
@@ -58,24 +60,6 @@ ON_OPTION = click.option(
     help="Data de referência (padrão: a data do próprio documento, ou a de hoje no "
     "horário de Brasília).",
 )
-
-
-def print_report(report: Report, as_json: bool) -> None:
-    from lavra.checking.report import STATUS_LABELS
-
-    if as_json:
-        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
-        return
-    state = "COMPLETO" if report.complete else "INCOMPLETO"
-    click.echo(f"Formulário {report.form} em {report.on:%d/%m/%Y}: {state}")
-    for item in report.items:
-        label = STATUS_LABELS[item.status].upper()
-        basis = f" [{'; '.join(item.basis)}]" if item.basis else ""
-        where = f" — {item.field}" if item.field else ""
-        click.echo(f"  {label:<14} {item.message}{basis}{where}")
-    pending = len(report.pending)
-    if pending:
-        click.echo(f"{pending} pendência(s).")
 
 
 def _choose_pack(choice: str | None) -> None:
@@ -160,8 +144,9 @@ def check_command(form: str, data: Path, on: str | None, as_json: bool) -> None:
 
     Sai com 0 quando completo, 1 quando incompleto, 2 para entrada inutilizável.
     """
-    report = _engine().check(form, read_data(data), _on(on))
-    print_report(report, as_json)
+    engine = _engine()
+    report = engine.check(form, read_data(data), _on(on))
+    print_report(report, as_json, engine.content)
     sys.exit(0 if report.complete else EXIT_INCOMPLETE)
 
 
@@ -233,7 +218,8 @@ def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) 
         ) from None
     from lavra.signing.pdfinspect import inspect_pdf
 
-    result = _engine().read(raw, form, _on(on))
+    engine = _engine()
+    result = engine.read(raw, form, _on(on))
     alerts = inspect_pdf(raw)
     if as_json:
         click.echo(
@@ -246,7 +232,7 @@ def read_command(filled: Path, form: str | None, on: str | None, as_json: bool) 
         )
     else:
         click.echo(json.dumps(result.data, ensure_ascii=False, indent=2))
-        print_report(result.report, False)
+        print_report(result.report, False, engine.content)
         _print_alerts(alerts)
     sys.exit(0 if result.report.complete else EXIT_INCOMPLETE)
 
@@ -348,7 +334,7 @@ def issue_command(
         )
     except IncompleteError as error:
         click.echo(error.message, err=True)
-        print_report(error.report, as_json)
+        print_report(error.report, as_json, issuer.engine.content)
         sys.exit(EXIT_INCOMPLETE)
     record = result.record
     try:
@@ -442,6 +428,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
         if record is None:
             raise LavraError(f"Código verificador {code} não encontrado no registro.")
         licence = licence_situation(issuer.registry, record.id, day)
+        diverging = issuer.registry.public_divergences(record.id)
         payload = {
             "registered": True,
             "number": record.formatted,
@@ -453,18 +440,18 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
             "cancelled": record.cancelled,
             "cancel_reason": record.cancel_reason,
             "licence": licence.to_json() if licence else None,
+            "divergences": list(diverging),
         }
         if as_json:
             click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         else:
             state = f"CANCELADO ({record.cancel_reason})" if record.cancelled else "válido"
             click.echo(
-                f"{record.printed} (formulário {record.form}), emitido em "
+                f"{record.printed}, emitido em "
                 f"{record.issued_at_local:%d/%m/%Y %H:%M}, assinado por "
                 f"{signer_label(record.signer_subject)}: {state}."
             )
-            if licence is not None:
-                click.echo(f"Situação da licença: {licence.text}.")
+            _print_state(licence, diverging)
         sys.exit(0 if not record.cancelled else EXIT_INCOMPLETE)
     if file is None:
         raise LavraError("Informe o arquivo PDF ou --code CÓDIGO.")
@@ -488,19 +475,25 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
         click.echo(json.dumps({**result.to_json(), "alertas": list(alerts)},
                               ensure_ascii=False, indent=2))
     elif result.valid:
-        click.echo(
-            f"Documento válido: {result.printed} (formulário {result.form}), "
-            f"assinado por {result.signer}."
-        )
+        click.echo(f"Documento válido: {result.printed}, assinado por {result.signer}.")
     else:
         click.echo("Documento NÃO confere:")
         for problem in result.problems:
             click.echo(f"  - {problem}")
     if not as_json:
-        if result.licence is not None:
-            click.echo(f"Situação da licença: {result.licence.text}.")
+        _print_state(result.licence, result.divergences)
         _print_alerts(alerts)
     sys.exit(0 if result.valid else EXIT_INCOMPLETE)
+
+
+def _print_state(licence: LicenceSituation | None, divergences: Sequence[str]) -> None:
+    """The licence's status and the act's divergências, in the words of the public
+    verification page (:func:`lavra.verifying.licence_situation`,
+    :meth:`lavra.registry.store.Registry.public_divergences`)."""
+    if licence is not None:
+        click.echo(f"Situação da licença: {licence.text}.")
+    for divergence in divergences:
+        click.echo(f"Divergência: {divergence}")
 
 
 def _print_alerts(alerts: tuple[str, ...]) -> None:

@@ -1,0 +1,72 @@
+"""The completeness report as the command line prints it (``lavra check``, ``read``,
+``issue`` when refused): one line per requirement, its status, the message, the legal
+basis and, where the message does not name it already, the field by the label its form
+gives it («Relação de veículos (item 2) › Tipo de veículo»), never a JSON pointer."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import click
+
+from lavra.inputs import pointers
+
+if TYPE_CHECKING:
+    from lavra.checking.content import Content
+    from lavra.checking.report import Report
+
+__all__ = ["print_report"]
+
+
+def print_report(report: Report, as_json: bool, content: Content | None = None) -> None:
+    """``report`` in pt-BR lines (or its JSON, pointers kept: that is for programs);
+    ``content`` names the fields (without it, a line names no field)."""
+    from lavra.checking.report import STATUS_LABELS
+
+    if as_json:
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        return
+    label = _labeller(content, report.form)
+    state = "COMPLETO" if report.complete else "INCOMPLETO"
+    click.echo(f"Formulário {report.form} em {report.on:%d/%m/%Y}: {state}")
+    for item in report.items:
+        status = STATUS_LABELS[item.status].upper()
+        basis = f" [{'; '.join(item.basis)}]" if item.basis else ""
+        name = _named(label(item.field), item.field, item.message) if item.field else ""
+        where = f" — {name}" if name else ""
+        click.echo(f"  {status:<14} {item.message}{basis}{where}")
+    pending = len(report.pending)
+    if pending:
+        click.echo(f"{pending} pendência(s).")
+
+
+def _named(label: str, pointer: str, message: str) -> str:
+    """The field's label where the message does not name the field already: a message
+    naming its title («Atendido: CNPJ.») needs no more, unless the field sits in a
+    list, whose item only its parents tell («Relação de veículos (item 2)»)."""
+    said = message.lower()
+    if not label or label.lower() in said:
+        return ""
+    parents, _, leaf = label.rpartition(" › ")
+    if leaf.lower() not in said:
+        return label
+    in_list = any(pointers.is_index(t) for t in pointers.split(pointer))
+    return parents if in_list else ""
+
+
+def _labeller(content: Content | None, form_id: str) -> Callable[[str], str]:
+    """The field at a pointer of the form's data as its page names it; "" when the form
+    is not at hand."""
+    if content is None or form_id not in content.forms:
+        return lambda _pointer: ""
+    from lavra.inputs.schemas.validation import field_label
+
+    registry, schema_id = content.registry, content.forms[form_id].schema_id
+
+    def label(pointer: str) -> str:
+        path = [int(t) if pointers.is_index(t) else t for t in pointers.split(pointer)]
+        return field_label(registry, schema_id, path) if path else ""
+
+    return label
