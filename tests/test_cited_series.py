@@ -17,7 +17,7 @@ from formcases import example, pdf_text
 from lavra.checking.computations import PriorRecord
 from lavra.checking.content import Content
 from lavra.documents import Engine
-from lavra.textutil import format_act_number
+from lavra.textutil import act_titles, format_act_number, format_cited_act
 from lavra_americana.comum.infractions import PriorInfraction
 
 
@@ -41,6 +41,20 @@ def engine(pack_dir: Path) -> Engine:
 )
 def test_format_act_number(typed: str, printed: str) -> None:
     assert format_act_number(typed) == printed
+
+
+def test_a_cited_act_prints_its_own_label(pack_dir: Path) -> None:
+    """Issue 23: one function cites an act by its own label (the title of the form that
+    issues its series) + "nº" + series/number; a number of no known series takes the
+    label the data give, never a label of another act ("Decisão do Secretário REV-ESC")."""
+    titles = act_titles(pack_dir)
+    assert format_cited_act("rev-esc 1/26", titles, "Decisão do Secretário") == (
+        "Decisão de Revogação do Alvará para Transporte Escolar REV-ESC nº 0001/2026")
+    assert format_cited_act("AIF-FRET nº 0012/2026", titles) == (
+        "Auto de Infração e Imposição de Multa AIF-FRET nº 0012/2026")
+    assert format_cited_act("4.321/2026", titles, "Auto de infração") == (
+        "Auto de infração nº 4.321/2026")
+    assert format_cited_act("nº 7/2026", titles) == "nº 7/2026"
 
 
 def test_the_registry_prints_its_series() -> None:

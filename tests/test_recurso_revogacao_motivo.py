@@ -195,6 +195,10 @@ def test_the_secretary_reconsiders_and_the_30_days_are_stated(
     assert wrong["ato_recorrido.data_ciencia"].status is Status.INVALID
 
     decided = filed + timedelta(days=3)
+    within = next(i for i in prepared(engine, issuer, SEC, appeal(
+        engine, SEC, RECONSIDERED, rev, known, filed, decided, "provido"), decided).items
+        if i.requirement == "recurso.prazo_reconsideracao")
+    assert within.status is Status.MET and "dentro do prazo" in within.message
     issuer.clock = lambda: at_moment(decided, 11)
     done = issuer.issue(SEC, appeal(engine, SEC, RECONSIDERED, rev, known, filed, decided,
                                     "provido"))
@@ -210,3 +214,35 @@ def test_the_secretary_reconsiders_and_the_30_days_are_stated(
     mayor = appeal(engine, GP, SUPERIOR, rev, known, filed, decided, "provido")
     assert "já não está em vigor" in pending(
         prepared(engine, issuer, GP, mayor, decided))["ato_recorrido.registro"].message
+
+
+def test_a_late_reconsideration_is_signed_stating_the_five_days(
+    engine: Engine, issuer: Issuer
+) -> None:
+    """Art. 56, § 1º: the Secretário's 5 days bind the administration; a decision after
+    them is issued (not refused) and says so. The appealed act prints its own label
+    (the REV-ESC's form title) + "nº" + series/number, and the table's labels do not
+    wrap."""
+    alv, rev, known = revoked(engine, issuer)
+    filed = known + timedelta(days=2)
+    decided = filed + timedelta(days=12)
+    issuer.clock = lambda: at_moment(decided, 11)
+    done = issuer.issue(SEC, appeal(engine, SEC, RECONSIDERED, rev, known, filed, decided,
+                                    "nao_provido"))
+    text = poppler(done.pdf)
+    number = rev.split(" nº ")[1]
+    for words in (
+        f"Ato recorrido Decisão de Revogação do Alvará para Transporte Escolar REV-ESC nº "
+        f"{number}",
+        f"depois do prazo: o prazo de 5 (cinco) dias para reconsiderar, contado do "
+        f"protocolo do recurso em {filed:%d/%m/%Y}",
+        "(art. 56, § 1º, da Lei nº 9.784/1999, contado na forma do art. 66 da Lei nº "
+        "9.784/1999)",
+        "não invalida a reconsideração nem o encaminhamento do recurso ao Prefeito",
+    ):
+        assert words in text, words
+    assert "Decisão do Secretário REV-ESC" not in text
+    assert status(issuer, alv, decided).startswith("revogado")
+    lines = subprocess.run(["pdftotext", "-layout", "-", "-"], input=done.pdf,
+                           capture_output=True, check=True, timeout=60).stdout.decode()
+    assert any("Ciência do ato" in line for line in lines.splitlines()), lines

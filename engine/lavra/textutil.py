@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 from babel.dates import format_date as _babel_date
 
 __all__ = [
+    "act_titles",
     "format_act_number",
+    "format_cited_act",
     "format_date",
     "format_datetime",
     "format_number_sign",
@@ -97,3 +101,47 @@ def format_act_number(value: Any) -> str:
     if found["series"] is None:
         return f"nº {number}/{year}"
     return f"{found['series'].upper()} nº {int(number):04d}/{year}"
+
+
+def act_series(value: Any) -> str | None:
+    """The series of an act's number as typed (``"rev-esc 1/26"`` → ``"REV-ESC"``), or
+    None when it has none."""
+    found = _ACT_NUMBER.match(" ".join(str(value).split()))
+    if found is None or found["series"] is None:
+        return None
+    if _LEADING_SIGNS.fullmatch(found["series"] + " "):
+        return None
+    return found["series"].upper()
+
+
+def format_cited_act(value: Any, titles: Mapping[str, str], label: str | None = None) -> str:
+    """An earlier act cited by its own label, ``"nº"`` and series/number: ``"Decisão de
+    Revogação do Alvará REV-X nº 0001/2026"``.
+
+    The label is the title of the form that issues the series (``titles``: series →
+    title, :func:`act_titles`); a number of no known series takes ``label`` (what the
+    data say the act is: ``"Auto de infração"`` + ``"nº 7/2026"``), or none."""
+    printed = format_act_number(value)
+    series = act_series(value)
+    named = (titles.get(series) if series is not None else None) or label
+    return f"{named} {printed}" if named else printed
+
+
+def act_titles(root: Path) -> dict[str, str]:
+    """Series → the title of the form that issues it, from a pack's
+    ``forms/*/formulario.json`` (a file that cannot be read is skipped: the content
+    check reports it)."""
+    import json
+
+    titles: dict[str, str] = {}
+    for meta in sorted((root / "forms").glob("*/formulario.json")):
+        try:
+            form = json.loads(meta.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(form, dict):
+            continue
+        series, title = form.get("serie"), form.get("titulo")
+        if isinstance(series, str) and isinstance(title, str) and series and title:
+            titles[series.upper()] = title
+    return titles

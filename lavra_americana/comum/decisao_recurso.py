@@ -498,8 +498,9 @@ def decisao_recurso(request: ComputeInput) -> Computed:
     if hypothesis in federal.APPEALS:
         basis.extend((*federal.APPEALS, federal.DECIDED_IN, federal.DECIDES))
         decided_in = federal.deadline_item(laws, filed, on, hypothesis)
-        if decided_in is not None:
-            items.append(decided_in)
+        reconsidered, values["prazo_reconsideracao"] = federal.reconsideration_period(
+            laws, filed, on, hypothesis, context.calendar)
+        items.extend(i for i in (decided_in, reconsidered) if i is not None)
     values["fundamento"] = in_legal_order([*basis, *fixed], laws)
     if hypothesis in federal.APPEALS:  # the revogação's article, then the federal appeal
         values["fundamento"] = [f"{ESC}#art3", *values["fundamento"]]

@@ -42,23 +42,54 @@ Readings chosen where the municipal law is silent:
   and, past 30, that the delay needs its justification in the reasoning — and never
   refuses a late decision. For the Prefeito the receipt of the forwarded autos is
   unknown to the registry; the count from the filing is then the longest it can be.
+- *The Secretário's 5 days to reconsider* (art. 56, § 1º: "se não a reconsiderar no
+  prazo de cinco dias, o encaminhará à autoridade superior"). Counted from the filing
+  (the appeal is filed with the Secretaria of the Secretário who decided: its receipt
+  is the protocol), by art. 66 (first day excluded, last included, a last day without
+  expediente moved to the next business day). Reading chosen: lavra *states* the
+  period, never refuses a late reconsideration. The five days are the
+  administration's, like the thirty of art. 59, § 1º ("prazo impróprio"): the law
+  attaches no loss of competence to their lapse, and the Administração may at any
+  time annul or revoke its own act (art. 53; Súmula 473 do STF), so a reconsideration
+  after the fifth day is valid. Refusing it would send the party to the Prefeito, with
+  more delay, only because the administration was late, against the appellant and the
+  efficiency art. 2º requires; a procurador signs the late act that says so. The
+  report states the days in every decision of the Secretário; past the fifth day the
+  decision itself states the delay and that it neither voids the reconsideration nor
+  the forwarding (:func:`reconsideration_period`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, timedelta
 
 from lavra.checking.computations import ComputeInput, clean_text, licensing
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
+from lavra.law.calendar import BusinessCalendar
 from lavra.law.model import Law
 from lavra.registry.state import parse_printed
+from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, invalid
 
-__all__ = ["APPEALS", "DECIDED_IN", "IMPLEMENTED", "LABELS", "RECONSIDERED", "SUBTITLES",
-           "SUPERIOR", "SUPERIOR_WORDS", "WORDS", "deadline_item", "kind_items", "next_remedy"]
+__all__ = [
+    "APPEALS",
+    "DECIDED_IN",
+    "IMPLEMENTED",
+    "LABELS",
+    "RECONSIDERED",
+    "RECONSIDER_DAYS",
+    "SUBTITLES",
+    "SUPERIOR",
+    "SUPERIOR_WORDS",
+    "WORDS",
+    "deadline_item",
+    "kind_items",
+    "next_remedy",
+    "reconsideration_period",
+]
 
 LEI = "lei-9784-1999"
 RECONSIDERED = f"{LEI}#art56_par1"
@@ -69,6 +100,8 @@ DEADLINE = f"{LEI}#art59"
 DECIDED_IN = f"{LEI}#art59_par1"
 DECIDES = f"{LEI}#art64"
 APPEALS = (RECONSIDERED, SUPERIOR)
+RECONSIDER_DAYS = 5
+"""Art. 56, § 1º: the days the Secretário has to reconsider (module doc)."""
 
 IMPLEMENTED: tuple[str, ...] = (DECIDED_IN, DECIDES)
 """Citations this module applies (coverage): the period to decide (art. 59, § 1º) and
@@ -216,3 +249,30 @@ def next_remedy(hypothesis: str, result: str | None, laws: Mapping[str, Law]) ->
         f"Municipal, autoridade superior, que o decidirá ({short(laws, RECONSIDERED)}; "
         f"{short(laws, DECIDED_IN)}); o recorrente não precisa interpor novo recurso."
     )
+
+
+def reconsideration_period(
+    laws: Mapping[str, Law], filed: date | None, on: date, hypothesis: str,
+    calendar: BusinessCalendar,
+) -> tuple[Item | None, str | None]:
+    """Art. 56, § 1º: the Secretário's 5 days to reconsider, counted from the filing
+    (module doc): the report's item, and the sentence the decision prints when the
+    reconsideration came after the fifth day (None within it)."""
+    if hypothesis != RECONSIDERED or filed is None or on < filed:
+        return None, None
+    last = calendar.next_business_day(filed + timedelta(days=RECONSIDER_DAYS))
+    cited = short(laws, RECONSIDERED)
+    counted = (f"o prazo de 5 (cinco) dias para reconsiderar, contado do protocolo do "
+               f"recurso em {format_date(filed)}, encerrou-se em {format_date(last)} "
+               f"({cited}, contado na forma do art. 66 da Lei nº 9.784/1999)")
+    if on <= last:
+        return Item("recurso.prazo_reconsideracao", Status.MET, "/decisao/data",
+                    f"Decisão de {format_date(on)} dentro do prazo: "
+                    + counted.replace("encerrou-se", "encerra-se") + ".",
+                    (RECONSIDERED,)), None
+    printed = (f"A decisão é proferida em {format_date(on)}, depois do prazo: {counted}. "
+               "O prazo é da Administração e seu excesso não invalida a reconsideração "
+               "nem o encaminhamento do recurso ao Prefeito Municipal, nem prejudica o "
+               "recorrente.")
+    return Item("recurso.prazo_reconsideracao", Status.MET, "/decisao/data", printed,
+                (RECONSIDERED,)), printed

@@ -25,6 +25,7 @@ from lavra.law.model import Law, load_laws, resolve
 from lavra.render.isolation import start_clock
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
 from lavra.render.templating import StaffSandbox, make_environment, render_template
+from lavra.textutil import act_titles as read_act_titles
 
 __all__ = ["DocumentRenderer", "RenderJob", "Rendering", "render_job", "warm"]
 
@@ -70,8 +71,14 @@ class DocumentRenderer:
             [self.root / "forms", self.root / "forms" / "_modelos"],
             cite=self._cite,
             cite_text=self._cite_text,
+            act_titles=self.act_titles,
             draft=draft,
         )
+
+    @cached_property
+    def act_titles(self) -> dict[str, str]:
+        """Series → the title of the form issuing it (the ``ato`` filter's labels)."""
+        return read_act_titles(self.root)
 
     @cached_property
     def draft_env(self) -> StaffSandbox:

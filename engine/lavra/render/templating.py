@@ -45,6 +45,7 @@ from num2words import num2words
 
 from lavra.errors import InputError, LavraError, RenderError
 from lavra.inputs.formats import mask_cep, mask_cnpj, mask_cpf, mask_placa
+from lavra.render.actfilter import cited_act_filter
 from lavra.render.isolation import TaskTimeout
 from lavra.textutil import format_act_number, format_date, without_sign
 
@@ -516,6 +517,7 @@ def make_environment(
     *,
     cite: Callable[[str], str] | None = None,
     cite_text: Callable[[str], str] | None = None,
+    act_titles: Mapping[str, str] | None = None,
     draft: bool = False,
 ) -> StaffSandbox:
     """A sandboxed, always-autoescaping environment with the pt-BR filters."""
@@ -535,6 +537,7 @@ def make_environment(
     helpers["numeral"] = numeral
     helpers["citacao"] = _citation("citacao", cite, draft)
     helpers["citacao_texto"] = _citation("citacao_texto", cite_text, draft)
+    helpers["ato"] = cited_act_filter(act_titles or {}, DRAFT_BLANK if draft else None)
     env.filters.update(helpers)
     env.globals.update(helpers)
     env.globals["minuta"] = draft
