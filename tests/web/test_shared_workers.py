@@ -148,7 +148,7 @@ def test_filings_counted_on_one_worker_block_on_the_other(
 
     context, _, other = workers
     for _ in range(5):
-        context.filing_throttle.record("65563842000105", "10.1.1.1")
+        assert context.filing_throttle.take("65563842000105", "10.1.1.1").wait == 0
     before = _count(context)
     refused = _file(other, [], documento=CNPJ)
     assert refused.status_code == 422 and "Muitos protocolos seguidos" in refused.text
@@ -156,7 +156,8 @@ def test_filings_counted_on_one_worker_block_on_the_other(
 
 
 def _windows(url: str) -> None:
-    """Two workers' windows over one database: one count, forgetting what left it."""
+    """Two workers' windows over one database: one count, forgetting what left it; a
+    refused place records nothing, and a place given back frees it."""
     registries = [open_registry(url) for _ in range(2)]
     try:
         now = [NOW]
@@ -164,25 +165,67 @@ def _windows(url: str) -> None:
                                     Window(limit=2, seconds=60), Window(limit=5, seconds=60),
                                     clock=lambda: now[0]) for r in registries]
         for index in range(2):
-            assert throttles[index].wait_seconds("01753935911", "10.0.0.1") == 0
-            throttles[index].record("01753935911", "10.0.0.1")
+            assert throttles[index].take("01753935911", "10.0.0.1").wait == 0
             now[0] += 10
-        assert throttles[0].wait_seconds("01753935911", "10.0.0.1") == 40  # leaves at 60
-        assert throttles[1].wait_seconds("01753935911", "10.0.0.1") == 40
-        assert throttles[1].wait_seconds("65563842000105", "10.0.0.2") == 0
+        assert throttles[0].take("01753935911", "10.0.0.1").wait == 40  # leaves at 60
+        assert throttles[1].take("01753935911", "10.0.0.1").wait == 40
+        events = SharedEvents(registries[0].engine, "protocolar")
+        assert events.since("doc:01753935911", 0) == [NOW, NOW + 10]  # refusals not kept
+        given_back = throttles[1].take("65563842000105", "10.0.0.2")
+        assert given_back.wait == 0 and len(given_back.ids) == 2
+        throttles[0].release(given_back)  # the filing was refused: its place is free
+        assert events.since("doc:65563842000105", 0) == []
+        assert events.since("ip:10.0.0.2", 0) == []
         login = SharedAttempts(registries[0].engine, "entrar")
         login.add(["conta:ana"], NOW, forget_before=0)
         now[0] += 40
-        assert throttles[0].wait_seconds("01753935911", "10.0.0.1") == 0
+        assert throttles[0].take("01753935911", "10.0.0.1").wait == 0
         now[0] += 20
-        throttles[1].record("65563842000105", "10.0.0.2")  # forgets the window's past
-        events = SharedEvents(registries[0].engine, "protocolar")
-        assert events.since("doc:01753935911", 0) == []
+        assert throttles[1].take("65563842000105", "10.0.0.2").wait == 0  # forgets the past
+        assert events.since("doc:01753935911", 0) == [NOW + 60]
         assert events.since("doc:65563842000105", 0) == [now[0]]
         assert login.get(["conta:ana"]) == {"conta:ana": (1, NOW)}  # another scope's
     finally:
         for registry in registries:
             registry.close()
+
+
+def _race(url: str) -> None:
+    """Eight workers (threads, each over its own connection pool) ask at the same
+    instant for a place in a window of 3: exactly 3 pass, 5 wait, 3 events kept."""
+    registries = [open_registry(url) for _ in range(4)]
+    try:
+        throttles = [WindowThrottle(lambda r=r: SharedEvents(r.engine, "corrida"),
+                                    Window(limit=3, seconds=60), Window(limit=100, seconds=60),
+                                    clock=lambda: NOW) for r in registries]
+        start = threading.Barrier(8)
+        waits: list[int] = []
+
+        def file(index: int) -> None:
+            start.wait()
+            waits.append(throttles[index % 4].take("01753935911", f"10.0.{index}.1").wait)
+
+        threads = [threading.Thread(target=file, args=(i,)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(waits) == [0, 0, 0, 60, 60, 60, 60, 60]
+        events = SharedEvents(registries[0].engine, "corrida")
+        assert events.since("doc:01753935911", 0) == [NOW, NOW, NOW]
+    finally:
+        for registry in registries:
+            registry.close()
+
+
+def test_filing_window_race_on_sqlite(tmp_path: Path) -> None:
+    from lavra.registry.database import database_url
+
+    _race(database_url(tmp_path))
+
+
+def test_filing_window_race_on_postgresql(postgres_url: str) -> None:
+    _race(postgres_url)
 
 
 def test_filing_windows_shared_on_sqlite(tmp_path: Path) -> None:

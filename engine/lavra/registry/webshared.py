@@ -10,7 +10,9 @@ the same runs.
   (``INSERT … ON CONFLICT DO UPDATE SET failures = failures + 1``, on SQLite and
   PostgreSQL alike): two workers counting at once both count.
 - :class:`SharedEvents` keeps the time of each event by key (one row per event), for a
-  sliding window: how many in the last hour, and when the oldest of them leaves it.
+  sliding window: how many in the last hour, and when the oldest of them leaves it. A
+  place in the window is taken atomically (count and insert under one lock): with a
+  limit of N, N workers pass and the next waits, however close they come.
 - :class:`SharedJobs` holds each web run's state (token → run id, state, message,
   who started it, when, progress). A run is *live* while its worker beats
   (``heartbeat_at`` younger than :data:`STALE_AFTER`): a worker killed mid-run leaves
@@ -20,6 +22,7 @@ the same runs.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -39,12 +42,14 @@ from sqlalchemy import (
     delete,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 
+from lavra.registry.database import WRITE_OPTION
 from lavra.registry.tables import NAMING_CONVENTION, UTCDateTime
 
 __all__ = ["STALE_AFTER", "JobRow", "SharedAttempts", "SharedEvents", "SharedJobs",
@@ -155,16 +160,53 @@ class SharedEvents:
                 select(table.c.at).where(table.c.key == self._key(key), table.c.at > after)
                 .order_by(table.c.at)).scalars()]
 
-    def add(self, keys: Sequence[str], now: float, forget_before: float) -> None:
-        """One event for each key, at ``now``; the scope's events before
-        ``forget_before`` go."""
+    def take(self, windows: Sequence[tuple[str, int, float]], now: float,
+             forget_before: float) -> tuple[float, tuple[int, ...]]:
+        """One event at ``now`` for each ``(key, limit, seconds)`` when every key has
+        fewer than ``limit`` events in the ``seconds`` before ``now``: ``(0, ids)``;
+        else nothing is recorded: ``(seconds until the first key frees a place, ())``.
+
+        Decided atomically among every worker: the count and the insert run in one
+        transaction that first takes the keys' lock (``BEGIN IMMEDIATE`` on SQLite, a
+        transaction advisory lock per key on PostgreSQL, in key order), so two workers
+        at the same instant cannot both take the last place. The scope's events before
+        ``forget_before`` go in the same transaction."""
         table = events_table
-        with self.engine.begin() as connection:
-            connection.execute(insert(table), [{"key": self._key(k), "at": now}
-                                               for k in keys])
+        keys = sorted({self._key(key) for key, _, _ in windows})
+        writer = self.engine.execution_options(**{WRITE_OPTION: True})
+        with writer.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                for key in keys:
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:lock)"),
+                                       {"lock": _lock_of(key)})
+            wait = 0.0
+            for key, limit, seconds in windows:
+                recent = connection.execute(
+                    select(table.c.at).where(table.c.key == self._key(key),
+                                             table.c.at > now - seconds)
+                    .order_by(table.c.at.desc()).limit(limit)).scalars().all()
+                if len(recent) >= limit:
+                    wait = max(wait, float(recent[-1]) + seconds - now)
             connection.execute(delete(table).where(
                 table.c.at < forget_before, table.c.key >= f"{self.scope}:",
                 table.c.key < f"{self.scope};"))
+            if wait > 0:
+                return wait, ()
+            ids = connection.execute(insert(table).returning(table.c.id),
+                                     [{"key": key, "at": now} for key in keys]).scalars()
+            return 0.0, tuple(int(ident) for ident in ids)
+
+    def remove(self, ids: Sequence[int]) -> None:
+        """Forget the events ``take`` recorded (the filing they counted was refused)."""
+        if ids:
+            with self.engine.begin() as connection:
+                connection.execute(delete(events_table).where(events_table.c.id.in_(ids)))
+
+
+def _lock_of(key: str) -> int:
+    """The PostgreSQL advisory lock of a key: a signed 64-bit number from its hash."""
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big",
+                          signed=True)
 
 
 @dataclass(frozen=True)

@@ -93,13 +93,14 @@ async def file_appeal(request: Request) -> Response:
         return refuse(" ".join(errors.values()) + " Nada foi protocolado.")
     address = request.client.host if request.client else "desconhecido"
     doc = found.filed.cpf_cnpj
-    wait = ctx.filing_throttle.wait_seconds(doc, address)
-    if wait:
-        return refuse(f"Muitos protocolos seguidos deste requerente ou desta rede. Aguarde "
-                      f"{wait} segundos e envie de novo.")
     build = ctx.engine.content.pack.appeals[query.citation]
     form_id, data = build(query)
     desk = FilingDesk(ctx.require_issuer())
+    # the place is taken now (atomically) and given back if the filing is refused
+    slot = await run_in_threadpool(ctx.filing_throttle.take, doc, address)
+    if slot.wait:
+        return refuse(f"Muitos protocolos seguidos deste requerente ou desta rede. Aguarde "
+                      f"{slot.wait} segundos e envie de novo.")
 
     def file() -> Any:
         with ctx.render_lock:
@@ -111,7 +112,9 @@ async def file_appeal(request: Request) -> Response:
 
     try:
         filed, _ = await run_in_threadpool(file)
-    except InputError as error:
+    except BaseException as error:
+        await run_in_threadpool(ctx.filing_throttle.release, slot)
+        if not isinstance(error, InputError):
+            raise
         return refuse(error_message(error) + " Nada foi protocolado.")
-    ctx.filing_throttle.record(doc, address)
     return redirect(f"/protocolo/{filed.receipt.verification_code}")

@@ -176,11 +176,13 @@ async def confirm(request: Request, form_id: str) -> Response:
         errors["anexos"] = error_message(error)
         attachments = []
     address = request.client.host if request.client else "desconhecido"
-    if not errors:
-        wait = ctx.filing_throttle.wait_seconds(unmask(doc), address)
-        if wait:
+    slot = None
+    if not errors:  # the place is taken now (atomically) and given back if refused below
+        slot = await run_in_threadpool(  # masked or not, one count
+            ctx.filing_throttle.take, unmask(doc), address)
+        if slot.wait:
             errors["anexos"] = (f"Muitos protocolos seguidos deste requerente ou desta rede. "
-                                f"Aguarde {wait} segundos e envie de novo.")
+                                f"Aguarde {slot.wait} segundos e envie de novo.")
     if errors:
         return await run_in_threadpool(_filing_page, request, form, data, values, errors, 422,
                                        token)
@@ -193,15 +195,18 @@ async def confirm(request: Request, form_id: str) -> Response:
                              limits={"max_attachment_bytes": ctx.settings.max_attachment_bytes,
                                      "max_total_bytes": ctx.settings.max_filing_bytes})
 
+    assert slot is not None
     try:
         filed, _ = await run_in_threadpool(file)
-    except InputError as error:
+    except BaseException as error:
+        await run_in_threadpool(ctx.filing_throttle.release, slot)
+        if not isinstance(error, InputError):
+            raise
         field = (error.field or "").lstrip("/")
         key = _FILE_PREFIX + (error.field or "") if error.field in items else (
             field if field in ("licenca", "nome", "documento") else "anexos")
         return await run_in_threadpool(_filing_page, request, form, data, values,
                                        {key: error_message(error)}, 422, token)
-    ctx.filing_throttle.record(unmask(doc), address)  # masked or not, one count
     return redirect(f"/protocolo/{filed.receipt.verification_code}")
 
 

@@ -145,9 +145,19 @@ FILING_PER_ADDRESS = Window(limit=30)
 class EventStore(Protocol):
     """Where events are kept: their times by key (see SharedEvents)."""
 
-    def since(self, key: str, after: float) -> list[float]: ...
+    def take(self, windows: Sequence[tuple[str, int, float]], now: float,
+             forget_before: float) -> tuple[float, tuple[int, ...]]: ...
 
-    def add(self, keys: Sequence[str], now: float, forget_before: float) -> None: ...
+    def remove(self, ids: Sequence[int]) -> None: ...
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A place taken in the windows (``wait`` 0, the events' ``ids``), or refused
+    (``wait``: seconds until a place frees, nothing recorded)."""
+
+    wait: int
+    ids: tuple[int, ...] = ()
 
 
 class WindowThrottle:
@@ -155,7 +165,11 @@ class WindowThrottle:
     when they leave it: past ``limit`` in the window, the next waits until the oldest
     falls out. Counted in ``store`` (the registry's
     :class:`lavra.registry.webshared.SharedEvents`, opened when first needed), on the
-    wall clock, so that every worker over the registry counts as one."""
+    wall clock, so that every worker over the registry counts as one.
+
+    :meth:`take` decides and records in one step (the store's lock), so two workers
+    cannot both take the last place; a filing refused after it gives its place back
+    (:meth:`release`)."""
 
     def __init__(self, store: Callable[[], EventStore],
                  per_holder: Window = FILING_PER_HOLDER,
@@ -176,18 +190,15 @@ class WindowThrottle:
         return ((f"doc:{holder}", self._policies[0]),
                 (f"ip:{address_key(address)}", self._policies[1]))
 
-    def wait_seconds(self, holder: str, address: str) -> int:
-        """Seconds until another event is allowed (0: allowed now)."""
-        now = self._clock()
-        wait = 0.0
-        for key, window in self._keys(holder, address):
-            recent = self.store.since(key, now - window.seconds)
-            if len(recent) >= window.limit:
-                wait = max(wait, recent[-window.limit] + window.seconds - now)
-        return int(wait + 0.999) if wait > 0 else 0
-
-    def record(self, holder: str, address: str) -> None:
+    def take(self, holder: str, address: str) -> Slot:
+        """A place for one more event of the holder from the address, or how long to wait."""
         now = self._clock()
         longest = max(window.seconds for window in self._policies)
-        self.store.add([key for key, _ in self._keys(holder, address)], now,
-                       forget_before=now - longest)
+        wait, ids = self.store.take(
+            [(key, window.limit, window.seconds) for key, window in self._keys(holder, address)],
+            now, forget_before=now - longest)
+        return Slot(int(wait + 0.999) if wait > 0 else 0, ids)
+
+    def release(self, slot: Slot) -> None:
+        """Give back a place taken for an event that did not happen."""
+        self.store.remove(slot.ids)
