@@ -2,7 +2,7 @@
 word: «JOSE» finds «José», «Silv» finds «Silva», «silva jose» finds «José da Silva».
 
 Each name a CPF/CNPJ was registered under (``party_names.name``) is kept folded beside
-it (``party_names.search_name``: no accents, case folded, one space between words),
+it (``party_names.search_name``: no accents, case folded, punctuation as spaces),
 computed by the writer (the column's default, :func:`folded_default`) and, for the
 rows written before, by the migration ``0019``. The folded name is indexed:
 
@@ -22,6 +22,7 @@ Alembic's comparison).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -37,13 +38,15 @@ __all__ = ["FTS_TABLE", "TRIGRAM_INDEX", "NameMatch", "fold_name", "folded_defau
 FTS_TABLE = "party_names_fts"
 TRIGRAM_INDEX = "ix_party_names_search_name_trgm"
 _MIN_TERM = 3  # a trigram index finds nothing shorter
+_PUNCTUATION = re.compile(r"[\W_]+")
 
 
 def fold_name(text: str) -> str:
-    """``text`` as it is searched: no accents, case folded, one space between words."""
+    """``text`` as it is searched: no accents, case folded, punctuation as a space
+    («Ltda.», «D'Ávila», «Silva,»), one space between words."""
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return " ".join(plain.casefold().split())
+    return " ".join(_PUNCTUATION.sub(" ", plain.casefold()).split())
 
 
 def folded_default(context: Any) -> str:
