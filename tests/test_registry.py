@@ -21,6 +21,7 @@ from sqlalchemy import MetaData, create_engine, inspect
 
 from lavra.errors import ConfigError, InputError, LavraError, RenderError
 from lavra.registry.database import alembic_config, database_url
+from lavra.registry.name_index import include_object
 from lavra.registry.records import Built, IssuedRecord, Status, search_keys
 from lavra.registry.store import Registry, open_registry
 from lavra.registry.tables import metadata
@@ -395,11 +396,13 @@ def test_migration_on_an_empty_file_is_at_head_with_no_pending_diff(tmp_path: Pa
     url = database_url(tmp_path)
     raw = create_engine(url)
     with raw.connect() as connection:  # an empty file differs from the models
-        assert compare_metadata(MigrationContext.configure(connection), metadata) != []
+        assert compare_metadata(MigrationContext.configure(
+            connection, opts={"include_object": include_object}), metadata) != []
 
     open_registry(url).close()
     with raw.connect() as connection:
-        context = MigrationContext.configure(connection)
+        context = MigrationContext.configure(
+            connection, opts={"include_object": include_object})
         script = ScriptDirectory.from_config(alembic_config(connection))
         heads = set(script.get_heads())
         assert len(heads) == 1  # one line of migrations, no branch left unmerged
@@ -451,5 +454,6 @@ def test_postgresql_numbers_are_gapless_across_processes(postgres_url: str) -> N
         assert registry.get("ALV", 2026, 2) is None
     raw = create_engine(postgres_url)
     with raw.connect() as connection:
-        assert compare_metadata(MigrationContext.configure(connection), migrated_metadata()) == []
+        assert compare_metadata(MigrationContext.configure(
+            connection, opts={"include_object": include_object}), migrated_metadata()) == []
     raw.dispose()

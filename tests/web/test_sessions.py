@@ -197,6 +197,7 @@ def test_sessions_on_postgresql(postgres_url: str) -> None:
     from alembic.migration import MigrationContext
     from sqlalchemy import MetaData
 
+    from lavra.registry.name_index import include_object
     from lavra.registry.store import open_registry
     from lavra.registry.tables import metadata
     from lavra.registry.webshared import shared_metadata
@@ -208,8 +209,9 @@ def test_sessions_on_postgresql(postgres_url: str) -> None:
                       *shared_metadata.tables.values()):
             table.to_metadata(combined)
         with registry.engine.connect() as connection:
-            context = MigrationContext.configure(connection)
-            assert context.get_current_heads() == ("0018",)
+            context = MigrationContext.configure(
+            connection, opts={"include_object": include_object})
+            assert context.get_current_heads() == ("0019",)
             assert compare_metadata(context, combined) == []
         store = UserStore(registry.engine)
         account = store.add("pgconta", PASSWORD, Role.CLERK)

@@ -11,6 +11,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, inspect
 
 from lavra.registry.database import alembic_config, database_url
+from lavra.registry.name_index import include_object
 from lavra.registry.store import open_registry
 from lavra.registry.tables import metadata
 from lavra.registry.webshared import shared_metadata
@@ -26,8 +27,9 @@ def test_migration_matches_the_tables_and_goes_down(tmp_path: Path) -> None:
         table.to_metadata(combined)
     raw = create_engine(url)
     with raw.connect() as connection:
-        context = MigrationContext.configure(connection)
-        assert context.get_current_heads() == ("0018",)
+        context = MigrationContext.configure(
+            connection, opts={"include_object": include_object})
+        assert context.get_current_heads() == ("0019",)
         assert compare_metadata(context, combined) == []
     with raw.begin() as connection:
         command.downgrade(alembic_config(connection), "0014")

@@ -10,7 +10,9 @@ A query is read for every kind of key it may be (generic, no municipal knowledge
   through the licensing state's indexed tables (vehicles, licences, state changes) and
   the documents' plate index;
 * otherwise, with three letters or more, a name the licensing state holds for a party
-  (every name a CPF/CNPJ was registered under): the documents of that CPF/CNPJ.
+  (every name a CPF/CNPJ was registered under; accents and case ignored, part of a word
+  enough, found through an index: :mod:`lavra.registry.name_index`): the documents of
+  that CPF/CNPJ.
 
 Filters (form, series, year, status, issue dates, signer) combine with the query and
 with one another; the result is paginated, newest first.
@@ -23,11 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from sqlalchemy import ColumnElement, Select, false, func, or_, select
+from sqlalchemy import ColumnElement, Select, false, or_, select
 
 from lavra.errors import InputError, LavraError
 from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape, unmask
 from lavra.registry.identifiers import parse_printed, plate_forms, same_plate
+from lavra.registry.name_index import NameMatch, name_terms
 from lavra.registry.records import LOCAL_TZ, Status
 from lavra.registry.tables import (
     DocumentRow,
@@ -103,11 +106,6 @@ def parse_query(text: str, code_of: Callable[[str], str] | None = None) -> Parse
     return ParsedQuery(text, code=code, cpf_cnpj=cpf_cnpj, placas=placas, name=name)
 
 
-def _like_contains(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped.lower()}%"
-
-
 def _query_condition(query: ParsedQuery) -> ColumnElement[bool]:
     conditions: list[ColumnElement[bool]] = []
     if query.number is not None and query.year is not None:
@@ -131,11 +129,12 @@ def _query_condition(query: ParsedQuery) -> ColumnElement[bool]:
                     licences))))
     if query.name is not None:
         # Reading chosen: a name finds the parties the state holds under it (any name a
-        # CPF/CNPJ was registered under, case-insensitive substring), and then their
-        # documents through the CPF/CNPJ index, their licences and their state changes.
+        # CPF/CNPJ was registered under, holding every word of the query, accents and
+        # case ignored, through the name index: lavra.registry.name_index), and then
+        # their documents through the CPF/CNPJ index, their licences and state changes.
         parties = (select(PartyNameRow.party_id)
-                   .where(func.lower(PartyNameRow.name).like(_like_contains(query.name),
-                                                             escape="\\")))
+                   .where(NameMatch(PartyNameRow.id, PartyNameRow.search_name,
+                                    name_terms(query.name))))
         docs = select(PartyRow.doc).where(PartyRow.id.in_(parties))
         conditions.append(DocumentRow.cpf_cnpj.in_(docs))
         conditions.append(DocumentRow.id.in_(

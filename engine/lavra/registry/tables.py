@@ -30,6 +30,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from lavra.registry.name_index import folded_default
+
 __all__ = [
     "NAMING_CONVENTION",
     "BarRow",
@@ -351,6 +353,7 @@ class PartyNameRow(Base):
     name: Mapped[str] = mapped_column(String(300))
     document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
     since: Mapped[date | None] = mapped_column(Date)
+    search_name: Mapped[str] = mapped_column(Text, default=folded_default)  # name_index
 
 
 class VehicleRow(Base):

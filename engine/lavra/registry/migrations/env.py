@@ -10,6 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from lavra.registry.name_index import include_object
 from lavra.registry.tables import metadata
 
 
@@ -17,6 +18,7 @@ def run_offline() -> None:
     context.configure(
         url=context.config.get_main_option("sqlalchemy.url"),
         target_metadata=metadata,
+        include_object=include_object,
         literal_binds=True,
     )
     with context.begin_transaction():
@@ -30,6 +32,7 @@ def run_online() -> None:
     context.configure(
         connection=connection,
         target_metadata=metadata,
+        include_object=include_object,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
     )
