@@ -209,7 +209,7 @@ def test_sessions_on_postgresql(postgres_url: str) -> None:
             table.to_metadata(combined)
         with registry.engine.connect() as connection:
             context = MigrationContext.configure(connection)
-            assert context.get_current_heads() == ("0018",)
+            assert context.get_current_heads() == ("0019",)
             assert compare_metadata(context, combined) == []
         store = UserStore(registry.engine)
         account = store.add("pgconta", PASSWORD, Role.CLERK)

@@ -27,7 +27,7 @@ def test_migration_matches_the_tables_and_goes_down(tmp_path: Path) -> None:
     raw = create_engine(url)
     with raw.connect() as connection:
         context = MigrationContext.configure(connection)
-        assert context.get_current_heads() == ("0018",)
+        assert context.get_current_heads() == ("0019",)
         assert compare_metadata(context, combined) == []
     with raw.begin() as connection:
         command.downgrade(alembic_config(connection), "0014")
