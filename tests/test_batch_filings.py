@@ -13,6 +13,7 @@ run dated 10/12/2025; the requests are filed on explicit days of December 2025.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, date, datetime
@@ -34,6 +35,7 @@ from batchcases import (
     issuer_over,
     kept_staff_values,
     request,
+    seed,
     seeded_folder,
 )
 from formcases import pdf_text
@@ -64,7 +66,13 @@ from lavra.registry.runs import (
     list_runs,
     run_items,
 )
-from lavra.registry.tables import BatchItemRow, BatchRunRow, DocumentRow, DraftRow
+from lavra.registry.tables import (
+    BatchItemRow,
+    BatchRenewalRow,
+    BatchRunRow,
+    DocumentRow,
+    DraftRow,
+)
 
 KIND = "renovacao-transporte-escolar"
 FORM = "requerimento-renovacao-escolar"
@@ -560,6 +568,78 @@ def test_a_draft_met_at_record_time_voids_the_runs_numbers_and_one_act_decides(
         case = Inbox(issuer.registry).case(filing.id)
         assert case is not None and case.status is not FilingStatus.DECIDED
         assert case.act_id is None and case.draft_id == draft.id
+        assert issuer.registry.numbering_gaps() == ()
+    finally:
+        issuer.close()
+
+
+# ------------------------------------------------------------ the planner race, real processes
+def _plan_in_child(engine: Engine, data: Path, url: str, day: str, barrier: Any,
+                   out: Any) -> None:
+    """A planner process (forked: the pack already loaded): its own registry connection,
+    decide, wait for the other planner, write the plan; the outcome on ``out``."""
+    issuer = issuer_over(engine, data, url)
+    try:
+        kind = find_kind(issuer, KIND)
+        plan = decide(issuer, kind, RunRequest(KIND, {"ano": YEAR}, date.fromisoformat(day)))
+        barrier.wait(60)
+        run = write_plan(issuer, kind, plan, f"planejador {day}")
+        out.put(("planejado", run.id, run.fingerprint))
+    except LavraError as error:
+        out.put(("recusado", error.message, ""))
+    finally:
+        issuer.close()
+
+
+def test_two_planner_processes_plan_each_holder_once(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path, registry_url: str
+) -> None:
+    """The same renewal planned by two processes at the same moment, with other inputs
+    (the same command two days later): exactly one run, each holder planned once (the
+    renewal of the one who filed, and its filing held, by that run alone; the notice of
+    the other once); the other process gets a pt-BR refusal naming the winning run."""
+    data = copy_data(seeded[0], tmp_path)  # the SQLite registry_url's folder
+    url, numbers = registry_url, seeded[1]
+    if url.startswith("postgresql"):
+        seeding = issuer_over(engine, data, url)
+        numbers = seed(seeding, 2)
+        seeding.close()
+    issuer = issuer_over(engine, data, url)
+    try:
+        protocol = _file(issuer, 0, request(0, numbers[0]), 2, licence=numbers[0])
+        filing = Filings(issuer.registry).by_protocol(protocol)
+        assert filing is not None
+    finally:
+        issuer.close()
+    context = multiprocessing.get_context("fork")
+    barrier, out = context.Barrier(2), context.Queue()
+    planners = [context.Process(target=_plan_in_child,
+                                args=(engine, data, url, day, barrier, out))
+                for day in (RUN_DAY, "2025-12-12")]
+    for planner in planners:
+        planner.start()
+    outcomes = sorted(out.get(timeout=180) for _ in planners)
+    for planner in planners:
+        planner.join(60)
+        assert planner.exitcode == 0
+    (won, run_id, _), (lost, message, _) = outcomes
+    assert (won, lost) == ("planejado", "recusado"), outcomes
+    # as unfinished (the winner committed before the loser read), or as done (both read
+    # none: the planned-once constraint refused the loser's holders)
+    assert (f"execução nº {run_id}, planejada com outros arquivos" in str(message)) or (
+        f"nº {run_id}" in str(message) and "Nenhum documento" in str(message)), message
+    issuer = issuer_over(engine, data, url)
+    try:
+        assert [r.id for r in list_runs(issuer.registry)] == [run_id]
+        items = run_items(issuer.registry, int(run_id))
+        assert [(i.position, i.form) for i in items if i.series] == [
+            (0, ALVARA), (0, "selo-identificacao"), (1, "notificacao-pendencias-renovacao")]
+        with issuer.registry._read() as session:
+            held = session.execute(select(BatchItemRow.run_id, BatchItemRow.filing_id)
+                                   .where(BatchItemRow.filing_id.is_not(None))).all()
+            renewals = session.scalar(select(func.count()).select_from(BatchRenewalRow))
+        assert {tuple(row) for row in held} == {(run_id, filing.id)}
+        assert renewals == 2
         assert issuer.registry.numbering_gaps() == ()
     finally:
         issuer.close()
