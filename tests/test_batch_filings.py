@@ -1,6 +1,9 @@
 """The renewal run and the requests filed online (issue 24): the act the run issues
 settles the filing it answers (``lavra.registry.filing_status.settle_joined``), in the
 transaction that records the act; the run's fingerprint covers the filings it reads.
+One act answers one request: a run holds the filings its pending items answer, so
+«Preparar ato» is refused for them; a draft met by the plan or at record time keeps
+the run's act out (``lavra.registry.filing_holds``).
 
 The run is planned with the engine's API and worked in this process
 (:func:`lavra.batch.work.work_items`): no worker processes to start. Holders are the
@@ -10,6 +13,7 @@ run dated 10/12/2025; the requests are filed on explicit days of December 2025.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, date, datetime
@@ -31,10 +35,11 @@ from batchcases import (
     issuer_over,
     kept_staff_values,
     request,
+    seed,
     seeded_folder,
 )
 from formcases import pdf_text
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 import lavra.batch.planning as planning
@@ -45,10 +50,12 @@ from lavra.batch.runner import find_kind
 from lavra.batch.work import work_items
 from lavra.checking.content import Content
 from lavra.documents import Engine
-from lavra.errors import LavraError
+from lavra.errors import InputError, LavraError
 from lavra.issuing import Issuer
+from lavra.registry.abandon import abandon
+from lavra.registry.filing_holds import FilingHeld
 from lavra.registry.filing_status import FilingStatus
-from lavra.registry.filings import Attachment, Filings
+from lavra.registry.filings import Attachment, Filed, Filings
 from lavra.registry.inbox import Inbox
 from lavra.registry.once import RenewalsDone
 from lavra.registry.runs import (
@@ -59,7 +66,13 @@ from lavra.registry.runs import (
     list_runs,
     run_items,
 )
-from lavra.registry.tables import BatchRunRow
+from lavra.registry.tables import (
+    BatchItemRow,
+    BatchRenewalRow,
+    BatchRunRow,
+    DocumentRow,
+    DraftRow,
+)
 
 KIND = "renovacao-transporte-escolar"
 FORM = "requerimento-renovacao-escolar"
@@ -420,5 +433,213 @@ def test_a_filing_whose_act_staff_are_preparing_is_left_to_that_act(
         issuer.registry.discard_draft(draft.id, version=draft.version, by="Clara")
         after = decide(issuer, kind, _request())
         assert [h.outcome for h in after.holders if h.outputs] == ["renovado", "notificado"]
+    finally:
+        issuer.close()
+
+
+# ------------------------------------------ one act per request: the run or «Preparar ato»
+# (lavra.registry.filing_holds): a run holds the filings its pending items answer.
+ROLE = "secretario-transportes"
+
+
+def _filed(issuer: Issuer, numbers: list[str]) -> Filed:
+    protocol = file_request(issuer, FORM, request(0, numbers[0]), cpf(0),
+                            "Titular Exemplo 0000", datetime(2025, 12, 2, 14, 0, tzinfo=UTC),
+                            licence=numbers[0])
+    filing = Filings(issuer.registry).by_protocol(protocol)
+    assert filing is not None
+    return filing
+
+
+def _prepare(issuer: Issuer, filing: Filed) -> Any:
+    return Inbox(issuer.registry).prepare(
+        filing.id, ALVARA, {"nome": "Titular Exemplo 0000"}, title="Renovação",
+        signer_role=ROLE, by="Clara Redatora")
+
+
+def _drafts(issuer: Issuer) -> int:
+    with issuer.registry._read() as session:
+        return int(session.scalar(select(func.count()).select_from(DraftRow)) or 0)
+
+
+def test_preparar_ato_is_refused_while_the_run_holds_the_filing(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    kind = find_kind(issuer, KIND)
+    try:
+        filing = _filed(issuer, numbers)
+        run = write_plan(issuer, kind, decide(issuer, kind, _request()), None)
+        items = [i for i in run_items(issuer.registry, run.id) if i.position == 0]
+        assert [i.form for i in items] == [ALVARA, "selo-identificacao"]
+        with issuer.registry._read() as session:
+            held = session.scalars(select(BatchItemRow.filing_id).where(
+                BatchItemRow.run_id == run.id).order_by(BatchItemRow.position,
+                                                        BatchItemRow.seq)).all()
+        assert held == [filing.id, filing.id, None, None]  # who filed nothing: none
+        before = _drafts(issuer)
+        with pytest.raises(FilingHeld) as refused:
+            _prepare(issuer, filing)
+        reserved = ", ".join(i.printed or "" for i in items)
+        assert refused.value.message == (
+            f"O requerimento {filing.protocol} está no lote de renovação nº {run.id} em "
+            f"andamento (item 1, com o(s) número(s) {reserved} reservado(s)); aguarde o "
+            "fim do lote ou abandone o item na página do lote. Nenhuma minuta foi criada.")
+        assert _drafts(issuer) == before  # nothing half-written
+        case = Inbox(issuer.registry).case(filing.id)
+        assert case is not None and case.draft_id is None
+        # the older entry point (a draft saved apart, then linked) is refused the same way
+        draft = issuer.registry.save_draft(ALVARA, {}, title="Renovação", by="Clara")
+        with pytest.raises(FilingHeld):
+            Inbox(issuer.registry).prepared(filing.id, draft_id=draft.id, by="Clara")
+
+        # abandoning the item ends the hold: staff may then prepare the act
+        abandon(issuer.registry, run.id, position=0, reason="Pedido será decidido na "
+                "caixa de protocolos.", by="Clara Redatora")
+        prepared = _prepare(issuer, filing)
+        case = Inbox(issuer.registry).case(filing.id)
+        assert case is not None and case.draft_id == prepared.id
+        assert prepared.status.value == "encaminhado" and prepared.signer_role == ROLE
+        with pytest.raises(InputError, match=f"minuta nº {prepared.id}"):
+            _prepare(issuer, filing)  # one open draft per filing, under the same lock
+    finally:
+        issuer.close()
+
+
+def test_a_draft_prepared_before_the_plan_is_written_keeps_the_holder_out_of_it(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """The run decided before staff prepared the act; its plan, written after, reads the
+    draft under the filing's lock: nothing numbered for that holder."""
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    kind = find_kind(issuer, KIND)
+    try:
+        filing = _filed(issuer, numbers)
+        plan = decide(issuer, kind, _request())
+        assert [h.filing for h in plan.holders] == [filing.protocol, None]
+        draft = _prepare(issuer, filing)
+        run = write_plan(issuer, kind, plan, None)
+        items = run_items(issuer.registry, run.id)
+        first = [i for i in items if i.position == 0]
+        assert len(first) == 1 and first[0].role == "recusado" and first[0].number is None
+        assert f"tem ato em preparação pela equipe (minuta nº {draft.id})" in (
+            first[0].reason or "")
+        assert {i.outcome for i in items if i.position == 1} == {"notificado"}
+        assert issuer.registry.numbering_gaps() == ()
+    finally:
+        issuer.close()
+
+
+def test_a_draft_met_at_record_time_voids_the_runs_numbers_and_one_act_decides(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    """A run planned before runs held filings (its items name none: the state of a
+    registry upgraded with a run unfinished) meets, when its worker records the
+    alvará, the act staff prepared meanwhile: the run's act is not recorded, its
+    holder's numbers are voided with the reason, and the draft alone decides."""
+    numbers = seeded[1]
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    kind = find_kind(issuer, KIND)
+    try:
+        filing = _filed(issuer, numbers)
+        run = write_plan(issuer, kind, decide(issuer, kind, _request()), None)
+        with issuer.registry._write() as session:
+            session.execute(update(BatchItemRow).where(BatchItemRow.run_id == run.id)
+                            .values(filing_id=None))
+        draft = _prepare(issuer, filing)
+        work_items(issuer, run.id, worker="w", on=run.reference_date)
+        assert finish_run(issuer.registry, run.id).status == "done"
+        items = run_items(issuer.registry, run.id)
+        voided = [i for i in items if i.position == 0]
+        assert [i.status for i in voided] == ["abandoned", "abandoned"]
+        for item in voided:
+            assert item.series and item.year and item.number and item.document_id is None
+            void = issuer.registry.voided(item.series, item.year, item.number)
+            assert void is not None
+            assert f"minuta nº {draft.id}, antes que o lote o emitisse" in void.reason
+            assert "um só ato decide o requerimento" in void.reason
+            assert f"O número {item.printed}" in (item.reason or "")
+        with issuer.registry._read() as session:
+            recorded = session.scalars(select(DocumentRow.form)).all()
+        assert recorded.count(ALVARA) == 2  # the two seeded alvarás: none by the run
+        assert {i.outcome for i in items if i.position == 1 and i.done} == {"notificado"}
+        case = Inbox(issuer.registry).case(filing.id)
+        assert case is not None and case.status is not FilingStatus.DECIDED
+        assert case.act_id is None and case.draft_id == draft.id
+        assert issuer.registry.numbering_gaps() == ()
+    finally:
+        issuer.close()
+
+
+# ------------------------------------------------------------ the planner race, real processes
+def _plan_in_child(engine: Engine, data: Path, url: str, day: str, barrier: Any,
+                   out: Any) -> None:
+    """A planner process (forked: the pack already loaded): its own registry connection,
+    decide, wait for the other planner, write the plan; the outcome on ``out``."""
+    issuer = issuer_over(engine, data, url)
+    try:
+        kind = find_kind(issuer, KIND)
+        plan = decide(issuer, kind, RunRequest(KIND, {"ano": YEAR}, date.fromisoformat(day)))
+        barrier.wait(60)
+        run = write_plan(issuer, kind, plan, f"planejador {day}")
+        out.put(("planejado", run.id, run.fingerprint))
+    except LavraError as error:
+        out.put(("recusado", error.message, ""))
+    finally:
+        issuer.close()
+
+
+def test_two_planner_processes_plan_each_holder_once(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path, registry_url: str
+) -> None:
+    """The same renewal planned by two processes at the same moment, with other inputs
+    (the same command two days later): exactly one run, each holder planned once (the
+    renewal of the one who filed, and its filing held, by that run alone; the notice of
+    the other once); the other process gets a pt-BR refusal naming the winning run."""
+    data = copy_data(seeded[0], tmp_path)  # the SQLite registry_url's folder
+    url, numbers = registry_url, seeded[1]
+    if url.startswith("postgresql"):
+        seeding = issuer_over(engine, data, url)
+        numbers = seed(seeding, 2)
+        seeding.close()
+    issuer = issuer_over(engine, data, url)
+    try:
+        protocol = _file(issuer, 0, request(0, numbers[0]), 2, licence=numbers[0])
+        filing = Filings(issuer.registry).by_protocol(protocol)
+        assert filing is not None
+    finally:
+        issuer.close()
+    context = multiprocessing.get_context("fork")
+    barrier, out = context.Barrier(2), context.Queue()
+    planners = [context.Process(target=_plan_in_child,
+                                args=(engine, data, url, day, barrier, out))
+                for day in (RUN_DAY, "2025-12-12")]
+    for planner in planners:
+        planner.start()
+    outcomes = sorted(out.get(timeout=180) for _ in planners)
+    for planner in planners:
+        planner.join(60)
+        assert planner.exitcode == 0
+    (won, run_id, _), (lost, message, _) = outcomes
+    assert (won, lost) == ("planejado", "recusado"), outcomes
+    # as unfinished (the winner committed before the loser read), or as done (both read
+    # none: the planned-once constraint refused the loser's holders)
+    assert (f"execução nº {run_id}, planejada com outros arquivos" in str(message)) or (
+        f"nº {run_id}" in str(message) and "Nenhum documento" in str(message)), message
+    issuer = issuer_over(engine, data, url)
+    try:
+        assert [r.id for r in list_runs(issuer.registry)] == [run_id]
+        items = run_items(issuer.registry, int(run_id))
+        assert [(i.position, i.form) for i in items if i.series] == [
+            (0, ALVARA), (0, "selo-identificacao"), (1, "notificacao-pendencias-renovacao")]
+        with issuer.registry._read() as session:
+            held = session.execute(select(BatchItemRow.run_id, BatchItemRow.filing_id)
+                                   .where(BatchItemRow.filing_id.is_not(None))).all()
+            renewals = session.scalar(select(func.count()).select_from(BatchRenewalRow))
+        assert {tuple(row) for row in held} == {(run_id, filing.id)}
+        assert renewals == 2
+        assert issuer.registry.numbering_gaps() == ()
     finally:
         issuer.close()

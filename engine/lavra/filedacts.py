@@ -6,8 +6,10 @@ act's form, how staff read the choice, whether it refuses the request, and ``bui
 which makes the act's data from the request and the licence state
 (:class:`ActSource`). :func:`prepare_act` stores that data as a draft (whatever the
 completeness report says: staff complete and read it before it is signed), forwards it
-to the signer role the act's form requires, and links it to the filing; when the draft
-is issued the filing becomes ``decidido`` with that act
+to the signer role the act's form requires, and links it to the filing, in one
+transaction, refused while a batch run holds the filing (its item pending:
+:mod:`lavra.registry.filing_holds`; nothing is then written); when the draft is
+issued the filing becomes ``decidido`` with that act
 (:func:`lavra.registry.filing_status.settle`).
 
 An act that grants (``refusal`` false) is not prepared while an attachment stands
@@ -124,8 +126,7 @@ def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_rol
         raise ContentPackError(
             f"O pacote de conteúdo não conseguiu preparar «{choice.label}» a partir do "
             f"protocolo {case.filed.protocol}.") from error
-    draft = registry.save_draft(choice.form, data, title=title, by=by)
-    draft = registry.forward_draft(draft.id, version=draft.version,
+    # one transaction under the filing's row lock: refused (nothing written) while a
+    # batch run holds the filing or another draft of it is open (registry.filing_holds)
+    return Inbox(registry).prepare(case.filed.id, choice.form, data, title=title,
                                    signer_role=signer_role, by=by)
-    Inbox(registry).prepared(case.filed.id, draft_id=draft.id, by=by)
-    return draft

@@ -42,6 +42,8 @@ HELD = "retido"
 """The envelope's key of a request the run may not take yet, with the pt-BR reason
 (``lote_protocolos``: a filing whose documents staff have not accepted): its holder is
 refused with that reason, nothing issued nor notified."""
+PROTOCOL = "protocolo"
+"""The envelope's key of a request filed online: its protocol number."""
 UNKNOWN = "\0"
 """The start of the key of a request whose alvará is not known (never a number's)."""
 L = TypeVar("L")
@@ -220,7 +222,11 @@ def plan_holders(
         planned = decide(licence, found)
         held = None if found is None else found.get(HELD)
         if not held:
-            return planned
+            # a request filed online: the run's items hold its filing while pending, so
+            # that staff do not prepare a second act for it (lavra.registry.filing_holds)
+            protocol = None if found is None else found.get(PROTOCOL)
+            return replace(planned, filing=str(protocol)) if protocol and planned.outputs \
+                else planned
         return replace(planned, outcome=REFUSED, outputs=(), reason=str(held))
 
     planned: list[PlannedHolder] = []

@@ -65,12 +65,17 @@ from lavra.errors import InputError
 from lavra.inputs import pointers
 from lavra.registry.records import LOCAL_TZ
 from lavra.textutil import format_date
-from lavra_americana.comum.lote import HELD, REFUSED, UNKNOWN, Pedido, Requests, number_key
+from lavra_americana.comum.lote import (
+    HELD,
+    PROTOCOL,
+    REFUSED,
+    UNKNOWN,
+    Pedido,
+    Requests,
+    number_key,
+)
 
 __all__ = ["IMPLEMENTED", "PROTOCOL", "notice_processo", "requests_for"]
-
-PROTOCOL = "protocolo"
-"""The envelope's key of a request filed online: its protocol number."""
 
 
 def notice_processo(holder: PlannedHolder, notice: str,

@@ -22,11 +22,13 @@ from webhelpers import ALV, PASSWORD, REQ, blank_pdf, csrf_of, errors_in, exampl
 
 from lavra.errors import InputError
 from lavra.filedacts import ActSource, FiledRequest
+from lavra.registry.abandon import abandon
 from lavra.registry.filing_status import FilingStatus
 from lavra.registry.filings import Attachment, Filed, FilingInput, Filings
 from lavra.registry.inbox import Inbox
 from lavra.registry.licensing import LicenceView
 from lavra.registry.records import Built
+from lavra.registry.runs import PlannedHolder, PlannedOutput, plan_run, run_items
 from lavra.web import WebContext
 from lavra_americana.comum import protocolos
 from lavra_americana.transporte_escolar.renovacao_lote import renewed_alvara
@@ -252,3 +254,40 @@ def test_the_school_renewal_is_built_as_the_renewal_run_builds_it() -> None:
     choices = [c.form for c in protocolos.ATOS["requerimento-renovacao-escolar"]]
     assert choices == ["alvara-transporte-escolar", "decisao-indeferimento"]
     assert protocolos.prazo_complementacao(date(2026, 12, 2)) == date(2026, 12, 14)
+
+
+def test_preparar_ato_is_refused_while_a_renewal_run_holds_the_filing(
+    client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A filing a batch run planned for (its item pending) is refused by «Preparar ato»
+    with the run named and what to do; nothing is written; once the item is abandoned
+    (its number voided), the act is prepared (lavra.registry.filing_holds)."""
+    monkeypatch.setattr(web_context, "today", lambda: date(2026, 12, 4))
+    filed, _ = _filed(web_context, "INB4D26", datetime(2026, 12, 3, 12, 0, tzinfo=UTC))
+    series = web_context.form(ALV).series
+    assert series is not None
+    run = plan_run(web_context.registry, "renovacao-teste", "renovacao-teste:2027", "f" * 64,
+                   {}, date(2026, 12, 4), 2026, [PlannedHolder(
+                       "65563842000105", "Viação Exemplo de Fretamento Ltda.", "renovado",
+                       (PlannedOutput(ALV, {"processo": {"numero": filed.protocol}},
+                                      "alvara.pdf", series),), filing=filed.protocol)])
+    item = run_items(web_context.registry, run.id)[0]
+    drafts = len(web_context.registry.drafts())
+    login(client, "clara")
+    url = f"{BASE}/{filed.id}"
+    refused = _post(client, f"{url}/ato", url, ato="0")
+    assert refused.status_code == 422
+    assert errors_in(refused.text) == [
+        f"O requerimento {filed.protocol} está no lote de renovação nº {run.id} em "
+        f"andamento (item 1, com o(s) número(s) {item.printed} reservado(s)); aguarde o "
+        "fim do lote ou abandone o item na página do lote. Nenhuma minuta foi criada."]
+    case = Inbox(web_context.registry).case(filed.id)
+    assert case is not None and case.draft_id is None
+    assert len(web_context.registry.drafts()) == drafts  # nothing half-written
+
+    abandon(web_context.registry, run.id, position=0, reason="Decidido na caixa.",
+            by="Clara Redatora")
+    prepared = _post(client, f"{url}/ato", url, ato="0")
+    assert prepared.status_code == 303, errors_in(prepared.text)
+    case = Inbox(web_context.registry).case(filed.id)
+    assert case is not None and case.draft_id is not None

@@ -18,12 +18,20 @@ command. A worker exits when its parent process is gone, so that killing the com
 stops the run. An item whose building fails stays pending with the reason noted
 (:func:`lavra.registry.corrections.record_failure`); the others go on.
 
+An act that would answer a filing another act already answers (decided by it, or its
+act prepared by staff in the inbox before the run held the filing:
+:class:`lavra.registry.filing_status.FilingAnswered`) is not recorded: the worker
+abandons the holder's pending items with that reason, and their numbers are voided by
+the numbering-void act (:func:`lavra.registry.abandon.abandon`), so that one act
+answers one request and no number is left reserved.
+
 Progress is read from the registry (items done of items in all), the same wherever
 the workers run, on this machine or another.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import time
@@ -35,11 +43,14 @@ from typing import Any
 from lavra.checking.content import loaded_content
 from lavra.config import Config
 from lavra.documents import Engine
+from lavra.errors import InputError
 from lavra.issuing import IncompleteError, Issuer
+from lavra.registry.abandon import abandon
 from lavra.registry.corrections import record_failure
 from lavra.registry.records import Built
 from lavra.registry.runs import (
     DOCUMENT,
+    ItemAnswered,
     ItemFailed,
     ItemRecord,
     claim_and_record,
@@ -139,6 +150,9 @@ def work_items(
                                                           signer=signer),
                 worker=worker, skip=failed, share=share, notices=notices,
             )
+        except ItemAnswered as answered:
+            _void_answered(issuer.registry, answered)
+            continue
         except ItemFailed as failure:
             failed.append(failure.item.id)
             record_failure(issuer.registry, failure.item.id, failure_text(issuer, failure),
@@ -153,6 +167,17 @@ def work_items(
             continue
         recorded += 1
     return recorded
+
+
+def _void_answered(registry: Registry, answered: ItemAnswered) -> None:
+    """The holder's pending items abandoned, their numbers voided, with the reason
+    (module docstring); nothing when another worker already did it."""
+    item = answered.item
+    with contextlib.suppress(InputError):  # abandoned meanwhile by another worker or staff
+        abandon(registry, item.run_id, position=item.position,
+                by=f"Execução em lote nº {item.run_id}",
+                reason=f"{answered.message.rstrip('.')}: um só ato decide o requerimento, e o "
+                "ato deste lote não foi emitido")
 
 
 def warm_issuer(setup: WorkerSetup) -> Issuer:

@@ -47,7 +47,7 @@ from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import LOCAL_TZ, check_ident, check_text
 from lavra.registry.tables import DocumentRow, DraftRow
 
-__all__ = ["Draft", "DraftStatus", "DraftStore", "StaleDraft"]
+__all__ = ["Draft", "DraftStatus", "DraftStore", "StaleDraft", "add_forwarded"]
 
 _MAX_LISTED = 500
 
@@ -188,6 +188,22 @@ def _reason(value: object) -> str:
         raise InputError("Informe o motivo da devolução (ao menos 5 caracteres).",
                          field="/motivo")
     return text
+
+
+def add_forwarded(session: Session, form: str, data: Mapping[str, Any], *, title: str,
+                  signer_role: str, by: str, now: datetime) -> Draft:
+    """Inside the caller's transaction: a new draft already forwarded to
+    ``signer_role`` (status ``encaminhado``, version 1), as :meth:`DraftStore.save_draft`
+    then :meth:`DraftStore.forward_draft` leave it, in one step (the inbox's «Preparar
+    ato» writes it with the filing's link, or nothing)."""
+    who = _who(by)
+    row = DraftRow(form=_form(form), data=_checked_data(data), title=_title(title),
+                   status=DraftStatus.FORWARDED.value, signer_role=_role(signer_role),
+                   document_id=None, created_by=who, created_at=now, updated_by=who,
+                   updated_at=now, version=1, forwarded_by=who, forwarded_at=now)
+    session.add(row)
+    session.flush()
+    return _draft_of(row)
 
 
 class DraftStore(RegistryQueries):

@@ -12,13 +12,17 @@ Two ways an act settles a filing, each inside the transaction that records the a
   ``InProcesso``): a decision makes the filing ``decidido`` with that act, as the inbox
   path does; a notice (the caller says which: the registry knows no kinds of act) makes
   it ``pendente`` until the notice's last day (its computed ``prazo_final``). A filing
-  already decided stays so. Being in the act's transaction, a run resumed after a
-  ``kill -9`` finds the item done and the filing settled, or neither.
+  already decided by the run's act for the same holder (a seal beside its alvará) stays
+  so. A filing decided by another act, or whose act staff are preparing in the inbox,
+  refuses the run's act (:class:`FilingAnswered`): the run voids its number instead
+  (:func:`lavra.batch.work.work_items`), so that one act answers one request. Being in
+  the act's transaction, a run resumed after a ``kill -9`` finds the item done and the
+  filing settled, or neither.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
@@ -26,9 +30,17 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from lavra.registry.tables import FilingProgressRow, FilingRow, ProcessoActRow
+from lavra.errors import LavraError
+from lavra.registry.records import printed_number
+from lavra.registry.tables import (
+    DocumentRow,
+    DraftRow,
+    FilingProgressRow,
+    FilingRow,
+    ProcessoActRow,
+)
 
-__all__ = ["FilingStatus", "settle", "settle_joined"]
+__all__ = ["FilingAnswered", "FilingStatus", "settle", "settle_joined"]
 
 
 class FilingStatus(StrEnum):
@@ -75,17 +87,52 @@ def _last_day(computed: Mapping[str, Any]) -> date | None:
         return None
 
 
+class FilingAnswered(LavraError):
+    """The act a run is recording answers a filing another act already answers: decided
+    by an act that is not the run's for that holder, or with an act staff are
+    preparing from it in the inbox. The act is not recorded (module docstring)."""
+
+
+def _answered(session: Session, filing: FilingRow, progress: FilingProgressRow | None,
+              siblings: Collection[int]) -> str | None:
+    """Why ``filing`` is answered by another act than the run's (pt-BR), or None."""
+    if progress is None:
+        return None
+    if filing.status == FilingStatus.DECIDED.value:
+        if progress.act_id is None or progress.act_id in siblings:
+            return None
+        act = session.get(DocumentRow, progress.act_id)
+        named = printed_number(act.series, act.number, act.year) if act is not None \
+            else f"documento nº {progress.act_id}"
+        return f"O requerimento {filing.protocol} já foi decidido pelo {named}"
+    if progress.draft_id is not None:
+        draft = session.get(DraftRow, progress.draft_id)
+        if draft is not None and draft.status in ("rascunho", "encaminhado"):
+            return (f"O requerimento {filing.protocol} tem ato preparado pela equipe na "
+                    f"minuta nº {draft.id}, antes que o lote o emitisse")
+    return None
+
+
 def settle_joined(session: Session, document_id: int, moment: datetime, *, notice: bool,
-                  computed: Mapping[str, Any], by: str) -> None:
+                  computed: Mapping[str, Any], by: str, siblings: Collection[int] = ()
+                  ) -> None:
     """Inside the transaction that records act ``document_id`` (a batch run's): each
     filing whose processo the act joined is decided by it or, for a ``notice``, pending
-    until its last day (module docstring). ``by`` names who settled it (the run)."""
+    until its last day (module docstring). ``by`` names who settled it (the run).
+    FilingAnswered when a filing it joined is answered by another act than ``siblings``
+    (the acts the run recorded for the same holder): decided by it, or with a draft of
+    staff open (a draft prepared before the run held the filing, or by a run planned
+    before runs held filings): one act answers one request."""
     filings = session.scalars(select(FilingRow).join(
         ProcessoActRow, ProcessoActRow.processo_id == FilingRow.processo_id).where(
-        ProcessoActRow.document_id == document_id,
-        FilingRow.status != FilingStatus.DECIDED.value)).all()
+        ProcessoActRow.document_id == document_id).with_for_update()).all()
     for filing in filings:
         progress = session.get(FilingProgressRow, filing.id)
+        reason = _answered(session, filing, progress, siblings)
+        if reason is not None:
+            raise FilingAnswered(reason)
+        if filing.status == FilingStatus.DECIDED.value:
+            continue
         if progress is None:
             progress = FilingProgressRow(filing_id=filing.id, missing=[], updated_by=by,
                                          updated_at=moment)

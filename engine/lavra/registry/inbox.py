@@ -32,11 +32,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
+from lavra.registry.drafts import Draft, DraftStatus, add_forwarded
+from lavra.registry.filing_holds import lock_filing, open_draft, refuse_if_held
 from lavra.registry.filing_status import FilingStatus
 from lavra.registry.filings import Attachment, Filed, Filings, StoredAttachment
 from lavra.registry.records import LOCAL_TZ, check_ident, check_text
@@ -302,16 +305,49 @@ class Inbox:
 
     def prepared(self, filing_id: int, *, draft_id: int, by: str,
                  now: datetime | None = None) -> Case:
-        """Record that the act deciding the filing is prepared in draft ``draft_id``."""
+        """Record that the act deciding the filing is prepared in draft ``draft_id``;
+        refused while a batch run holds the filing, or another draft of it is open
+        (decided under the filing's row lock: :mod:`lavra.registry.filing_holds`)."""
         who, moment = _who(by), now or datetime.now(UTC)
         with self.registry._database_errors(), self.registry._write() as session:
-            row = self._open(session, check_ident(filing_id))
-            progress = self._progress(session, row.id, who, moment)
-            progress.draft_id = check_ident(draft_id)
-            if row.status == FilingStatus.RECEIVED.value:
-                row.status = FilingStatus.REVIEWING.value
-            session.flush()
-            return self._case(session, row)
+            row = self._claim(session, check_ident(filing_id))
+            return self._link(session, row, check_ident(draft_id), who, moment)
+
+    def prepare(self, filing_id: int, form: str, data: Mapping[str, Any], *, title: str,
+                signer_role: str, by: str, now: datetime | None = None) -> Draft:
+        """«Preparar ato» in one transaction: under the filing's row lock, refused
+        while a batch run holds the filing (:class:`~lavra.registry.filing_holds.FilingHeld`,
+        naming the run) or another draft of it is open; else the draft, forwarded to
+        ``signer_role``, and the filing's link to it. Nothing is written when refused."""
+        who, moment = _who(by), now or datetime.now(UTC)
+        with self.registry._database_errors(), self.registry._write() as session:
+            row = self._claim(session, check_ident(filing_id))
+            draft = add_forwarded(session, form, data, title=title, signer_role=signer_role,
+                                  by=who, now=moment)
+            self._link(session, row, draft.id, who, moment)
+            return draft
+
+    def _claim(self, session: Session, ident: int) -> FilingRow:
+        """The filing, locked, when no run holds it and no draft of it is open."""
+        lock_filing(session, ident=ident)
+        row = self._open(session, ident)  # refused when unknown or decided
+        refuse_if_held(session, row)
+        current = open_draft(session, row.id)
+        if current is not None:
+            raise InputError(
+                f"O ato deste protocolo já está preparado na minuta nº {current.id} "
+                f"({DraftStatus(current.status).label}). Abra a minuta ou descarte-a antes "
+                "de preparar outro ato.", field="/ato")
+        return row
+
+    def _link(self, session: Session, row: FilingRow, draft_id: int, who: str,
+              moment: datetime) -> Case:
+        progress = self._progress(session, row.id, who, moment)
+        progress.draft_id = draft_id
+        if row.status == FilingStatus.RECEIVED.value:
+            row.status = FilingStatus.REVIEWING.value
+        session.flush()
+        return self._case(session, row)
 
     # ------------------------------------------------------------ internals
     @staticmethod

@@ -49,16 +49,17 @@ from sqlalchemy.orm import Session, aliased
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.database import Conflict, ValueRefused
-from lavra.registry.filing_status import settle_joined
+from lavra.registry.filing_holds import hold_filings
+from lavra.registry.filing_status import FilingAnswered, settle_joined
 from lavra.registry.once import RenewalsDone, Wanted, act_of, claim_renewals
 from lavra.registry.records import Built, check_series, format_number, printed_number
 from lavra.registry.store import Registry
 from lavra.registry.tables import BatchItemRow, BatchRunRow
 
-__all__ = ["ItemFailed", "ItemRecord", "PlannedHolder", "PlannedOutput", "RunProgress",
+__all__ = ["ItemAnswered", "ItemFailed", "ItemRecord", "PlannedHolder", "PlannedOutput",
            "RunRecord", "claim_and_record", "finish_run", "finished_run", "get_run",
            "item_content", "item_of", "list_runs", "open_run", "outstanding",
-           "plan_run", "run_counts", "run_items", "run_progress"]
+           "plan_run", "run_counts", "run_items"]
 
 DOCUMENT, ATTACHMENT, REFUSED = "documento", "anexo", "recusado"
 PENDING, DONE, ABANDONED = "pending", "done", "abandoned"
@@ -86,7 +87,9 @@ class PlannedHolder:
     """What the plan decided for one holder, in input order: its outputs, or why it was
     refused (``reason``, pt-BR, with no outputs). ``outcome`` is a short pt-BR label
     (``renovado``, ``notificado``, ``recusado``). ``claim``: what else makes its act
-    another act for the planned-once constraint (:func:`lavra.registry.once.act_of`)."""
+    another act for the planned-once constraint (:func:`lavra.registry.once.act_of`).
+    ``filing``: the protocol of the filing online its outputs answer, which its items
+    hold while pending (:mod:`lavra.registry.filing_holds`)."""
 
     holder: str
     name: str
@@ -94,6 +97,7 @@ class PlannedHolder:
     outputs: tuple[PlannedOutput, ...] = ()
     reason: str | None = None
     claim: str | None = None
+    filing: str | None = None
 
 
 Link = Callable[[PlannedHolder, tuple[str | None, ...]], PlannedHolder]
@@ -256,7 +260,9 @@ def plan_run(
                           created_at=now)
         session.add(run)
         session.flush()
-        holders = _once(registry, session, run.id, key, holders)
+        held, taken = hold_filings(session, {p: h.filing for p, h in enumerate(holders)
+                                             if h.outputs and h.filing})
+        holders = _once(registry, session, run.id, key, holders, taken)
         for position, holder in enumerate(holders):
             if not holder.outputs:
                 session.add(BatchItemRow(
@@ -284,24 +290,25 @@ def plan_run(
                     name=_fit(final.name), outcome=final.outcome, role=out.role, form=out.form,
                     series=out.series, year=year if number is not None else None,
                     number=number, data=_json(out.data), file=out.file, status=PENDING,
+                    filing_id=held.get(position),
                 ))
         session.flush()
         return _run_of(run)
 
 
 def _once(registry: Registry, session: Session, run_id: int, key: str,
-          holders: Sequence[PlannedHolder]) -> Sequence[PlannedHolder]:
-    """The holders, those an earlier run of ``key`` already planned refused, naming it
-    (:mod:`lavra.registry.once`); RenewalsDone when nothing is left to plan."""
+          holders: Sequence[PlannedHolder], taken: Mapping[int, str]) -> Sequence[PlannedHolder]:
+    """The holders, those whose filing is ``taken`` (filing_holds) and those an earlier
+    run of ``key`` already planned refused, naming it (:mod:`lavra.registry.once`);
+    RenewalsDone when nothing is left to plan."""
     wanted = [Wanted(position, h.holder, act_of(h.outcome, h.claim))
-              for position, h in enumerate(holders) if h.outputs]
+              for position, h in enumerate(holders) if h.outputs and position not in taken]
     lost = claim_renewals(session, registry.dialect, run_id, key, wanted)
-    if not lost:
-        return holders
-    if len(lost) == len(wanted):
+    if lost and len(lost) == len(wanted):
         raise RenewalsDone(key, list(lost.values()))
-    return [replace(h, outcome=REFUSED, outputs=(), reason=lost[position].reason)
-            if position in lost else h for position, h in enumerate(holders)]
+    why = {**taken, **{position: earlier.reason for position, earlier in lost.items()}}
+    return [replace(h, outcome=REFUSED, outputs=(), reason=why[position])
+            if position in why else h for position, h in enumerate(holders)]
 
 
 def run_items(registry: Registry, run_id: int) -> tuple[ItemRecord, ...]:
@@ -343,47 +350,6 @@ def get_run(registry: Registry, run_id: int) -> RunRecord | None:
         return None if row is None else _run_of(row)
 
 
-@dataclass(frozen=True)
-class RunProgress:
-    """Items of a run by state: done (refused records included), pending, and, among
-    the pending, failed (their building failed, the reason noted; a rerun retries
-    them)."""
-
-    done: int
-    pending: int
-    failed: int
-    refused: int
-    abandoned: int = 0
-    """Items abandoned by staff (their numbers voided), apart from ``done``."""
-
-    @property
-    def total(self) -> int:
-        return self.done + self.pending + self.abandoned
-
-
-def run_progress(registry: Registry, run_id: int) -> RunProgress:
-    """What a progress page shows of the run, in one query."""
-    failed = (BatchItemRow.status == PENDING) & BatchItemRow.reason.is_not(None)
-    with registry._database_errors(), registry._read() as session:
-        rows = session.execute(
-            select(BatchItemRow.status, BatchItemRow.role, failed.label("failed"),
-                   func.count())
-            .where(BatchItemRow.run_id == run_id)
-            .group_by(BatchItemRow.status, BatchItemRow.role, failed)
-        ).all()
-    done = pending = broken = refused = abandoned = 0
-    for status, role, is_failed, count in rows:
-        if status == ABANDONED:
-            abandoned += count
-        elif status == DONE:
-            done += count
-            refused += count if role == REFUSED else 0
-        else:
-            pending += count
-            broken += count if is_failed else 0
-    return RunProgress(done, pending, broken, refused, abandoned)
-
-
 def item_content(registry: Registry, item: ItemRecord) -> bytes:
     """The file of a done item: the signed PDF as recorded, or the companion file."""
     if item.document_id is not None:
@@ -415,8 +381,12 @@ def _record(registry: Registry, session: Session, row: BatchItemRow, result: Bui
         )
         row.document_id = document.id
         # the filing whose processo the act joined is settled with it (filing_status)
+        siblings = session.scalars(select(BatchItemRow.document_id).where(
+            BatchItemRow.run_id == row.run_id, BatchItemRow.position == row.position,
+            BatchItemRow.document_id.is_not(None))).all()
         settle_joined(session, document.id, datetime.now(UTC), notice=row.form in notices,
-                      computed=result.computed, by=f"Execução em lote nº {row.run_id}")
+                      computed=result.computed, by=f"Execução em lote nº {row.run_id}",
+                      siblings={d for d in siblings if d is not None})
     else:
         if not isinstance(result, bytes) or not result:
             raise LavraError(f"Arquivo do lote não gerado: {row.file}.")
@@ -432,6 +402,8 @@ def _recorded(registry: Registry, session: Session, row: BatchItemRow, item: Ite
     an act decided after the plan now fails) reported as the item's failure."""
     try:
         return _record(registry, session, row, result, worker, notices)
+    except FilingAnswered as error:  # another act answers the filing: rolled back
+        raise ItemAnswered(item, error.message) from error
     except LavraError as error:  # the transaction rolls back: nothing of the item is kept
         raise ItemFailed(item, error.message, error.field) from error
 
@@ -570,6 +542,12 @@ class ItemFailed(LavraError):
     def __init__(self, item: ItemRecord, message: str, field: str | None = None) -> None:
         super().__init__(message, field=field)
         self.item = item
+
+
+class ItemAnswered(ItemFailed):
+    """The item's act answers a filing another act answers (:class:`FilingAnswered`):
+    nothing of it was recorded; the worker voids its holder's numbers
+    (:func:`lavra.batch.work.work_items`)."""
 
 
 def _built(build: Build, item: ItemRecord) -> Built | bytes:

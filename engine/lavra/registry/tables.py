@@ -265,6 +265,9 @@ class BatchItemRow(Base):
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     failed_field: Mapped[str | None] = mapped_column(String(500))
     """The field its last failure named (a JSON pointer into ``data``), if any."""
+    filing_id: Mapped[int | None] = mapped_column(ForeignKey("filings.id"), index=True)
+    """The filing online the item answers: held by the run while the item is pending
+    (lavra.registry.filing_holds, migration 0019)."""
 
 
 class BatchCorrectionRow(Base):

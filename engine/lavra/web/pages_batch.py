@@ -37,13 +37,13 @@ from lavra.inputs import pointers
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.corrections import correct, run_corrections
 from lavra.registry.run_pages import failed_items, item_count, items_page
+from lavra.registry.run_progress import run_progress
 from lavra.registry.runs import (
     ItemRecord,
     RunRecord,
     get_run,
     list_runs,
     run_items,
-    run_progress,
 )
 from lavra.web.api import STAFF_ERRORS, staff_user
 from lavra.web.batch_signer import FIELD as PASSWORD_POINTER
