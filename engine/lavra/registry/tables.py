@@ -33,32 +33,11 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from lavra.registry.name_index import folded_default
 
 __all__ = [
-    "NAMING_CONVENTION",
-    "BarRow",
-    "Base",
-    "BatchItemRow",
-    "BatchRunRow",
-    "CounterRow",
-    "DocumentRow",
-    "DraftRow",
-    "DriverRow",
-    "EventRow",
-    "FilingAttachmentRow",
-    "FilingProgressRow",
-    "FilingReviewRow",
-    "FilingRow",
-    "LicenceRow",
-    "PartyNameRow",
-    "PartyRow",
-    "ProcessoActRow",
-    "ProcessoRow",
-    "StaffValueRow",
-    "StateChangeRow",
-    "StateMetaRow",
-    "UTCDateTime",
-    "VehicleRow",
-    "VoidedNumberRow",
-    "metadata",
+    "NAMING_CONVENTION", "BarRow", "Base", "BatchItemRow", "BatchRunRow", "CounterRow",
+    "DocumentRow", "DraftRow", "DriverRow", "EventRow", "FilingAttachmentRow",
+    "FilingProgressRow", "FilingReviewRow", "FilingRow", "LicenceRow", "PartyNameRow",
+    "PartyRow", "ProcessoActRow", "ProcessoRow", "StaffValueRow", "StateChangeRow",
+    "StateMetaRow", "UTCDateTime", "VehicleRow", "VoidedNumberRow", "metadata",
 ]
 
 # ============================================================================ schema
@@ -266,8 +245,7 @@ class BatchItemRow(Base):
     failed_field: Mapped[str | None] = mapped_column(String(500))
     """The field its last failure named (a JSON pointer into ``data``), if any."""
     filing_id: Mapped[int | None] = mapped_column(ForeignKey("filings.id"), index=True)
-    """The filing online the item answers: held by the run while the item is pending
-    (lavra.registry.filing_holds, migration 0019)."""
+    """The filing the item answers, held while it is pending (registry.filing_holds)."""
 
 
 class BatchCorrectionRow(Base):
