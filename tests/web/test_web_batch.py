@@ -387,7 +387,7 @@ def test_a_failed_item_is_shown_as_a_failure(engine: Engine, tmp_path: Path) -> 
     assert "Titular Exemplo 0000" in cell.group(1) and str(item.printed) in cell.group(1)
 
 
-@pytest.mark.parametrize(("raised", "said", "hidden"), [
+FAILURES = [
     (InputError("O dado «Número do laudo» não foi informado e é necessário para emitir o "
                 "Alvará de Transporte Escolar.", field="/veiculo/laudo_vistoria/numero"),
      "O dado «Número do laudo» não foi informado e é necessário para emitir o Alvará",
@@ -395,32 +395,36 @@ def test_a_failed_item_is_shown_as_a_failure(engine: Engine, tmp_path: Path) -> 
     (KeyError("/srv/lavra/engine/lavra/batch/work.py"),
      "Erro interno inesperado na execução. O que foi registrado fica; retome a execução",
      ("KeyError", "/srv/lavra", "work.py", "Traceback")),
-])
+]
+
+
 def test_a_failed_task_shows_a_pt_br_sentence_and_no_developer_text(
-    web: tuple[WebContext, list[str], TestClient, Path], monkeypatch: pytest.MonkeyPatch,
-    raised: Exception, said: str, hidden: tuple[str, ...],
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The task page of a run that failed (issue 25) shows the failure as a person reads
     it: the message without the field's JSON pointer, or, for an unexpected error, a
-    sentence with no exception class, path nor traceback (those go to the log)."""
+    sentence with no exception class, path nor traceback (those go to the log). A
+    registry of its own: no other test's run is in its way."""
     from lavra.web import batchjobs
 
-    def failing(*_args: Any, **_kwargs: Any) -> None:
-        raise raised
+    context, numbers, client = _web(engine, tmp_path)
+    with client:
+        login(client, "sergio")
+        for raised, said, hidden in FAILURES:
+            def failing(*_args: Any, error: Exception = raised, **_kwargs: Any) -> None:
+                raise error
 
-    monkeypatch.setattr(batchjobs, "run_batch", failing)
-    context, numbers, client, folder = web
-    login(client, "sergio")
-    response = _start(client, {"pedidos": ("pedidos.jsonl", _pedidos(folder, numbers))},
-                      simular="1")
-    assert response.status_code == 303, response.text[:800]
-    deadline = time.monotonic() + 60
-    while 'class="erro"' not in (text := client.get(response.headers["location"]).text):
-        assert time.monotonic() < deadline, text[:2000]
-        time.sleep(0.2)
-    message = re.search(r'<p class="erro" role="alert">([^<]+)</p>', text)
-    assert message is not None, text[:2000]
-    assert said in html.unescape(message.group(1))
-    for word in hidden:
-        assert word not in text, word
+            monkeypatch.setattr(batchjobs, "run_batch", failing)
+            response = _start(client, {"pedidos": ("pedidos.jsonl",
+                                                   _pedidos(tmp_path, numbers))}, simular="1")
+            assert response.status_code == 303, response.text[:800]
+            deadline = time.monotonic() + 60
+            while 'class="erro"' not in (text := client.get(response.headers["location"]).text):
+                assert time.monotonic() < deadline, text[:2000]
+                time.sleep(0.2)
+            message = re.search(r'<p class="erro" role="alert">([^<]+)</p>', text)
+            assert message is not None, text[:2000]
+            assert said in html.unescape(message.group(1))
+            for word in hidden:
+                assert word not in text, word
     assert _runs(context) == 0
