@@ -2,14 +2,14 @@
 (an ALV-PART to a company under the cassação's bar of fretamento art. 22, parágrafo
 único, refused only since) is recorded as issued and reported as a divergência naming
 the act and the article, by ``lavra cadastro reconstruir`` and by the build from the
-documents of a registry older than the state; a new act is still refused. SQLite."""
+documents of a registry older than the state; a new act is still refused. SQLite and
+PostgreSQL."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Sequence
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,8 +31,9 @@ TSV = "termo-substituicao-veiculo-escolar"
 
 
 @pytest.fixture
-def url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'registro.sqlite3'}"
+def url(registry_url: str) -> str:
+    """The registry's database: each test runs on SQLite and on PostgreSQL."""
+    return registry_url
 
 
 @pytest.fixture
@@ -115,6 +116,11 @@ def test_rebuild_records_an_act_issued_before_its_guard_and_reports_it(
     timeline = [e.detail for e in registry.timeline(licence_document=issued.id)]
     assert timeline[0].startswith(f"Expedição do {issued.printed}")
     assert_divergence(timeline[1:], issued.printed)
+    # The public wording (the verification page, its API and lavra verify), naming nobody.
+    assert registry.public_divergences(issued.id) == (
+        "Este ato foi registrado em desacordo com o impedimento imposto pelo CAS-FRET nº "
+        "0001/2026, em vigor até 20/04/2027 (art. 22, parágrafo único, da Lei nº "
+        "4.419/2006); consta como divergência no cadastro.",)
     # A new act is still refused by the guard.
     with pytest.raises(InputError) as refused:
         particular(registry, "NEW3C45")

@@ -12,6 +12,7 @@ renewed for 2026 by a run dated 10/12/2025, so that no test depends on today.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 import time
@@ -32,6 +33,7 @@ from lavra.batch.planning import decide, write_plan
 from lavra.batch.runner import find_kind
 from lavra.checking.content import Content
 from lavra.documents import Engine
+from lavra.errors import InputError
 from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import ensure_dev_pki, registry_url
 from lavra.registry.runs import list_runs, open_run
@@ -383,3 +385,46 @@ def test_a_failed_item_is_shown_as_a_failure(engine: Engine, tmp_path: Path) -> 
                      page.text)
     assert cell is not None
     assert "Titular Exemplo 0000" in cell.group(1) and str(item.printed) in cell.group(1)
+
+
+FAILURES = [
+    (InputError("O dado «Número do laudo» não foi informado e é necessário para emitir o "
+                "Alvará de Transporte Escolar.", field="/veiculo/laudo_vistoria/numero"),
+     "O dado «Número do laudo» não foi informado e é necessário para emitir o Alvará",
+     ("/veiculo", "campo /", "InputError")),
+    (KeyError("/srv/lavra/engine/lavra/batch/work.py"),
+     "Erro interno inesperado na execução. O que foi registrado fica; retome a execução",
+     ("KeyError", "/srv/lavra", "work.py", "Traceback")),
+]
+
+
+def test_a_failed_task_shows_a_pt_br_sentence_and_no_developer_text(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The task page of a run that failed (issue 25) shows the failure as a person reads
+    it: the message without the field's JSON pointer, or, for an unexpected error, a
+    sentence with no exception class, path nor traceback (those go to the log). A
+    registry of its own: no other test's run is in its way."""
+    from lavra.web import batchjobs
+
+    context, numbers, client = _web(engine, tmp_path)
+    with client:
+        login(client, "sergio")
+        for raised, said, hidden in FAILURES:
+            def failing(*_args: Any, error: Exception = raised, **_kwargs: Any) -> None:
+                raise error
+
+            monkeypatch.setattr(batchjobs, "run_batch", failing)
+            response = _start(client, {"pedidos": ("pedidos.jsonl",
+                                                   _pedidos(tmp_path, numbers))}, simular="1")
+            assert response.status_code == 303, response.text[:800]
+            deadline = time.monotonic() + 60
+            while 'class="erro"' not in (text := client.get(response.headers["location"]).text):
+                assert time.monotonic() < deadline, text[:2000]
+                time.sleep(0.2)
+            message = re.search(r'<p class="erro" role="alert">([^<]+)</p>', text)
+            assert message is not None, text[:2000]
+            assert said in html.unescape(message.group(1))
+            for word in hidden:
+                assert word not in text, word
+    assert _runs(context) == 0

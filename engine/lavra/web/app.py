@@ -322,7 +322,7 @@ async def _unexpected(request: Request, error: Exception) -> Response:
     LOG.exception("erro interno em %s", request.url.path)
     return _problem(
         request, 500,
-        f"Erro interno inesperado ({type(error).__name__}). Nada foi gravado. "
+        "Erro interno inesperado. Nada foi gravado. "
         "Tente novamente; se persistir, informe o suporte.",
     )
 

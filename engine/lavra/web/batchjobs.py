@@ -56,13 +56,14 @@ from lavra.batch.runner import Summary, find_kind, run_batch
 from lavra.checking.content import loaded_content
 from lavra.config import Config
 from lavra.documents import Engine
-from lavra.errors import InputError, LavraError, describe_error
+from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import TIMEZONE, parse_date
 from lavra.registry.abandon import abandon
 from lavra.registry.runs import ItemRecord, RunRecord, open_run, run_items
 from lavra.registry.store import Registry, open_registry
 from lavra.registry.webshared import BEAT_SECONDS, JobRow, SharedJobs
 from lavra.signers import SignerKey
+from lavra.web.common import error_message
 
 __all__ = ["BatchBusy", "BatchJobs", "Job", "StartRequest", "Upload"]
 
@@ -517,11 +518,13 @@ class BatchJobs:
                 "counts": dict(summary.counts),
                 "rows": [asdict(r) for r in summary.rows] if job.simulate else []})
         except LavraError as error:
-            self._failed(job, describe_error(error))
-        except Exception as error:  # the thread must end with a message, not silently
+            # The page shows it: pt-BR, the field by its label, never a pointer (issue 25).
+            self._failed(job, error_message(error))
+        except Exception:  # the thread must end with a message, not silently
             LOG.exception("falha na execução em lote %s", job.token)
-            self._failed(job, f"Erro interno inesperado ({type(error).__name__}). O que foi "
-                         "registrado fica; retome a execução na página dela.")
+            self._failed(job, "Erro interno inesperado na execução. O que foi registrado "
+                         "fica; retome a execução na página dela. Se persistir, informe o "
+                         "suporte.")
         finally:
             stop.set()
             self._written.pop(job.token, None)
