@@ -163,6 +163,138 @@ ESCOLAR = DemoChain(
     ),
 )
 
+_CONDUTOR_REV = {"nome": "Rafael Exemplo Prado", "cpf": "318.475.092-23"}
+"""O titular da história da revogação: outra pessoa, outro veículo (um alvará escolar
+por pessoa, art. 14; um alvará por veículo)."""
+
+_VEICULO_REV = {"placa": "REV3C45", "renavam": "71390245819"}
+
+_ALVARA_REV = (
+    Fill("/prontuario", "TE-0057"), Fill("/selo_identificacao", "SELO-2026-0057"),
+    Fill("/titular/nome", _CONDUTOR_REV["nome"]), Fill("/titular/cpf", _CONDUTOR_REV["cpf"]),
+    Fill("/titular/cnh/numero", "48219370550"), Fill("/titular/cadastro_atividades", "CA-54401"),
+    Fill("/auxiliar", {"nome": "Lúcia Exemplo Barros", "cpf": "274.019.386-69",
+                       "cnh": {"numero": "19375604801", "categoria": "D",
+                               "validade": "2030-05-12"},
+                       "cadastro_atividades": "CA-54402"}),
+    Fill("/veiculo/placa", _VEICULO_REV["placa"]),
+    Fill("/veiculo/renavam", _VEICULO_REV["renavam"]),
+)
+
+_INFRACOES_REV = {
+    "auto1": ("transporte-escolar#art24_inc2",
+              "O condutor dirigiu-se aos responsáveis de estudantes com gritos e palavras "
+              "ofensivas no ponto de embarque."),
+    "auto2": ("transporte-escolar#art24_inc1",
+              "O condutor transpôs o sinal vermelho e excedeu a velocidade da via com "
+              "estudantes a bordo, em infrações reiteradas constatadas no mesmo trajeto."),
+    "auto3": ("transporte-escolar#art24_inc2",
+              "O condutor voltou a tratar com ofensas um colega de profissão diante dos "
+              "estudantes, no ponto de desembarque."),
+}
+"""As três infrações sujeitas a multa (art. 24; art. 23, II) dos autos da história: a
+terceira, reincidência da primeira em menos de 1 ano, é multa em dobro e terceira multa."""
+
+
+def _auto_rev(name: str, day: int, earlier: tuple[str, ...]) -> DemoStep:
+    """Um auto com multa sobre o alvará da história; as infrações anteriores, com o número
+    que o registro deu a cada auto (art. 23, parágrafo único)."""
+    citation, facts = _INFRACOES_REV[name]
+    return DemoStep(name, "auto-infracao-escolar", day, (
+        Fill("/infracoes", [{"dispositivo": citation, "descricao": facts}]),
+        Fill("/infracoes_anteriores", [
+            {"data": f"{{{prior}.data}}", "dispositivo": _INFRACOES_REV[prior][0],
+             "auto": f"{{{prior}.numero}}"} for prior in earlier]),
+        Fill("/condutor", {**_CONDUTOR_REV, "condicao": "titular",
+                           "alvara": "{alvara.numero}"}),
+        Fill("/veiculo/placa", _VEICULO_REV["placa"]),
+        Fill("/veiculo/selo", "SELO-2026-0057"),
+        Fill("/ciencia/nome", _CONDUTOR_REV["nome"]),
+        Fill("/historico_conferido/verificacao",
+             "Registro de documentos da SETRANSV, pelo CPF do condutor: "
+             + ("nenhuma infração anterior subsistente." if not earlier else
+                "subsistem os autos " + ", ".join(f"{{{p}.impresso}}" for p in earlier)
+                + ".")),
+    ))
+
+
+_AUTOS_REV = [{"numero": f"{{{name}.numero}}"} for name in _INFRACOES_REV]
+
+_RAZOES_REV = ("O recorrente alega que as multas ainda podem ser discutidas e que a "
+               "revogação é desproporcional, pedindo que se aplique nova multa em seu lugar.")
+
+REVOGACAO_ESCOLAR = DemoChain(
+    name="revogacao-escolar",
+    title="transporte escolar: alvará, três multas, defesa, revogação e recurso ao Prefeito",
+    steps=(
+        DemoStep("alvara", "alvara-transporte-escolar", 0, _ALVARA_REV, verify=True),
+        _auto_rev("auto1", 20, ()),
+        _auto_rev("auto2", 45, ("auto1",)),
+        _auto_rev("auto3", 70, ("auto1", "auto2")),
+        # A notificação para defesa (``transporte-escolar#art23_inc3``; Lei nº 9.784/1999,
+        # art. 26): os autos vêm do registro e a notificação diz as multas que conta; a
+        # ciência é um fato registrado depois da assinatura.
+        DemoStep("defesa", "notificacao-defesa-revogacao", 80, (
+            Fill("/condutor/nome", _CONDUTOR_REV["nome"]),
+            Fill("/condutor/cpf", _CONDUTOR_REV["cpf"]),
+            Fill("/alvara/numero", "{alvara.impresso}"),
+            Fill("/veiculo/placa", _VEICULO_REV["placa"]),
+            Fill("/acusacao", {
+                "hipoteses": ["terceira_multa"], "autos": _AUTOS_REV,
+                "fatos": "Foram impostas ao condutor as multas dos Autos de Infração "
+                         "{auto1.impresso}, {auto2.impresso} e {auto3.impresso}, por "
+                         "infrações ao art. 24 da Lei nº 4.515/2007."}),
+        ), ciencia=1),
+        DemoStep("revogacao", "decisao-revogacao-alvara", 100, (
+            Fill("/condutor/nome", _CONDUTOR_REV["nome"]),
+            Fill("/condutor/cpf", _CONDUTOR_REV["cpf"]),
+            Fill("/ciencia/nome", _CONDUTOR_REV["nome"]),
+            Fill("/alvara/numero", "{alvara.impresso}"),
+            Fill("/veiculo/placa", _VEICULO_REV["placa"]),
+            Fill("/hipotese", {"tipo": "terceira_multa", "autos": _AUTOS_REV}),
+            Fill("/defesa/notificacao", {"numero": "{defesa.impresso}"}),
+            Fill("/decisao/fundamentacao",
+                 "Os três autos de infração listados subsistem, foram lavrados contra o "
+                 "condutor e impuseram multa. A alegação de que as multas estão em discussão "
+                 "não se comprova: não consta recurso pendente. A lei não prevê a "
+                 "substituição da revogação após a terceira multa. Configurada a hipótese "
+                 "do art. 23, III, da Lei nº 4.515/2007."),
+        ), ciencia=2),
+        # O recurso da penalidade, em única instância ao Prefeito (arts. 25 e 26:
+        # ``transporte-escolar#art25``), protocolado online; a decisão cita o protocolo.
+        DemoStep("recurso_pedido", "recurso-transporte-escolar", 108, (
+            Fill("/recorrente", {**_CONDUTOR_REV, "alvara": "{alvara.impresso}",
+                                 "endereco": {"logradouro": "Rua das Acácias",
+                                              "numero": "100", "bairro": "Centro",
+                                              "municipio": "Americana", "uf": "SP",
+                                              "cep": "13465-000"}}),
+            Fill("/auto", {"especie": "decisao_revogacao", "numero": "{revogacao.impresso}",
+                           "data_infracao": "{revogacao.data}", "placa": _VEICULO_REV["placa"],
+                           "penalidade": "Revogação do alvará (art. 23, III)"}),
+            Fill("/ciencia", {"no_auto": False, "data": "{revogacao.ciencia}"}),
+            Fill("/razoes", _RAZOES_REV),
+            Fill("/pedido", "A reforma da decisão, mantido o alvará."),
+        ), filing=Filing("/recorrente/cpf", "/recorrente/nome")),
+        DemoStep("recurso", "decisao-recurso-prefeito", 120, (
+            Fill("/recorrente", _CONDUTOR_REV),
+            Fill("/ato_recorrido", {"especie": "decisao", "numero": "{revogacao.numero}",
+                                    "data": "{revogacao.data}",
+                                    "data_ciencia": "{revogacao.ciencia}"}),
+            Fill("/recurso/numero_protocolo", "{recurso_pedido.impresso}"),
+            Fill("/recurso/data_protocolo", "{recurso_pedido.data}"),
+            Fill("/recurso/razoes", _RAZOES_REV),
+            Fill("/decisao/resultado", "nao_provido"),
+            Fill("/decisao/fundamentacao",
+                 "Os autos subsistem e nenhum deles foi objeto de recurso no prazo do art. "
+                 "26. Imposta a terceira multa, a lei comina a revogação do alvará (art. 23, "
+                 "III), sem margem para substituí-la por multa."),
+            Fill("/decisao/determinacoes",
+                 "Mantém-se a Decisão {revogacao.impresso} e a revogação do alvará "
+                 "{alvara.impresso}."),
+        ), verify=True),
+    ),
+)
+
 _ALVARAS_FRET = Fill("/alvaras", [{"numero": "{alvara.numero}", "placa": "ABC1D23"}])
 _AUTO_ALVARA = Fill("/veiculo/alvara", "{alvara.numero}")
 
@@ -277,4 +409,6 @@ RENOVACAO_FRETAMENTO = DemoChain(
     ),
 )
 
-DEMO_CHAINS = (ESCOLAR, FRETAMENTO, RENOVACAO_FRETAMENTO)
+DEMO_CHAINS = (REVOGACAO_ESCOLAR, ESCOLAR, FRETAMENTO, RENOVACAO_FRETAMENTO)
+"""A história da revogação vem primeiro: começa antes da escolar, e assim o seu alvará e
+os seus autos são os primeiros números das séries ALV-ESC e AIE-ESC, em ordem de data."""
