@@ -10,6 +10,7 @@ import subprocess
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from click.testing import CliRunner
@@ -242,6 +243,17 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
     assert _utc(ciencia[2]) < by_key["demo:fretamento:cassacao"]
     assert re.search(r"situação da licença: cassado em \d\d/\d\d/\d{4} pelo CAS-FRET nº "
                      r"0001/\d{4}", output)
+    if "demo:escolar:alvara" in by_key:
+        # The inscrição (escolar art. 7º) is the alvará's request, and comes before every
+        # date of the selection the alvará rests on (result, art. 8º; cadastro, § 2º).
+        (alvara,) = [json.loads(data) for *_, data, _, key in rows
+                     if key == "demo:escolar:alvara"]
+        filed = by_key["protocolo:demonstracao-escolar-pedido"].astimezone(
+            ZoneInfo("America/Sao_Paulo")).date().isoformat()
+        assert alvara["processo"]["data_requerimento"] == filed
+        for name in ("data_publicacao_resultado", "data_ciencia_classificacao",
+                     "data_inscricao_cadastro"):
+            assert alvara["selecao"][name] > filed, (name, alvara["selecao"], filed)
     receipts = sorted(demo.glob("comprovante-protocolo-*.pdf"))
     assert len(receipts) == sum(1 for *_, key in rows if key and key.startswith("protocolo:"))
     if "demo:escolar:substituicao" in by_key:

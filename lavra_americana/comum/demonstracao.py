@@ -52,48 +52,65 @@ _RAZOES_FRET = ("A recorrente alega que o selo “F” estava afixado no para-br
                 "encoberto por película, e junta fotografias do veículo.")
 """As razões do recurso contra o terceiro auto de fretamento, como protocolado e citado."""
 
+_DOCUMENTOS_INSCRICAO = (
+    Fill("/titular/cnh/validade", "{pedido.dados[candidato][cnh][validade]}"),
+    Fill("/veiculo/seguro/validade", "{pedido.dados[veiculo][seguro][validade]}"),
+    Fill("/veiculo/laudo_vistoria_ciretran/data_emissao",
+         "{pedido.dados[documentos][laudo_vistoria_ciretran][data_emissao]}"),
+)
+"""Os documentos que o alvará repete da inscrição (a CNH, a apólice, o laudo de vistoria
+do mesmo número) têm as datas da inscrição protocolada, não as do exemplo do alvará
+trazidas ao seu dia."""
+
 ESCOLAR = DemoChain(
     name="escolar",
     title="transporte escolar: requerimento, taxa, alvará, selo, auto, troca de veículo, "
           "revalidação e transferência",
     steps=(
-        # O requerimento do classificado (``transporte-escolar#art7``), protocolado online:
-        # o protocolo abre o processo que o alvará e a guia citam.
+        # A inscrição no processo seletivo (``transporte-escolar#art7``: o "requerimento
+        # padrão" é o pedido do alvará), protocolada online: o protocolo abre o processo
+        # que o alvará e a guia citam, e a data do requerimento do alvará é a dela. O
+        # resto vem depois dela, nas datas do exemplo do alvará contadas do dia 30: o
+        # resultado da seleção (dia 12, ``transporte-escolar#art8``), os 5 dias do recurso
+        # (``transporte-escolar#art11``), a inscrição no Cadastro de Atividades (dia 22,
+        # ``transporte-escolar#art8_par2``), a guia (dia 20) e o seu pagamento (dia 25), e
+        # então o alvará (``transporte-escolar#art12``). Nenhuma data da seleção precede a
+        # inscrição.
         DemoStep("pedido", "requerimento-inscricao-escolar", 0,
                  filing=Filing("/candidato/cpf", "/candidato/nome")),
         # A taxa de expedição (``transporte-escolar#art3_par1``, ``transporte-escolar#art16``):
         # a guia é emitida no processo, e o alvará cita o seu pagamento.
-        DemoStep("guia", "guia-recolhimento-taxa-escolar", 0, (
+        DemoStep("guia", "guia-recolhimento-taxa-escolar", 20, (
             _PROCESSO, Fill("/taxa", "expedicao"),
         ), hour="17:30"),
-        DemoStep("alvara", "alvara-transporte-escolar", 6, (
-            _PROCESSO,
+        DemoStep("alvara", "alvara-transporte-escolar", 30, (
+            _PROCESSO, *_DOCUMENTOS_INSCRICAO,
             Fill("/processo/data_requerimento", "{pedido.data}"),
             Fill("/processo/comprovante_taxa", "{guia.impresso}"),
         ), verify=True),
         # O selo de identificação acompanha o alvará (escolar art. 3º, § 2º;
         # ``transporte-escolar#art3_par2``), expedido com ele.
-        DemoStep("selo", "selo-identificacao", 6, (_ALVARA_ESC,), hour="17:30"),
+        DemoStep("selo", "selo-identificacao", 30, (_ALVARA_ESC,), hour="17:30"),
         # A revalidação é semestral, em maio e novembro (escolar art. 13, § 6º,
         # ``transporte-escolar#art13_par6``): a cadeia termina
         # num desses meses (``months``).
-        DemoStep("auxiliar", "alvara-condutor-auxiliar", 12, (
+        DemoStep("auxiliar", "alvara-condutor-auxiliar", 36, (
             Fill("/alvara_titular",
                  {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"}),
         )),
-        DemoStep("auto", "auto-infracao-escolar", 31, (
+        DemoStep("auto", "auto-infracao-escolar", 55, (
             Fill("/condutor/alvara", "{alvara.numero}"),
         )),
         # O auto é lavrado com o condutor presente: a ciência consta do próprio auto. O
         # recurso, em única instância ao Prefeito (``transporte-escolar#art25``), é
         # protocolado online, e a decisão cita o seu protocolo.
-        DemoStep("recurso_pedido", "recurso-transporte-escolar", 40, (
+        DemoStep("recurso_pedido", "recurso-transporte-escolar", 64, (
             Fill("/recorrente/alvara", "{alvara.impresso}"),
             Fill("/auto/numero", "{auto.impresso}"), Fill("/auto/data_infracao", "{auto.data}"),
             Fill("/ciencia", {"no_auto": True, "data": "{auto.data}"}),
             Fill("/razoes", _RAZOES_ESC),
         ), filing=Filing("/recorrente/cpf", "/recorrente/nome")),
-        DemoStep("recurso", "decisao-recurso-prefeito", 52, (
+        DemoStep("recurso", "decisao-recurso-prefeito", 76, (
             Fill("/ato_recorrido/numero", "{auto.numero}"),
             Fill("/ato_recorrido/data", "{auto.data}"),
             Fill("/ato_recorrido/data_ciencia", "{auto.data}"),
@@ -114,42 +131,42 @@ ESCOLAR = DemoChain(
         # o termo que modifica o alvará (``transporte-escolar#art3``) e o novo selo, que
         # identifica o veículo (``transporte-escolar#art13_par4``); o art. 16 não fixa
         # taxa para a troca, e a demonstração não emite guia para ela.
-        DemoStep("troca", "requerimento-troca-veiculo-escolar", 56, (
+        DemoStep("troca", "requerimento-troca-veiculo-escolar", 80, (
             Fill("/alvara/numero", "{alvara.numero}"), _VEICULO_ANTIGO,
         ), filing=Filing("/requerente/cpf", "/requerente/nome")),
         # O pedido de transferência (``transporte-escolar#art15``), protocolado online, e
         # a guia da taxa de transferência (``transporte-escolar#art16_inc3``) no seu
         # processo; o termo de transferência cita os dois.
-        DemoStep("pedido_transferencia", "requerimento-transferencia-licenca", 56, (
+        DemoStep("pedido_transferencia", "requerimento-transferencia-licenca", 80, (
             Fill("/licenca", {"numero": "{alvara.numero}", "expedida_em": "{alvara.data}",
                               "valido_ate": "{alvara.valido_ate}"}),
             Fill("/documentos_cedente/copia_alvara/numero", "{alvara.numero}"),
             Fill("/documentos_cedente/copia_alvara/data_emissao", "{alvara.data}"),
             *_ENFERMIDADE,
         ), hour="17:30", filing=Filing("/cedente/cpf", "/cedente/nome")),
-        DemoStep("guia_transferencia", "guia-recolhimento-taxa-escolar", 57, (
+        DemoStep("guia_transferencia", "guia-recolhimento-taxa-escolar", 81, (
             Fill("/processo/numero", "{pedido_transferencia.impresso}"),
             Fill("/taxa", "transferencia"), Fill("/alvara/numero", "{alvara.numero}"),
         )),
-        DemoStep("substituicao", "termo-substituicao-veiculo-escolar", 59, (
+        DemoStep("substituicao", "termo-substituicao-veiculo-escolar", 83, (
             Fill("/alvara/numero", "{alvara.numero}"), _VEICULO_ANTIGO,
             Fill("/protocolo_requerimento", "{troca.numero}"),
             Fill("/data_requerimento", "{troca.data}"),
         ), verify=True),
-        DemoStep("selo_novo", "selo-identificacao", 59, (
+        DemoStep("selo_novo", "selo-identificacao", 83, (
             _ALVARA_ESC, Fill("/veiculo", _VEICULO_NOVO),
         ), hour="17:30"),
-        DemoStep("revalidacao", "termo-revalidacao-semestral", 66, (
+        DemoStep("revalidacao", "termo-revalidacao-semestral", 90, (
             _ALVARA_ESC, Fill("/veiculo/placa", _VEICULO_NOVO["placa"]),
             Fill("/veiculo/renavam", _VEICULO_NOVO["renavam"]),
             Fill("/veiculo/marca_modelo", _VEICULO_NOVO["marca_modelo"]),
         ), months=(5, 11)),
-        DemoStep("renovacao", "notificacao-pendencias-renovacao", 66, (
+        DemoStep("renovacao", "notificacao-pendencias-renovacao", 90, (
             _ALVARA_ESC, Fill("/veiculo/placa", _VEICULO_NOVO["placa"]),
         ), hour="17:30"),
         # Transferência antes dos 2 anos de exercício só pela ressalva do art. 15, I
         # (``transporte-escolar#art15_inc1``): enfermidade do titular, com laudo.
-        DemoStep("transferencia", "termo-transferencia-licenca", 67, (
+        DemoStep("transferencia", "termo-transferencia-licenca", 91, (
             *_ENFERMIDADE,
             Fill("/processo", {"numero": "{pedido_transferencia.impresso}",
                                "data_requerimento": "{pedido_transferencia.data}"}),
