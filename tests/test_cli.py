@@ -7,8 +7,10 @@ import json
 import re
 import sqlite3
 import subprocess
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from click.testing import CliRunner
@@ -202,6 +204,9 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
             key = (found[1], int(found[2]), int(found[3]))
             assert key in issued, f"{s} {n}/{y} cita {found[0]}, que a demonstração não emitiu"
             assert issued[key] <= _utc(at), f"{s} {n}/{y} cita {found[0]}"
+    assert_printed_citations_are_issued(demo, content, issued, series)
+    if "demo:revogacao-escolar:revogacao" in {key for *_, key in rows}:
+        assert_federal_appeal_refused_against_a_penalty(demo, content, output)
     by_key = {key: _utc(at) for *_, at, key in rows if key}
 
     def key_of(chain: str, step: DemoStep) -> str:
@@ -238,11 +243,145 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
     assert _utc(ciencia[2]) < by_key["demo:fretamento:cassacao"]
     assert re.search(r"situação da licença: cassado em \d\d/\d\d/\d{4} pelo CAS-FRET nº "
                      r"0001/\d{4}", output)
+    if "demo:escolar:alvara" in by_key:
+        # The inscrição (escolar art. 7º) is the alvará's request, and comes before every
+        # date of the selection the alvará rests on (result, art. 8º; cadastro, § 2º).
+        (alvara,) = [json.loads(data) for *_, data, _, key in rows
+                     if key == "demo:escolar:alvara"]
+        filed = by_key["protocolo:demonstracao-escolar-pedido"].astimezone(
+            ZoneInfo("America/Sao_Paulo")).date().isoformat()
+        assert alvara["processo"]["data_requerimento"] == filed
+        for name in ("data_publicacao_resultado", "data_ciencia_classificacao",
+                     "data_inscricao_cadastro"):
+            assert alvara["selecao"][name] > filed, (name, alvara["selecao"], filed)
     receipts = sorted(demo.glob("comprovante-protocolo-*.pdf"))
     assert len(receipts) == sum(1 for *_, key in rows if key and key.startswith("protocolo:"))
     if "demo:escolar:substituicao" in by_key:
         # The change of vehicle (escolar art. 17, § 1º) shows in the alvará's situation.
         assert "veículo substituído pelo de placa NOV4D56" in output
+
+
+def assert_federal_appeal_refused_against_a_penalty(demo: Path, content: Any,
+                                                    output: str) -> None:
+    """The demo's revogação after the third fine (escolar art. 23, III) is a penalty: the
+    appeal of Lei nº 9.784/1999 against it (arts. 56 and 56, § 1º: the reading of
+    ``comum/recurso_9784.py``) is refused, naming the penalty appeal (art. 25) and the
+    reconsideração (art. 27); the appeal the demo filed and decided (art. 25) kept the
+    revogação, and ``verify`` says so."""
+    from lavra.documents import Engine
+    from lavra.issuing import RegistryHistory
+    from lavra.registry.database import database_url
+    from lavra.registry.store import open_registry
+
+    assert re.search(r"situação da licença: revogado em \d\d/\d\d/\d{4} pelo REV-ESC nº "
+                     r"\d{4}/\d{4}", output), output
+    registry = open_registry(database_url(demo / "dados"))
+    try:
+        revogacao = registry.by_key("demo:revogacao-escolar:revogacao")
+        assert revogacao is not None
+        (ciencia,) = [f for f in registry.facts(revogacao.id)
+                      if f.kind == "ciencia" and not f.revoked]
+        known: date = ciencia.on
+        # The notice reads the autos in the registry and says which fines it counts, by
+        # number and date, with the reading of art. 23, III (revogacao_autos.third_fine).
+        notice = registry.by_key("demo:revogacao-escolar:defesa")
+        assert notice is not None
+        text = " ".join(subprocess.run(
+            ["pdftotext", str(demo / f"notificacao-defesa-revogacao-{notice.number:04d}-"
+                                     f"{notice.year}.pdf"), "-"],
+            capture_output=True, check=True, text=True).stdout.split())
+        assert "São 3 as multas contadas" in text and "por analogia" in text, text
+        for name in ("auto1", "auto2", "auto3"):
+            auto = registry.by_key(f"demo:revogacao-escolar:{name}")
+            assert auto is not None
+            assert f"Auto de Infração {auto.printed} (infração de " in text, text
+        engine = Engine(content)
+        for form, hypothesis in (("decisao-recurso-prefeito", "lei-9784-1999#art56"),
+                                 ("decisao-recurso-secretario", "lei-9784-1999#art56_par1")):
+            data = json.loads((content.root / "forms" / form / "exemplo.json").read_text(
+                encoding="utf-8"))
+            data["recurso"].update(hipotese=hypothesis, data_protocolo=(
+                known + timedelta(days=3)).isoformat())
+            data["recorrente"] = {"nome": revogacao.data["condutor"]["nome"],
+                                  "cpf": revogacao.data["condutor"]["cpf"]}
+            data["ato_recorrido"] = {"especie": "decisao", "numero": revogacao.printed,
+                                     "data": str(revogacao.reference_date),
+                                     "data_ciencia": known.isoformat()}
+            data["decisao"]["data"] = (known + timedelta(days=5)).isoformat()
+            report = engine.prepare(form, data, issued_on=known + timedelta(days=5),
+                                    history=RegistryHistory(registry)).report
+            refused = [i for i in report.items
+                       if i.pending and i.field == "/ato_recorrido/numero"
+                       and "não o recurso da Lei federal nº 9.784/1999" in i.message]
+            assert refused, (form, [i.message for i in report.items if i.pending])
+            assert "art. 25" in refused[0].message and "art. 27" in refused[0].message
+    finally:
+        registry.close()
+
+
+NOT_YET_IN_A_CHAIN: dict[str, frozenset[str]] = {
+    "autorizacao-previa-alteracao-veiculo": frozenset({"ALV-FRET 0012/2025"}),
+    "autorizacao-publicidade-escolar": frozenset({"ALV-ESC 0007/2026", "PROT 2026/0056"}),
+    "autorizacao-veiculo-terceiro": frozenset({"ALV-FRET 0003/2024", "ALV-FRET 0012/2025"}),
+    "comunicacao-substituicao-condutor": frozenset({"ALV-ESC 0007/2026"}),
+    "declaracao-vacancia": frozenset({"ALV-ESC 0007/2025"}),
+    "licenca-temporaria-escolar": frozenset({"ALV-ESC 0007/2026"}),
+    "notificacao-fretamento": frozenset({"ALV-FRET 0012/2025"}),
+    "notificacao-penalidade": frozenset({"AIE-ESC 0001/2026", "ALV-ESC 0007/2026"}),
+    "recibo-recolhimento-alvara": frozenset({"ALV-FRET 0012/2025", "TIM-FRET 0003/2026"}),
+    "recurso-classificacao": frozenset({"ED-RES-ESC 0001/2026", "IND 0001/2026"}),
+    "requerimento-autorizacao-alteracao-veiculo": frozenset({"ALV-FRET 0012/2025"}),
+    "requerimento-autorizacao-veiculo-terceiro": frozenset(
+        {"ALV-FRET 0003/2024", "ALV-FRET 0012/2025"}),
+    "requerimento-licenca-publicidade": frozenset({"ALV-ESC 0007/2026"}),
+    "requerimento-renovacao-alvara-fretamento": frozenset({"ALV-FRET 0007/2021"}),
+    "requerimento-renovacao-escolar": frozenset({"ALV-ESC 0007/2026"}),
+    "termo-condutor-substituto": frozenset({"LTE-ESC 0001/2026"}),
+    "termo-devolucao-alvara": frozenset({"ALV-FRET 0012/2025", "TIM-FRET 0003/2026"}),
+    "termo-vistoria-extraordinaria-fretamento": frozenset({"ALV-FRET 0012/2025"}),
+}
+"""Forms the demo still issues or drafts alone, from their examples, not in a chain: the
+numbers of lavra's series their examples type, which the demo's registry does not hold
+(each is a chain still to write). No other form may print such a number, and these forms
+no other one."""
+
+
+def assert_printed_citations_are_issued(
+    demo: Path, content: Any, issued: dict[tuple[str, int, int], datetime], series: list[str]
+) -> None:
+    """Every number of one of lavra's series printed in any demo PDF (its text, by
+    pdftotext) is of a document in the demo's registry, issued (or imported) no later than
+    the act that prints it; a draft prints only numbers the registry holds."""
+    from lavra.filing import PROTOCOL_SERIES
+
+    # pdftotext joins a series broken at its hyphen at the end of a line ("AIF-" "FRET"
+    # becomes "AIFFRET"): each hyphen is optional.
+    spelled = {s.replace("-", ""): s for s in series} | {s: s for s in series}
+    printed = re.compile(
+        r"(?<![A-Z-])(" + "|".join("-?".join(map(re.escape, s.split("-"))) for s in series)
+        + r")\s+(?:n\.?º\s*)?(\d{4})/(\d{4})")
+    own = {f.id: f.series for f in content.forms.values() if f.series}
+    for pdf in sorted(demo.glob("*.pdf")):
+        named = re.fullmatch(r"(.+)-(\d{4})-(\d{4})", pdf.stem)
+        citing = None
+        if named and named[1] == "comprovante-protocolo":
+            citing = (PROTOCOL_SERIES, int(named[2]), int(named[3]))
+        elif named and named[1] in own:
+            citing = (own[named[1]], int(named[2]), int(named[3]))
+        form = named[1] if citing and named else re.sub(r"-(minuta|preenchivel)$", "", pdf.stem)
+        if citing is not None:
+            assert citing in issued, f"{pdf.name}: o registro não tem {citing}"
+        text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True,
+                              text=True).stdout
+        allowed = NOT_YET_IN_A_CHAIN.get(form, frozenset())
+        for found in printed.finditer(" ".join(text.split())):
+            name = spelled[found[1].replace("-", "")]
+            key = (name, int(found[2]), int(found[3]))
+            if f"{name} {found[2]}/{found[3]}" in allowed:
+                continue
+            assert key in issued, f"{pdf.name} cita {found[0]}, que a demonstração não emitiu"
+            if citing is not None:
+                assert issued[key] <= issued[citing], f"{pdf.name} cita {found[0]}, posterior"
 
 
 def test_help_and_usage_errors_are_in_portuguese(runner: CliRunner) -> None:

@@ -28,7 +28,7 @@ protocol as their processo (``"{pedido.impresso}"``), which the registry holds.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -110,7 +110,9 @@ class StepFacts:
     Portuguese). ``numero``: ``SERIE 0001/2026``; ``impresso``: ``SERIE nº 0001/2026``;
     ``data``: the ISO date of issue; ``valido_ate``: the end of the validity the act
     computed (ISO, or ""); ``ciencia``: the ISO date of the recorded ciência (or "");
-    ``calculado``: the act's computed values."""
+    ``calculado``: the act's computed values; ``dados``: the data the act was issued
+    with (a filed requerimento: the data filed), so that a later act prints the same
+    document with the same date (``"{pedido.dados[veiculo][seguro][validade]}"``)."""
 
     serie: str
     numero: str
@@ -119,3 +121,4 @@ class StepFacts:
     valido_ate: str
     ciencia: str
     calculado: Mapping[str, Any]
+    dados: Mapping[str, Any] = field(default_factory=dict)

@@ -52,48 +52,65 @@ _RAZOES_FRET = ("A recorrente alega que o selo “F” estava afixado no para-br
                 "encoberto por película, e junta fotografias do veículo.")
 """As razões do recurso contra o terceiro auto de fretamento, como protocolado e citado."""
 
+_DOCUMENTOS_INSCRICAO = (
+    Fill("/titular/cnh/validade", "{pedido.dados[candidato][cnh][validade]}"),
+    Fill("/veiculo/seguro/validade", "{pedido.dados[veiculo][seguro][validade]}"),
+    Fill("/veiculo/laudo_vistoria_ciretran/data_emissao",
+         "{pedido.dados[documentos][laudo_vistoria_ciretran][data_emissao]}"),
+)
+"""Os documentos que o alvará repete da inscrição (a CNH, a apólice, o laudo de vistoria
+do mesmo número) têm as datas da inscrição protocolada, não as do exemplo do alvará
+trazidas ao seu dia."""
+
 ESCOLAR = DemoChain(
     name="escolar",
     title="transporte escolar: requerimento, taxa, alvará, selo, auto, troca de veículo, "
           "revalidação e transferência",
     steps=(
-        # O requerimento do classificado (``transporte-escolar#art7``), protocolado online:
-        # o protocolo abre o processo que o alvará e a guia citam.
+        # A inscrição no processo seletivo (``transporte-escolar#art7``: o "requerimento
+        # padrão" é o pedido do alvará), protocolada online: o protocolo abre o processo
+        # que o alvará e a guia citam, e a data do requerimento do alvará é a dela. O
+        # resto vem depois dela, nas datas do exemplo do alvará contadas do dia 30: o
+        # resultado da seleção (dia 12, ``transporte-escolar#art8``), os 5 dias do recurso
+        # (``transporte-escolar#art11``), a inscrição no Cadastro de Atividades (dia 22,
+        # ``transporte-escolar#art8_par2``), a guia (dia 20) e o seu pagamento (dia 25), e
+        # então o alvará (``transporte-escolar#art12``). Nenhuma data da seleção precede a
+        # inscrição.
         DemoStep("pedido", "requerimento-inscricao-escolar", 0,
                  filing=Filing("/candidato/cpf", "/candidato/nome")),
         # A taxa de expedição (``transporte-escolar#art3_par1``, ``transporte-escolar#art16``):
         # a guia é emitida no processo, e o alvará cita o seu pagamento.
-        DemoStep("guia", "guia-recolhimento-taxa-escolar", 0, (
+        DemoStep("guia", "guia-recolhimento-taxa-escolar", 20, (
             _PROCESSO, Fill("/taxa", "expedicao"),
         ), hour="17:30"),
-        DemoStep("alvara", "alvara-transporte-escolar", 6, (
-            _PROCESSO,
+        DemoStep("alvara", "alvara-transporte-escolar", 30, (
+            _PROCESSO, *_DOCUMENTOS_INSCRICAO,
             Fill("/processo/data_requerimento", "{pedido.data}"),
             Fill("/processo/comprovante_taxa", "{guia.impresso}"),
         ), verify=True),
         # O selo de identificação acompanha o alvará (escolar art. 3º, § 2º;
         # ``transporte-escolar#art3_par2``), expedido com ele.
-        DemoStep("selo", "selo-identificacao", 6, (_ALVARA_ESC,), hour="17:30"),
+        DemoStep("selo", "selo-identificacao", 30, (_ALVARA_ESC,), hour="17:30"),
         # A revalidação é semestral, em maio e novembro (escolar art. 13, § 6º,
         # ``transporte-escolar#art13_par6``): a cadeia termina
         # num desses meses (``months``).
-        DemoStep("auxiliar", "alvara-condutor-auxiliar", 12, (
+        DemoStep("auxiliar", "alvara-condutor-auxiliar", 36, (
             Fill("/alvara_titular",
                  {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"}),
         )),
-        DemoStep("auto", "auto-infracao-escolar", 31, (
+        DemoStep("auto", "auto-infracao-escolar", 55, (
             Fill("/condutor/alvara", "{alvara.numero}"),
         )),
         # O auto é lavrado com o condutor presente: a ciência consta do próprio auto. O
         # recurso, em única instância ao Prefeito (``transporte-escolar#art25``), é
         # protocolado online, e a decisão cita o seu protocolo.
-        DemoStep("recurso_pedido", "recurso-transporte-escolar", 40, (
+        DemoStep("recurso_pedido", "recurso-transporte-escolar", 64, (
             Fill("/recorrente/alvara", "{alvara.impresso}"),
             Fill("/auto/numero", "{auto.impresso}"), Fill("/auto/data_infracao", "{auto.data}"),
             Fill("/ciencia", {"no_auto": True, "data": "{auto.data}"}),
             Fill("/razoes", _RAZOES_ESC),
         ), filing=Filing("/recorrente/cpf", "/recorrente/nome")),
-        DemoStep("recurso", "decisao-recurso-prefeito", 52, (
+        DemoStep("recurso", "decisao-recurso-prefeito", 76, (
             Fill("/ato_recorrido/numero", "{auto.numero}"),
             Fill("/ato_recorrido/data", "{auto.data}"),
             Fill("/ato_recorrido/data_ciencia", "{auto.data}"),
@@ -114,42 +131,42 @@ ESCOLAR = DemoChain(
         # o termo que modifica o alvará (``transporte-escolar#art3``) e o novo selo, que
         # identifica o veículo (``transporte-escolar#art13_par4``); o art. 16 não fixa
         # taxa para a troca, e a demonstração não emite guia para ela.
-        DemoStep("troca", "requerimento-troca-veiculo-escolar", 56, (
+        DemoStep("troca", "requerimento-troca-veiculo-escolar", 80, (
             Fill("/alvara/numero", "{alvara.numero}"), _VEICULO_ANTIGO,
         ), filing=Filing("/requerente/cpf", "/requerente/nome")),
         # O pedido de transferência (``transporte-escolar#art15``), protocolado online, e
         # a guia da taxa de transferência (``transporte-escolar#art16_inc3``) no seu
         # processo; o termo de transferência cita os dois.
-        DemoStep("pedido_transferencia", "requerimento-transferencia-licenca", 56, (
+        DemoStep("pedido_transferencia", "requerimento-transferencia-licenca", 80, (
             Fill("/licenca", {"numero": "{alvara.numero}", "expedida_em": "{alvara.data}",
                               "valido_ate": "{alvara.valido_ate}"}),
             Fill("/documentos_cedente/copia_alvara/numero", "{alvara.numero}"),
             Fill("/documentos_cedente/copia_alvara/data_emissao", "{alvara.data}"),
             *_ENFERMIDADE,
         ), hour="17:30", filing=Filing("/cedente/cpf", "/cedente/nome")),
-        DemoStep("guia_transferencia", "guia-recolhimento-taxa-escolar", 57, (
+        DemoStep("guia_transferencia", "guia-recolhimento-taxa-escolar", 81, (
             Fill("/processo/numero", "{pedido_transferencia.impresso}"),
             Fill("/taxa", "transferencia"), Fill("/alvara/numero", "{alvara.numero}"),
         )),
-        DemoStep("substituicao", "termo-substituicao-veiculo-escolar", 59, (
+        DemoStep("substituicao", "termo-substituicao-veiculo-escolar", 83, (
             Fill("/alvara/numero", "{alvara.numero}"), _VEICULO_ANTIGO,
             Fill("/protocolo_requerimento", "{troca.numero}"),
             Fill("/data_requerimento", "{troca.data}"),
         ), verify=True),
-        DemoStep("selo_novo", "selo-identificacao", 59, (
+        DemoStep("selo_novo", "selo-identificacao", 83, (
             _ALVARA_ESC, Fill("/veiculo", _VEICULO_NOVO),
         ), hour="17:30"),
-        DemoStep("revalidacao", "termo-revalidacao-semestral", 66, (
+        DemoStep("revalidacao", "termo-revalidacao-semestral", 90, (
             _ALVARA_ESC, Fill("/veiculo/placa", _VEICULO_NOVO["placa"]),
             Fill("/veiculo/renavam", _VEICULO_NOVO["renavam"]),
             Fill("/veiculo/marca_modelo", _VEICULO_NOVO["marca_modelo"]),
         ), months=(5, 11)),
-        DemoStep("renovacao", "notificacao-pendencias-renovacao", 66, (
+        DemoStep("renovacao", "notificacao-pendencias-renovacao", 90, (
             _ALVARA_ESC, Fill("/veiculo/placa", _VEICULO_NOVO["placa"]),
         ), hour="17:30"),
         # Transferência antes dos 2 anos de exercício só pela ressalva do art. 15, I
         # (``transporte-escolar#art15_inc1``): enfermidade do titular, com laudo.
-        DemoStep("transferencia", "termo-transferencia-licenca", 67, (
+        DemoStep("transferencia", "termo-transferencia-licenca", 91, (
             *_ENFERMIDADE,
             Fill("/processo", {"numero": "{pedido_transferencia.impresso}",
                                "data_requerimento": "{pedido_transferencia.data}"}),
@@ -160,6 +177,138 @@ ESCOLAR = DemoChain(
             Fill("/documentos_cedente/copia_alvara/numero", "{alvara.numero}"),
             Fill("/documentos_cedente/copia_alvara/data_emissao", "{alvara.data}"),
         )),
+    ),
+)
+
+_CONDUTOR_REV = {"nome": "Rafael Exemplo Prado", "cpf": "318.475.092-23"}
+"""O titular da história da revogação: outra pessoa, outro veículo (um alvará escolar
+por pessoa, art. 14; um alvará por veículo)."""
+
+_VEICULO_REV = {"placa": "REV3C45", "renavam": "71390245819"}
+
+_ALVARA_REV = (
+    Fill("/prontuario", "TE-0057"), Fill("/selo_identificacao", "SELO-2026-0057"),
+    Fill("/titular/nome", _CONDUTOR_REV["nome"]), Fill("/titular/cpf", _CONDUTOR_REV["cpf"]),
+    Fill("/titular/cnh/numero", "48219370550"), Fill("/titular/cadastro_atividades", "CA-54401"),
+    Fill("/auxiliar", {"nome": "Lúcia Exemplo Barros", "cpf": "274.019.386-69",
+                       "cnh": {"numero": "19375604801", "categoria": "D",
+                               "validade": "2030-05-12"},
+                       "cadastro_atividades": "CA-54402"}),
+    Fill("/veiculo/placa", _VEICULO_REV["placa"]),
+    Fill("/veiculo/renavam", _VEICULO_REV["renavam"]),
+)
+
+_INFRACOES_REV = {
+    "auto1": ("transporte-escolar#art24_inc2",
+              "O condutor dirigiu-se aos responsáveis de estudantes com gritos e palavras "
+              "ofensivas no ponto de embarque."),
+    "auto2": ("transporte-escolar#art24_inc1",
+              "O condutor transpôs o sinal vermelho e excedeu a velocidade da via com "
+              "estudantes a bordo, em infrações reiteradas constatadas no mesmo trajeto."),
+    "auto3": ("transporte-escolar#art24_inc2",
+              "O condutor voltou a tratar com ofensas um colega de profissão diante dos "
+              "estudantes, no ponto de desembarque."),
+}
+"""As três infrações sujeitas a multa (art. 24; art. 23, II) dos autos da história: a
+terceira, reincidência da primeira em menos de 1 ano, é multa em dobro e terceira multa."""
+
+
+def _auto_rev(name: str, day: int, earlier: tuple[str, ...]) -> DemoStep:
+    """Um auto com multa sobre o alvará da história; as infrações anteriores, com o número
+    que o registro deu a cada auto (art. 23, parágrafo único)."""
+    citation, facts = _INFRACOES_REV[name]
+    return DemoStep(name, "auto-infracao-escolar", day, (
+        Fill("/infracoes", [{"dispositivo": citation, "descricao": facts}]),
+        Fill("/infracoes_anteriores", [
+            {"data": f"{{{prior}.data}}", "dispositivo": _INFRACOES_REV[prior][0],
+             "auto": f"{{{prior}.numero}}"} for prior in earlier]),
+        Fill("/condutor", {**_CONDUTOR_REV, "condicao": "titular",
+                           "alvara": "{alvara.numero}"}),
+        Fill("/veiculo/placa", _VEICULO_REV["placa"]),
+        Fill("/veiculo/selo", "SELO-2026-0057"),
+        Fill("/ciencia/nome", _CONDUTOR_REV["nome"]),
+        Fill("/historico_conferido/verificacao",
+             "Registro de documentos da SETRANSV, pelo CPF do condutor: "
+             + ("nenhuma infração anterior subsistente." if not earlier else
+                "subsistem os autos " + ", ".join(f"{{{p}.impresso}}" for p in earlier)
+                + ".")),
+    ))
+
+
+_AUTOS_REV = [{"numero": f"{{{name}.numero}}"} for name in _INFRACOES_REV]
+
+_RAZOES_REV = ("O recorrente alega que as multas ainda podem ser discutidas e que a "
+               "revogação é desproporcional, pedindo que se aplique nova multa em seu lugar.")
+
+REVOGACAO_ESCOLAR = DemoChain(
+    name="revogacao-escolar",
+    title="transporte escolar: alvará, três multas, defesa, revogação e recurso ao Prefeito",
+    steps=(
+        DemoStep("alvara", "alvara-transporte-escolar", 0, _ALVARA_REV, verify=True),
+        _auto_rev("auto1", 20, ()),
+        _auto_rev("auto2", 45, ("auto1",)),
+        _auto_rev("auto3", 70, ("auto1", "auto2")),
+        # A notificação para defesa (``transporte-escolar#art23_inc3``; Lei nº 9.784/1999,
+        # art. 26): os autos vêm do registro e a notificação diz as multas que conta; a
+        # ciência é um fato registrado depois da assinatura.
+        DemoStep("defesa", "notificacao-defesa-revogacao", 80, (
+            Fill("/condutor/nome", _CONDUTOR_REV["nome"]),
+            Fill("/condutor/cpf", _CONDUTOR_REV["cpf"]),
+            Fill("/alvara/numero", "{alvara.impresso}"),
+            Fill("/veiculo/placa", _VEICULO_REV["placa"]),
+            Fill("/acusacao", {
+                "hipoteses": ["terceira_multa"], "autos": _AUTOS_REV,
+                "fatos": "Foram impostas ao condutor as multas dos Autos de Infração "
+                         "{auto1.impresso}, {auto2.impresso} e {auto3.impresso}, por "
+                         "infrações ao art. 24 da Lei nº 4.515/2007."}),
+        ), ciencia=1),
+        DemoStep("revogacao", "decisao-revogacao-alvara", 100, (
+            Fill("/condutor/nome", _CONDUTOR_REV["nome"]),
+            Fill("/condutor/cpf", _CONDUTOR_REV["cpf"]),
+            Fill("/ciencia/nome", _CONDUTOR_REV["nome"]),
+            Fill("/alvara/numero", "{alvara.impresso}"),
+            Fill("/veiculo/placa", _VEICULO_REV["placa"]),
+            Fill("/hipotese", {"tipo": "terceira_multa", "autos": _AUTOS_REV}),
+            Fill("/defesa/notificacao", {"numero": "{defesa.impresso}"}),
+            Fill("/decisao/fundamentacao",
+                 "Os três autos de infração listados subsistem, foram lavrados contra o "
+                 "condutor e impuseram multa. A alegação de que as multas estão em discussão "
+                 "não se comprova: não consta recurso pendente. A lei não prevê a "
+                 "substituição da revogação após a terceira multa. Configurada a hipótese "
+                 "do art. 23, III, da Lei nº 4.515/2007."),
+        ), ciencia=2),
+        # O recurso da penalidade, em única instância ao Prefeito (arts. 25 e 26:
+        # ``transporte-escolar#art25``), protocolado online; a decisão cita o protocolo.
+        DemoStep("recurso_pedido", "recurso-transporte-escolar", 108, (
+            Fill("/recorrente", {**_CONDUTOR_REV, "alvara": "{alvara.impresso}",
+                                 "endereco": {"logradouro": "Rua das Acácias",
+                                              "numero": "100", "bairro": "Centro",
+                                              "municipio": "Americana", "uf": "SP",
+                                              "cep": "13465-000"}}),
+            Fill("/auto", {"especie": "decisao_revogacao", "numero": "{revogacao.impresso}",
+                           "data_infracao": "{revogacao.data}", "placa": _VEICULO_REV["placa"],
+                           "penalidade": "Revogação do alvará (art. 23, III)"}),
+            Fill("/ciencia", {"no_auto": False, "data": "{revogacao.ciencia}"}),
+            Fill("/razoes", _RAZOES_REV),
+            Fill("/pedido", "A reforma da decisão, mantido o alvará."),
+        ), filing=Filing("/recorrente/cpf", "/recorrente/nome")),
+        DemoStep("recurso", "decisao-recurso-prefeito", 120, (
+            Fill("/recorrente", _CONDUTOR_REV),
+            Fill("/ato_recorrido", {"especie": "decisao", "numero": "{revogacao.numero}",
+                                    "data": "{revogacao.data}",
+                                    "data_ciencia": "{revogacao.ciencia}"}),
+            Fill("/recurso/numero_protocolo", "{recurso_pedido.impresso}"),
+            Fill("/recurso/data_protocolo", "{recurso_pedido.data}"),
+            Fill("/recurso/razoes", _RAZOES_REV),
+            Fill("/decisao/resultado", "nao_provido"),
+            Fill("/decisao/fundamentacao",
+                 "Os autos subsistem e nenhum deles foi objeto de recurso no prazo do art. "
+                 "26. Imposta a terceira multa, a lei comina a revogação do alvará (art. 23, "
+                 "III), sem margem para substituí-la por multa."),
+            Fill("/decisao/determinacoes",
+                 "Mantém-se a Decisão {revogacao.impresso} e a revogação do alvará "
+                 "{alvara.impresso}."),
+        ), verify=True),
     ),
 )
 
@@ -277,4 +426,6 @@ RENOVACAO_FRETAMENTO = DemoChain(
     ),
 )
 
-DEMO_CHAINS = (ESCOLAR, FRETAMENTO, RENOVACAO_FRETAMENTO)
+DEMO_CHAINS = (REVOGACAO_ESCOLAR, ESCOLAR, FRETAMENTO, RENOVACAO_FRETAMENTO)
+"""A história da revogação vem primeiro: começa antes da escolar, e assim o seu alvará e
+os seus autos são os primeiros números das séries ALV-ESC e AIE-ESC, em ordem de data."""

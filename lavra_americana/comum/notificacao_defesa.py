@@ -51,8 +51,9 @@ from lavra_americana.comum.computing import after_issue, data_of, date_at, perio
 from lavra_americana.comum.due_process import ACCUSED, Proceeding, period_source
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.fretamento.cassacao import PROCEEDING as CASSATION
-from lavra_americana.transporte_escolar.revogacao import MOTIVE, REVOCABLE
+from lavra_americana.transporte_escolar.revogacao import GROUNDS, MOTIVE, REVOCABLE
 from lavra_americana.transporte_escolar.revogacao import PROCEEDING as REVOCATION
+from lavra_americana.transporte_escolar.revogacao_autos import auto_rows, third_fine
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "notificacao_defesa"]
 
@@ -62,6 +63,8 @@ IMPLEMENTED: tuple[str, ...] = ()
 revogacao`; this module writes the notice that opens their defence."""
 
 NOTICE_DATE = "/data"
+NOTICE_AUTOS = "/acusacao/autos"
+THIRD_FINE = "terceira_multa"
 
 PROCEEDINGS: Mapping[str, Proceeding] = {
     CASSATION.notice_form: CASSATION,
@@ -97,6 +100,33 @@ def _grounds(data: Mapping[str, Any], proceeding: Proceeding, laws: Any) -> list
     ]
 
 
+def _autos(
+    request: ComputeInput, data: Mapping[str, Any], on: Any, proceeding: Proceeding,
+    keys: set[str],
+) -> tuple[list[dict[str, Any]], str | None, list[Item]]:
+    """The autos a revogação notice accuses (``/acusacao/autos``), read from the registry
+    as the decision reads them (:func:`lavra_americana.transporte_escolar.revogacao_autos.
+    auto_rows`: each exists, is not cancelled, is the driver's, not after the notice), and,
+    when it accuses the third fine, the fines it counts, by number and date, with the
+    reading kept (THIRD_FINE_READING, beside :func:`~lavra_americana.transporte_escolar.
+    revogacao_autos.third_fine`): the notice says which fines it counts, so the party
+    defends against the count the decision will apply."""
+    listed = pointers.get(data, NOTICE_AUTOS)
+    if proceeding is not REVOCATION or not isinstance(listed, list) or on is None:
+        return [], None, []
+    penalty = [k for k in keys if k != MOTIVE]
+    if not penalty:
+        return [], None, []
+    ground = THIRD_FINE if THIRD_FINE in penalty else penalty[0]
+    rows, infractions, items = auto_rows(request, data, on, GROUNDS[ground][0], NOTICE_AUTOS)
+    count = None
+    if ground == THIRD_FINE:
+        count, counted = third_fine(request, infractions, not any(i.pending for i in items),
+                                    NOTICE_AUTOS)
+        items.extend(counted)
+    return rows, count, items
+
+
 def notificacao_defesa(request: ComputeInput) -> Computed:
     """The notice for defence of the proceeding its form opens (module docstring).
 
@@ -104,7 +134,9 @@ def notificacao_defesa(request: ComputeInput) -> Computed:
     ``dispositivo``, ``referencia``, ``texto_legal``), ``ato`` (the adverse act that may
     follow, with its basis), ``prazo`` (``regra``, ``contagem``), ``fundamento``,
     ``penalidade`` (False when the notice accuses only a ground that is no penalty:
-    :data:`NOT_A_PENALTY`), ``subtitulo_documento`` (then only).
+    :data:`NOT_A_PENALTY`), ``subtitulo_documento`` (then only), ``autos`` (the autos
+    accused, from the registry: ``numero`` as printed, ``data_infracao``,
+    ``dispositivos``) and ``terceira_multa`` (the fines counted: :func:`_autos`).
     """
     proceeding = PROCEEDINGS[request.form_id]
     data = data_of(request)
@@ -141,6 +173,8 @@ def notificacao_defesa(request: ComputeInput) -> Computed:
         "vencimento; se este cair em dia sem expediente na Prefeitura, o prazo prorroga-se "
         "para o primeiro dia útil seguinte (Lei federal nº 9.784/1999, art. 66)."
     )
+    autos, count, auto_items = _autos(request, data, on, proceeding, keys)
+    items.extend(auto_items)
     process = clean_text(pointers.get(data, "/processo/numero"))
     values: dict[str, Any] = {
         "acusacao": grounds,
@@ -150,6 +184,8 @@ def notificacao_defesa(request: ComputeInput) -> Computed:
         "referencia_prazo": short(laws, key),
         "fundamento": in_legal_order([*proceeding.adverse_basis, *cited, key], laws),
         "penalidade": motive is None,
+        "autos": autos,
+        "terceira_multa": count,
     }
     if motive is not None:
         values["subtitulo_documento"] = motive[1]

@@ -51,10 +51,13 @@ def same(a: Any, b: Any) -> bool | None:
 
 
 def auto_rows(
-    request: ComputeInput, data: Mapping[str, Any], on: date, citation: str
+    request: ComputeInput, data: Mapping[str, Any], on: date, citation: str,
+    at: str = AUTOS,
 ) -> tuple[list[dict[str, Any]], list[PriorInfraction], list[Item]]:
-    """The autos of the ground, each checked in the registry (module docstring)."""
-    listed = pointers.get(data, AUTOS)
+    """The autos of the ground, each checked in the registry (module docstring); ``at``:
+    where the list is (the decision's ``/hipotese/autos``, the notice's
+    ``/acusacao/autos``)."""
+    listed = pointers.get(data, at)
     rows: list[dict[str, Any]] = []
     infractions: list[PriorInfraction] = []
     items: list[Item] = []
@@ -65,7 +68,7 @@ def auto_rows(
         number = clean_text(entry.get("numero")) if isinstance(entry, Mapping) else None
         if number is None:
             continue
-        field = f"{AUTOS}/{index}/numero"
+        field = f"{at}/{index}/numero"
         found: PriorRecord | None = (
             None if request.history is None else request.history.document(AUTO_FORM, number)
         )
@@ -154,7 +157,8 @@ def _listed(fines: list[PriorInfraction]) -> str:
 
 
 def third_fine(
-    request: ComputeInput, infractions: list[PriorInfraction], complete: bool
+    request: ComputeInput, infractions: list[PriorInfraction], complete: bool,
+    at: str = AUTOS,
 ) -> tuple[str | None, list[Item]]:
     """Art. 23, III: the last infraction of the autos reaches the revocation.
 
@@ -183,7 +187,7 @@ def third_fine(
     except LavraError as error:
         return None, [
             item_at(
-                AUTOS,
+                at,
                 Status.MISSING,
                 f"Não foi possível conferir a terceira multa: {error.message}",
                 REVOCATION,
@@ -211,10 +215,10 @@ def third_fine(
                  for p in others],
                 locale="pt_BR",
             ) + "."
-        return text, [item_at(AUTOS, Status.MET, text, *sanction.basis)]
+        return text, [item_at(at, Status.MET, text, *sanction.basis)]
     return None, [
         item_at(
-            AUTOS,
+            at,
             Status.INVALID,
             "As infrações dos autos informados não levam à revogação do "
             f"{short(context.laws, REVOCATION)} (\"após a terceira multa\"): julgadas em "

@@ -127,6 +127,7 @@ def _facts(result: Issued, ciencia: date | None) -> StepFacts:
         valido_ate=str(until or ""),
         ciencia=ciencia.isoformat() if ciencia else "",
         calculado=dict(record.computed),
+        dados=dict(record.data),
     )
 
 
@@ -238,13 +239,13 @@ def _file(issuer: Issuer, chain: DemoChain, step: DemoStep, filing: Filing,
     return Issued(filed.receipt, pdf, None)
 
 
-def _filing_facts(result: Issued) -> StepFacts:
+def _filing_facts(result: Issued, data: Mapping[str, Any]) -> StepFacts:
     record = result.record
     return StepFacts(
         serie=record.series, numero=f"{record.series} {record.formatted}",
         impresso=record.printed,
         data=record.issued_at.astimezone(TIMEZONE).date().isoformat(),
-        valido_ate="", ciencia="", calculado={})
+        valido_ate="", ciencia="", calculado={}, dados=dict(data))
 
 
 def run_chain(
@@ -283,7 +284,7 @@ def run_chain(
             if isinstance(found, str):
                 acts.append(ChainAct(chain, step, moment, None, (found,)))
                 break
-            facts[step.name] = _filing_facts(found)
+            facts[step.name] = _filing_facts(found, data)
             acts.append(ChainAct(chain, step, moment, found, filed=True))
             continue
         key = f"demo:{chain.name}:{step.name}"
