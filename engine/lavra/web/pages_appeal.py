@@ -97,7 +97,10 @@ async def file_appeal(request: Request) -> Response:
     if wait:
         return refuse(f"Muitos protocolos seguidos deste requerente ou desta rede. Aguarde "
                       f"{wait} segundos e envie de novo.")
-    build = ctx.engine.content.pack.appeals[query.citation]
+    build = ctx.engine.content.pack.appeal_for(query.act_form, query.citation)
+    if build is None:  # pragma: no cover - appeal_terms found it a moment ago
+        return refuse("Este recurso não se protocola por esta página. Nada foi "
+                      "protocolado.")
     form_id, data = build(query)
     desk = FilingDesk(ctx.require_issuer())
 
