@@ -8,7 +8,7 @@ clock), so nothing here depends on today."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
 from pathlib import Path
@@ -62,7 +62,7 @@ def _violations(page: Any) -> list[str]:
 
 
 def test_every_page_state_has_no_axe_violation(
-    live: tuple[str, WebContext, IssuedRecord], browser: Any
+    live: tuple[str, WebContext, IssuedRecord], browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     base, context, record = live
     problems: dict[str, list[str]] = {}
@@ -139,6 +139,8 @@ def test_every_page_state_has_no_axe_violation(
         signer.goto(base + path)
         check(signer, f"{path} (assinante)")
 
+    # In this one test: each browser test of the module may start its own server.
+    _recurso_states(base, context, browser, check, monkeypatch)
     assert not problems, json.dumps(problems, ensure_ascii=False, indent=1)
 
 
@@ -169,20 +171,11 @@ RECURSOS = ("recurso-fretamento", "recurso-transporte-escolar", "recurso-classif
             "recurso-lei-9784")
 
 
-def test_the_recurso_forms_and_their_refusals_have_no_axe_violation(
-    live: tuple[str, WebContext, IssuedRecord], browser: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _recurso_states(base: str, context: WebContext, browser: Any,
+                    check: Callable[[Any, str], None],
+                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The tracking page's recurso: refused before the ciência and after the period, the
     form open under the act; and each recurso form of the pack."""
-    base, context, _ = live
-    problems: dict[str, list[str]] = {}
-
-    def check(page: Any, label: str) -> None:
-        page.wait_for_load_state("load")
-        found = _violations(page)
-        if found:
-            problems[label] = found
-
     # Sealing calls asyncio.run, which the browser's event loop forbids in this thread.
     with ThreadPoolExecutor(1) as pool:
         filed = pool.submit(_filed_by_driver, context, "axe-recurso-" + "x" * 20).result()
@@ -239,4 +232,3 @@ def test_the_recurso_forms_and_their_refusals_have_no_axe_violation(
     for form in RECURSOS:
         page.goto(f"{base}/requerimentos/{form}")
         check(page, form)
-    assert not problems, json.dumps(problems, ensure_ascii=False, indent=1)
