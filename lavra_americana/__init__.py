@@ -77,7 +77,10 @@
                                               ``ciencia_eletronica`` (the ciência by
                                               electronic access, Lei nº 9.784/1999,
                                               art. 26, § 3º); ``recurso_online`` (the
-                                              recurso filed from the tracking page)
+                                              recurso filed from the tracking page);
+                                              ``recurso_lei_9784`` (the recorrente's
+                                              form of the Lei nº 9.784/1999 appeal,
+                                              arts. 56 and 59)
   ==========================================  ========================================
 
 The engine finds the pack by the entry point ``americana`` of the group
@@ -126,6 +129,7 @@ def pacote() -> ContentPack:
         protocolos,
         recurso_9784,
         recurso_estado,
+        recurso_lei_9784,
         recurso_online,
         requisitos,
         sources,
@@ -195,7 +199,7 @@ def pacote() -> ContentPack:
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
         termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
-        vistoria, troca_veiculo,
+        vistoria, troca_veiculo, recurso_lei_9784,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -246,3 +246,56 @@ def test_a_late_reconsideration_is_signed_stating_the_five_days(
     lines = subprocess.run(["pdftotext", "-layout", "-", "-"], input=done.pdf,
                            capture_output=True, check=True, timeout=60).stdout.decode()
     assert any("Ciência do ato" in line for line in lines.splitlines()), lines
+
+
+def test_the_recorrentes_own_form_checks_the_revogacao_and_its_ciencia(
+    engine: Engine, issuer: Issuer, tmp_path: Path
+) -> None:
+    """``recurso-lei-9784``, the piece the condutor files (on paper or from the tracking
+    page): the decision and its ciência read in the registry, the 10 days of art. 59
+    from that ciência printed, timeliness stated; a typed ciência or number that the
+    registry contradicts, and an appeal out of time, are *invalid*."""
+    REC = "recurso-lei-9784"
+    _, rev, known = revoked(engine, issuer)
+    record = issuer.history.document(REV, rev)
+    assert record is not None
+    data = example(engine, REC)
+    filed = known + timedelta(days=3)
+    data["ato_recorrido"] = {"numero": rev, "data": record.data["decisao"]["data"],
+                             "data_ciencia": known.isoformat()}
+    data["data_recurso"] = filed.isoformat()
+    ready = engine.prepare(REC, data, issued_on=filed, history=issuer.history)
+    assert ready.report.complete, pending(ready.report)
+    assert ready.computed["tempestivo"] is True
+    assert ready.computed["ciencia_registrada"].startswith("ciência registrada")
+    last = deadline_for("lei-9784-1999#art59", known,
+                        context=load_statutory_context(engine.content.root)).last_day
+    assert ready.computed["ultimo_dia"] == last
+    drafted = engine.draft(REC, data, on=filed, history=issuer.history).pdf
+    pdf = tmp_path / "recurso.pdf"
+    pdf.write_bytes(drafted)
+    # the MINUTA watermark's letters fall between the words: left out
+    text = " ".join(w for w in poppler(drafted).split()
+                    if not (w.isupper() and set(w) <= set("MINUTA") and len(w) <= 2))
+    for words in ("Ilustríssimo Senhor Secretário de Transportes e Sistema Viário",
+                  f"contra a decisão {rev}", "por motivo fundamentado (art. 3º",
+                  "encaminhe o recurso ao Prefeito Municipal (art. 56, § 1º",
+                  "10 dias contados da ciência", last.strftime("%d/%m/%Y"),
+                  "conforme consta do registro da decisão"):
+        assert words in text, words
+    subprocess.run(["pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "1", str(pdf),
+                    str(tmp_path / "rec")], check=True, timeout=60)
+    assert (tmp_path / "rec-1.png").stat().st_size > 0
+
+    late = {**data, "data_recurso": (last + timedelta(days=1)).isoformat()}
+    out = pending(prepared(engine, issuer, REC, late, last + timedelta(days=1)))
+    assert out["data_recurso"].status is Status.INVALID
+    assert "intempestivo" in out["data_recurso"].message
+    typo = {**data, "ato_recorrido": {**data["ato_recorrido"],
+                                      "data_ciencia": (known + timedelta(days=1)).isoformat()}}
+    wrong = pending(prepared(engine, issuer, REC, typo, filed))
+    assert wrong["ato_recorrido.data_ciencia"].status is Status.INVALID
+    unknown = {**data, "ato_recorrido": {**data["ato_recorrido"],
+                                         "numero": "REV-ESC nº 0099/2026"}}
+    absent = pending(prepared(engine, issuer, REC, unknown, filed))
+    assert "não consta do registro" in absent["ato_recorrido.numero"].message

@@ -147,8 +147,17 @@ class ContentPack:
         default_factory=dict, repr=False)
     """The recursos an applicant may file from the tracking page, by the citation of the
     deadline (counted from the ciência) they are filed under: each builds the recurso's
-    form id and data from the appealed act (:class:`lavra.filing.AppealQuery`). A
-    deadline not listed: the recurso is filed on paper."""
+    form id and data from the appealed act (:class:`lavra.filing.AppealQuery`). A key
+    ``"FORM/citation"`` files that deadline online against the acts of form ``FORM``
+    only (a deadline several forms share, filed online for one of them); a plain
+    citation, against every act that runs it (:meth:`appeal_for`). A deadline not
+    listed: the recurso is filed on paper."""
+
+    def appeal_for(self, form_id: str, citation: str
+                   ) -> Callable[[AppealQuery], tuple[str, dict[str, Any]]] | None:
+        """The builder of the recurso filed online against an act of ``form_id`` under
+        the deadline ``citation`` (:attr:`appeals`), or None: filed on paper."""
+        return self.appeals.get(f"{form_id}/{citation}") or self.appeals.get(citation)
 
     @property
     def stamp_font_path(self) -> Path | None:

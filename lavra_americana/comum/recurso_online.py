@@ -35,8 +35,33 @@ the Secretariat already uses for it (:data:`RECURSOS`):
   processo (:func:`recurso_selecao`). The result published in the edital is no act of
   a requerimento's processo: its appeal stays the candidate's form.
 
-Not yet filed online (the page says the recurso is filed at the Secretariat): the Lei
-nº 9.784/1999 appeal (art. 59), which has no recurso form of its own.
+- ``decisao-revogacao-alvara/lei-9784-1999#art59`` — the revogação of the escolar
+  alvará "por motivo fundamentado" (art. 3º), no penalty
+  (:mod:`lavra_americana.comum.recurso_9784`): recurso under Lei nº 9.784/1999, in the
+  10 days of art. 59 counted from the ciência, addressed to the Secretário who decided,
+  who reconsiders it or forwards it to the Prefeito (art. 56, § 1º), filed as
+  ``recurso-lei-9784`` naming the decision (:func:`recurso_revogacao_motivo`).
+  «Preparar ato» prepares the Secretário's decision (DEC-SETRANSV,
+  ``decisao-recurso-secretario``, hipótese ``lei-9784-1999#art56_par1``); the
+  Prefeito's, on the appeal forwarded, is prepared from the register as before.
+
+Not yet filed online (the page says the recurso is filed at the Secretariat): the other
+acts whose appeal is the same art. 59 — the escolar indeferimento outside the selection
+and the declaração de vacância — whose decisions on appeal the pack does not draft yet
+(the key names the form: only the revogação's deadline is filed here).
+
+**Fretamento art. 23 is not filed here — reading chosen.** Art. 23 gives the company 15
+days "a contar da data da infração" to appeal to the Secretário against the auto de
+infração (AIF-FRET) or the termo de impedimento (TIM-FRET). Those acts are drawn up by
+the agent on the spot, with the ciência in themselves; they open no requerimento's
+processo and are not addressed to anyone who holds a protocol: no protocol and CPF/CNPJ
+identify the company as their addressee (:mod:`lavra_americana.comum.ciencia_eletronica`
+keeps them out of :data:`~lavra_americana.comum.ciencia_eletronica.DESTINATARIOS`), and
+their period runs from the infraction, not from an access the page could record. Tying
+them to a filer would mean this page asserting an addressee the act does not have. The
+art. 23 recurso stays the company's fillable form ``recurso-fretamento`` (instância
+``secretario``), filed at the Secretariat or as a requerimento of its own; its period is
+the one the auto prints.
 
 **Reading chosen**: the recurso filed online is a requerimento like any other (Lei nº
 9.784/1999, art. 6º): received as filed, its receipt lists what its form's report
@@ -60,9 +85,11 @@ __all__ = [
     "RECURSOS",
     "decisao_recurso_escolar",
     "decisao_recurso_fretamento",
+    "decisao_recurso_revogacao_motivo",
     "decisao_recurso_selecao",
     "recurso_fretamento",
     "recurso_penalidade_escolar",
+    "recurso_revogacao_motivo",
     "recurso_selecao",
 ]
 
@@ -164,9 +191,32 @@ def recurso_selecao(query: AppealQuery) -> tuple[str, dict[str, Any]]:
     }
 
 
+def recurso_revogacao_motivo(query: AppealQuery) -> tuple[str, dict[str, Any]]:
+    """The Lei nº 9.784/1999 recurso against the revogação by motivo fundamentado (art.
+    3º): to the Secretário who decided, 10 days from the ciência (arts. 56 and 59)."""
+    data = query.act_data
+    recorrente: dict[str, Any] = {"nome": query.name, "cpf": mask_cpf(query.cpf_cnpj)}
+    alvara = pointers.get(data, "/alvara/numero")
+    if isinstance(alvara, str):
+        recorrente["alvara"] = alvara
+    decided = pointers.get(data, "/decisao/data")
+    return "recurso-lei-9784", {
+        "recorrente": recorrente,
+        "ato_recorrido": {"numero": query.act_printed,
+                          "data": decided if isinstance(decided, str)
+                          else query.act_issued_on.isoformat(),
+                          "data_ciencia": query.ciencia_on.isoformat()},
+        "razoes": query.reasons,
+        "pedido": "A reconsideração da decisão e o restabelecimento do alvará; não "
+                  "reconsiderada, o encaminhamento do recurso ao Prefeito Municipal.",
+        "data_recurso": query.on.isoformat(),
+    }
+
+
 RECURSOS = {"fretamento#art24": recurso_fretamento,
             "transporte-escolar#art26": recurso_penalidade_escolar,
-            "transporte-escolar#art11": recurso_selecao}
+            "transporte-escolar#art11": recurso_selecao,
+            "decisao-revogacao-alvara/lei-9784-1999#art59": recurso_revogacao_motivo}
 """The recursos filed online, by the citation of the deadline they are filed under."""
 
 
@@ -253,6 +303,18 @@ def decisao_recurso_selecao(source: ActSource) -> dict[str, Any]:
     return _escolar_decision(source, "transporte-escolar#art11", appealed)
 
 
+def decisao_recurso_revogacao_motivo(source: ActSource) -> dict[str, Any]:
+    """«Preparar ato» of a recurso-lei-9784: the Secretário's decision that reconsiders
+    the revogação or keeps it and forwards the recurso (DEC-SETRANSV, art. 56, § 1º),
+    with the recurso, the recorrente and the revogação with its ciência carried over."""
+    data = source.request.data if isinstance(source.request.data, dict) else {}
+    named = data.get("ato_recorrido")
+    ato: dict[str, Any] = named if isinstance(named, dict) else {}
+    appealed = {"especie": "decisao", "numero": ato.get("numero"), "data": ato.get("data"),
+                "data_ciencia": ato.get("data_ciencia")}
+    return _escolar_decision(source, "lei-9784-1999#art56_par1", appealed)
+
+
 ATOS = {
     "recurso-fretamento": (
         ActChoice("decisao-recurso-prefeito", "Decisão do Prefeito sobre o recurso (art. 24)",
@@ -265,6 +327,11 @@ ATOS = {
         ActChoice("decisao-recurso-prefeito",
                   "Decisão do Prefeito sobre o recurso contra o ato de escolha (art. 11)",
                   decisao_recurso_selecao, refusal=True),),
+    "recurso-lei-9784": (
+        ActChoice("decisao-recurso-secretario",
+                  "Decisão do Secretário sobre o recurso contra a revogação por motivo "
+                  "fundamentado (Lei nº 9.784/1999, art. 56, § 1º)",
+                  decisao_recurso_revogacao_motivo, refusal=True),),
 }
 """«Preparar ato» of the recursos filed online (the decision may deny the recurso, so it
 is prepared whatever the attachments' standing: ``refusal``)."""

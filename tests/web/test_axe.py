@@ -8,7 +8,9 @@ clock), so nothing here depends on today."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +18,11 @@ import pytest
 import test_e2e
 from test_e2e import CHROMIUM, _free_port, _login
 from test_page_text import issue_one
-from webhelpers import ALV, REQ, make_context, serving
+from test_tracking_recursos import CPF, _act, _filed_by_driver
+from webhelpers import ALV, REQ, example, make_context, serving
 
-from lavra.registry.records import IssuedRecord
+from lavra.recording import FactRecorder
+from lavra.registry.records import LOCAL_TZ, IssuedRecord
 from lavra.web import WebContext, create_app
 
 AXE = Path(__file__).parent / "pdfjs" / "node_modules" / "axe-core" / "axe.min.js"
@@ -58,7 +62,7 @@ def _violations(page: Any) -> list[str]:
 
 
 def test_every_page_state_has_no_axe_violation(
-    live: tuple[str, WebContext, IssuedRecord], browser: Any
+    live: tuple[str, WebContext, IssuedRecord], browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     base, context, record = live
     problems: dict[str, list[str]] = {}
@@ -135,6 +139,8 @@ def test_every_page_state_has_no_axe_violation(
         signer.goto(base + path)
         check(signer, f"{path} (assinante)")
 
+    # In this one test: each browser test of the module may start its own server.
+    _recurso_states(base, context, browser, check, monkeypatch)
     assert not problems, json.dumps(problems, ensure_ascii=False, indent=1)
 
 
@@ -158,3 +164,71 @@ def test_the_qr_verification_page_fits_a_375_px_phone(
         "() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
     assert width <= 375, ("resultado", width)
     phone.close()
+
+
+#: The recursos the public fills: each checked as its page opens.
+RECURSOS = ("recurso-fretamento", "recurso-transporte-escolar", "recurso-classificacao",
+            "recurso-lei-9784")
+
+
+def _recurso_states(base: str, context: WebContext, browser: Any,
+                    check: Callable[[Any, str], None],
+                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tracking page's recurso: refused before the ciência and after the period, the
+    form open under the act; and each recurso form of the pack."""
+    # Sealing calls asyncio.run, which the browser's event loop forbids in this thread.
+    with ThreadPoolExecutor(1) as pool:
+        filed = pool.submit(_filed_by_driver, context, "axe-recurso-" + "x" * 20).result()
+    data = example("decisao-revogacao-alvara")
+    data["processo"]["numero"] = filed.processo
+    data["hipotese"] = {"tipo": "motivo_fundamentado", "motivo": {
+        "fatos": "A escola atendida encerrou as atividades.",
+        "fundamentos_juridicos": "Art. 3º da Lei nº 4.515/2007."}}
+    rev = _act(context, "REV-ESC", "decisao-revogacao-alvara", data, {"fundamento": [
+        "transporte-escolar#art3", "lei-9784-1999#art56", "lei-9784-1999#art59"]},
+        date(2026, 11, 23))
+    page = browser.new_context(locale="pt-BR", bypass_csp=True).new_page()
+
+    def consult() -> None:
+        page.goto(base + "/acompanhar")
+        page.fill("#protocolo", filed.protocol)
+        page.fill("#documento", CPF)
+        page.click("#consultar")
+        page.wait_for_selector("#atos")
+
+    consult()
+    # A page left open before the ciência: its form sent as a recurso is refused.
+    page.evaluate("""(id) => {
+        const form = document.getElementById('ciencia-' + id);
+        form.action = '/acompanhar/recurso';
+        for (const [name, value] of [['razoes', 'Razões do recurso.'], ['confirmo', 'sim']]) {
+            const field = document.createElement('input');
+            field.type = 'hidden'; field.name = name; field.value = value;
+            form.appendChild(field);
+        }
+        form.submit();
+    }""", rev.id)
+    page.wait_for_selector("#erro-consulta")
+    assert "tome ciência do ato" in page.inner_text("#erro-consulta")
+    check(page, "recurso recusado (sem ciência)")
+
+    recorder = FactRecorder(context.registry, context.engine.content)
+    moment = rev.issued_at + timedelta(minutes=5)
+    recorder.record(rev, "ciencia", on=moment.astimezone(LOCAL_TZ).date().isoformat(),
+                    by="Maria (maria)", means="pessoal", now=moment)
+    (deadline,) = recorder.deadlines(rev)
+    monkeypatch.setattr(context, "today", lambda: deadline.ciencia.on)
+    consult()
+    page.click(f"#recurso-{rev.id} summary")
+    check(page, "recurso (formulário no acompanhamento)")
+    monkeypatch.setattr(context, "today", lambda: deadline.last_day + timedelta(days=1))
+    page.fill(f"#razoes-{rev.id}", "O motivo indicado não alcança o serviço autorizado.")
+    page.check(f"#confirmo-{rev.id}")
+    page.click(f"#recurso-{rev.id} button[type=submit]")
+    page.wait_for_selector("#erro-consulta")
+    assert "encerrou-se em" in page.inner_text("#erro-consulta")
+    check(page, "recurso recusado (prazo encerrado)")
+
+    for form in RECURSOS:
+        page.goto(f"{base}/requerimentos/{form}")
+        check(page, form)

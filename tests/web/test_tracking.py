@@ -262,3 +262,37 @@ def test_recurso_from_the_tracking_page(client: TestClient, web_context: WebCont
     login(client, "clara")
     inbox = client.get("/equipe/protocolos").text
     assert filed.protocol in inbox and web_context.form_title("recurso-fretamento") in inbox
+
+    # «Preparar ato» on the recurso's inbox page (the page's own button, its own label):
+    # the Prefeito's decision (DEC-GP, art. 24) with the recurso, the recorrente and the
+    # act appealed, with its ciência, carried over; the page then links the draft.
+    page = client.get(f"/equipe/protocolos/{filed.id}").text
+    form = re.search(r'<form method="post" action="(/equipe/protocolos/\d+/ato)">(.*?)</form>',
+                     page, re.S)
+    assert form is not None and form.group(1) == f"/equipe/protocolos/{filed.id}/ato"
+    choice = re.search(r'<input type="radio" id="ato-\d+" name="ato" value="(\d+)" required>'
+                       r'\s*<label for="ato-\d+">Decisão do Prefeito sobre o recurso \(art. '
+                       r'24\)</label>', form.group(2))
+    assert choice is not None and 'id="botao-preparar-ato"' in form.group(2)
+    token = re.search(r'name="csrf" value="([^"]+)"', form.group(2))
+    assert token is not None
+    made = client.post(form.group(1), data={"csrf": token.group(1), "ato": choice.group(1)},
+                       follow_redirects=False)
+    assert made.status_code == 303, made.text[-800:]
+    from lavra.registry.inbox import Inbox
+
+    case = Inbox(registry).case(filed.id)
+    assert case is not None and case.draft_id is not None
+    draft = registry.draft(case.draft_id)
+    assert draft is not None and draft.form == "decisao-recurso-prefeito"
+    assert draft.data["recurso"] == {
+        "hipotese": "fretamento#art24", "numero_protocolo": filed.protocol,
+        "data_protocolo": filed.filed_at_local.date().isoformat(),
+        "razoes": "O cartão CNPJ foi apresentado; segue cópia."}
+    assert draft.data["recorrente"] == {"nome": filed.name, "cnpj": CNPJ}
+    assert draft.data["ato_recorrido"] == {
+        "especie": "decisao", "numero": own.printed,
+        "data": own.issued_at_local.date().isoformat(),
+        "data_ciencia": deadline.ciencia.on.isoformat()}
+    assert f'href="/equipe/minutas/{draft.id}"' in client.get(
+        f"/equipe/protocolos/{filed.id}").text

@@ -223,3 +223,82 @@ def test_selection_refusal_appealed_online(
     timely = [i for i in report.items if "tempestiv" in i.message]
     assert timely and all(i.status is Status.MET and "publicação" not in i.message
                           and "ciência da decisão que indeferiu" in i.message for i in timely)
+
+
+def test_revogacao_by_motive_appealed_online_under_lei_9784(
+        client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lei nº 9.784/1999, arts. 56 and 59: the revogação "por motivo fundamentado"
+    (escolar art. 3º, no penalty), its ciência taken on the tracking page, is appealed
+    within 10 days of it to the Secretário who decided, as ``recurso-lei-9784`` naming
+    the decision; «Preparar ato» on the inbox page makes the DEC-SETRANSV (hipótese art.
+    56, § 1º) with the recurso, the recorrente and the revogação carried over, whose
+    report finds the recurso timely from the ciência on record."""
+    own_filing_count(web_context, monkeypatch)
+    filed = _filed_by_driver(web_context, "escolar-motivo-" + "m" * 20)
+    data = example("decisao-revogacao-alvara")
+    data["processo"]["numero"] = filed.processo
+    decided = date(2026, 11, 23)
+    data["hipotese"] = {"tipo": "motivo_fundamentado", "motivo": {
+        "fatos": "A escola atendida encerrou as atividades em 30/09/2026.",
+        "fundamentos_juridicos": "Art. 3º da Lei nº 4.515/2007."}}
+    data["decisao"]["data"] = decided.isoformat()
+    rev = _act(web_context, "REV-ESC", "decisao-revogacao-alvara", data, {
+        "fundamento": ["transporte-escolar#art3", "lei-9784-1999#art50_inc1",
+                       "lei-9784-1999#art56", "lei-9784-1999#art56_par1",
+                       "lei-9784-1999#art59"]}, decided)
+    registry = web_context.registry
+    filings = Filings(registry)
+    before = len(filings.acts(filed))
+    monkeypatch.setattr(web_context, "today", lambda: decided)
+    early = _appeal(client, filed, rev.id)  # no ciência yet: the period has not begun
+    assert early.status_code == 422 and "tome ciência do ato" in early.text
+    monkeypatch.setattr(web_context, "now", lambda: rev.issued_at + timedelta(hours=2))
+    assert _ciencia(client, filed.protocol, CPF, rev.id).status_code == 200
+    (deadline,) = FactRecorder(registry, web_context.engine.content).deadlines(rev)
+    assert deadline.citation == "lei-9784-1999#art59"
+    assert (deadline.last_day - deadline.ciencia.on).days >= 10
+
+    monkeypatch.setattr(web_context, "today", lambda: deadline.last_day + timedelta(days=1))
+    late = _appeal(client, filed, rev.id)
+    assert late.status_code == 422 and "encerrou-se em " in late.text
+    assert deadline.last_day.strftime("%d/%m/%Y") in late.text
+    assert len(filings.acts(filed)) == before  # nothing written
+
+    monkeypatch.setattr(web_context, "today", lambda: deadline.last_day)
+    assert f'id="recurso-{rev.id}"' in _track(client, filed.protocol, CPF).text
+    done = _appeal(client, filed, rev.id)
+    assert done.status_code == 303, done.text[-1500:]
+    code = done.headers["location"].rsplit("/", 1)[-1]
+    receipt = registry.by_code(code)
+    assert receipt is not None
+    recurso = filings.by_receipt(receipt.id)
+    assert recurso is not None and recurso.form == "recurso-lei-9784"
+    assert recurso.processo == filed.processo and recurso.protocol != filed.protocol
+    ciencia = deadline.ciencia.on.isoformat()
+    assert recurso.data["ato_recorrido"] == {
+        "numero": rev.printed, "data": "2026-11-23", "data_ciencia": ciencia}
+    assert recurso.data["recorrente"] == {"nome": NAME, "cpf": CPF,
+                                          "alvara": "ALV-ESC nº 0007/2026"}
+    assert recurso.data["data_recurso"] == deadline.last_day.isoformat()
+    text = _pdf_text(client, code)
+    assert recurso.protocol in text and rev.printed in text and "defesa.pdf" in text
+
+    draft = _prepare(client, web_context, recurso)
+    assert draft.form == "decisao-recurso-secretario"
+    assert draft.data["recurso"]["hipotese"] == "lei-9784-1999#art56_par1"
+    assert draft.data["recurso"]["numero_protocolo"] == recurso.protocol
+    assert draft.data["recurso"]["data_protocolo"] == recurso.filed_at_local.date().isoformat()
+    assert draft.data["recorrente"] == {"nome": NAME, "cpf": CPF}
+    assert draft.data["ato_recorrido"] == {
+        "especie": "decisao", "numero": rev.printed, "data": "2026-11-23",
+        "data_ciencia": ciencia}
+    written = {**draft.data, "decisao": {
+        **draft.data["decisao"], "resultado": "nao_provido",
+        "fundamentacao": "O encerramento das atividades da escola está comprovado pelo "
+                         "ofício da Secretaria de Educação, e o recurso não o contesta."}}
+    report = web_context.engine.prepare(
+        "decisao-recurso-secretario", written, deadline.last_day,
+        issued_on=deadline.last_day, history=web_context.require_issuer().history).report
+    assert not [i for i in report.items if i.status is Status.INVALID], report.items
+    timely = [i for i in report.items if "tempestiv" in i.message]
+    assert timely and all(i.status is Status.MET for i in timely), timely

@@ -93,7 +93,10 @@ async def file_appeal(request: Request) -> Response:
         return refuse(" ".join(errors.values()) + " Nada foi protocolado.")
     address = request.client.host if request.client else "desconhecido"
     doc = found.filed.cpf_cnpj
-    build = ctx.engine.content.pack.appeals[query.citation]
+    build = ctx.engine.content.pack.appeal_for(query.act_form, query.citation)
+    if build is None:  # pragma: no cover - appeal_terms found it a moment ago
+        return refuse("Este recurso não se protocola por esta página. Nada foi "
+                      "protocolado.")
     form_id, data = build(query)
     desk = FilingDesk(ctx.require_issuer())
     # the place is taken now (atomically) and given back if the filing is refused

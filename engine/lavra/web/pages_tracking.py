@@ -159,7 +159,8 @@ def appeal_terms(ctx: WebContext, record: IssuedRecord, filed: Filed,
     cited = _computed(record, "fundamento")
     applying = [c for c in (ack.deadlines if ack is not None else ())
                 if not isinstance(cited, list) or c in cited]
-    online = [c for c in applying if c in ctx.engine.content.pack.appeals]
+    pack = ctx.engine.content.pack
+    online = [c for c in applying if pack.appeal_for(record.form, c) is not None]
     if not applying:
         raise LavraError(f"Contra {printed} não cabe recurso. Nada foi protocolado.")
     if not online:
