@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from lavra.checking.content import Content
+from lavra.checking.content import loaded_content
 from lavra.cli.demo import current_example
 from lavra.config import Config
 from lavra.issuing import ensure_dev_pki
@@ -33,13 +33,13 @@ def example(form_id: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(
         (REPO / "forms" / form_id / "exemplo.json").read_text(encoding="utf-8")
     )
-    spec = Content(REPO).form(form_id)
+    spec = loaded_content(REPO).form(form_id)
     return current_example(spec, data)[0] if spec.series else data
 
 
 def make_context(data_dir: Path, base_url: str = "http://testserver") -> WebContext:
     config = Config(pack_dir=REPO, data_dir=data_dir, verification_url=f"{base_url}/verificar")
-    ensure_dev_pki(config, Content(REPO))
+    ensure_dev_pki(config, loaded_content(REPO))
     context = WebContext(config, WebSettings(secret_key=SECRET, sandbox=Limits(timeout=90)))
     users = context.users
     users.add("admin", PASSWORD, Role.ADMIN, full_name="Administração de Teste")
