@@ -123,6 +123,7 @@ def pacote() -> ContentPack:
         lote_protocolos,
         notificacao_defesa,
         periods,
+        protocolo_registrado,
         protocolos,
         recurso_9784,
         recurso_estado,
@@ -195,7 +196,7 @@ def pacote() -> ContentPack:
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
         termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
-        vistoria, troca_veiculo,
+        vistoria, troca_veiculo, protocolo_registrado,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
