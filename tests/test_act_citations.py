@@ -140,3 +140,19 @@ def test_the_vehicle_type_has_one_display_label(engine: Engine) -> None:
     for schema in sorted((REPO / "schemas").glob("*.json")):
         assert '"microonibus": "Microônibus"' not in schema.read_text(encoding="utf-8"), (
             schema.name)
+
+
+@pytest.mark.parametrize("renderer", ["weasyprint", "typst"])
+def test_a_row_label_does_not_wrap(engine: Engine, renderer: str) -> None:
+    """"Ciência do ato" beside a long value stayed on two lines in the appeal decision's
+    table (pagina.css and, for Typst, typstwidths: a row's label is at least 36 mm)."""
+    before = engine.final_renderer
+    engine.final_renderer = renderer
+    try:
+        pdf = engine.draft("decisao-recurso-secretario",
+                           example(engine, "decisao-recurso-secretario"), date(2026, 6, 1)).pdf
+    finally:
+        engine.final_renderer = before
+    lines = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True,
+                           check=True, timeout=60).stdout.decode().splitlines()
+    assert any("Ciência do ato" in line for line in lines), lines
