@@ -126,6 +126,7 @@ def pacote() -> ContentPack:
         lote_protocolos,
         notificacao_defesa,
         periods,
+        protocolo_registrado,
         protocolos,
         recurso_9784,
         recurso_estado,
@@ -199,7 +200,7 @@ def pacote() -> ContentPack:
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
         termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
-        vistoria, troca_veiculo, recurso_lei_9784,
+        vistoria, troca_veiculo, recurso_lei_9784, protocolo_registrado,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

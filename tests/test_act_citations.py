@@ -11,16 +11,19 @@ declare ("e a intima" to a man). Drafts of each form's example, read back with p
 from __future__ import annotations
 
 import subprocess
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from formcases import example
+from issuers import clocked_issuer
 
 from lavra.checking.content import Content
 from lavra.documents import Engine
+from lavra.filing import FilingDesk
 from lavra.inputs import pointers
+from lavra.inputs.reading import TIMEZONE
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -75,3 +78,81 @@ def test_the_revogacao_notice_speaks_to_vossa_senhoria_without_a_gender(
     text = _text(engine.draft("notificacao-defesa-revogacao", data, date(2026, 6, 1)).pdf)
     assert "intima Vossa Senhoria a apresentar defesa" in text
     assert "e a intima" not in text and "e o intima" not in text
+
+
+# Issue 23 (issue 22, § 3): a protocol of lavra's own series is the registry's.
+PUB = "autorizacao-publicidade-escolar"
+FILED_ON = datetime(2026, 5, 4, 10, 0, tzinfo=TIMEZONE)
+
+
+def test_a_protocol_of_the_series_comes_from_the_registry(
+    engine: Engine, tmp_path: Path
+) -> None:
+    issuer = clocked_issuer(engine, tmp_path / "dados", FILED_ON)
+    try:
+        filed, _ = FilingDesk(issuer).file(
+            "requerimento-licenca-publicidade", example(engine, "requerimento-licenca-publicidade"),
+            cpf_cnpj="529.982.247-25", name="José Exemplo dos Santos", attachments=(),
+            item_titles={}, now=FILED_ON)
+        on = date(2026, 5, 20)
+
+        def refused(form: str, pointer: str, typed: str) -> str | None:
+            data = example(engine, form)
+            *parents, last = pointers.split(pointer)
+            node = data
+            for token in parents:
+                node = node[token]
+            node[last] = typed
+            report = engine.prepare(form, data, on, history=issuer.history).report
+            wanted = pointers.dotted(pointer) + ".registro"
+            found = [i for i in report.items if i.requirement == wanted and i.pending]
+            return found[0].message if found else None
+
+        # The registry's protocol, typed in any of its forms, prints with its series.
+        assert refused(PUB, "/requerimento/protocolo", filed.protocol.replace(" nº", "")) is None
+        data = example(engine, PUB)
+        data["requerimento"]["protocolo"] = filed.protocol
+        text = _text(engine.draft(PUB, data, on, history=issuer.history).pdf)
+        assert f"(protocolo {filed.protocol})" in text and "nº PROT" not in text
+        # One the registry does not hold, or of the series but not its form: refused.
+        missing = refused(PUB, "/requerimento/protocolo", "PROT 0099/2026")
+        assert missing is not None and "não consta do registro de protocolos" in missing
+        shape = refused(PUB, "/requerimento/protocolo", "PROT 2026/005678")
+        assert shape is not None and "PROT nº 0001/2026" in shape
+        # The protocol of another requerimento: not the one the act decides.
+        other = refused("termo-substituicao-veiculo-escolar", "/protocolo_requerimento",
+                        filed.protocol)
+        assert other is not None and "requerimento-licenca-publicidade" in other
+    finally:
+        issuer.close()
+
+
+def test_a_paper_protocol_prints_as_typed_without_series(engine: Engine) -> None:
+    text = _draft(engine, PUB, {"/requerimento/protocolo": "12.345/2026"}, date(2026, 5, 20))
+    assert "(protocolo nº 12.345/2026)" in text and "PROT" not in text
+
+
+def test_the_vehicle_type_has_one_display_label(engine: Engine) -> None:
+    """The enum's label ("Micro-ônibus") outside citations; the law's "microônibus" only
+    where the law is cited (the schemas' labels said "Microônibus" in some forms)."""
+    text = _draft(engine, "termo-substituicao-veiculo-escolar", {}, date(2026, 5, 20))
+    assert "micro-ônibus, fabricado em" in text and "microônibus" not in text.lower()
+    for schema in sorted((REPO / "schemas").glob("*.json")):
+        assert '"microonibus": "Microônibus"' not in schema.read_text(encoding="utf-8"), (
+            schema.name)
+
+
+@pytest.mark.parametrize("renderer", ["weasyprint", "typst"])
+def test_a_row_label_does_not_wrap(engine: Engine, renderer: str) -> None:
+    """"Ciência do ato" beside a long value stayed on two lines in the appeal decision's
+    table (pagina.css and, for Typst, typstwidths: a row's label is at least 36 mm)."""
+    before = engine.final_renderer
+    engine.final_renderer = renderer
+    try:
+        pdf = engine.draft("decisao-recurso-secretario",
+                           example(engine, "decisao-recurso-secretario"), date(2026, 6, 1)).pdf
+    finally:
+        engine.final_renderer = before
+    lines = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True,
+                           check=True, timeout=60).stdout.decode().splitlines()
+    assert any("Ciência do ato" in line for line in lines), lines

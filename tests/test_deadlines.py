@@ -79,7 +79,7 @@ def test_count_table(start: date, period: Period, plain: date, last: date, why: 
     assert f"{plain:%d/%m/%Y}" in result.reason
     if result.moved:
         assert f"primeiro dia útil seguinte, {last:%d/%m/%Y}" in result.reason
-        assert "art. 66, § 1º, da Lei federal nº 9.784/1999" in result.reason
+        assert "art. 66, § 1º, da Lei nº 9.784/1999" in result.reason
 
 
 def test_reason_wording_matches_the_secretariat_style() -> None:
@@ -87,7 +87,7 @@ def test_reason_wording_matches_the_secretariat_style() -> None:
     assert result.reason == (
         "O prazo de 15 dias, contado de 20/02/2026, encerra-se em 07/03/2026 (sábado); "
         "prorroga-se para o primeiro dia útil seguinte, 09/03/2026 "
-        "(art. 66, § 1º, da Lei federal nº 9.784/1999)."
+        "(art. 66, § 1º, da Lei nº 9.784/1999)."
     )
 
 

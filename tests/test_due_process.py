@@ -82,7 +82,7 @@ def pdf_text(pdf: bytes) -> str:
 # ---------------------------------------------------------------- class 1: cassação
 
 SOURCE = (
-    "(Lei federal nº 9.784/1999, art. 44, por analogia, à falta de prazo na lei municipal)"
+    "(Lei nº 9.784/1999, art. 44, por analogia, à falta de prazo na lei municipal)"
 )
 NOTICE = date(2026, 4, 6)  # a Monday; 10 days → Thursday 16/04/2026
 
@@ -128,7 +128,7 @@ def test_cassation_on_the_day_of_the_notice_without_defence_is_invalid(
     assert found.status is Status.INVALID and found.field == "/decisao/data"
     assert "encerra-se em 16/04/2026" in found.message
     assert "a partir de 17/04/2026" in found.message
-    assert "Lei federal nº 9.784/1999, art. 44" in found.message
+    assert "Lei nº 9.784/1999, art. 44" in found.message
 
 
 @pytest.mark.parametrize(

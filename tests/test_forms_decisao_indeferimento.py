@@ -159,11 +159,11 @@ def test_issued_over_a_fresh_registry_prints_motivos_bases_and_appeal(
             "O prazo conta-se da ciência desta decisão, cuja data é lançada abaixo no "
             "momento em que for dada",
             "Tomei ciência desta decisão em ____/____/________.",
-            "art. 50, inciso I, da Lei Federal nº 9.784, de 29 de janeiro de 1999",
+            "art. 50, inciso I, da Lei nº 9.784, de 29 de janeiro de 1999",
             "Secretário Municipal de Transportes e Sistema Viário",
         ):
             assert words in text, words
-        assert "10 (dez) dias" not in text and "art. 59 da Lei Federal" not in text
+        assert "10 (dez) dias" not in text and "art. 59 da Lei nº 9.784" not in text
         assert "MINUTA" not in text and " ou " not in text.split("Fundamento legal")[0][:400]
         # The ciência comes after the signature: no day of it, no last day counted from it.
         assert "encerra-se" not in text and "ciência em 20/03/2026" not in text
@@ -493,7 +493,7 @@ def poppler_text(pdf: bytes) -> str:
     [
         ("inscription", ("Prefeito Municipal, no prazo de 5 (cinco) dias contados da "
                          "ciência da decisão (art. 11 da Lei nº 4.515/2007)",),
-         ("10 (dez) dias", "Lei federal nº 9.784/1999, arts. 56")),
+         ("10 (dez) dias", "Lei nº 9.784/1999, arts. 56")),
         ("fretamento", ("recurso ao Prefeito Municipal, no prazo de 15 (quinze) dias "
                         "contados da ciência da decisão (art. 24 da Lei nº 4.419/2006",),
          ("10 (dez) dias", "5 (cinco) dias contados")),

@@ -76,7 +76,7 @@ def appeal(engine: Engine, form: str, hypothesis: str, act: str, ciencia: date,
            filed: date, decided: date, result: str | None) -> dict[str, Any]:
     data = example(engine, GP)
     data["recurso"] = {
-        "hipotese": hypothesis, "numero_protocolo": "PROT 0101/2026",
+        "hipotese": hypothesis, "numero_protocolo": "1.101/2026",
         "data_protocolo": filed.isoformat(),
         "razoes": "O condutor alega que atende estudantes de outra escola, também "
                   "matriculados regularmente, e junta as declarações de matrícula.",
@@ -122,7 +122,7 @@ def test_not_reconsidered_then_the_prefeito_restores_the_alvara(
                      "provido")
     refused = pending(prepared(engine, issuer, GP, penalty, kept))["ato_recorrido.registro"]
     assert refused.status is Status.INVALID
-    for words in ("não é penalidade", "Lei federal nº 9.784/1999",
+    for words in ("não é penalidade", "Lei nº 9.784/1999",
                   "art. 56 da Lei nº 9.784/1999", "art. 59 da Lei nº 9.784/1999"):
         assert words in refused.message, refused.message
 
@@ -207,7 +207,7 @@ def test_the_secretary_reconsiders_and_the_30_days_are_stated(
                   "reconsidera-se a decisão que revogou o alvará, que fica restabelecido",
                   "a revogação deixa de produzir efeitos",
                   "• art. 3º da Lei Municipal nº 4.515, de 3 de agosto de 2007 • art. 56 da Lei "
-                  "Federal nº 9.784", "• art. 64 da Lei Federal nº 9.784"):
+                  "nº 9.784, de 29 de janeiro de 1999", "• art. 64 da Lei nº 9.784"):
         assert words in text, words
     assert status(issuer, alv, decided) == "em vigor"
     # The Prefeito has nothing to decide: the revogação was reconsidered.

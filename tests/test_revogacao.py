@@ -319,7 +319,7 @@ def test_without_defence_from_the_day_after(engine: Engine) -> None:
         "O condutor foi notificado para apresentar defesa pela notificação NOT-DEF-ESC nº "
         "0002/2026, com ciência em 01/06/2026 (atestada por Ana Exemplo Lima, em 12/06/2026, "
         "em conferência nos autos do processo PA 3.210/2026), no prazo de 10 dias "
-        "(Lei federal nº 9.784/1999, art. 44, por analogia, à falta de prazo na lei "
+        "(Lei nº 9.784/1999, art. 44, por analogia, à falta de prazo na lei "
         "municipal), encerrado em 11/06/2026, e não a apresentou."
     )
 

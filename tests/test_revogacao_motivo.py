@@ -183,7 +183,7 @@ def test_the_motive_revocation_from_the_notice_to_the_revoked_state(
     for words in (
         "Revogação por motivo fundamentado (art. 3º da Lei nº 4.515/2007)",
         "Fatos. A Secretaria de Educação comunicou", "Fundamentos jurídicos. O alvará vale",
-        "art. 50, I, e § 1º, da Lei federal nº 9.784/1999",
+        "art. 50, I, e § 1º, da Lei nº 9.784, de 29 de janeiro de 1999",
         f"fica revogado, a partir desta data, o Alvará para Transporte Escolar {number}",
         "por motivo fundamentado",
         "por razões de legalidade e de mérito (art. 56 da Lei nº 9.784/1999)",
@@ -196,6 +196,12 @@ def test_the_motive_revocation_from_the_notice_to_the_revoked_state(
     for absent in ("Auto de infração", "terceira multa", "em única instância", "art. 25",
                    "art. 26", "23, III"):
         assert absent not in text, absent
+    # The "Fundamento legal" cites art. 50, I, not also a bare art. 50; a federal law is
+    # "Lei nº …", never "Lei federal"/"Lei Federal" (issue 23).
+    basis = text.split("Fundamento legal", 1)[1].split("Americana,", 1)[0]
+    assert "• art. 50, inciso I, da Lei nº 9.784, de 29 de janeiro de 1999" in basis, basis
+    assert "• art. 50 da Lei" not in basis, basis
+    assert "Lei federal" not in text and "Lei Federal" not in text
 
     # The licensing state: revoked by the decision.
     view = issuer.registry.licence_of(alv.id)

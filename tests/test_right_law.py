@@ -115,7 +115,7 @@ def test_auto_for_art19_is_pending_naming_the_other_law(pack_dir: Path) -> None:
         ("lei-3564-2001", "Lei Municipal nº 3.564, de 19 de julho de 2001"),
         ("lei-estadual-11258-2002", "Lei Estadual nº 11.258, de 6 de novembro de 2002"),
         ("resolucao-contran-73-1998", "Resolução nº 73 do CONTRAN, de 19 de novembro de 1998"),
-        ("ctb", "Lei Federal nº 9.503, de 23 de setembro de 1997 (Código de Trânsito "
+        ("ctb", "Lei nº 9.503, de 23 de setembro de 1997 (Código de Trânsito "
                 "Brasileiro)"),
     ],
 )

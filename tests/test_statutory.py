@@ -132,7 +132,7 @@ def test_deadline_table(citation: str, start: date, plain: date, last: date,
         assert f"{start:%d/%m/%Y}" in result.explanation
     if result.moved and result.kind in ("prazo", "prazo_minimo") and result.direction == "apos":
         assert "prorroga-se para o primeiro dia útil seguinte" in result.explanation
-        assert "art. 66, § 1º, da Lei federal nº 9.784/1999" in result.explanation
+        assert "art. 66, § 1º, da Lei nº 9.784/1999" in result.explanation
 
 
 HOUR_ROWS = [

@@ -156,11 +156,15 @@ def test_columns_are_sized_as_a_browser_sizes_a_full_width_table(
     measured = typst_renderer.widths
     assert measured is not ESTIMATED_WIDTHS
     assert measured.of("Requerimento", True) > measured.of("Requerimento", False) > 25
-    short = lxml_html.fragment_fromstring("<table><tr><th>Nome</th><td>Ana</td></tr></table>")
+    short = lxml_html.fragment_fromstring("<table><tr><td>Nome</td><td>Ana</td></tr></table>")
     # both fit on one line: the width shared in proportion to each one's text plus padding
-    nome, ana = (measured.of(word, word == "Nome") + 4.4 for word in ("Nome", "Ana"))
+    nome, ana = (measured.of(word, False) + 4.4 for word in ("Nome", "Ana"))
     weights = column_weights([list(short.iter("th", "td"))], 2, measured)
     assert weights == pytest.approx([nome, ana], abs=0.01)
+    # a row's label (th + td) is at least 36 mm, as pagina.css gives it (issue 23)
+    label = lxml_html.fragment_fromstring("<table><tr><th>Nome</th><td>Ana</td></tr></table>")
+    weights = column_weights([list(label.iter("th", "td"))], 2, measured)
+    assert weights == pytest.approx([36.0, ana], abs=0.01)
 
 
 def test_a_table_of_words_wider_than_the_line_keeps_typsts_own_sizing(

@@ -26,6 +26,7 @@ from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
 from lavra.checking.checks import TEXT_REQUIREMENT, document_findings, run_checks, text_notices
+from lavra.checking.computations import basis_cited_once, cited_once
 from lavra.checking.content import Content, FormSpec, loaded_content
 from lavra.checking.report import Report, build_report
 from lavra.config import Config, load_config
@@ -424,12 +425,12 @@ class Engine:
                 "titulo": form.title,
                 "subtitulo": form.subtitle,
                 "texto": form.wording,
-                "fundamento": list(form.basis),
+                "fundamento": cited_once(form.basis, content.laws),
             },
             "dados": prepared.data,
             "orgao": content.organization.context(),
             "data_referencia": prepared.on,
-            "calculado": dict(prepared.computed),
+            "calculado": basis_cited_once(prepared.computed, content.laws),
             "minuta": draft,
             "numero": number,
             "autenticacao": None,
@@ -588,3 +589,4 @@ def _form_tag(pdf: bytes) -> str | None:
 
 
 __all__ = ["RENDER_LIMITS", "Engine", "LavraError", "Prepared", "ReadBack", "RenderJob", "Rendered"]
+

@@ -49,7 +49,7 @@ from lavra.staff import RegistryStaffValues
 from lavra.verifying import VerificationResult, Verifier, registry_url
 
 if TYPE_CHECKING:
-    from lavra.checking.computations import PriorRecord
+    from lavra.checking.computations import FiledProtocol, PriorRecord
 
 
 class IncompleteError(LavraError):
@@ -139,6 +139,19 @@ class RegistryHistory:
         except InputError:  # not a CPF or CNPJ: nobody's documents
             return []
         return self._kept(r for r in found if r.form == form)
+
+    def filing(self, protocol: str) -> FiledProtocol | None:
+        from lavra.checking.computations import FiledProtocol
+        from lavra.registry.filings import Filings, parse_protocol
+        from lavra.textutil import act_series
+
+        series = act_series(protocol) if isinstance(protocol, str) else None
+        printed = None if series is None else parse_protocol(protocol, series)
+        found = None if printed is None else Filings(self.registry).by_protocol(printed)
+        if found is None:
+            return None
+        return FiledProtocol(found.protocol, found.form, found.filed_at_local.date(),
+                             found.cpf_cnpj, found.processo)
 
     # ------------------------------------------------ the licensing state (LicensingHistory)
     def tracks(self, kind: str) -> bool:

@@ -576,7 +576,7 @@ def _reasons_items(data: Mapping[str, Any], hypothesis: str, result: str | None)
             DEC_REASONS,
             "Informe a síntese das razões do pedido: a decisão que mantém a penalidade, no todo "
             "ou em parte, deve examinar as alegações do interessado (Constituição Federal, art. "
-            "5º, LV; Lei federal nº 9.784/1999, arts. 3º, III, e 50).",
+            "5º, LV; Lei nº 9.784/1999, arts. 3º, III, e 50).",
             hypothesis,
         )
     ]

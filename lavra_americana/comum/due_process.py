@@ -377,7 +377,7 @@ def defence(
             items.append(_item(
                 Status.MISSING, DEFENCE_SUMMARY,
                 "Informe a síntese da defesa apresentada: a decisão deve examinar as "
-                f"alegações d{proceeding.party} (Lei federal nº 9.784/1999, art. 50).", key))
+                f"alegações d{proceeding.party} (Lei nº 9.784/1999, art. 50).", key))
         values["apresentada"] = True
         values["texto"] = opening + ", e a apresentou" + (
             f" em {format_date(presented)}." if presented else "."
@@ -390,7 +390,7 @@ def defence(
                   f"esgotado o prazo de defesa: {period_found['explicacao']} A decisão, datada "
                   f"de {format_date(on)}, não é posterior ao último dia do prazo; só pode ser "
                   f"tomada a partir de {format_date(last + timedelta(days=1))} (Constituição "
-                  "Federal, art. 5º, LV; Lei federal nº 9.784/1999, art. 44).",
+                  "Federal, art. 5º, LV; Lei nº 9.784/1999, art. 44).",
                   key, *proceeding.basis, what="defesa.prazo")
         )
     else:

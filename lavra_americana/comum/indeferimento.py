@@ -1,5 +1,5 @@
 """The reasoned refusal of a requerimento, for both laws (form ``decisao-indeferimento``,
-series IND): Lei federal nº 9.784/1999, art. 50, I, and the appeal that lies.
+series IND): Lei nº 9.784/1999, art. 50, I, and the appeal that lies.
 
 A requerimento that does not meet the law is not left unanswered with a report: the
 administration decides it, and a decision that denies a right must be reasoned, "com
@@ -425,7 +425,7 @@ def _appeal_rule(laws: Mapping[str, Law], law_id: str, form_id: str) -> str:
         "Desta decisão cabe recurso, por razões de legalidade e de mérito, no prazo de 10 "
         "(dez) dias contados da ciência da decisão, dirigido ao Secretário Municipal de "
         "Transportes e Sistema Viário, que, se não a reconsiderar no prazo de 5 (cinco) dias, "
-        "o encaminhará ao Prefeito Municipal (Lei federal nº 9.784/1999, arts. 56, § 1º, e "
+        "o encaminhará ao Prefeito Municipal (Lei nº 9.784/1999, arts. 56, § 1º, e "
         f"59, aplicada à falta de recurso próprio na {laws[ESC].short_title}, cujos arts. 25 "
         "e 26 regem o recurso contra penalidade)."
     )
@@ -456,7 +456,7 @@ def _count_item(
             "/motivos",
             Status.MET,
             f"{len(motivos)} motivo(s) de indeferimento, cada um com o seu fundamento "
-            "(Lei federal nº 9.784/1999, art. 50, I).",
+            "(Lei nº 9.784/1999, art. 50, I).",
             MOTIVATION,
             EXPLICIT,
         )

@@ -171,7 +171,7 @@ def notificacao_defesa(request: ComputeInput) -> Computed:
         "aviso de recebimento ou a da publicação do edital, e fica registrada no registro "
         "deste documento. Na contagem exclui-se o dia da ciência e inclui-se o do "
         "vencimento; se este cair em dia sem expediente na Prefeitura, o prazo prorroga-se "
-        "para o primeiro dia útil seguinte (Lei federal nº 9.784/1999, art. 66)."
+        "para o primeiro dia útil seguinte (Lei nº 9.784/1999, art. 66)."
     )
     autos, count, auto_items = _autos(request, data, on, proceeding, keys)
     items.extend(auto_items)

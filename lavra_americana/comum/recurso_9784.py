@@ -179,7 +179,7 @@ def kind_items(request: ComputeInput, laws: Mapping[str, Law], hypothesis: str) 
             f"A {printed} revogou o alvará por motivo fundamentado "
             f"({short(laws, 'transporte-escolar#art3')}), que não é penalidade: dela não "
             f"cabe o recurso em única instância nem a reconsideração dos "
-            f"{short(laws, hypothesis)}, mas o recurso da Lei federal nº 9.784/1999 "
+            f"{short(laws, hypothesis)}, mas o recurso da Lei nº 9.784/1999 "
             f"({federal}), dirigido ao Secretário, que o reconsidera ou o encaminha ao "
             "Prefeito Municipal.", hypothesis)]
     if hypothesis not in APPEALS:
@@ -220,7 +220,7 @@ def deadline_item(
         message = (f"Recurso decidido {days} dia(s) após o protocolo, além dos 30 (trinta) "
                    f"dias para decidi-lo ({cited}): o prazo é da Administração e seu "
                    "excesso não invalida a decisão, mas a fundamentação deve justificá-lo "
-                   "(art. 59, § 2º, da Lei federal nº 9.784/1999).")
+                   "(art. 59, § 2º, da Lei nº 9.784/1999).")
     return Item("recurso.prazo_decisao", Status.MET, "/decisao/data", message,
                 (DECIDED_IN, hypothesis))
 
@@ -240,7 +240,7 @@ def next_remedy(hypothesis: str, result: str | None, laws: Mapping[str, Law]) ->
         )
     if result == "nao_conhecido":
         return (
-            "Recurso interposto fora do prazo não é conhecido (Lei federal nº 9.784/1999, "
+            "Recurso interposto fora do prazo não é conhecido (Lei nº 9.784/1999, "
             "art. 63, I): a revogação permanece em vigor, e não há encaminhamento ao "
             "Prefeito Municipal."
         )

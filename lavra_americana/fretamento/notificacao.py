@@ -261,7 +261,7 @@ def _appeal(context: StatutoryContext, what: str) -> dict[str, Any]:
         f"Desta {what} cabe recurso ao Prefeito Municipal, no prazo de 15 (quinze) "
         f"dias contados da ciência ({ref}), cuja data é lançada abaixo no momento em que "
         "for dada (ou é a do aviso de recebimento); o recurso não suspende o prazo fixado "
-        "acima (Lei federal nº 9.784/1999, art. 61)."
+        "acima (Lei nº 9.784/1999, art. 61)."
     )
     return {"regra": rule, "ultimo_dia": None}
 

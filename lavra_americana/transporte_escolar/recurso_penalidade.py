@@ -206,7 +206,7 @@ def recurso_transporte_escolar(request: ComputeInput) -> Computed:
             f"O prazo de recurso, contado da ciência dada em {format_date(ciencia)}, "
             f"terminou em {format_date(last)} ({short(context.laws, APPEAL_PERIOD)}): o "
             f"recurso de {format_date(filed)} é intempestivo. Pode ser protocolado, mas dele "
-            "o Prefeito não conhecerá, salvo revisão de ofício (Lei federal nº 9.784/1999, "
+            "o Prefeito não conhecerá, salvo revisão de ofício (Lei nº 9.784/1999, "
             "art. 63, I e § 2º).",
             APPEAL_PERIOD,
         ))
@@ -257,7 +257,7 @@ def notificacao_penalidade(request: ComputeInput) -> Computed:
             "A ciência desta notificação é a data do recibo assinado pelo notificado ou a do "
             "aviso de recebimento. Na contagem exclui-se o dia da ciência e inclui-se o do "
             "vencimento; se este cair em dia sem expediente na Prefeitura, o prazo prorroga-se "
-            "para o primeiro dia útil seguinte (Lei federal nº 9.784/1999, art. 66, aplicado "
+            "para o primeiro dia útil seguinte (Lei nº 9.784/1999, art. 66, aplicado "
             "por analogia)."
         ),
         "reconsideracao": (

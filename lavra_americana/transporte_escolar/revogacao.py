@@ -285,7 +285,7 @@ def _appeal(
             "a reconsiderar no prazo de 5 (cinco) dias, o encaminhará ao Prefeito Municipal "
             f"({short(laws, FEDERAL_RECONSIDER)}). A revogação por motivo fundamentado do "
             f"{short(laws, REVOCABLE)} não é penalidade: à falta de recurso próprio na "
-            f"{law}, rege-o a Lei federal nº 9.784/1999."
+            f"{law}, rege-o a Lei nº 9.784/1999."
         )
         return appeal_from_ciencia(
             request, on, context, FEDERAL_APPEAL_DEADLINE, rule, CIENCIA_DATE

@@ -79,7 +79,7 @@ def _appeal_rule(law: str) -> str:
         "Desta declaração cabe recurso, por razões de legalidade e de mérito, no prazo de "
         "10 (dez) dias contados da ciência, dirigido ao Secretário Municipal de Transportes "
         "e Sistema Viário, que, se não a reconsiderar no prazo de 5 (cinco) dias, o "
-        "encaminhará ao Prefeito Municipal (Lei federal nº 9.784/1999, arts. 56, § 1º, e "
+        "encaminhará ao Prefeito Municipal (Lei nº 9.784/1999, arts. 56, § 1º, e "
         f"59, aplicada à falta de recurso próprio na {law}, cujos arts. 11 e 25 regem o "
         "recurso contra o ato de escolha e contra as penalidades)."
     )

@@ -51,12 +51,17 @@ __all__ = [
     "Computation",
     "ComputeInput",
     "Computed",
+    "FiledProtocol",
+    "FilingHistory",
     "History",
     "LicensingHistory",
     "PriorRecord",
     "RecordedFact",
     "bare_reference",
+    "basis_cited_once",
+    "cited_once",
     "clean_text",
+    "filings",
     "find_computation",
     "form_basis",
     "in_legal_order",
@@ -198,6 +203,33 @@ class LicensingHistory(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class FiledProtocol:
+    """A requerimento filed online, as a check sees it (:class:`FilingHistory`)."""
+
+    protocol: str  # "PROT nº 0001/2026"
+    form: str
+    filed_on: date
+    cpf_cnpj: str
+    processo: str
+
+
+@runtime_checkable
+class FilingHistory(Protocol):
+    """The registry's protocols (the requerimentos filed online): a protocol number of
+    lavra's own series typed in an act must be one the registry holds."""
+
+    def filing(self, protocol: str) -> FiledProtocol | None:
+        """The filing of ``protocol`` as printed or typed (``"PROT 0001/2026"``,
+        ``"PROT nº 1/2026"``); None when the registry holds no such protocol."""
+        ...
+
+
+def filings(history: History | None) -> FilingHistory | None:
+    """The protocols behind ``history``, None when it has none."""
+    return history if isinstance(history, FilingHistory) else None
+
+
 def licensing(history: History | None) -> LicensingHistory | None:
     """The licensing state behind ``history``, None when it has none (no registry, or
     a case history without the state)."""
@@ -300,6 +332,30 @@ def in_legal_order(citations: Iterable[str], laws: Mapping[str, Law]) -> list[st
         return (0, list(law.fragments).index(fragment))
 
     return sorted(unique, key=key)
+
+
+def cited_once(citations: Iterable[str], laws: Mapping[str, Law]) -> list[str]:
+    """The citations of a "Fundamento legal", each once, without the bare head of an
+    inciso also cited: "art. 50, I" already cites the caput whose sentence its inciso
+    completes, so "art. 50" beside it is a duplicate a signer would strike. Paragraphs
+    are norms of their own and keep their article."""
+    unique = list(dict.fromkeys(citations))
+    heads: set[str] = set()
+    for citation in unique:
+        law_id, _, fragment = citation.partition("#")
+        found = laws.get(law_id)
+        provision = found.fragments.get(fragment) if found is not None else None
+        if provision is not None and provision.kind == "inciso" and provision.parent:
+            heads.add(f"{law_id}#{provision.parent}")
+    return [citation for citation in unique if citation not in heads]
+
+
+def basis_cited_once(computed: Mapping[str, Any], laws: Mapping[str, Law]) -> dict[str, Any]:
+    """Computed values whose ``fundamento`` (a list of citations) is :func:`cited_once`."""
+    basis = computed.get("fundamento")
+    if not isinstance(basis, list) or not all(isinstance(c, str) for c in basis):
+        return dict(computed)
+    return {**computed, "fundamento": cited_once(basis, laws)}
 
 
 def unique_items(items: Sequence[Item]) -> tuple[Item, ...]:

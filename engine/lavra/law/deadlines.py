@@ -47,7 +47,7 @@ from lavra.textutil import format_date, format_datetime, weekday_name
 Unit = Literal["dias", "dias_uteis", "meses", "anos", "horas"]
 UNITS: tuple[Unit, ...] = get_args(Unit)
 
-LAW = "Lei federal nº 9.784/1999"
+LAW = "Lei nº 9.784/1999"
 """The statute whose art. 66 the counting follows."""
 
 _MAX_AMOUNT = 100_000

@@ -14,7 +14,7 @@ This module turns that into two pure functions over a :class:`StatutoryContext`
 
 The table itself is read by :mod:`lavra.law.deadline_table`.
 
-Counting follows :mod:`lavra.law.deadlines` (art. 66 of Lei federal nº 9.784/1999). The
+Counting follows :mod:`lavra.law.deadlines` (art. 66 of Lei nº 9.784/1999). The
 kinds (``tipo`` in the table) and the decisions taken where the law is silent:
 
 ``prazo`` / ``apos``
@@ -96,7 +96,7 @@ __all__ = [
     "period_size",
 ]
 
-FEDERAL = "Lei federal nº 9.784/1999"
+FEDERAL = "Lei nº 9.784/1999"
 
 
 @dataclass(frozen=True)

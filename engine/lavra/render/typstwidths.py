@@ -20,6 +20,9 @@ __all__ = ["ESTIMATED_WIDTHS", "TextWidths", "column_weights"]
 #: padding of a cell (its inset of 2 mm each side, and the rule), in millimetres.
 _LINE_MM: Final = 160.0
 _CELL_PADDING_MM: Final = 4.4
+#: The least width of a row's label (th + td), as pagina.css gives ``table.dados
+#: th:first-child:nth-last-child(2)``: a short label ("Ciência do ato") never wraps.
+_LABEL_MM: Final = 36.0
 _BODY_PT: Final = 11.0  # the body's size in pagina.typ, the tables' too
 _MM_PER_PT: Final = 25.4 / 72
 #: Where a line may break inside a cell: a space, or a zero-width space (U+200B), which
@@ -112,6 +115,8 @@ def column_weights(
             span = _span(cell)
             if span == 1 and at < columns:
                 narrow, wide = _cell_widths(cell, widths)
+                if at == 0 and cell.tag == "th" and len(row) == 2:  # a row's label
+                    narrow, wide = max(narrow, _LABEL_MM), max(wide, _LABEL_MM)
                 low[at] = max(low[at], narrow)
                 high[at] = max(high[at], wide)
             at += span
