@@ -223,15 +223,25 @@ def migrate(engine: Engine, revision: str = "head") -> None:
 
 
 def _sqlite_statements(connection: Connection) -> tuple[tuple[str, tuple[Any, ...]], ...]:
-    """What recreates this SQLite database: its schema in creation order, then its rows."""
+    """What recreates this SQLite database: its schema in creation order, then its rows.
+
+    A virtual table (the FTS5 name index) makes its own shadow tables (``<name>_data``,
+    ``_idx``, ``_config``…) and their rows when created: they are left out, or the copy
+    would create them twice."""
+    objects = list(connection.exec_driver_sql(
+        "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
+        "ORDER BY rowid"))
+    virtual = [name for (_, name, sql) in objects
+               if sql and sql.upper().startswith("CREATE VIRTUAL TABLE")]
+
+    def shadow(kind: str, name: str) -> bool:
+        return kind == "table" and any(name.startswith(f"{table}_") for table in virtual)
+
     found: list[tuple[str, tuple[Any, ...]]] = [
-        (sql, ()) for (sql,) in connection.exec_driver_sql(
-            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL "
-            "AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
-    ]
-    tables = [name for (name,) in connection.exec_driver_sql(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-        "ORDER BY rowid")]
+        (sql, ()) for (kind, name, sql) in objects
+        if sql is not None and not shadow(kind, name)]
+    tables = [name for (kind, name, _) in objects
+              if kind == "table" and name not in virtual and not shadow(kind, name)]
     for table in tables:
         quoted = '"' + table.replace('"', '""') + '"'
         for row in connection.exec_driver_sql(f"SELECT * FROM {quoted}"):
