@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -41,6 +42,27 @@ def poppler(pdf: bytes) -> str:
     out = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True,
                          check=True, timeout=60)
     return " ".join(out.stdout.decode("utf-8").split())
+
+
+def flowing(pdf: bytes) -> str:
+    """Like :func:`poppler`, without the page furniture: the "Página N de M" lines and the
+    running header repeated atop every page after the first, so that a sentence a page
+    break cuts reads whole (as its signer reads it across the pages)."""
+    out = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True,
+                         check=True, timeout=60)
+    pages = [[line.strip() for line in page.splitlines() if line.strip()]
+             for page in out.stdout.decode("utf-8").split("\f")]
+    pages = [[line for line in page if not re.fullmatch(r"Página \d+ de \d+", line)]
+             for page in pages if page]
+    kept = pages[:1]
+    if len(pages) > 1:
+        top = set(pages[0][:8])
+        for page in pages[1:]:
+            start = 0
+            while start < len(page) and page[start] in top:
+                start += 1
+            kept.append(page[start:])
+    return " ".join(" ".join(line for page in kept for line in page).split())
 
 
 def state_registry(url: str) -> Iterator[Registry]:
