@@ -24,9 +24,11 @@ Printed: for each stage the CPU seconds (this process, and for the workers their
 own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed
 document (the target of the issue), documents per second, and the peak RSS of the
 worker processes (the largest of them). The machines are shared: compare CPU, and read
-the wall time beside the load printed at the end. The peak is an upper bound: on Linux,
-``ru_maxrss`` keeps the parent's RSS at the fork that precedes spawn's exec (see
-``bench_worker_start.py`` for a worker's own peak). Run from the repository root with
+the wall time beside the load printed at the end. The registry is filled and the
+holders seeded in a process of their own (seeding renders with Typst, whose native
+threads would keep the workers from being forked from this process, as ``lavra batch``
+forks them: :mod:`lavra.batch.work`). The peak is an upper bound: a forked worker's RSS
+counts the pages it shares with this process. Run from the repository root with
 ``PYTHONPATH=engine:.:tests``. The figures measured are in the README (section on
 performance).
 """
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import multiprocessing
 import os
 import resource
 import tempfile
@@ -45,6 +48,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from batchcases import (
     FRET_RUN_DAY,
@@ -197,22 +201,39 @@ def _arguments() -> argparse.Namespace:
     return parser.parse_args()
 
 
+def _prepare(args: argparse.Namespace, folder: Path, url: str | None,
+             queue: Any) -> None:
+    """In a process of its own (spawned): fill the registry and seed the run's holders.
+    Seeding renders with Typst, whose native threads would forbid forking the workers
+    from the timed process; the command's own process renders nothing before them."""
+    engine = Engine(Content(REPO), pool=None)
+    engine.final_renderer = args.renderizador
+    issuer = issuer_over(engine, folder / "dados", url)
+    started = time.perf_counter()
+    if args.registro_licencas:
+        prefill(issuer, args.registro_licencas, folder)
+    imported = time.perf_counter() - started
+    started = time.perf_counter()
+    request = (_fretamento if args.execucao == "fretamento" else _school)(
+        issuer, args.titulares, folder)
+    issuer.close()
+    queue.put((request, imported, time.perf_counter() - started))
+
+
 def main() -> None:
     args = _arguments()
     folder = Path(tempfile.mkdtemp(prefix="lavra-bench-lote-"))
     engine = Engine(Content(REPO), pool=None)
     with _database(args.postgres, folder) as url:
+        context = multiprocessing.get_context("spawn")
+        queue = context.Queue()
+        preparing = context.Process(target=_prepare, args=(args, folder, url, queue))
+        preparing.start()
+        request, imported, seeding = queue.get()
+        preparing.join()
         issuer = issuer_over(engine, folder / "dados", url)
         issuer.config = replace(issuer.config, renderer=args.renderizador)  # for the workers
         engine.final_renderer = args.renderizador
-        started = time.perf_counter()
-        if args.registro_licencas:
-            prefill(issuer, args.registro_licencas, folder)
-        imported = time.perf_counter() - started
-        started = time.perf_counter()
-        request = (_fretamento if args.execucao == "fretamento" else _school)(
-            issuer, args.titulares, folder)
-        seeding = time.perf_counter() - started
         kind = find_kind(issuer, request.kind)
         stages: list[Stage] = []
         with _timed(stages, "plano"):
@@ -220,7 +241,7 @@ def main() -> None:
         with _timed(stages, "trabalhadores"):
             setup = WorkerSetup(issuer.config, registry_url(issuer.config), run.id,
                                 on=run.reference_date)
-            run_workers(setup, issuer.registry, args.trabalhadores)
+            run_workers(setup, issuer.registry, args.trabalhadores, content=engine.content)
         with _timed(stages, "arquivos e resumos"):
             items = run_items(issuer.registry, run.id)
             rows = write_outputs(issuer.registry, engine, items, folder / "saida",

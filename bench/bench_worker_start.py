@@ -4,7 +4,8 @@
 
 Run from the repository root with ``PYTHONPATH=engine:.:tests``. Seeds 3 holders into a
 fresh SQLite registry and plans their renewal run (not timed), then starts one worker
-process (``spawn``, as :func:`lavra.batch.work.run_workers` does) that reports, read in
+process (``spawn``, as :func:`lavra.batch.work.run_workers` does from a process with
+threads; ``lavra batch`` forks them, skipping the pack's load) that reports, read in
 the worker itself, the CPU seconds and peak RSS at three points: after the imports,
 after :func:`lavra.batch.work.warm_issuer` (pack, templates, keys, connection), and
 after its first document is signed and recorded; then the second and third documents

@@ -168,9 +168,10 @@ class RegistryHistory:
         return sorted(((until, act) for kind, until, act in found if kind == scope),
                       reverse=True)
 
-    def holder_licences(self, cpf_cnpj: str, on: date) -> tuple[LicenceView, ...]:
+    def holder_licences(self, cpf_cnpj: str, on: date,
+                        kind: str | None = None) -> tuple[LicenceView, ...]:
         try:
-            return self._others(self.registry.licences_held(on, holder=cpf_cnpj))
+            return self._others(self.registry.licences_held(on, holder=cpf_cnpj, kind=kind))
         except InputError:
             return ()
 

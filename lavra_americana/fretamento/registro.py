@@ -209,7 +209,7 @@ def registration_items(
     tracked = state is not None and state.tracks(FORM)
     cnpj = clean_text(pointers.get(data, f"{base}/cnpj"))
     if state is not None and tracked and cnpj is not None:
-        held = [view for view in state.holder_licences(cnpj, on) if view.kind == FORM]
+        held = state.holder_licences(cnpj, on, kind=FORM)  # not the company's whole fleet
         if held:
             printed = held[-1].printed
             return printed, [item_at(field, Status.MET,

@@ -170,7 +170,7 @@ def run_batch(
         resumed = run.fingerprint != plan.fingerprint
     setup = WorkerSetup(issuer.config, database_url, run.id, docx=docx, on=run.reference_date,
                         signer=signer)
-    run_workers(setup, issuer.registry, workers, progress)
+    run_workers(setup, issuer.registry, workers, progress, content=issuer.engine.content)
     items = run_items(issuer.registry, run.id)
     subtitle = f"Execução em lote nº {run.id}, de {request.on.strftime('%d/%m/%Y')}"
     target = run_folder(folder, run.id) if own_folder else folder

@@ -194,8 +194,10 @@ class LicensingHistory(Protocol):
         act that barred, as printed), latest last day first."""
         ...
 
-    def holder_licences(self, cpf_cnpj: str, on: date) -> Sequence[LicenceView]:
-        """The licences the party holds in force on ``on`` (every kind)."""
+    def holder_licences(self, cpf_cnpj: str, on: date,
+                        kind: str | None = None) -> Sequence[LicenceView]:
+        """The licences the party holds in force on ``on`` (of ``kind``, else every kind:
+        a company may hold hundreds, so a check that wants one kind asks for it)."""
         ...
 
     def vehicle_licences(self, placa: str, on: date) -> Sequence[LicenceView]:

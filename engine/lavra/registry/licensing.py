@@ -425,18 +425,20 @@ class RegistryState(RegistryQueries):
             found = session.scalars(stmt.limit(2)).all()
             return self._view(session, found[0]) if len(found) == 1 else None
 
-    def licences_held(self, on: date, *, placa: str | None = None, holder: str | None = None
-                      ) -> tuple[LicenceView, ...]:
-        """The licences of a vehicle or holder that hold their place on ``on``
-        (:meth:`LicenceView.holds`), oldest first."""
-        return tuple(view for view in self.licence_views(placa=placa, holder=holder)
+    def licences_held(self, on: date, *, placa: str | None = None, holder: str | None = None,
+                      kind: str | None = None) -> tuple[LicenceView, ...]:
+        """The licences of a vehicle or holder (of ``kind``, when given) that hold their
+        place on ``on`` (:meth:`LicenceView.holds`), oldest first."""
+        return tuple(view for view in self.licence_views(placa=placa, holder=holder, kind=kind)
                      if view.holds(on))
 
     def licence_views(self, *, placa: str | None = None, holder: str | None = None,
-                      active: bool = False) -> tuple[LicenceView, ...]:
+                      active: bool = False, kind: str | None = None) -> tuple[LicenceView, ...]:
         """The licences of a vehicle or of a holder (every status, or only those in
-        force when ``active``), oldest first."""
+        force when ``active``; of ``kind``, when given), oldest first."""
         stmt = select(LicenceRow.document_id).order_by(LicenceRow.valid_from, LicenceRow.id)
+        if kind is not None:
+            stmt = stmt.where(LicenceRow.kind == kind)
         if active:
             stmt = stmt.where(LicenceRow.status == LicenceStatus.ACTIVE.value)
         if placa is not None:

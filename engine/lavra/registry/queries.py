@@ -98,6 +98,12 @@ class RegistryQueries:
     def close(self) -> None:
         self._engine.dispose()
 
+    def forget_connections(self) -> None:
+        """In a process forked from the one that opened the registry: drop the pooled
+        connections inherited from it without closing them (they are the parent's);
+        the next query opens a connection of this process."""
+        self._engine.dispose(close=False)
+
     def __enter__(self) -> Self:
         return self
 
