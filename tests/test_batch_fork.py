@@ -21,6 +21,12 @@ thread.start()
 print(work._single_threaded())
 stop.set()
 thread.join()
+# the kernel reaps a joined thread a moment later: wait for it (at most 5 s)
+import time
+for _ in range(500):
+    if work._single_threaded():
+        break
+    time.sleep(0.01)
 print(work._single_threaded())
 import typst
 folder = pathlib.Path(tempfile.mkdtemp())
