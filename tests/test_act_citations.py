@@ -10,6 +10,7 @@ declare ("e a intima" to a man). Drafts of each form's example, read back with p
 
 from __future__ import annotations
 
+import re
 import subprocess
 from datetime import date, datetime
 from pathlib import Path
@@ -156,3 +157,53 @@ def test_a_row_label_does_not_wrap(engine: Engine, renderer: str) -> None:
     lines = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True,
                            check=True, timeout=60).stdout.decode().splitlines()
     assert any("Ciência do ato" in line for line in lines), lines
+
+
+# Issue 23, class 8 (a procurador's read of this session's acts): a law is named once
+# where several of its provisions are cited together.
+TWICE = re.compile(r"\(([^()]*?)(Lei nº [0-9.]+/\d{4})[;,] [^()]*?\2[^()]*\)")
+
+
+def test_the_documents_listed_name_their_law_once(engine: Engine) -> None:
+    """The licença especial printed "(art. 20, § 2º, da Lei nº 4.515/2007; art. 1º,
+    § 3º, da Lei nº 4.515/2007)" beside a document (documentos_exigidos, cited_by_law)."""
+    text = _draft(engine, "licenca-especial-escolar", {}, date(2026, 11, 30))
+    assert "(art. 20, § 2º, e art. 1º, § 3º, da Lei nº 4.515/2007)" in text, text
+    assert TWICE.search(text) is None, TWICE.search(text)
+
+
+def _appeal_9784(engine: Engine, decided: str) -> dict[str, Any]:
+    data = example(engine, "decisao-recurso-secretario")
+    data["recurso"] = {"hipotese": "lei-9784-1999#art56_par1",
+                       "numero_protocolo": "PROT 0009/2026", "data_protocolo": "2026-11-30",
+                       "razoes": "A recorrente alega que transporta alunos de outras escolas."}
+    data["recorrente"] = {"nome": "Maria Exemplo da Silva", "cpf": "529.982.247-25"}
+    data["ato_recorrido"] = {"especie": "decisao", "numero": "REV-ESC nº 0003/2026",
+                             "data": "2026-11-23", "data_ciencia": "2026-11-24",
+                             "formulario": "decisao-recurso-secretario"}
+    data["decisao"] = {"data": decided, "resultado": "nao_provido",
+                       "fundamentacao": "As declarações juntadas não alcançam o motivo."}
+    return data
+
+
+def test_the_secretary_forwarding_names_the_federal_law_once(engine: Engine) -> None:
+    """The late reconsideration (art. 56, § 1º) and the forwarding to the Prefeito said
+    "da Lei nº 9.784/1999" twice in one parenthesis."""
+    data = _appeal_9784(engine, "2026-12-10")
+    text = _text(engine.draft("decisao-recurso-secretario", data, date(2026, 12, 10)).pdf)
+    assert "(art. 56, § 1º, e art. 59, § 1º, da Lei nº 9.784/1999)" in text, text
+    assert "contado na forma do art. 66 da mesma lei)" in text, text
+    assert TWICE.search(text) is None, TWICE.search(text)
+
+
+def test_the_federal_appeal_cites_the_law_in_full_once(engine: Engine) -> None:
+    """The recurso-lei-9784 printed "Lei nº 9.784, de 29 de janeiro de 1999" twice in its
+    first paragraph, and "O recorrente tomou ciência" whoever filed it."""
+    data = example(engine, "recurso-lei-9784")
+    data["recorrente"]["nome"] = "Maria Exemplo dos Santos"
+    text = _text(engine.draft("recurso-lei-9784", data, date(2026, 11, 30)).pdf)
+    body = text.split("Fundamento legal")[0]
+    assert body.count("Lei nº 9.784, de 29 de janeiro de 1999") == 1, body
+    assert "ao Prefeito Municipal (art. 56, § 1º, da Lei nº 9.784/1999)" in body
+    assert "A ciência da decisão foi dada em 24/11/2026" in body
+    assert "O recorrente" not in body

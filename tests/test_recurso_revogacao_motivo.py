@@ -236,8 +236,7 @@ def test_a_late_reconsideration_is_signed_stating_the_five_days(
         f"{number}",
         f"depois do prazo: o prazo de 5 (cinco) dias para reconsiderar, contado do "
         f"protocolo do recurso em {filed:%d/%m/%Y}",
-        "(art. 56, § 1º, da Lei nº 9.784/1999, contado na forma do art. 66 da Lei nº "
-        "9.784/1999)",
+        "(art. 56, § 1º, da Lei nº 9.784/1999, contado na forma do art. 66 da mesma lei)",
         "não invalida a reconsideração nem o encaminhamento do recurso ao Prefeito",
     ):
         assert words in text, words

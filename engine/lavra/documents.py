@@ -26,7 +26,7 @@ from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
 from lavra.checking.checks import TEXT_REQUIREMENT, document_findings, run_checks, text_notices
-from lavra.checking.computations import basis_cited_once, cited_once
+from lavra.checking.computations import basis_cited_once, cited_by_law, cited_once
 from lavra.checking.content import Content, FormSpec, loaded_content
 from lavra.checking.report import Report, build_report
 from lavra.config import Config, load_config
@@ -406,7 +406,7 @@ class Engine:
                     if isinstance(value, Mapping)
                     else None,
                     "validade": value.get("validade") if isinstance(value, Mapping) else None,
-                    "fundamento": [content.cite_short(c) for c in info.basis],
+                    "fundamento": cited_by_law(info.basis, content.laws),
                 }
             )
         signer: dict[str, str] | None = None
@@ -439,7 +439,7 @@ class Engine:
             "pendencias": [
                 {
                     "mensagem": item.message,
-                    "fundamento": [content.cite_short(c) for c in item.basis],
+                    "fundamento": cited_by_law(item.basis, content.laws),
                 }
                 for item in prepared.report.pending
             ],

@@ -71,7 +71,7 @@ from lavra.law.calendar import BusinessCalendar
 from lavra.law.model import Law
 from lavra.registry.state import parse_printed
 from lavra.textutil import format_date
-from lavra_americana.comum.citing import short
+from lavra_americana.comum.citing import cite_many, short
 from lavra_americana.comum.computing import data_of, invalid
 
 __all__ = [
@@ -244,10 +244,11 @@ def next_remedy(hypothesis: str, result: str | None, laws: Mapping[str, Law]) ->
             "art. 63, I): a revogação permanece em vigor, e não há encaminhamento ao "
             "Prefeito Municipal."
         )
+    both = cite_many(laws, RECONSIDERED, DECIDED_IN)
     return (
         "Não reconsiderada a decisão no todo, o recurso é encaminhado ao Prefeito "
-        f"Municipal, autoridade superior, que o decidirá ({short(laws, RECONSIDERED)}; "
-        f"{short(laws, DECIDED_IN)}); o recorrente não precisa interpor novo recurso."
+        f"Municipal, autoridade superior, que o decidirá ({both}); o recorrente não "
+        "precisa interpor novo recurso."
     )
 
 
@@ -264,7 +265,7 @@ def reconsideration_period(
     cited = short(laws, RECONSIDERED)
     counted = (f"o prazo de 5 (cinco) dias para reconsiderar, contado do protocolo do "
                f"recurso em {format_date(filed)}, encerrou-se em {format_date(last)} "
-               f"({cited}, contado na forma do art. 66 da Lei nº 9.784/1999)")
+               f"({cited}, contado na forma do art. 66 da mesma lei)")
     if on <= last:
         return Item("recurso.prazo_reconsideracao", Status.MET, "/decisao/data",
                     f"Decisão de {format_date(on)} dentro do prazo: "

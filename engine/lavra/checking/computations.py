@@ -352,6 +352,35 @@ def cited_once(citations: Iterable[str], laws: Mapping[str, Law]) -> list[str]:
     return [citation for citation in unique if citation not in heads]
 
 
+def cited_by_law(citations: Iterable[str], laws: Mapping[str, Law]) -> list[str]:
+    """Short references with the law named once per run of one law's provisions:
+    ``["art. 20, § 2º, e art. 1º, § 3º, da Lei nº 4.515/2007"]``, never "… da Lei nº
+    4.515/2007; art. 1º, § 3º, da Lei nº 4.515/2007" (a doubled name a signer would
+    strike). A citation of a whole law, or of a law the pack does not hold, stands
+    alone."""
+    groups: list[tuple[str | None, list[str]]] = []
+    for citation in dict.fromkeys(citations):
+        law_id, _, fragment = citation.partition("#")
+        law = laws.get(law_id)
+        short = resolve(laws, citation).short
+        key = law_id if law is not None and fragment else None
+        if key is not None and groups and groups[-1][0] == key:
+            groups[-1][1].append(short)
+        else:
+            groups.append((key, [short]))
+    joined: list[str] = []
+    for key, shorts in groups:
+        if key is None or len(shorts) == 1:
+            joined.extend(shorts)
+            continue
+        name = laws[key].short_title
+        parts = [s.removesuffix(f", da {name}").removesuffix(f" da {name}") for s in shorts]
+        joiner = ", e " if "," in parts[-2] else " e "
+        tail = ", da " if "," in parts[-1] else " da "
+        joined.append(f"{', '.join(parts[:-1])}{joiner}{parts[-1]}{tail}{name}")
+    return joined
+
+
 def basis_cited_once(computed: Mapping[str, Any], laws: Mapping[str, Law]) -> dict[str, Any]:
     """Computed values whose ``fundamento`` (a list of citations) is :func:`cited_once`."""
     basis = computed.get("fundamento")
