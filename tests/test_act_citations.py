@@ -207,3 +207,18 @@ def test_the_federal_appeal_cites_the_law_in_full_once(engine: Engine) -> None:
     assert "ao Prefeito Municipal (art. 56, § 1º, da Lei nº 9.784/1999)" in body
     assert "A ciência da decisão foi dada em 24/11/2026" in body
     assert "O recorrente" not in body
+
+
+@pytest.mark.parametrize(("form", "on"), [
+    ("notificacao-defesa-revogacao", date(2026, 6, 1)),
+    ("notificacao-defesa-cassacao", date(2026, 6, 1)),
+    ("decisao-revogacao-alvara", date(2026, 6, 20)),
+    ("decisao-cassacao-fretamento", date(2026, 6, 20)),
+    ("decisao-indeferimento", date(2026, 3, 20)),
+])
+def test_the_processo_is_not_named_twice(engine: Engine, form: str, on: date) -> None:
+    """"processo administrativo nº PA 3.210/2026" read "processo administrativo nº
+    processo administrativo 3.210/2026" (the REV-ESC and the NOT-DEF-ESC of the demo)."""
+    text = _draft(engine, form, {"/processo/numero": "PA 3.210/2026"}, on)
+    assert "rocesso administrativo nº 3.210/2026" in text, text
+    assert "nº PA" not in text
