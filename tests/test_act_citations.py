@@ -222,3 +222,20 @@ def test_the_processo_is_not_named_twice(engine: Engine, form: str, on: date) ->
     text = _draft(engine, form, {"/processo/numero": "PA 3.210/2026"}, on)
     assert "rocesso administrativo nº 3.210/2026" in text, text
     assert "nº PA" not in text
+
+
+def test_the_fines_counted_name_the_law_once(engine: Engine) -> None:
+    """The count of the third fine named "Lei nº 4.515/2007" three times in one sentence
+    ("do art. 23 da Lei nº 4.515/2007, contam-se para o art. 23, III, da Lei nº
+    4.515/2007 … que o art. 23, parágrafo único, da Lei nº 4.515/2007 fixa"): the REV-ESC
+    and the NOT-DEF-ESC of the demo."""
+    from test_revogacao import FINES, REV, alvara, registry
+    from test_revogacao import example as revogacao
+
+    text = _text(engine.draft(REV, revogacao(engine), date(2026, 6, 22),
+                              history=registry(alvara(), *FINES)).pdf)
+    assert ("pelas regras do art. 23 da Lei nº 4.515/2007, contam-se para o seu inciso III "
+            "(\"após a terceira multa\")") in text, text
+    assert "que o parágrafo único do mesmo artigo fixa" in text
+    sentence = text[text.index("Julgadas em ordem"):text.index("São 3 as multas")]
+    assert sentence.count("Lei nº 4.515/2007") == 1, sentence

@@ -197,14 +197,16 @@ def third_fine(
         fines = [*sanction.earlier_fines, last]
         opens = _year_before(last.date)
         text = (
+            # The law named once in the sentence: its inciso III and its parágrafo único
+            # are the article's own ("seu inciso III", "do mesmo artigo").
             f"Julgadas em ordem as infrações dos autos, pelas regras do "
-            f"{short(context.laws, f'{ESC}#art23')}, contam-se para o "
-            f"{short(context.laws, REVOCATION)} (\"após a terceira multa\") as multas "
+            f"{short(context.laws, f'{ESC}#art23')}, contam-se para o seu inciso III "
+            f"(\"após a terceira multa\") as multas "
             f"impostas ao condutor por infrações cometidas de {format_date(opens)} a "
             f"{format_date(last.date)}, no período de 1 (um) ano anterior à última "
-            f"infração, medida da reincidência que o "
-            f"{short(context.laws, REPEAT)} fixa \"para fins desta lei\", aplicada por "
-            f"analogia. São {len(fines)} as multas contadas: {_listed(fines)}. A última é "
+            f"infração, medida da reincidência que o parágrafo único do mesmo artigo "
+            f"fixa \"para fins desta lei\", aplicada por analogia. São {len(fines)} as "
+            f"multas contadas: {_listed(fines)}. A última é "
             "a terceira multa, após a qual cabe a revogação do alvará."
         )
         others = [p for p in earlier if p not in sanction.earlier_fines]
