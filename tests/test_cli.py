@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
 import sqlite3
 import subprocess
 from datetime import UTC, date, datetime, timedelta
@@ -413,13 +414,16 @@ def test_check_names_fields_by_their_labels_never_by_pointer(
     assert not [line for line in lines if re.search(r"(?<![\w.])/\w", line)], result.output
     assert ("Campo obrigatório não informado: Empresa ou entidade requerente › Razão social."
             in result.output)
-    assert "Tipo de veículo. [fretamento#art9] — Relação de veículos (item 2)" in result.output
+    assert ("Tipo de veículo. (art. 9º da Lei nº 4.419/2006) — Relação de veículos (item 2)"
+            in result.output)
+    assert "#" not in result.output, result.output  # no citation id: the short citation
     assert "Documento não apresentado: Cópia do comprovante de inscrição no CNPJ." in (
         result.output)
     # The JSON keeps the pointers: it is for programs.
     as_json = json.loads(runner.invoke(
         main, ["check", REQ, str(path), "--on", "2026-11-25", "--json"]).output)
     assert "/requerente/razao_social" in {i["field"] for i in as_json["items"]}
+    assert "fretamento#art9" in {c for i in as_json["items"] for c in i["basis"]}
 
 
 @pytest.mark.parametrize(
@@ -444,3 +448,44 @@ def test_read_of_an_incomplete_requerimento_exits_one(runner: CliRunner, tmp_pat
     report = result.output[result.output.index("INCOMPLETO"):]
     assert "Não informado: Categoria do serviço." in report
     assert "Razão social" in report and "/documentos/" not in report and "/requerente" not in report
+
+
+def test_a_template_failure_names_the_field_never_the_exception(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure no rule of the sandbox foresaw (a missing key of ``str.format``) reaches
+    the person as a pt-BR sentence naming the field, never the exception (issue 25; the
+log of the render worker: tests/test_templating.py)."""
+    pack = tmp_path / "vila_ficticia"
+    shutil.copytree(Path(__file__).parent / "pacote_teste" / "vila_ficticia", pack,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    text = pack / "forms" / "licenca-taxi" / "texto.html"
+    text.write_text('{{ "{placa_do_veiculo}".format(x=1) }}' + text.read_text("utf-8"), "utf-8")
+    monkeypatch.setenv("LAVRA_PACK", str(pack))
+    out = tmp_path / "licenca.pdf"
+    result = runner.invoke(main, ["draft", "licenca-taxi",
+                                  str(pack / "forms" / "licenca-taxi" / "exemplo.json"),
+                                  "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    assert ("não pôde ser preenchido: o campo «placa_do_veiculo», que o texto do documento "
+            "usa, não existe nos dados.") in result.output
+    assert "KeyError" not in result.output and not out.exists()
+
+
+def test_an_error_names_its_field_by_the_form_label_or_its_option(pack_dir: Path) -> None:
+    """The shell's error line (``Erro: …``): a field of the form's data by its label,
+    said after the message when the message does not name it; an option by its name;
+    without the form, no pointer either (issue 25)."""
+    from lavra.checking.content import loaded_content
+    from lavra.cli.reports import error_text
+    from lavra.errors import InputError
+
+    content = loaded_content(pack_dir)
+    cnpj = InputError("Dígitos verificadores não conferem.", field="/empresa/cnpj")
+    assert error_text(cnpj, content, ALV) == (
+        "Dígitos verificadores não conferem. (campo «Empresa ou entidade autorizada › CNPJ»)")
+    assert error_text(cnpj, None, None) == "Dígitos verificadores não conferem."
+    listed = InputError("O campo /veiculos/1/placa está vazio.", field="/veiculos/1/placa")
+    assert error_text(listed, None, None) == "O campo «veiculos › item 2 › placa» está vazio."
+    on = InputError("Data de referência inválida.", field="--on")
+    assert error_text(on, content, ALV) == "Data de referência inválida. (opção --on)"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import time
 import unicodedata
@@ -131,7 +132,9 @@ def test_cli_check_refuses_a_data_file_with_a_bidi_override(tmp_path: Path) -> N
     result = CliRunner().invoke(main, ["check", ALV, str(path), "--on", "2026-11-30"])
     assert result.exit_code == 2, result.output
     assert "U+202E (RIGHT-TO-LEFT OVERRIDE)" in result.output
-    assert "/empresa/razao_social" in result.output
+    # The field by its form's label, never the JSON pointer (issue 25).
+    assert "O campo «Empresa ou entidade autorizada › Razão social» contém" in result.output
+    assert not re.search(r"(?<![\w.])/\w", result.output), result.output
 
 
 @pytest.mark.parametrize(
@@ -216,7 +219,9 @@ def test_cli_refuses_a_data_file_with_a_repeated_key(tmp_path: Path) -> None:
                                                 str(tmp_path / "m.pdf")]):
         result = CliRunner().invoke(main, [*command, "--on", "2026-11-30"])
         assert result.exit_code == 2, result.output
-        assert "/cliente aparece mais de uma vez" in result.output
+        assert ("O campo «Cliente do fretamento contínuo (letreiro frontal)» aparece mais de "
+                "uma vez") in result.output
+        assert "/cliente" not in result.output
     assert not (tmp_path / "m.pdf").exists()
 
 

@@ -41,7 +41,8 @@ def test_a_repeated_key_is_said_to_be_no_arquivo(tmp_path: Path) -> None:
     )
     done = _lavra(tmp_path, "check", ALV, "dados.json", "--on", "2026-11-30")
     assert done.returncode == 2, done.stdout + done.stderr
-    assert "O campo /cliente aparece mais de uma vez no arquivo dados.json." in done.stderr
+    assert ("O campo «Cliente do fretamento contínuo (letreiro frontal)» aparece mais de uma "
+            "vez no arquivo dados.json.") in done.stderr
     assert "em o " not in done.stderr and "Traceback" not in done.stderr
     with pytest.raises(InputError) as caught:
         load_json('{"form": "a", "form": "b"}', source="o corpo da requisição")

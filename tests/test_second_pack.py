@@ -223,7 +223,7 @@ def test_cli_checks_drafts_and_reports_coverage_with_pacote(tmp_path: Path) -> N
     assert checked.stdout.splitlines()[0] == f"Formulário {LIC} em 02/03/2026: COMPLETO"
     assert (
         "Válida até 10/05/2027, vencimento da CNH do titular, antes dos 2 anos da expedição "
-        "(art. 3º). [taxi#art3]" in checked.stdout
+        "(art. 3º). (art. 3º da Lei nº 1.234/2025)" in checked.stdout
     )
     drafted = lavra(
         ["--pacote", str(pack), "draft", AUTO, str(pack / "forms" / AUTO / "exemplo.json"),
@@ -296,7 +296,7 @@ def test_an_installed_pack_is_found_by_its_entry_point(tmp_path: Path) -> None:
     checked = lavra(["--pacote", "vila-ficticia", "check", AUTO, str(example)], tmp_path,
                     path=[site])
     assert checked.returncode == 0, checked.stderr
-    assert "Multa de R$ 500,00 (art. 4º). [taxi#art4]" in checked.stdout
+    assert "Multa de R$ 500,00 (art. 4º). (art. 4º da Lei nº 1.234/2025)" in checked.stdout
 
 
 def test_with_two_installed_packs_the_cli_asks_to_choose(tmp_path: Path) -> None:
@@ -333,7 +333,8 @@ def test_a_data_only_folder_serves_forms_that_name_no_computation(tmp_path: Path
         shutil.rmtree(pack / "forms" / form)
     checked = lavra(["check", REQ, str(example)], tmp_path, pack=str(pack))
     assert checked.returncode == 0, checked.stderr
-    assert "Apresentado: Certidão de antecedentes criminais. [taxi#art2_inc3]" in checked.stdout
+    assert ("Apresentado: Certidão de antecedentes criminais. (art. 2º, III, da Lei nº "
+            "1.234/2025)") in checked.stdout
     drafted = lavra(["draft", REQ, str(example), "-o", "req.pdf"], tmp_path, pack=str(pack))
     assert drafted.returncode == 0, drafted.stderr
     assert ORGAN in pdf_text((tmp_path / "req.pdf").read_bytes())

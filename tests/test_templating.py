@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -145,6 +146,25 @@ def test_template_errors_become_render_errors(tmp_path: Path) -> None:
         render_template(env, "nao_existe.html", {})
     with pytest.raises(RenderError, match="sintaxe"):
         render_string(env, "{% if %}", {})
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [('{{ "{nome}".format(x=1) }}',
+      "o campo «nome», que o texto do documento usa, não existe nos dados."),
+     ("{{ 1 // v }}", "uma operação do texto do documento falhou com os dados informados.")],
+)
+def test_an_unforeseen_failure_is_a_sentence_and_its_class_only_logged(
+    source: str, said: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 25: no «(KeyError: 'nome')» reaches a person; the log keeps it."""
+    with caplog.at_level(logging.INFO, logger="lavra.render"), \
+            pytest.raises(RenderError) as caught:
+        render(source, v=0)
+    at = "O modelo (texto informado), linha 1, não pôde ser preenchido:"
+    assert caught.value.message == f"{at} {said}"
+    assert "Error" not in caught.value.message
+    assert ("KeyError: 'nome'" if "nome" in source else "ZeroDivisionError") in caplog.text
 
 
 def test_citations_call_the_given_resolvers() -> None:

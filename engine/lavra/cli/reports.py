@@ -1,11 +1,14 @@
 """The completeness report as the command line prints it (``lavra check``, ``read``,
 ``issue`` when refused): one line per requirement, its status, the message, the legal
-basis and, where the message does not name it already, the field by the label its form
-gives it («Relação de veículos (item 2) › Tipo de veículo»), never a JSON pointer."""
+basis as the acts cite it («art. 7º, II, da Lei nº 4.419/2006», never a citation id)
+and, where the message does not name it already, the field by the label its form gives
+it («Relação de veículos (item 2) › Tipo de veículo»), never a JSON pointer; and the
+error line of every command (:func:`error_text`), its field named the same way."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -16,24 +19,28 @@ from lavra.inputs import pointers
 if TYPE_CHECKING:
     from lavra.checking.content import Content
     from lavra.checking.report import Report
+    from lavra.errors import LavraError
 
-__all__ = ["print_report"]
+__all__ = ["error_text", "print_report"]
 
 
 def print_report(report: Report, as_json: bool, content: Content | None = None) -> None:
-    """``report`` in pt-BR lines (or its JSON, pointers kept: that is for programs);
-    ``content`` names the fields (without it, a line names no field)."""
+    """``report`` in pt-BR lines (or its JSON, pointers and citation ids kept: that is for
+    programs); ``content`` names the fields and cites the law (without it, a line names
+    no field and no basis)."""
     from lavra.checking.report import STATUS_LABELS
 
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
         return
     label = _labeller(content, report.form)
+    cite = _citer(content)
     state = "COMPLETO" if report.complete else "INCOMPLETO"
     click.echo(f"Formulário {report.form} em {report.on:%d/%m/%Y}: {state}")
     for item in report.items:
         status = STATUS_LABELS[item.status].upper()
-        basis = f" [{'; '.join(item.basis)}]" if item.basis else ""
+        cited = [cite(c) for c in item.basis]
+        basis = f" ({'; '.join(c for c in cited if c)})" if any(cited) else ""
         name = _named(label(item.field), item.field, item.message) if item.field else ""
         where = f" — {name}" if name else ""
         click.echo(f"  {status:<14} {item.message}{basis}{where}")
@@ -56,6 +63,22 @@ def _named(label: str, pointer: str, message: str) -> str:
     return parents if in_list else ""
 
 
+def _citer(content: Content | None) -> Callable[[str], str]:
+    """A citation id as a sentence cites it («art. 7º, II, da Lei nº 4.419/2006»); ""
+    when the pack is not at hand or the id does not resolve (never the id itself)."""
+    from lavra.errors import CitationError
+
+    def cite(citation: str) -> str:
+        if content is None:
+            return ""
+        try:
+            return content.cite_short(citation)
+        except CitationError:
+            return ""
+
+    return cite
+
+
 def _labeller(content: Content | None, form_id: str) -> Callable[[str], str]:
     """The field at a pointer of the form's data as its page names it; "" when the form
     is not at hand."""
@@ -70,3 +93,22 @@ def _labeller(content: Content | None, form_id: str) -> Callable[[str], str]:
         return field_label(registry, schema_id, path) if path else ""
 
     return label
+
+
+def error_text(error: LavraError, content: Content | None, form_id: str | None) -> str:
+    """The message of ``error`` for a shell: its field by the label ``form_id``'s page
+    gives it («Empresa › Razão social»), in the message and after it, never a JSON
+    pointer; an option by its name («opção --on»)."""
+    message, field = error.message, error.field or ""
+    if field.startswith("--"):
+        return message if field in message else f"{message} (opção {field})"
+    tokens = pointers.split(field) if field.startswith("/") else []
+    if not tokens or not all(tokens):
+        return message
+    label = _labeller(content, form_id or "")(field)
+    at = re.compile(rf"(?<![\w/]){re.escape(field)}(?![\w/])")
+    if at.search(message):
+        plain = " › ".join(f"item {int(t) + 1}" if pointers.is_index(t) else t for t in tokens)
+        return at.sub(f"«{label or plain}»", message)
+    name = _named(label, field, message)
+    return f"{message} (campo «{name}»)" if name else message

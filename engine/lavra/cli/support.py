@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from lavra.errors import LavraError, describe_error
+from lavra.errors import LavraError
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_INCOMPLETE = 1
@@ -112,6 +112,23 @@ def registry_and_engine(registry_url: str | None) -> tuple[Registry, Engine]:
     return registry_of(registry_url), Engine.from_config(config)
 
 
+def _error_text(error: LavraError, form_id: object) -> str:
+    """The error as a person reads it: the field by its form's label when the command
+    names a form (``FORMULÁRIO``) and the pack loads, never a JSON pointer."""
+    from lavra.cli.reports import error_text
+
+    content = None
+    if isinstance(form_id, str):
+        from lavra.checking.content import loaded_content
+        from lavra.config import load_config
+
+        try:
+            content = loaded_content(load_config().pack_dir)
+        except LavraError:
+            content = None
+    return error_text(error, content, form_id if isinstance(form_id, str) else None)
+
+
 def shielded(func: F) -> F:
     """Turn every error into a pt-BR message and an exit code; never a traceback."""
 
@@ -120,7 +137,7 @@ def shielded(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except LavraError as error:
-            click.echo(f"Erro: {describe_error(error)}", err=True)
+            click.echo(f"Erro: {_error_text(error, kwargs.get('form'))}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
