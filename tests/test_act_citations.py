@@ -10,6 +10,7 @@ declare ("e a intima" to a man). Drafts of each form's example, read back with p
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from datetime import date, datetime
@@ -239,3 +240,77 @@ def test_the_fines_counted_name_the_law_once(engine: Engine) -> None:
     assert "que o parágrafo único do mesmo artigo fixa" in text
     sentence = text[text.index("Julgadas em ordem"):text.index("São 3 as multas")]
     assert sentence.count("Lei nº 4.515/2007") == 1, sentence
+
+
+# Issue 23, class 8 (a procurador's read of the appeal acts): the party's gender is not
+# guessed ("o recorrente" to "Maria …": the data do not declare it; the acts say "a
+# parte recorrente", as the transfer termo says "a parte cessionária").
+def test_the_appeal_decision_speaks_of_the_party_without_a_gender(engine: Engine) -> None:
+    data = _appeal_9784(engine, "2026-12-10")
+    text = _text(engine.draft("decisao-recurso-secretario", data, date(2026, 12, 10)).pdf)
+    for words in ("a parte recorrente não precisa interpor novo recurso",
+                  "nem prejudica a parte recorrente",
+                  "Publique-se e dê-se ciência à parte recorrente."):
+        assert words in text, text
+    assert re.search(r"\b(?:o|ao|à) recorrente\b", text, re.IGNORECASE) is None, text
+
+
+def test_the_schoolbus_appeal_states_the_ciencia_without_a_gender(engine: Engine) -> None:
+    data = example(engine, "recurso-transporte-escolar")
+    data["recorrente"]["nome"] = "Maria Exemplo dos Santos"
+    text = _text(engine.draft("recurso-transporte-escolar", data, date(2026, 6, 30)).pdf)
+    assert "A ciência da punição deu-se em" in text, text
+    assert "recorrente tomou ciência" not in text.lower()
+
+
+# The authority's name: one, from forms/orgao.json (papeis.secretario-transportes.cargo).
+def _cargo() -> str:
+    organ = json.loads((REPO / "forms" / "orgao.json").read_text(encoding="utf-8"))
+    return str(organ["papeis"]["secretario-transportes"]["cargo"])
+
+
+def test_the_appeal_acts_name_the_secretary_as_the_organ_data_do(engine: Engine) -> None:
+    cargo = _cargo()
+    appeal = _draft(engine, "recurso-lei-9784", {}, date(2026, 11, 30))
+    assert f"Ilustríssimo Senhor {cargo}," in appeal, appeal
+    assert f"Ao {cargo}, autoridade que decidiu" in appeal, appeal
+    decision = _text(engine.draft("decisao-recurso-secretario", _appeal_9784(
+        engine, "2026-12-01"), date(2026, 12, 1)).pdf)
+    assert f"Decisão do {cargo}" in decision, decision
+    for text in (appeal, decision):
+        assert "Secretário de Transportes" not in text
+
+
+def test_no_template_spells_the_secretary_out() -> None:
+    """The templates print ``orgao.papeis["secretario-transportes"]``; a title or
+    subtitle (formulario.json, plain text) names it exactly as orgao.json does."""
+    cargo, named = _cargo(), re.compile(r"Secretário (?:Municipal )?de Transportes[\w ]*")
+    for path in sorted((REPO / "forms").glob("*/*")):
+        if path.suffix not in (".html", ".json") or path.name == "exemplo.json":
+            continue
+        for found in named.findall(path.read_text(encoding="utf-8")):
+            assert path.suffix == ".json" and found == cargo, (path, found)
+
+
+# The demo's DEC-GP cites the decision it keeps by the decision's own label (the ``ato``
+# filter's format_cited_act), not "a Decisão REV-ESC nº 0001/2026".
+def test_the_demo_decision_cites_the_revogacao_by_its_label(engine: Engine) -> None:
+    from lavra.cli.demo_chains import fill
+    from lavra.demochains import StepFacts
+    from lavra.textutil import act_titles, format_cited_act
+    from lavra_americana.comum.demonstracao import REVOGACAO_ESCOLAR
+
+    def issued(printed: str) -> StepFacts:
+        series = printed.split(" nº ")[0]
+        return StepFacts(serie=series, numero=printed.replace(" nº", ""), impresso=printed,
+                         data="2026-06-22", valido_ate="", ciencia="", calculado={},
+                         citado=format_cited_act(printed, act_titles(REPO)))
+
+    step = next(s for s in REVOGACAO_ESCOLAR.steps if s.form == "decisao-recurso-prefeito")
+    template = next(f.template for f in step.fills if f.pointer == "/decisao/determinacoes")
+    said = fill(template, {"revogacao": issued("REV-ESC nº 0001/2026"),
+                           "alvara": issued("ALV-ESC nº 0002/2026")})
+    text = _draft(engine, "decisao-recurso-prefeito", {"/decisao/determinacoes": said},
+                  date(2026, 6, 1))
+    assert ("Mantém-se a Decisão de Revogação do Alvará para Transporte Escolar REV-ESC nº "
+            "0001/2026") in text, text

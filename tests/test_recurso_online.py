@@ -94,7 +94,7 @@ def test_recurso_against_the_penalty_revogacao(pack_dir: Path) -> None:
     text = poppler(rendered.pdf)
     assert "penalidade de revogação do alvará aplicada pela decisão REV-ESC nº 0004/2026, " \
         "de 22/06/2026, pelas infrações nela contadas, a última em 04/05/2026" in text
-    assert "tomou ciência da punição em 24/06/2026, da própria decisão" in text
+    assert "A ciência da punição deu-se em 24/06/2026, pela própria decisão" in text
     assert "06/07/2026" in text  # 10 days from 24/06 (art. 26)
     assert "auto de infração REV-ESC" not in text
 

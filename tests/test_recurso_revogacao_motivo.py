@@ -136,7 +136,7 @@ def test_not_reconsidered_then_the_prefeito_restores_the_alvara(
         "reconsideração pelo Secretário (art. 56, § 1º, da Lei nº 9.784/1999)",
         "Recurso conhecido; revogação mantida e recurso encaminhado ao Prefeito",
         "mantém-se a decisão que revogou o alvará e encaminha-se o recurso ao Prefeito",
-        "o recorrente não precisa interpor novo recurso",
+        "a parte recorrente não precisa interpor novo recurso",
         "contado da ciência",
     ):
         assert words in text, words
@@ -276,7 +276,7 @@ def test_the_recorrentes_own_form_checks_the_revogacao_and_its_ciencia(
     # the MINUTA watermark's letters fall between the words: left out
     text = " ".join(w for w in poppler(drafted).split()
                     if not (w.isupper() and set(w) <= set("MINUTA") and len(w) <= 2))
-    for words in ("Ilustríssimo Senhor Secretário de Transportes e Sistema Viário",
+    for words in ("Ilustríssimo Senhor Secretário Municipal de Transportes e Sistema Viário",
                   f"contra a decisão {rev}", "por motivo fundamentado (art. 3º",
                   "encaminhe o recurso ao Prefeito Municipal (art. 56, § 1º",
                   "10 dias contados da ciência", last.strftime("%d/%m/%Y"),

@@ -112,7 +112,9 @@ class StepFacts:
     computed (ISO, or ""); ``ciencia``: the ISO date of the recorded ciência (or "");
     ``calculado``: the act's computed values; ``dados``: the data the act was issued
     with (a filed requerimento: the data filed), so that a later act prints the same
-    document with the same date (``"{pedido.dados[veiculo][seguro][validade]}"``)."""
+    document with the same date (``"{pedido.dados[veiculo][seguro][validade]}"``);
+    ``citado``: the act cited by its own label, as the ``ato`` template filter cites it
+    (``Decisão de … SERIE nº 0001/2026``, :func:`lavra.textutil.format_cited_act`)."""
 
     serie: str
     numero: str
@@ -122,3 +124,4 @@ class StepFacts:
     ciencia: str
     calculado: Mapping[str, Any]
     dados: Mapping[str, Any] = field(default_factory=dict)
+    citado: str = ""

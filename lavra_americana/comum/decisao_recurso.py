@@ -175,7 +175,7 @@ def _next_remedy(
     if hypothesis == f"{FRET}#art23":
         if known and result == "provido":
             return (
-                "Provido integralmente o recurso, nada resta à recorrente a impugnar; a "
+                "Provido integralmente o recurso, nada resta à parte recorrente a impugnar; a "
                 "autuação anulada não produz efeitos."
             )
         period = period_of(context, f"{FRET}#art24", on)

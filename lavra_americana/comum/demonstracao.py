@@ -124,7 +124,7 @@ ESCOLAR = DemoChain(
                  "art. 21, V. Primeira infração a esse dever, a sanção é a advertência por "
                  "escrito (art. 23, I), que o auto aplicou."),
             Fill("/decisao/determinacoes",
-                 "Mantém-se o Auto de Infração {auto.impresso} e a advertência por escrito "
+                 "Mantém-se o {auto.citado} e a advertência por escrito "
                  "nele aplicada."),
         )),
         # A troca de veículo (``transporte-escolar#art17_par1``): o requerimento protocolado,
@@ -306,7 +306,7 @@ REVOGACAO_ESCOLAR = DemoChain(
                  "26. Imposta a terceira multa, a lei comina a revogação do alvará (art. 23, "
                  "III), sem margem para substituí-la por multa."),
             Fill("/decisao/determinacoes",
-                 "Mantém-se a Decisão {revogacao.impresso} e a revogação do alvará "
+                 "Mantém-se a {revogacao.citado} e, com ela, a revogação do alvará "
                  "{alvara.impresso}."),
         ), verify=True),
     ),
@@ -359,7 +359,7 @@ FRETAMENTO = DemoChain(
             Fill("/ato_recorrido/data", "{auto3.data}"),
             Fill("/ato_recorrido/data_ciencia", "{auto3.data}"),
             Fill("/decisao/determinacoes",
-                 "Mantém-se o Auto de Infração {auto3.impresso} e a multa nele imposta."),
+                 "Mantém-se o {auto3.citado} e a multa nele imposta."),
         )),
         # Antes da cassação, a defesa (``fretamento#art22``; Lei nº 9.784/1999, art. 3º, III); a
         # ciência da notificação é um fato registrado depois da assinatura.

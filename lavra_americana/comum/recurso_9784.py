@@ -236,7 +236,7 @@ def next_remedy(hypothesis: str, result: str | None, laws: Mapping[str, Law]) ->
     if result == "provido":
         return (
             "Reconsiderada a decisão, a revogação deixa de produzir efeitos e o alvará é "
-            "restabelecido; nada resta ao recorrente a impugnar."
+            "restabelecido; nada resta à parte recorrente a impugnar."
         )
     if result == "nao_conhecido":
         return (
@@ -247,8 +247,8 @@ def next_remedy(hypothesis: str, result: str | None, laws: Mapping[str, Law]) ->
     both = cite_many(laws, RECONSIDERED, DECIDED_IN)
     return (
         "Não reconsiderada a decisão no todo, o recurso é encaminhado ao Prefeito "
-        f"Municipal, autoridade superior, que o decidirá ({both}); o recorrente não "
-        "precisa interpor novo recurso."
+        f"Municipal, autoridade superior, que o decidirá ({both}); a parte "
+        "recorrente não precisa interpor novo recurso."
     )
 
 
@@ -273,7 +273,7 @@ def reconsideration_period(
                     (RECONSIDERED,)), None
     printed = (f"A decisão é proferida em {format_date(on)}, depois do prazo: {counted}. "
                "O prazo é da Administração e seu excesso não invalida a reconsideração "
-               "nem o encaminhamento do recurso ao Prefeito Municipal, nem prejudica o "
-               "recorrente.")
+               "nem o encaminhamento do recurso ao Prefeito Municipal, nem prejudica a "
+               "parte recorrente.")
     return Item("recurso.prazo_reconsideracao", Status.MET, "/decisao/data", printed,
                 (RECONSIDERED,)), printed

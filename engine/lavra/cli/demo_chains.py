@@ -27,6 +27,7 @@ from lavra.issuing import IncompleteError, Issuer
 from lavra.registry.filings import Attachment
 from lavra.registry.importing import PlannedAct
 from lavra.registry.records import IssuedRecord
+from lavra.textutil import act_titles, format_cited_act
 
 CIENCIA_BY = "Demonstração do lavra (ciência pessoal registrada na data do exemplo)"
 
@@ -116,7 +117,7 @@ def _put(data: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
     return data
 
 
-def _facts(result: Issued, ciencia: date | None) -> StepFacts:
+def _facts(result: Issued, ciencia: date | None, titles: Mapping[str, str]) -> StepFacts:
     record = result.record
     until = record.computed.get("valido_ate")
     return StepFacts(
@@ -128,6 +129,7 @@ def _facts(result: Issued, ciencia: date | None) -> StepFacts:
         ciencia=ciencia.isoformat() if ciencia else "",
         calculado=dict(record.computed),
         dados=dict(record.data),
+        citado=format_cited_act(record.printed, titles),
     )
 
 
@@ -239,13 +241,16 @@ def _file(issuer: Issuer, chain: DemoChain, step: DemoStep, filing: Filing,
     return Issued(filed.receipt, pdf, None)
 
 
-def _filing_facts(result: Issued, data: Mapping[str, Any]) -> StepFacts:
+def _filing_facts(
+    result: Issued, data: Mapping[str, Any], titles: Mapping[str, str]
+) -> StepFacts:
     record = result.record
     return StepFacts(
         serie=record.series, numero=f"{record.series} {record.formatted}",
         impresso=record.printed,
         data=record.issued_at.astimezone(TIMEZONE).date().isoformat(),
-        valido_ate="", ciencia="", calculado={}, dados=dict(data))
+        valido_ate="", ciencia="", calculado={}, dados=dict(data),
+        citado=format_cited_act(record.printed, titles))
 
 
 def run_chain(
@@ -260,6 +265,7 @@ def run_chain(
     does not let issue (its pending items are kept). ``example(form, moment)``: the
     form's example with its dates moved to the moment's day."""
     content: Content = issuer.engine.content
+    titles = act_titles(content.root)
     facts: dict[str, StepFacts] = {}
     acts: list[ChainAct] = []
     for step in chain.steps:
@@ -272,7 +278,7 @@ def run_chain(
             if isinstance(found, str):
                 acts.append(ChainAct(chain, step, moment, None, (found,)))
                 break
-            facts[step.name] = _facts(found, None)
+            facts[step.name] = _facts(found, None, titles)
             acts.append(ChainAct(chain, step, moment, found, imported=True))
             continue
         form = content.form(step.form)
@@ -284,7 +290,7 @@ def run_chain(
             if isinstance(found, str):
                 acts.append(ChainAct(chain, step, moment, None, (found,)))
                 break
-            facts[step.name] = _filing_facts(found, data)
+            facts[step.name] = _filing_facts(found, data, titles)
             acts.append(ChainAct(chain, step, moment, found, filed=True))
             continue
         key = f"demo:{chain.name}:{step.name}"
@@ -314,7 +320,7 @@ def run_chain(
                     result.record.id, "ciencia", on=ciencia.isoformat(), by=CIENCIA_BY,
                     means="pessoal", now=datetime.combine(ciencia, moment.timetz()),
                 )
-        facts[step.name] = _facts(result, ciencia)
+        facts[step.name] = _facts(result, ciencia, titles)
         acts.append(ChainAct(chain, step, moment, result, ciencia=ciencia))
     clock.moment = datetime.combine(today, time(0, 0), TIMEZONE)
     checked = []
