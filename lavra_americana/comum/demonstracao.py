@@ -244,7 +244,12 @@ REVOGACAO_ESCOLAR = DemoChain(
     name="revogacao-escolar",
     title="transporte escolar: alvará, três multas, defesa, revogação e recurso ao Prefeito",
     steps=(
-        DemoStep("alvara", "alvara-transporte-escolar", 0, _ALVARA_REV, verify=True),
+        # O alvará escolar vale até o fim do exercício em que é expedido (renovação anual
+        # até o último dia útil do ano, ``transporte-escolar#art13``): expedido de janeiro
+        # a maio, a revogação (dia 100) e a decisão do recurso (dia 120) caem no mesmo
+        # ano, com o alvará em vigor, qualquer que seja o dia em que a demonstração roda.
+        DemoStep("alvara", "alvara-transporte-escolar", 0, _ALVARA_REV, verify=True,
+                 months=(1, 2, 3, 4, 5)),
         _auto_rev("auto1", 20, ()),
         _auto_rev("auto2", 45, ("auto1",)),
         _auto_rev("auto3", 70, ("auto1", "auto2")),
