@@ -1,7 +1,9 @@
 """Issue 23: the appeal against an escolar revogação "por motivo fundamentado" (Lei nº
 4.515/2007, art. 3º) under Lei nº 9.784/1999 (arts. 56, § 1º, 59 and 64), over a real
 SQLite registry: the Secretário reconsiders or forwards it, the Prefeito decides it as
-the superior authority, and each decision's effect on the licence is the state's.
+the superior authority, and each decision's effect on the licence is the state's;
+«Preparar ato» of the recurso filed online drafts the Prefeito's decision from the
+Secretário's that forwarded it.
 
 Not the penalty appeal: an appeal of art. 25 (or a reconsideração of art. 27) against
 such a revogação is refused naming the federal appeal. Every moment is fixed (the
@@ -24,10 +26,12 @@ from test_revogacao_motivo import CIENCIA, NOTICE_DAY, alvara, at_moment, decisi
 from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
+from lavra.filedacts import ActSource, FiledRequest, choices_for
 from lavra.issuing import Issuer
 from lavra.law.statutory import deadline_for, load_statutory_context
 from lavra.recording import FactRecorder
 from lavra.registry.records import IssuedRecord
+from lavra_americana import pacote
 
 REV = "decisao-revogacao-alvara"
 NOT_REV = "notificacao-defesa-revogacao"
@@ -152,10 +156,32 @@ def test_not_reconsidered_then_the_prefeito_restores_the_alvara(
     item = next(i for i in late_report.items if i.requirement == "recurso.tempestividade")
     assert "intempestivo" in item.message and "lei-9784-1999#art59" in item.basis
 
+    # «Preparar ato» on the recurso filed online: the forwarding decision, and only it,
+    # offers the Prefeito's (recurso_online.decisao_prefeito_revogacao_motivo), every
+    # field carried from that decision as the registry holds it.
+    acts = pacote().filed_acts
+    assert [c.form for c in choices_for(acts, "recurso-lei-9784")] == [SEC]
+    (choice,) = choices_for(acts, "recurso-lei-9784", secretary.record)
+    assert choice.form == GP
+    held = issuer.registry.get_by_id(secretary.record.id)
+    assert held is not None
+    granted_sec = dict(held.data, decisao={**held.data["decisao"], "resultado": "provido"})
+    assert not choice.after(SEC, granted_sec)  # reconsidered: nothing is forwarded
+    request = FiledRequest(protocol="PROT nº 0009/2026", processo="PROT 0001/2026",
+                           form="recurso-lei-9784", data={"razoes": "x" * 20},
+                           cpf_cnpj="52998224725", name="Outro Nome",
+                           filed_on=filed, licence=None)
+    built = choice.build(ActSource(request, None, None, decided, held))
+    expected = appeal(engine, GP, SUPERIOR, rev, known, filed, decided, None)
+    assert built["recurso"] == expected["recurso"]
+    assert built["ato_recorrido"] == expected["ato_recorrido"]
+    assert built["recorrente"] == held.data["recorrente"]
+    assert built["decisao"] == {"data": decided.isoformat()}
+
     # The Prefeito, the superior authority, grants it: the revogação is undone.
     issuer.clock = lambda: at_moment(decided, 11)
-    mayor = issuer.issue(GP, appeal(engine, GP, SUPERIOR, rev, known, filed, decided,
-                                    "provido"))
+    mayor = issuer.issue(GP, {**built, "decisao": {
+        **expected["decisao"], "resultado": "provido"}})
     text = poppler(mayor.pdf)
     for words in ("não reconsiderada, à autoridade superior (art. 56 da Lei nº 9.784/1999)",
                   "dá-se provimento ao recurso e reforma-se a decisão que revogou o alvará, "

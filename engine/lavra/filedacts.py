@@ -14,6 +14,14 @@ issued the filing becomes ``decidido`` with that act
 
 An act that grants (``refusal`` false) is not prepared while an attachment stands
 refused: what is missing must be supplied first. A refusal may be prepared at any time.
+
+**A next instance** (``after``). Some acts decide a request only in part: the decision
+on a recurso that the authority does not reconsider and forwards to the superior one
+(Lei nº 9.784/1999, art. 56, § 1º). Issued, it decides the filing like any act; the
+choice whose ``after`` accepts that act (its form and data) is then offered on the
+decided filing; its draft is linked to the filing, which stays decided by the earlier
+act until the superior authority's act is issued and decides it in turn. Choices
+without ``after`` are offered only before a decision.
 """
 
 from __future__ import annotations
@@ -29,11 +37,11 @@ from lavra.registry.drafts import Draft
 from lavra.registry.filing_status import FilingStatus
 from lavra.registry.inbox import Case, Inbox
 from lavra.registry.licensing import LicenceView
-from lavra.registry.records import LOCAL_TZ
+from lavra.registry.records import LOCAL_TZ, IssuedRecord
 from lavra.registry.store import Registry
 
-__all__ = ["ActChoice", "ActSource", "FiledRequest", "choices_for", "prepare_act",
-           "source_of"]
+__all__ = ["ActChoice", "ActSource", "FiledRequest", "choices_for", "decided_by",
+           "prepare_act", "source_of"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,9 @@ class ActSource:
     licence: LicenceView | None
     licence_data: Mapping[str, Any] | None
     on: date
+    decided: IssuedRecord | None = None
+    """The act that decided the filing and forwarded it to the instance of the act
+    being prepared (:attr:`ActChoice.after`); None before a decision."""
 
 
 @dataclass(frozen=True)
@@ -73,11 +84,30 @@ class ActChoice:
     licence_at: str | None = None
     """The JSON pointer of the request's data naming the licence (its printed number),
     read when the filing names none."""
+    after: Callable[[str, Mapping[str, Any]], bool] | None = None
+    """``after(form, data)`` of the act that decided the filing: true when that act
+    forwarded the request to the instance this act decides in (module docstring). None:
+    the act decides a filing not yet decided."""
 
 
-def choices_for(acts: Mapping[str, tuple[ActChoice, ...]], form: str
-                ) -> tuple[ActChoice, ...]:
-    return tuple(acts.get(form, ()))
+def choices_for(acts: Mapping[str, tuple[ActChoice, ...]], form: str,
+                decided: IssuedRecord | None = None) -> tuple[ActChoice, ...]:
+    """The acts offered for a filing of ``form``: before a decision, those without
+    ``after``; once decided by the act ``decided`` (its form and data), those whose
+    ``after`` accepts it (module docstring)."""
+    if decided is None:
+        return tuple(c for c in acts.get(form, ()) if c.after is None)
+    return tuple(c for c in acts.get(form, ())
+                 if c.after is not None and c.after(decided.form, decided.data))
+
+
+def decided_by(registry: Registry, case: Case) -> IssuedRecord | None:
+    """The act that decided ``case``, or None while undecided (or when that act was
+    cancelled: it forwards nothing)."""
+    if case.status is not FilingStatus.DECIDED or case.act_id is None:
+        return None
+    record = registry.get_by_id(case.act_id)
+    return None if record is None or record.cancelled else record
 
 
 def source_of(registry: Registry, case: Case, on: date,
@@ -97,7 +127,7 @@ def source_of(registry: Registry, case: Case, on: date,
         protocol=filed.protocol, processo=filed.processo, form=filed.form, data=filed.data,
         cpf_cnpj=filed.cpf_cnpj, name=filed.name,
         filed_on=filed.filed_at.astimezone(LOCAL_TZ).date(), licence=named)
-    return ActSource(request, licence, data, on)
+    return ActSource(request, licence, data, on, decided_by(registry, case))
 
 
 def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_role: str,
@@ -105,9 +135,15 @@ def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_rol
     """Build the act's data, store it as a draft forwarded to ``signer_role``, and link
     it to the filing. Refused for a decided filing, for one whose act is already
     prepared in a draft still open, and (an act that grants) while pendente."""
-    if case.status is FilingStatus.DECIDED:
+    decided = decided_by(registry, case)
+    if choice.after is None and case.status is FilingStatus.DECIDED:
         raise InputError(f"O protocolo {case.filed.protocol} já foi decidido.",
                          field="/protocolo")
+    if choice.after is not None and (
+            decided is None or not choice.after(decided.form, decided.data)):
+        raise InputError(
+            f"«{choice.label}» só se prepara depois da decisão que encaminha o "
+            f"protocolo {case.filed.protocol} a esta instância.", field="/ato")
     if case.draft_id is not None:
         current = registry.draft(case.draft_id)
         if current is not None and not current.status.final:
@@ -129,4 +165,5 @@ def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_rol
     # one transaction under the filing's row lock: refused (nothing written) while a
     # batch run holds the filing or another draft of it is open (registry.filing_holds)
     return Inbox(registry).prepare(case.filed.id, choice.form, data, title=title,
-                                   signer_role=signer_role, by=by)
+                                   signer_role=signer_role, by=by,
+                                   reopen=choice.after is not None)

@@ -42,8 +42,17 @@ the Secretariat already uses for it (:data:`RECURSOS`):
   who reconsiders it or forwards it to the Prefeito (art. 56, § 1º), filed as
   ``recurso-lei-9784`` naming the decision (:func:`recurso_revogacao_motivo`).
   «Preparar ato» prepares the Secretário's decision (DEC-SETRANSV,
-  ``decisao-recurso-secretario``, hipótese ``lei-9784-1999#art56_par1``); the
-  Prefeito's, on the appeal forwarded, is prepared from the register as before.
+  ``decisao-recurso-secretario``, hipótese ``lei-9784-1999#art56_par1``). Once that
+  decision is issued keeping the revogação in whole or in part, it forwards the recurso
+  (art. 56, § 1º: "o encaminhará à autoridade superior"), and «Preparar ato» on the
+  same recurso then offers the Prefeito's decision (DEC-GP, ``decisao-recurso-prefeito``,
+  hipótese ``lei-9784-1999#art56``) with the recurso, the recorrente and the revogação
+  with its ciência carried from the forwarding decision as the registry holds it
+  (:func:`decisao_prefeito_revogacao_motivo`); granted in full, it restores the alvará
+  (:mod:`lavra_americana.comum.recurso_estado`). **Reading chosen**: a reconsideration
+  in full ("provido") leaves nothing to forward, nor does an appeal not known
+  (untimely: it carries no result); the party files nothing new (the period of art.
+  59 was counted once, to the filing).
 
 Not yet filed online (the page says the recurso is filed at the Secretariat): the other
 acts whose appeal is the same art. 59 — the escolar indeferimento outside the selection
@@ -72,17 +81,20 @@ is judged on (art. 59: "contado a partir da ciência"; the last day included).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from lavra.filedacts import ActChoice, ActSource
 from lavra.filing import AppealQuery
 from lavra.inputs import pointers
 from lavra.inputs.formats import mask_cnpj, mask_cpf
+from lavra_americana.comum import recurso_9784 as federal
 
 __all__ = [
     "ATOS",
     "IMPLEMENTED",
     "RECURSOS",
+    "decisao_prefeito_revogacao_motivo",
     "decisao_recurso_escolar",
     "decisao_recurso_fretamento",
     "decisao_recurso_revogacao_motivo",
@@ -315,6 +327,49 @@ def decisao_recurso_revogacao_motivo(source: ActSource) -> dict[str, Any]:
     return _escolar_decision(source, "lei-9784-1999#art56_par1", appealed)
 
 
+FORWARDED = ("nao_provido", "parcialmente_provido")
+"""The results of the Secretário's decision that forward the recurso to the Prefeito
+(Lei nº 9.784/1999, art. 56, § 1º; :data:`lavra_americana.comum.recurso_9784.WORDS`)."""
+
+
+def forwarded_to_prefeito(form: str, data: Mapping[str, Any]) -> bool:
+    """The act that decided a recurso-lei-9784 is the Secretário's decision that did not
+    reconsider the revogação in whole, forwarding the recurso (module doc)."""
+    return (form == "decisao-recurso-secretario"
+            and pointers.get(data, "/recurso/hipotese") == federal.RECONSIDERED
+            and pointers.get(data, "/decisao/resultado") in FORWARDED)
+
+
+def decisao_prefeito_revogacao_motivo(source: ActSource) -> dict[str, Any]:
+    """«Preparar ato» of a recurso-lei-9784 the Secretário forwarded: the Prefeito's
+    decision (DEC-GP, art. 56, § 1º) with the recurso and the recorrente as the
+    forwarding decision names them, and the revogação with its ciência as that
+    decision, issued from the registry, holds it (module doc)."""
+    forwarding = source.decided
+    if forwarding is None:
+        raise ValueError("no forwarding decision")
+    held = forwarding.data
+
+    def part(key: str) -> Mapping[str, Any]:
+        found = held.get(key)
+        return found if isinstance(found, Mapping) else {}
+
+    recurso, ato, named = part("recurso"), part("ato_recorrido"), part("recorrente")
+    request = source.request
+    return {
+        "recurso": {"hipotese": federal.SUPERIOR,
+                    "numero_protocolo": recurso.get("numero_protocolo") or request.protocol,
+                    "data_protocolo": recurso.get("data_protocolo")
+                    or request.filed_on.isoformat(),
+                    "razoes": recurso.get("razoes") or request.data.get("razoes", "")},
+        "recorrente": {"nome": named.get("nome") or request.name,
+                       "cpf": named.get("cpf") or mask_cpf(request.cpf_cnpj)},
+        "ato_recorrido": {k: v for k in ("especie", "numero", "data", "data_ciencia")
+                          if (v := ato.get(k)) is not None},
+        "decisao": {"data": source.on.isoformat()},
+    }
+
+
 ATOS = {
     "recurso-fretamento": (
         ActChoice("decisao-recurso-prefeito", "Decisão do Prefeito sobre o recurso (art. 24)",
@@ -331,7 +386,12 @@ ATOS = {
         ActChoice("decisao-recurso-secretario",
                   "Decisão do Secretário sobre o recurso contra a revogação por motivo "
                   "fundamentado (Lei nº 9.784/1999, art. 56, § 1º)",
-                  decisao_recurso_revogacao_motivo, refusal=True),),
+                  decisao_recurso_revogacao_motivo, refusal=True),
+        ActChoice("decisao-recurso-prefeito",
+                  "Decisão do Prefeito sobre o recurso não reconsiderado pelo Secretário "
+                  "(Lei nº 9.784/1999, art. 56, § 1º)",
+                  decisao_prefeito_revogacao_motivo, refusal=True,
+                  after=forwarded_to_prefeito),),
 }
 """«Preparar ato» of the recursos filed online (the decision may deny the recurso, so it
 is prepared whatever the attachments' standing: ``refusal``)."""

@@ -10,7 +10,7 @@ import dataclasses
 import json
 import secrets
 import subprocess
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import pytest
@@ -302,3 +302,45 @@ def test_revogacao_by_motive_appealed_online_under_lei_9784(
     assert not [i for i in report.items if i.status is Status.INVALID], report.items
     timely = [i for i in report.items if "tempestiv" in i.message]
     assert timely and all(i.status is Status.MET for i in timely), timely
+
+    # The Secretário keeps the revogação: the recurso is forwarded to the Prefeito.
+    issuer = web_context.require_issuer()
+    noon = datetime.combine(deadline.last_day, time(12), tzinfo=UTC)
+    monkeypatch.setattr(issuer, "clock", lambda: noon)
+    secretary = issuer.issue("decisao-recurso-secretario", written).record
+    registry.mark_draft_issued(draft.id, document_id=secretary.id, by="Sérgio")
+    url = f"{INBOX}/{recurso.id}"
+    page = client.get(url).text
+    assert "Decisão do Prefeito sobre o recurso não reconsiderado" in page
+    assert "que encaminha o pedido à instância seguinte" in page
+    assert "Decisão do Secretário sobre o recurso" not in page
+    mayor = _prepare(client, web_context, recurso)
+    assert mayor.form == "decisao-recurso-prefeito"
+    assert mayor.data == {
+        "recurso": {"hipotese": "lei-9784-1999#art56", "numero_protocolo": recurso.protocol,
+                    "data_protocolo": recurso.filed_at_local.date().isoformat(),
+                    "razoes": recurso.data["razoes"]},
+        "recorrente": {"nome": NAME, "cpf": CPF},
+        "ato_recorrido": {"especie": "decisao", "numero": rev.printed, "data": "2026-11-23",
+                          "data_ciencia": ciencia},
+        "decisao": {"data": deadline.last_day.isoformat()}}
+    from lavra.registry.inbox import Inbox
+
+    case = Inbox(registry).case(recurso.id)
+    assert case is not None and case.act_id == secretary.id  # until the Prefeito decides
+    assert f"minuta nº {mayor.id}" in client.get(url).text
+    final = {**mayor.data, "decisao": {
+        **mayor.data["decisao"], "resultado": "nao_provido",
+        "fundamentacao": "Mantém-se a revogação: o encerramento das atividades da escola "
+                         "está comprovado e o recurso não o contesta."}}
+    decided_by_mayor = issuer.issue("decisao-recurso-prefeito", final).record
+    registry.mark_draft_issued(mayor.id, document_id=decided_by_mayor.id, by="Prefeito")
+    case = Inbox(registry).case(recurso.id)
+    assert case is not None and case.act_id == decided_by_mayor.id
+    page = client.get(url).text
+    assert "botao-preparar-ato" not in page and "instância seguinte" not in page
+    text = _pdf_text(client, decided_by_mayor.verification_code)
+    for words in ("não reconsiderada, à autoridade superior", rev.printed,
+                  "nega-se provimento ao recurso e mantém-se a decisão que revogou o alvará",
+                  "Lei nº 9.784/1999"):
+        assert words in text, words

@@ -314,23 +314,30 @@ class Inbox:
             return self._link(session, row, check_ident(draft_id), who, moment)
 
     def prepare(self, filing_id: int, form: str, data: Mapping[str, Any], *, title: str,
-                signer_role: str, by: str, now: datetime | None = None) -> Draft:
+                signer_role: str, by: str, now: datetime | None = None,
+                reopen: bool = False) -> Draft:
         """«Preparar ato» in one transaction: under the filing's row lock, refused
         while a batch run holds the filing (:class:`~lavra.registry.filing_holds.FilingHeld`,
         naming the run) or another draft of it is open; else the draft, forwarded to
-        ``signer_role``, and the filing's link to it. Nothing is written when refused."""
+        ``signer_role``, and the filing's link to it. Nothing is written when refused.
+        ``reopen``: the act of the next instance on a filing decided by an act that
+        forwarded it (:mod:`lavra.filedacts`): the filing stays decided by that act
+        until this one is issued and decides it in turn; refused for a filing not
+        decided."""
         who, moment = _who(by), now or datetime.now(UTC)
         with self.registry._database_errors(), self.registry._write() as session:
-            row = self._claim(session, check_ident(filing_id))
+            row = self._claim(session, check_ident(filing_id), reopen=reopen)
             draft = add_forwarded(session, form, data, title=title, signer_role=signer_role,
                                   by=who, now=moment)
             self._link(session, row, draft.id, who, moment)
             return draft
 
-    def _claim(self, session: Session, ident: int) -> FilingRow:
-        """The filing, locked, when no run holds it and no draft of it is open."""
+    def _claim(self, session: Session, ident: int, reopen: bool = False) -> FilingRow:
+        """The filing, locked, when no run holds it and no draft of it is open (and,
+        to ``reopen``, decided by the act that forwarded it)."""
         lock_filing(session, ident=ident)
-        row = self._open(session, ident)  # refused when unknown or decided
+        # refused when unknown, or decided (to reopen: when not decided)
+        row = self._decided(session, ident) if reopen else self._open(session, ident)
         refuse_if_held(session, row)
         current = open_draft(session, row.id)
         if current is not None:
@@ -381,6 +388,17 @@ class Inbox:
             row.status = FilingStatus.REVIEWING.value
         session.flush()
         return self._case(session, row)
+
+    @staticmethod
+    def _decided(session: Session, ident: int) -> FilingRow:
+        row = session.get(FilingRow, ident)
+        if row is None:
+            raise InputError(f"O protocolo nº {ident} não consta do registro.",
+                             field="/protocolo")
+        if row.status != FilingStatus.DECIDED.value:
+            raise InputError(f"O protocolo {row.protocol} ainda não foi decidido pela "
+                             "instância que o encaminha.", field="/protocolo")
+        return row
 
     @staticmethod
     def _open(session: Session, ident: int) -> FilingRow:

@@ -28,7 +28,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from lavra.errors import ConfigError, InputError, LavraError
-from lavra.filedacts import ActChoice, choices_for, prepare_act
+from lavra.filedacts import ActChoice, choices_for, decided_by, prepare_act
 from lavra.registry.filing_status import FilingStatus
 from lavra.registry.inbox import Case, Inbox
 from lavra.web.common import (
@@ -141,8 +141,11 @@ def _case(ctx: WebContext, filing_id: int) -> Case:
     return found
 
 
-def _choices(ctx: WebContext, form: str) -> tuple[ActChoice, ...]:
-    return choices_for(ctx.engine.content.pack.filed_acts, form)
+def _choices(ctx: WebContext, case: Case) -> tuple[ActChoice, ...]:
+    """The acts offered: before a decision, the pack's; once decided, those of the next
+    instance the deciding act forwarded the request to (:mod:`lavra.filedacts`)."""
+    return choices_for(ctx.engine.content.pack.filed_acts, case.filed.form,
+                       decided_by(ctx.registry, case))
 
 
 def _detail(request: Request, ctx: WebContext, case: Case, *, status: int = 200,
@@ -156,7 +159,7 @@ def _detail(request: Request, ctx: WebContext, case: Case, *, status: int = 200,
         "caso": case, "dados": labelled(schema, filed.data),
         "relatorio": report_view(report, ctx.cite), "titulo_de": ctx.form_title,
         "item_de": lambda item: items.get(item, item),
-        "atos": _choices(ctx, filed.form), "minuta": draft,
+        "atos": _choices(ctx, case), "minuta": draft,
         "prazo_do_pacote": ctx.engine.content.pack.filing_period is not None,
         "erro": error, "erro_em": error_at}, status)
 
@@ -252,7 +255,7 @@ async def inbox_prepare(request: Request, filing_id: int) -> Response:
     chosen = str(posted.get("ato") or "")
 
     def run() -> int:
-        choices = _choices(ctx, case.filed.form)
+        choices = _choices(ctx, case)
         picked = next((c for i, c in enumerate(choices) if str(i) == chosen), None)
         if picked is None:
             raise InputError("Escolha o ato a preparar.", field="ato")
