@@ -26,7 +26,7 @@ from lavra.inputs import pointers
 from lavra.textutil import act_series
 from lavra_americana.comum.computing import data_of, invalid
 
-__all__ = ["COMPUTATIONS", "FILED_AS", "IMPLEMENTED", "POINTERS", "SERIES"]
+__all__ = ["COMPUTATIONS", "FILED_AS", "IMPLEMENTED", "LISTED", "POINTERS", "SERIES"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """A registry rule (module doc): no provision."""
@@ -44,8 +44,15 @@ POINTERS: Mapping[str, str] = {
 }
 """Form → where its data hold the protocol of the requerimento it answers or cites."""
 
+LISTED: Mapping[str, tuple[str, str]] = {
+    "edital-resultado-classificacao": ("/candidatos", "protocolo"),
+}
+"""Form → (its list, the key of each entry holding a protocol): the result edital lists
+the protocol of every inscrição it classifies; each is checked as one typed alone."""
+
 FILED_AS: Mapping[str, tuple[str, ...]] = {
     "autorizacao-publicidade-escolar": ("requerimento-licenca-publicidade",),
+    "edital-resultado-classificacao": ("requerimento-inscricao-escolar",),
     "recurso-classificacao": ("requerimento-inscricao-escolar",),
     "termo-substituicao-veiculo-escolar": ("requerimento-troca-veiculo-escolar",),
 }
@@ -55,11 +62,28 @@ SHAPE = "PROT nº 0001/2026"
 
 
 def protocol_items(request: ComputeInput) -> list[Item]:
-    """*Invalid* when the protocol typed is of lavra's series and the registry does not
+    """*Invalid* when a protocol typed is of lavra's series and the registry does not
     hold it, holds it for another requerimento, or is not of the series' form."""
+    data = data_of(request)
     pointer = POINTERS.get(request.form_id)
-    typed = clean_text(pointers.get(data_of(request), pointer)) if pointer else None
-    if pointer is None or typed is None:
+    if pointer is not None:
+        return _checked(request, pointer, pointers.get(data, pointer))
+    listed = LISTED.get(request.form_id)
+    if listed is None:
+        return []
+    rows, key = listed
+    entries = pointers.get(data, rows)
+    items: list[Item] = []
+    for index, entry in enumerate(entries if isinstance(entries, list) else []):
+        if isinstance(entry, Mapping):
+            items += _checked(request, f"{rows}/{index}/{key}", entry.get(key))
+    return items
+
+
+def _checked(request: ComputeInput, pointer: str, value: object) -> list[Item]:
+    """The items of one protocol typed at ``pointer`` (:func:`protocol_items`)."""
+    typed = clean_text(value)
+    if typed is None:
         return []
     requirement = pointers.dotted(pointer) + ".registro"
     if act_series(typed) != SERIES:
@@ -88,7 +112,8 @@ def protocol_items(request: ComputeInput) -> list[Item]:
 
 
 def protocolo_registrado(request: ComputeInput) -> Computed:
-    """The computation the forms of :data:`POINTERS` name (module doc)."""
+    """The computation the forms of :data:`POINTERS` and :data:`LISTED` name (module
+    doc)."""
     return Computed({}, tuple(protocol_items(request)))
 
 
