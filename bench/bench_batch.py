@@ -1,7 +1,7 @@
 """Throughput, CPU and memory of the batch renewal runs (not a test).
 
     python bench/bench_batch.py 100 [TRABALHADORES] [escolar|fretamento] [weasyprint|typst]
-        [--registro-licencas 10000] [--postgres URL]
+        [--registro-licencas 10000] [--postgres URL] [--comparar 100 [--repeticoes 2]]
 
 Seeds N alvarás (school transport of 2025, or fretamento of 10/01/2021) into a fresh
 registry (not timed), writes a complete renewal request for each, then times
@@ -15,6 +15,15 @@ run does not renew (fretamento and school alvarás valid until 2029, each with i
 plate, RENAVAM and, for the school ones, titular), through the registry's import
 (:mod:`lavra.registry.importing`, one transaction; not timed): the registry's size is
 what the figures are compared across.
+
+The registry of L licences is prepared once and kept (``$LAVRA_BENCH_CACHE``, default
+``~/.cache/lavra-bench``; on PostgreSQL, a database on the server used as the template
+of each run's), keyed by L, the migrations and this file: the import costs about 20 ms of
+CPU per licence (3.5 min for 10,000), the copy a second.
+
+``--comparar L0``: the flatness figure. Runs the measure over L0 licences and over L,
+``--repeticoes`` times each, each in a process of its own, and prints the CPU per
+document at each size and their ratio (the target of the issue: within 10 %).
 
 ``--postgres URL``: the registry is a fresh database created on that server (a URL
 where databases may be created, as ``$LAVRA_TEST_POSTGRES_URL``; dropped at the end);
@@ -37,9 +46,15 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import multiprocessing
 import os
+import re
 import resource
+import shutil
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -153,6 +168,65 @@ def prefill(issuer: Issuer, count: int, folder: Path) -> None:
     assert len(report.imported) == count, report
 
 
+CACHE = Path(os.environ.get("LAVRA_BENCH_CACHE",
+                           Path.home() / ".cache" / "lavra-bench"))
+"""Where a prepared registry of L licences is kept between runs (``$LAVRA_BENCH_CACHE``)."""
+
+
+def _cache_key(count: int) -> str:
+    """The prepared registry's name: its size, the schema (the migrations' files) and the
+    rows this file imports (its own source), so that a change to either prepares anew."""
+    migrations = REPO / "engine" / "lavra" / "registry" / "migrations" / "versions"
+    digest = hashlib.sha256()
+    for path in sorted(migrations.glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return f"registro_{count}_{digest.hexdigest()[:10]}"
+
+
+def _server_database(url: str, name: str, *, template: str | None = None) -> bool:
+    """Whether the server of ``url`` holds database ``name``; with ``template``, create
+    ``name`` as a copy of it first (no connection to ``template`` may be open)."""
+    admin = create_engine(make_url(url).set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            if template is not None:
+                connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+            return connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"),
+                                      {"n": name}).first() is not None
+    finally:
+        admin.dispose()
+
+
+def prepared(issuer: Issuer, count: int, folder: Path, url: str | None) -> tuple[Issuer, str]:
+    """The registry filled with ``count`` licences: copied from the cache where an earlier
+    run prepared it (SQLite: the data folder; PostgreSQL: a database on the same server,
+    used as the template), else imported (:func:`prefill`) and then kept in the cache.
+    Returns the issuer (reopened after a copy) and how it was prepared."""
+    key = _cache_key(count)
+    data = folder / "dados"
+    if url is None:
+        cached = CACHE / key
+        if cached.is_dir():
+            issuer.close()
+            shutil.rmtree(data)
+            shutil.copytree(cached, data)
+            return issuer_over(issuer.engine, data, url), f"copiado de {cached}"
+        prefill(issuer, count, folder)
+        issuer.close()
+        CACHE.mkdir(parents=True, exist_ok=True)
+        staging = CACHE / f".{key}.{os.getpid()}"
+        shutil.copytree(data, staging)
+        staging.rename(cached)
+        return issuer_over(issuer.engine, data, url), "importado (guardado para a próxima)"
+    if _server_database(url, key):
+        return issuer, "já copiado do modelo no servidor"
+    prefill(issuer, count, folder)
+    issuer.close()
+    _server_database(url, key, template=make_url(url).database)
+    return issuer_over(issuer.engine, data, url), "importado (guardado no servidor)"
+
+
 def _school(issuer: Issuer, count: int, folder: Path) -> RunRequest:
     numbers = seed(issuer, count)
     pedidos = write_jsonl(folder / "pedidos.jsonl",
@@ -170,15 +244,21 @@ def _fretamento(issuer: Issuer, count: int, folder: Path) -> RunRequest:
 
 
 @contextmanager
-def _database(server: str | None, folder: Path) -> Iterator[str | None]:
-    """A fresh PostgreSQL database on ``server`` (dropped after), or None (SQLite)."""
+def _database(server: str | None, licences: int) -> Iterator[str | None]:
+    """A fresh PostgreSQL database on ``server`` (dropped after), or None (SQLite); a
+    copy of the prepared registry of ``licences`` licences where the server keeps one."""
     if server is None:
         yield None
         return
     name = f"lavra_bench_{uuid.uuid4().hex[:8]}"
     admin = create_engine(server, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
+        template = _cache_key(licences) if licences else None
+        if template is not None and connection.execute(text(
+                "SELECT 1 FROM pg_database WHERE datname = :n"), {"n": template}).first():
+            connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+        else:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
     try:
         yield make_url(server).set(database=name).render_as_string(hide_password=False)
     finally:
@@ -198,7 +278,39 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--registro-licencas", type=int, default=0, metavar="L")
     parser.add_argument("--postgres", nargs="?", const=os.environ.get(
         "LAVRA_TEST_POSTGRES_URL"), default=None, metavar="URL")
+    parser.add_argument("--comparar", type=int, default=None, metavar="L0",
+                        help="mede também com L0 licenças no registro e imprime a razão")
+    parser.add_argument("--repeticoes", type=int, default=2, metavar="R")
     return parser.parse_args()
+
+
+TOTAL = re.compile(r"^total: CPU ([0-9.]+) ms/doc", re.MULTILINE)
+
+
+def compare(args: argparse.Namespace) -> None:
+    """The flatness figure of the issue: the same run over a registry of L0 licences and
+    of L, R times each, each in a process of its own (so that each forks its workers as
+    ``lavra batch`` does); prints each run and then CPU per document at L0 and at L (the
+    median of the R runs) and their ratio (target: within 10 %)."""
+    figures: dict[int, list[float]] = {args.comparar: [], args.registro_licencas: []}
+    for turn in range(args.repeticoes):
+        for licences in figures:
+            command = [sys.executable, __file__, str(args.titulares), str(args.trabalhadores),
+                       args.execucao, args.renderizador, "--registro-licencas", str(licences),
+                       *(["--postgres", args.postgres] if args.postgres else [])]
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            print(f"--- {licences} licenças, vez {turn + 1}\n{done.stdout}{done.stderr}",
+                  flush=True)
+            found = TOTAL.search(done.stdout)
+            if done.returncode or found is None:
+                raise SystemExit(f"a medição com {licences} licenças falhou")
+            figures[licences].append(float(found.group(1)))
+    small, large = (statistics.median(figures[n]) for n in figures)
+    print(f"planura ({'postgresql' if args.postgres else 'sqlite'}, {args.titulares} "
+          f"titulares, {args.execucao}, {args.renderizador}): CPU por documento com "
+          + "; ".join(f"{n} licenças {statistics.median(v):.1f} ms "
+                      f"({', '.join(f'{x:.1f}' for x in v)})" for n, v in figures.items())
+          + f"; razão {large / small:.3f} (meta: até 1,10)")
 
 
 def _prepare(args: argparse.Namespace, folder: Path, url: str | None,
@@ -209,10 +321,12 @@ def _prepare(args: argparse.Namespace, folder: Path, url: str | None,
     engine = Engine(Content(REPO), pool=None)
     engine.final_renderer = args.renderizador
     issuer = issuer_over(engine, folder / "dados", url)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
+    how = "nenhuma licença"
     if args.registro_licencas:
-        prefill(issuer, args.registro_licencas, folder)
-    imported = time.perf_counter() - started
+        issuer, how = prepared(issuer, args.registro_licencas, folder, url)
+    imported = (f"{how}: {time.perf_counter() - started:.1f} s de parede, "
+                f"{time.process_time() - cpu:.1f} s de CPU")
     started = time.perf_counter()
     request = (_fretamento if args.execucao == "fretamento" else _school)(
         issuer, args.titulares, folder)
@@ -222,9 +336,12 @@ def _prepare(args: argparse.Namespace, folder: Path, url: str | None,
 
 def main() -> None:
     args = _arguments()
+    if args.comparar is not None:
+        compare(args)
+        return
     folder = Path(tempfile.mkdtemp(prefix="lavra-bench-lote-"))
     engine = Engine(Content(REPO), pool=None)
-    with _database(args.postgres, folder) as url:
+    with _database(args.postgres, args.registro_licencas) as url:
         context = multiprocessing.get_context("spawn")
         queue = context.Queue()
         preparing = context.Process(target=_prepare, args=(args, folder, url, queue))
@@ -256,7 +373,7 @@ def main() -> None:
     print(f"execução: {request.kind}  titulares: {args.titulares}  licenças já no registro: "
           f"{args.registro_licencas}  banco: {backend}  trabalhadores: {args.trabalhadores}  "
           f"gerador: {args.renderizador}")
-    print(f"preparação (não medida): importação {imported:.1f} s, semente {seeding:.1f} s")
+    print(f"preparação (não medida): registro {imported}; semente {seeding:.1f} s")
     print(f"documentos assinados: {documents}  itens pendentes: {pending}  "
           f"linhas do resumo: {len(rows)}")
     total_wall = total_cpu = 0.0

@@ -181,6 +181,9 @@ def test_a_signer_runs_it_watches_it_and_downloads_signed_files(
     run = next(iter(list_runs(context.registry)))
     assert f"Execução em lote nº {run.id}" in page
     assert _runs(context) == 1
+    # The server keeps the finished run's counts, not its rows (read a page at a time).
+    kept = client.app.state.lavra_lotes._jobs[job_url.rstrip("/").rsplit("/", 1)[-1]]  # type: ignore[attr-defined]
+    assert kept.summary is None and kept.rows == () and kept.counts
 
     # The summary CSV: who got what, with the numbers; a DOCX beside each document.
     base = f"/equipe/lotes/{run.id}/arquivos"

@@ -512,7 +512,11 @@ class BatchJobs:
             if summary.run is not None and not job.simulate:
                 self._noted(job, summary.run.id)
             with self.lock:
-                job.summary = summary
+                # A dry run's rows are its page; a real run's are read from the registry a
+                # page at a time, so the server keeps only its counts (issue 24: the
+                # server's memory comes back after a run of 20,000 lines).
+                job.summary = summary if job.simulate else None
+                job.stored_counts = dict(summary.counts)
                 job.state = "concluída" if summary.complete else "incompleta"
             self.shared.change(job.token, state=job.state, summary={
                 "counts": dict(summary.counts),
