@@ -156,6 +156,7 @@ def pacote() -> ContentPack:
         veiculo_terceiro,
         vistoria,
     )
+    from lavra_americana.fretamento import demonstracao as demonstracao_fretamento
     from lavra_americana.fretamento import estado as estado_fretamento
     from lavra_americana.fretamento import penalties as fretamento_penalties
     from lavra_americana.fretamento import renovacao_lote as renovacao_lote_fretamento
@@ -210,7 +211,7 @@ def pacote() -> ContentPack:
         recurso_estado, recurso_9784, renovacao_janela, veiculo_terceiro, demonstracao,
         requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
-        ciencia_eletronica, recurso_online,
+        ciencia_eletronica, recurso_online, demonstracao_fretamento,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

@@ -14,6 +14,7 @@ from datetime import date
 
 from lavra.demochains import DemoChain, DemoStep, Filing, Fill, Imported
 from lavra_americana.comum.periods import term_end
+from lavra_americana.fretamento import demonstracao as fretamento
 
 IMPLEMENTED: tuple[str, ...] = ()
 """Nenhum dispositivo: as histórias da demonstração só encadeiam atos de outros módulos."""
@@ -322,7 +323,8 @@ _AUTO_ALVARA = Fill("/veiculo/alvara", "{alvara.numero}")
 
 FRETAMENTO = DemoChain(
     name="fretamento",
-    title="fretamento: registro, requerimento, alvará, autos, defesa e cassação",
+    title="fretamento: registro, requerimento, alvará, notificação, autos, recolhimento e "
+          "devolução do alvará, vistoria, autorizações, defesa e cassação",
     steps=(
         # Só opera a empresa registrada na SETRANSV (``fretamento#art2_par1``): o alvará lê
         # o registro que a certidão criou, e não um registro atestado por servidor.
@@ -342,14 +344,18 @@ FRETAMENTO = DemoChain(
         DemoStep("guia1", "guia-recolhimento-multa-fretamento", 12, (
             Fill("/auto/numero", "{auto1.impresso}"),
         )),
+        fretamento.NOTIFICACAO,
         DemoStep("auto2", "auto-infracao-fretamento", 31, (_AUTO_ALVARA,)),
         # Um terceiro auto, recorrido e mantido, com o impedimento do veículo no local.
-        DemoStep("auto3", "auto-infracao-fretamento", 40, (_AUTO_ALVARA,)),
+        DemoStep("auto3", "auto-infracao-fretamento", 40,
+                 (_AUTO_ALVARA, *fretamento.AUTO_RECOLHIMENTO)),
+        fretamento.RECIBO,
         DemoStep("impedimento", "termo-impedimento-fretamento", 40, (
             Fill("/auto/numero", "{auto3.numero}"),
             Fill("/auto/data", "{auto3.data}"),
-            Fill("/veiculo/alvara", "{alvara.numero}"),
+            Fill("/veiculo/alvara", "{alvara.numero}"), fretamento.IMPEDIMENTO_RECIBO,
         ), hour="17:30"),
+        fretamento.DEVOLUCAO, fretamento.VISTORIA, *fretamento.ALTERACAO,
         # O recurso ao Secretário (``fretamento#art23``), protocolado online.
         DemoStep("recurso_pedido", "recurso-fretamento", 48, (
             Fill("/ato_recorrido", {"numero": "{auto3.impresso}", "data": "{auto3.data}"}),
@@ -417,14 +423,17 @@ def _alvara_anterior(day: date) -> Mapping[str, str]:
 
 RENOVACAO_FRETAMENTO = DemoChain(
     name="renovacao-fretamento",
-    title="fretamento: alvará anterior ao lavra e notificação de pendências da renovação",
+    title="fretamento: alvará anterior ao lavra, requerimento e notificação de pendências "
+          "da renovação",
     steps=(
         # Um alvará de cinco anos atrás (``fretamento#art8``): o relógio da demonstração
         # não o assina; entra no registro como entram os atos anteriores ao lavra.
         DemoStep("alvara", "alvara-fretamento", 0,
                  imported=Imported("alvara-fretamento", _alvara_anterior)),
+        fretamento.pedido_renovacao(_AVISO - 5, _EMPRESA_ANTIGA, _PLACA_ANTIGA),
         DemoStep("notificacao", "notificacao-pendencias-renovacao-fretamento", _AVISO, (
             Fill("/destinatario", _EMPRESA_ANTIGA),
+            Fill("/data_requerimento", "{pedido.data}"),
             Fill("/alvara", {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"}),
             Fill("/veiculo", {"placa": _PLACA_ANTIGA}),
         )),

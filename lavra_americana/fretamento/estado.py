@@ -169,6 +169,13 @@ def auto(act: Act) -> Sequence[Effect]:
     return [named(act, "/empresa")]
 
 
+def alteracao(act: Act) -> Sequence[Effect]:
+    """fretamento#art10_par3: the prior authorisation of an alteration joins the processo
+    of the request it decides (the protocol's, when filed online); it grants no licence
+    of its own (it modifies the vehicle of an alvará)."""
+    return processo(act)
+
+
 def notificacao_renovacao(act: Act) -> Sequence[Effect]:
     """fretamento#art8: the notice on the renewal request joins the processo of the
     request it answers (the protocol's, when filed online)."""
@@ -181,6 +188,7 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "alvara-fretamento": alvara,
     "alvara-servico-particular-fretamento": alvara_particular,
     "autorizacao-veiculo-terceiro": veiculo_terceiro,
+    "autorizacao-previa-alteracao-veiculo": alteracao,
     "decisao-cassacao-fretamento": cassacao,
     "recibo-recolhimento-alvara": recolhimento,
     "termo-devolucao-alvara": devolucao,
