@@ -12,7 +12,12 @@ from lavra.cli.demo_chains import DemoClock, chain_start, earliest, fill
 from lavra.demochains import DemoChain, DemoStep, StepFacts
 from lavra.errors import ContentPackError
 from lavra.inputs.reading import TIMEZONE
-from lavra_americana.comum.demonstracao import DEMO_CHAINS, ESCOLAR, RENOVACAO_FRETAMENTO
+from lavra_americana.comum.demonstracao import (
+    DEMO_CHAINS,
+    ESCOLAR,
+    FRETAMENTO,
+    RENOVACAO_FRETAMENTO,
+)
 
 
 def _facts(number: str) -> StepFacts:
@@ -42,8 +47,9 @@ def test_every_chain_ends_by_yesterday_with_each_step_in_its_months(today: date)
         for chain in DEMO_CHAINS for step in chain.steps if step.imported is None)
     # The renewal notice cites an alvará of five years before, imported with the
     # validity of fretamento art. 8º; the notice comes more than 30 days before its end.
-    alvara, notice = RENOVACAO_FRETAMENTO.steps
+    alvara, pedido, notice = RENOVACAO_FRETAMENTO.steps
     assert alvara.imported is not None and notice.imported is None
+    assert pedido.filing is not None and pedido.day < notice.day
     start = chain_start(RENOVACAO_FRETAMENTO, today)
     row = alvara.imported.row(start)
     assert row["numero"] == f"ALV-FRET nº 0007/{start.year}"
@@ -51,6 +57,21 @@ def test_every_chain_ends_by_yesterday_with_each_step_in_its_months(today: date)
                                  - timedelta(days=1)).isoformat()
     assert 30 < (date.fromisoformat(row["valido_ate"])
                  - (start + timedelta(days=notice.day))).days < 40
+    # The renewal is asked with the 30 days' notice of art. 8º.
+    assert (date.fromisoformat(row["valido_ate"]) - (start + timedelta(days=pedido.day))).days > 30
+    # The lent vehicle's alvará (fretamento art. 15, VI) is imported from a year in which
+    # the demo issues no ALV-FRET (no number of the series is typed twice), and is in
+    # force on the day of the authorisation that cites it.
+    steps = {step.name: step for step in FRETAMENTO.steps}
+    start = chain_start(FRETAMENTO, today)
+    lent = steps["alvara_cedido"]
+    assert lent.imported is not None
+    row = lent.imported.row(start + timedelta(days=lent.day))
+    issued = start + timedelta(days=steps["alvara"].day)
+    assert row["numero"].endswith(f"/{date.fromisoformat(row['data']).year}")
+    assert date.fromisoformat(row["data"]).year < issued.year
+    assert date.fromisoformat(row["valido_ate"]) > start + timedelta(
+        days=steps["terceiro"].day + 120)
 
 
 def test_a_chain_that_cannot_fit_its_months_is_refused() -> None:

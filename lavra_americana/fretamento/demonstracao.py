@@ -89,6 +89,9 @@ _MOTIVO_TERCEIRO = ("Veículo próprio {alvara.impresso} recolhido à encarroça
                     "fretamento contínuo contratado.")
 
 _ALVARA_EMPRESA = {"numero": _ALVARA, "valido_ate": "{alvara.valido_ate}"}
+"""O alvará da empresa, que a demonstração emitiu: está no registro, e nenhum servidor
+precisa atestar que conferiu o original em papel (a ``conferencia`` dos exemplos é a do
+alvará anterior ao lavra; o do veículo cedido a mantém)."""
 
 ALTERACAO = (
     # A alteração do veículo só com autorização prévia (``fretamento#art10_par3``): o
@@ -108,13 +111,12 @@ ALTERACAO = (
         Fill("/motivo", _MOTIVO_TERCEIRO),
     ), filing=Filing("/requerente/cnpj", "/requerente/razao_social")),
     DemoStep("alteracao", "autorizacao-previa-alteracao-veiculo", 46, (
-        Fill("/alvara/numero", _ALVARA), Fill("/alvara/valido_ate", "{alvara.valido_ate}"),
+        Fill("/alvara", _ALVARA_EMPRESA),
         Fill("/processo", {"numero": "{pedido_alteracao.impresso}",
                            "data_requerimento": "{pedido_alteracao.data}"}),
     )),
     DemoStep("terceiro", "autorizacao-veiculo-terceiro", 47, (
-        Fill("/empresa/alvara/numero", _ALVARA),
-        Fill("/empresa/alvara/valido_ate", "{alvara.valido_ate}"),
+        Fill("/empresa/alvara", _ALVARA_EMPRESA),
         Fill("/alvara_veiculo/numero", "{alvara_cedido.numero}"),
         Fill("/alvara_veiculo/valido_ate", "{alvara_cedido.valido_ate}"),
         Fill("/processo", {"numero": "{pedido_terceiro.impresso}",
