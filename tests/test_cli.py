@@ -337,8 +337,6 @@ NOT_YET_IN_A_CHAIN: dict[str, frozenset[str]] = {
     "autorizacao-veiculo-terceiro": frozenset({"ALV-FRET 0003/2024", "ALV-FRET 0012/2025"}),
     "notificacao-fretamento": frozenset({"ALV-FRET 0012/2025"}),
     "recibo-recolhimento-alvara": frozenset({"ALV-FRET 0012/2025", "TIM-FRET 0003/2026"}),
-    "recurso-classificacao": frozenset({"ED-RES-ESC 0001/2026", "IND 0001/2026"}),
-    "recurso-lei-9784": frozenset({"ALV-ESC 0007/2026", "REV-ESC 0003/2026"}),
     "requerimento-autorizacao-alteracao-veiculo": frozenset({"ALV-FRET 0012/2025"}),
     "requerimento-autorizacao-veiculo-terceiro": frozenset(
         {"ALV-FRET 0003/2024", "ALV-FRET 0012/2025"}),
