@@ -190,6 +190,7 @@ def pacote() -> ContentPack:
         vacancia,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
+    from lavra_americana.transporte_escolar import demonstracao as demonstracao_escolar
     from lavra_americana.transporte_escolar import estado as estado_escolar
     from lavra_americana.transporte_escolar import penalties as escolar_penalties
 
@@ -212,6 +213,7 @@ def pacote() -> ContentPack:
         requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
         ciencia_eletronica, recurso_online, demonstracao_fretamento,
+        demonstracao_escolar,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

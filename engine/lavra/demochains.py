@@ -37,7 +37,9 @@ from typing import Any
 class Fill:
     """Put ``template`` (a JSON value, its strings filled from earlier steps) at
     ``pointer`` (JSON Pointer) of the step's data; ``""`` as pointer merges an object
-    into the data's top level."""
+    into the data's top level; ``None`` as template leaves the example's value at
+    ``pointer`` out (a fact of the example that did not happen in the history: the
+    ciência an absent driver did not give in the auto)."""
 
     pointer: str
     template: Any

@@ -15,6 +15,7 @@ from datetime import date
 from lavra.demochains import DemoChain, DemoStep, Filing, Fill, Imported
 from lavra_americana.comum.periods import term_end
 from lavra_americana.fretamento import demonstracao as fretamento
+from lavra_americana.transporte_escolar.demonstracao import ESCOLAR_CHAINS
 
 IMPLEMENTED: tuple[str, ...] = ()
 """Nenhum dispositivo: as histórias da demonstração só encadeiam atos de outros módulos."""
@@ -440,6 +441,7 @@ RENOVACAO_FRETAMENTO = DemoChain(
     ),
 )
 
-DEMO_CHAINS = (REVOGACAO_ESCOLAR, ESCOLAR, FRETAMENTO, RENOVACAO_FRETAMENTO)
+DEMO_CHAINS = (REVOGACAO_ESCOLAR, ESCOLAR, FRETAMENTO, RENOVACAO_FRETAMENTO, *ESCOLAR_CHAINS)
 """A história da revogação vem primeiro: começa antes da escolar, e assim o seu alvará e
-os seus autos são os primeiros números das séries ALV-ESC e AIE-ESC, em ordem de data."""
+os seus autos são os primeiros números das séries ALV-ESC e AIE-ESC, em ordem de data.
+As histórias escolares de ``transporte_escolar/demonstracao.py`` vêm por último."""

@@ -110,7 +110,9 @@ def _put(data: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
     for token in tokens[:-1]:
         target = target[int(token)] if isinstance(target, list) else target.setdefault(token, {})
     last = tokens[-1]
-    if isinstance(target, list):
+    if value is None and isinstance(target, dict):
+        target.pop(last, None)  # the example's value left out (a fact that did not happen)
+    elif isinstance(target, list):
         target[int(last)] = value
     else:
         target[last] = value
