@@ -72,6 +72,7 @@
                                               (``idade_veiculo``), ``amount`` (``lavra
                                               amount``); ``citing``, ``computing`` and
                                               ``sources`` (what every computation reads);
+                                              ``orgao`` (the posts' titles);
                                               ``auto_placa`` (the autos started from
                                               the vehicle's plate);
                                               ``ciencia_eletronica`` (the ciência by
@@ -125,6 +126,7 @@ def pacote() -> ContentPack:
         lote,
         lote_protocolos,
         notificacao_defesa,
+        orgao,
         periods,
         protocolo_registrado,
         protocolos,
@@ -210,7 +212,7 @@ def pacote() -> ContentPack:
         recurso_estado, recurso_9784, renovacao_janela, veiculo_terceiro, demonstracao,
         requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
-        ciencia_eletronica, recurso_online,
+        ciencia_eletronica, recurso_online, orgao,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -221,7 +223,7 @@ def pacote() -> ContentPack:
         rule_modules=(*rules, *forms),
         amount=amount.answer,
         stamp_font="forms/_base/fontes/DejaVuSans.ttf",
-        caches=(sources.clear_caches, indeferimento.clear_caches),
+        caches=(sources.clear_caches, indeferimento.clear_caches, orgao.clear_cache),
         batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN,
                     renovacao_lote_fretamento.RUN.name: renovacao_lote_fretamento.RUN},
         effects={**estado_fretamento.EFFECTS, **estado_escolar.EFFECTS,
