@@ -382,3 +382,15 @@ def test_no_python_string_spells_the_secretary_out() -> None:
             if (isinstance(node, ast.Constant) and isinstance(node.value, str)
                     and id(node) not in docs):
                 assert "Secretário Municipal" not in node.value, (path, node.lineno)
+
+
+def test_the_vacancy_names_the_federal_law_in_full_at_its_first_mention(
+    engine: Engine
+) -> None:
+    """The declaração de vacância's appeal, built in Python, is the act's first mention
+    of Lei nº 9.784/1999: it prints the law's full title, as the templates do."""
+    text = _draft(engine, "declaracao-vacancia", {}, date(2026, 6, 1))
+    body = text.split("Fundamento legal")[0]
+    assert ("(arts. 56, § 1º, e 59 da Lei nº 9.784, de 29 de janeiro de 1999, aplicada à "
+            "falta de recurso próprio") in body, body
+    assert "9.784/1999" not in body, body
