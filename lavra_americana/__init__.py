@@ -128,6 +128,7 @@ def pacote() -> ContentPack:
         notificacao_defesa,
         orgao,
         periods,
+        processo,
         protocolo_registrado,
         protocolos,
         recurso_9784,
@@ -202,7 +203,7 @@ def pacote() -> ContentPack:
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
         termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
-        vistoria, troca_veiculo, recurso_lei_9784, protocolo_registrado,
+        vistoria, troca_veiculo, recurso_lei_9784, protocolo_registrado, processo,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

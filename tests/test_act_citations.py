@@ -394,3 +394,18 @@ def test_the_vacancy_names_the_federal_law_in_full_at_its_first_mention(
     assert ("(arts. 56, § 1º, e 59 da Lei nº 9.784, de 29 de janeiro de 1999, aplicada à "
             "falta de recurso próprio") in body, body
     assert "9.784/1999" not in body, body
+
+
+def test_the_processo_number_is_computed_once_without_its_sigla(engine: Engine) -> None:
+    """The templates printed ``numero_processo(...)``, a macro cleaning the typed "PA "
+    in each act; the pack computes the number printed (``comum/processo.py``)."""
+    for form, on in (("decisao-indeferimento", date(2026, 3, 20)),
+                     ("notificacao-defesa-revogacao", date(2026, 6, 1))):
+        data = example(engine, form)
+        data["processo"]["numero"] = "PA 3.210/2026"
+        computed = engine.prepare(form, data, on).computed
+        assert computed["numero_processo"] == "3.210/2026", computed
+        data["processo"]["numero"] = "3.211/2026"
+        assert engine.prepare(form, data, on).computed["numero_processo"] == "3.211/2026"
+    for template in sorted((REPO / "forms").glob("*/*.html")):
+        assert 'startswith("PA ")' not in template.read_text(encoding="utf-8"), template
