@@ -72,6 +72,7 @@
                                               (``idade_veiculo``), ``amount`` (``lavra
                                               amount``); ``citing``, ``computing`` and
                                               ``sources`` (what every computation reads);
+                                              ``orgao`` (the posts' titles);
                                               ``auto_placa`` (the autos started from
                                               the vehicle's plate);
                                               ``ciencia_eletronica`` (the ciência by
@@ -125,7 +126,9 @@ def pacote() -> ContentPack:
         lote,
         lote_protocolos,
         notificacao_defesa,
+        orgao,
         periods,
+        processo,
         protocolo_registrado,
         protocolos,
         recurso_9784,
@@ -202,7 +205,7 @@ def pacote() -> ContentPack:
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
         termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
-        vistoria, troca_veiculo, recurso_lei_9784, protocolo_registrado,
+        vistoria, troca_veiculo, recurso_lei_9784, protocolo_registrado, processo,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,
@@ -213,7 +216,7 @@ def pacote() -> ContentPack:
         requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
         ciencia_eletronica, recurso_online, demonstracao_fretamento,
-        demonstracao_escolar,
+        demonstracao_escolar, orgao,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
@@ -224,7 +227,7 @@ def pacote() -> ContentPack:
         rule_modules=(*rules, *forms),
         amount=amount.answer,
         stamp_font="forms/_base/fontes/DejaVuSans.ttf",
-        caches=(sources.clear_caches, indeferimento.clear_caches),
+        caches=(sources.clear_caches, indeferimento.clear_caches, orgao.clear_cache),
         batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN,
                     renovacao_lote_fretamento.RUN.name: renovacao_lote_fretamento.RUN},
         effects={**estado_fretamento.EFFECTS, **estado_escolar.EFFECTS,

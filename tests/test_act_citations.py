@@ -314,3 +314,98 @@ def test_the_demo_decision_cites_the_revogacao_by_its_label(engine: Engine) -> N
                   date(2026, 6, 1))
     assert ("Mantém-se a Decisão de Revogação do Alvará para Transporte Escolar REV-ESC nº "
             "0001/2026") in text, text
+
+
+def test_a_bare_article_goes_when_a_paragraph_of_it_is_cited(engine: Engine) -> None:
+    """The Lei 9.784 decision's "Fundamento legal" printed "art. 56" and "art. 56, § 1º":
+    the paragraph names its article (as an inciso does, ``cited_once``)."""
+    data = _appeal_9784(engine, "2026-12-01")
+    text = _text(engine.draft("decisao-recurso-secretario", data, date(2026, 12, 1)).pdf)
+    basis = text.split("Fundamento legal", 1)[1]
+    assert "Art. 56, § 1º" in basis or "art. 56, § 1º" in basis, basis
+    assert re.search(r"\b[Aa]rt\. 56(?!, §)", basis) is None, basis
+
+
+def test_the_filing_receipt_states_the_fields_without_their_help(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """The comprovante de protocolo printed "Número da decisão de revogação, com a série
+    (ex.: REV-ESC nº 0001/2026)": the help example guides who fills the form; the receipt
+    states what was filed."""
+    form = "recurso-lei-9784"
+    issuer = clocked_issuer(engine, tmp_path / "dados", datetime(2026, 11, 30, 10, 0,
+                                                                 tzinfo=TIMEZONE))
+    try:
+        _, receipt = FilingDesk(issuer).file(
+            form, example(engine, form), cpf_cnpj="529.982.247-25",
+            name="José Exemplo dos Santos", attachments=(), item_titles={},
+            now=datetime(2026, 11, 30, 10, 0, tzinfo=TIMEZONE))
+    finally:
+        issuer.close()
+    assert receipt is not None
+    text = _text(receipt)
+    assert "da decisão de revogação, com a série" in text and "Pedido" in text, text
+    assert "ex.:" not in text, text
+
+
+# The Secretário's title in a sentence built in Python comes from forms/orgao.json
+# (``comum/orgao.py``): a city that renames the post changes that one file.
+@pytest.mark.parametrize(("form", "on"), [
+    ("declaracao-vacancia", date(2026, 6, 1)),
+    ("termo-impedimento-fretamento", date(2026, 6, 1)),
+    ("termo-vistoria-extraordinaria-fretamento", date(2026, 6, 1)),
+    ("recurso-fretamento", date(2026, 6, 1)),
+])
+def test_a_renamed_secretary_reaches_the_sentences_built_in_python(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, form: str, on: date
+) -> None:
+    from lavra_americana.comum import orgao
+
+    renamed = "Secretária Municipal de Mobilidade Urbana"
+    monkeypatch.setattr(orgao, "_roles", lambda root: {orgao.SECRETARY: renamed})
+    computed = json.dumps(engine.prepare(form, example(engine, form), on).computed,
+                          ensure_ascii=False, default=str)
+    assert renamed in computed, computed
+
+
+def test_no_python_string_spells_the_secretary_out() -> None:
+    """Docstrings and comments may name the post; a string a document prints may not."""
+    import ast
+
+    for path in sorted((REPO / "lavra_americana").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bodies = [body for parent in ast.walk(tree)
+                  if isinstance(body := getattr(parent, "body", None), list)]
+        docs = {id(node.value) for body in bodies for node in body
+                if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in docs):
+                assert "Secretário Municipal" not in node.value, (path, node.lineno)
+
+
+def test_the_vacancy_names_the_federal_law_in_full_at_its_first_mention(
+    engine: Engine
+) -> None:
+    """The declaração de vacância's appeal, built in Python, is the act's first mention
+    of Lei nº 9.784/1999: it prints the law's full title, as the templates do."""
+    text = _draft(engine, "declaracao-vacancia", {}, date(2026, 6, 1))
+    body = text.split("Fundamento legal")[0]
+    assert ("(arts. 56, § 1º, e 59 da Lei nº 9.784, de 29 de janeiro de 1999, aplicada à "
+            "falta de recurso próprio") in body, body
+    assert "9.784/1999" not in body, body
+
+
+def test_the_processo_number_is_computed_once_without_its_sigla(engine: Engine) -> None:
+    """The templates printed ``numero_processo(...)``, a macro cleaning the typed "PA "
+    in each act; the pack computes the number printed (``comum/processo.py``)."""
+    for form, on in (("decisao-indeferimento", date(2026, 3, 20)),
+                     ("notificacao-defesa-revogacao", date(2026, 6, 1))):
+        data = example(engine, form)
+        data["processo"]["numero"] = "PA 3.210/2026"
+        computed = engine.prepare(form, data, on).computed
+        assert computed["numero_processo"] == "3.210/2026", computed
+        data["processo"]["numero"] = "3.211/2026"
+        assert engine.prepare(form, data, on).computed["numero_processo"] == "3.211/2026"
+    for template in sorted((REPO / "forms").glob("*/*.html")):
+        assert 'startswith("PA ")' not in template.read_text(encoding="utf-8"), template

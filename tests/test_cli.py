@@ -365,9 +365,7 @@ def assert_printed_citations_are_issued(
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True,
                               text=True).stdout
         allowed = NOT_YET_IN_A_CHAIN.get(form, frozenset())
-        # a field's help printed beside its label ("(ex.: AIE-ESC nº 0001/2026)", in the
-        # comprovante de protocolo) shows the format, and cites no act
-        flowing = re.sub(r"\(ex\.:[^)]*\)", "", " ".join(text.split()))
+        flowing = " ".join(text.split())
         for found in printed.finditer(flowing):
             name = spelled[found[1].replace("-", "")]
             key = (name, int(found[2]), int(found[3]))

@@ -60,7 +60,7 @@ def test_the_declaration_states_its_appeal_and_leaves_the_ciencia_blank(
     text = " ".join(pdf_text(rendered.pdf).split())
     assert "Desta declaração cabe recurso, por razões de legalidade e de mérito, no prazo de " \
         "10 (dez) dias contados da ciência, dirigido ao Secretário" in text
-    assert "Lei nº 9.784/1999, arts. 56, § 1º, e 59" in text
+    assert "arts. 56, § 1º, e 59 da Lei nº 9.784, de 29 de janeiro de 1999" in text
     assert "Recebi a via desta declaração e dela tomei ciência em ____/____/________" in text
     found = engine.content.form(DV).acknowledgement
     assert found is not None and found.deadlines == ("lei-9784-1999#art59",)

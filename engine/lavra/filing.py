@@ -15,6 +15,7 @@ public verification page; it is PAdES-sealed with the key of the pack's protocol
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -139,6 +140,16 @@ def _summary(data: Mapping[str, Any], titles: Mapping[str, str],
     return rows[:_SUMMARY_ROWS]
 
 
+_HELP = re.compile(r"\s*\(ex\.:[^)]*\)")
+"""A help example in a field's title ("Número do auto (ex.: AIE-ESC nº 0001/2026)"): it
+guides who fills the form; the receipt states what was filed, so it leaves it out."""
+
+
+def _without_help(title: str) -> str:
+    """A field's title without its help example (:data:`_HELP`)."""
+    return _HELP.sub("", title).strip() or title
+
+
 @dataclass(frozen=True)
 class _Labels:
     """What the schema says of each field for the summary: titles and schemas by pattern."""
@@ -254,7 +265,8 @@ class FilingDesk:
         code = new_code()
         files: dict[str, bytes] = {}
         fields = engine.content.fields(form)
-        titles = {field.pattern: field.title for field in fields if field.title}
+        titles = {field.pattern: _without_help(field.title) for field in fields
+                  if field.title}
         shapes = {field.pattern: field.schema for field in fields}
 
         def build(number: int, printed: str, moment: datetime) -> Built:

@@ -98,6 +98,7 @@ from lavra.law.model import Law, resolve
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import appeal_from_ciencia, data_of, date_at, fact_after_issue
+from lavra_americana.comum.orgao import secretario
 from lavra_americana.comum.sources import pack_root, statutory_context
 
 if TYPE_CHECKING:
@@ -407,7 +408,7 @@ def _stage(form_id: str, dados: Any) -> str:
     return form_id
 
 
-def _appeal_rule(laws: Mapping[str, Law], law_id: str, form_id: str) -> str:
+def _appeal_rule(laws: Mapping[str, Law], law_id: str, form_id: str, secretary: str) -> str:
     if form_id == INSCRIPTION:
         return (
             "Desta decisão, ato do processo seletivo, cabe recurso escrito dirigido ao "
@@ -423,8 +424,8 @@ def _appeal_rule(laws: Mapping[str, Law], law_id: str, form_id: str) -> str:
         )
     return (
         "Desta decisão cabe recurso, por razões de legalidade e de mérito, no prazo de 10 "
-        "(dez) dias contados da ciência da decisão, dirigido ao Secretário Municipal de "
-        "Transportes e Sistema Viário, que, se não a reconsiderar no prazo de 5 (cinco) dias, "
+        f"(dez) dias contados da ciência da decisão, dirigido ao {secretary}, que, se não a "
+        "reconsiderar no prazo de 5 (cinco) dias, "
         "o encaminhará ao Prefeito Municipal (Lei nº 9.784/1999, arts. 56, § 1º, e "
         f"59, aplicada à falta de recurso próprio na {laws[ESC].short_title}, cujos arts. 25 "
         "e 26 regem o recurso contra penalidade)."
@@ -524,7 +525,8 @@ def decisao_indeferimento(request: ComputeInput) -> Computed:
     stage = _stage(form.id, dados)
     appeal_row, appeal_basis = STAGE_APPEALS.get(stage) or APPEALS[law_id]
     appeal, appeal_items = appeal_from_ciencia(
-        request, on, context, appeal_row, _appeal_rule(laws, law_id, stage), CIENCIA_DATE
+        request, on, context, appeal_row, _appeal_rule(laws, law_id, stage, secretario(request)),
+        CIENCIA_DATE
     )
     items.extend(appeal_items)
     cited = [c for m in motivos for c in m["citacoes"]]

@@ -71,6 +71,7 @@ from lavra_americana.comum.computing import (
     fact_after_issue,
     on_the_spot_items,
 )
+from lavra_americana.comum.orgao import secretario
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.fretamento.penalties import temporary_impediment
 
@@ -254,7 +255,7 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
                 hour=pointers.get(data, "/liberacao/hora"), hour_pointer="/liberacao/hora",
             )
         )
-    appeal, appeal_items = _appeal(on, context)
+    appeal, appeal_items = _appeal(on, context, secretario(request))
     items.extend(appeal_items)
     ciencia = date_at(data, "/ciencia/data")
     if ciencia is not None and ciencia < on:
@@ -299,7 +300,9 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
     return Computed(values, unique_items(items))
 
 
-def _appeal(on: date, context: StatutoryContext) -> tuple[dict[str, Any], list[Item]]:
+def _appeal(
+    on: date, context: StatutoryContext, secretary: str
+) -> tuple[dict[str, Any], list[Item]]:
     """The appeal printed in the term, with its last day (issued on the spot, at once).
 
     Art. 21: the impediment is cumulative with the fine of the auto, so the appeal of
@@ -316,7 +319,7 @@ def _appeal(on: date, context: StatutoryContext) -> tuple[dict[str, Any], list[I
         else "do art. 23,"
     )
     rule = (
-        f"Cabe recurso {what} ao Secretário Municipal de Transportes e Sistema Viário "
+        f"Cabe recurso {what} ao {secretary} "
         f"({short(laws, FIRST_APPEAL)}), no prazo {'de ' if found else ''}{length} da data "
         "da constatação"
     )

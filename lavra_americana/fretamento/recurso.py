@@ -59,6 +59,7 @@ from lavra.law.statutory import deadline_for
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import after_issue, data_of
+from lavra_americana.comum.orgao import secretario
 from lavra_americana.comum.sources import statutory_context
 
 __all__ = ["COMPUTATIONS", "IMPLEMENTED", "recurso_fretamento"]
@@ -95,12 +96,17 @@ class _Case:
         self.basis, self.title, self.vocative = basis, title, vocative
         self.series, self.start = series, start
 
+    def named(self, secretary: str) -> _Case:
+        """The case with the Secretário's title (forms/orgao.json) in its words."""
+        return _Case(self.basis, self.title.format(secretario=secretary),
+                     self.vocative.format(secretario=secretary), self.series, self.start)
+
 
 CASES: dict[str, _Case] = {
     "secretario": _Case(
         TO_SECRETARY,
-        "Recurso ao Secretário Municipal de Transportes e Sistema Viário",
-        "Ilustríssimo Senhor Secretário Municipal de Transportes e Sistema Viário,",
+        "Recurso ao {secretario}",
+        "Ilustríssimo Senhor {secretario},",
         ("AIF-FRET", "TIM-FRET"),
         ACT_DATE,
     ),
@@ -224,6 +230,7 @@ def recurso_fretamento(request: ComputeInput) -> Computed:
     case = CASES.get(str(pointers.get(data, "/instancia") or ""))
     if case is None:
         return Computed(_pending(), ())  # the schema reports the missing case
+    case = case.named(secretario(request))
     context = statutory_context(request)
     laws = context.laws
     ref = short(laws, case.basis)

@@ -87,6 +87,7 @@ from lavra_americana.comum.computing import (
     on_the_spot_items,
 )
 from lavra_americana.comum.guards import series_of
+from lavra_americana.comum.orgao import secretario
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.comum.validity import parent_act_items, same_plate
 
@@ -271,7 +272,9 @@ def _suspended_by(
         f"alvará que aquele termo suspendeu ({short(laws, INSPECTION)}).", INSPECTION)]
 
 
-def _appeal(on: date, context: StatutoryContext) -> tuple[dict[str, Any], list[Item]]:
+def _appeal(
+    on: date, context: StatutoryContext, secretary: str
+) -> tuple[dict[str, Any], list[Item]]:
     """Art. 23 by analogy, from the vistoria; art. 24 after it (module doc)."""
     laws = context.laws
     found, items = deadline_values(FIRST_APPEAL, on, context, DAY)
@@ -281,7 +284,7 @@ def _appeal(on: date, context: StatutoryContext) -> tuple[dict[str, Any], list[I
         else "do art. 23,"
     )
     rule = (
-        "Cabe recurso ao Secretário Municipal de Transportes e Sistema Viário "
+        f"Cabe recurso ao {secretary} "
         f"({short(laws, FIRST_APPEAL)}, aplicado por analogia, à falta de recurso próprio "
         f"no {article_of_law(laws, INSPECTION)}), no prazo {'de ' if found else ''}{length} "
         "da data da vistoria"
@@ -367,7 +370,7 @@ def termo_vistoria_extraordinaria_fretamento(request: ComputeInput) -> Computed:
         items.append(item_at("/ciencia/data", Status.INVALID,
                              f"A data da ciência ({format_date(ciencia)}) é anterior à da "
                              f"vistoria ({format_date(on)}).", INSPECTION))
-    appeal, found = _appeal(on, context)
+    appeal, found = _appeal(on, context, secretario(request))
     items.extend(found)
     measure = (
         "A retirada é medida acautelatória, determinada de imediato e sem prévia "

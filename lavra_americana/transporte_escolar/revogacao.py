@@ -86,6 +86,7 @@ from lavra_americana.comum.computing import (
     date_at,
     fact_after_issue,
 )
+from lavra_americana.comum.orgao import secretario
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.comum.validity import bare_number, parent_act_items
 from lavra_americana.transporte_escolar.revogacao_autos import (
@@ -281,7 +282,7 @@ def _appeal(
             f"({short(laws, FEDERAL_APPEAL)}), no prazo de 10 (dez) dias contados da data "
             "em que o condutor tomar ciência desta decisão "
             f"({short(laws, FEDERAL_APPEAL_DEADLINE)}), "
-            "dirigido ao Secretário Municipal de Transportes e Sistema Viário, que, se não "
+            f"dirigido ao {secretario(request)}, que, se não "
             "a reconsiderar no prazo de 5 (cinco) dias, o encaminhará ao Prefeito Municipal "
             f"({short(laws, FEDERAL_RECONSIDER)}). A revogação por motivo fundamentado do "
             f"{short(laws, REVOCABLE)} não é penalidade: à falta de recurso próprio na "

@@ -52,6 +52,7 @@ from lavra.law.statutory import deadline_for
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items
+from lavra_americana.comum.orgao import secretario
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.validity import act_at
 
@@ -73,14 +74,16 @@ IMPLEMENTED: tuple[str, ...] = (ANNUAL, NEXT_CALL, NEW_SELECTION)
 licence needs (art. 3º, § 4º)."""
 
 
-def _appeal_rule(law: str) -> str:
-    """The appeal against the declaration (module docstring)."""
+def _appeal_rule(law: str, secretary: str, federal: str) -> str:
+    """The appeal against the declaration (module docstring). The first mention of the
+    federal law in the printed declaration: ``federal`` is its full title ("Lei nº 9.784,
+    de 29 de janeiro de 1999"), as the templates cite a law at first mention."""
     return (
         "Desta declaração cabe recurso, por razões de legalidade e de mérito, no prazo de "
-        "10 (dez) dias contados da ciência, dirigido ao Secretário Municipal de Transportes "
-        "e Sistema Viário, que, se não a reconsiderar no prazo de 5 (cinco) dias, o "
-        "encaminhará ao Prefeito Municipal (Lei nº 9.784/1999, arts. 56, § 1º, e "
-        f"59, aplicada à falta de recurso próprio na {law}, cujos arts. 11 e 25 regem o "
+        f"10 (dez) dias contados da ciência, dirigido ao {secretary}, que, se não a "
+        "reconsiderar no prazo de 5 (cinco) dias, o "
+        f"encaminhará ao Prefeito Municipal (arts. 56, § 1º, e 59 da {federal}, aplicada "
+        f"à falta de recurso próprio na {law}, cujos arts. 11 e 25 regem o "
         "recurso contra o ato de escolha e contra as penalidades)."
     )
 
@@ -94,7 +97,8 @@ def declaracao_vacancia(request: ComputeInput) -> Computed:
     on = request.on
     context = statutory_context(request)
     laws = context.laws
-    appeal = {"regra": _appeal_rule(laws[SCHOOL].short_title)}
+    appeal = {"regra": _appeal_rule(laws[SCHOOL].short_title, secretario(request),
+                                    laws[APPEAL.partition("#")[0]].title)}
     items: list[Item] = list(issue_items(on, request.issued_on, DATE, "a declaração", ANNUAL))
     found, checked = act_at(
         request.history, ALVARA_FORM, data, "/alvara", on,

@@ -337,19 +337,27 @@ def in_legal_order(citations: Iterable[str], laws: Mapping[str, Law]) -> list[st
 
 
 def cited_once(citations: Iterable[str], laws: Mapping[str, Law]) -> list[str]:
-    """The citations of a "Fundamento legal", each once, without the bare head of an
-    inciso also cited: "art. 50, I" already cites the caput whose sentence its inciso
-    completes, so "art. 50" beside it is a duplicate a signer would strike. Paragraphs
-    are norms of their own and keep their article."""
+    """The citations of a "Fundamento legal", each once, without the bare head of a
+    provision also cited: "art. 50, I" already cites the caput whose sentence its inciso
+    completes, and "art. 56, § 1º" names its article, so "art. 50" or "art. 56" beside
+    them is a duplicate a signer would strike. Every head up the chain goes ("art. 8º,
+    § 1º, I" drops both "art. 8º, § 1º" and "art. 8º")."""
     unique = list(dict.fromkeys(citations))
     heads: set[str] = set()
     for citation in unique:
         law_id, _, fragment = citation.partition("#")
         found = laws.get(law_id)
-        provision = found.fragments.get(fragment) if found is not None else None
-        if provision is not None and provision.kind == "inciso" and provision.parent:
+        if found is None:
+            continue
+        provision = found.fragments.get(fragment)
+        while provision is not None and provision.kind in _PARTS and provision.parent:
             heads.add(f"{law_id}#{provision.parent}")
+            provision = found.fragments.get(provision.parent)
     return [citation for citation in unique if citation not in heads]
+
+
+_PARTS = frozenset({"paragrafo", "inciso", "alinea"})
+"""The kinds of provision that name the head they belong to when cited."""
 
 
 def cited_by_law(citations: Iterable[str], laws: Mapping[str, Law]) -> list[str]:
