@@ -176,6 +176,8 @@ class AppealedAct:
     labels: dict[str, str]
     undone: str
     stands: str
+    not_reconsidered: str = "não reconsiderada"
+    """How the Prefeito's subtitle says the act was kept (its gender)."""
 
 
 REVOCATION = AppealedAct(
@@ -207,7 +209,7 @@ ACTS: Mapping[str, AppealedAct] = {
          "nao_provido": "Recurso conhecido; indeferimento mantido e recurso encaminhado ao "
                         "Prefeito"},
         "o indeferimento deixa de produzir efeitos e o requerimento será deferido pelo ato "
-        "próprio", "o indeferimento permanece em vigor"),
+        "próprio", "o indeferimento permanece em vigor", "não reconsiderado"),
     "DV-ESC": AppealedAct(
         "declaracao-vacancia", "transporte-escolar#art13",
         "Recurso contra a declaração de vacância do transporte escolar",
@@ -246,7 +248,7 @@ def subtitle(hypothesis: str, number: object) -> str:
     if act is REVOCATION:
         return SUBTITLES[hypothesis]
     return (f"{act.subtitle}: reconsideração pelo Secretário" if hypothesis == RECONSIDERED
-            else f"{act.subtitle}, não reconsiderado, à autoridade superior")
+            else f"{act.subtitle}, {act.not_reconsidered}, à autoridade superior")
 
 
 def _revocation(request: ComputeInput) -> tuple[str, str | None, str | None] | None:

@@ -67,7 +67,7 @@ from lavra_americana.comum.computing import (
 from lavra_americana.comum.guards import FORMS
 from lavra_americana.comum.sources import statutory_context
 
-__all__ = ["COMPUTATIONS", "IMPLEMENTED", "recurso_lei_9784"]
+__all__ = ["COMPUTATIONS", "IMPLEMENTED", "recurso_lei_9784", "refusal_appeal"]
 
 DEADLINE = "lei-9784-1999#art59"
 IMPLEMENTED: tuple[str, ...] = ()
@@ -118,7 +118,7 @@ def _rule(request: ComputeInput, on: date) -> str:
     )
 
 
-def _refusal_appeal(data: Mapping[str, Any]) -> str | None:
+def refusal_appeal(data: Mapping[str, Any]) -> str | None:
     """The deadline of the appeal against a refusal, by the law and stage of the
     requerimento it refused (:mod:`lavra_americana.comum.indeferimento`)."""
     form = clean_text(pointers.get(data, "/requerimento/formulario"))
@@ -154,7 +154,7 @@ def _registry_items(request: ComputeInput, data: Mapping[str, Any]) -> list[Item
             federal.RECONSIDERED)]
     found = federal.kind_items(request, statutory_context(request).laws,
                                federal.RECONSIDERED)
-    if series == "IND" and _refusal_appeal(record.data) != DEADLINE:
+    if series == "IND" and refusal_appeal(record.data) != DEADLINE:
         found.append(item_at(
             ACT_NUMBER, Status.INVALID,
             f"O indeferimento {record.printed} não é de requerimento do transporte escolar "
