@@ -147,3 +147,30 @@ def test_recurso_against_the_refused_inscription(pack_dir: Path) -> None:
     assert decision["recurso"]["hipotese"] == "transporte-escolar#art11"
     assert decision["ato_recorrido"] == {"especie": "decisao", "numero": "IND nº 0002/2026",
                                          "data": "2026-03-20", "data_ciencia": "2026-03-23"}
+
+
+def test_the_lei_9784_recurso_names_the_act_it_lies_against() -> None:
+    """recurso-lei-9784 lies against the escolar refusal outside the selection only (the
+    inscription's refusal has art. 11's appeal, the fretamento's art. 24's), and the
+    decisions on it name the act appealed in its own words, by its series."""
+    from lavra_americana.comum import recurso_9784 as federal
+    from lavra_americana.comum.recurso_lei_9784 import refusal_appeal
+
+    def refused(form: str) -> str | None:
+        return refusal_appeal({"requerimento": {"formulario": form}})
+
+    assert refused("requerimento-renovacao-escolar") == "lei-9784-1999#art59"
+    assert refused("requerimento-transferencia-licenca") == "lei-9784-1999#art59"
+    assert refused("requerimento-inscricao-escolar") == "transporte-escolar#art11"
+    assert refused("requerimento-alvara-fretamento") == "fretamento#art24"
+    assert refusal_appeal({}) is None
+    assert federal.appealed_act("IND nº 0004/2026").form == "decisao-indeferimento"
+    assert federal.appealed_act("DV-ESC nº 0001/2026").article == "transporte-escolar#art13"
+    assert federal.appealed_act("REV-ESC nº 0003/2026") is federal.REVOCATION
+    assert federal.subtitle(federal.SUPERIOR, "DV-ESC nº 0001/2026") == (
+        "Recurso contra a declaração de vacância do transporte escolar, não "
+        "reconsiderada, à autoridade superior")
+    assert federal.subtitle(federal.SUPERIOR, "IND nº 0004/2026").endswith(
+        "escolar, não reconsiderado, à autoridade superior")
+    assert "revogação" not in federal.next_remedy(
+        federal.RECONSIDERED, "provido", {}, "IND nº 0004/2026")

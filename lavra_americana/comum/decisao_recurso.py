@@ -169,9 +169,10 @@ def _next_remedy(
     context: StatutoryContext,
     on: date,
     appeal: tuple[date, date] | None = None,
+    number: object = None,
 ) -> str:
-    if hypothesis in federal.APPEALS:
-        return federal.next_remedy(hypothesis, result, laws)
+    if hypothesis in federal.APPEALS:  # number: the act appealed
+        return federal.next_remedy(hypothesis, result, laws, number)
     if hypothesis == f"{FRET}#art23":
         if known and result == "provido":
             return (
@@ -337,7 +338,10 @@ def decisao_recurso(request: ComputeInput) -> Computed:
     }
     if hypothesis is None or (hypothesis not in APPEALS and hypothesis != RECONSIDERATION):
         return Computed(pending)  # the schema reports it
-    pending["subtitulo_documento"] = f"{SUBTITLES[hypothesis]} ({short(laws, hypothesis)})"
+    appealed = pointers.get(data, "/ato_recorrido/numero")  # the act of Lei nº 9.784's appeal
+    named = (federal.subtitle(hypothesis, appealed) if hypothesis in federal.APPEALS
+             else SUBTITLES[hypothesis])
+    pending["subtitulo_documento"] = f"{named} ({short(laws, hypothesis)})"
     on = maybe_date(pointers.get(data, DEC_DATE)) or request.on
     filed = maybe_date(pointers.get(data, DEC_FILED))
     result = clean_text(pointers.get(data, DEC_RESULT))
@@ -398,9 +402,10 @@ def decisao_recurso(request: ComputeInput) -> Computed:
     else:
         labels, words = RESULT_LABELS, RESULTS
         if hypothesis == federal.RECONSIDERED:
-            labels, words = federal.LABELS, federal.WORDS
+            labels = federal.appealed_act(appealed).labels
+            words = federal.appealed_act(appealed).words
         elif hypothesis == federal.SUPERIOR:
-            words = federal.SUPERIOR_WORDS
+            words = federal.appealed_act(appealed).superior_words
         deadline_citation, start_pointer = APPEALS[hypothesis]
         if hypothesis == f"{ESC}#art11" and pointers.get(data, DEC_ACT_KIND) == "decisao":
             # the refusal of the inscription: 5 days from its ciência, as the refusal
@@ -489,7 +494,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
             )
     items.extend(_reasons_items(data, hypothesis, values["resultado"]))
     values["proximo_recurso"] = _next_remedy(
-        hypothesis, values["resultado"], known, laws, context, on, appeal
+        hypothesis, values["resultado"], known, laws, context, on, appeal, appealed
     )
     if hypothesis == f"{FRET}#art23" and values["resultado"] != "provido":
         basis.append(f"{FRET}#art24")
@@ -502,8 +507,9 @@ def decisao_recurso(request: ComputeInput) -> Computed:
             laws, filed, on, hypothesis, context.calendar)
         items.extend(i for i in (decided_in, reconsidered) if i is not None)
     values["fundamento"] = in_legal_order([*basis, *fixed], laws)
-    if hypothesis in federal.APPEALS:  # the revogação's article, then the federal appeal
-        values["fundamento"] = [f"{ESC}#art3", *values["fundamento"]]
+    article = federal.appealed_act(appealed).article
+    if hypothesis in federal.APPEALS and article:  # the act's article, then the appeal
+        values["fundamento"] = [article, *values["fundamento"]]
     return Computed(values, unique_items(items))
 
 

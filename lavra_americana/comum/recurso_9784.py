@@ -6,6 +6,17 @@ reconsiders it or not (form ``decisao-recurso-secretario``, ``/recurso/hipotese`
 :mod:`lavra_americana.comum.decisao_recurso`'s; this module holds what is particular to
 this appeal: the act it lies against, the words of the result and the next remedy.
 
+The same appeal lies, under the same articles, against the other acts of the Secretário
+of transporte escolar the municipal law gives no appeal: the refusal of a requerimento
+outside the selection (IND: :mod:`lavra_americana.comum.indeferimento`) and the
+declaração de vacância (DV-ESC, art. 13: :mod:`lavra_americana.transporte_escolar.
+vacancia`). The decisions' words name the act appealed (:data:`ACTS`, by its series);
+what the Secretário's reconsideration or the Prefeito's reform does is the same: granted
+in full, the act is undone (the vacância's licence comes back, as the revogação's;
+reading chosen for the refusal: undone, the requerimento is to be granted by its own act
+— the alvará or the renewal —, which the decision does not replace: art. 64 lets the
+decision reform the refusal, and the act granting the request is issued as any other).
+
 Readings chosen where the municipal law is silent:
 
 - *Which appeal.* The revogação of art. 3º is no penalty (the reading beside
@@ -62,6 +73,7 @@ Readings chosen where the municipal law is silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from lavra.checking.computations import ComputeInput, clean_text, licensing
@@ -75,6 +87,7 @@ from lavra_americana.comum.citing import cite_many, short
 from lavra_americana.comum.computing import data_of, invalid
 
 __all__ = [
+    "ACTS",
     "APPEALS",
     "DECIDED_IN",
     "IMPLEMENTED",
@@ -85,10 +98,13 @@ __all__ = [
     "SUPERIOR",
     "SUPERIOR_WORDS",
     "WORDS",
+    "AppealedAct",
+    "appealed_act",
     "deadline_item",
     "kind_items",
     "next_remedy",
     "reconsideration_period",
+    "subtitle",
 ]
 
 LEI = "lei-9784-1999"
@@ -146,6 +162,93 @@ LABELS: dict[str, str] = {
     "parcialmente_provido": "Recurso conhecido; revogação reconsiderada em parte",
     "nao_provido": "Recurso conhecido; revogação mantida e recurso encaminhado ao Prefeito",
 }
+
+
+@dataclass(frozen=True)
+class AppealedAct:
+    """What the decisions on this appeal say of the act appealed (module doc)."""
+
+    form: str
+    article: str | None
+    subtitle: str
+    words: dict[str, str]
+    superior_words: dict[str, str]
+    labels: dict[str, str]
+    undone: str
+    stands: str
+    not_reconsidered: str = "não reconsiderada"
+    """How the Prefeito's subtitle says the act was kept (its gender)."""
+
+
+REVOCATION = AppealedAct(
+    REVOCATION_FORM, "transporte-escolar#art3", SUBTITLES[RECONSIDERED], WORDS,
+    SUPERIOR_WORDS, LABELS,
+    "a revogação deixa de produzir efeitos e o alvará é restabelecido",
+    "a revogação permanece em vigor")
+
+ACTS: Mapping[str, AppealedAct] = {
+    "REV-ESC": REVOCATION,
+    "IND": AppealedAct(
+        "decisao-indeferimento", None,
+        "Recurso contra o indeferimento de requerimento do transporte escolar",
+        {"provido": "reconsidera-se a decisão que indeferiu o requerimento, que será "
+                    "deferido pelo ato próprio",
+         "parcialmente_provido": "reconsidera-se em parte a decisão que indeferiu o "
+         "requerimento, que permanece indeferido, e encaminha-se o recurso, quanto ao "
+         "mais, ao Prefeito Municipal",
+         "nao_provido": "mantém-se a decisão que indeferiu o requerimento e encaminha-se "
+                        "o recurso ao Prefeito Municipal"},
+        {"provido": "dá-se provimento ao recurso e reforma-se a decisão que indeferiu o "
+                    "requerimento, que será deferido pelo ato próprio",
+         "parcialmente_provido": "dá-se provimento parcial ao recurso, mantido o "
+                                 "indeferimento do requerimento",
+         "nao_provido": "nega-se provimento ao recurso e mantém-se a decisão que indeferiu "
+                        "o requerimento"},
+        {"provido": "Recurso conhecido; indeferimento reconsiderado",
+         "parcialmente_provido": "Recurso conhecido; indeferimento reconsiderado em parte",
+         "nao_provido": "Recurso conhecido; indeferimento mantido e recurso encaminhado ao "
+                        "Prefeito"},
+        "o indeferimento deixa de produzir efeitos e o requerimento será deferido pelo ato "
+        "próprio", "o indeferimento permanece em vigor", "não reconsiderado"),
+    "DV-ESC": AppealedAct(
+        "declaracao-vacancia", "transporte-escolar#art13",
+        "Recurso contra a declaração de vacância do transporte escolar",
+        {"provido": "reconsidera-se a declaração de vacância, que fica sem efeito, e o "
+                    "alvará é restabelecido",
+         "parcialmente_provido": "reconsidera-se em parte a declaração de vacância, que "
+         "permanece, e encaminha-se o recurso, quanto ao mais, ao Prefeito Municipal",
+         "nao_provido": "mantém-se a declaração de vacância e encaminha-se o recurso ao "
+                        "Prefeito Municipal"},
+        {"provido": "dá-se provimento ao recurso e reforma-se a declaração de vacância, "
+                    "que fica sem efeito, e o alvará é restabelecido",
+         "parcialmente_provido": "dá-se provimento parcial ao recurso, mantida a "
+                                 "declaração de vacância",
+         "nao_provido": "nega-se provimento ao recurso e mantém-se a declaração de "
+                        "vacância"},
+        {"provido": "Recurso conhecido; vacância reconsiderada",
+         "parcialmente_provido": "Recurso conhecido; vacância reconsiderada em parte",
+         "nao_provido": "Recurso conhecido; vacância mantida e recurso encaminhado ao "
+                        "Prefeito"},
+        "a declaração de vacância deixa de produzir efeitos e o alvará é restabelecido",
+        "a declaração de vacância permanece em vigor"),
+}
+"""The acts this appeal lies against, by their series (module doc)."""
+
+
+def appealed_act(number: object) -> AppealedAct:
+    """The act appealed, by the series of its number (the revogação when unknown)."""
+    parsed = parse_printed(number) if isinstance(number, str) else None
+    series = None if parsed is None or parsed[0] is None else parsed[0].upper()
+    return ACTS.get(series or "", REVOCATION)
+
+
+def subtitle(hypothesis: str, number: object) -> str:
+    """The decision's subtitle, naming the act appealed."""
+    act = appealed_act(number)
+    if act is REVOCATION:
+        return SUBTITLES[hypothesis]
+    return (f"{act.subtitle}: reconsideração pelo Secretário" if hypothesis == RECONSIDERED
+            else f"{act.subtitle}, {act.not_reconsidered}, à autoridade superior")
 
 
 def _revocation(request: ComputeInput) -> tuple[str, str | None, str | None] | None:
@@ -225,8 +328,10 @@ def deadline_item(
                 (DECIDED_IN, hypothesis))
 
 
-def next_remedy(hypothesis: str, result: str | None, laws: Mapping[str, Law]) -> str:
-    """What follows the decision (module doc)."""
+def next_remedy(hypothesis: str, result: str | None, laws: Mapping[str, Law],
+                number: object = None) -> str:
+    """What follows the decision (module doc); ``number``: the act appealed."""
+    act = appealed_act(number)
     if hypothesis == SUPERIOR:
         return (
             "Decidido o recurso pelo Prefeito Municipal, autoridade superior "
@@ -235,14 +340,13 @@ def next_remedy(hypothesis: str, result: str | None, laws: Mapping[str, Law]) ->
         )
     if result == "provido":
         return (
-            "Reconsiderada a decisão, a revogação deixa de produzir efeitos e o alvará é "
-            "restabelecido; nada resta à parte recorrente a impugnar."
+            f"Reconsiderada a decisão, {act.undone}; nada resta à parte recorrente a "
+            "impugnar."
         )
     if result == "nao_conhecido":
         return (
             "Recurso interposto fora do prazo não é conhecido (Lei nº 9.784/1999, "
-            "art. 63, I): a revogação permanece em vigor, e não há encaminhamento ao "
-            "Prefeito Municipal."
+            f"art. 63, I): {act.stands}, e não há encaminhamento ao Prefeito Municipal."
         )
     both = cite_many(laws, RECONSIDERED, DECIDED_IN)
     return (

@@ -95,10 +95,13 @@ APPEALABLE: Mapping[str, tuple[str, ...]] = {
     "transporte-escolar#art11": ("edital-resultado-classificacao", "decisao-indeferimento"),
     "transporte-escolar#art25": ("auto-infracao-escolar", "decisao-revogacao-alvara"),
     "transporte-escolar#art27": ("auto-infracao-escolar", "decisao-revogacao-alvara"),
-    # the revogação by motivo fundamentado (escolar art. 3º), under Lei nº 9.784/1999:
+    # the revogação by motivo fundamentado (escolar art. 3º), the escolar refusal outside
+    # the selection and the declaração de vacância (art. 13), under Lei nº 9.784/1999:
     # the Secretário's reconsideração and the Prefeito's decision (comum/recurso_9784.py)
-    "lei-9784-1999#art56_par1": ("decisao-revogacao-alvara",),
-    "lei-9784-1999#art56": ("decisao-revogacao-alvara",),
+    "lei-9784-1999#art56_par1": ("decisao-revogacao-alvara", "decisao-indeferimento",
+                                 "declaracao-vacancia"),
+    "lei-9784-1999#art56": ("decisao-revogacao-alvara", "decisao-indeferimento",
+                            "declaracao-vacancia"),
 }
 """The appeal (``/recurso/hipotese``) → the forms of the acts it lies against (module
 doc: the reading)."""

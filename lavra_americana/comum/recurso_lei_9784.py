@@ -1,5 +1,7 @@
 """The recorrente's own form of the Lei nº 9.784/1999 appeal against an escolar
-revogação "por motivo fundamentado" (Lei nº 4.515/2007, art. 3º): ``recurso-lei-9784``,
+revogação "por motivo fundamentado" (Lei nº 4.515/2007, art. 3º), an escolar refusal
+outside the selection (IND) or a declaração de vacância (DV-ESC, art. 13):
+``recurso-lei-9784``,
 fillable, no series, the piece the condutor files (on paper, or online from the tracking
 page, :mod:`lavra_americana.comum.recurso_online`).
 
@@ -14,6 +16,12 @@ decided, who reconsiders it within 5 days or forwards it to the Prefeito (art. 5
   has the appeal of arts. 25 and 26 instead, and the item says so:
   :func:`lavra_americana.comum.recurso_9784.kind_items`), not cancelled, of the stated
   date;
+- the same for a refusal (IND) or a declaração de vacância (DV-ESC), the act told by
+  the series of its number (:data:`lavra_americana.comum.recurso_9784.ACTS`): it must
+  be in the registry, not cancelled, of the stated date, and, a refusal, one whose
+  appeal is this one (it cites art. 59: the refusal of a requerimento of transporte
+  escolar outside the selection, :mod:`lavra_americana.comum.indeferimento`; the
+  fretamento refusal has art. 24's, the inscription's art. 11's);
 - the period runs from the ciência the registry holds for the decision (recorded on its
   entry, ``lavra fato ciencia``, or by electronic access); a different typed day is
   *invalid* (:func:`lavra_americana.comum.ciencia_recorrido.appealed_ciencia`). With no
@@ -28,6 +36,7 @@ decided, who reconsiders it within 5 days or forwards it to the Prefeito (art. 5
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
@@ -44,6 +53,7 @@ from lavra.checking.computations import (
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
 from lavra.textutil import format_date
+from lavra_americana.comum import indeferimento as refusal
 from lavra_americana.comum import recurso_9784 as federal
 from lavra_americana.comum.ciencia_recorrido import appealed_ciencia
 from lavra_americana.comum.citing import short
@@ -54,9 +64,10 @@ from lavra_americana.comum.computing import (
     deadline_values,
     period_of,
 )
+from lavra_americana.comum.guards import FORMS
 from lavra_americana.comum.sources import statutory_context
 
-__all__ = ["COMPUTATIONS", "IMPLEMENTED", "recurso_lei_9784"]
+__all__ = ["COMPUTATIONS", "IMPLEMENTED", "recurso_lei_9784", "refusal_appeal"]
 
 DEADLINE = "lei-9784-1999#art59"
 IMPLEMENTED: tuple[str, ...] = ()
@@ -70,13 +81,36 @@ CIENCIA = "/ato_recorrido/data_ciencia"
 FILED = "/data_recurso"
 
 
+OPENINGS = {
+    "REV-ESC": "Da revogação por motivo fundamentado",
+    "IND": "Do indeferimento de requerimento do transporte escolar fora do processo "
+           "seletivo",
+    "DV-ESC": "Da declaração de vacância",
+}
+"""How the rule printed names the act appealed, by its series (the articles: the act's
+own, :attr:`lavra_americana.comum.recurso_9784.AppealedAct.article`)."""
+TITLES = {
+    "REV-ESC": "Recurso contra a Revogação do Alvará por Motivo Fundamentado",
+    "IND": "Recurso contra o Indeferimento de Requerimento",
+    "DV-ESC": "Recurso contra a Declaração de Vacância",
+}
+
+
+def _series(data: Mapping[str, Any]) -> str:
+    number = clean_text(pointers.get(data, ACT_NUMBER))
+    return next((s for s in OPENINGS if number and number.upper().startswith(s + " ")),
+                "REV-ESC")
+
+
 def _rule(request: ComputeInput, on: date) -> str:
     context = statutory_context(request)
     laws = context.laws
     period = period_of(context, DEADLINE, on)
     length, counted = period_words(*period) if period else ("o prazo", "contado")
+    series = _series(data_of(request))
+    article = federal.ACTS[series].article
     return (
-        f"Da revogação por motivo fundamentado ({short(laws, 'transporte-escolar#art3')}) "
+        f"{OPENINGS[series]}{f' ({short(laws, article)})' if article else ''} "
         f"cabe recurso no prazo de {length} {counted} da ciência da decisão "
         f"({short(laws, DEADLINE)}), dirigido ao Secretário que a proferiu, que poderá "
         "reconsiderá-la em 5 (cinco) dias e, se não o fizer, encaminhará o recurso ao "
@@ -84,25 +118,50 @@ def _rule(request: ComputeInput, on: date) -> str:
     )
 
 
+def refusal_appeal(data: Mapping[str, Any]) -> str | None:
+    """The deadline of the appeal against a refusal, by the law and stage of the
+    requerimento it refused (:mod:`lavra_americana.comum.indeferimento`)."""
+    form = clean_text(pointers.get(data, "/requerimento/formulario"))
+    if form is None:
+        return None
+    if form in refusal.STAGE_APPEALS:
+        return refusal.STAGE_APPEALS[form][0]
+    try:
+        spec = json.loads((FORMS / form / "formulario.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    found = refusal.APPEALS.get(str(spec.get("lei"))) if isinstance(spec, dict) else None
+    return None if found is None else found[0]
+
+
 def _registry_items(request: ComputeInput, data: Mapping[str, Any]) -> list[Item]:
     """The decision appealed, as the registry holds it (module doc)."""
     number = clean_text(pointers.get(data, ACT_NUMBER))
     if request.history is None or number is None:
         return []
-    record = request.history.document(federal.REVOCATION_FORM, number)
+    series = _series(data)
+    record = request.history.document(federal.ACTS[series].form, number)
     if record is None:
         return [item_at(
             ACT_NUMBER, Status.INVALID,
-            f"A decisão {number} não consta do registro: o número é da série REV-ESC e "
-            "nenhuma revogação expedida ou importada o tem. Confira o número impresso na "
+            f"A decisão {number} não consta do registro: o número é da série {series} e "
+            "nenhum ato expedido ou importado o tem. Confira o número impresso na "
             "decisão.", federal.RECONSIDERED)]
     if record.cancelled:
         return [item_at(
             ACT_NUMBER, Status.INVALID,
-            f"A decisão {record.printed} foi cancelada: não há revogação a recorrer.",
+            f"A decisão {record.printed} foi cancelada: não há decisão a recorrer.",
             federal.RECONSIDERED)]
     found = federal.kind_items(request, statutory_context(request).laws,
                                federal.RECONSIDERED)
+    if series == "IND" and refusal_appeal(record.data) != DEADLINE:
+        found.append(item_at(
+            ACT_NUMBER, Status.INVALID,
+            f"O indeferimento {record.printed} não é de requerimento do transporte escolar "
+            "fora do processo seletivo: dele cabe o recurso que a própria decisão indica "
+            "(art. 24 da Lei nº 4.419/2006, no fretamento; art. 11 da Lei nº 4.515/2007, "
+            "na inscrição no processo seletivo), não o desta peça "
+            f"({short(statutory_context(request).laws, DEADLINE)}).", DEADLINE))
     stated = date_at(data, ACT_DATE)
     decided = date_at(record.data, "/decisao/data") or record.reference_date
     if stated is not None and stated != decided:
@@ -137,6 +196,7 @@ def recurso_lei_9784(request: ComputeInput) -> Computed:
             f"A data da ciência ({format_date(ciencia)}) é anterior à da decisão "
             f"({format_date(decided)}).", DEADLINE))
     values: dict[str, Any] = {
+        "titulo_documento": TITLES[_series(data)],
         "regra": _rule(request, ciencia or request.on), "ultimo_dia": None,
         "prazo": None, "tempestivo": None, "ciencia_registrada": recorded.source,
     }

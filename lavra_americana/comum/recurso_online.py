@@ -54,10 +54,18 @@ the Secretariat already uses for it (:data:`RECURSOS`):
   (untimely: it carries no result); the party files nothing new (the period of art.
   59 was counted once, to the filing).
 
-Not yet filed online (the page says the recurso is filed at the Secretariat): the other
-acts whose appeal is the same art. 59 — the escolar indeferimento outside the selection
-and the declaração de vacância — whose decisions on appeal the pack does not draft yet
-(the key names the form: only the revogação's deadline is filed here).
+- ``decisao-indeferimento/lei-9784-1999#art59`` and
+  ``declaracao-vacancia/lei-9784-1999#art59`` — the other acts of the Secretário of
+  transporte escolar whose appeal is the same art. 59: the refusal of a requerimento
+  outside the selection (:mod:`lavra_americana.comum.indeferimento`: the fretamento
+  refusal carries art. 24, the inscription's art. 11, and are filed under those) and
+  the declaração de vacância (art. 13; :mod:`lavra_americana.transporte_escolar.
+  vacancia`: the law is silent, Lei nº 9.784/1999 applies). The same form
+  ``recurso-lei-9784``, naming the act by its number with series (IND, DV-ESC), the
+  same 10 days from the ciência on record, the same authority (the Secretário who
+  decided, art. 56, § 1º) and the same two decisions, whose words name the act
+  (:data:`lavra_americana.comum.recurso_9784.ACTS`) (:func:`recurso_revogacao_motivo`,
+  which builds all three).
 
 **Fretamento art. 23 is not filed here — reading chosen.** Art. 23 gives the company 15
 days "a contar da data da infração" to appeal to the Secretário against the auto de
@@ -203,15 +211,26 @@ def recurso_selecao(query: AppealQuery) -> tuple[str, dict[str, Any]]:
     }
 
 
+PEDIDOS = {
+    "decisao-indeferimento": "A reconsideração da decisão e o deferimento do requerimento; "
+    "não reconsiderada, o encaminhamento do recurso ao Prefeito Municipal.",
+    "declaracao-vacancia": "A reconsideração da declaração de vacância e o "
+    "restabelecimento do alvará; não reconsiderada, o encaminhamento do recurso ao "
+    "Prefeito Municipal.",
+}
+"""The pedido of the recurso against a refusal or a vacância (the revogação's below)."""
+
+
 def recurso_revogacao_motivo(query: AppealQuery) -> tuple[str, dict[str, Any]]:
     """The Lei nº 9.784/1999 recurso against the revogação by motivo fundamentado (art.
-    3º): to the Secretário who decided, 10 days from the ciência (arts. 56 and 59)."""
+    3º), the escolar refusal outside the selection or the declaração de vacância (art.
+    13): to the Secretário who decided, 10 days from the ciência (arts. 56 and 59)."""
     data = query.act_data
     recorrente: dict[str, Any] = {"nome": query.name, "cpf": mask_cpf(query.cpf_cnpj)}
     alvara = pointers.get(data, "/alvara/numero")
     if isinstance(alvara, str):
         recorrente["alvara"] = alvara
-    decided = pointers.get(data, "/decisao/data")
+    decided = pointers.get(data, "/decisao/data") or pointers.get(data, "/data_declaracao")
     return "recurso-lei-9784", {
         "recorrente": recorrente,
         "ato_recorrido": {"numero": query.act_printed,
@@ -219,8 +238,9 @@ def recurso_revogacao_motivo(query: AppealQuery) -> tuple[str, dict[str, Any]]:
                           else query.act_issued_on.isoformat(),
                           "data_ciencia": query.ciencia_on.isoformat()},
         "razoes": query.reasons,
-        "pedido": "A reconsideração da decisão e o restabelecimento do alvará; não "
-                  "reconsiderada, o encaminhamento do recurso ao Prefeito Municipal.",
+        "pedido": PEDIDOS.get(query.act_form, "A reconsideração da decisão e o "
+                              "restabelecimento do alvará; não reconsiderada, o "
+                              "encaminhamento do recurso ao Prefeito Municipal."),
         "data_recurso": query.on.isoformat(),
     }
 
@@ -228,7 +248,9 @@ def recurso_revogacao_motivo(query: AppealQuery) -> tuple[str, dict[str, Any]]:
 RECURSOS = {"fretamento#art24": recurso_fretamento,
             "transporte-escolar#art26": recurso_penalidade_escolar,
             "transporte-escolar#art11": recurso_selecao,
-            "decisao-revogacao-alvara/lei-9784-1999#art59": recurso_revogacao_motivo}
+            "decisao-revogacao-alvara/lei-9784-1999#art59": recurso_revogacao_motivo,
+            "decisao-indeferimento/lei-9784-1999#art59": recurso_revogacao_motivo,
+            "declaracao-vacancia/lei-9784-1999#art59": recurso_revogacao_motivo}
 """The recursos filed online, by the citation of the deadline they are filed under."""
 
 
@@ -317,8 +339,9 @@ def decisao_recurso_selecao(source: ActSource) -> dict[str, Any]:
 
 def decisao_recurso_revogacao_motivo(source: ActSource) -> dict[str, Any]:
     """«Preparar ato» of a recurso-lei-9784: the Secretário's decision that reconsiders
-    the revogação or keeps it and forwards the recurso (DEC-SETRANSV, art. 56, § 1º),
-    with the recurso, the recorrente and the revogação with its ciência carried over."""
+    the act appealed (the revogação, the refusal, the vacância) or keeps it and forwards
+    the recurso (DEC-SETRANSV, art. 56, § 1º), with the recurso, the recorrente and the
+    act with its ciência carried over."""
     data = source.request.data if isinstance(source.request.data, dict) else {}
     named = data.get("ato_recorrido")
     ato: dict[str, Any] = named if isinstance(named, dict) else {}
@@ -384,8 +407,8 @@ ATOS = {
                   decisao_recurso_selecao, refusal=True),),
     "recurso-lei-9784": (
         ActChoice("decisao-recurso-secretario",
-                  "Decisão do Secretário sobre o recurso contra a revogação por motivo "
-                  "fundamentado (Lei nº 9.784/1999, art. 56, § 1º)",
+                  "Decisão do Secretário sobre o recurso: reconsidera ou encaminha ao "
+                  "Prefeito (Lei nº 9.784/1999, art. 56, § 1º)",
                   decisao_recurso_revogacao_motivo, refusal=True),
         ActChoice("decisao-recurso-prefeito",
                   "Decisão do Prefeito sobre o recurso não reconsiderado pelo Secretário "

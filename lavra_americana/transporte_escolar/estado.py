@@ -198,6 +198,16 @@ def notificacao_renovacao(act: Act) -> Sequence[Effect]:
     return processo(act)
 
 
+_VACATES = _ending(LicenceStatus.VACATED, "transporte-escolar#art13")
+
+
+def vacancia(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art13: the declaration vacates the licence; naming a processo
+    (the refused renewal's protocol), it joins it, so that the holder takes its ciência
+    and appeals it (Lei nº 9.784/1999, art. 59) from that protocol's tracking page."""
+    return [*_VACATES(act), *processo(act)]
+
+
 EFFECTS: Mapping[str, EffectsOf] = {
     "alvara-transporte-escolar": alvara,
     "notificacao-pendencias-renovacao": notificacao_renovacao,
@@ -211,7 +221,7 @@ EFFECTS: Mapping[str, EffectsOf] = {
         driver="/condutor_veiculo_substituto"),
     "licenca-especial-escolar": licenca_especial,
     "decisao-revogacao-alvara": revogacao,
-    "declaracao-vacancia": _ending(LicenceStatus.VACATED, "transporte-escolar#art13"),
+    "declaracao-vacancia": vacancia,
     "termo-transferencia-licenca": transferencia,
     "termo-revalidacao-semestral": revalidacao,
     "termo-substituicao-veiculo-escolar": troca_veiculo,

@@ -21,6 +21,7 @@ from webhelpers import blank_pdf, csrf_of, example, login
 
 from lavra.checking.report import Status
 from lavra.filing import FilingDesk
+from lavra.inputs import pointers
 from lavra.recording import FactRecorder
 from lavra.registry.filings import Filed, Filings
 from lavra.registry.records import IssuedRecord
@@ -85,6 +86,29 @@ def _prepare(client: TestClient, web_context: WebContext, recurso: Filed) -> Any
     draft = web_context.registry.draft(case.draft_id)
     assert draft is not None
     return draft
+
+
+def _late_then_filed(client: TestClient, web_context: WebContext,
+                     monkeypatch: pytest.MonkeyPatch, filed: Filed, act: IssuedRecord,
+                     last_day: date, on: date) -> tuple[Filed, str]:
+    """The recurso against ``act`` refused the day after ``last_day`` (nothing written),
+    then filed on ``on``: (the recurso as filed, its receipt's code)."""
+    filings = Filings(web_context.registry)
+    before = len(filings.acts(filed))
+    monkeypatch.setattr(web_context, "today", lambda: last_day + timedelta(days=1))
+    late = _appeal(client, filed, act.id)
+    assert late.status_code == 422 and "encerrou-se em " in late.text
+    assert last_day.strftime("%d/%m/%Y") in late.text
+    assert len(filings.acts(filed)) == before  # nothing written
+    monkeypatch.setattr(web_context, "today", lambda: on)
+    done = _appeal(client, filed, act.id)
+    assert done.status_code == 303, done.text[-1500:]
+    code = done.headers["location"].rsplit("/", 1)[-1]
+    receipt = web_context.registry.by_code(code)
+    assert receipt is not None
+    recurso = filings.by_receipt(receipt.id)
+    assert recurso is not None and recurso.processo == filed.processo
+    return recurso, code
 
 
 def own_filing_count(web_context: WebContext, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -182,22 +206,9 @@ def test_selection_refusal_appealed_online(
     (deadline,) = FactRecorder(registry, web_context.engine.content).deadlines(refused)
     assert deadline.citation == "transporte-escolar#art11"
     assert (deadline.last_day - deadline.ciencia.on).days >= 5
-    filings = Filings(registry)
-    before = len(filings.acts(filed))
-    monkeypatch.setattr(web_context, "today", lambda: deadline.last_day + timedelta(days=1))
-    late = _appeal(client, filed, refused.id)
-    assert late.status_code == 422 and "encerrou-se em " in late.text
-    assert len(filings.acts(filed)) == before
-
-    monkeypatch.setattr(web_context, "today", lambda: deadline.ciencia.on)
-    done = _appeal(client, filed, refused.id)
-    assert done.status_code == 303, done.text[-1500:]
-    code = done.headers["location"].rsplit("/", 1)[-1]
-    receipt = registry.by_code(code)
-    assert receipt is not None
-    recurso = filings.by_receipt(receipt.id)
-    assert recurso is not None and recurso.form == "recurso-classificacao"
-    assert recurso.processo == filed.processo
+    recurso, code = _late_then_filed(client, web_context, monkeypatch, filed, refused,
+                                     deadline.last_day, deadline.ciencia.on)
+    assert recurso.form == "recurso-classificacao"
     assert recurso.data["indeferimento"] == {
         "numero": refused.printed, "data": "2026-03-20",
         "data_ciencia": deadline.ciencia.on.isoformat()}
@@ -344,3 +355,114 @@ def test_revogacao_by_motive_appealed_online_under_lei_9784(
                   "nega-se provimento ao recurso e mantém-se a decisão que revogou o alvará",
                   "Lei nº 9.784/1999"):
         assert words in text, words
+
+
+def _art59_appeal(client: TestClient, web_context: WebContext,
+                  monkeypatch: pytest.MonkeyPatch, token: str, series: str, form: str,
+                  data: dict[str, Any], basis: list[str], on: date
+                  ) -> tuple[IssuedRecord, Filed, Any, Any]:
+    """An act of the Secretário in the processo of the driver's filing, its ciência taken
+    on the tracking page; the recurso of Lei nº 9.784/1999, art. 59, refused the day after
+    the last day (nothing written) and filed on it: (act, recurso, deadline, draft of
+    «Preparar ato»)."""
+    own_filing_count(web_context, monkeypatch)
+    filed = _filed_by_driver(web_context, token)
+    data["processo"] = {"numero": filed.processo}
+    act = _act(web_context, series, form, data, {"fundamento": basis}, on)
+    registry = web_context.registry
+    monkeypatch.setattr(web_context, "now", lambda: act.issued_at + timedelta(hours=2))
+    assert _ciencia(client, filed.protocol, CPF, act.id).status_code == 200
+    (deadline,) = FactRecorder(registry, web_context.engine.content).deadlines(act)
+    assert deadline.citation == "lei-9784-1999#art59"
+    assert (deadline.last_day - deadline.ciencia.on).days >= 10
+    recurso, code = _late_then_filed(client, web_context, monkeypatch, filed, act,
+                                     deadline.last_day, deadline.last_day)
+    assert recurso.form == "recurso-lei-9784"
+    assert recurso.data["ato_recorrido"] == {
+        "numero": act.printed, "data": on.isoformat(),
+        "data_ciencia": deadline.ciencia.on.isoformat()}
+    assert act.printed in _pdf_text(client, code)
+    draft = _prepare(client, web_context, recurso)
+    assert draft.form == "decisao-recurso-secretario"
+    assert draft.data["recurso"] == {
+        "hipotese": "lei-9784-1999#art56_par1", "numero_protocolo": recurso.protocol,
+        "data_protocolo": recurso.filed_at_local.date().isoformat(),
+        "razoes": recurso.data["razoes"]}
+    assert draft.data["recorrente"] == {"nome": NAME, "cpf": CPF}
+    assert draft.data["ato_recorrido"] == {"especie": "decisao", **recurso.data["ato_recorrido"]}
+    return act, recurso, deadline, draft
+
+
+def _sign_secretary(client: TestClient, web_context: WebContext,
+                    monkeypatch: pytest.MonkeyPatch, draft: Any, last_day: date) -> str:
+    """The DEC-SETRANSV issued from the draft, keeping the act; its text (pdftotext)."""
+    written = {**draft.data, "decisao": {
+        **draft.data["decisao"], "resultado": "nao_provido",
+        "fundamentacao": "O recurso não traz fato novo nem documento que altere a "
+                         "conclusão da decisão recorrida, cujos fundamentos se mantêm."}}
+    issuer = web_context.require_issuer()
+    monkeypatch.setattr(issuer, "clock",
+                        lambda: datetime.combine(last_day, time(12), tzinfo=UTC))
+    issued = issuer.issue("decisao-recurso-secretario", written).record
+    web_context.registry.mark_draft_issued(draft.id, document_id=issued.id, by="Sérgio")
+    return _pdf_text(client, issued.verification_code)
+
+
+def _refusal_data(web_context: WebContext) -> dict[str, Any]:
+    """The refusal of an escolar renewal: outside the selection (art. 11 is the
+    inscription's appeal), its appeal is Lei nº 9.784/1999's."""
+    data = json.loads((web_context.config.pack_dir / "forms" / "decisao-indeferimento" /
+                       "exemplo.json").read_text(encoding="utf-8"))
+    data["requerimento"]["formulario"] = "requerimento-renovacao-escolar"
+    return data
+
+
+def _vacancia_data(web_context: WebContext) -> dict[str, Any]:
+    """The declaração de vacância after the renewal was refused (art. 13)."""
+    data = example("declaracao-vacancia")
+    data["renovacao_requerida"] = {"data": "2025-12-10", "indeferida_em": "2025-12-20"}
+    return data
+
+
+ART59_ACTS = {
+    "IND": ("decisao-indeferimento", _refusal_data, "/decisao/data",
+            ["lei-9784-1999#art56", "lei-9784-1999#art56_par1", "lei-9784-1999#art59"],
+            "A reconsideração da decisão e o deferimento do requerimento",
+            ("Recurso contra o indeferimento de requerimento do transporte escolar: "
+             "reconsideração pelo Secretário (art. 56, § 1º, da Lei nº 9.784/1999)",
+             "mantém-se a decisão que indeferiu o requerimento e encaminha-se o recurso "
+             "ao Prefeito Municipal")),
+    "DV-ESC": ("declaracao-vacancia", _vacancia_data, "/data_declaracao",
+               ["transporte-escolar#art13", "lei-9784-1999#art59"],
+               "A reconsideração da declaração de vacância e o restabelecimento do alvará",
+               ("Recurso contra a declaração de vacância do transporte escolar: "
+                "reconsideração pelo Secretário (art. 56, § 1º, da Lei nº 9.784/1999)",
+                "art. 13", "mantém-se a declaração de vacância e encaminha-se o recurso ao "
+                "Prefeito Municipal")),
+}
+
+
+@pytest.mark.parametrize("series", list(ART59_ACTS))
+def test_refusal_and_vacancia_appealed_online_under_lei_9784(
+        client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch,
+        series: str) -> None:
+    """Lei nº 9.784/1999, arts. 56 and 59: the refusal of an escolar renewal (IND,
+    outside the selection) and the declaração de vacância (DV-ESC, art. 13) joined to
+    the processo of the refused renewal are appealed online within 10 days of the
+    ciência on record, to the Secretário who decided, as ``recurso-lei-9784`` naming the
+    act; «Preparar ato» drafts the DEC-SETRANSV with every field carried, and the
+    decision issued names the law, the authority and the act appealed, in its words;
+    kept, the recurso is forwarded and the inbox offers the Prefeito's decision."""
+    form, make, dated, basis, pedido, printed = ART59_ACTS[series]
+    data = make(web_context)
+    on = date.fromisoformat(str(pointers.get(data, dated)))
+    act, recurso, deadline, draft = _art59_appeal(
+        client, web_context, monkeypatch, f"escolar-{series.lower()}-9784-" + "i" * 20,
+        series, form, data, basis, on)
+    assert recurso.data["pedido"].startswith(pedido)
+    text = _sign_secretary(client, web_context, monkeypatch, draft, deadline.last_day)
+    for words in (*printed, act.printed, "Secretário"):
+        assert words in text, (words, text)
+    assert "revogação" not in text and "revogou" not in text
+    page = client.get(f"{INBOX}/{recurso.id}").text
+    assert "Decisão do Prefeito sobre o recurso não reconsiderado" in page
