@@ -344,7 +344,7 @@ def test_the_filing_receipt_states_the_fields_without_their_help(
         issuer.close()
     assert receipt is not None
     text = _text(receipt)
-    assert "da decisão de revogação, com a série" in text and "Pedido" in text, text
+    assert "da decisão recorrida, com a série" in text and "Pedido" in text, text
     assert "ex.:" not in text, text
 
 

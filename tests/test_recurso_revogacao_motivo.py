@@ -232,8 +232,8 @@ def test_the_secretary_reconsiders_and_the_30_days_are_stated(
     for words in ("Recurso conhecido; revogação reconsiderada",
                   "reconsidera-se a decisão que revogou o alvará, que fica restabelecido",
                   "a revogação deixa de produzir efeitos",
-                  "• art. 3º da Lei Municipal nº 4.515, de 3 de agosto de 2007 • art. 56 da Lei "
-                  "nº 9.784, de 29 de janeiro de 1999", "• art. 64 da Lei nº 9.784"):
+                  "• art. 3º da Lei Municipal nº 4.515, de 3 de agosto de 2007 • art. 56, § 1º, da "
+                  "Lei nº 9.784, de 29 de janeiro de 1999", "• art. 64 da Lei nº 9.784"):
         assert words in text, words
     assert status(issuer, alv, decided) == "em vigor"
     # The Prefeito has nothing to decide: the revogação was reconsidered.
