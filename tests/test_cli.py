@@ -442,7 +442,8 @@ def test_read_of_an_incomplete_requerimento_exits_one(runner: CliRunner, tmp_pat
 
 def test_a_template_failure_names_the_field_never_the_exception(tmp_path: Path) -> None:
     """A failure no rule of the sandbox foresaw (a missing key of ``str.format``) reaches
-    the person as a pt-BR sentence naming the field, never the exception (issue 25; the
+    the person as a pt-BR sentence naming the field by its form's label, never by its key
+    nor the exception (issue 25; the
     log of the render worker: tests/test_templating.py). In a process of its own: the
     copy of the test pack is imported as «vila_ficticia», a name this process may already
     give the original (tests/test_second_pack.py)."""
@@ -450,7 +451,7 @@ def test_a_template_failure_names_the_field_never_the_exception(tmp_path: Path) 
     shutil.copytree(Path(__file__).parent / "pacote_teste" / "vila_ficticia", pack,
                     ignore=shutil.ignore_patterns("__pycache__"))
     text = pack / "forms" / "licenca-taxi" / "texto.html"
-    text.write_text('{{ "{placa_do_veiculo}".format(x=1) }}' + text.read_text("utf-8"), "utf-8")
+    text.write_text('{{ "{data_expedicao}".format(x=1) }}' + text.read_text("utf-8"), "utf-8")
     out = tmp_path / "licenca.pdf"
     env = {k: v for k, v in os.environ.items()
            if k not in ("LAVRA_CONFIG", "LAVRA_DATA", "LAVRA_DATABASE_URL")}
@@ -462,8 +463,9 @@ def test_a_template_failure_names_the_field_never_the_exception(tmp_path: Path) 
         timeout=300)
     output = result.stdout + result.stderr
     assert result.returncode == 2, output
-    assert ("não pôde ser preenchido: o campo «placa_do_veiculo», que o texto do documento "
+    assert ("não pôde ser preenchido: o campo «Data da expedição», que o texto do documento "
             "usa, não existe nos dados.") in output
+    assert "data_expedicao" not in output and "(campo" not in output
     assert "KeyError" not in output and "Traceback" not in output and not out.exists()
 
 

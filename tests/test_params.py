@@ -190,3 +190,28 @@ def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ContentPackError) as info:
         load_parameters(tmp_path)
     assert "parâmetros legais" in info.value.message
+
+
+def test_every_fretamento_vehicle_type_a_schema_accepts_has_its_age_limit(
+    pack_dir: Path, params: Parameters
+) -> None:
+    """The check ``idade_veiculo`` passes over a type without a limit (a value its form's
+    schema refuses, said once by the schema's item): so every type a schema accepts has
+    its ``fretamento.idade_maxima_veiculo.<tipo>`` (art. 10, I)."""
+    import json
+
+    def enums(node: Any) -> Any:
+        if isinstance(node, dict):
+            if isinstance(node.get("enum"), list):
+                yield node["enum"]
+            for child in node.values():
+                yield from enums(child)
+        elif isinstance(node, list):
+            for child in node:
+                yield from enums(child)
+
+    kinds = {value for path in (pack_dir / "schemas").glob("*.json")
+             for values in enums(json.loads(path.read_text("utf-8")))
+             if "onibus_rodoviario" in values for value in values}
+    assert kinds >= {"onibus_rodoviario", "microonibus", "outro"}
+    assert {k for k in kinds if f"fretamento.idade_maxima_veiculo.{k}" not in params} == set()

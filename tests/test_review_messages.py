@@ -128,7 +128,7 @@ def test_account_commands_speak_portuguese(tmp_path: Path) -> None:
     [
         (["--on", "9999-12-31"], "Data de referência (--on) inválida"),
         (["--on", "2026-03-01", "--previous", "2026-02-30"],
-         "A data de infração anterior (--previous) 2026-02-30 não existe"),
+         "A data de infração anterior (--previous) 30/02/2026 não existe"),
     ],
 )
 def test_amount_dates_name_their_option(args: list[str], named: str) -> None:

@@ -409,7 +409,7 @@ KEYWORD_CASES: list[tuple[dict[str, Any], str, str, str]] = [
         {"data_pedido": "2026-02-30"},
         "/data_pedido",
         "format",
-        "Data do pedido: Data inexistente: 2026-02-30.",
+        "Data do pedido: Data inexistente: 30/02/2026.",
     ),
     (
         {"codigo": "abc"},

@@ -220,7 +220,7 @@ def test_cli_checks_drafts_and_reports_coverage_with_pacote(tmp_path: Path) -> N
     example = pack / "forms" / LIC / "exemplo.json"
     checked = lavra(["--pacote", "vila_ficticia", "check", LIC, str(example)], tmp_path)
     assert checked.returncode == 0, checked.stderr
-    assert checked.stdout.splitlines()[0] == f"Formulário {LIC} em 02/03/2026: COMPLETO"
+    assert checked.stdout.splitlines()[0] == "Licença de Táxi em 02/03/2026: COMPLETO"
     assert (
         "Válida até 10/05/2027, vencimento da CNH do titular, antes dos 2 anos da expedição "
         "(art. 3º). (art. 3º da Lei nº 1.234/2025)" in checked.stdout
@@ -313,7 +313,7 @@ def test_with_two_installed_packs_the_cli_asks_to_choose(tmp_path: Path) -> None
     assert "Traceback" not in unchosen.stderr
     chosen = lavra(["--pacote", "outra-vila", "check", REQ, example], tmp_path, path=[site])
     assert chosen.returncode == 0, chosen.stderr
-    assert chosen.stdout.startswith(f"Formulário {REQ} em 02/03/2026: COMPLETO")
+    assert chosen.stdout.startswith("Requerimento de Licença de Táxi em 02/03/2026: COMPLETO")
     unknown = lavra(["--pacote", "vila-inexistente", "check", REQ, example], tmp_path,
                     path=[site])
     assert unknown.returncode == 2

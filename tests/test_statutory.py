@@ -539,7 +539,7 @@ def test_cli_without_filing_and_in_text() -> None:
     ("args", "fragment"),
     [
         pytest.param(["fretamento#art23", "--from", "2026-02-30"],
-                     "A data em --from 2026-02-30 não existe no calendário",
+                     "A data em --from 30/02/2026 não existe no calendário",
                      id="impossible date"),
         pytest.param(["fretamento#art23", "--from", "30/02/2026"],
                      "A data em --from 30/02/2026 não existe no calendário",

@@ -167,6 +167,20 @@ def test_an_unforeseen_failure_is_a_sentence_and_its_class_only_logged(
     assert ("KeyError: 'nome'" if "nome" in source else "ZeroDivisionError") in caplog.text
 
 
+def test_a_failure_names_the_field_by_its_label_where_the_form_gives_one() -> None:
+    """Issue 25: the key a failure carries («nome», field /nome) becomes the form's label;
+    a key the form has no label for stays (the template's own name, for its maintainer)."""
+    from lavra.render.templatefailure import labelled
+
+    with pytest.raises(RenderError) as caught:
+        render('{{ "{nome}".format(x=1) }}')
+    assert caught.value.field == "/nome"
+    named = labelled(caught.value, {"/nome": "Titular › Nome"}.__getitem__)
+    assert named.message.endswith("o campo «Titular › Nome», que o texto do documento usa, "
+                                  "não existe nos dados.")
+    assert labelled(caught.value, lambda _p: "«nome»") is caught.value
+
+
 def test_citations_call_the_given_resolvers() -> None:
     env = make_environment(
         [],

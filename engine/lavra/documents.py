@@ -51,6 +51,7 @@ from lavra.render.glyphs import Coverage, coverage_of, undrawable
 from lavra.render.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
 from lavra.render.task import DocumentRenderer, Rendering, RenderJob, render_job, warm
+from lavra.render.templatefailure import labelled
 
 if TYPE_CHECKING:
     from lavra.checking.computations import History
@@ -377,12 +378,15 @@ class Engine:
     def _render(self, job: RenderJob) -> Rendering:
         """The job rendered in a worker (or here, without a pool)."""
         pool = default_pool() if self._pool is True else self._pool
-        if not pool:
-            return self.pages.render(job)
+        form = self.content.forms[job.form]
         try:
-            result: Rendering = pool.run(render_job, job, limits=self.limits)
+            result: Rendering = (pool.run(render_job, job, limits=self.limits) if pool
+                                 else self.pages.render(job))
         except TaskFailed as failure:
-            raise RenderError(failure.describe(f"A geração do documento «{job.form}»")) from None
+            raise RenderError(failure.describe(f"A geração do documento «{form.title}»")) from None
+        except RenderError as error:  # a field the template names by its key: by its label
+            raise labelled(error, lambda pointer: field_label(
+                self.content.registry, form.schema_id, pointers.split(pointer))) from None
         return result
 
     def _context(self, prepared: Prepared, *, draft: bool, number: str | None) -> dict[str, Any]:

@@ -67,11 +67,3 @@ class ConfigError(LavraError):
 class RenderError(LavraError):
     """A document could not be rendered."""
 
-
-def describe_error(error: LavraError) -> str:
-    """The message of an error with the field it names, for shells."""
-    return (
-        f"{error.message} (campo {error.field})"
-        if error.field and error.field not in error.message
-        else error.message
-    )

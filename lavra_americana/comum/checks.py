@@ -44,6 +44,11 @@ def _vehicle_age(
     year, kind = value.get("ano_fabricacao"), value.get("tipo")
     if not isinstance(year, int) or not isinstance(kind, str) or spec.parameter is None:
         return
+    if f"{spec.parameter}.{kind}" not in params:
+        # A type the law sets no limit for is a value the form's schema does not accept
+        # either: its item already says so, by the field's label and the types accepted
+        # (art. 9º); no second item naming the parameter that does not exist.
+        return
     field = pointer + "/ano_fabricacao"
     plate = value.get("placa")
     try:

@@ -40,13 +40,24 @@ def test_check_is_the_report_of_lavra_check(client: TestClient, web_context: Web
 
 def test_bad_input_gets_pt_br_errors(client: TestClient) -> None:
     unknown = client.post("/api/check", json={"form": "nada", "data": {}})
-    assert unknown.status_code == 404 and "Formulário desconhecido" in unknown.json()["detail"]
+    # The detail is read by a person (the page's scripts show it): no form id, no pointer;
+    # "field" keeps the pointer, for programs (issue 25).
+    assert unknown.status_code == 404 and "Formulário não encontrado" in unknown.json()["detail"]
+    assert "nada" not in unknown.json()["detail"]
     control = client.post("/api/check", json={"form": ALV, "data": {"cliente": "a\x00b"}})
     assert control.status_code == 422
     assert "caractere de controle" in control.json()["detail"]
+    assert "/cliente" not in control.json()["detail"]
     assert control.json()["field"] == "/cliente"
+    data = example(ALV)
+    data["empresa"]["razao_social"] = "a\x00b"
+    labelled = client.post("/api/check", json={"form": ALV, "data": data}).json()
+    assert labelled["detail"].startswith(
+        "O campo «Empresa ou entidade autorizada › Razão social» contém")
+    assert labelled["field"] == "/empresa/razao_social"
     shape = client.post("/api/check", json={"form": ALV, "data": [], "extra": 1})
     assert shape.status_code == 422 and shape.json()["detail"].startswith("Requisição inválida")
+    assert "/" not in shape.json()["detail"] and shape.json()["errors"][0]["field"].startswith("/")
 
 
 def test_draft_prefill_and_read(client: TestClient) -> None:

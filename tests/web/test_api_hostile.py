@@ -151,7 +151,8 @@ def test_a_web_form_post_with_a_bidi_override_is_refused_naming_the_field(
               "requerente/razao_social": "Viação \u202eExemplo"},
     )
     assert page.status_code == 422, page.text[:500]
-    assert "U+202E" in page.text and "/requerente/razao_social" in page.text
+    assert "U+202E" in page.text and "/requerente/razao_social" not in page.text
+    assert "«Empresa ou entidade requerente › Razão social»" in page.text  # issue 25
 
 
 def test_a_web_form_post_is_stored_composed(quiet: TestClient) -> None:

@@ -53,7 +53,8 @@ def test_a_field_posted_twice_with_different_values_is_refused(client: TestClien
         assert response.status_code == 422, response.text[:300]
         assert response.headers["content-type"].startswith("text/html")
         shown = " ".join(errors_in(response.text))
-        assert "/requerente/razao_social foi enviado mais de uma vez" in shown, shown
+        assert ("«Empresa ou entidade requerente › Razão social» foi enviado mais de uma vez"
+                in shown), shown  # the form's label, never the pointer (issue 25)
     same = urlencode([("csrf", token), ("categoria", "fretamento"),
                       ("categoria", "fretamento"), ("_acao", "verificar")])
     response = client.post(url, content=same, headers={

@@ -60,8 +60,10 @@ class Line:
 
 
 def _label(field: str) -> str:
-    """The option a field names, as messages say it: ``/entrada`` → ``entrada``."""
-    return field.strip("/") or "entrada"
+    """What follows «arquivo» in a message about the file a field names: ``/entrada`` →
+    `` de entrada``; nothing for ``/arquivo`` (never «o arquivo de arquivo»)."""
+    name = field.strip("/") or "entrada"
+    return "" if name == "arquivo" else f" de {name}"
 
 
 def input_format(filename: str, field: str) -> str:
@@ -69,7 +71,7 @@ def input_format(filename: str, field: str) -> str:
     suffix = SUFFIXES.get(Path(filename).suffix.lower())
     if suffix is None:
         raise InputError(
-            f"O arquivo de {_label(field)} deve ser CSV (.csv) ou JSON "
+            f"O arquivo{_label(field)} deve ser CSV (.csv) ou JSON "
             "Lines (.jsonl), e a extensão do nome deve dizer qual dos dois.",
             field=field,
         )
@@ -84,7 +86,7 @@ def read_lines(path: Path, field: str) -> list[Line]:
         raw = path.read_bytes()
     except OSError as error:
         raise InputError(
-            f"Não foi possível ler o arquivo de {_label(field)}: "
+            f"Não foi possível ler o arquivo{_label(field)}: "
             f"{describe_os_error(error)}.",
             field=field,
         ) from None
@@ -93,7 +95,7 @@ def read_lines(path: Path, field: str) -> list[Line]:
 
 def _too_big(filename: str, field: str, limit: int) -> InputError:
     return InputError(
-        f"O arquivo de {_label(field)} excede o tamanho máximo de "
+        f"O arquivo{_label(field)} excede o tamanho máximo de "
         f"{limit // (1024 * 1024)} MiB.",
         field=field,
     )
@@ -112,16 +114,16 @@ def parse_lines(raw: bytes, filename: str, field: str, *,
     except UnicodeDecodeError as error:
         line = raw[:error.start].count(b"\n") + 1
         raise InputError(
-            f"O arquivo de {what} não está em UTF-8 (linha {line}): salve-o "
+            f"O arquivo{what} não está em UTF-8 (linha {line}): salve-o "
             "com a codificação UTF-8.",
             field=field,
         ) from None
     if "\x00" in text:
-        raise InputError(f"O arquivo de {what} não é um arquivo de texto.",
+        raise InputError(f"O arquivo{what} não é um arquivo de texto.",
                          field=field)
     lines = _csv_lines(text, what, field) if kind == ".csv" else _json_lines(text, what, field)
     if not lines:
-        raise InputError(f"O arquivo de {what} não tem nenhuma linha de dados.",
+        raise InputError(f"O arquivo{what} não tem nenhuma linha de dados.",
                          field=field)
     return lines
 
@@ -130,7 +132,7 @@ def _json_lines(text: str, what: str, field: str) -> list[Line]:
     numbered = [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
     if numbered and not any(line.lstrip().startswith(_OBJECT_START) for _, line in numbered):
         raise InputError(
-            f"O arquivo de {what} não é JSON Lines, como diz a extensão do nome: "
+            f"O arquivo{what} não é JSON Lines, como diz a extensão do nome: "
             "nenhuma linha traz um objeto {...}. Se for uma planilha CSV, salve-a com a "
             "extensão .csv.",
             field=field,
@@ -144,7 +146,7 @@ def _json_lines(text: str, what: str, field: str) -> list[Line]:
             continue
         if not isinstance(value, dict):
             found.append(Line(number, None, (
-                f"Linha {number} do arquivo de {what}: não é um objeto JSON (JSON Lines: um "
+                f"Linha {number} do arquivo{what}: não é um objeto JSON (JSON Lines: um "
                 "objeto {...} por linha).")))
             continue
         found.append(Line(number, value))
@@ -158,13 +160,13 @@ def _csv_lines(text: str, what: str, field: str) -> list[Line]:
         names = [name.strip().lower() for name in header]
         if not any(names):
             raise InputError(
-                f"O arquivo CSV de {what} não tem a linha de cabeçalho com os "
+                f"O arquivo CSV{what} não tem a linha de cabeçalho com os "
                 "nomes das colunas.",
                 field=field,
             )
         if header[0].lstrip().startswith(_OBJECT_START):
             raise InputError(
-                f"O arquivo de {what} não é CSV, como diz a extensão do nome: a "
+                f"O arquivo{what} não é CSV, como diz a extensão do nome: a "
                 "primeira linha traz um objeto {...}. Se for JSON Lines, salve-o com a "
                 "extensão .jsonl.",
                 field=field,
@@ -172,7 +174,7 @@ def _csv_lines(text: str, what: str, field: str) -> list[Line]:
         repeated = sorted({n for n in names if n and names.count(n) > 1})
         if repeated:
             raise InputError(
-                f"O cabeçalho do arquivo de {what} traz mais de uma vez a coluna "
+                f"O cabeçalho do arquivo{what} traz mais de uma vez a coluna "
                 f"«{repeated[0]}»: cada coluna deve aparecer uma só vez.",
                 field=field,
             )
@@ -186,7 +188,7 @@ def _csv_lines(text: str, what: str, field: str) -> list[Line]:
         why = ("um valor longo demais" if "field larger" in str(error)
                else "aspas sem fechamento ou fora de lugar")
         raise InputError(
-            f"O arquivo CSV de {what} está malformado na linha {reader.line_num} ({why}).",
+            f"O arquivo CSV{what} está malformado na linha {reader.line_num} ({why}).",
             field=field,
         ) from None
     return found
@@ -195,7 +197,7 @@ def _csv_lines(text: str, what: str, field: str) -> list[Line]:
 def _csv_line(number: int, names: list[str], cells: list[str], what: str) -> Line:
     if len(cells) > len(names) and any(cell.strip() for cell in cells[len(names):]):
         return Line(number, None, (
-            f"Linha {number} do arquivo de {what}: tem mais colunas ({len(cells)}) que o "
+            f"Linha {number} do arquivo{what}: tem mais colunas ({len(cells)}) que o "
             f"cabeçalho ({len(names)})."))
     row = {name: cell.strip() for name, cell in zip(names, cells, strict=False) if name}
     try:
@@ -211,4 +213,4 @@ def _problem(number: int, what: str, error: InputError) -> str:
     if error.field and error.field != "/":
         text = text.replace(error.field, f"«{pointers.dotted(error.field)}»")
     text = text.replace(" em /.", ".").replace(" em /,", ",")
-    return f"Linha {number} do arquivo de {what}: {text[:1].lower()}{text[1:]}"
+    return f"Linha {number} do arquivo{what}: {text[:1].lower()}{text[1:]}"

@@ -44,14 +44,24 @@ CATALOGUE = {
     "{value} is not in the range {range}.": "{value} está fora do intervalo {range}.",
     "{value!r} is not {choice}.": "{value!r} não é {choice}.",
     "{value!r} is not one of {choices}.": "{value!r} não é um dos valores aceitos: {choices}.",
+    "Did you mean {possibility}?": "Quis dizer {possibility}?",
+    "(Did you mean one of: {possibilities}?)": "(Quis dizer um destes: {possibilities}?)",
     "Aborted!": "Interrompido.",
+    # The names of click's number types, said in its messages («'x' não é um número
+    # inteiro válido») and, upper-cased, as the metavar of an option without one.
+    "integer": "número inteiro",
+    "integer range": "número inteiro",
+    "float": "número",
+    "float range": "número",
     "required": "obrigatório",
     "default: {default}": "padrão: {default}",
     "file": "arquivo",
     "directory": "pasta",
     "path": "caminho",
 }
-TYPE_METAVARS = {"text": "TEXTO", "integer": "INTEIRO", "path": "CAMINHO", "float": "NÚMERO"}
+TYPE_METAVARS = {
+    "text": "TEXTO", "número inteiro": "INTEIRO", "path": "CAMINHO", "número": "NÚMERO",
+}
 CLICK_MODULES = (
     "click.core",
     "click.decorators",
@@ -76,7 +86,8 @@ def localize_metavars(command: click.Command) -> None:
     """``[OPTIONS]`` and ``COMMAND [ARGS]...`` in pt-BR, for a command and its subcommands."""
     command.options_metavar = "[OPÇÕES]"
     for param in command.params:
-        if isinstance(param.type, click.Path):
+        if isinstance(param.type, (click.Path, click.types.IntParamType,
+                                   click.types.FloatParamType)):
             # Named when the type is built, which may be before :func:`install` ran.
             param.type.name = translate(param.type.name)
         if isinstance(param, click.Option) and param.metavar is None and not param.is_flag:

@@ -17,7 +17,7 @@ import click
 from lavra.checking.content import Content
 from lavra.cli.support import EXIT_INCOMPLETE, shielded
 from lavra.config import load_config
-from lavra.errors import ContentPackError, describe_error
+from lavra.errors import ContentPackError
 from lavra.pack import checked_pack_dir
 from lavra.render.templatecheck import check_templates
 
@@ -49,7 +49,9 @@ def check_command(folder: Path | None, as_json: bool) -> None:
         try:
             Content(root)
         except ContentPackError as error:
-            problems.append(describe_error(error))
+            # Its message names the pack's file and the place in it (what the maintainer
+            # editing that file looks for); no field of a form's data to label.
+            problems.append(error.message)
     if as_json:
         payload = {
             "modelos": [

@@ -1,14 +1,14 @@
 """The completeness report as the command line prints it (``lavra check``, ``read``,
-``issue`` when refused): one line per requirement, its status, the message, the legal
-basis as the acts cite it («art. 7º, II, da Lei nº 4.419/2006», never a citation id)
-and, where the message does not name it already, the field by the label its form gives
-it («Relação de veículos (item 2) › Tipo de veículo»), never a JSON pointer; and the
-error line of every command (:func:`error_text`), its field named the same way."""
+``issue`` when refused): the form's title (never its id), then one line per
+requirement, its status, the message, the legal basis as the acts cite it («art. 7º,
+II, da Lei nº 4.419/2006», never a citation id) and, where the message does not name
+it already, the field by the label its form gives it («Relação de veículos (item 2) ›
+Tipo de veículo»), never a JSON pointer; and the error line of every command
+(:func:`error_text`), its field named the same way."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -36,7 +36,8 @@ def print_report(report: Report, as_json: bool, content: Content | None = None) 
     label = _labeller(content, report.form)
     cite = _citer(content)
     state = "COMPLETO" if report.complete else "INCOMPLETO"
-    click.echo(f"Formulário {report.form} em {report.on:%d/%m/%Y}: {state}")
+    form = content.forms.get(report.form) if content is not None else None
+    click.echo(f"{form.title if form else 'Formulário'} em {report.on:%d/%m/%Y}: {state}")
     for item in report.items:
         status = STATUS_LABELS[item.status].upper()
         cited = [cite(c) for c in item.basis]
@@ -106,9 +107,8 @@ def error_text(error: LavraError, content: Content | None, form_id: str | None) 
     if not tokens or not all(tokens):
         return message
     label = _labeller(content, form_id or "")(field)
-    at = re.compile(rf"(?<![\w/]){re.escape(field)}(?![\w/])")
-    if at.search(message):
-        plain = " › ".join(f"item {int(t) + 1}" if pointers.is_index(t) else t for t in tokens)
-        return at.sub(f"«{label or plain}»", message)
+    said = pointers.said_as(message, field, label)
+    if said is not None:
+        return said
     name = _named(label, field, message)
     return f"{message} (campo «{name}»)" if name else message

@@ -146,12 +146,12 @@ def shielded(func: F) -> F:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(EXIT_INTERNAL)
-        except Exception as error:
+        except Exception:
             if os.environ.get("LAVRA_DEBUG"):
                 raise
             click.echo(
-                f"Erro interno inesperado ({type(error).__name__}). "
-                "Repita com LAVRA_DEBUG=1 para detalhes técnicos e informe o suporte.",
+                "Erro interno inesperado. Repita com LAVRA_DEBUG=1 para os detalhes "
+                "técnicos e informe o suporte.",
                 err=True,
             )
             sys.exit(EXIT_INTERNAL)

@@ -288,7 +288,8 @@ def explain_date(value: str) -> str | None:
     try:
         day = date.fromisoformat(value)
     except ValueError:
-        return f"Data inexistente: {value}."
+        year, month, day_ = value.split("-")  # said as the person reads dates
+        return f"Data inexistente: {day_}/{month}/{year}."
     problem = date_range_problem(day)
     return f"{problem[:1].upper()}{problem[1:]}." if problem else None
 

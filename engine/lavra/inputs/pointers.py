@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -75,3 +76,17 @@ def is_within(pointer: str, ancestor: str) -> bool:
 def dotted(pointer: str) -> str:
     """A requirement id from a pointer: ``/veiculos/0/placa`` → ``veiculos.0.placa``."""
     return ".".join(split(pointer))
+
+
+def said_as(message: str, pointer: str, label: str) -> str | None:
+    """``message`` with ``pointer`` written in it («O campo /empresa/cnpj contém…»)
+    replaced by «``label``» (or, without a label, by its keys: «empresa › cnpj», an item
+    as «item 2»); None when the message does not write the pointer."""
+    tokens = split(pointer) if pointer.startswith("/") else []
+    if not tokens or not all(tokens):
+        return None
+    at = re.compile(rf"(?<![\w/]){re.escape(pointer)}(?![\w/])")
+    if not at.search(message):
+        return None
+    plain = " › ".join(f"item {int(t) + 1}" if is_index(t) else t for t in tokens)
+    return at.sub(lambda _m: f"«{label or plain}»", message)

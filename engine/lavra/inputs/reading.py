@@ -117,7 +117,8 @@ def parse_date(text: str, *, what: str = "data", field: str | None = None) -> da
     try:
         found = date(year, month, day)
     except ValueError:
-        raise InputError(f"A {what} {value} não existe no calendário.", field=field) from None
+        raise InputError(f"A {what} {day:02d}/{month:02d}/{year:04d} não existe no calendário.",
+                         field=field) from None
     return check_date(found, what=what, field=field)
 
 

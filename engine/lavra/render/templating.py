@@ -47,7 +47,7 @@ from lavra.errors import InputError, LavraError, RenderError
 from lavra.inputs.formats import mask_cep, mask_cnpj, mask_cpf, mask_placa
 from lavra.render.actfilter import cited_act_filter
 from lavra.render.isolation import TaskTimeout
-from lavra.render.templatefailure import failure_sentence as _failed
+from lavra.render.templatefailure import failed
 from lavra.textutil import format_act_number, format_date, without_sign
 
 __all__ = [
@@ -461,7 +461,7 @@ def _located(error: BaseException, where: Location) -> LavraError:
         return RenderError(f"{at} inclui um modelo inexistente: «{error.name}».")
     if isinstance(error, jinja2.UndefinedError):
         return RenderError(f"{at} usa um dado inexistente: {error.message}")
-    return RenderError(f"{at} não pôde ser preenchido: {_failed(error)}")
+    return failed(at, error)
 
 
 class _UnsafeAccess(jinja2.exceptions.SecurityError):
@@ -585,7 +585,7 @@ def _render(template: Callable[[], jinja2.Template], context: Mapping[str, Any],
     except jinja2.UndefinedError as exc:
         raise RenderError(f"O modelo {what} usa um dado inexistente: {exc.message}") from exc
     except Exception as exc:
-        raise RenderError(f"O modelo {what} não pôde ser preenchido: {_failed(exc)}") from exc
+        raise failed(f"O modelo {what}", exc) from exc
 
 
 def render_template(

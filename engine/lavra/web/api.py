@@ -46,6 +46,8 @@ class _StrictJSONRequest(Request):
                 )
             value = load_json(body, source="o corpo da requisição", inner=("data",))
             if isinstance(value, dict):
+                if isinstance(value.get("form"), str):  # its labels name a field at fault
+                    self.state.form = value["form"]
                 # Fields of ``data`` are named from the data's root, as the report does.
                 value = {
                     key: clean_tree(item, max_string=MAX_STRING_CHARS, max_depth=MAX_DEPTH)

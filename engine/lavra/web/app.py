@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -32,7 +32,6 @@ from lavra.errors import (
     ParameterError,
     RenderError,
     UnknownFormError,
-    describe_error,
 )
 from lavra.web import (
     api,
@@ -52,6 +51,7 @@ from lavra.web import (
 )
 from lavra.web.batchjobs import BatchBusy
 from lavra.web.common import (
+    PAGE_FIELDS,
     STATIC_DIR,
     AccessDenied,
     BadRequest,
@@ -59,6 +59,7 @@ from lavra.web.common import (
     LoginRequired,
     NotFound,
     error_message,
+    form_labels,
     make_templates,
     page,
     redirect,
@@ -254,8 +255,16 @@ async def _lavra_error(request: Request, error: Exception) -> Response:
     if report is not None and _wants_json(request) and hasattr(report, "to_json"):
         return JSONResponse({"detail": error.message, "field": error.field,
                              "report": report.to_json()}, status_code=status)
-    message = describe_error(error) if _wants_json(request) else error_message(error)
-    return _problem(request, status, message, error.field, headers)
+    return _problem(request, status, error_message(error, _form_label(request)), error.field,
+                    headers)
+
+
+def _form_label(request: Request) -> Callable[[str], str] | None:
+    """The labels of the form a request is about (the JSON API's ``form``, kept in
+    ``request.state.form`` as its body is read; a form page's ``form_id`` in its
+    address), for an error on a field of its data: «Empresa › Razão social»."""
+    form_id = getattr(request.state, "form", None) or request.path_params.get("form_id")
+    return form_labels(request, form_id) if isinstance(form_id, str) else None
 
 
 def _location(loc: Any) -> str:
@@ -294,7 +303,12 @@ async def _validation_error(request: Request, error: Exception) -> Response:
         {"field": _location(item.get("loc", ())), "message": _validation_words(item)}
         for item in error.errors()
     ]
-    text = "; ".join(f"{p['field']}: {p['message']}" for p in problems[:5])
+    # The person reads the words, each field by its page's label where it has one; the
+    # pointers stay in "field" and "errors", for programs.
+    text = "; ".join(
+        f"{PAGE_FIELDS[p['field']]}: {p['message']}" if p["field"] in PAGE_FIELDS
+        else p["message"] for p in problems[:5]
+    )
     message = f"Requisição inválida ({text})."
     if _wants_json(request):
         return JSONResponse({"detail": message, "field": problems[0]["field"] if problems

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -16,6 +16,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from starlette.datastructures import FormData, UploadFile
 
 from lavra.errors import InputError, LavraError, UnknownFormError
+from lavra.inputs import pointers
 from lavra.signing.persons import signer_label
 from lavra.web.context import WebContext
 from lavra.web.formmodel import MAX_FIELDS
@@ -204,13 +205,29 @@ PAGE_FIELDS = {
 }
 
 
-def error_message(error: LavraError) -> str:
+def form_labels(request: Request, form_id: str) -> Callable[[str], str]:
+    """The label the form ``form_id`` gives the field at a pointer of its data, for
+    :func:`error_message`: «Empresa ou entidade requerente › Razão social»."""
+    ctx = context_of(request)
+    return lambda pointer: ctx.field_label(form_id, pointer)
+
+
+def error_message(error: LavraError, form_label: Callable[[str], str] | None = None) -> str:
     """The message a person reads: never a JSON pointer nor a form id. The field, when
-    the message does not name it already, by the label the page shows beside it."""
+    the message does not name it already, by the label the page shows beside it, or,
+    for a field of a form's data, by ``form_label`` (the form's label of a pointer: the
+    JSON API, whose scripts show the message where no field is beside it)."""
     if isinstance(error, UnknownFormError):
         return ("Formulário não encontrado: confira o endereço ou escolha o documento na "
                 "lista de requerimentos.")
-    label = PAGE_FIELDS.get(error.field or "")
+    field = error.field or ""
+    label = PAGE_FIELDS.get(field, "")
+    if not label and form_label is not None and field.startswith("/"):
+        named = form_label(field)
+        label = "" if "«" in named else named  # a key the form has no label for: unsaid
+    said = pointers.said_as(error.message, field, label)
+    if said is not None:
+        return said
     if label and label.lower() not in error.message.lower():
         return f"{error.message} (campo «{label}»)"
     return error.message

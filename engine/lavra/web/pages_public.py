@@ -20,6 +20,7 @@ from lavra.web.common import (
     context_of,
     error_message,
     file_response,
+    form_labels,
     page,
     read_form,
     text_pairs,
@@ -118,7 +119,7 @@ async def form_post(request: Request, form_id: str) -> Response:
     except LavraError as error:
         return form_page(
             request, form, {}, staff=False, report=None, show_errors=False,
-            error=error_message(error), status=422,
+            error=error_message(error, form_labels(request, form.id)), status=422,
         )
     if sent.action == "baixar":
 

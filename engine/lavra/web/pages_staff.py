@@ -22,6 +22,7 @@ from lavra.web.common import (
     current_session,
     error_message,
     file_response,
+    form_labels,
     page,
     read_form,
     redirect,
@@ -155,7 +156,8 @@ async def new_document_post(request: Request, form_id: str) -> Response:
         sent = submission(request, form.id, pairs)
     except LavraError as error:
         return form_page(request, form, {}, staff=True, report=None, show_errors=False,
-                         error=error_message(error), status=422, user=user, plate=plate)
+                         error=error_message(error, form_labels(request, form.id)), status=422,
+                         user=user, plate=plate)
     if sent.action == "emitir":
         if not (form.series and user.may_sign(form.signer_role)):
             raise AccessDenied(
@@ -175,7 +177,8 @@ async def new_document_post(request: Request, form_id: str) -> Response:
             if report is None:
                 report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
             return form_page(request, form, sent.data, staff=True, report=report,
-                             show_errors=True, error=error_message(error), status=422, user=user,
+                             show_errors=True, status=422, user=user,
+                             error=error_message(error, form_labels(request, form.id)),
                              draft=draft, plate=plate)
         return redirect(f"/equipe/documentos/{result.record.id}?aviso=emitido")
     report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
