@@ -11,7 +11,8 @@ times, R times each (the median printed):
   whose names hold every word of the query), as the index answers it — FTS5 trigram on
   SQLite, GIN ``pg_trgm`` on PostgreSQL;
 * the same words by ``LIKE '%…%'`` over ``party_names.search_name``, the whole table read
-  (what the search did before migration 0019), for comparison;
+  (what the search did before migration 0019), for comparison; on PostgreSQL with
+  the index scans turned off for that query (``pg_trgm`` serves ``LIKE`` too);
 * the registry's search statement (:func:`lavra.registry.search.statement`), which looks
   up the documents of the parties found (the registry holds no documents here: the
   figure is the name lookup's and the plan's).
@@ -97,9 +98,13 @@ def _measures(registry: Registry, typed: str) -> dict[str, Callable[[], int]]:
         *(PartyNameRow.search_name.like(f"%{term}%") for term in terms)))
     searched = statement(parse_query(typed), Filters()).limit(50)
 
-    def count(stmt: object) -> Callable[[], int]:
+    def count(stmt: object, *, scan: bool = False) -> Callable[[], int]:
         def run() -> int:
             with registry.engine.connect() as connection:
+                if scan and connection.dialect.name == "postgresql":
+                    # pg_trgm's GIN index serves LIKE too: forbid it, read the table
+                    connection.execute(text("SET LOCAL enable_bitmapscan = off"))
+                    connection.execute(text("SET LOCAL enable_indexscan = off"))
                 return int(connection.execute(stmt).scalar_one())  # type: ignore[call-overload]
         return run
 
@@ -107,7 +112,7 @@ def _measures(registry: Registry, typed: str) -> dict[str, Callable[[], int]]:
         with registry._read() as session:
             return len(session.scalars(searched).all())
 
-    return {"índice": count(indexed), "sem índice (LIKE)": count(scanned),
+    return {"índice": count(indexed), "sem índice (LIKE)": count(scanned, scan=True),
             "busca do registro": search}
 
 
