@@ -161,10 +161,32 @@ def test_columns_are_sized_as_a_browser_sizes_a_full_width_table(
     nome, ana = (measured.of(word, False) + 4.4 for word in ("Nome", "Ana"))
     weights = column_weights([list(short.iter("th", "td"))], 2, measured)
     assert weights == pytest.approx([nome, ana], abs=0.01)
-    # a row's label (th + td) is at least 36 mm, as pagina.css gives it (issue 23)
+    # a row's label (th + td) is at least 36 mm, as pagina.css gives it (issue 23): the
+    # content's width, the cell's padding and rule on top of it, as WeasyPrint sizes it
     label = lxml_html.fragment_fromstring("<table><tr><th>Nome</th><td>Ana</td></tr></table>")
     weights = column_weights([list(label.iter("th", "td"))], 2, measured)
-    assert weights == pytest.approx([36.0, ana], abs=0.01)
+    assert weights == pytest.approx([36.0 + 4.4, ana], abs=0.01)
+
+
+def test_a_cells_widest_line_ends_at_a_break_and_strong_words_are_bold(
+    typst_renderer: TypstRenderer,
+) -> None:
+    """A browser sizes a column by its cell's longest line, not by its whole text: the
+    description of an infraction, three lines cut by ``br``, does not take the valor's
+    room; a ``strong`` total is measured in bold (issue 24: the auto's columns)."""
+    from lxml import html as lxml_html
+
+    measured = typst_renderer.widths
+    cell = lxml_html.fragment_fromstring(
+        "<td>Veículo sem a expressão<br><em>Conduta prevista</em></td>"
+    )
+    assert column_weights([[cell]], 1, measured) == pytest.approx(
+        [measured.of("Veículo sem a expressão", False) + 4.4], abs=0.01
+    )
+    total = lxml_html.fragment_fromstring("<td><strong>R$ 2.228,77</strong></td>")
+    assert column_weights([[total]], 1, measured) == pytest.approx(
+        [measured.of("R$ 2.228,77", True) + 4.4], abs=0.01
+    )
 
 
 def test_a_table_of_words_wider_than_the_line_keeps_typsts_own_sizing(

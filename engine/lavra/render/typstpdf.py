@@ -100,7 +100,7 @@ _PROGRAM = r"""
 
 #let blocos(bs) = for b in bs {
   if b.at("s", default: false) {
-    block(sticky: true, blocos((b + (s: false),)))
+    block(sticky: true, width: 100%, blocos((b + (s: false),)))
     continue
   }
   let t = b.t

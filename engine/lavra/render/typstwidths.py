@@ -21,7 +21,9 @@ __all__ = ["ESTIMATED_WIDTHS", "TextWidths", "column_weights"]
 _LINE_MM: Final = 160.0
 _CELL_PADDING_MM: Final = 4.4
 #: The least width of a row's label (th + td), as pagina.css gives ``table.dados
-#: th:first-child:nth-last-child(2)``: a short label ("Ciência do ato") never wraps.
+#: th:first-child:nth-last-child(2)``: a short label ("Ciência do ato") never wraps. A
+#: ``min-width`` is the content's (``box-sizing: content-box``): the cell's padding and
+#: rule come on top of it, as WeasyPrint sizes the column.
 _LABEL_MM: Final = 36.0
 _BODY_PT: Final = 11.0  # the body's size in pagina.typ, the tables' too
 _MM_PER_PT: Final = 25.4 / 72
@@ -85,13 +87,57 @@ class TextWidths:
 ESTIMATED_WIDTHS: Final = TextWidths()
 
 
+#: Elements whose text is bold, and those that end a line of a cell's text.
+_BOLD: Final = frozenset({"th", "strong", "b"})
+_LINE_ENDS: Final = frozenset({"br", "p", "div", "li", "ul", "ol"})
+
+
+def _pieces(element: etree._Element, bold: bool) -> list[tuple[str, bool] | None]:
+    """The cell's text as (text, bold) pieces; None where a line ends (a ``br``, a block)."""
+    bold = bold or element.tag in _BOLD
+    found: list[tuple[str, bool] | None] = []
+    if element.tag in _LINE_ENDS:
+        found.append(None)
+    if element.text:
+        found.append((element.text, bold))
+    for child in element:
+        if isinstance(child.tag, str):
+            found += _pieces(child, bold)
+        if child.tail:
+            found.append((child.tail, bold))
+    if element.tag in _LINE_ENDS and element.tag != "br":
+        found.append(None)
+    return found
+
+
 def _cell_widths(cell: etree._Element, widths: TextWidths) -> tuple[float, float]:
-    """The narrowest and the widest a cell can be, in mm: its longest word, its text."""
-    words = _BREAKS.split("".join(cell.itertext()).strip())  # a no-break space joins
-    bold = cell.tag == "th"
-    longest = max((widths.of(word, bold) for word in words), default=0.0)
-    text = widths.of(" ".join(words), bold)
-    return (longest + _CELL_PADDING_MM, text + _CELL_PADDING_MM)
+    """The narrowest and the widest a cell can be, in mm: its longest word, its longest
+    line (a ``br`` or a block ends one), each word in its own weight (bold in a ``th``,
+    a ``strong``)."""
+    longest = widest = line = 0.0
+    space = False  # a break opportunity pending between two pieces
+    for piece in _pieces(cell, False):
+        if piece is None:
+            widest, line, space = max(widest, line), 0.0, False
+            continue
+        text, bold = piece
+        words = _BREAKS.split(text)  # a no-break space joins
+        if words[0] == "":
+            space = line > 0
+        for i, word in enumerate(words):
+            if i > 0 and word:
+                space = True
+            if not word:
+                continue
+            if space:
+                line += widths.of(" ", bold)
+            size = widths.of(word, bold)
+            longest = max(longest, size)
+            line += size
+            space = False
+        space = space or (len(words) > 1 and words[-1] == "")
+    widest = max(widest, line)
+    return (longest + _CELL_PADDING_MM, widest + _CELL_PADDING_MM)
 
 
 def column_weights(
@@ -116,7 +162,8 @@ def column_weights(
             if span == 1 and at < columns:
                 narrow, wide = _cell_widths(cell, widths)
                 if at == 0 and cell.tag == "th" and len(row) == 2:  # a row's label
-                    narrow, wide = max(narrow, _LABEL_MM), max(wide, _LABEL_MM)
+                    least = _LABEL_MM + _CELL_PADDING_MM
+                    narrow, wide = max(narrow, least), max(wide, least)
                 low[at] = max(low[at], narrow)
                 high[at] = max(high[at], wide)
             at += span
