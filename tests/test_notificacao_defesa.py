@@ -271,8 +271,27 @@ def test_a_typed_ciencia_must_agree_with_the_registry(engine: Engine) -> None:
     assert pending(report)["defesa.notificacao.data_ciencia"].status is Status.INVALID
 
 
+def test_a_notice_of_lavras_series_the_registry_lacks_is_refused_even_attested(
+    engine: Engine
+) -> None:
+    """Issue 22: a notice numbered in lavra's own NOT-DEF series and absent from the
+    registry was accepted on a servant's attestation."""
+    for form, number in ((CAS, "NOT-DEF-FRET nº 0004/2026"), (REV, "not-def-esc 0002/2026")):
+        data = decision(engine, form, number, date(2026, 4, 23))
+        data["defesa"]["notificacao"].update(
+            data_ciencia="2026-04-11",
+            conferencia={"responsavel": "Ana Exemplo Lima", "data": "2026-04-23"})
+        report = engine.prepare(form, data, issued_on=date(2026, 4, 23),
+                                history=FakeHistory()).report
+        found = pending(report)["defesa.notificacao.numero"]
+        assert found.status is Status.INVALID, form
+        assert f"{number} não consta do registro" in found.message
+        assert "supre apenas a notificação em papel" in found.message
+        assert "defesa.notificacao.conferencia" not in pending(report)
+
+
 def test_a_notice_outside_the_registry_needs_the_servants_attestation(engine: Engine) -> None:
-    data = decision(engine, CAS, "NOT-DEF-FRET nº 0004/2026", date(2026, 4, 23))
+    data = decision(engine, CAS, "Notificação nº 4/2026", date(2026, 4, 23))
     report = engine.prepare(CAS, data, issued_on=date(2026, 4, 23), history=FakeHistory()).report
     found = pending(report)["defesa.notificacao.conferencia"]
     assert found.status is Status.MISSING and "PA 1234/2026" in found.message
