@@ -218,3 +218,46 @@ def test_the_renewal_run_picks_an_imported_alvara(tmp_path: Path) -> None:
     documents_ = [r for r in summary.rows if r.role == "documento"]
     assert [r.holder for r in documents_] == ["65563842000105 FRE1A11"]
     assert documents_[0].outcome == "notificado"
+
+
+def test_a_cassacao_reads_its_autos_from_the_registry_imported_or_not(
+    registry: Registry, pack_dir: Path
+) -> None:
+    """Issue 22: a cassação for unpaid fines (fretamento art. 22, II) cited an auto that
+    did not exist, and another one whose payment the registry held. An auto numbered in
+    lavra's AIF-FRET series must be in the registry (drawn up or imported); an imported
+    payment rules it out."""
+    from test_notificacao_defesa import example as form_example
+
+    from lavra.checking.content import Content
+    from lavra.checking.report import Status
+    from lavra.documents import Engine
+
+    engine = Engine(Content(pack_dir))
+    data = form_example(engine, "decisao-cassacao-fretamento")
+    data["hipoteses"]["multas_nao_recolhidas"]["autos"] = [
+        {"numero": "AIF-FRET nº 0040/2025", "data_infracao": "2025-10-01", "valor": "140.00"},
+        {"numero": "AIF-FRET 0041/2025", "data_infracao": "2025-10-20", "valor": "140.00"},
+        {"numero": "nº 77/2025", "data_infracao": "2025-10-20", "valor": "140.00"},
+    ]
+    data["decisao"]["data"] = "2026-01-15"
+
+    def autos() -> dict[int, str]:
+        report = engine.prepare("decisao-cassacao-fretamento", data, issued_on=ON,
+                                history=RegistryHistory(registry)).report
+        return {int(i.field.split("/")[4]): i.message for i in report.items
+                if i.field.startswith("/hipoteses/multas_nao_recolhidas/autos/")
+                and i.field.endswith("/numero") and i.status is Status.INVALID}
+
+    fresh = autos()  # nothing issued nor imported: the two of lavra's series are refused
+    assert sorted(fresh) == [0, 1]
+    assert "AIF-FRET nº 0040/2025 não consta do registro" in fresh[0]
+    assert "AIF-FRET nº 0041/2025 não consta do registro" in fresh[1]  # "nº" added
+    load(registry, sample_with(
+        "auto-fretamento,AIF-FRET nº 0041/2025,2025-10-20,,65.563.842/0001-05,Viação Exemplo "
+        "de Fretamento Ltda.,FRE1A11" + "," * 14 + "fretamento#art16_inc1,,sim,2025-11-03,"
+        "140.00"))
+    imported = autos()  # 0040 imported unpaid stands; 0041 imported with its payment
+    assert sorted(imported) == [1]
+    assert "Consta do registro o pagamento das multas do Auto de Infração AIF-FRET nº " \
+        "0041/2025 em 03/11/2025" in imported[1] and "(art. 22, II)" in imported[1]

@@ -61,6 +61,9 @@ def decision(engine: Engine, form: str, notice: str, decided: date, *,
     (and its own ciência given) on ``decided``."""
     data = example(engine, form)
     data["defesa"] = {"notificacao": {"numero": notice}, "apresentada": False}
+    if form == CAS:  # autos on paper: one of the AIF-FRET series must be in the registry
+        for index, auto in enumerate(data["hipoteses"]["multas_nao_recolhidas"]["autos"]):
+            auto["numero"] = f"nº {index + 1}/2026"
     if presented is not None:
         data["defesa"].update(apresentada=True, data_apresentacao=presented.isoformat(),
                               sintese="A parte contestou os fatos e juntou documentos.")

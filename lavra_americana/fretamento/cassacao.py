@@ -37,6 +37,7 @@ compute is a *missing* item and the value is pending.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -68,6 +69,7 @@ from lavra_americana.comum.computing import (
     date_at,
     deadline_values,
 )
+from lavra_americana.comum.guards import series_of
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.fretamento.guia_multa import AUTO_FORM, recorded_payment
 
@@ -133,9 +135,24 @@ and bar, the appeal to the Prefeito and the liability."""
 def _paid_item(history: History | None, typed: Any, index: int) -> Item | None:
     """*Invalid* when the registry holds the auto and a payment of its fines (on the auto
     or on its guia, :mod:`lavra_americana.fretamento.guia_multa`): art. 22, II speaks of
-    fines "não recolhidas"; a recorded payment rules the auto out of the hypothesis."""
+    fines "não recolhidas"; a recorded payment rules the auto out of the hypothesis.
+    *Invalid* too when the number is of lavra's AIF-FRET series and the registry lacks
+    it (no such auto was drawn up or imported)."""
     number = clean_text(typed)
     found = None if history is None or number is None else history.document(AUTO_FORM, number)
+    series = series_of(AUTO_FORM)
+    if found is None and number is not None and history is not None and series and re.match(
+            rf"\s*{re.escape(series)}(?![A-Z-])", number, re.IGNORECASE):
+        # Issue 22, § 3: a number of lavra's own series is an auto the registry holds
+        # (lavrado pelo lavra or imported); an auto on paper keeps its own numbering.
+        return Item(
+            f"hipoteses.multas_nao_recolhidas.autos.{index}.registro", Status.INVALID,
+            f"{UNPAID_AUTOS}/{index}/numero",
+            f"O Auto de Infração {format_act_number(number)} não consta do registro: o "
+            f"número é da série {series} do lavra e nenhum auto lavrado ou importado o tem; "
+            "a cassação não pode apoiar-se nele (art. 22, II). Confira o número.",
+            (f"{LAW}#art22_inc2",),
+        )
     if found is None or found.cancelled:
         return None
     payment = recorded_payment(history, found)
