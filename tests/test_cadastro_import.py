@@ -261,3 +261,39 @@ def test_a_cassacao_reads_its_autos_from_the_registry_imported_or_not(
     assert sorted(imported) == [1]
     assert "Consta do registro o pagamento das multas do Auto de Infração AIF-FRET nº " \
         "0041/2025 em 03/11/2025" in imported[1] and "(art. 22, II)" in imported[1]
+
+
+def test_a_cassacao_ends_only_alvaras_the_registry_holds_in_force_of_the_company(
+    registry: Registry, pack_dir: Path
+) -> None:
+    """Issue 22: the alvarás a cassação names (fretamento art. 22) come from the state:
+    one of lavra's ALV-FRET series absent from it, already cassated, or another company's
+    is refused; over a fresh registry, then over the imported sample."""
+    from test_notificacao_defesa import example as form_example
+
+    from lavra.checking.content import Content
+    from lavra.checking.report import Status
+    from lavra.documents import Engine
+
+    engine = Engine(Content(pack_dir))
+    data = form_example(engine, "decisao-cassacao-fretamento")
+    data["alvaras"] = [{"numero": "ALV-FRET nº 0031/2024", "placa": "FRE1A11"},
+                       {"numero": "ALV-FRET 0032/2024", "placa": "FRE2B22"}]
+    data["decisao"]["data"] = "2026-01-15"
+
+    def alvaras() -> dict[int, str]:
+        report = engine.prepare("decisao-cassacao-fretamento", data, issued_on=ON,
+                                history=RegistryHistory(registry)).report
+        return {int(i.field.split("/")[2]): i.message for i in report.items
+                if i.field.startswith("/alvaras/") and i.status is Status.INVALID}
+
+    fresh = alvaras()
+    assert sorted(fresh) == [0, 1]
+    assert "ALV-FRET nº 0031/2024 não consta do registro" in fresh[0]
+    assert "(art. 22 da Lei nº 4.419/2006)" in fresh[0]
+    load(registry)
+    imported = alvaras()  # 0031 is the company's, in force; 0032 was cassated
+    assert sorted(imported) == [1]
+    assert "não está em vigor: cassado em 15/09/2025 pelo CAS-FRET nº 0002/2025" in imported[1]
+    data["empresa"]["cnpj"] = CASSATED
+    assert "é de Viação Exemplo de Fretamento Ltda., não da empresa" in alvaras()[0]

@@ -148,6 +148,10 @@ def test_cassation_over_a_fresh_registry_waits_for_the_ciencia_and_the_period(
         day = today()
         notice = example(engine, NOT_CAS)
         notice["data"] = day.isoformat()
+        # alvarás on paper, not imported: one of the ALV-FRET series must be in the registry
+        paper = [{"numero": "nº 12/2019", "placa": "ABC1D23"},
+                 {"numero": "nº 13/2019", "placa": "DEF4G56"}]
+        notice["alvaras"] = paper
         issued = issuer.issue(NOT_CAS, notice)
         printed = issued.record.printed
         assert printed.startswith("NOT-DEF-FRET nº 0001/")
@@ -155,6 +159,7 @@ def test_cassation_over_a_fresh_registry_waits_for_the_ciencia_and_the_period(
 
         def report(decided: date, **extra: Any) -> Report:
             data = decision(engine, CAS, printed, decided, **extra)
+            data["alvaras"] = paper
             return engine.prepare(CAS, data, issued_on=decided, history=history).report
 
         # the notice issued, no ciência recorded: the period has not started
@@ -185,11 +190,11 @@ def test_cassation_over_a_fresh_registry_waits_for_the_ciencia_and_the_period(
 
         # an alvará the notice does not name
         data = decision(engine, CAS, printed, last + timedelta(days=1))
-        data["alvaras"].append({"numero": "ALV-FRET 0099/2026", "placa": "GHI7J89"})
+        data["alvaras"] = [*paper, {"numero": "nº 99/2019", "placa": "GHI7J89"}]
         other = pending(engine.prepare(CAS, data, issued_on=last + timedelta(days=1),
                                        history=history).report)
         assert other["defesa.notificacao.alvaras"].status is Status.INVALID
-        assert "ALV-FRET 0099/2026" in other["defesa.notificacao.alvaras"].message
+        assert "nº 99/2019" in other["defesa.notificacao.alvaras"].message
     finally:
         issuer.close()
 
