@@ -20,6 +20,8 @@ from registrycases import pdf_with_title
 from sqlalchemy import create_engine, text
 
 from lavra.batch.inputs import parse_lines, read_lines
+from lavra.checking.content import Content, loaded_content
+from lavra.documents import Engine
 from lavra.errors import ImportRefusedError, InputError
 from lavra.issuing import RegistryHistory
 from lavra.registry.importing import ImportReport, plan_import
@@ -32,6 +34,11 @@ REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "exemplos" / "cadastro-importacao.csv"
 ON = date(2026, 1, 15)
 CASSATED, CEDENTE = "49.234.427/0416-80", "043.048.184-57"
+
+
+@pytest.fixture(scope="module")
+def engine(pack_dir: Path) -> Engine:
+    return Engine(loaded_content(pack_dir))
 
 
 @pytest.fixture
@@ -199,8 +206,6 @@ def test_the_renewal_run_picks_an_imported_alvara(tmp_path: Path) -> None:
 
     from lavra.batch.model import RunRequest
     from lavra.batch.runner import find_kind, run_batch
-    from lavra.checking.content import Content
-    from lavra.documents import Engine
     from lavra.issuing import registry_url
 
     issuer = dev_issuer(Engine(Content(REPO), pool=None), tmp_path / "dados")
@@ -221,7 +226,7 @@ def test_the_renewal_run_picks_an_imported_alvara(tmp_path: Path) -> None:
 
 
 def test_a_cassacao_reads_its_autos_from_the_registry_imported_or_not(
-    registry: Registry, pack_dir: Path
+    registry: Registry, engine: Engine
 ) -> None:
     """Issue 22: a cassação for unpaid fines (fretamento art. 22, II) cited an auto that
     did not exist, and another one whose payment the registry held. An auto numbered in
@@ -229,11 +234,8 @@ def test_a_cassacao_reads_its_autos_from_the_registry_imported_or_not(
     payment rules it out."""
     from test_notificacao_defesa import example as form_example
 
-    from lavra.checking.content import Content
     from lavra.checking.report import Status
-    from lavra.documents import Engine
 
-    engine = Engine(Content(pack_dir))
     data = form_example(engine, "decisao-cassacao-fretamento")
     data["hipoteses"]["multas_nao_recolhidas"]["autos"] = [
         {"numero": "AIF-FRET nº 0040/2025", "data_infracao": "2025-10-01", "valor": "140.00"},
@@ -264,18 +266,15 @@ def test_a_cassacao_reads_its_autos_from_the_registry_imported_or_not(
 
 
 def test_a_cassacao_ends_only_alvaras_the_registry_holds_in_force_of_the_company(
-    registry: Registry, pack_dir: Path
+    registry: Registry, engine: Engine
 ) -> None:
     """Issue 22: the alvarás a cassação names (fretamento art. 22) come from the state:
     one of lavra's ALV-FRET series absent from it, already cassated, or another company's
     is refused; over a fresh registry, then over the imported sample."""
     from test_notificacao_defesa import example as form_example
 
-    from lavra.checking.content import Content
     from lavra.checking.report import Status
-    from lavra.documents import Engine
 
-    engine = Engine(Content(pack_dir))
     data = form_example(engine, "decisao-cassacao-fretamento")
     data["alvaras"] = [{"numero": "ALV-FRET nº 0031/2024", "placa": "FRE1A11"},
                        {"numero": "ALV-FRET 0032/2024", "placa": "FRE2B22"}]
@@ -297,3 +296,35 @@ def test_a_cassacao_ends_only_alvaras_the_registry_holds_in_force_of_the_company
     assert "não está em vigor: cassado em 15/09/2025 pelo CAS-FRET nº 0002/2025" in imported[1]
     data["empresa"]["cnpj"] = CASSATED
     assert "é de Viação Exemplo de Fretamento Ltda., não da empresa" in alvaras()[0]
+
+
+def test_the_guards_read_the_imported_state(registry: Registry, engine: Engine) -> None:
+    """Issue 22, "each class tested over an imported registry": the bars and the
+    uniqueness rules refuse a new act against licences, cassações and transfers that
+    entered through the import, naming the imported act and the article."""
+    from test_licensing_guards import on_vehicle, refused
+    from test_licensing_state import example as form_example
+
+
+    load(registry)
+    barred = form_example("alvara-fretamento")
+    barred["empresa"]["cnpj"] = CASSATED  # the cassação's bar (art. 22, parágrafo único)
+    refused(engine, registry, "alvara-fretamento", barred, ON, "/empresa/cnpj",
+            names="CAS-FRET nº 0002/2025", article="art. 22, parágrafo único")
+    school = "alvara-transporte-escolar"
+
+    def alvara(cpf: str, placa: str) -> dict[str, Any]:
+        data = on_vehicle(school, placa)
+        data["titular"]["cpf"] = cpf
+        data["data_expedicao"] = ON.isoformat()
+        return data
+
+    # a vehicle that holds an imported ALV-FRET (one operating alvará per vehicle)
+    refused(engine, registry, school, alvara("111.444.777-35", "FRE1A11"), ON,
+            "/veiculo/placa", names="ALV-FRET nº 0031/2024", article="art. 3º")
+    # a person who holds an imported school alvará (escolar art. 14)
+    refused(engine, registry, school, alvara("529.982.247-25", "OUT2B34"), ON,
+            "/titular/cpf", names="ALV-ESC nº 0018/2023", article="art. 14")
+    # the cedente of an imported transfer (escolar art. 15, § 2º)
+    refused(engine, registry, school, alvara(CEDENTE, "OUT2B34"), ON, "/titular/cpf",
+            names="TRF-ESC nº 0003/2025", article="art. 15, § 2º")
