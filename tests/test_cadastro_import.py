@@ -328,3 +328,65 @@ def test_the_guards_read_the_imported_state(registry: Registry, engine: Engine) 
     # the cedente of an imported transfer (escolar art. 15, § 2º)
     refused(engine, registry, school, alvara(CEDENTE, "OUT2B34"), ON, "/titular/cpf",
             names="TRF-ESC nº 0003/2025", article="art. 15, § 2º")
+
+
+def test_a_defence_notice_accuses_only_alvaras_the_registry_holds_in_force(
+    registry: Registry, engine: Engine
+) -> None:
+    """Issue 22: a NOT-DEF-FRET accused alvarás lavra never issued. An alvará of lavra's
+    series must be in the state (issued or imported) and in force; over a fresh registry,
+    then over the imported sample."""
+    from test_notificacao_defesa import example as form_example
+
+    from lavra.checking.report import Status
+
+    data = form_example(engine, "notificacao-defesa-cassacao")
+    data["alvaras"] = [{"numero": "ALV-FRET nº 0031/2024", "placa": "FRE1A11"},
+                       {"numero": "ALV-FRET 0032/2024", "placa": "FRE2B22"}]
+    data["data"] = ON.isoformat()
+
+    def alvaras() -> dict[int, str]:
+        report = engine.prepare("notificacao-defesa-cassacao", data, issued_on=ON,
+                                history=RegistryHistory(registry)).report
+        return {int(i.field.split("/")[2]): i.message for i in report.items
+                if i.field.startswith("/alvaras/") and i.status is Status.INVALID}
+
+    fresh = alvaras()
+    assert sorted(fresh) == [0, 1]
+    assert "ALV-FRET nº 0031/2024 não consta do registro" in fresh[0]
+    load(registry)
+    imported = alvaras()
+    assert sorted(imported) == [1]
+    assert "não está em vigor: cassado em 15/09/2025 pelo CAS-FRET nº 0002/2025" in imported[1]
+
+
+def test_an_auxiliary_alvara_rests_on_a_titular_alvara_the_registry_holds(
+    registry: Registry, engine: Engine
+) -> None:
+    """Issue 22: an auxiliary driver's alvará was issued on a titular alvará the registry
+    did not hold. Escolar art. 9º: it rests on the titular's ALV-ESC, read from the state
+    (issued or imported) with its validity; over a fresh registry, then the imported one."""
+    from test_notificacao_defesa import example as form_example
+
+    from lavra.checking.report import Status
+
+    form = "alvara-condutor-auxiliar"
+    data = form_example(engine, form)
+    data["alvara_titular"] = {"numero": "ALV-ESC nº 0018/2023", "valido_ate": "2027-12-31"}
+    data["data_expedicao"] = ON.isoformat()
+
+    def titular() -> dict[str, str]:
+        report = engine.prepare(form, data, issued_on=ON,
+                                history=RegistryHistory(registry)).report
+        return {i.field: i.message for i in report.items
+                if i.field.startswith("/alvara_titular/") and i.status is Status.INVALID}
+
+    fresh = titular()
+    assert list(fresh) == ["/alvara_titular/numero"]
+    assert "ALV-ESC nº 0018/2023 não consta do registro" in fresh["/alvara_titular/numero"]
+    assert "(art. 9º" in fresh["/alvara_titular/numero"]
+    load(registry)
+    assert titular() == {}
+    data["alvara_titular"]["valido_ate"] = "2028-12-31"  # a typed validity a year late
+    assert "vale até 31/12/2027 no registro, não até 31/12/2028" in titular()[
+        "/alvara_titular/valido_ate"]
