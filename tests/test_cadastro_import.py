@@ -20,6 +20,8 @@ from registrycases import pdf_with_title
 from sqlalchemy import create_engine, text
 
 from lavra.batch.inputs import parse_lines, read_lines
+from lavra.checking.content import Content, loaded_content
+from lavra.documents import Engine
 from lavra.errors import ImportRefusedError, InputError
 from lavra.issuing import RegistryHistory
 from lavra.registry.importing import ImportReport, plan_import
@@ -32,6 +34,11 @@ REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "exemplos" / "cadastro-importacao.csv"
 ON = date(2026, 1, 15)
 CASSATED, CEDENTE = "49.234.427/0416-80", "043.048.184-57"
+
+
+@pytest.fixture(scope="module")
+def engine(pack_dir: Path) -> Engine:
+    return Engine(loaded_content(pack_dir))
 
 
 @pytest.fixture
@@ -199,8 +206,6 @@ def test_the_renewal_run_picks_an_imported_alvara(tmp_path: Path) -> None:
 
     from lavra.batch.model import RunRequest
     from lavra.batch.runner import find_kind, run_batch
-    from lavra.checking.content import Content
-    from lavra.documents import Engine
     from lavra.issuing import registry_url
 
     issuer = dev_issuer(Engine(Content(REPO), pool=None), tmp_path / "dados")
@@ -218,3 +223,170 @@ def test_the_renewal_run_picks_an_imported_alvara(tmp_path: Path) -> None:
     documents_ = [r for r in summary.rows if r.role == "documento"]
     assert [r.holder for r in documents_] == ["65563842000105 FRE1A11"]
     assert documents_[0].outcome == "notificado"
+
+
+def test_a_cassacao_reads_its_autos_from_the_registry_imported_or_not(
+    registry: Registry, engine: Engine
+) -> None:
+    """Issue 22: a cassação for unpaid fines (fretamento art. 22, II) cited an auto that
+    did not exist, and another one whose payment the registry held. An auto numbered in
+    lavra's AIF-FRET series must be in the registry (drawn up or imported); an imported
+    payment rules it out."""
+    from test_notificacao_defesa import example as form_example
+
+    from lavra.checking.report import Status
+
+    data = form_example(engine, "decisao-cassacao-fretamento")
+    data["hipoteses"]["multas_nao_recolhidas"]["autos"] = [
+        {"numero": "AIF-FRET nº 0040/2025", "data_infracao": "2025-10-01", "valor": "140.00"},
+        {"numero": "AIF-FRET 0041/2025", "data_infracao": "2025-10-20", "valor": "140.00"},
+        {"numero": "nº 77/2025", "data_infracao": "2025-10-20", "valor": "140.00"},
+    ]
+    data["decisao"]["data"] = "2026-01-15"
+
+    def autos() -> dict[int, str]:
+        report = engine.prepare("decisao-cassacao-fretamento", data, issued_on=ON,
+                                history=RegistryHistory(registry)).report
+        return {int(i.field.split("/")[4]): i.message for i in report.items
+                if i.field.startswith("/hipoteses/multas_nao_recolhidas/autos/")
+                and i.field.endswith("/numero") and i.status is Status.INVALID}
+
+    fresh = autos()  # nothing issued nor imported: the two of lavra's series are refused
+    assert sorted(fresh) == [0, 1]
+    assert "AIF-FRET nº 0040/2025 não consta do registro" in fresh[0]
+    assert "AIF-FRET nº 0041/2025 não consta do registro" in fresh[1]  # "nº" added
+    load(registry, sample_with(
+        "auto-fretamento,AIF-FRET nº 0041/2025,2025-10-20,,65.563.842/0001-05,Viação Exemplo "
+        "de Fretamento Ltda.,FRE1A11" + "," * 14 + "fretamento#art16_inc1,,sim,2025-11-03,"
+        "140.00"))
+    imported = autos()  # 0040 imported unpaid stands; 0041 imported with its payment
+    assert sorted(imported) == [1]
+    assert "Consta do registro o pagamento das multas do Auto de Infração AIF-FRET nº " \
+        "0041/2025 em 03/11/2025" in imported[1] and "(art. 22, II)" in imported[1]
+
+
+def test_a_cassacao_ends_only_alvaras_the_registry_holds_in_force_of_the_company(
+    registry: Registry, engine: Engine
+) -> None:
+    """Issue 22: the alvarás a cassação names (fretamento art. 22) come from the state:
+    one of lavra's ALV-FRET series absent from it, already cassated, or another company's
+    is refused; over a fresh registry, then over the imported sample."""
+    from test_notificacao_defesa import example as form_example
+
+    from lavra.checking.report import Status
+
+    data = form_example(engine, "decisao-cassacao-fretamento")
+    data["alvaras"] = [{"numero": "ALV-FRET nº 0031/2024", "placa": "FRE1A11"},
+                       {"numero": "ALV-FRET 0032/2024", "placa": "FRE2B22"}]
+    data["decisao"]["data"] = "2026-01-15"
+
+    def alvaras() -> dict[int, str]:
+        report = engine.prepare("decisao-cassacao-fretamento", data, issued_on=ON,
+                                history=RegistryHistory(registry)).report
+        return {int(i.field.split("/")[2]): i.message for i in report.items
+                if i.field.startswith("/alvaras/") and i.status is Status.INVALID}
+
+    fresh = alvaras()
+    assert sorted(fresh) == [0, 1]
+    assert "ALV-FRET nº 0031/2024 não consta do registro" in fresh[0]
+    assert "(art. 22 da Lei nº 4.419/2006)" in fresh[0]
+    load(registry)
+    imported = alvaras()  # 0031 is the company's, in force; 0032 was cassated
+    assert sorted(imported) == [1]
+    assert "não está em vigor: cassado em 15/09/2025 pelo CAS-FRET nº 0002/2025" in imported[1]
+    data["empresa"]["cnpj"] = CASSATED
+    assert "é de Viação Exemplo de Fretamento Ltda., não da empresa" in alvaras()[0]
+
+
+def test_the_guards_read_the_imported_state(registry: Registry, engine: Engine) -> None:
+    """Issue 22, "each class tested over an imported registry": the bars and the
+    uniqueness rules refuse a new act against licences, cassações and transfers that
+    entered through the import, naming the imported act and the article."""
+    from test_licensing_guards import on_vehicle, refused
+    from test_licensing_state import example as form_example
+
+
+    load(registry)
+    barred = form_example("alvara-fretamento")
+    barred["empresa"]["cnpj"] = CASSATED  # the cassação's bar (art. 22, parágrafo único)
+    refused(engine, registry, "alvara-fretamento", barred, ON, "/empresa/cnpj",
+            names="CAS-FRET nº 0002/2025", article="art. 22, parágrafo único")
+    school = "alvara-transporte-escolar"
+
+    def alvara(cpf: str, placa: str) -> dict[str, Any]:
+        data = on_vehicle(school, placa)
+        data["titular"]["cpf"] = cpf
+        data["data_expedicao"] = ON.isoformat()
+        return data
+
+    # a vehicle that holds an imported ALV-FRET (one operating alvará per vehicle)
+    refused(engine, registry, school, alvara("111.444.777-35", "FRE1A11"), ON,
+            "/veiculo/placa", names="ALV-FRET nº 0031/2024", article="art. 3º")
+    # a person who holds an imported school alvará (escolar art. 14)
+    refused(engine, registry, school, alvara("529.982.247-25", "OUT2B34"), ON,
+            "/titular/cpf", names="ALV-ESC nº 0018/2023", article="art. 14")
+    # the cedente of an imported transfer (escolar art. 15, § 2º)
+    refused(engine, registry, school, alvara(CEDENTE, "OUT2B34"), ON, "/titular/cpf",
+            names="TRF-ESC nº 0003/2025", article="art. 15, § 2º")
+
+
+def test_a_defence_notice_accuses_only_alvaras_the_registry_holds_in_force(
+    registry: Registry, engine: Engine
+) -> None:
+    """Issue 22: a NOT-DEF-FRET accused alvarás lavra never issued. An alvará of lavra's
+    series must be in the state (issued or imported) and in force; over a fresh registry,
+    then over the imported sample."""
+    from test_notificacao_defesa import example as form_example
+
+    from lavra.checking.report import Status
+
+    data = form_example(engine, "notificacao-defesa-cassacao")
+    data["alvaras"] = [{"numero": "ALV-FRET nº 0031/2024", "placa": "FRE1A11"},
+                       {"numero": "ALV-FRET 0032/2024", "placa": "FRE2B22"}]
+    data["data"] = ON.isoformat()
+
+    def alvaras() -> dict[int, str]:
+        report = engine.prepare("notificacao-defesa-cassacao", data, issued_on=ON,
+                                history=RegistryHistory(registry)).report
+        return {int(i.field.split("/")[2]): i.message for i in report.items
+                if i.field.startswith("/alvaras/") and i.status is Status.INVALID}
+
+    fresh = alvaras()
+    assert sorted(fresh) == [0, 1]
+    assert "ALV-FRET nº 0031/2024 não consta do registro" in fresh[0]
+    load(registry)
+    imported = alvaras()
+    assert sorted(imported) == [1]
+    assert "não está em vigor: cassado em 15/09/2025 pelo CAS-FRET nº 0002/2025" in imported[1]
+
+
+def test_an_auxiliary_alvara_rests_on_a_titular_alvara_the_registry_holds(
+    registry: Registry, engine: Engine
+) -> None:
+    """Issue 22: an auxiliary driver's alvará was issued on a titular alvará the registry
+    did not hold. Escolar art. 9º: it rests on the titular's ALV-ESC, read from the state
+    (issued or imported) with its validity; over a fresh registry, then the imported one."""
+    from test_notificacao_defesa import example as form_example
+
+    from lavra.checking.report import Status
+
+    form = "alvara-condutor-auxiliar"
+    data = form_example(engine, form)
+    data["alvara_titular"] = {"numero": "ALV-ESC nº 0018/2023", "valido_ate": "2027-12-31"}
+    data["data_expedicao"] = ON.isoformat()
+
+    def titular() -> dict[str, str]:
+        report = engine.prepare(form, data, issued_on=ON,
+                                history=RegistryHistory(registry)).report
+        return {i.field: i.message for i in report.items
+                if i.field.startswith("/alvara_titular/") and i.status is Status.INVALID}
+
+    fresh = titular()
+    assert list(fresh) == ["/alvara_titular/numero"]
+    assert "ALV-ESC nº 0018/2023 não consta do registro" in fresh["/alvara_titular/numero"]
+    assert "(art. 9º" in fresh["/alvara_titular/numero"]
+    load(registry)
+    assert titular() == {}
+    data["alvara_titular"]["valido_ate"] = "2028-12-31"  # a typed validity a year late
+    assert "vale até 31/12/2027 no registro, não até 31/12/2028" in titular()[
+        "/alvara_titular/valido_ate"]

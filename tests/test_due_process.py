@@ -112,7 +112,7 @@ def test_cassation_example_is_complete_with_the_defence_presented(pack_dir: Path
     assert defence["apresentada"] is True
     assert defence["texto"] == (
         "A empresa ou entidade foi notificada para apresentar defesa pela notificação "
-        "NOT-DEF-FRET nº 0004/2026, com ciência em 10/03/2026 (atestada por Ana Exemplo "
+        "nº 112/2026, com ciência em 10/03/2026 (atestada por Ana Exemplo "
         "Lima, matrícula 12.345, em 06/04/2026, em conferência nos autos do processo PA "
         f"1234/2026), no prazo de 10 dias {SOURCE}, e a apresentou em 20/03/2026."
     )

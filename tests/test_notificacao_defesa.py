@@ -61,6 +61,9 @@ def decision(engine: Engine, form: str, notice: str, decided: date, *,
     (and its own ciência given) on ``decided``."""
     data = example(engine, form)
     data["defesa"] = {"notificacao": {"numero": notice}, "apresentada": False}
+    if form == CAS:  # autos on paper: one of the AIF-FRET series must be in the registry
+        for index, auto in enumerate(data["hipoteses"]["multas_nao_recolhidas"]["autos"]):
+            auto["numero"] = f"nº {index + 1}/2026"
     if presented is not None:
         data["defesa"].update(apresentada=True, data_apresentacao=presented.isoformat(),
                               sintese="A parte contestou os fatos e juntou documentos.")
@@ -145,6 +148,10 @@ def test_cassation_over_a_fresh_registry_waits_for_the_ciencia_and_the_period(
         day = today()
         notice = example(engine, NOT_CAS)
         notice["data"] = day.isoformat()
+        # alvarás on paper, not imported: one of the ALV-FRET series must be in the registry
+        paper = [{"numero": "nº 12/2019", "placa": "ABC1D23"},
+                 {"numero": "nº 13/2019", "placa": "DEF4G56"}]
+        notice["alvaras"] = paper
         issued = issuer.issue(NOT_CAS, notice)
         printed = issued.record.printed
         assert printed.startswith("NOT-DEF-FRET nº 0001/")
@@ -152,6 +159,7 @@ def test_cassation_over_a_fresh_registry_waits_for_the_ciencia_and_the_period(
 
         def report(decided: date, **extra: Any) -> Report:
             data = decision(engine, CAS, printed, decided, **extra)
+            data["alvaras"] = paper
             return engine.prepare(CAS, data, issued_on=decided, history=history).report
 
         # the notice issued, no ciência recorded: the period has not started
@@ -182,11 +190,11 @@ def test_cassation_over_a_fresh_registry_waits_for_the_ciencia_and_the_period(
 
         # an alvará the notice does not name
         data = decision(engine, CAS, printed, last + timedelta(days=1))
-        data["alvaras"].append({"numero": "ALV-FRET 0099/2026", "placa": "GHI7J89"})
+        data["alvaras"] = [*paper, {"numero": "nº 99/2019", "placa": "GHI7J89"}]
         other = pending(engine.prepare(CAS, data, issued_on=last + timedelta(days=1),
                                        history=history).report)
         assert other["defesa.notificacao.alvaras"].status is Status.INVALID
-        assert "ALV-FRET 0099/2026" in other["defesa.notificacao.alvaras"].message
+        assert "nº 99/2019" in other["defesa.notificacao.alvaras"].message
     finally:
         issuer.close()
 
@@ -271,8 +279,27 @@ def test_a_typed_ciencia_must_agree_with_the_registry(engine: Engine) -> None:
     assert pending(report)["defesa.notificacao.data_ciencia"].status is Status.INVALID
 
 
+def test_a_notice_of_lavras_series_the_registry_lacks_is_refused_even_attested(
+    engine: Engine
+) -> None:
+    """Issue 22: a notice numbered in lavra's own NOT-DEF series and absent from the
+    registry was accepted on a servant's attestation."""
+    for form, number in ((CAS, "NOT-DEF-FRET nº 0004/2026"), (REV, "not-def-esc 0002/2026")):
+        data = decision(engine, form, number, date(2026, 4, 23))
+        data["defesa"]["notificacao"].update(
+            data_ciencia="2026-04-11",
+            conferencia={"responsavel": "Ana Exemplo Lima", "data": "2026-04-23"})
+        report = engine.prepare(form, data, issued_on=date(2026, 4, 23),
+                                history=FakeHistory()).report
+        found = pending(report)["defesa.notificacao.numero"]
+        assert found.status is Status.INVALID, form
+        assert f"{number} não consta do registro" in found.message
+        assert "supre apenas a notificação em papel" in found.message
+        assert "defesa.notificacao.conferencia" not in pending(report)
+
+
 def test_a_notice_outside_the_registry_needs_the_servants_attestation(engine: Engine) -> None:
-    data = decision(engine, CAS, "NOT-DEF-FRET nº 0004/2026", date(2026, 4, 23))
+    data = decision(engine, CAS, "Notificação nº 4/2026", date(2026, 4, 23))
     report = engine.prepare(CAS, data, issued_on=date(2026, 4, 23), history=FakeHistory()).report
     found = pending(report)["defesa.notificacao.conferencia"]
     assert found.status is Status.MISSING and "PA 1234/2026" in found.message

@@ -101,7 +101,7 @@ def pending(report: Report) -> dict[str, Any]:
 def without_defence(data: dict[str, Any], notice: date, decided: date) -> dict[str, Any]:
     data = copy.deepcopy(data)
     data["defesa"] = {"apresentada": False, "notificacao": {
-        "numero": "NOT-DEF-ESC nº 0002/2026", "data_ciencia": notice.isoformat(),
+        "numero": "nº 113/2026", "data_ciencia": notice.isoformat(),
         "conferencia": {"responsavel": "Ana Exemplo Lima", "data": decided.isoformat()}}}
     data["decisao"]["data"] = decided.isoformat()
     return data
@@ -135,7 +135,7 @@ def test_draft_prints_the_grounds_with_their_series(engine: Engine) -> None:
     assert "Auto de Infração AIE-ESC nº 0002/2026" in text
     assert "fica revogado, a partir desta data, o Alvará para Transporte Escolar ALV-ESC nº " \
         "0007/2026" in text
-    assert ("notificado para apresentar defesa pela notificação NOT-DEF-ESC nº 0002/2026, com "
+    assert ("notificado para apresentar defesa pela notificação nº 113/2026, com "
             "ciência em 01/06/2026 (atestada por Ana Exemplo Lima, matrícula 12.345, em "
             "22/06/2026, em conferência nos autos do processo PA 3.210/2026), no prazo de 10 "
             "dias") in text
@@ -316,8 +316,8 @@ def test_without_defence_from_the_day_after(engine: Engine) -> None:
     prepared = engine.prepare(REV, data, issued_on=date(2026, 6, 12), history=registry())
     assert prepared.report.complete, pending(prepared.report)
     assert prepared.computed["defesa"]["texto"] == (
-        "O condutor foi notificado para apresentar defesa pela notificação NOT-DEF-ESC nº "
-        "0002/2026, com ciência em 01/06/2026 (atestada por Ana Exemplo Lima, em 12/06/2026, "
+        "O condutor foi notificado para apresentar defesa pela notificação nº "
+        "113/2026, com ciência em 01/06/2026 (atestada por Ana Exemplo Lima, em 12/06/2026, "
         "em conferência nos autos do processo PA 3.210/2026), no prazo de 10 dias "
         "(Lei nº 9.784/1999, art. 44, por analogia, à falta de prazo na lei "
         "municipal), encerrado em 11/06/2026, e não a apresentou."

@@ -35,7 +35,9 @@ only as *attested*, as the alvará of fretamento attests the requerimento
 process, when, and the date of the ciência it records (``/defesa/notificacao/
 conferencia``: ``responsavel``, ``data``; ``/defesa/notificacao/data_ciencia``); the
 decision prints that it rests on that attestation and the process number. The number
-alone proves nothing: without the attestation the requirement is *missing*.
+alone proves nothing: without the attestation the requirement is *missing*. A number
+in the notice form's own series (NOT-DEF-…) that the registry lacks is *invalid*, and
+no attestation supplies it: lavra issued every number of its series (issue 22, § 3).
 
 :class:`Proceeding` says whose defence, before which act, with which notice form and
 grounds, so that each decision prints its own words. Implements no provision by itself:
@@ -57,6 +59,7 @@ from lavra.inputs import pointers
 from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
 from lavra_americana.comum.computing import data_of, date_at, deadline_values
+from lavra_americana.comum.guards import series_of
 
 __all__ = [
     "DECISION_DATE",
@@ -299,6 +302,17 @@ def _notice(request: ComputeInput, on: date, proceeding: Proceeding,
               else request.history.document(proceeding.notice_form, number))
     if record is not None:
         return _registered(record, data, proceeding, grounds)
+    series = series_of(proceeding.notice_form) if proceeding.notice_form else None
+    if request.history is not None and series and re.match(
+            rf"\s*{re.escape(series)}(?![A-Z-])", number, re.IGNORECASE):
+        # Issue 22, § 3: a number of lavra's own series is one the registry holds; the
+        # servant's attestation is for a paper notice outside the series only.
+        return _item(
+            Status.INVALID, NOTICE_NUMBER,
+            f"A notificação para defesa {number} não consta do registro: o número é da "
+            f"série {series} do lavra e nenhuma notificação expedida ou importada o tem. "
+            "Confira o número; a conferência de um servidor supre apenas a notificação em "
+            f"papel, de numeração fora da série {series}.", proceeding.deadline)
     return _attested(data, number, on, proceeding)
 
 

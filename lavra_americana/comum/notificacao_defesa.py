@@ -49,6 +49,7 @@ from lavra.law.model import resolve
 from lavra_americana.comum.citing import cite_many, short
 from lavra_americana.comum.computing import after_issue, data_of, date_at, period_of
 from lavra_americana.comum.due_process import ACCUSED, Proceeding, period_source
+from lavra_americana.comum.guards import standing_items
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.fretamento.cassacao import PROCEEDING as CASSATION
 from lavra_americana.transporte_escolar.revogacao import GROUNDS, MOTIVE, REVOCABLE
@@ -71,6 +72,12 @@ PROCEEDINGS: Mapping[str, Proceeding] = {
     REVOCATION.notice_form: REVOCATION,
 }
 """Each notice form → the proceeding it opens."""
+
+LICENCE_FORMS: Mapping[str, str] = {
+    CASSATION.notice_form: "alvara-fretamento",
+    REVOCATION.notice_form: "alvara-transporte-escolar",
+}
+"""Each notice form → the form of the alvarás it accuses (``licence_field``)."""
 
 NOT_A_PENALTY: Mapping[str, tuple[str, str]] = {
     MOTIVE: (REVOCABLE, "Transporte escolar (Lei nº 4.515/2007, art. 3º)"),
@@ -127,6 +134,24 @@ def _autos(
     return rows, count, items
 
 
+def _licence_items(request: ComputeInput, data: Mapping[str, Any], proceeding: Proceeding,
+                   laws: Any) -> list[Item]:
+    """Each alvará the notice accuses, as the state holds it (issue 22, § 3): one of
+    lavra's series absent from the registry (neither issued nor imported), or no longer in
+    force, is *invalid*; a number outside the series (on paper) is not checked here."""
+    listed = pointers.get(data, proceeding.licence_field)
+    numbers = ([(f"{proceeding.licence_field}/{i}/numero", e.get("numero"))
+                for i, e in enumerate(listed) if isinstance(e, Mapping)]
+               if isinstance(listed, list) else [(proceeding.licence_field, listed)])
+    items: list[Item] = []
+    for field, number in numbers:
+        items.extend(standing_items(
+            request.history, number, request.on, kind=LICENCE_FORMS[proceeding.notice_form],
+            what="alvará", field=field, basis=proceeding.adverse_basis or proceeding.basis,
+            laws=laws)[1])
+    return items
+
+
 def notificacao_defesa(request: ComputeInput) -> Computed:
     """The notice for defence of the proceeding its form opens (module docstring).
 
@@ -175,6 +200,7 @@ def notificacao_defesa(request: ComputeInput) -> Computed:
     )
     autos, count, auto_items = _autos(request, data, on, proceeding, keys)
     items.extend(auto_items)
+    items.extend(_licence_items(request, data, proceeding, laws))
     process = clean_text(pointers.get(data, "/processo/numero"))
     values: dict[str, Any] = {
         "acusacao": grounds,

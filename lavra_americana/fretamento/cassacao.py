@@ -37,6 +37,7 @@ compute is a *missing* item and the value is pending.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -50,13 +51,14 @@ from lavra.checking.computations import (
     bare_reference,
     clean_text,
     in_legal_order,
+    item_at,
     unique_items,
 )
 from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
-from lavra.law.model import resolve
+from lavra.law.model import Law, resolve
 from lavra.law.statutory import StatutoryContext
 from lavra.render.templating import format_moeda
 from lavra.textutil import format_act_number, format_date
@@ -68,6 +70,7 @@ from lavra_americana.comum.computing import (
     date_at,
     deadline_values,
 )
+from lavra_americana.comum.guards import series_of, standing_items
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.fretamento.guia_multa import AUTO_FORM, recorded_payment
 
@@ -78,6 +81,7 @@ __all__ = [
 ]
 
 LAW = "fretamento"
+ALVARA_FORM = "alvara-fretamento"
 CASSATION = f"{LAW}#art14_ali4"
 CASSATION_CASES = f"{LAW}#art22"
 BAR = f"{LAW}#art22_par1u"
@@ -133,9 +137,24 @@ and bar, the appeal to the Prefeito and the liability."""
 def _paid_item(history: History | None, typed: Any, index: int) -> Item | None:
     """*Invalid* when the registry holds the auto and a payment of its fines (on the auto
     or on its guia, :mod:`lavra_americana.fretamento.guia_multa`): art. 22, II speaks of
-    fines "não recolhidas"; a recorded payment rules the auto out of the hypothesis."""
+    fines "não recolhidas"; a recorded payment rules the auto out of the hypothesis.
+    *Invalid* too when the number is of lavra's AIF-FRET series and the registry lacks
+    it (no such auto was drawn up or imported)."""
     number = clean_text(typed)
     found = None if history is None or number is None else history.document(AUTO_FORM, number)
+    series = series_of(AUTO_FORM)
+    if found is None and number is not None and history is not None and series and re.match(
+            rf"\s*{re.escape(series)}(?![A-Z-])", number, re.IGNORECASE):
+        # Issue 22, § 3: a number of lavra's own series is an auto the registry holds
+        # (lavrado pelo lavra or imported); an auto on paper keeps its own numbering.
+        return Item(
+            f"hipoteses.multas_nao_recolhidas.autos.{index}.registro", Status.INVALID,
+            f"{UNPAID_AUTOS}/{index}/numero",
+            f"O Auto de Infração {format_act_number(number)} não consta do registro: o "
+            f"número é da série {series} do lavra e nenhum auto lavrado ou importado o tem; "
+            "a cassação não pode apoiar-se nele (art. 22, II). Confira o número.",
+            (f"{LAW}#art22_inc2",),
+        )
     if found is None or found.cancelled:
         return None
     payment = recorded_payment(history, found)
@@ -230,6 +249,31 @@ def _unpaid_autos(
     return rows, items
 
 
+def _alvara_items(history: History | None, data: Mapping[str, Any], on: date,
+                  laws: Mapping[str, Law]) -> list[Item]:
+    """Each alvará the cassação ends (art. 22), as the state holds it: one of lavra's
+    ALV-FRET series must be there (issued or imported) and in force, and be the
+    company's. A number outside the series (on paper, not imported) is not checked."""
+    listed = data.get("alvaras")
+    company = re.sub(r"\D", "", str(pointers.get(data, "/empresa/cnpj") or ""))
+    items: list[Item] = []
+    for index, entry in enumerate(listed if isinstance(listed, list) else ()):
+        if not isinstance(entry, Mapping):
+            continue
+        field = f"/alvaras/{index}/numero"
+        view, found = standing_items(
+            history, entry.get("numero"), on, kind=ALVARA_FORM,
+            what="Alvará de Licença de Circulação", field=field, basis=(f"{LAW}#art22",),
+            laws=laws)
+        items.extend(found)
+        if view is not None and not found and company and view.holder not in (None, company):
+            items.append(item_at(
+                field, Status.INVALID,
+                f"O {view.printed} é de {view.holder_name or view.holder}, não da empresa "
+                f"cuja cassação se decide ({short(laws, f'{LAW}#art22')}).", f"{LAW}#art22"))
+    return items
+
+
 def _money(value: Any) -> str | None:
     try:
         return format_moeda(value) if isinstance(value, str) else None
@@ -286,6 +330,7 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
     ]
     autos, auto_items = _unpaid_autos(data, on, context, request.history)
     items.extend(auto_items)
+    items.extend(_alvara_items(request.history, data, on, laws))
     total = _total(autos)
 
     bankruptcy = date_at(data, BANKRUPTCY_DATE)

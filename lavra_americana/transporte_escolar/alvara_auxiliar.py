@@ -60,6 +60,7 @@ from lavra.inputs.reading import maybe_date
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending
+from lavra_americana.comum.guards import standing_items
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.transporte_escolar.alvara import VALIDITY_PARAMETER, validity
 from lavra_americana.transporte_escolar.requerimentos import requerimento_inscricao_escolar
@@ -155,6 +156,26 @@ def _one_auxiliary(request: ComputeInput, data: Mapping[str, Any], on: date) -> 
     ]
 
 
+def _titular_items(request: ComputeInput, data: Mapping[str, Any], on: date,
+                   laws: Any) -> list[Item]:
+    """The titular's alvará the auxiliary's rests on (art. 9º), as the state holds it
+    (issue 22, § 3): one of lavra's ALV-ESC series absent from the registry (neither
+    issued nor imported) or no longer in force is *invalid*, and so is a typed validity
+    other than the registry's. A paper alvará outside the series is not checked here."""
+    view, items = standing_items(
+        request.history, pointers.get(data, "/alvara_titular/numero"), on,
+        kind="alvara-transporte-escolar", what="alvará do condutor titular",
+        field="/alvara_titular/numero", basis=(AUXILIARY,), laws=laws)
+    typed = maybe_date(pointers.get(data, "/alvara_titular/valido_ate"))
+    if view is not None and view.valid_until and typed and typed != view.valid_until:
+        items.append(item_at(
+            "/alvara_titular/valido_ate", Status.INVALID,
+            f"O {view.printed} vale até {format_date(view.valid_until)} no registro, não até "
+            f"{format_date(typed)}: corrija a validade informada ({short(laws, AUXILIARY)}).",
+            AUXILIARY))
+    return items
+
+
 def alvara_condutor_auxiliar(request: ComputeInput) -> Computed:
     """Requirements (art. 9º, § 1º), one auxiliary (caput) and validity (module docstring).
 
@@ -169,6 +190,7 @@ def alvara_condutor_auxiliar(request: ComputeInput) -> Computed:
     items, explanation = _requirement_items(request, data)
     items.extend(issue_items(on, request.issued_on, "/data_expedicao", "o alvará", AUXILIARY))
     items.extend(_one_auxiliary(request, data, on))
+    items.extend(_titular_items(request, data, on, laws))
     titular_end = maybe_date(pointers.get(data, "/alvara_titular/valido_ate"))
     if titular_end is None:
         reason = "Informe a validade do alvará do condutor titular."
