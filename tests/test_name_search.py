@@ -104,16 +104,18 @@ def test_name_search_by_index(registry_url: str) -> None:
 
 
 def test_postgresql_without_pg_trgm_searches_without_the_index(
-        postgres_url: str, caplog: pytest.LogCaptureFixture) -> None:
+        postgres_empty_url: str, caplog: pytest.LogCaptureFixture) -> None:
     """A role that may not create extensions: the migration says so in the log and the
-    search still finds, without the index."""
+    search still finds, without the index. The database is empty (not the migrated
+    template, which has pg_trgm): that role runs the migrations itself."""
     role = f"sem_extensao_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    admin = create_engine(postgres_empty_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text(f'CREATE ROLE "{role}" LOGIN'))
         connection.execute(text(f'GRANT ALL ON SCHEMA public TO "{role}"'))
     try:
-        url = make_url(postgres_url).set(username=role).render_as_string(hide_password=False)
+        url = make_url(postgres_empty_url).set(username=role).render_as_string(
+            hide_password=False)
         with caplog.at_level(logging.WARNING, logger="lavra.registry"), _names(url) as registry:
             assert _found(registry, "JOSE") == {JOSE}
             assert _found(registry, "Silv") == {JOSE, MARIA}

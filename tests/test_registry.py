@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator
@@ -423,6 +424,32 @@ def test_migration_on_an_empty_file_is_at_head_with_no_pending_diff(tmp_path: Pa
 # ------------------------------------------------------------------ PostgreSQL
 # postgres_url (tests/conftest.py): a database of its own on $LAVRA_TEST_POSTGRES_URL, or
 # on a throw-away cluster.
+def test_postgresql_database_at_head_is_opened_without_migrating_again(
+        postgres_url: str, postgres_empty_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """postgres_url is a copy of a database already migrated to head: the registry opens
+    it as it is, no revision runs again; an empty one (postgres_empty_url) runs them all."""
+    def upgrades() -> list[str]:
+        return [record.getMessage() for record in caplog.records
+                if record.getMessage().startswith("Running upgrade")]
+
+    with caplog.at_level(logging.INFO, logger="alembic.runtime.migration"):
+        with open_registry(postgres_url) as registry:
+            assert registry.next_number("ALV", 2026) == 1
+        assert upgrades() == []
+        open_registry(postgres_empty_url).close()
+    heads, ran = [], len(upgrades())
+    for url in (postgres_url, postgres_empty_url):
+        raw = create_engine(url)
+        with raw.connect() as connection:
+            script = ScriptDirectory.from_config(alembic_config(connection))
+            heads.append(MigrationContext.configure(connection).get_current_heads())
+            extensions = connection.exec_driver_sql("SELECT extname FROM pg_extension")
+            assert "pg_trgm" in set(extensions.scalars())  # 0019's, copied with the rest
+        raw.dispose()
+    assert ran == len(list(script.walk_revisions())) > 1
+    assert heads[0] == heads[1] == tuple(script.get_heads())
+
+
 def test_postgresql_numbers_are_gapless_across_processes(postgres_url: str) -> None:
     open_registry(postgres_url).close()
     context = multiprocessing.get_context("spawn")
