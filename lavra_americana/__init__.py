@@ -117,6 +117,7 @@ def pacote() -> ContentPack:
         decisao_recurso,
         demonstracao,
         due_process,
+        encaminhamento,
         estado,
         fact_dates,
         guards,
@@ -206,6 +207,7 @@ def pacote() -> ContentPack:
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
         termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
         vistoria, troca_veiculo, recurso_lei_9784, protocolo_registrado, processo,
+        encaminhamento,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -319,6 +319,8 @@ def assert_federal_appeal_refused_against_a_penalty(demo: Path, content: Any,
                                      "data": str(revogacao.reference_date),
                                      "data_ciencia": known.isoformat()}
             data["decisao"]["data"] = (known + timedelta(days=5)).isoformat()
+            if form == "decisao-recurso-prefeito":  # forwarded by a decision on paper
+                data["encaminhamento"] = {"numero": "12/2026", "data": data["decisao"]["data"]}
             report = engine.prepare(form, data, issued_on=known + timedelta(days=5),
                                     history=RegistryHistory(registry)).report
             refused = [i for i in report.items

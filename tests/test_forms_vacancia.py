@@ -13,10 +13,11 @@ import pytest
 from formcases import DELETE, at, example, pdf_text, pending_at, setter
 from historycases import FakeHistory, registered
 
-from lavra.checking.computations import PriorRecord
+from lavra.checking.computations import FiledProtocol, PriorRecord
 from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
+from lavra.textutil import format_act_number
 from lavra_americana.transporte_escolar import vacancia
 
 DV = "declaracao-vacancia"
@@ -130,3 +131,42 @@ def test_a_post_dated_declaration_is_refused(engine: Engine) -> None:
     data["data_declaracao"] = "2026-12-16"
     found = at(report(engine, data, FakeHistory(expired())), "/data_declaracao")
     assert found.status is Status.INVALID and "pós-datada" in found.message
+
+
+class _WithFilings(FakeHistory):
+    """The registry's protocols beside its acts (lavra.checking.computations.FilingHistory)."""
+
+    def __init__(self, *filed: FiledProtocol) -> None:
+        super().__init__(expired())
+        self.filed = {format_act_number(f.protocol): f for f in filed}
+
+    def filing(self, protocol: str) -> FiledProtocol | None:
+        return self.filed.get(format_act_number(protocol))
+
+
+@pytest.mark.parametrize(("typed", "form", "cpf", "error"), [
+    ("PROT nº 0003/2026", "requerimento-renovacao-escolar", "52998224725", None),
+    ("3.210/2026", "requerimento-renovacao-escolar", "11144477735", None),  # paper
+    ("PROT nº 0009/2026", "requerimento-renovacao-escolar", "52998224725",
+     "não consta do registro de protocolos"),
+    ("PROT nº 0003/2026", "requerimento-renovacao-escolar", "11144477735",
+     "não é o requerimento de renovação do titular"),
+    ("PROT nº 0003/2026", "requerimento-troca-veiculo-escolar", "52998224725",
+     "não é o requerimento de renovação do titular"),
+])
+def test_the_processo_joined_is_the_holders_renewal_request(
+        engine: Engine, typed: str, form: str, cpf: str, error: str | None) -> None:
+    """A processo in lavra's series puts the declaration on that protocol's tracking
+    page: only the titular's own renewal request (vacancia.processo_items)."""
+    data = example(engine, DV)
+    data["processo"] = {"numero": typed}
+    data["renovacao_requerida"] = {"data": "2025-12-10", "indeferida_em": "2025-12-20"}
+    history = _WithFilings(FiledProtocol("PROT nº 0003/2026", form, date(2025, 12, 10),
+                                         cpf, "PROT nº 0003/2026"))
+    found = [i for i in report(engine, data, history).pending if i.field == "/processo/numero"]
+    if error is None:
+        assert not found, found
+    else:
+        (item,) = found
+        assert item.status is Status.INVALID and error in item.message
+        assert "lei-9784-1999#art59" in item.basis

@@ -151,6 +151,9 @@ def test_not_reconsidered_then_the_prefeito_restores_the_alvara(
     # Out of time: the period of art. 59 runs from the ciência the registry holds.
     late = appeal(engine, GP, SUPERIOR, rev, known, known + timedelta(days=15), decided,
                   None)
+    forwarding = {"numero": secretary.record.printed, "data": kept.isoformat()}
+    assert "encaminhamento" in pending(prepared(engine, issuer, GP, late, decided))
+    late["encaminhamento"] = forwarding
     late_report = prepared(engine, issuer, GP, late, decided)
     assert late_report.complete, pending(late_report)
     item = next(i for i in late_report.items if i.requirement == "recurso.tempestividade")
@@ -177,6 +180,26 @@ def test_not_reconsidered_then_the_prefeito_restores_the_alvara(
     assert built["ato_recorrido"] == expected["ato_recorrido"]
     assert built["recorrente"] == held.data["recorrente"]
     assert built["decisao"] == {"data": decided.isoformat()}
+    assert built["encaminhamento"] == forwarding
+
+    # The forwarding decision typed is the registry's: of this recurso, on its date
+    # (encaminhamento.forwarding_items, art. 56, § 1º).
+    def refused_by(encaminhamento: dict[str, str], **recurso: str) -> str:
+        data = {**built, "encaminhamento": encaminhamento,
+                "recurso": {**built["recurso"], **recurso},
+                "decisao": {**expected["decisao"], "resultado": "provido"}}
+        found = pending(prepared(engine, issuer, GP, data, decided))
+        item = found.get("encaminhamento.registro") or found["encaminhamento.data"]
+        assert item.status is Status.INVALID and "lei-9784-1999#art56_par1" in item.basis
+        return item.message
+
+    assert "não consta do registro" in refused_by(
+        {**forwarding, "numero": "DEC-SETRANSV nº 0099/2026"})
+    assert "não é decisão do Secretário" in refused_by(
+        {**forwarding, "numero": "DEC-GP nº 0001/2026"})
+    assert "encaminhou outro recurso" in refused_by(forwarding, numero_protocolo="9.999/2026")
+    assert "conforme o registro" in refused_by(
+        {**forwarding, "data": (kept + timedelta(days=1)).isoformat()})
 
     # The Prefeito, the superior authority, grants it: the revogação is undone.
     issuer.clock = lambda: at_moment(decided, 11)
@@ -186,7 +209,9 @@ def test_not_reconsidered_then_the_prefeito_restores_the_alvara(
     for words in ("não reconsiderada, à autoridade superior (art. 56 da Lei nº 9.784/1999)",
                   "dá-se provimento ao recurso e reforma-se a decisão que revogou o alvará, "
                   "que fica restabelecido", "encerra-se a instância administrativa",
-                  "desta decisão não cabe novo recurso administrativo"):
+                  "desta decisão não cabe novo recurso administrativo",
+                  f"Recurso encaminhado pela {secretary.record.printed}, de "
+                  f"{kept:%d/%m/%Y}"):
         assert words in text, words
     assert status(issuer, alv, decided) == "em vigor"
     # A signer's look at the first page.
@@ -238,8 +263,11 @@ def test_the_secretary_reconsiders_and_the_30_days_are_stated(
     assert status(issuer, alv, decided) == "em vigor"
     # The Prefeito has nothing to decide: the revogação was reconsidered.
     mayor = appeal(engine, GP, SUPERIOR, rev, known, filed, decided, "provido")
-    assert "já não está em vigor" in pending(
-        prepared(engine, issuer, GP, mayor, decided))["ato_recorrido.registro"].message
+    mayor["encaminhamento"] = {"numero": done.record.printed, "data": decided.isoformat()}
+    found = pending(prepared(engine, issuer, GP, mayor, decided))
+    assert "já não está em vigor" in found["ato_recorrido.registro"].message
+    # ... and the reconsidering decision forwarded nothing to cite.
+    assert "não encaminhou o recurso ao Prefeito" in found["encaminhamento.registro"].message
 
 
 def test_a_late_reconsideration_is_signed_stating_the_five_days(

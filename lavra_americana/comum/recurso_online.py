@@ -366,8 +366,9 @@ def forwarded_to_prefeito(form: str, data: Mapping[str, Any]) -> bool:
 def decisao_prefeito_revogacao_motivo(source: ActSource) -> dict[str, Any]:
     """«Preparar ato» of a recurso-lei-9784 the Secretário forwarded: the Prefeito's
     decision (DEC-GP, art. 56, § 1º) with the recurso and the recorrente as the
-    forwarding decision names them, and the revogação with its ciência as that
-    decision, issued from the registry, holds it (module doc)."""
+    forwarding decision names them, the revogação with its ciência as that decision,
+    issued from the registry, holds it, and that decision itself (number with series,
+    date: :mod:`lavra_americana.comum.encaminhamento`) (module doc)."""
     forwarding = source.decided
     if forwarding is None:
         raise ValueError("no forwarding decision")
@@ -389,6 +390,8 @@ def decisao_prefeito_revogacao_motivo(source: ActSource) -> dict[str, Any]:
                        "cpf": named.get("cpf") or mask_cpf(request.cpf_cnpj)},
         "ato_recorrido": {k: v for k in ("especie", "numero", "data", "data_ciencia")
                           if (v := ato.get(k)) is not None},
+        "encaminhamento": {"numero": forwarding.printed,
+                           "data": forwarding.reference_date.isoformat()},
         "decisao": {"data": source.on.isoformat()},
     }
 

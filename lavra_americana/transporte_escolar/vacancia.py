@@ -20,6 +20,17 @@ da licença e declaração de vacância."
     § 1º; art. 6º): the document says so, and that a new licence needs a new selection
     (art. 3º, § 4º).
     The date after the day the declaration is actually issued is *invalid*.
+    ``/processo/numero`` (optional) joins the declaration to a processo, whose tracking
+    page then shows it to the holder, who takes ciência and appeals there. Typed in
+    lavra's protocol series (PROT), it must be, in the registry, the holder's own
+    renewal request (``requerimento-renovacao-escolar`` filed with the titular's CPF):
+    any other would put the declaration on the tracking page of another processo, or
+    of another person (:func:`processo_items`). Reading chosen where the law is silent:
+    the vacância follows the non-renewal (art. 13); the one processo it belongs to is
+    that renewal's, when the holder requested it online and it was refused; when the
+    holder filed nothing, or on paper, there is no protocol of lavra to join and the
+    field is left blank or holds the paper processo's number (the holder is then
+    notified by the Secretaria and appeals with the fillable form, README).
 The appeal (issue 23, class 2: the declaration printed none). The declaration is the
     Secretário's act that declares the licence cassada; the holder may contest it (it
     errs if the alvará was renewed, or the renewal requested in time is undecided). Lei
@@ -41,6 +52,8 @@ from lavra.checking.computations import (
     Computation,
     Computed,
     ComputeInput,
+    clean_text,
+    filings,
     item_at,
     unique_items,
 )
@@ -49,7 +62,7 @@ from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import deadline_for
-from lavra.textutil import format_act_number, format_date
+from lavra.textutil import act_series, format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items
 from lavra_americana.comum.orgao import secretario
@@ -64,6 +77,10 @@ NEXT_CALL = f"{SCHOOL}#art13_par1"
 NEW_SELECTION = f"{SCHOOL}#art3_par4"
 ALVARA_FORM = "alvara-transporte-escolar"
 DATE = "/data_declaracao"
+PROCESSO = "/processo/numero"
+RENEWAL_FORM = "requerimento-renovacao-escolar"
+PROTOCOL_SERIES = "PROT"
+"""lavra's protocol series (:data:`lavra.filing.PROTOCOL_SERIES`)."""
 
 APPEAL, RECONSIDER, APPEAL_DEADLINE = (
     "lei-9784-1999#art56", "lei-9784-1999#art56_par1", "lei-9784-1999#art59")
@@ -106,6 +123,7 @@ def declaracao_vacancia(request: ComputeInput) -> Computed:
         laws=laws,
     )
     items.extend(checked)
+    items.extend(processo_items(request))
     values: dict[str, Any] = {"ultimo_dia_renovacao": None, "explicacao": None,
                               "recurso": appeal}
     until = (found.valid_until if found is not None else None) or maybe_date(
@@ -154,6 +172,31 @@ def declaracao_vacancia(request: ComputeInput) -> Computed:
         ),
     )
     return Computed(values, unique_items(items))
+
+
+def processo_items(request: ComputeInput) -> list[Item]:
+    """*Invalid* when the processo typed in lavra's protocol series is not, in the
+    registry, the holder's renewal request (module doc)."""
+    data = data_of(request)
+    typed = clean_text(pointers.get(data, PROCESSO))
+    history = filings(request.history)
+    if typed is None or act_series(typed) != PROTOCOL_SERIES or history is None:
+        return []  # blank, or a paper processo: printed as typed
+    found = history.filing(typed)
+    if found is None:
+        return [item_at(PROCESSO, Status.INVALID, (
+            f"O processo «{typed}» não consta do registro de protocolos do sistema. "
+            "Informe o protocolo do requerimento de renovação do titular, como consta do "
+            "comprovante, ou deixe o campo em branco."), APPEAL_DEADLINE)]
+    holder = "".join(c for c in str(pointers.get(data, "/titular/cpf") or "") if c.isdigit())
+    filer = "".join(c for c in found.cpf_cnpj if c.isdigit())
+    if found.form != RENEWAL_FORM or filer != holder:
+        return [item_at(PROCESSO, Status.INVALID, (
+            f"O protocolo {found.protocol} não é o requerimento de renovação do titular: "
+            "a declaração passaria a constar do acompanhamento de outro processo. Informe "
+            "o protocolo da renovação requerida pelo titular, ou deixe o campo em branco."),
+            APPEAL_DEADLINE)]
+    return []
 
 
 COMPUTATIONS: dict[str, Computation] = {"declaracao_vacancia": declaracao_vacancia}

@@ -1,7 +1,8 @@
 """axe-core (from the npm registry, pinned in tests/web/pdfjs/package-lock.json) on every
 public and staff page state, in Debian's Chromium: no violation of any impact. The
 applicant's path is followed as a person would: the filing page, the protocol received,
-the tracking page with its situation; then the staff inbox and the request opened. One server
+the tracking page with its situation; then the staff inbox and the request opened; a
+recurso filed, decided by the act that forwards it, offering the next instance's act. One server
 and one browser for the module; one document issued at a fixed moment (the issuer's
 clock), so nothing here depends on today."""
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from test_tracking_recursos import CPF, _act, _filed_by_driver
 from webhelpers import ALV, REQ, example, make_context, serving
 
 from lavra.recording import FactRecorder
+from lavra.registry.filings import Filings
+from lavra.registry.inbox import Inbox
 from lavra.registry.records import LOCAL_TZ, IssuedRecord
 from lavra.web import WebContext, create_app
 
@@ -232,3 +235,50 @@ def _recurso_states(base: str, context: WebContext, browser: Any,
     for form in RECURSOS:
         page.goto(f"{base}/requerimentos/{form}")
         check(page, form)
+
+    # Filed in time, decided by a DEC-SETRANSV that keeps the revogação and forwards the
+    # recurso: the inbox page of the decided protocol offers the Prefeito's DEC-GP.
+    monkeypatch.setattr(context, "today", lambda: deadline.last_day)
+    consult()
+    page.click(f"#recurso-{rev.id} summary")
+    page.fill(f"#razoes-{rev.id}", "O motivo indicado não alcança o serviço autorizado.")
+    page.check(f"#confirmo-{rev.id}")
+    page.click(f"#recurso-{rev.id} button[type=submit]")
+    page.wait_for_url(f"{base}/protocolo/*")
+    receipt = context.registry.by_code(page.url.rsplit("/", 1)[-1].split("?")[0])
+    assert receipt is not None, page.url
+    recurso = Filings(context.registry).by_receipt(receipt.id)
+    assert recurso is not None and recurso.form == "recurso-lei-9784"
+    staff = browser.new_context(locale="pt-BR", bypass_csp=True).new_page()
+    _login(staff, base, "admin")
+    url = f"{base}/equipe/protocolos/{recurso.id}"
+    staff.goto(url)
+    staff.check("#ato-0")
+    staff.click("#botao-preparar-ato")
+    staff.wait_for_url(f"{url}?aviso=ato-preparado*")
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(_forwarded, context, recurso.id, monkeypatch).result()
+    staff.goto(url)
+    assert "que encaminha o pedido à instância seguinte" in staff.inner_text(
+        "#ato-do-protocolo")
+    check(staff, "protocolo decidido, ato da instância seguinte")
+
+
+def _forwarded(context: WebContext, filing_id: int, monkeypatch: pytest.MonkeyPatch
+               ) -> None:
+    """The DEC-SETRANSV drafted by «Preparar ato» on ``filing_id``, issued keeping the act
+    (the recurso forwarded to the Prefeito), at a fixed moment."""
+    case = Inbox(context.registry).case(filing_id)
+    assert case is not None and case.draft_id is not None
+    draft = context.registry.draft(case.draft_id)
+    assert draft is not None and draft.form == "decisao-recurso-secretario"
+    data = {**draft.data, "decisao": {
+        **draft.data["decisao"], "resultado": "nao_provido",
+        "fundamentacao": "O recurso não traz fato novo nem documento que altere a "
+                         "conclusão da decisão recorrida, cujos fundamentos se mantêm."}}
+    issuer = context.require_issuer()
+    day = date.fromisoformat(data["decisao"]["data"])
+    monkeypatch.setattr(issuer, "clock",
+                        lambda: datetime.combine(day, time(12), tzinfo=UTC))
+    issued = issuer.issue("decisao-recurso-secretario", data).record
+    context.registry.mark_draft_issued(draft.id, document_id=issued.id, by="Sérgio")

@@ -334,6 +334,8 @@ def test_revogacao_by_motive_appealed_online_under_lei_9784(
         "recorrente": {"nome": NAME, "cpf": CPF},
         "ato_recorrido": {"especie": "decisao", "numero": rev.printed, "data": "2026-11-23",
                           "data_ciencia": ciencia},
+        "encaminhamento": {"numero": secretary.printed,
+                           "data": secretary.reference_date.isoformat()},
         "decisao": {"data": deadline.last_day.isoformat()}}
     from lavra.registry.inbox import Inbox
 
@@ -353,7 +355,8 @@ def test_revogacao_by_motive_appealed_online_under_lei_9784(
     text = _pdf_text(client, decided_by_mayor.verification_code)
     for words in ("não reconsiderada, à autoridade superior", rev.printed,
                   "nega-se provimento ao recurso e mantém-se a decisão que revogou o alvará",
-                  "Lei nº 9.784/1999"):
+                  "Lei nº 9.784/1999", f"Recurso encaminhado pela {secretary.printed}, de "
+                  f"{secretary.reference_date:%d/%m/%Y}"):
         assert words in text, words
 
 
