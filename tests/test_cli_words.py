@@ -193,3 +193,24 @@ def test_a_batch_failure_names_the_field_by_label_and_the_correction_as_a_comman
             "--responsavel NOME.") in text
     assert not _words(text), (_words(text), text)
     assert form not in _COMMAND.sub("", text)
+
+
+def test_no_completeness_message_of_the_examples_names_a_form_id(pack_dir: Path) -> None:
+    """Each form's example, checked as given and emptied: no message a person reads
+    names a form by its id («requerimento-licenca-publicidade»); by its title."""
+    from lavra.checking.content import loaded_content
+    from lavra.documents import Engine
+
+    engine = Engine(loaded_content(pack_dir), pool=None)
+    ids = re.compile("|".join(re.escape(f) for f in sorted(engine.content.forms, key=len,
+                                                            reverse=True)))
+    on = date(2026, 12, 1)
+    for form in engine.content.forms:
+        example = pack_dir / "forms" / form / "exemplo.json"
+        if not example.exists():
+            continue
+        data = json.loads(example.read_text("utf-8"))
+        for given in (data, {}):
+            for item in engine.check(form, given, on).items:
+                found = ids.search(item.message)
+                assert found is None, (form, item.requirement, item.message)
