@@ -386,7 +386,8 @@ class Engine:
             raise RenderError(failure.describe(f"A geração do documento «{form.title}»")) from None
         except RenderError as error:  # a field the template names by its key: by its label
             raise labelled(error, lambda pointer: field_label(
-                self.content.registry, form.schema_id, pointers.split(pointer))) from None
+                self.content.registry, form.schema_id, pointers.split(pointer)),
+                form.title) from None
         return result
 
     def _context(self, prepared: Prepared, *, draft: bool, number: str | None) -> dict[str, Any]:
