@@ -513,7 +513,7 @@ class Engine:
         form = self.content.form(form_id)
         if not form.fillable:
             raise InputError(
-                f"O formulário «{form_id}» não é um requerimento preenchível pelo interessado."
+                f"O formulário «{form.title}» não é um requerimento preenchível pelo interessado."
             )
         data = check_values(dict(data))
         # The fields are drawn with one of the pack's fonts: the same rule as documents.
