@@ -429,8 +429,8 @@ def test_cli_escolar_sanction(run: Any) -> None:
     [
         pytest.param(("transporte-escolar#art16_inc1", "--on", "2026-02-30"),
                      "não existe no calendário", id="transporte-escolar#art16_inc1 bad date"),
-        pytest.param(("transporte-escolar#art16_inc1", "--on", "30/02/2026"),
-                     "A data de referência (--on) 30/02/2026 não existe no calendário",
+        pytest.param(("transporte-escolar#art16_inc1", "--data", "30/02/2026"),
+                     "A data de referência (--data) 30/02/2026 não existe no calendário",
                      id="transporte-escolar#art16_inc1 bad date typed DD/MM/AAAA"),
         pytest.param(("transporte-escolar#art16_inc1", "--on", "1/3/2026"),
                      "Use AAAA-MM-DD ou DD/MM/AAAA",

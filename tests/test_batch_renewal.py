@@ -473,7 +473,10 @@ def test_a_failed_item_names_the_holder_the_document_and_the_field(
                                                 "› Comprovante.", "/processo/comprovante_taxa"))
         assert text_.startswith(f"Alvará para exploração de serviços de Transporte Escolar "
                                 f"{item.printed}, de Titular Exemplo 0000")
-        assert "Campo: /processo/comprovante_taxa." in text_
+        assert ("Campo: Processo administrativo › Comprovante de recolhimento da taxa. "
+                "Para corrigir: lavra lote corrigir " f"{run.id} --item {item.position + 1} "
+                "--formulario alvara-transporte-escolar --campo /processo/comprovante_taxa "
+                "--valor NOVO_VALOR --responsavel NOME.") in text_
         assert f"O número {item.printed} segue reservado" in text_
     finally:
         issuer.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -62,7 +63,7 @@ CASES = [
                  "Não foi possível ler o arquivo PASTA/nao.json: arquivo ou pasta inexistente.",
                  id="check-arquivo-inexistente"),
     pytest.param(["check", ALV, "{sem empresa}", "--on", "2026-02-30"], 2,
-                 "A data de referência (--on) 30/02/2026 não existe no calendário.",
+                 "A data de referência (--data) 30/02/2026 não existe no calendário.",
                  id="check-on-inexistente"),
     pytest.param(["read", "PASTA/nao.pdf"], 2, "arquivo ou pasta inexistente", id="read"),
     pytest.param(["read", "{sem empresa}"], 2, "não é um PDF legível", id="read-nao-pdf"),
@@ -73,10 +74,10 @@ CASES = [
     pytest.param(["fato", "listar", "9999/2026"], 2,
                  "Documento «9999/2026» não consta do registro.", id="fato"),
     pytest.param(["amount", "fretamento#art16", "--on", "2026-02-30"], 2,
-                 "A data de referência (--on) 30/02/2026 não existe no calendário.",
+                 "A data de referência (--data) 30/02/2026 não existe no calendário.",
                  id="amount-data"),
-    pytest.param(["deadline", "fretamento#art23", "--from", "2026-02-30"], 2,
-                 "A data em --from 30/02/2026 não existe no calendário.", id="deadline-data"),
+    pytest.param(["deadline", "fretamento#art23", "--inicio", "2026-02-30"], 2,
+                 "A data em --inicio 30/02/2026 não existe no calendário.", id="deadline-data"),
     pytest.param(["lote", "corrigir", "nada", "--campo", "x", "--valor", "y"], 2,
                  "'nada' não é um número inteiro válido.", id="lote-numero"),
     pytest.param(["cadastro", "importar", "PASTA/atos.csv"], 2,
@@ -105,3 +106,111 @@ def test_a_bad_input_is_answered_in_words_a_clerk_reads(
         return  # for programs: pointers and citation ids kept
     found = {what: m.group(0) for what, rx in DEVELOPER_TEXT.items() if (m := rx.search(output))}
     assert not found, (found, output)
+
+
+#: A command line given to type («lavra lote corrigir 3 --item 2 --campo /x …») is a
+#: command, not a sentence: its arguments are said as typed.
+_COMMAND = re.compile(r"lavra [a-z]+ [^\n]*?(?:NOME\.|DATA$)", re.M)
+
+
+def _words(output: str) -> dict[str, str]:
+    prose = _COMMAND.sub("", output)
+    return {what: m.group(0) for what, rx in DEVELOPER_TEXT.items() if (m := rx.search(prose))}
+
+
+OUTPUTS = [
+    pytest.param(["deadline", "--listar"], 0, "art. 23 da Lei nº 4.419/2006: ",
+                 id="deadline-lista"),
+    pytest.param(["deadline", "--list"], 0, "art. 23 da Lei nº 4.419/2006: ",
+                 id="deadline-lista-nome-antigo"),
+    pytest.param(["deadline"], 2, "Para ver os dispositivos que fixam prazo e o comando de "
+                 "cada um: lavra deadline --listar", id="deadline-sem-citacao"),
+    pytest.param(["deadline", "fretamento#art23", "--inicio", "20/02/2026", "--protocolo",
+                  "09/03/2026"], 0, "Último dia: 09/03/2026.", id="deadline-prazo"),
+    pytest.param(["deadline", "fretamento#art23", "--from", "20/02/2026", "--filed",
+                  "09/03/2026"], 0, "Último dia: 09/03/2026.", id="deadline-nomes-antigos"),
+    pytest.param(["cancel", "0001/2026"], 2, "Opção ausente '--motivo'.", id="cancel-sem-motivo"),
+    pytest.param(["cancel", "9999/2026", "--motivo", "Erro", "--responsavel", "ana"], 2,
+                 "9999/2026", id="cancel-numero-inexistente"),
+    pytest.param(["cancel", "9999/2026", "--reason", "Erro", "--by", "ana"], 2,
+                 "9999/2026", id="cancel-nomes-antigos"),
+    pytest.param(["cancel", "--help"], 0, "--responsavel TEXTO", id="cancel-ajuda"),
+    pytest.param(["lote", "corrigir", "7", "--item", "1", "--campo", "/x", "--valor", "y",
+                  "--responsavel", "ana"], 2, "O item 1 da execução em lote nº 7 não existe.",
+                 id="lote-corrigir-inexistente"),
+    pytest.param(["lote", "abandonar", "7", "--motivo", "x", "--responsavel", "ana"], 2,
+                 "7", id="lote-abandonar-inexistente"),
+]
+
+
+@pytest.mark.parametrize(("args", "status", "said"), OUTPUTS)
+def test_deadline_cancel_and_batch_outputs_are_in_words(
+    args: list[str], status: int, said: str, tmp_path: Path
+) -> None:
+    result = CliRunner().invoke(main, args, env={"LAVRA_DATA": str(tmp_path / "dados")})
+    output = result.output
+    assert result.exit_code == status, output
+    assert said in output, output
+    assert not _words(output), (_words(output), output)
+    if args[-1] == "--help":
+        # the English names still work (scripts) but are not offered
+        assert not re.search(r"--(reason|by|series)\b", output), output
+
+
+def test_a_batch_failure_names_the_field_by_label_and_the_correction_as_a_command(
+    pack_dir: Path,
+) -> None:
+    """The reason a worker records for a failed item (summary, CLI, item page): the
+    field by its label, the pending items of the completeness report each by label, and
+    the correction as the command to type; no pointer, no form id in its sentences."""
+    from types import SimpleNamespace
+
+    from lavra.batch.work import _incomplete, failure_text
+    from lavra.checking.content import loaded_content
+    from lavra.documents import Engine
+    from lavra.issuing import IncompleteError
+    from lavra.registry.runs import ItemRecord
+
+    engine = Engine(loaded_content(pack_dir), pool=None)
+    issuer = SimpleNamespace(engine=engine)
+    form = "alvara-transporte-escolar"
+    data = json.loads((pack_dir / "forms" / form / "exemplo.json").read_text("utf-8"))
+    del data["processo"]["comprovante_taxa"]
+    item = ItemRecord(id=5, run_id=3, position=1, seq=2, holder="10000000019",
+                      name="Titular Exemplo", outcome="renovado", role="documento",
+                      form=form, series="ALV-ESC", year=2027, number=4, data=data,
+                      reason=None, file=None, status="pendente", document_id=None)
+    report = engine.check(form, data, date(2026, 12, 1))
+    assert not report.complete
+    failure = _incomplete(issuer, item, IncompleteError(report, reserved=True))  # type: ignore[arg-type]
+    assert failure.field == "/processo/comprovante_taxa"
+    text = failure_text(issuer, failure)  # type: ignore[arg-type]
+    assert text.startswith("Alvará para exploração de serviços de Transporte Escolar "
+                           "ALV-ESC nº 0004/2027, de Titular Exemplo (10000000019)"), text
+    assert "Campo: Processo administrativo › Comprovante de recolhimento da taxa." in text
+    assert ("Para corrigir: lavra lote corrigir 3 --item 2 --formulario "
+            f"{form} --campo /processo/comprovante_taxa --valor NOVO_VALOR "
+            "--responsavel NOME.") in text
+    assert not _words(text), (_words(text), text)
+    assert form not in _COMMAND.sub("", text)
+
+
+def test_no_completeness_message_of_the_examples_names_a_form_id(pack_dir: Path) -> None:
+    """Each form's example, checked as given and emptied: no message a person reads
+    names a form by its id («requerimento-licenca-publicidade»); by its title."""
+    from lavra.checking.content import loaded_content
+    from lavra.documents import Engine
+
+    engine = Engine(loaded_content(pack_dir), pool=None)
+    ids = re.compile("|".join(re.escape(f) for f in sorted(engine.content.forms, key=len,
+                                                            reverse=True)))
+    on = date(2026, 12, 1)
+    for form in engine.content.forms:
+        example = pack_dir / "forms" / form / "exemplo.json"
+        if not example.exists():
+            continue
+        data = json.loads(example.read_text("utf-8"))
+        for given in (data, {}):
+            for item in engine.check(form, given, on).items:
+                found = ids.search(item.message)
+                assert found is None, (form, item.requirement, item.message)

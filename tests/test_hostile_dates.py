@@ -180,7 +180,7 @@ def test_cli_check_on_far_date_is_an_option_error(on: str) -> None:
     example = REPO / "forms" / "alvara-fretamento" / "exemplo.json"
     result = CliRunner().invoke(main, ["check", "alvara-fretamento", str(example), "--on", on])
     assert result.exit_code == 2, result.output
-    assert "--on" in result.output and "intervalo aceito" in result.output
+    assert "--data" in result.output and "intervalo aceito" in result.output
     assert "interno" not in result.output
 
 

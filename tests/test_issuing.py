@@ -186,7 +186,7 @@ def test_cli_keys_issue_verify_cancel(
     assert result.exit_code == 0 and json.loads(result.output)["number"] == issued["number"]
     monkeypatch.delenv("USER", raising=False)
     result = runner.invoke(main, ["cancel", issued["number"], "--reason", "Erro de digitação"])
-    assert result.exit_code == 2 and "--by" in result.output
+    assert result.exit_code == 2 and "--responsavel" in result.output
     result = runner.invoke(
         main, ["cancel", issued["number"], "--reason", "Erro de digitação", "--by", "ana.souza"]
     )

@@ -86,7 +86,8 @@ def test_the_result_edital_lists_only_inscricoes_the_registry_holds(
     assert set(pending) == {"candidatos.1.protocolo.registro",
                             "candidatos.2.protocolo.registro"}, pending
     assert "não consta do registro de protocolos" in pending["candidatos.1.protocolo.registro"]
-    assert "requerimento-licenca-publicidade" in pending["candidatos.2.protocolo.registro"]
+    assert ("de outro requerimento (Requerimento de Licença de Publicidade em Veículo de "
+            "Transporte Escolar)") in pending["candidatos.2.protocolo.registro"]
 
 
 def test_a_cited_protocol_is_looked_up_in_the_registry(
@@ -100,3 +101,9 @@ def test_a_cited_protocol_is_looked_up_in_the_registry(
     data["requerimento"]["protocolo"] = "PROT 0099/2026"
     pending = _pending(engine, issuer, PUB, data, on)
     assert "não consta do registro de protocolos" in pending["requerimento.protocolo.registro"]
+    # a protocol of another requerimento: named by its title, never by its form id
+    other = _file(engine, issuer, "requerimento-troca-veiculo-escolar")
+    data["requerimento"]["protocolo"] = other.protocol.replace(" nº", "")
+    said = _pending(engine, issuer, PUB, data, on)["requerimento.protocolo.registro"]
+    assert "é de outro requerimento (Requerimento de" in said, said
+    assert "requerimento-troca-veiculo-escolar" not in said and "«" not in said, said

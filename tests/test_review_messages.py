@@ -126,9 +126,12 @@ def test_account_commands_speak_portuguese(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "named"),
     [
-        (["--on", "9999-12-31"], "Data de referência (--on) inválida"),
+        (["--data", "9999-12-31"], "Data de referência (--data) inválida"),
+        (["--data", "2026-03-01", "--anterior", "2026-02-30"],
+         "A data de infração anterior (--anterior) 30/02/2026 não existe"),
+        # the English names of earlier versions still work (scripts), answered in pt-BR
         (["--on", "2026-03-01", "--previous", "2026-02-30"],
-         "A data de infração anterior (--previous) 30/02/2026 não existe"),
+         "A data de infração anterior (--anterior) 30/02/2026 não existe"),
     ],
 )
 def test_amount_dates_name_their_option(args: list[str], named: str) -> None:

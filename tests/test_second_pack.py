@@ -417,6 +417,7 @@ def test_configuration_key_pacote_chooses_the_pack_for_every_command(tmp_path: P
         coverage = lavra(["law", "coverage"], tmp_path, path=[site])
         assert coverage.stdout.startswith("Cobertura de taxi: 8 implementados"), coverage.stderr
         listed = lavra(["deadline", "--list"], tmp_path, path=[site])
-        assert listed.stdout.startswith("taxi#art5 "), listed.stderr
+        assert listed.stdout.startswith("art. 5º"), listed.stderr  # the short citation
+        assert "lavra deadline taxi#art5 --inicio DATA" in listed.stdout, listed.stdout
         packed = lavra(["pack", "check"], tmp_path, path=[site])
         assert "sem erros" in packed.stdout, packed.stderr

@@ -531,29 +531,32 @@ def test_cli_without_filing_and_in_text() -> None:
     hours = json.loads(_run("transporte-escolar#art5_inc2", "--from", "2026-03-06T10:00",
                             "--filed", "2026-03-09T11:00", "--json").stdout)
     assert hours["end"] == "2026-03-09T10:00:00-03:00" and hours["timely"] is False
-    listing = _run("--list")
-    assert listing.exit_code == 0 and "transporte-escolar#art13_par6" in listing.stdout
+    listing = _run("--listar")
+    assert listing.exit_code == 0
+    assert ("art. 13, § 6º, da Lei nº 4.515/2007: " in listing.stdout
+            and "lavra deadline transporte-escolar#art13_par6 --inicio DATA" in listing.stdout)
+    assert _run("--list").stdout == listing.stdout  # the old name, kept for scripts
 
 
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
         pytest.param(["fretamento#art23", "--from", "2026-02-30"],
-                     "A data em --from 30/02/2026 não existe no calendário",
+                     "A data em --inicio 30/02/2026 não existe no calendário",
                      id="impossible date"),
         pytest.param(["fretamento#art23", "--from", "30/02/2026"],
-                     "A data em --from 30/02/2026 não existe no calendário",
+                     "A data em --inicio 30/02/2026 não existe no calendário",
                      id="impossible date typed DD/MM/AAAA"),
         pytest.param(["transporte-escolar#art5_inc2", "--from", "2026-02-30T10:00"],
-                     "A data e hora em --from, 2026-02-30T10:00, não existem",
+                     "A data e hora em --inicio, 2026-02-30T10:00, não existem",
                      id="impossible date and hour"),
-        pytest.param(["fretamento#art23"], "Informe, com --from", id="missing --from"),
+        pytest.param(["fretamento#art23"], "Informe, com --inicio", id="missing --from"),
         pytest.param(["fretamento#art99", "--from", "2026-02-20"], "não existe",
                      id="unknown fragment"),
         pytest.param(["fretamento#art7", "--from", "2026-02-20"], "não fixa prazo",
                      id="fragment without a deadline"),
         pytest.param(["fretamento#art23", "--from", "2026-02-20", "--filed", "ontem"],
-                     "Formato de data em --filed não reconhecido: «ontem»",
+                     "Formato de data em --protocolo não reconhecido: «ontem»",
                      id="bad filing date"),
         pytest.param(["transporte-escolar#art5_inc2", "--from", "2026-03-06"], "em horas",
                      id="hour deadline without the hour"),

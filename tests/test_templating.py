@@ -179,6 +179,13 @@ def test_a_failure_names_the_field_by_its_label_where_the_form_gives_one() -> No
     assert named.message.endswith("o campo «Titular › Nome», que o texto do documento usa, "
                                   "não existe nos dados.")
     assert labelled(caught.value, lambda _p: "«nome»") is caught.value
+    # no label (a key the form's data lack): the form by its title, the key only logged
+    said = labelled(caught.value, lambda _p: "«nome»", "Alvará de Licença de Circulação")
+    assert said.message == ("O modelo do documento «Alvará de Licença de Circulação» não "
+                            "pôde ser preenchido: ele precisa de um dado que os dados "
+                            "informados não trazem. Comunique o fato à equipe que mantém "
+                            "os modelos.")
+    assert "nome" not in said.message and said.field is None
 
 
 def test_citations_call_the_given_resolvers() -> None:

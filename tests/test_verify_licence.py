@@ -98,7 +98,7 @@ def test_verify_says_a_licence_past_its_last_day_expired(
     assert result.exit_code == 0, result.output
     assert f"Situação da licença: vencido em {view.valid_until:%d/%m/%Y}." in result.output
     bad = _verify(str(pdf), "--on", "amanhã")
-    assert bad.exit_code == 2 and "--on" in bad.output and "Traceback" not in bad.output
+    assert bad.exit_code == 2 and "--data" in bad.output and "Traceback" not in bad.output
 
 
 def test_verify_states_the_divergencia_of_an_act_in_the_public_pages_words(

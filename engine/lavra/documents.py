@@ -386,7 +386,8 @@ class Engine:
             raise RenderError(failure.describe(f"A geração do documento «{form.title}»")) from None
         except RenderError as error:  # a field the template names by its key: by its label
             raise labelled(error, lambda pointer: field_label(
-                self.content.registry, form.schema_id, pointers.split(pointer))) from None
+                self.content.registry, form.schema_id, pointers.split(pointer)),
+                form.title) from None
         return result
 
     def _context(self, prepared: Prepared, *, draft: bool, number: str | None) -> dict[str, Any]:
@@ -512,7 +513,7 @@ class Engine:
         form = self.content.form(form_id)
         if not form.fillable:
             raise InputError(
-                f"O formulário «{form_id}» não é um requerimento preenchível pelo interessado."
+                f"O formulário «{form.title}» não é um requerimento preenchível pelo interessado."
             )
         data = check_values(dict(data))
         # The fields are drawn with one of the pack's fonts: the same rule as documents.

@@ -297,7 +297,7 @@ class Issuer:
         form = self.engine.content.form(form_id)
         if form.series is None or form.signer_role is None:
             raise InputError(
-                f"O formulário «{form_id}» é um requerimento do interessado: não é emitido "
+                f"O formulário «{form.title}» é um requerimento do interessado: não é emitido "
                 "nem numerado pela Secretaria."
             )
         # A first check outside the transaction refuses incomplete data at once; the
@@ -353,7 +353,7 @@ class Issuer:
         complete."""
         form = self.engine.content.form(form_id)
         if form.signer_role is None:
-            raise InputError(f"O formulário «{form_id}» não é assinado pela Secretaria.")
+            raise InputError(f"O formulário «{form.title}» não é assinado pela Secretaria.")
         document_signer, name = (
             self.signers.get(form.signer_role) if signer is None
             else self.signers.for_key(signer, form.signer_role)

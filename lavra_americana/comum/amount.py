@@ -1,6 +1,6 @@
 """``lavra amount`` for the Americana laws: the fine or fee a cited provision sets on a date.
 
-The dates given with ``--previous`` are earlier infractions of the same provision by
+The dates given with ``--anterior`` are earlier infractions of the same provision by
 the same vehicle (fretamento, art. 18 of Lei nº 4.419/2006) or holder (transporte
 escolar, art. 23 of Lei nº 4.515/2007); they decide repeat offences. The rules are
 those of :mod:`lavra_americana.fretamento.fines`, :mod:`lavra_americana.fretamento.penalties`,
@@ -80,7 +80,7 @@ def compute(
     if later:
         raise InputError(
             f"A infração anterior de {format_date(later[0])} é posterior à data "
-            f"informada em --on ({format_date(on)}).",
+            f"informada em --data ({format_date(on)}).",
             field="/previous",
         )
     law_id = citation.partition("#")[0]
@@ -103,7 +103,7 @@ def compute(
     if law_id == TRANSPORTE_ESCOLAR and is_escolar_fee(citation):
         if previous:
             raise InputError(
-                "A opção --previous não se aplica a taxas: só multas têm reincidência.",
+                "A opção --anterior não se aplica a taxas: só multas têm reincidência.",
                 field="/previous",
             )
         answer.update(_from_amount(escolar_fee(citation, on, sources)))

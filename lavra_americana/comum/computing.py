@@ -10,8 +10,10 @@ Implements no provision by itself: each item cites the article of the rule that 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import date, time
+from pathlib import Path
 from typing import Any
 
 from lavra.checking.computations import (
@@ -67,6 +69,17 @@ def period_of(context: StatutoryContext, citation: str, on: date) -> tuple[int, 
     except LavraError:
         return None
     return int(value.value), str(value.unit)
+
+
+def form_title(pack_dir: Path, form_id: str) -> str | None:
+    """The title a person reads for ``form_id`` (its ``formulario.json``), never the
+    id; None when the pack has no such form."""
+    try:
+        spec = json.loads((pack_dir / "forms" / form_id / "formulario.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    title = spec.get("titulo") if isinstance(spec, dict) else None
+    return title if isinstance(title, str) and title.strip() else None
 
 
 def invalid(requirement: str, pointer: str, message: str, *basis: str) -> Item:

@@ -24,7 +24,7 @@ from lavra.checking.computations import Computed, ComputeInput, clean_text, fili
 from lavra.checking.report import Item
 from lavra.inputs import pointers
 from lavra.textutil import act_series
-from lavra_americana.comum.computing import data_of, invalid
+from lavra_americana.comum.computing import data_of, form_title, invalid
 
 __all__ = ["COMPUTATIONS", "FILED_AS", "IMPLEMENTED", "LISTED", "POINTERS", "SERIES"]
 
@@ -105,9 +105,11 @@ def _checked(request: ComputeInput, pointer: str, value: object) -> list[Item]:
             "papel, sem a série."))]
     expected = FILED_AS.get(request.form_id)
     if expected is not None and found.form not in expected:
+        # The other requerimento by its title (a person reads it), never its form id.
+        title = form_title(request.pack_dir, found.form)
+        other = f"de outro requerimento ({title})" if title else "de outro requerimento"
         return [invalid(requirement, pointer, (
-            f"O protocolo {found.protocol} é de outro requerimento («{found.form}»), "
-            "não do que este ato decide."))]
+            f"O protocolo {found.protocol} é {other}, não do que este ato decide."))]
     return []
 
 

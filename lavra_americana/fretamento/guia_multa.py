@@ -19,7 +19,7 @@ cassação finds it). The auto is read from the registry by its number:
   issued (:func:`lavra_americana.fretamento.auto_infracao.auto_infracao_fretamento`:
   the fine in force on the date of the infraction, corrected yearly, art. 14, parágrafo
   único; doubled for a repeat offence, art. 18; one per infraction, art. 20), the same
-  answer ``lavra amount CITAÇÃO --on DATA`` gives; an amount the pack lacks is *missing*.
+  answer ``lavra amount CITAÇÃO --data DATA`` gives; an amount the pack lacks is *missing*.
 
 The due date. The law sets no term to pay a fine. Its art. 22, II makes "multas
 aplicadas não recolhidas, sem interposição de recurso" a ground of cassação, and the

@@ -8,7 +8,7 @@ legal basis, the payer, the fee and the act it is for, the amount in figures and
 words, the due date, the destination and the verification code.
 
 - The amount is the pack's amount rule (:func:`lavra_americana.transporte_escolar.fees.
-  escolar_fee`, the answer of ``lavra amount transporte-escolar#art16_incN --on DATA``)
+  escolar_fee`, the answer of ``lavra amount transporte-escolar#art16_incN --data DATA``)
   at the UFESP of the year of the guia's date; an amount the pack lacks is *missing*.
 - Renewal and transfer rest on an alvará: its number is required (*missing* without it)
   and it is read from the registry: absent, cancelled, or of another holder than the

@@ -388,6 +388,9 @@ def test_a_failed_item_is_shown_as_a_failure(engine: Engine, tmp_path: Path) -> 
                      page.text)
     assert cell is not None
     assert "Titular Exemplo 0000" in cell.group(1) and str(item.printed) in cell.group(1)
+    # the field by its label; the terminal's correction command is not the page's
+    assert "Campo: Veículo › " in cell.group(1) and "lavra lote" not in cell.group(1)
+    assert "/veiculo" not in cell.group(1)
 
 
 FAILURES = [

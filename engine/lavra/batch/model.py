@@ -109,7 +109,7 @@ class PlanContext:
         """The series ``form_id`` is numbered in (InputError for a requerimento)."""
         form = self.issuer.engine.content.form(form_id)
         if form.series is None:
-            raise InputError(f"O formulário «{form_id}» não é numerado pela Secretaria.")
+            raise InputError(f"O formulário «{form.title}» não é numerado pela Secretaria.")
         return form.series
 
     def has_form(self, form_id: str) -> bool:

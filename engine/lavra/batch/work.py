@@ -51,6 +51,8 @@ from lavra.checking.content import Content, loaded_content
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.errors import InputError
+from lavra.inputs import pointers
+from lavra.inputs.schemas.validation import field_label
 from lavra.issuing import IncompleteError, Issuer
 from lavra.registry.abandon import abandon
 from lavra.registry.corrections import record_failure
@@ -105,16 +107,32 @@ def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False,
             return issuer.build_document(item.form, item.data, on, printed, docx=docx,
                                          reserved=True, signer=signer)
         except IncompleteError as error:
-            raise _incomplete(item, error) from None
+            raise _incomplete(issuer, item, error) from None
     return issuer.engine.prefill(item.form, item.data)
 
 
-def _incomplete(item: ItemRecord, error: IncompleteError) -> ItemFailed:
-    """The act's pending items, each with its field, as the item's failure (staff must
-    see what to correct, not a count); the first one's field is the failure's field."""
+def field_words(issuer: Issuer, form: str | None, pointer: str) -> str:
+    """The field at ``pointer`` of ``form``'s data as its page names it («Processo
+    administrativo › Comprovante de recolhimento da taxa»), never the pointer."""
+    content = issuer.engine.content
+    path = [int(t) if pointers.is_index(t) else t for t in pointers.split(pointer)]
+    if form is not None and form in content.forms:
+        return field_label(content.registry, content.forms[form].schema_id, path)
+    return " › ".join(t for t in path if isinstance(t, str)) or "dados do documento"
+
+
+def _incomplete(issuer: Issuer, item: ItemRecord, error: IncompleteError) -> ItemFailed:
+    """The act's pending items, each with its field by label (unless its message already
+    names it), as the item's failure (staff must see what to correct, not a count); the
+    first one's field is the failure's field."""
     pending = list(error.report.pending)
-    listed = "; ".join(f"{i.message.strip().rstrip('.')} (campo {i.field})"
-                       for i in pending[:5])
+
+    def said(message: str, pointer: str | None) -> str:
+        text = message.strip().rstrip(".")
+        words = field_words(issuer, item.form, pointer) if pointer else ""
+        return f"{text} (campo «{words}»)" if words and words not in text else text
+
+    listed = "; ".join(said(i.message, i.field) for i in pending[:5])
     more = f"; e mais {len(pending) - 5} pendência(s)" if len(pending) > 5 else ""
     return ItemFailed(item, f"o relatório de completude aponta: {listed}{more}",
                       pending[0].field if pending else None)
@@ -122,14 +140,20 @@ def _incomplete(item: ItemRecord, error: IncompleteError) -> ItemFailed:
 
 def failure_text(issuer: Issuer, failure: ItemFailed) -> str:
     """Why an item failed, as staff read it (pt-BR): the holder, the document (its
-    title and reserved number), the field when known, and what became of the number."""
+    title and reserved number), the field when known (by its label, and the command
+    that corrects it: a command line, typed as shown), and what became of the number."""
     item = failure.item
     forms = issuer.engine.content.forms
     title = (forms[item.form].title if item.form is not None and item.form in forms
              else (item.form or "Documento"))
     printed = item.printed if item.role == DOCUMENT else None
     document = f"{title} {printed}" if printed else f"{title} (para preencher)"
-    where = f" Campo: {failure.field}." if failure.field else ""
+    where = ""
+    if failure.field:
+        form = f" --formulario {item.form}" if item.form else ""
+        where = (f" Campo: {field_words(issuer, item.form, failure.field)}. Para corrigir: "
+                 f"lavra lote corrigir {item.run_id} --item {item.position + 1}{form} "
+                 f"--campo {failure.field} --valor NOVO_VALOR --responsavel NOME.")
     message = failure.message.strip().rstrip(".")
     kept = (f" O número {printed} segue reservado para este documento; nada foi assinado "
             "nem registrado com ele." if printed else " Nada foi gravado para este item.")

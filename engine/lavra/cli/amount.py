@@ -2,7 +2,7 @@
 
 A thin shell over the content pack's answer (:attr:`lavra.pack.ContentPack.amount`,
 asked with a :class:`lavra.checking.computations.AmountQuery`). The dates given with
-``--previous`` are earlier infractions of the same provision by the same subject; they
+``--anterior`` are earlier infractions of the same provision by the same subject; they
 decide repeat offences. Errors of lavra are printed in pt-BR on stderr with exit status
 2, never a traceback.
 """
@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from lavra.checking.computations import AmountQuery
+from lavra.cli.support import aliased
 from lavra.cli.values import configured_staff_values
 from lavra.config import load_config
 from lavra.errors import InputError, LavraError
@@ -48,15 +49,15 @@ def ask(query: AmountQuery) -> Mapping[str, Any]:
         "Calcula a multa ou a taxa que o dispositivo citado fixa na data indicada, por "
         "extenso e em algarismos, com a reincidência decidida pelas datas das infrações "
         "anteriores do mesmo tipo, pelo mesmo veículo ou titular. Exemplos: "
-        "lavra amount LEI#art16_inc1 --on 2026-03-01; "
-        "lavra amount LEI#art16_inc2 --on 2026-03-01 --previous 2025-10-10 "
+        "lavra amount LEI#art16_inc1 --data 2026-03-01; "
+        "lavra amount LEI#art16_inc2 --data 2026-03-01 --anterior 2025-10-10 "
         "(os dispositivos de cada lei: lavra law list LEI)."
     ),
 )
 @click.argument("citacao", metavar="CITAÇÃO")
-@click.option("--on", "on", required=True, metavar="DATA",
+@aliased("--data", dest="on", aliases=("--on",), required=True, metavar="DATA",
               help="Data da infração ou do fato gerador da taxa (AAAA-MM-DD).")
-@click.option("--previous", "previous", multiple=True, metavar="DATA",
+@aliased("--anterior", dest="previous", aliases=("--previous",), multiple=True, metavar="DATA",
               help="Data de infração anterior do mesmo tipo, pelo mesmo veículo ou "
                    "titular (AAAA-MM-DD); repita a opção para cada uma.")
 @click.option("--exemplo", is_flag=True,
@@ -67,9 +68,9 @@ def ask(query: AmountQuery) -> Mapping[str, Any]:
 def amount(citacao: str, on: str, previous: tuple[str, ...], exemplo: bool,
            as_json: bool) -> None:
     try:
-        day = parse_date(on, what="data de referência (--on)", field="--on")
+        day = parse_date(on, what="data de referência (--data)", field="--data")
         earlier = tuple(
-            parse_date(p, what="data de infração anterior (--previous)", field="--previous")
+            parse_date(p, what="data de infração anterior (--anterior)", field="--anterior")
             for p in previous
         )
         answer = ask(AmountQuery(citacao, day, earlier, load_config().pack_dir, exemplo,

@@ -251,7 +251,8 @@ def abandon_command(run_id: int, item: int | None, motivo: str, responsavel: str
 @click.option("--formulario", default=None,
               help="O documento do item a corrigir, quando ele tem mais de um pendente.")
 @click.option("--campo", default=None, metavar="/PONTEIRO",
-              help="O campo a corrigir, como o motivo da falha o nomeia (ex.: /veiculo/placa).")
+              help="O campo a corrigir, como o comando dado no motivo da falha o traz "
+              "(ex.: /veiculo/placa).")
 @click.option("--valor", default=None, help="O novo valor do campo (texto).")
 @click.option("--json", "as_json", is_flag=True,
               help="Lê --valor como JSON (número, true/false, objeto, lista).")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from lavra.cli.support import REGISTRY_OPTION, registry_and_engine, shielded
+from lavra.cli.support import REGISTRY_OPTION, aliased, registry_and_engine, shielded
 from lavra.errors import ImportRefusedError, InputError
 from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape
 from lavra.inputs.reading import parse_date, today
@@ -101,14 +101,14 @@ def import_command(path: Path, registry_url: str | None) -> None:
 @cadastro.command("mostrar")
 @click.argument("key", metavar="PLACA|CPF|CNPJ|NÚMERO")
 @click.option("--serie", "series", help="Série, quando o número se repete entre séries.")
-@click.option("--on", "on_text", metavar="AAAA-MM-DD",
+@aliased("--data", dest="on_text", aliases=("--on",), metavar="AAAA-MM-DD",
               help="Data em que se diz a situação (padrão: hoje, no horário de Brasília).")
 @REGISTRY_OPTION
 @shielded
 def show_command(key: str, series: str | None, on_text: str | None,
                  registry_url: str | None) -> None:
     """A situação atual e o histórico de um veículo, de uma pessoa ou de uma licença."""
-    on = (parse_date(on_text, what="data de referência (--on)", field="--on") if on_text
+    on = (parse_date(on_text, what="data de referência (--data)", field="--data") if on_text
           else today())
     with _registry(registry_url) as registry:
         if has_placa_shape(key):

@@ -15,10 +15,12 @@ from typing import Any
 import click
 
 from lavra.checking.timeliness import check_timeliness
+from lavra.cli.support import aliased
 from lavra.cli.values import configured_staff_values
 from lavra.config import load_config
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import check_date, parse_date
+from lavra.law.model import resolve
 from lavra.law.overlay import overlay_context
 from lavra.law.statutory import (
     StatutoryContext,
@@ -33,14 +35,14 @@ __all__ = ["deadline", "parse_moment"]
 
 _DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}$")
 
-_HELP = """Mostra o prazo que o dispositivo CITACAO fixa, contado da data --from, e, com
---filed, se o ato praticado nessa data foi tempestivo.
+_HELP = """Mostra o prazo que o dispositivo CITACAO fixa, contado da data --inicio, e, com
+--protocolo, se o ato praticado nessa data foi tempestivo.
 
 \b
 Exemplos:
-  lavra deadline LEI#art23 --from 2026-02-20 --filed 2026-03-12
-  lavra deadline LEI#art5_inc2 --from 2026-03-06T10:00
-  lavra deadline --list
+  lavra deadline LEI#art23 --inicio 2026-02-20 --protocolo 2026-03-12
+  lavra deadline LEI#art5_inc2 --inicio 2026-03-06T10:00
+  lavra deadline --listar
 
 Datas no formato AAAA-MM-DD (ou DD/MM/AAAA); prazos em horas pedem também a hora,
 AAAA-MM-DDTHH:MM, no fuso horário do Município. A contagem segue o art. 66 da Lei
@@ -95,21 +97,25 @@ def _list(context: StatutoryContext, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
+    # The short citation and the act, as the reports cite; the id only inside the
+    # command that asks for the deadline (a command, typed as it is shown).
     for row in rows:
-        click.echo(f"{row['citation']:<36} {row['act']} (contado {row['event']})")
+        short = resolve(context.laws, row["citation"]).short
+        click.echo(f"{short}: {row['act']} (contado {row['event']}). "
+                   f"Prazo: lavra deadline {row['citation']} --inicio DATA")
 
 
 @click.command(name="deadline", help=_HELP, short_help="Prazos das leis e tempestividade.")
 @click.argument("citacao", required=False)
-@click.option("--from", "inicio", metavar="DATA",
-              help="Data (ou data e hora) do evento de que o prazo se conta: infração, "
-                   "ciência, vencimento do alvará...")
-@click.option("--filed", "protocolo", metavar="DATA",
-              help="Data (ou data e hora) em que o ato foi praticado, para verificar a "
-                   "tempestividade.")
+@aliased("--inicio", dest="inicio", aliases=("--from",), metavar="DATA",
+         help="Data (ou data e hora) do evento de que o prazo se conta: infração, "
+              "ciência, vencimento do alvará...")
+@aliased("--protocolo", dest="protocolo", aliases=("--filed",), metavar="DATA",
+         help="Data (ou data e hora) em que o ato foi praticado, para verificar a "
+              "tempestividade.")
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
-@click.option("--list", "listar", is_flag=True,
-              help="Lista os dispositivos que fixam prazo.")
+@aliased("--listar", dest="listar", aliases=("--list",), is_flag=True,
+         help="Lista os dispositivos que fixam prazo.")
 @click.help_option("--help", "-h", help="Mostra esta ajuda e sai.")
 def deadline(citacao: str | None, inicio: str | None, protocolo: str | None,
              as_json: bool, listar: bool) -> None:
@@ -121,20 +127,20 @@ def deadline(citacao: str | None, inicio: str | None, protocolo: str | None,
             return
         if not citacao:
             raise InputError(
-                "Informe o dispositivo que fixa o prazo. Citações que fixam prazo: "
-                f"{', '.join(deadline_citations(context))}.",
+                "Informe o dispositivo que fixa o prazo. Para ver os dispositivos que "
+                "fixam prazo e o comando de cada um: lavra deadline --listar",
                 field="/citacao",
             )
         if not inicio:
             raise InputError(
-                "Informe, com --from, a data do evento de que o prazo se conta "
-                "(ex.: --from 2026-02-20).",
-                field="/from",
+                "Informe, com --inicio, a data do evento de que o prazo se conta "
+                "(ex.: --inicio 2026-02-20).",
+                field="/inicio",
             )
-        start = parse_moment(inicio, "--from")
+        start = parse_moment(inicio, "--inicio")
         data: dict[str, Any]
         if protocolo:
-            result = check_timeliness(citacao, start, parse_moment(protocolo, "--filed"),
+            result = check_timeliness(citacao, start, parse_moment(protocolo, "--protocolo"),
                                       context=context)
             data = result.to_json()
             lines = [*_summary(result.deadline), result.explanation]

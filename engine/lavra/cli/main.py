@@ -20,6 +20,7 @@ from lavra.cli.reports import print_report
 from lavra.cli.support import (
     CERTIFICATE_OPTION,
     EXIT_INCOMPLETE,
+    aliased,
     shielded,
     signer_key,
     token_options,
@@ -50,12 +51,13 @@ def _engine() -> Engine:
 
 
 def _on(value: str | None) -> date | None:
-    return parse_date(value, what="data de referência (--on)", field="--on") if value else None
+    return parse_date(value, what="data de referência (--data)", field="--data") if value else None
 
 
-ON_OPTION = click.option(
-    "--on",
-    "on",
+ON_OPTION = aliased(
+    "--data",
+    dest="on",
+    aliases=("--on",),
     metavar="AAAA-MM-DD",
     help="Data de referência (padrão: a data do próprio documento, ou a de hoje no "
     "horário de Brasília).",
@@ -201,7 +203,8 @@ def prefill_command(form: str, data: Path | None, output: Path) -> None:
 
 @main.command("read")
 @click.argument("filled", metavar="PREENCHIDO.pdf", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--form", "form", help="Formulário, quando o PDF não o identifica.")
+@aliased("--formulario", dest="form", aliases=("--form",),
+         help="Formulário, quando o PDF não o identifica.")
 @ON_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @shielded
@@ -346,7 +349,7 @@ def issue_command(
             f"Documento {record.printed} emitido e registrado (código "
             f"verificador {record.verification_code}), mas {error.message[0].lower()}"
             f"{error.message[1:]} Obtenha o original com «lavra export {record.formatted} "
-            f"--series {record.series} -o ARQUIVO.pdf»."
+            f"--serie {record.series} -o ARQUIVO.pdf»."
         ) from None
     if as_json:
         click.echo(
@@ -395,12 +398,13 @@ def _voided_number(registry: Registry, number: str, series: str | None, as_json:
     type=click.Path(path_type=Path, dir_okay=False),
     required=False,
 )
-@click.option("--code", "code", help="Consulta um código verificador no registro.")
+@aliased("--codigo", dest="code", aliases=("--code",),
+         help="Consulta um código verificador no registro.")
 @click.option("--numero", "number", metavar="0001/2026",
               help="Consulta um número no registro (com --serie): emitido ou inutilizado.")
 @click.option("--serie", "series", help="A série do número consultado com --numero.")
-@click.option(
-    "--on", "on", metavar="AAAA-MM-DD",
+@aliased(
+    "--data", dest="on", aliases=("--on",), metavar="AAAA-MM-DD",
     help="Data em que se diz a situação da licença concedida pelo documento (padrão: hoje, "
     "no horário de Brasília).",
 )
@@ -454,7 +458,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
             _print_state(licence, diverging)
         sys.exit(0 if not record.cancelled else EXIT_INCOMPLETE)
     if file is None:
-        raise LavraError("Informe o arquivo PDF ou --code CÓDIGO.")
+        raise LavraError("Informe o arquivo PDF ou --codigo CÓDIGO.")
     try:
         if file.stat().st_size > MAX_PDF_BYTES:
             # Read in full and parsed twice otherwise: minutes and gigabytes for nothing.
@@ -520,7 +524,8 @@ def _print_alerts(alerts: tuple[str, ...]) -> None:
     metavar="ARQUIVO",
     help="Também grava a cópia editável em DOCX.",
 )
-@click.option("--series", "series", metavar="SÉRIE", help="Série, quando o número se repete.")
+@aliased("--serie", dest="series", aliases=("--series",), metavar="SÉRIE",
+         help="Série, quando o número se repete.")
 @shielded
 def export_command(number: str, output: Path, docx: Path | None, series: str | None) -> None:
     """Grava o original assinado do documento NÚMERO (ex.: 0001/2026), do registro."""
@@ -539,17 +544,21 @@ def export_command(number: str, output: Path, docx: Path | None, series: str | N
 
 @main.command("cancel")
 @click.argument("number", metavar="NÚMERO")
-@click.option("--reason", "reason", required=True, help="Motivo do cancelamento.")
-@click.option("--series", "series", help="Série, quando o número se repete entre séries.")
-@click.option("--by", "by", default=None, help="Quem cancela (padrão: o usuário do sistema).")
+@aliased("--motivo", dest="reason", aliases=("--reason",), required=True,
+         help="Motivo do cancelamento.")
+@aliased("--serie", dest="series", aliases=("--series",),
+         help="Série, quando o número se repete entre séries.")
+@aliased("--responsavel", dest="by", aliases=("--by",), default=None,
+         help="Quem cancela (padrão: o usuário do sistema).")
 @shielded
 def cancel_command(number: str, reason: str, series: str | None, by: str | None) -> None:
     """Cancela o documento NÚMERO (ex.: 0001/2026): ele permanece no registro."""
     who = by or os.environ.get("USER")
     if not who:
-        raise LavraError("Informe quem cancela o documento (--by NOME): o registro guarda o autor.")
-    reason = clean_text(reason, what="O motivo do cancelamento (--reason)", field="--reason")
-    who = clean_text(who, what="O nome de quem cancela (--by)", field="--by")
+        raise LavraError("Informe quem cancela o documento (--responsavel NOME): o registro "
+                         "guarda o autor.")
+    reason = clean_text(reason, what="O motivo do cancelamento (--motivo)", field="--motivo")
+    who = clean_text(who, what="O nome de quem cancela (--responsavel)", field="--responsavel")
     record = _issuer().cancel(number, reason, who, series)
     click.echo(
         f"Documento {record.printed} cancelado: {record.cancel_reason}."

@@ -99,7 +99,7 @@ def _labeller(content: Content | None, form_id: str) -> Callable[[str], str]:
 def error_text(error: LavraError, content: Content | None, form_id: str | None) -> str:
     """The message of ``error`` for a shell: its field by the label ``form_id``'s page
     gives it («Empresa › Razão social»), in the message and after it, never a JSON
-    pointer; an option by its name («opção --on»)."""
+    pointer; an option by its name («opção --data»)."""
     message, field = error.message, error.field or ""
     if field.startswith("--"):
         return message if field in message else f"{message} (opção {field})"

@@ -157,3 +157,34 @@ def shielded(func: F) -> F:
             sys.exit(EXIT_INTERNAL)
 
     return wrapper  # type: ignore[return-value]
+
+
+class AliasedOption(click.Option):
+    """An option whose pt-BR name is the one shown (help, errors) and whose older
+    English names (``aliases``) still work, unlisted, so that scripts do not break:
+    ``click.option("--motivo", "--reason", "reason", cls=AliasedOption,
+    aliases=("--reason",))``."""
+
+    def __init__(self, *args: Any, aliases: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.aliases = aliases
+
+    def _shown(self) -> list[str]:
+        return [name for name in self.opts if name not in self.aliases]
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        opts, self.opts = self.opts, self._shown()
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = opts
+
+    def get_error_hint(self, ctx: click.Context | None) -> str:
+        return " / ".join(f"'{name}'" for name in self._shown())
+
+
+def aliased(*names: str, dest: str, aliases: tuple[str, ...], **kwargs: Any
+            ) -> Callable[[F], F]:
+    """``click.option`` of :class:`AliasedOption`: ``names`` shown, ``aliases`` hidden."""
+    return click.option(*names, *aliases, dest, cls=AliasedOption, aliases=aliases,
+                        **kwargs)

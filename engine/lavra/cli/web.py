@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lavra.cli.support import shielded
+from lavra.cli.support import aliased, shielded
 from lavra.config import DEFAULT_VERIFICATION_URL, load_config
 from lavra.errors import ConfigError, LavraError
 from lavra.inputs.textnorm import clean_text
@@ -98,7 +98,7 @@ def users() -> None:
 
 @users.command("add")
 @click.argument("name", metavar="NOME")
-@click.option("--role", "role", required=True,
+@aliased("--papel", dest="role", aliases=("--role",), required=True,
               type=click.Choice(["redator", "assinante", "administrador"]),
               help="Papel: redator (minutas), assinante (emite) ou administrador (contas).")
 @click.option("--nome", "full_name", help="Nome completo (padrão: o nome de usuário).")

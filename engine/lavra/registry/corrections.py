@@ -99,14 +99,17 @@ def find_item(registry: Registry, run_id: int, position: int,
     if form is not None:
         open_ = [i for i in open_ if i.form == form]
     if not open_:
-        raise InputError(f"{what} não tem documento pendente{' de ' + form if form else ''} "
+        raise InputError(f"{what} não tem documento pendente "
+                         f"{'do formulário indicado ' if form else ''}"
                          f"a corrigir: {_why_not(items[0])}", field="/item")
     failed = [i for i in open_ if i.reason]
     chosen = failed if len(failed) == 1 else open_
     if len(chosen) > 1:
-        forms = ", ".join(str(i.form) for i in chosen)
-        raise InputError(f"{what} tem mais de um documento pendente ({forms}): diga qual "
-                         "corrigir (o formulário).", field="/formulario")
+        # The choice as the commands to type (a command line, not a sentence).
+        commands = "; ".join(f"lavra lote corrigir {run_id} --item {position + 1} "
+                             f"--formulario {i.form} …" for i in chosen)
+        raise InputError(f"{what} tem mais de um documento pendente: diga qual corrigir, "
+                         f"com um destes comandos: {commands}", field="/formulario")
     return chosen[0]
 
 

@@ -48,16 +48,24 @@ def failed(at: str, error: BaseException) -> RenderError:
                        field=failure_field(error))
 
 
-def labelled(error: RenderError, label: Callable[[str], str]) -> RenderError:
+def labelled(error: RenderError, label: Callable[[str], str],
+             title: str | None = None) -> RenderError:
     """``error`` with the field it names by its key («placa») named by ``label`` of its
-    pointer instead («Placa do veículo»); as it was when the field has no label (a key
-    the form's data does not have: the template's own name is then all there is, what
-    whoever maintains the template looks for)."""
+    pointer instead («Placa do veículo»). A key the form's data does not have has no
+    label: with the form's ``title``, the sentence says in words that the document's
+    model needs a value the data do not give, naming the form, and the key goes to the
+    log (for whoever maintains the template); without it, the error is as it was."""
     field = error.field or ""
     key = field[1:]
     if not key or "/" in key or f"«{key}»" not in error.message:
         return error
     name = label(field)
     if not name or "«" in name:
-        return error
+        if not title:
+            return error
+        _log.info("o modelo do formulário «%s» usa a chave «%s», ausente dos dados",
+                  title, key)
+        return RenderError(f"O modelo do documento «{title}» não pôde ser preenchido: ele "
+                           "precisa de um dado que os dados informados não trazem. "
+                           "Comunique o fato à equipe que mantém os modelos.", field=None)
     return RenderError(error.message.replace(f"«{key}»", f"«{name}»"), field=field)

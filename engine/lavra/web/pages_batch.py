@@ -21,6 +21,7 @@ a run takes a signer account that may sign every document the run issues
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -182,11 +183,17 @@ def run_view(ctx: WebContext, jobs: BatchJobs, run: RunRecord,
     return view
 
 
+#: The correction command of a stored failure (:func:`lavra.batch.work.failure_text`).
+_COMMAND = re.compile(r" Para corrigir: lavra lote corrigir [^\n]*?--responsavel NOME\.")
+
+
 def _labelled(ctx: WebContext, form_id: str | None, text: str | None) -> str | None:
     """A stored reason or correction as staff read it: the fields it names by pointer
-    named by their labels in the item's form."""
+    named by their labels in the item's form; the command line a failure gives for the
+    terminal goes, the page offering its own correction form."""
     if not text:
         return text
+    text = _COMMAND.sub("", text)
     return label_pointers(text, lambda pointer: ctx.field_label(form_id or "", pointer))
 
 
