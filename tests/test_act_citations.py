@@ -124,7 +124,8 @@ def test_a_protocol_of_the_series_comes_from_the_registry(
         # The protocol of another requerimento: not the one the act decides.
         other = refused("termo-substituicao-veiculo-escolar", "/protocolo_requerimento",
                         filed.protocol)
-        assert other is not None and "requerimento-licenca-publicidade" in other
+        assert other is not None and "Requerimento de Licença de Publicidade" in other
+        assert "requerimento-licenca-publicidade" not in other
     finally:
         issuer.close()
 
