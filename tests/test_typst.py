@@ -13,6 +13,7 @@ import html
 import io
 import json
 import logging
+import re
 import shutil
 import subprocess
 from dataclasses import replace
@@ -379,6 +380,22 @@ def test_engine_drafts_with_typst_list_what_is_pending(pack_dir: Path) -> None:
     assert "Minuta – pendências para a emissão" in text
     for item in rendered.report.pending:
         assert " ".join(item.message.split()) in text
+    # The blank signature line starts at the left margin, like the place and date above
+    # it, and 15 mm lower, as WeasyPrint lays it out (the p keeps its own alignment inside
+    # the centred .assinatura box): the line at x = 85.0 pt, 57.9 pt below in WeasyPrint.
+    words = [
+        (float(w.group(1)), float(w.group(2)), w.group(3))
+        for w in re.finditer(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]*)</word>',
+            subprocess.run(["pdftotext", "-bbox", "-", "-"], input=rendered.pdf,
+                           capture_output=True, check=True).stdout.decode(),
+        )
+    ]
+    at = next(i for i, w in enumerate(words) if w[2] == "_" * 38)  # not a blank field
+    line = words[at]
+    place = next(w for w in reversed(words[:at]) if w[2] == "Americana,")  # local e data
+    assert line[0] == pytest.approx(place[0], abs=0.5)
+    assert line[1] - place[1] == pytest.approx(57.9, abs=1.5)
 
 
 # ------------------------------------------------------------------ configuration, workers
