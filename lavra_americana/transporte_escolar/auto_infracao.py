@@ -124,7 +124,7 @@ REVOCATION_NOTICE = (
     "não é aplicada neste auto: será decidida pela Secretaria de Transportes e Sistema "
     "Viário em processo próprio, no qual o condutor será notificado da acusação e poderá "
     "apresentar defesa antes da decisão{period} (Constituição Federal, art. 5º, LV; Lei "
-    "federal nº 9.784/1999, arts. 3º, III, e 26 a 28). Até essa decisão, o alvará permanece "
+    "nº 9.784/1999, arts. 3º, III, e 26 a 28). Até essa decisão, o alvará permanece "
     "em vigor."
 )
 """Printed when the escalation of art. 23 reaches the revocation (module doc)."""
