@@ -382,6 +382,7 @@ def test_no_python_string_spells_the_secretary_out() -> None:
             if (isinstance(node, ast.Constant) and isinstance(node.value, str)
                     and id(node) not in docs):
                 assert "Secretário Municipal" not in node.value, (path, node.lineno)
+                assert "Secretaria de Transportes" not in node.value, (path, node.lineno)
 
 
 def test_the_vacancy_names_the_federal_law_in_full_at_its_first_mention(
@@ -426,3 +427,21 @@ def test_the_defence_notice_prints_the_law_in_full_once(engine: Engine) -> None:
     assert f"prazo de 10 dias ({FULL_9784}, art. 44" in body, body
     assert body.count(FULL_9784) == 1, body
     assert f"(art. 3º, II e III, da {SHORT_9784})" in body, body
+
+
+@pytest.mark.parametrize(("form", "on"), [
+    ("notificacao-penalidade", date(2026, 6, 1)),
+    ("recurso-transporte-escolar", date(2026, 6, 1)),
+    ("auto-infracao-escolar", date(2026, 6, 1)),
+])
+def test_a_renamed_secretaria_reaches_the_reconsideration(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, form: str, on: date
+) -> None:
+    """The Secretaria's reconsideration of a penalty (escolar art. 27) names the organ as
+    forms/orgao.json does (``comum/orgao.py``, ``secretaria``)."""
+    from lavra_americana.comum import orgao
+
+    monkeypatch.setattr(orgao, "_organ", lambda root: "Secretaria de Mobilidade Urbana")
+    computed = json.dumps(engine.prepare(form, example(engine, form), on).computed,
+                          ensure_ascii=False, default=str)
+    assert "A Secretaria de Mobilidade Urbana poderá, por motivo devidamente" in computed
