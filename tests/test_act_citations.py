@@ -383,6 +383,7 @@ def test_no_python_string_spells_the_secretary_out() -> None:
             if (isinstance(node, ast.Constant) and isinstance(node.value, str)
                     and id(node) not in docs):
                 assert "Secretário Municipal" not in node.value, (path, node.lineno)
+                assert "Secretaria de Transportes" not in node.value, (path, node.lineno)
 
 
 def test_the_vacancy_names_the_federal_law_in_full_at_its_first_mention(
@@ -410,3 +411,38 @@ def test_the_processo_number_is_computed_once_without_its_sigla(engine: Engine) 
         assert engine.prepare(form, data, on).computed["numero_processo"] == "3.211/2026"
     for template in sorted((REPO / "forms").glob("*/*.html")):
         assert 'startswith("PA ")' not in template.read_text(encoding="utf-8"), template
+
+
+FULL_9784, SHORT_9784 = "Lei nº 9.784, de 29 de janeiro de 1999", "Lei nº 9.784/1999"
+
+
+def test_the_defence_notice_prints_the_law_in_full_once(engine: Engine) -> None:
+    """The defence period's source (legal_text/parametros.json, "Lei nº 9.784/1999, art.
+    44") is the notice's first mention of the law; the template's later mention of art.
+    3º is short."""
+    form = "notificacao-defesa-revogacao"
+    text = _text(engine.draft(form, example(engine, form), date(2026, 6, 1)).pdf)
+    body = text.split("Fundamento legal")[0]
+    first = re.search(r"Lei nº 9\.784(?:/1999|, de 29 de janeiro de 1999)", body)
+    assert first is not None and first[0] == FULL_9784, body
+    assert f"prazo de 10 dias ({FULL_9784}, art. 44" in body, body
+    assert body.count(FULL_9784) == 1, body
+    assert f"(art. 3º, II e III, da {SHORT_9784})" in body, body
+
+
+@pytest.mark.parametrize(("form", "on"), [
+    ("notificacao-penalidade", date(2026, 6, 1)),
+    ("recurso-transporte-escolar", date(2026, 6, 1)),
+    ("auto-infracao-escolar", date(2026, 6, 1)),
+])
+def test_a_renamed_secretaria_reaches_the_reconsideration(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, form: str, on: date
+) -> None:
+    """The Secretaria's reconsideration of a penalty (escolar art. 27) names the organ as
+    forms/orgao.json does (``comum/orgao.py``, ``secretaria``)."""
+    from lavra_americana.comum import orgao
+
+    monkeypatch.setattr(orgao, "_organ", lambda root: "Secretaria de Mobilidade Urbana")
+    computed = json.dumps(engine.prepare(form, example(engine, form), on).computed,
+                          ensure_ascii=False, default=str)
+    assert "A Secretaria de Mobilidade Urbana poderá, por motivo devidamente" in computed

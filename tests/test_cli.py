@@ -325,7 +325,7 @@ def assert_federal_appeal_refused_against_a_penalty(demo: Path, content: Any,
                                     history=RegistryHistory(registry)).report
             refused = [i for i in report.items
                        if i.pending and i.field == "/ato_recorrido/numero"
-                       and "não o recurso da Lei federal nº 9.784/1999" in i.message]
+                       and "não o recurso da Lei nº 9.784/1999" in i.message]
             assert refused, (form, [i.message for i in report.items if i.pending])
             assert "art. 25" in refused[0].message and "art. 27" in refused[0].message
     finally:
@@ -368,6 +368,7 @@ def assert_printed_citations_are_issued(
                               text=True).stdout
         allowed = NOT_YET_IN_A_CHAIN.get(form, frozenset())
         flowing = " ".join(text.split())
+        assert_first_mention_in_full(pdf.name, flowing)
         for found in printed.finditer(flowing):
             name = spelled[found[1].replace("-", "")]
             key = (name, int(found[2]), int(found[3]))
@@ -376,6 +377,22 @@ def assert_printed_citations_are_issued(
             assert key in issued, f"{pdf.name} cita {found[0]}, que a demonstração não emitiu"
             if citing is not None:
                 assert issued[key] <= issued[citing], f"{pdf.name} cita {found[0]}, posterior"
+
+
+FIRST_9784 = re.compile(r"Lei (?:federal )?nº 9\.784(/1999|, de 29 de janeiro de 1999)")
+
+
+def assert_first_mention_in_full(name: str, text: str) -> None:
+    """Lei nº 9.784/1999 is first cited by its full title, whether the sentence comes
+    from a template, the pack's Python or legal_text/ (lavra.render.mentions), never as
+    "Lei federal"; the body (before the "Fundamento legal" list) spells it in full once."""
+    first = FIRST_9784.search(text)
+    if first is None:
+        return
+    assert first[1].startswith(","), f"{name}: primeira menção abreviada: {first[0]}"
+    assert "federal nº 9.784" not in text, name
+    body = text.split("Fundamento legal")[0]
+    assert body.count("Lei nº 9.784, de 29 de janeiro de 1999") <= 1, f"{name}: {body}"
 
 
 def test_help_and_usage_errors_are_in_portuguese(runner: CliRunner) -> None:

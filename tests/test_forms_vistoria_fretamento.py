@@ -110,7 +110,7 @@ def test_withdrawal_suspends_the_alvara_until_the_new_vistoria_releases_it(
         "situação (art. 13 da Lei nº 4.419/2006)",
         f"sob o Alvará de Licença de Circulação {alv}, que fica suspenso",
         "sem prévia manifestação da empresa ou entidade (art. 13 da Lei nº 4.419/2006; "
-        "art. 45 da Lei nº 9.784/1999)",
+        "art. 45 da Lei nº 9.784, de 29 de janeiro de 1999)",  # first mention: in full
         "aplicado por analogia, à falta de recurso próprio no art. 13",
         "no prazo de 15 dias contados da data da vistoria: o prazo encerra-se em 16/12/2026",
         "cabe recurso ao Prefeito Municipal, no mesmo prazo",

@@ -137,7 +137,8 @@ def test_not_reconsidered_then_the_prefeito_restores_the_alvara(
     text = poppler(secretary.pdf)
     for words in (
         "Recurso contra a revogação do alvará escolar por motivo fundamentado: "
-        "reconsideração pelo Secretário (art. 56, § 1º, da Lei nº 9.784/1999)",
+        "reconsideração pelo Secretário (art. 56, § 1º, da Lei nº 9.784, de 29 de janeiro "
+        "de 1999)",  # the act's first mention of the law: in full (lavra.render.mentions)
         "Recurso conhecido; revogação mantida e recurso encaminhado ao Prefeito",
         "mantém-se a decisão que revogou o alvará e encaminha-se o recurso ao Prefeito",
         "a parte recorrente não precisa interpor novo recurso",
@@ -206,7 +207,8 @@ def test_not_reconsidered_then_the_prefeito_restores_the_alvara(
     mayor = issuer.issue(GP, {**built, "decisao": {
         **expected["decisao"], "resultado": "provido"}})
     text = poppler(mayor.pdf)
-    for words in ("não reconsiderada, à autoridade superior (art. 56 da Lei nº 9.784/1999)",
+    for words in ("não reconsiderada, à autoridade superior (art. 56 da Lei nº 9.784, de 29 "
+                  "de janeiro de 1999)",  # the first mention, in full
                   "dá-se provimento ao recurso e reforma-se a decisão que revogou o alvará, "
                   "que fica restabelecido", "encerra-se a instância administrativa",
                   "desta decisão não cabe novo recurso administrativo",

@@ -292,6 +292,7 @@ class FilingDesk:
     def _render(self, receipt: _Receipt, code: str) -> bytes:
         from weasyprint import HTML
 
+        from lavra.render.mentions import full_first_mention
         from lavra.render.pdf import AssetFetcher
 
         organization = self.issuer.engine.content.organization
@@ -307,6 +308,7 @@ class FilingDesk:
             resumo=_summary(receipt.data, receipt.titles, receipt.shapes), codigo=code, url=url,
             orgao=organization.orgao,
             qr=_QR_URL)
+        html = full_first_mention(html, self.issuer.engine.content.laws)
         fetcher = AssetFetcher(self.issuer.engine.assets_dir, {_QR_URL: qr_png(url)})
         pdf: bytes = HTML(string=html, url_fetcher=fetcher).write_pdf()
         return pdf

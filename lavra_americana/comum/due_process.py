@@ -229,7 +229,7 @@ def _registered(record: PriorRecord, data: Mapping[str, Any], proceeding: Procee
             wrong("hipoteses", f"A hipótese «{labels[ground][1]}» não foi imputada na "
                   f"notificação para defesa {printed}: {proceeding.act} não pode fundar-se em "
                   "fato ou dispositivo de que a parte não foi chamada a defender-se (Lei "
-                  "federal nº 9.784/1999, art. 26, § 1º, VI). Notifique-a de novo, com a "
+                  "nº 9.784/1999, art. 26, § 1º, VI). Notifique-a de novo, com a "
                   "nova imputação.")
     fact = record.fact("ciencia")
     if fact is None:

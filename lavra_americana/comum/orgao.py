@@ -13,7 +13,7 @@ from pathlib import Path
 from lavra.checking.computations import ComputeInput
 from lavra.errors import ContentPackError
 
-__all__ = ["IMPLEMENTED", "SECRETARY", "cargo", "clear_cache", "secretario"]
+__all__ = ["IMPLEMENTED", "SECRETARY", "cargo", "clear_cache", "secretaria", "secretario"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """Loading only: no provision."""
@@ -48,6 +48,24 @@ def secretario(source: Path | ComputeInput) -> str:
     return cargo(source, SECRETARY)
 
 
+@lru_cache(maxsize=8)
+def _organ(root: Path) -> str:
+    try:
+        raw = json.loads((root / "forms" / "orgao.json").read_text(encoding="utf-8"))
+        return str(raw["orgao"]).split(" – ")[0]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ContentPackError(
+            f"forms/orgao.json: não foi possível ler o nome do órgão ({error})."
+        ) from None
+
+
+def secretaria(source: Path | ComputeInput) -> str:
+    """The organ's name without its sigla ("Secretaria de Transportes e Sistema Viário"),
+    from ``orgao`` in forms/orgao.json."""
+    return _organ(Path(source.pack_dir if isinstance(source, ComputeInput) else source).resolve())
+
+
 def clear_cache() -> None:
     """Forget the titles read (after forms/orgao.json was edited)."""
     _roles.cache_clear()
+    _organ.cache_clear()

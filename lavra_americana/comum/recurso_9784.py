@@ -295,7 +295,7 @@ def kind_items(request: ComputeInput, laws: Mapping[str, Law], hypothesis: str) 
             "Prefeito Municipal, em única instância "
             f"({short(laws, 'transporte-escolar#art25')}), ou a reconsideração da "
             f"Secretaria ({short(laws, 'transporte-escolar#art27')}), não o recurso da Lei "
-            f"federal nº 9.784/1999 ({short(laws, hypothesis)}).", hypothesis)]
+            f"nº 9.784/1999 ({short(laws, hypothesis)}).", hypothesis)]
     state = licensing(request.history)
     if state is None or alvara is None:
         return []

@@ -220,7 +220,7 @@ def recurso_lei_9784(request: ComputeInput) -> Computed:
             f"O prazo de recurso, contado da ciência dada em {format_date(ciencia)}, "
             f"terminou em {format_date(last)} ({cited}): o recurso de {format_date(filed)} "
             "é intempestivo. Pode ser protocolado, mas dele não se conhecerá, salvo "
-            "revisão de ofício (Lei federal nº 9.784/1999, art. 63, I e § 2º).",
+            "revisão de ofício (Lei nº 9.784/1999, art. 63, I e § 2º).",
             DEADLINE))
     return Computed(values, unique_items(items))
 

@@ -210,7 +210,7 @@ def _registry_items(
 def _late(message: str) -> str:
     return (
         f"{message} Interposto fora do prazo, o recurso pode não ser conhecido (Lei "
-        "federal nº 9.784/1999, art. 63, I); a empresa pode, ainda assim, protocolá-lo "
+        "nº 9.784/1999, art. 63, I); a empresa pode, ainda assim, protocolá-lo "
         "(Constituição, art. 5º, XXXIV, a), e a Administração pode rever de ofício ato "
         "ilegal (art. 63, § 2º, da mesma lei)."
     )

@@ -83,6 +83,7 @@ from lavra_americana.comum.computing import (
     period_of,
 )
 from lavra_americana.comum.infractions import PriorInfraction
+from lavra_americana.comum.orgao import secretaria
 from lavra_americana.comum.sources import pack_root, rule_sources
 from lavra_americana.transporte_escolar.penalties import Sanction, SanctionKind, escolar_sanction
 
@@ -121,10 +122,10 @@ says the revocation proceeding lies; it applies no sanction."""
 
 REVOCATION_NOTICE = (
     "A infração registrada neste auto enseja a revogação do alvará ({cited}). A revogação "
-    "não é aplicada neste auto: será decidida pela Secretaria de Transportes e Sistema "
-    "Viário em processo próprio, no qual o condutor será notificado da acusação e poderá "
-    "apresentar defesa antes da decisão{period} (Constituição Federal, art. 5º, LV; Lei "
-    "federal nº 9.784/1999, arts. 3º, III, e 26 a 28). Até essa decisão, o alvará permanece "
+    "não é aplicada neste auto: será decidida pela {organ} em processo próprio, no qual o "
+    "condutor será notificado da acusação e poderá apresentar defesa antes da "
+    "decisão{period} (Constituição Federal, art. 5º, LV; Lei "
+    "nº 9.784/1999, arts. 3º, III, e 26 a 28). Até essa decisão, o alvará permanece "
     "em vigor."
 )
 """Printed when the escalation of art. 23 reaches the revocation (module doc)."""
@@ -297,7 +298,7 @@ def _escolar_line(
 
 
 def _escolar_appeal(
-    on: date, ciencia: date | None, context: StatutoryContext
+    on: date, ciencia: date | None, context: StatutoryContext, organ: str
 ) -> tuple[dict[str, Any], list[Item]]:
     laws = context.laws
     period = period_of(context, ESC_APPEAL_DEADLINE, ciencia or on)
@@ -319,7 +320,7 @@ def _escolar_appeal(
         + " O último dia do prazo será contado da data da ciência, que não consta deste "
         "documento.",
         "reconsideracao": (
-            "A Secretaria de Transportes e Sistema Viário poderá, por motivo devidamente "
+            f"A {organ} poderá, por motivo devidamente "
             "justificado, reconsiderar a decisão que aplicou a penalidade, desde que não haja "
             f"decisão do recurso interposto ao Prefeito ({short(laws, ESC_RECONSIDER)})."
         ),
@@ -447,7 +448,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
         )
 
     ciencia = maybe_date(pointers.get(data, AUTO_CIENCIA))
-    appeal, appeal_items = _escolar_appeal(on, ciencia, context)
+    appeal, appeal_items = _escolar_appeal(on, ciencia, context, secretaria(request))
     items.extend(appeal_items)
     items.extend(_escolar_dates(on, ciencia, request.issued_on, appeal))
     items.extend(on_the_spot_items(request, "data e hora da infração", ESC_FINES, ESC_INSPECTION))
@@ -494,7 +495,7 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
         "revogacao": False,
         "revogacao_cabivel": revocable,
         "revogacao_aviso": (
-            _revocation_notice(context, on)
+            _revocation_notice(context, on, secretaria(request))
             if revocable
             else None
         ),
@@ -514,13 +515,14 @@ REVOCATION_DEFENCE = f"{ESC}#art23_inc3"
 """The deadline-table key of the defence before a revocation (Lei nº 9.784/1999, art. 44)."""
 
 
-def _revocation_notice(context: StatutoryContext, on: date) -> str:
+def _revocation_notice(context: StatutoryContext, on: date, organ: str) -> str:
     period = period_of(context, REVOCATION_DEFENCE, on)
     words = (
         ", no prazo de {} {} da ciência da notificação".format(*period_words(*period))
         if period else ""
     )
-    return REVOCATION_NOTICE.format(cited=short(context.laws, REVOCATION_DEFENCE), period=words)
+    return REVOCATION_NOTICE.format(
+        cited=short(context.laws, REVOCATION_DEFENCE), period=words, organ=organ)
 
 
 def _escolar_dates(

@@ -135,7 +135,7 @@ OCORRENCIAS_ESCOLAR = DemoChain(
                 "fatos": _FATOS_REVOGACAO,
                 "fundamentos_juridicos":
                     "O alvará é ato precário, revogável por motivo fundamentado (art. 3º da Lei "
-                    "nº 4.515/2007); a motivação atende ao art. 50, I, e § 1º, da Lei federal "
+                    "nº 4.515/2007); a motivação atende ao art. 50, I, e § 1º, da Lei "
                     "nº 9.784/1999."}}),
             Fill("/defesa/notificacao/numero", "{defesa.impresso}"),
             Fill("/defesa/notificacao/data_ciencia", "{defesa.ciencia}"),

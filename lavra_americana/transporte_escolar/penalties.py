@@ -432,7 +432,7 @@ def remission_message(citation: str, laws: Mapping[str, Law]) -> str:
         f"infrator às penalidades previstas na {other.reference}, e não às da "
         f"{laws[TRANSPORTE_ESCOLAR].short_title} ({rule}). O texto e os valores das "
         f"penalidades da {other.short} não estão registrados no sistema: a penalidade não "
-        "pode ser calculada nem aplicada até que a Secretaria de Transportes os registre."
+        "pode ser calculada nem aplicada até que sejam registrados."
     )
 
 

@@ -62,6 +62,7 @@ from lavra_americana.comum.computing import (
     deadline_values,
     period_of,
 )
+from lavra_americana.comum.orgao import secretaria
 from lavra_americana.comum.sources import statutory_context
 
 __all__ = [
@@ -180,7 +181,7 @@ def recurso_transporte_escolar(request: ComputeInput) -> Computed:
         "tempestivo": None,
         "auto_registrado": record is not None,
         "reconsideracao": (
-            "A Secretaria de Transportes e Sistema Viário poderá, por motivo devidamente "
+            f"A {secretaria(request)} poderá, por motivo devidamente "
             "justificado, reconsiderar a decisão que aplicou a penalidade, enquanto não "
             f"houver decisão deste recurso ({short(context.laws, RECONSIDER)})."
         ),
@@ -261,7 +262,7 @@ def notificacao_penalidade(request: ComputeInput) -> Computed:
             "por analogia)."
         ),
         "reconsideracao": (
-            "A Secretaria de Transportes e Sistema Viário poderá, por motivo devidamente "
+            f"A {secretaria(request)} poderá, por motivo devidamente "
             "justificado, reconsiderar a decisão que aplicou a penalidade, enquanto não "
             f"houver decisão do recurso interposto ({short(context.laws, RECONSIDER)})."
         ),

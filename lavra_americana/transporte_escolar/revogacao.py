@@ -86,7 +86,7 @@ from lavra_americana.comum.computing import (
     date_at,
     fact_after_issue,
 )
-from lavra_americana.comum.orgao import secretario
+from lavra_americana.comum.orgao import secretaria, secretario
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.comum.validity import bare_number, parent_act_items
 from lavra_americana.transporte_escolar.revogacao_autos import (
@@ -294,8 +294,8 @@ def _appeal(
     rule = (
         "Desta decisão cabe recurso, em única instância, ao Prefeito Municipal "
         f"({short(laws, APPEAL)}), no prazo de 10 (dez) dias contados da data em que o "
-        f"condutor tomar ciência da punição ({short(laws, APPEAL_DEADLINE)}). A Secretaria "
-        "de Transportes e Sistema Viário poderá, por motivo devidamente justificado, "
+        f"condutor tomar ciência da punição ({short(laws, APPEAL_DEADLINE)}). A "
+        f"{secretaria(request)} poderá, por motivo devidamente justificado, "
         "reconsiderar a decisão, desde que não haja decisão do recurso "
         f"({short(laws, RECONSIDER)})."
     )

@@ -432,14 +432,16 @@ ART59_ACTS = {
             ["lei-9784-1999#art56", "lei-9784-1999#art56_par1", "lei-9784-1999#art59"],
             "A reconsideração da decisão e o deferimento do requerimento",
             ("Recurso contra o indeferimento de requerimento do transporte escolar: "
-             "reconsideração pelo Secretário (art. 56, § 1º, da Lei nº 9.784/1999)",
+             "reconsideração pelo Secretário (art. 56, § 1º, da Lei nº 9.784, de 29 de "
+             "janeiro de 1999)",
              "mantém-se a decisão que indeferiu o requerimento e encaminha-se o recurso "
              "ao Prefeito Municipal")),
     "DV-ESC": ("declaracao-vacancia", _vacancia_data, "/data_declaracao",
                ["transporte-escolar#art13", "lei-9784-1999#art59"],
                "A reconsideração da declaração de vacância e o restabelecimento do alvará",
                ("Recurso contra a declaração de vacância do transporte escolar: "
-                "reconsideração pelo Secretário (art. 56, § 1º, da Lei nº 9.784/1999)",
+                "reconsideração pelo Secretário (art. 56, § 1º, da Lei nº 9.784, de 29 de "
+                "janeiro de 1999)",
                 "art. 13", "mantém-se a declaração de vacância e encaminha-se o recurso ao "
                 "Prefeito Municipal")),
 }

@@ -54,19 +54,12 @@ POSITIONS = ("inline", "apos")
 MISSING_TEXT = "[texto não consta da fonte]"
 
 _LAW_KEYS = (
-    "id",
-    "tipo",
-    "numero",
-    "numero_observacao",
-    "data",
-    "titulo",
-    "ementa",
-    "urn",
-    "fonte",
-    "vigencia_desde",
-    "fecho",
-    "fragmentos",
+    "id", "tipo", "numero", "numero_observacao", "data", "titulo", "ementa", "urn", "fonte",
+    "vigencia_desde", "fecho", "fragmentos",
 )
+#: ``citar_por_extenso``: the law is cited by its full title at its first mention in a
+#: document, and short after it (:mod:`lavra.render.mentions`).
+_LAW_OPTIONAL = ("citar_por_extenso",)
 _FRAGMENT_KEYS = (
     "id",
     "tipo",
@@ -141,6 +134,7 @@ class Law:
     in_force_since: dt.date
     closing: str | None
     fragments: Mapping[str, Fragment] = field(hash=False)
+    full_first: bool = False  # ``citar_por_extenso`` (:data:`_LAW_OPTIONAL`)
 
     @property
     def short_title(self) -> str:
@@ -407,6 +401,11 @@ class _Checker:
         except ValueError:
             raise self.fail(f"data inválida {value!r} (use AAAA-MM-DD).", pointer) from None
 
+    def flag(self, value: Any, pointer: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail("esperava-se true ou false.", pointer)
+        return value
+
 
 def _expected_parent(match: re.Match[str]) -> str | None:
     """The structural parent implied by an id (``art7_inc4`` → ``art7``)."""
@@ -530,7 +529,7 @@ def load_law_file(path: Path) -> Law:
         ) from None
     except ValueError as exc:
         raise ContentPackError(f"A lei {path} não é um JSON válido: {exc}.") from None
-    obj = check.keys(raw, _LAW_KEYS, (), "")
+    obj = check.keys(raw, _LAW_KEYS, _LAW_OPTIONAL, "")
     law_id = check.required_text(obj["id"], "/id")
     if law_id != path.stem or not LAW_ID.match(law_id):
         raise check.fail(
@@ -566,6 +565,7 @@ def load_law_file(path: Path) -> Law:
         in_force_since=check.day(obj["vigencia_desde"], "/vigencia_desde"),
         closing=check.text(obj["fecho"], "/fecho", nullable=True),
         fragments=MappingProxyType(seen),
+        full_first=check.flag(obj.get("citar_por_extenso", False), "/citar_por_extenso"),
     )
 
 

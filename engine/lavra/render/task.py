@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 from lavra.errors import RenderError
 from lavra.law.model import Law, load_laws, resolve
 from lavra.render.isolation import start_clock
+from lavra.render.mentions import full_first_mention
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
 from lavra.render.templating import StaffSandbox, make_environment, render_template
 from lavra.textutil import act_titles as read_act_titles
@@ -139,7 +140,7 @@ class DocumentRenderer:
 
     def render(self, job: RenderJob) -> Rendering:
         env = self.draft_env if job.draft else self.final_env
-        body = render_template(env, FRAME_TEMPLATE, job.context)
+        body = full_first_mention(render_template(env, FRAME_TEMPLATE, job.context), self.laws)
         if job.qr_png is not None:
             pdf: bytes | LaidOutPdf = self.laid_out(
                 body, replace(job.frame, qr_png=job.qr_png), job.renderer
