@@ -201,3 +201,17 @@ def test_citations_call_the_given_resolvers() -> None:
     )
     with pytest.raises(RenderError, match="citações"):
         render("{{ citacao('a#b') }}")
+
+
+def test_jinjas_own_undefined_error_is_said_in_portuguese_naming_the_field() -> None:
+    """Jinja's «'x' is undefined» (raised by jinja itself, not by the final document's
+    Undefined) reaches nobody in English: the field is named as a missing key is."""
+    import jinja2
+
+    from lavra.render.templatefailure import failed_undefined
+
+    for message, field in (("'placa' is undefined", "/placa"),
+                           ("'dict object' has no attribute 'placa'", "/placa")):
+        error = failed_undefined("O modelo texto.html, linha 3,", jinja2.UndefinedError(message))
+        assert "«placa»" in error.message and error.field == field, error.message
+        assert "undefined" not in error.message and "attribute" not in error.message

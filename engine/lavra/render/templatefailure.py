@@ -11,11 +11,12 @@ veículo»), where the form is known (:meth:`lavra.documents.Engine` renders a f
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 
 from lavra.errors import RenderError
 
-__all__ = ["failed", "failure_field", "failure_sentence", "labelled"]
+__all__ = ["failed", "failed_undefined", "failure_field", "failure_sentence", "labelled"]
 
 _log = logging.getLogger(__name__)
 
@@ -46,6 +47,14 @@ def failed(at: str, error: BaseException) -> RenderError:
     field the failure names, if any."""
     return RenderError(f"{at} não pôde ser preenchido: {failure_sentence(error)}",
                        field=failure_field(error))
+
+
+def failed_undefined(at: str, error: BaseException) -> RenderError:
+    """Jinja's own «'x' is undefined» or «… has no attribute 'x'» said as :func:`failed`
+    says a missing key: the field «x» by its key (then by its label, :func:`labelled`);
+    jinja's English text goes to the log only."""
+    quoted = re.findall(r"'([^']{1,80})'", str(error))
+    return failed(at, KeyError(quoted[-1]) if quoted else error)
 
 
 def labelled(error: RenderError, label: Callable[[str], str],

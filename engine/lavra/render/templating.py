@@ -47,7 +47,7 @@ from lavra.errors import InputError, LavraError, RenderError
 from lavra.inputs.formats import mask_cep, mask_cnpj, mask_cpf, mask_placa
 from lavra.render.actfilter import cited_act_filter
 from lavra.render.isolation import TaskTimeout
-from lavra.render.templatefailure import failed
+from lavra.render.templatefailure import failed, failed_undefined
 from lavra.textutil import format_act_number, format_date, without_sign
 
 __all__ = [
@@ -460,7 +460,7 @@ def _located(error: BaseException, where: Location) -> LavraError:
     if isinstance(error, jinja2.TemplateNotFound):
         return RenderError(f"{at} inclui um modelo inexistente: «{error.name}».")
     if isinstance(error, jinja2.UndefinedError):
-        return RenderError(f"{at} usa um dado inexistente: {error.message}")
+        return failed_undefined(at, error)
     return failed(at, error)
 
 
@@ -583,7 +583,7 @@ def _render(template: Callable[[], jinja2.Template], context: Mapping[str, Any],
     except MemoryError as exc:
         raise RenderError(f"O modelo {what} excedeu o limite de memória.") from exc
     except jinja2.UndefinedError as exc:
-        raise RenderError(f"O modelo {what} usa um dado inexistente: {exc.message}") from exc
+        raise failed_undefined(f"O modelo {what}", exc) from exc
     except Exception as exc:
         raise failed(f"O modelo {what}", exc) from exc
 
