@@ -140,9 +140,10 @@ def test_cli_check_refuses_a_data_file_with_a_bidi_override(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("args", "shown"),
     [
-        (["--reason", "Erro material\u202e no documento", "--by", "clara"], "--reason"),
-        (["--reason", "Erro material no documento", "--by", "cla\u200bra"], "--by"),
-        (["--reason", "Erro material\u0085 no documento", "--by", "clara"], "U+0085"),
+        (["--motivo", "Erro material\u202e no documento", "--responsavel", "clara"], "--motivo"),
+        # the English names of before still work; the message names the option in pt-BR
+        (["--reason", "Erro material no documento", "--by", "cla\u200bra"], "--responsavel"),
+        (["--motivo", "Erro material\u0085 no documento", "--responsavel", "clara"], "U+0085"),
     ],
 )
 def test_cli_text_options_are_refused_before_anything_is_done(

@@ -102,8 +102,10 @@ def test_staff_correct_a_failed_item_on_the_page_and_resume_the_run(tmp_path: Pa
         assert f"{printed}" in form.group(0) and "Titular Exemplo 0000" in form.group(0)
         reason = re.search(r'<p class="erro falha"><small>(.*?)</small>', form.group(0))
         assert reason is not None  # the field by its label, once, never by its pointer
-        assert ("não informado: Titular do alvará › Número do prontuário. Campo: «Titular do "
-                "alvará › Número do prontuário»." in reason.group(1))
+        assert ("não informado: Titular do alvará › Número do prontuário. Campo: Titular do "
+                "alvará › Número do prontuário." in reason.group(1))
+        # the page has its own correction form: no command line to type
+        assert "lavra lote corrigir" not in reason.group(1)
         assert "Campo que falhou: <strong>Titular do alvará › Número do prontuário</strong>" in (
             form.group(0))
         assert f"campo {FIELD}" not in page.lower() and f"Campo: {FIELD}" not in page
