@@ -390,11 +390,16 @@ class Inbox:
         return self._case(session, row)
 
     @staticmethod
-    def _decided(session: Session, ident: int) -> FilingRow:
+    def _filing(session: Session, ident: int) -> FilingRow:
         row = session.get(FilingRow, ident)
         if row is None:
             raise InputError(f"O protocolo nº {ident} não consta do registro.",
                              field="/protocolo")
+        return row
+
+    @staticmethod
+    def _decided(session: Session, ident: int) -> FilingRow:
+        row = Inbox._filing(session, ident)
         if row.status != FilingStatus.DECIDED.value:
             raise InputError(f"O protocolo {row.protocol} ainda não foi decidido pela "
                              "instância que o encaminha.", field="/protocolo")
@@ -402,10 +407,7 @@ class Inbox:
 
     @staticmethod
     def _open(session: Session, ident: int) -> FilingRow:
-        row = session.get(FilingRow, ident)
-        if row is None:
-            raise InputError(f"O protocolo nº {ident} não consta do registro.",
-                             field="/protocolo")
+        row = Inbox._filing(session, ident)
         if row.status == FilingStatus.DECIDED.value:
             raise InputError(f"O protocolo {row.protocol} já foi decidido; não pode mais "
                              "ser alterado.", field="/protocolo")
