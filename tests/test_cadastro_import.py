@@ -21,6 +21,7 @@ from sqlalchemy import create_engine, text
 
 from lavra.batch.inputs import parse_lines, read_lines
 from lavra.checking.content import Content, loaded_content
+from lavra.checking.report import Status
 from lavra.documents import Engine
 from lavra.errors import ImportRefusedError, InputError
 from lavra.issuing import RegistryHistory
@@ -234,7 +235,6 @@ def test_a_cassacao_reads_its_autos_from_the_registry_imported_or_not(
     payment rules it out."""
     from test_notificacao_defesa import example as form_example
 
-    from lavra.checking.report import Status
 
     data = form_example(engine, "decisao-cassacao-fretamento")
     data["hipoteses"]["multas_nao_recolhidas"]["autos"] = [
@@ -265,6 +265,14 @@ def test_a_cassacao_reads_its_autos_from_the_registry_imported_or_not(
         "0041/2025 em 03/11/2025" in imported[1] and "(art. 22, II)" in imported[1]
 
 
+def _refused_alvaras(engine: Engine, registry: Registry, form: str,
+                     data: dict[str, Any]) -> dict[int, str]:
+    """The message of each alvará of ``data["alvaras"]`` the registry refuses, by index."""
+    report = engine.prepare(form, data, issued_on=ON, history=RegistryHistory(registry)).report
+    return {int(i.field.split("/")[2]): i.message for i in report.items
+            if i.field.startswith("/alvaras/") and i.status is Status.INVALID}
+
+
 def test_a_cassacao_ends_only_alvaras_the_registry_holds_in_force_of_the_company(
     registry: Registry, engine: Engine
 ) -> None:
@@ -273,7 +281,6 @@ def test_a_cassacao_ends_only_alvaras_the_registry_holds_in_force_of_the_company
     is refused; over a fresh registry, then over the imported sample."""
     from test_notificacao_defesa import example as form_example
 
-    from lavra.checking.report import Status
 
     data = form_example(engine, "decisao-cassacao-fretamento")
     data["alvaras"] = [{"numero": "ALV-FRET nº 0031/2024", "placa": "FRE1A11"},
@@ -281,10 +288,7 @@ def test_a_cassacao_ends_only_alvaras_the_registry_holds_in_force_of_the_company
     data["decisao"]["data"] = "2026-01-15"
 
     def alvaras() -> dict[int, str]:
-        report = engine.prepare("decisao-cassacao-fretamento", data, issued_on=ON,
-                                history=RegistryHistory(registry)).report
-        return {int(i.field.split("/")[2]): i.message for i in report.items
-                if i.field.startswith("/alvaras/") and i.status is Status.INVALID}
+        return _refused_alvaras(engine, registry, "decisao-cassacao-fretamento", data)
 
     fresh = alvaras()
     assert sorted(fresh) == [0, 1]
@@ -338,7 +342,6 @@ def test_a_defence_notice_accuses_only_alvaras_the_registry_holds_in_force(
     then over the imported sample."""
     from test_notificacao_defesa import example as form_example
 
-    from lavra.checking.report import Status
 
     data = form_example(engine, "notificacao-defesa-cassacao")
     data["alvaras"] = [{"numero": "ALV-FRET nº 0031/2024", "placa": "FRE1A11"},
@@ -346,10 +349,7 @@ def test_a_defence_notice_accuses_only_alvaras_the_registry_holds_in_force(
     data["data"] = ON.isoformat()
 
     def alvaras() -> dict[int, str]:
-        report = engine.prepare("notificacao-defesa-cassacao", data, issued_on=ON,
-                                history=RegistryHistory(registry)).report
-        return {int(i.field.split("/")[2]): i.message for i in report.items
-                if i.field.startswith("/alvaras/") and i.status is Status.INVALID}
+        return _refused_alvaras(engine, registry, "notificacao-defesa-cassacao", data)
 
     fresh = alvaras()
     assert sorted(fresh) == [0, 1]
@@ -368,7 +368,6 @@ def test_an_auxiliary_alvara_rests_on_a_titular_alvara_the_registry_holds(
     (issued or imported) with its validity; over a fresh registry, then the imported one."""
     from test_notificacao_defesa import example as form_example
 
-    from lavra.checking.report import Status
 
     form = "alvara-condutor-auxiliar"
     data = form_example(engine, form)
