@@ -46,8 +46,9 @@ __all__ = ["ActChoice", "ActSource", "FiledRequest", "choices_for", "decided_by"
 
 @dataclass(frozen=True)
 class FiledRequest:
-    """The requerimento as filed: its protocol, the processo it opened, the form, the
-    data, who filed it, the day (secretariat's calendar) and the licence it names."""
+    """The requerimento as filed: its protocol, the processo it opened (its PA once
+    linked), the form, the data, who filed it, the day (secretariat's calendar) and the
+    licence it names."""
 
     protocol: str
     processo: str
@@ -124,7 +125,11 @@ def source_of(registry: Registry, case: Case, on: date,
             record = registry.get_by_id(licence.document_id)
             data = None if record is None else record.data
     request = FiledRequest(
-        protocol=filed.protocol, processo=filed.processo, form=filed.form, data=filed.data,
+        # The act names the processo as the municipality knows it: the PA once staff
+        # linked it (lavra.registry.processos), else the protocol's number; either joins
+        # the same processo.
+        protocol=filed.protocol, processo=filed.pa or filed.processo, form=filed.form,
+        data=filed.data,
         cpf_cnpj=filed.cpf_cnpj, name=filed.name,
         filed_on=filed.filed_at.astimezone(LOCAL_TZ).date(), licence=named)
     return ActSource(request, licence, data, on, decided_by(registry, case))

@@ -186,6 +186,9 @@ class Filed:
     licence: str | None
     receipt: IssuedRecord
     attachments: tuple[StoredAttachment, ...]
+    pa: str | None = None
+    """The municipality's PA number staff linked to the processo, if any
+    (:mod:`lavra.registry.processos`)."""
 
     @property
     def filed_at_local(self) -> datetime:
@@ -316,8 +319,10 @@ class Filings:
         """The processo the filing joins (it must exist), or a new one numbered after
         the protocol."""
         if joined is not None:
+            numero = normalize_processo(joined)
             found = session.scalars(select(ProcessoRow).where(
-                ProcessoRow.numero == normalize_processo(joined))).one_or_none()
+                (ProcessoRow.numero == numero) | (ProcessoRow.pa == numero))
+                .order_by(ProcessoRow.pa.is_(None)).limit(1)).first()
             if found is None:
                 raise InputError(f"O processo {joined} não consta do registro.",
                                  field="/processo")
@@ -410,7 +415,7 @@ class Filings:
             id=row.id, protocol=row.protocol, form=row.form, data=dict(row.data),
             cpf_cnpj=row.cpf_cnpj, name=row.name, filed_at=row.filed_at, status=row.status,
             complete=row.complete, pending=tuple(row.pending), processo=processo.numero,
-            licence=licence, receipt=record_of(receipt),
+            pa=processo.pa, licence=licence, receipt=record_of(receipt),
             attachments=tuple(_stored(a) for a in attachments))
 
 

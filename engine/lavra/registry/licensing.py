@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session, aliased
 from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
 from lavra.registry.guards import DIVERGENCE, public_divergence
 from lavra.registry.identifiers import same_plate
+from lavra.registry.processos import rebuild_processos, release_filings, repoint_filings
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import (
     IssuedRecord,
@@ -42,6 +43,7 @@ from lavra.registry.tables import (
     BarRow,
     DocumentRow,
     DriverRow,
+    FilingRow,
     LicenceRow,
     PartyNameRow,
     PartyRow,
@@ -187,6 +189,10 @@ def _snapshot(session: Session) -> set[str]:
         .join(ProcessoActRow, ProcessoActRow.processo_id == ProcessoRow.id)
     ):
         lines.add(f"processo {numero}: {printed.get(doc)}")
+    for numero, pa in session.execute(
+        select(ProcessoRow.numero, ProcessoRow.pa).where(ProcessoRow.pa.is_not(None))
+    ):
+        lines.add(f"processo {numero}: vinculado ao {pa}")
     for party, name in session.execute(select(PartyNameRow.party_id, PartyNameRow.name)):
         lines.add(f"nome de {parties.get(party)}: {name}")
     return lines
@@ -242,7 +248,7 @@ class RegistryState(RegistryQueries):
         never refused: the rebuild replays history."""
         with self._database_errors(), self._write() as session:
             stored = _snapshot(session)
-            self._clear(session)
+            held = self._clear(session)
             acts = 0
             writer = StateWriter(session, replay=True)  # history: recorded, not refused
             effects = self._effects or {}
@@ -262,6 +268,7 @@ class RegistryState(RegistryQueries):
                     writer.apply(act, effects_of(act))
                     acts += 1
             session.flush()
+            repoint_filings(session, held)
             rebuilt = _snapshot(session)
             diff = StateDiff(tuple(sorted(stored - rebuilt)), tuple(sorted(rebuilt - stored)),
                              acts, tuple(writer.divergences))
@@ -274,17 +281,20 @@ class RegistryState(RegistryQueries):
             return diff
 
     @staticmethod
-    def _clear(session: Session) -> None:
+    def _clear(session: Session) -> dict[int, int]:
+        """Clear the view; what the protocols hold (their processos with the PA linked,
+        their parties) stays, and their licences are named again after the replay."""
         session.execute(delete(StateChangeRow))
-        session.execute(delete(ProcessoActRow))
-        session.execute(delete(ProcessoRow))
+        rebuild_processos(session)
         session.execute(delete(BarRow))
+        held = release_filings(session)
         session.execute(update(LicenceRow).values(base_id=None))
         session.execute(delete(LicenceRow))
         session.execute(delete(DriverRow))
         session.execute(delete(PartyNameRow))
-        session.execute(delete(PartyRow))
+        session.execute(delete(PartyRow).where(PartyRow.id.not_in(select(FilingRow.party_id))))
         session.execute(delete(VehicleRow))
+        return held
 
     # ------------------------------------------------------------ lookups
     def licences_in_force(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import InstrumentedAttribute, Session
@@ -435,9 +435,13 @@ class StateWriter:
             numero = normalize_processo(effect.numero)[:80]
         except InputError:
             return
+        # The number lavra gave the processo, or the PA staff linked to it
+        # (lavra.registry.processos): either joins the same processo.
         row = self.session.scalars(
-            select(ProcessoRow).where(ProcessoRow.numero == numero)
-        ).one_or_none()
+            select(ProcessoRow).where(or_(ProcessoRow.numero == numero,
+                                          ProcessoRow.pa == numero))
+            .order_by(ProcessoRow.pa.is_(None)).limit(1)
+        ).first()
         if row is None:
             row = ProcessoRow(numero=numero)
             self.session.add(row)

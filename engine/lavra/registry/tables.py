@@ -36,8 +36,8 @@ __all__ = [
     "NAMING_CONVENTION", "BarRow", "Base", "BatchItemRow", "BatchRunRow", "CounterRow",
     "DocumentRow", "DraftRow", "DriverRow", "EventRow", "FilingAttachmentRow",
     "FilingProgressRow", "FilingReviewRow", "FilingRow", "LicenceRow", "PartyNameRow",
-    "PartyRow", "ProcessoActRow", "ProcessoRow", "StaffValueRow", "StateChangeRow",
-    "StateMetaRow", "UTCDateTime", "VehicleRow", "VoidedNumberRow", "metadata",
+    "PartyRow", "ProcessoActRow", "ProcessoLinkRow", "ProcessoRow", "StaffValueRow",
+    "StateChangeRow", "StateMetaRow", "UTCDateTime", "VehicleRow", "VoidedNumberRow", "metadata",
 ]
 
 # ============================================================================ schema
@@ -408,12 +408,28 @@ class BarRow(Base):
 
 
 class ProcessoRow(Base):
-    """An administrative process (the PA number) tying requerimentos and acts together."""
+    """An administrative process tying requerimentos and acts together: its number in
+    lavra (the protocol's) and the municipality's PA number staff linked to it, one PA
+    to one processo (migration 0021; :mod:`lavra.registry.processos`)."""
 
     __tablename__ = "processos"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     numero: Mapped[str] = mapped_column(String(80), unique=True)
+    pa: Mapped[str | None] = mapped_column(String(80), unique=True)
+
+
+class ProcessoLinkRow(Base):
+    """Staff linked the PA ``pa`` to a processo: who and when (migration 0021). The
+    processo's ``pa`` is its last link's; a rebuild of the state reads it from here."""
+
+    __tablename__ = "processo_links"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    processo_id: Mapped[int] = mapped_column(ForeignKey("processos.id"), index=True)
+    pa: Mapped[str] = mapped_column(String(80))
+    linked_by: Mapped[str] = mapped_column(String(200))
+    linked_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class ProcessoActRow(Base):
