@@ -107,6 +107,7 @@ LAZY_COMMANDS = {
     "lote": "lavra.cli.batch:lote",
     "valores": "lavra.cli.values:values",
     "cadastro": "lavra.cli.cadastro:cadastro",
+    "processo": "lavra.cli.processo:processo",
     "keys": "lavra.cli.keys:keys_group",
 }
 
