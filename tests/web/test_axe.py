@@ -130,6 +130,13 @@ def test_every_page_state_has_no_axe_violation(
     staff.wait_for_url(f"{base}/equipe/protocolos/*")
     assert protocol in staff.content()
     check(staff, "protocolo aberto na caixa")
+    staff.click("#vincular-pa-botao")  # blank: refused at the field
+    staff.wait_for_selector("#erro-pa")
+    check(staff, "PA recusado")
+    staff.fill("#campo-pa", "PA 9.876/2026")
+    staff.click("#vincular-pa-botao")
+    staff.wait_for_selector("#pa-protocolo")
+    check(staff, "PA vinculado")
     staff.goto(f"{base}/equipe/documentos/{record.id}")
     staff.fill("#fato-data", "31/02/2026")
     staff.click("#registrar-fato-botao")

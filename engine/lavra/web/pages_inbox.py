@@ -10,7 +10,9 @@ completeness report as the staff form shows it, the review of each attachment, a
 Reviewing an attachment: accept, or refuse with the reason. A refusal makes the filing
 ``pendente``, with what is missing and the last day to supply it: the pack's period
 (:attr:`lavra.pack.ContentPack.filing_period`) counted from today, or the day staff
-type when the pack fixes none. «Preparar ato» creates the draft of the act the pack maps
+type when the pack fixes none. «Vincular processo administrativo (PA)» links the
+municipality's PA number to the filing's processo (:mod:`lavra.registry.processos`).
+«Preparar ato» creates the draft of the act the pack maps
 for the requerimento (:mod:`lavra.filedacts`) and forwards it to the signer's queue.
 """
 
@@ -31,6 +33,7 @@ from lavra.errors import ConfigError, InputError, LavraError
 from lavra.filedacts import ActChoice, choices_for, decided_by, prepare_act
 from lavra.registry.filing_status import FilingStatus
 from lavra.registry.inbox import Case, Inbox
+from lavra.registry.processos import Processos
 from lavra.web.common import (
     NotFound,
     context_of,
@@ -149,8 +152,10 @@ def _choices(ctx: WebContext, case: Case) -> tuple[ActChoice, ...]:
 
 
 def _detail(request: Request, ctx: WebContext, case: Case, *, status: int = 200,
-            error: str | None = None, error_at: str | None = None) -> Response:
+            error: str | None = None, error_at: str | None = None,
+            typed_pa: str | None = None) -> Response:
     filed = case.filed
+    link = None if filed.pa is None else Processos(ctx.registry).link_of(filed.protocol)
     schema = ctx.schema(filed.form)
     report = ctx.engine.check(filed.form, filed.data)
     items = item_titles(schema)
@@ -161,7 +166,8 @@ def _detail(request: Request, ctx: WebContext, case: Case, *, status: int = 200,
         "item_de": lambda item: items.get(item, item),
         "atos": _choices(ctx, case), "minuta": draft,
         "prazo_do_pacote": ctx.engine.content.pack.filing_period is not None,
-        "erro": error, "erro_em": error_at}, status)
+        "vinculo": link, "pa_digitado": typed_pa, "erro": error, "erro_em": error_at},
+        status)
 
 
 # ------------------------------------------------------------------ pages
@@ -275,3 +281,20 @@ async def inbox_prepare(request: Request, filing_id: int) -> Response:
         return await run_in_threadpool(lambda: _detail(
             request, ctx, case, status=422, error=message, error_at="preparar-ato"))
     return redirect(f"{BASE}/{case.filed.id}?aviso=ato-preparado#preparar-ato")
+
+
+@router.post(BASE + "/{filing_id}/pa")
+async def inbox_link_pa(request: Request, filing_id: int) -> Response:
+    user = require_user(request)
+    ctx = context_of(request)
+    posted = await read_form(request)
+    case = await run_in_threadpool(_case, ctx, filing_id)
+    typed = str(posted.get("pa") or "")[:200]
+    try:
+        await run_in_threadpool(lambda: Processos(ctx.registry).link(
+            case.filed.protocol, typed, by=user.actor))
+    except LavraError as error:
+        message = error.message
+        return await run_in_threadpool(lambda: _detail(
+            request, ctx, case, status=422, error=message, error_at="pa", typed_pa=typed))
+    return redirect(f"{BASE}/{case.filed.id}?aviso=pa-vinculado#vincular-pa")
