@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ from registrycases import builder
 from lavra.cli.main import main
 from lavra.errors import InputError
 from lavra.registry.database import database_url
-from lavra.registry.effects import Act, Effect, InProcesso
+from lavra.registry.effects import Act, Effect, Grant, InProcesso, PartyRef
 from lavra.registry.filings import Attachment, Filed, FilingInput, Filings
 from lavra.registry.processos import Processos
 from lavra.registry.records import Built
@@ -28,7 +28,8 @@ FORM = "ato-x"
 MOMENT = datetime(2026, 12, 2, 15, tzinfo=UTC)
 
 
-def _file(registry: Registry, form: str, moment: datetime) -> Filed:
+def _file(registry: Registry, form: str, moment: datetime, licence: str | None = None
+          ) -> Filed:
     def built(number: int, printed: str, at: datetime) -> Built:
         return Built(pdf=b"%PDF-1.4 " + printed.encode(), data={}, computed={},
                      reference_date=at.date(), verification_code=f"PA-{number}-{at:%H%M%S%f}",
@@ -37,7 +38,8 @@ def _file(registry: Registry, form: str, moment: datetime) -> Filed:
 
     entry = FilingInput(series="PROT", form=form, data={"a": 1}, cpf_cnpj="01753935911",
                         name="Fulana de Tal",
-                        attachments=(Attachment("/documentos/crlv", "crlv.pdf", b"%PDF-1.4\n"),))
+                        attachments=(Attachment("/documentos/crlv", "crlv.pdf", b"%PDF-1.4\n"),),
+                        licence=licence)
     return Filings(registry).file(entry, built, receipt_form="comprovante", now=moment)
 
 
@@ -46,9 +48,14 @@ def _in_processo(act: Act) -> Sequence[Effect]:
     return [InProcesso(numero)] if isinstance(numero, str) else []
 
 
+def _grant(act: Act) -> Sequence[Effect]:
+    return [Grant("alvara-x", PartyRef("01753935911", "Fulana de Tal"), date(2026, 1, 1),
+                  None, "x#art1")]
+
+
 def _registry(url: str) -> Registry:
     registry = open_registry(url)
-    registry.use_effects({FORM: _in_processo})
+    registry.use_effects({FORM: _in_processo, "alvara-x": _grant})
     return registry
 
 
@@ -66,7 +73,8 @@ def _acts(registry: Registry, filed: Filed) -> list[str]:
 def test_link_join_refuse_and_rebuild(registry_url: str) -> None:
     registry = _registry(registry_url)
     processos = Processos(registry)
-    first = _file(registry, "requerimento-x", MOMENT)
+    alvara = registry.issue("ALV", 2026, "alvara-x", builder({}), data={})
+    first = _file(registry, "requerimento-x", MOMENT, licence=alvara.printed)
     second = _file(registry, "requerimento-x", MOMENT)
     early = _act(registry, "PA 3.210/2026")  # typed before the link: a processo of its own
     assert _acts(registry, first) == []
@@ -104,9 +112,12 @@ def test_link_join_refuse_and_rebuild(registry_url: str) -> None:
     assert processos.link(second.protocol, "PA 8/2026", by="Ana").pa == "PA 8/2026"
     assert processos.link_of(second.protocol).linked_by == "Ana"  # type: ignore[union-attr]
 
-    # the rebuild keeps the protocols, their links and the acts that joined them
+    # the rebuild keeps the protocols, their links, their licences and the acts that
+    # joined them
     diff = registry.rebuild_state(apply=True)
     assert diff.same, diff
+    assert Filings(registry).by_protocol(first.protocol).licence == (  # type: ignore[union-attr]
+        alvara.printed)
     assert _acts(registry, first) == [early, late, by_prot]
     assert Filings(registry).by_protocol(second.protocol).pa == "PA 8/2026"  # type: ignore[union-attr]
     processos.link(first.protocol, "PA 3.210/2026", by="Clara")  # still its own

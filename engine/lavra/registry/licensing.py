@@ -293,6 +293,7 @@ class RegistryState(RegistryQueries):
         session.execute(delete(DriverRow))
         session.execute(delete(PartyNameRow))
         session.execute(delete(PartyRow).where(PartyRow.id.not_in(select(FilingRow.party_id))))
+        session.execute(update(PartyRow).values(name=None))  # the replay names them again
         session.execute(delete(VehicleRow))
         return held
 

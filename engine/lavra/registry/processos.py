@@ -44,6 +44,7 @@ from lavra.registry.records import LOCAL_TZ, check_text
 from lavra.registry.tables import (
     FilingRow,
     LicenceRow,
+    PartyRow,
     ProcessoActRow,
     ProcessoLinkRow,
     ProcessoRow,
@@ -242,7 +243,12 @@ def release_filings(session: Session) -> dict[int, int]:
 
 def repoint_filings(session: Session, held: dict[int, int]) -> None:
     """After the acts are replayed: each protocol names its licence again (the one its
-    act granted, when the rebuild granted it again)."""
+    act granted, when the rebuild granted it again); a party no act named keeps the name
+    its first protocol gave it, as filing does."""
+    for party_id, name in session.execute(
+            select(FilingRow.party_id, FilingRow.name).order_by(FilingRow.id)):
+        session.execute(update(PartyRow).where(PartyRow.id == party_id,
+                                               PartyRow.name.is_(None)).values(name=name))
     for filing_id, document_id in held.items():
         licence = session.scalars(select(LicenceRow.id).where(
             LicenceRow.document_id == document_id)).first()
