@@ -30,6 +30,9 @@ which the pack already applies. The number is :data:`PRAZO_DIAS`.
   company's contract of continuous service), or the refusal. What neither knows is the
   staff's to complete on the drafts before they are signed (a new vehicle's vistoria,
   art. 10; a client no contract in the registry names, art. 11, I, c);
+- ``requerimento-renovacao-alvara-fretamento`` → the renewed ``alvara-fretamento``,
+  built as the renewal run builds it (the previous alvará's data from the registry,
+  updated by the request; art. 8º of Lei nº 4.419/2006), or the refusal;
 - every requerimento the refusal act names → ``decisao-indeferimento`` (Lei nº
   9.784/1999, art. 50, I; :mod:`lavra_americana.comum.indeferimento`), with the request
   as filed, its protocol and the applicant: the act finds the motivos in the request's
@@ -45,7 +48,7 @@ from lavra.errors import InputError
 from lavra.filedacts import ActChoice, ActSource
 from lavra.inputs.formats import mask_cnpj, mask_cpf
 from lavra.law.calendar import load_calendar
-from lavra_americana.fretamento.alvara_protocolo import alvaras_fretamento
+from lavra_americana.fretamento.alvara_protocolo import alvaras_fretamento, renovacao_fretamento
 
 __all__ = ["ATOS", "IMPLEMENTED", "PRAZO_DIAS", "prazo_complementacao"]
 
@@ -58,6 +61,7 @@ PRAZO_DIAS = 10
 
 ESCOLAR_RENOVACAO = "requerimento-renovacao-escolar"
 FRETAMENTO = "requerimento-alvara-fretamento"
+FRETAMENTO_RENOVACAO = "requerimento-renovacao-alvara-fretamento"
 INDEFERIMENTO = "decisao-indeferimento"
 _REFUSABLE = (
     "requerimento-alvara-fretamento", "requerimento-autorizacao-alteracao-veiculo",
@@ -120,3 +124,6 @@ ATOS[FRETAMENTO] = (
     ActChoice("alvara-fretamento", "Alvará de Licença de Circulação (fretamento)",
               lambda source: alvaras_fretamento(source)[0],
               build_all=alvaras_fretamento), _REFUSAL)
+ATOS[FRETAMENTO_RENOVACAO] = (
+    ActChoice("alvara-fretamento", "Alvará de Licença de Circulação (fretamento) — renovação",
+              renovacao_fretamento, licence_at="/alvara_anterior/numero"), _REFUSAL)

@@ -21,6 +21,12 @@ registry knows.
   the contratante of the company's contract of continuous fretamento the registry holds
   (``termo-conferencia-contrato-fretamento``, not cancelled, in force on the day of the
   act, the most recent); none, or a request without continuous service: left empty.
+- **The renewal** (art. 8º: "renovável por igual período"), from a
+  ``requerimento-renovacao-alvara-fretamento``: the alvará it names, as the registry
+  holds it (its data, its expiry), renewed as the renewal run renews it
+  (:func:`~lavra_americana.fretamento.renovacao_lote.renewed_alvara`), with the
+  processo opened by the protocol and the conferência above. Refused, naming the field,
+  when the request names no alvará of the registry, or one of another company.
 """
 
 from __future__ import annotations
@@ -29,12 +35,13 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
+from lavra.errors import InputError
 from lavra.filedacts import ActSource
 from lavra.inputs.formats import only_digits as digits
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry
 
-__all__ = ["IMPLEMENTED", "alvaras_fretamento"]
+__all__ = ["IMPLEMENTED", "alvaras_fretamento", "renovacao_fretamento"]
 
 IMPLEMENTED = ("fretamento#art7", "fretamento#art8", "fretamento#art11_inc1_ali3")
 
@@ -76,6 +83,31 @@ def alvaras_fretamento(source: ActSource) -> tuple[dict[str, Any], ...]:
             data["cliente"] = cliente
         acts.append(data)
     return tuple(acts)
+
+
+def renovacao_fretamento(source: ActSource) -> dict[str, Any]:
+    """The alvará the request names, renewed (art. 8º; module docstring)."""
+    from lavra_americana.fretamento.renovacao_lote import Licence, renewed_alvara
+
+    licence, previous = source.licence, source.licence_data
+    if licence is None or previous is None or licence.valid_until is None:
+        raise InputError(
+            "O requerimento não indica um alvará de fretamento do cadastro a renovar: a "
+            "renovação parte dos dados do alvará anterior. Prepare o alvará pelo "
+            "formulário da equipe ou o indeferimento.", field="/alvara_anterior/numero")
+    if digits(licence.holder or "") != digits(source.request.cpf_cnpj):
+        raise InputError(
+            f"O alvará {licence.printed}, indicado no requerimento, é de outra empresa: "
+            "só o titular requer a renovação (art. 8º da Lei nº 4.419/2006).",
+            field="/alvara_anterior/numero")
+    data = dict(source.request.data)
+    data.setdefault("data_requerimento", source.request.filed_on.isoformat())
+    envelope: dict[str, Any] = {"requerimento": data, "processo": source.request.processo}
+    conferencia = _conferencia(source)
+    if conferencia is not None:
+        envelope["conferencia"] = {k: conferencia[k] for k in ("responsavel", "data")}
+    return renewed_alvara(Licence(licence.printed, digits(licence.holder or ""),
+                                  licence.valid_until, previous), envelope)
 
 
 def _vehicle(registry: Registry | None, vehicle: Mapping[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from lavra.inputs.formats import mask_cnpj
 from lavra.registry.abandon import abandon
 from lavra.registry.filing_status import FilingStatus
 from lavra.registry.filings import Attachment, Filed, FilingInput, Filings
-from lavra.registry.inbox import Inbox
+from lavra.registry.inbox import Inbox, Review
 from lavra.registry.licensing import LicenceView
 from lavra.registry.records import Built
 from lavra.registry.runs import PlannedHolder, PlannedOutput, plan_run, run_items
@@ -373,3 +373,49 @@ def test_preparar_ato_drafts_an_alvara_per_vehicle_with_what_the_registry_knows(
                                        capture_output=True, check=True).stdout.decode().split())
         assert plate in text and "Tecelagem Preparada S.A." in text
         assert filed.processo in text
+
+
+def test_the_fretamento_renewal_is_built_as_the_renewal_run_builds_it() -> None:
+    """«Preparar ato» of a requerimento-renovacao-alvara-fretamento: the alvará it names,
+    renewed as the run renews it (fretamento#art8), with the processo of the protocol
+    and the conferência of the documents every one accepted in the inbox (art. 7º);
+    refused naming the field for an alvará the registry lacks or of another company."""
+    from lavra_americana.fretamento.renovacao_lote import Licence
+    from lavra_americana.fretamento.renovacao_lote import renewed_alvara as renewed_fret
+
+    request = example("requerimento-renovacao-alvara-fretamento")
+    previous = example(ALV)
+    cnpj = "65563842000105"
+    licence = LicenceView("ALV-FRET nº 0007/2021", ALV, "em_vigor", None, None,
+                          date(2021, 12, 31), date(2026, 12, 31), cnpj,
+                          "Viação Exemplo de Fretamento Ltda.", "ABC1D23")
+    filed = FiledRequest(
+        protocol="PROT nº 0005/2026", processo="PROT 5/2026",
+        form="requerimento-renovacao-alvara-fretamento", data=request, cpf_cnpj=cnpj,
+        name="Viação Exemplo de Fretamento Ltda.", filed_on=date(2026, 11, 20),
+        licence=licence.printed)
+    at = datetime(2026, 11, 23, 14, 0, tzinfo=UTC)
+    reviews = tuple(Review(i, True, None, "Clara Redatora (clara)", at) for i in (1, 2))
+    source = ActSource(filed, licence, previous, date(2026, 12, 3), reviews=reviews,
+                       attachments=2)
+    (choice, refusal) = protocolos.ATOS["requerimento-renovacao-alvara-fretamento"]
+    assert (choice.form, refusal.form) == (ALV, "decisao-indeferimento")
+    built = choice.build(source)
+    assert built == renewed_fret(Licence(licence.printed, cnpj, date(2026, 12, 31), previous), {
+        "requerimento": request, "processo": "PROT 5/2026",
+        "conferencia": {"responsavel": "Clara Redatora", "data": "2026-11-23"}})
+    assert built["processo"]["numero"] == "PROT 5/2026"
+    assert built["processo"]["alvara_anterior"] == licence.printed
+    assert built["processo"]["conferencia_requerimento"] == {
+        "responsavel": "Clara Redatora", "data": "2026-11-23", "completo": True}
+    unreviewed = ActSource(filed, licence, previous, date(2026, 12, 3),
+                           reviews=reviews[:1], attachments=2)
+    assert choice.build(unreviewed)["processo"]["conferencia_requerimento"] == {
+        "completo": True}  # a document no one reviewed: the staff attest on the draft
+    with pytest.raises(InputError, match="não indica um alvará de fretamento") as missing:
+        choice.build(ActSource(filed, None, None, date(2026, 12, 3)))
+    assert missing.value.field == "/alvara_anterior/numero"
+    other = LicenceView(licence.printed, ALV, "em_vigor", None, None, date(2021, 12, 31),
+                        date(2026, 12, 31), "11222333000181", "Outra Ltda.", "ABC1D23")
+    with pytest.raises(InputError, match="é de outra empresa"):
+        choice.build(ActSource(filed, other, previous, date(2026, 12, 3)))
