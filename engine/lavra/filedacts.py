@@ -182,13 +182,13 @@ def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_rol
         raise ContentPackError(
             f"O pacote de conteúdo não conseguiu preparar «{choice.label}» a partir do "
             f"protocolo {case.filed.protocol}.") from error
-    # one transaction under the filing's row lock: refused (nothing written) while a
-    # batch run holds the filing or another draft of it is open (registry.filing_holds)
     if not acts:
         raise ContentPackError(f"O pacote de conteúdo não preparou nenhum ato "
                                f"«{choice.label}» a partir do protocolo {case.filed.protocol}.")
     titles = ((title,) if len(acts) == 1 else
               tuple(f"{title} ({i} de {len(acts)})" for i in range(1, len(acts) + 1)))
+    # one transaction under the filing's row lock: refused (nothing written) while a
+    # batch run holds the filing or another draft of it is open (registry.filing_holds)
     return Inbox(registry).prepare(case.filed.id, choice.form, acts[0], title=titles[0],
                                    signer_role=signer_role, by=by,
                                    reopen=choice.after is not None,
