@@ -142,8 +142,8 @@ def pacote() -> ContentPack:
         vehicle_age,
     )
     from lavra_americana.fretamento import alvara as alvara_fretamento
-    from lavra_americana.fretamento import auto_infracao as auto_fretamento
     from lavra_americana.fretamento import (
+        alvara_protocolo,
         autorizacoes,
         cassacao,
         contrato,
@@ -160,6 +160,7 @@ def pacote() -> ContentPack:
         veiculo_terceiro,
         vistoria,
     )
+    from lavra_americana.fretamento import auto_infracao as auto_fretamento
     from lavra_americana.fretamento import demonstracao as demonstracao_fretamento
     from lavra_americana.fretamento import estado as estado_fretamento
     from lavra_americana.fretamento import penalties as fretamento_penalties
@@ -218,7 +219,7 @@ def pacote() -> ContentPack:
         requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
         ciencia_eletronica, recurso_online, demonstracao_fretamento,
-        demonstracao_escolar, orgao,
+        demonstracao_escolar, orgao, alvara_protocolo,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

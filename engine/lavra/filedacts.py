@@ -22,6 +22,12 @@ choice whose ``after`` accepts that act (its form and data) is then offered on t
 decided filing; its draft is linked to the filing, which stays decided by the earlier
 act until the superior authority's act is issued and decides it in turn. Choices
 without ``after`` are offered only before a decision.
+
+**Several acts for one request** (``build_all``). Some requests are decided by one act
+per item (an alvará per vehicle): ``build_all`` makes the data of each, in the request's
+order. The first draft is linked to the filing and decides it when issued; the others
+are drafts of the same processo forwarded to the same signer in the same transaction,
+each issued (or discarded) on its own.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from lavra.errors import ContentPackError, InputError
 from lavra.inputs import pointers
 from lavra.registry.drafts import Draft
 from lavra.registry.filing_status import FilingStatus
-from lavra.registry.inbox import Case, Inbox
+from lavra.registry.inbox import Case, Inbox, Review
 from lavra.registry.licensing import LicenceView
 from lavra.registry.records import LOCAL_TZ, IssuedRecord
 from lavra.registry.store import Registry
@@ -72,6 +78,13 @@ class ActSource:
     decided: IssuedRecord | None = None
     """The act that decided the filing and forwarded it to the instance of the act
     being prepared (:attr:`ActChoice.after`); None before a decision."""
+    reviews: tuple[Review, ...] = ()
+    """The staff's reviews of the request's attachments in the inbox, oldest first."""
+    attachments: int = 0
+    """How many documents the request stands on (those sent again replace the first)."""
+    registry: Registry | None = None
+    """The registry, for what it knows beyond the licence (an earlier act of a vehicle,
+    a contract of the company); None when the act is built without one."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,9 @@ class ActChoice:
     """``after(form, data)`` of the act that decided the filing: true when that act
     forwarded the request to the instance this act decides in (module docstring). None:
     the act decides a filing not yet decided."""
+    build_all: Callable[[ActSource], tuple[dict[str, Any], ...]] | None = None
+    """Several acts decide the request together, one per item (module docstring); when
+    given, it is read instead of ``build``."""
 
 
 def choices_for(acts: Mapping[str, tuple[ActChoice, ...]], form: str,
@@ -132,7 +148,9 @@ def source_of(registry: Registry, case: Case, on: date,
         data=filed.data,
         cpf_cnpj=filed.cpf_cnpj, name=filed.name,
         filed_on=filed.filed_at.astimezone(LOCAL_TZ).date(), licence=named)
-    return ActSource(request, licence, data, on, decided_by(registry, case))
+    standing = sum(1 for a in filed.attachments if case.replacement(a) is None)
+    return ActSource(request, licence, data, on, decided_by(registry, case),
+                     reviews=case.reviews, attachments=standing, registry=registry)
 
 
 def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_role: str,
@@ -162,13 +180,21 @@ def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_rol
             "pedido só pode ser preparado depois de aceitos. Prepare o indeferimento, se "
             "for o caso.", field="/ato")
     try:
-        data = choice.build(source_of(registry, case, on, choice.licence_at))
+        source = source_of(registry, case, on, choice.licence_at)
+        acts = (choice.build_all(source) if choice.build_all is not None
+                else (choice.build(source),))
     except (KeyError, TypeError, ValueError) as error:
         raise ContentPackError(
             f"O pacote de conteúdo não conseguiu preparar «{choice.label}» a partir do "
             f"protocolo {case.filed.protocol}.") from error
+    if not acts:
+        raise ContentPackError(f"O pacote de conteúdo não preparou nenhum ato "
+                               f"«{choice.label}» a partir do protocolo {case.filed.protocol}.")
+    titles = ((title,) if len(acts) == 1 else
+              tuple(f"{title} ({i} de {len(acts)})" for i in range(1, len(acts) + 1)))
     # one transaction under the filing's row lock: refused (nothing written) while a
     # batch run holds the filing or another draft of it is open (registry.filing_holds)
-    return Inbox(registry).prepare(case.filed.id, choice.form, data, title=title,
+    return Inbox(registry).prepare(case.filed.id, choice.form, acts[0], title=titles[0],
                                    signer_role=signer_role, by=by,
-                                   reopen=choice.after is not None)
+                                   reopen=choice.after is not None,
+                                   more=tuple(zip(titles[1:], acts[1:], strict=True)))

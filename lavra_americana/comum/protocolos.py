@@ -22,13 +22,17 @@ which the pack already applies. The number is :data:`PRAZO_DIAS`.
   built as the renewal run builds it (:func:`~lavra_americana.transporte_escolar.
   renovacao_lote.renewed_alvara`: the previous alvará's data from the registry, updated
   by the request; art. 13 of Lei nº 4.515/2007), or the refusal;
-- ``requerimento-alvara-fretamento`` → the ``alvara-fretamento`` of its first vehicle
-  (one alvará per vehicle, art. 8º of Lei nº 4.419/2006: the others are prepared from
-  the draft, changing the vehicle), with the company, the vehicle and the inspection
-  of the request and the processo opened by the protocol, or the refusal. What the
-  request cannot carry is the staff's to complete on the draft before it is signed:
-  the company's registration and the servant's conferência (art. 7º), the findings of
-  the vistoria (art. 10) and the client of a continuous service (art. 11, I, c);
+- ``requerimento-alvara-fretamento`` → one ``alvara-fretamento`` per vehicle (art. 8º
+  of Lei nº 4.419/2006), each with what the request and the registry know
+  (:mod:`lavra_americana.fretamento.alvara_protocolo`: the company, the vehicle with
+  the characteristics of its earlier alvará, the inspection, the processo opened by the
+  protocol, the conferência of the documents accepted in the inbox, the client of the
+  company's contract of continuous service), or the refusal. What neither knows is the
+  staff's to complete on the drafts before they are signed (a new vehicle's vistoria,
+  art. 10; a client no contract in the registry names, art. 11, I, c);
+- ``requerimento-renovacao-alvara-fretamento`` → the renewed ``alvara-fretamento``,
+  built as the renewal run builds it (the previous alvará's data from the registry,
+  updated by the request; art. 8º of Lei nº 4.419/2006), or the refusal;
 - every requerimento the refusal act names → ``decisao-indeferimento`` (Lei nº
   9.784/1999, art. 50, I; :mod:`lavra_americana.comum.indeferimento`), with the request
   as filed, its protocol and the applicant: the act finds the motivos in the request's
@@ -44,6 +48,7 @@ from lavra.errors import InputError
 from lavra.filedacts import ActChoice, ActSource
 from lavra.inputs.formats import mask_cnpj, mask_cpf
 from lavra.law.calendar import load_calendar
+from lavra_americana.fretamento.alvara_protocolo import alvaras_fretamento, renovacao_fretamento
 
 __all__ = ["ATOS", "IMPLEMENTED", "PRAZO_DIAS", "prazo_complementacao"]
 
@@ -56,6 +61,7 @@ PRAZO_DIAS = 10
 
 ESCOLAR_RENOVACAO = "requerimento-renovacao-escolar"
 FRETAMENTO = "requerimento-alvara-fretamento"
+FRETAMENTO_RENOVACAO = "requerimento-renovacao-alvara-fretamento"
 INDEFERIMENTO = "decisao-indeferimento"
 _REFUSABLE = (
     "requerimento-alvara-fretamento", "requerimento-autorizacao-alteracao-veiculo",
@@ -108,28 +114,6 @@ def renovacao_escolar(source: ActSource) -> dict[str, Any]:
                           source.on)
 
 
-def alvara_fretamento(source: ActSource) -> dict[str, Any]:
-    """The alvará of the request's first vehicle (arts. 7º and 8º of Lei nº 4.419/2006)."""
-    req = source.request.data
-    company = req.get("requerente", {})
-    vehicles = req.get("veiculos") or [{}]
-    inspection = req.get("documentos", {}).get("inspecao_veicular")
-    data: dict[str, Any] = {
-        "categoria": req.get("categoria", "fretamento"),
-        "servicos": list(req.get("servicos", [])),
-        "empresa": {k: company[k] for k in ("razao_social", "nome_fantasia", "cnpj",
-                                            "endereco", "telefone") if k in company},
-        "veiculo": dict(vehicles[0]),
-        "processo": {"numero": source.request.processo,
-                     "data_requerimento": req.get("data_requerimento",
-                                                  source.request.filed_on.isoformat()),
-                     "renovacao": False},
-    }
-    if isinstance(inspection, dict):
-        data["inspecao_veicular"] = dict(inspection)
-    return data
-
-
 _REFUSAL = ActChoice(INDEFERIMENTO, "Decisão de indeferimento do requerimento",
                      indeferimento, refusal=True)
 ATOS: dict[str, tuple[ActChoice, ...]] = {form: (_REFUSAL,) for form in _REFUSABLE}
@@ -138,4 +122,8 @@ ATOS[ESCOLAR_RENOVACAO] = (
               renovacao_escolar, licence_at="/alvara_anterior/numero"), _REFUSAL)
 ATOS[FRETAMENTO] = (
     ActChoice("alvara-fretamento", "Alvará de Licença de Circulação (fretamento)",
-              alvara_fretamento), _REFUSAL)
+              lambda source: alvaras_fretamento(source)[0],
+              build_all=alvaras_fretamento), _REFUSAL)
+ATOS[FRETAMENTO_RENOVACAO] = (
+    ActChoice("alvara-fretamento", "Alvará de Licença de Circulação (fretamento) — renovação",
+              renovacao_fretamento, licence_at="/alvara_anterior/numero"), _REFUSAL)

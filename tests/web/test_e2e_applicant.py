@@ -10,8 +10,9 @@ from __future__ import annotations
 import io
 import json
 import re
+import secrets
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -22,14 +23,12 @@ from pypdf import PdfWriter
 from test_e2e import CHROMIUM, _fill, _login
 from webhelpers import ALV, PASSWORD, REQ, csrf_of, example
 
-from lavra.filedacts import ActSource, FiledRequest
 from lavra.recording import FactRecorder
-from lavra.registry.filings import Filings
+from lavra.registry.filings import Filed, FilingInput, Filings
 from lavra.registry.inbox import Inbox
-from lavra.registry.records import IssuedRecord
+from lavra.registry.records import Built
 from lavra.web import WebContext
 from lavra.web.formparse import to_pairs
-from lavra_americana.comum.protocolos import indeferimento
 
 browser = test_e2e.browser
 live = test_e2e.live
@@ -186,25 +185,25 @@ def _blank_pdf() -> bytes:
     return out.getvalue()
 
 
-def _refusal_of_the_second_vehicle(context: WebContext, protocol: str) -> IssuedRecord:
-    """The refusal «Preparar ato» builds for the filed request (addressed to the filer),
-    with a motivo the staff adds (the request itself is complete), issued by the issuer."""
-    filed = Filings(context.registry).by_protocol(protocol)
-    assert filed is not None
-    request = FiledRequest(
-        protocol=filed.protocol, processo=filed.processo, form=filed.form, data=filed.data,
-        cpf_cnpj=filed.cpf_cnpj, name=filed.name, filed_on=filed.filed_at_local.date(),
-        licence=None)
-    data = indeferimento(ActSource(request, None, None, filed.filed_at_local.date()))
-    data["motivos_adicionais"] = [{
-        "texto": "O veículo APL2D26, na vistoria da Secretaria, não se enquadrou em "
-                 "categoria de aluguel do CRLV.", "dispositivo": "fretamento#art9"}]
-    # in a thread of its own: Playwright's sync API keeps an event loop running in this
-    # one, and signing runs its own (as the server's worker threads do)
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(
-            lambda: context.require_issuer().issue("decisao-indeferimento", data).record
-        ).result()
+def _receipt(number: int, printed: str, moment: datetime) -> Built:
+    """A stand-in receipt for the request filed through the registry's API (the sealed
+    one, and the browser's filing, are the first request's)."""
+    return Built(pdf=b"%PDF-1.4 " + printed.encode(), data={"protocolo": printed},
+                 computed={}, reference_date=moment.date(),
+                 verification_code=f"E2E-{secrets.token_hex(6)}", signer_subject="Selo",
+                 signer_serial="1", pack_version="t", issued_at=moment)
+
+
+def _incomplete_request(context: WebContext) -> Filed:
+    """A second request of the company, filed without the FGTS certificate (art. 7º):
+    its refusal finds the motivo in the request's own report."""
+    data = example(REQ)
+    set_vehicle(data["veiculos"][0], "APL3E26")
+    data["veiculos"] = data["veiculos"][:1]
+    del data["documentos"]["certidao_fgts"]
+    return Filings(context.registry).file(FilingInput(
+        series="PROT", form=REQ, data=data, cpf_cnpj=CNPJ, name=HOLDER, attachments=()),
+        _receipt, receipt_form="comprovante-protocolo")
 
 
 @pytest.mark.e2e
@@ -213,14 +212,17 @@ def test_filed_online_decided_by_staff_and_seen_by_the_applicant(
     live: tuple[str, WebContext], browser: Any
 ) -> None:
     """File with attachments → protocol and receipt → inbox → accept the attachments →
-    «Preparar ato» → the staff completes the draft (what a request cannot carry: the
-    registration, the conferência, the vistoria, the client) → signing queue → signed →
-    the applicant's tracking page shows the act and downloads it."""
+    «Preparar ato»: one alvará per vehicle, the conferência carried from the review →
+    the staff completes the first (what neither the request nor the registry knows: the
+    registration, the vistoria, the client) → a second request of the company, refused
+    by «Preparar ato» → signing queue, both signed at once → the applicant's tracking
+    page shows the alvará and downloads it, takes ciência of the refusal (the fact in
+    the registry, the recurso's last day shown) and files the recurso from the page."""
     from playwright.sync_api import expect
 
     base, context = live
     data = example(REQ)
-    set_vehicle(data["veiculos"][0], "APL1C26")  # the ALV-FRET prepared: the first vehicle
+    set_vehicle(data["veiculos"][0], "APL1C26")  # the ALV-FRET signed: the first vehicle
     set_vehicle(data["veiculos"][1], "APL2D26")
     applicant_context = browser.new_context(locale="pt-BR")
     applicant_context.set_default_timeout(SLOW)  # sandboxed PDFs, sealing, signing
@@ -268,32 +270,47 @@ def test_filed_online_decided_by_staff_and_seen_by_the_applicant(
     draft_id = Inbox(context.registry).case(
         Filings(context.registry).by_protocol(protocol).id).draft_id  # type: ignore[union-attr]
     assert draft_id is not None
+    # one alvará per vehicle (fretamento#art8): the second draft waits in the queue
+    prepared = sorted((d for d in context.registry.drafts(form=ALV)
+                       if protocol in d.title), key=lambda d: d.id)
+    assert [(d.id == draft_id, d.data["veiculo"]["placa"]) for d in prepared] == [
+        (True, "APL1C26"), (False, "APL2D26")]
     alvara = example(ALV)
-    draft = context.registry.draft(draft_id)
-    assert draft is not None
+    draft = prepared[0]
+    assert draft.data["processo"]["conferencia_requerimento"]["responsavel"] == (
+        "Clara Redatora")  # the documents accepted in the inbox (art. 7º)
     extra = {"cliente": alvara["cliente"],
              "veiculo": {k: v for k, v in alvara["veiculo"].items()
                          if k not in draft.data["veiculo"]},
-             "empresa": {"registro_setransv": alvara["empresa"]["registro_setransv"]},
-             "processo": {"conferencia_requerimento":
-                          alvara["processo"]["conferencia_requerimento"]}}
+             "empresa": {"registro_setransv": alvara["empresa"]["registro_setransv"]}}
     clerk.goto(f"{base}/equipe/minutas/{draft_id}")
     _fill(clerk, to_pairs(context.schema(ALV), extra))
     expect(clerk.locator("#relatorio .relatorio-resumo")).to_contain_text("Completo")
     clerk.click("#encaminhar")
     clerk.wait_for_url(f"{base}/equipe/minutas/*?aviso=minuta-encaminhada")
+    second = _incomplete_request(context)
+    clerk.goto(f"{base}/equipe/protocolos/{second.id}")
+    clerk.get_by_label("Decisão de indeferimento do requerimento").check()
+    with clerk.expect_navigation():
+        clerk.click("#botao-preparar-ato")
+    refusal_draft = Inbox(context.registry).case(second.id).draft_id  # type: ignore[union-attr]
 
     signer_context = browser.new_context(locale="pt-BR")
     signer_context.set_default_timeout(SLOW)
     signer = signer_context.new_page()
     _login(signer, base, "sergio")
     signer.goto(f"{base}/equipe/assinaturas")
-    signer.locator(f'#fila input[name="minutas"][value^="{draft_id}:"]').check()
+    for chosen in (draft_id, refusal_draft):
+        signer.locator(f'#fila input[name="minutas"][value^="{chosen}:"]').check()
     signer.fill("#senha-assinatura", PASSWORD)
     signer.click("#assinar-selecionados")
-    expect(signer.locator("#resultados li.assinada")).to_have_count(1, timeout=SLOW)
-    number = signer.locator("#resultados li.assinada a").inner_text()
+    expect(signer.locator("#resultados li.assinada")).to_have_count(2, timeout=SLOW)
+    number = signer.locator("#resultados li.assinada a", has_text="ALV-FRET").inner_text()
     assert number.startswith("ALV-FRET nº ")
+    decided = Inbox(context.registry).case(second.id)
+    assert decided is not None and decided.act_id is not None
+    refusal = context.registry.get_by_id(decided.act_id)
+    assert refusal is not None and refusal.form == "decisao-indeferimento"
 
     applicant.goto(f"{base}/acompanhar")
     applicant.fill("#protocolo", protocol.removeprefix("PROT nº "))
@@ -306,14 +323,14 @@ def test_filed_online_decided_by_staff_and_seen_by_the_applicant(
     text = _pdf_text(act)
     assert "APL1C26" in text and SIGNER in text
 
-    # Lei nº 9.784/1999, art. 26, § 3º: an act of the processo addressed to the applicant
-    # opens only through «Tomar ciência»; the click records the ciência, and the page then
-    # shows it and the recurso's last day (fretamento#art24, counted from that ciência).
-    refusal = _refusal_of_the_second_vehicle(context, protocol)
+    # Lei nº 9.784/1999, art. 26, § 3º: the refusal signed in the queue, addressed to the
+    # applicant, opens only through «Tomar ciência»; the click records the ciência, and the
+    # page then shows it and the recurso's last day (fretamento#art24, from that ciência).
     applicant.goto(f"{base}/acompanhar")
-    applicant.fill("#protocolo", protocol.removeprefix("PROT nº "))
+    applicant.fill("#protocolo", second.protocol.removeprefix("PROT nº "))
     applicant.fill("#documento", CNPJ)
     applicant.click("#consultar")
+    expect(applicant.locator("#situacao")).to_have_text("decidido")
     own = applicant.locator(f"#ciencia-{refusal.id}")
     expect(own.locator("button")).to_have_text("Tomar ciência e abrir o documento")
     expect(own).to_contain_text("começam a correr os prazos")
@@ -330,10 +347,29 @@ def test_filed_online_decided_by_staff_and_seen_by_the_applicant(
         facts[0].on.strftime("%d/%m/%Y"))
     expect(applicant.locator(".prazo-ciencia")).to_contain_text(deadline.summary)
     assert last_day in deadline.summary
-    expect(applicant.locator(f"#recurso-{refusal.id} summary")).to_contain_text(
-        f"(até {last_day})")
     expect(applicant.locator("#abrir-documento")).to_have_attribute(
         "href", f"/verificar/{refusal.verification_code}/documento.pdf")
     expect(applicant.locator(f"#ciencia-{refusal.id}")).to_have_count(0)
+    opened = _pdf_text(applicant_context.request.get(
+        base + f"/verificar/{refusal.verification_code}/documento.pdf").body())
+    assert refusal.printed in opened and "FGTS" in opened
+
+    # the recurso against the refusal, from the tracking page, in its period (art. 24)
+    appeal = applicant.locator(f"#recurso-{refusal.id}")
+    expect(appeal.locator("summary")).to_contain_text(f"(até {last_day})")
+    appeal.locator("summary").click()
+    applicant.fill(f"#razoes-{refusal.id}", "A certidão do FGTS foi emitida em 01/11/2026 "
+                   "e segue anexa; o requerimento estava instruído.")
+    applicant.locator(f"#provas-{refusal.id}").set_input_files(files=[{
+        "name": "certidao-fgts.pdf", "mimeType": "application/pdf", "buffer": _blank_pdf()}])
+    applicant.check(f"#confirmo-{refusal.id}")
+    appeal.get_by_role("button", name="Protocolar o recurso").click()
+    applicant.wait_for_url(f"{base}/protocolo/*")
+    filed_appeal = applicant.locator("#numero-protocolo").inner_text()
+    recurso = Filings(context.registry).by_protocol(filed_appeal)
+    assert recurso is not None and recurso.form == "recurso-fretamento"
+    assert recurso.processo == second.processo and recurso.cpf_cnpj == CNPJ.translate(
+        str.maketrans("", "", "./-"))
+    assert [a.name for a in recurso.attachments] == ["certidao-fgts.pdf"]
     for opened in (applicant_context, clerk_context, signer_context):
         opened.close()

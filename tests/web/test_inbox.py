@@ -22,10 +22,11 @@ from webhelpers import ALV, PASSWORD, REQ, blank_pdf, csrf_of, errors_in, exampl
 
 from lavra.errors import InputError
 from lavra.filedacts import ActSource, FiledRequest
+from lavra.inputs.formats import mask_cnpj
 from lavra.registry.abandon import abandon
 from lavra.registry.filing_status import FilingStatus
 from lavra.registry.filings import Attachment, Filed, FilingInput, Filings
-from lavra.registry.inbox import Inbox
+from lavra.registry.inbox import Inbox, Review
 from lavra.registry.licensing import LicenceView
 from lavra.registry.records import Built
 from lavra.registry.runs import PlannedHolder, PlannedOutput, plan_run, run_items
@@ -291,3 +292,130 @@ def test_preparar_ato_is_refused_while_a_renewal_run_holds_the_filing(
     assert prepared.status_code == 303, errors_in(prepared.text)
     case = Inbox(web_context.registry).case(filed.id)
     assert case is not None and case.draft_id is not None
+
+
+def test_preparar_ato_drafts_an_alvara_per_vehicle_with_what_the_registry_knows(
+    client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """«Preparar ato» of a requerimento de alvará de fretamento with two vehicles: one
+    draft per vehicle (fretamento#art8), in the signer's queue, each with the company,
+    the processo, the inspection; the vehicle the registry licensed before comes with
+    the characteristics its alvará recorded (art. 10); the documents accepted in the
+    inbox are the conferência (art. 7º); the company's contract of continuous service
+    in the registry names the client (art. 11, I, c). The first draft rendered, read
+    back."""
+    from test_formats import cnpj_check_digits
+    from test_licensing_state import act
+
+    monkeypatch.setattr(web_context, "today", lambda: date(2026, 12, 2))
+    registry = web_context.registry
+    base = "481736520001"
+    cnpj = mask_cnpj(base + cnpj_check_digits(base))
+    earlier = example(ALV)
+    earlier["empresa"]["cnpj"] = cnpj
+    set_vehicle(earlier["veiculo"], "PRP1A26")
+    act(registry, "ALV-FRET", ALV, earlier, on=date(2021, 3, 2),
+        computed={"inicio_vigencia": "2021-03-02", "valido_ate": "2026-03-01"})
+    contract = example("termo-conferencia-contrato-fretamento")
+    contract["contratada"]["cnpj"] = cnpj
+    contract["contratante"]["razao_social"] = "Tecelagem Preparada S.A."
+    contract["contrato"]["vigencia"] = {"inicio": "2026-11-03", "fim": "2027-11-02"}
+    act(registry, "TCC-FRET", "termo-conferencia-contrato-fretamento", contract,
+        on=date(2026, 10, 21))
+
+    data = example(REQ)
+    data["requerente"]["cnpj"] = cnpj
+    set_vehicle(data["veiculos"][0], "PRP1A26")
+    set_vehicle(data["veiculos"][1], "PRP2B26")
+    filed = Filings(registry).file(FilingInput(
+        series="PROT", form=REQ, data=data, cpf_cnpj=cnpj, name="Viação Preparada Ltda.",
+        attachments=(Attachment(ITEMS[0], "cartao-cnpj.pdf", _pdf()),
+                     Attachment(ITEMS[1], "inspecao.png", _png()))),
+        _built, receipt_form="comprovante-protocolo",
+        now=datetime(2026, 12, 1, 13, 5, tzinfo=UTC))
+    login(client, "clara")
+    url = f"{BASE}/{filed.id}"
+    for attachment in filed.attachments:
+        accepted = _post(client, f"{url}/anexos/{attachment.id}/analise", url,
+                         decisao="aceitar")
+        assert accepted.status_code == 303
+    prepared = _post(client, f"{url}/ato", url, ato="0")
+    assert prepared.status_code == 303, errors_in(prepared.text)
+
+    case = Inbox(registry).case(filed.id)
+    assert case is not None and case.draft_id is not None
+    drafts = sorted((d for d in registry.drafts(form=ALV) if filed.protocol in d.title),
+                    key=lambda d: d.id)
+    assert drafts[0].id == case.draft_id  # the first decides the filing
+    assert [d.data["veiculo"]["placa"] for d in drafts] == ["PRP1A26", "PRP2B26"]
+    assert [d.title.endswith(f"({i} de 2)") for i, d in enumerate(drafts, 1)] == [True] * 2
+    assert {(d.status.value, d.signer_role) for d in drafts} == {
+        ("encaminhado", "secretario-transportes")}
+    first, second = (d.data for d in drafts)
+    reviewed = max(r.at_local for r in case.reviews).date().isoformat()
+    # the registry's earlier alvará of the plate: the characteristics its vistoria found
+    assert first["veiculo"] == {**earlier["veiculo"], **data["veiculos"][0]}
+    assert first["veiculo"]["poltronas_rodoviarias"] is True
+    assert second["veiculo"] == data["veiculos"][1]  # a vehicle the registry never saw
+    for carried in (first, second):
+        assert carried["empresa"]["cnpj"] == cnpj
+        assert carried["servicos"] == ["continuo", "eventual"]
+        assert carried["cliente"] == "Tecelagem Preparada S.A."
+        assert carried["processo"] == {
+            "numero": filed.processo, "data_requerimento": data["data_requerimento"],
+            "renovacao": False,
+            # the documents accepted in the inbox: the last reviewer, the day of the review
+            "conferencia_requerimento": {"responsavel": "Clara Redatora", "data": reviewed,
+                                         "completo": True}}
+        assert carried["inspecao_veicular"] == data["documentos"]["inspecao_veicular"]
+    pdf = web_context.engine.draft(ALV, first).pdf  # the draft as the signer reads it
+    text = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                                   check=True).stdout.decode().split())
+    assert "PRP1A26" in text and "Tecelagem Preparada S.A." in text
+    assert filed.processo in text
+
+
+def test_the_fretamento_renewal_is_built_as_the_renewal_run_builds_it() -> None:
+    """«Preparar ato» of a requerimento-renovacao-alvara-fretamento: the alvará it names,
+    renewed as the run renews it (fretamento#art8), with the processo of the protocol
+    and the conferência of the documents every one accepted in the inbox (art. 7º);
+    refused naming the field for an alvará the registry lacks or of another company."""
+    from lavra_americana.fretamento.renovacao_lote import Licence
+    from lavra_americana.fretamento.renovacao_lote import renewed_alvara as renewed_fret
+
+    request = example("requerimento-renovacao-alvara-fretamento")
+    previous = example(ALV)
+    cnpj = "65563842000105"
+    licence = LicenceView("ALV-FRET nº 0007/2021", ALV, "em_vigor", None, None,
+                          date(2021, 12, 31), date(2026, 12, 31), cnpj,
+                          "Viação Exemplo de Fretamento Ltda.", "ABC1D23")
+    filed = FiledRequest(
+        protocol="PROT nº 0005/2026", processo="PROT 5/2026",
+        form="requerimento-renovacao-alvara-fretamento", data=request, cpf_cnpj=cnpj,
+        name="Viação Exemplo de Fretamento Ltda.", filed_on=date(2026, 11, 20),
+        licence=licence.printed)
+    at = datetime(2026, 11, 23, 14, 0, tzinfo=UTC)
+    reviews = tuple(Review(i, True, None, "Clara Redatora (clara)", at) for i in (1, 2))
+    source = ActSource(filed, licence, previous, date(2026, 12, 3), reviews=reviews,
+                       attachments=2)
+    (choice, refusal) = protocolos.ATOS["requerimento-renovacao-alvara-fretamento"]
+    assert (choice.form, refusal.form) == (ALV, "decisao-indeferimento")
+    built = choice.build(source)
+    assert built == renewed_fret(Licence(licence.printed, cnpj, date(2026, 12, 31), previous), {
+        "requerimento": request, "processo": "PROT 5/2026",
+        "conferencia": {"responsavel": "Clara Redatora", "data": "2026-11-23"}})
+    assert built["processo"]["numero"] == "PROT 5/2026"
+    assert built["processo"]["alvara_anterior"] == licence.printed
+    assert built["processo"]["conferencia_requerimento"] == {
+        "responsavel": "Clara Redatora", "data": "2026-11-23", "completo": True}
+    unreviewed = ActSource(filed, licence, previous, date(2026, 12, 3),
+                           reviews=reviews[:1], attachments=2)
+    assert choice.build(unreviewed)["processo"]["conferencia_requerimento"] == {
+        "completo": True}  # a document no one reviewed: the staff attest on the draft
+    with pytest.raises(InputError, match="não indica um alvará de fretamento") as missing:
+        choice.build(ActSource(filed, None, None, date(2026, 12, 3)))
+    assert missing.value.field == "/alvara_anterior/numero"
+    other = LicenceView(licence.printed, ALV, "em_vigor", None, None, date(2021, 12, 31),
+                        date(2026, 12, 31), "11222333000181", "Outra Ltda.", "ABC1D23")
+    with pytest.raises(InputError, match="é de outra empresa"):
+        choice.build(ActSource(filed, other, previous, date(2026, 12, 3)))

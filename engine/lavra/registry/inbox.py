@@ -315,7 +315,8 @@ class Inbox:
 
     def prepare(self, filing_id: int, form: str, data: Mapping[str, Any], *, title: str,
                 signer_role: str, by: str, now: datetime | None = None,
-                reopen: bool = False) -> Draft:
+                reopen: bool = False,
+                more: Sequence[tuple[str, Mapping[str, Any]]] = ()) -> Draft:
         """«Preparar ato» in one transaction: under the filing's row lock, refused
         while a batch run holds the filing (:class:`~lavra.registry.filing_holds.FilingHeld`,
         naming the run) or another draft of it is open; else the draft, forwarded to
@@ -323,12 +324,17 @@ class Inbox:
         ``reopen``: the act of the next instance on a filing decided by an act that
         forwarded it (:mod:`lavra.filedacts`): the filing stays decided by that act
         until this one is issued and decides it in turn; refused for a filing not
-        decided."""
+        decided. ``more``: the (title, data) of further acts deciding the request with
+        this one (one per vehicle), drafts forwarded alike and not linked to the filing
+        (:mod:`lavra.filedacts`)."""
         who, moment = _who(by), now or datetime.now(UTC)
         with self.registry._database_errors(), self.registry._write() as session:
             row = self._claim(session, check_ident(filing_id), reopen=reopen)
             draft = add_forwarded(session, form, data, title=title, signer_role=signer_role,
                                   by=who, now=moment)
+            for other_title, other in more:
+                add_forwarded(session, form, other, title=other_title,
+                              signer_role=signer_role, by=who, now=moment)
             self._link(session, row, draft.id, who, moment)
             return draft
 
