@@ -41,6 +41,24 @@ DATE_MODULES = frozenset({
 })
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``-m dates`` alone (the moved-clock runs of .ci/run), a test module that is not
+    in DATE_MODULES and marks no test ``dates`` is not imported: every test of it would be
+    deselected, and importing it costs seconds of each worker's collection on every moved
+    clock (test_openapi builds an application and schemathesis its cases when imported).
+    A module with a single ``@pytest.mark.dates`` test says ``mark.dates`` in its text."""
+    if config.getoption("markexpr", "") != "dates":
+        return None
+    name = collection_path.name
+    if not (name.startswith("test_") and name.endswith(".py")):
+        return None
+    if collection_path.stem in DATE_MODULES:
+        return None
+    if "mark.dates" in collection_path.read_text(encoding="utf-8"):
+        return None
+    return True
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.stem in DATE_MODULES:
