@@ -29,10 +29,13 @@ a value they cannot compute becomes a *missing* or *invalid* report item.
         (II): similar to the replaced one (declared by the vistoria), at most 10 years
         of manufacture on the date of issue (:func:`lavra_americana.comum.vehicle_age.vehicle_age`,
         ``transporte-escolar-substituto``) and presented for vistoria within 24 hours
-        of the occurrence (``#art5_inc2``). Times are given as a date and an
-        ``HH:MM`` hour in separate fields, so examples move whole when their dates are
-        shifted. The driver of the substitute vehicle, when not the licensed one,
-        holds a CNH "D" and the course (III): the schema says so.
+        of the occurrence (``#art5_inc2``); the termo of that vistoria, approved, of the
+        same vehicle, comes from the registry
+        (:func:`lavra_americana.transporte_escolar.vistoria_substituto.licence_items`).
+        Times are given as a date and an ``HH:MM`` hour in separate fields, so examples
+        move whole when their dates are shifted. The driver of the substitute vehicle,
+        when not the licensed one, holds a CNH "D" and the course (III): the schema says
+        so.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ from lavra_americana.comum.validity import (
     validity_explanation,
     vehicle_limit,
 )
+from lavra_americana.transporte_escolar import vistoria_substituto
 from lavra_americana.transporte_escolar.candidate import Candidate, TrafficInfraction
 from lavra_americana.transporte_escolar.eligibility import REGISTRY_ONLY, candidate_eligibility
 
@@ -431,6 +435,7 @@ def licenca_temporaria_escolar(request: ComputeInput) -> Computed:
         values, items = _health(data, on, context)
     elif modality == "veiculo_substituto":
         values, items = _vehicle(data, on, context)
+        items.extend(vistoria_substituto.licence_items(request.history, data, on, context))
         if isinstance(pointers.get(data, "/prorrogacao"), Mapping):
             items.extend(_extension_items(request, data, on))
     else:
