@@ -41,7 +41,7 @@ a value they cannot compute becomes a *missing* or *invalid* report item.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from lavra.checking.computations import (
@@ -73,6 +73,7 @@ from lavra_americana.comum.validity import (
 from lavra_americana.transporte_escolar import vistoria_substituto
 from lavra_americana.transporte_escolar.candidate import Candidate, TrafficInfraction
 from lavra_americana.transporte_escolar.eligibility import REGISTRY_ONLY, candidate_eligibility
+from lavra_americana.transporte_escolar.vistoria_substituto import moment
 
 __all__ = [
     "COMPUTATIONS",
@@ -117,18 +118,6 @@ IMPLEMENTED: tuple[str, ...] = (
 )
 """Citations this computation applies (coverage): the Licença Temporária's cases
 and terms (arts. 4º and 5º)."""
-
-
-def _moment(data: Mapping[str, Any], pointer: str) -> datetime | None:
-    """The moment at ``pointer`` (an object with ``data`` and ``hora`` HH:MM)."""
-    day = maybe_date(pointers.get(data, pointer + "/data"))
-    hour = clean_text(pointers.get(data, pointer + "/hora"))
-    if day is None or hour is None:
-        return None
-    try:
-        return datetime.combine(day, time.fromisoformat(hour))
-    except ValueError:
-        return None
 
 
 def _substitute(data: Mapping[str, Any]) -> Candidate:
@@ -235,7 +224,7 @@ def _vehicle(
             f"{SCHOOL}#art5_inc2",
         )
     )
-    occurred = _moment(data, "/ocorrencia")
+    occurred = moment(data, "/ocorrencia")
     planned = pointers.get(data, "/ocorrencia/programada") is True
     if occurred is not None:
         if planned:
@@ -260,12 +249,12 @@ def _vehicle(
                     )
                 )
         else:
-            appeared = _moment(data, "/ocorrencia/comparecimento")
+            appeared = moment(data, "/ocorrencia/comparecimento")
             if appeared is not None:
                 items.extend(
                     _timely(UNPLANNED, occurred, appeared, "/ocorrencia/comparecimento", context)
                 )
-        presented = _moment(data, "/veiculo_substituto/vistoria")
+        presented = moment(data, "/veiculo_substituto/vistoria")
         if presented is not None:
             items.extend(
                 _timely(PRESENTED, occurred, presented, "/veiculo_substituto/vistoria", context)
