@@ -49,7 +49,8 @@
                                               ``selo`` (arts. 3º, § 2º, 13,
                                               § 3º, 18), ``transferencia``
                                               (art. 15), ``termo_substituto``
-                                              (art. 5º, III)
+                                              (art. 5º, III), ``vistoria_substituto``
+                                              (art. 5º, II)
   :mod:`lavra_americana.comum`                what both laws share: ``amounts`` (the
                                               money type), ``periods``,
                                               ``infractions`` (earlier infractions),
@@ -193,6 +194,7 @@ def pacote() -> ContentPack:
         transferencia,
         troca_veiculo,
         vacancia,
+        vistoria_substituto,
     )
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
     from lavra_americana.transporte_escolar import demonstracao as demonstracao_escolar
@@ -207,8 +209,8 @@ def pacote() -> ContentPack:
         selo, resultado, recurso_classificacao, revalidacao, vacancia, recurso, notificacao,
         contrato, autorizacoes, recolhimento, renovacao_lote_fretamento, transferencia,
         termo_substituto, indeferimento, notificacao_defesa, registro, guia_multa, guia_taxa,
-        vistoria, troca_veiculo, recurso_lei_9784, protocolo_registrado, processo,
-        encaminhamento,
+        vistoria, troca_veiculo, vistoria_substituto, recurso_lei_9784, protocolo_registrado,
+        processo, encaminhamento,
     )
     rules = (
         vehicle_age, eligibility, candidate, population, ranking, infractions,

@@ -54,6 +54,38 @@ def alvara_on_file(data: dict[str, Any], form: str = "alvara-transporte-escolar"
     1 January of its year to the validity the data state, for the data's vehicle."""
     until = date.fromisoformat(data["alvara"]["valido_ate"])
     number = data["alvara"]["numero"].split()[-1]
-    return FakeHistory(
-        registered(form, number, date(until.year, 1, 1), until, data["veiculo"]["placa"])
-    )
+    records = [registered(form, number, date(until.year, 1, 1), until, data["veiculo"]["placa"])]
+    vistoria = substitute_vistoria(data)
+    if vistoria is not None:
+        records.append(vistoria)
+    return FakeHistory(*records)
+
+
+VISTORIA_FORM = "termo-vistoria-veiculo-substituto"
+
+
+def substitute_vistoria(licence: dict[str, Any], **changes: Any) -> PriorRecord | None:
+    """The approved termo of the substitute vehicle's vistoria that a Licença Temporária's
+    data (``licence``) name at ``/veiculo_substituto/vistoria/numero``, as the registry
+    holds it: the example termo's data with the licence's vehicles, holder, occurrence and
+    vistoria (``changes``: fields of the record, or ``data`` merged into its data)."""
+    import json
+    from pathlib import Path
+
+    substitute = licence.get("veiculo_substituto")
+    if not isinstance(substitute, dict) or "numero" not in substitute.get("vistoria", {}):
+        return None
+    example = Path(__file__).parents[1] / "forms" / VISTORIA_FORM / "exemplo.json"
+    held = json.loads(example.read_text(encoding="utf-8"))
+    held["titular"]["cpf"] = licence["titular"]["cpf"]
+    held["veiculo"]["placa"] = licence["veiculo"]["placa"]
+    held["veiculo_substituto"].update(
+        {k: substitute[k] for k in ("placa", "renavam", "ano_fabricacao") if k in substitute})
+    held["vistoria"].update(
+        {"data": substitute["vistoria"]["data"], "hora": substitute["vistoria"]["hora"]})
+    occurred = licence.get("ocorrencia", {})
+    held["ocorrencia"].update({k: occurred[k] for k in ("data", "hora") if k in occurred})
+    held.update(changes.pop("data", {}))
+    fields: dict[str, Any] = {"form": VISTORIA_FORM, "series": "TVS-ESC", **changes}
+    return PriorRecord(substitute["vistoria"]["numero"].split()[-1],
+                       date.fromisoformat(held["vistoria"]["data"]), held, **fields)

@@ -446,3 +446,42 @@ def test_a_renamed_secretaria_reaches_the_reconsideration(
     computed = json.dumps(engine.prepare(form, example(engine, form), on).computed,
                           ensure_ascii=False, default=str)
     assert "A Secretaria de Mobilidade Urbana poderá, por motivo devidamente" in computed
+
+
+def test_a_protocols_processo_is_printed_without_the_protocol_series(engine: Engine) -> None:
+    """The APE-ESC printed "(protocolo PROT nº 0011/2026), processo PROT nº 0011/2026": a
+    processo opened by a protocol is "processo nº 0011/2026"; a typed PA stays as typed,
+    and "processo administrativo nº" takes the number alone (``comum/processo.py``)."""
+    from lavra_americana.comum.processo import number_of, printed_after_processo
+
+    assert printed_after_processo("PROT nº 0011/2026") == "nº 0011/2026"
+    assert printed_after_processo("PA 1.357/2026") == "PA 1.357/2026"
+    assert number_of("PROT nº 0011/2026") == number_of("PROT 0011/2026") == "0011/2026"
+    form = "autorizacao-publicidade-escolar"
+    data = example(engine, form)
+    data["processo"]["numero"] = "PROT nº 0011/2026"
+    body = " ".join(_text(engine.draft(form, data, date(2026, 6, 1)).pdf).split())
+    assert "processo nº 0011/2026" in body and "processo PROT" not in body, body
+    raw = re.compile(r"processo \{\{ (?:p|dados\.processo)\.numero \}\}")
+    for template in sorted((REPO / "forms").glob("*/*.html")):
+        assert not raw.search(template.read_text(encoding="utf-8")), template
+
+
+def test_a_renewal_without_processo_number_names_the_request(engine: Engine) -> None:
+    """Without a processo number the renewed alvará says "conforme o processo de renovação
+    requerida em …" (it said "conforme o processo Requerimento de renovação de …")."""
+    from lavra_americana.fretamento import renovacao_lote as fretamento_run
+    from lavra_americana.transporte_escolar import renovacao_lote as escolar_run
+
+    envelope = {"requerimento": {"data_requerimento": "2026-11-10", "documentos": {}}}
+    previous = example(engine, "alvara-transporte-escolar")
+    data = escolar_run.renewed_alvara(previous, "ALV-ESC nº 0007/2026", date(2026, 12, 31),
+                                      envelope, date(2026, 12, 1))
+    assert data["processo"]["numero"] == "de renovação requerida em 10/11/2026"
+    body = " ".join(_text(engine.draft("alvara-transporte-escolar", data,
+                                       date(2026, 12, 1)).pdf).split())
+    assert "conforme o processo de renovação requerida em 10/11/2026" in body, body
+    held = fretamento_run.Licence("ALV-FRET nº 0003/2026", "11.222.333/0001-81",
+                                  date(2026, 12, 31), example(engine, "alvara-fretamento"))
+    renewed = fretamento_run.renewed_alvara(held, envelope)
+    assert renewed["processo"]["numero"] == "de renovação requerida em 10/11/2026"

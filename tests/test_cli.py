@@ -172,10 +172,12 @@ def test_demo_issues_and_verifies_every_form(runner: CliRunner, tmp_path: Path) 
     assert issued
     fields = PdfReader(issued[0]).get_fields() or {}
     assert [f.get("/FT") for f in fields.values()] == ["/Sig"]
-    # The alvará cites the protocol of the requerimento filed online as its processo.
+    # The alvará cites the processo the requerimento filed online opened, by its number
+    # ("processo nº 0006/2026": the protocol's series would name a protocol).
     text = subprocess.run(["pdftotext", str(issued[0]), "-"], capture_output=True,
                           check=True, text=True).stdout
-    assert re.search(r"processo\s+PROT\s+nº\s+\d{4}/\d{4}", text), text
+    assert re.search(r"processo\s+nº\s+\d{4}/\d{4}", text), text
+    assert not re.search(r"processo\s+PROT", text), text
     # A requerimento a chain files shows as its receipt; the others are prefilled.
     assert (demo / "requerimento-licenca-especial-intermunicipal-preenchivel.pdf").exists()
     for filed in (REQ, "requerimento-renovacao-alvara-fretamento"):

@@ -270,13 +270,18 @@ def test_a_course_certificate_issued_after_the_termo_is_refused(engine: Engine) 
 
 
 def test_issued_after_its_licence_in_its_own_series(engine: Engine, tmp_path: Path) -> None:
-    """Over a fresh registry: the alvará, the Licença Temporária on it, then the termo;
+    """Over a fresh registry: the alvará, the vistoria of the substitute vehicle, the
+    Licença Temporária on both, then the termo;
     the PDF names the licence with its series, the term, both signers."""
     issuer = dev_issuer(engine, tmp_path / "dados")
     try:
         alvara = issuer.issue(ALV, example(engine, ALV))
+        vistoria = example(engine, "termo-vistoria-veiculo-substituto")
+        vistoria["alvara"]["numero"] = alvara.record.printed
+        inspected = issuer.issue("termo-vistoria-veiculo-substituto", vistoria)
         lte = example(engine, LTE)
         lte["alvara"]["numero"] = alvara.record.printed
+        lte["veiculo_substituto"]["vistoria"]["numero"] = inspected.record.printed
         issued_licence = issuer.issue(LTE, lte)
         data = example(engine, FORM)
         data["licenca_temporaria"]["numero"] = issued_licence.record.printed

@@ -60,6 +60,7 @@ from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_date
 from lavra_americana.comum.computing import data_of, date_at, deadline_values
 from lavra_americana.comum.guards import series_of
+from lavra_americana.comum.processo import printed_after_processo
 
 __all__ = [
     "DECISION_DATE",
@@ -214,8 +215,9 @@ def _registered(record: PriorRecord, data: Mapping[str, Any], proceeding: Procee
     process = clean_text(pointers.get(record.data, PROCESS))
     ours = clean_text(pointers.get(data, PROCESS))
     if process and ours and process.casefold() != ours.casefold():
-        wrong("processo", f"A notificação para defesa {printed} é do processo {process}, "
-              f"não do processo {ours} desta decisão.")
+        wrong("processo", f"A notificação para defesa {printed} é do processo "
+              f"{printed_after_processo(process)}, não do processo "
+              f"{printed_after_processo(ours)} desta decisão.")
     noticed = licence_numbers(record.data, proceeding.licence_field)
     for number in licence_numbers(data, proceeding.licence_field):
         if not any(same_number(number, n) for n in noticed):
@@ -260,7 +262,7 @@ def _registered(record: PriorRecord, data: Mapping[str, Any], proceeding: Procee
 def _attested(data: Mapping[str, Any], number: str, on: date, proceeding: Proceeding) -> _Notice:
     """A notice the registry lacks, accepted on a servant's attestation (module docstring)."""
     key = proceeding.deadline
-    process = clean_text(pointers.get(data, PROCESS)) or "-"
+    process = printed_after_processo(pointers.get(data, PROCESS)) or "-"
     ciencia = date_at(data, NOTICE_CIENCIA)
     entry = pointers.get(data, NOTICE_CHECK)
     who = clean_text(entry.get("responsavel")) if isinstance(entry, Mapping) else None

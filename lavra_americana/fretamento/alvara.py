@@ -85,6 +85,7 @@ from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, licence_pending
 from lavra_americana.comum.guards import bar_items, held_items
 from lavra_americana.comum.periods import term_end
+from lavra_americana.comum.processo import printed_after_processo
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.validity import (
     Limit,
@@ -179,7 +180,7 @@ def _requirements_items(data: Mapping[str, Any], on: date, laws: Any) -> tuple[b
     ref = short(laws, REQUIREMENTS)
     entry = pointers.get(data, field)
     filed = maybe_date(pointers.get(data, "/processo/data_requerimento"))
-    number = clean_text(pointers.get(data, "/processo/numero")) or "-"
+    number = printed_after_processo(pointers.get(data, "/processo/numero")) or "-"
     if not isinstance(entry, Mapping):
         message = (
             f"Falta a conferência, por servidor, de que o requerimento do processo {number} "

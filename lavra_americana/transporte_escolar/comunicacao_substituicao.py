@@ -58,7 +58,8 @@ from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import after_issue, data_of
 from lavra_americana.comum.sources import statutory_context
-from lavra_americana.transporte_escolar.licenca_temporaria import _moment, _substitute_items
+from lavra_americana.transporte_escolar.licenca_temporaria import _substitute_items
+from lavra_americana.transporte_escolar.vistoria_substituto import moment as _moment
 
 __all__ = [
     "COMPUTATIONS",

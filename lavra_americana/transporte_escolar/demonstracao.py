@@ -86,11 +86,18 @@ OCORRENCIAS_ESCOLAR = DemoChain(
             Fill("/requerente/prontuario", _TITULAR["prontuario"]), _ALVARA,
             Fill("/veiculo", _VEICULO),
         ), hour="06:00", filing=Filing("/requerente/cpf", "/requerente/nome")),
-        # O veículo quebrado é substituído por outro, vistoriado, sob Licença Temporária
-        # (``transporte-escolar#art4``), e quem dirige o substituto assina o termo de
-        # responsabilidade que cita a licença (``transporte-escolar#art5``).
+        # O veículo quebrado é substituído por outro, aprovado na vistoria da SETRANSV
+        # (``transporte-escolar#art5_inc2``), sob a Licença Temporária que cita o termo da
+        # vistoria (``transporte-escolar#art5``), e quem dirige o substituto assina o termo
+        # de responsabilidade que cita a licença (``transporte-escolar#art5_inc3``).
+        DemoStep("vistoria", "termo-vistoria-veiculo-substituto", 30, (
+            Fill("/titular", _TITULAR), Fill("/alvara/numero", "{alvara.numero}"),
+            Fill("/veiculo", {"placa": _VEICULO["placa"],
+                              "marca_modelo": _VEICULO["marca_modelo"]}),
+        ), hour="10:00"),
         DemoStep("lte", "licenca-temporaria-escolar", 30, (
             Fill("/titular", _TITULAR), _ALVARA, Fill("/veiculo", _VEICULO),
+            Fill("/veiculo_substituto/vistoria/numero", "{vistoria.impresso}"),
         )),
         DemoStep("termo", "termo-condutor-substituto", 31, (
             Fill("/processo/numero", "{lte.dados[processo][numero]}"),

@@ -21,7 +21,9 @@ record (:mod:`lavra.registry.state`).
 - Art. 17, § 1º, with art. 3º ("modificado"): the termo of a change of vehicle puts the
   new vehicle in the alvará's place from its date (the old one is free); the selo and
   the other accessories of the old vehicle end with it (``troca_veiculo``).
-- Autos (art. 21) name the driver and the vehicle.
+- Autos (art. 21) name the driver and the vehicle; the termo of the substitute vehicle's
+  vistoria (art. 5º, II) names the holder and the substitute vehicle, and grants nothing
+  (the Licença Temporária does).
 """
 
 from __future__ import annotations
@@ -192,6 +194,12 @@ def auto(act: Act) -> Sequence[Effect]:
     return [named(act, "/condutor")]
 
 
+def vistoria_substituto(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art5_inc2: the vistoria names the holder and the substitute
+    vehicle (placa and RENAVAM together); the licence is the act that lets it serve."""
+    return [named(act, "/titular", "/veiculo_substituto"), *processo(act)]
+
+
 def notificacao_renovacao(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art13_par5: the notice of what the renewal request lacks joins
     the processo of the request it answers (the protocol's, when filed online)."""
@@ -226,5 +234,6 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "termo-revalidacao-semestral": revalidacao,
     "termo-substituicao-veiculo-escolar": troca_veiculo,
     "auto-infracao-escolar": auto,
+    "termo-vistoria-veiculo-substituto": vistoria_substituto,
     "guia-recolhimento-taxa-escolar": guia_taxa,
 }

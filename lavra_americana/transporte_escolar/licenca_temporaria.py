@@ -29,16 +29,19 @@ a value they cannot compute becomes a *missing* or *invalid* report item.
         (II): similar to the replaced one (declared by the vistoria), at most 10 years
         of manufacture on the date of issue (:func:`lavra_americana.comum.vehicle_age.vehicle_age`,
         ``transporte-escolar-substituto``) and presented for vistoria within 24 hours
-        of the occurrence (``#art5_inc2``). Times are given as a date and an
-        ``HH:MM`` hour in separate fields, so examples move whole when their dates are
-        shifted. The driver of the substitute vehicle, when not the licensed one,
-        holds a CNH "D" and the course (III): the schema says so.
+        of the occurrence (``#art5_inc2``); the termo of that vistoria, approved, of the
+        same vehicle, comes from the registry
+        (:func:`lavra_americana.transporte_escolar.vistoria_substituto.licence_items`).
+        Times are given as a date and an ``HH:MM`` hour in separate fields, so examples
+        move whole when their dates are shifted. The driver of the substitute vehicle,
+        when not the licensed one, holds a CNH "D" and the course (III): the schema says
+        so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from lavra.checking.computations import (
@@ -67,8 +70,10 @@ from lavra_americana.comum.validity import (
     validity_explanation,
     vehicle_limit,
 )
+from lavra_americana.transporte_escolar import vistoria_substituto
 from lavra_americana.transporte_escolar.candidate import Candidate, TrafficInfraction
 from lavra_americana.transporte_escolar.eligibility import REGISTRY_ONLY, candidate_eligibility
+from lavra_americana.transporte_escolar.vistoria_substituto import moment
 
 __all__ = [
     "COMPUTATIONS",
@@ -113,18 +118,6 @@ IMPLEMENTED: tuple[str, ...] = (
 )
 """Citations this computation applies (coverage): the Licença Temporária's cases
 and terms (arts. 4º and 5º)."""
-
-
-def _moment(data: Mapping[str, Any], pointer: str) -> datetime | None:
-    """The moment at ``pointer`` (an object with ``data`` and ``hora`` HH:MM)."""
-    day = maybe_date(pointers.get(data, pointer + "/data"))
-    hour = clean_text(pointers.get(data, pointer + "/hora"))
-    if day is None or hour is None:
-        return None
-    try:
-        return datetime.combine(day, time.fromisoformat(hour))
-    except ValueError:
-        return None
 
 
 def _substitute(data: Mapping[str, Any]) -> Candidate:
@@ -231,7 +224,7 @@ def _vehicle(
             f"{SCHOOL}#art5_inc2",
         )
     )
-    occurred = _moment(data, "/ocorrencia")
+    occurred = moment(data, "/ocorrencia")
     planned = pointers.get(data, "/ocorrencia/programada") is True
     if occurred is not None:
         if planned:
@@ -256,12 +249,12 @@ def _vehicle(
                     )
                 )
         else:
-            appeared = _moment(data, "/ocorrencia/comparecimento")
+            appeared = moment(data, "/ocorrencia/comparecimento")
             if appeared is not None:
                 items.extend(
                     _timely(UNPLANNED, occurred, appeared, "/ocorrencia/comparecimento", context)
                 )
-        presented = _moment(data, "/veiculo_substituto/vistoria")
+        presented = moment(data, "/veiculo_substituto/vistoria")
         if presented is not None:
             items.extend(
                 _timely(PRESENTED, occurred, presented, "/veiculo_substituto/vistoria", context)
@@ -431,6 +424,7 @@ def licenca_temporaria_escolar(request: ComputeInput) -> Computed:
         values, items = _health(data, on, context)
     elif modality == "veiculo_substituto":
         values, items = _vehicle(data, on, context)
+        items.extend(vistoria_substituto.licence_items(request.history, data, on, context))
         if isinstance(pointers.get(data, "/prorrogacao"), Mapping):
             items.extend(_extension_items(request, data, on))
     else:
