@@ -57,6 +57,7 @@ from lavra.inputs import pointers
 from lavra.inputs.formats import only_digits_and_letters
 from lavra.law.model import resolve
 from lavra.textutil import format_date
+from lavra_americana.comum.auto_anulado import annulled_item
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import after_issue, data_of, date_at
 from lavra_americana.comum.guards import bare_number
@@ -138,6 +139,10 @@ def _auto(
             AUTO_NUMBER, Status.INVALID,
             f"O auto de infração {found.printed} foi cancelado{reason}: não há multa a "
             f"recolher ({short(laws, FUND)}).", FUND)]
+    void = annulled_item(found, AUTO_NUMBER, f"não há multa a recolher ({short(laws, FUND)}).",
+                         FUND)
+    if void is not None:
+        return found, [void]
     items = []
     payment = recorded_payment(history, found)
     if payment is not None:
