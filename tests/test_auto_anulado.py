@@ -199,3 +199,19 @@ def test_an_annulled_auto_is_not_one_of_the_three_fines_of_the_revogacao(
                             history=history).report
     assert any(i.field == "/auto/numero" and i.status is Status.INVALID
                and "anulado em recurso" in i.message for i in report.pending)
+
+
+def test_an_escolar_auto_may_not_count_an_annulled_auto_among_the_earlier_infractions(
+    engine: Engine,
+) -> None:
+    history = fake_registry(alvara(), annulled(FINES[1]))
+    data = example("auto-infracao-escolar")
+    data["ocorrencia"]["data"] = "2026-06-01"
+    data["infracoes_anteriores"] = [{"data": "2026-03-10", "auto": "AIE-ESC nº 0005/2026",
+                                     "dispositivo": "transporte-escolar#art24_inc1"}]
+    report = engine.prepare("auto-infracao-escolar", data, issued_on=date(2026, 6, 1),
+                            history=history, example_values=True).report
+    [item] = [i for i in report.pending if i.field == "/infracoes_anteriores/0/auto"]
+    assert item.status is Status.INVALID
+    assert item.message.endswith("não subsiste, e não conta para a reincidência.")
+    assert item.basis == ("transporte-escolar#art23_par1u",)

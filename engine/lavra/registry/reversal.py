@@ -28,7 +28,11 @@ one of the reversing act (kind :data:`ANNULS`), in the timeline of the party and
 vehicle the annulled act names; one on the annulled act (kind :data:`ANNULLED`), which
 :func:`annulled` finds by the act's id (indexed). The mark stands while the reversing
 act is not itself reversed (a higher instance reforming it); cancelling the reversing
-act removes both (:func:`undo_annulments`), and the rebuild replays them.
+act removes both (:func:`undo_annulments`), and the rebuild replays them. Reading
+kept for that cancellation: it restores the mark's absence and is not refused for the
+acts judged meanwhile without the annulled act (a later auto not doubled): they rest on
+the registry as it stood when they were issued, as every act does; the cancelled
+decision stays in the registry, with the reason of its cancellation.
 """
 
 from __future__ import annotations
