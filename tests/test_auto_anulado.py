@@ -165,6 +165,21 @@ def test_the_cassacao_and_the_guia_citing_an_annulled_auto_are_refused(
     assert item.status is Status.INVALID and "anulado em recurso" in item.message
     assert "art. 26" in item.message
 
+    # An appeal granted only in part keeps the auto (it counts), but its guia is refused:
+    # the fine to collect is the one the decision fixed.
+    second = auto(registry, SECOND)
+    partial = decide(registry, second, on=date(2026, 4, 20), computed={
+        "resultado": "parcialmente_provido", "conhecido": True,
+        "resultado_rotulo": "Recurso conhecido e parcialmente provido"})
+    assert registry.annulled_acts([second.id]) == {}
+    guia["auto"]["numero"] = second.printed
+    guia["guia"]["data_emissao"] = "2026-04-21"
+    report = engine.prepare(GUIA, guia, issued_on=date(2026, 4, 21), history=history,
+                            example_values=True).report
+    [item] = [i for i in report.pending if i.field == "/auto/numero"]
+    assert item.status is Status.INVALID
+    assert f"foi parcialmente provido pelo {partial.printed}" in item.message
+
     # `cadastro mostrar` shows the auto annulled, and the decision that did it.
     shown = CliRunner().invoke(main, ["cadastro", "mostrar", first.formatted, "--serie",
                                       "AIF-FRET", "--registro", registry_url])

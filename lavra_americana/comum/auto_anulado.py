@@ -27,8 +27,11 @@ changes the penalty, as its determinações say, but the infraction was found to
 it counts for the repeat offence, the third fine and the cassação as any auto not
 annulled. Neither law speaks of it; the repeat is of "a mesma infração" (fretamento art.
 18) and of the infraction's date (escolar art. 23, parágrafo único), which a partial
-grant leaves in place. The amount it sets is free text in the decision: a guia of such an
-auto still computes the auto's own amount, and staff read the decision first.
+grant leaves in place. The amount it sets is free text in the decision (its
+determinações), which lavra does not compute: the guia of such an auto (art. 26), which
+would charge the auto's own amount, is refused, naming the decision
+(:func:`partial_decision`); the fine is then collected as the decision says, outside
+lavra.
 """
 
 from __future__ import annotations
@@ -39,9 +42,16 @@ from typing import Any
 from lavra.checking.computations import History, PriorRecord, clean_text, item_at
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
+from lavra.registry.state import parse_printed
 from lavra.textutil import format_date
 
-__all__ = ["IMPLEMENTED", "annulled", "annulled_item", "listed_items", "situacao"]
+__all__ = ["IMPLEMENTED", "annulled", "annulled_item", "listed_items", "partial_decision",
+           "situacao"]
+
+DECISIONS = ("decisao-recurso-secretario", "decisao-recurso-prefeito")
+"""The decisions on appeal (fretamento arts. 23 and 24; escolar arts. 25 and 27)."""
+PARTIAL = "parcialmente_provido"
+DENIED = "nao_provido"
 
 IMPLEMENTED: tuple[str, ...] = ()
 """A predicate and its refusal; each caller cites the article it applies (arts. 18,
@@ -90,3 +100,32 @@ def listed_items(history: History | None, form: str, data: Mapping[str, Any], at
         if void is not None:
             items.append(void)
     return items
+
+
+def _key(number: object) -> tuple[str, int, int] | None:
+    parsed = parse_printed(number) if isinstance(number, str) else None
+    if parsed is None or parsed[0] is None:
+        return None
+    return parsed[0].upper(), parsed[1], parsed[2]
+
+
+def partial_decision(history: History | None, auto: PriorRecord,
+                     appellant: object) -> PriorRecord | None:
+    """The decision, not cancelled, that granted only in part the appeal of
+    ``appellant`` (CPF or CNPJ) against ``auto``, or against a decision that denied it
+    (the Prefeito's of fretamento art. 24); None when there is none (module doc)."""
+    if history is None or not isinstance(appellant, str) or not appellant.strip():
+        return None
+    decisions = sorted((d for form in DECISIONS for d in history.by_holder(appellant, form)
+                        if not d.cancelled), key=lambda d: (d.reference_date, d.printed))
+    ruled = {key for key in (_key(auto.printed),) if key is not None}
+    for decision in decisions:
+        if _key(pointers.get(decision.data, "/ato_recorrido/numero")) not in ruled:
+            continue
+        result = pointers.get(decision.data, "/decisao/resultado")
+        if result == PARTIAL:
+            return decision
+        own = _key(decision.printed)
+        if result == DENIED and own is not None:
+            ruled.add(own)  # a higher instance may grant the appeal against it in part
+    return None
