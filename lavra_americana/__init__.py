@@ -109,6 +109,7 @@ def pacote() -> ContentPack:
     from lavra_americana.comum import (
         amount,
         amounts,
+        auto_anulado,
         auto_placa,
         checks,
         ciencia_eletronica,
@@ -221,7 +222,7 @@ def pacote() -> ContentPack:
         requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
         ciencia_eletronica, recurso_online, demonstracao_fretamento,
-        demonstracao_escolar, orgao, alvara_protocolo,
+        demonstracao_escolar, orgao, alvara_protocolo, auto_anulado,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

@@ -58,7 +58,10 @@ def _plans(registry: Registry, lookup: Callable[[], Any]) -> list[str]:
      "ix_licences_kind_valid_until (kind=? AND valid_until>? AND valid_until<?)"),
     # the licences a vehicle holds (the checks of every act)
     (lambda r: r.licences_held(date(2026, 1, 5), placa="ABC1D23"), "ix_licences_vehicle_id"),
-], ids=["numero-sem-serie", "por-veiculo", "por-titular", "vencendo-no-ano", "do-veiculo"])
+    # the autos annulled on appeal among those a case history returns (every auto counted)
+    (lambda r: r.annulled_acts([1, 2]), "ix_state_changes_document_id"),
+], ids=["numero-sem-serie", "por-veiculo", "por-titular", "vencendo-no-ano", "do-veiculo",
+        "anulados-em-recurso"])
 def test_the_runs_lookups_use_an_index(registry: Registry, lookup: Callable[[Registry], Any],
                                        index: str) -> None:
     plans = _plans(registry, lambda: lookup(registry))

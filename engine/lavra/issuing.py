@@ -79,7 +79,8 @@ class IssueResult:
 _PRINTED_NUMBER = re.compile(r"(\d{1,9})\s*/\s*(\d{4})\s*$")
 
 
-def _prior(record: IssuedRecord, facts: Iterable[Fact] = ()) -> PriorRecord:
+def _prior(record: IssuedRecord, facts: Iterable[Fact] = (),
+           annulled: tuple[str, date] | None = None) -> PriorRecord:
     from lavra.checking.computations import PriorRecord, RecordedFact
 
     return PriorRecord(
@@ -96,6 +97,8 @@ def _prior(record: IssuedRecord, facts: Iterable[Fact] = ()) -> PriorRecord:
                          f.amount, f.reference, f.recorded_by, f.recorded_at)
             for f in facts if not f.revoked
         ),
+        annulled_by=None if annulled is None else annulled[0],
+        annulled_on=None if annulled is None else annulled[1],
     )
 
 
@@ -112,12 +115,14 @@ class RegistryHistory:
     def _kept(self, records: Iterable[IssuedRecord]) -> list[PriorRecord]:
         kept = [r for r in records if self.retry_of is None or r.idempotency_key != self.retry_of]
         facts = self.registry.facts_of(r.id for r in kept)
-        return [_prior(r, facts.get(r.id, ())) for r in kept]
+        annulled = self.registry.annulled_acts(r.id for r in kept)
+        return [_prior(r, facts.get(r.id, ()), annulled.get(r.id)) for r in kept]
 
     def prior_autos(self, placa: str, form: str, since: date, before: date) -> list[PriorRecord]:
         start = datetime.combine(since, datetime.min.time(), TIMEZONE)
         end = datetime.combine(before, datetime.min.time(), TIMEZONE)
-        return self._kept(self.registry.autos_for_vehicle(placa, form, start, before=end))
+        found = self._kept(self.registry.autos_for_vehicle(placa, form, start, before=end))
+        return [r for r in found if r.annulled_by is None]  # an auto annulled on appeal
 
     def document(self, form: str, number: str) -> PriorRecord | None:
         match = _PRINTED_NUMBER.search(number) if isinstance(number, str) else None

@@ -63,6 +63,7 @@ from lavra.law.statutory import StatutoryContext
 from lavra.render.templating import format_moeda
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum import due_process
+from lavra_americana.comum.auto_anulado import annulled_item
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import (
     after_issue,
@@ -155,8 +156,11 @@ def _paid_item(history: History | None, typed: Any, index: int) -> Item | None:
             "a cassação não pode apoiar-se nele (art. 22, II). Confira o número.",
             (f"{LAW}#art22_inc2",),
         )
-    if found is None or found.cancelled:
-        return None
+    void = annulled_item(found, f"{UNPAID_AUTOS}/{index}/numero", "a cassação não pode "
+                         "apoiar-se nele: não há multa a recolher (art. 22, II).",
+                         f"{LAW}#art22_inc2")
+    if found is None or found.cancelled or void is not None:
+        return void
     payment = recorded_payment(history, found)
     if payment is None:
         return None

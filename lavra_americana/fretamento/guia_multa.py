@@ -12,8 +12,10 @@ checked against the auto's (it files the guia under the payer in the registry, w
 cassação finds it). The auto is read from the registry by its number:
 
 - absent from the registry: *missing* (a guia is issued only for an auto lavra holds);
-  cancelled: *invalid*; already paid (a payment recorded on the auto, or on an earlier
-  guia of the same auto): *invalid*, naming the payment;
+  cancelled, or annulled on appeal: *invalid*; its appeal granted only in part (the
+  decision fixed another fine): *invalid*, naming the decision (the reading is in
+  :mod:`lavra_americana.comum.auto_anulado`); already paid (a payment recorded on the
+  auto, or on an earlier guia of the same auto): *invalid*, naming the payment;
 - the payer (razão social, CNPJ), the vehicle and each infraction are the auto's;
 - the amounts are those of the pack's amount rules, applied to the auto as it was
   issued (:func:`lavra_americana.fretamento.auto_infracao.auto_infracao_fretamento`:
@@ -57,6 +59,7 @@ from lavra.inputs import pointers
 from lavra.inputs.formats import only_digits_and_letters
 from lavra.law.model import resolve
 from lavra.textutil import format_date
+from lavra_americana.comum.auto_anulado import annulled_item, partial_decision
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import after_issue, data_of, date_at
 from lavra_americana.comum.guards import bare_number
@@ -138,6 +141,18 @@ def _auto(
             AUTO_NUMBER, Status.INVALID,
             f"O auto de infração {found.printed} foi cancelado{reason}: não há multa a "
             f"recolher ({short(laws, FUND)}).", FUND)]
+    void = annulled_item(found, AUTO_NUMBER, f"não há multa a recolher ({short(laws, FUND)}).",
+                         FUND)
+    if void is not None:
+        return found, [void]
+    partial = partial_decision(history, found, pointers.get(found.data, "/empresa/cnpj"))
+    if partial is not None:
+        return found, [item_at(
+            AUTO_NUMBER, Status.INVALID,
+            f"O recurso contra o auto de infração {found.printed} foi parcialmente provido "
+            f"pelo {partial.printed}: a multa a recolher é a que essa decisão fixou, e a guia "
+            f"calcula só a do auto; recolha-a como a decisão determina ({short(laws, FUND)}).",
+            FUND)]
     items = []
     payment = recorded_payment(history, found)
     if payment is not None:

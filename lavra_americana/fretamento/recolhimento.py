@@ -82,6 +82,7 @@ from lavra.inputs import pointers
 from lavra.inputs.reading import DATE_MAX
 from lavra.law.model import Law
 from lavra.textutil import format_act_number, format_date
+from lavra_americana.comum.auto_anulado import annulled_item
 from lavra_americana.comum.citing import numbered, short
 from lavra_americana.comum.computing import (
     after_issue,
@@ -225,6 +226,8 @@ def _act(
         items.append(item_at(field, Status.INVALID,
                              f"{label} foi cancelado: o recibo não pode pertencer a ele.",
                              WITHDRAWAL))
+    void = annulled_item(found, field, "o recibo não pode pertencer a ele.", WITHDRAWAL)
+    items.extend([] if void is None else [void])
     if found.reference_date != on:
         items.append(item_at(
             field, Status.INVALID,

@@ -26,9 +26,11 @@ a value that cannot be computed is a *missing* item, a fact against the law an
   the holder, not the vehicle, and :class:`lavra.checking.computations.History` can only be
   asked for autos of a vehicle (``prior_autos(placa, ...)``). Until the registry
   offers a query by holder, the earlier infractions that stand (autos not cancelled
-  nor annulled on appeal) are typed by staff under ``/infracoes_anteriores`` (date,
-  provision, number of the auto), as the registry records them; ``history`` is not
-  consulted, and ``values["historico_consultado"]`` is False. An earlier infraction
+  nor annulled on appeal: one the registry holds annulled is an *invalid* item,
+  :mod:`lavra_americana.comum.auto_anulado`) are typed by staff under
+  ``/infracoes_anteriores`` (date, provision, number of the auto), as the registry
+  records them; ``history`` is not consulted, and ``values["historico_consultado"]``
+  is False. An earlier infraction
   dated after the one judged is an *invalid* item (a typing error, not something to
   ignore silently);
 - an infraction committed after the alvará was revoked carries no sanction of this law
@@ -74,6 +76,7 @@ from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.render.templating import format_moeda, format_moeda_extenso
 from lavra.textutil import format_date
 from lavra_americana.comum.amounts import TRANSPORTE_ESCOLAR
+from lavra_americana.comum.auto_anulado import listed_items
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import (
     data_of,
@@ -382,6 +385,8 @@ def auto_infracao_escolar(request: ComputeInput) -> Computed:
     laws = sources.laws
     holder = clean_text(pointers.get(data, AUTO_HOLDER)) or "-"
     priors, items = _priors(data, holder, on, laws)
+    items.extend(listed_items(request.history, request.form_id, data, AUTO_PRIORS, "auto",
+                              "não conta para a reincidência.", f"{ESC}#art23_par1u"))
     attested, history_items = _history_attested(data, request.issued_on, laws)
     items.extend(history_items)
 

@@ -54,6 +54,7 @@ from lavra.checking.computations import (
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
 from lavra.textutil import format_act_number, format_date
+from lavra_americana.comum.auto_anulado import annulled_item
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import (
     after_issue,
@@ -137,6 +138,10 @@ def _registry_items(
     if record.cancelled:
         found.append(item_at(AUTO_NUMBER, Status.INVALID,
                              f"{label} foi cancelado: não há penalidade a recorrer.", APPEAL))
+    void = annulled_item(record, AUTO_NUMBER, "não há penalidade a notificar nem a recorrer.",
+                         APPEAL)
+    if void is not None:
+        found.append(void)
     stated = date_at(data, AUTO_DATE)
     if stated is not None and stated != record.reference_date:
         found.append(item_at(

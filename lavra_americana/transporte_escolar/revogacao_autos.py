@@ -2,8 +2,9 @@
 
 Split from :mod:`lavra_americana.transporte_escolar.revogacao` (the decision): for the
 penalty grounds (art. 23, III, "após a terceira multa"; art. 9º, § 2º, I and II) each
-auto named is checked in the registry — it exists, is not cancelled, is of the same
-driver (CPF) and not dated after the decision — and, for the third fine, the
+auto named is checked in the registry — it exists, is neither cancelled nor annulled on
+appeal (:mod:`lavra_americana.comum.auto_anulado`), is of the same driver (CPF) and not
+dated after the decision — and, for the third fine, the
 infractions are judged again in order (THIRD_FINE_READING below). The revocation by
 motivo fundamentado (art. 3º) rests on no auto and does not come here. Implements no
 provision by itself: the decision's module claims the citations.
@@ -24,6 +25,7 @@ from lavra.inputs import pointers
 from lavra.inputs.formats import unmask
 from lavra.inputs.reading import maybe_date
 from lavra.textutil import format_date
+from lavra_americana.comum.auto_anulado import annulled, situacao
 from lavra_americana.comum.citing import numbered, short
 from lavra_americana.comum.infractions import PriorInfraction
 from lavra_americana.comum.sources import rule_sources
@@ -100,6 +102,9 @@ def auto_rows(
         if found.cancelled:
             reason = f" ({found.cancel_reason})" if found.cancel_reason else ""
             problems.append(f"{label} foi cancelado{reason}: não subsiste.")
+        if annulled(found):
+            problems.append(f"{label} foi {situacao(found)}: não subsiste, e a revogação "
+                            "não pode nele se fundar.")
         if same(pointers.get(found.data, HOLDER_CPF), cpf) is False:
             problems.append(f"{label} foi lavrado contra outro condutor (outro CPF).")
         if infraction is not None and infraction > on:

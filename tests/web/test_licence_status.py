@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from identities import set_vehicle
 from test_licensing_replay import before_the_guard, particular
-from test_licensing_state import cassacao
+from test_licensing_state import act, cassacao, example
 from webhelpers import REPO, csrf_of, login, make_context
 
 from lavra.registry.records import IssuedRecord
@@ -125,6 +125,24 @@ def test_staff_pages_of_the_licence_the_vehicle_and_the_party(
     found = client.get("/equipe/registro", params={"q": "DEF2G34"}).text
     assert 'href="/equipe/veiculos/DEF2G34"' in found
     assert 'href="/equipe/pessoas/65563842000105"' in found
+
+
+def test_the_document_and_vehicle_pages_show_an_auto_annulled_on_appeal(
+    client: TestClient, context: WebContext, acts: Acts
+) -> None:
+    auto = act(context.registry, "AIF-FRET", "auto-infracao-fretamento",
+               example("auto-infracao-fretamento"), on=date(2026, 12, 1))
+    data = example("decisao-recurso-secretario")
+    data["ato_recorrido"]["numero"] = auto.printed
+    decision = act(context.registry, "DEC-SETRANSV", "decisao-recurso-secretario", data,
+                   on=date(2026, 12, 11), computed={"resultado": "provido", "conhecido": True})
+    login(client, "clara")
+    page = client.get(f"/equipe/documentos/{auto.id}").text
+    assert f"<strong>anulado em recurso</strong> ({decision.printed}, de 11/12/2026)" in page
+    vehicle = client.get("/equipe/veiculos/ABC1D23").text
+    assert f"{auto.printed} anulado em recurso pelo {decision.printed}, em 11/12/2026." in vehicle
+    assert "anulado em recurso" not in client.get(
+        f"/equipe/documentos/{decision.id}").text
 
 
 @pytest.mark.parametrize(("url", "status", "message"), [

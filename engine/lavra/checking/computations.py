@@ -106,7 +106,9 @@ class PriorRecord:
     as registered (``calculado.valido_ate``), None when it has none; ``cancelled``
     whether the registry records it cancelled, and why (``cancel_reason``); ``facts``
     what was recorded on its entry after the issue (ciência, notice, payment), revoked
-    ones left out, oldest first.
+    ones left out, oldest first; ``annulled_by`` and ``annulled_on``: the act that
+    annulled it on appeal (a decision granting the appeal against it, not reformed by a
+    higher instance), as printed, and its date; None while it stands.
     """
 
     number: str
@@ -118,6 +120,8 @@ class PriorRecord:
     cancelled: bool = False
     cancel_reason: str | None = None
     facts: tuple[RecordedFact, ...] = ()
+    annulled_by: str | None = None
+    annulled_on: date | None = None
 
     def fact(self, kind: str) -> RecordedFact | None:
         """The first standing fact of ``kind`` (e.g. the ciência); None if none recorded."""
@@ -144,7 +148,8 @@ class History(Protocol):
     def prior_autos(
         self, placa: str, form: str, since: date, before: date
     ) -> Sequence[PriorRecord]:
-        """Autos of ``form`` that stand (not cancelled) for the vehicle ``placa``.
+        """Autos of ``form`` that stand (neither cancelled nor annulled on appeal) for the
+        vehicle ``placa``.
 
         Only those whose reference date is on or after ``since`` and before ``before``
         (exclusive), in any order.
@@ -152,7 +157,8 @@ class History(Protocol):
         ...
 
     def document(self, form: str, number: str) -> PriorRecord | None:
-        """The document of ``form`` numbered ``number``, cancelled or not; None if absent.
+        """The document of ``form`` numbered ``number``, cancelled (or annulled on appeal)
+        or not; None if absent.
 
         ``number`` as printed, with or without its series (``"0001/2026"``,
         ``"ALV-X nº 0001/2026"``). The act another act rests on is looked up here.

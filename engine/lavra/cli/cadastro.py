@@ -135,6 +135,10 @@ def show_command(key: str, series: str | None, on_text: str | None,
             view = registry.licence_of(record.id)
             if record.origin is not None:
                 click.echo(f"{record.printed} (importado: {record.origin})")
+            annulled = registry.annulled_acts((record.id,)).get(record.id)
+            if annulled is not None:
+                click.echo(f"{record.printed}: anulado em recurso ({annulled[0]}, de "
+                           f"{annulled[1]:%d/%m/%Y}).")
             if view is None:
                 click.echo(f"{record.printed}: este ato não concede licença.")
             else:

@@ -15,7 +15,7 @@ built from its documents the first time it is opened with a pack
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from itertools import chain
@@ -38,6 +38,7 @@ from lavra.registry.records import (
     printed_number,
     record_of,
 )
+from lavra.registry.reversal import ANNULLED, annulled
 from lavra.registry.state import StateWriter, parse_printed
 from lavra.registry.tables import (
     BarRow,
@@ -195,6 +196,12 @@ def _snapshot(session: Session) -> set[str]:
         lines.add(f"processo {numero}: vinculado ao {pa}")
     for party, name in session.execute(select(PartyNameRow.party_id, PartyNameRow.name)):
         lines.add(f"nome de {parties.get(party)}: {name}")
+    for target, before in session.execute(select(StateChangeRow.document_id,
+                                                 StateChangeRow.before)
+                                          .where(StateChangeRow.kind == ANNULLED)):
+        by = before.get("by") if isinstance(before, dict) else None
+        lines.add(f"ato {printed.get(target)} anulado em recurso pelo "
+                  f"{printed.get(by) if isinstance(by, int) else None}")
     return lines
 
 
@@ -469,6 +476,16 @@ class RegistryState(RegistryQueries):
             return tuple(session.scalars(
                 select(PartyNameRow.name).join(PartyRow, PartyRow.id == PartyNameRow.party_id)
                 .where(PartyRow.doc == wanted).order_by(PartyNameRow.id)).all())
+
+    def annulled_acts(self, document_ids: Iterable[int]) -> dict[int, tuple[str, date]]:
+        """Of the acts ``document_ids``, those annulled on appeal (a decision granting the
+        appeal reversed them, and no higher instance reformed it): id → (the annulling
+        act as printed, its date). Indexed by the acts' ids."""
+        wanted = set(document_ids)
+        if not wanted:
+            return {}
+        with self._database_errors(), self._read() as session:
+            return annulled(session, wanted)
 
     def bars_of(self, doc: str, on: date) -> tuple[tuple[str, date, str], ...]:
         """The bars on a party still running on ``on``: (scope, last day, act printed)."""

@@ -21,6 +21,18 @@ it, :attr:`~lavra.registry.effects.Mention.upholds`, and the decision's record k
 act's number, kind ``upheld``) reverses that act: the higher instance granting the
 appeal against the denial undoes the penalty the denial kept ("restabelecido pelo ...,
 que reformou o ..."); cancelling it undoes that too.
+
+Every reversal also marks the reversed act itself as annulled on appeal (an auto de
+infração ends no licence: this mark is all its reversal does). Two changes record it:
+one of the reversing act (kind :data:`ANNULS`), in the timeline of the party and the
+vehicle the annulled act names; one on the annulled act (kind :data:`ANNULLED`), which
+:func:`annulled` finds by the act's id (indexed). The mark stands while the reversing
+act is not itself reversed (a higher instance reforming it); cancelling the reversing
+act removes both (:func:`undo_annulments`), and the rebuild replays them. Reading
+kept for that cancellation: it restores the mark's absence and is not refused for the
+acts judged meanwhile without the annulled act (a later auto not doubled): they rest on
+the registry as it stood when they were issued, as every act does; the cancelled
+decision stays in the registry, with the reason of its cancellation.
 """
 
 from __future__ import annotations
@@ -34,15 +46,25 @@ from sqlalchemy.orm import Session
 from lavra.errors import InputError
 from lavra.registry.effects import STATUS_TEXT, LicenceStatus, Mention, Restore
 from lavra.registry.guards import DIVERGENCE, Refusal
-from lavra.registry.tables import BarRow, LicenceRow, PartyRow, StateChangeRow
+from lavra.registry.identifiers import same_plate
+from lavra.registry.records import printed_number
+from lavra.registry.tables import (
+    BarRow,
+    DocumentRow,
+    LicenceRow,
+    PartyRow,
+    StateChangeRow,
+    VehicleRow,
+)
 from lavra.textutil import format_date
 
 if TYPE_CHECKING:
     from lavra.registry.effects import Act
     from lavra.registry.state import StateWriter
 
-__all__ = ["BAR_LIFTED", "BAR_RESTORED", "KEPT", "REINSTATED", "UPHELD", "mention",
-           "put_back", "reverse", "snapshot", "undo_lifted"]
+__all__ = ["ANNULLED", "ANNULS", "BAR_LIFTED", "BAR_RESTORED", "KEPT", "REINSTATED", "UPHELD",
+           "annulled", "mention", "put_back", "reverse", "snapshot", "undo_annulments",
+           "undo_lifted"]
 
 KEPT = ("status", "status_document_id", "status_since", "valid_until", "holder_id",
         "driver_id", "vehicle_id")
@@ -53,6 +75,8 @@ BAR_RESTORED = "bar-restored"
 REINSTATED = "reinstated"
 REPENALISED = "re-penalised"
 UPHELD = "upheld"
+ANNULS = "annuls"
+ANNULLED = "annulled"
 PLACE_HELD = "a regra de uma só licença em vigor por veículo e por titular"
 DEPTH = 4
 """How many decisions that kept an act a reversal follows down to the act itself."""
@@ -105,6 +129,7 @@ def reverse(writer: StateWriter, act: Act, effect: Restore, *, depth: int = 0,
         return
     when = format_date(act.reference_date)
     by = f"{act.printed}, que reformou o {reformed}," if reformed else f"{act.printed},"
+    _annul(writer, act, target, f"{by} em {when}")
     changes = session.scalars(select(StateChangeRow).where(
         StateChangeRow.document_id == target.id, StateChangeRow.licence_id.is_not(None))
         .order_by(StateChangeRow.id)).all()
@@ -146,6 +171,61 @@ def reverse(writer: StateWriter, act: Act, effect: Restore, *, depth: int = 0,
             reverse(writer, act, Restore(ruled, effect.citation, reverses=True),
                     depth=depth + 1, reformed=effect.target)
     session.flush()
+
+
+def _annul(writer: StateWriter, act: Act, target: DocumentRow, by: str) -> None:
+    """Mark ``target`` annulled on appeal by ``act`` (module doc): ``by`` names the act
+    and its date ("DEC-X nº 0001/2026, em 20/03/2026")."""
+    session = writer.session
+    printed = printed_number(target.series, target.number, target.year)
+    party = None if target.cpf_cnpj is None else session.scalars(
+        select(PartyRow).where(PartyRow.doc == target.cpf_cnpj)).first()
+    vehicle = None if target.placa is None else session.scalars(
+        select(VehicleRow).where(same_plate(VehicleRow.placa, target.placa))
+        .order_by(VehicleRow.id)).first()
+    writer.change(act, ANNULS, f"{printed} anulado em recurso pelo {by}.", party=party,
+                  vehicle=vehicle, before={"annulled": target.id})
+    session.add(StateChangeRow(
+        document_id=target.id, kind=ANNULLED, on=act.reference_date,
+        detail=f"Anulado em recurso pelo {by}.",
+        before={"by": act.document_id, "printed": act.printed,
+                "on": act.reference_date.isoformat()}))
+
+
+def annulled(session: Session, document_ids: set[int], depth: int = 0,
+             ) -> dict[int, tuple[str, date]]:
+    """Of the acts ``document_ids``, those annulled on appeal by an act that stands (not
+    itself annulled by a higher instance): id → (the annulling act as printed, its
+    date)."""
+    if not document_ids:
+        return {}
+    rows = session.execute(select(StateChangeRow.document_id, StateChangeRow.before).where(
+        StateChangeRow.document_id.in_(sorted(document_ids)),
+        StateChangeRow.kind == ANNULLED).order_by(StateChangeRow.id)).all()
+    marks = [(target, before) for target, before in rows if isinstance(before, dict)
+             and isinstance(before.get("by"), int)]
+    deciders = {before["by"] for _, before in marks}
+    undone = annulled(session, deciders, depth + 1) if marks and depth < DEPTH else {}
+    found: dict[int, tuple[str, date]] = {}
+    for target, before in marks:
+        if before["by"] not in undone:
+            found[target] = (str(before.get("printed") or ""),
+                             date.fromisoformat(str(before.get("on"))))
+    return found
+
+
+def undo_annulments(session: Session, document_id: int,
+                    changes: list[StateChangeRow]) -> None:
+    """Before cancelling a reversing act: remove the marks it left on the acts it
+    annulled (they stand again)."""
+    for change in changes:
+        if change.kind != ANNULS or not isinstance(change.before, dict):
+            continue
+        for mark in session.scalars(select(StateChangeRow).where(
+                StateChangeRow.document_id == change.before.get("annulled"),
+                StateChangeRow.kind == ANNULLED)).all():
+            if isinstance(mark.before, dict) and mark.before.get("by") == document_id:
+                session.delete(mark)
 
 
 def _reform(writer: StateWriter, act: Act, effect: Restore, target_id: int) -> bool:

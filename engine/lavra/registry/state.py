@@ -46,7 +46,15 @@ from lavra.registry.guards import (
 )
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
-from lavra.registry.reversal import KEPT, mention, put_back, reverse, snapshot, undo_lifted
+from lavra.registry.reversal import (
+    KEPT,
+    mention,
+    put_back,
+    reverse,
+    snapshot,
+    undo_annulments,
+    undo_lifted,
+)
 from lavra.registry.substitution import change_vehicle, refuse_undo
 from lavra.registry.tables import (
     BarRow,
@@ -485,6 +493,7 @@ class StateWriter:
                 if licence is not None:
                     refuse_undo(self, licence, change.before, printed)
         undo_lifted(self.session, document_id, printed, list(changes))
+        undo_annulments(self.session, document_id, list(changes))
         for change in reversed(changes):
             if change.kind == "plate" and isinstance(change.before, dict):
                 vehicle = self.session.get(VehicleRow, change.vehicle_id)

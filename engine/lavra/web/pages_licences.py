@@ -53,12 +53,14 @@ def _masked_doc(doc: str | None) -> str | None:
 
 def licence_section(ctx: WebContext, document_id: int) -> dict[str, Any]:
     """The document page's licence context: the licence it granted with its status
-    today, and the licence's timeline (nothing when it granted none)."""
+    today, and the licence's timeline (nothing when it granted none); ``anulado``: the
+    act that annulled it on appeal and its date (an auto), None while it stands."""
     view = ctx.registry.licence_of(document_id)
+    annulled = ctx.registry.annulled_acts((document_id,)).get(document_id)
     if view is None:
-        return {"licenca": None, "historico_licenca": ()}
+        return {"licenca": None, "historico_licenca": (), "anulado": annulled}
     on = ctx.today()
-    return {"licenca": _licence_rows((view,), on)[0], "situacao_em": on,
+    return {"licenca": _licence_rows((view,), on)[0], "situacao_em": on, "anulado": annulled,
             "historico_licenca": ctx.registry.timeline(licence_document=document_id)}
 
 
