@@ -145,6 +145,7 @@ def pacote() -> ContentPack:
     from lavra_americana.fretamento import auto_infracao as auto_fretamento
     from lavra_americana.fretamento import (
         autorizacoes,
+        autos_registro,
         cassacao,
         contrato,
         fines,
@@ -218,7 +219,7 @@ def pacote() -> ContentPack:
         requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
         ciencia_eletronica, recurso_online, demonstracao_fretamento,
-        demonstracao_escolar, orgao,
+        demonstracao_escolar, orgao, autos_registro,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
