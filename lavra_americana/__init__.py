@@ -147,6 +147,7 @@ def pacote() -> ContentPack:
     from lavra_americana.fretamento import (
         alvara_protocolo,
         autorizacoes,
+        autos_registro,
         cassacao,
         contrato,
         fines,
@@ -222,7 +223,7 @@ def pacote() -> ContentPack:
         requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
         ciencia_eletronica, recurso_online, demonstracao_fretamento,
-        demonstracao_escolar, orgao, alvara_protocolo, auto_anulado,
+        demonstracao_escolar, orgao, alvara_protocolo, auto_anulado, autos_registro,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

@@ -189,6 +189,7 @@ def paid_item(engine: Engine, registry: Issuer, auto: PriorRecord) -> Item | Non
         {"numero": auto.printed, "data_infracao": auto.reference_date.isoformat(),
          "valor": "140.00"}]
     decided = auto.reference_date + timedelta(days=40)
+    data["decisao"]["data"] = decided.isoformat()
     report = engine.prepare(CAS, data, issued_on=decided, history=registry.history,
                             example_values=True).report
     wanted = "/hipoteses/multas_nao_recolhidas/autos/0/numero"

@@ -51,6 +51,11 @@ def example(engine: Engine, form: str) -> dict[str, Any]:
     return data
 
 
+PAPER_FACTS = ("As multas impostas pelos Autos de Infração nº 1/2026 e nº 2/2026 não foram "
+               "recolhidas, e contra elas não foi interposto recurso no prazo do art. 23.")
+"""Autos on paper: one of the AIF-FRET series named in the facts must be in the registry."""
+
+
 def pending(report: Report) -> dict[str, Item]:
     return {i.requirement: i for i in report.items if i.pending}
 
@@ -152,6 +157,7 @@ def test_cassation_over_a_fresh_registry_waits_for_the_ciencia_and_the_period(
         paper = [{"numero": "nº 12/2019", "placa": "ABC1D23"},
                  {"numero": "nº 13/2019", "placa": "DEF4G56"}]
         notice["alvaras"] = paper
+        notice["acusacao"]["fatos"] = PAPER_FACTS
         issued = issuer.issue(NOT_CAS, notice)
         printed = issued.record.printed
         assert printed.startswith("NOT-DEF-FRET nº 0001/")

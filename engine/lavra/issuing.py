@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from lavra.checking.content import Content, loaded_content
-from lavra.checking.report import Report
+from lavra.checking.report import Item, Report, Status
 from lavra.config import Config, load_config
 from lavra.documents import Engine, Prepared
 from lavra.errors import InputError, LavraError
@@ -50,6 +50,7 @@ from lavra.verifying import VerificationResult, Verifier, registry_url
 
 if TYPE_CHECKING:
     from lavra.checking.computations import FiledProtocol, PriorRecord
+    from lavra.registry.party_names import NameChange
 
 
 class IncompleteError(LavraError):
@@ -102,6 +103,15 @@ def _prior(record: IssuedRecord, facts: Iterable[Fact] = (),
     )
 
 
+def name_change_item(change: NameChange) -> Item:
+    """The report's item on ``change``: met (a warning that does not block) for a
+    company's new razão social, invalid for a person's other name (the reading beside
+    :class:`lavra.registry.party_names.NameChange`)."""
+    return Item(f"parte.nome_registrado.{change.doc}",
+                Status.INVALID if change.blocks else Status.MET, change.pointer,
+                change.message("este ato"))
+
+
 class RegistryHistory:
     """The registry as the case history the computations look at (earlier autos, the
     acts another act rests on, the licences a vehicle holds)."""
@@ -131,6 +141,16 @@ class RegistryHistory:
         wanted = f"{int(match.group(1)):04d}/{match.group(2)}"
         found = self._kept(r for r in self.registry.search(wanted, limit=500) if r.form == form)
         return found[0] if found else None
+
+    def name_changes(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
+                     on: date) -> list[Item]:
+        """Each party the draft names otherwise than the registry (:mod:`lavra.registry.
+        party_names`), as :func:`name_change_item` says it."""
+        from lavra.registry.party_names import name_changes
+
+        effects = self.registry.effects_for(form)
+        return [name_change_item(c)
+                for c in name_changes(self.registry, effects, form, data, computed, on)]
 
     def in_force(self, placa: str, form: str, on: date) -> list[PriorRecord]:
         plate = normalize_plate(placa)

@@ -96,9 +96,13 @@ ESCOLAR = DemoChain(
         # A revalidação é semestral, em maio e novembro (escolar art. 13, § 6º,
         # ``transporte-escolar#art13_par6``): a cadeia termina
         # num desses meses (``months``).
+        # O auxiliar tem CPF e CNH próprios: os exemplos avulsos dão os mesmos à
+        # cessionária da transferência, outra pessoa (um CPF, um nome; uma CNH, uma pessoa)
         DemoStep("auxiliar", "alvara-condutor-auxiliar", 36, (
             Fill("/alvara_titular",
                  {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"}),
+            Fill("/auxiliar/cpf", "714.602.380-01"),
+            Fill("/auxiliar/cnh/numero", "57301628417"),
         )),
         DemoStep("auto", "auto-infracao-escolar", 55, (
             Fill("/condutor/alvara", "{alvara.numero}"),
@@ -354,6 +358,9 @@ FRETAMENTO = DemoChain(
         DemoStep("impedimento", "termo-impedimento-fretamento", 40, (
             Fill("/auto/numero", "{auto3.numero}"),
             Fill("/auto/data", "{auto3.data}"),
+            # as infrações do auto, como o registro as guarda (o art. 21, c, alcança o
+            # art. 15, I)
+            Fill("/infracoes", ["fretamento#art15_inc1", "fretamento#art17_inc8"]),
             Fill("/veiculo/alvara", "{alvara.numero}"), fretamento.IMPEDIMENTO_RECIBO,
         ), hour="17:30"),
         fretamento.DEVOLUCAO, fretamento.VISTORIA, *fretamento.ALTERACAO,
@@ -390,11 +397,12 @@ FRETAMENTO = DemoChain(
             "cassacao", "decisao-cassacao-fretamento", 94,
             (
                 _ALVARAS_FRET,
+                # a data e o valor de cada auto, como o registro os guarda (art. 22, II)
                 Fill("/hipoteses/multas_nao_recolhidas/autos", [
                     {"numero": "{auto1.numero}", "data_infracao": "{auto1.data}",
-                     "valor": "140.00"},
+                     "valor": "{auto1.calculado[total]}"},
                     {"numero": "{auto2.numero}", "data_infracao": "{auto2.data}",
-                     "valor": "280.00"},
+                     "valor": "{auto2.calculado[total]}"},
                 ]),
                 Fill("/defesa/notificacao/numero", "{defesa.impresso}"),
                 Fill("/defesa/notificacao/data_ciencia", "{defesa.ciencia}"),

@@ -51,6 +51,7 @@ from lavra_americana.comum.computing import after_issue, data_of, date_at, perio
 from lavra_americana.comum.due_process import ACCUSED, Proceeding, period_source
 from lavra_americana.comum.guards import standing_items
 from lavra_americana.comum.sources import rule_sources
+from lavra_americana.fretamento.autos_registro import cited_in_text
 from lavra_americana.fretamento.cassacao import PROCEEDING as CASSATION
 from lavra_americana.transporte_escolar.revogacao import GROUNDS, MOTIVE, REVOCABLE
 from lavra_americana.transporte_escolar.revogacao import PROCEEDING as REVOCATION
@@ -65,6 +66,8 @@ revogacao`; this module writes the notice that opens their defence."""
 
 NOTICE_DATE = "/data"
 NOTICE_AUTOS = "/acusacao/autos"
+FACTS = "/acusacao/fatos"
+CASSATION_LAW = "fretamento"
 THIRD_FINE = "terceira_multa"
 
 PROCEEDINGS: Mapping[str, Proceeding] = {
@@ -134,6 +137,20 @@ def _autos(
     return rows, count, items
 
 
+def _facts_items(request: ComputeInput, data: Mapping[str, Any], on: Any,
+                 proceeding: Proceeding) -> list[Item]:
+    """The autos of lavra's AIF-FRET series a cassação notice names in its facts
+    (``/acusacao/fatos``, free text), each as the registry holds it (issue 22, § 3:
+    :func:`lavra_americana.fretamento.autos_registro.cited_in_text`): absent, cancelled,
+    of another company or after the notice, it is *invalid* (fretamento art. 22, II). The
+    revogação notice lists its autos apart (``/acusacao/autos``, :func:`_autos`)."""
+    if proceeding is not CASSATION or on is None:
+        return []
+    return cited_in_text(
+        request.history, pointers.get(data, FACTS), company=pointers.get(data, "/empresa/cnpj"),
+        on=on, field=FACTS, basis=(f"{CASSATION_LAW}#art22_inc2",), act="a notificação")
+
+
 def _licence_items(request: ComputeInput, data: Mapping[str, Any], proceeding: Proceeding,
                    laws: Any) -> list[Item]:
     """Each alvará the notice accuses, as the state holds it (issue 22, § 3): one of
@@ -200,6 +217,7 @@ def notificacao_defesa(request: ComputeInput) -> Computed:
     )
     autos, count, auto_items = _autos(request, data, on, proceeding, keys)
     items.extend(auto_items)
+    items.extend(_facts_items(request, data, on, proceeding))
     items.extend(_licence_items(request, data, proceeding, laws))
     process = clean_text(pointers.get(data, "/processo/numero"))
     values: dict[str, Any] = {

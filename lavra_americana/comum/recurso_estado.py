@@ -9,6 +9,8 @@
   (:data:`APPEALABLE`); otherwise the decision cannot be issued (*invalid* item citing
   the appeal's article). A number outside lavra's series (an act on paper, from before
   lavra) is judged on the typed data, as before.
+  The date typed for the appealed act (``/ato_recorrido/data``) must be the registry's
+  (:func:`_date_items`).
 - **What the decision does** (:func:`efeitos`). Granted in full ("provido"; in the
   reconsideração of escolar art. 27, "reconsiderada"), it reverses the effect of the
   appealed act: each licence that act ended returns to the status it had before, and
@@ -61,14 +63,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from datetime import date
 from functools import cache
+from typing import Any
 
 from lavra.checking.computations import ComputeInput, clean_text
 from lavra.checking.report import Item
 from lavra.inputs import pointers
+from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law
 from lavra.registry.effects import Act, Effect, EffectsOf, Mention, Restore
 from lavra.registry.state import parse_printed
+from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, invalid
 from lavra_americana.comum.estado import party_at, processo, text_at
@@ -83,6 +89,7 @@ IMPLEMENTED: tuple[str, ...] = ()
 appealed act from the registry and declares the decision's effect."""
 
 ACT_NUMBER = "/ato_recorrido/numero"
+ACT_DATE = "/ato_recorrido/data"
 HYPOTHESIS = "/recurso/hipotese"
 APPEALABLE: Mapping[str, tuple[str, ...]] = {
     "fretamento#art23": ("auto-infracao-fretamento", "recibo-recolhimento-alvara"),
@@ -171,7 +178,25 @@ def appealed_items(request: ComputeInput, laws: Mapping[str, Law]) -> list[Item]
             "ato_recorrido.registro", ACT_NUMBER,
             f"O ato recorrido {printed} ({title}) não é ato de que caiba este recurso "
             f"({cited}): ele cabe contra {allowed}.", hypothesis)]
-    return []
+    return _date_items(data, hypothesis, record.reference_date, printed, cited)
+
+
+def _date_items(data: Mapping[str, Any], hypothesis: str, held: date, printed: str,
+                cited: str) -> list[Item]:
+    """The appealed act's date is the registry's (issue 22, § 3): for an auto, the day of
+    the infraction from which art. 23 (fretamento) and art. 26 (escolar) count the appeal;
+    for a decision, the day it was decided. A typed date that differs is *invalid*,
+    naming both; it is not replaced in silence, since the decision's count of the appeal
+    period was made on it. Under escolar art. 11 the date typed is the publication of the
+    result, a fact the act itself does not hold: not compared."""
+    typed = maybe_date(pointers.get(data, ACT_DATE))
+    if typed is None or typed == held or hypothesis == "transporte-escolar#art11":
+        return []
+    return [invalid(
+        "ato_recorrido.data_registro", ACT_DATE,
+        f"A data do ato recorrido informada ({format_date(typed)}) difere da registrada no "
+        f"{printed} ({format_date(held)}): o prazo do recurso conta-se da data do registro; "
+        f"corrija a data informada ({cited}).", hypothesis)]
 
 
 def efeitos(act: Act) -> Sequence[Effect]:

@@ -9,7 +9,10 @@ Secretário's decision that cancels the Alvará de Licença de Circulação (art
   citation and text; for II, no appeal can be said to be missing while the appeal
   period of an auto (art. 23, 15 days from the infraction) still runs on the date of
   the decision: such an auto is an *invalid* item; facts dated after the decision
-  (an auto, a bankruptcy) are *invalid* too, and so is, for III, an alvará whose expiry
+  (an auto, a bankruptcy) are *invalid* too; each auto of lavra's series is read from the
+  registry (held, not cancelled, of the company, its date and amount printed from the
+  registry, a typed date or amount that differs *invalid*: the reading beside
+  :func:`_registry_facts`), and so is, for III, an alvará whose expiry
   is not before the decision (it has not yet failed to be renewed);
 - due process (:func:`lavra_americana.comum.due_process.defence`): the notice for
   defence (``notificacao-defesa-cassacao``, by its number, from the registry: the same
@@ -48,8 +51,8 @@ from lavra.checking.computations import (
     Computed,
     ComputeInput,
     History,
+    PriorRecord,
     bare_reference,
-    clean_text,
     in_legal_order,
     item_at,
     unique_items,
@@ -71,9 +74,10 @@ from lavra_americana.comum.computing import (
     date_at,
     deadline_values,
 )
-from lavra_americana.comum.guards import series_of, standing_items
+from lavra_americana.comum.guards import standing_items
 from lavra_americana.comum.sources import rule_sources
-from lavra_americana.fretamento.guia_multa import AUTO_FORM, recorded_payment
+from lavra_americana.fretamento.autos_registro import auto_amount, registered_auto
+from lavra_americana.fretamento.guia_multa import recorded_payment
 
 __all__ = [
     "COMPUTATIONS",
@@ -135,31 +139,16 @@ IMPLEMENTED: tuple[str, ...] = (
 and bar, the appeal to the Prefeito and the liability."""
 
 
-def _paid_item(history: History | None, typed: Any, index: int) -> Item | None:
-    """*Invalid* when the registry holds the auto and a payment of its fines (on the auto
-    or on its guia, :mod:`lavra_americana.fretamento.guia_multa`): art. 22, II speaks of
-    fines "não recolhidas"; a recorded payment rules the auto out of the hypothesis.
-    *Invalid* too when the number is of lavra's AIF-FRET series and the registry lacks
-    it (no such auto was drawn up or imported)."""
-    number = clean_text(typed)
-    found = None if history is None or number is None else history.document(AUTO_FORM, number)
-    series = series_of(AUTO_FORM)
-    if found is None and number is not None and history is not None and series and re.match(
-            rf"\s*{re.escape(series)}(?![A-Z-])", number, re.IGNORECASE):
-        # Issue 22, § 3: a number of lavra's own series is an auto the registry holds
-        # (lavrado pelo lavra or imported); an auto on paper keeps its own numbering.
-        return Item(
-            f"hipoteses.multas_nao_recolhidas.autos.{index}.registro", Status.INVALID,
-            f"{UNPAID_AUTOS}/{index}/numero",
-            f"O Auto de Infração {format_act_number(number)} não consta do registro: o "
-            f"número é da série {series} do lavra e nenhum auto lavrado ou importado o tem; "
-            "a cassação não pode apoiar-se nele (art. 22, II). Confira o número.",
-            (f"{LAW}#art22_inc2",),
-        )
+def _paid_item(history: History | None, found: PriorRecord, index: int) -> Item | None:
+    """*Invalid* when the auto was annulled on appeal (:mod:`lavra_americana.comum.
+    auto_anulado`), or when the registry holds a payment of its fines (on the auto or on
+    its guia, :mod:`lavra_americana.fretamento.guia_multa`): art. 22, II speaks of fines
+    "não recolhidas"; an annulled fine or a recorded payment rules the auto out of the
+    hypothesis."""
     void = annulled_item(found, f"{UNPAID_AUTOS}/{index}/numero", "a cassação não pode "
                          "apoiar-se nele: não há multa a recolher (art. 22, II).",
                          f"{LAW}#art22_inc2")
-    if found is None or found.cancelled or void is not None:
+    if void is not None:
         return void
     payment = recorded_payment(history, found)
     if payment is None:
@@ -175,36 +164,93 @@ def _paid_item(history: History | None, typed: Any, index: int) -> Item | None:
     )
 
 
+def _registry_facts(request: ComputeInput, found: PriorRecord, entry: Mapping[str, Any],
+                    row: dict[str, Any], index: int) -> list[Item]:
+    """The auto's date and amount as the registry holds them, printed in ``row``.
+
+    The reading kept (art. 22, II; art. 23): the decision prints the registry's date of
+    the infraction and the registry's total of the fines, never the typed copies; a typed
+    value that differs is *invalid*, naming both, and is not replaced in silence: the
+    Secretário's reasoning (and the count of the appeal period of art. 23 from the
+    infraction) was written on the typed fact, so he must see that it is not the
+    registry's before signing. An auto whose amount the registry cannot compute (imported
+    without its infractions) keeps the typed amount."""
+    items: list[Item] = []
+    basis = (f"{LAW}#art22_inc2",)
+    day = found.reference_date
+    typed_day = maybe_date(entry.get("data_infracao"))
+    row["data_infracao"] = day
+    if typed_day is not None and typed_day != day:
+        items.append(Item(
+            f"hipoteses.multas_nao_recolhidas.autos.{index}.data_registro", Status.INVALID,
+            f"{UNPAID_AUTOS}/{index}/data_infracao",
+            f"A data da infração informada ({format_date(typed_day)}) difere da registrada no "
+            f"Auto de Infração {found.printed} ({format_date(day)}): a decisão imprime a do "
+            "registro, de onde se conta o prazo de recurso do art. 23; corrija a data "
+            "informada (art. 22, II).", (*basis, FIRST_APPEAL)))
+    amount = auto_amount(request, found)
+    if amount is None:
+        return items
+    typed_amount = entry.get("valor")
+    row["valor"], row["valor_texto"] = amount, _money(amount)
+    try:
+        differs = typed_amount is not None and Decimal(str(typed_amount)) != Decimal(amount)
+    except InvalidOperation:
+        differs = True
+    if differs:
+        items.append(Item(
+            f"hipoteses.multas_nao_recolhidas.autos.{index}.valor_registro", Status.INVALID,
+            f"{UNPAID_AUTOS}/{index}/valor",
+            f"O valor informado ({_money(str(typed_amount)) or typed_amount}) difere do total "
+            f"das multas do Auto de Infração {found.printed} no registro ({_money(amount)}): "
+            "a decisão imprime o do registro; corrija o valor informado (art. 22, II).",
+            basis))
+    return items
+
+
 def _unpaid_autos(
-    data: Mapping[str, Any], on: date, context: StatutoryContext, history: History | None = None
+    request: ComputeInput, data: Mapping[str, Any], on: date, context: StatutoryContext
 ) -> tuple[list[dict[str, Any]], list[Item]]:
-    """The autos of art. 22, II, each with the end of its appeal period (art. 23); an auto
-    whose payment the registry records is *invalid* (:func:`_paid_item`)."""
+    """The autos of art. 22, II, each with the end of its appeal period (art. 23). An auto
+    of lavra's series is read from the registry (:func:`lavra_americana.fretamento.
+    autos_registro.registered_auto`: held, not cancelled, the company's, not after the
+    decision; its date and amount the registry's, :func:`_registry_facts`); one whose
+    payment the registry records is *invalid* (:func:`_paid_item`)."""
+    history = request.history
     listed = pointers.get(data, UNPAID_AUTOS)
     rows: list[dict[str, Any]] = []
     items: list[Item] = []
     if not isinstance(listed, list):
         return rows, items
     laws = context.laws
+    company = pointers.get(data, "/empresa/cnpj")
     for index, entry in enumerate(listed):
         if not isinstance(entry, Mapping):
             continue
         pointer = f"{UNPAID_AUTOS}/{index}/data_infracao"
         typed = entry.get("numero")
         number = format_act_number(typed) if isinstance(typed, str) and typed.strip() else "-"
-        infraction = maybe_date(entry.get("data_infracao"))
         row: dict[str, Any] = {
             "numero": number,
-            "data_infracao": infraction,
+            "data_infracao": maybe_date(entry.get("data_infracao")),
             "valor": entry.get("valor"),
             "valor_texto": _money(entry.get("valor")),
             "fim_prazo_recurso": None,
         }
         rows.append(row)
-        paid = _paid_item(history, typed, index)
-        if paid is not None:
-            items.append(paid)
+        found, refused = registered_auto(
+            history, typed, company=company, on=on, field=f"{UNPAID_AUTOS}/{index}/numero",
+            basis=(f"{LAW}#art22_inc2",), act="a cassação")
+        items.extend(refused)
+        if refused:
             continue
+        if found is not None:
+            items.extend(_registry_facts(request, found, entry, row, index))
+            paid = _paid_item(history, found, index)
+            if paid is not None:
+                items.append(paid)
+                continue
+        infraction = row["data_infracao"]
         if infraction is None:
             continue
         deadline, missing = deadline_values(FIRST_APPEAL, infraction, context, pointer)
@@ -332,7 +378,7 @@ def decisao_cassacao_fretamento(request: ComputeInput) -> Computed:
         for key, citation in HYPOTHESIS_KEYS
         if isinstance(stated.get(key), Mapping)
     ]
-    autos, auto_items = _unpaid_autos(data, on, context, request.history)
+    autos, auto_items = _unpaid_autos(request, data, on, context)
     items.extend(auto_items)
     items.extend(_alvara_items(request.history, data, on, laws))
     total = _total(autos)

@@ -64,7 +64,7 @@ from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import after_issue, data_of, date_at
 from lavra_americana.comum.guards import bare_number
 from lavra_americana.comum.sources import statutory_context
-from lavra_americana.fretamento.auto_infracao import auto_infracao_fretamento
+from lavra_americana.fretamento.autos_registro import AUTO_FORM, auto_computed
 
 __all__ = ["AUTO_FORM", "COMPUTATIONS", "GUIA_FORM", "IMPLEMENTED", "guia_multa_fretamento",
            "paid_guias", "recorded_payment"]
@@ -77,7 +77,6 @@ APPEAL = f"{LAW}#art23"
 FUND = f"{LAW}#art26"
 REPEAT = f"{LAW}#art18"
 SEVERAL = f"{LAW}#art20"
-AUTO_FORM = "auto-infracao-fretamento"
 GUIA_FORM = "guia-recolhimento-multa-fretamento"
 ISSUED_ON = "/guia/data_emissao"
 PAYER = "/pagador/cnpj"
@@ -223,11 +222,7 @@ def guia_multa_fretamento(request: ComputeInput) -> Computed:
             ISSUED_ON, Status.INVALID,
             f"A guia ({format_date(on)}) é anterior à infração do auto {auto.printed} "
             f"({format_date(infraction)}).", FUND))
-    computed = auto_infracao_fretamento(ComputeInput(
-        form_id=AUTO_FORM, data=auto.data, on=infraction, pack_dir=request.pack_dir,
-        history=request.history, draft=True, example_values=request.example_values,
-        issued_on=infraction, staff_values=request.staff_values,
-    )).values
+    computed = auto_computed(request, auto)
     total = computed.get("total")
     appeal = computed.get("recurso") or {}
     if total is None or appeal.get("ultimo_dia") is None:

@@ -21,7 +21,9 @@ temporary impediment (art. 14, b) and withdrawal of a vehicle:
   spot; a time of the constatação or of the release later than the moment of issue,
   and a ciência after the issue, are *invalid*;
 - facts dated after the day of issue, or an auto dated other than the impediment
-  (art. 21: cumulative with the fine of that auto), are *invalid*.
+  (art. 21: cumulative with the fine of that auto), are *invalid*;
+- the auto, one of lavra's series, as the registry holds it (:func:`_auto_items`): held,
+  not cancelled, of the company, its date and infractions the registry's.
 
 Art. 14, c (impedimento definitivo) is listed by the law without any hypothesis or
 procedure: no form applies it, and the term says it imposes the temporary one only.
@@ -73,6 +75,7 @@ from lavra_americana.comum.computing import (
 )
 from lavra_americana.comum.orgao import secretario
 from lavra_americana.comum.sources import rule_sources
+from lavra_americana.fretamento.autos_registro import registered_auto
 from lavra_americana.fretamento.penalties import temporary_impediment
 
 __all__ = [
@@ -164,6 +167,41 @@ def _impediment_art21(
     ]
 
 
+def _auto_items(request: ComputeInput, data: Mapping[str, Any], on: date,
+                laws: Mapping[str, Law]) -> list[Item]:
+    """The auto the impediment joins (art. 21: cumulative with its fine), as the registry
+    holds it (issue 22, § 3; :func:`lavra_americana.fretamento.autos_registro.
+    registered_auto`): one of lavra's AIF-FRET series must be held, not cancelled, of the
+    company, not after the term; its date is the registry's (a typed date that differs is
+    *invalid*, naming both), and each infraction typed (``/infracoes``) must be one the
+    auto records: the alíneas of art. 21 are judged on the auto's infractions, not on a
+    typed copy of them."""
+    found, items = registered_auto(
+        request.history, pointers.get(data, "/auto/numero"),
+        company=pointers.get(data, "/empresa/cnpj"), on=on, field="/auto/numero",
+        basis=(ART21,), act="o termo de impedimento")
+    if found is None or items:
+        return items
+    typed = date_at(data, AUTO_DATE)
+    if typed is not None and typed != found.reference_date:
+        items.append(Item(
+            "auto.data_registro", Status.INVALID, AUTO_DATE,
+            f"A data do auto informada ({format_date(typed)}) difere da registrada no Auto de "
+            f"Infração {found.printed} ({format_date(found.reference_date)}): corrija a data "
+            "informada.", (ART21,)))
+    recorded = {i.get("dispositivo") for i in pointers.get(found.data, "/infracoes") or ()
+                if isinstance(i, Mapping)}
+    listed = data.get("infracoes")
+    for index, citation in enumerate(listed if isinstance(listed, list) else ()):
+        if isinstance(citation, str) and citation not in recorded:
+            items.append(Item(
+                f"infracoes.{index}.registro", Status.INVALID, f"/infracoes/{index}",
+                f"A infração do {bare_reference(laws, citation)} não consta "
+                f"do Auto de Infração {found.printed} no registro: o impedimento do art. 21 "
+                "soma-se às infrações do auto lavrado.", (ART21,)))
+    return items
+
+
 def _not_an_impediment(motive: object, laws: Mapping[str, Law]) -> Computed:
     """A motive other than art. 21: art. 13 is recorded by the TVE-FRET (module doc)."""
     message = (
@@ -227,6 +265,7 @@ def termo_impedimento_fretamento(request: ComputeInput) -> Computed:
     items: list[Item] = []
     if motive == "art21":
         found, found_items = _impediment_art21(data, laws)
+        items.extend(_auto_items(request, data, on, laws))
         auto_day = date_at(data, AUTO_DATE)
         if auto_day is not None and auto_day != on:
             items.append(

@@ -56,14 +56,14 @@ def _built(number: int, printed: str, moment: datetime) -> Built:
                  signer_serial="1", pack_version="t", issued_at=moment)
 
 
-def _filed(ctx: WebContext, placa: str, moment: datetime) -> tuple[Filed, dict[str, Any]]:
+def _filed(ctx: WebContext, placa: str, moment: datetime,
+           name: str = "Viação Exemplo de Fretamento Ltda.") -> tuple[Filed, dict[str, Any]]:
     """A requerimento de alvará de fretamento filed through the registry's API."""
     data = example(REQ)
     set_vehicle(data["veiculos"][0], placa)  # one alvará per vehicle: a plate of its own
     data["veiculos"] = data["veiculos"][:1]
     entry = FilingInput(
-        series="PROT", form=REQ, data=data, cpf_cnpj=CNPJ,
-        name="Viação Exemplo de Fretamento Ltda.",
+        series="PROT", form=REQ, data=data, cpf_cnpj=CNPJ, name=name,
         attachments=(Attachment(ITEMS[0], "cartao-cnpj.pdf", _pdf()),
                      Attachment(ITEMS[1], "inspecao.png", _png())))
     filed = Filings(ctx.registry).file(entry, _built, receipt_form="comprovante-protocolo",
@@ -197,6 +197,25 @@ def test_inbox_review_prepare_sign_decide(
                                    check=True).stdout.decode().split())
     # a processo opened by a protocol is printed by its number, without the PROT series
     assert "INB1A26" in text and f"processo nº {filed.processo.split()[-1]}" in text
+
+
+def test_a_filing_under_a_new_name_shows_the_change(
+    client: TestClient, web_context: WebContext
+) -> None:
+    """Issue 22, § 6: the CNPJ the registry knows under another razão social is shown to
+    staff as a change, naming both names; the registry keeps the name it holds."""
+    first, _ = _filed(web_context, "INB5E26", datetime(2026, 12, 1, 12, 0, tzinfo=UTC))
+    registered = "Viação Exemplo de Fretamento Ltda."
+    assert web_context.registry.party_name(CNPJ) == registered
+    renamed, _ = _filed(web_context, "INB6F26", datetime(2026, 12, 1, 13, 0, tzinfo=UTC),
+                        name="Exemplo Turismo e Fretamento Ltda.")
+    login(client, "clara")
+    shown = _text(client.get(f"{BASE}/{renamed.id}").text, "mudanca-nome")
+    assert shown.startswith("Alteração de razão social: o CNPJ 65.563.842/0001-05 consta "
+                            f"do registro como «{registered}»"), shown
+    assert "o requerimento o nomeia «Exemplo Turismo e Fretamento Ltda.»" in shown
+    assert 'id="mudanca-nome"' not in client.get(f"{BASE}/{first.id}").text
+    assert web_context.registry.party_name(CNPJ) == registered  # not taken silently
 
 
 def test_refusal_act_is_prepared_while_pending(

@@ -55,6 +55,7 @@ __all__ = [
     "FilingHistory",
     "History",
     "LicensingHistory",
+    "PartyNames",
     "PriorRecord",
     "RecordedFact",
     "bare_reference",
@@ -67,6 +68,7 @@ __all__ = [
     "in_legal_order",
     "item_at",
     "licensing",
+    "party_names",
     "period_words",
     "unique_items",
 ]
@@ -231,6 +233,22 @@ class FilingHistory(Protocol):
         """The filing of ``protocol`` as printed or typed (``"PROT 0001/2026"``,
         ``"PROT nº 1/2026"``); None when the registry holds no such protocol."""
         ...
+
+
+@runtime_checkable
+class PartyNames(Protocol):
+    """The names the registry holds for the parties an act names: a name other than the
+    one a CPF or CNPJ is registered under is a change staff must see before signing."""
+
+    def name_changes(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
+                     on: date) -> Sequence[Item]:
+        """The report's items on each party the draft names otherwise than the registry."""
+        ...
+
+
+def party_names(history: History | None) -> PartyNames | None:
+    """The registry's names behind ``history``, None when it has none."""
+    return history if isinstance(history, PartyNames) else None
 
 
 def filings(history: History | None) -> FilingHistory | None:

@@ -220,6 +220,10 @@ class RegistryState(RegistryQueries):
         """The forms whose acts the state follows (an effect function declared)."""
         return frozenset(self._effects or ())
 
+    def effects_for(self, form: str) -> EffectsOf | None:
+        """The pack's effects of ``form`` on the state; None when it declares none."""
+        return (self._effects or {}).get(form)
+
     def apply_effects(self, session: Session, row: DocumentRow) -> None:
         """Apply the effects of the act ``row``, just recorded in ``session``."""
         if not self._effects:
@@ -468,6 +472,12 @@ class RegistryState(RegistryQueries):
         with self._database_errors(), self._read() as session:
             views = (self._view(session, ident) for ident in session.scalars(stmt).all())
             return tuple(view for view in views if view is not None)
+
+    def party_name(self, doc: str) -> str | None:
+        """The name a CPF or CNPJ was last registered under; None when unknown."""
+        with self._database_errors(), self._read() as session:
+            return session.scalars(select(PartyRow.name).where(
+                PartyRow.doc == normalize_cpf_cnpj(doc))).one_or_none()
 
     def party_names(self, doc: str) -> tuple[str, ...]:
         """The names a CPF or CNPJ was registered under, oldest first."""

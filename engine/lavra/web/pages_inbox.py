@@ -33,6 +33,7 @@ from lavra.errors import ConfigError, InputError, LavraError
 from lavra.filedacts import ActChoice, choices_for, decided_by, prepare_act
 from lavra.registry.filing_status import FilingStatus
 from lavra.registry.inbox import Case, Inbox
+from lavra.registry.party_names import filed_name_change
 from lavra.registry.processos import Processos
 from lavra.web.common import (
     NotFound,
@@ -160,7 +161,9 @@ def _detail(request: Request, ctx: WebContext, case: Case, *, status: int = 200,
     report = ctx.engine.check(filed.form, filed.data)
     items = item_titles(schema)
     draft = None if case.draft_id is None else ctx.registry.draft(case.draft_id)
+    renamed = filed_name_change(ctx.registry, filed.cpf_cnpj, filed.name)
     return page(request, "caixa_protocolo.html", {
+        "mudanca_nome": None if renamed is None else renamed.message("o requerimento"),
         "caso": case, "dados": labelled(schema, filed.data),
         "relatorio": report_view(report, ctx.cite), "titulo_de": ctx.form_title,
         "item_de": lambda item: items.get(item, item),

@@ -1,0 +1,140 @@
+"""The autos de infração of Lei nº 4.419/2006 another act cites, read from the registry.
+
+Issue 22, § 3: an act takes the facts of an earlier act from the registry, not from a
+typed copy. The cassação of art. 22, II lists the autos whose fines were not paid
+(:mod:`lavra_americana.fretamento.cassacao`), and the notice that opens its defence
+states the facts in free text (:mod:`lavra_americana.comum.notificacao_defesa`); both
+cite autos of lavra's own series (``AIF-FRET``). Each such auto must be one the registry
+holds (drawn up by lavra or imported), not cancelled, drawn up against the same company
+(its CNPJ) and dated no later than the act that cites it; otherwise the citing act is
+*invalid*, naming the auto and the article. An auto on paper, outside the series and not
+imported, is not checked here: the act keeps its typed facts (the paper case of § 3).
+
+:func:`auto_amount` is the auto's total as the registry's auto computes it (the same
+answer the guia of art. 26 prints), so that the cassação prints the registry's value.
+
+Implements no provision by itself: each item cites the article of the act that asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from lavra.checking.computations import (
+    ComputeInput,
+    History,
+    PriorRecord,
+    clean_text,
+    item_at,
+)
+from lavra.checking.report import Item, Status
+from lavra.inputs import pointers
+from lavra.inputs.formats import only_digits_and_letters
+from lavra.textutil import format_act_number, format_date
+from lavra_americana.comum.guards import series_of
+from lavra_americana.fretamento.auto_infracao import auto_infracao_fretamento
+
+__all__ = ["AUTO_FORM", "IMPLEMENTED", "auto_amount", "auto_computed", "cited_in_text",
+           "registered_auto"]
+
+AUTO_FORM = "auto-infracao-fretamento"
+COMPANY = "/empresa/cnpj"
+
+IMPLEMENTED: tuple[str, ...] = ()
+"""Helpers only: each item cites the article of the act that asked."""
+
+
+def _digits(value: Any) -> str:
+    return only_digits_and_letters(value) if isinstance(value, str) else ""
+
+
+def _in_series(number: str) -> bool:
+    series = series_of(AUTO_FORM)
+    return bool(series) and re.match(
+        rf"\s*{re.escape(str(series))}(?![A-Z-])", number, re.IGNORECASE) is not None
+
+
+def registered_auto(
+    history: History | None, typed: Any, *, company: Any, on: date, field: str,
+    basis: Sequence[str], act: str,
+) -> tuple[PriorRecord | None, list[Item]]:
+    """The auto ``typed`` as the registry holds it, and the items that refuse citing it.
+
+    ``act`` names the citing act in the messages ("a cassação"); ``on`` is its date;
+    ``company`` the CNPJ it is addressed to. ``(None, [])`` for an auto on paper (outside
+    lavra's series) or without a registry."""
+    number = clean_text(typed)
+    if history is None or number is None:
+        return None, []
+    found = history.document(AUTO_FORM, number)
+    if found is None:
+        if not _in_series(number):
+            return None, []
+        return None, [item_at(
+            field, Status.INVALID,
+            f"O Auto de Infração {format_act_number(number)} não consta do registro: o "
+            f"número é da série {series_of(AUTO_FORM)} do lavra e nenhum auto lavrado ou "
+            f"importado o tem; {act} não pode apoiar-se nele. Confira o número.", *basis)]
+    label = f"O Auto de Infração {found.printed}"
+    problems: list[str] = []
+    if found.cancelled:
+        reason = f" ({found.cancel_reason})" if found.cancel_reason else ""
+        problems.append(f"{label} foi cancelado{reason}: não subsiste, e {act} não pode "
+                        "apoiar-se nele.")
+    held, wanted = _digits(pointers.get(found.data, COMPANY)), _digits(company)
+    if held and wanted and held != wanted:
+        name = clean_text(pointers.get(found.data, "/empresa/razao_social")) or "outra empresa"
+        problems.append(f"{label} foi lavrado contra {name} (outro CNPJ), não contra a "
+                        f"empresa a que se dirige {act}.")
+    if found.reference_date > on:
+        problems.append(f"{label} registra infração de {format_date(found.reference_date)}, "
+                        f"posterior à data do ato ({format_date(on)}): {act} não pode citar "
+                        "auto ainda não lavrado.")
+    return found, [item_at(field, Status.INVALID, p, *basis) for p in problems]
+
+
+def cited_in_text(
+    history: History | None, text: Any, *, company: Any, on: date, field: str,
+    basis: Sequence[str], act: str,
+) -> list[Item]:
+    """Each number of lavra's auto series written in free ``text`` (``AIF-FRET nº
+    0001/2026``, ``AIF-FRET 1/2026``), checked as :func:`registered_auto` checks a listed
+    one: a fact stated in prose is no less a citation."""
+    series = series_of(AUTO_FORM)
+    if history is None or not isinstance(text, str) or not series:
+        return []
+    pattern = re.compile(
+        rf"{re.escape(series)}(?![A-Z-])\s*(?:n\s*[º°o.]\s*)?(\d{{1,9}})\s*/\s*(\d{{4}})",
+        re.IGNORECASE)
+    items: list[Item] = []
+    seen: set[str] = set()
+    for match in pattern.finditer(text):
+        number = f"{series} nº {int(match.group(1)):04d}/{match.group(2)}"
+        if number in seen:
+            continue
+        seen.add(number)
+        items.extend(registered_auto(history, number, company=company, on=on, field=field,
+                                     basis=basis, act=act)[1])
+    return items
+
+
+def auto_computed(request: ComputeInput, auto: PriorRecord) -> Mapping[str, Any]:
+    """The values of ``auto`` computed as it was issued, on the date of its infraction
+    (its infractions and fines: arts. 14, 18 and 20, the pack's amount rules)."""
+    day = auto.reference_date
+    return auto_infracao_fretamento(ComputeInput(
+        form_id=AUTO_FORM, data=auto.data, on=day, pack_dir=request.pack_dir,
+        history=request.history, draft=True, example_values=request.example_values,
+        issued_on=day, staff_values=request.staff_values,
+    )).values
+
+
+def auto_amount(request: ComputeInput, auto: PriorRecord) -> str | None:
+    """The total of the fines of ``auto`` (``"140.00"``, :func:`auto_computed`); None when
+    it cannot be computed (an imported auto without its infractions)."""
+    total = auto_computed(request, auto).get("total")
+    return None if total is None else f"{Decimal(str(total)):.2f}"
