@@ -160,6 +160,7 @@ def pacote() -> ContentPack:
         veiculo_terceiro,
         vistoria,
     )
+    from lavra_americana.fretamento import atos_protocolo as atos_fretamento
     from lavra_americana.fretamento import auto_infracao as auto_fretamento
     from lavra_americana.fretamento import demonstracao as demonstracao_fretamento
     from lavra_americana.fretamento import estado as estado_fretamento
@@ -194,6 +195,7 @@ def pacote() -> ContentPack:
         troca_veiculo,
         vacancia,
     )
+    from lavra_americana.transporte_escolar import atos_protocolo as atos_escolar
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
     from lavra_americana.transporte_escolar import demonstracao as demonstracao_escolar
     from lavra_americana.transporte_escolar import estado as estado_escolar
@@ -219,7 +221,7 @@ def pacote() -> ContentPack:
         requisitos,
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
         ciencia_eletronica, recurso_online, demonstracao_fretamento,
-        demonstracao_escolar, orgao, alvara_protocolo,
+        demonstracao_escolar, orgao, alvara_protocolo, atos_fretamento, atos_escolar,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(
