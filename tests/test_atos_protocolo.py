@@ -6,6 +6,7 @@ signatures, the conferência of an alvará the registry lacks)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from historycases import FakeHistory, registered
 from lavra.checking.computations import History
 from lavra.checking.content import Content
 from lavra.documents import Engine
+from lavra.errors import InputError
 from lavra.filedacts import ActSource, FiledRequest
 from lavra.registry.licensing import LicenceView
 from lavra_americana.comum import protocolos
@@ -165,3 +167,41 @@ def test_third_party_vehicle(engine: Engine, pack_dir: Path) -> None:
     assert act["data"] == "2026-11-27"
     assert _pending(engine, form, act, on) == {"/empresa/alvara/conferencia",
                                                "/alvara_veiculo/conferencia"}
+
+
+@pytest.mark.parametrize(("form", "licence", "field"), [
+    ("requerimento-licenca-publicidade", ESC, "/alvara/numero"),
+    ("requerimento-transferencia-licenca", ESC, "/licenca/numero"),
+    ("requerimento-troca-veiculo-escolar", ESC, "/alvara/numero"),
+    ("requerimento-autorizacao-alteracao-veiculo", FRET, "/alvara/numero"),
+    ("requerimento-autorizacao-veiculo-terceiro", FRET, "/requerente/alvara/numero"),
+])
+def test_refused_on_an_alvara_of_another_holder(pack_dir: Path, form: str,
+                                                licence: LicenceView, field: str) -> None:
+    """The registry's alvará the request names is someone else's: nothing is drafted,
+    the field named."""
+    other = replace(licence, holder="11222333000181" if licence is FRET else "11144477735")
+    with pytest.raises(InputError, match="indicado no requerimento, é de outr") as refused:
+        _prepared(pack_dir, form, other, "00000000000")
+    assert refused.value.field == field
+
+
+def test_the_third_party_vehicle_s_alvara_as_the_registry_holds_it(pack_dir: Path) -> None:
+    """fretamento#art10_par4: the vehicle's alvará typed by the applicant, its number
+    and validity as the registry holds them."""
+    held = replace(FRET, printed="ALV-FRET nº 0003/2024", valid_until=date(2027, 1, 31),
+                   holder="11222333000181", placa="DEF4G56")
+
+    class Registry:
+        def licence_by_number(self, printed: str) -> LicenceView | None:
+            return held if printed == "ALV-FRET nº 0003/2024" else None
+
+    form = "requerimento-autorizacao-veiculo-terceiro"
+    request = _request(pack_dir, form)
+    request["alvara_veiculo"] = {"numero": "ALV-FRET nº 0003/2024", "valido_ate": "2027-12-31"}
+    filed = FiledRequest("PROT nº 0009/2026", "PA 4.321/2026", form, request, CNPJ, "V",
+                         date(2026, 11, 20), FRET.printed)
+    act = protocolos.ATOS[form][0].build(ActSource(
+        filed, FRET, None, date(2026, 11, 27), registry=Registry()))  # type: ignore[arg-type]
+    assert act["alvara_veiculo"] == {"numero": "ALV-FRET nº 0003/2024",
+                                     "valido_ate": "2027-01-31"}

@@ -13,6 +13,9 @@ or the registry knows. What neither knows is the staff's to complete on the draf
   vehicle and its alvará (each alvará's validity from the registry), the inspection, the
   period, the reason and the service as filed.
 
+Both are refused, naming the field, when the registry's alvará the request names as the
+company's own is another company's: the act would authorise on someone else's licence.
+
 Both name the processo as the protocol opened it (its PA once linked) and the day of the
 request; the day of the act is the day it is prepared. Reading chosen: the conferência
 of an alvará in the original is only for an alvará issued before the registry (the
@@ -25,9 +28,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from lavra.errors import InputError
 from lavra.filedacts import ActSource
+from lavra.inputs.formats import only_digits
 
-__all__ = ["IMPLEMENTED", "alteracao_veiculo", "veiculo_terceiro"]
+__all__ = ["IMPLEMENTED", "alteracao_veiculo", "held_by", "veiculo_terceiro"]
 
 IMPLEMENTED = ("fretamento#art10_par3", "fretamento#art10_par4")
 
@@ -37,6 +42,7 @@ _COMPANY = ("razao_social", "cnpj", "endereco")
 def alteracao_veiculo(source: ActSource) -> dict[str, Any]:
     """The prior authorisation of an alteration (art. 10, § 3º; module docstring)."""
     req = source.request.data
+    held_by(source, req.get("requerente", {}).get("cnpj"), "/alvara/numero")
     return {
         "empresa": _pick(req.get("requerente"), _COMPANY),
         "alvara": _alvara(source, req.get("alvara")),
@@ -51,6 +57,7 @@ def veiculo_terceiro(source: ActSource) -> dict[str, Any]:
     """The authorisation of a third party's vehicle (art. 10, § 4º; module docstring)."""
     req = source.request.data
     company = _pick(req.get("requerente"), _COMPANY)
+    held_by(source, company.get("cnpj"), "/requerente/alvara/numero")
     company["alvara"] = _alvara(source, req.get("requerente", {}).get("alvara"))
     data: dict[str, Any] = {
         "empresa": company,
@@ -84,6 +91,20 @@ def _alvara(source: ActSource, named: object, *, own: bool = True) -> dict[str, 
         if licence.valid_until is not None:
             alvara["valido_ate"] = licence.valid_until.isoformat()
     return alvara
+
+
+def held_by(source: ActSource, document: object, field: str,
+            other: str = "outra empresa") -> None:
+    """Refused when the registry's alvará the filing names is not of ``document`` (the
+    CPF or CNPJ the act names as its holder): it is ``other``'s (module docstring)."""
+    licence = source.licence
+    if licence is None or not licence.holder or not isinstance(document, str):
+        return
+    if only_digits(licence.holder) != only_digits(document):
+        raise InputError(
+            f"O alvará {licence.printed}, indicado no requerimento, é de {other}: o ato "
+            "só se prepara sobre o alvará do próprio titular. Prepare o indeferimento, "
+            "se for o caso.", field=field)
 
 
 def _processo(source: ActSource) -> dict[str, Any]:

@@ -25,6 +25,12 @@ staff's to complete on the draft before it is signed.
   ``licenca-especial-escolar`` with the applicant, the municipality of origin, the
   vehicle, the documents and the students as filed.
 
+Each act that rests on an alvará of the registry (the publicity, the change of vehicle,
+the transfer) is refused, naming the field, when the registry's alvará is another
+person's than the one the act names as its holder (the requerente; the cedente of a
+transfer): the act would grant on someone else's licence. Reading chosen: the
+registry's holder wins over the number typed; staff prepare the refusal.
+
 Every act names the processo as the protocol opened it (its PA once linked) and the
 day of the request; the day of the act is the day it is prepared (staff may change it).
 """
@@ -37,6 +43,7 @@ from typing import Any
 
 from lavra.filedacts import ActSource
 from lavra_americana.fretamento.alvara_protocolo import conferencia
+from lavra_americana.fretamento.atos_protocolo import held_by
 
 __all__ = ["IMPLEMENTED", "licenca_especial", "publicidade", "substituicao_veiculo",
            "transferencia"]
@@ -52,6 +59,7 @@ def publicidade(source: ActSource) -> dict[str, Any]:
     """The authorisation of publicity (art. 17, § 2º; module docstring)."""
     req = source.request.data
     holder = _pick(req.get("requerente"), ("nome", "cpf", "prontuario"))
+    _held_by(source, holder.get("cpf"), "/alvara/numero")
     publicity = _pick(req.get("publicidade"), ("local", "conteudo", "formato"))
     size = _dimensions(req.get("publicidade", {}).get("dimensoes"))
     if size is not None:
@@ -75,6 +83,7 @@ def publicidade(source: ActSource) -> dict[str, Any]:
 def transferencia(source: ActSource) -> dict[str, Any]:
     """The termo de transferência (art. 15; module docstring)."""
     req = dict(source.request.data)
+    _held_by(source, (req.get("cedente") or {}).get("cpf"), "/licenca/numero")
     data_requerimento = _filed_on(source)
     req.pop("data_requerimento", None)
     req["licenca"] = {**dict(req.get("licenca") or {}),
@@ -87,6 +96,7 @@ def transferencia(source: ActSource) -> dict[str, Any]:
 def substituicao_veiculo(source: ActSource) -> dict[str, Any]:
     """The termo de substituição de veículo (art. 17, § 1º; module docstring)."""
     data = dict(source.request.data)
+    _held_by(source, (data.get("requerente") or {}).get("cpf"), "/alvara/numero")
     data["data_requerimento"] = _filed_on(source)
     if source.licence is not None:  # the number as the registry prints it
         data["alvara"] = {"numero": source.licence.printed}
@@ -124,6 +134,11 @@ def _alvara(source: ActSource, named: object) -> dict[str, Any]:
         if licence.valid_until is not None:
             alvara["valido_ate"] = licence.valid_until.isoformat()
     return alvara
+
+
+def _held_by(source: ActSource, cpf: object, field: str) -> None:
+    """Refused when the registry's alvará is another person's (module docstring)."""
+    held_by(source, cpf, field, "outro transportador")
 
 
 def _filed_on(source: ActSource) -> str:
