@@ -163,6 +163,7 @@ def pacote() -> ContentPack:
         veiculo_terceiro,
         vistoria,
     )
+    from lavra_americana.fretamento import atos_protocolo as atos_fretamento
     from lavra_americana.fretamento import auto_infracao as auto_fretamento
     from lavra_americana.fretamento import demonstracao as demonstracao_fretamento
     from lavra_americana.fretamento import estado as estado_fretamento
@@ -198,6 +199,7 @@ def pacote() -> ContentPack:
         vacancia,
         vistoria_substituto,
     )
+    from lavra_americana.transporte_escolar import atos_protocolo as atos_escolar
     from lavra_americana.transporte_escolar import auto_infracao as auto_escolar
     from lavra_americana.transporte_escolar import demonstracao as demonstracao_escolar
     from lavra_americana.transporte_escolar import estado as estado_escolar
@@ -224,6 +226,7 @@ def pacote() -> ContentPack:
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
         ciencia_eletronica, recurso_online, demonstracao_fretamento,
         demonstracao_escolar, orgao, alvara_protocolo, auto_anulado, autos_registro,
+        atos_fretamento, atos_escolar,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

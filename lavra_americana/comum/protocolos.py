@@ -33,6 +33,14 @@ which the pack already applies. The number is :data:`PRAZO_DIAS`.
 - ``requerimento-renovacao-alvara-fretamento`` → the renewed ``alvara-fretamento``,
   built as the renewal run builds it (the previous alvará's data from the registry,
   updated by the request; art. 8º of Lei nº 4.419/2006), or the refusal;
+- the publicity authorisation, the transfer, the change of vehicle and the licença
+  especial of transporte escolar, and the alteration and the third party's vehicle of
+  fretamento → the act that grants each, with what the request and the registry know
+  (:mod:`lavra_americana.transporte_escolar.atos_protocolo`,
+  :mod:`lavra_americana.fretamento.atos_protocolo`), or the refusal;
+- ``requerimento-inscricao-escolar`` → only the refusal here: the inscrição in a
+  chamamento is granted by the classification that decides every inscrição together
+  (``edital-resultado-classificacao``), not by an act per request;
 - every requerimento the refusal act names → ``decisao-indeferimento`` (Lei nº
   9.784/1999, art. 50, I; :mod:`lavra_americana.comum.indeferimento`), with the request
   as filed, its protocol and the applicant: the act finds the motivos in the request's
@@ -48,7 +56,9 @@ from lavra.errors import InputError
 from lavra.filedacts import ActChoice, ActSource
 from lavra.inputs.formats import mask_cnpj, mask_cpf
 from lavra.law.calendar import load_calendar
+from lavra_americana.fretamento import atos_protocolo as fretamento
 from lavra_americana.fretamento.alvara_protocolo import alvaras_fretamento, renovacao_fretamento
+from lavra_americana.transporte_escolar import atos_protocolo as escolar
 
 __all__ = ["ATOS", "IMPLEMENTED", "PRAZO_DIAS", "prazo_complementacao"]
 
@@ -127,3 +137,22 @@ ATOS[FRETAMENTO] = (
 ATOS[FRETAMENTO_RENOVACAO] = (
     ActChoice("alvara-fretamento", "Alvará de Licença de Circulação (fretamento) — renovação",
               renovacao_fretamento, licence_at="/alvara_anterior/numero"), _REFUSAL)
+ATOS["requerimento-licenca-publicidade"] = (
+    ActChoice("autorizacao-publicidade-escolar", "Autorização de publicidade no veículo escolar",
+              escolar.publicidade, licence_at="/alvara/numero"), _REFUSAL)
+ATOS["requerimento-transferencia-licenca"] = (
+    ActChoice("termo-transferencia-licenca", "Termo de transferência da licença",
+              escolar.transferencia, licence_at="/licenca/numero"), _REFUSAL)
+ATOS["requerimento-troca-veiculo-escolar"] = (
+    ActChoice("termo-substituicao-veiculo-escolar", "Termo de substituição de veículo escolar",
+              escolar.substituicao_veiculo, licence_at="/alvara/numero"), _REFUSAL)
+ATOS["requerimento-licenca-especial-intermunicipal"] = (
+    ActChoice("licenca-especial-escolar", "Licença especial de transporte escolar",
+              escolar.licenca_especial), _REFUSAL)
+ATOS["requerimento-autorizacao-alteracao-veiculo"] = (
+    ActChoice("autorizacao-previa-alteracao-veiculo",
+              "Autorização prévia de alteração do veículo (fretamento)",
+              fretamento.alteracao_veiculo, licence_at="/alvara/numero"), _REFUSAL)
+ATOS["requerimento-autorizacao-veiculo-terceiro"] = (
+    ActChoice("autorizacao-veiculo-terceiro", "Autorização de uso de veículo de terceiro",
+              fretamento.veiculo_terceiro, licence_at="/requerente/alvara/numero"), _REFUSAL)

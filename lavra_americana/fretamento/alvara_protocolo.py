@@ -41,7 +41,7 @@ from lavra.inputs.formats import only_digits as digits
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry
 
-__all__ = ["IMPLEMENTED", "alvaras_fretamento", "renovacao_fretamento"]
+__all__ = ["IMPLEMENTED", "alvaras_fretamento", "conferencia", "renovacao_fretamento"]
 
 IMPLEMENTED = ("fretamento#art7", "fretamento#art8", "fretamento#art11_inc1_ali3")
 
@@ -62,9 +62,9 @@ def alvaras_fretamento(source: ActSource) -> tuple[dict[str, Any], ...]:
         "data_requerimento": req.get("data_requerimento",
                                      source.request.filed_on.isoformat()),
         "renovacao": False}
-    conferencia = _conferencia(source)
-    if conferencia is not None:
-        processo["conferencia_requerimento"] = conferencia
+    review = conferencia(source)
+    if review is not None:
+        processo["conferencia_requerimento"] = review
     cliente = None
     if "continuo" in services and source.registry is not None:
         cliente = _cliente(source.registry, str(company.get("cnpj", "")), source.on)
@@ -103,9 +103,9 @@ def renovacao_fretamento(source: ActSource) -> dict[str, Any]:
     data = dict(source.request.data)
     data.setdefault("data_requerimento", source.request.filed_on.isoformat())
     envelope: dict[str, Any] = {"requerimento": data, "processo": source.request.processo}
-    conferencia = _conferencia(source)
-    if conferencia is not None:
-        envelope["conferencia"] = {k: conferencia[k] for k in ("responsavel", "data")}
+    review = conferencia(source)
+    if review is not None:
+        envelope["conferencia"] = {k: review[k] for k in ("responsavel", "data")}
     return renewed_alvara(Licence(licence.printed, digits(licence.holder or ""),
                                   licence.valid_until, previous), envelope)
 
@@ -133,7 +133,7 @@ def _other_vehicle(known: Mapping[str, Any], vehicle: Mapping[str, Any]) -> bool
     return bool(a and b and digits(str(a)) != digits(str(b)))
 
 
-def _conferencia(source: ActSource) -> dict[str, Any] | None:
+def conferencia(source: ActSource) -> dict[str, Any] | None:
     """The inbox's review of every document as the conferência of art. 7º, or None."""
     standing: dict[int, Any] = {}
     for review in source.reviews:

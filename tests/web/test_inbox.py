@@ -439,3 +439,49 @@ def test_the_fretamento_renewal_is_built_as_the_renewal_run_builds_it() -> None:
                         date(2026, 12, 31), "11222333000181", "Outra Ltda.", "ABC1D23")
     with pytest.raises(InputError, match="é de outra empresa"):
         choice.build(ActSource(filed, other, previous, date(2026, 12, 3)))
+
+
+def test_preparar_ato_of_a_change_of_vehicle_opens_complete_over_the_registry(
+        web_context: WebContext) -> None:
+    """«Preparar ato» of a requerimento-troca-veiculo-escolar filed online: the termo de
+    substituição (transporte-escolar#art17_par1) drafted in the signer's queue with the
+    request, the alvará as the registry prints it and the protocol; read over the
+    registry, its completeness report lists nothing for the staff to add."""
+    from identities import cpf_for, set_person
+    from test_licensing_state import act
+
+    from lavra.filedacts import prepare_act
+    from lavra.issuing import RegistryHistory
+
+    registry = web_context.registry
+    cpf = cpf_for("grant26 troca")
+    alvara = example("alvara-transporte-escolar")
+    set_person(alvara["titular"], cpf)
+    set_vehicle(alvara["veiculo"], "TRC1A26")
+    issued = act(registry, "ALV-ESC", "alvara-transporte-escolar", alvara,
+                 on=date(2026, 3, 10),
+                 computed={"inicio_vigencia": "2026-03-10", "valido_ate": "2026-12-31"})
+    printed = issued.printed
+    data = example("requerimento-troca-veiculo-escolar")
+    set_person(data["requerente"], cpf)
+    data["alvara"] = {"numero": printed.replace(" nº", "")}  # as the applicant types it
+    set_vehicle(data["veiculo_substituido"], "TRC1A26")
+    set_vehicle(data["veiculo_novo"], "TRC2B26")
+    form = "requerimento-troca-veiculo-escolar"
+    filed = Filings(registry).file(FilingInput(
+        series="PROT", form=form, data=data, cpf_cnpj=cpf, name="José Exemplo dos Santos",
+        attachments=()),
+        _built, receipt_form="comprovante-protocolo",
+        now=datetime(2026, 12, 1, 13, 5, tzinfo=UTC))
+    case = Inbox(registry).case(filed.id)
+    assert case is not None
+    grant = protocolos.ATOS[form][0]
+    draft = prepare_act(registry, case, grant, signer_role="secretario", title="Termo",
+                        on=date(2026, 12, 3), by="Clara")
+    assert draft.form == "termo-substituicao-veiculo-escolar"
+    assert draft.data["alvara"] == {"numero": printed}
+    assert draft.data["veiculo_novo"] == data["veiculo_novo"]
+    assert draft.data["protocolo_requerimento"] == filed.protocol
+    report = web_context.engine.check(draft.form, draft.data, date(2026, 12, 3),
+                                      history=RegistryHistory(registry))
+    assert [item.field for item in report.pending] == []
