@@ -23,7 +23,6 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -207,21 +206,13 @@ def without_text(laws: Mapping[str, Law], citations: Iterable[str]) -> tuple[Cit
         except LavraError:
             continue
         law = cited.law
-        for ident in _untexted_under(law, None if cited.fragment is None else cited.fragment.id):
-            key = f"{law.id}#{ident}"
-            found.setdefault(key, resolve(laws, key))
+        frags = law.fragments.values() if cited.fragment is None else (
+            cited.fragment, *law.descendants(cited.fragment.id))
+        for frag in frags:
+            if frag.kind != "capitulo" and frag.text is None and not frag.revoked:
+                key = f"{law.id}#{frag.id}"
+                found.setdefault(key, resolve(laws, key))
     return tuple(found.values())
-
-
-@lru_cache(maxsize=4096)
-def _untexted_under(law: Law, fragment_id: str | None) -> tuple[str, ...]:
-    """The ids of the provisions in force without text at ``fragment_id`` and under it
-    (the whole law for None), in document order: the laws do not change while the
-    process runs, and every check of every document asks again (≈ 1 ms each)."""
-    frags = law.fragments.values() if fragment_id is None else (
-        law.fragments[fragment_id], *law.descendants(fragment_id))
-    return tuple(frag.id for frag in frags
-                 if frag.kind != "capitulo" and frag.text is None and not frag.revoked)
 
 
 def _bare_line(frag: Fragment) -> str:
