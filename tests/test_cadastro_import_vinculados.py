@@ -231,3 +231,12 @@ def test_a_bad_row_is_reported_with_its_line_and_field(
     [problem] = refused.value.problems
     assert problem.startswith(f"Linha 2 do arquivo v.jsonl, campo «{column}»")
     assert words in problem
+
+
+def test_the_readme_shows_one_line_of_each_kind_the_import_reads() -> None:
+    text = (REPO / "README.md").read_text("utf-8")
+    section = text.split("#### Importação do que existia antes do lavra", 1)[1]
+    block = section.split("```\n", 2)[1]
+    planned = plan_import(parse_lines(block.encode("utf-8"), "README.jsonl", "/arquivo"),
+                          pacote().imports, "README.jsonl")
+    assert sorted(p.act.form for p in planned) == sorted(KINDS)
