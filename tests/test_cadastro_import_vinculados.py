@@ -155,7 +155,12 @@ def test_the_acts_resting_on_imported_licences_are_accepted(
     selo["alvara"] = {"numero": "ALV-ESC nº 0018/2023", "valido_ate": "2027-12-31"}
     selo["veiculo"]["placa"] = "ESC4D44"
     selo["data_expedicao"] = ON.isoformat()
+    auxiliar = example(engine, "alvara-condutor-auxiliar")
+    auxiliar["alvara_titular"] = {"numero": "ALV-ESC nº 0018/2023", "valido_ate": "2027-12-31"}
+    auxiliar["veiculo"]["placa"] = "ESC4D44"
+    auxiliar["data_expedicao"] = ON.isoformat()
     load(registry)
+    assert _items(engine, registry, "alvara-condutor-auxiliar", auxiliar, "/veiculo") == {}
     licence = _items(engine, registry, "termo-condutor-substituto", termo, "/licenca_temporaria")
     assert "LTE-ESC nº 0003/2026 não consta do registro" in licence["/licenca_temporaria/numero"]
     assert _items(engine, registry, "selo-identificacao", selo, "/alvara") == {}
@@ -165,6 +170,9 @@ def test_the_acts_resting_on_imported_licences_are_accepted(
     # Art. 3º, § 2º: one selo per alvará; the 2ª via replaces the imported one.
     assert "SELO-ESC nº 0007/2025" in _items(
         engine, registry, "selo-identificacao", selo, "/alvara")["/alvara/numero"]
+    # Art. 9º, caput: at most one auxiliary; the imported one holds the vehicle's place.
+    assert "ALV-AUX nº 0004/2025" in _items(
+        engine, registry, "alvara-condutor-auxiliar", auxiliar, "/veiculo")["/veiculo/placa"]
     selo["substitui_selo"] = {"numero": "SELO-ESC nº 0007/2025", "motivo": "extravio"}
     assert _items(engine, registry, "selo-identificacao", selo, "/") == {}
 

@@ -256,7 +256,8 @@ def _titular(row: Row) -> dict[str, str]:
 
 def _selo(row: Row) -> ImportedAct:
     """Lei nº 4.515/2007, art. 3º, § 2º: the selo of the alvará, for its vehicle; it
-    ends with the alvará (its validity may not pass the alvará's)."""
+    ends with the alvará (its validity may not pass the alvará's: ``selo`` gives it the
+    alvará's vencimento)."""
     on = _date(row, "data")
     alvara, rests = _base(row, "ALV-ESC", within=True)
     data = {"alvara": {"numero": alvara}, "titular": _titular(row), "veiculo": _vehicle(row),
@@ -298,7 +299,8 @@ _MODALIDADES = {"veiculo_substituto": "veiculo_substituto_placa",
 
 def _temporaria(row: Row) -> ImportedAct:
     """Lei nº 4.515/2007, art. 5º: the temporary licence on the alvará: for a substitute
-    vehicle (with its driver), or for a substitute driver while the titular is ill."""
+    vehicle (with its driver), or for a substitute driver while the titular is ill. It
+    ends no later than the alvará, as ``licenca_temporaria`` computes it."""
     on = _date(row, "data")
     modalidade = row.get("modalidade", "")
     if modalidade not in _MODALIDADES:
