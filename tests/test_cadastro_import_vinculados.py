@@ -159,8 +159,15 @@ def test_the_acts_resting_on_imported_licences_are_accepted(
     auxiliar["alvara_titular"] = {"numero": "ALV-ESC nº 0018/2023", "valido_ate": "2027-12-31"}
     auxiliar["veiculo"]["placa"] = "ESC4D44"
     auxiliar["data_expedicao"] = ON.isoformat()
+    revogacao = example(engine, "decisao-revogacao-alvara")
+    revogacao["condutor"] = {"nome": "Carlos Exemplo Auxiliar", "cpf": "314.159.265-90",
+                             "condicao": "auxiliar"}
+    revogacao["alvara"] = {"numero": "ALV-AUX nº 0004/2025"}
+    revogacao["veiculo"]["placa"] = "ESC4D44"
     load(registry)
     assert _items(engine, registry, "alvara-condutor-auxiliar", auxiliar, "/veiculo") == {}
+    assert "ALV-AUX nº 0004/2025 não consta do registro" in _items(
+        engine, registry, "decisao-revogacao-alvara", revogacao, "/alvara")["/alvara/numero"]
     licence = _items(engine, registry, "termo-condutor-substituto", termo, "/licenca_temporaria")
     assert "LTE-ESC nº 0003/2026 não consta do registro" in licence["/licenca_temporaria/numero"]
     assert _items(engine, registry, "selo-identificacao", selo, "/alvara") == {}
@@ -170,6 +177,8 @@ def test_the_acts_resting_on_imported_licences_are_accepted(
     # Art. 3º, § 2º: one selo per alvará; the 2ª via replaces the imported one.
     assert "SELO-ESC nº 0007/2025" in _items(
         engine, registry, "selo-identificacao", selo, "/alvara")["/alvara/numero"]
+    # Art. 9º, § 2º: the revogação of the auxiliary's own alvará rests on the import.
+    assert _items(engine, registry, "decisao-revogacao-alvara", revogacao, "/alvara") == {}
     # Art. 9º, caput: at most one auxiliary; the imported one holds the vehicle's place.
     assert "ALV-AUX nº 0004/2025" in _items(
         engine, registry, "alvara-condutor-auxiliar", auxiliar, "/veiculo")["/veiculo/placa"]
