@@ -5,6 +5,13 @@ form's own shape, so that the effects each law declares (``fretamento.estado``,
 
 - The licences in force: Alvará de Licença de Circulação (Lei nº 4.419/2006, art. 8º),
   the private-service alvará (art. 12), the school alvará (Lei nº 4.515/2007, art. 3º).
+- The licences resting on an alvará (each attached to it, refused when the registry or
+  an earlier line lacks it or holds it ended, and ended with it): the selo (escolar
+  art. 3º, § 2º), the auxiliary driver's alvará (art. 9º), the publicity authorisation
+  (art. 18), the temporary licence (art. 5º), and the authorisation to use a third
+  party's vehicle (fretamento art. 10, § 3º). The special licence (escolar art. 4º)
+  rests on the other municipality's alvará, which the registry does not hold: it is
+  imported alone.
 - The history whose bars still run: the cassação of fretamento alvarás (art. 22, its
   parágrafo único's bar, to the last day the decision set); the transfer of a school
   licence (art. 15, § 2º: 3 years from it); the autos of both laws that count for
@@ -31,7 +38,7 @@ from lavra.inputs.formats import (
     explain_renavam,
     normalize_placa,
 )
-from lavra.registry.importing import ImportedAct, ImportedPayment, ImportSpec
+from lavra.registry.importing import ImportedAct, ImportedPayment, ImportSpec, RestsOn
 
 __all__ = ["IMPLEMENTED", "IMPORTS"]
 
@@ -42,6 +49,8 @@ _NUMBER = re.compile(r"\s*(?:([A-Za-z][A-Za-z-]*)\s*)?(?:n[º°o.]*\s*)?(\d{1,6}
                      re.IGNORECASE)
 _BR_DATE = re.compile(r"(\d{2})/(\d{2})/(\d{4})")
 _YES, _NO = {"sim", "s", "true", "1"}, {"não", "nao", "n", "false", "0"}
+_NAME_LIMIT = 200
+"""The longest name the forms' schemas accept (``nome``, ``razao_social``)."""
 
 Row = Mapping[str, str]
 
@@ -96,16 +105,28 @@ def _checked(row: Row, column: str, explain: Callable[[str], str | None]) -> str
     return value
 
 
+def _digits(text: str) -> str:
+    return "".join(c for c in text if c.isdigit())
+
+
+def _name(row: Row, column: str) -> str:
+    text = " ".join(row.get(column, "").split())
+    if len(text) < 3 or len(text) > _NAME_LIMIT:
+        raise _fail(column, f"o nome deve ter de 3 a {_NAME_LIMIT} caracteres (tem "
+                    f"{len(text)}).")
+    return text
+
+
 def _party(row: Row, doc: str, name: str, *, company: bool) -> dict[str, str]:
     if company:
-        return {"cnpj": _checked(row, doc, explain_cnpj), "razao_social": row[name]}
-    return {"cpf": _checked(row, doc, explain_cpf), "nome": row[name]}
+        return {"cnpj": _checked(row, doc, explain_cnpj), "razao_social": _name(row, name)}
+    return {"cpf": _checked(row, doc, explain_cpf), "nome": _name(row, name)}
 
 
-def _vehicle(row: Row) -> dict[str, str]:
-    found = {"placa": normalize_placa(_checked(row, "placa", explain_placa))}
-    if row.get("renavam"):
-        found["renavam"] = _checked(row, "renavam", explain_renavam)
+def _vehicle(row: Row, prefix: str = "") -> dict[str, str]:
+    found = {"placa": normalize_placa(_checked(row, f"{prefix}placa", explain_placa))}
+    if row.get(f"{prefix}renavam"):
+        found["renavam"] = _checked(row, f"{prefix}renavam", explain_renavam)
     return found
 
 
@@ -118,7 +139,11 @@ def _list(row: Row, column: str) -> list[str]:
 
 
 def _processo(row: Row) -> dict[str, Any]:
-    return {"numero": row["processo"]} if row.get("processo") else {}
+    numero = row.get("processo", "")
+    if len(numero) > 40:
+        raise _fail("processo", f"o número do processo tem {len(numero)} caracteres; o "
+                    "máximo é 40.")
+    return {"numero": numero} if numero else {}
 
 
 def _validity(row: Row, issued: date) -> dict[str, str]:
@@ -214,6 +239,119 @@ def _transferencia(row: Row) -> ImportedAct:
                 cites=(("licenca", licence),))
 
 
+# ------------------------------------------------------------------ resting on an alvará
+def _base(row: Row, series: str, *, holder: bool = True, vehicle: bool = True,
+          within: bool = False) -> tuple[str, RestsOn]:
+    """The alvará (column ``alvara``) the act rests on, with the holder (``cpf_cnpj``) and
+    the vehicle (``placa``) that must be its own in the registry."""
+    printed = _printed("alvara", row.get("alvara", ""), series)
+    return printed, RestsOn(
+        "alvara", printed, holder=("cpf_cnpj", row["cpf_cnpj"]) if holder else None,
+        vehicle=("placa", row["placa"]) if vehicle else None, within=within)
+
+
+def _titular(row: Row) -> dict[str, str]:
+    return _party(row, "cpf_cnpj", "nome", company=False)
+
+
+def _selo(row: Row) -> ImportedAct:
+    """Lei nº 4.515/2007, art. 3º, § 2º: the selo of the alvará, for its vehicle; it
+    ends with the alvará (its validity may not pass the alvará's: ``selo`` gives it the
+    alvará's vencimento)."""
+    on = _date(row, "data")
+    alvara, rests = _base(row, "ALV-ESC", within=True)
+    data = {"alvara": {"numero": alvara}, "titular": _titular(row), "veiculo": _vehicle(row),
+            "data_expedicao": on.isoformat()}
+    return _act("selo-identificacao", "SELO-ESC", row, data, on, _validity(row, on),
+                rests_on=rests)
+
+
+def _auxiliar(row: Row) -> ImportedAct:
+    """Lei nº 4.515/2007, art. 9º: the auxiliary driver's alvará, on the titular's
+    alvará and vehicle (§ 3º). The reading of ``alvara_auxiliar``: it never runs past the
+    titular's alvará, "ao qual se vincula"."""
+    on = _date(row, "data")
+    alvara, rests = _base(row, "ALV-ESC", within=True)
+    person = _party(row, "auxiliar_cpf", "auxiliar_nome", company=False)
+    if _digits(person["cpf"]) == _digits(row["cpf_cnpj"]):
+        raise _fail("auxiliar_cpf", "o condutor auxiliar não pode ser o próprio titular.")
+    data = {"processo": _processo(row), "titular": _titular(row),
+            "alvara_titular": {"numero": alvara}, "veiculo": _vehicle(row),
+            "auxiliar": {**person, "cnh": _cnh(row, "auxiliar_cnh")},
+            "data_expedicao": on.isoformat()}
+    return _act("alvara-condutor-auxiliar", "ALV-AUX", row, data, on, _validity(row, on),
+                rests_on=rests)
+
+
+def _publicidade(row: Row) -> ImportedAct:
+    """Lei nº 4.515/2007, art. 18: the publicity authorisation, on the alvará's vehicle."""
+    on = _date(row, "data")
+    alvara, rests = _base(row, "ALV-ESC")
+    data = {"processo": _processo(row), "titular": _titular(row), "alvara": {"numero": alvara},
+            "veiculo": _vehicle(row), "data_expedicao": on.isoformat()}
+    return _act("autorizacao-publicidade-escolar", "APE-ESC", row, data, on,
+                _validity(row, on), rests_on=rests)
+
+
+_MODALIDADES = {"veiculo_substituto": "veiculo_substituto_placa",
+                "condutor_saude": "condutor_cpf"}
+
+
+def _temporaria(row: Row) -> ImportedAct:
+    """Lei nº 4.515/2007, art. 5º: the temporary licence on the alvará: for a substitute
+    vehicle (with its driver), or for a substitute driver while the titular is ill. It
+    ends no later than the alvará, as ``licenca_temporaria`` computes it."""
+    on = _date(row, "data")
+    modalidade = row.get("modalidade", "")
+    if modalidade not in _MODALIDADES:
+        raise _fail("modalidade", f"«{modalidade}»: use veiculo_substituto ou "
+                    "condutor_saude.")
+    if not row.get(_MODALIDADES[modalidade]):
+        raise _fail(_MODALIDADES[modalidade], f"obrigatório na modalidade {modalidade}.")
+    alvara, rests = _base(row, "ALV-ESC", within=True)
+    data: dict[str, Any] = {
+        "modalidade": modalidade, "processo": _processo(row), "titular": _titular(row),
+        "alvara": {"numero": alvara}, "veiculo": _vehicle(row),
+        "data_expedicao": on.isoformat()}
+    if row.get("veiculo_substituto_placa"):
+        data["veiculo_substituto"] = _vehicle(row, "veiculo_substituto_")
+    if row.get("condutor_cpf"):
+        condutor = {**_party(row, "condutor_cpf", "condutor_nome", company=False),
+                    "cnh": _cnh(row, "condutor_cnh")}
+        data["condutor_veiculo_substituto" if modalidade == "veiculo_substituto"
+             else "condutor_substituto"] = condutor
+    return _act("licenca-temporaria-escolar", "LTE-ESC", row, data, on, _validity(row, on),
+                rests_on=rests)
+
+
+def _especial(row: Row) -> ImportedAct:
+    """Lei nº 4.515/2007, art. 4º: the special licence of a vehicle licensed in another
+    municipality; it rests on that municipality's alvará, which this registry does not
+    hold (its number is kept as typed)."""
+    on = _date(row, "data")
+    requerente = {**_titular(row), "cnh": _cnh(row, "cnh")}
+    data: dict[str, Any] = {"processo": _processo(row), "requerente": requerente,
+                            "veiculo": _vehicle(row), "data_expedicao": on.isoformat()}
+    if row.get("municipio_origem"):
+        data["municipio_origem"] = {"nome": _name(row, "municipio_origem")}
+    return _act("licenca-especial-escolar", "LEE-ESC", row, data, on, _validity(row, on))
+
+
+def _veiculo_terceiro(row: Row) -> ImportedAct:
+    """Lei nº 4.419/2006, art. 10, § 3º: the company's use of a third party's vehicle,
+    on the company's alvará (the vehicle is the cedente's, not the alvará's)."""
+    on = _date(row, "data")
+    alvara, rests = _base(row, "ALV-FRET", vehicle=False)
+    empresa = {**_party(row, "cpf_cnpj", "nome", company=True), "alvara": {"numero": alvara}}
+    cedente = _party(row, "cedente_cnpj", "cedente_nome", company=True)
+    if _digits(cedente["cnpj"]) == _digits(row["cpf_cnpj"]):
+        raise _fail("cedente_cnpj", "o cedente do veículo não pode ser a própria empresa.")
+    data = {"processo": _processo(row), "empresa": empresa, "cedente": cedente,
+            "veiculo": _vehicle(row), "data": on.isoformat()}
+    return _act("autorizacao-veiculo-terceiro", "AVT-FRET", row, data, on, _validity(row, on),
+                rests_on=rests)
+
+
 def _auto(form: str, series: str, law: str, party: str, *, company: bool
           ) -> Callable[[Row], ImportedAct]:
     def build(row: Row) -> ImportedAct:
@@ -272,6 +410,8 @@ _AUTO = {**_COMMON, "placa": "placa do veículo",
          "alvara": "alvará do veículo (opcional; deve constar do cadastro)",
          "pago": "multa paga: sim ou não", "data_pagamento": "data do pagamento (se paga)",
          "valor_pago": "valor pago, em reais (se paga)"}
+_ACCESSORY = {**_LICENCE, **_PERSON, "alvara": "alvará do titular (ALV-ESC nº ...), em vigor "
+              "no cadastro", "placa": "placa do veículo do alvará"}
 _BASE = frozenset({"numero", "data", "cpf_cnpj", "nome"})
 
 
@@ -296,6 +436,39 @@ IMPORTS: Mapping[str, ImportSpec] = {
         "Alvará de transporte escolar em vigor (escolar, art. 3º)",
         {**_LICENCE, **_PERSON, "cnh": "CNH do titular"}, {"valido_ate", "placa", "cnh"},
         _alvara_escolar),
+    "autorizacao-veiculo-terceiro": _spec(
+        "Autorização de uso de veículo de terceiro em vigor (fretamento, art. 10, § 3º), "
+        "vinculada ao alvará da empresa",
+        {**_LICENCE, **_COMPANY, "alvara": "Alvará de Licença de Circulação da empresa "
+         "(ALV-FRET nº ...), em vigor no cadastro", "placa": "placa do veículo do cedente",
+         "cedente_cnpj": "CNPJ do cedente do veículo", "cedente_nome": "razão social do cedente"},
+        {"valido_ate", "placa", "alvara", "cedente_cnpj", "cedente_nome"}, _veiculo_terceiro),
+    "alvara-auxiliar": _spec(
+        "Alvará de condutor auxiliar em vigor (escolar, art. 9º), vinculado ao alvará do "
+        "titular", {**_ACCESSORY, "auxiliar_cpf": "CPF do condutor auxiliar",
+                    "auxiliar_nome": "nome do condutor auxiliar",
+                    "auxiliar_cnh": "CNH do condutor auxiliar"},
+        {"valido_ate", "placa", "alvara", "auxiliar_cpf", "auxiliar_nome", "auxiliar_cnh"},
+        _auxiliar),
+    "selo-escolar": _spec(
+        "Selo de identificação em vigor (escolar, art. 3º, § 2º), vinculado ao alvará",
+        _ACCESSORY, {"valido_ate", "placa", "alvara"}, _selo),
+    "autorizacao-publicidade": _spec(
+        "Autorização de publicidade em vigor (escolar, art. 18), vinculada ao alvará",
+        _ACCESSORY, {"valido_ate", "placa", "alvara"}, _publicidade),
+    "licenca-temporaria": _spec(
+        "Licença temporária em vigor (escolar, art. 5º), vinculada ao alvará",
+        {**_ACCESSORY, "modalidade": "veiculo_substituto ou condutor_saude",
+         "veiculo_substituto_placa": "placa do veículo substituto",
+         "veiculo_substituto_renavam": "RENAVAM do veículo substituto (opcional)",
+         "condutor_cpf": "CPF do condutor do veículo substituto, ou do condutor substituto",
+         "condutor_nome": "nome desse condutor", "condutor_cnh": "CNH desse condutor"},
+        {"valido_ate", "placa", "alvara", "modalidade"}, _temporaria),
+    "licenca-especial": _spec(
+        "Licença especial em vigor (escolar, art. 4º) de veículo licenciado em outro "
+        "município", {**_LICENCE, **_PERSON, "cnh": "CNH do requerente",
+                      "municipio_origem": "município que licenciou o veículo (opcional)"},
+        {"valido_ate", "placa", "cnh"}, _especial),
     "cassacao-fretamento": _spec(
         "Cassação de alvarás de fretamento dos últimos 12 meses (art. 22)",
         {**_COMMON, **_COMPANY, "alvaras": "alvarás cassados, separados por «;»",

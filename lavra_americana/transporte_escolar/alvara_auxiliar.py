@@ -51,12 +51,14 @@ from lavra.checking.computations import (
     ComputeInput,
     clean_text,
     item_at,
+    licensing,
     unique_items,
 )
 from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
+from lavra.registry.effects import LicenceStatus
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending
@@ -129,9 +131,17 @@ def _one_auxiliary(request: ComputeInput, data: Mapping[str, Any], on: date) -> 
         return []
     context = statutory_context(request)
     since = on - timedelta(days=366)
+    state = licensing(request.history)
     for prior in request.history.prior_autos(plate, FORM, since, on + timedelta(days=1)):
-        until = maybe_date(pointers.get(prior.data, "/alvara_titular/valido_ate"))
+        # Its own last day as registered (never past the titular's, art. 9º), else the
+        # titular's typed validity; one the state holds ended (revogado, encerrado com o
+        # alvará do titular) no longer occupies the vehicle's one auxiliary.
+        until = prior.valid_until or maybe_date(
+            pointers.get(prior.data, "/alvara_titular/valido_ate"))
         if until is None or until < on:
+            continue
+        view = None if state is None else state.licence_status(prior.printed, FORM)
+        if view is not None and view.status != LicenceStatus.ACTIVE:
             continue
         name = clean_text(pointers.get(prior.data, "/auxiliar/nome")) or "condutor auxiliar"
         return [

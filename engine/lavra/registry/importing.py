@@ -35,16 +35,20 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from lavra.errors import ImportRefusedError, InputError, LavraError
+from lavra.registry.effects import STATUS_TEXT, LicenceStatus
+from lavra.registry.identifiers import plate_forms
 from lavra.registry.licensing import RegistryState
 from lavra.registry.records import (
     LOCAL_TZ,
     EventKind,
     Status,
+    normalize_cpf_cnpj,
     printed_number,
     search_keys,
 )
 from lavra.registry.state import StateWriter
-from lavra.registry.tables import CounterRow, DocumentRow, EventRow
+from lavra.registry.tables import CounterRow, DocumentRow, EventRow, PartyRow, VehicleRow
+from lavra.textutil import format_date
 
 if TYPE_CHECKING:
     from lavra.batch.inputs import Line
@@ -57,6 +61,7 @@ __all__ = [
     "ImportedPayment",
     "PlannedAct",
     "RegistryImports",
+    "RestsOn",
     "plan_import",
 ]
 
@@ -75,11 +80,29 @@ class ImportedPayment:
 
 
 @dataclass(frozen=True)
+class RestsOn:
+    """The licence an accessory act rests on (a selo, an auxiliary's alvará, an
+    authorisation): ``column`` names it, ``printed`` is its number. It must be in the
+    registry or earlier in the file, and in force on the act's date (not ended, not
+    renewed, not past its last day). ``holder`` and ``vehicle``, when given, are
+    (column, value) pairs that must be the base licence's holder (CPF/CNPJ) and
+    vehicle (placa); ``within``: the act's ``valido_ate`` may not pass the base's last
+    day (the pack says where the law ties the accessory's term to it)."""
+
+    column: str
+    printed: str
+    holder: tuple[str, str] | None = None
+    vehicle: tuple[str, str] | None = None
+    within: bool = False
+
+
+@dataclass(frozen=True)
 class ImportedAct:
     """One act from before lavra as the pack maps a row: the form's own shape.
 
     ``cites``: (column, printed number) of the licences the act rests on or ends, which
-    must be in the registry (or earlier in the file) when it is applied.
+    must be in the registry (or earlier in the file) when it is applied. ``rests_on``:
+    the licence an accessory rests on (:class:`RestsOn`).
     """
 
     form: str
@@ -91,6 +114,7 @@ class ImportedAct:
     reference_date: date
     cites: tuple[tuple[str, str], ...] = ()
     payments: tuple[ImportedPayment, ...] = ()
+    rests_on: RestsOn | None = None
 
     @property
     def printed(self) -> str:
@@ -209,6 +233,55 @@ def _refused(problems: Sequence[str]) -> ImportRefusedError:
     )
 
 
+def _check_base(session: Session, writer: StateWriter, rests: RestsOn, on: date,
+                valid_until: Any) -> None:
+    """The licence an accessory rests on: held by the registry (or an earlier line), in
+    force on ``on``, of the holder and vehicle the row names; InputError naming the
+    column otherwise."""
+    field = f"/{rests.column}"
+    base = writer.licence(rests.printed)
+    if base is None:
+        raise InputError(
+            f"o {rests.printed}, a que este ato se vincula, não consta do cadastro (nem do "
+            "registro, nem de uma linha anterior deste arquivo): importe-o antes.",
+            field=field)
+    if base.status == LicenceStatus.RENEWED.value:
+        raise InputError(
+            f"o {base.printed} foi renovado: vincule o ato ao alvará que o renovou, em "
+            "vigor.", field=field)
+    if base.status not in (LicenceStatus.ACTIVE.value, LicenceStatus.SUSPENDED.value):
+        status = STATUS_TEXT.get(base.status, base.status)
+        since = "" if base.status_since is None else f" em {format_date(base.status_since)}"
+        raise InputError(
+            f"o {base.printed} não está em vigor ({status}{since}): o ato que a ele se "
+            "vincula terminou com ele e não pode ser importado.", field=field)
+    if base.valid_until is not None and base.valid_until < on:
+        raise InputError(
+            f"o {base.printed} venceu em {format_date(base.valid_until)}, antes da data "
+            f"deste ato ({format_date(on)}): não há alvará em vigor a que vinculá-lo.",
+            field=field)
+    until = date.fromisoformat(valid_until) if isinstance(valid_until, str) else None
+    if rests.within and base.valid_until is not None and until and until > base.valid_until:
+        raise InputError(
+            f"a validade ({format_date(until)}) passa do último dia do {base.printed} "
+            f"({format_date(base.valid_until)}), a que este ato se vincula.",
+            field="/valido_ate")
+    if rests.holder is not None and base.holder_id is not None:
+        column, doc = rests.holder
+        holder = session.get(PartyRow, base.holder_id)
+        if holder is not None and holder.doc != normalize_cpf_cnpj(doc):
+            raise InputError(
+                f"«{doc}» não é o titular do {base.printed} no cadastro"
+                + (f" ({holder.name})" if holder.name else "") + ".", field=f"/{column}")
+    if rests.vehicle is not None and base.vehicle_id is not None:
+        column, placa = rests.vehicle
+        vehicle = session.get(VehicleRow, base.vehicle_id)
+        if vehicle is not None and vehicle.placa not in plate_forms(placa):
+            raise InputError(
+                f"a placa {placa} não é a do veículo do {base.printed} no cadastro "
+                f"({vehicle.placa}).", field=f"/{column}")
+
+
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
@@ -280,6 +353,9 @@ class RegistryImports(RegistryState):
                 raise InputError(
                     f"o {printed} não consta do cadastro (nem do registro, nem de uma linha "
                     "anterior deste arquivo): importe-o antes.", field=f"/{column}")
+        if act.rests_on is not None:
+            _check_base(session, writer, act.rests_on, act.reference_date,
+                        act.computed.get("valido_ate"))
         counter = self._lock_counter(session, act.series, act.year)
         counter.last_number = max(counter.last_number, act.number)
         row = self._imported_row(act, item.origin, pack_version)
