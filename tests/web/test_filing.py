@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import json
 import re
@@ -168,6 +169,14 @@ def test_oversized_and_unconfirmed_are_refused(
     response = _file(client, [], confirmo="", documento="123")
     assert response.status_code == 422
     assert 'id="erro-confirmo"' in response.text and 'id="erro-documento"' in response.text
+    # an image is decoded whole in the sandbox: a truncated PNG is refused at its item
+    whole = io.BytesIO()
+    Image.new("RGB", (64, 64), "white").save(whole, format="PNG")
+    cut = whole.getvalue()[: len(whole.getvalue()) // 2]
+    response = _file(client, [(items[0], ("cortado.png", cut, "image/png"))])
+    assert response.status_code == 422
+    assert ("O arquivo «cortado.png» está danificado ou incompleto e não pode ser aberto."
+            in html.unescape(response.text))
     response = _file(client, [], licenca="ALV-FRET nº 9999/2020")
     assert response.status_code == 422
     error = re.search(r'id="erro-licenca">([^<]+)<', response.text)

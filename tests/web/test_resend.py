@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import html
 import re
+import struct
+import zlib
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -122,14 +124,16 @@ def test_after_the_last_day_the_document_is_refused(
     assert len(case.filed.attachments) == 2 and case.resent == ()
 
 
-def _refused_from_ciencia(web_context: WebContext, placa: str) -> tuple[Inbox, Any, int]:
+def _refused_from_ciencia(web_context: WebContext, placa: str,
+                          deadline: date | None = None) -> tuple[Inbox, Any, int]:
     """A filing of 01/12/2026 whose image staff refused on 02/12, its period to run from
-    the ciência (the pack's reading)."""
+    the ciência (the pack's reading), or to end on the ``deadline`` staff typed."""
     inbox = Inbox(web_context.registry)
     filed, _ = _filed(web_context, placa, datetime(2026, 12, 1, 13, 5, tzinfo=UTC))
     png_id = filed.attachments[1].id
-    inbox.review(filed.id, png_id, accepted=False, reason=REASON, deadline=None, by="Clara",
-                 from_ciencia=True, now=datetime(2026, 12, 2, 12, 0, tzinfo=UTC))
+    inbox.review(filed.id, png_id, accepted=False, reason=REASON, deadline=deadline,
+                 by="Clara", from_ciencia=deadline is None,
+                 now=datetime(2026, 12, 2, 12, 0, tzinfo=UTC))
     return inbox, filed, png_id
 
 
@@ -232,3 +236,34 @@ def test_staff_record_the_ciencia_of_the_refusal_with_lavra_fato(
     case = inbox.case(filed.id)
     assert case is not None and case.deadline == date(2026, 10, 19)
     assert case.ciencia_means == "ar" and case.ciencia_by == "Clara"
+
+
+def _bomb_png(side: int = 30_000) -> bytes:
+    """A PNG whose header declares side × side pixels (900 million) over a few bytes of
+    data: the decompression bomb its header alone gives away."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+
+
+def test_an_image_sent_again_is_decoded_in_the_sandbox(
+    client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inbox, filed, png_id = _refused_from_ciencia(web_context, "IMG1A26", date(2026, 12, 14))
+    monkeypatch.setattr(web_context, "today", lambda: date(2026, 12, 10))
+    whole = _png()
+    for content, name, reason in (
+            (whole[: len(whole) // 2], "cortado.png",
+             "está danificado ou incompleto e não pode ser aberto"),
+            (_bomb_png(), "bomba.png", "tem dimensões excessivas; envie uma digitalização "
+             "de até 50 milhões de pixels")):
+        refused = _resend(client, filed.protocol, png_id, content, name)
+        assert refused.status_code == 422
+        assert f"O arquivo «{name}» {reason}." in _plain(refused.text)
+        assert f'aria-describedby="erro-reenvio-{png_id}"' in refused.text
+    case = inbox.case(filed.id)
+    assert case is not None and len(case.filed.attachments) == 2 and case.resent == ()
