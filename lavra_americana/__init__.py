@@ -249,6 +249,7 @@ def pacote() -> ContentPack:
         demo_chains=demonstracao.DEMO_CHAINS,
         filed_acts={**protocolos.ATOS, **recurso_online.ATOS},
         filing_period=protocolos.prazo_complementacao,
+        filing_period_terms=protocolos.PRAZO_TEXTO,
         prefills=auto_placa.PREFILLS,
         addressee=ciencia_eletronica.destinatario,
         appeals=recurso_online.RECURSOS,

@@ -153,6 +153,21 @@ def source_of(registry: Registry, case: Case, on: date,
                      reviews=case.reviews, attachments=standing, registry=registry)
 
 
+def _refuse_another_holder(source: ActSource, choice: ActChoice) -> None:
+    """An act that grants on a licence (a renewal) only for the licence's holder: the
+    CPF/CNPJ that filed the request, as the renewal run selects holders. The message
+    does not say whose the licence is."""
+    licence = source.licence
+    if choice.refusal or licence is None or licence.holder is None:
+        return
+    if licence.holder != source.request.cpf_cnpj:
+        raise InputError(
+            f"{licence.printed} não está em nome do requerente do protocolo "
+            f"{source.request.protocol} (CPF/CNPJ de quem o protocolou): «{choice.label}» "
+            "só se prepara para o titular. Prepare o indeferimento, se for o caso.",
+            field=choice.licence_at or "/licenca")
+
+
 def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_role: str,
                 title: str, on: date, by: str) -> Draft:
     """Build the act's data, store it as a draft forwarded to ``signer_role``, and link
@@ -181,6 +196,7 @@ def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_rol
             "for o caso.", field="/ato")
     try:
         source = source_of(registry, case, on, choice.licence_at)
+        _refuse_another_holder(source, choice)
         acts = (choice.build_all(source) if choice.build_all is not None
                 else (choice.build(source),))
     except (KeyError, TypeError, ValueError) as error:

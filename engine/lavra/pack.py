@@ -132,8 +132,12 @@ class ContentPack:
     """The acts that may decide a requerimento filed online, by the requerimento's form
     id («Preparar ato» of the staff inbox, :mod:`lavra.filedacts`)."""
     filing_period: Callable[[date], date] | None = field(default=None, repr=False)
-    """The last day to supply a document refused on the given day (the staff inbox);
-    None: the pack fixes no period and staff type the day."""
+    """The last day to supply a refused document, from the day of the applicant's
+    ciência of the refusal (the staff inbox, :meth:`lavra.registry.inbox.Inbox.
+    acknowledge`); None: the pack fixes no period and staff type the last day."""
+    filing_period_terms: str | None = None
+    """That period as the applicant reads it before the ciência (pt-BR, e.g. "10 (dez)
+    dias, contados da ciência da recusa")."""
     prefills: Mapping[str, Prefill] = field(default_factory=dict, repr=False)
     """The forms that start from a vehicle's plate, by form id: the licences they look
     at and how the licensing state fills them (:mod:`lavra.registry.prefill`)."""

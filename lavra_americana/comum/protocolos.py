@@ -7,10 +7,24 @@ art. 39: the intimação names "data, prazo, forma e condições de atendimento"
 presenting it in the period "fixado pela Administração" leads to the archiving of the
 processo (art. 40). Neither Lei nº 4.419/2006 (fretamento) nor Lei nº 4.515/2007
 (transporte escolar) sets a period for completing the instruction of a request.
-Reading chosen: 10 (dez) days, counted from the day after the refusal (art. 66: the
-first day excluded, the last included), the last day moved to the next business day
-of the secretariat's calendar when it falls on a day without expediente (art. 66,
-§ 1º). Ten days rather than the five of art. 24 (the default for the acts of the
+Reading chosen: 10 (dez) days, counted from the day after the applicant's ciência of
+the refusal (art. 66: the periods "começam a correr a partir da data da cientificação
+oficial, excluindo-se da contagem o dia do começo e incluindo-se o do vencimento"), the
+last day moved to the next business day of the secretariat's calendar when it falls on
+a day without expediente (art. 66, § 1º). The refusal is the intimação of art. 39, and
+art. 26 (its § 3º: "outro meio que assegure a certeza da ciência") gives its means: the
+ciência is the applicant's click on «Tomar ciência da recusa» on the tracking page of
+the protocol, identified by the protocol and the CPF/CNPJ that filed it, after the page
+states that it starts the period (the reading of :mod:`lavra_americana.comum.
+ciencia_eletronica`, applied to the refusal shown in full on that page), or the ciência
+staff record with ``lavra fato ciencia PROT nº …`` (in person, by AR, by edital).
+Sending the document again before any ciência supplies it (art. 26, § 5º: "o
+comparecimento do administrado supre sua falta ou irregularidade"). Before the ciência
+the page states the period (:data:`PRAZO_TEXTO`); after it, the last day. Counting from
+the refusal itself, as this module did before, ran the period against an applicant who
+had not yet been told of it. Each new refusal is a new intimação of everything still
+missing: its period runs from its own ciência (:mod:`lavra.registry.inbox`).
+Ten days rather than the five of art. 24 (the default for the acts of the
 interested parties "inexistindo disposição específica"): art. 40 leaves the period to
 the Administration, and gathering a document from another body (a certidão, a laudo)
 rarely takes less; it is also the period the same law gives to appeal (art. 59),
@@ -60,7 +74,7 @@ from lavra_americana.fretamento import atos_protocolo as fretamento
 from lavra_americana.fretamento.alvara_protocolo import alvaras_fretamento, renovacao_fretamento
 from lavra_americana.transporte_escolar import atos_protocolo as escolar
 
-__all__ = ["ATOS", "IMPLEMENTED", "PRAZO_DIAS", "prazo_complementacao"]
+__all__ = ["ATOS", "IMPLEMENTED", "PRAZO_DIAS", "PRAZO_TEXTO", "prazo_complementacao"]
 
 LEI = "lei-9784-1999"
 IMPLEMENTED = (f"{LEI}#art39", f"{LEI}#art40")
@@ -68,6 +82,8 @@ IMPLEMENTED = (f"{LEI}#art39", f"{LEI}#art40")
 
 PRAZO_DIAS = 10
 """Days to supply a refused document (Lei nº 9.784/1999, art. 40; reading above)."""
+PRAZO_TEXTO = "10 (dez) dias, contados da ciência da recusa"
+"""The period as the applicant reads it before the ciência (art. 66; reading above)."""
 
 ESCOLAR_RENOVACAO = "requerimento-renovacao-escolar"
 FRETAMENTO = "requerimento-alvara-fretamento"
@@ -82,11 +98,12 @@ _REFUSABLE = (
 )
 
 
-def prazo_complementacao(refused_on: date) -> date:
-    """The last day to present a document refused on ``refused_on`` (art. 40, art. 66)."""
+def prazo_complementacao(ciencia_on: date) -> date:
+    """The last day to present a refused document whose refusal the applicant took
+    ciência of on ``ciencia_on`` (arts. 26, 39, 40 and 66; reading above)."""
     from lavra_americana import ROOT
 
-    return load_calendar(ROOT).next_business_day(refused_on + timedelta(days=PRAZO_DIAS))
+    return load_calendar(ROOT).next_business_day(ciencia_on + timedelta(days=PRAZO_DIAS))
 
 
 def indeferimento(source: ActSource) -> dict[str, Any]:

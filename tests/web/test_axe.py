@@ -2,6 +2,8 @@
 public and staff page state, in Debian's Chromium: no violation of any impact. The
 applicant's path is followed as a person would: the filing page, the protocol received,
 the tracking page with its situation; then the staff inbox and the request opened; a
+document refused there (without its reason first), the vehicle's and the party's pages,
+the tracking page with the refused document, its ciência and its re-upload refused; a
 recurso filed, decided by the act that forwards it, offering the next instance's act. One server
 and one browser for the module; one document issued at a fixed moment (the issuer's
 clock), so nothing here depends on today."""
@@ -18,6 +20,7 @@ from typing import Any
 import pytest
 import test_e2e
 from test_e2e import CHROMIUM, _free_port, _login
+from test_inbox import _filed, _png
 from test_page_text import issue_one
 from test_tracking_recursos import CPF, _act, _filed_by_driver
 from webhelpers import ALV, REQ, example, make_context, serving
@@ -149,6 +152,7 @@ def test_every_page_state_has_no_axe_violation(
         signer.goto(base + path)
         check(signer, f"{path} (assinante)")
 
+    _refusal_states(base, context, staff, public, check)
     # In this one test: each browser test of the module may start its own server.
     _recurso_states(base, context, browser, check, monkeypatch)
     assert not problems, json.dumps(problems, ensure_ascii=False, indent=1)
@@ -174,6 +178,44 @@ def test_the_qr_verification_page_fits_a_375_px_phone(
         "() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
     assert width <= 375, ("resultado", width)
     phone.close()
+
+
+def _refusal_states(base: str, context: WebContext, staff: Any, public: Any,
+                    check: Callable[[Any, str], None]) -> None:
+    """A document refused in the inbox: the refusal without its reason (the error at the
+    field), the licence state's pages of the vehicle and the party, and the tracking
+    page with the refused document, its ciência and its re-upload refused."""
+    filed, _ = _filed(context, "AXE1R26", datetime(2026, 12, 1, 13, 5, tzinfo=UTC))
+    png_id = filed.attachments[1].id
+    staff.goto(f"{base}/equipe/protocolos/{filed.id}")
+    staff.check(f"#recusar-{png_id}")
+    staff.click(f"#anexo-{png_id} button[type=submit]")
+    staff.wait_for_selector("#erro-protocolo")
+    check(staff, "análise recusada (sem motivo)")
+    staff.check(f"#recusar-{png_id}")
+    staff.fill(f"#motivo-{png_id}", "Laudo ilegível: envie a digitalização completa.")
+    staff.click(f"#anexo-{png_id} button[type=submit]")
+    staff.wait_for_selector("#prazo-protocolo")
+    check(staff, "documento recusado (caixa)")
+    for path in ("/equipe/veiculos/ABC1234", f"/equipe/pessoas/{filed.cpf_cnpj}"):
+        staff.goto(base + path)
+        check(staff, path)
+
+    public.goto(base + "/acompanhar")
+    public.fill("#protocolo", filed.protocol)
+    public.fill("#documento", filed.cpf_cnpj)
+    public.click("#consultar")
+    public.wait_for_selector("#recusados")
+    check(public, "acompanhar (documento recusado)")
+    public.click("#tomar-ciencia-recusa")
+    public.wait_for_selector("#ciencia-recusa-aviso")
+    check(public, "acompanhar (ciência da recusa)")
+    whole = _png()
+    public.set_input_files(f"#arquivo-{png_id}", files=[{
+        "name": "cortado.png", "mimeType": "image/png", "buffer": whole[: len(whole) // 2]}])
+    public.click(f"#reenviar-{png_id}")
+    public.wait_for_selector(f"#erro-reenvio-{png_id}")
+    check(public, "reenvio recusado")
 
 
 #: The recursos the public fills: each checked as its page opens.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import json
 import re
@@ -168,6 +169,14 @@ def test_oversized_and_unconfirmed_are_refused(
     response = _file(client, [], confirmo="", documento="123")
     assert response.status_code == 422
     assert 'id="erro-confirmo"' in response.text and 'id="erro-documento"' in response.text
+    # an image is decoded whole in the sandbox: a truncated PNG is refused at its item
+    whole = io.BytesIO()
+    Image.new("RGB", (64, 64), "white").save(whole, format="PNG")
+    cut = whole.getvalue()[: len(whole.getvalue()) // 2]
+    response = _file(client, [(items[0], ("cortado.png", cut, "image/png"))])
+    assert response.status_code == 422
+    assert ("O arquivo «cortado.png» está danificado ou incompleto e não pode ser aberto."
+            in html.unescape(response.text))
     response = _file(client, [], licenca="ALV-FRET nº 9999/2020")
     assert response.status_code == 422
     error = re.search(r'id="erro-licenca">([^<]+)<', response.text)
@@ -291,11 +300,27 @@ def test_filing_names_a_licence(registry_url: str) -> None:
         tied = session.get(LicenceRow, row.licence_id)
         assert tied is not None and tied.document_id == licence.id
         assert session.get(ProcessoRow, row.processo_id).numero == filed.processo  # type: ignore[union-attr]
-    with pytest.raises(InputError, match="não consta do cadastro"):
+    unknown = "A licença «ALV-FRET nº 0099/2026» não consta do cadastro em nome do CPF/CNPJ"
+    with pytest.raises(InputError, match=unknown):
         filings.file(FilingInput(series="PROT", form=REQ, data={"a": 1}, cpf_cnpj=CNPJ,
                                  name="Viação Exemplo", attachments=(),
                                  licence="ALV-FRET nº 0099/2026"), _built,
                      receipt_form="comprovante", now=datetime(2026, 6, 1, 13, 0, tzinfo=UTC))
+    # another company's licence answers as an unknown one (whose it is, not said);
+    # nothing is recorded, no protocol number is used
+    with registry._read() as session:
+        before = len(session.scalars(select(FilingRow)).all())
+    with pytest.raises(InputError) as other:
+        filings.file(FilingInput(series="PROT", form=REQ, data={"a": 1},
+                                 cpf_cnpj="11222333000181", name="Outra Viação Ltda.",
+                                 attachments=(), licence=licence.printed), _built,
+                     receipt_form="comprovante", now=datetime(2026, 6, 1, 13, 0, tzinfo=UTC))
+    assert other.value.field == "/licenca"
+    assert other.value.message == (
+        f"A licença «{licence.printed}» não consta do cadastro em nome do CPF/CNPJ do "
+        "requerente. Confira o número.")
+    with registry._read() as session:
+        assert len(session.scalars(select(FilingRow)).all()) == before
     registry.close()
 
 

@@ -130,13 +130,15 @@ def test_inbox_review_prepare_sign_decide(
     assert refused.status_code == 303
     page = client.get(url).text
     assert _text(page, "situacao-protocolo") == "pendente"
-    # 02/12 + 10 days = Saturday 12/12/2026: the next business day (Lei 9.784, art. 66)
-    assert _text(page, "prazo-protocolo") == "até 14/12/2026"
+    # the period runs from the applicant's ciência of the refusal (Lei 9.784, arts. 26,
+    # 39 and 66), not from the refusal: until then the page states it
+    assert _text(page, "prazo-protocolo").startswith(
+        "10 (dez) dias, contados da ciência da recusa; aguarda a ciência do requerente")
     assert _text(page, "pendencias-protocolo") == (
         "Comprovante de inspeção veicular: Laudo ilegível: envie a digitalização completa.")
     assert f'<li id="anexo-{png_id}">\n      <h3>Comprovante de inspeção veicular</h3>' in page
     case = Inbox(web_context.registry).case(filed.id)
-    assert case is not None and case.deadline == date(2026, 12, 14)
+    assert case is not None and case.deadline is None and case.awaiting_ciencia
     assert case.status is FilingStatus.PENDING
     early = _post(client, f"{url}/ato", url, ato="0")  # the alvará waits for the document
     assert early.status_code == 422 and "documentos recusados" in errors_in(early.text)[0]

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import click
 
 from lavra.cli.support import REGISTRY_OPTION, registry_and_engine, shielded
-from lavra.errors import LavraError
+from lavra.errors import InputError, LavraError
+from lavra.filing import RECEIPT_FORM
 from lavra.inputs.textnorm import clean_text
 from lavra.recording import FactRecorder
-from lavra.registry.facts import Fact, FactKind
+from lavra.registry.facts import MEANS_LABELS, Fact, FactKind, Means, parse_moment
+from lavra.registry.filings import Filings
+from lavra.registry.inbox import Inbox
 from lavra.registry.records import LOCAL_TZ
 
 __all__ = ["fact_group"]
@@ -56,6 +60,8 @@ def _record(kind: FactKind) -> Callable[..., None]:
                 means: str | None = None, amount: str | None = None) -> None:
         recorder = _recorder(registry_url)
         record = recorder.document(document, series)
+        if kind is FactKind.CIENCIA and _refusal_ciencia(recorder, record, on, means, by):
+            return
         fact = recorder.record(record, kind.value, on=on, by=_who(by), means=means,
                                amount=amount, reference=reference, note=note)
         click.echo(f"Registrado no documento {record.printed} (fato {fact.id}): "
@@ -63,6 +69,31 @@ def _record(kind: FactKind) -> Callable[..., None]:
         _show_deadlines(recorder, record)
 
     return command
+
+
+def _refusal_ciencia(recorder: FactRecorder, record: Any, on: str, means: str | None,
+                     by: str | None) -> bool:
+    """For a protocol's receipt (``PROT nº …``) whose filing awaits the ciência of a
+    refused document: record that ciência, from which the pack's period runs
+    (:meth:`lavra.registry.inbox.Inbox.acknowledge`); True when it was the receipt."""
+    if record.form != RECEIPT_FORM:
+        return False
+    filed = Filings(recorder.registry).by_receipt(record.id)
+    period = recorder.content.pack.filing_period
+    case = None if filed is None else Inbox(recorder.registry).case(filed.id)
+    if filed is None or case is None or period is None or not case.awaiting_ciencia:
+        raise LavraError(f"O protocolo {record.printed} não tem documento recusado à espera "
+                         "da ciência do requerente. Nada foi registrado.")
+    moment, with_time = parse_moment(on)
+    if moment > datetime.now(UTC):
+        raise InputError("A data da ciência não pode ser futura.", field="--data")
+    after, _ = Inbox(recorder.registry).acknowledge(
+        filed.id, at=moment, with_time=with_time, means=means or Means.PERSONAL.value,
+        by=_who(by), last_day=period)
+    last = after.deadline.strftime("%d/%m/%Y") if after.deadline else "—"
+    click.echo(f"Ciência da recusa de documento do protocolo {filed.protocol} registrada "
+               f"({MEANS_LABELS.get(means or '', means)}); último dia para reenviar: {last}.")
+    return True
 
 
 @click.group("fato")

@@ -254,10 +254,13 @@ class Filings:
         licence_document = None
         if entry.licence:
             view = self.registry.licence_by_number(entry.licence)
-            if view is None or view.document_id is None:
+            # A licence held by another CPF/CNPJ answers as an unknown one: the filer
+            # learns neither that it exists nor whose it is.
+            if view is None or view.document_id is None or (
+                    view.holder is not None and view.holder != doc):
                 raise InputError(
-                    f"A licença «{entry.licence}» não consta do cadastro. Confira o número.",
-                    field="/licenca")
+                    f"A licença «{entry.licence}» não consta do cadastro em nome do CPF/CNPJ "
+                    "do requerente. Confira o número.", field="/licenca")
             licence_document = view.document_id
         registry = self.registry
         try:

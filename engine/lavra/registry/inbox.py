@@ -23,13 +23,21 @@ and the new one waits for its review ("reenviado"); with nothing refused left th
 filing is em análise again. One replacement per refusal: a refused replacement can be
 replaced in turn.
 
+**The ciência of a refusal** (:meth:`Inbox.acknowledge`). A refusal may leave its last
+day open (``from_ciencia``): the period then runs from the applicant's ciência of the
+refusal, recorded once (the first counts; later ones change nothing) with its instant,
+its means and who recorded it, and the last day is the caller's period counted from the
+day of that ciência. Until then the document may be sent again (nothing has started to
+run). Each new refusal is a new intimação of everything still missing: it clears the
+ciência on record, and the period of all that is missing runs from the next one.
+
 The registry knows no law: the period to supply what is missing is the caller's (the
 pack's) to give as ``deadline``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -124,6 +132,19 @@ class Case:
     deadline: date | None
     draft_id: int | None
     act_id: int | None
+    ciencia_at: datetime | None = None
+    """When the applicant took ciência of the standing refusal (module docstring)."""
+    ciencia_means: str | None = None
+    ciencia_by: str | None = None
+
+    @property
+    def ciencia_at_local(self) -> datetime | None:
+        return None if self.ciencia_at is None else self.ciencia_at.astimezone(LOCAL_TZ)
+
+    @property
+    def awaiting_ciencia(self) -> bool:
+        """A document stands refused and its period waits for the ciência to run."""
+        return bool(self.refused) and self.deadline is None and self.ciencia_at is None
 
     def standing(self, attachment: StoredAttachment) -> Review | None:
         """The last review of ``attachment``, if any."""
@@ -225,15 +246,17 @@ class Inbox:
 
     def review(self, filing_id: int, attachment_id: int, *, accepted: bool,
                reason: str | None, deadline: date | None, by: str,
-               titles: Mapping[str, str] | None = None, now: datetime | None = None) -> Case:
+               titles: Mapping[str, str] | None = None, now: datetime | None = None,
+               from_ciencia: bool = False) -> Case:
         """Accept or refuse one attachment; a refusal needs its reason and the last day
-        to supply the document (``deadline``). The filing is then pendente while any
-        attachment stands refused, em análise otherwise. What is missing names each
-        refused document by ``titles`` (checklist item → its title, as the applicant
-        reads it), with the reason."""
+        to supply the document (``deadline``), or ``from_ciencia``: the period runs from
+        the applicant's ciência of the refusal (:meth:`acknowledge`). The filing is then
+        pendente while any attachment stands refused, em análise otherwise. What is
+        missing names each refused document by ``titles`` (checklist item → its title,
+        as the applicant reads it), with the reason."""
         text = _reason(reason) if not accepted else (
             " ".join(str(reason).split())[:1000] or None if reason else None)
-        if not accepted and deadline is None:
+        if not accepted and deadline is None and not from_ciencia:
             raise InputError("Informe o último dia para apresentar o documento.",
                              field="/prazo")
         who, moment = _who(by), now or datetime.now(UTC)
@@ -250,8 +273,9 @@ class Inbox:
                 reviewed_by=who, reviewed_at=moment))
             session.flush()
             progress = self._progress(session, row.id, who, moment)
-            if not accepted:
-                progress.deadline = deadline
+            if not accepted:  # a new intimação: its period runs from its own ciência
+                progress.deadline = None if from_ciencia else deadline
+                progress.ciencia_at = progress.ciencia_means = progress.ciencia_by = None
             return self._settle(session, row, progress, titles)
 
     def resend(self, filing_id: int, attachment_id: int, replacement: Attachment, *,
@@ -302,6 +326,35 @@ class Inbox:
             session.flush()
             progress = self._progress(session, row.id, who, moment)
             return self._settle(session, row, progress, titles)
+
+    def acknowledge(self, filing_id: int, *, at: datetime, means: str, by: str,
+                    last_day: Callable[[date], date], with_time: bool = True
+                    ) -> tuple[Case, bool]:
+        """Record the applicant's ciência of the standing refusal at the instant ``at``
+        (by ``means``, recorded by ``by``) and its last day, ``last_day`` of the day of
+        the ciência in the secretariat's calendar (``with_time`` False: ``at`` gives the
+        day alone, compared day by day); under the filing's row lock, once:
+        True when recorded now, False when nothing awaited it (module docstring)."""
+        who = _who(by)
+        kind = check_text(means, "o meio da ciência", "/meio", 20)
+        moment = at.astimezone(UTC)
+        with self.registry._database_errors(), self.registry._write() as session:
+            lock_filing(session, ident=check_ident(filing_id))
+            row = self._open(session, check_ident(filing_id))
+            case = self._case(session, row)
+            if not case.awaiting_ciencia:
+                return case, False
+            refused_at = max((r.at for r in case.reviews if not r.accepted), default=moment)
+            if (moment < refused_at if with_time else
+                    moment.astimezone(LOCAL_TZ).date() < refused_at.astimezone(LOCAL_TZ).date()):
+                raise InputError("A ciência não pode ser anterior à recusa do documento.",
+                                 field="/data")
+            progress = self._progress(session, row.id, who, datetime.now(UTC))
+            progress.ciencia_at, progress.ciencia_means, progress.ciencia_by = (
+                moment, kind, who)
+            progress.deadline = last_day(moment.astimezone(LOCAL_TZ).date())
+            session.flush()
+            return self._case(session, row), True
 
     def prepared(self, filing_id: int, *, draft_id: int, by: str,
                  now: datetime | None = None) -> Case:
@@ -449,7 +502,10 @@ class Inbox:
             missing=tuple(progress.missing) if progress else (),
             deadline=progress.deadline if progress else None,
             draft_id=progress.draft_id if progress else None,
-            act_id=progress.act_id if progress else None)
+            act_id=progress.act_id if progress else None,
+            ciencia_at=progress.ciencia_at if progress else None,
+            ciencia_means=progress.ciencia_means if progress else None,
+            ciencia_by=progress.ciencia_by if progress else None)
 
 
 def _review(row: FilingReviewRow) -> Review:

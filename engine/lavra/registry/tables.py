@@ -582,7 +582,8 @@ class FilingReviewRow(Base):
 class FilingProgressRow(Base):
     """Where the staff's handling of a filing stands (lavra.registry.inbox): what is
     missing and the last day to supply it while it is pendente, the draft of the act
-    prepared from it, and the act that decided it. Migration 0013."""
+    prepared from it, and the act that decided it. Migration 0013; the ciência of the
+    refusal, migration 0022."""
 
     __tablename__ = "filing_progress"
 
@@ -594,3 +595,6 @@ class FilingProgressRow(Base):
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     updated_by: Mapped[str] = mapped_column(String(200))
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ciencia_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    ciencia_means: Mapped[str | None] = mapped_column(String(20))
+    ciencia_by: Mapped[str | None] = mapped_column(String(200))

@@ -4,9 +4,9 @@
 page) and shows the filing page: the documents the checklist asks for, each with its
 file, who files it, what the report leaves pending. ``.../protocolar/confirmar``
 receives it (multipart): the attachments are checked (size per file and per filing;
-type read from the bytes; PDFs opened in the sandbox), the requerimento is protocolled
-(:class:`lavra.filing.FilingDesk`) and the person is sent to the protocol's page, with
-the receipt to download. Nothing is written when anything is refused.
+type read from the bytes; PDFs opened and images decoded in the sandbox), the
+requerimento is protocolled (:class:`lavra.filing.FilingDesk`) and the person is sent
+to the protocol's page, with the receipt to download. Nothing is written when anything is refused.
 
 The filing page carries an idempotency token (hidden field ``token``, issued with the
 page): a second send of the same page (a double click, a resent request) is shown the
@@ -37,7 +37,7 @@ from lavra.web.context import WebContext
 from lavra.web.formmodel import ChecklistEntry, build_form, checklist
 from lavra.web.forms import submission
 from lavra.web.pages_public import fillable
-from lavra.web.pdftasks import check_attachment
+from lavra.web.pdftasks import check_attachment, check_image
 from lavra.web.sandbox import run_isolated
 
 router = APIRouter(include_in_schema=False)
@@ -84,8 +84,10 @@ async def prepare(request: Request, form_id: str) -> Response:
 async def read_upload(ctx: WebContext, item: str, value: UploadFile
                       ) -> tuple[Attachment | None, str | None]:
     """One file sent for the checklist item ``item``: the attachment, or why it is refused
-    (empty, over the size per file, not PDF/PNG/JPEG by its bytes, a PDF the sandbox
-    refuses); (None, None) for a file field left empty."""
+    (empty, over the size per file, not PDF/PNG/JPEG by its bytes, a PDF or an image the
+    sandbox refuses: an image is decoded there whole, under its limits, and refused when
+    truncated or over :data:`~lavra.web.pdftasks.MAX_IMAGE_PIXELS`); (None, None) for a
+    file field left empty."""
     limit = ctx.settings.max_attachment_bytes
     content = await value.read(limit + 1)
     await value.close()
@@ -100,14 +102,14 @@ async def read_upload(ctx: WebContext, item: str, value: UploadFile
     if sniff_type(content) is None:
         return None, (f"O arquivo «{name}» não é PDF, PNG nem JPEG (o tipo é lido do "
                       "conteúdo do arquivo, não da extensão do nome).")
-    if sniff_type(content) == "application/pdf":
-        try:
-            reason = await run_in_threadpool(
-                run_isolated, check_attachment, content, limits=ctx.settings.sandbox)
-        except InputError as error:  # the sandbox's limits: time or memory
-            reason = f"não pôde ser examinado: {error_message(error)}"
-        if reason:
-            return None, f"O arquivo «{name}» {reason}."
+    check = check_attachment if sniff_type(content) == "application/pdf" else check_image
+    try:  # PDFs opened, images decoded, in the sandbox
+        reason = await run_in_threadpool(
+            run_isolated, check, content, limits=ctx.settings.sandbox)
+    except InputError as error:  # the sandbox's limits: time or memory
+        reason = f"não pôde ser examinado: {error_message(error)}"
+    if reason:
+        return None, f"O arquivo «{name}» {reason}."
     return Attachment(item, name, content), None
 
 

@@ -8,8 +8,10 @@ completeness report as the staff form shows it, the review of each attachment, a
 «Preparar ato».
 
 Reviewing an attachment: accept, or refuse with the reason. A refusal makes the filing
-``pendente``, with what is missing and the last day to supply it: the pack's period
-(:attr:`lavra.pack.ContentPack.filing_period`) counted from today, or the day staff
+``pendente``, with what is missing and the period to supply it: the pack's period
+(:attr:`lavra.pack.ContentPack.filing_period`) counted from the applicant's ciência of
+the refusal (the page states the period until then, and the last day once the ciência
+is recorded: :meth:`lavra.registry.inbox.Inbox.acknowledge`), or the last day staff
 type when the pack fixes none. «Vincular processo administrativo (PA)» links the
 municipality's PA number to the filing's processo (:mod:`lavra.registry.processos`).
 «Preparar ato» creates the draft of the act the pack maps
@@ -169,6 +171,7 @@ def _detail(request: Request, ctx: WebContext, case: Case, *, status: int = 200,
         "item_de": lambda item: items.get(item, item),
         "atos": _choices(ctx, case), "minuta": draft,
         "prazo_do_pacote": ctx.engine.content.pack.filing_period is not None,
+        "prazo_texto": ctx.engine.content.pack.filing_period_terms,
         "vinculo": link, "pa_digitado": typed_pa, "erro": error, "erro_em": error_at},
         status)
 
@@ -238,13 +241,14 @@ async def inbox_review(request: Request, filing_id: int, attachment_id: int) -> 
             raise InputError("Escolha aceitar ou recusar o documento.", field="decisao")
         refused = decision == "recusar"
         deadline = None
-        if refused:
-            period = ctx.engine.content.pack.filing_period
-            deadline = (period(ctx.today()) if period is not None else parse_day(
-                posted.get("prazo"), "Último dia para apresentar o documento", "prazo"))
+        from_ciencia = ctx.engine.content.pack.filing_period is not None
+        if refused and not from_ciencia:
+            deadline = parse_day(posted.get("prazo"), "Último dia para apresentar o documento",
+                                 "prazo")
         _inbox(ctx).review(case.filed.id, attachment_id, accepted=not refused,
                            reason=reason or None, deadline=deadline, by=user.actor,
-                           titles=item_titles(ctx.schema(case.filed.form)))
+                           titles=item_titles(ctx.schema(case.filed.form)),
+                           from_ciencia=refused and from_ciencia)
 
     try:
         await run_in_threadpool(run)

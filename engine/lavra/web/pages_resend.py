@@ -10,6 +10,14 @@ keeps it against the filing, beside the refused one, until the last day given wi
 refusal, inclusive, in the secretariat's calendar (:meth:`lavra.registry.inbox.Inbox.
 resend`); after it, the file is refused with the day the period ended. The staff inbox
 then shows it as "reenviado", awaiting its review.
+
+**The ciência of the refusal** (``POST /acompanhar/ciencia-recusa``). When the pack's
+period runs from the ciência (:attr:`lavra.pack.ContentPack.filing_period`), the page
+states the period and that the click on «Tomar ciência da recusa» records the ciência
+(means ``eletronico``, the instant of the access) and starts it; the page then shows
+the last day. Sending a document again before any ciência records it first, at that
+instant: the applicant who answers the refusal knows of it. The reading is the
+pack's, beside its period.
 """
 
 from __future__ import annotations
@@ -19,21 +27,37 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from lavra.errors import InputError
+from lavra.errors import InputError, LavraError
 from lavra.filing import PROTOCOL_SERIES
+from lavra.registry.facts import Means
 from lavra.registry.filings import Attachment, parse_protocol
 from lavra.registry.inbox import Inbox
+from lavra.textutil import format_date
 from lavra.web.common import context_of, error_message, read_form
 from lavra.web.context import WebContext
 from lavra.web.pages_filing import read_upload
 from lavra.web.pages_inbox import item_titles
-from lavra.web.pages_tracking import NOT_FOUND, Tracking, track, tracking_page
+from lavra.web.pages_tracking import NOT_FOUND, Tracking, authenticated, track, tracking_page
 
 router = APIRouter(include_in_schema=False)
 
 
+def take_ciencia(ctx: WebContext, found: Tracking) -> bool:
+    """Record the applicant's ciência of the standing refusal now, when its period runs
+    from it and none is on record; True when recorded."""
+    period = ctx.engine.content.pack.filing_period
+    if period is None or found.case is None or not found.case.awaiting_ciencia:
+        return False
+    filed = found.filed
+    _, recorded = Inbox(ctx.registry).acknowledge(
+        filed.id, at=ctx.now(), means=Means.ELECTRONIC.value, last_day=period,
+        by=f"{filed.name}, requerente do protocolo {filed.protocol}")
+    return recorded
+
+
 def _keep(ctx: WebContext, found: Tracking, attachment_id: int,
           attachment: Attachment) -> Tracking | None:
+    take_ciencia(ctx, found)
     Inbox(ctx.registry).resend(
         found.filed.id, attachment_id, attachment, on=ctx.today(),
         by=f"{found.filed.name} (requerente)", titles=item_titles(ctx.schema(found.filed.form)),
@@ -92,3 +116,26 @@ async def resend(request: Request) -> Response:
                      {"erro_reenvio": (raw_id, error_message(error))})
     return tracking_page(request, values, None, after or found, 200,
                          extra={"reenviado": attachment.name})
+
+
+@router.post("/acompanhar/ciencia-recusa")
+async def refusal_ciencia(request: Request) -> Response:
+    """«Tomar ciência da recusa» (the module's doc)."""
+    ctx = context_of(request)
+    values, answer, found, _ = await authenticated(request)
+    if answer is not None or found is None:
+        return answer or tracking_page(request, values, NOT_FOUND, None, 404)
+    try:
+        recorded = await run_in_threadpool(take_ciencia, ctx, found)
+    except LavraError as error:
+        return tracking_page(request, values, error_message(error), found, 422)
+    after = await run_in_threadpool(track, ctx, found.filed.protocol, found.filed.cpf_cnpj)
+    shown = after or found
+    view = shown.case
+    notice = ("Ciência da recusa registrada" if recorded else
+              "A ciência da recusa já consta do registro")
+    if view is not None and view.deadline is not None:
+        notice += f": o último dia para reenviar é {format_date(view.deadline)}."
+    else:
+        notice += "."
+    return tracking_page(request, values, None, shown, extra={"ciencia_recusa": notice})

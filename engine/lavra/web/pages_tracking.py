@@ -271,7 +271,7 @@ def tracking_page(request: Request, values: Mapping[str, str], error: str | None
         "limite_arquivo": ctx.settings.max_attachment_bytes // (1024 * 1024),
         "limite_total": ctx.settings.max_filing_bytes // (1024 * 1024),
         "reenvio": resend_view(ctx, found) if found is not None else None,
-        "erro_reenvio": None, "reenviado": None,
+        "erro_reenvio": None, "reenviado": None, "ciencia_recusa": None,
         **(extra or {}),
     }, status)
 

@@ -1,4 +1,4 @@
-"""What the sandbox runs on uploaded PDFs, in a warm worker of the shared pool.
+"""What the sandbox runs on uploaded PDFs and images, in a warm worker of the shared pool.
 
 Each function takes and returns plain values only.
 """
@@ -120,4 +120,35 @@ def check_attachment(pdf: bytes) -> str | None:
     if any(message in refused for message in inspect_pdf(pdf)):
         return ("contém conteúdo ativo (JavaScript, ações ou arquivos embutidos) ou não pôde "
                 "ser examinado; envie uma cópia simples do documento")
+    return None
+
+
+#: The most pixels an attached image may have: an A4 page scanned at 600 dpi is about
+#: 35 million; more is no document scan, and decoding it is a decompression bomb.
+MAX_IMAGE_PIXELS = 50_000_000
+
+
+def check_image(content: bytes) -> str | None:
+    """Why a PNG or JPEG attached to a filing is refused, or None: its header must
+    declare at most :data:`MAX_IMAGE_PIXELS` (read before decoding anything) and the
+    whole image must decode (a truncated or corrupt file is refused). Plain values in
+    and out (sandboxed: the decoder runs under the worker's time and memory limits)."""
+    import warnings
+
+    from PIL import Image
+
+    Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            # opening reads the header alone, and refuses over MAX_IMAGE_PIXELS
+            with Image.open(io.BytesIO(content)) as image:
+                if image.format not in ("PNG", "JPEG"):
+                    return "não é PNG nem JPEG"
+                image.load()
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        return ("tem dimensões excessivas; envie uma digitalização de até 50 milhões de "
+                "pixels")
+    except Exception:  # a decoder failure on a hostile file is a refusal, not a crash
+        return "está danificado ou incompleto e não pode ser aberto"
     return None

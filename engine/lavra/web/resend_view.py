@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from lavra.registry.facts import MEANS_LABELS
 from lavra.textutil import format_date
 from lavra.web.context import WebContext
 from lavra.web.pages_inbox import item_titles
@@ -38,6 +39,10 @@ class ResentView:
 class ResendView:
     refused: tuple[RefusedView, ...]
     resent: tuple[ResentView, ...]
+    period: str | None = None
+    """While the ciência of the refusal is awaited: the period that will run from it."""
+    ciencia: str | None = None
+    """The ciência on record (when, by what means), once taken."""
 
 
 def resend_view(ctx: WebContext, found: Any) -> ResendView | None:
@@ -61,4 +66,11 @@ def resend_view(ctx: WebContext, found: Any) -> ResendView | None:
                    sent_at=a.sent_at_local.strftime("%d/%m/%Y %H:%M") if a.sent_at_local
                    else "")
         for a in case.resent)
-    return ResendView(tuple(refused), resent)
+    period = None
+    if case.awaiting_ciencia:
+        period = ctx.engine.content.pack.filing_period_terms or "contado da ciência da recusa"
+    ciencia = None
+    if case.ciencia_at_local is not None and case.refused:
+        means = MEANS_LABELS.get(case.ciencia_means or "", case.ciencia_means or "")
+        ciencia = f"{case.ciencia_at_local:%d/%m/%Y às %H:%M} (horário de Brasília), {means}"
+    return ResendView(tuple(refused), resent, period, ciencia)
