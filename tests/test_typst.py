@@ -383,19 +383,31 @@ def test_engine_drafts_with_typst_list_what_is_pending(pack_dir: Path) -> None:
     # The blank signature line starts at the left margin, like the place and date above
     # it, and 15 mm lower, as WeasyPrint lays it out (the p keeps its own alignment inside
     # the centred .assinatura box): the line at x = 85.0 pt, 57.9 pt below in WeasyPrint.
-    words = [
-        (float(w.group(1)), float(w.group(2)), w.group(3))
+    bbox = subprocess.run(["pdftotext", "-bbox", "-", "-"], input=rendered.pdf,
+                          capture_output=True, check=True).stdout.decode()
+    words = [  # xMin, yMin, the word, the page; the MINUTA mark (over 20 pt high) left out
+        (float(w.group(1)), float(w.group(2)), w.group(4), page)
+        for page, text in enumerate(bbox.split("<page ")[1:])
         for w in re.finditer(
-            r'<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]*)</word>',
-            subprocess.run(["pdftotext", "-bbox", "-", "-"], input=rendered.pdf,
-                           capture_output=True, check=True).stdout.decode(),
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<',
+            text,
         )
+        if float(w.group(3)) - float(w.group(2)) < 20
     ]
     at = next(i for i, w in enumerate(words) if w[2] == "_" * 38)  # not a blank field
     line = words[at]
     place = next(w for w in reversed(words[:at]) if w[2] == "Americana,")  # local e data
     assert line[0] == pytest.approx(place[0], abs=0.5)
     assert line[1] - place[1] == pytest.approx(57.9, abs=1.5)
+
+    # «Minuta – pendências» is as far below the signer's office as «Fundamento legal» is
+    # below the line above it: an h2's 5 mm over a paragraph's 3 mm, as in pagina.css
+    # (the .pendencias section around it once swallowed them: 5.6 pt too close).
+    def gap_above(heading: str, after: int = 0) -> float:
+        _, top, _, page = next(w for w in words[after:] if w[2] == heading)
+        return top - max(w[1] for w in words if w[3] == page and w[1] < top - 1)
+
+    assert gap_above("Minuta", after=at) == pytest.approx(gap_above("Fundamento"), abs=0.3)
 
 
 # ------------------------------------------------------------------ configuration, workers
