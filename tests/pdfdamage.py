@@ -19,6 +19,18 @@ from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 
 _OBJECT = re.compile(rb"(?<![0-9])(\d+) (\d+) obj\b")
 _STARTXREF = re.compile(rb"startxref\s+(\d+)\s*")
+_FONT_FILE = re.compile(rb"/FontFile[23]?\s*(\d+)\s+\d+\s+R")
+_KINDS = tuple(
+    (re.compile(marker), name)
+    for marker, name in (
+        (rb"/Type\s*/XRef(?![A-Za-z])", "fluxo xref"),
+        (rb"/Type\s*/ObjStm(?![A-Za-z])", "fluxo de objetos"),
+        (rb"/FontFile", "descritor de fonte"),
+        (rb"/ByteRange", "dicionário da assinatura"),
+        (rb"/Type\s*/Page(?![A-Za-z])", "página"),
+        (rb"/Type\s*/Font(?![A-Za-z])", "fonte"),
+    )
+)
 
 
 def regions(pdf: bytes) -> list[tuple[str, int, int]]:
@@ -28,6 +40,9 @@ def regions(pdf: bytes) -> list[tuple[str, int, int]]:
     found.append(("cabeçalho", 0, first_line))
     if pdf[first_line : first_line + 1] == b"%":
         found.append(("comentário binário", first_line, pdf.index(b"\n", first_line) + 1))
+    # a font program is the stream a descriptor's /FontFile, /FontFile2 or /FontFile3 names
+    # (WeasyPrint's also carry /Length1; Typst's do not)
+    programs = {int(n) for n in _FONT_FILE.findall(pdf)}
     for match in _OBJECT.finditer(pdf):
         end = pdf.find(b"endobj", match.end())
         if end < 0:
@@ -35,19 +50,15 @@ def regions(pdf: bytes) -> list[tuple[str, int, int]]:
         end += len(b"endobj")
         body = pdf[match.start() : end]
         kind = (b"stream" in body and "fluxo") or "objeto"
-        for marker, name in (
-            (b"/Type /XRef", "fluxo xref"),
-            (b"/Type /ObjStm", "fluxo de objetos"),
-            (b"/FontFile", "descritor de fonte"),
-            (b"/Length1", "programa de fonte"),
-            (b"/ByteRange", "dicionário da assinatura"),
-            (b"/Type /Page\n", "página"),
-            (b"/Type /Page/", "página"),
-            (b"/Type /Font", "fonte"),
-        ):
-            if marker in body:
-                kind = name
-                break
+        if int(match.group(1)) in programs or b"/Length1" in body:
+            kind = "programa de fonte"
+        else:
+            # dictionaries written with or without a space between name tokens
+            # (pydyf and pyHanko: «/Type /Font»; Typst: «/Type/Font»)
+            for marker, name in _KINDS:
+                if marker.search(body):
+                    kind = name
+                    break
         label = f"{kind} {match.group(1).decode()} {match.group(2).decode()} obj @{match.start()}"
         found.append((label, match.start(), end))
     byte_range = re.search(rb"/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]", pdf)

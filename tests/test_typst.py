@@ -29,7 +29,7 @@ from issuers import dev_issuer
 from PIL import Image
 
 from lavra.checking.content import Content
-from lavra.config import load_config
+from lavra.config import default_renderer, load_config
 from lavra.documents import Engine
 from lavra.errors import ConfigError, ContentPackError, RenderError
 from lavra.issuing import Issuer
@@ -415,9 +415,15 @@ def test_engine_drafts_with_typst_list_what_is_pending(pack_dir: Path) -> None:
 
 def test_config_key_chooses_the_renderer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LAVRA_CONFIG", raising=False)
-    assert load_config(tmp_path).renderer == "weasyprint"
+    # no key: Typst, where the pack ships its page (issue 24); WeasyPrint, where it does not
+    config = load_config(tmp_path)
+    assert config.renderer is None and config.issuing_renderer == "typst"
+    assert default_renderer(config.pack_dir) == "typst"
+    assert default_renderer(tmp_path) == "weasyprint"
+    (tmp_path / "lavra.toml").write_text('renderizador = "weasyprint"\n', encoding="utf-8")
+    assert load_config(tmp_path).issuing_renderer == "weasyprint"
     (tmp_path / "lavra.toml").write_text('renderizador = "typst"\n', encoding="utf-8")
-    assert load_config(tmp_path).renderer == "typst"
+    assert load_config(tmp_path).issuing_renderer == "typst"
     (tmp_path / "lavra.toml").write_text('renderizador = "latex"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match=r"renderizador.*latex.*weasyprint ou typst"):
         load_config(tmp_path)

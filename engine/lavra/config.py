@@ -10,7 +10,7 @@ environment variables ``LAVRA_PACK``, ``LAVRA_DATA`` and ``LAVRA_DATABASE_URL``.
     banco = "postgresql+psycopg://lavra@localhost/lavra"   # default: SQLite in pasta_dados
     url_verificacao = "https://servicos.municipio.gov.br/lavra/verificar"
     carimbo_tempo = "https://tsa.exemplo.gov.br"            # PAdES B-T when set
-    renderizador = "typst"              # issued documents: "weasyprint" (default) or "typst"
+    renderizador = "weasyprint"         # issued documents: "typst" (default) or "weasyprint"
     pasta_lotes = "/var/lib/lavra/lotes"   # web batch runs' files (default: pasta_dados/lotes)
 
     [assinantes.secretario-transportes]  # production: the municipality's certificate
@@ -63,8 +63,16 @@ KNOWN_KEYS = {
     "pasta_lotes": "pasta dos arquivos das execuções em lote iniciadas pela web",
     "certificados": "certificado de cada conta de assinante (PKCS#12 ou token PKCS#11)",
 }
-#: The renderers of issued documents (drafts and requerimentos are always WeasyPrint's).
+#: The renderers of issued documents (requerimentos are always WeasyPrint's).
 RENDERERS = ("weasyprint", "typst")
+#: Where a content pack ships the page of the Typst renderer (lavra.render.typstpdf).
+TYPST_PAGE = Path("forms", "_base", "pagina.typ")
+
+
+def default_renderer(pack_dir: Path) -> str:
+    """The renderer of issued documents when none is configured: Typst, where the pack
+    ships its page (``forms/_base/pagina.typ``); else WeasyPrint."""
+    return RENDERERS[1] if (pack_dir / TYPST_PAGE).is_file() else RENDERERS[0]
 SIGNER_KEYS = {"nome", "certificado", "senha_variavel"}
 PERSON_KEYS = {"arquivo", "pkcs11_modulo", "pkcs11_token", "pkcs11_chave", "senha_variavel"}
 
@@ -97,10 +105,16 @@ class Config:
     verification_url: str = DEFAULT_VERIFICATION_URL
     timestamp_url: str | None = None
     signers: Mapping[str, SignerConfig] = field(default_factory=dict)
-    renderer: str = RENDERERS[0]
+    #: None: :func:`default_renderer` of the pack (see :attr:`issuing_renderer`).
+    renderer: str | None = None
     batch_dir: Path | None = None
     #: Each signer account's own certificate (``[certificados.<conta>]``).
     person_certificates: Mapping[str, PersonCertificate] = field(default_factory=dict)
+
+    @property
+    def issuing_renderer(self) -> str:
+        """Who lays out the issued documents: ``renderizador``, or the pack's default."""
+        return self.renderer or default_renderer(self.pack_dir)
 
     @property
     def production_signing(self) -> bool:
@@ -268,7 +282,7 @@ def load_config(cwd: Path | None = None) -> Config:
         verification_url=values.get("url_verificacao", DEFAULT_VERIFICATION_URL),
         timestamp_url=values.get("carimbo_tempo"),
         signers=values.get("assinantes", {}),
-        renderer=values.get("renderizador", RENDERERS[0]),
+        renderer=values.get("renderizador"),
         batch_dir=Path(values["pasta_lotes"]) if "pasta_lotes" in values else None,
         person_certificates=values.get("certificados", {}),
     )

@@ -29,7 +29,7 @@ from lavra.checking.checks import TEXT_REQUIREMENT, document_findings, run_check
 from lavra.checking.computations import basis_cited_once, cited_by_law, cited_once, party_names
 from lavra.checking.content import Content, FormSpec, loaded_content
 from lavra.checking.report import Report, build_report
-from lavra.config import Config, load_config
+from lavra.config import Config, default_renderer, load_config
 from lavra.errors import InputError, LavraError, ParameterError, RenderError
 from lavra.inputs import pointers
 from lavra.inputs.reading import (
@@ -110,8 +110,9 @@ class Engine:
         self.limits = limits
         self.staff_values: Callable[[], StaffOverlay] = lambda: EMPTY_OVERLAY
         self._parameters: tuple[StaffOverlay, Parameters] = (EMPTY_OVERLAY, content.parameters)
-        #: Who lays out issued documents and drafts ("weasyprint" or "typst", lavra.config).
-        self.final_renderer = "weasyprint"
+        #: Who lays out issued documents and drafts ("weasyprint" or "typst", lavra.config):
+        #: Typst where the pack ships its page.
+        self.final_renderer = default_renderer(content.root)
         self._inlined: dict[str, dict[str, Any]] = {}  # form schemas, $ref inlined (check)
 
     def use_staff_values(self, source: Callable[[], StaffOverlay]) -> None:

@@ -243,7 +243,7 @@ class Issuer:
         self.clock = clock
         self.registry = registry
         self.config = config
-        engine.final_renderer = config.renderer
+        engine.final_renderer = config.issuing_renderer
         self.staff_values = RegistryStaffValues(registry)
         engine.use_staff_values(self.staff_values)
         # The acts' effects on the licensing state, as the pack declares them; a
