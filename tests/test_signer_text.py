@@ -208,10 +208,10 @@ def test_a_prefilled_value_is_never_cut_in_its_field(engine: Engine, tmp_path: P
             room, tall = abs(x2 - x1) - 4, abs(y2 - y1) - 2
             if int(widget.get("/Ff", 0)) & (1 << 12):
                 assert wrapped_lines(value, room / size) * 1.2 * size <= tall, value
-            else:
-                assert text_width_em(value) * size <= room, (value, size)
+            else:  # poppler's 1 pt border too: "Caixa Econômica Federa" at 60 dpi
+                assert text_width_em(value) * size <= room - 2, (value, size)
             checked[value] = size
-    assert "Receita Federal do Brasil" in checked
+    assert "Receita Federal do Brasil" in checked and "Caixa Econômica Federal" in checked
     assert checked[LONG_REMARK] == 10  # not shrunk: the box grew
     path = tmp_path / "requerimento.pdf"
     path.write_bytes(pdf)
