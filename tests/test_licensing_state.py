@@ -7,18 +7,19 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from issuers import state_registry
 from registrycases import pdf_with_title
-from sqlalchemy import text
+from sqlalchemy import text, update
 
 from lavra.errors import InputError
 from lavra.registry.records import Built, IssuedRecord, search_keys
 from lavra.registry.store import Registry, open_registry
+from lavra.registry.tables import DocumentRow, EventRow
 from lavra.signing.verification import new_code
 from lavra_americana import pacote
 
@@ -218,11 +219,10 @@ def test_a_registry_from_before_the_state_gets_it_built_from_its_documents(
         reopened.close()
 
 
-def test_cadastro_commands_show_the_status_and_rebuild(tmp_path: Path) -> None:
-    from click.testing import CliRunner
-
-    from lavra.cli.main import main
-
+def cassated_registry(tmp_path: Path, signed: datetime | None = None,
+                      ) -> tuple[str, IssuedRecord, IssuedRecord]:
+    """A SQLite registry with an ALV-FRET (02/03/2026) cassated on 20/04/2026; its url,
+    the alvará and the cassação (issued at ``signed`` when given)."""
     url = f"sqlite:///{tmp_path / 'registro.sqlite3'}"
     opened = open_registry(url)
     opened.use_effects(pacote().effects)
@@ -230,8 +230,23 @@ def test_cadastro_commands_show_the_status_and_rebuild(tmp_path: Path) -> None:
     try:
         alvara = alvara_fretamento(opened, on=date(2026, 3, 2), until=date(2031, 3, 1))
         decision = cassacao(opened, alvara, on=date(2026, 4, 20))
+        if signed is not None:
+            with opened.engine.begin() as connection:
+                connection.execute(update(DocumentRow).where(DocumentRow.id == decision.id)
+                                   .values(issued_at=signed.astimezone(UTC)))
+                connection.execute(update(EventRow).where(EventRow.document_id == decision.id)
+                                   .values(at=signed.astimezone(UTC)))
     finally:
         opened.close()
+    return url, alvara, decision
+
+
+def test_cadastro_commands_show_the_status_and_rebuild(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from lavra.cli.main import main
+
+    url, alvara, decision = cassated_registry(tmp_path)
     runner = CliRunner()
     shown = runner.invoke(main, ["cadastro", "mostrar", "ABC1D23", "--registro", url])
     assert shown.exit_code == 0, shown.output

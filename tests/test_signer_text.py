@@ -179,29 +179,42 @@ def test_fitting_size_shrinks_then_wraps() -> None:
                                      75 / size) * 1.2 * size <= 28
 
 
-def test_a_prefilled_value_is_never_cut_in_its_field(engine: Engine) -> None:
-    """"Receita Federa": each prefilled single-line value (up to 50 characters: an
-    issuer, a number, a name) fits its field's width at the size of its /DA; one that
-    cannot is a multiline field whose lines fit its height (read back with pypdf from
-    the requerimento as prefilled)."""
-    pdf = engine.prefill("requerimento-alvara-fretamento",
-                         example(engine, "requerimento-alvara-fretamento"))
-    checked = []
+LONG_REMARK = (
+    "Contrato de locação de garagem e oficina na Rua das Oficinas, 200, Vila Santa Catarina, "
+    "firmado em 10/01/2025 por prazo de cinco anos, com cláusula de renovação automática; a "
+    "oficina atende também aos veículos reserva da frota, e o contrato foi registrado no "
+    "Cartório de Registro de Títulos e Documentos de Americana sob o nº 12.345, com aditivo "
+    "de 03/02/2026 que amplia a área coberta para doze veículos.")
+
+
+def test_a_prefilled_value_is_never_cut_in_its_field(engine: Engine, tmp_path: Path) -> None:
+    """"Receita Federa": each prefilled single-line value fits its field's width at the
+    size of its /DA; one that cannot is a multiline field whose lines fit its height. A
+    document's remark (``observacao``, up to 1000 characters) is a box across the
+    document's table, as tall as its value: 395 characters show whole at 10 pt (read back
+    with pypdf and pdftotext from the requerimento as prefilled)."""
+    data = example(engine, "requerimento-alvara-fretamento")
+    data["documentos"]["garagem_oficina"]["observacao"] = LONG_REMARK
+    pdf = engine.prefill("requerimento-alvara-fretamento", data)
+    checked = {}
     for page in PdfReader(io.BytesIO(pdf)).pages:
         for ref in page.get("/Annots") or []:
             widget = ref.get_object()
             value = widget.get("/V")
             if widget.get("/FT") != "/Tx" or not isinstance(value, str) or not value:
                 continue
-            if len(value) > 50:  # a long remark in a document's cell: see the report
-                continue
             size = float(re.search(r"([0-9.]+) Tf", str(widget["/DA"]))[1])  # type: ignore[index]
             x1, y1, x2, y2 = (float(v) for v in widget["/Rect"])
             room, tall = abs(x2 - x1) - 4, abs(y2 - y1) - 2
             if int(widget.get("/Ff", 0)) & (1 << 12):
-                if tall < 20:  # a textarea proper is sized by the form, not here
-                    assert wrapped_lines(value, room / size) * 1.2 * size <= tall, value
-            else:
-                assert text_width_em(value) * size <= room, (value, size)
-            checked.append(value)
-    assert "Receita Federal do Brasil" in checked
+                assert wrapped_lines(value, room / size) * 1.2 * size <= tall, value
+            else:  # poppler's 1 pt border too: "Caixa Econômica Federa" at 60 dpi
+                assert text_width_em(value) * size <= room - 2, (value, size)
+            checked[value] = size
+    assert "Receita Federal do Brasil" in checked and "Caixa Econômica Federal" in checked
+    assert checked[LONG_REMARK] == 10  # not shrunk: the box grew
+    path = tmp_path / "requerimento.pdf"
+    path.write_bytes(pdf)
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True,
+                          capture_output=True, text=True).stdout
+    assert LONG_REMARK in " ".join(text.split())

@@ -6,6 +6,8 @@ The command line (``lavra fato``), the staff page and the API all go through her
     record = recorder.document("AIE-ESC nº 0004/2026")   # or an id
     recorder.record(record, "ciencia", on="2026-03-27", by="Maria (maria)", means="ar")
     recorder.deadlines(record)        # the appeal's last day, counted from that ciência
+    recorder.awaited(record)          # before it: the periods that will run from it
+    recorder.annotate(registry.timeline(placa="ABC1D23"))   # each act's ciência line
 
 The registry (:mod:`lavra.registry.facts`) refuses what no document may carry (a fact
 before its issue or in the future, on a cancelled document, a second ciência). This
@@ -16,12 +18,18 @@ are counted from it, on the pack's calendar (:func:`lavra.law.statutory.deadline
 A deadline listed for a form applies to a document when the document's computed basis
 (``calculado.fundamento``) cites it, or when the document has no computed basis: a
 decision that closes the instance shows no appeal period.
+
+The licence's history (:meth:`FactRecorder.annotate`) shows, beside each act, the same
+deadlines: "Ciência em 09/12/2026, pessoalmente — prazo de recurso de 15 dias
+encerra-se em 24/12/2026", or, while no ciência is known, "Aguardando ciência: 15 dias
+contados da ciência". An act imported from before lavra shows neither: its ciência was
+never recorded here, and saying it is awaited would be a guess.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from lavra.checking.content import Content
@@ -29,22 +37,36 @@ from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.overlay import overlay_context
-from lavra.law.statutory import StatutoryContext, deadline_for, load_statutory_context
-from lavra.registry.facts import Fact, FactKind
-from lavra.registry.records import IssuedRecord, parse_number
+from lavra.law.statutory import (
+    StatutoryContext,
+    StatutoryDeadline,
+    deadline_for,
+    load_statutory_context,
+    period_size,
+)
+from lavra.registry.facts import MEANS_LABELS, Fact, FactKind
+from lavra.registry.licensing import TimelineEntry
+from lavra.registry.records import LOCAL_TZ, IssuedRecord, parse_number
 from lavra.registry.store import Registry
 from lavra.staff import RegistryStaffValues
 from lavra.textutil import format_date
 
-__all__ = ["Ciencia", "FactDeadline", "FactRecorder"]
+__all__ = ["AwaitedDeadline", "Ciencia", "FactDeadline", "FactRecorder"]
 
 
 @dataclass(frozen=True)
 class Ciencia:
-    """The party's ciência of a document: its day and where it is recorded."""
+    """The party's ciência of a document: its day and where it is recorded; ``means``
+    how it was given ("pessoalmente", "no próprio ato"; empty when not recorded)."""
 
     on: date
     source: str
+    means: str = ""
+
+
+def _what(act: str) -> str:
+    """"defesa" for a notice's deadline, else "recurso" (the facts listings' word)."""
+    return "defesa" if "defesa" in act.casefold() else "recurso"
 
 
 @dataclass(frozen=True)
@@ -61,14 +83,25 @@ class FactDeadline:
     ciencia: Ciencia
     last_day: date
     explanation: str
+    #: "15 dias", "5 dias úteis" (empty for a deadline the table counts otherwise).
+    period: str = ""
 
     @property
     def summary(self) -> str:
         """What the facts listings and the public verification print: "Ciência em
         09/12/2026; prazo de recurso encerra-se em 24/12/2026" (defesa for a notice)."""
-        what = "defesa" if "defesa" in self.act.casefold() else "recurso"
-        return (f"Ciência em {format_date(self.ciencia.on)}; prazo de {what} encerra-se em "
-                f"{format_date(self.last_day)}")
+        return (f"Ciência em {format_date(self.ciencia.on)}; prazo de {_what(self.act)} "
+                f"encerra-se em {format_date(self.last_day)}")
+
+    @property
+    def history_line(self) -> str:
+        """The licence's history: "Ciência em 09/12/2026, pessoalmente — prazo de recurso
+        de 15 dias encerra-se em 24/12/2026 (art. 24 da Lei ...)"."""
+        means = f", {self.ciencia.means}" if self.ciencia.means else ""
+        size = f" de {self.period}" if self.period else ""
+        return (f"Ciência em {format_date(self.ciencia.on)}{means} — prazo de "
+                f"{_what(self.act)}{size} encerra-se em {format_date(self.last_day)} "
+                f"({self.reference})")
 
     def to_json(self) -> dict[str, str]:
         return {
@@ -81,6 +114,24 @@ class FactDeadline:
             "explanation": self.explanation,
             "summary": self.summary,
         }
+
+
+@dataclass(frozen=True)
+class AwaitedDeadline:
+    """A deadline that will run from a ciência not yet known: ``period`` as the table
+    counts it on the day of issue (the value in force then: the ciência's own day is not
+    known yet)."""
+
+    citation: str
+    reference: str
+    act: str
+    period: str
+
+    @property
+    def history_line(self) -> str:
+        """"Aguardando ciência: 15 dias contados da ciência, para recurso (art. 24 ...)"."""
+        return (f"Aguardando ciência: {self.period} contados da ciência, para "
+                f"{_what(self.act)} ({self.reference})")
 
 
 class FactRecorder:
@@ -168,33 +219,85 @@ class FactRecorder:
         """The party's ciência: given in the act itself, else recorded on its entry."""
         own = self._own_ciencia(record)
         if own is not None:
-            return Ciencia(own, f"ciência dada no próprio ato, em {format_date(own)}")
+            return Ciencia(own, f"ciência dada no próprio ato, em {format_date(own)}",
+                           "no próprio ato")
         listed = self.registry.facts(record.id) if facts is None else facts
         for fact in listed:
             if fact.kind == FactKind.CIENCIA.value and not fact.revoked:
-                return Ciencia(fact.on, f"{fact.describe()}, registrada por {fact.recorded_by}")
+                return Ciencia(fact.on, f"{fact.describe()}, registrada por {fact.recorded_by}",
+                               MEANS_LABELS.get(fact.means or "", fact.means or ""))
         return None
+
+    def _applying(self, record: IssuedRecord) -> list[str]:
+        """The form's deadlines from the ciência that apply to this document."""
+        form = self.content.forms.get(record.form)
+        ack = None if form is None else form.acknowledgement
+        if ack is None or not ack.deadlines or record.cancelled:
+            return []
+        cited = record.computed.get("fundamento") if isinstance(record.computed, Mapping) else None
+        return [c for c in ack.deadlines if not isinstance(cited, list) or c in cited]
+
+    def _counted(self, citations: Sequence[str], start: date) -> list[StatutoryDeadline]:
+        found = []
+        for citation in citations:
+            try:
+                found.append(deadline_for(citation, start, context=self.context))
+            except LavraError:
+                continue  # no value in force for that day: the deadline is not shown
+        return found
+
+    def _period(self, deadline: StatutoryDeadline) -> str:
+        rule = self.context.rules.get(deadline.citation)
+        if deadline.period is None or rule is None:
+            return ""
+        return period_size(deadline.period, rule)
 
     def deadlines(
         self, record: IssuedRecord, facts: Sequence[Fact] | None = None
     ) -> tuple[FactDeadline, ...]:
         """The deadlines that run from the document's ciência, when it is known."""
-        form = self.content.forms.get(record.form)
-        ack = None if form is None else form.acknowledgement
-        if ack is None or not ack.deadlines or record.cancelled:
-            return ()
-        cited = record.computed.get("fundamento") if isinstance(record.computed, Mapping) else None
-        applying = [c for c in ack.deadlines
-                    if not isinstance(cited, list) or c in cited]
+        applying = self._applying(record)
         ciencia = self.ciencia(record, facts) if applying else None
         if ciencia is None:
             return ()
-        found = []
-        for citation in applying:
-            try:
-                deadline = deadline_for(citation, ciencia.on, context=self.context)
-            except LavraError:
-                continue  # no value in force for that day: the deadline is not shown
-            found.append(FactDeadline(citation, deadline.reference, deadline.act, ciencia,
-                                      deadline.last_day, deadline.explanation))
-        return tuple(found)
+        return tuple(FactDeadline(d.citation, d.reference, d.act, ciencia, d.last_day,
+                                  d.explanation, self._period(d))
+                     for d in self._counted(applying, ciencia.on))
+
+    def awaited(
+        self, record: IssuedRecord, facts: Sequence[Fact] | None = None
+    ) -> tuple[AwaitedDeadline, ...]:
+        """The deadlines that will run from the document's ciência while none is known
+        (none once it is: :meth:`deadlines`), their periods as in force on the day of
+        issue."""
+        applying = self._applying(record)
+        if not applying or self.ciencia(record, facts) is not None:
+            return ()
+        issued = record.issued_at.astimezone(LOCAL_TZ).date()
+        return tuple(AwaitedDeadline(d.citation, d.reference, d.act, self._period(d))
+                     for d in self._counted(applying, issued) if self._period(d))
+
+    def ciencia_lines(self, record: IssuedRecord) -> tuple[str, ...]:
+        """What the licence's history says of the act's ciência (the module's doc)."""
+        if record.origin is not None:
+            return ()
+        facts = self.registry.facts(record.id)
+        known = self.deadlines(record, facts)
+        if known:
+            return tuple(d.history_line for d in known)
+        return tuple(d.history_line for d in self.awaited(record, facts))
+
+    def annotate(self, entries: Sequence[TimelineEntry]) -> tuple[TimelineEntry, ...]:
+        """The timeline with each act's ciência lines, on the act's first change only (a
+        cassação that ends a licence and bars its holder is one act, one ciência)."""
+        seen: set[int] = set()
+        annotated = []
+        for entry in entries:
+            if entry.document_id in seen:
+                annotated.append(entry)
+                continue
+            seen.add(entry.document_id)
+            record = self.registry.get_by_id(entry.document_id)
+            lines = () if record is None else self.ciencia_lines(record)
+            annotated.append(replace(entry, ciencia=lines) if lines else entry)
+        return tuple(annotated)

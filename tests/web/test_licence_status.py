@@ -7,18 +7,20 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from identities import set_vehicle
+from sqlalchemy import update
 from test_licensing_replay import before_the_guard, particular
 from test_licensing_state import act, cassacao, example
 from webhelpers import REPO, csrf_of, login, make_context
 
-from lavra.registry.records import IssuedRecord
+from lavra.registry.records import LOCAL_TZ, IssuedRecord
+from lavra.registry.tables import DocumentRow, EventRow
 from lavra.web import WebContext, create_app
 from lavra_americana import pacote
 
@@ -187,3 +189,38 @@ def test_the_public_page_states_the_divergencia_of_an_act_and_of_no_other(
         assert "Documento válido" in text and "divergência" not in text.lower()
         assert client.get(f"/api/verify/{regular.verification_code}").json()[
             "divergencias"] == []
+
+
+def test_the_licence_history_shows_the_ciencia_awaited_then_its_last_day(
+    context: WebContext, client: TestClient, acts: Acts
+) -> None:
+    """Issue 23, class 1: the cassação, signed on Thursday 10/12/2026 at 16:00, awaits its
+    ciência in the licence's history (document and vehicle pages); once it is recorded,
+    the history shows its day, its means and the last day counted from it, as the
+    document's facts and the public verification page do."""
+    registry = context.registry
+    signed = datetime(2026, 12, 10, 16, tzinfo=LOCAL_TZ).astimezone(UTC)
+    with registry.engine.begin() as connection:
+        connection.execute(update(DocumentRow).where(DocumentRow.id == acts.decision.id)
+                           .values(issued_at=signed))
+        connection.execute(update(EventRow).where(EventRow.document_id == acts.decision.id)
+                           .values(at=signed))
+    login(client, "clara")
+    pages = (f"/equipe/documentos/{acts.cassated.id}", "/equipe/veiculos/DEF2G34")
+    awaiting = ('<span class="prazo-ciencia">Aguardando ciência: 15 dias contados da ciência, '
+                "para recurso (art. 24 da Lei nº 4.419/2006).</span>")
+    for url in pages:
+        text = client.get(url).text
+        assert awaiting in text and "encerra-se" not in text
+    registry.record_fact(acts.decision.id, "ciencia", on="2026-12-11", by="Clara (clara)",
+                         means="ar", now=datetime(2026, 12, 14, 10, tzinfo=LOCAL_TZ))
+    # 15 days from Friday 11/12/2026 end on Saturday 26/12: moved to Monday 28/12.
+    known = ('<span class="prazo-ciencia">Ciência em 11/12/2026, por aviso de recebimento '
+             "(AR) — prazo de recurso de 15 dias encerra-se em 28/12/2026 (art. 24 da Lei "
+             "nº 4.419/2006).</span>")
+    for url in pages:
+        text = client.get(url).text
+        assert known in text and "Aguardando ciência" not in text
+    summary = "Ciência em 11/12/2026; prazo de recurso encerra-se em 28/12/2026"
+    assert summary in client.get(f"/equipe/documentos/{acts.decision.id}").text
+    assert summary in client.get(f"/verificar/{acts.decision.verification_code}").text

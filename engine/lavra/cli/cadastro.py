@@ -3,18 +3,21 @@ parties, vehicles, bars), shown by plate, CPF/CNPJ or number, and rebuilt from t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import click
 
+from lavra.checking.content import Content
 from lavra.cli.support import REGISTRY_OPTION, aliased, registry_and_engine, shielded
 from lavra.errors import ImportRefusedError, InputError
 from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape
 from lavra.inputs.reading import parse_date, today
 from lavra.pack import ContentPack
-from lavra.registry.licensing import LicenceView
+from lavra.recording import FactRecorder
+from lavra.registry.licensing import LicenceView, TimelineEntry
 from lavra.registry.store import Registry
 
 __all__ = ["cadastro"]
@@ -26,10 +29,14 @@ def _registry(registry_url: str | None) -> Registry:
 
 
 def _pack_registry(registry_url: str | None) -> tuple[Registry, ContentPack]:
+    registry, content = _content_registry(registry_url)
+    return registry, content.pack
+
+
+def _content_registry(registry_url: str | None) -> tuple[Registry, Content]:
     registry, engine = registry_and_engine(registry_url)
-    pack = engine.content.pack
-    registry.use_effects(pack.effects)
-    return registry, pack
+    registry.use_effects(engine.content.pack.effects)
+    return registry, engine.content
 
 
 @click.group("cadastro")
@@ -110,11 +117,17 @@ def show_command(key: str, series: str | None, on_text: str | None,
     """A situação atual e o histórico de um veículo, de uma pessoa ou de uma licença."""
     on = (parse_date(on_text, what="data de referência (--data)", field="--data") if on_text
           else today())
-    with _registry(registry_url) as registry:
+    registry, content = _content_registry(registry_url)
+    recorder = FactRecorder(registry, content)
+
+    def _timeline(**wanted: Any) -> None:
+        _print_timeline(recorder.annotate(registry.timeline(**wanted)))
+
+    with registry:
         if has_placa_shape(key):
             click.echo(f"Veículo {key.upper()}")
             _licences(registry.licence_views(placa=key), on)
-            _timeline(registry.state_changes(placa=key))
+            _timeline(placa=key)
         elif has_cpf_shape(key) or has_cnpj_shape(key):
             names = registry.party_names(key)
             click.echo(f"{'CPF' if has_cpf_shape(key) else 'CNPJ'} {key}: "
@@ -122,7 +135,7 @@ def show_command(key: str, series: str | None, on_text: str | None,
             for scope, until, act in registry.bars_of(key, on):
                 click.echo(f"  Impedimento ({scope}) até {until:%d/%m/%Y}, pelo {act}.")
             _licences(registry.licence_views(holder=key), on)
-            _timeline(registry.state_changes(holder=key))
+            _timeline(holder=key)
         else:
             record = registry.by_number(key, series=series)
             if record is None:
@@ -143,7 +156,7 @@ def show_command(key: str, series: str | None, on_text: str | None,
                 click.echo(f"{record.printed}: este ato não concede licença.")
             else:
                 _licences((view,), on)
-            _timeline(registry.state_changes(licence_document=record.id))
+            _timeline(licence_document=record.id)
 
 
 def _licences(views: Sequence[LicenceView], on: date) -> None:
@@ -155,9 +168,11 @@ def _licences(views: Sequence[LicenceView], on: date) -> None:
         click.echo(f"  {view.printed} ({holder}{until}): {view.describe(on)}.")
 
 
-def _timeline(changes: Iterable[tuple[date, str, str]]) -> None:
-    rows = list(changes)
-    if rows:
+def _print_timeline(entries: Sequence[TimelineEntry]) -> None:
+    """Each change, and under its act the act's ciência and the last day from it."""
+    if entries:
         click.echo("Histórico:")
-    for on, act, detail in rows:
-        click.echo(f"  {on:%d/%m/%Y}  {act}: {detail}")
+    for entry in entries:
+        click.echo(f"  {entry.on:%d/%m/%Y}  {entry.printed}: {entry.detail}")
+        for line in entry.ciencia:
+            click.echo(f"              {line}.")

@@ -130,12 +130,15 @@ class LicenceView:
 @dataclass(frozen=True)
 class TimelineEntry:
     """One change of the state: its date, the act that made it (number as printed and
-    registry id) and what it did, in pt-BR."""
+    registry id) and what it did, in pt-BR; ``ciencia``: the act's ciência and the last
+    day counted from it, or the period awaiting it (:meth:`lavra.recording.FactRecorder.
+    annotate`; empty as the registry reads it)."""
 
     on: date
     printed: str
     detail: str
     document_id: int
+    ciencia: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

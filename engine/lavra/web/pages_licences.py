@@ -24,7 +24,8 @@ from lavra.inputs.formats import (
     normalize_placa,
     unmask,
 )
-from lavra.registry.licensing import LicenceView
+from lavra.recording import FactRecorder
+from lavra.registry.licensing import LicenceView, TimelineEntry
 from lavra.web.common import BadRequest, NotFound, context_of, page, require_user
 from lavra.web.context import WebContext
 
@@ -51,6 +52,11 @@ def _masked_doc(doc: str | None) -> str | None:
     return mask_cpf(doc) if has_cpf_shape(doc) else mask_cnpj(doc)
 
 
+def _timeline(ctx: WebContext, **key: Any) -> tuple[TimelineEntry, ...]:
+    """The timeline with each act's ciência and the last day counted from it."""
+    return FactRecorder(ctx.registry, ctx.engine.content).annotate(ctx.registry.timeline(**key))
+
+
 def licence_section(ctx: WebContext, document_id: int) -> dict[str, Any]:
     """The document page's licence context: the licence it granted with its status
     today, and the licence's timeline (nothing when it granted none); ``anulado``: the
@@ -61,13 +67,13 @@ def licence_section(ctx: WebContext, document_id: int) -> dict[str, Any]:
         return {"licenca": None, "historico_licenca": (), "anulado": annulled}
     on = ctx.today()
     return {"licenca": _licence_rows((view,), on)[0], "situacao_em": on, "anulado": annulled,
-            "historico_licenca": ctx.registry.timeline(licence_document=document_id)}
+            "historico_licenca": _timeline(ctx, licence_document=document_id)}
 
 
 def _vehicle(ctx: WebContext, placa: str) -> dict[str, Any]:
     on = ctx.today()
     views = ctx.registry.licence_views(placa=placa)
-    timeline = ctx.registry.timeline(placa=placa)
+    timeline = _timeline(ctx, placa=placa)
     if not views and not timeline:
         raise NotFound(f"Nada consta do cadastro de licenças para o veículo de placa "
                             f"{mask_placa(placa)}.", field="/placa")
@@ -81,7 +87,7 @@ def _party(ctx: WebContext, doc: str) -> dict[str, Any]:
     names = ctx.registry.party_names(doc)
     bars = ctx.registry.bars_of(doc, on)
     views = ctx.registry.licence_views(holder=doc)
-    timeline = ctx.registry.timeline(holder=doc)
+    timeline = _timeline(ctx, holder=doc)
     kind = "CPF" if has_cpf_shape(doc) else "CNPJ"
     masked = _masked_doc(doc)
     if not (names or bars or views or timeline):

@@ -24,6 +24,7 @@ from referencing import Registry
 
 from lavra.errors import CitationError, ContentPackError, InputError, LavraError
 from lavra.inputs import pointers
+from lavra.render.fillable.remarks import REMARK_CSS, is_remark, remark_rows
 from lavra.render.fillable.schema import (
     DOCUMENT_FLAG,
     ISO_DATE,
@@ -94,7 +95,7 @@ FILLABLE_CSS = """
 .requerimento-preenchivel .fecho-requerimento .local-data { margin-top: 10pt; }
 .requerimento-preenchivel .fecho-requerimento .linha { margin: 30pt 0 0 0; width: 80%;
   border-top: 0.6pt solid #000; padding-top: 2pt; text-align: left; }
-"""
+""" + REMARK_CSS
 
 
 
@@ -404,28 +405,33 @@ class _Builder:
         own = help_text(entry.schema, "document")
         if own:
             self.emit('<p class="ajuda">{}</p>', own)
-        details = [
+        fields = [
             p
             for p in props
             if p.name != DOCUMENT_FLAG and not (is_object(p.schema) or is_array(p.schema))
         ]
+        remarks = [p for p in fields if is_remark(p.schema)]
+        details = [p for p in fields if p not in remarks]
         # All the data of the document in one row of a fixed table, each label above its
-        # box: the row always fits the page width, whatever the number of fields.
+        # box: the row always fits the page width, whatever the number of fields. A
+        # remark takes a row of its own below, across the table, as tall as its value.
+        rows: list[Markup] = []
         if details:
-            header = Markup("").join(
+            rows.append(Markup("<tr>{}</tr>").format(Markup("").join(
                 Markup("<th>{}{}</th>").format(
                     title_of(p.schema, p.name),
-                    " (dd/mm/aaaa)" if leaf_kind(p.schema) == "date" else "",
-                )
-                for p in details
-            )
-            cells = Markup("").join(
+                    " (dd/mm/aaaa)" if leaf_kind(p.schema) == "date" else "")
+                for p in details)))
+            rows.append(Markup("<tr>{}</tr>").format(Markup("").join(
                 Markup("<td>{}</td>").format(self.doc_widget(entry, path, p, value))
-                for p in details
-            )
-            self.emit(
-                '<table class="dados-documento"><tr>{}</tr><tr>{}</tr></table>', header, cells
-            )
+                for p in details)))
+        for remark in remarks:
+            title = title_of(remark.schema, remark.name)
+            rows.append(remark_rows(max(len(details), 1), title, field_name((
+                *path, remark.name)), f"{entry.title} — {title}",
+                _display("string", value_at(value, remark.name))))
+        if rows:
+            self.emit('<table class="dados-documento">{}</table>', Markup("").join(rows))
         self.parts.append(Markup("</div>"))
 
     def closing(self, signers: Sequence[str] = ()) -> None:
