@@ -9,7 +9,7 @@ record (:mod:`lavra.registry.state`).
   licence per transportador (group ``licenca-escolar``); the vehicle holds one
   operating alvará across both laws (``operacao-veiculo``, see ``fretamento.estado``).
 - Art. 3º, § 2º: the selo belongs to one alvará; art. 9º: the auxiliary driver's
-  alvará rests on the titular's; the publicity authorisation (art. 18) and the
+  alvará rests on the titular's; the publicity authorisation (art. 17, § 2º) and the
   temporary licence for a substitute vehicle (art. 5º) too: each ends with the alvará.
 - Art. 4º, caput: the special licence of a vehicle licensed in another municipality.
 - Art. 23, III, and art. 3º (motivo fundamentado): the revogação ends the alvará;
@@ -136,7 +136,9 @@ def transferencia(act: Act) -> Sequence[Effect]:
     if number is not None and new_holder is not None:
         effects.append(Transfer(number, new_holder, "transporte-escolar#art15",
                                 driver=driver_at(act.data, "/cessionario"),
-                                vehicle=vehicle_at(act.data, "/veiculo")))
+                                vehicle=vehicle_at(act.data, "/veiculo"),
+                                basis=basis("transporte-escolar#art14",
+                                            "transporte-escolar#art15")))
     cedente = party_at(act.data, "/cedente")
     if cedente is not None:
         # The bar's last day is the one the termo printed (its parameter
@@ -223,7 +225,8 @@ EFFECTS: Mapping[str, EffectsOf] = {
         "/alvara_titular/numero", "transporte-escolar#art9", holder="/auxiliar",
         driver="/auxiliar"),
     "selo-identificacao": _accessory("/alvara/numero", "transporte-escolar#art3_par2"),
-    "autorizacao-publicidade-escolar": _accessory("/alvara/numero", "transporte-escolar#art18"),
+    "autorizacao-publicidade-escolar": _accessory(
+        "/alvara/numero", "transporte-escolar#art17_par2"),
     "licenca-temporaria-escolar": _accessory(
         "/alvara/numero", "transporte-escolar#art5", vehicle="/veiculo_substituto",
         driver="/condutor_veiculo_substituto"),

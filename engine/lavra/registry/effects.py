@@ -204,13 +204,16 @@ class Mention:
 
 @dataclass(frozen=True)
 class Transfer:
-    """The act moves a licence to another holder (and driver, and vehicle)."""
+    """The act moves a licence to another holder (and driver, and vehicle). A new
+    holder already holding a licence in force of the licence's ``per_holder`` group is
+    refused, naming it, with ``basis`` (the provisions as the act cites them)."""
 
     target: str
     holder: PartyRef
     citation: str
     driver: DriverRef | None = None
     vehicle: VehicleRef | None = None
+    basis: str = ""
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,10 @@ from lavra.registry.effects import (
 )
 from lavra.registry.guards import (
     DIVERGENCE,
+    ONE_PER_HOLDER,
     Refusal,
     grant_refusals,
+    held_refusal,
 )
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
@@ -414,6 +416,16 @@ class StateWriter:
         holder = self.party(effect.holder, act)
         if licence is None or holder is None:
             return
+        if licence.per_holder is not None and holder.id != licence.holder_id:
+            # The cessionário takes the licence's place among the holder's: one in force
+            # per holder of the group, as a grant (refused before the unique index would).
+            self.refuse_or_diverge(act, held_refusal(
+                self, act, (LicenceRow.holder_id == holder.id)
+                & (LicenceRow.per_holder == licence.per_holder)
+                & (LicenceRow.id != licence.id),
+                act.reference_date, f"{holder.name or holder.doc} já é titular de",
+                "/cessionario", effect.basis or effect.citation, ONE_PER_HOLDER,
+                "per_holder"), licence=licence, party=holder)
         before = snapshot(licence)
         licence.holder_id = holder.id
         driver = self.driver(effect.driver, act)
