@@ -74,7 +74,8 @@ def alvara(act: Act) -> Sequence[Effect]:
     renews = (text_at(act.data, "/alvara_anterior/numero")
               if act.data.get("modalidade") == "renovacao" else None)
     auxiliar = driver_at(act.data, "/auxiliar")
-    return [*processo(act), Identify(drivers=() if auxiliar is None else (auxiliar,)), Grant(
+    return [*processo(act), Identify(drivers=() if auxiliar is None else (auxiliar,),
+                                         citation="transporte-escolar#art9"), Grant(
         kind=act.form, holder=party_at(act.data, "/titular"),
         driver=driver_at(act.data, "/titular"), vehicle=vehicle_at(act.data, "/veiculo"),
         valid_from=start_of(act), valid_until=act.valid_until, renews=renews,
@@ -177,7 +178,8 @@ def troca_veiculo(act: Act) -> Sequence[Effect]:
     effects: list[Effect] = [*processo(act)]
     if protocolo is not None:
         effects.append(InProcesso(protocolo))
-    effects.append(Identify(vehicles=() if old is None else (old,)))
+    effects.append(Identify(vehicles=() if old is None else (old,),
+                            citation="transporte-escolar#art17_par1"))
     if number is not None and new is not None:
         effects.append(ChangeVehicle(
             number, new, "transporte-escolar#art17_par1",
@@ -193,13 +195,14 @@ def guia_taxa(act: Act) -> Sequence[Effect]:
 
 def auto(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art21: the auto names the driver and the vehicle."""
-    return [named(act, "/condutor")]
+    return [named(act, "/condutor", citation="transporte-escolar#art21")]
 
 
 def vistoria_substituto(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art5_inc2: the vistoria names the holder and the substitute
     vehicle (placa and RENAVAM together); the licence is the act that lets it serve."""
-    return [named(act, "/titular", "/veiculo_substituto"), *processo(act)]
+    return [named(act, "/titular", "/veiculo_substituto",
+                  citation="transporte-escolar#art5_inc2"), *processo(act)]
 
 
 def notificacao_renovacao(act: Act) -> Sequence[Effect]:

@@ -244,11 +244,14 @@ class Bar:
 
 @dataclass(frozen=True)
 class Identify:
-    """The parties, vehicles and drivers an act names without granting anything."""
+    """The parties, vehicles and drivers an act names without granting anything;
+    ``citation``: the provision under which the act names them (the draft's item on a
+    RENAVAM or CNH the registry holds otherwise cites it)."""
 
     parties: tuple[PartyRef, ...] = ()
     vehicles: tuple[VehicleRef, ...] = ()
     drivers: tuple[DriverRef, ...] = field(default=())
+    citation: str = ""
 
 
 @dataclass(frozen=True)
