@@ -241,3 +241,36 @@ def test_a_renavam_of_another_plate_and_a_cnh_of_another_person_are_items(
         assert not [i for i in items_at(engine, registry, "alvara-transporte-escolar", mine,
                                         date(2026, 3, 10), field)
                     if i.requirement.startswith("identidade.")]
+
+
+def test_the_auto_names_the_selo_the_registry_holds_in_force(
+    engine: Engine, registry: Registry
+) -> None:
+    """Escolar art. 3º, § 2º: the selo of the vehicle is the registry's SELO-ESC in force
+    (not cancelled, not ended); a typed number that differs is refused."""
+    alvara = act(registry, "ALV-ESC", "alvara-transporte-escolar",
+                 example("alvara-transporte-escolar"), on=date(2026, 3, 10),
+                 computed={"valido_ate": "2026-12-31"})
+    data = example("selo-identificacao")
+    data["alvara"]["numero"] = alvara.printed
+    selo = act(registry, "SELO-ESC", "selo-identificacao", data, on=date(2026, 3, 10),
+               computed={"valido_ate": "2026-12-31"})
+    auto = example("auto-infracao-escolar")  # EXE1A23, typed «SELO-2026-0042»
+    auto["ocorrencia"]["data"] = "2026-05-04"
+    [item] = items_at(engine, registry, "auto-infracao-escolar", auto, date(2026, 5, 4),
+                      "/veiculo/selo")
+    assert item.status == Status.INVALID
+    assert f"conforme o registro, é o {selo.printed}" in item.message
+    assert "«SELO-2026-0042»" in item.message and "transporte-escolar#art3_par2" in item.basis
+    auto["veiculo"]["selo"] = "SELO-ESC 0001/2026"
+    assert items_at(engine, registry, "auto-infracao-escolar", auto, date(2026, 5, 4),
+                    "/veiculo/selo") == []
+    del auto["veiculo"]["selo"]
+    prepared = engine.prepare("auto-infracao-escolar", auto, date(2026, 5, 4),
+                              history=RegistryHistory(registry))
+    assert prepared.computed["selo_registro"] == "SELO-ESC 0001/2026"
+    registry.cancel(selo.series, selo.year, selo.number, reason="erro", by="Chefia")
+    auto["veiculo"]["selo"] = "SELO-ESC 0001/2026"  # cancelled: no longer the vehicle's
+    [item] = items_at(engine, registry, "auto-infracao-escolar", auto, date(2026, 5, 4),
+                      "/veiculo/selo")
+    assert "não consta do registro como selo de identificação em vigor" in item.message
