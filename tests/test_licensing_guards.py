@@ -274,3 +274,27 @@ def test_the_auto_names_the_selo_the_registry_holds_in_force(
     [item] = items_at(engine, registry, "auto-infracao-escolar", auto, date(2026, 5, 4),
                       "/veiculo/selo")
     assert "não consta do registro como selo de identificação em vigor" in item.message
+
+
+def test_a_new_alvara_does_not_print_a_selo_already_issued(
+    engine: Engine, registry: Registry
+) -> None:
+    """Escolar art. 3º, § 2º: the selo goes with its own alvará; a SELO-ESC the registry
+    issued for another is refused in a new alvará (a renewal gets a new selo)."""
+    first = act(registry, "ALV-ESC", "alvara-transporte-escolar",
+                example("alvara-transporte-escolar"), on=date(2026, 3, 10),
+                computed={"valido_ate": "2026-12-31"})
+    data = example("selo-identificacao")
+    data["alvara"]["numero"] = first.printed
+    selo = act(registry, "SELO-ESC", "selo-identificacao", data, on=date(2026, 3, 10),
+               computed={"valido_ate": "2026-12-31"})
+    renewal = example("alvara-transporte-escolar")
+    renewal["selo_identificacao"] = "SELO-ESC 0001/2026"
+    [item] = items_at(engine, registry, "alvara-transporte-escolar", renewal,
+                      date(2026, 3, 10), "/selo_identificacao")
+    assert item.status == Status.INVALID
+    assert f"O selo {selo.printed} já foi expedido e corresponde ao alvará" in item.message
+    assert "transporte-escolar#art3_par2" in item.basis
+    renewal["selo_identificacao"] = "SELO-ESC 0002/2026"  # reserved, not issued yet
+    assert items_at(engine, registry, "alvara-transporte-escolar", renewal,
+                    date(2026, 3, 10), "/selo_identificacao") == []

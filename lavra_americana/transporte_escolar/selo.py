@@ -45,6 +45,13 @@ number, its titular, the vehicle and the validity.
     typed number outside that series is a paper selo from before lavra and is printed
     as the agent read it on the windscreen.
 
+``selo_do_alvara`` — the selo a new alvará prints (art. 3º, § 2º)
+    The selo is issued "juntamente com o Alvará" and corresponds to it: a number of the
+    SELO-ESC series the registry already holds belongs to an alvará issued before (the
+    one it cites), and is *invalid* in a new alvará, whose selo is a new one. A number
+    the registry does not hold yet is the one reserved with the alvará (the renewal
+    run numbers both); the selo itself is checked when issued (``selo_identificacao``).
+
 :func:`selo_data_from_alvara` builds a selo's data from an issued alvará's data alone
 (the annual renewal batch issues one with each renewed alvará).
 """
@@ -81,6 +88,7 @@ __all__ = [
     "IMPLEMENTED",
     "SAC_TEXT",
     "selo_data_from_alvara",
+    "selo_do_alvara",
     "selo_do_veiculo",
     "selo_identificacao",
 ]
@@ -280,6 +288,28 @@ def selo_do_veiculo(request: ComputeInput) -> Computed:
     return Computed({"selo_registro": cited}, ())
 
 
+def selo_do_alvara(request: ComputeInput) -> Computed:
+    """A new alvará's typed selo of the SELO-ESC series already issued (module doc)."""
+    data = data_of(request)
+    typed = clean_text(pointers.get(data, "/selo_identificacao"))
+    if request.history is None or typed is None or not typed.upper().startswith(SERIES):
+        return Computed({}, ())
+    record = request.history.document(FORM, typed)
+    if record is None or record.cancelled:
+        return Computed({}, ())
+    laws = statutory_context(request).laws
+    theirs = clean_text(pointers.get(record.data, "/alvara/numero")) or "outro alvará"
+    return Computed({}, (item_at(
+        "/selo_identificacao", Status.INVALID,
+        f"O selo {format_act_number(record.printed)} já foi expedido e corresponde ao "
+        f"alvará {format_act_number(theirs)}: o alvará recebe o selo expedido juntamente "
+        f"com ele ({short(laws, SELO)}), numerado na série {SERIES}; informe o número "
+        "reservado para o novo selo ou deixe que o lavra o numere.",
+        SELO,
+    ),))
+
+
 COMPUTATIONS: dict[str, Computation] = {"selo_identificacao": selo_identificacao,
+                                        "selo_do_alvara": selo_do_alvara,
                                         "selo_do_veiculo": selo_do_veiculo}
 """The computation of this module a form may name under ``"calculos"``."""
