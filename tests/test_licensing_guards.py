@@ -208,3 +208,93 @@ def test_the_transfer_bar_lasts_what_the_termo_printed() -> None:
     printed = {"impedimento_cedente": {"anos": 2, "ultimo_dia": "2028-03-10"}}
     assert bar_until(printed) == date(2028, 3, 10)
     assert bar_until({}) == date(2029, 3, 10)
+
+
+def test_a_renavam_of_another_plate_and_a_cnh_of_another_person_are_items(
+    engine: Engine, registry: Registry
+) -> None:
+    """One RENAVAM per vehicle, one person per CNH: the conflict the record would refuse
+    is an item of the draft, with the same words, citing the provision of the act that
+    names the vehicle or the driver (escolar art. 3º for the alvará)."""
+    alvara_fretamento(registry)  # ABC1D23, RENAVAM 80549125947
+    data = example("alvara-transporte-escolar")  # EXE1A23
+    data["veiculo"]["renavam"] = "80549125947"
+    [item] = items_at(engine, registry, "alvara-transporte-escolar", data, date(2026, 3, 10),
+                      "/veiculo/renavam")
+    assert item.status == Status.INVALID
+    assert item.message.startswith(
+        "O RENAVAM 80549125947 consta do cadastro no veículo de placa ABC1D23")
+    assert "transporte-escolar#art3" in item.basis
+    act(registry, "ALV-ESC", "alvara-transporte-escolar", example("alvara-transporte-escolar"),
+        on=date(2026, 3, 10), computed={"valido_ate": "2026-12-31"})
+    other = example("alvara-transporte-escolar")  # José's CNH, on someone else
+    other["veiculo"].update(placa="EXE9Z99", renavam="02261642487")
+    other["titular"].update(cpf="111.444.777-35", nome="Outra Pessoa")
+    [item] = items_at(engine, registry, "alvara-transporte-escolar", other, date(2026, 3, 10),
+                      "/titular/cnh/numero")
+    assert item.status == Status.INVALID
+    assert "consta do cadastro em nome de José Exemplo dos Santos" in item.message
+    assert "transporte-escolar#art3" in item.basis
+    # the plate's own RENAVAM and the holder's own CNH raise nothing
+    mine = example("alvara-transporte-escolar")
+    for field in ("/veiculo/renavam", "/titular/cnh/numero"):
+        assert not [i for i in items_at(engine, registry, "alvara-transporte-escolar", mine,
+                                        date(2026, 3, 10), field)
+                    if i.requirement.startswith("identidade.")]
+
+
+def test_the_auto_names_the_selo_the_registry_holds_in_force(
+    engine: Engine, registry: Registry
+) -> None:
+    """Escolar art. 3º, § 2º: the selo of the vehicle is the registry's SELO-ESC in force
+    (not cancelled, not ended); a typed number that differs is refused."""
+    alvara = act(registry, "ALV-ESC", "alvara-transporte-escolar",
+                 example("alvara-transporte-escolar"), on=date(2026, 3, 10),
+                 computed={"valido_ate": "2026-12-31"})
+    data = example("selo-identificacao")
+    data["alvara"]["numero"] = alvara.printed
+    selo = act(registry, "SELO-ESC", "selo-identificacao", data, on=date(2026, 3, 10),
+               computed={"valido_ate": "2026-12-31"})
+    auto = example("auto-infracao-escolar")  # EXE1A23, typed «SELO-2026-0042»
+    auto["ocorrencia"]["data"] = "2026-05-04"
+    [item] = items_at(engine, registry, "auto-infracao-escolar", auto, date(2026, 5, 4),
+                      "/veiculo/selo")
+    assert item.status == Status.INVALID
+    assert f"conforme o registro, é o {selo.printed}" in item.message
+    assert "«SELO-2026-0042»" in item.message and "transporte-escolar#art3_par2" in item.basis
+    auto["veiculo"]["selo"] = "SELO-ESC 0001/2026"
+    assert items_at(engine, registry, "auto-infracao-escolar", auto, date(2026, 5, 4),
+                    "/veiculo/selo") == []
+    del auto["veiculo"]["selo"]
+    prepared = engine.prepare("auto-infracao-escolar", auto, date(2026, 5, 4),
+                              history=RegistryHistory(registry))
+    assert prepared.computed["selo_registro"] == "SELO-ESC 0001/2026"
+    registry.cancel(selo.series, selo.year, selo.number, reason="erro", by="Chefia")
+    auto["veiculo"]["selo"] = "SELO-ESC 0001/2026"  # cancelled: no longer the vehicle's
+    [item] = items_at(engine, registry, "auto-infracao-escolar", auto, date(2026, 5, 4),
+                      "/veiculo/selo")
+    assert "não consta do registro como selo de identificação em vigor" in item.message
+
+
+def test_a_new_alvara_does_not_print_a_selo_already_issued(
+    engine: Engine, registry: Registry
+) -> None:
+    """Escolar art. 3º, § 2º: the selo goes with its own alvará; a SELO-ESC the registry
+    issued for another is refused in a new alvará (a renewal gets a new selo)."""
+    first = act(registry, "ALV-ESC", "alvara-transporte-escolar",
+                example("alvara-transporte-escolar"), on=date(2026, 3, 10),
+                computed={"valido_ate": "2026-12-31"})
+    data = example("selo-identificacao")
+    data["alvara"]["numero"] = first.printed
+    selo = act(registry, "SELO-ESC", "selo-identificacao", data, on=date(2026, 3, 10),
+               computed={"valido_ate": "2026-12-31"})
+    renewal = example("alvara-transporte-escolar")
+    renewal["selo_identificacao"] = "SELO-ESC 0001/2026"
+    [item] = items_at(engine, registry, "alvara-transporte-escolar", renewal,
+                      date(2026, 3, 10), "/selo_identificacao")
+    assert item.status == Status.INVALID
+    assert f"O selo {selo.printed} já foi expedido e corresponde ao alvará" in item.message
+    assert "transporte-escolar#art3_par2" in item.basis
+    renewal["selo_identificacao"] = "SELO-ESC 0002/2026"  # reserved, not issued yet
+    assert items_at(engine, registry, "alvara-transporte-escolar", renewal,
+                    date(2026, 3, 10), "/selo_identificacao") == []

@@ -214,3 +214,22 @@ def test_a_plate_converted_to_mercosul_finds_the_whole_history(registry: Registr
     registry.cancel(converted.series, converted.year, converted.number, reason="erro",
                     by="Chefia")  # the conversion is undone with the act that made it
     assert {v.placa for v in registry.licence_views(placa="ABC1D23")} == {"ABC1323"}
+
+
+def test_a_transfer_to_a_holder_of_a_school_licence_is_refused(registry: Registry) -> None:
+    """Escolar art. 15 with art. 14: the cessionário who already holds a school licence
+    in force cannot receive another one; refused naming it (not by the unique index)."""
+    alvara_escolar(registry)  # José's, ALV-ESC 0001/2026
+    held = alvara_escolar(registry, placa="EXE9Z99", cpf="111.444.777-35",  # Maria's
+                          cnh="29171500766")
+    data = example("termo-transferencia-licenca")
+    data["licenca"]["numero"] = "ALV-ESC 0001/2026"
+    data["veiculo"].update(placa="EXE1A23", renavam=RENAVAM["EXE1A23"])
+    with pytest.raises(InputError) as refused:
+        act(registry, "TRF-ESC", "termo-transferencia-licenca", data, on=date(2026, 11, 27))
+    message = refused.value.message
+    assert f"Maria Exemplo Cessionária já é titular de licença em vigor: {held.printed}" \
+        in message
+    assert "art. 14" in message and refused.value.field == "/cessionario"
+    assert registry.next_number("TRF-ESC", 2026) == 1  # nothing numbered nor recorded
+    assert registry.rebuild_state(apply=False).same

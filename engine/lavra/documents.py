@@ -26,7 +26,7 @@ from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
 from lavra.checking.checks import TEXT_REQUIREMENT, document_findings, run_checks, text_notices
-from lavra.checking.computations import basis_cited_once, cited_by_law, cited_once, party_names
+from lavra.checking.computations import basis_cited_once, cited_by_law, cited_once, state_items
 from lavra.checking.content import Content, FormSpec, loaded_content
 from lavra.checking.report import Report, build_report
 from lavra.config import Config, default_renderer, load_config
@@ -284,8 +284,7 @@ class Engine:
                 result = find_computation(self.content.pack, name)(request)
                 computed.update(result.values)
                 findings.extend(result.items)
-        if (names := party_names(history)) is not None:  # a party's new name: staff see it
-            findings.extend(names.name_changes(form.id, data, computed, when))
+        findings.extend(state_items(history, form.id, data, computed, when))  # staff see them
         issues = (*issues, *self.undrawable_issues(form, data))
         findings.extend(
             text_notices(self.content.laws, form.basis, fields, findings, computed)

@@ -152,6 +152,20 @@ class RegistryHistory:
         return [name_change_item(c)
                 for c in name_changes(self.registry, effects, form, data, computed, on)]
 
+    def identity_conflicts(self, form: str, data: Mapping[str, Any],
+                           computed: Mapping[str, Any], on: date) -> list[Item]:
+        """Each vehicle or driver the draft names against the registry (a RENAVAM on
+        another plate, a CNH of another person): the refusals of the act's record,
+        shown in the draft (:mod:`lavra.registry.identities`)."""
+        from lavra.registry.identities import identity_conflicts
+        from lavra.registry.party_names import json_pointer
+
+        effects = self.registry.effects_for(form)
+        return [Item(f"identidade.{c.error.field or 'registro'}", Status.INVALID,
+                     json_pointer(data, c.typed) or c.error.field or "", c.error.message,
+                     (c.citation,) if c.citation else ())
+                for c in identity_conflicts(self.registry, effects, form, data, computed, on)]
+
     def in_force(self, placa: str, form: str, on: date) -> list[PriorRecord]:
         plate = normalize_plate(placa)
         if form in self.registry.tracked_kinds:  # the licensing state: indexed, with status

@@ -19,7 +19,10 @@ Reading chosen where the law is silent: the escolar auto's driver (``condutor``)
 filled with the alvará's holder as ``titular``, the usual case; when the auxiliary
 driver (art. 9º) was at the wheel, the agent changes it. The vehicle's description is
 taken from the alvará only when the alvará named this plate (old or Mercosul form):
-after a change of vehicle the act describes another vehicle.
+after a change of vehicle the act describes another vehicle. The selo is not copied
+from the alvará (its number there was typed, and stays after a change of vehicle): the
+auto's computation reads the selo in force from the registry
+(:func:`lavra_americana.transporte_escolar.selo.selo_do_veiculo`).
 """
 
 from __future__ import annotations
@@ -87,9 +90,6 @@ def auto_escolar(finding: PlateFinding, member: StaffMember) -> Mapping[str, Any
             "condicao": "titular",
             "alvara": licence.printed,
         }
-        selo = finding.act_data.get("selo_identificacao")
-        if isinstance(selo, str) and selo and vehicle:
-            data["veiculo"]["selo"] = selo
     return data
 
 

@@ -104,8 +104,10 @@ ESCOLAR = DemoChain(
             Fill("/auxiliar/cpf", "714.602.380-01"),
             Fill("/auxiliar/cnh/numero", "57301628417"),
         )),
+        # O selo que o auto anota é o que o registro tem em vigor para o veículo
+        # (``transporte-escolar#art3_par2``), o que a demonstração expediu.
         DemoStep("auto", "auto-infracao-escolar", 55, (
-            Fill("/condutor/alvara", "{alvara.numero}"),
+            Fill("/condutor/alvara", "{alvara.numero}"), Fill("/veiculo/selo", "{selo.numero}"),
         )),
         # O auto é lavrado com o condutor presente: a ciência consta do próprio auto. O
         # recurso, em única instância ao Prefeito (``transporte-escolar#art25``), é

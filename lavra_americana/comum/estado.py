@@ -78,12 +78,14 @@ def start_of(act: Act) -> date:
     return date_at(act.computed, "/inicio_vigencia") or act.reference_date
 
 
-def named(act: Act, party: str, vehicle: str = "/veiculo") -> Identify:
-    """The party at ``party`` and the vehicle at ``vehicle`` an act names (an auto)."""
+def named(act: Act, party: str, vehicle: str = "/veiculo", *, citation: str = "") -> Identify:
+    """The party at ``party`` and the vehicle at ``vehicle`` an act names (an auto), under
+    the provision ``citation``."""
     found_party = party_at(act.data, party)
     found_vehicle = vehicle_at(act.data, vehicle)
     return Identify(parties=() if found_party is None else (found_party,),
-                    vehicles=() if found_vehicle is None else (found_vehicle,))
+                    vehicles=() if found_vehicle is None else (found_vehicle,),
+                    citation=citation)
 
 
 def basis(*citations: str) -> str:

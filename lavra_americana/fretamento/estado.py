@@ -102,7 +102,7 @@ def alvara_particular(act: Act) -> Sequence[Effect]:
         d for i in range(len(act.data.get("motoristas") or ()))
         if (d := driver_at(act.data, f"/motoristas/{i}")) is not None
     )
-    return [*processo(act), Identify(drivers=drivers), Grant(
+    return [*processo(act), Identify(drivers=drivers, citation="fretamento#art12"), Grant(
         kind=act.form, holder=party_at(act.data, "/empresa"),
         vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
         valid_until=act.valid_until, exclusive=OPERATION, barred_by=SCOPE,
@@ -114,7 +114,8 @@ def alvara_particular(act: Act) -> Sequence[Effect]:
 def veiculo_terceiro(act: Act) -> Sequence[Effect]:
     """fretamento#art10_par3: the authorisation rests on the company's alvará."""
     return [*processo(act), Identify(parties=tuple(
-        p for p in (party_at(act.data, "/cedente"),) if p is not None)), Grant(
+        p for p in (party_at(act.data, "/cedente"),) if p is not None),
+        citation="fretamento#art10_par3"), Grant(
         kind=act.form, holder=party_at(act.data, "/empresa"),
         vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
         valid_until=act.valid_until, rests_on=text_at(act.data, "/empresa/alvara/numero"),
@@ -156,7 +157,7 @@ def vistoria(act: Act) -> Sequence[Effect]:
     alvara = act.computed.get("alvara")
     number = (alvara.get("numero") if isinstance(alvara, Mapping) else None) or text_at(
         act.data, "/alvara/numero")
-    effects: list[Effect] = [named(act, "/empresa")]
+    effects: list[Effect] = [named(act, "/empresa", citation="fretamento#art13")]
     if isinstance(number, str) and act.computed.get("retirada") is True:
         effects.append(SetStatus(number, LicenceStatus.SUSPENDED, "fretamento#art13"))
     elif isinstance(number, str) and act.computed.get("liberacao") is True:
@@ -166,7 +167,7 @@ def vistoria(act: Act) -> Sequence[Effect]:
 
 def auto(act: Act) -> Sequence[Effect]:
     """fretamento#art14: the auto names the company and the vehicle."""
-    return [named(act, "/empresa")]
+    return [named(act, "/empresa", citation="fretamento#art14")]
 
 
 def alteracao(act: Act) -> Sequence[Effect]:

@@ -9,7 +9,7 @@ record (:mod:`lavra.registry.state`).
   licence per transportador (group ``licenca-escolar``); the vehicle holds one
   operating alvará across both laws (``operacao-veiculo``, see ``fretamento.estado``).
 - Art. 3º, § 2º: the selo belongs to one alvará; art. 9º: the auxiliary driver's
-  alvará rests on the titular's; the publicity authorisation (art. 18) and the
+  alvará rests on the titular's; the publicity authorisation (art. 17, § 2º) and the
   temporary licence for a substitute vehicle (art. 5º) too: each ends with the alvará.
 - Art. 4º, caput: the special licence of a vehicle licensed in another municipality.
 - Art. 23, III, and art. 3º (motivo fundamentado): the revogação ends the alvará;
@@ -74,7 +74,8 @@ def alvara(act: Act) -> Sequence[Effect]:
     renews = (text_at(act.data, "/alvara_anterior/numero")
               if act.data.get("modalidade") == "renovacao" else None)
     auxiliar = driver_at(act.data, "/auxiliar")
-    return [*processo(act), Identify(drivers=() if auxiliar is None else (auxiliar,)), Grant(
+    return [*processo(act), Identify(drivers=() if auxiliar is None else (auxiliar,),
+                                         citation="transporte-escolar#art9"), Grant(
         kind=act.form, holder=party_at(act.data, "/titular"),
         driver=driver_at(act.data, "/titular"), vehicle=vehicle_at(act.data, "/veiculo"),
         valid_from=start_of(act), valid_until=act.valid_until, renews=renews,
@@ -136,7 +137,9 @@ def transferencia(act: Act) -> Sequence[Effect]:
     if number is not None and new_holder is not None:
         effects.append(Transfer(number, new_holder, "transporte-escolar#art15",
                                 driver=driver_at(act.data, "/cessionario"),
-                                vehicle=vehicle_at(act.data, "/veiculo")))
+                                vehicle=vehicle_at(act.data, "/veiculo"),
+                                basis=basis("transporte-escolar#art14",
+                                            "transporte-escolar#art15")))
     cedente = party_at(act.data, "/cedente")
     if cedente is not None:
         # The bar's last day is the one the termo printed (its parameter
@@ -175,7 +178,8 @@ def troca_veiculo(act: Act) -> Sequence[Effect]:
     effects: list[Effect] = [*processo(act)]
     if protocolo is not None:
         effects.append(InProcesso(protocolo))
-    effects.append(Identify(vehicles=() if old is None else (old,)))
+    effects.append(Identify(vehicles=() if old is None else (old,),
+                            citation="transporte-escolar#art17_par1"))
     if number is not None and new is not None:
         effects.append(ChangeVehicle(
             number, new, "transporte-escolar#art17_par1",
@@ -191,13 +195,14 @@ def guia_taxa(act: Act) -> Sequence[Effect]:
 
 def auto(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art21: the auto names the driver and the vehicle."""
-    return [named(act, "/condutor")]
+    return [named(act, "/condutor", citation="transporte-escolar#art21")]
 
 
 def vistoria_substituto(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art5_inc2: the vistoria names the holder and the substitute
     vehicle (placa and RENAVAM together); the licence is the act that lets it serve."""
-    return [named(act, "/titular", "/veiculo_substituto"), *processo(act)]
+    return [named(act, "/titular", "/veiculo_substituto",
+                  citation="transporte-escolar#art5_inc2"), *processo(act)]
 
 
 def notificacao_renovacao(act: Act) -> Sequence[Effect]:
@@ -223,7 +228,8 @@ EFFECTS: Mapping[str, EffectsOf] = {
         "/alvara_titular/numero", "transporte-escolar#art9", holder="/auxiliar",
         driver="/auxiliar"),
     "selo-identificacao": _accessory("/alvara/numero", "transporte-escolar#art3_par2"),
-    "autorizacao-publicidade-escolar": _accessory("/alvara/numero", "transporte-escolar#art18"),
+    "autorizacao-publicidade-escolar": _accessory(
+        "/alvara/numero", "transporte-escolar#art17_par2"),
     "licenca-temporaria-escolar": _accessory(
         "/alvara/numero", "transporte-escolar#art5", vehicle="/veiculo_substituto",
         driver="/condutor_veiculo_substituto"),

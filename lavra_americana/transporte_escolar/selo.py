@@ -36,6 +36,22 @@ number, its titular, the vehicle and the validity.
     SETRANSV inspectors' check and the receipt of the fee. The document prints these
     conditions; the fee itself is checked on the alvará (which the registry holds).
 
+``selo_do_veiculo`` — the selo an auto names (art. 3º, § 2º; art. 18)
+    The selo of the vehicle is a fact of the registry: the SELO-ESC in force for the
+    plate on the day of the infraction (not cancelled, not ended with its alvará nor
+    with a change of vehicle). A number typed in the auto that differs is *invalid*;
+    so is a number of the SELO-ESC series the registry does not hold in force for that
+    vehicle. Reading chosen where the law is silent: with no selo of lavra in force, a
+    typed number outside that series is a paper selo from before lavra and is printed
+    as the agent read it on the windscreen.
+
+``selo_do_alvara`` — the selo a new alvará prints (art. 3º, § 2º)
+    The selo is issued "juntamente com o Alvará" and corresponds to it: a number of the
+    SELO-ESC series the registry already holds belongs to an alvará issued before (the
+    one it cites), and is *invalid* in a new alvará, whose selo is a new one. A number
+    the registry does not hold yet is the one reserved with the alvará (the renewal
+    run numbers both); the selo itself is checked when issued (``selo_identificacao``).
+
 :func:`selo_data_from_alvara` builds a selo's data from an issued alvará's data alone
 (the annual renewal batch issues one with each renewed alvará).
 """
@@ -55,11 +71,13 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending
+from lavra_americana.comum.guards import bare_number
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.validity import act_at
 
@@ -70,6 +88,8 @@ __all__ = [
     "IMPLEMENTED",
     "SAC_TEXT",
     "selo_data_from_alvara",
+    "selo_do_alvara",
+    "selo_do_veiculo",
     "selo_identificacao",
 ]
 
@@ -225,5 +245,71 @@ def selo_data_from_alvara(
     }
 
 
-COMPUTATIONS: dict[str, Computation] = {"selo_identificacao": selo_identificacao}
+SERIES = "SELO-ESC"
+"""The series lavra numbers the selos in (``forms/selo-identificacao/formulario.json``)."""
+
+
+def selo_do_veiculo(request: ComputeInput) -> Computed:
+    """The selo in force of the vehicle the act names, from the registry (module doc).
+
+    ``values``: ``selo_registro``, the selo as another act cites it
+    (``"SELO-ESC 0001/2026"``), None when the registry holds none in force."""
+    data = data_of(request)
+    plate = clean_text(pointers.get(data, "/veiculo/placa"))
+    on = maybe_date(pointers.get(data, "/ocorrencia/data")) or request.on
+    typed = clean_text(pointers.get(data, "/veiculo/selo"))
+    if request.history is None or plate is None:
+        return Computed({"selo_registro": None}, ())
+    try:
+        standing = list(request.history.in_force(plate, FORM, on))
+    except LavraError:  # a malformed plate: the form's own check names it
+        return Computed({"selo_registro": None}, ())
+    laws = statutory_context(request).laws
+    cited = standing[0].printed.replace(" nº ", " ") if standing else None
+    if typed is None:
+        return Computed({"selo_registro": cited}, ())
+    if standing and bare_number(typed) not in {bare_number(r.number) for r in standing}:
+        return Computed({"selo_registro": cited}, (item_at(
+            "/veiculo/selo", Status.INVALID,
+            f"O selo de identificação em vigor do veículo {plate}, conforme o registro, é o "
+            f"{format_act_number(standing[0].printed)} ({short(laws, SELO)}), não "
+            f"«{typed}»: confira o selo afixado ou deixe o campo em branco para usar o "
+            "número do registro.",
+            SELO,
+        ),))
+    if not standing and typed.upper().startswith(SERIES):
+        return Computed({"selo_registro": None}, (item_at(
+            "/veiculo/selo", Status.INVALID,
+            f"O selo {typed} não consta do registro como selo de identificação em vigor do "
+            f"veículo {plate} na data da infração ({short(laws, SELO)}): o número é da série "
+            f"{SERIES} do lavra; confira a placa e o selo afixado.",
+            SELO,
+        ),))
+    return Computed({"selo_registro": cited}, ())
+
+
+def selo_do_alvara(request: ComputeInput) -> Computed:
+    """A new alvará's typed selo of the SELO-ESC series already issued (module doc)."""
+    data = data_of(request)
+    typed = clean_text(pointers.get(data, "/selo_identificacao"))
+    if request.history is None or typed is None or not typed.upper().startswith(SERIES):
+        return Computed({}, ())
+    record = request.history.document(FORM, typed)
+    if record is None or record.cancelled:
+        return Computed({}, ())
+    laws = statutory_context(request).laws
+    theirs = clean_text(pointers.get(record.data, "/alvara/numero")) or "outro alvará"
+    return Computed({}, (item_at(
+        "/selo_identificacao", Status.INVALID,
+        f"O selo {format_act_number(record.printed)} já foi expedido e corresponde ao "
+        f"alvará {format_act_number(theirs)}: o alvará recebe o selo expedido juntamente "
+        f"com ele ({short(laws, SELO)}), numerado na série {SERIES}; informe o número "
+        "reservado para o novo selo ou deixe que o lavra o numere.",
+        SELO,
+    ),))
+
+
+COMPUTATIONS: dict[str, Computation] = {"selo_identificacao": selo_identificacao,
+                                        "selo_do_alvara": selo_do_alvara,
+                                        "selo_do_veiculo": selo_do_veiculo}
 """The computation of this module a form may name under ``"calculos"``."""

@@ -93,7 +93,9 @@ def test_the_escolar_auto_starts_from_the_old_plate_or_its_mercosul_form(
         assert _value(text, "condutor/alvara") == printed
         assert _value(text, "condutor/condicao") == "titular"
         assert _value(text, "veiculo/marca_modelo") == "Volare V8L Escolar"
-        assert _value(text, "veiculo/selo") == "SELO-2026-0042"
+        # the alvará's typed selo is not copied: the auto reads the selo in force from
+        # the registry (none here), escolar art. 3º, § 2º
+        assert not _value(text, "veiculo/selo")
         assert _value(text, "agente/nome") == "Maria Agente Fiscal"
         assert _value(text, "agente/matricula") == "12.345"
         assert f"{printed}, em vigor" in _message(text)

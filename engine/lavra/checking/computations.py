@@ -54,6 +54,7 @@ __all__ = [
     "FiledProtocol",
     "FilingHistory",
     "History",
+    "Identities",
     "LicensingHistory",
     "PartyNames",
     "PriorRecord",
@@ -65,11 +66,13 @@ __all__ = [
     "filings",
     "find_computation",
     "form_basis",
+    "identities",
     "in_legal_order",
     "item_at",
     "licensing",
     "party_names",
     "period_words",
+    "state_items",
     "unique_items",
 ]
 
@@ -244,6 +247,35 @@ class PartyNames(Protocol):
                      on: date) -> Sequence[Item]:
         """The report's items on each party the draft names otherwise than the registry."""
         ...
+
+
+@runtime_checkable
+class Identities(Protocol):
+    """The identities the registry keeps consistent (a vehicle's RENAVAM, a CNH's
+    holder): a draft that contradicts them would be refused when recorded."""
+
+    def identity_conflicts(self, form: str, data: Mapping[str, Any],
+                           computed: Mapping[str, Any], on: date) -> Sequence[Item]:
+        """The report's items on each vehicle or driver the draft names against the
+        registry's record of it."""
+        ...
+
+
+def identities(history: History | None) -> Identities | None:
+    """The registry's identities behind ``history``, None when it has none."""
+    return history if isinstance(history, Identities) else None
+
+
+def state_items(history: History | None, form: str, data: Mapping[str, Any],
+                computed: Mapping[str, Any], on: date) -> list[Item]:
+    """What the registry says of the draft before it is numbered: each party named
+    otherwise than the registry (a new name), each vehicle or driver against it."""
+    items: list[Item] = []
+    if (names := party_names(history)) is not None:
+        items.extend(names.name_changes(form, data, computed, on))
+    if (known := identities(history)) is not None:
+        items.extend(known.identity_conflicts(form, data, computed, on))
+    return items
 
 
 def party_names(history: History | None) -> PartyNames | None:

@@ -204,13 +204,16 @@ class Mention:
 
 @dataclass(frozen=True)
 class Transfer:
-    """The act moves a licence to another holder (and driver, and vehicle)."""
+    """The act moves a licence to another holder (and driver, and vehicle). A new
+    holder already holding a licence in force of the licence's ``per_holder`` group is
+    refused, naming it, with ``basis`` (the provisions as the act cites them)."""
 
     target: str
     holder: PartyRef
     citation: str
     driver: DriverRef | None = None
     vehicle: VehicleRef | None = None
+    basis: str = ""
 
 
 @dataclass(frozen=True)
@@ -241,11 +244,14 @@ class Bar:
 
 @dataclass(frozen=True)
 class Identify:
-    """The parties, vehicles and drivers an act names without granting anything."""
+    """The parties, vehicles and drivers an act names without granting anything;
+    ``citation``: the provision under which the act names them (the draft's item on a
+    RENAVAM or CNH the registry holds otherwise cites it)."""
 
     parties: tuple[PartyRef, ...] = ()
     vehicles: tuple[VehicleRef, ...] = ()
     drivers: tuple[DriverRef, ...] = field(default=())
+    citation: str = ""
 
 
 @dataclass(frozen=True)

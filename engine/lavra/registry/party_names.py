@@ -29,7 +29,8 @@ from lavra.registry.records import normalize_cpf_cnpj
 if TYPE_CHECKING:
     from lavra.registry.store import Registry
 
-__all__ = ["NameChange", "act_parties", "filed_name_change", "name_changes", "same_name"]
+__all__ = ["NameChange", "act_parties", "filed_name_change", "json_pointer", "name_changes",
+           "same_name"]
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def act_parties(effects: Sequence[Effect]) -> list[PartyRef]:
     return list(found.values())
 
 
-def _pointer(data: Any, name: str, at: str = "") -> str | None:
+def json_pointer(data: Any, name: str, at: str = "") -> str | None:
     """The JSON pointer of the first string of ``data`` equal to ``name``."""
     if isinstance(data, str):
         return at if data.strip() == name.strip() else None
@@ -124,7 +125,7 @@ def _pointer(data: Any, name: str, at: str = "") -> str | None:
     else:
         return None
     for key, value in pairs:
-        found = _pointer(value, name, f"{at}/{key}")
+        found = json_pointer(value, name, f"{at}/{key}")
         if found is not None:
             return found
     return None
@@ -156,7 +157,7 @@ def name_changes(registry: Registry, effects_of: EffectsOf | None, form: str,
         if registered is None or same_name(registered, name):
             continue
         changes.append(NameChange(doc, name, registered, registry.party_names(doc),
-                                  _pointer(data, str(ref.name)) or ""))
+                                  json_pointer(data, str(ref.name)) or ""))
     return changes
 
 

@@ -41,10 +41,13 @@ from lavra.registry.effects import (
 )
 from lavra.registry.guards import (
     DIVERGENCE,
+    ONE_PER_HOLDER,
     Refusal,
     grant_refusals,
+    held_refusal,
 )
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
+from lavra.registry.identities import cnh_conflict, digits, renavam_elsewhere, renavam_other
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import (
     KEPT,
@@ -76,8 +79,7 @@ ACTIVE = LicenceStatus.ACTIVE.value
 RowT = TypeVar("RowT", PartyRow, VehicleRow, DriverRow)
 ONE_RENAVAM = "a regra de um só RENAVAM por veículo"
 ONE_CNH = "a regra de uma só pessoa por CNH"
-def _digits(value: str) -> str:
-    return "".join(ch for ch in value if ch.isdigit())
+_digits = digits
 
 
 class StateWriter:
@@ -173,19 +175,11 @@ class StateWriter:
             return None
         forms = plate_forms(placa)
         renavam = _digits(ref.renavam) if isinstance(ref.renavam, str) else ""
-        if renavam:
-            elsewhere = self.session.scalars(
-                select(VehicleRow).where(VehicleRow.renavam == renavam,
-                                         VehicleRow.placa.not_in(forms))
-            ).first()
-            if elsewhere is not None:
-                self.refuse_or_diverge(act, Refusal(InputError(
-                    f"O RENAVAM {renavam} consta do cadastro no veículo de placa "
-                    f"{elsewhere.placa}, não na placa {placa}: confira a placa e o RENAVAM "
-                    "(um veículo tem um só RENAVAM).",
-                    field="/veiculo/renavam",
-                ), ONE_RENAVAM), vehicle=elsewhere)
-                renavam = ""  # replayed: the plate is recorded without the RENAVAM
+        elsewhere = renavam_elsewhere(self.session, placa, renavam) if renavam else None
+        if elsewhere is not None:
+            self.refuse_or_diverge(act, Refusal(elsewhere[1], ONE_RENAVAM),
+                                   vehicle=elsewhere[0])
+            renavam = ""  # replayed: the plate is recorded without the RENAVAM
         row = self.session.scalars(
             select(VehicleRow).where(VehicleRow.placa.in_(forms)).order_by(VehicleRow.id)
         ).first()
@@ -194,12 +188,8 @@ class StateWriter:
                                {"placa": placa, "renavam": renavam or None})
         if renavam and row.renavam is None:
             row.renavam = renavam
-        elif renavam and row.renavam != renavam:
-            self.refuse_or_diverge(act, Refusal(InputError(
-                f"O veículo de placa {placa} consta do cadastro com o RENAVAM {row.renavam}, "
-                f"não {renavam}: confira a placa e o RENAVAM.",
-                field="/veiculo/renavam",
-            ), ONE_RENAVAM), vehicle=row)
+        elif (other := renavam_other(row, placa, renavam)) is not None:
+            self.refuse_or_diverge(act, Refusal(other, ONE_RENAVAM), vehicle=row)
         if row.placa != placa and placa == mercosul(placa) and act is not None:
             old = row.placa
             row.placa = placa  # converted to Mercosul: the plate it now bears
@@ -218,14 +208,8 @@ class StateWriter:
                            {"cnh": cnh, "party_id": None if person is None else person.id})
         if row.party_id is None and person is not None:
             row.party_id = person.id
-        elif person is not None and row.party_id != person.id:
-            holder = self.session.get(PartyRow, row.party_id)
-            self.refuse_or_diverge(act, Refusal(InputError(
-                f"A CNH nº {cnh} consta do cadastro em nome de "
-                f"{(holder.name or holder.doc) if holder is not None else 'outra pessoa'}, "
-                f"não de {person.name or person.doc}: confira o número da CNH.",
-                field="/cnh/numero",
-            ), ONE_CNH), party=person)
+        elif (conflict := cnh_conflict(self.session, row, person, cnh)) is not None:
+            self.refuse_or_diverge(act, Refusal(conflict, ONE_CNH), party=person)
         return row
 
     # ------------------------------------------------------------ licences
@@ -414,6 +398,16 @@ class StateWriter:
         holder = self.party(effect.holder, act)
         if licence is None or holder is None:
             return
+        if licence.per_holder is not None and holder.id != licence.holder_id:
+            # The cessionário takes the licence's place among the holder's: one in force
+            # per holder of the group, as a grant (refused before the unique index would).
+            self.refuse_or_diverge(act, held_refusal(
+                self, act, (LicenceRow.holder_id == holder.id)
+                & (LicenceRow.per_holder == licence.per_holder)
+                & (LicenceRow.id != licence.id),
+                act.reference_date, f"{holder.name or holder.doc} já é titular de",
+                "/cessionario", effect.basis or effect.citation, ONE_PER_HOLDER,
+                "per_holder"), licence=licence, party=holder)
         before = snapshot(licence)
         licence.holder_id = holder.id
         driver = self.driver(effect.driver, act)

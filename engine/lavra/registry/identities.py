@@ -1,0 +1,167 @@
+"""The identities the licensing state keeps consistent: a vehicle has one RENAVAM (and a
+RENAVAM one vehicle), a CNH one person.
+
+The same lookups serve two moments. When an act is recorded, the state's writer
+refuses an act that breaks them (:meth:`lavra.registry.state.StateWriter.vehicle` and
+``driver``), or, replaying history, records the divergência. Before that, the draft
+shows them as completeness items (:func:`identity_conflicts`, through
+:meth:`lavra.issuing.RegistryHistory.identity_conflicts`): the pack's effects of the
+form are run over the draft, and each vehicle and driver they would write is looked up,
+so that staff see the conflict before signing and a run refuses before numbering. Each
+item cites the provision of the effect that names the vehicle or the driver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields, is_dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from lavra.errors import InputError, LavraError
+from lavra.registry.effects import Act, DriverRef, Effect, EffectsOf, VehicleRef
+from lavra.registry.identifiers import plate_forms
+from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
+from lavra.registry.tables import DriverRow, PartyRow, VehicleRow
+
+if TYPE_CHECKING:
+    from lavra.registry.store import Registry
+
+__all__ = ["Conflict", "cnh_conflict", "digits", "identity_conflicts", "renavam_elsewhere",
+           "renavam_other"]
+
+
+def digits(value: str) -> str:
+    return "".join(ch for ch in value if ch.isdigit())
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """An identity the draft contradicts: ``error`` (pt-BR, the record-time refusal's
+    words), ``typed`` (the value as the draft types it, to find its field) and
+    ``citation`` (the provision of the effect that names it; "" when it has none)."""
+
+    error: InputError
+    typed: str
+    citation: str
+
+
+def renavam_elsewhere(session: Session, placa: str,
+                      renavam: str) -> tuple[VehicleRow, InputError] | None:
+    """The vehicle of another plate that holds ``renavam`` (digits), with the refusal."""
+    found = session.scalars(
+        select(VehicleRow).where(VehicleRow.renavam == renavam,
+                                 VehicleRow.placa.not_in(plate_forms(placa)))
+    ).first()
+    if found is None:
+        return None
+    return found, InputError(
+        f"O RENAVAM {renavam} consta do cadastro no veículo de placa {found.placa}, não na "
+        f"placa {placa}: confira a placa e o RENAVAM (um veículo tem um só RENAVAM).",
+        field="/veiculo/renavam",
+    )
+
+
+def renavam_other(row: VehicleRow, placa: str, renavam: str) -> InputError | None:
+    """The refusal when the plate's vehicle ``row`` holds another RENAVAM than ``renavam``."""
+    if not renavam or row.renavam is None or row.renavam == renavam:
+        return None
+    return InputError(
+        f"O veículo de placa {placa} consta do cadastro com o RENAVAM {row.renavam}, não "
+        f"{renavam}: confira a placa e o RENAVAM.",
+        field="/veiculo/renavam",
+    )
+
+
+def cnh_conflict(session: Session, row: DriverRow | None, person: PartyRow | None,
+                 cnh: str) -> InputError | None:
+    """The refusal when the CNH's driver ``row`` belongs to another person than ``person``."""
+    if row is None or person is None or row.party_id is None or row.party_id == person.id:
+        return None
+    holder = session.get(PartyRow, row.party_id)
+    return InputError(
+        f"A CNH nº {cnh} consta do cadastro em nome de "
+        f"{(holder.name or holder.doc) if holder is not None else 'outra pessoa'}, "
+        f"não de {person.name or person.doc}: confira o número da CNH.",
+        field="/cnh/numero",
+    )
+
+
+def _named(effects: list[Effect]) -> Iterator[tuple[VehicleRef | DriverRef, str]]:
+    """Each vehicle and driver the effects name, with the citation of its effect."""
+    for effect in effects:
+        if not is_dataclass(effect):
+            continue
+        citation = getattr(effect, "citation", "")
+        for spec in fields(effect):
+            value = getattr(effect, spec.name)
+            for ref in value if isinstance(value, tuple) else (value,):
+                if isinstance(ref, (VehicleRef, DriverRef)):
+                    yield ref, citation if isinstance(citation, str) else ""
+
+
+def _vehicle(session: Session, ref: VehicleRef, citation: str) -> Conflict | None:
+    try:
+        placa = normalize_plate(ref.placa)
+    except InputError:
+        return None
+    renavam = digits(ref.renavam) if isinstance(ref.renavam, str) else ""
+    if not renavam:
+        return None
+    elsewhere = renavam_elsewhere(session, placa, renavam)
+    if elsewhere is not None:
+        return Conflict(elsewhere[1], str(ref.renavam), citation)
+    row = session.scalars(select(VehicleRow).where(VehicleRow.placa.in_(plate_forms(placa)))
+                          .order_by(VehicleRow.id)).first()
+    error = None if row is None else renavam_other(row, placa, renavam)
+    return None if error is None else Conflict(error, str(ref.renavam), citation)
+
+
+def _driver(session: Session, ref: DriverRef, citation: str) -> Conflict | None:
+    cnh = digits(ref.cnh) if isinstance(ref.cnh, str) else ""
+    doc = ref.person.doc if ref.person is not None else None
+    if not cnh or not isinstance(doc, str) or not digits(doc):
+        return None
+    try:
+        wanted = normalize_cpf_cnpj(doc)
+    except InputError:
+        return None
+    row = session.scalars(select(DriverRow).where(DriverRow.cnh == cnh)).one_or_none()
+    if row is None or row.party_id is None:
+        return None
+    person = session.scalars(select(PartyRow).where(PartyRow.doc == wanted)).one_or_none()
+    if person is None:  # a person the registry does not know yet: not the CNH's holder
+        name = ref.person.name if ref.person is not None else None
+        person = PartyRow(id=-1, doc=wanted, name=name if isinstance(name, str) else None)
+    error = cnh_conflict(session, row, person, cnh)
+    return None if error is None else Conflict(error, str(ref.cnh), citation)
+
+
+def identity_conflicts(registry: Registry, effects_of: EffectsOf | None, form: str,
+                       data: Mapping[str, Any], computed: Mapping[str, Any],
+                       on: date) -> list[Conflict]:
+    """The RENAVAM and CNH conflicts the draft of ``form`` would be refused for when
+    recorded (module doc). Nothing when the pack declares no effects for the form or
+    they cannot be read from a draft still incomplete (its own checks say what lacks)."""
+    if effects_of is None:
+        return []
+    act = Act(document_id=0, form=form, series="", printed="", data=data,
+              computed=computed, reference_date=on, valid_until=None)
+    try:
+        effects = list(effects_of(act))
+    except (LavraError, KeyError, TypeError, ValueError, AttributeError):
+        return []
+    found: list[Conflict] = []
+    with registry._database_errors(), registry._read() as session:
+        for ref, citation in _named(effects):
+            if isinstance(ref, VehicleRef):
+                conflict = _vehicle(session, ref, citation)
+            else:
+                conflict = _driver(session, ref, citation)
+            if conflict is not None and conflict.error.message not in {
+                    c.error.message for c in found}:
+                found.append(conflict)
+    return found
