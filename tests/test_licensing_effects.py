@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from issuers import state_registry
 from test_cadastro_import import load
-from test_licensing_reversal import decide
+from test_licensing_reversal import cancel_later_first, decide
 from test_licensing_state import act, alvara_fretamento, example
 
 from lavra.checking.content import Content
@@ -99,12 +99,7 @@ def test_a_recalled_alvara_and_its_third_party_vehicle_come_back_with_the_devolu
     assert f"{returned.printed}: {alvara} devolvido pelo {returned.printed}." in lines
     assert registry.rebuild_state(apply=False).same
 
-    with pytest.raises(InputError) as refused:
-        registry.cancel(recalled.series, recalled.year, recalled.number, reason="erro",
-                        by="Chefia")
-    assert returned.printed in refused.value.message
-    registry.cancel(returned.series, returned.year, returned.number, reason="erro material",
-                    by="Chefia")
+    cancel_later_first(registry, recalled, returned)
     assert status(registry, alvara, date(2026, 4, 8)).startswith("recolhido em 06/04/2026")
     assert status(registry, avt.printed, date(2026, 4, 8)).startswith("encerrado")
     assert registry.rebuild_state(apply=False).same

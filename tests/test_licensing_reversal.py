@@ -72,6 +72,18 @@ def decide(registry: Registry, appealed: IssuedRecord, result: str) -> IssuedRec
                                      "resultado_rotulo": LABELS[result]})
 
 
+def cancel_later_first(registry: Registry, earlier: IssuedRecord,
+                       later: IssuedRecord) -> None:
+    """``earlier`` cannot be cancelled while ``later`` rests on it (the refusal names
+    it); ``later`` can."""
+    with pytest.raises(InputError) as refused:
+        registry.cancel(earlier.series, earlier.year, earlier.number, reason="erro",
+                        by="Chefia")
+    assert later.printed in refused.value.message
+    registry.cancel(later.series, later.year, later.number, reason="erro material",
+                    by="Chefia")
+
+
 def timeline(registry: Registry, **who: str) -> list[str]:
     return [f"{printed}: {detail}" for _, printed, detail in registry.state_changes(**who)]
 
@@ -275,13 +287,7 @@ def test_the_prefeito_reforming_a_restoring_decision_recalls_the_alvara_again(
     assert said in timeline(registry, placa="ABC1D23")
     assert registry.rebuild_state(apply=False).same
     # The Secretário's decision now has the reform resting on it.
-    with pytest.raises(InputError) as refused:
-        registry.cancel(granted.series, granted.year, granted.number, reason="erro",
-                        by="Chefia")
-    assert reform.printed in refused.value.message
-
-    registry.cancel(reform.series, reform.year, reform.number, reason="erro material",
-                    by="Chefia")
+    cancel_later_first(registry, granted, reform)
     view = registry.licence_of(alvara.id)
     assert view is not None and view.describe(date(2026, 5, 5)) == "em vigor"
     assert not any(reform.printed in line for line in timeline(registry, placa="ABC1D23"))
@@ -348,12 +354,7 @@ def test_the_prefeito_granting_the_appeal_against_a_denial_gives_the_alvara_back
     assert said in timeline(registry, placa="ABC1D23")
     assert registry.rebuild_state(apply=False).same
     # The denial has the reform resting on it; the reform can be cancelled.
-    with pytest.raises(InputError) as refused:
-        registry.cancel(denied.series, denied.year, denied.number, reason="erro",
-                        by="Chefia")
-    assert reform.printed in refused.value.message
-    registry.cancel(reform.series, reform.year, reform.number, reason="erro material",
-                    by="Chefia")
+    cancel_later_first(registry, denied, reform)
     view = registry.licence_of(alvara.id)
     assert view is not None and view.describe(date(2026, 5, 5)) == \
         f"recolhido em 06/04/2026 pelo {recalled.printed}"
