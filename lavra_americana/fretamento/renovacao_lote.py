@@ -91,6 +91,7 @@ from lavra_americana.comum.computing import data_of
 from lavra_americana.comum.lote import (
     REFUSED,
     Wanted,
+    ended_reason,
     number_key,
     pending_lines,
     plan_holders,
@@ -370,17 +371,19 @@ class FretamentoRenewalRun:
         return plan_holders(context.request, due,
                             lambda lic, envelope: notice_processo(
                                 self._decide(context, lic, envelope), NOTICE, envelope),
-                            lambda wanted, lic: self._refusal(wanted, lic, until),
+                            lambda wanted, lic: self._refusal(context, wanted, lic, until),
                             ("cnpj", "razao_social"), filed)
 
     @staticmethod
-    def _refusal(wanted: Wanted, licence: Licence | None, until: date) -> str | None:
+    def _refusal(context: PlanContext, wanted: Wanted, licence: Licence | None,
+                 until: date) -> str | None:
         if not is_valid("cnpj", wanted.document):
             return f"CNPJ inválido: «{wanted.document}» (linha {wanted.line} da entrada)."
         if licence is None:
-            return (f"O alvará «{wanted.alvara}» não consta do registro como Alvará de "
-                    f"Licença de Circulação em vigor a vencer até {format_date(until)}, "
-                    f"nem já renovado (linha {wanted.line} da entrada).")
+            return ended_reason(context, wanted, ALVARA) or (
+                f"O alvará «{wanted.alvara}» não consta do registro como Alvará de "
+                f"Licença de Circulação em vigor a vencer até {format_date(until)}, "
+                f"nem já renovado (linha {wanted.line} da entrada).")
         if unmask(wanted.document) != licence.cnpj:
             return (f"O CNPJ da linha {wanted.line} não é o da empresa titular do alvará "
                     f"{licence.printed}.")

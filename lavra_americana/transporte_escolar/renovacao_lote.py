@@ -87,6 +87,7 @@ from lavra.textutil import format_date
 from lavra_americana.comum.lote import (
     REFUSED,
     Wanted,
+    ended_reason,
     number_key,
     pending_lines,
     plan_holders,
@@ -298,16 +299,18 @@ class RenewalRun:
         return plan_holders(context.request, due,
                             lambda lic, envelope: notice_processo(
                                 self._decide(context, lic, envelope), NOTICE, envelope),
-                            self._refusal, ("cpf", "nome"), filed)
+                            lambda wanted, lic: self._refusal(context, wanted, lic),
+                            ("cpf", "nome"), filed)
 
     @staticmethod
-    def _refusal(wanted: Wanted, licence: Licence | None) -> str | None:
+    def _refusal(context: PlanContext, wanted: Wanted, licence: Licence | None) -> str | None:
         if not has_cpf_shape(wanted.document) or not CPF().validate(unmask(wanted.document)):
             return f"CPF inválido: «{wanted.document}» (linha {wanted.line} da entrada)."
         if licence is None:
-            return (f"O alvará «{wanted.alvara}» não consta do registro como alvará em vigor "
-                    "a vencer no fim do exercício, nem já renovado (linha "
-                    f"{wanted.line} da entrada).")
+            return ended_reason(context, wanted, ALVARA) or (
+                f"O alvará «{wanted.alvara}» não consta do registro como alvará em vigor "
+                "a vencer no fim do exercício, nem já renovado (linha "
+                f"{wanted.line} da entrada).")
         if unmask(wanted.document) != licence.cpf:
             return (f"O CPF da linha {wanted.line} não é o do titular do alvará "
                     f"{licence.printed}.")
