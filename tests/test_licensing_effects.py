@@ -235,6 +235,24 @@ def engine(pack_dir: Path) -> Engine:
     return Engine(Content(pack_dir))
 
 
+def noticed_a_year_late(engine: Engine, registry: Registry, form: str, alvara: str,
+                        placa: str, until: date, *, filed: date, on: date) -> Any:
+    """The renewal notice ``form`` on ``alvara`` (due ``until`` in the registry) typed as
+    due a year later: the one item says the registry's date; the last day is counted
+    from it. Returns the computed values."""
+    data: dict[str, Any] = example(form)
+    data["alvara"] = {"numero": alvara,
+                      "valido_ate": until.replace(year=until.year + 1).isoformat()}
+    data["veiculo"]["placa"] = placa
+    data.update(data_requerimento=filed.isoformat(), data_notificacao=on.isoformat())
+    prepared = engine.prepare(form, data, on, history=RegistryHistory(registry))
+    [item] = [i for i in prepared.report.items
+              if i.field == "/alvara/valido_ate" and i.status == Status.INVALID]
+    assert until.strftime("%d/%m/%Y") in item.message
+    assert str(prepared.computed["prazo_final"]) == until.isoformat()
+    return prepared.computed
+
+
 @SQLITE_ONLY
 @pytest.mark.parametrize("origin", ["novo", "importado"])
 def test_the_renewal_notice_reads_the_validity_the_registry_holds(
@@ -248,20 +266,10 @@ def test_the_renewal_notice_reads_the_validity_the_registry_holds(
     else:
         until = date(2031, 3, 1)
         alvara, placa = alvara_fretamento(registry, until=until).printed, "ABC1D23"
-    data: dict[str, Any] = example("notificacao-pendencias-renovacao-fretamento")
-    data["alvara"] = {"numero": alvara, "valido_ate": until.replace(year=until.year + 1)
-                      .isoformat()}
-    data["veiculo"]["placa"] = placa
-    data["data_requerimento"] = (until.replace(day=1, month=1)).isoformat()
-    data["data_notificacao"] = (until.replace(day=5, month=1)).isoformat()
-    prepared = engine.prepare("notificacao-pendencias-renovacao-fretamento", data,
-                              date.fromisoformat(data["data_notificacao"]),
-                              history=RegistryHistory(registry))
-    [item] = [i for i in prepared.report.items
-              if i.field == "/alvara/valido_ate" and i.status == Status.INVALID]
-    assert until.strftime("%d/%m/%Y") in item.message
-    assert str(prepared.computed["prazo_final"]) == until.isoformat()
-    assert "dia seguinte ao vencimento" in str(prepared.computed["prazo_explicacao"])
+    computed = noticed_a_year_late(
+        engine, registry, "notificacao-pendencias-renovacao-fretamento", alvara, placa, until,
+        filed=until.replace(day=1, month=1), on=until.replace(day=5, month=1))
+    assert "dia seguinte ao vencimento" in str(computed["prazo_explicacao"])
 
 
 def test_the_renewal_run_does_not_renew_a_cassated_alvara(tmp_path: Path) -> None:
@@ -302,3 +310,16 @@ def test_the_renewal_run_does_not_renew_a_cassated_alvara(tmp_path: Path) -> Non
     assert refused.reason == ("O alvará ALV-FRET nº 0032/2024 não se renova: está cassado "
                               "em 15/09/2025 pelo CAS-FRET nº 0002/2025 (linha 2 da entrada).")
     assert not any(r.role == "documento" for r in named.rows)
+
+
+@SQLITE_ONLY
+@pytest.mark.parametrize("origin", ["novo", "importado"])
+def test_the_school_renewal_notice_reads_the_validity_the_registry_holds(
+    registry: Registry, engine: Engine, origin: str,
+) -> None:
+    """The same defect in the school notice (escolar art. 13): its last day is the last
+    business day of the year of the vencimento the registry holds, not of a typed one."""
+    alvara, placa, _ = school_alvara(registry, origin)
+    until = date(2027, 12, 31) if origin == "importado" else date(2026, 12, 31)
+    noticed_a_year_late(engine, registry, "notificacao-pendencias-renovacao", alvara, placa,
+                        until, filed=until.replace(day=2), on=until.replace(day=3))
