@@ -18,6 +18,7 @@ from lavra.checking.report import Item, Report
 from lavra.errors import InputError
 from lavra.inputs import pointers
 from lavra.inputs.formats import unmask
+from lavra.registry.effects import LicenceStatus
 
 __all__ = [
     "HELD",
@@ -27,6 +28,7 @@ __all__ = [
     "Pedido",
     "Requests",
     "Wanted",
+    "ended_reason",
     "number_key",
     "pending_lines",
     "plan_holders",
@@ -172,6 +174,18 @@ class Wanted:
     alvara: str
     document: str
     name: str
+
+
+def ended_reason(context: PlanContext, wanted: Wanted, kind: str) -> str | None:
+    """Why the alvará of an ``--entrada`` line is not among those due, when the licensing
+    state holds it ended (cassado, revogado, recolhido, vago...): its status, with the
+    act that ended it (issue 22: the run renewed a cassated alvará; an ended licence has
+    nothing left to renew). None when the state does not hold it ended."""
+    view = context.registry.licence_by_number(wanted.alvara, kind)
+    if view is None or view.status in (LicenceStatus.ACTIVE, LicenceStatus.RENEWED):
+        return None
+    return (f"O alvará {view.printed} não se renova: está "
+            f"{view.describe(context.request.on)} (linha {wanted.line} da entrada).")
 
 
 def read_entrada(path: Path, document: str, name: str) -> list[Wanted | tuple[int, str]]:

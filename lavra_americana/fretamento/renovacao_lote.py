@@ -91,6 +91,7 @@ from lavra_americana.comum.computing import data_of
 from lavra_americana.comum.lote import (
     REFUSED,
     Wanted,
+    ended_reason,
     number_key,
     pending_lines,
     plan_holders,
@@ -101,6 +102,7 @@ from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
 from lavra_americana.comum.lote_protocolos import notice_processo, requests_for
 from lavra_americana.comum.sources import statutory_context
+from lavra_americana.comum.validity import act_at
 from lavra_americana.fretamento.renovacao_requisitos import carry
 
 __all__ = [
@@ -149,12 +151,20 @@ def notificacao_pendencias_renovacao_fretamento(request: ComputeInput) -> Comput
     A notice dated after the vencimento is *invalid*: there is no alvará left to renew.
     """
     data = data_of(request)
-    expiry = maybe_date(pointers.get(data, "/alvara/valido_ate"))
-    if expiry is None:
-        return Computed({"prazo_final": None, "prazo_explicacao": None, LATE: False}, ())
     context = statutory_context(request)
     laws = context.laws
-    items: list[Item] = []
+    # Art. 8º counts from the vencimento the registry holds (issued or imported): a typed
+    # validity that differs from it is *invalid* and the term is the registry's (issue
+    # 22: a notice gave a last day one year late). A paper alvará the registry lacks:
+    # the vencimento typed, as the requerimento reads it (fretamento.renovacao).
+    found, checked = act_at(request.history, ALVARA, data, "/alvara", request.on,
+                            "alvará a renovar", (TERM,), in_force=False, laws=laws)
+    items: list[Item] = [] if found is None else checked
+    expiry = (found.valid_until if found is not None and found.valid_until
+              else maybe_date(pointers.get(data, "/alvara/valido_ate")))
+    if expiry is None:
+        return Computed({"prazo_final": None, "prazo_explicacao": None, LATE: False},
+                        tuple(items))
     if request.on > expiry:
         items.append(item_at(
             "/data_notificacao", Status.INVALID,
@@ -361,17 +371,19 @@ class FretamentoRenewalRun:
         return plan_holders(context.request, due,
                             lambda lic, envelope: notice_processo(
                                 self._decide(context, lic, envelope), NOTICE, envelope),
-                            lambda wanted, lic: self._refusal(wanted, lic, until),
+                            lambda wanted, lic: self._refusal(context, wanted, lic, until),
                             ("cnpj", "razao_social"), filed)
 
     @staticmethod
-    def _refusal(wanted: Wanted, licence: Licence | None, until: date) -> str | None:
+    def _refusal(context: PlanContext, wanted: Wanted, licence: Licence | None,
+                 until: date) -> str | None:
         if not is_valid("cnpj", wanted.document):
             return f"CNPJ inválido: «{wanted.document}» (linha {wanted.line} da entrada)."
         if licence is None:
-            return (f"O alvará «{wanted.alvara}» não consta do registro como Alvará de "
-                    f"Licença de Circulação em vigor a vencer até {format_date(until)}, "
-                    f"nem já renovado (linha {wanted.line} da entrada).")
+            return ended_reason(context, wanted, ALVARA) or (
+                f"O alvará «{wanted.alvara}» não consta do registro como Alvará de "
+                f"Licença de Circulação em vigor a vencer até {format_date(until)}, "
+                f"nem já renovado (linha {wanted.line} da entrada).")
         if unmask(wanted.document) != licence.cnpj:
             return (f"O CNPJ da linha {wanted.line} não é o da empresa titular do alvará "
                     f"{licence.printed}.")

@@ -77,7 +77,7 @@ from lavra.batch.model import (
     RunRequest,
 )
 from lavra.checking.computations import Computation, Computed, ComputeInput, item_at
-from lavra.checking.report import Report, Status
+from lavra.checking.report import Item, Report, Status
 from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.formats import has_cpf_shape, unmask
@@ -87,6 +87,7 @@ from lavra.textutil import format_date
 from lavra_americana.comum.lote import (
     REFUSED,
     Wanted,
+    ended_reason,
     number_key,
     pending_lines,
     plan_holders,
@@ -97,6 +98,7 @@ from lavra_americana.comum.lote import read_entrada as read_holders
 from lavra_americana.comum.lote import stem as file_stem
 from lavra_americana.comum.lote_protocolos import notice_processo, requests_for
 from lavra_americana.comum.sources import rule_sources
+from lavra_americana.comum.validity import act_at
 from lavra_americana.transporte_escolar.renovacao_requisitos import carry
 from lavra_americana.transporte_escolar.selo import selo_data_from_alvara
 
@@ -122,18 +124,26 @@ of the change of vehicle an over-age vehicle calls for (art. 17, § 1º)."""
 def notificacao_pendencias_renovacao(request: ComputeInput) -> Computed:
     """``prazo_final`` (last business day of the vencimento's year) and its explanation."""
     data = request.data if isinstance(request.data, Mapping) else {}
-    expiry = maybe_date(pointers.get(data, "/alvara/valido_ate"))
-    if expiry is None:
-        return Computed({"prazo_final": None, "prazo_explicacao": None}, ())
     context, _ = rule_sources(request, False)
+    # Art. 13 counts from the vencimento the registry holds (issued or imported): a typed
+    # validity that differs from it is *invalid*, and the last day is the registry's
+    # (issue 22: a notice gave a last day one year late). A paper alvará the registry
+    # lacks: the vencimento typed.
+    found, checked = act_at(request.history, ALVARA, data, "/alvara", request.on,
+                            "alvará a renovar", (ANNUAL,), in_force=False, laws=context.laws)
+    held: list[Item] = [] if found is None else checked
+    expiry = (found.valid_until if found is not None and found.valid_until
+              else maybe_date(pointers.get(data, "/alvara/valido_ate")))
+    if expiry is None:
+        return Computed({"prazo_final": None, "prazo_explicacao": None}, tuple(held))
     try:
         annual = deadline_for(ANNUAL, expiry, context=context)
     except LavraError as error:
         message = f"Não foi possível calcular o último dia para regularizar: {error.message}"
         return Computed({"prazo_final": None, "prazo_explicacao": message},
-                        (item_at("/alvara/valido_ate", Status.MISSING, message, ANNUAL),))
+                        (*held, item_at("/alvara/valido_ate", Status.MISSING, message, ANNUAL)))
     last = annual.last_day
-    items = []
+    items = held
     if request.on > last:
         items.append(item_at(
             "/data_notificacao", Status.INVALID,
@@ -298,16 +308,18 @@ class RenewalRun:
         return plan_holders(context.request, due,
                             lambda lic, envelope: notice_processo(
                                 self._decide(context, lic, envelope), NOTICE, envelope),
-                            self._refusal, ("cpf", "nome"), filed)
+                            lambda wanted, lic: self._refusal(context, wanted, lic),
+                            ("cpf", "nome"), filed)
 
     @staticmethod
-    def _refusal(wanted: Wanted, licence: Licence | None) -> str | None:
+    def _refusal(context: PlanContext, wanted: Wanted, licence: Licence | None) -> str | None:
         if not has_cpf_shape(wanted.document) or not CPF().validate(unmask(wanted.document)):
             return f"CPF inválido: «{wanted.document}» (linha {wanted.line} da entrada)."
         if licence is None:
-            return (f"O alvará «{wanted.alvara}» não consta do registro como alvará em vigor "
-                    "a vencer no fim do exercício, nem já renovado (linha "
-                    f"{wanted.line} da entrada).")
+            return ended_reason(context, wanted, ALVARA) or (
+                f"O alvará «{wanted.alvara}» não consta do registro como alvará em vigor "
+                "a vencer no fim do exercício, nem já renovado (linha "
+                f"{wanted.line} da entrada).")
         if unmask(wanted.document) != licence.cpf:
             return (f"O CPF da linha {wanted.line} não é o do titular do alvará "
                     f"{licence.printed}.")
