@@ -156,6 +156,19 @@ def test_the_cassacao_and_the_guia_citing_an_annulled_auto_are_refused(
         "20/03/2026): não subsiste, e a cassação não pode apoiar-se nele: não há multa a "
         "recolher (art. 22, II).")
     assert item.basis == ("fretamento#art22_inc2",)
+    # The defence notice before the cassação may not state its fine as a fact either.
+    notice = example("notificacao-defesa-cassacao")
+    notice["data"] = "2026-05-04"
+    notice["acusacao"]["fatos"] = (f"As multas do Auto de Infração {first.printed} não "
+                                   "foram recolhidas.")
+    report = engine.prepare("notificacao-defesa-cassacao", notice,
+                            issued_on=date(2026, 5, 4), history=history).report
+    [item] = [i for i in report.pending if i.field == "/acusacao/fatos"]
+    assert item.status is Status.INVALID
+    assert item.message == (
+        f"O Auto de Infração {first.printed} foi anulado em recurso ({decision.printed}, de "
+        "20/03/2026): não subsiste, e a notificação não pode apoiar-se nele.")
+    assert item.basis == ("fretamento#art22_inc2",)
 
     guia = {"guia": {"data_emissao": "2026-04-01"}, "auto": {"numero": first.printed},
             "pagador": {"cnpj": "65.563.842/0001-05"}}

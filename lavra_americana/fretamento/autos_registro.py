@@ -35,6 +35,7 @@ from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
 from lavra.inputs.formats import only_digits_and_letters
 from lavra.textutil import format_act_number, format_date
+from lavra_americana.comum.auto_anulado import annulled_item
 from lavra_americana.comum.guards import series_of
 from lavra_americana.fretamento.auto_infracao import auto_infracao_fretamento
 
@@ -103,7 +104,9 @@ def cited_in_text(
 ) -> list[Item]:
     """Each number of lavra's auto series written in free ``text`` (``AIF-FRET nº
     0001/2026``, ``AIF-FRET 1/2026``), checked as :func:`registered_auto` checks a listed
-    one: a fact stated in prose is no less a citation."""
+    one: a fact stated in prose is no less a citation; and one annulled on appeal is
+    refused too (:func:`lavra_americana.comum.auto_anulado.annulled_item`): it no longer
+    stands, and no act may state its fine as a fact."""
     series = series_of(AUTO_FORM)
     if history is None or not isinstance(text, str) or not series:
         return []
@@ -117,8 +120,13 @@ def cited_in_text(
         if number in seen:
             continue
         seen.add(number)
-        items.extend(registered_auto(history, number, company=company, on=on, field=field,
-                                     basis=basis, act=act)[1])
+        found, refused = registered_auto(history, number, company=company, on=on,
+                                         field=field, basis=basis, act=act)
+        items.extend(refused)
+        void = None if refused else annulled_item(
+            found, field, f"{act} não pode apoiar-se nele.", *basis)
+        if void is not None:
+            items.append(void)
     return items
 
 
