@@ -76,7 +76,11 @@ from lavra_americana.comum.computing import (
 )
 from lavra_americana.comum.guards import standing_items
 from lavra_americana.comum.sources import rule_sources
-from lavra_americana.fretamento.autos_registro import auto_amount, registered_auto
+from lavra_americana.fretamento.autos_registro import (
+    auto_amount,
+    pending_appeal,
+    registered_auto,
+)
 from lavra_americana.fretamento.guia_multa import recorded_payment
 
 __all__ = [
@@ -164,6 +168,35 @@ def _paid_item(history: History | None, found: PriorRecord, index: int) -> Item 
     )
 
 
+def _appeal_item(history: History | None, found: PriorRecord, company: Any, on: date,
+                 index: int) -> Item | None:
+    """*Invalid* when the registry holds a recurso of the company against the auto (art.
+    23), or against the decision that kept it (art. 24), filed and not yet decided on
+    the date of the cassação (:func:`lavra_americana.fretamento.autos_registro.
+    pending_appeal`).
+
+    The reading kept: art. 22, II conditions the hypothesis on the fines being unpaid
+    "sem interposição de recurso por sua parte". A fine under an appeal still pending is
+    not one the company left unpaid without appeal, and cannot ground the cassação; once
+    the appeal is decided keeping the fine (and no appeal to the Prefeito is pending),
+    the fine is final and the hypothesis may apply, as if no appeal had been filed:
+    reading the words as barring for ever a fine once appealed would let any appeal,
+    however denied, shield the company from art. 22, II."""
+    found_appeal = pending_appeal(history, found, company, on)
+    if found_appeal is None:
+        return None
+    protocol, appealed = found_appeal
+    return Item(
+        f"hipoteses.multas_nao_recolhidas.autos.{index}.recurso_pendente", Status.INVALID,
+        f"{UNPAID_AUTOS}/{index}/numero",
+        f"Consta do registro o recurso {protocol} contra o {appealed}, ainda não decidido "
+        f"na data da decisão ({format_date(on)}): a multa do Auto de Infração "
+        f"{found.printed} está em recurso e não é hipótese de cassação (art. 22, II: "
+        "multas não recolhidas \"sem interposição de recurso\").",
+        (f"{LAW}#art22_inc2", FIRST_APPEAL),
+    )
+
+
 def _registry_facts(request: ComputeInput, found: PriorRecord, entry: Mapping[str, Any],
                     row: dict[str, Any], index: int) -> list[Item]:
     """The auto's date and amount as the registry holds them, printed in ``row``.
@@ -246,7 +279,8 @@ def _unpaid_autos(
             continue
         if found is not None:
             items.extend(_registry_facts(request, found, entry, row, index))
-            paid = _paid_item(history, found, index)
+            paid = _paid_item(history, found, index) or _appeal_item(
+                history, found, company, on, index)
             if paid is not None:
                 items.append(paid)
                 continue
