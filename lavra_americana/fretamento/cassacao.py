@@ -186,15 +186,13 @@ def _appeal_item(history: History | None, found: PriorRecord, company: Any, on: 
     if found_appeal is None:
         return None
     protocol, appealed = found_appeal
-    return Item(
-        f"hipoteses.multas_nao_recolhidas.autos.{index}.recurso_pendente", Status.INVALID,
-        f"{UNPAID_AUTOS}/{index}/numero",
+    return item_at(
+        f"{UNPAID_AUTOS}/{index}/numero", Status.INVALID,
         f"Consta do registro o recurso {protocol} contra o {appealed}, ainda não decidido "
         f"na data da decisão ({format_date(on)}): a multa do Auto de Infração "
         f"{found.printed} está em recurso e não é hipótese de cassação (art. 22, II: "
         "multas não recolhidas \"sem interposição de recurso\").",
-        (f"{LAW}#art22_inc2", FIRST_APPEAL),
-    )
+        f"{LAW}#art22_inc2", FIRST_APPEAL)
 
 
 def _registry_facts(request: ComputeInput, found: PriorRecord, entry: Mapping[str, Any],
