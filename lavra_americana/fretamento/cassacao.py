@@ -331,14 +331,38 @@ def _unpaid_autos(
     return rows, items
 
 
+def _expiry_items(data: Mapping[str, Any], held: Sequence[tuple[str, date]]) -> list[Item]:
+    """Art. 22, III: the typed expiry (``/hipoteses/nao_renovacao/vencimento``) against
+    the validity the registry holds for the alvarás the cassação ends (``held``: each
+    printed number and its last day).
+
+    The reading kept, as :func:`_registry_facts` does for the autos: the hypothesis is
+    that the alvará was not renewed when it had to be, so the expiry the Secretário
+    reasons on must be the registry's; a typed date that is the last day of none of the
+    alvarás listed is *invalid*, naming both, and not replaced in silence. An alvará
+    outside the registry (on paper, not imported) keeps the typed date."""
+    typed = date_at(data, EXPIRY_DATE)
+    if typed is None or not held or any(until == typed for _, until in held):
+        return []
+    registered = "; ".join(f"{printed}: {format_date(until)}" for printed, until in held)
+    return [item_at(
+        EXPIRY_DATE, Status.INVALID,
+        f"O vencimento informado ({format_date(typed)}) difere do registrado para o alvará "
+        f"({registered}): a decisão deve apoiar-se na validade do registro; corrija a data "
+        "informada (art. 22, III).", f"{LAW}#art22_inc3")]
+
+
 def _alvara_items(history: History | None, data: Mapping[str, Any], on: date,
                   laws: Mapping[str, Law]) -> list[Item]:
     """Each alvará the cassação ends (art. 22), as the state holds it: one of lavra's
     ALV-FRET series must be there (issued or imported) and in force, and be the
-    company's. A number outside the series (on paper, not imported) is not checked."""
+    company's; the typed expiry of art. 22, III is compared with its validity
+    (:func:`_expiry_items`). A number outside the series (on paper, not imported) is
+    not checked."""
     listed = data.get("alvaras")
     company = re.sub(r"\D", "", str(pointers.get(data, "/empresa/cnpj") or ""))
     items: list[Item] = []
+    held: list[tuple[str, date]] = []
     for index, entry in enumerate(listed if isinstance(listed, list) else ()):
         if not isinstance(entry, Mapping):
             continue
@@ -348,11 +372,14 @@ def _alvara_items(history: History | None, data: Mapping[str, Any], on: date,
             what="Alvará de Licença de Circulação", field=field, basis=(f"{LAW}#art22",),
             laws=laws)
         items.extend(found)
+        if view is not None and view.valid_until is not None:
+            held.append((view.printed, view.valid_until))
         if view is not None and not found and company and view.holder not in (None, company):
             items.append(item_at(
                 field, Status.INVALID,
                 f"O {view.printed} é de {view.holder_name or view.holder}, não da empresa "
                 f"cuja cassação se decide ({short(laws, f'{LAW}#art22')}).", f"{LAW}#art22"))
+    items.extend(_expiry_items(data, held))
     return items
 
 
