@@ -12,8 +12,12 @@ Secretário's decision that cancels the Alvará de Licença de Circulação (art
   (an auto, a bankruptcy) are *invalid* too; each auto of lavra's series is read from the
   registry (held, not cancelled, of the company, its date and amount printed from the
   registry, a typed date or amount that differs *invalid*: the reading beside
-  :func:`_registry_facts`), and so is, for III, an alvará whose expiry
-  is not before the decision (it has not yet failed to be renewed);
+  :func:`_registry_facts`); one under a recurso filed and not yet decided (art. 23, or
+  art. 24 against the decision that kept it) is *invalid*: the fine is not unpaid "sem
+  interposição de recurso" (the reading beside :func:`_appeal_item`); and so is, for
+  III, an alvará whose expiry is not before the decision (it has not yet failed to be
+  renewed), or a typed expiry that is not the registry's validity of an alvará listed
+  (:func:`_expiry_items`);
 - due process (:func:`lavra_americana.comum.due_process.defence`): the notice for
   defence (``notificacao-defesa-cassacao``, by its number, from the registry: the same
   company, process and alvarás, every hypothesis applied accused in it) and its ciência
