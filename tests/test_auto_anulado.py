@@ -9,7 +9,7 @@ stand again; the rebuild replays the mark. Acts are recorded straight into the r
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,8 @@ from lavra.checking.report import Status
 from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.issuing import RegistryHistory
-from lavra.registry.records import IssuedRecord
+from lavra.registry.filings import FilingInput, Filings
+from lavra.registry.records import LOCAL_TZ, Built, IssuedRecord
 from lavra.registry.store import Registry
 
 AIF = "auto-infracao-fretamento"
@@ -156,6 +157,19 @@ def test_the_cassacao_and_the_guia_citing_an_annulled_auto_are_refused(
         "20/03/2026): não subsiste, e a cassação não pode apoiar-se nele: não há multa a "
         "recolher (art. 22, II).")
     assert item.basis == ("fretamento#art22_inc2",)
+    # The defence notice before the cassação may not state its fine as a fact either.
+    notice = example("notificacao-defesa-cassacao")
+    notice["data"] = "2026-05-04"
+    notice["acusacao"]["fatos"] = (f"As multas do Auto de Infração {first.printed} não "
+                                   "foram recolhidas.")
+    report = engine.prepare("notificacao-defesa-cassacao", notice,
+                            issued_on=date(2026, 5, 4), history=history).report
+    [item] = [i for i in report.pending if i.field == "/acusacao/fatos"]
+    assert item.status is Status.INVALID
+    assert item.message == (
+        f"O Auto de Infração {first.printed} foi anulado em recurso ({decision.printed}, de "
+        "20/03/2026): não subsiste, e a notificação não pode apoiar-se nele.")
+    assert item.basis == ("fretamento#art22_inc2",)
 
     guia = {"guia": {"data_emissao": "2026-04-01"}, "auto": {"numero": first.printed},
             "pagador": {"cnpj": "65.563.842/0001-05"}}
@@ -230,3 +244,55 @@ def test_an_escolar_auto_may_not_count_an_annulled_auto_among_the_earlier_infrac
     assert item.status is Status.INVALID
     assert item.message.endswith("não subsiste, e não conta para a reincidência.")
     assert item.basis == ("transporte-escolar#art23_par1u",)
+
+
+def file_appeal(registry: Registry, appealed: IssuedRecord, on: date) -> str:
+    """A recurso-fretamento against ``appealed`` protocolado on ``on`` (arts. 23, 24)."""
+    moment = datetime(on.year, on.month, on.day, 10, tzinfo=LOCAL_TZ)
+
+    def built(number: int, printed: str, at: datetime) -> Built:
+        return Built(pdf=b"%PDF-1.4 " + printed.encode(), data={"protocolo": printed},
+                     computed={}, reference_date=on, verification_code=f"REC-{number:04d}",
+                     signer_subject="Selo", signer_serial="1", pack_version="t",
+                     issued_at=at, cpf_cnpj="65563842000105")
+    entry = FilingInput(series="PROT", form="recurso-fretamento", data={
+        "instancia": "secretario", "ato_recorrido": {"numero": appealed.printed}},
+        cpf_cnpj="65563842000105", name="Viação Exemplo", attachments=())
+    return Filings(registry).file(entry, built, receipt_form="comprovante-protocolo",
+                                  now=moment).protocol
+
+
+@SQLITE
+def test_a_fine_under_an_appeal_not_yet_decided_does_not_ground_the_cassacao(
+    engine: Engine, registry: Registry,
+) -> None:
+    first = auto(registry, FIRST)
+    protocol = file_appeal(registry, first, date(2026, 3, 10))
+    history = RegistryHistory(registry)
+
+    def refused(on: date) -> list[str]:
+        data = example(CAS)
+        unpaid = data["hipoteses"]["multas_nao_recolhidas"]["autos"]
+        unpaid[:] = [{**unpaid[0], "numero": first.printed, "data_infracao": FIRST.isoformat()}]
+        data["decisao"]["data"] = on.isoformat()
+        report = engine.prepare(CAS, data, issued_on=on, history=history,
+                                example_values=True).report
+        return [i.message for i in report.pending
+                if i.field == "/hipoteses/multas_nao_recolhidas/autos/0/numero"]
+
+    # Appealed (art. 23) and undecided: not a fine left unpaid "sem interposição de recurso".
+    [message] = refused(date(2026, 4, 6))
+    assert message == (
+        f"Consta do registro o recurso {protocol} contra o {first.printed}, ainda não "
+        "decidido na data da decisão (06/04/2026): a multa do Auto de Infração "
+        f"{first.printed} está em recurso e não é hipótese de cassação (art. 22, II: multas "
+        'não recolhidas "sem interposição de recurso").')
+    # The Secretário keeps the auto: the fine is final, unless the Prefeito is appealed to.
+    kept = decide(registry, first, computed={
+        "resultado": "nao_provido", "conhecido": True,
+        "resultado_rotulo": "Recurso conhecido e não provido"}, on=date(2026, 4, 10))
+    assert refused(date(2026, 4, 6)) != []  # a decision after the cassação's date: pending
+    assert refused(date(2026, 5, 4)) == []
+    second = file_appeal(registry, kept, date(2026, 4, 20))
+    [message] = refused(date(2026, 5, 4))
+    assert f"o recurso {second} contra o {kept.printed}" in message

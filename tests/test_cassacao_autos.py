@@ -14,14 +14,16 @@ from typing import Any
 
 import pytest
 from formcases import example
-from issuers import clocked_issuer
+from issuers import clocked_issuer, state_registry
+from test_licensing_state import alvara_fretamento
 
 from lavra.checking.computations import PriorRecord
 from lavra.checking.content import Content
 from lavra.checking.report import Item, Status
 from lavra.documents import Engine
-from lavra.issuing import Issuer
+from lavra.issuing import Issuer, RegistryHistory
 from lavra.registry.records import LOCAL_TZ
+from lavra.registry.store import Registry
 
 AIF = "auto-infracao-fretamento"
 CAS = "decisao-cassacao-fretamento"
@@ -197,3 +199,37 @@ def test_the_impediment_joins_the_registry_auto_its_date_and_infractions(
     data["auto"]["numero"] = second.printed
     (cancelled,) = pending_at(engine, issuer, form, data, INFRACTION, "/auto/numero")
     assert "foi cancelado" in cancelled.message
+
+
+# ------------------------------------------------- art. 22, III: the alvará's validity
+
+
+@pytest.fixture
+def registry(registry_url: str) -> Iterator[Registry]:
+    yield from state_registry(registry_url)
+
+
+@pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+def test_the_typed_expiry_of_art22_iii_must_be_the_registrys(
+    engine: Engine, registry: Registry
+) -> None:
+    alvara = alvara_fretamento(registry, on=date(2021, 4, 1), until=date(2026, 3, 31))
+    data = example(engine, CAS)
+    data["alvaras"] = [{"numero": alvara.printed, "placa": "ABC1D23"}]
+    data["hipoteses"] = {"nao_renovacao": {
+        "vencimento": "2026-03-31",
+        "exigencia": "Notificação NOT-FRET nº 0002/2026, de 02/02/2026."}}
+
+    def refused() -> list[Item]:
+        report = engine.prepare(CAS, data, issued_on=DECIDED, history=RegistryHistory(registry),
+                                example_values=True).report
+        return [i for i in report.pending if i.field == "/hipoteses/nao_renovacao/vencimento"]
+
+    assert refused() == []
+    data["hipoteses"]["nao_renovacao"]["vencimento"] = "2026-02-28"
+    (item,) = refused()
+    assert item.status is Status.INVALID and item.basis == ("fretamento#art22_inc3",)
+    assert item.message == (
+        "O vencimento informado (28/02/2026) difere do registrado para o alvará "
+        f"({alvara.printed}: 31/03/2026): a decisão deve apoiar-se na validade do "
+        "registro; corrija a data informada (art. 22, III).")

@@ -190,7 +190,18 @@ class RegistryHistory:
         if found is None:
             return None
         return FiledProtocol(found.protocol, found.form, found.filed_at_local.date(),
-                             found.cpf_cnpj, found.processo)
+                             found.cpf_cnpj, found.processo, found.data)
+
+    def filed_by(self, cpf_cnpj: str, form: str) -> list[FiledProtocol]:
+        from lavra.checking.computations import FiledProtocol
+        from lavra.registry.filings import Filings
+
+        try:
+            found = Filings(self.registry).by_filer(cpf_cnpj, form)
+        except InputError:  # not a CPF or CNPJ: nobody's filings
+            return []
+        return [FiledProtocol(f.protocol, f.form, f.filed_at_local.date(), f.cpf_cnpj,
+                              f.processo, f.data) for f in found]
 
     # ------------------------------------------------ the licensing state (LicensingHistory)
     def tracks(self, kind: str) -> bool:

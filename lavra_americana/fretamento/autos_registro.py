@@ -29,19 +29,24 @@ from lavra.checking.computations import (
     History,
     PriorRecord,
     clean_text,
+    filed_by_party,
     item_at,
 )
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
 from lavra.inputs.formats import only_digits_and_letters
+from lavra.registry.state import parse_printed
 from lavra.textutil import format_act_number, format_date
+from lavra_americana.comum.auto_anulado import annulled_item
 from lavra_americana.comum.guards import series_of
 from lavra_americana.fretamento.auto_infracao import auto_infracao_fretamento
 
 __all__ = ["AUTO_FORM", "IMPLEMENTED", "auto_amount", "auto_computed", "cited_in_text",
-           "registered_auto"]
+           "pending_appeal", "registered_auto"]
 
 AUTO_FORM = "auto-infracao-fretamento"
+APPEAL_FORM = "recurso-fretamento"
+DECISIONS = ("decisao-recurso-secretario", "decisao-recurso-prefeito")
 COMPANY = "/empresa/cnpj"
 
 IMPLEMENTED: tuple[str, ...] = ()
@@ -103,7 +108,9 @@ def cited_in_text(
 ) -> list[Item]:
     """Each number of lavra's auto series written in free ``text`` (``AIF-FRET nº
     0001/2026``, ``AIF-FRET 1/2026``), checked as :func:`registered_auto` checks a listed
-    one: a fact stated in prose is no less a citation."""
+    one: a fact stated in prose is no less a citation; and one annulled on appeal is
+    refused too (:func:`lavra_americana.comum.auto_anulado.annulled_item`): it no longer
+    stands, and no act may state its fine as a fact."""
     series = series_of(AUTO_FORM)
     if history is None or not isinstance(text, str) or not series:
         return []
@@ -117,8 +124,13 @@ def cited_in_text(
         if number in seen:
             continue
         seen.add(number)
-        items.extend(registered_auto(history, number, company=company, on=on, field=field,
-                                     basis=basis, act=act)[1])
+        found, refused = registered_auto(history, number, company=company, on=on,
+                                         field=field, basis=basis, act=act)
+        items.extend(refused)
+        void = None if refused else annulled_item(
+            found, field, f"{act} não pode apoiar-se nele.", *basis)
+        if void is not None:
+            items.append(void)
     return items
 
 
@@ -138,3 +150,51 @@ def auto_amount(request: ComputeInput, auto: PriorRecord) -> str | None:
     it cannot be computed (an imported auto without its infractions)."""
     total = auto_computed(request, auto).get("total")
     return None if total is None else f"{Decimal(str(total)):.2f}"
+
+
+def _key(number: object) -> tuple[str, int, int] | None:
+    parsed = parse_printed(number) if isinstance(number, str) else None
+    if parsed is None or parsed[0] is None:
+        return None
+    return parsed[0].upper(), parsed[1], parsed[2]
+
+
+def pending_appeal(history: History | None, auto: PriorRecord, company: Any,
+                   on: date) -> tuple[str, str] | None:
+    """The recurso of ``company`` against ``auto`` still undecided on ``on``: (its
+    protocol, the act it appeals, as printed), or None.
+
+    A recurso is one filed (protocolado) on or before ``on`` as ``recurso-fretamento``
+    naming as ``/ato_recorrido/numero`` the auto (art. 23) or a decision on appeal that
+    kept it (art. 24); it is decided when the registry holds, not cancelled and dated on
+    or before ``on``, a decision on appeal whose ``/ato_recorrido/numero`` is the act it
+    appeals. A decision that granted it annulled the auto (:mod:`lavra_americana.comum.
+    auto_anulado`); one that kept it is itself appealable to the Prefeito (art. 24), so
+    the chain is followed down from the auto."""
+    finder = filed_by_party(history)
+    if history is None or finder is None or not isinstance(company, str):
+        return None
+    appeals = [f for f in finder.filed_by(company, APPEAL_FORM) if f.filed_on <= on]
+    if not appeals:
+        return None
+    decisions = sorted((d for form in DECISIONS for d in history.by_holder(company, form)
+                        if not d.cancelled and d.reference_date <= on),
+                       key=lambda d: (d.reference_date, d.printed))
+    ruled: dict[tuple[str, int, int], str] = {}
+    wanted = _key(auto.printed)
+    if wanted is None:
+        return None
+    ruled[wanted] = auto.printed
+    decided: set[tuple[str, int, int]] = set()
+    for decision in decisions:
+        appealed = _key(pointers.get(decision.data, "/ato_recorrido/numero"))
+        own = _key(decision.printed)
+        if appealed in ruled:
+            decided.add(appealed)
+            if own is not None:
+                ruled[own] = decision.printed
+    for filed in appeals:
+        appealed = _key(pointers.get(filed.data, "/ato_recorrido/numero"))
+        if appealed in ruled and appealed not in decided:
+            return filed.protocol, ruled[appealed]
+    return None

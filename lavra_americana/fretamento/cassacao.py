@@ -12,8 +12,12 @@ Secretário's decision that cancels the Alvará de Licença de Circulação (art
   (an auto, a bankruptcy) are *invalid* too; each auto of lavra's series is read from the
   registry (held, not cancelled, of the company, its date and amount printed from the
   registry, a typed date or amount that differs *invalid*: the reading beside
-  :func:`_registry_facts`), and so is, for III, an alvará whose expiry
-  is not before the decision (it has not yet failed to be renewed);
+  :func:`_registry_facts`); one under a recurso filed and not yet decided (art. 23, or
+  art. 24 against the decision that kept it) is *invalid*: the fine is not unpaid "sem
+  interposição de recurso" (the reading beside :func:`_appeal_item`); and so is, for
+  III, an alvará whose expiry is not before the decision (it has not yet failed to be
+  renewed), or a typed expiry that is not the registry's validity of an alvará listed
+  (:func:`_expiry_items`);
 - due process (:func:`lavra_americana.comum.due_process.defence`): the notice for
   defence (``notificacao-defesa-cassacao``, by its number, from the registry: the same
   company, process and alvarás, every hypothesis applied accused in it) and its ciência
@@ -76,7 +80,11 @@ from lavra_americana.comum.computing import (
 )
 from lavra_americana.comum.guards import standing_items
 from lavra_americana.comum.sources import rule_sources
-from lavra_americana.fretamento.autos_registro import auto_amount, registered_auto
+from lavra_americana.fretamento.autos_registro import (
+    auto_amount,
+    pending_appeal,
+    registered_auto,
+)
 from lavra_americana.fretamento.guia_multa import recorded_payment
 
 __all__ = [
@@ -164,6 +172,33 @@ def _paid_item(history: History | None, found: PriorRecord, index: int) -> Item 
     )
 
 
+def _appeal_item(history: History | None, found: PriorRecord, company: Any, on: date,
+                 index: int) -> Item | None:
+    """*Invalid* when the registry holds a recurso of the company against the auto (art.
+    23), or against the decision that kept it (art. 24), filed and not yet decided on
+    the date of the cassação (:func:`lavra_americana.fretamento.autos_registro.
+    pending_appeal`).
+
+    The reading kept: art. 22, II conditions the hypothesis on the fines being unpaid
+    "sem interposição de recurso por sua parte". A fine under an appeal still pending is
+    not one the company left unpaid without appeal, and cannot ground the cassação; once
+    the appeal is decided keeping the fine (and no appeal to the Prefeito is pending),
+    the fine is final and the hypothesis may apply, as if no appeal had been filed:
+    reading the words as barring for ever a fine once appealed would let any appeal,
+    however denied, shield the company from art. 22, II."""
+    found_appeal = pending_appeal(history, found, company, on)
+    if found_appeal is None:
+        return None
+    protocol, appealed = found_appeal
+    return item_at(
+        f"{UNPAID_AUTOS}/{index}/numero", Status.INVALID,
+        f"Consta do registro o recurso {protocol} contra o {appealed}, ainda não decidido "
+        f"na data da decisão ({format_date(on)}): a multa do Auto de Infração "
+        f"{found.printed} está em recurso e não é hipótese de cassação (art. 22, II: "
+        "multas não recolhidas \"sem interposição de recurso\").",
+        f"{LAW}#art22_inc2", FIRST_APPEAL)
+
+
 def _registry_facts(request: ComputeInput, found: PriorRecord, entry: Mapping[str, Any],
                     row: dict[str, Any], index: int) -> list[Item]:
     """The auto's date and amount as the registry holds them, printed in ``row``.
@@ -246,7 +281,8 @@ def _unpaid_autos(
             continue
         if found is not None:
             items.extend(_registry_facts(request, found, entry, row, index))
-            paid = _paid_item(history, found, index)
+            paid = _paid_item(history, found, index) or _appeal_item(
+                history, found, company, on, index)
             if paid is not None:
                 items.append(paid)
                 continue
@@ -299,14 +335,38 @@ def _unpaid_autos(
     return rows, items
 
 
+def _expiry_items(data: Mapping[str, Any], held: Sequence[tuple[str, date]]) -> list[Item]:
+    """Art. 22, III: the typed expiry (``/hipoteses/nao_renovacao/vencimento``) against
+    the validity the registry holds for the alvarás the cassação ends (``held``: each
+    printed number and its last day).
+
+    The reading kept, as :func:`_registry_facts` does for the autos: the hypothesis is
+    that the alvará was not renewed when it had to be, so the expiry the Secretário
+    reasons on must be the registry's; a typed date that is the last day of none of the
+    alvarás listed is *invalid*, naming both, and not replaced in silence. An alvará
+    outside the registry (on paper, not imported) keeps the typed date."""
+    typed = date_at(data, EXPIRY_DATE)
+    if typed is None or not held or any(until == typed for _, until in held):
+        return []
+    registered = "; ".join(f"{printed}: {format_date(until)}" for printed, until in held)
+    return [item_at(
+        EXPIRY_DATE, Status.INVALID,
+        f"O vencimento informado ({format_date(typed)}) difere do registrado para o alvará "
+        f"({registered}): a decisão deve apoiar-se na validade do registro; corrija a data "
+        "informada (art. 22, III).", f"{LAW}#art22_inc3")]
+
+
 def _alvara_items(history: History | None, data: Mapping[str, Any], on: date,
                   laws: Mapping[str, Law]) -> list[Item]:
     """Each alvará the cassação ends (art. 22), as the state holds it: one of lavra's
     ALV-FRET series must be there (issued or imported) and in force, and be the
-    company's. A number outside the series (on paper, not imported) is not checked."""
+    company's; the typed expiry of art. 22, III is compared with its validity
+    (:func:`_expiry_items`). A number outside the series (on paper, not imported) is
+    not checked."""
     listed = data.get("alvaras")
     company = re.sub(r"\D", "", str(pointers.get(data, "/empresa/cnpj") or ""))
     items: list[Item] = []
+    held: list[tuple[str, date]] = []
     for index, entry in enumerate(listed if isinstance(listed, list) else ()):
         if not isinstance(entry, Mapping):
             continue
@@ -316,11 +376,14 @@ def _alvara_items(history: History | None, data: Mapping[str, Any], on: date,
             what="Alvará de Licença de Circulação", field=field, basis=(f"{LAW}#art22",),
             laws=laws)
         items.extend(found)
+        if view is not None and view.valid_until is not None:
+            held.append((view.printed, view.valid_until))
         if view is not None and not found and company and view.holder not in (None, company):
             items.append(item_at(
                 field, Status.INVALID,
                 f"O {view.printed} é de {view.holder_name or view.holder}, não da empresa "
                 f"cuja cassação se decide ({short(laws, f'{LAW}#art22')}).", f"{LAW}#art22"))
+    items.extend(_expiry_items(data, held))
     return items
 
 

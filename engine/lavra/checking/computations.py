@@ -51,6 +51,7 @@ __all__ = [
     "Computation",
     "ComputeInput",
     "Computed",
+    "FiledByParty",
     "FiledProtocol",
     "FilingHistory",
     "History",
@@ -63,6 +64,7 @@ __all__ = [
     "basis_cited_once",
     "cited_once",
     "clean_text",
+    "filed_by_party",
     "filings",
     "find_computation",
     "form_basis",
@@ -225,6 +227,24 @@ class FiledProtocol:
     filed_on: date
     cpf_cnpj: str
     processo: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    """The data as filed (what the requerimento says: the act a recurso appeals)."""
+
+
+@runtime_checkable
+class FiledByParty(Protocol):
+    """The protocols a party filed, by form (an indexed lookup on the filer): the
+    recursos a company has pending against an act, for instance."""
+
+    def filed_by(self, cpf_cnpj: str, form: str) -> Sequence[FiledProtocol]:
+        """The filings of ``form`` by ``cpf_cnpj`` (masked or digits), oldest first;
+        empty when it is no CPF or CNPJ."""
+        ...
+
+
+def filed_by_party(history: History | None) -> FiledByParty | None:
+    """The filings by party behind ``history``, None when it has none."""
+    return history if isinstance(history, FiledByParty) else None
 
 
 @runtime_checkable

@@ -357,6 +357,15 @@ class Filings:
             return None
         return found if hmac.compare_digest(found.cpf_cnpj, doc) else None
 
+    def by_filer(self, cpf_cnpj: str, form: str) -> tuple[Filed, ...]:
+        """The filings of ``form`` by ``cpf_cnpj``, oldest first (indexed on the filer)."""
+        doc = normalize_cpf_cnpj(cpf_cnpj)
+        with self.registry._read() as session:
+            rows = session.scalars(
+                select(FilingRow).where(FilingRow.cpf_cnpj == doc, FilingRow.form == form)
+                .order_by(FilingRow.filed_at, FilingRow.id)).all()
+            return tuple(self._filed(session, row) for row in rows)
+
     def acts(self, filed: Filed) -> tuple[IssuedRecord, ...]:
         """The registry's documents tied to the filing's processo (an act whose data names
         the processo's number, :class:`lavra.registry.effects.InProcesso`), its receipt
