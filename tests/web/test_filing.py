@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from hostilepdfs import javascript_open_action
-from PIL import Image
+from PIL import Image, ImageFile
 from pypdf import PdfWriter
 from sqlalchemy import select
 from webhelpers import REQ, csrf_of, example
@@ -23,6 +23,7 @@ from webhelpers import REQ, csrf_of, example
 from lavra.errors import InputError, LavraError
 from lavra.registry.filings import Attachment, FilingInput, Filings
 from lavra.registry.records import Built
+from lavra.web.pdftasks import check_image
 from lavra.registry.store import open_registry
 from lavra.registry.tables import (
     FilingAttachmentRow,
@@ -155,6 +156,20 @@ def test_refused_attachments_are_named_at_their_fields(
         error = re.search(rf'id="{ident.group(1)}">([^<]+)<', response.text)
         assert error is not None and message in error.group(1) and name in error.group(1)
     assert _count(web_context) == before
+
+
+def test_a_truncated_image_is_refused_in_a_process_where_weasyprint_allows_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """WeasyPrint sets Pillow's LOAD_TRUNCATED_IMAGES for the whole process at import; a
+    sandbox worker that rendered before (or was forked from one that did) must still
+    refuse a truncated attachment (found by CI: the truncated PNG passed there)."""
+    monkeypatch.setattr(ImageFile, "LOAD_TRUNCATED_IMAGES", True)
+    whole = io.BytesIO()
+    Image.new("RGB", (64, 64), "white").save(whole, format="PNG")
+    assert check_image(whole.getvalue()) is None
+    cut = whole.getvalue()[: len(whole.getvalue()) // 2]
+    assert check_image(cut) == "está danificado ou incompleto e não pode ser aberto"
 
 
 def test_oversized_and_unconfirmed_are_refused(

@@ -135,9 +135,13 @@ def check_image(content: bytes) -> str | None:
     and out (sandboxed: the decoder runs under the worker's time and memory limits)."""
     import warnings
 
-    from PIL import Image
+    from PIL import Image, ImageFile
 
     Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+    # WeasyPrint sets LOAD_TRUNCATED_IMAGES at import, for the whole process: a worker
+    # that has rendered (or was forked from one that has) would then load a truncated
+    # file as if whole. The attachment's check wants the strict decoder.
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
