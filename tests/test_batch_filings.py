@@ -279,7 +279,8 @@ def test_a_fretamento_filing_waits_for_the_conferencia_of_its_documents(
         (item,) = run_items(issuer.registry, planned.id)
         assert item.done and item.document_id is not None
         text = " ".join(pdf_text(issuer.registry.pdf(item.document_id)).split())
-        assert f"processo {protocol.replace('PROT ', '')}, conferido completo em 24/11/2025 por Rui Conferente" \
+        printed = protocol.replace("PROT ", "")  # without the PROT series
+        assert f"processo {printed}, conferido completo em 24/11/2025 por Rui Conferente" \
             in text
         case = inbox.case(filing.id)
         assert case is not None and case.status is FilingStatus.DECIDED

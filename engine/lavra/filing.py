@@ -87,7 +87,9 @@ Confira a autenticidade em {{ url }}</p>
 class AppealQuery:
     """A recurso filed from the tracking page, as the pack's builder reads it
     (:attr:`lavra.pack.ContentPack.appeals`): the appealed act (form, data, printed
-    number, day of issue, the ciência's day, what its form computed on issue), the
+    number, its date as the registry records it — ``act_issued_on`` is the record's
+    reference date, which the checks of the decision compare the typed date with, not
+    the moment it was signed —, the ciência's day, what its form computed on issue), the
     deadline it is filed under (its citation and last day), who files it (the
     protocol's filer), the reasons, the day."""
 

@@ -233,6 +233,9 @@ def _recurso_states(base: str, context: WebContext, browser: Any,
         filed = pool.submit(_filed_by_driver, context, "axe-recurso-" + "x" * 20).result()
     data = example("decisao-revogacao-alvara")
     data["processo"]["numero"] = filed.processo
+    # the decision is dated the day the registry records it (the recurso carries that date,
+    # which the decision on the recurso compares with the registry's)
+    data["decisao"]["data"] = "2026-11-23"
     data["hipotese"] = {"tipo": "motivo_fundamentado", "motivo": {
         "fatos": "A escola atendida encerrou as atividades.",
         "fundamentos_juridicos": "Art. 3º da Lei nº 4.515/2007."}}

@@ -23,7 +23,6 @@ from webhelpers import REQ, csrf_of, example
 from lavra.errors import InputError, LavraError
 from lavra.registry.filings import Attachment, FilingInput, Filings
 from lavra.registry.records import Built
-from lavra.web.pdftasks import check_image
 from lavra.registry.store import open_registry
 from lavra.registry.tables import (
     FilingAttachmentRow,
@@ -33,6 +32,7 @@ from lavra.registry.tables import (
     ProcessoRow,
 )
 from lavra.web import WebContext
+from lavra.web.pdftasks import check_image
 
 CNPJ = "65.563.842/0001-05"
 

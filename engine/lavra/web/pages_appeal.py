@@ -26,7 +26,6 @@ from starlette.concurrency import run_in_threadpool
 from lavra.errors import InputError, LavraError
 from lavra.filing import AppealQuery, FilingDesk
 from lavra.recording import FactRecorder
-from lavra.registry.records import LOCAL_TZ
 from lavra.web.common import context_of, error_message, redirect
 from lavra.web.context import WebContext
 from lavra.web.pages_filing import _attachments
@@ -54,7 +53,7 @@ def _query(ctx: WebContext, found: Tracking, act_id: int, reasons: str) -> Appea
                                                              ctx.engine.content))
     return AppealQuery(
         act_form=record.form, act_data=record.data, act_printed=record.printed,
-        act_issued_on=record.issued_at.astimezone(LOCAL_TZ).date(),
+        act_issued_on=record.reference_date,
         ciencia_on=deadline.ciencia.on, citation=deadline.citation,
         last_day=deadline.last_day, cpf_cnpj=filed.cpf_cnpj, name=filed.name,
         reasons=reasons, on=ctx.today(),
