@@ -287,12 +287,16 @@ def test_a_fine_under_an_appeal_not_yet_decided_does_not_ground_the_cassacao(
         "decidido na data da decisão (06/04/2026): a multa do Auto de Infração "
         f"{first.printed} está em recurso e não é hipótese de cassação (art. 22, II: multas "
         'não recolhidas "sem interposição de recurso").')
-    # The Secretário keeps the auto: the fine is final, unless the Prefeito is appealed to.
+    # The Secretário keeps the auto: the fine is not final while the Prefeito may still be
+    # appealed to (art. 24), which with no ciência of the decision on record cannot be said
+    # closed (the window itself: tests/test_cassacao_recursos.py).
     kept = decide(registry, first, computed={
         "resultado": "nao_provido", "conhecido": True,
         "resultado_rotulo": "Recurso conhecido e não provido"}, on=date(2026, 4, 10))
     assert refused(date(2026, 4, 6)) != []  # a decision after the cassação's date: pending
-    assert refused(date(2026, 5, 4)) == []
+    [waiting] = refused(date(2026, 5, 4))
+    assert f"foi mantido pela decisão {kept.printed}, de 10/04/2026" in waiting
+    assert "não consta do registro a ciência dessa decisão" in waiting
     second = file_appeal(registry, kept, date(2026, 4, 20))
     [message] = refused(date(2026, 5, 4))
     assert f"o recurso {second} contra o {kept.printed}" in message

@@ -33,8 +33,11 @@ from lavra.checking.computations import (
     item_at,
 )
 from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.formats import only_digits_and_letters
+from lavra.inputs.reading import maybe_date
+from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.registry.state import parse_printed
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.auto_anulado import annulled_item
@@ -42,11 +45,15 @@ from lavra_americana.comum.guards import series_of
 from lavra_americana.fretamento.auto_infracao import auto_infracao_fretamento
 
 __all__ = ["AUTO_FORM", "IMPLEMENTED", "auto_amount", "auto_computed", "cited_in_text",
-           "pending_appeal", "registered_auto"]
+           "pending_appeal", "registered_auto", "second_appeal_open"]
 
 AUTO_FORM = "auto-infracao-fretamento"
 APPEAL_FORM = "recurso-fretamento"
-DECISIONS = ("decisao-recurso-secretario", "decisao-recurso-prefeito")
+SECRETARY = "decisao-recurso-secretario"
+PREFECT = "decisao-recurso-prefeito"
+DECISIONS = (SECRETARY, PREFECT)
+UNPAID = "fretamento#art22_inc2"
+SECOND_APPEAL = "fretamento#art24"
 COMPANY = "/empresa/cnpj"
 
 IMPLEMENTED: tuple[str, ...] = ()
@@ -198,3 +205,79 @@ def pending_appeal(history: History | None, auto: PriorRecord, company: Any,
         if appealed in ruled and appealed not in decided:
             return filed.protocol, ruled[appealed]
     return None
+
+
+def _decided(history: History, company: str, form: str, on: date) -> list[PriorRecord]:
+    return sorted((d for d in history.by_holder(company, form)
+                   if not d.cancelled and d.reference_date <= on),
+                  key=lambda d: (d.reference_date, d.printed))
+
+
+def _ciencia(decision: PriorRecord, on: date) -> tuple[date | None, str]:
+    """The ciência of ``decision`` the registry holds on ``on`` (the one the act gives
+    itself, else the one recorded on its entry) and how it was given; None when none
+    on or before ``on``."""
+    own = maybe_date(pointers.get(decision.data, "/ciencia/data"))
+    if own is not None:
+        return (own if own <= on else None), "dada no próprio ato"
+    fact = decision.fact("ciencia")
+    if fact is None or fact.on > on:
+        return None, ""
+    return fact.on, "registrada no registro do ato"
+
+
+def second_appeal_open(history: History | None, auto: PriorRecord, company: Any, on: date,
+                       context: StatutoryContext, field: str) -> Item | None:
+    """*Invalid* when, on ``on``, the Secretário's decision that kept the fine of ``auto``
+    on the appeal of art. 23 may still be appealed to the Prefeito (art. 24: "no mesmo
+    prazo", 15 days "a contar da ciência da decisão anterior"): no decision of the
+    Prefeito on it, and either its ciência is on record and the 15 days run through
+    ``on``, or no ciência is on record by ``on``. A recurso already filed against it and
+    undecided is :func:`pending_appeal`'s case, asked first.
+
+    The readings kept (art. 22, II; art. 24): a decision that keeps the fine opens the
+    appeal of art. 24; while it may still be brought, the company has not yet left the
+    fine unpaid "sem interposição de recurso", any more than during the 15 days of art.
+    23, and the fine is not final. With no ciência of the decision on record the period
+    has not begun, so it cannot be said closed: the cassação is refused until the ciência
+    is recorded and the 15 days have run — the law is silent, and due process comes
+    before the adverse act (CF art. 5º, LV): a company never told of the decision cannot
+    have let the appeal lapse. A decision of the Prefeito (keeping the fine) ends the
+    chain; one granting the appeal annulled the auto, refused before this is asked."""
+    wanted = _key(auto.printed)
+    if history is None or not isinstance(company, str) or wanted is None:
+        return None
+    kept = [d for d in _decided(history, company, SECRETARY, on)
+            if _key(pointers.get(d.data, "/ato_recorrido/numero")) == wanted]
+    if not kept:
+        return None
+    reviewed = {_key(pointers.get(d.data, "/ato_recorrido/numero"))
+                for d in _decided(history, company, PREFECT, on)}
+    open_ = [d for d in kept if _key(d.printed) not in reviewed]
+    if not open_:
+        return None
+    decision = open_[-1]
+    said = (f"O Auto de Infração {auto.printed} foi mantido pela decisão {decision.printed}, "
+            f"de {format_date(decision.reference_date)}, no recurso do art. 23")
+    unpaid = ("ainda não se pode afirmar que a multa deixou de ser recolhida sem "
+              "interposição de recurso, e ela não é hipótese de cassação (art. 22, II)")
+    ciencia, how = _ciencia(decision, on)
+    if ciencia is None:
+        return item_at(field, Status.INVALID, (
+            f"{said}, e não consta do registro a ciência dessa decisão até a data da "
+            f"cassação ({format_date(on)}): o prazo de 15 dias do recurso ao Prefeito, "
+            "contado da ciência (art. 24), não começou a correr, e não se pode dizê-lo "
+            f"encerrado; {unpaid}. Registre a ciência da decisão e aguarde o fim do prazo."),
+            UNPAID, SECOND_APPEAL)
+    try:
+        last = deadline_for(SECOND_APPEAL, ciencia, context=context).last_day
+    except LavraError as error:
+        return item_at(field, Status.MISSING, (
+            f"Não foi possível calcular o prazo do recurso ao Prefeito contra a decisão "
+            f"{decision.printed} (art. 24): {error.message}"), UNPAID, SECOND_APPEAL)
+    if last < on:
+        return None
+    return item_at(field, Status.INVALID, (
+        f"{said}, com ciência {how} em {format_date(ciencia)}: o prazo do recurso ao "
+        f"Prefeito (art. 24) corre até {format_date(last)}, inclusive; na data da cassação "
+        f"({format_date(on)}) {unpaid}."), UNPAID, SECOND_APPEAL)

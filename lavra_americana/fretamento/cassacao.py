@@ -67,6 +67,8 @@ from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law, resolve
 from lavra.law.statutory import StatutoryContext
+from lavra.registry.effects import LicenceStatus
+from lavra.registry.licensing import LicenceView
 from lavra.render.templating import format_moeda
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum import due_process
@@ -84,6 +86,7 @@ from lavra_americana.fretamento.autos_registro import (
     auto_amount,
     pending_appeal,
     registered_auto,
+    second_appeal_open,
 )
 from lavra_americana.fretamento.guia_multa import recorded_payment
 
@@ -182,8 +185,9 @@ def _appeal_item(history: History | None, found: PriorRecord, company: Any, on: 
     The reading kept: art. 22, II conditions the hypothesis on the fines being unpaid
     "sem interposição de recurso por sua parte". A fine under an appeal still pending is
     not one the company left unpaid without appeal, and cannot ground the cassação; once
-    the appeal is decided keeping the fine (and no appeal to the Prefeito is pending),
-    the fine is final and the hypothesis may apply, as if no appeal had been filed:
+    the appeal is decided keeping the fine (and the appeal to the Prefeito can no longer
+    be brought, :func:`lavra_americana.fretamento.autos_registro.second_appeal_open`, nor
+    is pending), the fine is final and the hypothesis may apply, as if no appeal had been filed:
     reading the words as barring for ever a fine once appealed would let any appeal,
     however denied, shield the company from art. 22, II."""
     found_appeal = pending_appeal(history, found, company, on)
@@ -196,7 +200,7 @@ def _appeal_item(history: History | None, found: PriorRecord, company: Any, on: 
         f"na data da decisão ({format_date(on)}): a multa do Auto de Infração "
         f"{found.printed} está em recurso e não é hipótese de cassação (art. 22, II: "
         "multas não recolhidas \"sem interposição de recurso\").",
-        f"{LAW}#art22_inc2", FIRST_APPEAL)
+        f"{LAW}#art22_inc2", FIRST_APPEAL if appealed == found.printed else APPEAL)
 
 
 def _registry_facts(request: ComputeInput, found: PriorRecord, entry: Mapping[str, Any],
@@ -282,7 +286,8 @@ def _unpaid_autos(
         if found is not None:
             items.extend(_registry_facts(request, found, entry, row, index))
             paid = _paid_item(history, found, index) or _appeal_item(
-                history, found, company, on, index)
+                history, found, company, on, index) or second_appeal_open(
+                history, found, company, on, context, f"{UNPAID_AUTOS}/{index}/numero")
             if paid is not None:
                 items.append(paid)
                 continue
@@ -356,6 +361,27 @@ def _expiry_items(data: Mapping[str, Any], held: Sequence[tuple[str, date]]) -> 
         "informada (art. 22, III).", f"{LAW}#art22_inc3")]
 
 
+def _renewed_items(view: LicenceView, field: str) -> list[Item]:
+    """Art. 22, III: *invalid* when the registry holds the alvará renewed ("renovado
+    pelo …"). The reading kept, where the law says only "quando assim exigido": the
+    renewal was due and not done — the alvará reached its last day (the expiry before
+    the decision, checked by the caller) with no renewal in the registry. A renewal on
+    record, even one granted after the last day, answers the hypothesis: the
+    secretariat cannot cassate for not renewing an alvará its own registry shows
+    renewed."""
+    if view.status != LicenceStatus.RENEWED:
+        return []
+    when = "" if view.status_since is None else f", em {format_date(view.status_since)}"
+    until = "" if view.valid_until is None else f", válido até {format_date(view.valid_until)},"
+    return [item_at(
+        field, Status.INVALID,
+        f"Consta do registro que o Alvará de Licença de Circulação {view.printed}{until} "
+        "foi renovado pelo "
+        f"{view.renewed_by or view.status_act or 'ato de renovação'}{when}: não se pode "
+        "cassá-lo por não ter sido renovado quando exigido (art. 22, III).",
+        f"{LAW}#art22_inc3")]
+
+
 def _alvara_items(history: History | None, data: Mapping[str, Any], on: date,
                   laws: Mapping[str, Law]) -> list[Item]:
     """Each alvará the cassação ends (art. 22), as the state holds it: one of lavra's
@@ -364,6 +390,7 @@ def _alvara_items(history: History | None, data: Mapping[str, Any], on: date,
     (:func:`_expiry_items`). A number outside the series (on paper, not imported) is
     not checked."""
     listed = data.get("alvaras")
+    renewal = isinstance(pointers.get(data, "/hipoteses/nao_renovacao"), Mapping)
     company = re.sub(r"\D", "", str(pointers.get(data, "/empresa/cnpj") or ""))
     items: list[Item] = []
     held: list[tuple[str, date]] = []
@@ -378,6 +405,8 @@ def _alvara_items(history: History | None, data: Mapping[str, Any], on: date,
         items.extend(found)
         if view is not None and view.valid_until is not None:
             held.append((view.printed, view.valid_until))
+        if view is not None and not found and renewal:
+            items.extend(_renewed_items(view, field))
         if view is not None and not found and company and view.holder not in (None, company):
             items.append(item_at(
                 field, Status.INVALID,
