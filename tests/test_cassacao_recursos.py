@@ -8,17 +8,14 @@ date passed explicitly."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date, datetime
-from pathlib import Path
 
-import pytest
-from issuers import state_registry
 from registrycases import pdf_with_title
 from test_auto_anulado import auto, file_appeal
+from test_auto_anulado import engine as engine
+from test_auto_anulado import registry as registry
 from test_licensing_state import alvara_fretamento, example
 
-from lavra.checking.content import Content
 from lavra.checking.report import Item, Status
 from lavra.documents import Engine
 from lavra.issuing import RegistryHistory
@@ -31,16 +28,6 @@ INFRACTION = date(2026, 3, 2)
 KEPT = {"resultado": "nao_provido", "conhecido": True,
         "resultado_rotulo": "Recurso conhecido e não provido"}
 AUTO_FIELD = "/hipoteses/multas_nao_recolhidas/autos/0/numero"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
-
-
-@pytest.fixture
-def registry(registry_url: str) -> Iterator[Registry]:
-    yield from state_registry(registry_url)
 
 
 def kept_by(registry: Registry, appealed: IssuedRecord, on: date, *,
