@@ -2,7 +2,8 @@
 read from the registry (issue 22, § 3): each of lavra's AIF-FRET series must be an auto
 the registry holds, not cancelled, of the company, not after the act; the decision prints
 the registry's date of the infraction and total of the fines, and refuses a typed copy
-that differs, naming both. Over a fresh SQLite registry signing on a fixed clock."""
+that differs, naming both. Over a fresh SQLite registry signing on a fixed clock; the
+typed expiry of art. 22, III over SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -209,7 +210,6 @@ def registry(registry_url: str) -> Iterator[Registry]:
     yield from state_registry(registry_url)
 
 
-@pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
 def test_the_typed_expiry_of_art22_iii_must_be_the_registrys(
     engine: Engine, registry: Registry
 ) -> None:

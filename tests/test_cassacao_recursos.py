@@ -9,6 +9,7 @@ date passed explicitly."""
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 
 from registrycases import pdf_with_title
 from test_auto_anulado import auto, file_appeal
@@ -30,26 +31,31 @@ KEPT = {"resultado": "nao_provido", "conhecido": True,
 AUTO_FIELD = "/hipoteses/multas_nao_recolhidas/autos/0/numero"
 
 
+def signed(registry: Registry, series: str, form: str, data: dict[str, Any], on: date,
+           computed: dict[str, Any]) -> IssuedRecord:
+    """The act recorded as signed on ``on`` at 17h (a fact of it — a ciência, a payment —
+    is recorded on or after that day)."""
+    def build(number: int, formatted: str) -> Built:
+        holder, plate = search_keys(data)
+        return Built(
+            pdf=pdf_with_title(f"{series} {formatted}"), docx=None, data=data,
+            computed={"numero": formatted, **computed}, reference_date=on,
+            verification_code=new_code(), signer_subject="CN=Servidor de Teste",
+            signer_serial="0A", pack_version="teste", cpf_cnpj=holder, placa=plate,
+            issued_at=datetime(on.year, on.month, on.day, 17, tzinfo=LOCAL_TZ))
+    return registry.issue(series, on.year, form, build)
+
+
 def kept_by(registry: Registry, appealed: IssuedRecord, on: date, *,
             series: str = "DEC-SETRANSV", form: str = "decisao-recurso-secretario",
             hypothesis: str = "fretamento#art23") -> IssuedRecord:
-    """A decision that keeps ``appealed``, decided and signed on ``on`` (a ciência is
-    recorded on or after the day it was signed)."""
+    """A decision of the company's appeal that keeps ``appealed``, signed on ``on``."""
     data = example(form)
     data["recorrente"] = example("decisao-recurso-secretario")["recorrente"]  # the company
     data["recurso"]["hipotese"] = hypothesis
     data["ato_recorrido"]["numero"] = appealed.printed
     data["decisao"].update(data=on.isoformat(), resultado=KEPT["resultado"])
-
-    def build(number: int, formatted: str) -> Built:
-        holder, plate = search_keys(data)
-        return Built(
-            pdf=pdf_with_title(f"{series} {formatted}"), docx=None, data=data,
-            computed={"numero": formatted, **KEPT}, reference_date=on,
-            verification_code=new_code(), signer_subject="CN=Servidor de Teste",
-            signer_serial="0A", pack_version="teste", cpf_cnpj=holder, placa=plate,
-            issued_at=datetime(on.year, on.month, on.day, 17, tzinfo=LOCAL_TZ))
-    return registry.issue(series, on.year, form, build)
+    return signed(registry, series, form, data, on, KEPT)
 
 
 def unpaid_items(engine: Engine, registry: Registry, first: IssuedRecord,
@@ -68,7 +74,12 @@ def test_a_fine_kept_by_the_secretario_waits_for_the_appeal_to_the_prefeito(
     engine: Engine, registry: Registry,
 ) -> None:
     first = auto(registry, INFRACTION)
-    file_appeal(registry, first, date(2026, 3, 10))
+    protocol = file_appeal(registry, first, date(2026, 3, 10))
+    # The appeal of art. 23 undecided: the fine is under appeal.
+    [pending] = unpaid_items(engine, registry, first, date(2026, 4, 6))
+    assert pending.basis == ("fretamento#art22_inc2", "fretamento#art23")
+    assert pending.message.startswith(
+        f"Consta do registro o recurso {protocol} contra o {first.printed}, ainda não")
     kept = kept_by(registry, first, date(2026, 4, 10))
     said = (f"O Auto de Infração {first.printed} foi mantido pela decisão {kept.printed}, "
             "de 10/04/2026, no recurso do art. 23")
@@ -114,6 +125,23 @@ def test_a_fine_kept_by_the_secretario_waits_for_the_appeal_to_the_prefeito(
             form="decisao-recurso-prefeito", hypothesis="fretamento#art24")
     assert len(unpaid_items(engine, registry, first, date(2026, 5, 7))) == 1
     assert unpaid_items(engine, registry, first, date(2026, 5, 11)) == []
+
+
+def test_a_fine_whose_payment_the_registry_records_is_no_ground(
+    engine: Engine, registry: Registry,
+) -> None:
+    data = example("auto-infracao-fretamento")
+    data["ocorrencia"]["data"] = data["ciencia"]["data"] = INFRACTION.isoformat()
+    first = signed(registry, "AIF-FRET", "auto-infracao-fretamento", data, INFRACTION, {})
+    assert unpaid_items(engine, registry, first, date(2026, 4, 6)) == []  # art. 23 run out
+    registry.record_fact(first.id, "pagamento", on="2026-03-20", by="Caixa (caixa)",
+                         amount="140.00", now=datetime(2026, 3, 20, 15, tzinfo=LOCAL_TZ))
+    [item] = unpaid_items(engine, registry, first, date(2026, 4, 6))
+    assert item.status is Status.INVALID and item.basis == ("fretamento#art22_inc2",)
+    assert item.message == (
+        f"Consta do registro o pagamento das multas do Auto de Infração {first.printed} em "
+        "20/03/2026, no próprio auto: a multa foi recolhida e não é hipótese de cassação "
+        "(art. 22, II).")
 
 
 def test_an_alvara_the_registry_shows_renewed_is_not_one_not_renewed(
