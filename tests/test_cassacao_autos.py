@@ -7,7 +7,7 @@ typed expiry of art. 22, III over SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -61,7 +61,7 @@ def autos(issuer: Issuer) -> tuple[PriorRecord, PriorRecord]:
 
 def cassation(engine: Engine, issuer: Issuer, *, number: str, typed: date = INFRACTION,
               valor: str | None = None, cnpj: str | None = None,
-              decided: date = DECIDED) -> tuple[dict[str, Any], dict[Item, None]]:
+              decided: date = DECIDED) -> tuple[Mapping[str, Any], dict[Item, Any]]:
     data = example(engine, CAS)
     auto = {"numero": number, "data_infracao": typed.isoformat(), "valor": valor or "0.00"}
     if valor is None:
