@@ -156,7 +156,9 @@ def source_of(registry: Registry, case: Case, on: date,
 def _refuse_another_holder(source: ActSource, choice: ActChoice) -> None:
     """An act that grants on a licence (a renewal) only for the licence's holder: the
     CPF/CNPJ that filed the request, as the renewal run selects holders. The message
-    does not say whose the licence is."""
+    does not say whose the licence is. The one check of who filed: a pack's ``build``
+    may check another rule, that the holder the act's data names (typed in the
+    request) is the licence's, which the filer holding it does not ensure."""
     licence = source.licence
     if choice.refusal or licence is None or licence.holder is None:
         return
