@@ -5,7 +5,11 @@ registry knows.
 - **One alvará per vehicle** (art. 8º: "a SETRANSV emitirá, para cada veículo, o Alvará
   de Licença de Circulação"): one draft per vehicle of the request, in its order, each
   with the company, the services, the inspection and the processo opened by the
-  protocol.
+  protocol. Preparing again, once the first draft is discarded, drafts only the vehicles
+  no draft of this request still holds (``item_at``/``processo_at`` of the choice in
+  :mod:`lavra_americana.comum.protocolos`). Reading chosen: a vehicle is its plate; a
+  draft open or issued into an alvará not cancelled holds it; a discarded draft, or a
+  cancelled alvará, leaves the vehicle to be drafted again.
 - **The vehicle as the registry knows it.** Where the registry holds an earlier
   alvará of the same plate (and RENAVAM, when both have one), the characteristics its
   vistoria found (art. 10: seats, doors, tachograph…) and its number of order are
