@@ -6,8 +6,8 @@ Only the first draft of such a request is linked to the filing
 (``filing_progress.draft_id``); the others are drafts of the same processo. So a draft
 is read as being *from the filing* by what it holds, not by a link of its own (no table
 is added for it): a draft of the act's form, created since the filing was filed, whose
-data names the filing's processo (its number, or the PA staff linked to it; spaces and
-case aside) at the pointer the pack declares; and *of an item* by the value at the
+data names the filing's processo (its number, or the PA staff linked to it, as the
+registry keeps them) at the pointer the pack declares; and *of an item* by the value at the
 item's pointer (the plate), compared without case, spaces or punctuation. Such a
 draft keeps its item while it is a rascunho or in the signing queue, or issued into an
 act not cancelled; a discarded draft, or one whose act was cancelled, frees it.
@@ -16,7 +16,7 @@ Read under the filing's row lock, in «Preparar ato»'s transaction
 (:meth:`lavra.registry.inbox.Inbox.prepare`): two clerks preparing the same filing are
 serialized by that lock, so neither drafts an item the other drafted. The query reads
 the drafts of the form by the index on (status, form), those created since the filing,
-and decodes only their data.
+whose data names the processo (a JSON path the database reads), and decodes only them.
 """
 
 from __future__ import annotations
@@ -47,31 +47,26 @@ def drafted_items(session: Session, filing: FilingRow, form: str, *, item_at: st
     """The items (:func:`item_key`) that drafts of ``form`` from ``filing`` still hold,
     each with the draft's id (module docstring)."""
     processo = session.get(ProcessoRow, filing.processo_id)
-    names = {_spaced(processo.numero), _spaced(processo.pa)} if processo else set()
-    names.discard(None)
-    if not names:
+    kept = [n for n in (processo.numero, processo.pa) if n] if processo else []
+    path = tuple(pointers.split(processo_at))
+    if not kept or not path:
         return {}
     rows = session.execute(
         select(DraftRow.id, DraftRow.data)
         .outerjoin(DocumentRow, DocumentRow.id == DraftRow.document_id)
         .where(DraftRow.form == form, DraftRow.created_at >= filing.filed_at,
+               # the number as «Preparar ato» writes it (the processo's, as kept): only
+               # the drafts of this processo are decoded
+               DraftRow.data[path].as_string().in_(kept),
                or_(DraftRow.status.in_(_LIVE),
                    (DraftRow.status == "emitido") & (DocumentRow.status == "issued")))
         .order_by(DraftRow.id)).all()
     held: dict[str, int] = {}
     for ident, data in rows:
-        if _spaced(pointers.get(data, processo_at)) not in names:
-            continue
         key = item_key(data, item_at)
         if key is not None:
             held.setdefault(key, int(ident))
     return held
-
-
-def _spaced(value: object) -> str | None:
-    """A processo number as kept (:func:`lavra.registry.identifiers.normalize_processo`:
-    spaces collapsed, upper case), or None."""
-    return " ".join(value.split()).upper() or None if isinstance(value, str) else None
 
 
 def _fold(value: object) -> str | None:
