@@ -57,7 +57,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -79,6 +78,7 @@ from batchcases import (
     write_jsonl,
 )
 from identities import cnh_for, cpf_for, renavam_for
+from pgdatabase import new_database
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -250,21 +250,10 @@ def _database(server: str | None, licences: int) -> Iterator[str | None]:
     if server is None:
         yield None
         return
-    name = f"lavra_bench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        template = _cache_key(licences) if licences else None
-        if template is not None and connection.execute(text(
-                "SELECT 1 FROM pg_database WHERE datname = :n"), {"n": template}).first():
-            connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
-        else:
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(server).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    template = _cache_key(licences) if licences else None
+    kept = template is not None and _server_database(server, template)
+    with new_database(server, template if kept else None, prefix="lavra_bench") as url:
+        yield url
 
 
 def _arguments() -> argparse.Namespace:

@@ -21,8 +21,9 @@ For a rare query («quintanilha zuleica») and a common one («silva»). Printed
 wall milliseconds per query of this process (on PostgreSQL the server's CPU is not in
 it: read the wall time), the matches, and the machine's load. ``--postgres URL``: a
 fresh database created on that server (dropped at the end), as ``bench_batch.py`` does.
-Run from the repository root with ``PYTHONPATH=engine:.``. The figures measured are in
-the README (section on performance).
+Run from the repository root with ``PYTHONPATH=engine:.:tests`` (the database on the
+server is made by ``tests/pgdatabase.py``, shared with bench_batch.py and the tests).
+The figures measured are in the README (section on performance).
 """
 
 from __future__ import annotations
@@ -32,13 +33,12 @@ import os
 import statistics
 import tempfile
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import and_, create_engine, func, insert, select, text
-from sqlalchemy.engine import make_url
+from pgdatabase import new_database
+from sqlalchemy import and_, func, insert, select, text
 
 from lavra.registry.name_index import NameMatch, fold_name, name_terms
 from lavra.registry.search import Filters, parse_query, statement
@@ -118,19 +118,13 @@ def _measures(registry: Registry, typed: str) -> dict[str, Callable[[], int]]:
 
 @contextmanager
 def _database(server: str | None, folder: Path) -> Iterator[str]:
+    """A SQLite file in ``folder``, or a new database on the PostgreSQL ``server``
+    (dropped after)."""
     if server is None:
         yield f"sqlite:///{folder / 'registro.sqlite3'}"
         return
-    name = f"lavra_bench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(server).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with new_database(server, prefix="lavra_bench") as url:
+        yield url
 
 
 def main() -> None:

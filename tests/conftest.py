@@ -8,12 +8,17 @@ import pwd
 import shutil
 import subprocess
 import tempfile
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from outputcheck import ON_CI, _issued_files_pass_external_checks
+from pgdatabase import new_database
+
+if TYPE_CHECKING:
+    from lavra.documents import Engine
+    from lavra.registry.store import Registry
 
 REPO = Path(__file__).resolve().parent.parent
 POSTGRES_ENV = "LAVRA_TEST_POSTGRES_URL"  # set by .ci/run: a server where we may create DBs
@@ -131,26 +136,6 @@ def postgres_server() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-@contextlib.contextmanager
-def _database(server: str, template: str | None = None) -> Iterator[str]:
-    """A new database of its own on the server (xdist workers never share one), copied
-    from ``template`` if given (else empty), dropped afterwards."""
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    name = f"lavra_{uuid.uuid4().hex[:12]}"
-    copy = f' TEMPLATE "{template}"' if template else ""
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"{copy}'))
-    try:
-        yield make_url(server).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 @pytest.fixture(scope="session")
 def postgres_template(postgres_server: str) -> Iterator[str]:
     """The name of a database the registry migrated to head, once per test process (each
@@ -161,7 +146,7 @@ def postgres_template(postgres_server: str) -> Iterator[str]:
 
     from lavra.registry.store import open_registry
 
-    with _database(postgres_server) as url:
+    with new_database(postgres_server) as url:
         open_registry(url).close()  # migrated, its engine disposed: no connection left
         name = make_url(url).database
         assert name is not None
@@ -172,7 +157,7 @@ def postgres_template(postgres_server: str) -> Iterator[str]:
 def postgres_url(postgres_server: str, postgres_template: str) -> Iterator[str]:
     """A database of its own on the server, already migrated to head (a copy of
     ``postgres_template``): the registry opens it as it is."""
-    with _database(postgres_server, postgres_template) as url:
+    with new_database(postgres_server, postgres_template) as url:
         yield url
 
 
@@ -180,7 +165,7 @@ def postgres_url(postgres_server: str, postgres_template: str) -> Iterator[str]:
 def postgres_empty_url(postgres_server: str) -> Iterator[str]:
     """A database of its own on the server, really empty: for the tests of the
     migrations themselves (run from nothing, or by a role of their own)."""
-    with _database(postgres_server) as url:
+    with new_database(postgres_server) as url:
         yield url
 
 
@@ -193,3 +178,24 @@ def registry_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     from lavra.registry.database import database_url
 
     return database_url(tmp_path / "dados")
+
+
+# ------------------------------------------------------------- engine and registry
+# Shared by the modules that ask for them (the import tests); a module defining its own
+# fixture of the same name uses that one instead.
+@pytest.fixture(scope="module")
+def engine(pack_dir: Path) -> Engine:
+    """The engine over the shipped pack's content, one per module."""
+    from lavra.checking.content import loaded_content
+    from lavra.documents import Engine
+
+    return Engine(loaded_content(pack_dir))
+
+
+@pytest.fixture
+def registry(registry_url: str) -> Iterator[Registry]:
+    """The registry at ``registry_url`` (SQLite, then PostgreSQL) with the pack's effects
+    and its licensing state (:func:`issuers.state_registry`), closed afterwards."""
+    from issuers import state_registry
+
+    yield from state_registry(registry_url)

@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from issuers import state_registry
 from registrycases import pdf_with_title
 from sqlalchemy import create_engine, text
 
 from lavra.batch.inputs import parse_lines, read_lines
-from lavra.checking.content import Content, loaded_content
+from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.documents import Engine
 from lavra.errors import ImportRefusedError, InputError
@@ -35,16 +34,6 @@ REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "exemplos" / "cadastro-importacao.csv"
 ON = date(2026, 1, 15)
 CASSATED, CEDENTE = "49.234.427/0416-80", "043.048.184-57"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(loaded_content(pack_dir))
-
-
-@pytest.fixture
-def registry(registry_url: str) -> Any:
-    yield from state_registry(registry_url)
 
 
 def load(registry: Registry, raw: bytes | None = None,

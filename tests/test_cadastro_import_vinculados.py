@@ -17,12 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from issuers import state_registry
 from registrycases import pdf_with_title
 from test_cadastro_import import documents, load
 
 from lavra.batch.inputs import parse_lines, read_lines
-from lavra.checking.content import loaded_content
 from lavra.checking.report import Status
 from lavra.documents import Engine
 from lavra.errors import ImportRefusedError
@@ -43,16 +41,6 @@ KINDS = {"selo-identificacao": "SELO-ESC nº 0007/2025",
          "licenca-temporaria-escolar": "LTE-ESC nº 0003/2026",
          "licenca-especial-escolar": "LEE-ESC nº 0001/2025",
          "autorizacao-veiculo-terceiro": "AVT-FRET nº 0002/2025"}
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(loaded_content(pack_dir))
-
-
-@pytest.fixture
-def registry(registry_url: str) -> Any:
-    yield from state_registry(registry_url)
 
 
 def load_lines(registry: Registry, *rows: dict[str, str], name: str = "vinculados.jsonl"

@@ -27,7 +27,11 @@ without ``after`` are offered only before a decision.
 per item (an alvará per vehicle): ``build_all`` makes the data of each, in the request's
 order. The first draft is linked to the filing and decides it when issued; the others
 are drafts of the same processo forwarded to the same signer in the same transaction,
-each issued (or discarded) on its own.
+each issued (or discarded) on its own. With ``item_at`` and ``processo_at`` (where each
+act's data names its item, the vehicle's plate, and the processo), preparing again (the
+first draft discarded) drafts only the items that no draft from the filing still holds,
+open or issued into an act not cancelled (:mod:`lavra.registry.drafted_items`): the
+others are not drafted twice.
 """
 
 from __future__ import annotations
@@ -105,6 +109,11 @@ class ActChoice:
     build_all: Callable[[ActSource], tuple[dict[str, Any], ...]] | None = None
     """Several acts decide the request together, one per item (module docstring); when
     given, it is read instead of ``build``."""
+    item_at: str | None = None
+    """With ``build_all``: the JSON pointer of each act's item in its data (the plate);
+    with ``processo_at``, preparing again drafts only the items not yet drafted."""
+    processo_at: str | None = None
+    """With ``item_at``: the JSON pointer of the processo's number in each act's data."""
 
 
 def choices_for(acts: Mapping[str, tuple[ActChoice, ...]], form: str,
@@ -156,7 +165,9 @@ def source_of(registry: Registry, case: Case, on: date,
 def _refuse_another_holder(source: ActSource, choice: ActChoice) -> None:
     """An act that grants on a licence (a renewal) only for the licence's holder: the
     CPF/CNPJ that filed the request, as the renewal run selects holders. The message
-    does not say whose the licence is."""
+    does not say whose the licence is. The one check of who filed: a pack's ``build``
+    may check another rule, that the holder the act's data names (typed in the
+    request) is the licence's, which the filer holding it does not ensure."""
     licence = source.licence
     if choice.refusal or licence is None or licence.holder is None:
         return
@@ -213,4 +224,5 @@ def prepare_act(registry: Registry, case: Case, choice: ActChoice, *, signer_rol
     return Inbox(registry).prepare(case.filed.id, choice.form, acts[0], title=titles[0],
                                    signer_role=signer_role, by=by,
                                    reopen=choice.after is not None,
-                                   more=tuple(zip(titles[1:], acts[1:], strict=True)))
+                                   more=tuple(zip(titles[1:], acts[1:], strict=True)),
+                                   item_at=choice.item_at, processo_at=choice.processo_at)

@@ -150,7 +150,8 @@ ATOS[ESCOLAR_RENOVACAO] = (
 ATOS[FRETAMENTO] = (
     ActChoice("alvara-fretamento", "Alvará de Licença de Circulação (fretamento)",
               lambda source: alvaras_fretamento(source)[0],
-              build_all=alvaras_fretamento), _REFUSAL)
+              build_all=alvaras_fretamento, item_at="/veiculo/placa",
+              processo_at="/processo/numero"), _REFUSAL)
 ATOS[FRETAMENTO_RENOVACAO] = (
     ActChoice("alvara-fretamento", "Alvará de Licença de Circulação (fretamento) — renovação",
               renovacao_fretamento, licence_at="/alvara_anterior/numero"), _REFUSAL)

@@ -5,7 +5,11 @@ registry knows.
 - **One alvará per vehicle** (art. 8º: "a SETRANSV emitirá, para cada veículo, o Alvará
   de Licença de Circulação"): one draft per vehicle of the request, in its order, each
   with the company, the services, the inspection and the processo opened by the
-  protocol.
+  protocol. Preparing again, once the first draft is discarded, drafts only the vehicles
+  no draft of this request still holds (``item_at``/``processo_at`` of the choice in
+  :mod:`lavra_americana.comum.protocolos`). Reading chosen: a vehicle is its plate; a
+  draft open or issued into an alvará not cancelled holds it; a discarded draft, or a
+  cancelled alvará, leaves the vehicle to be drafted again.
 - **The vehicle as the registry knows it.** Where the registry holds an earlier
   alvará of the same plate (and RENAVAM, when both have one), the characteristics its
   vistoria found (art. 10: seats, doors, tachograph…) and its number of order are
@@ -26,7 +30,9 @@ registry knows.
   holds it (its data, its expiry), renewed as the renewal run renews it
   (:func:`~lavra_americana.fretamento.renovacao_lote.renewed_alvara`), with the
   processo opened by the protocol and the conferência above. Refused, naming the field,
-  when the request names no alvará of the registry, or one of another company.
+  when the request names no alvará of the registry. An alvará of another company is
+  refused before this is built, by the engine's check that a licence an act grants on
+  is the filer's (:mod:`lavra.filedacts`), with the same message for every renewal.
 """
 
 from __future__ import annotations
@@ -95,11 +101,6 @@ def renovacao_fretamento(source: ActSource) -> dict[str, Any]:
             "O requerimento não indica um alvará de fretamento do cadastro a renovar: a "
             "renovação parte dos dados do alvará anterior. Prepare o alvará pelo "
             "formulário da equipe ou o indeferimento.", field="/alvara_anterior/numero")
-    if digits(licence.holder or "") != digits(source.request.cpf_cnpj):
-        raise InputError(
-            f"O alvará {licence.printed}, indicado no requerimento, é de outra empresa: "
-            "só o titular requer a renovação (art. 8º da Lei nº 4.419/2006).",
-            field="/alvara_anterior/numero")
     data = dict(source.request.data)
     data.setdefault("data_requerimento", source.request.filed_on.isoformat())
     envelope: dict[str, Any] = {"requerimento": data, "processo": source.request.processo}

@@ -96,7 +96,10 @@ def _alvara(source: ActSource, named: object, *, own: bool = True) -> dict[str, 
 def held_by(source: ActSource, document: object, field: str,
             other: str = "outra empresa") -> None:
     """Refused when the registry's alvará the filing names is not of ``document`` (the
-    CPF or CNPJ the act names as its holder): it is ``other``'s (module docstring)."""
+    CPF or CNPJ the act names as its holder): it is ``other``'s (module docstring).
+    Not the engine's check that the licence is the filer's (:mod:`lavra.filedacts`, run
+    first): this one reads the holder typed in the request (the cedente of a transfer),
+    which may differ from the filer who holds the licence."""
     licence = source.licence
     if licence is None or not licence.holder or not isinstance(document, str):
         return

@@ -401,7 +401,8 @@ def test_the_fretamento_renewal_is_built_as_the_renewal_run_builds_it() -> None:
     """«Preparar ato» of a requerimento-renovacao-alvara-fretamento: the alvará it names,
     renewed as the run renews it (fretamento#art8), with the processo of the protocol
     and the conferência of the documents every one accepted in the inbox (art. 7º);
-    refused naming the field for an alvará the registry lacks or of another company."""
+    refused naming the field for an alvará the registry lacks (another company's is
+    refused by «Preparar ato» before it is built: test_inbox_holder)."""
     from lavra_americana.fretamento.renovacao_lote import Licence
     from lavra_americana.fretamento.renovacao_lote import renewed_alvara as renewed_fret
 
@@ -437,10 +438,6 @@ def test_the_fretamento_renewal_is_built_as_the_renewal_run_builds_it() -> None:
     with pytest.raises(InputError, match="não indica um alvará de fretamento") as missing:
         choice.build(ActSource(filed, None, None, date(2026, 12, 3)))
     assert missing.value.field == "/alvara_anterior/numero"
-    other = LicenceView(licence.printed, ALV, "em_vigor", None, None, date(2021, 12, 31),
-                        date(2026, 12, 31), "11222333000181", "Outra Ltda.", "ABC1D23")
-    with pytest.raises(InputError, match="é de outra empresa"):
-        choice.build(ActSource(filed, other, previous, date(2026, 12, 3)))
 
 
 def test_preparar_ato_of_a_change_of_vehicle_opens_complete_over_the_registry(

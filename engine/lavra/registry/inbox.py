@@ -46,6 +46,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
+from lavra.registry.drafted_items import drafted_items, item_key
 from lavra.registry.drafts import Draft, DraftStatus, add_forwarded
 from lavra.registry.filing_holds import lock_filing, open_draft, refuse_if_held
 from lavra.registry.filing_status import FilingStatus
@@ -369,7 +370,8 @@ class Inbox:
     def prepare(self, filing_id: int, form: str, data: Mapping[str, Any], *, title: str,
                 signer_role: str, by: str, now: datetime | None = None,
                 reopen: bool = False,
-                more: Sequence[tuple[str, Mapping[str, Any]]] = ()) -> Draft:
+                more: Sequence[tuple[str, Mapping[str, Any]]] = (),
+                item_at: str | None = None, processo_at: str | None = None) -> Draft:
         """«Preparar ato» in one transaction: under the filing's row lock, refused
         while a batch run holds the filing (:class:`~lavra.registry.filing_holds.FilingHeld`,
         naming the run) or another draft of it is open; else the draft, forwarded to
@@ -379,17 +381,20 @@ class Inbox:
         until this one is issued and decides it in turn; refused for a filing not
         decided. ``more``: the (title, data) of further acts deciding the request with
         this one (one per vehicle), drafts forwarded alike and not linked to the filing
-        (:mod:`lavra.filedacts`)."""
+        (:mod:`lavra.filedacts`). With ``item_at`` (the item's pointer in each act's
+        data) and ``processo_at`` (the processo's): of those acts, only the items no
+        draft from this filing still holds (:mod:`lavra.registry.drafted_items`); the
+        first left is linked; refused when none is left."""
         who, moment = _who(by), now or datetime.now(UTC)
+        acts = [(title, data), *more]
         with self.registry._database_errors(), self.registry._write() as session:
             row = self._claim(session, check_ident(filing_id), reopen=reopen)
-            draft = add_forwarded(session, form, data, title=title, signer_role=signer_role,
-                                  by=who, now=moment)
-            for other_title, other in more:
-                add_forwarded(session, form, other, title=other_title,
-                              signer_role=signer_role, by=who, now=moment)
-            self._link(session, row, draft.id, who, moment)
-            return draft
+            if item_at is not None and processo_at is not None:
+                acts = _undrafted(session, row, form, acts, item_at, processo_at)
+            drafts = [add_forwarded(session, form, act, title=name, signer_role=signer_role,
+                                    by=who, now=moment) for name, act in acts]
+            self._link(session, row, drafts[0].id, who, moment)
+            return drafts[0]
 
     def _claim(self, session: Session, ident: int, reopen: bool = False) -> FilingRow:
         """The filing, locked, when no run holds it and no draft of it is open (and,
@@ -511,3 +516,17 @@ class Inbox:
 def _review(row: FilingReviewRow) -> Review:
     return Review(row.attachment_id, row.decision == ACCEPTED, row.reason,
                   row.reviewed_by, row.reviewed_at)
+
+
+def _undrafted(session: Session, row: FilingRow, form: str,
+               acts: list[tuple[str, Mapping[str, Any]]], item_at: str, processo_at: str
+               ) -> list[tuple[str, Mapping[str, Any]]]:
+    """The acts whose item no draft from the filing holds (:meth:`Inbox.prepare`)."""
+    held = drafted_items(session, row, form, item_at=item_at, processo_at=processo_at)
+    left = [(name, act) for name, act in acts if item_key(act, item_at) not in held]
+    if not left:
+        numbers = ", ".join(str(ident) for ident in sorted(set(held.values())))
+        raise InputError(
+            f"Cada ato do protocolo {row.protocol} já está preparado ou emitido "
+            f"(minutas nº {numbers}): não há ato a preparar de novo.", field="/ato")
+    return left
