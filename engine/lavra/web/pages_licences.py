@@ -112,7 +112,8 @@ def _party(ctx: WebContext, doc: str) -> dict[str, Any]:
                             field="/cpf_cnpj")
     return {"titulo": f"{kind} {masked}", "tipo": "pessoa", "situacao_em": on,
             "licencas": _licence_rows(views, on), "historico": timeline, "nomes": names,
-            "impedimentos": bars, "cpf": doc if person and names else None}
+            "impedimentos": bars, "cpf": doc if person and names else None,
+            "erro": None, "erro_em": None, "enviado": {}}
 
 
 @router.get("/equipe/veiculos/{placa}")
