@@ -18,6 +18,8 @@ from lavra.inputs.reading import parse_date, today
 from lavra.pack import ContentPack
 from lavra.recording import FactRecorder
 from lavra.registry.licensing import LicenceView, TimelineEntry
+from lavra.registry.name_records import NameRecords
+from lavra.registry.name_timeline import with_name_changes
 from lavra.registry.store import Registry
 
 __all__ = ["cadastro"]
@@ -135,7 +137,8 @@ def show_command(key: str, series: str | None, on_text: str | None,
             for scope, until, act in registry.bars_of(key, on):
                 click.echo(f"  Impedimento ({scope}) até {until:%d/%m/%Y}, pelo {act}.")
             _licences(registry.licence_views(holder=key), on)
-            _timeline(holder=key)
+            _print_timeline(with_name_changes(
+                recorder.annotate(registry.timeline(holder=key)), NameRecords(registry).of(key)))
         else:
             record = registry.by_number(key, series=series)
             if record is None:
@@ -157,6 +160,40 @@ def show_command(key: str, series: str | None, on_text: str | None,
             else:
                 _licences((view,), on)
             _timeline(licence_document=record.id)
+
+
+_NAME_OPTIONS = {"/cpf": "CPF", "/nome": "--nome", "/comprovante": "--comprovante",
+                 "/responsavel": "--responsavel"}
+
+
+@cadastro.command("nome")
+@click.argument("cpf", metavar="CPF")
+@click.option("--nome", "name", required=True, help="O novo nome, como na certidão.")
+@click.option("--comprovante", "evidence", required=True, metavar="TEXTO",
+              help="A certidão do registro civil que comprova a alteração e sua "
+              "identificação (ex.: «Certidão de casamento, matrícula ...»).")
+@click.option("--responsavel", "by", required=True, metavar="NOME",
+              help="Quem registra (fica registrado com a data).")
+@aliased("--data", dest="on_text", aliases=("--on",), metavar="AAAA-MM-DD",
+         help="Data do registro (padrão: hoje, no horário de Brasília).")
+@REGISTRY_OPTION
+@shielded
+def name_command(cpf: str, name: str, evidence: str, by: str, on_text: str | None,
+                 registry_url: str | None) -> None:
+    """Registra a alteração do nome de uma pessoa (CPF), comprovada por certidão do
+    registro civil: o novo nome passa a ser o do registro, e o anterior fica no
+    histórico."""
+    on = (parse_date(on_text, what="data do registro (--data)", field="--data") if on_text
+          else today())
+    with _registry(registry_url) as registry:
+        try:
+            record = NameRecords(registry).record(cpf, name, evidence, by=by, on=on)
+        except InputError as error:  # the field by the option the person typed
+            raise InputError(error.message, field=_NAME_OPTIONS.get(error.field or "")
+                             ) from None
+    click.echo(f"Alteração de nome registrada em {record.recorded_on:%d/%m/%Y} por "
+               f"{record.recorded_by}: «{record.previous}» passa a «{record.name}» "
+               f"(comprovante: {record.evidence}).")
 
 
 def _licences(views: Sequence[LicenceView], on: date) -> None:

@@ -60,6 +60,7 @@ from lavra.registry.tables import (
     FilingAttachmentRow,
     FilingRow,
     LicenceRow,
+    PartyNameRow,
     PartyRow,
     ProcessoActRow,
     ProcessoRow,
@@ -287,6 +288,12 @@ class Filings:
                 party = writer._upsert(PartyRow, PartyRow.doc, doc, {"doc": doc, "name": name})
                 if party.name is None:
                     party.name = name
+                if session.scalars(select(PartyNameRow.id).where(
+                        PartyNameRow.party_id == party.id)).first() is None:
+                    # a party not known before: the filing gives its first name
+                    session.add(PartyNameRow(
+                        party_id=party.id, name=party.name, document_id=receipt.id,
+                        since=moment.astimezone(LOCAL_TZ).date()))
                 processo = self._processo(session, entry.processo, printed)
                 session.add(ProcessoActRow(processo_id=processo.id, document_id=receipt.id))
                 licence_id = None

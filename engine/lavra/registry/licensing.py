@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session, aliased
 from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
 from lavra.registry.guards import DIVERGENCE, public_divergence
 from lavra.registry.identifiers import same_plate
+from lavra.registry.name_records import replay_name_changes
 from lavra.registry.processos import rebuild_processos, release_filings, repoint_filings
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import (
@@ -283,6 +284,7 @@ class RegistryState(RegistryQueries):
                     acts += 1
             session.flush()
             repoint_filings(session, held)
+            replay_name_changes(session)
             rebuilt = _snapshot(session)
             diff = StateDiff(tuple(sorted(stored - rebuilt)), tuple(sorted(rebuilt - stored)),
                              acts, tuple(writer.divergences))

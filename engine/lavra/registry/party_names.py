@@ -77,8 +77,12 @@ class NameChange:
                     "usar o novo nome e conserva o anterior no histórico do CNPJ.")
         return (f"Nome diferente do registrado: {said}. O nome da pessoa física só muda por "
                 "ato do registro civil (casamento, divórcio, decisão judicial), comprovado "
-                "por certidão: confira o nome no documento apresentado e corrija-o. O ato "
-                "não é emitido com um nome que o registro não tem para este CPF.")
+                "por certidão: confira o nome no documento apresentado. Se houve alteração, "
+                "registre a alteração de nome comprovada por certidão (na página do CPF no "
+                "cadastro de licenças, «Registrar alteração de nome», ou pelo comando "
+                "«lavra cadastro nome»), e o ato poderá ser emitido; se não houve, corrija "
+                "o nome. O ato não é emitido com um nome que o registro não tem para este "
+                "CPF.")
 
 
 def _fold(name: str) -> str:

@@ -42,8 +42,10 @@ from lavra.registry.database import Conflict
 from lavra.registry.identifiers import normalize_processo
 from lavra.registry.records import LOCAL_TZ, check_text
 from lavra.registry.tables import (
+    DocumentRow,
     FilingRow,
     LicenceRow,
+    PartyNameRow,
     PartyRow,
     ProcessoActRow,
     ProcessoLinkRow,
@@ -244,13 +246,41 @@ def release_filings(session: Session) -> dict[int, int]:
 def repoint_filings(session: Session, held: dict[int, int]) -> None:
     """After the acts are replayed: each protocol names its licence again (the one its
     act granted, when the rebuild granted it again); a party no act named keeps the name
-    its first protocol gave it, as filing does."""
-    for party_id, name in session.execute(
-            select(FilingRow.party_id, FilingRow.name).order_by(FilingRow.id)):
-        session.execute(update(PartyRow).where(PartyRow.id == party_id,
-                                               PartyRow.name.is_(None)).values(name=name))
+    its first protocol gave it, in its names too, as filing does."""
+    seen: set[int] = set()
+    for party_id, name, receipt, filed_at in session.execute(
+            select(FilingRow.party_id, FilingRow.name, FilingRow.receipt_id,
+                   FilingRow.filed_at).order_by(FilingRow.id)):
+        if party_id in seen:
+            continue
+        seen.add(party_id)
+        party = session.get(PartyRow, party_id)
+        if party is not None and party.name is None:
+            party.name = name
+        _filed_name(session, party_id, name, receipt, filed_at)
     for filing_id, document_id in held.items():
         licence = session.scalars(select(LicenceRow.id).where(
             LicenceRow.document_id == document_id)).first()
         session.execute(update(FilingRow).where(FilingRow.id == filing_id)
                         .values(licence_id=licence))
+
+
+def _filed_name(session: Session, party_id: int, name: str, receipt: int,
+                filed_at: datetime) -> None:
+    """The name the party's first protocol gave it joins its names, as filing does, when
+    no act issued before the protocol had named the party (it was not known before)."""
+    earlier = session.scalars(
+        select(PartyNameRow.id).join(DocumentRow, DocumentRow.id == PartyNameRow.document_id)
+        .where(PartyNameRow.party_id == party_id, DocumentRow.issued_at < filed_at)
+        .limit(1)).first()
+    if earlier is not None:
+        return
+    since = filed_at.astimezone(LOCAL_TZ).date()
+    same = session.scalars(select(PartyNameRow).where(
+        PartyNameRow.party_id == party_id, PartyNameRow.name == name)).first()
+    if same is None:
+        session.add(PartyNameRow(party_id=party_id, name=name, document_id=receipt,
+                                 since=since))
+    else:  # a later act named it so: the protocol gave the name first
+        same.document_id, same.since = receipt, since
+    session.flush()

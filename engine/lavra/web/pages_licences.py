@@ -1,6 +1,9 @@
 """Staff pages of the licensing state: a vehicle's and a party's licences, with their
 status, and their timeline, each change linking to the act's page; and the section
-"Situação e histórico da licença" of a document that granted a licence.
+"Situação e histórico da licença" of a document that granted a licence. A person's
+page (CPF) has the form «Registrar alteração de nome»: staff record a change of name
+proven by the civil registry's certidão (:mod:`lavra.registry.name_records`), shown in
+the timeline with who, when and the evidence.
 
 The status is said on today in America/Sao_Paulo (:meth:`WebContext.today`); every
 lookup reads the registry's state alone (:mod:`lavra.registry.licensing`)."""
@@ -14,6 +17,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from lavra.errors import LavraError
 from lavra.inputs.formats import (
     has_cnpj_shape,
     has_cpf_shape,
@@ -26,7 +30,17 @@ from lavra.inputs.formats import (
 )
 from lavra.recording import FactRecorder
 from lavra.registry.licensing import LicenceView, TimelineEntry
-from lavra.web.common import BadRequest, NotFound, context_of, page, require_user
+from lavra.registry.name_records import NameRecords
+from lavra.registry.name_timeline import with_name_changes
+from lavra.web.common import (
+    BadRequest,
+    NotFound,
+    context_of,
+    page,
+    read_form,
+    redirect,
+    require_user,
+)
 from lavra.web.context import WebContext
 
 __all__ = ["licence_section", "router"]
@@ -87,15 +101,19 @@ def _party(ctx: WebContext, doc: str) -> dict[str, Any]:
     names = ctx.registry.party_names(doc)
     bars = ctx.registry.bars_of(doc, on)
     views = ctx.registry.licence_views(holder=doc)
+    person = has_cpf_shape(doc)
     timeline = _timeline(ctx, holder=doc)
-    kind = "CPF" if has_cpf_shape(doc) else "CNPJ"
+    if person:
+        timeline = with_name_changes(timeline, NameRecords(ctx.registry).of(doc))
+    kind = "CPF" if person else "CNPJ"
     masked = _masked_doc(doc)
     if not (names or bars or views or timeline):
         raise NotFound(f"Nada consta do cadastro de licenças para o {kind} {masked}.",
                             field="/cpf_cnpj")
     return {"titulo": f"{kind} {masked}", "tipo": "pessoa", "situacao_em": on,
             "licencas": _licence_rows(views, on), "historico": timeline, "nomes": names,
-            "impedimentos": bars}
+            "impedimentos": bars, "cpf": doc if person and names else None,
+            "erro": None, "erro_em": None, "enviado": {}}
 
 
 @router.get("/equipe/veiculos/{placa}")
@@ -118,3 +136,32 @@ async def party_page(request: Request, cpf_cnpj: str) -> Response:
                          "os 14 caracteres do CNPJ.", field="/cpf_cnpj")
     context = await run_in_threadpool(_party, context_of(request), unmask(key))
     return page(request, "cadastro.html", context)
+
+
+#: The fields of the form «Registrar alteração de nome», by the pointer of an error.
+_NAME_FIELDS = {"/nome": "nome", "/comprovante": "comprovante"}
+
+
+@router.post("/equipe/pessoas/{cpf}/alteracao-de-nome")
+async def party_name_change(request: Request, cpf: str) -> Response:
+    """Record a change of a person's name (the form on the CPF's page); on bad input,
+    the page again with the error at its field (422), nothing recorded."""
+    user = require_user(request)
+    ctx = context_of(request)
+    key = cpf[:MAX_KEY]
+    if not has_cpf_shape(key):
+        raise BadRequest(f"CPF inválido: «{key}». Informe os 11 dígitos do CPF.",
+                         field="/cpf_cnpj")
+    doc = unmask(key)
+    posted = await read_form(request)
+    sent = {name: str(posted.get(name) or "")[:1200] for name in ("nome", "comprovante")}
+    try:
+        await run_in_threadpool(lambda: NameRecords(ctx.registry).record(
+            doc, sent["nome"], sent["comprovante"], by=user.actor, on=ctx.today()))
+    except LavraError as error:
+        message = error.message
+        field = _NAME_FIELDS.get(error.field or "", "cpf")
+        context = await run_in_threadpool(_party, ctx, doc)
+        context.update(erro=message, erro_em=field, enviado=sent)
+        return page(request, "cadastro.html", context, status=422)
+    return redirect(f"/equipe/pessoas/{doc}?aviso=nome-registrado#alteracao-de-nome")
