@@ -275,6 +275,18 @@ class _ChainRun:
         self.acts.append(ChainAct(self.chain, step, moment, None, reason))
         self.stopped = True
 
+    def take(self, step: DemoStep, moment: datetime, found: Issued | str,
+             facts: Callable[[Issued], StepFacts], *, imported: bool = False,
+             filed: bool = False) -> None:
+        """Keep an imported or filed step's act and its facts, or stop the chain with
+        the reason the import or the filing was refused."""
+        if isinstance(found, str):
+            self.stop(step, moment, (found,))
+            return
+        self.facts[step.name] = facts(found)
+        self.acts.append(ChainAct(self.chain, step, moment, found, imported=imported,
+                                  filed=filed))
+
 
 def _run_step(issuer: Issuer, run: _ChainRun, step: DemoStep, moment: datetime,
               example: Callable[[str, datetime], dict[str, Any]],
@@ -283,24 +295,16 @@ def _run_step(issuer: Issuer, run: _ChainRun, step: DemoStep, moment: datetime,
     there already)."""
     chain, facts = run.chain, run.facts
     if step.imported is not None:
-        found = _import(issuer, chain, step, step.imported, moment.date())
-        if isinstance(found, str):
-            run.stop(step, moment, (found,))
-            return
-        facts[step.name] = _facts(found, None, titles)
-        run.acts.append(ChainAct(chain, step, moment, found, imported=True))
+        run.take(step, moment, _import(issuer, chain, step, step.imported, moment.date()),
+                 lambda found: _facts(found, None, titles), imported=True)
         return
     form = issuer.engine.content.form(step.form)
     data = example(step.form, moment)
     for item in step.fills:
         data = _put(data, item.pointer, fill(item.template, facts))
     if step.filing is not None:
-        found = _file(issuer, chain, step, step.filing, data, moment)
-        if isinstance(found, str):
-            run.stop(step, moment, (found,))
-            return
-        facts[step.name] = _filing_facts(found, data, titles)
-        run.acts.append(ChainAct(chain, step, moment, found, filed=True))
+        run.take(step, moment, _file(issuer, chain, step, step.filing, data, moment),
+                 lambda found: _filing_facts(found, data, titles), filed=True)
         return
     key = f"demo:{chain.name}:{step.name}"
     # Run again in the same folder, the demo finds the act it issued (later acts of
