@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import re
@@ -224,6 +225,7 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
             "join processo_acts a on a.processo_id = f.processo_id "
             "join documents d on d.id = a.document_id"))
     issued = {(s, n, y): _utc(at) for _, s, n, y, _, at, _ in rows}
+    assert_numbers_follow_dates(issued, imported)
     # the alvará of five years ago the renewal cites, the other company's of two years ago
     # whose vehicle the fretamento company is authorised to use, and the escolar alvarás
     # in force (or not renewed) the histories of transporte_escolar/demonstracao.py import
@@ -295,6 +297,27 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
     if "demo:escolar:substituicao" in by_key:
         # The change of vehicle (escolar art. 17, § 1º) shows in the alvará's situation.
         assert "veículo substituído pelo de placa NOV4D56" in output
+
+
+def assert_numbers_follow_dates(issued: dict[tuple[str, int, int], datetime],
+                                imported: dict[tuple[str, int, int], datetime]) -> None:
+    """In every series of the demo's registry (signed acts, filed protocols, and acts
+    imported from before lavra, by the date they bear), a later number never bears an
+    earlier date (the same date allowed): a procurador reading a gapless series reads
+    it in date order, whichever history each act belongs to."""
+    local = ZoneInfo("America/Sao_Paulo")
+    dated = {key: moment.astimezone(local).date() for key, moment in issued.items()}
+    dated |= {key: moment.date() for key, moment in imported.items()}
+    series: dict[tuple[str, int], list[tuple[int, date]]] = {}
+    for (name, number, year), on in dated.items():
+        series.setdefault((name, year), []).append((number, on))
+    assert len(series) > 10
+    for (name, year), acts in sorted(series.items()):
+        acts.sort()
+        for (number, on), (later, later_on) in itertools.pairwise(acts):
+            assert on <= later_on, (
+                f"{name} nº {later:04d}/{year}, de {later_on}, "
+                f"vem depois do nº {number:04d}/{year}, de {on}")
 
 
 def assert_federal_appeal_refused_against_a_penalty(demo: Path, content: Any,

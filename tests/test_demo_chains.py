@@ -97,3 +97,34 @@ def test_the_clock_is_settable() -> None:
     assert clock() == moment
     clock.moment = moment + timedelta(days=3)
     assert clock().day == 15
+
+
+@pytest.mark.parametrize("today", [date(2026, 12, 6), date(2027, 1, 2), date(2027, 2, 6),
+                                   date(2027, 3, 1), date(2028, 2, 29), date(2026, 5, 1)])
+def test_imported_escolar_alvaras_fit_the_series_in_date_order(today: date) -> None:
+    """The demo issues every chain's steps on one timeline (lavra.cli.demo_chains.
+    run_chains); the escolar alvarás it imports from before lavra type their numbers.
+    Walked in that order, with the registry's rule (an act issued takes the counter's
+    next number; an import raises the counter to its own), no imported number is one
+    the demo already gave, and in each year the numbers follow the dates."""
+    steps = sorted(
+        (datetime.combine(chain_start(chain, today) + timedelta(days=step.day),
+                          datetime.strptime(step.hour, "%H:%M").time()), index, step)
+        for index, chain in enumerate(DEMO_CHAINS) for step in chain.steps
+        if step.form == "alvara-transporte-escolar")
+    assert sum(1 for *_, step in steps if step.imported is not None) == 3
+    counter: dict[int, int] = {}
+    dated: dict[tuple[int, int], date] = {}
+    for moment, _, step in steps:
+        day = moment.date()
+        if step.imported is None:
+            number = counter.get(day.year, 0) + 1
+        else:
+            printed = step.imported.row(day)["numero"]
+            number = int(printed.split("nº ")[1].split("/")[0])
+            assert printed.endswith(f"/{day.year}")
+        assert (day.year, number) not in dated, (step.name, number)
+        counter[day.year] = max(counter.get(day.year, 0), number)
+        dated[(day.year, number)] = day
+    for (year, number), day in dated.items():
+        assert all(other >= day for (y, n), other in dated.items() if y == year and n > number)

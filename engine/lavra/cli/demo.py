@@ -1,9 +1,9 @@
 """``lavra demo``: every form of the content pack, from its embedded example.
 
-First the pack's case histories (``ContentPack.demo_chains``) are issued in order on the
-demo's own clock (:mod:`lavra.cli.demo_chains`); the forms they cover are not issued
-again below (a requerimento a chain files online is shown by its comprovante de
-protocolo, not drafted and prefilled again).
+First the pack's case histories (``ContentPack.demo_chains``) are issued on the demo's
+own clock, all in the order of their dates (:mod:`lavra.cli.demo_chains`); the forms
+they cover are not issued again below (a requerimento a chain files online is shown by
+its comprovante de protocolo, not drafted and prefilled again).
 
 Runs in its own folder: a development PKI (no legal validity) and a SQLite registry
 are created there, each issuable form is issued and verified, each requerimento is
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from lavra.checking.content import FormSpec
-from lavra.cli.demo_chains import ChainAct, DemoClock, chain_start, earliest, run_chain
+from lavra.cli.demo_chains import ChainAct, DemoClock, earliest, run_chains
 from lavra.cli.files import write_atomically
 from lavra.config import Config
 from lavra.documents import Engine
@@ -202,8 +202,9 @@ def run_demo(config: Config, folder: Path) -> list[DemoRow]:
     # A requerimento a chain files is shown by its receipt, and not drafted again below.
     in_chains = {step.form for chain in chains for step in chain.steps}
     try:
-        for chain in chains:
-            acts = run_chain(issuer, clock, chain, chain_start(chain, day), day, _example(engine))
+        # All chains on one timeline, in date order (each series numbered as its dates
+        # go); the rows are shown chain by chain, each history read whole.
+        for acts in run_chains(issuer, clock, chains, day, _example(engine)):
             rows.extend(_chain_row(folder, act) for act in acts)
         for form in engine.content.forms.values():
             if form.example is None or form.id in in_chains:

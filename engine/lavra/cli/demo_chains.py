@@ -1,4 +1,5 @@
-"""``lavra demo``: the case histories of the pack (:mod:`lavra.demochains`), issued in order.
+"""``lavra demo``: the case histories of the pack (:mod:`lavra.demochains`), issued in
+the order of their dates, all chains on one timeline (:func:`run_chains`).
 
 Each chain runs on an injected clock (:class:`DemoClock`), never the real CLI's: its
 acts are signed, numbered and recorded at the moments of its steps, weeks apart, all in
@@ -10,13 +11,13 @@ second ``lavra demo`` in the same folder finds the acts already issued (idempote
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from string import Formatter
 from typing import Any
 
-from lavra.checking.content import Content
 from lavra.demochains import DemoChain, DemoStep, Filing, Imported, StepFacts
 from lavra.errors import ContentPackError, LavraError
 from lavra.filing import FilingDesk
@@ -228,8 +229,8 @@ def _file(issuer: Issuer, chain: DemoChain, step: DemoStep, filing: Filing,
                 f"valor em {pointer}.")
         who[key] = value
     form = issuer.engine.content.form(step.form)
-    titles = {field.pattern: field.title for field in issuer.engine.content.fields(form)
-              if field.title}
+    titles = {item.pattern: item.title for item in issuer.engine.content.fields(form)
+              if item.title}
     attachments, items = _attachments(data, titles)
     try:
         filed, pdf = FilingDesk(issuer).file(
@@ -255,84 +256,125 @@ def _filing_facts(
         citado=format_cited_act(record.printed, titles))
 
 
-def run_chain(
+@dataclass
+class _ChainRun:
+    """The acts one chain has issued so far, and the facts its later steps read; a chain
+    stops at the first step the law does not let issue (its pending items are kept)."""
+
+    chain: DemoChain
+    start: date
+    facts: dict[str, StepFacts] = field(default_factory=dict)
+    acts: list[ChainAct] = field(default_factory=list)
+    stopped: bool = False
+
+    def moment(self, step: DemoStep) -> datetime:
+        return datetime.combine(self.start + timedelta(days=step.day),
+                                time.fromisoformat(step.hour), TIMEZONE)
+
+    def stop(self, step: DemoStep, moment: datetime, reason: tuple[str, ...]) -> None:
+        self.acts.append(ChainAct(self.chain, step, moment, None, reason))
+        self.stopped = True
+
+    def take(self, step: DemoStep, moment: datetime, found: Issued | str,
+             facts: Callable[[Issued], StepFacts], *, imported: bool = False,
+             filed: bool = False) -> None:
+        """Keep an imported or filed step's act and its facts, or stop the chain with
+        the reason the import or the filing was refused."""
+        if isinstance(found, str):
+            self.stop(step, moment, (found,))
+            return
+        self.facts[step.name] = facts(found)
+        self.acts.append(ChainAct(self.chain, step, moment, found, imported=imported,
+                                  filed=filed))
+
+
+def _run_step(issuer: Issuer, run: _ChainRun, step: DemoStep, moment: datetime,
+              example: Callable[[str, datetime], dict[str, Any]],
+              titles: Mapping[str, str]) -> None:
+    """Issue (import, file) one step of ``run``'s chain at ``moment`` (the clock is
+    there already)."""
+    chain, facts = run.chain, run.facts
+    if step.imported is not None:
+        run.take(step, moment, _import(issuer, chain, step, step.imported, moment.date()),
+                 lambda found: _facts(found, None, titles), imported=True)
+        return
+    form = issuer.engine.content.form(step.form)
+    data = example(step.form, moment)
+    for item in step.fills:
+        data = _put(data, item.pointer, fill(item.template, facts))
+    if step.filing is not None:
+        run.take(step, moment, _file(issuer, chain, step, step.filing, data, moment),
+                 lambda found: _filing_facts(found, data, titles), filed=True)
+        return
+    key = f"demo:{chain.name}:{step.name}"
+    # Run again in the same folder, the demo finds the act it issued (later acts of
+    # the chain, a cassação, would now refuse it: the history has gone on).
+    earlier = issuer.registry.by_key(key)
+    if earlier is not None:
+        result = Issued(earlier, issuer.registry.pdf(earlier.id),
+                        issuer.registry.docx(earlier.id))
+    else:
+        try:
+            issued = issuer.issue(form.id, data, idempotency_key=key,
+                                  example_values=bool(form.computations))
+        except IncompleteError as refused:
+            run.stop(step, moment, tuple(item.message for item in refused.report.pending))
+            return
+        result = Issued(issued.record, issued.pdf, issued.docx)
+    ciencia = None
+    if step.ciencia is not None:
+        ciencia = moment.date() + timedelta(days=step.ciencia)
+        if not any(
+            fact.kind == "ciencia" and not fact.revoked
+            for fact in issuer.registry.facts(result.record.id)
+        ):
+            issuer.registry.record_fact(
+                result.record.id, "ciencia", on=ciencia.isoformat(), by=CIENCIA_BY,
+                means="pessoal", now=datetime.combine(ciencia, moment.timetz()),
+            )
+    facts[step.name] = _facts(result, ciencia, titles)
+    run.acts.append(ChainAct(chain, step, moment, result, ciencia=ciencia))
+
+
+def run_chains(
     issuer: Issuer,
     clock: DemoClock,
-    chain: DemoChain,
-    start: date,
+    chains: tuple[DemoChain, ...],
     today: date,
     example: Callable[[str, datetime], dict[str, Any]],
-) -> list[ChainAct]:
-    """Issue the chain's steps in order from ``start``; stop at the first step the law
-    does not let issue (its pending items are kept). ``example(form, moment)``: the
-    form's example with its dates moved to the moment's day."""
-    content: Content = issuer.engine.content
-    titles = act_titles(content.root)
-    facts: dict[str, StepFacts] = {}
-    acts: list[ChainAct] = []
-    for step in chain.steps:
-        moment = datetime.combine(
-            start + timedelta(days=step.day), time.fromisoformat(step.hour), TIMEZONE
-        )
+) -> list[list[ChainAct]]:
+    """Issue every chain's steps, each chain from its :func:`chain_start`, all of them in
+    one timeline: the step of any chain that comes first in time is issued first, the
+    clock moved to its moment. So within every series a later number never bears an
+    earlier date (a chain issued whole before the next would number its acts of
+    December before another's of October). Within a chain its steps keep their order;
+    a chain stopped by the law issues no later step, and the others go on.
+    ``example(form, moment)``: the form's example with its dates moved to the moment's
+    day. Returns each chain's acts, in the order of ``chains``, verified at ``today``."""
+    titles = act_titles(issuer.engine.content.root)
+    runs = [_ChainRun(chain, chain_start(chain, today)) for chain in chains]
+    timeline = heapq.merge(
+        *([(run.moment(step), index, step) for step in run.chain.steps]
+          for index, run in enumerate(runs)),
+        key=lambda entry: (entry[0], entry[1]))
+    for moment, index, step in timeline:
+        run = runs[index]
+        if run.stopped:
+            continue
         clock.moment = moment
-        if step.imported is not None:
-            found = _import(issuer, chain, step, step.imported, moment.date())
-            if isinstance(found, str):
-                acts.append(ChainAct(chain, step, moment, None, (found,)))
-                break
-            facts[step.name] = _facts(found, None, titles)
-            acts.append(ChainAct(chain, step, moment, found, imported=True))
-            continue
-        form = content.form(step.form)
-        data = example(step.form, moment)
-        for item in step.fills:
-            data = _put(data, item.pointer, fill(item.template, facts))
-        if step.filing is not None:
-            found = _file(issuer, chain, step, step.filing, data, moment)
-            if isinstance(found, str):
-                acts.append(ChainAct(chain, step, moment, None, (found,)))
-                break
-            facts[step.name] = _filing_facts(found, data, titles)
-            acts.append(ChainAct(chain, step, moment, found, filed=True))
-            continue
-        key = f"demo:{chain.name}:{step.name}"
-        # Run again in the same folder, the demo finds the act it issued (later acts of
-        # the chain, a cassação, would now refuse it: the history has gone on).
-        earlier = issuer.registry.by_key(key)
-        if earlier is not None:
-            result = Issued(earlier, issuer.registry.pdf(earlier.id),
-                            issuer.registry.docx(earlier.id))
-        else:
-            try:
-                issued = issuer.issue(form.id, data, idempotency_key=key,
-                                      example_values=bool(form.computations))
-            except IncompleteError as refused:
-                pending = tuple(item.message for item in refused.report.pending)
-                acts.append(ChainAct(chain, step, moment, None, pending))
-                break
-            result = Issued(issued.record, issued.pdf, issued.docx)
-        ciencia = None
-        if step.ciencia is not None:
-            ciencia = moment.date() + timedelta(days=step.ciencia)
-            if not any(
-                fact.kind == "ciencia" and not fact.revoked
-                for fact in issuer.registry.facts(result.record.id)
-            ):
-                issuer.registry.record_fact(
-                    result.record.id, "ciencia", on=ciencia.isoformat(), by=CIENCIA_BY,
-                    means="pessoal", now=datetime.combine(ciencia, moment.timetz()),
-                )
-        facts[step.name] = _facts(result, ciencia, titles)
-        acts.append(ChainAct(chain, step, moment, result, ciencia=ciencia))
+        _run_step(issuer, run, step, moment, example, titles)
     clock.moment = datetime.combine(today, time(0, 0), TIMEZONE)
-    checked = []
-    for act in acts:
-        if act.step.verify and act.result is not None:
-            check = issuer.verify(act.result.pdf, on=today)
-            situation = check.licence.text if check.licence is not None else None
-            act = replace(act, verified=check.valid, situation=situation)
-        checked.append(act)
-    return checked
+    return [[_verified(issuer, act, today) for act in run.acts] for run in runs]
+
+
+def _verified(issuer: Issuer, act: ChainAct, today: date) -> ChainAct:
+    """``act`` with (when its step asks) the verification of its PDF at ``today`` and the
+    situation of the licence it granted."""
+    if not act.step.verify or act.result is None:
+        return act
+    check = issuer.verify(act.result.pdf, on=today)
+    situation = check.licence.text if check.licence is not None else None
+    return replace(act, verified=check.valid, situation=situation)
 
 
 def earliest(chains: tuple[DemoChain, ...], today: date) -> datetime:
