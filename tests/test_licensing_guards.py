@@ -6,7 +6,8 @@ registry as history, over acts recorded with the pack's effects."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Iterator, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,9 @@ from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.issuing import RegistryHistory
 from lavra.registry.database import database_url
-from lavra.registry.effects import Act, Bar
+from lavra.registry.effects import Act, Bar, Effect, Grant
 from lavra.registry.store import Registry
+from lavra_americana import pacote
 from lavra_americana.transporte_escolar.estado import transferencia
 
 
@@ -298,3 +300,114 @@ def test_a_new_alvara_does_not_print_a_selo_already_issued(
     renewal["selo_identificacao"] = "SELO-ESC 0002/2026"  # reserved, not issued yet
     assert items_at(engine, registry, "alvara-transporte-escolar", renewal,
                     date(2026, 3, 10), "/selo_identificacao") == []
+
+
+# ---------------------------------------------------------------- at record time
+# The registry checks again, in the record's own transaction, what the form checked
+# when the draft was prepared (lavra.registry.standing): the acts below are recorded
+# without the form's check, as a run recording what it checked at plan time.
+
+def selo_on(registry: Registry, number: str, on: date) -> Any:
+    data = resting_on("selo-identificacao", number)
+    return act(registry, "SELO-ESC", "selo-identificacao", data, on=on,
+               computed={"inicio_vigencia": on.isoformat(), "valido_ate": "2026-12-31"})
+
+
+def revoked(registry: Registry, alvara: Any, on: date) -> Any:
+    data = example("decisao-revogacao-alvara")
+    data["alvara"] = {**data.get("alvara", {}), "numero": alvara.printed}
+    return act(registry, "REV-ESC", "decisao-revogacao-alvara", data, on=on)
+
+
+def test_the_record_refuses_an_accessory_on_an_alvara_missing_ended_or_past_its_term(
+    registry: Registry,
+) -> None:
+    alvara = alvara_escolar(registry)  # in force 02/03/2026 to 31/12/2026
+    cited = "(art. 3º, § 2º, da Lei nº 4.515/2007)"
+    with pytest.raises(InputError) as missing:
+        selo_on(registry, "ALV-ESC nº 0099/2026", date(2026, 3, 10))
+    assert missing.value.message == (
+        "O ALV-ESC nº 0099/2026, a que o SELO-ESC nº 0001/2026 se vincula, não consta do "
+        "cadastro: o número é da série ALV-ESC do lavra e nenhum ato expedido ou importado "
+        f"o tem; o SELO-ESC nº 0001/2026 não pode ser expedido {cited}.")
+    with pytest.raises(InputError) as past:
+        selo_on(registry, alvara.printed, date(2027, 1, 5))
+    assert (f"O {alvara.printed}, a que o SELO-ESC nº 0001/2027 se vincula, venceu em "
+            "31/12/2026, antes do início do SELO-ESC nº 0001/2027 (05/01/2027)") \
+        in past.value.message and cited in past.value.message
+    revoked(registry, alvara, date(2026, 5, 4))
+    with pytest.raises(InputError) as ended:
+        selo_on(registry, alvara.printed, date(2026, 6, 1))
+    assert (f"O {alvara.printed}, a que o SELO-ESC nº 0001/2026 se vincula, não está em "
+            f"vigor (revogado desde 04/05/2026); o SELO-ESC nº 0001/2026 não pode ser "
+            f"expedido {cited}.") == ended.value.message
+    assert registry.next_number("SELO-ESC", 2026) == 1  # nothing numbered nor recorded
+    assert registry.next_number("SELO-ESC", 2027) == 1
+    # A paper alvará outside lavra's series is the form's to check (attested).
+    assert selo_on(registry, "0123/2015", date(2026, 6, 1)).printed == "SELO-ESC nº 0001/2026"
+
+
+def test_the_record_refuses_renewing_a_cassated_or_renewed_alvara(registry: Registry) -> None:
+    old = alvara_fretamento(registry, on=date(2021, 3, 2), until=date(2026, 3, 1))
+    new = alvara_fretamento(registry, on=date(2026, 2, 20), until=date(2031, 2, 19),
+                            renovacao=True, alvara_anterior=old.printed,
+                            vencimento_alvara_anterior="2026-03-01")
+    with pytest.raises(InputError) as renewed:
+        alvara_fretamento(registry, on=date(2026, 2, 21), until=date(2031, 2, 20),
+                          renovacao=True, alvara_anterior=old.printed,
+                          vencimento_alvara_anterior="2026-03-01")
+    assert renewed.value.message.startswith(
+        f"O {old.printed} está renovado desde 20/02/2026: só se renova licença em vigor ou "
+        "vencida, e o ALV-FRET nº 0002/2026 não pode renová-lo (")
+    assert "Lei nº 4.419/2006" in renewed.value.message
+    cassacao(registry, new, on=date(2026, 4, 20))  # bar until 20/04/2027
+    with pytest.raises(InputError) as cassated:
+        alvara_fretamento(registry, on=date(2027, 5, 3), until=date(2032, 5, 2),
+                          renovacao=True, alvara_anterior=new.printed,
+                          vencimento_alvara_anterior="2031-02-19")
+    assert cassated.value.message.startswith(
+        f"O {new.printed} está cassado desde 20/04/2026: só se renova licença em vigor ou "
+        "vencida, e o ALV-FRET nº 0001/2027 não pode renová-lo (")
+    assert registry.next_number("ALV-FRET", 2027) == 1  # nothing numbered nor recorded
+    view = registry.licence_of(new.id)
+    assert view is not None and view.status == "cassated"
+
+
+def test_the_record_refuses_ending_an_alvara_already_ended(registry: Registry) -> None:
+    alvara = alvara_escolar(registry)
+    revoked(registry, alvara, date(2026, 5, 4))
+    with pytest.raises(InputError) as again:
+        revoked(registry, alvara, date(2026, 6, 1))
+    assert again.value.message.startswith(
+        f"O {alvara.printed} está revogado desde 04/05/2026: o REV-ESC nº 0002/2026 não "
+        "pode declará-lo revogado (art. ")
+    assert "da Lei nº 4.515/2007)." in again.value.message
+    assert registry.next_number("REV-ESC", 2026) == 2  # nothing numbered nor recorded
+    assert registry.rebuild_state(apply=False).same
+
+
+def test_a_replayed_accessory_on_an_ended_alvara_is_a_divergence(registry: Registry) -> None:
+    """An act recorded before the record-time guard (a version of the pack whose selo
+    rested on nothing) is kept by the rebuild and reported, naming the rule."""
+    effects = dict(pacote().effects)
+    current = effects["selo-identificacao"]
+
+    def unguarded(act: Act) -> Sequence[Effect]:
+        return [dataclasses.replace(e, rests_on=None) if isinstance(e, Grant) else e
+                for e in current(act)]
+
+    registry.use_effects({**effects, "selo-identificacao": unguarded})
+    alvara = alvara_escolar(registry)
+    revoked(registry, alvara, date(2026, 5, 4))
+    selo = selo_on(registry, alvara.printed, date(2026, 6, 1))
+    registry.use_effects(pacote().effects)
+    [line] = registry.rebuild_state(apply=True).divergences
+    assert line.startswith(f"Divergência: o {selo.printed} (emitido em 01/06/2026) "
+                           "contraria regra hoje em vigor")
+    assert (f"O {alvara.printed}, a que o {selo.printed} se vincula, não está em vigor "
+            "(revogado desde 04/05/2026)") in line
+    assert line.endswith("O ato permanece registrado como emitido.")
+    assert registry.public_divergences(selo.id) == (
+        "Este ato foi registrado em desacordo com a regra de que o ato acessório se vincula "
+        "a licença em vigor (art. 3º, § 2º, da Lei nº 4.515/2007); consta como divergência "
+        "no cadastro.",)

@@ -119,7 +119,7 @@ def veiculo_terceiro(act: Act) -> Sequence[Effect]:
         kind=act.form, holder=party_at(act.data, "/empresa"),
         vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
         valid_until=act.valid_until, rests_on=text_at(act.data, "/empresa/alvara/numero"),
-        citation="fretamento#art10_par3",
+        citation="fretamento#art10_par3", basis=basis("fretamento#art10_par3"),
     )]
 
 
@@ -130,7 +130,8 @@ def cassacao(act: Act) -> Sequence[Effect]:
     for i in range(len(act.data.get("alvaras") or ())):
         number = text_at(act.data, f"/alvaras/{i}/numero")
         if number is not None:
-            effects.append(SetStatus(number, LicenceStatus.CASSATED, "fretamento#art22"))
+            effects.append(SetStatus(number, LicenceStatus.CASSATED, "fretamento#art22",
+                                     basis("fretamento#art22")))
     company = party_at(act.data, "/empresa")
     last_day = date_at(act.computed, "/impedimento/ultimo_dia")
     if company is not None and last_day is not None:
@@ -142,7 +143,8 @@ def recolhimento(act: Act) -> Sequence[Effect]:
     """fretamento#art21_par2: the alvará recalled."""
     number = text_at(act.data, "/alvara/numero")
     return [] if number is None else [
-        SetStatus(number, LicenceStatus.RECALLED, "fretamento#art21_par2")]
+        SetStatus(number, LicenceStatus.RECALLED, "fretamento#art21_par2",
+                  basis("fretamento#art21_par2"))]
 
 
 def devolucao(act: Act) -> Sequence[Effect]:
@@ -159,7 +161,8 @@ def vistoria(act: Act) -> Sequence[Effect]:
         act.data, "/alvara/numero")
     effects: list[Effect] = [named(act, "/empresa", citation="fretamento#art13")]
     if isinstance(number, str) and act.computed.get("retirada") is True:
-        effects.append(SetStatus(number, LicenceStatus.SUSPENDED, "fretamento#art13"))
+        effects.append(SetStatus(number, LicenceStatus.SUSPENDED, "fretamento#art13",
+                                 basis("fretamento#art13")))
     elif isinstance(number, str) and act.computed.get("liberacao") is True:
         effects.append(Restore(number, "fretamento#art13"))
     return effects

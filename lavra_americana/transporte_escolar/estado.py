@@ -94,7 +94,7 @@ def _accessory(pointer: str, citation: str, *, holder: str = "/titular",
             driver=None if driver is None else driver_at(act.data, driver),
             vehicle=vehicle_at(act.data, vehicle), valid_from=start_of(act),
             valid_until=act.valid_until, rests_on=text_at(act.data, pointer),
-            citation=citation,
+            citation=citation, basis=basis(citation),
         )]
     effects.__doc__ = f"{citation}: rests on the alvará at {pointer}, and ends with it."
     return effects
@@ -113,7 +113,9 @@ def licenca_especial(act: Act) -> Sequence[Effect]:
 def _ending(status: LicenceStatus, citation: str) -> EffectsOf:
     def effects(act: Act) -> Sequence[Effect]:
         number = text_at(act.data, "/alvara/numero")
-        return [*processo(act), *([] if number is None else [SetStatus(number, status, citation)])]
+        ending = [] if number is None else [SetStatus(number, status, citation,
+                                                      basis(citation))]
+        return [*processo(act), *ending]
     effects.__doc__ = f"{citation}: the alvará becomes {status.value}."
     return effects
 

@@ -155,6 +155,9 @@ class SetStatus:
     target: str
     status: LicenceStatus
     citation: str
+    basis: str = ""
+    """The provision as a document cites it, for the refusal when the licence has
+    already ended (:mod:`lavra.registry.standing`)."""
 
 
 @dataclass(frozen=True)

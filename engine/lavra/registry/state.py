@@ -58,6 +58,7 @@ from lavra.registry.reversal import (
     undo_annulments,
     undo_lifted,
 )
+from lavra.registry.standing import base_refusal, end_refusal, locked, renewal_refusal
 from lavra.registry.substitution import change_vehicle, refuse_undo
 from lavra.registry.tables import (
     BarRow,
@@ -305,15 +306,21 @@ class StateWriter:
                 f"O pacote de conteúdo declarou mais de uma licença expedida pelo documento "
                 f"{act.printed}."
             )
+        # Licences first, then the holder (lavra.registry.standing: the locks' order).
+        base, old = self.licence(grant.rests_on), self.licence(grant.renews)
+        base = None if base is None else locked(self.session, base)
+        old = None if old is None else locked(self.session, old)
         holder = self.party(grant.holder, act)
+        if holder is not None and grant.barred_by:  # a bar written meanwhile is seen
+            holder = locked(self.session, holder)
         vehicle = self.vehicle(grant.vehicle, act)
         driver = self.driver(grant.driver, act)
-        base = self.licence(grant.rests_on)
-        old = self.licence(grant.renews)
+        broken: list[Refusal] = []
+        self.refuse_or_diverge(act, base_refusal(self, act, grant, base), later=broken)
         if old is not None:  # renewed first: it no longer holds the vehicle's place
+            self.refuse_or_diverge(act, renewal_refusal(act, grant, old), later=broken)
             self._set_status(act, old, LicenceStatus.RENEWED.value, "renewed",
                              f"{old.printed} renovado pelo {act.printed}.")
-        broken: list[Refusal] = []
         for refusal in grant_refusals(self, act, grant, holder, vehicle):
             self.refuse_or_diverge(act, refusal, later=broken)
         outside = {refusal.group for refusal in broken}
@@ -348,6 +355,8 @@ class StateWriter:
         licence = self.licence(effect.target)
         if licence is None:
             return
+        licence = locked(self.session, licence)
+        self.refuse_or_diverge(act, end_refusal(act, effect, licence), licence=licence)
         status = LicenceStatus(effect.status).value
         self._set_status(act, licence, status, status,
                          f"{licence.printed} {STATUS_TEXT[status]} pelo {act.printed}.")
@@ -424,6 +433,7 @@ class StateWriter:
         party = self.party(effect.party, act)
         if party is None:
             return
+        party = locked(self.session, party)  # a grant to it checks the bars after us
         self.session.add(BarRow(party_id=party.id, scope=effect.scope, until=effect.until,
                                 document_id=act.document_id, citation=effect.citation))
         self.change(act, "barred",

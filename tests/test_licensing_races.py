@@ -1,0 +1,187 @@
+"""The licensing state's guards hold under concurrency (issue 22): a cassação's bar
+(fretamento art. 22, parágrafo único) and a new alvará of the same company; a revogação
+(transporte escolar) and a selo on the revoked alvará. Two clerks act at the same
+moment; the law's outcome wins, the loser gets its pt-BR refusal citing its article,
+and nothing of it is written. SQLite and PostgreSQL.
+
+The interleaving is forced, not hoped for: the first act's effects are written (its
+transaction still open) before the second starts; the first commits only once the
+second has written its own effects or waits on a lock. On PostgreSQL, without the row
+locks of :mod:`lavra.registry.standing`, the second would read the state as it was
+before the first and commit beside it; SQLite's writer lock serialises them at BEGIN.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from datetime import date
+
+import pytest
+from sqlalchemy import create_engine, text
+from test_licensing_state import act, alvara_fretamento, cassacao, example
+from test_licensing_state import registry as registry
+
+from lavra.errors import LavraError
+from lavra.registry.effects import Act, Effect
+from lavra.registry.records import IssuedRecord
+from lavra.registry.state import StateWriter
+from lavra.registry.store import Registry
+
+Outcome = IssuedRecord | LavraError
+
+
+@pytest.fixture
+def waiting(registry: Registry, registry_url: str) -> Iterator[Callable[[], bool]]:
+    """Whether a transaction waits on a row lock (PostgreSQL; never on SQLite, whose
+    writers wait at BEGIN, before anything is read)."""
+    if registry.dialect != "postgresql":
+        yield lambda: False
+        return
+    engine = create_engine(registry_url)
+
+    def locked() -> bool:
+        with engine.connect() as connection:
+            return bool(connection.execute(text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()")).scalar())
+
+    yield locked
+    engine.dispose()
+
+
+def race(monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
+         first: Callable[[], IssuedRecord],
+         second: Callable[[], IssuedRecord]) -> tuple[Outcome, Outcome]:
+    """Issue ``first`` and ``second`` in two threads: ``second`` starts once ``first``
+    has written its effects, and ``first`` commits once ``second`` has written its own
+    or waits on a lock (or a minute has passed)."""
+    applied, written = threading.Event(), threading.Event()
+    roles: dict[int, str] = {}
+    original = StateWriter.apply
+
+    def apply(writer: StateWriter, act: Act, effects: Sequence[Effect]) -> None:
+        role = roles.get(threading.get_ident())
+        try:
+            original(writer, act, effects)
+        finally:
+            if role == "second":
+                written.set()
+        if role == "first":
+            applied.set()
+            deadline = time.monotonic() + 60
+            while not written.is_set() and not waiting() and time.monotonic() < deadline:
+                time.sleep(0.01)
+
+    monkeypatch.setattr(StateWriter, "apply", apply)
+    outcomes: dict[str, Outcome] = {}
+
+    def clerk(role: str, issue: Callable[[], IssuedRecord]) -> None:
+        roles[threading.get_ident()] = role
+        if role == "second":
+            assert applied.wait(60)
+        try:
+            outcomes[role] = issue()
+        except LavraError as error:
+            outcomes[role] = error
+        finally:
+            if role == "second":
+                written.set()
+
+    threads = [threading.Thread(target=clerk, args=("first", first)),
+               threading.Thread(target=clerk, args=("second", second))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    return outcomes["first"], outcomes["second"]
+
+
+def other_alvara(registry: Registry) -> IssuedRecord:
+    """A new ALV-FRET to the example's company, for another vehicle."""
+    data = example("alvara-fretamento")
+    data["veiculo"].update(placa="DEF4G56", renavam="92134546140")
+    return act(registry, "ALV-FRET", "alvara-fretamento", data, on=date(2026, 4, 20),
+               computed={"inicio_vigencia": "2026-04-20", "valido_ate": "2031-04-19"})
+
+
+def test_a_cassacao_and_a_new_alvara_of_the_company_at_once(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
+) -> None:
+    alvara = alvara_fretamento(registry)
+    decision, refused = race(monkeypatch, waiting,
+                             lambda: cassacao(registry, alvara, on=date(2026, 4, 20)),
+                             lambda: other_alvara(registry))
+    assert isinstance(decision, IssuedRecord), decision
+    assert isinstance(refused, LavraError), refused  # barred from the cassação's day
+    assert "impedido" in refused.message and "até 20/04/2027" in refused.message
+    assert decision.printed in refused.message
+    assert "art. 22, parágrafo único, da Lei nº 4.419/2006" in refused.message
+    assert registry.next_number("ALV-FRET", 2026) == 2  # nothing numbered nor recorded
+    assert registry.licences_in_force("alvara-fretamento", date(2026, 5, 1)) == ()
+    assert registry.rebuild_state(apply=False).same
+
+
+def escolar(registry: Registry) -> IssuedRecord:
+    return act(registry, "ALV-ESC", "alvara-transporte-escolar",
+               example("alvara-transporte-escolar"), on=date(2026, 3, 10),
+               computed={"inicio_vigencia": "2026-03-10", "valido_ate": "2026-12-31"})
+
+
+def selo(registry: Registry, alvara: IssuedRecord) -> IssuedRecord:
+    data = example("selo-identificacao")
+    data["alvara"]["numero"] = alvara.printed
+    return act(registry, "SELO-ESC", "selo-identificacao", data, on=date(2026, 7, 1),
+               computed={"inicio_vigencia": "2026-07-01", "valido_ate": "2026-12-31"})
+
+
+def revogacao(registry: Registry, alvara: IssuedRecord) -> IssuedRecord:
+    data = example("decisao-revogacao-alvara")
+    data["alvara"]["numero"] = alvara.printed
+    return act(registry, "REV-ESC", "decisao-revogacao-alvara", data, on=date(2026, 7, 1))
+
+
+def test_a_revogacao_and_a_selo_on_the_alvara_at_once(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
+) -> None:
+    alvara = escolar(registry)
+    decision, refused = race(monkeypatch, waiting, lambda: revogacao(registry, alvara),
+                             lambda: selo(registry, alvara))
+    assert isinstance(decision, IssuedRecord), decision
+    assert isinstance(refused, LavraError), refused
+    assert (f"O {alvara.printed}, a que o SELO-ESC nº 0001/2026 se vincula, não está em "
+            "vigor (revogado desde 01/07/2026)") in refused.message
+    assert "(art. 3º, § 2º, da Lei nº 4.515/2007)" in refused.message
+    assert registry.next_number("SELO-ESC", 2026) == 1  # nothing numbered nor recorded
+    assert registry.licences_in_force("selo-identificacao", date(2026, 7, 2)) == ()
+    assert registry.rebuild_state(apply=False).same
+
+
+def test_a_selo_and_a_revogacao_of_its_alvara_at_once(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
+) -> None:
+    """The selo first: the revogação, recorded after it, ends it with the alvará."""
+    alvara = escolar(registry)
+    issued, decision = race(monkeypatch, waiting, lambda: selo(registry, alvara),
+                            lambda: revogacao(registry, alvara))
+    assert isinstance(issued, IssuedRecord), issued
+    assert isinstance(decision, IssuedRecord), decision
+    view = registry.licence_of(issued.id)
+    assert view is not None and view.describe(date(2026, 7, 2)) == (
+        f"encerrado em 01/07/2026 pelo {decision.printed}")
+    assert registry.licences_in_force("selo-identificacao", date(2026, 7, 2)) == ()
+    assert registry.rebuild_state(apply=False).same
+
+
+def test_the_race_helper_lets_the_second_act_go_when_nothing_blocks_it(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
+) -> None:
+    """Two acts that touch nothing in common both go through (the helper itself)."""
+    alvara = escolar(registry)
+    first, second = race(monkeypatch, waiting, lambda: selo(registry, alvara),
+                         lambda: alvara_fretamento(registry))
+    assert isinstance(first, IssuedRecord) and isinstance(second, IssuedRecord)
+    assert registry.rebuild_state(apply=False).same
+
+
