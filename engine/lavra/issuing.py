@@ -50,6 +50,7 @@ from lavra.verifying import VerificationResult, Verifier, registry_url
 
 if TYPE_CHECKING:
     from lavra.checking.computations import FiledProtocol, PriorRecord
+    from lavra.law.overlay import StaffOverlay
     from lavra.registry.party_names import NameChange
 
 
@@ -138,8 +139,8 @@ class RegistryHistory:
         match = _PRINTED_NUMBER.search(number) if isinstance(number, str) else None
         if match is None:
             return None
-        wanted = f"{int(match.group(1)):04d}/{match.group(2)}"
-        found = self._kept(r for r in self.registry.search(wanted, limit=500) if r.form == form)
+        found = self._kept(self.registry.numbered(form, int(match.group(1)),
+                                                  int(match.group(2))))
         return found[0] if found else None
 
     def name_changes(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
@@ -307,16 +308,20 @@ class Issuer:
         *,
         example_values: bool = False,
         retry_of: str | None = None,
+        staff_values: StaffOverlay | None = None,
     ) -> Prepared:
         """Check with the registry as history (repeat offences, the acts a document rests
         on, licences in force), as issuing will; ``retry_of``: the idempotency key of the
-        request, whose own document the history leaves out."""
+        request, whose own document the history leaves out; ``staff_values``: the
+        Secretaria's values as the caller already read them (a run's plan reads them
+        once), else read now."""
         history = self.history if retry_of is None else RegistryHistory(
             self.registry, retry_of=retry_of
         )
         return self.engine.prepare(
             form_id, data, on, history=history, example_values=example_values, draft=False,
-            staff_values=self.staff_values(), issued_at=self._moment(),
+            staff_values=self.staff_values() if staff_values is None else staff_values,
+            issued_at=self._moment(),
         )
 
     def _moment(self) -> datetime | None:

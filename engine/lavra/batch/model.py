@@ -38,6 +38,7 @@ from lavra.registry.runs import PlannedHolder, PlannedOutput
 if TYPE_CHECKING:
     from lavra.documents import Prepared
     from lavra.issuing import Issuer
+    from lavra.law.overlay import StaffOverlay
 
 __all__ = ["BatchRun", "PlanContext", "PlannedHolder", "PlannedOutput", "RunParameter",
            "RunRequest"]
@@ -84,6 +85,7 @@ class PlanContext:
     def __init__(self, issuer: Issuer, request: RunRequest) -> None:
         self.issuer = issuer
         self.request = request
+        self._staff_values: StaffOverlay | None = None
 
     @property
     def registry(self) -> Any:
@@ -98,7 +100,13 @@ class PlanContext:
         """``data`` as ``form_id`` checked as issuing would, with the computed values
         (a validity the plan passes on to a document that rests on this one), on
         ``on`` or, by default, the run's date of issue, as the workers will."""
-        return self.issuer.prepare(form_id, data, on or self.request.on)
+        # The Secretaria's values (vigências, taxas) are read once per plan, not once per
+        # check: the plan decides on the registry of its start; each worker reads them
+        # again for every document it issues (Issuer.prepare).
+        if self._staff_values is None:
+            self._staff_values = self.issuer.staff_values()
+        return self.issuer.prepare(form_id, data, on or self.request.on,
+                                   staff_values=self._staff_values)
 
     def check_request(self, form_id: str, data: Mapping[str, Any]) -> Report:
         """The completeness report of a requerimento the public filled (its checklist of

@@ -15,13 +15,13 @@ built from its documents the first time it is opened with a pack
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import chain
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Select, bindparam, delete, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
@@ -62,6 +62,54 @@ __all__ = ["LicenceView", "RegistryState", "StateDiff", "TimelineEntry", "act_of
 BUILT_KEY = "construido"
 _STATUS_DOC = aliased(DocumentRow)
 """The act that set a licence's status, aliased once (not at every lookup)."""
+
+
+def _last_change(kind: str) -> Any:
+    """The day of the licence's last state change of ``kind``, as a column of its row."""
+    return (select(func.max(StateChangeRow.on))
+            .where(StateChangeRow.licence_id == LicenceRow.id, StateChangeRow.kind == kind)
+            .correlate(LicenceRow).scalar_subquery())
+
+
+_LICENCE_COLUMNS = (LicenceRow.printed, LicenceRow.kind, LicenceRow.status,
+                    LicenceRow.status_document_id, LicenceRow.document_id,
+                    LicenceRow.status_since, LicenceRow.valid_from, LicenceRow.valid_until,
+                    LicenceRow.exclusive, LicenceRow.per_holder)
+
+
+def _view_select(*, placa: bool = False, holder: bool = False) -> Select[*tuple[Any, ...]]:
+    """A licence as :class:`LicenceView` reads it, in one row of one query: its holder,
+    vehicle, the act that set its status and its last revalidation and change of
+    vehicle. Joined (not outer-joined) to the vehicle or holder a list is asked for, so
+    that their index finds the licences."""
+    stmt = select(*_LICENCE_COLUMNS, PartyRow.doc, PartyRow.name, VehicleRow.placa,
+                  _STATUS_DOC.series, _STATUS_DOC.number, _STATUS_DOC.year,
+                  _last_change("revalidated"), _last_change("vehicle")).select_from(LicenceRow)
+    stmt = (stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id) if holder
+            else stmt.outerjoin(PartyRow, PartyRow.id == LicenceRow.holder_id))
+    stmt = (stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id) if placa
+            else stmt.outerjoin(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id))
+    return stmt.outerjoin(_STATUS_DOC, _STATUS_DOC.id == LicenceRow.status_document_id)
+
+
+_VIEW_OF_DOCUMENT = _view_select().where(LicenceRow.document_id == bindparam("document_id"))
+"""The licence one act granted: built once (every check reads licences by their act)."""
+
+
+def _view_of(row: Sequence[Any]) -> LicenceView:
+    (printed, kind, status, status_document_id, document_id, since, valid_from, valid_until,
+     exclusive, per_holder, doc, name, placa, series, number, year, revalidated,
+     vehicle_changed) = row
+    status_act = None if series is None else printed_number(series, number, year)
+    return LicenceView(
+        printed=printed, kind=kind, status=status,
+        status_act=status_act if status_document_id != document_id else None,
+        status_since=since, valid_from=valid_from, valid_until=valid_until, holder=doc,
+        holder_name=name, placa=placa,
+        renewed_by=status_act if status == LicenceStatus.RENEWED else None,
+        document_id=document_id, exclusive=exclusive, per_holder=per_holder,
+        revalidated_on=revalidated, vehicle_changed_on=vehicle_changed,
+    )
 
 
 def act_of(row: DocumentRow) -> Act:
@@ -403,35 +451,8 @@ class RegistryState(RegistryQueries):
 
     @staticmethod
     def _view(session: Session, document_id: int) -> LicenceView | None:
-        status_doc = _STATUS_DOC
-        found = session.execute(
-            select(LicenceRow, PartyRow.doc, PartyRow.name, VehicleRow.placa,
-                   status_doc.series, status_doc.number, status_doc.year)
-            .outerjoin(PartyRow, PartyRow.id == LicenceRow.holder_id)
-            .outerjoin(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id)
-            .outerjoin(status_doc, status_doc.id == LicenceRow.status_document_id)
-            .where(LicenceRow.document_id == document_id)
-        ).first()
-        if found is None:
-            return None
-        lic, doc, name, placa, series, number, year = found
-        status_act = None if series is None else printed_number(series, number, year)
-        last: dict[str, date] = dict(session.execute(
-            select(StateChangeRow.kind, func.max(StateChangeRow.on))
-            .where(StateChangeRow.licence_id == lic.id,
-                   StateChangeRow.kind.in_(("revalidated", "vehicle")))
-            .group_by(StateChangeRow.kind)
-        ).all())
-        revalidated, vehicle_changed = last.get("revalidated"), last.get("vehicle")
-        return LicenceView(
-            printed=lic.printed, kind=lic.kind, status=lic.status,
-            status_act=status_act if lic.status_document_id != lic.document_id else None,
-            status_since=lic.status_since, valid_from=lic.valid_from,
-            valid_until=lic.valid_until, holder=doc, holder_name=name, placa=placa,
-            renewed_by=status_act if lic.status == LicenceStatus.RENEWED else None,
-            document_id=lic.document_id, exclusive=lic.exclusive, per_holder=lic.per_holder,
-            revalidated_on=revalidated, vehicle_changed_on=vehicle_changed,
-        )
+        found = session.execute(_VIEW_OF_DOCUMENT, {"document_id": document_id}).first()
+        return None if found is None else _view_of(found)
 
     def licence_by_number(self, printed: str, kind: str | None = None) -> LicenceView | None:
         """The licence granted by the act numbered ``printed`` (``"ALV-X nº 0007/2026"``;
@@ -441,7 +462,7 @@ class RegistryState(RegistryQueries):
         if parsed is None:
             return None
         series, number, year = parsed
-        stmt = (select(LicenceRow.document_id)
+        stmt = (_view_select()
                 .join(DocumentRow, DocumentRow.id == LicenceRow.document_id)
                 .where(DocumentRow.number == number, DocumentRow.year == year))
         if series is not None:
@@ -449,8 +470,8 @@ class RegistryState(RegistryQueries):
         elif kind is not None:
             stmt = stmt.where(LicenceRow.kind == kind)
         with self._database_errors(), self._read() as session:
-            found = session.scalars(stmt.limit(2)).all()
-            return self._view(session, found[0]) if len(found) == 1 else None
+            found = session.execute(stmt.limit(2)).all()
+        return _view_of(found[0]) if len(found) == 1 else None
 
     def licences_held(self, on: date, *, placa: str | None = None, holder: str | None = None,
                       kind: str | None = None) -> tuple[LicenceView, ...]:
@@ -463,20 +484,18 @@ class RegistryState(RegistryQueries):
                       active: bool = False, kind: str | None = None) -> tuple[LicenceView, ...]:
         """The licences of a vehicle or of a holder (every status, or only those in
         force when ``active``; of ``kind``, when given), oldest first."""
-        stmt = select(LicenceRow.document_id).order_by(LicenceRow.valid_from, LicenceRow.id)
+        stmt = _view_select(placa=placa is not None, holder=holder is not None).order_by(
+            LicenceRow.valid_from, LicenceRow.id)
         if kind is not None:
             stmt = stmt.where(LicenceRow.kind == kind)
         if active:
             stmt = stmt.where(LicenceRow.status == LicenceStatus.ACTIVE.value)
         if placa is not None:
-            stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
-                same_plate(VehicleRow.placa, placa))
+            stmt = stmt.where(same_plate(VehicleRow.placa, placa))
         if holder is not None:
-            stmt = stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id).where(
-                PartyRow.doc == normalize_cpf_cnpj(holder))
+            stmt = stmt.where(PartyRow.doc == normalize_cpf_cnpj(holder))
         with self._database_errors(), self._read() as session:
-            views = (self._view(session, ident) for ident in session.scalars(stmt).all())
-            return tuple(view for view in views if view is not None)
+            return tuple(_view_of(row) for row in session.execute(stmt).all())
 
     def party_name(self, doc: str) -> str | None:
         """The name a CPF or CNPJ was last registered under; None when unknown."""

@@ -182,6 +182,18 @@ class RegistryQueries:
             )
         return found[0] if found else None
 
+    def numbered(self, form: str, number: int, year: int) -> tuple[IssuedRecord, ...]:
+        """The documents of ``form`` numbered ``number``/``year`` (in any series, cancelled
+        ones included), most recent first, as :meth:`search` finds a number, through
+        the documents' number index and without its other conditions."""
+        name = check_text(form, "o formulário", "/formulario", 120)
+        return self._many(
+            select(DocumentRow)
+            .where(DocumentRow.number == number, DocumentRow.year == year,
+                   DocumentRow.form == name)
+            .order_by(DocumentRow.issued_at.desc(), DocumentRow.id.desc()).limit(500)
+        )
+
     def by_code(self, code: str) -> IssuedRecord | None:
         """The document with this verification code."""
         wanted = check_text(code, "o código de verificação", "/codigo", 64)
