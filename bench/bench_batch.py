@@ -87,7 +87,7 @@ from lavra.batch.model import RunRequest
 from lavra.batch.output import write_outputs
 from lavra.batch.planning import decide, write_plan
 from lavra.batch.runner import find_kind
-from lavra.batch.work import WorkerSetup, run_workers
+from lavra.batch.work import WorkerSetup, run_workers, warm_for_fork
 from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra.errors import ImportRefusedError
@@ -347,7 +347,8 @@ def main() -> None:
         with _timed(stages, "trabalhadores"):
             setup = WorkerSetup(issuer.config, registry_url(issuer.config), run.id,
                                 on=run.reference_date)
-            run_workers(setup, issuer.registry, args.trabalhadores, content=engine.content)
+            run_workers(setup, issuer.registry, args.trabalhadores, content=engine.content,
+                        warm=lambda: warm_for_fork(issuer, kind.forms))
         with _timed(stages, "arquivos e resumos"):
             items = run_items(issuer.registry, run.id)
             rows = write_outputs(issuer.registry, engine, items, folder / "saida",

@@ -6,10 +6,18 @@ two processes sharing a run), whose parent then reads the registry it forked wit
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from batchcases import REPO
+from issuers import dev_issuer
+
+from lavra.batch.work import WorkerSetup, warm_for_fork, warm_issuer
+from lavra.checking.content import Content
+from lavra.documents import Engine
+from lavra.issuing import registry_url
 
 _PROBE = """
 import threading, tempfile, pathlib
@@ -44,3 +52,34 @@ def test_workers_are_forked_only_from_a_process_of_one_thread() -> None:
     assert found.returncode == 0, found.stderr
     # alone; with a thread; alone again; after a Typst compile (its native threads stay)
     assert found.stdout.split() == ["True", "False", "True", "False"]
+
+
+def test_the_parent_builds_once_what_its_forked_workers_inherit(tmp_path: Path) -> None:
+    engine = Engine(Content(REPO), pool=None)
+    issuer = dev_issuer(engine, tmp_path / "dados")
+    try:
+        threads = len(os.listdir("/proc/self/task"))
+        warmed = warm_for_fork(issuer, ("alvara-transporte-escolar", "selo-identificacao",
+                                        "nao-existe"))
+        # the warming starts no thread: the caller may still fork
+        assert len(os.listdir("/proc/self/task")) == threads
+        # the signer of the forms' role is loaded (key, stamp font, CMS template) ...
+        role = engine.content.forms["alvara-transporte-escolar"].signer_role
+        assert role is not None
+        signer, _ = issuer.signers.get(role)
+        assert warmed.signers is issuer.signers and signer._template is not None
+        # ... and the templates compiled, Typst not started
+        cached = {name for _, name in warmed.pages.final_env.cache or {}}
+        assert {"documento.html", "alvara-transporte-escolar/texto.html"} <= cached
+        assert "typst" not in vars(warmed.pages)
+        # a worker made with them uses them, not new ones
+        setup = WorkerSetup(issuer.config, registry_url(issuer.config), 0)
+        worker = warm_issuer(setup, engine.content, warmed)
+        try:
+            assert worker.signers is warmed.signers
+            assert worker.engine.pages is warmed.pages
+            assert worker.engine is not issuer.engine
+        finally:
+            worker.close()
+    finally:
+        issuer.close()

@@ -172,6 +172,11 @@ def test_signature_is_an_incremental_pades_update_with_a_visible_stamp(
     assert metadata is not None
     pdfa_part = metadata.get_element("", "http://www.aiim.org/pdfa/ns/id/", "part")
     assert [str(getattr(node, "value", node)) for node in pdfa_part] == ["3"]
+    # the signed revision leaves the metadata as written: XMP packet and /Info, consistent
+    original = PdfReader(io.BytesIO(pdfa))
+    assert original.xmp_metadata is not None
+    assert metadata.stream.get_data() == original.xmp_metadata.stream.get_data()
+    assert reader.metadata == original.metadata
     last_page = reader.pages[-1]
     widget = last_page["/Annots"][0].get_object()
     assert widget["/FT"] == "/Sig"

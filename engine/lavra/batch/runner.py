@@ -35,7 +35,7 @@ from lavra.batch.planning import (
     skip_planned,
     write_plan,
 )
-from lavra.batch.work import Progress, WorkerSetup, run_workers
+from lavra.batch.work import Progress, WorkerSetup, run_workers, warm_for_fork
 from lavra.errors import InputError
 from lavra.issuing import Issuer
 from lavra.registry.runs import (
@@ -170,7 +170,8 @@ def run_batch(
         resumed = run.fingerprint != plan.fingerprint
     setup = WorkerSetup(issuer.config, database_url, run.id, docx=docx, on=run.reference_date,
                         signer=signer)
-    run_workers(setup, issuer.registry, workers, progress, content=issuer.engine.content)
+    run_workers(setup, issuer.registry, workers, progress, content=issuer.engine.content,
+                warm=lambda: warm_for_fork(issuer, kind.forms, signer))
     items = run_items(issuer.registry, run.id)
     subtitle = f"Execução em lote nº {run.id}, de {request.on.strftime('%d/%m/%Y')}"
     target = run_folder(folder, run.id) if own_folder else folder
