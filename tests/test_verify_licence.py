@@ -7,23 +7,25 @@ is asked on a fixed date (``--on``), never today's."""
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from issuers import dev_issuer
+from issuers import clocked_issuer, dev_issuer
 from test_licensing_replay import before_the_guard, particular
-from test_licensing_state import alvara_fretamento, cassacao
+from test_licensing_state import act, alvara_fretamento, cassacao, example
 
 from lavra.checking.content import Content
 from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.issuing import Issuer
+from lavra.registry.records import LOCAL_TZ
 from lavra_americana import pacote
 
 ALV = "alvara-fretamento"
+AIF = "auto-infracao-fretamento"
 ON = date(2026, 11, 29)
 
 
@@ -140,3 +142,55 @@ def test_verify_states_the_divergencia_of_an_act_in_the_public_pages_words(
     assert (f"Situação da licença: cassado em 20/04/2026 pelo {decision.printed}."
             in cassated.output)
     assert "Divergência" not in cassated.output
+
+
+def test_verify_states_an_auto_annulled_on_appeal_beside_the_signature(
+    pack_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+) -> None:
+    """Issue 22, item 5: a real signed auto de infração, then the Secretário's decision
+    granting the appeal (recorded with the pack's effects): ``lavra verify`` keeps the
+    signature valid and says the auto no longer stands, by the file and by the code;
+    the decision itself, and an auto not appealed, say nothing of it."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("LAVRA_DATABASE_URL", "LAVRA_DATA", "LAVRA_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    # signed on the day of the infraction, as the agent does (never today's clock)
+    issuer = clocked_issuer(Engine(Content(pack_dir)), tmp_path / "lavra-dados",
+                            datetime(2026, 3, 2, 15, tzinfo=LOCAL_TZ))
+    request.addfinalizer(issuer.close)
+    issuer.registry.use_effects(pacote().effects)
+    data = json.loads((pack_dir / "forms" / AIF / "exemplo.json").read_text("utf-8"))
+    auto = issuer.issue(AIF, data, date(2026, 3, 2), example_values=True)
+    pdf = tmp_path / "auto.pdf"
+    pdf.write_bytes(auto.pdf)
+    before = _verify(str(pdf), "--on", "2026-03-10")
+    assert before.exit_code == 0, before.output
+    assert "Situação do ato" not in before.output
+
+    appeal = example("decisao-recurso-secretario")
+    appeal["ato_recorrido"]["numero"] = auto.record.printed
+    appeal["decisao"].update(data="2026-03-20", resultado="provido")
+    decision = act(issuer.registry, "DEC-SETRANSV", "decisao-recurso-secretario", appeal,
+                   on=date(2026, 3, 20), computed={"resultado": "provido", "conhecido": True})
+    line = f"Situação do ato: anulado em recurso pelo {decision.printed}, de 20/03/2026."
+    after = _verify(str(pdf), "--on", "2026-03-25")
+    assert after.exit_code == 0, after.output  # the signature holds; the act no longer stands
+    assert f"Documento válido: {auto.record.printed}" in after.output
+    assert line in after.output
+    as_json = json.loads(_verify(str(pdf), "--json").output)
+    assert as_json["valid"] is True
+    assert as_json["situation"] == (f"anulado em recurso pelo {decision.printed}, "
+                                    "de 20/03/2026")
+    by_code = _verify("--code", auto.record.verification_code)
+    assert by_code.exit_code == 0 and line in by_code.output, by_code.output
+    assert json.loads(_verify("--code", auto.record.verification_code, "--json").output)[
+        "situation"] == as_json["situation"]
+    own = _verify("--code", decision.verification_code)
+    assert own.exit_code == 0 and "Situação do ato" not in own.output, own.output
+
+    # Cancelling the decision makes the auto stand again, and verify says nothing more.
+    issuer.registry.cancel(decision.series, decision.year, decision.number,
+                           reason="erro material", by="Chefia")
+    again = _verify(str(pdf), "--on", "2026-03-25")
+    assert again.exit_code == 0 and "Situação do ato" not in again.output, again.output

@@ -12,6 +12,13 @@ For a document that granted a licence, the result also says the licence's status
 the date asked (``em vigor``, ``cassado em 20/04/2026 pelo CAS-FRET nº 0001/2026``,
 ``vencido em ...``), read from the registry's licensing state alone: the shells pass
 today in America/Sao_Paulo, the tests a fixed date.
+
+For any act whose effect a decision on appeal reversed (an auto de infração, a
+cassação), the result also says so beside the signature's validity
+(:func:`act_situation`: ``anulado em recurso pelo DEC-… nº …, de 20/03/2026``): the
+signature still holds, the act no longer stands. The registry knows the reversal
+generically (:meth:`lavra.registry.store.Registry.annulled_acts`); a cancelled act is
+already stated among the problems.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ __all__ = [
     "LicenceSituation",
     "VerificationResult",
     "Verifier",
+    "act_situation",
     "licence_situation",
     "registry_url",
     "trust_roots",
@@ -76,6 +84,17 @@ def licence_situation(registry: Registry, document_id: int, on: date) -> Licence
                             valid_until=view.valid_until, on=on)
 
 
+def act_situation(registry: Registry, document_id: int) -> str | None:
+    """What became of the act ``document_id`` itself, when a decision on appeal that
+    stands annulled it: ``anulado em recurso pelo DEC-X nº 0001/2026, de 20/03/2026``
+    (the decision as printed and its date); None while the act stands."""
+    found = registry.annulled_acts((document_id,)).get(document_id)
+    if found is None:
+        return None
+    by, on = found
+    return f"anulado em recurso pelo {by}, de {on:%d/%m/%Y}"
+
+
 @dataclass(frozen=True)
 class VerificationResult:
     """What ``lavra verify`` says of a PDF: its signature and its registry record."""
@@ -100,6 +119,8 @@ class VerificationResult:
     #: after it), in the words of the public verification page
     #: (:meth:`lavra.registry.store.Registry.public_divergences`).
     divergences: tuple[str, ...] = ()
+    #: What became of the act itself (annulled on appeal: :func:`act_situation`).
+    situation: str | None = None
 
     @property
     def valid(self) -> bool:
@@ -128,6 +149,7 @@ class VerificationResult:
             "problems": list(self.problems),
             "licence": self.licence.to_json() if self.licence else None,
             "divergences": list(self.divergences),
+            "situation": self.situation,
         }
 
 
@@ -221,6 +243,8 @@ class Verifier:
                    if record is not None and registered and on is not None else None)
         diverging = (self.registry.public_divergences(record.id)
                      if record is not None and registered else ())
+        situation = (act_situation(self.registry, record.id)
+                     if record is not None and registered else None)
         return VerificationResult(
             intact=check.intact,
             trusted=check.trusted,
@@ -236,6 +260,7 @@ class Verifier:
             printed=record.printed if record else None,
             licence=licence,
             divergences=diverging,
+            situation=situation,
         )
 
     def close(self) -> None:

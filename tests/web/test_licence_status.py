@@ -145,6 +145,17 @@ def test_the_document_and_vehicle_pages_show_an_auto_annulled_on_appeal(
     assert f"{auto.printed} anulado em recurso pelo {decision.printed}, em 11/12/2026." in vehicle
     assert "anulado em recurso" not in client.get(
         f"/equipe/documentos/{decision.id}").text
+    # The public page and its API state it beside the signature's validity (item 5).
+    public = client.get(f"/verificar/{auto.verification_code}").text
+    assert "Documento válido" in public
+    assert ('<dt>Situação do ato</dt><dd class="situacao-ato">anulado em recurso pelo '
+            f"{decision.printed}, de 11/12/2026</dd>") in public
+    assert client.get(f"/api/verify/{auto.verification_code}").json()["situacao_ato"] == (
+        f"anulado em recurso pelo {decision.printed}, de 11/12/2026")
+    own = client.get(f"/verificar/{decision.verification_code}").text
+    assert "Documento válido" in own and "Situação do ato" not in own
+    assert client.get(f"/api/verify/{decision.verification_code}").json()[
+        "situacao_ato"] is None
 
 
 @pytest.mark.parametrize(("url", "status", "message"), [

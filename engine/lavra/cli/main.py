@@ -419,7 +419,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
     --numero, diz se o número foi emitido ou inutilizado (numeração inutilizada)."""
     # Neither the renderer nor the content pack: only the validator and the registry.
     from lavra.signing.persons import signer_label
-    from lavra.verifying import Verifier, licence_situation
+    from lavra.verifying import Verifier, act_situation, licence_situation
 
     day = _on(on) or today()
     issuer = Verifier.from_config()
@@ -434,6 +434,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
             raise LavraError(f"Código verificador {code} não encontrado no registro.")
         licence = licence_situation(issuer.registry, record.id, day)
         diverging = issuer.registry.public_divergences(record.id)
+        situation = act_situation(issuer.registry, record.id)
         payload = {
             "registered": True,
             "number": record.formatted,
@@ -446,6 +447,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
             "cancel_reason": record.cancel_reason,
             "licence": licence.to_json() if licence else None,
             "divergences": list(diverging),
+            "situation": situation,
         }
         if as_json:
             click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
@@ -456,7 +458,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
                 f"{record.issued_at_local:%d/%m/%Y %H:%M}, assinado por "
                 f"{signer_label(record.signer_subject)}: {state}."
             )
-            _print_state(licence, diverging)
+            _print_state(licence, diverging, situation)
         sys.exit(0 if not record.cancelled else EXIT_INCOMPLETE)
     if file is None:
         raise LavraError("Informe o arquivo PDF ou --codigo CÓDIGO.")
@@ -486,15 +488,19 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
         for problem in result.problems:
             click.echo(f"  - {problem}")
     if not as_json:
-        _print_state(result.licence, result.divergences)
+        _print_state(result.licence, result.divergences, result.situation)
         _print_alerts(alerts)
     sys.exit(0 if result.valid else EXIT_INCOMPLETE)
 
 
-def _print_state(licence: LicenceSituation | None, divergences: Sequence[str]) -> None:
-    """The licence's status and the act's divergências, in the words of the public
-    verification page (:func:`lavra.verifying.licence_situation`,
+def _print_state(licence: LicenceSituation | None, divergences: Sequence[str],
+                 situation: str | None = None) -> None:
+    """The act's own status (annulled on appeal), the licence's status and the act's
+    divergências, in the words of the public verification page
+    (:func:`lavra.verifying.act_situation`, :func:`lavra.verifying.licence_situation`,
     :meth:`lavra.registry.store.Registry.public_divergences`)."""
+    if situation is not None:
+        click.echo(f"Situação do ato: {situation}.")
     if licence is not None:
         click.echo(f"Situação da licença: {licence.text}.")
     for divergence in divergences:

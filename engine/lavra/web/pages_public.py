@@ -14,7 +14,7 @@ from lavra.recording import FactDeadline, FactRecorder
 from lavra.registry.records import IssuedRecord
 from lavra.signing.persons import signer_label
 from lavra.signing.verification import normalize_code
-from lavra.verifying import licence_situation
+from lavra.verifying import act_situation, licence_situation
 from lavra.web.common import (
     PDF,
     context_of,
@@ -178,6 +178,7 @@ def public_record(ctx: WebContext, record: IssuedRecord, on: date) -> dict[str, 
         "situacao_licenca": licence.text if licence else None,
         "licenca": licence.to_json() if licence else None,
         "divergencias": list(ctx.registry.public_divergences(record.id)),
+        "situacao_ato": act_situation(ctx.registry, record.id),
     }
 
 
@@ -211,6 +212,7 @@ async def _verify_code_page(request: Request, code: str) -> Response:
         {"codigo": record.verification_code, "registro": record, "erro": None,
          "resultado": None, "titulo": ctx.record_title(record), "licenca": licence,
          "divergencias": await run_in_threadpool(ctx.registry.public_divergences, record.id),
+         "situacao_ato": await run_in_threadpool(act_situation, ctx.registry, record.id),
          "prazos_ciencia": await run_in_threadpool(public_deadlines, ctx, record)},
     )
 
