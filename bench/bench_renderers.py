@@ -16,8 +16,9 @@ Typst: lavra.toml ``renderizador``), in one warm process without a worker pool, 
 and prints milliseconds per document (wall clock; ``cpu``: the process's CPU time for
 ``render``), documents per second, pages, and the ratio to the docassemble-style
 pipeline the issue measured on this machine (DOCX → LibreOffice headless → pyHanko,
-415 ms per document with a warm ``soffice``). ``render`` includes the QR code
-(``qr_png``), timed alone on the first line.
+415 ms per document with a warm ``soffice``: a fixed figure, wall clock; the peer
+measured in the same run, CPU against CPU, is ``bench/bench_peer.py``). ``render``
+includes the QR code (``qr_png``), timed alone on the first line.
 
 ``--memoria N1 N2 ...``: one process renders N documents of the alvará in a row, each
 with its own holder, number, code and QR, as a batch worker does, and prints its RSS
@@ -192,7 +193,8 @@ def main() -> None:
                 measure(engine, issuer, form, renderer, args.count)
         issuer.close()
     print("ms por documento, num processo aquecido; × 415 ms: quantas vezes mais rápido que "
-          "DOCX → LibreOffice → pyHanko (medido na issue 12)")
+          "DOCX → LibreOffice → pyHanko (medido na issue 12; o par medido nesta máquina, "
+          "em CPU: bench/bench_peer.py)")
 
 
 if __name__ == "__main__":
