@@ -55,6 +55,7 @@ from pypdf import PdfReader
 from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra.pack import default_pack_dir
+from lavra.render.pdf import LaidOutPdf
 from lavra.signing.pades import STAMP_FONT_CANDIDATES
 from lavra.signing.pki import SignerIdentity
 from lavra.signing.verification import new_code, qr_png
@@ -82,13 +83,13 @@ def convert(docx_files: list[Path], out: Path, profile: Path) -> tuple[float, fl
 def pyhanko_signer(identity: SignerIdentity) -> signers.SimpleSigner:
     """pyHanko's SimpleSigner over the same key and certificate, loaded once."""
     der = serialization.Encoding.DER
-    key = identity.private_key.private_bytes(  # type: ignore[union-attr]
+    key = identity.private_key.private_bytes(
         der, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     chain = [asn1_x509.Certificate.load(c.public_bytes(der)) for c in identity.chain]
     return signers.SimpleSigner(
         signing_cert=asn1_x509.Certificate.load(identity.certificate.public_bytes(der)),
         signing_key=asn1_keys.PrivateKeyInfo.load(key),
-        cert_registry=SimpleCertificateStore.from_certs(chain),
+        cert_registry=SimpleCertificateStore.from_certs(chain),  # type: ignore[no-untyped-call]
     )
 
 
@@ -129,8 +130,8 @@ def main() -> None:
         issuer = dev_issuer(engine, work / "dados")
         signer, name = issuer.signers.get(spec.signer_role)
 
-        def final(docx: bool) -> Callable[[], object]:
-            def one() -> object:
+        def final(docx: bool) -> Callable[[], tuple[LaidOutPdf, bytes | None]]:
+            def one() -> tuple[LaidOutPdf, bytes | None]:
                 code = new_code()
                 return engine.render_final(prepared, number=printed, code=code, url=URL,
                                            qr_png=qr_png(f"{URL}?c={code}"),
@@ -138,7 +139,7 @@ def main() -> None:
             return one
 
         def render_sign() -> object:
-            laid, _ = final(False)()  # type: ignore[misc]
+            laid, _ = final(False)()
             return signer.sign(laid.pdf, signer_name=name, field_box=laid.signature_box,
                                reason="Emissão", location="Americana/SP")
 
@@ -165,7 +166,8 @@ def main() -> None:
         docx_dir.mkdir()
         files = []
         for index in range(count):
-            _, docx_bytes = final(True)()  # type: ignore[misc]
+            _, docx_bytes = final(True)()
+            assert docx_bytes is not None
             path = docx_dir / f"alvara-{index:04d}.docx"
             path.write_bytes(docx_bytes)
             files.append(path)
