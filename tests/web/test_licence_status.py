@@ -235,3 +235,28 @@ def test_the_licence_history_shows_the_ciencia_awaited_then_its_last_day(
     summary = "Ciência em 11/12/2026; prazo de recurso encerra-se em 28/12/2026"
     assert summary in client.get(f"/equipe/documentos/{acts.decision.id}").text
     assert summary in client.get(f"/verificar/{acts.decision.verification_code}").text
+
+
+def test_the_vehicle_and_party_pages_list_an_auto_and_its_payment(
+    client: TestClient, context: WebContext, acts: Acts
+) -> None:
+    """Issue 22, item 5: an act that changed no state (an auto) is in the vehicle's and
+    the company's history, linked to its page, with the payment recorded on it."""
+    data = example("auto-infracao-fretamento")  # on ABC1D23, its alvará in force
+    auto = act(context.registry, "AIF-FRET", "auto-infracao-fretamento", data,
+               on=date(2026, 12, 2))
+    with context.registry.engine.begin() as connection:  # signed on its day
+        connection.execute(update(DocumentRow).where(DocumentRow.id == auto.id).values(
+            issued_at=datetime(2026, 12, 2, 15, tzinfo=LOCAL_TZ)))
+    context.registry.record_fact(auto.id, "pagamento", on="2026-12-09", by="Clara (clara)",
+                                 amount="500.00", now=datetime(2026, 12, 10, 9, tzinfo=LOCAL_TZ))
+    login(client, "clara")
+    line = (f'<a href="/equipe/documentos/{auto.id}">{auto.printed}</a>')
+    effect = ("<td>Auto de Infração e Imposição de Multa, sem alteração do cadastro. "
+              "Situação: pagamento em 09/12/2026, no valor de R$ 500,00.</td>")
+    for url in ("/equipe/veiculos/ABC1D23", "/equipe/pessoas/65563842000105"):
+        text = client.get(url).text
+        assert line in text and effect in text, url
+        assert text.count(line) == 1
+        assert text.index(f'href="/equipe/documentos/{acts.in_force.id}"') < text.index(line)
+    assert line not in client.get("/equipe/veiculos/DEF2G34").text

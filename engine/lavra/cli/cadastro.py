@@ -17,6 +17,7 @@ from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape
 from lavra.inputs.reading import parse_date, today
 from lavra.pack import ContentPack
 from lavra.recording import FactRecorder
+from lavra.registry.acts_history import with_acts
 from lavra.registry.licensing import LicenceView, TimelineEntry
 from lavra.registry.name_records import NameRecords
 from lavra.registry.name_timeline import with_name_changes
@@ -122,6 +123,13 @@ def show_command(key: str, series: str | None, on_text: str | None,
     registry, content = _content_registry(registry_url)
     recorder = FactRecorder(registry, content)
 
+    titles = {form: spec.title for form, spec in content.forms.items()}
+
+    def _history(**wanted: Any) -> tuple[TimelineEntry, ...]:
+        """The state's changes with the acts naming the vehicle or party."""
+        return recorder.annotate(with_acts(registry, registry.timeline(**wanted), titles,
+                                           **wanted))
+
     def _timeline(**wanted: Any) -> None:
         _print_timeline(recorder.annotate(registry.timeline(**wanted)))
 
@@ -129,7 +137,7 @@ def show_command(key: str, series: str | None, on_text: str | None,
         if has_placa_shape(key):
             click.echo(f"Veículo {key.upper()}")
             _licences(registry.licence_views(placa=key), on)
-            _timeline(placa=key)
+            _print_timeline(_history(placa=key))
         elif has_cpf_shape(key) or has_cnpj_shape(key):
             names = registry.party_names(key)
             click.echo(f"{'CPF' if has_cpf_shape(key) else 'CNPJ'} {key}: "
@@ -137,8 +145,7 @@ def show_command(key: str, series: str | None, on_text: str | None,
             for scope, until, act in registry.bars_of(key, on):
                 click.echo(f"  Impedimento ({scope}) até {until:%d/%m/%Y}, pelo {act}.")
             _licences(registry.licence_views(holder=key), on)
-            _print_timeline(with_name_changes(
-                recorder.annotate(registry.timeline(holder=key)), NameRecords(registry).of(key)))
+            _print_timeline(with_name_changes(_history(holder=key), NameRecords(registry).of(key)))
         else:
             record = registry.by_number(key, series=series)
             if record is None:

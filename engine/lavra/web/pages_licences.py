@@ -29,6 +29,7 @@ from lavra.inputs.formats import (
     unmask,
 )
 from lavra.recording import FactRecorder
+from lavra.registry.acts_history import with_acts
 from lavra.registry.licensing import LicenceView, TimelineEntry
 from lavra.registry.name_records import NameRecords
 from lavra.registry.name_timeline import with_name_changes
@@ -67,8 +68,14 @@ def _masked_doc(doc: str | None) -> str | None:
 
 
 def _timeline(ctx: WebContext, **key: Any) -> tuple[TimelineEntry, ...]:
-    """The timeline with each act's ciência and the last day counted from it."""
-    return FactRecorder(ctx.registry, ctx.engine.content).annotate(ctx.registry.timeline(**key))
+    """The timeline with each act's ciência and the last day counted from it; a
+    vehicle's or party's with the acts naming it that changed no state
+    (:func:`lavra.registry.acts_history.with_acts`)."""
+    entries = ctx.registry.timeline(**key)
+    if "licence_document" not in key:
+        titles = {form: spec.title for form, spec in ctx.engine.content.forms.items()}
+        entries = with_acts(ctx.registry, entries, titles, **key)
+    return FactRecorder(ctx.registry, ctx.engine.content).annotate(entries)
 
 
 def licence_section(ctx: WebContext, document_id: int) -> dict[str, Any]:
