@@ -48,6 +48,7 @@ from lavra.registry.effects import (
 from lavra.registry.filings import parse_protocol
 from lavra_americana.comum.estado import (
     basis,
+    cited,
     date_at,
     driver_at,
     named,
@@ -128,7 +129,11 @@ def revogacao(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art23_inc3 (a penalty) or transporte-escolar#art3 (motivo
     fundamentado): the alvará becomes revogado."""
     by_motive = text_at(act.data, "/hipotese/tipo") == "motivo_fundamentado"
-    return (_REVOKED_BY_MOTIVE if by_motive else _REVOKED_BY_PENALTY)(act)
+    # It rests on the autos and the notice of defence it cites (their cancellation is
+    # refused while it stands: lavra.registry.citations).
+    return [*(_REVOKED_BY_MOTIVE if by_motive else _REVOKED_BY_PENALTY)(act),
+            *cited(act, "transporte-escolar#art3" if by_motive
+                   else "transporte-escolar#art23_inc3")]
 
 
 def transferencia(act: Act) -> Sequence[Effect]:

@@ -1,0 +1,119 @@
+"""Issue 22, item 2: an act rests on the acts of the registry it cites that are not
+licences (a cassação on its autos and notice of defence, a decision on appeal on the act
+appealed, a guia de multa on its auto). Cancelling a cited act is refused while the act
+citing it stands, naming it, and nothing is written; cancelling the citing act first
+frees it. Acts are recorded straight into the registry (no signing), every date passed.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from test_auto_anulado import GUIA, SQLITE, auto, decide
+from test_licensing_state import act, alvara_fretamento, example
+
+from lavra.errors import InputError
+from lavra.registry.records import IssuedRecord
+from lavra.registry.store import Registry
+
+AUTO_ON = date(2026, 3, 2)
+NOTICE_ON = date(2026, 3, 10)
+CASSATED_ON = date(2026, 4, 20)
+
+
+def cassacao(registry: Registry, alvara: IssuedRecord, autos: list[IssuedRecord],
+             notice: IssuedRecord | None = None) -> IssuedRecord:
+    data = example("decisao-cassacao-fretamento")
+    data["alvaras"] = [{"numero": alvara.printed, "placa": "ABC1D23"}]
+    data["hipoteses"]["multas_nao_recolhidas"]["autos"] = [
+        {"numero": a.printed, "data_infracao": a.reference_date.isoformat(),
+         "valor": "140.00"} for a in autos]
+    if notice is not None:
+        data["defesa"]["notificacao"]["numero"] = notice.printed
+    return act(registry, "CAS-FRET", "decisao-cassacao-fretamento", data, on=CASSATED_ON,
+               computed={"impedimento": {"ultimo_dia": "2027-04-20"}})
+
+
+def notice(registry: Registry) -> IssuedRecord:
+    return act(registry, "NOT-DEF-FRET", "notificacao-defesa-cassacao",
+               example("notificacao-defesa-cassacao"), on=NOTICE_ON)
+
+
+def cancel(registry: Registry, record: IssuedRecord) -> None:
+    registry.cancel(record.series, record.year, record.number, reason="erro material",
+                    by="Chefia")
+
+
+def refused(registry: Registry, record: IssuedRecord, citing: IssuedRecord) -> None:
+    """Cancelling ``record`` is refused naming ``citing``; nothing is written."""
+    with pytest.raises(InputError) as error:
+        cancel(registry, record)
+    assert error.value.message == (
+        f"O documento {record.printed} não pode ser cancelado: o {citing.printed}, que não "
+        f"foi cancelado, o cita e se apoia nele. Cancele antes o {citing.printed} (ou "
+        "decida de outro modo sobre ele).")
+    found = registry.get(record.series, record.year, record.number)
+    assert found is not None and found.status.value == "issued"
+    assert registry.rebuild_state(apply=False).same
+
+
+def test_the_autos_and_notice_a_cassacao_cites_wait_for_its_cancellation(
+    registry: Registry,
+) -> None:
+    alvara = alvara_fretamento(registry)
+    first, second = auto(registry, AUTO_ON), auto(registry, date(2026, 3, 5))
+    defence = notice(registry)
+    decision = cassacao(registry, alvara, [second, first], defence)
+    for cited in (first, second, defence):
+        refused(registry, cited, decision)
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.status == "cassated"
+    registry.rebuild_state(apply=True)  # the rebuild replays the links
+    refused(registry, first, decision)
+
+    cancel(registry, decision)
+    for cited in (first, second, defence):
+        cancel(registry, cited)
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.status == "active"
+    assert registry.rebuild_state(apply=False).same
+
+
+@SQLITE
+@pytest.mark.parametrize("result", ["provido", "nao_provido"])
+def test_the_act_appealed_waits_for_the_decision_on_the_appeal(
+    registry: Registry, result: str,
+) -> None:
+    first = auto(registry, AUTO_ON)
+    decision = decide(registry, first, computed={
+        "resultado": result, "conhecido": True, "resultado_rotulo": "Recurso decidido"})
+    refused(registry, first, decision)
+    cancel(registry, decision)
+    cancel(registry, first)
+    assert registry.rebuild_state(apply=False).same
+
+
+@SQLITE
+def test_the_guia_rests_on_its_auto(registry: Registry) -> None:
+    first = auto(registry, AUTO_ON)
+    data = example(GUIA)
+    data["auto"]["numero"] = first.printed
+    guia = act(registry, "GUIA-FRET", GUIA, data, on=date(2026, 3, 6))
+    refused(registry, first, guia)
+    cancel(registry, guia)
+    cancel(registry, first)
+
+
+@SQLITE
+def test_an_act_citing_a_cancelled_auto_is_refused(registry: Registry) -> None:
+    alvara = alvara_fretamento(registry)
+    first = auto(registry, AUTO_ON)
+    cancel(registry, first)
+    with pytest.raises(InputError) as error:
+        cassacao(registry, alvara, [first])
+    assert error.value.message == (
+        f"O {first.printed}, que o CAS-FRET nº 0001/2026 cita, foi cancelado: o "
+        "CAS-FRET nº 0001/2026 não pode se apoiar nele.")
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.status == "active"
