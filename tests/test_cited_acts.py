@@ -8,14 +8,18 @@ frees it. Acts are recorded straight into the registry (no signing), every date 
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
+from sqlalchemy.orm import Session
 from test_auto_anulado import GUIA, SQLITE, auto, decide
 from test_licensing_state import act, alvara_fretamento, example
 
 from lavra.errors import InputError
+from lavra.registry import state
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry
+from lavra.registry.tables import LicenceRow
 
 AUTO_ON = date(2026, 3, 2)
 NOTICE_ON = date(2026, 3, 10)
@@ -117,3 +121,35 @@ def test_an_act_citing_a_cancelled_auto_is_refused(registry: Registry) -> None:
         "CAS-FRET nº 0001/2026 não pode se apoiar nele.")
     view = registry.licence_of(alvara.id)
     assert view is not None and view.status == "active"
+
+
+@SQLITE
+def test_the_licences_a_cassacao_ends_are_locked_by_ascending_id(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two acts naming the same licences in opposite order lock them in one order (on
+    PostgreSQL they would otherwise wait on each other); SQLite calls the same lock."""
+    first = alvara_fretamento(registry)
+    data = example("alvara-fretamento")
+    data["veiculo"].update(placa="DEF2G34", renavam="")
+    on, until = date(2026, 3, 3), date(2031, 3, 2)
+    second = act(registry, "ALV-FRET", "alvara-fretamento", data, on=on,
+                 computed={"inicio_vigencia": on.isoformat(), "valido_ate": until.isoformat()})
+    seen: list[str] = []
+    original = state.locked
+
+    def spying(session: Session, row: Any) -> Any:
+        if isinstance(row, LicenceRow):
+            seen.append(row.printed)
+        return original(session, row)
+
+    monkeypatch.setattr(state, "locked", spying)
+    decision = example("decisao-cassacao-fretamento")
+    decision["alvaras"] = [{"numero": second.printed, "placa": "DEF2G34"},
+                           {"numero": first.printed, "placa": "ABC1D23"}]
+    act(registry, "CAS-FRET", "decisao-cassacao-fretamento", decision, on=CASSATED_ON,
+        computed={"impedimento": {"ultimo_dia": "2027-04-20"}})
+    assert seen[:2] == [first.printed, second.printed]
+    for alvara in (first, second):
+        view = registry.licence_of(alvara.id)
+        assert view is not None and view.status == "cassated"
