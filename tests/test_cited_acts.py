@@ -153,3 +153,26 @@ def test_the_licences_a_cassacao_ends_are_locked_by_ascending_id(
     for alvara in (first, second):
         view = registry.licence_of(alvara.id)
         assert view is not None and view.status == "cassated"
+
+
+@SQLITE
+def test_the_impediment_rests_on_its_auto(registry: Registry) -> None:
+    first = auto(registry, AUTO_ON)
+    data = example("termo-impedimento-fretamento")
+    data["auto"]["numero"] = first.printed
+    term = act(registry, "TIM-FRET", "termo-impedimento-fretamento", data, on=AUTO_ON)
+    refused(registry, first, term)
+    cancel(registry, term)
+    cancel(registry, first)
+
+
+@SQLITE
+def test_the_escolar_revogacao_rests_on_its_autos(registry: Registry) -> None:
+    first = act(registry, "AIE-ESC", "auto-infracao-escolar", example("auto-infracao-escolar"),
+                on=AUTO_ON)
+    data = example("decisao-revogacao-alvara")
+    data["hipotese"]["autos"] = [{"numero": first.printed}]
+    revogacao = act(registry, "REV-ESC", "decisao-revogacao-alvara", data, on=CASSATED_ON)
+    refused(registry, first, revogacao)
+    cancel(registry, revogacao)
+    cancel(registry, first)

@@ -28,8 +28,9 @@ record (:mod:`lavra.registry.state`).
 - Art. 22: the cassação ends every alvará it names; its parágrafo único bars the
   company from a new alvará for 12 months (the last day as the decision computed it).
 - Autos (arts. 14 to 17) name the company and the vehicle.
-- The cassação (art. 22) rests on the autos and the notice of defence it cites, the
-  guia de multa on its auto: the registry refuses cancelling them while it stands.
+- The cassação (art. 22) rests on the autos and the notice of defence it cites; the
+  guia de multa (art. 26) and the impediment (art. 21) on their auto: the registry
+  refuses cancelling a cited act while the act citing it stands.
 """
 
 from __future__ import annotations
@@ -182,6 +183,12 @@ def guia_multa(act: Act) -> Sequence[Effect]:
     return [*processo(act), *cited(act, "fretamento#art26")]
 
 
+def impedimento(act: Act) -> Sequence[Effect]:
+    """fretamento#art21: the impediment is imposed with the fine of the auto it names
+    (cumulative): it rests on that auto."""
+    return [*processo(act), *cited(act, "fretamento#art21")]
+
+
 def alteracao(act: Act) -> Sequence[Effect]:
     """fretamento#art10_par3: the prior authorisation of an alteration joins the processo
     of the request it decides (the protocol's, when filed online); it grants no licence
@@ -207,5 +214,6 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "termo-devolucao-alvara": devolucao,
     "auto-infracao-fretamento": auto,
     "guia-recolhimento-multa-fretamento": guia_multa,
+    "termo-impedimento-fretamento": impedimento,
     "termo-vistoria-extraordinaria-fretamento": vistoria,
 }

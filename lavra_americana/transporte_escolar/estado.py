@@ -13,7 +13,9 @@ record (:mod:`lavra.registry.state`).
   temporary licence for a substitute vehicle (art. 5º) too: each ends with the alvará.
 - Art. 4º, caput: the special licence of a vehicle licensed in another municipality.
 - Art. 23, III, and art. 3º (motivo fundamentado): the revogação ends the alvará;
-  art. 13: the vacância too.
+  art. 13: the vacância too. The revogação rests on the autos and the notice of
+  defence it cites, the notice of penalty (art. 26) on its auto: the registry refuses
+  cancelling a cited act while the act citing it stands.
 - Art. 13, § 6º: the semiannual revalidation is recorded on the alvará (its day).
 - Art. 15: the transfer moves the licence to the cessionário, with the vehicle; its
   § 2º bars the cedente from another licence for 3 years from the transfer (the
@@ -205,6 +207,11 @@ def auto(act: Act) -> Sequence[Effect]:
     return [named(act, "/condutor", citation="transporte-escolar#art21")]
 
 
+def notificacao_penalidade(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art26: the notice of the penalty rests on the auto it names."""
+    return [*processo(act), *cited(act, "transporte-escolar#art26")]
+
+
 def vistoria_substituto(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art5_inc2: the vistoria names the holder and the substitute
     vehicle (placa and RENAVAM together); the licence is the act that lets it serve."""
@@ -247,6 +254,7 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "termo-revalidacao-semestral": revalidacao,
     "termo-substituicao-veiculo-escolar": troca_veiculo,
     "auto-infracao-escolar": auto,
+    "notificacao-penalidade": notificacao_penalidade,
     "termo-vistoria-veiculo-substituto": vistoria_substituto,
     "guia-recolhimento-taxa-escolar": guia_taxa,
 }
