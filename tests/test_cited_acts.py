@@ -71,6 +71,10 @@ def test_the_autos_and_notice_a_cassacao_cites_wait_for_its_cancellation(
     decision = cassacao(registry, alvara, [second, first], defence)
     for cited in (first, second, defence):
         refused(registry, cited, decision)
+    details = [e.detail for e in registry.timeline(document_ids=[decision.id, first.id])]
+    assert f"O {decision.printed} cita e se apoia em: {second.printed}, {first.printed} e " \
+        f"{defence.printed}." in details
+    assert f"Citado pelo {decision.printed}." in details
     view = registry.licence_of(alvara.id)
     assert view is not None and view.status == "cassated"
     registry.rebuild_state(apply=True)  # the rebuild replays the links

@@ -56,6 +56,7 @@ def cite(writer: StateWriter, act: Act, effect: Cites) -> None:
     """Mark each act ``effect`` cites as resting under ``act`` (see the module doc)."""
     session = writer.session
     marked: list[int] = []
+    names: list[str] = []
     for number in dict.fromkeys(effect.numbers):
         target = writer.document(number)
         if target is None:
@@ -70,13 +71,15 @@ def cite(writer: StateWriter, act: Act, effect: Cites) -> None:
         if target.id == act.document_id or target.id in marked:
             continue
         marked.append(target.id)
+        names.append(printed_number(target.series, target.number, target.year))
         session.add(StateChangeRow(
             document_id=target.id, kind=CITED, on=act.reference_date,
             detail=f"Citado pelo {act.printed}.",
             before={"by": act.document_id, "printed": act.printed}))
     if marked:
-        writer.change(act, CITES, f"O {act.printed} cita e se apoia em "
-                      f"{len(marked)} ato(s) do cadastro.", before={"cited": marked})
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} e {names[-1]}"
+        writer.change(act, CITES, f"O {act.printed} cita e se apoia em: {listed}.",
+                      before={"cited": marked})
 
 
 def refuse_cited(session: Session, document_id: int, printed: str) -> None:
