@@ -13,10 +13,18 @@ from datetime import date
 from typing import Any
 
 from lavra.inputs.pointers import get as pointer_get
-from lavra.registry.effects import Act, DriverRef, Identify, InProcesso, PartyRef, VehicleRef
+from lavra.registry.effects import (
+    Act,
+    Cites,
+    DriverRef,
+    Identify,
+    InProcesso,
+    PartyRef,
+    VehicleRef,
+)
 
-__all__ = ["IMPLEMENTED", "basis", "date_at", "driver_at", "named", "party_at", "processo",
-           "start_of", "text_at", "vehicle_at"]
+__all__ = ["CITED_KEYS", "IMPLEMENTED", "basis", "cited", "date_at", "driver_at", "named",
+           "party_at", "processo", "start_of", "text_at", "vehicle_at"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """Reading only: each effect function cites the article it implements."""
@@ -70,6 +78,33 @@ def processo(act: Act) -> list[InProcesso]:
     """The act's processo (``/processo/numero``), when it names one."""
     numero = text_at(act.data, "/processo/numero")
     return [] if numero is None else [InProcesso(numero)]
+
+
+CITED_KEYS = ("auto", "autos", "notificacao")
+"""Where an act's data names the autos and the notice of defence it rests on (a
+cassação's or revogação's hypotheses and defence, a guia's auto), each by ``numero``."""
+
+
+def _cited_numbers(value: Any, under: bool = False) -> list[str]:
+    if isinstance(value, list):
+        return [n for item in value for n in _cited_numbers(item, under)]
+    if not isinstance(value, Mapping):
+        return []
+    found: list[str] = []
+    if under and isinstance(value.get("numero"), str) and value["numero"].strip():
+        found.append(value["numero"].strip())
+    for key, item in value.items():
+        if isinstance(item, (Mapping, list)):
+            found.extend(_cited_numbers(item, key in CITED_KEYS))
+    return found
+
+
+def cited(act: Act, citation: str, *numbers: str | None) -> list[Cites]:
+    """The acts ``act`` cites and rests on: ``numbers``, and every auto and notice its
+    data names (:data:`CITED_KEYS`); the registry keeps the link while the act stands
+    (:class:`~lavra.registry.effects.Cites`)."""
+    found = [n for n in numbers if n] + _cited_numbers(act.data)
+    return [Cites(tuple(dict.fromkeys(found)), citation)] if found else []
 
 
 def start_of(act: Act) -> date:

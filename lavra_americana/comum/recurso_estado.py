@@ -77,7 +77,7 @@ from lavra.registry.state import parse_printed
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, invalid
-from lavra_americana.comum.estado import party_at, processo, text_at
+from lavra_americana.comum.estado import cited, party_at, processo, text_at
 from lavra_americana.comum.guards import FORMS, bare_number
 
 __all__ = ["APPEALABLE", "EFFECTS", "IMPLEMENTED", "appealed_form", "appealed_items",
@@ -216,7 +216,8 @@ def efeitos(act: Act) -> Sequence[Effect]:
         appealed, f"Recurso contra o {appealed} decidido pelo {act.printed}: "
         f"{label[:1].lower()}{label[1:]}.", hypothesis,
         party=party_at(act.data, "/recorrente"),
-        upholds=not granted)]  # kept: a higher instance may still undo it (module doc)
+        upholds=not granted),  # kept: a higher instance may still undo it (module doc)
+        *cited(act, hypothesis, appealed)]  # it rests on the appealed act
     if granted:
         effects.append(Restore(appealed, hypothesis, reverses=True))
     return effects

@@ -28,6 +28,9 @@ record (:mod:`lavra.registry.state`).
 - Art. 22: the cassação ends every alvará it names; its parágrafo único bars the
   company from a new alvará for 12 months (the last day as the decision computed it).
 - Autos (arts. 14 to 17) name the company and the vehicle.
+- The cassação (art. 22) rests on the autos and the notice of defence it cites; the
+  guia de multa (art. 26) and the impediment (art. 21) on their auto: the registry
+  refuses cancelling a cited act while the act citing it stands.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from lavra.registry.effects import (
 )
 from lavra_americana.comum.estado import (
     basis,
+    cited,
     date_at,
     driver_at,
     named,
@@ -126,7 +130,7 @@ def veiculo_terceiro(act: Act) -> Sequence[Effect]:
 def cassacao(act: Act) -> Sequence[Effect]:
     """fretamento#art22: every alvará named is cassated; the company is barred until the
     last day the decision computed (art. 22, parágrafo único)."""
-    effects: list[Effect] = [*processo(act)]
+    effects: list[Effect] = [*processo(act), *cited(act, "fretamento#art22")]
     for i in range(len(act.data.get("alvaras") or ())):
         number = text_at(act.data, f"/alvaras/{i}/numero")
         if number is not None:
@@ -173,6 +177,18 @@ def auto(act: Act) -> Sequence[Effect]:
     return [named(act, "/empresa", citation="fretamento#art14")]
 
 
+def guia_multa(act: Act) -> Sequence[Effect]:
+    """fretamento#art26: the guia collects the fine of the auto it names (it rests on
+    it: the auto may not be cancelled while the guia stands)."""
+    return [*processo(act), *cited(act, "fretamento#art26")]
+
+
+def impedimento(act: Act) -> Sequence[Effect]:
+    """fretamento#art21: the impediment is imposed with the fine of the auto it names
+    (cumulative): it rests on that auto."""
+    return [*processo(act), *cited(act, "fretamento#art21")]
+
+
 def alteracao(act: Act) -> Sequence[Effect]:
     """fretamento#art10_par3: the prior authorisation of an alteration joins the processo
     of the request it decides (the protocol's, when filed online); it grants no licence
@@ -197,5 +213,7 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "recibo-recolhimento-alvara": recolhimento,
     "termo-devolucao-alvara": devolucao,
     "auto-infracao-fretamento": auto,
+    "guia-recolhimento-multa-fretamento": guia_multa,
+    "termo-impedimento-fretamento": impedimento,
     "termo-vistoria-extraordinaria-fretamento": vistoria,
 }

@@ -13,7 +13,9 @@ record (:mod:`lavra.registry.state`).
   temporary licence for a substitute vehicle (art. 5º) too: each ends with the alvará.
 - Art. 4º, caput: the special licence of a vehicle licensed in another municipality.
 - Art. 23, III, and art. 3º (motivo fundamentado): the revogação ends the alvará;
-  art. 13: the vacância too.
+  art. 13: the vacância too. The revogação rests on the autos and the notice of
+  defence it cites, the notice of penalty (art. 26) on its auto: the registry refuses
+  cancelling a cited act while the act citing it stands.
 - Art. 13, § 6º: the semiannual revalidation is recorded on the alvará (its day).
 - Art. 15: the transfer moves the licence to the cessionário, with the vehicle; its
   § 2º bars the cedente from another licence for 3 years from the transfer (the
@@ -48,6 +50,7 @@ from lavra.registry.effects import (
 from lavra.registry.filings import parse_protocol
 from lavra_americana.comum.estado import (
     basis,
+    cited,
     date_at,
     driver_at,
     named,
@@ -128,7 +131,11 @@ def revogacao(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art23_inc3 (a penalty) or transporte-escolar#art3 (motivo
     fundamentado): the alvará becomes revogado."""
     by_motive = text_at(act.data, "/hipotese/tipo") == "motivo_fundamentado"
-    return (_REVOKED_BY_MOTIVE if by_motive else _REVOKED_BY_PENALTY)(act)
+    # It rests on the autos and the notice of defence it cites (their cancellation is
+    # refused while it stands: lavra.registry.citations).
+    return [*(_REVOKED_BY_MOTIVE if by_motive else _REVOKED_BY_PENALTY)(act),
+            *cited(act, "transporte-escolar#art3" if by_motive
+                   else "transporte-escolar#art23_inc3")]
 
 
 def transferencia(act: Act) -> Sequence[Effect]:
@@ -200,6 +207,11 @@ def auto(act: Act) -> Sequence[Effect]:
     return [named(act, "/condutor", citation="transporte-escolar#art21")]
 
 
+def notificacao_penalidade(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art26: the notice of the penalty rests on the auto it names."""
+    return [*processo(act), *cited(act, "transporte-escolar#art26")]
+
+
 def vistoria_substituto(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art5_inc2: the vistoria names the holder and the substitute
     vehicle (placa and RENAVAM together); the licence is the act that lets it serve."""
@@ -242,6 +254,7 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "termo-revalidacao-semestral": revalidacao,
     "termo-substituicao-veiculo-escolar": troca_veiculo,
     "auto-infracao-escolar": auto,
+    "notificacao-penalidade": notificacao_penalidade,
     "termo-vistoria-veiculo-substituto": vistoria_substituto,
     "guia-recolhimento-taxa-escolar": guia_taxa,
 }

@@ -27,6 +27,7 @@ __all__ = [
     "Act",
     "Bar",
     "ChangeVehicle",
+    "Cites",
     "DriverRef",
     "Effect",
     "EffectsOf",
@@ -258,6 +259,19 @@ class Identify:
 
 
 @dataclass(frozen=True)
+class Cites:
+    """The act cites, and rests on, earlier acts of the registry that are not licences
+    (a cassação its autos and the notice of defence; a decision on appeal the act
+    appealed), each by its number with the series (``"AIF-X nº 0001/2026"``). While
+    this act stands (not cancelled), cancelling one of them is refused, naming this act
+    (:mod:`lavra.registry.citations`); an act citing one already cancelled is refused.
+    A number the registry lacks (a paper act) is the form's to check."""
+
+    numbers: tuple[str, ...]
+    citation: str
+
+
+@dataclass(frozen=True)
 class InProcesso:
     """The act belongs to the administrative process ``numero`` (the PA)."""
 
@@ -265,6 +279,6 @@ class InProcesso:
 
 
 Effect = (Grant | SetStatus | Restore | Revalidate | Transfer | Bar | Identify | InProcesso
-          | Mention | ChangeVehicle)
+          | Mention | ChangeVehicle | Cites)
 EffectsOf = Callable[[Act], Sequence[Effect]]
 """The pack's function for one form: the effects of one of its acts."""

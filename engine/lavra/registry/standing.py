@@ -26,7 +26,9 @@ a cassação's bar and a new alvará of the same company; a revogação and an a
 the revoked alvará. So the holder's party row is locked (``SELECT ... FOR UPDATE``)
 before a grant checks the bars and before a bar is written, and the licence an act rests
 on, renews or ends is locked (and read again) before it is checked. Licences are locked
-before parties, in every act, so that two acts never wait on each other. SQLite takes
+before parties, in every act, and the licences one act ends (a cassação naming several)
+all together by ascending id before it ends any (:meth:`lavra.registry.state.
+StateWriter.apply`), so that two acts never wait on each other. SQLite takes
 the writer lock at ``BEGIN IMMEDIATE`` (:mod:`lavra.registry.database`): writers are
 already serialised there, and nothing more is asked of it.
 """

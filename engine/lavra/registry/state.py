@@ -20,11 +20,13 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from lavra.errors import InputError, LavraError
+from lavra.registry.citations import cite, refuse_cited, undo_citations
 from lavra.registry.effects import (
     STATUS_TEXT,
     Act,
     Bar,
     ChangeVehicle,
+    Cites,
     DriverRef,
     Effect,
     Grant,
@@ -263,6 +265,7 @@ class StateWriter:
     # ------------------------------------------------------------ applying
     def apply(self, act: Act, effects: Sequence[Effect]) -> None:
         """Write the effects of ``act`` (already recorded in this session)."""
+        self._lock_ends(effects)
         for effect in effects:
             if isinstance(effect, Grant):
                 self._grant(act, effect)
@@ -291,12 +294,23 @@ class StateWriter:
                     self.driver(driver, act)
             elif isinstance(effect, InProcesso):
                 self._processo(act, effect)
+            elif isinstance(effect, Cites):
+                cite(self, act, effect)
             else:  # pragma: no cover - the pack returned something else
                 raise LavraError(
                     f"O pacote de conteúdo declarou para o formulário «{act.form}» um efeito "
                     f"desconhecido ({type(effect).__name__})."
                 )
         self.session.flush()
+
+    def _lock_ends(self, effects: Sequence[Effect]) -> None:
+        """Lock every licence the act ends (a cassação naming several) by ascending id
+        before ending any: two acts naming the same licences in another order then
+        never wait on each other (PostgreSQL; :mod:`lavra.registry.standing`)."""
+        found = (self.licence(e.target) for e in effects if isinstance(e, SetStatus))
+        for licence in sorted({row.id: row for row in found if row is not None}.values(),
+                              key=lambda row: row.id):
+            locked(self.session, licence)
 
     def _grant(self, act: Act, grant: Grant) -> None:
         if self.session.scalars(
@@ -468,6 +482,7 @@ class StateWriter:
     # ------------------------------------------------------------ undoing
     def undo(self, document_id: int, printed: str) -> None:
         """Undo what the act did; InputError naming the later act that rests on it."""
+        refuse_cited(self.session, document_id, printed)
         changes = self.session.scalars(
             select(StateChangeRow).where(StateChangeRow.document_id == document_id)
             .order_by(StateChangeRow.id)
@@ -498,6 +513,7 @@ class StateWriter:
                     refuse_undo(self, licence, change.before, printed)
         undo_lifted(self.session, document_id, printed, list(changes))
         undo_annulments(self.session, document_id, list(changes))
+        undo_citations(self.session, document_id, list(changes))
         for change in reversed(changes):
             if change.kind == "plate" and isinstance(change.before, dict):
                 vehicle = self.session.get(VehicleRow, change.vehicle_id)

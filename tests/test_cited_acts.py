@@ -1,0 +1,182 @@
+"""Issue 22, item 2: an act rests on the acts of the registry it cites that are not
+licences (a cassação on its autos and notice of defence, a decision on appeal on the act
+appealed, a guia de multa on its auto). Cancelling a cited act is refused while the act
+citing it stands, naming it, and nothing is written; cancelling the citing act first
+frees it. Acts are recorded straight into the registry (no signing), every date passed.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session
+from test_auto_anulado import GUIA, SQLITE, auto, decide
+from test_licensing_state import act, alvara_fretamento, example
+
+from lavra.errors import InputError
+from lavra.registry import state
+from lavra.registry.records import IssuedRecord
+from lavra.registry.store import Registry
+from lavra.registry.tables import LicenceRow
+
+AUTO_ON = date(2026, 3, 2)
+NOTICE_ON = date(2026, 3, 10)
+CASSATED_ON = date(2026, 4, 20)
+
+
+def cassacao(registry: Registry, alvara: IssuedRecord, autos: list[IssuedRecord],
+             notice: IssuedRecord | None = None) -> IssuedRecord:
+    data = example("decisao-cassacao-fretamento")
+    data["alvaras"] = [{"numero": alvara.printed, "placa": "ABC1D23"}]
+    data["hipoteses"]["multas_nao_recolhidas"]["autos"] = [
+        {"numero": a.printed, "data_infracao": a.reference_date.isoformat(),
+         "valor": "140.00"} for a in autos]
+    if notice is not None:
+        data["defesa"]["notificacao"]["numero"] = notice.printed
+    return act(registry, "CAS-FRET", "decisao-cassacao-fretamento", data, on=CASSATED_ON,
+               computed={"impedimento": {"ultimo_dia": "2027-04-20"}})
+
+
+def notice(registry: Registry) -> IssuedRecord:
+    return act(registry, "NOT-DEF-FRET", "notificacao-defesa-cassacao",
+               example("notificacao-defesa-cassacao"), on=NOTICE_ON)
+
+
+def cancel(registry: Registry, record: IssuedRecord) -> None:
+    registry.cancel(record.series, record.year, record.number, reason="erro material",
+                    by="Chefia")
+
+
+def refused(registry: Registry, record: IssuedRecord, citing: IssuedRecord) -> None:
+    """Cancelling ``record`` is refused naming ``citing``; nothing is written."""
+    with pytest.raises(InputError) as error:
+        cancel(registry, record)
+    assert error.value.message == (
+        f"O documento {record.printed} não pode ser cancelado: o {citing.printed}, que não "
+        f"foi cancelado, o cita e se apoia nele. Cancele antes o {citing.printed} (ou "
+        "decida de outro modo sobre ele).")
+    found = registry.get(record.series, record.year, record.number)
+    assert found is not None and found.status.value == "issued"
+    assert registry.rebuild_state(apply=False).same
+
+
+def test_the_autos_and_notice_a_cassacao_cites_wait_for_its_cancellation(
+    registry: Registry,
+) -> None:
+    alvara = alvara_fretamento(registry)
+    first, second = auto(registry, AUTO_ON), auto(registry, date(2026, 3, 5))
+    defence = notice(registry)
+    decision = cassacao(registry, alvara, [second, first], defence)
+    for cited in (first, second, defence):
+        refused(registry, cited, decision)
+    details = [e.detail for e in registry.timeline(document_ids=[decision.id, first.id])]
+    assert f"O {decision.printed} cita e se apoia em: {second.printed}, {first.printed} e " \
+        f"{defence.printed}." in details
+    assert f"Citado pelo {decision.printed}." in details
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.status == "cassated"
+    registry.rebuild_state(apply=True)  # the rebuild replays the links
+    refused(registry, first, decision)
+
+    cancel(registry, decision)
+    for cited in (first, second, defence):
+        cancel(registry, cited)
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.status == "active"
+    assert registry.rebuild_state(apply=False).same
+
+
+@SQLITE
+@pytest.mark.parametrize("result", ["provido", "nao_provido"])
+def test_the_act_appealed_waits_for_the_decision_on_the_appeal(
+    registry: Registry, result: str,
+) -> None:
+    first = auto(registry, AUTO_ON)
+    decision = decide(registry, first, computed={
+        "resultado": result, "conhecido": True, "resultado_rotulo": "Recurso decidido"})
+    refused(registry, first, decision)
+    cancel(registry, decision)
+    cancel(registry, first)
+    assert registry.rebuild_state(apply=False).same
+
+
+@SQLITE
+def test_the_guia_rests_on_its_auto(registry: Registry) -> None:
+    first = auto(registry, AUTO_ON)
+    data = example(GUIA)
+    data["auto"]["numero"] = first.printed
+    guia = act(registry, "GUIA-FRET", GUIA, data, on=date(2026, 3, 6))
+    refused(registry, first, guia)
+    cancel(registry, guia)
+    cancel(registry, first)
+
+
+@SQLITE
+def test_an_act_citing_a_cancelled_auto_is_refused(registry: Registry) -> None:
+    alvara = alvara_fretamento(registry)
+    first = auto(registry, AUTO_ON)
+    cancel(registry, first)
+    with pytest.raises(InputError) as error:
+        cassacao(registry, alvara, [first])
+    assert error.value.message == (
+        f"O {first.printed}, que o CAS-FRET nº 0001/2026 cita, foi cancelado: o "
+        "CAS-FRET nº 0001/2026 não pode se apoiar nele.")
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.status == "active"
+
+
+@SQLITE
+def test_the_licences_a_cassacao_ends_are_locked_by_ascending_id(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two acts naming the same licences in opposite order lock them in one order (on
+    PostgreSQL they would otherwise wait on each other); SQLite calls the same lock."""
+    first = alvara_fretamento(registry)
+    data = example("alvara-fretamento")
+    data["veiculo"].update(placa="DEF2G34", renavam="")
+    on, until = date(2026, 3, 3), date(2031, 3, 2)
+    second = act(registry, "ALV-FRET", "alvara-fretamento", data, on=on,
+                 computed={"inicio_vigencia": on.isoformat(), "valido_ate": until.isoformat()})
+    seen: list[str] = []
+    original = state.locked
+
+    def spying(session: Session, row: Any) -> Any:
+        if isinstance(row, LicenceRow):
+            seen.append(row.printed)
+        return original(session, row)
+
+    monkeypatch.setattr(state, "locked", spying)
+    decision = example("decisao-cassacao-fretamento")
+    decision["alvaras"] = [{"numero": second.printed, "placa": "DEF2G34"},
+                           {"numero": first.printed, "placa": "ABC1D23"}]
+    act(registry, "CAS-FRET", "decisao-cassacao-fretamento", decision, on=CASSATED_ON,
+        computed={"impedimento": {"ultimo_dia": "2027-04-20"}})
+    assert seen[:2] == [first.printed, second.printed]
+    for alvara in (first, second):
+        view = registry.licence_of(alvara.id)
+        assert view is not None and view.status == "cassated"
+
+
+@SQLITE
+def test_the_impediment_rests_on_its_auto(registry: Registry) -> None:
+    first = auto(registry, AUTO_ON)
+    data = example("termo-impedimento-fretamento")
+    data["auto"]["numero"] = first.printed
+    term = act(registry, "TIM-FRET", "termo-impedimento-fretamento", data, on=AUTO_ON)
+    refused(registry, first, term)
+    cancel(registry, term)
+    cancel(registry, first)
+
+
+@SQLITE
+def test_the_escolar_revogacao_rests_on_its_autos(registry: Registry) -> None:
+    first = act(registry, "AIE-ESC", "auto-infracao-escolar", example("auto-infracao-escolar"),
+                on=AUTO_ON)
+    data = example("decisao-revogacao-alvara")
+    data["hipotese"]["autos"] = [{"numero": first.printed}]
+    revogacao = act(registry, "REV-ESC", "decisao-revogacao-alvara", data, on=CASSATED_ON)
+    refused(registry, first, revogacao)
+    cancel(registry, revogacao)
+    cancel(registry, first)
