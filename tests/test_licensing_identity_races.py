@@ -11,11 +11,16 @@ commit (one RENAVAM on two plates)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 
 import pytest
+from alembic import command
+from issuers import state_registry
 from sqlalchemy import create_engine, text
+from sqlalchemy.exc import IntegrityError
 from test_licensing_races import race
 from test_licensing_races import waiting as waiting
 from test_licensing_state import act, alvara_fretamento, example
@@ -23,15 +28,19 @@ from test_licensing_state import registry as registry
 from test_licensing_unique import RENAVAM, alvara_escolar
 
 from lavra.errors import LavraError
+from lavra.registry import state
+from lavra.registry.database import alembic_config, database_url
 from lavra.registry.records import IssuedRecord
-from lavra.registry.store import Registry
+from lavra.registry.store import Registry, open_registry
 
 SHARED = RENAVAM["ABC1D23"]  # the ALV-FRET example's vehicle
 
 
 def particular(registry: Registry) -> IssuedRecord:
-    """An ALV-PART for a new plate, typed with the RENAVAM of the ALV-FRET's vehicle."""
+    """An ALV-PART for a new plate, typed with the RENAVAM of the ALV-FRET's vehicle, to
+    another company (the example's CNPJ is the ALV-FRET's: its row would serialise them)."""
     data = example("alvara-servico-particular-fretamento")
+    data["empresa"]["cnpj"] = "11.222.333/0001-81"
     data["veiculo"]["renavam"] = SHARED
     return act(registry, "ALV-PART", "alvara-servico-particular-fretamento", data,
                on=date(2026, 4, 1), computed={"valido_ate": "2027-03-31"})
@@ -94,9 +103,9 @@ def transfer_to_maria(registry: Registry) -> IssuedRecord:
 def test_a_school_alvara_and_a_transfer_to_the_same_person_at_once_one_wins(
     registry: Registry, monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
 ) -> None:
-    """Two series: nothing but the unique index ``uq_licences_holder_in_force`` stands
-    between them on PostgreSQL (the transfer's check reads the state before the grant
-    commits)."""
+    """Two series, so no counter serialises them: on PostgreSQL the rows both write
+    (Maria's, her CNH's) make the transfer wait for the grant, and the unique index
+    ``uq_licences_holder_in_force`` stands behind them."""
     alvara_escolar(registry)  # José's, ALV-ESC 0001/2026
     first, second = race(
         monkeypatch, waiting,
@@ -111,3 +120,44 @@ def test_a_school_alvara_and_a_transfer_to_the_same_person_at_once_one_wins(
                                       holder="111.444.777-35")
     assert [r.id for r in held] == [first.id]
     assert registry.rebuild_state(apply=False).same
+
+
+def test_the_migration_leaves_a_renavam_on_the_plate_recorded_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A registry at 0023 holding one RENAVAM on two plates (what the race left on
+    PostgreSQL before the index): 0024 keeps it on the plate recorded first, says so in
+    the log, and the view rebuilt from the acts records the divergência of the later
+    act; the index then refuses a third plate."""
+    url = database_url(tmp_path)
+    old = next(state_registry(url))
+    engine = create_engine(url)
+    with engine.begin() as connection:  # back to 0023 (open_registry would migrate)
+        command.downgrade(alembic_config(connection), "0023")
+    monkeypatch.setattr(state, "renavam_elsewhere", lambda *_: None)  # the racing read
+    fret, part = alvara_fretamento(old), particular(old)
+    old.close()
+    assert plates_of(url, SHARED) == ["ABC1D23", "PAR1T23"]
+    monkeypatch.undo()
+
+    with caplog.at_level(logging.WARNING, "lavra.registry"):
+        open_registry(url).close()  # migrated to head
+    assert plates_of(url, SHARED) == ["ABC1D23"]
+    assert (f"o RENAVAM {SHARED} constava das placas ABC1D23 e PAR1T23. Fica na placa "
+            "ABC1D23, registrada primeiro") in caplog.text
+    migrated = next(state_registry(url))  # the view built again from the acts
+    try:
+        assert plates_of(url, SHARED) == ["ABC1D23"]
+        timeline = " ".join(change.detail for change in migrated.timeline(placa="ABC1D23"))
+        assert part.printed in timeline and "RENAVAM" in timeline, timeline
+        diff = migrated.rebuild_state(apply=False)
+        assert diff.same and [d for d in diff.divergences if part.printed in d]
+    finally:
+        migrated.close()
+    assert fret.placa == "ABC1D23"
+    try:
+        with pytest.raises(IntegrityError), engine.begin() as connection:
+            connection.execute(text("INSERT INTO vehicles (placa, renavam) VALUES "
+                                    "('XYZ9A87', :r)"), {"r": SHARED})
+    finally:
+        engine.dispose()
