@@ -107,6 +107,9 @@ def database_errors() -> Iterator[None]:
         if "uq_licences_holder_in_force" in text_ or "licences.holder_id" in text_:
             raise Conflict("outro ato concedeu, no mesmo instante, licença em vigor à mesma "
                            "pessoa; confira o cadastro da pessoa") from None
+        if "uq_vehicles_renavam" in text_ or "vehicles.renavam" in text_:
+            raise Conflict("outro ato registrou, no mesmo instante, o mesmo RENAVAM em outra "
+                           "placa; confira a placa e o RENAVAM") from None
         if "verification_code" in text_:
             raise Conflict("o código de verificação já existe em outro documento") from None
         if "idempotency_key" in text_:

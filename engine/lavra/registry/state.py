@@ -11,12 +11,13 @@ session of the act's record: the act and its effects commit together, or neither
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, or_, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from lavra.errors import InputError, LavraError
@@ -80,6 +81,7 @@ __all__ = ["StateWriter", "mercosul", "normalize_processo", "parse_printed", "pl
 
 ACTIVE = LicenceStatus.ACTIVE.value
 RowT = TypeVar("RowT", PartyRow, VehicleRow, DriverRow)
+T = TypeVar("T")
 ONE_RENAVAM = "a regra de um só RENAVAM por veículo"
 ONE_CNH = "a regra de uma só pessoa por CNH"
 _digits = digits
@@ -187,10 +189,12 @@ class StateWriter:
             select(VehicleRow).where(VehicleRow.placa.in_(forms)).order_by(VehicleRow.id)
         ).first()
         if row is None:
-            row = self._upsert(VehicleRow, VehicleRow.placa, placa,
-                               {"placa": placa, "renavam": renavam or None})
+            row = self._held(placa, renavam, lambda: self._upsert(
+                VehicleRow, VehicleRow.placa, placa, {"placa": placa, "renavam": renavam or None}))
+        elif renavam and row.renavam is None:
+            row = locked(self.session, row)  # a RENAVAM given it meanwhile is seen
         if renavam and row.renavam is None:
-            row.renavam = renavam
+            self._held(placa, renavam, lambda: setattr(row, "renavam", renavam))
         elif (other := renavam_other(row, placa, renavam)) is not None:
             self.refuse_or_diverge(act, Refusal(other, ONE_RENAVAM), vehicle=row)
         if row.placa != placa and placa == mercosul(placa) and act is not None:
@@ -202,6 +206,21 @@ class StateWriter:
                          before={"placa": old})
         return row
 
+    def _held(self, placa: str, renavam: str, write: Callable[[], T]) -> T:
+        """``write`` (giving a plate its RENAVAM) in a savepoint. When the unique index
+        refuses it (another act gave the RENAVAM to another plate at the same moment, and
+        committed), the refusal of :data:`ONE_RENAVAM` naming that plate."""
+        try:
+            with self.session.begin_nested():
+                written = write()
+                self.session.flush()
+        except IntegrityError:
+            elsewhere = renavam_elsewhere(self.session, placa, renavam) if renavam else None
+            if elsewhere is None:
+                raise
+            raise elsewhere[1] from None
+        return written
+
     def driver(self, ref: DriverRef | None, act: Act) -> DriverRow | None:
         if ref is None or not isinstance(ref.cnh, str) or not _digits(ref.cnh):
             return None
@@ -209,6 +228,8 @@ class StateWriter:
         person = self.party(ref.person, act)
         row = self._upsert(DriverRow, DriverRow.cnh, cnh,
                            {"cnh": cnh, "party_id": None if person is None else person.id})
+        if row.party_id is None and person is not None:
+            row = locked(self.session, row)  # a person given it meanwhile is seen
         if row.party_id is None and person is not None:
             row.party_id = person.id
         elif (conflict := cnh_conflict(self.session, row, person, cnh)) is not None:

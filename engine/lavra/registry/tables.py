@@ -338,13 +338,15 @@ class PartyNameRow(Base):
 
 
 class VehicleRow(Base):
-    """A vehicle by its plate, with its RENAVAM."""
+    """A vehicle by its plate, with its RENAVAM (a RENAVAM on one plate: races end here)."""
 
     __tablename__ = "vehicles"
+    __table_args__ = (Index("uq_vehicles_renavam", "renavam", unique=True, sqlite_where=text(
+        "renavam IS NOT NULL"), postgresql_where=text("renavam IS NOT NULL")),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     placa: Mapped[str] = mapped_column(String(7), unique=True)
-    renavam: Mapped[str | None] = mapped_column(String(11), index=True)
+    renavam: Mapped[str | None] = mapped_column(String(11))
 
 
 class DriverRow(Base):
@@ -468,8 +470,6 @@ class StateMetaRow(Base):
 
 
 metadata = Base.metadata
-
-
 
 
 class DraftRow(Base):
