@@ -378,3 +378,53 @@ def test_an_auxiliary_alvara_rests_on_a_titular_alvara_the_registry_holds(
     data["alvara_titular"]["valido_ate"] = "2028-12-31"  # a typed validity a year late
     assert "vale até 31/12/2027 no registro, não até 31/12/2028" in titular()[
         "/alvara_titular/valido_ate"]
+
+
+@pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+def test_the_numbers_before_an_imported_one_are_explained_by_the_import(
+    registry: Registry,
+) -> None:
+    """An imported ALV-FRET nº 0031/2024 moves the counter past 1 to 30, which lavra never
+    gave: used on paper before lavra, the report says so and lists no gap. A number lavra
+    lost below one it took itself stays an unexplained gap."""
+    from sqlalchemy import update
+    from test_licensing_state import act, example
+
+    from lavra.registry.tables import CounterRow
+
+    def alvara_fretamento(registry: Registry, *, on: date, until: date) -> Any:
+        data = example("alvara-fretamento")  # not the vehicle of the sample's 0031/2024
+        data["veiculo"].update(placa="DEF4G56", renavam="92134546140")
+        return act(registry, "ALV-FRET", "alvara-fretamento", data, on=on,
+                   computed={"inicio_vigencia": on.isoformat(), "valido_ate": until.isoformat()})
+
+    first = alvara_fretamento(registry, on=date(2024, 1, 5), until=date(2024, 1, 6))
+    assert (first.series, first.year, first.number) == ("ALV-FRET", 2024, 1)
+    with registry.engine.begin() as connection:  # 2 and 3 lost (rows deleted by hand)
+        connection.execute(update(CounterRow).where(
+            CounterRow.series == "ALV-FRET", CounterRow.year == 2024).values(last_number=3))
+    fourth = alvara_fretamento(registry, on=date(2024, 1, 8), until=date(2024, 1, 9))
+    assert fourth.number == 4
+    assert registry.numbering_gaps() == (("ALV-FRET", 2024, 2), ("ALV-FRET", 2024, 3))
+    load(registry)
+    assert registry.numbering_gaps() == (("ALV-FRET", 2024, 2), ("ALV-FRET", 2024, 3))
+    report = {(r.series, r.year): r.text for r in registry.numbering_report()}
+    assert report[("ALV-FRET", 2024)] == (
+        "ALV-FRET 2024, até o nº 0032/2024: números anteriores ao sistema, importados: "
+        "0005 a 0030/2024; números sem explicação: 0002 a 0003/2024.")
+    assert report[("ALV-ESC", 2023)] == (
+        "ALV-ESC 2023, até o nº 0019/2023: números anteriores ao sistema, importados: "
+        "0001 a 0017/2023.")
+    assert report[("TRF-ESC", 2025)].endswith("importados: 0001 a 0002/2025.")
+    # After the import lavra goes on from the imported number: nothing new to explain.
+    after = alvara_fretamento(registry, on=date(2024, 6, 3), until=date(2029, 6, 2))
+    assert after.number == 33
+    assert registry.numbering_gaps() == (("ALV-FRET", 2024, 2), ("ALV-FRET", 2024, 3))
+
+
+@pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+def test_a_sample_import_into_an_empty_registry_leaves_no_gap(registry: Registry) -> None:
+    load(registry)
+    assert registry.numbering_gaps() == ()
+    assert all("sem explicação" not in r.text and "anteriores ao sistema" in r.text
+               for r in registry.numbering_report())

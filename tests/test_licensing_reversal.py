@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from identities import set_vehicle
 from issuers import dev_issuer, state_registry
 from sqlalchemy import update
+from test_cadastro_import import load
 from test_licensing_state import act, alvara_fretamento, cassacao, example
 
 from lavra.checking.content import Content
@@ -220,34 +221,52 @@ def test_the_decision_must_cite_an_appealable_act_of_the_registry(
     assert "foi cancelado no registro: erro material" in cancelled.message
 
 
+@pytest.mark.parametrize("origin", ["novo", "importado"])
 def test_the_revalidation_shows_in_cadastro_and_verify(
-    pack_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    pack_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, origin: str,
 ) -> None:
+    """Escolar art. 13, § 6º: the termo de revalidação semestral shows in ``cadastro
+    mostrar`` and in ``lavra verify`` of the alvará: signed by lavra (the PDF) or imported
+    from before lavra (by its number: it has no original)."""
     monkeypatch.chdir(tmp_path)
     for name in ("LAVRA_DATABASE_URL", "LAVRA_DATA", "LAVRA_CONFIG"):
         monkeypatch.delenv(name, raising=False)
     issuer = dev_issuer(Engine(Content(pack_dir)), tmp_path / "lavra-dados")
     try:
         issuer.registry.use_effects(pacote().effects)
-        data = example("alvara-transporte-escolar")
-        alvara = issuer.issue("alvara-transporte-escolar", data, date(2026, 11, 3))
+        if origin == "importado":
+            load(issuer.registry)
+            printed, placa, pdf_bytes = "ALV-ESC nº 0018/2023", "ESC4D44", None
+        else:
+            data = example("alvara-transporte-escolar")
+            alvara = issuer.issue("alvara-transporte-escolar", data, date(2026, 11, 3))
+            printed, placa, pdf_bytes = alvara.record.printed, data["veiculo"]["placa"], alvara.pdf
         termo = example("termo-revalidacao-semestral")
-        termo["alvara"]["numero"] = alvara.record.printed
+        termo["alvara"]["numero"] = printed
+        termo["veiculo"]["placa"] = placa
         revalidation = act(issuer.registry, "TRV-ESC", "termo-revalidacao-semestral", termo,
                            on=date(2026, 11, 16))
     finally:
         issuer.close()
-    pdf = tmp_path / "alvara.pdf"
-    pdf.write_bytes(alvara.pdf)
     runner = CliRunner()
-    checked = runner.invoke(main, ["verify", str(pdf), "--on", "2026-12-01"])
+    if pdf_bytes is None:
+        number, series = printed.split()[-1], printed.split()[0]
+        checked = runner.invoke(main, ["verify", "--numero", number, "--serie", series,
+                                       "--on", "2026-12-01"])
+    else:
+        pdf = tmp_path / "alvara.pdf"
+        pdf.write_bytes(pdf_bytes)
+        checked = runner.invoke(main, ["verify", str(pdf), "--on", "2026-12-01"])
     assert checked.exit_code == 0, checked.output
+    if pdf_bytes is None:  # said as what it is: no signature, a row of the import
+        assert ("ALV-ESC nº 0018/2023, de 10/03/2023, ato anterior ao lavra, importado de "
+                "cadastro-importacao.csv, linha 5: válido.") in checked.output
     assert "Situação da licença: em vigor (revalidado em 16/11/2026)." in checked.output
     url = database_url(tmp_path / "lavra-dados")
-    shown = runner.invoke(main, ["cadastro", "mostrar", data["veiculo"]["placa"],
+    shown = runner.invoke(main, ["cadastro", "mostrar", placa,
                                  "--registro", url, "--on", "2026-12-01"])
     assert shown.exit_code == 0, shown.output
-    assert (f"{alvara.record.printed} revalidado pelo {revalidation.printed}, em 16/11/2026."
+    assert (f"{printed} revalidado pelo {revalidation.printed}, em 16/11/2026."
             in shown.output)
     assert "em vigor (revalidado em 16/11/2026)" in shown.output
 

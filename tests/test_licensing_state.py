@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ import pytest
 from issuers import state_registry
 from registrycases import pdf_with_title
 from sqlalchemy import text, update
+from test_cadastro_import import load
 
 from lavra.errors import InputError
 from lavra.registry.records import Built, IssuedRecord, search_keys
@@ -117,21 +118,69 @@ def test_cancelling_undoes_the_effects_or_is_refused_while_a_later_act_rests_on_
     assert registry.rebuild_state(apply=False).same
 
 
+def renewed_and_renewal(registry: Registry, series: str, origin: str,
+                        ) -> tuple[str, IssuedRecord, date, date]:
+    """The old alvará (issued by lavra, or the sample's import) and the one that renews
+    it, a few weeks before its last day, valid from the next day; a day after the
+    renewal, and the old alvará's last day."""
+    if series == "ALV-FRET":
+        if origin == "importado":
+            load(registry)  # ALV-FRET nº 0031/2024, FRE1A11, until 09/02/2029
+            old, last, on = "ALV-FRET nº 0031/2024", date(2029, 2, 9), date(2029, 1, 20)
+        else:
+            old, last, on = alvara_fretamento(registry, on=date(2021, 3, 2),
+                                              until=date(2026, 3, 1)).printed, \
+                date(2026, 3, 1), date(2026, 2, 20)
+        data = example("alvara-fretamento")
+        data["veiculo"]["placa"] = "FRE1A11" if origin == "importado" else "ABC1D23"
+        data["processo"].update(renovacao=True, alvara_anterior=old,
+                                vencimento_alvara_anterior=last.isoformat())
+        until = on.replace(year=on.year + 5)
+    else:
+        data = example("alvara-transporte-escolar")
+        if origin == "importado":
+            load(registry)  # ALV-ESC nº 0018/2023 of José, ESC4D44, until 31/12/2027
+            old, last, on = "ALV-ESC nº 0018/2023", date(2027, 12, 31), date(2027, 12, 6)
+            data["veiculo"]["placa"] = "ESC4D44"
+        else:
+            old = act(registry, "ALV-ESC", "alvara-transporte-escolar", data,
+                      on=date(2026, 3, 10), computed={"inicio_vigencia": "2026-03-10",
+                                                      "valido_ate": "2026-12-31"}).printed
+            last, on = date(2026, 12, 31), date(2026, 12, 7)
+        data = copy.deepcopy(data)
+        data.update(modalidade="renovacao", alvara_anterior={"numero": old})
+        until = date(on.year + 1, 12, 31)
+    form = "alvara-fretamento" if series == "ALV-FRET" else "alvara-transporte-escolar"
+    new = act(registry, series, form, data, on=on, computed={
+        "inicio_vigencia": (last + timedelta(days=1)).isoformat(),
+        "valido_ate": until.isoformat()})
+    return old, new, on + timedelta(days=5), last
+
+
+@pytest.mark.parametrize("origin", ["novo", "importado"])
+@pytest.mark.parametrize("series", ["ALV-FRET", "ALV-ESC"])
 def test_a_renewal_marks_the_old_alvara_renewed_which_stays_valid_to_its_last_day(
-    registry: Registry,
+    registry: Registry, series: str, origin: str,
 ) -> None:
-    old = alvara_fretamento(registry, on=date(2021, 3, 2), until=date(2026, 3, 1))
-    new = alvara_fretamento(registry, on=date(2026, 2, 20), until=date(2031, 2, 19),
-                            renovacao=True, alvara_anterior=old.printed,
-                            vencimento_alvara_anterior="2026-03-01")
-    view = registry.licence_of(old.id)
+    """Fretamento art. 8º and escolar art. 13: the renewal makes the old alvará
+    "renovado pelo …", in force to its own last day, and out of the renewal run's
+    question; an imported alvará is renewed alike."""
+    old, new, on, last = renewed_and_renewal(registry, series, origin)
+    record = registry.by_number(old.split()[-1], series=series)
+    assert record is not None
+    view = registry.licence_of(record.id)
     assert view is not None
-    assert view.describe(date(2026, 2, 25)) == f"renovado pelo {new.printed}"
-    in_force = registry.licences_in_force("alvara-fretamento", date(2026, 2, 25))
-    assert {r.id for r in in_force} == {old.id, new.id}
+    assert view.describe(on) == f"renovado pelo {new.printed}"
+    form = new.form
+    for day, holding in ((on, old), (last, old), (last + timedelta(days=1), new.printed)):
+        in_force = registry.licences_in_force(form, day, placa=view.placa)
+        assert [r.printed for r in in_force] == [holding], day
     # the renewal run's question: in force, not yet renewed, expiring by a date
-    assert registry.licences("alvara-fretamento", on=date(2026, 2, 25),
-                             expiring=(date(2026, 2, 25), date(2026, 12, 31))) == ()
+    assert [r.printed for r in registry.licences(
+        form, on=on, placa=view.placa, expiring=(on, date(on.year + 1, 1, 31)))] == []
+    assert f"{new.printed}: {old} renovado pelo {new.printed}." in [
+        f"{printed}: {detail}" for _, printed, detail in registry.state_changes(placa=view.placa)]
+    assert registry.rebuild_state(apply=False).same
 
 
 def test_accessories_end_with_their_alvara(registry: Registry) -> None:

@@ -194,3 +194,24 @@ def test_verify_states_an_auto_annulled_on_appeal_beside_the_signature(
                            reason="erro material", by="Chefia")
     again = _verify(str(pdf), "--on", "2026-03-25")
     assert again.exit_code == 0 and "Situação do ato" not in again.output, again.output
+
+
+def test_verify_by_number_states_an_imported_licence(issuer: Issuer) -> None:
+    """Over the sample import: an act from before lavra has no original to check, and
+    ``verify --numero`` says so and states the licence as the registry holds it."""
+    from test_cadastro_import import load
+
+    load(issuer.registry)
+    cassated = _verify("--numero", "0032/2024", "--serie", "ALV-FRET", "--on", "2026-01-15")
+    assert cassated.exit_code == 0, cassated.output
+    assert cassated.output.startswith(
+        "ALV-FRET nº 0032/2024, de 12/03/2024, ato anterior ao lavra, importado de "
+        "cadastro-importacao.csv, linha 3: válido.\n")
+    assert ("Situação da licença: cassado em 15/09/2025 pelo CAS-FRET nº 0002/2025."
+            in cassated.output)
+    expired = json.loads(_verify("--numero", "0031/2024", "--serie", "ALV-FRET",
+                                 "--on", "2029-03-01", "--json").output)
+    assert expired["origin"] == "cadastro-importacao.csv, linha 2"
+    assert expired["licence"]["situation"] == "vencido em 09/02/2029"
+    in_force = _verify("--numero", "0018/2023", "--serie", "ALV-ESC", "--on", "2026-01-15")
+    assert "Situação da licença: em vigor." in in_force.output, in_force.output

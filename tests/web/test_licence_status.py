@@ -260,3 +260,47 @@ def test_the_vehicle_and_party_pages_list_an_auto_and_its_payment(
         assert text.count(line) == 1
         assert text.index(f'href="/equipe/documentos/{acts.in_force.id}"') < text.index(line)
     assert line not in client.get("/equipe/veiculos/DEF2G34").text
+
+
+def test_staff_and_public_pages_over_imported_licences(tmp_path: Path) -> None:
+    """The same pages over the sample import (``lavra cadastro importar``): the imported
+    cassação shows on the cassated alvará's, the vehicle's and the company's pages; an
+    alvará lavra signs renewing an imported one is «em vigor» on the public page, and the
+    imported one «renovado pelo …» on the staff's."""
+    from test_cadastro_import import load
+
+    context = make_context(tmp_path / "dados")
+    context.today = lambda: TODAY  # type: ignore[method-assign]
+    load(context.registry)
+    cassated = context.registry.by_number("0032/2024", series="ALV-FRET")
+    decision = context.registry.by_number("0002/2025", series="CAS-FRET")
+    old = context.registry.by_number("0031/2024", series="ALV-FRET")
+    assert cassated is not None and decision is not None and old is not None
+    data = example(ALV)
+    data["veiculo"]["placa"] = "FRE1A11"
+    data["processo"].update(renovacao=True, alvara_anterior=old.printed,
+                            vencimento_alvara_anterior="2029-02-09")
+    renewal = act(context.registry, "ALV-FRET", ALV, data, on=date(2026, 12, 1),
+                  computed={"inicio_vigencia": "2026-12-01", "valido_ate": "2031-11-30"})
+    with TestClient(create_app(context)) as client:
+        public = client.get(f"/verificar/{renewal.verification_code}").text
+        assert "Documento válido" in public
+        assert 'Situação da licença</dt><dd class="situacao-licenca">em vigor</dd>' in public
+        assert client.get(f"/api/verify/{renewal.verification_code}").json()[
+            "situacao_licenca"] == "em vigor"
+        login(client, "clara")
+        decision_link = f'href="/equipe/documentos/{decision.id}"'
+        document = client.get(f"/equipe/documentos/{cassated.id}").text
+        assert "Situação e histórico da licença" in document
+        assert f"cassado em 15/09/2025 pelo {decision.printed}" in document
+        assert decision_link in document
+        vehicle = client.get("/equipe/veiculos/FRE2B22")
+        assert vehicle.status_code == 200 and "<h1>Veículo FRE2B22</h1>" in vehicle.text
+        assert "cassado em 15/09/2025" in vehicle.text and decision_link in vehicle.text
+        party = client.get("/equipe/pessoas/49.234.427%2F0416-80")
+        assert party.status_code == 200 and "Impedimento" in party.text
+        assert decision_link in party.text
+        renewed = client.get(f"/equipe/documentos/{old.id}").text
+        assert f"renovado pelo {renewal.printed}" in renewed
+        assert f'href="/equipe/documentos/{renewal.id}"' in renewed
+        assert "Traceback" not in document + vehicle.text + party.text + renewed

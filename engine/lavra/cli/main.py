@@ -423,13 +423,14 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
 
     day = _on(on) or today()
     issuer = Verifier.from_config()
+    found = None  # by number: an act imported from before lavra has no typed code
     if number is not None:
-        record = issuer.registry.by_number(number, series=series)
-        if record is None:
+        found = issuer.registry.by_number(number, series=series)
+        if found is None:
             _voided_number(issuer.registry, number, series, as_json)
-        code = record.verification_code
+        code = found.verification_code
     if code is not None:
-        record = issuer.lookup_code(code)
+        record = found or issuer.lookup_code(code)
         if record is None:
             raise LavraError(f"Código verificador {code} não encontrado no registro.")
         licence = licence_situation(issuer.registry, record.id, day)
@@ -445,6 +446,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
             "signer": signer_label(record.signer_subject),
             "cancelled": record.cancelled,
             "cancel_reason": record.cancel_reason,
+            "origin": record.origin,  # imported from before lavra: the file and line
             "licence": licence.to_json() if licence else None,
             "divergences": list(diverging),
             "situation": situation,
@@ -456,7 +458,9 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
             click.echo(
                 f"{record.printed}, emitido em "
                 f"{record.issued_at_local:%d/%m/%Y %H:%M}, assinado por "
-                f"{signer_label(record.signer_subject)}: {state}."
+                f"{signer_label(record.signer_subject)}: {state}." if record.origin is None
+                else f"{record.printed}, de {record.reference_date:%d/%m/%Y}, ato anterior "
+                f"ao lavra, importado de {record.origin}: {state}."
             )
             _print_state(licence, diverging, situation)
         sys.exit(0 if not record.cancelled else EXIT_INCOMPLETE)

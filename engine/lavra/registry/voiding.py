@@ -15,8 +15,22 @@ number in the same transaction). A voided number is never an issued act: looked 
 reads as voided.
 
 The series stays gapless: every number from 1 to the counter is a document, a voided
-number or a number a pending batch item holds; :meth:`RegistryVoids.numbering_gaps`
-lists any other (none, unless rows were deleted by hand).
+number, a number a pending batch item holds, or a number used before lavra;
+:meth:`RegistryVoids.numbering_gaps` lists any other (none, unless rows were deleted by
+hand), and :meth:`RegistryVoids.numbering_report` says, per series and year, which
+numbers the import explains.
+
+Numbers used before lavra. An act imported from before lavra (``lavra cadastro
+importar``) moves its series' counter to its number: an imported ``0031/2024`` when lavra
+had taken nothing of that series and year sets the counter at 31, and 1 to 30 were
+never taken by lavra, they were used on paper before it. The reading chosen: lavra's
+counter gives numbers in order and the import only moves it up, and the import refuses a
+number at or below one lavra issued itself; so a number that nothing carries is
+explained by the import when an imported act of the series and year has a higher number
+and no number lavra took itself (its own act, a voided number, a batch item) lies
+between the two. The report says «números anteriores ao sistema, importados: 0001 a
+0030/2024». Any other such number stays an unexplained gap (e.g. one of lavra's own acts
+deleted by hand below a number lavra took after it).
 """
 
 from __future__ import annotations
@@ -41,7 +55,7 @@ from lavra.registry.records import (
 )
 from lavra.registry.tables import BatchItemRow, CounterRow, DocumentRow, VoidedNumberRow
 
-__all__ = ["RegistryVoids", "VoidedNumber", "void_in"]
+__all__ = ["NumberingReport", "RegistryVoids", "VoidedNumber", "void_in"]
 
 _SEARCHED = re.compile(r"(?:([A-Za-z0-9][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})"
                        r"\s*/\s*(\d{4})", re.IGNORECASE)
@@ -70,6 +84,60 @@ class VoidedNumber:
         """``Numeração inutilizada em 05/01/2027 por Fulana: motivo`` (pt-BR)."""
         day = self.at.astimezone(LOCAL_TZ).strftime("%d/%m/%Y")
         return f"Numeração inutilizada em {day} por {self.by}: {self.reason}"
+
+
+def _spans(numbers: list[int], year: int) -> str:
+    """``0001 a 0030/2024, 0033/2024``: consecutive numbers as one span."""
+    spans: list[list[int]] = []
+    for number in numbers:
+        if spans and number == spans[-1][1] + 1:
+            spans[-1][1] = number
+        else:
+            spans.append([number, number])
+    return ", ".join(f"{a:04d}/{year}" if a == b else f"{a:04d} a {b:04d}/{year}"
+                     for a, b in spans)
+
+
+@dataclass(frozen=True)
+class NumberingReport:
+    """One series and year of the gapless check: the numbers used before lavra that the
+    import explains, and the unexplained gaps."""
+
+    series: str
+    year: int
+    last_number: int
+    before_lavra: tuple[int, ...]
+    gaps: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        """The pt-BR line of the report, e.g. ``ALV-FRET 2024, até o nº 0032/2024:
+        números anteriores ao sistema, importados: 0001 a 0030/2024.``"""
+        said = []
+        if self.before_lavra:
+            said.append("números anteriores ao sistema, importados: "
+                        + _spans(list(self.before_lavra), self.year))
+        if self.gaps:
+            said.append("números sem explicação: " + _spans(list(self.gaps), self.year))
+        head = f"{self.series} {self.year}, até o nº {self.last_number:04d}/{self.year}"
+        return f"{head}: {'; '.join(said) or 'sem lacunas'}."
+
+
+def _explained_by_import(missing: list[int], imported: set[int], own: set[int]) -> set[int]:
+    """The numbers of ``missing`` below an imported number with no number lavra took
+    itself (``own``) in between (module docstring)."""
+    explained: set[int] = set()
+    above: int | None = None  # the nearest imported number above, while no own number
+    marks = sorted({(n, "imported") for n in imported} | {(n, "own") for n in own}
+                   | {(n, "missing") for n in missing}, reverse=True)
+    for number, kind in marks:
+        if kind == "imported":
+            above = number
+        elif kind == "own":
+            above = None
+        elif above is not None:
+            explained.add(number)
+    return explained
 
 
 def _voided_of(row: VoidedNumberRow) -> VoidedNumber:
@@ -184,22 +252,35 @@ class RegistryVoids(RegistryQueries):
 
     def numbering_gaps(self) -> tuple[tuple[str, int, int], ...]:
         """Every (series, year, number) up to its counter that is neither a document, nor
-        a voided number, nor held by a pending batch item: () in a sound registry."""
-        gaps: list[tuple[str, int, int]] = []
+        a voided number, nor held by a pending batch item, nor used before lavra (module
+        docstring): () in a sound registry."""
+        return tuple((r.series, r.year, n) for r in self.numbering_report() for n in r.gaps)
+
+    def numbering_report(self) -> tuple[NumberingReport, ...]:
+        """Per series and year, in order: the numbers up to the counter that no document,
+        voided number or pending batch item carries, split into those used before lavra
+        (explained by the import) and the unexplained gaps."""
+        reports: list[NumberingReport] = []
         with self._database_errors(), self._read() as session:
             counters = session.execute(select(
                 CounterRow.series, CounterRow.year, CounterRow.last_number)).all()
             for series, year, last in sorted(counters):
-                taken: set[int] = set()
-                for column, where in (
-                    (DocumentRow.number, (DocumentRow.series == series)
-                     & (DocumentRow.year == year)),
-                    (VoidedNumberRow.number, (VoidedNumberRow.series == series)
-                     & (VoidedNumberRow.year == year)),
-                    (BatchItemRow.number, (BatchItemRow.series == series)
-                     & (BatchItemRow.year == year) & (BatchItemRow.status == "pending")),
-                ):
-                    taken.update(n for n in session.scalars(select(column).where(where))
-                                 if n is not None)
-                gaps.extend((series, year, n) for n in range(1, last + 1) if n not in taken)
-        return tuple(gaps)
+                documents = session.execute(select(
+                    DocumentRow.number, DocumentRow.origin.is_not(None)).where(
+                    DocumentRow.series == series, DocumentRow.year == year)).all()
+                imported = {n for n, from_import in documents if from_import}
+                own = {n for n, from_import in documents if not from_import}
+                own.update(session.scalars(select(VoidedNumberRow.number).where(
+                    VoidedNumberRow.series == series, VoidedNumberRow.year == year)))
+                items = session.execute(select(BatchItemRow.number, BatchItemRow.status).where(
+                    BatchItemRow.series == series, BatchItemRow.year == year)).all()
+                held = {n for n, state in items if n is not None and state == "pending"}
+                taken = imported | own | held
+                missing = [n for n in range(1, last + 1) if n not in taken]
+                # Any batch item, whatever became of it, is a number lavra's counter gave.
+                before = _explained_by_import(
+                    missing, imported, own | {n for n, _ in items if n is not None})
+                reports.append(NumberingReport(
+                    series, year, last, tuple(n for n in missing if n in before),
+                    tuple(n for n in missing if n not in before)))
+        return tuple(reports)
