@@ -195,7 +195,7 @@ por pessoa, art. 14; um alvará por veículo)."""
 _VEICULO_REV = {"placa": "REV3C45", "renavam": "71390245819"}
 
 _ALVARA_REV = (
-    Fill("/prontuario", "TE-0057"), Fill("/selo_identificacao", "SELO-2026-0057"),
+    Fill("/prontuario", "TE-0057"), Fill("/selo_identificacao", "SELO-ESC 0057/2026"),
     Fill("/titular/nome", _CONDUTOR_REV["nome"]), Fill("/titular/cpf", _CONDUTOR_REV["cpf"]),
     Fill("/titular/cnh/numero", "48219370550"), Fill("/titular/cadastro_atividades", "CA-54401"),
     Fill("/auxiliar", {"nome": "Lúcia Exemplo Barros", "cpf": "274.019.386-69",
@@ -233,7 +233,6 @@ def _auto_rev(name: str, day: int, earlier: tuple[str, ...]) -> DemoStep:
         Fill("/condutor", {**_CONDUTOR_REV, "condicao": "titular",
                            "alvara": "{alvara.numero}"}),
         Fill("/veiculo/placa", _VEICULO_REV["placa"]),
-        Fill("/veiculo/selo", "SELO-2026-0057"),
         Fill("/ciencia/nome", _CONDUTOR_REV["nome"]),
         Fill("/historico_conferido/verificacao",
              "Registro de documentos da SETRANSV, pelo CPF do condutor: "
