@@ -67,7 +67,7 @@ def alvara(n: int) -> dict[str, Any]:
     set_person(data["titular"], cpf(n))
     data["titular"]["nome"] = f"Titular Exemplo {n:04d}"
     data["prontuario"] = f"TE-{n:04d}"
-    data["selo_identificacao"] = f"SELO-2025-{n:04d}"
+    data["selo_identificacao"] = f"SELO-ESC {n:04d}/2025"
     set_vehicle(data["veiculo"], plate(n))
     return data
 
@@ -114,7 +114,7 @@ def request(n: int, printed: str, *, missing: tuple[str, ...] = ()) -> dict[str,
 
 def envelope(n: int, printed: str, **kwargs: Any) -> Mapping[str, Any]:
     return {"requerimento": request(n, printed, **kwargs),
-            "processo": f"PA {n + 1}/2025", "selo_identificacao": f"SELO-2026-{n:04d}"}
+            "processo": f"PA {n + 1}/2025", "selo_identificacao": f"SELO-ESC {n:04d}/2026"}
 
 
 def write_jsonl(path: Path, rows: Iterator[Mapping[str, Any]] | list[Mapping[str, Any]]) -> Path:

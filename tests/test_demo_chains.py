@@ -5,13 +5,26 @@ The demo itself, with its registry read back, is tested in test_cli.py."""
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
-from lavra.cli.demo_chains import DemoClock, chain_start, earliest, fill
+from lavra.checking.content import Content
+from lavra.cli.demo_chains import (
+    NEXT,
+    DemoClock,
+    NextNumber,
+    _ChainRun,
+    _groups,
+    chain_start,
+    earliest,
+    fill,
+)
+from lavra.config import load_config
 from lavra.demochains import DemoChain, DemoStep, StepFacts
 from lavra.errors import ContentPackError
 from lavra.inputs.reading import TIMEZONE
+from lavra.registry.store import open_registry
 from lavra_americana.comum.demonstracao import (
     DEMO_CHAINS,
     ESCOLAR,
@@ -89,6 +102,53 @@ def test_templates_take_the_numbers_the_registry_gave() -> None:
                                      "lista": ["ALV-FRET nº 0001/2026", 3], "valor": "140.00"}
     with pytest.raises(ContentPackError, match="ainda não foi emitido"):
         fill("{auto.numero}", facts)
+
+
+def test_the_next_number_of_a_series_is_the_registrys(tmp_path: Path) -> None:
+    """``{proximo:SERIE}`` reads the registry's counter of the step's year (a fresh
+    registry holds none: the first number), and names its series."""
+    registry = open_registry(f"sqlite:///{tmp_path / 'registro.db'}")
+    try:
+        facts = {"alvara": _facts("0001/2026"), NEXT: NextNumber(registry, 2027)}
+        assert fill({"selo": "{proximo:SELO-ESC}", "alvara": "{alvara.numero}"}, facts) == {
+            "selo": "SELO-ESC 0001/2027", "alvara": "ALV-FRET 0001/2026"}
+        with pytest.raises(ContentPackError, match="sem a série"):
+            fill("{proximo}", facts)
+    finally:
+        registry.close()
+
+
+def test_a_step_issued_together_follows_the_one_before_it_that_day() -> None:
+    run = _ChainRun(DemoChain("x", "x", (
+        DemoStep("a", "f", 0), DemoStep("b", "g", 0, hour="17:01", together=True),
+        DemoStep("c", "h", 3))), date(2026, 3, 2))
+    assert [[step.name for step in group] for group in _groups(run)] == [["a", "b"], ["c"]]
+    for wrong in (DemoStep("b", "g", 0, together=True),  # the same moment
+                  DemoStep("b", "g", 1, hour="09:00", together=True)):  # the next day
+        run = _ChainRun(DemoChain("x", "x", (DemoStep("a", "f", 0), wrong)), date(2026, 3, 2))
+        with pytest.raises(ContentPackError, match="junto com o passo anterior"):
+            _groups(run)
+    with pytest.raises(ContentPackError, match="junto com o passo anterior"):
+        _groups(_ChainRun(DemoChain("x", "x", (DemoStep("b", "g", 0, together=True),)),
+                          date(2026, 3, 2)))
+
+
+def test_an_act_printing_a_next_number_is_followed_by_the_act_taking_it() -> None:
+    """Each alvará escolar of the demo prints the selo issued together with it (escolar
+    art. 3º, § 2º): the step right after it, of the series it names, ``together``."""
+    content = Content(load_config().pack_dir)
+    printing = 0
+    for chain in DEMO_CHAINS:
+        for step, after in zip(chain.steps, (*chain.steps[1:], None), strict=True):
+            named = [str(item.template).split(f"{{{NEXT}:")[1].split("}")[0]
+                     for item in step.fills if f"{{{NEXT}:" in str(item.template)]
+            if step.form == "alvara-transporte-escolar" and step.imported is None:
+                assert named == ["SELO-ESC"], (chain.name, step.name)
+            for series in named:
+                printing += 1
+                assert after is not None and after.together, (chain.name, step.name)
+                assert content.form(after.form).series == series
+    assert printing == 2
 
 
 def test_the_clock_is_settable() -> None:

@@ -462,7 +462,7 @@ def test_alvara_draft_reads_back_with_validity_fee_and_duties(engine: Engine) ->
     assert "prontuário nº TE-0042" in text
     assert "válido de 10/03/2026 a 31/12/2026" in text
     assert "Ana Exemplo Moreira" in text  # the auxiliary driver (art. 9º)
-    assert "nº SELO-2026-0042" in text
+    assert "SELO-ESC nº 0042/2026" in text
     assert "10 UFESPs × R$ 38,42 (UFESP do exercício de 2026) = R$ 384,20" in text
     assert "quatro reais e vinte centavos" in text
     assert "de 01/12/2026 a 31/12/2026" in text

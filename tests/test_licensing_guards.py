@@ -300,6 +300,22 @@ def test_a_new_alvara_does_not_print_a_selo_already_issued(
     renewal["selo_identificacao"] = "SELO-ESC 0002/2026"  # reserved, not issued yet
     assert items_at(engine, registry, "alvara-transporte-escolar", renewal,
                     date(2026, 3, 10), "/selo_identificacao") == []
+    # Issue 22, item 3: a paper selo (outside lavra's series) is no new alvará's selo,
+    # in an expedição nor in a renovação (art. 13, § 3º).
+    for modalidade in ("expedicao", "renovacao"):
+        renewal["modalidade"] = modalidade
+        if modalidade == "renovacao":
+            renewal["alvara_anterior"] = {"numero": first.printed, "valido_ate": "2026-12-31"}
+        renewal["selo_identificacao"] = "SELO-2026-0042"
+        [item] = items_at(engine, registry, "alvara-transporte-escolar", renewal,
+                          date(2026, 3, 10), "/selo_identificacao")
+        assert item.status == Status.INVALID and "transporte-escolar#art3_par2" in item.basis
+        assert ("O número do selo de identificação «SELO-2026-0042» não é da série SELO-ESC"
+                in item.message)
+        assert "art. 3º, § 2º" in item.message and "«SELO-ESC 0001/2026»" in item.message
+    renewal["selo_identificacao"] = "SELO-ESC nº 0002/2026"  # lavra's, not issued yet
+    assert items_at(engine, registry, "alvara-transporte-escolar", renewal,
+                    date(2026, 3, 10), "/selo_identificacao") == []
 
 
 # ---------------------------------------------------------------- at record time

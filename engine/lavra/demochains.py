@@ -23,6 +23,12 @@ A step may also be an applicant's requerimento filed online (:class:`Filing`), a
 public page files it (``lavra.filing``): a protocol number in lavra's own series, the
 sealed receipt, the processo the protocol opens. The acts that decide it cite that
 protocol as their processo (``"{pedido.impresso}"``), which the registry holds.
+
+An act may print the number of an act issued with it, right after it (a licence and the
+seal issued together with it): ``"{proximo:SERIE}"`` is the number the registry will
+give next in that series, in the year of the step (``SERIE 0001/2026``, not reserved),
+and the companion step is marked ``together``, so that the demo issues it right after
+the one before it, with no act of another chain between them, and it takes that number.
 """
 
 from __future__ import annotations
@@ -78,6 +84,9 @@ class DemoStep:
     and is imported, not signed (:class:`Imported`; ``form`` is the act's form).
     ``filing``: the step is the applicant's requerimento ``form``, filed online
     (:class:`Filing`); its facts are the protocol's (``numero``: ``PROT 0001/2026``).
+    ``together``: issued together with the step before it in the chain (same day, a
+    later hour): right after it, no act of another chain between them, so that it takes
+    the number the step before it printed as ``"{proximo:SERIE}"``.
     """
 
     name: str
@@ -90,6 +99,7 @@ class DemoStep:
     months: tuple[int, ...] = ()
     imported: Imported | None = None
     filing: Filing | None = None
+    together: bool = False
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,24 @@ IMPLEMENTED: tuple[str, ...] = ()
 
 _ALVARA_ESC = Fill("/alvara", {"numero": "{alvara.numero}", "valido_ate": "{alvara.valido_ate}"})
 
+_SELO_DO_ALVARA = Fill("/selo_identificacao", "{proximo:SELO-ESC}")
+"""O selo é expedido juntamente com o alvará (escolar art. 3º, § 2º;
+``transporte-escolar#art3_par2``): o alvará imprime o número que o registro dará ao
+próximo selo da série, no ano do passo, e o selo é emitido logo depois dele, no mesmo dia
+e sem ato de outra história entre os dois (``together``), e recebe esse número."""
+
+_SELO = (
+    _ALVARA_ESC,
+    Fill("/titular", {"nome": "{alvara.dados[titular][nome]}",
+                      "cpf": "{alvara.dados[titular][cpf]}",
+                      "prontuario": "{alvara.dados[prontuario]}"}),
+    Fill("/veiculo", {"placa": "{alvara.dados[veiculo][placa]}",
+                      "renavam": "{alvara.dados[veiculo][renavam]}",
+                      "marca_modelo": "{alvara.dados[veiculo][marca_modelo]}"}),
+)
+"""O selo do alvará da história: o alvará, o titular e o veículo, como o alvará os
+registrou."""
+
 _PROCESSO = Fill("/processo/numero", "{pedido.impresso}")
 """O processo de cada ato que decide um pedido é o protocolo do requerimento, que o
 registro guarda (o protocolo abre o processo), nunca um número digitado."""
@@ -88,11 +106,11 @@ ESCOLAR = DemoChain(
         DemoStep("alvara", "alvara-transporte-escolar", 30, (
             _PROCESSO, *_DOCUMENTOS_INSCRICAO,
             Fill("/processo/data_requerimento", "{pedido.data}"),
-            Fill("/processo/comprovante_taxa", "{guia.impresso}"),
+            Fill("/processo/comprovante_taxa", "{guia.impresso}"), _SELO_DO_ALVARA,
         ), verify=True),
         # O selo de identificação acompanha o alvará (escolar art. 3º, § 2º;
         # ``transporte-escolar#art3_par2``), expedido com ele.
-        DemoStep("selo", "selo-identificacao", 30, (_ALVARA_ESC,), hour="17:30"),
+        DemoStep("selo", "selo-identificacao", 30, _SELO, hour="17:01", together=True),
         # A revalidação é semestral, em maio e novembro (escolar art. 13, § 6º,
         # ``transporte-escolar#art13_par6``): a cadeia termina
         # num desses meses (``months``).
@@ -195,7 +213,7 @@ por pessoa, art. 14; um alvará por veículo)."""
 _VEICULO_REV = {"placa": "REV3C45", "renavam": "71390245819"}
 
 _ALVARA_REV = (
-    Fill("/prontuario", "TE-0057"), Fill("/selo_identificacao", "SELO-2026-0057"),
+    Fill("/prontuario", "TE-0057"), _SELO_DO_ALVARA,
     Fill("/titular/nome", _CONDUTOR_REV["nome"]), Fill("/titular/cpf", _CONDUTOR_REV["cpf"]),
     Fill("/titular/cnh/numero", "48219370550"), Fill("/titular/cadastro_atividades", "CA-54401"),
     Fill("/auxiliar", {"nome": "Lúcia Exemplo Barros", "cpf": "274.019.386-69",
@@ -232,8 +250,7 @@ def _auto_rev(name: str, day: int, earlier: tuple[str, ...]) -> DemoStep:
              "auto": f"{{{prior}.numero}}"} for prior in earlier]),
         Fill("/condutor", {**_CONDUTOR_REV, "condicao": "titular",
                            "alvara": "{alvara.numero}"}),
-        Fill("/veiculo/placa", _VEICULO_REV["placa"]),
-        Fill("/veiculo/selo", "SELO-2026-0057"),
+        Fill("/veiculo/placa", _VEICULO_REV["placa"]), Fill("/veiculo/selo", "{selo.numero}"),
         Fill("/ciencia/nome", _CONDUTOR_REV["nome"]),
         Fill("/historico_conferido/verificacao",
              "Registro de documentos da SETRANSV, pelo CPF do condutor: "
@@ -257,6 +274,8 @@ REVOGACAO_ESCOLAR = DemoChain(
         # a maio, a revogação (dia 100) e a decisão do recurso (dia 120) caem no mesmo
         # ano, com o alvará em vigor, qualquer que seja o dia em que a demonstração roda.
         DemoStep("alvara", "alvara-transporte-escolar", 0, _ALVARA_REV, verify=True,
+                 months=(1, 2, 3, 4, 5)),
+        DemoStep("selo", "selo-identificacao", 0, _SELO, hour="17:01", together=True,
                  months=(1, 2, 3, 4, 5)),
         _auto_rev("auto1", 20, ()),
         _auto_rev("auto2", 45, ("auto1",)),

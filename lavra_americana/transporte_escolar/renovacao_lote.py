@@ -16,7 +16,7 @@ renewed by the run: its data are not in the registry). Sample:
 **The requests.** ``--pedidos``: JSON Lines, one ``requerimento-renovacao-escolar`` per
 line (its data, as the web form or ``lavra read`` give them), keyed by
 ``/alvara_anterior/numero``; a line may also be ``{"requerimento": {...}, "processo":
-"PA 1.234/2026", "selo_identificacao": "SELO-2027-0042"}``, with the administrative
+"PA 1.234/2026", "selo_identificacao": "SELO-ESC 0042/2027"}``, with the administrative
 process and the seal the renewed alvará will carry.
 
 **What each holder gets.**
@@ -358,7 +358,11 @@ class RenewalRun:
                                 req.get("data_requerimento"), change)
         # The request is complete, so what the act still lacks is not the citizen's to
         # supply (renovacao_requisitos keeps the two in step): refused before numbering.
-        reason = unissuable(context.title(ALVARA), name, lic.printed, prepared.report)
+        # The stand-in is not a SELO-ESC number (selo_do_alvara refuses it): the run
+        # numbers the selo itself, so that item is set aside here, and only here.
+        pending = [item for item in prepared.report.pending
+                   if not (seals and item.field == "/selo_identificacao")]
+        reason = unissuable(context.title(ALVARA), name, lic.printed, pending)
         if reason is not None:
             return PlannedHolder(lic.cpf, name, REFUSED, reason=reason)
         outputs = [PlannedOutput(ALVARA, data, f"alvara-{stem}.pdf", context.series(ALVARA))]

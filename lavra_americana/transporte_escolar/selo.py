@@ -51,6 +51,15 @@ number, its titular, the vehicle and the validity.
     one it cites), and is *invalid* in a new alvará, whose selo is a new one. A number
     the registry does not hold yet is the one reserved with the alvará (the renewal
     run numbers both); the selo itself is checked when issued (``selo_identificacao``).
+    A number outside the SELO-ESC series is *invalid* too (issue 22, item 3): every
+    ALV-ESC lavra issues, expedição or renovação (art. 13, § 3º: "o alvará anual
+    acompanhado do selo"), is a new alvará and takes a new selo, numbered in lavra's
+    series; a paper selo from before lavra belongs to the paper alvará it came with,
+    never to a new one. Reading chosen: the form has no case in which it records a
+    pre-lavra selo (a pre-lavra alvará and its selo enter through ``lavra cadastro
+    importar``, not through this form). The renewal run, which numbers the selo itself,
+    sets this item aside for the stand-in it checks the alvará with before it reserves
+    both numbers (``renovacao_lote``).
 
 :func:`selo_data_from_alvara` builds a selo's data from an issued alvará's data alone
 (the annual renewal batch issues one with each renewed alvará).
@@ -74,6 +83,7 @@ from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
+from lavra.registry.state import parse_printed
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, issue_items, licence_pending
@@ -292,7 +302,12 @@ def selo_do_alvara(request: ComputeInput) -> Computed:
     """A new alvará's typed selo of the SELO-ESC series already issued (module doc)."""
     data = data_of(request)
     typed = clean_text(pointers.get(data, "/selo_identificacao"))
-    if request.history is None or typed is None or not typed.upper().startswith(SERIES):
+    if typed is None:
+        return Computed({}, ())
+    parsed = parse_printed(typed)
+    if parsed is None or (parsed[0] or "").upper() != SERIES:
+        return Computed({}, (_outside_series(request, typed),))
+    if request.history is None:
         return Computed({}, ())
     record = request.history.document(FORM, typed)
     if record is None or record.cancelled:
@@ -307,6 +322,20 @@ def selo_do_alvara(request: ComputeInput) -> Computed:
         "reservado para o novo selo ou deixe que o lavra o numere.",
         SELO,
     ),))
+
+
+def _outside_series(request: ComputeInput, typed: str) -> Item:
+    """A new alvará's selo typed outside the SELO-ESC series (module doc)."""
+    laws = statutory_context(request).laws
+    return item_at(
+        "/selo_identificacao", Status.INVALID,
+        f"O número do selo de identificação «{typed}» não é da série {SERIES}, em que o "
+        "lavra numera os selos: o selo é expedido juntamente com o alvará e corresponde a "
+        f"ele ({short(laws, SELO)}), e um selo em papel anterior ao lavra pertence a outro "
+        f"alvará. Informe o número do novo selo na série {SERIES} (por exemplo, "
+        f"«{SERIES} 0001/{request.on.year}»).",
+        SELO,
+    )
 
 
 COMPUTATIONS: dict[str, Computation] = {"selo_identificacao": selo_identificacao,

@@ -27,7 +27,8 @@ from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import IncompleteError, Issuer
 from lavra.registry.filings import Attachment
 from lavra.registry.importing import PlannedAct
-from lavra.registry.records import IssuedRecord
+from lavra.registry.records import IssuedRecord, format_number
+from lavra.registry.store import Registry
 from lavra.textutil import act_titles, format_cited_act
 
 CIENCIA_BY = "Demonstração do lavra (ciência pessoal registrada na data do exemplo)"
@@ -84,7 +85,28 @@ def chain_start(chain: DemoChain, today: date) -> date:
     )
 
 
-def fill(template: Any, facts: Mapping[str, StepFacts]) -> Any:
+NEXT = "proximo"
+"""The template name of the next number of a series: ``"{proximo:SELO-ESC}"``."""
+
+
+class NextNumber:
+    """``"{proximo:SERIE}"``: the number the registry will give next in ``SERIE``, in
+    ``year`` (``SERIE 0001/2026``; not reserved: the step marked ``together`` after the
+    one that prints it takes it, :func:`run_chains`)."""
+
+    def __init__(self, registry: Registry, year: int) -> None:
+        self.registry = registry
+        self.year = year
+
+    def __format__(self, series: str) -> str:
+        if not series:
+            raise ContentPackError(
+                "A história de demonstração cita «{proximo}» sem a série: «{proximo:SERIE}».")
+        number = self.registry.next_number(series, self.year)
+        return f"{series} {format_number(number, self.year)}"
+
+
+def fill(template: Any, facts: Mapping[str, object]) -> Any:
     """``template`` with its strings filled from the earlier steps' facts."""
     if isinstance(template, Mapping):
         return {key: fill(value, facts) for key, value in template.items()}
@@ -300,8 +322,9 @@ def _run_step(issuer: Issuer, run: _ChainRun, step: DemoStep, moment: datetime,
         return
     form = issuer.engine.content.form(step.form)
     data = example(step.form, moment)
+    scope = {**facts, NEXT: NextNumber(issuer.registry, moment.year)}
     for item in step.fills:
-        data = _put(data, item.pointer, fill(item.template, facts))
+        data = _put(data, item.pointer, fill(item.template, scope))
     if step.filing is not None:
         run.take(step, moment, _file(issuer, chain, step, step.filing, data, moment),
                  lambda found: _filing_facts(found, data, titles), filed=True)
@@ -348,23 +371,44 @@ def run_chains(
     clock moved to its moment. So within every series a later number never bears an
     earlier date (a chain issued whole before the next would number its acts of
     December before another's of October). Within a chain its steps keep their order;
-    a chain stopped by the law issues no later step, and the others go on.
+    a chain stopped by the law issues no later step, and the others go on. A step issued
+    ``together`` with the one before it follows it at once (:func:`_groups`).
     ``example(form, moment)``: the form's example with its dates moved to the moment's
     day. Returns each chain's acts, in the order of ``chains``, verified at ``today``."""
     titles = act_titles(issuer.engine.content.root)
     runs = [_ChainRun(chain, chain_start(chain, today)) for chain in chains]
     timeline = heapq.merge(
-        *([(run.moment(step), index, step) for step in run.chain.steps]
+        *([(run.moment(group[0]), index, group) for group in _groups(run)]
           for index, run in enumerate(runs)),
         key=lambda entry: (entry[0], entry[1]))
-    for moment, index, step in timeline:
+    for _, index, group in timeline:
         run = runs[index]
-        if run.stopped:
-            continue
-        clock.moment = moment
-        _run_step(issuer, run, step, moment, example, titles)
+        for step in group:
+            if run.stopped:
+                break
+            clock.moment = run.moment(step)
+            _run_step(issuer, run, step, clock.moment, example, titles)
     clock.moment = datetime.combine(today, time(0, 0), TIMEZONE)
     return [[_verified(issuer, act, today) for act in run.acts] for run in runs]
+
+
+def _groups(run: _ChainRun) -> list[tuple[DemoStep, ...]]:
+    """The chain's steps, each with the steps issued ``together`` with it: the demo
+    issues a group whole, with no act of another chain between its steps (the selo
+    takes the number the alvará printed as the next of its series)."""
+    groups: list[list[DemoStep]] = []
+    for step in run.chain.steps:
+        if not step.together:
+            groups.append([step])
+            continue
+        before = run.moment(groups[-1][-1]) if groups else None
+        if before is None or not before < run.moment(step) or (
+                before.date() != run.moment(step).date()):
+            raise ContentPackError(
+                f"A história de demonstração «{run.chain.name}» emite «{step.name}» junto "
+                "com o passo anterior: no mesmo dia, em hora posterior à dele.")
+        groups[-1].append(step)
+    return [tuple(group) for group in groups]
 
 
 def _verified(issuer: Issuer, act: ChainAct, today: date) -> ChainAct:
