@@ -318,11 +318,15 @@ class Issuer:
         history = self.history if retry_of is None else RegistryHistory(
             self.registry, retry_of=retry_of
         )
-        return self.engine.prepare(
-            form_id, data, on, history=history, example_values=example_values, draft=False,
-            staff_values=self.staff_values() if staff_values is None else staff_values,
-            issued_at=self._moment(),
-        )
+        # One check, one read of the registry: its dozen lookups share a session and a
+        # snapshot (Registry.read_scope), not one transaction each.
+        with self.registry.read_scope():
+            return self.engine.prepare(
+                form_id, data, on, history=history, example_values=example_values,
+                draft=False,
+                staff_values=self.staff_values() if staff_values is None else staff_values,
+                issued_at=self._moment(),
+            )
 
     def _moment(self) -> datetime | None:
         """The injected clock's now (None: the real time, taken where it is used)."""

@@ -369,8 +369,8 @@ class FretamentoRenewalRun:
         filed = requests_for(context, self.filed(context.request), due, lambda lic: lic.cnpj,
                              conference="art. 7º com o art. 8º")
         return plan_holders(context.request, due,
-                            lambda lic, envelope: notice_processo(
-                                self._decide(context, lic, envelope), NOTICE, envelope),
+                            context.per_holder(lambda lic, envelope: notice_processo(
+                                self._decide(context, lic, envelope), NOTICE, envelope)),
                             lambda wanted, lic: self._refusal(context, wanted, lic, until),
                             ("cnpj", "razao_social"), filed)
 

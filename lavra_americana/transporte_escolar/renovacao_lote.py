@@ -306,8 +306,8 @@ class RenewalRun:
         # The requests filed online (filed), unless --pedidos gives a file.
         filed = requests_for(context, self.filed(context.request), due, lambda lic: lic.cpf)
         return plan_holders(context.request, due,
-                            lambda lic, envelope: notice_processo(
-                                self._decide(context, lic, envelope), NOTICE, envelope),
+                            context.per_holder(lambda lic, envelope: notice_processo(
+                                self._decide(context, lic, envelope), NOTICE, envelope)),
                             lambda wanted, lic: self._refusal(context, wanted, lic),
                             ("cpf", "nome"), filed)
 

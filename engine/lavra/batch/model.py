@@ -24,11 +24,11 @@ page) asks for them and lets start it only an account that may sign them all.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, Protocol, TypeVar
 
 from lavra.batch.intake import FiledScope
 from lavra.checking.report import Report
@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from lavra.documents import Prepared
     from lavra.issuing import Issuer
     from lavra.law.overlay import StaffOverlay
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 __all__ = ["BatchRun", "PlanContext", "PlannedHolder", "PlannedOutput", "RunParameter",
            "RunRequest"]
@@ -91,6 +94,17 @@ class PlanContext:
     def registry(self) -> Any:
         return self.issuer.registry
 
+    def per_holder(self, decide: Callable[P, T]) -> Callable[P, T]:
+        """``decide`` (one holder's outputs) reading the registry in one read scope: the
+        holder's checks share a session and a snapshot, and the identity and name
+        lookups they repeat are asked once (:meth:`lavra.registry.queries.RegistryQueries.
+        read_scope`); nothing is kept from one holder to the next."""
+
+        def decided(*args: P.args, **kwargs: P.kwargs) -> T:
+            with self.issuer.registry.read_scope():
+                return decide(*args, **kwargs)
+        return decided
+
     def check(self, form_id: str, data: Mapping[str, Any], on: date | None = None) -> Report:
         """The completeness report of ``data`` as ``form_id`` (what issuing would say)."""
         return self.prepare(form_id, data, on).report
@@ -111,7 +125,8 @@ class PlanContext:
     def check_request(self, form_id: str, data: Mapping[str, Any]) -> Report:
         """The completeness report of a requerimento the public filled (its checklist of
         documents pending from the first screen, as on the web page)."""
-        return self.issuer.engine.check(form_id, data, history=self.issuer.history)
+        with self.issuer.registry.read_scope():
+            return self.issuer.engine.check(form_id, data, history=self.issuer.history)
 
     def series(self, form_id: str) -> str:
         """The series ``form_id`` is numbered in (InputError for a requerimento)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import date
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -157,10 +158,10 @@ def identity_conflicts(registry: Registry, effects_of: EffectsOf | None, form: s
     found: list[Conflict] = []
     with registry._database_errors(), registry._read() as session:
         for ref, citation in _named(effects):
-            if isinstance(ref, VehicleRef):
-                conflict = _vehicle(session, ref, citation)
-            else:
-                conflict = _driver(session, ref, citation)
+            # once per read scope: one holder's checks in a plan name the same refs
+            lookup = (partial(_vehicle, session, ref, citation) if isinstance(ref, VehicleRef)
+                      else partial(_driver, session, ref, citation))
+            conflict = registry._remembered(("identity", ref, citation), lookup)
             if conflict is not None and conflict.error.message not in {
                     c.error.message for c in found}:
                 found.append(conflict)

@@ -499,17 +499,25 @@ class RegistryState(RegistryQueries):
 
     def party_name(self, doc: str) -> str | None:
         """The name a CPF or CNPJ was last registered under; None when unknown."""
-        with self._database_errors(), self._read() as session:
-            return session.scalars(select(PartyRow.name).where(
-                PartyRow.doc == normalize_cpf_cnpj(doc))).one_or_none()
+        wanted = normalize_cpf_cnpj(doc)
+
+        def lookup() -> str | None:
+            with self._database_errors(), self._read() as session:
+                return session.scalars(select(PartyRow.name).where(
+                    PartyRow.doc == wanted)).one_or_none()
+        return self._remembered(("party_name", wanted), lookup)
 
     def party_names(self, doc: str) -> tuple[str, ...]:
         """The names a CPF or CNPJ was registered under, oldest first."""
         wanted = normalize_cpf_cnpj(doc)
-        with self._database_errors(), self._read() as session:
-            return tuple(session.scalars(
-                select(PartyNameRow.name).join(PartyRow, PartyRow.id == PartyNameRow.party_id)
-                .where(PartyRow.doc == wanted).order_by(PartyNameRow.id)).all())
+
+        def lookup() -> tuple[str, ...]:
+            with self._database_errors(), self._read() as session:
+                return tuple(session.scalars(
+                    select(PartyNameRow.name)
+                    .join(PartyRow, PartyRow.id == PartyNameRow.party_id)
+                    .where(PartyRow.doc == wanted).order_by(PartyNameRow.id)).all())
+        return self._remembered(("party_names", wanted), lookup)
 
     def annulled_acts(self, document_ids: Iterable[int]) -> dict[int, tuple[str, date]]:
         """Of the acts ``document_ids``, those annulled on appeal (a decision granting the

@@ -8,15 +8,17 @@ DOCX exactly as issued.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, datetime
 from types import TracebackType
-from typing import Self
+from typing import Any, Self, TypeVar
 
 from sqlalchemy import Select, func, or_, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
@@ -47,7 +49,18 @@ from lavra.registry.records import (
 from lavra.registry.search import MAX_PER_PAGE, Filters, ParsedQuery, statement
 from lavra.registry.tables import DocumentRow
 
-__all__ = ["RegistryPage", "RegistryQueries"]
+__all__ = ["ReadScope", "RegistryPage", "RegistryQueries"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ReadScope:
+    """One read of the registry (:meth:`RegistryQueries.read_scope`): its session, and
+    what lookups repeated inside it already answered (same snapshot, same answer)."""
+
+    session: Session
+    memo: dict[Hashable, Any]
 
 
 @dataclass(frozen=True)
@@ -79,6 +92,9 @@ class RegistryQueries:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
+        # The read scope open in this thread or task (read_scope), if any.
+        self._scope: ContextVar[ReadScope | None] = ContextVar(f"read_scope_{id(self)}",
+                                                                default=None)
 
     # ------------------------------------------------------------ lifecycle
     @property
@@ -124,8 +140,52 @@ class RegistryQueries:
 
     @contextmanager
     def _read(self) -> Iterator[Session]:
-        with Session(self._engine) as session, session.begin():
-            yield session
+        scoped = self._scope.get()
+        if scoped is None:
+            with Session(self._engine) as session, session.begin():
+                yield session
+            return
+        try:
+            yield scoped.session
+        except DBAPIError:
+            # A statement the database refused aborts the transaction (PostgreSQL): the
+            # scope goes on in a new one, so that the caller's handling of the error
+            # does not fail every later read of the scope.
+            scoped.session.rollback()
+            scoped.session.begin()
+            scoped.memo.clear()
+            raise
+
+    @contextmanager
+    def read_scope(self) -> Iterator[None]:
+        """Every read of the registry in this block (in this thread or task) goes through
+        one session and one transaction: one connection and one BEGIN for the dozen
+        reads of a check, and the same snapshot for all of them (SQLite; on PostgreSQL,
+        one transaction at READ COMMITTED). Nested scopes share the outer one. Writes are
+        not part of it; keep them outside (a read transaction held open is one more
+        snapshot the SQLite WAL keeps)."""
+        if self._scope.get() is not None:
+            yield
+            return
+        with Session(self._engine) as session:
+            session.begin()
+            token = self._scope.set(ReadScope(session, {}))
+            try:
+                yield
+            finally:
+                self._scope.reset(token)
+                session.rollback()  # nothing was written: ending the read is all
+
+    def _remembered(self, key: Hashable, lookup: Callable[[], T]) -> T:
+        """``lookup()``, asked once per read scope for the same ``key`` (the identity and
+        name lookups the checks of one holder repeat); outside a scope, every time."""
+        scoped = self._scope.get()
+        if scoped is None:
+            return lookup()
+        if key not in scoped.memo:
+            scoped.memo[key] = lookup()
+        found: T = scoped.memo[key]
+        return found
 
     # ------------------------------------------------------------ files
     def pdf(self, document_id: int) -> bytes:
