@@ -116,14 +116,16 @@ def alvara_particular(act: Act) -> Sequence[Effect]:
 
 
 def veiculo_terceiro(act: Act) -> Sequence[Effect]:
-    """fretamento#art10_par3: the authorisation rests on the company's alvará."""
+    """fretamento#art15_inc6: the use of another company's vehicle, with SETRANSV's
+    authorisation (fretamento#art2), rests on the company's alvará."""
     return [*processo(act), Identify(parties=tuple(
         p for p in (party_at(act.data, "/cedente"),) if p is not None),
-        citation="fretamento#art10_par3"), Grant(
+        citation="fretamento#art15_inc6"), Grant(
         kind=act.form, holder=party_at(act.data, "/empresa"),
         vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
         valid_until=act.valid_until, rests_on=text_at(act.data, "/empresa/alvara/numero"),
-        citation="fretamento#art10_par3", basis=basis("fretamento#art10_par3"),
+        citation="fretamento#art15_inc6",
+        basis=basis("fretamento#art2", "fretamento#art15_inc6"),
     )]
 
 

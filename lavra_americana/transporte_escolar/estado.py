@@ -104,12 +104,12 @@ def _accessory(pointer: str, citation: str, *, holder: str = "/titular",
 
 
 def licenca_especial(act: Act) -> Sequence[Effect]:
-    """transporte-escolar#art4: the special licence, to the requerente, for the vehicle."""
+    """transporte-escolar#art20: the special licence, to the requerente, for the vehicle."""
     return [*processo(act), Grant(
         kind=act.form, holder=party_at(act.data, "/requerente"),
         driver=driver_at(act.data, "/requerente"), vehicle=vehicle_at(act.data, "/veiculo"),
         valid_from=start_of(act), valid_until=act.valid_until,
-        citation="transporte-escolar#art4",
+        citation="transporte-escolar#art20",
     )]
 
 
