@@ -7,6 +7,7 @@ frees it. Acts are recorded straight into the registry (no signing), every date 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -17,9 +18,11 @@ from test_licensing_state import act, alvara_fretamento, example
 
 from lavra.errors import InputError
 from lavra.registry import state
+from lavra.registry.effects import Act, Cites, Effect
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry
 from lavra.registry.tables import LicenceRow
+from lavra_americana import pacote
 
 AUTO_ON = date(2026, 3, 2)
 NOTICE_ON = date(2026, 3, 10)
@@ -125,6 +128,30 @@ def test_an_act_citing_a_cancelled_auto_is_refused(registry: Registry) -> None:
         "CAS-FRET nº 0001/2026 não pode se apoiar nele.")
     view = registry.licence_of(alvara.id)
     assert view is not None and view.status == "active"
+
+
+@SQLITE
+def test_a_replayed_act_citing_a_cancelled_auto_names_the_article(
+    registry: Registry,
+) -> None:
+    """A cassação issued, by an older pack, on an auto already cancelled is kept on
+    rebuild as a divergência whose public wording prints the article, not its id."""
+    effects = dict(pacote().effects)
+    current = effects["decisao-cassacao-fretamento"]
+
+    def uncited(act: Act) -> Sequence[Effect]:
+        return [e for e in current(act) if not isinstance(e, Cites)]
+
+    registry.use_effects({**effects, "decisao-cassacao-fretamento": uncited})
+    alvara = alvara_fretamento(registry)
+    first = auto(registry, AUTO_ON)
+    cancel(registry, first)
+    decision = cassacao(registry, alvara, [first])
+    registry.use_effects(pacote().effects)
+    [line] = registry.rebuild_state(apply=True).divergences
+    assert first.printed in line and "foi cancelado" in line
+    [public] = registry.public_divergences(decision.id)
+    assert "art. 22 da Lei nº 4.419/2006" in public and "#" not in public
 
 
 @SQLITE

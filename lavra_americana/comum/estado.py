@@ -104,7 +104,7 @@ def cited(act: Act, citation: str, *numbers: str | None) -> list[Cites]:
     data names (:data:`CITED_KEYS`); the registry keeps the link while the act stands
     (:class:`~lavra.registry.effects.Cites`)."""
     found = [n for n in numbers if n] + _cited_numbers(act.data)
-    return [Cites(tuple(dict.fromkeys(found)), citation)] if found else []
+    return [Cites(tuple(dict.fromkeys(found)), citation, basis(citation))] if found else []
 
 
 def start_of(act: Act) -> date:

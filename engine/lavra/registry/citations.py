@@ -29,6 +29,7 @@ from lavra.registry.effects import Cites
 from lavra.registry.guards import Refusal
 from lavra.registry.identifiers import parse_printed
 from lavra.registry.records import printed_number
+from lavra.registry.standing import locked
 from lavra.registry.tables import DocumentRow, StateChangeRow
 
 if TYPE_CHECKING:
@@ -52,6 +53,14 @@ def _cancelled(session: Session, printed: str) -> DocumentRow | None:
         .order_by(DocumentRow.id).limit(1)).first()
 
 
+def _refuse_cancelled(writer: StateWriter, act: Act, effect: Cites, gone: DocumentRow) -> None:
+    printed = printed_number(gone.series, gone.number, gone.year)
+    writer.refuse_or_diverge(act, Refusal(InputError(
+        f"O {printed}, que o {act.printed} cita, foi cancelado: o "
+        f"{act.printed} não pode se apoiar nele.", field="/numero"),
+        RULE, effect.basis))
+
+
 def cite(writer: StateWriter, act: Act, effect: Cites) -> None:
     """Mark each act ``effect`` cites as resting under ``act`` (see the module doc)."""
     session = writer.session
@@ -62,13 +71,14 @@ def cite(writer: StateWriter, act: Act, effect: Cites) -> None:
         if target is None:
             gone = _cancelled(session, number)
             if gone is not None:
-                printed = printed_number(gone.series, gone.number, gone.year)
-                writer.refuse_or_diverge(act, Refusal(InputError(
-                    f"O {printed}, que o {act.printed} cita, foi cancelado: o "
-                    f"{act.printed} não pode se apoiar nele.", field="/numero"),
-                    RULE, effect.citation))
+                _refuse_cancelled(writer, act, effect, gone)
             continue
         if target.id == act.document_id or target.id in marked:
+            continue
+        # Locked and read again: a cancellation committed meanwhile is seen here.
+        target = locked(session, target)
+        if target.status != "issued":
+            _refuse_cancelled(writer, act, effect, target)
             continue
         marked.append(target.id)
         names.append(printed_number(target.series, target.number, target.year))

@@ -269,6 +269,9 @@ class Cites:
 
     numbers: tuple[str, ...]
     citation: str
+    basis: str = ""
+    """The provision as a document cites it (``"art. 22 da Lei nº …"``), for the refusal
+    and the divergência's public page (never the raw citation id)."""
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,14 @@ from lavra.errors import InputError
 from lavra.registry.effects import STATUS_TEXT, Act, Grant, LicenceStatus, SetStatus
 from lavra.registry.guards import Refusal
 from lavra.registry.identifiers import parse_printed
-from lavra.registry.tables import CounterRow, DriverRow, LicenceRow, PartyRow, VehicleRow
+from lavra.registry.tables import (
+    CounterRow,
+    DocumentRow,
+    DriverRow,
+    LicenceRow,
+    PartyRow,
+    VehicleRow,
+)
 from lavra.textutil import format_date
 
 if TYPE_CHECKING:
@@ -62,7 +69,7 @@ RESTS_ON = "a regra de que o ato acessório se vincula a licença em vigor"
 RENEWS = "a regra de que só se renova licença em vigor ou vencida"
 ENDS = "a regra de que o ato só atinge licença que não terminou"
 
-RowT = TypeVar("RowT", LicenceRow, PartyRow, VehicleRow, DriverRow)
+RowT = TypeVar("RowT", LicenceRow, PartyRow, VehicleRow, DriverRow, DocumentRow)
 
 
 def locked(session: Session, row: RowT) -> RowT:

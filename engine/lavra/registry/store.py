@@ -62,6 +62,7 @@ from lavra.registry.records import (
     subject_cn,
 )
 from lavra.registry.staff_values import StaffValueStore
+from lavra.registry.standing import locked
 from lavra.registry.tables import CounterRow, DocumentRow, EventRow
 from lavra.registry.voiding import RegistryVoids
 
@@ -374,6 +375,9 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
                     f"Documento nº {formatted} da série {series} não consta do registro.",
                     field="/numero",
                 )
+            # Locked and read again: a cancellation or a citing act committed meanwhile
+            # is seen below.
+            row = locked(session, row)
             if row.status == Status.CANCELLED.value:
                 raise InputError(
                     f"O documento nº {formatted} da série {series} já foi cancelado em "
