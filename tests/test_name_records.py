@@ -80,7 +80,7 @@ def test_the_act_blocked_issues_once_the_change_is_recorded(engine: Engine,
 
     registry = issuer.registry
     record = NameRecords(registry).record("529.982.247-25", f"  {NEW} ", PROOF,
-                                          by="Clara Redatora", on=DAY)
+                                          by="Clara Redatora", on=DAY, today=DAY)
     assert (record.doc, record.previous, record.name) == (CPF, FORMER, NEW)
     assert registry.party_name(CPF) == NEW
     assert registry.party_names(CPF) == (FORMER, NEW)
@@ -117,8 +117,15 @@ def test_bad_input_is_refused_naming_the_field(issuer: Issuer) -> None:
     registry = issuer.registry
     for doc, name, proof, field, said in REFUSED:
         with pytest.raises(InputError) as refused:
-            NameRecords(registry).record(doc, name, proof, by="Clara", on=DAY)
+            NameRecords(registry).record(doc, name, proof, by="Clara", on=DAY, today=DAY)
         assert (refused.value.field, said in refused.value.message) == (field, True), doc
+    with pytest.raises(InputError) as future:
+        NameRecords(registry).record(CPF, NEW, PROOF, by="Clara", on=date(2026, 3, 3),
+                                     today=DAY)
+    assert future.value.field == "/data"
+    assert future.value.message == (
+        "A data do registro (03/03/2026) é posterior a hoje: a alteração do nome se "
+        "registra na data em que é comprovada, nunca em data futura.")
     assert NameRecords(registry).of(CPF) == () and registry.party_name(CPF) == FORMER
 
 
@@ -129,7 +136,8 @@ def test_the_record_survives_a_rebuild(registry_url: str) -> None:
         data = form_example(AIE)
         data["condutor"]["alvara"] = "nº 7/2019"
         act(registry, "AIE-ESC", AIE, data, on=DAY)
-        NameRecords(registry).record(CPF, NEW, PROOF, by="Clara", on=date(2026, 4, 1))
+        NameRecords(registry).record(CPF, NEW, PROOF, by="Clara", on=date(2026, 4, 1),
+                                     today=date(2026, 4, 1))
         data["condutor"]["nome"] = NEW
         act(registry, "AIE-ESC", AIE, data, on=date(2026, 4, 2))
         diff = registry.rebuild_state(apply=True)
@@ -152,11 +160,17 @@ def test_the_cli_records_and_shows_the_change(
     registry = issuer.registry
     monkeypatch.setattr(cadastro_cli, "_registry", lambda url: registry)
     monkeypatch.setattr(registry, "close", lambda: None)
+    monkeypatch.setattr(cadastro_cli, "today", lambda: date(2026, 3, 3))
     runner = CliRunner()
     refused = runner.invoke(main, ["cadastro", "nome", CPF, "--nome", NEW, "--comprovante",
                                    " ", "--responsavel", "Clara", "--data", "2026-03-03"])
     assert refused.exit_code != 0 and "Informe o comprovante da alteração" in refused.output
     assert "Traceback" not in refused.output
+    ahead = runner.invoke(main, ["cadastro", "nome", CPF, "--nome", NEW, "--comprovante",
+                                 PROOF, "--responsavel", "Clara", "--data", "2026-03-04"])
+    assert ahead.exit_code != 0 and "--data" in ahead.output
+    assert "A data do registro (04/03/2026) é posterior a hoje" in ahead.output
+    assert "Traceback" not in ahead.output and registry.party_name(CPF) == FORMER
     done = runner.invoke(main, ["cadastro", "nome", "529.982.247-25", "--nome", NEW,
                                 "--comprovante", PROOF, "--responsavel", "Clara Redatora",
                                 "--data", "2026-03-03"])

@@ -170,7 +170,7 @@ def show_command(key: str, series: str | None, on_text: str | None,
 
 
 _NAME_OPTIONS = {"/cpf": "CPF", "/nome": "--nome", "/comprovante": "--comprovante",
-                 "/responsavel": "--responsavel"}
+                 "/responsavel": "--responsavel", "/data": "--data"}
 
 
 @cadastro.command("nome")
@@ -190,11 +190,13 @@ def name_command(cpf: str, name: str, evidence: str, by: str, on_text: str | Non
     """Registra a alteração do nome de uma pessoa (CPF), comprovada por certidão do
     registro civil: o novo nome passa a ser o do registro, e o anterior fica no
     histórico."""
+    now = today()
     on = (parse_date(on_text, what="data do registro (--data)", field="--data") if on_text
-          else today())
+          else now)
     with _registry(registry_url) as registry:
         try:
-            record = NameRecords(registry).record(cpf, name, evidence, by=by, on=on)
+            record = NameRecords(registry).record(cpf, name, evidence, by=by, on=on,
+                                                  today=now)
         except InputError as error:  # the field by the option the person typed
             raise InputError(error.message, field=_NAME_OPTIONS.get(error.field or "")
                              ) from None

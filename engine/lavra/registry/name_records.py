@@ -43,6 +43,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from lavra.errors import InputError
 from lavra.inputs.formats import mask_cnpj, mask_cpf
+from lavra.inputs.reading import today as today_in_brazil
 from lavra.registry.party_names import same_name
 from lavra.registry.records import check_text, normalize_cpf_cnpj
 from lavra.registry.tables import Base, PartyNameRow, PartyRow
@@ -115,9 +116,16 @@ class NameRecords:
         self.registry = registry
 
     def record(self, doc: object, name: object, evidence: object, *, by: object,
-               on: date) -> NameRecord:
+               on: date, today: date | None = None) -> NameRecord:
         """Record that the CPF ``doc`` is now named ``name``, proven by ``evidence``;
-        InputError in pt-BR naming the field when it cannot be (module doc)."""
+        InputError in pt-BR naming the field when it cannot be (module doc). A record
+        dated after ``today`` (default: the engine's clock) is refused: the change is
+        recorded once proven, never ahead."""
+        if on > (today or today_in_brazil()):
+            raise InputError(
+                f"A data do registro ({on:%d/%m/%Y}) é posterior a hoje: a alteração do "
+                "nome se registra na data em que é comprovada, nunca em data futura.",
+                field="/data")
         if not isinstance(doc, str) or not doc.strip():
             raise InputError("Informe o CPF da pessoa.", field="/cpf")
         try:

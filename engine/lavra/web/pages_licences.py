@@ -162,9 +162,10 @@ async def party_name_change(request: Request, cpf: str) -> Response:
     doc = unmask(key)
     posted = await read_form(request)
     sent = {name: str(posted.get(name) or "")[:1200] for name in ("nome", "comprovante")}
+    day = ctx.today()
     try:
         await run_in_threadpool(lambda: NameRecords(ctx.registry).record(
-            doc, sent["nome"], sent["comprovante"], by=user.actor, on=ctx.today()))
+            doc, sent["nome"], sent["comprovante"], by=user.actor, on=day, today=day))
     except LavraError as error:
         message = error.message
         field = _NAME_FIELDS.get(error.field or "", "cpf")
