@@ -167,11 +167,12 @@ def _refuse_another_holder(source: ActSource, choice: ActChoice) -> None:
     CPF/CNPJ that filed the request, as the renewal run selects holders. The message
     does not say whose the licence is. The one check of who filed: a pack's ``build``
     may check another rule, that the holder the act's data names (typed in the
-    request) is the licence's, which the filer holding it does not ensure."""
+    request) is the licence's, which the filer holding it does not ensure. A licence
+    the registry holds without a holder is not the filer's either: refused alike."""
     licence = source.licence
-    if choice.refusal or licence is None or licence.holder is None:
+    if choice.refusal or licence is None:
         return
-    if licence.holder != source.request.cpf_cnpj:
+    if licence.holder is None or licence.holder != source.request.cpf_cnpj:
         raise InputError(
             f"{licence.printed} não está em nome do requerente do protocolo "
             f"{source.request.protocol} (CPF/CNPJ de quem o protocolou): «{choice.label}» "

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from identities import cpf_for, set_person, set_vehicle
+from sqlalchemy import update
 from test_formats import cnpj_check_digits
 from test_inbox import BASE, _built, _post
 from test_licensing_state import act
@@ -23,6 +24,7 @@ from lavra.registry.filings import FilingInput, Filings
 from lavra.registry.inbox import Inbox
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry
+from lavra.registry.tables import LicenceRow
 from lavra.web import WebContext
 
 
@@ -60,12 +62,24 @@ def _fretamento(registry: Registry) -> tuple[IssuedRecord, dict[str, Any], str, 
     return alvara, request, filer, holder
 
 
+def _holderless(registry: Registry) -> tuple[IssuedRecord, dict[str, Any], str, str]:
+    """The school alvará as the registry may hold one with no holder identified: not
+    the filer's either."""
+    alvara, request, filer, holder = _school(registry)
+    with registry._write() as session:
+        session.execute(update(LicenceRow).where(LicenceRow.document_id == alvara.id)
+                        .values(holder_id=None))
+    return alvara, request, filer, holder
+
+
 @pytest.mark.parametrize(("form", "made", "label"), [
     ("requerimento-renovacao-escolar", _school,
      "Alvará de transporte escolar — renovação"),
+    ("requerimento-renovacao-escolar", _holderless,
+     "Alvará de transporte escolar — renovação"),
     ("requerimento-renovacao-alvara-fretamento", _fretamento,
      "Alvará de Licença de Circulação (fretamento) — renovação"),
-], ids=["escolar", "fretamento"])
+], ids=["escolar", "escolar without holder", "fretamento"])
 def test_preparar_ato_refuses_the_renewal_of_another_holders_alvara(
     client: TestClient, web_context: WebContext, monkeypatch: pytest.MonkeyPatch,
     form: str, made: Callable[[Registry], tuple[IssuedRecord, dict[str, Any], str, str]],
