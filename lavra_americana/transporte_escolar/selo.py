@@ -318,8 +318,8 @@ def selo_do_alvara(request: ComputeInput) -> Computed:
         "/selo_identificacao", Status.INVALID,
         f"O selo {format_act_number(record.printed)} já foi expedido e corresponde ao "
         f"alvará {format_act_number(theirs)}: o alvará recebe o selo expedido juntamente "
-        f"com ele ({short(laws, SELO)}), numerado na série {SERIES}; informe o número "
-        "reservado para o novo selo ou deixe que o lavra o numere.",
+        f"com ele ({short(laws, SELO)}), numerado na série {SERIES}: informe o número "
+        f"{SERIES} reservado para este alvará (o próximo da série), e nenhum outro.",
         SELO,
     ),))
 
@@ -332,8 +332,8 @@ def _outside_series(request: ComputeInput, typed: str) -> Item:
         f"O número do selo de identificação «{typed}» não é da série {SERIES}, em que o "
         "lavra numera os selos: o selo é expedido juntamente com o alvará e corresponde a "
         f"ele ({short(laws, SELO)}), e um selo em papel anterior ao lavra pertence a outro "
-        f"alvará. Informe o número do novo selo na série {SERIES} (por exemplo, "
-        f"«{SERIES} 0001/{request.on.year}»).",
+        f"alvará. Informe o número {SERIES} reservado para este alvará (o próximo da "
+        f"série, por exemplo, «{SERIES} 0001/{request.on.year}»), e nenhum outro.",
         SELO,
     )
 
