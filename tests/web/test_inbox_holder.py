@@ -28,18 +28,20 @@ from lavra.registry.tables import LicenceRow
 from lavra.web import WebContext
 
 
-def _school(registry: Registry) -> tuple[IssuedRecord, dict[str, Any], str, str]:
-    """A school alvará of one person, and a renewal request of it by another."""
+def _school(registry: Registry, tag: str = "hold26", placa: str = "HLD1A26",
+            ) -> tuple[IssuedRecord, dict[str, Any], str, str]:
+    """A school alvará of one person, and a renewal request of it by another (``tag``
+    and ``placa``: their own, the web context being shared by the cases)."""
     data = example("alvara-transporte-escolar")
-    holder = cpf_for("titular do alvará, hold26")
+    holder = cpf_for(f"titular do alvará, {tag}")
     set_person(data["titular"], holder)
     data["titular"]["nome"] = "Titular Verdadeiro da Silva"
-    set_vehicle(data["veiculo"], "HLD1A26")
+    set_vehicle(data["veiculo"], placa)
     alvara = act(registry, "ALV-ESC", "alvara-transporte-escolar", data,
                  on=date(2026, 3, 10),
                  computed={"inicio_vigencia": "2026-03-10", "valido_ate": "2026-12-31"})
     request = example("requerimento-renovacao-escolar")
-    filer = cpf_for("outra pessoa, hold26")
+    filer = cpf_for(f"outra pessoa, {tag}")
     set_person(request["requerente"], filer)
     request["alvara_anterior"]["numero"] = alvara.printed
     return alvara, request, filer, holder
@@ -65,7 +67,7 @@ def _fretamento(registry: Registry) -> tuple[IssuedRecord, dict[str, Any], str, 
 def _holderless(registry: Registry) -> tuple[IssuedRecord, dict[str, Any], str, str]:
     """The school alvará as the registry may hold one with no holder identified: not
     the filer's either."""
-    alvara, request, filer, holder = _school(registry)
+    alvara, request, filer, holder = _school(registry, "hold26-none", "HLD3C26")
     with registry._write() as session:
         session.execute(update(LicenceRow).where(LicenceRow.document_id == alvara.id)
                         .values(holder_id=None))
