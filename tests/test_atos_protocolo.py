@@ -15,7 +15,6 @@ import pytest
 from historycases import FakeHistory, registered
 
 from lavra.checking.computations import History
-from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.filedacts import ActSource, FiledRequest
@@ -30,11 +29,6 @@ ESC = LicenceView("ALV-ESC nº 0007/2026", "alvara-transporte-escolar", "em_vigo
 FRET = LicenceView("ALV-FRET nº 0012/2025", "alvara-fretamento", "em_vigor", None, None,
                    date(2025, 3, 10), date(2030, 3, 9), CNPJ,
                    "Viação Exemplo de Fretamento Ltda.", "ABC1D23")
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def _request(pack_dir: Path, form: str) -> dict[str, Any]:

@@ -230,11 +230,6 @@ def test_a_granted_appeal_against_an_imported_cassacao_restores_the_alvara(
         ("alvara-fretamento", date(2026, 9, 15), "CAS-FRET nº 0002/2025"),)
 
 
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
-
-
 def noticed_a_year_late(engine: Engine, registry: Registry, form: str, alvara: str,
                         placa: str, until: date, *, filed: date, on: date) -> Any:
     """The renewal notice ``form`` on ``alvara`` (due ``until`` in the registry) typed as

@@ -22,7 +22,6 @@ from test_licensing_state import act
 from test_licensing_state import example as form_example
 
 import lavra.cli.cadastro as cadastro_cli
-from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.cli.main import main
 from lavra.documents import Engine
@@ -39,11 +38,6 @@ CPF = "52998224725"
 FORMER = "José Exemplo dos Santos"
 NEW = "José Exemplo dos Santos Lima"
 PROOF = "Certidão de casamento, matrícula 123456 01 55 2026 2 00010 123 0004567-89"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def escolar(engine: Engine, name: str = FORMER) -> dict[str, Any]:

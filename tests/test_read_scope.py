@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from datetime import date, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +20,6 @@ from issuers import clocked_issuer
 from sqlalchemy import event, text, update
 from sqlalchemy.exc import DBAPIError
 
-from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra.issuing import Issuer
 from lavra.registry.records import LOCAL_TZ
@@ -31,11 +29,6 @@ from lavra.registry.tables import PartyRow
 AIF = "auto-infracao-fretamento"
 DAY = date(2026, 3, 2)
 CNPJ = "65563842000105"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture(scope="module")
