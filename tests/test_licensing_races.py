@@ -2,7 +2,9 @@
 (fretamento art. 22, parágrafo único) and a new alvará of the same company; a revogação
 (transporte escolar) and a selo on the revoked alvará. Two clerks act at the same
 moment; the law's outcome wins, the loser gets its pt-BR refusal citing its article,
-and nothing of it is written. SQLite and PostgreSQL.
+and nothing of it is written. SQLite and PostgreSQL. Likewise a cassação citing an auto
+and the auto's cancellation (:mod:`lavra.registry.citations`): the first to lock the
+auto wins.
 
 The interleaving is forced, not hoped for: the first act's effects are written (its
 transaction still open) before the second starts; the first commits only once the
@@ -15,16 +17,19 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from datetime import date
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
+from test_auto_anulado import auto
+from test_cited_acts import AUTO_ON
+from test_cited_acts import cassacao as cassacao_citing
 from test_licensing_state import act, alvara_fretamento, cassacao, example
 from test_licensing_state import registry as registry
 
 from lavra.errors import LavraError
-from lavra.registry.effects import Act, Effect
 from lavra.registry.records import IssuedRecord
 from lavra.registry.state import StateWriter
 from lavra.registry.store import Registry
@@ -54,19 +59,20 @@ def waiting(registry: Registry, registry_url: str) -> Iterator[Callable[[], bool
 
 
 def race(monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
-         first: Callable[[], IssuedRecord],
-         second: Callable[[], IssuedRecord]) -> tuple[Outcome, Outcome]:
+         first: Callable[[], IssuedRecord], second: Callable[[], IssuedRecord], *,
+         at: str = "apply") -> tuple[Outcome, Outcome]:
     """Issue ``first`` and ``second`` in two threads: ``second`` starts once ``first``
-    has written its effects, and ``first`` commits once ``second`` has written its own
-    or waits on a lock (or a minute has passed)."""
+    has written its effects (the :class:`StateWriter` method ``at``: ``apply`` for an
+    act, ``undo`` for a cancellation), and ``first`` commits once ``second`` has
+    written its own or waits on a lock (or a minute has passed)."""
     applied, written = threading.Event(), threading.Event()
     roles: dict[int, str] = {}
-    original = StateWriter.apply
+    original = getattr(StateWriter, at)
 
-    def apply(writer: StateWriter, act: Act, effects: Sequence[Effect]) -> None:
+    def hooked(writer: StateWriter, *args: Any) -> None:
         role = roles.get(threading.get_ident())
         try:
-            original(writer, act, effects)
+            original(writer, *args)
         finally:
             if role == "second":
                 written.set()
@@ -76,7 +82,7 @@ def race(monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
             while not written.is_set() and not waiting() and time.monotonic() < deadline:
                 time.sleep(0.01)
 
-    monkeypatch.setattr(StateWriter, "apply", apply)
+    monkeypatch.setattr(StateWriter, at, hooked)
     outcomes: dict[str, Outcome] = {}
 
     def clerk(role: str, issue: Callable[[], IssuedRecord]) -> None:
@@ -187,3 +193,48 @@ def test_the_race_helper_lets_the_second_act_go_when_nothing_blocks_it(
     assert registry.rebuild_state(apply=False).same
 
 
+
+
+def cancel(registry: Registry, record: IssuedRecord) -> IssuedRecord:
+    return registry.cancel(record.series, record.year, record.number,
+                           reason="Lavrado em duplicidade.", by="Chefia")
+
+
+def test_a_cassacao_citing_an_auto_and_the_auto_cancelled_at_once(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
+) -> None:
+    """The cassação first: it holds the auto it cites; the cancellation, refused, names
+    it and writes nothing."""
+    alvara, first = alvara_fretamento(registry), auto(registry, AUTO_ON)
+    decision, refused = race(monkeypatch, waiting,
+                             lambda: cassacao_citing(registry, alvara, [first]),
+                             lambda: cancel(registry, first))
+    assert isinstance(decision, IssuedRecord), decision
+    assert isinstance(refused, LavraError), refused
+    assert refused.message == (
+        f"O documento {first.printed} não pode ser cancelado: o {decision.printed}, que "
+        f"não foi cancelado, o cita e se apoia nele. Cancele antes o {decision.printed} "
+        "(ou decida de outro modo sobre ele).")
+    found = registry.get(first.series, first.year, first.number)
+    assert found is not None and found.status.value == "issued"
+    assert registry.rebuild_state(apply=False).same
+
+
+def test_an_auto_cancelled_and_a_cassacao_citing_it_at_once(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
+) -> None:
+    """The cancellation first: the cassação, refused, names the cancelled auto and is
+    neither numbered nor recorded; the alvará stays in force."""
+    alvara, first = alvara_fretamento(registry), auto(registry, AUTO_ON)
+    cancelled, refused = race(monkeypatch, waiting, lambda: cancel(registry, first),
+                              lambda: cassacao_citing(registry, alvara, [first]), at="undo")
+    assert isinstance(cancelled, IssuedRecord), cancelled
+    assert cancelled.status.value == "cancelled"
+    assert isinstance(refused, LavraError), refused
+    assert refused.message == (
+        f"O {first.printed}, que o CAS-FRET nº 0001/2026 cita, foi cancelado: o "
+        "CAS-FRET nº 0001/2026 não pode se apoiar nele.")
+    assert registry.next_number("CAS-FRET", 2026) == 1
+    view = registry.licence_of(alvara.id)
+    assert view is not None and view.status == "active"
+    assert registry.rebuild_state(apply=False).same
