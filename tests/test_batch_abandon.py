@@ -33,6 +33,7 @@ from batchcases import (
     write_jsonl,
 )
 from click.testing import CliRunner
+from sqlalchemy import select
 
 from lavra.batch.model import RunRequest
 from lavra.batch.output import summary_rows
@@ -44,9 +45,11 @@ from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.issuing import Issuer
+from lavra.registry import state
 from lavra.registry.abandon import abandon
+from lavra.registry.effects import Act, Grant
 from lavra.registry.runs import RunRecord, get_run, open_run, run_items
-from lavra.registry.tables import BatchItemRow
+from lavra.registry.tables import BatchItemRow, LicenceRow, PartyRow, VehicleRow
 
 KIND = "renovacao-transporte-escolar"
 WHO = "Fulana Servidora"
@@ -177,6 +180,48 @@ def test_a_failed_item_is_abandoned_the_run_finishes_and_the_next_input_is_plann
         again = _numbered(issuer, later.id, 0)
         voided = {(v.series, v.year, v.number) for v in registry.voided_numbers(run.id)}
         assert again and not voided & set(again)  # new numbers, after the voided ones
+    finally:
+        issuer.close()
+
+
+def test_an_item_refused_at_the_licence_index_fails_naming_the_licence_in_force(
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The race of two clerks decided by ``uq_licences_holder_in_force`` while a run
+    records (escolar art. 14): holder 2's alvará passes to holder 1 after the check read
+    the state (simulated in the record's own transaction). The item fails with the
+    refusal naming that alvará, the check's words, not the database's conflict."""
+    issuer = issuer_over(engine, copy_data(seeded[0], tmp_path))
+    registry = issuer.registry
+    numbers = seeded[1]
+
+    def racing(writer: state.StateWriter, act: Act, grant: Grant, holder: PartyRow | None,
+               vehicle: VehicleRow | None) -> list[Any]:
+        other = writer.session.scalars(
+            select(LicenceRow).where(LicenceRow.printed == numbers[1])).one()
+        if grant.per_holder and holder is not None and other.holder_id != holder.id:
+            writer.session.flush()  # holder 1's alvará renewed first: it leaves its place
+            # what the other clerk's act committed meanwhile: an alvará in force to holder 1
+            other.holder_id, other.valid_until = holder.id, grant.valid_until
+            writer.session.flush()
+        return []
+
+    try:
+        run = _plan(issuer, tmp_path, [envelope(0, numbers[0]), envelope(1, numbers[1])])
+        monkeypatch.setattr(state, "grant_refusals", racing)
+        work_items(issuer, run.id, worker="teste", on=run.reference_date)
+        failed = [i for i in run_items(registry, run.id) if i.position == 0]
+        assert failed[0].status == "pending" and failed[0].reason, failed
+        assert f"já é titular de licença em vigor: {numbers[1]}" in failed[0].reason, \
+            failed[0].reason
+        assert "art. 14" in failed[0].reason and "Conflito" not in failed[0].reason
+        with registry._read() as session:  # rolled back: holder 2's alvará is still hers
+            other = session.scalars(
+                select(LicenceRow).where(LicenceRow.printed == numbers[1])).one()
+            assert session.get(PartyRow, other.holder_id) is not None
+            assert other.holder_id != session.scalars(select(LicenceRow.holder_id).where(
+                LicenceRow.printed == numbers[0])).one()
     finally:
         issuer.close()
 

@@ -367,7 +367,7 @@ def test_the_record_refuses_an_accessory_on_an_alvara_missing_ended_or_past_its_
 
 
 def test_the_record_says_the_alvara_an_accessory_rests_on_was_cancelled(
-    registry: Registry,
+    engine: Engine, registry: Registry,
 ) -> None:
     """A base issued and then cancelled is not "missing": the refusal says it was
     cancelled, when (local date) and by whom."""
@@ -385,6 +385,12 @@ def test_the_record_says_the_alvara_an_accessory_rests_on_was_cancelled(
         "Lei nº 4.515/2007).")
     assert "nenhum ato expedido" not in cancelled.value.message
     assert registry.next_number("SELO-ESC", 2026) == 1
+    # as the draft's check says it (with the reason)
+    [item] = items_at(engine, registry, "selo-identificacao",
+                      resting_on("selo-identificacao", alvara.printed), date(2026, 3, 10),
+                      "/alvara/numero")
+    assert item.status == Status.INVALID
+    assert f"{alvara.printed} foi cancelado (erro de digitação)" in item.message
 
 
 def test_the_record_refuses_renewing_a_cassated_or_renewed_alvara(registry: Registry) -> None:
