@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +21,6 @@ from test_revogacao import example as rev_example
 from test_revogacao import registry as fake_registry
 
 from lavra.checking.computations import PriorRecord
-from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.cli.main import main
 from lavra.documents import Engine
@@ -40,11 +38,6 @@ DECIDED = date(2026, 3, 20)
 SECOND = date(2026, 4, 10)
 GRANTED = {"resultado": "provido", "conhecido": True,
            "resultado_rotulo": "Recurso conhecido e provido"}
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture

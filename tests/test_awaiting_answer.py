@@ -4,23 +4,14 @@ not apply. Read in the report (the public form and the staff review) and its web
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from lavra.checking.content import Content
 from lavra.checking.report import AWAITING_LABEL, Report, Status
 from lavra.documents import Engine
 from lavra.web.formmodel import report_view
 
 REQ = "requerimento-alvara-fretamento"
 FIELD = "/documentos/inscricao_cadastro_atividades"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def item_at(report: Report, field: str) -> Any:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from datetime import date, datetime
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,6 @@ from issuers import clocked_issuer, state_registry
 from test_licensing_state import alvara_fretamento
 
 from lavra.checking.computations import PriorRecord
-from lavra.checking.content import Content
 from lavra.checking.report import Item, Status
 from lavra.documents import Engine
 from lavra.issuing import Issuer, RegistryHistory
@@ -32,11 +30,6 @@ NOT_CAS = "notificacao-defesa-cassacao"
 INFRACTION = date(2026, 3, 2)  # the auto example's date
 DECIDED = date(2026, 4, 6)  # the cassação example's date
 AUTOS = "/hipoteses/multas_nao_recolhidas/autos/0"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture(scope="module")

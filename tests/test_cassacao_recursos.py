@@ -13,7 +13,6 @@ from typing import Any
 
 from registrycases import pdf_with_title
 from test_auto_anulado import auto, file_appeal
-from test_auto_anulado import engine as engine
 from test_auto_anulado import registry as registry
 from test_licensing_state import alvara_fretamento, example
 

@@ -7,26 +7,34 @@ frees it. Acts are recorded straight into the registry (no signing), every date 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import delete, insert
 from sqlalchemy.orm import Session
 from test_auto_anulado import GUIA, SQLITE, auto, decide
 from test_licensing_state import act, alvara_fretamento, example
 
 from lavra.errors import InputError
+from lavra.law.model import load_laws, resolve
 from lavra.registry import state
+from lavra.registry.citations import RULE
 from lavra.registry.effects import Act, Cites, Effect
+from lavra.registry.guards import DIVERGENCE, printed_basis
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry
-from lavra.registry.tables import LicenceRow
+from lavra.registry.tables import LicenceRow, StateChangeRow
 from lavra_americana import pacote
 
 AUTO_ON = date(2026, 3, 2)
 NOTICE_ON = date(2026, 3, 10)
 CASSATED_ON = date(2026, 4, 20)
+REPO = Path(__file__).resolve().parents[1]
 
 
 def cassacao(registry: Registry, alvara: IssuedRecord, autos: list[IssuedRecord],
@@ -130,28 +138,89 @@ def test_an_act_citing_a_cancelled_auto_is_refused(registry: Registry) -> None:
     assert view is not None and view.status == "active"
 
 
-@SQLITE
-def test_a_replayed_act_citing_a_cancelled_auto_names_the_article(
-    registry: Registry,
-) -> None:
-    """A cassação issued, by an older pack, on an auto already cancelled is kept on
-    rebuild as a divergência whose public wording prints the article, not its id."""
+def on_a_cancelled_auto(registry: Registry, replayed: Callable[[Cites], Effect] | None = None,
+                        ) -> tuple[IssuedRecord, IssuedRecord, list[str]]:
+    """A cassação issued, by an older pack that declared no citation, on an auto already
+    cancelled, then rebuilt with the pack's Cites (or each changed by ``replayed``):
+    the auto, the cassação and the rebuild's divergências."""
     effects = dict(pacote().effects)
     current = effects["decisao-cassacao-fretamento"]
 
     def uncited(act: Act) -> Sequence[Effect]:
         return [e for e in current(act) if not isinstance(e, Cites)]
 
+    def rebuilt(act: Act) -> Sequence[Effect]:
+        return [replayed(e) if isinstance(e, Cites) and replayed else e for e in current(act)]
+
     registry.use_effects({**effects, "decisao-cassacao-fretamento": uncited})
     alvara = alvara_fretamento(registry)
     first = auto(registry, AUTO_ON)
     cancel(registry, first)
     decision = cassacao(registry, alvara, [first])
-    registry.use_effects(pacote().effects)
-    [line] = registry.rebuild_state(apply=True).divergences
+    registry.use_effects({**effects, "decisao-cassacao-fretamento": rebuilt})
+    try:
+        return first, decision, list(registry.rebuild_state(apply=True).divergences)
+    finally:
+        registry.use_effects(pacote().effects)
+
+
+@SQLITE
+def test_a_replayed_act_citing_a_cancelled_auto_names_the_article(
+    registry: Registry,
+) -> None:
+    """Kept on rebuild as a divergência whose public wording prints the article, not
+    its id."""
+    first, decision, [line] = on_a_cancelled_auto(registry)
     assert first.printed in line and "foi cancelado" in line
     [public] = registry.public_divergences(decision.id)
     assert "art. 22 da Lei nº 4.419/2006" in public and "#" not in public
+
+
+@SQLITE
+def test_a_divergencia_stored_with_the_raw_citation_id_prints_the_article(
+    registry: Registry,
+) -> None:
+    """One recorded before Cites.basis existed kept «fretamento#art22» as its basis: the
+    public wording prints the article from the law model when shown (no migration), and
+    leaves it out, never raw, when the laws cannot print it."""
+    laws = load_laws(REPO)
+
+    def cite(citation: str) -> str:
+        return resolve(laws, citation).short
+
+    _, decision, [_] = on_a_cancelled_auto(
+        registry, lambda e: dataclasses.replace(e, basis=e.citation))
+    assert registry.public_divergences(decision.id, cite) == (
+        RAW_STATED,)
+    assert registry.public_divergences(decision.id) == (
+        RAW_STATED.replace(" (art. 22 da Lei nº 4.419/2006)", ""),)
+    assert printed_basis("fretamento#art99", cite) == ""
+    assert printed_basis("art. 14 da Lei nº 4.515/2007", None) == (
+        "art. 14 da Lei nº 4.515/2007")
+
+
+RAW_STATED = ("Este ato foi registrado em desacordo com a regra de que o ato não se apoia "
+              "em ato cancelado (art. 22 da Lei nº 4.419/2006); consta como divergência no "
+              "cadastro.")
+"""The public wording of :func:`raw_divergence`'s divergência."""
+
+
+@contextmanager
+def raw_divergence(registry: Registry, document_id: int) -> Iterator[None]:
+    """A divergência of the act ``document_id`` as recorded before Cites.basis existed
+    (its basis the raw citation id), removed afterwards."""
+    kept = {"regra": RULE, "fundamento": "fretamento#art22"}
+    with registry.engine.begin() as connection:
+        connection.execute(insert(StateChangeRow).values(
+            document_id=document_id, kind=DIVERGENCE, on=AUTO_ON, detail="Divergência.",
+            before=kept))
+    try:
+        yield
+    finally:
+        with registry.engine.begin() as connection:
+            connection.execute(delete(StateChangeRow).where(
+                StateChangeRow.document_id == document_id,
+                StateChangeRow.kind == DIVERGENCE))
 
 
 @SQLITE

@@ -15,15 +15,9 @@ import pytest
 from formcases import example, pdf_text
 
 from lavra.checking.computations import PriorRecord
-from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra.textutil import act_titles, format_act_number, format_cited_act
 from lavra_americana.comum.infractions import PriorInfraction
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,6 @@ from issuers import dev_issuer
 from pypdf import PdfReader
 
 from lavra.checking.computations import ComputeInput
-from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra.inputs.reading import TIMEZONE
 from lavra.registry.records import printed_number
@@ -35,11 +34,6 @@ ALV = "alvara-fretamento"
 def test_printed_number_carries_the_series() -> None:
     assert printed_number("ALV-FRET", 1, 2026) == "ALV-FRET nº 0001/2026"
     assert printed_number("DEC-SETRANSV", 123, 2027) == "DEC-SETRANSV nº 0123/2027"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def _example(engine: Engine, form: str) -> dict[str, Any]:

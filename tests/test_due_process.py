@@ -40,11 +40,6 @@ SEC = "decisao-recurso-secretario"
 PREF = "decisao-recurso-prefeito"
 
 
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
-
-
 def example(pack_dir: Path, form: str) -> dict[str, Any]:
     path = pack_dir / "forms" / form / "exemplo.json"
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))

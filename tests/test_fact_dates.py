@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from lavra.checking.computations import ComputeInput
-from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.documents import Engine
 from lavra.inputs import pointers
@@ -98,8 +97,3 @@ def test_engine_refuses_a_licenca_temporaria_inspected_after_its_issue(
                                                tzinfo=LOCAL_TZ)).report
     assert any(i.field == "/veiculo_substituto/vistoria/data" and i.status is Status.INVALID
                for i in report.items)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))

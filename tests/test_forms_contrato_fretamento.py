@@ -21,7 +21,6 @@ import pytest
 from formcases import DELETE, Change, assert_pending, chain, example, pdf_text, setter
 from issuers import dev_issuer
 
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra.issuing import IncompleteError
@@ -29,11 +28,6 @@ from lavra.issuing import IncompleteError
 TCC = "termo-conferencia-contrato-fretamento"
 F = "fretamento#"
 ISSUED = date(2026, 11, 5)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def report_of(engine: Engine, data: dict[str, Any], issued: date = ISSUED) -> Report:

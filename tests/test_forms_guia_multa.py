@@ -15,7 +15,6 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Iterator
 from datetime import date, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +22,6 @@ from formcases import example
 from issuers import dev_issuer
 
 from lavra.checking.computations import PriorRecord, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Item, Status
 from lavra.cli.demo import current_example
 from lavra.documents import Engine
@@ -44,11 +42,6 @@ def poppler_text(pdf: bytes) -> str:
     out = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
                          check=True).stdout.decode("utf-8")
     return " ".join(out.replace("-\n", "-").split())
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture(scope="module")

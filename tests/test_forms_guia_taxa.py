@@ -22,7 +22,6 @@ from historycases import FakeHistory
 from issuers import dev_issuer
 
 from lavra.checking.computations import PriorRecord, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.cli.demo import current_example
 from lavra.documents import Engine
@@ -36,11 +35,6 @@ GUIA = "guia-recolhimento-taxa-escolar"
 ALV = "alvara-transporte-escolar"
 ON = date(2026, 3, 3)
 CPF = "529.982.247-25"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def data(kind: str, alvara: str | None = None) -> dict[str, Any]:

@@ -6,23 +6,16 @@ from __future__ import annotations
 
 import io
 from datetime import date
-from pathlib import Path
 
 import pytest
 from formcases import DELETE, at, example, pdf_text, pending_at, setter
 from pypdf import PdfReader
 
-from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.documents import Engine
 from lavra_americana.transporte_escolar import recurso_classificacao
 
 REC = "recurso-classificacao"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def test_example_is_complete_timely_and_addressed_to_the_prefeito(engine: Engine) -> None:

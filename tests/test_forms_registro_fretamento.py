@@ -25,7 +25,6 @@ from identities import set_vehicle
 from issuers import VERIFICATION_URL
 
 from lavra.batch.inputs import parse_lines
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.config import Config
 from lavra.documents import Engine
@@ -49,11 +48,6 @@ def poppler(pdf: bytes) -> str:
     out = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True,
                          check=True, timeout=60)
     return " ".join(out.stdout.decode("utf-8").split())
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture(scope="module")

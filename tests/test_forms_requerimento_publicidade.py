@@ -7,22 +7,14 @@ alínea it breaks."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from formcases import DELETE, assert_pending, example, pdf_text, setter
 
-from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.documents import Engine
 
 REQ = "requerimento-licenca-publicidade"
 E = "transporte-escolar#"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def test_complete_prefilled_and_read_back(engine: Engine) -> None:

@@ -5,7 +5,6 @@ window, and a validity that never outlives the alvará."""
 from __future__ import annotations
 
 from datetime import date, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +12,6 @@ from formcases import DELETE, at, example, pdf_text, pending_at, setter
 from historycases import FakeHistory, registered
 
 from lavra.checking.computations import PriorRecord
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana.transporte_escolar import revalidacao
@@ -22,11 +20,6 @@ TRV = "termo-revalidacao-semestral"
 ALV = "alvara-transporte-escolar"
 ISSUED = date(2026, 12, 15)
 PLATE = "EXE1A23"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def alvara(until: date = date(2026, 12, 31), **extra: Any) -> PriorRecord:

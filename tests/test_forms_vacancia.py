@@ -6,7 +6,6 @@ alvará, never while a renewal requested in time awaits decision."""
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +13,6 @@ from formcases import DELETE, at, example, pdf_text, pending_at, setter
 from historycases import FakeHistory, registered
 
 from lavra.checking.computations import FiledProtocol, PriorRecord
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra.textutil import format_act_number
@@ -24,11 +22,6 @@ DV = "declaracao-vacancia"
 ALV = "alvara-transporte-escolar"
 ISSUED = date(2026, 12, 15)
 PLATE = "EXE1A23"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def expired(**extra: Any) -> PriorRecord:

@@ -9,14 +9,12 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from datetime import date, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 from formcases import assert_reported, at, example
 from issuers import clocked_issuer, flowing, poppler
 
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra.inputs.reading import TIMEZONE
@@ -28,11 +26,6 @@ ALV = "alvara-fretamento"
 ART13 = "fretamento#art13"
 DAY = date(2026, 12, 1)
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=TIMEZONE)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture(scope="module")

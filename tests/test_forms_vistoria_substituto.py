@@ -17,7 +17,6 @@ from historycases import FakeHistory, alvara_on_file, registered, substitute_vis
 from issuers import dev_issuer
 
 from lavra.checking.computations import PriorRecord
-from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.documents import Engine
 from lavra.issuing import IncompleteError
@@ -30,11 +29,6 @@ ALV = "alvara-transporte-escolar"
 PRESENTED = "transporte-escolar#art5_inc2"
 NUMBER = "/veiculo_substituto/vistoria/numero"
 ISSUED = date(2026, 12, 1)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def alvara() -> PriorRecord:

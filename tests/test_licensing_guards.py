@@ -16,21 +16,16 @@ import pytest
 from issuers import state_registry
 from test_licensing_state import act, alvara_fretamento, cassacao, example
 
-from lavra.checking.content import Content
 from lavra.checking.report import Item, Status
 from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.issuing import RegistryHistory
 from lavra.registry.database import database_url
 from lavra.registry.effects import Act, Bar, Effect, Grant
+from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry
 from lavra_americana import pacote
 from lavra_americana.transporte_escolar.estado import transferencia
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture
@@ -245,18 +240,23 @@ def test_a_renavam_of_another_plate_and_a_cnh_of_another_person_are_items(
                     if i.requirement.startswith("identidade.")]
 
 
-def test_the_auto_names_the_selo_the_registry_holds_in_force(
-    engine: Engine, registry: Registry
-) -> None:
-    """Escolar art. 3º, § 2º: the selo of the vehicle is the registry's SELO-ESC in force
-    (not cancelled, not ended); a typed number that differs is refused."""
+def escolar_with_selo(registry: Registry) -> tuple[IssuedRecord, IssuedRecord]:
+    """An ALV-ESC in force to 31/12/2026 and its SELO-ESC, both of 10/03/2026."""
     alvara = act(registry, "ALV-ESC", "alvara-transporte-escolar",
                  example("alvara-transporte-escolar"), on=date(2026, 3, 10),
                  computed={"valido_ate": "2026-12-31"})
     data = example("selo-identificacao")
     data["alvara"]["numero"] = alvara.printed
-    selo = act(registry, "SELO-ESC", "selo-identificacao", data, on=date(2026, 3, 10),
-               computed={"valido_ate": "2026-12-31"})
+    return alvara, act(registry, "SELO-ESC", "selo-identificacao", data,
+                       on=date(2026, 3, 10), computed={"valido_ate": "2026-12-31"})
+
+
+def test_the_auto_names_the_selo_the_registry_holds_in_force(
+    engine: Engine, registry: Registry
+) -> None:
+    """Escolar art. 3º, § 2º: the selo of the vehicle is the registry's SELO-ESC in force
+    (not cancelled, not ended); a typed number that differs is refused."""
+    selo = escolar_with_selo(registry)[1]
     auto = example("auto-infracao-escolar")  # EXE1A23, typed «SELO-2026-0042»
     auto["ocorrencia"]["data"] = "2026-05-04"
     [item] = items_at(engine, registry, "auto-infracao-escolar", auto, date(2026, 5, 4),
@@ -283,13 +283,7 @@ def test_a_new_alvara_does_not_print_a_selo_already_issued(
 ) -> None:
     """Escolar art. 3º, § 2º: the selo goes with its own alvará; a SELO-ESC the registry
     issued for another is refused in a new alvará (a renewal gets a new selo)."""
-    first = act(registry, "ALV-ESC", "alvara-transporte-escolar",
-                example("alvara-transporte-escolar"), on=date(2026, 3, 10),
-                computed={"valido_ate": "2026-12-31"})
-    data = example("selo-identificacao")
-    data["alvara"]["numero"] = first.printed
-    selo = act(registry, "SELO-ESC", "selo-identificacao", data, on=date(2026, 3, 10),
-               computed={"valido_ate": "2026-12-31"})
+    first, selo = escolar_with_selo(registry)
     renewal = example("alvara-transporte-escolar")
     renewal["selo_identificacao"] = "SELO-ESC 0001/2026"
     [item] = items_at(engine, registry, "alvara-transporte-escolar", renewal,

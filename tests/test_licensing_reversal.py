@@ -168,11 +168,6 @@ def test_a_licence_whose_place_another_took_is_not_restored(registry: Registry) 
     assert registry.rebuild_state(apply=False).same
 
 
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
-
-
 def appealed_items(engine: Engine, registry: Registry, data: dict[str, Any]) -> list[Item]:
     prepared = engine.prepare("decisao-recurso-prefeito", data, DECIDED,
                               history=RegistryHistory(registry))

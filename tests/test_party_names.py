@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 from formcases import example
 from issuers import clocked_issuer
 
-from lavra.checking.content import Content
 from lavra.checking.report import Item, Status
 from lavra.documents import Engine
 from lavra.issuing import IncompleteError, Issuer
@@ -29,11 +27,6 @@ AIE = "auto-infracao-escolar"
 DAY = date(2026, 3, 2)  # the autos' examples
 CNPJ = "65563842000105"
 CPF = "52998224725"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def escolar(engine: Engine) -> dict[str, Any]:

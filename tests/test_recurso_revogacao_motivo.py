@@ -23,7 +23,6 @@ from formcases import example
 from issuers import clocked_issuer, poppler
 from test_revogacao_motivo import CIENCIA, NOTICE_DAY, alvara, at_moment, decision, notice
 
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra.filedacts import ActSource, FiledRequest, choices_for
@@ -39,11 +38,6 @@ SEC = "decisao-recurso-secretario"
 GP = "decisao-recurso-prefeito"
 RECONSIDERED = "lei-9784-1999#art56_par1"
 SUPERIOR = "lei-9784-1999#art56"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture

@@ -20,7 +20,6 @@ from formcases import at, pdf_text
 from historycases import FakeHistory
 
 from lavra.checking.computations import PriorRecord
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 
@@ -29,11 +28,6 @@ E = "transporte-escolar#"
 CPF = "529.982.247-25"
 PLATE = "EXE1A23"
 ISSUED = date(2026, 6, 22)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 class History(FakeHistory):

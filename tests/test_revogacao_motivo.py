@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +20,6 @@ from formcases import at, example
 from issuers import clocked_issuer, poppler
 from registrycases import pdf_with_title
 
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra.inputs.reading import TIMEZONE
@@ -51,11 +49,6 @@ FUNDAMENTOS = (
 
 def at_moment(day: date, hour: int = 10) -> datetime:
     return datetime(day.year, day.month, day.day, hour, 0, tzinfo=TIMEZONE)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ from click.testing import CliRunner
 from issuers import state_registry
 from test_licensing_state import act, alvara_fretamento, example
 
-from lavra.checking.content import Content
 from lavra.checking.report import Item, Status
 from lavra.cli.main import main
 from lavra.documents import Engine
@@ -32,11 +31,6 @@ ALV = "alvara-transporte-escolar"
 OLD, NEW = "EXE1A23", "NOV4D56"
 GRANTED = date(2026, 3, 2)
 CHANGED = date(2026, 5, 14)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture

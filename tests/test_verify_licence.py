@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from issuers import clocked_issuer, dev_issuer
+from test_cited_acts import RAW_STATED, raw_divergence
 from test_licensing_replay import before_the_guard, particular
 from test_licensing_state import act, alvara_fretamento, cassacao, example
 
@@ -215,3 +216,15 @@ def test_verify_by_number_states_an_imported_licence(issuer: Issuer) -> None:
     assert expired["licence"]["situation"] == "vencido em 09/02/2029"
     in_force = _verify("--numero", "0018/2023", "--serie", "ALV-ESC", "--on", "2026-01-15")
     assert "Situação da licença: em vigor." in in_force.output, in_force.output
+
+
+def test_verify_prints_the_article_of_a_divergencia_stored_with_its_raw_id(
+    issuer: Issuer,
+) -> None:
+    """``lavra verify`` reads the pack's laws to print it (never «fretamento#art22»)."""
+    alvara = alvara_fretamento(issuer.registry, on=date(2026, 3, 2))
+    with raw_divergence(issuer.registry, alvara.id):
+        result = _verify("--code", alvara.verification_code, "--on", "2026-03-10")
+    assert result.exit_code == 0, result.output
+    assert f"Divergência: {RAW_STATED}" in result.output.splitlines()
+    assert "#" not in result.output

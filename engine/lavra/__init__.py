@@ -34,7 +34,7 @@ No module of the engine imports a pack. The top-level modules may import::
                       lavra.law lavra.checking lavra.render
     lavra.staff       lavra.errors lavra.law lavra.registry
     lavra.verifying   lavra.errors lavra.inputs lavra.pack lavra.config lavra.signing
-                      lavra.registry
+                      lavra.registry lavra.law
     lavra.signers     lavra.errors lavra.config lavra.signing
     lavra.issuing     lavra.errors lavra.textutil lavra.inputs lavra.pack lavra.config
                       lavra.law lavra.checking lavra.render lavra.signing

@@ -6,7 +6,8 @@
 Needs neither the content pack nor the renderer: ``lavra verify`` and the web
 verification worker load only the signature validator and the registry, so that a
 verification does not pay for WeasyPrint and the pack (:class:`lavra.issuing.Issuer`
-delegates its ``verify`` here).
+delegates its ``verify`` here). Only the pack's law files are read, and only to print
+the article of a divergência that stored its raw citation id (:meth:`Verifier.cite`).
 
 For a document that granted a licence, the result also says the licence's status on
 the date asked (``em vigor``, ``cassado em 20/04/2026 pelo CAS-FRET nº 0001/2026``,
@@ -24,6 +25,7 @@ already stated among the problems.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -31,7 +33,8 @@ from typing import Any
 from cryptography import x509
 
 from lavra.config import Config, load_config
-from lavra.errors import ConfigError, InputError
+from lavra.errors import ConfigError, InputError, LavraError
+from lavra.law.model import Law, load_laws, resolve
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry, open_registry
 from lavra.signing.persons import signer_label
@@ -174,6 +177,18 @@ class Verifier:
     def __init__(self, registry: Registry, config: Config) -> None:
         self.registry = registry
         self.config = config
+        self._laws: Mapping[str, Law] | None = None
+
+    def cite(self, citation: str) -> str:
+        """``citation`` as a document prints it, from the pack's laws, read once and only
+        for a divergência that stored its raw citation id (:func:`lavra.registry.guards.
+        printed_basis`); unreadable, none (the article is then left out, never raw)."""
+        if self._laws is None:
+            try:
+                self._laws = load_laws(self.config.pack_dir)
+            except LavraError:
+                self._laws = {}
+        return resolve(self._laws, citation).short
 
     @classmethod
     def from_config(cls, config: Config | None = None) -> Verifier:
@@ -241,7 +256,7 @@ class Verifier:
             )
         licence = (licence_situation(self.registry, record.id, on)
                    if record is not None and registered and on is not None else None)
-        diverging = (self.registry.public_divergences(record.id)
+        diverging = (self.registry.public_divergences(record.id, self.cite)
                      if record is not None and registered else ())
         situation = (act_situation(self.registry, record.id)
                      if record is not None and registered else None)

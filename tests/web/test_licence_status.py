@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from identities import set_vehicle
 from sqlalchemy import update
+from test_cited_acts import RAW_STATED, raw_divergence
 from test_licensing_replay import before_the_guard, particular
 from test_licensing_state import act, cassacao, example
 from webhelpers import REPO, csrf_of, login, make_context
@@ -205,6 +206,20 @@ def test_the_public_page_states_the_divergencia_of_an_act_and_of_no_other(
         assert "Documento autêntico" in text and "divergência" not in text.lower()
         assert client.get(f"/api/verify/{regular.verification_code}").json()[
             "divergencias"] == []
+
+
+def test_a_divergencia_stored_with_the_raw_citation_id_shows_the_article(
+    context: WebContext, client: TestClient, acts: Acts
+) -> None:
+    """A divergência recorded before the pack printed the provision an act cites kept
+    its raw id («fretamento#art22»): the public page and the API print the article from
+    the law model, never the id (the stored row is left as it is: no migration)."""
+    with raw_divergence(context.registry, acts.decision.id):
+        page = client.get(f"/verificar/{acts.decision.verification_code}").text
+        assert f'<dt>Divergência</dt><dd class="divergencia">{RAW_STATED}</dd>' in page
+        assert "#art" not in page
+        assert client.get(f"/api/verify/{acts.decision.verification_code}").json()[
+            "divergencias"] == [RAW_STATED]
 
 
 def test_the_licence_history_shows_the_ciencia_awaited_then_its_last_day(

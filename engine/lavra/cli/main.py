@@ -434,7 +434,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
         if record is None:
             raise LavraError(f"Código verificador {code} não encontrado no registro.")
         licence = licence_situation(issuer.registry, record.id, day)
-        diverging = issuer.registry.public_divergences(record.id)
+        diverging = issuer.registry.public_divergences(record.id, issuer.cite)
         situation = act_situation(issuer.registry, record.id)
         payload = {
             "registered": True,

@@ -6,13 +6,16 @@ A :class:`Refusal` carries the pt-BR error a new act gets (naming the field, the
 licence or bar involved) and, for the divergência a replayed act records, the rule it
 broke in words that name nobody (``rule``) with its legal basis as the pack cited it
 (``basis``): the public verification page shows only those
-(:func:`public_divergence`). The grant's guards (one licence in force per vehicle or
-per person, the bar) are here too, so that :mod:`lavra.registry.state` stays the
-writer.
+(:func:`public_divergence`), the article printed from the law model where an older
+divergência kept its raw citation id (:func:`printed_basis`). The grant's guards (one
+licence in force per vehicle or per person, the bar) are here too, so that
+:mod:`lavra.registry.state` stays the writer.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.exc import IntegrityError
 
-from lavra.errors import InputError
+from lavra.errors import InputError, LavraError
 from lavra.registry.effects import Act, Grant, LicenceStatus
 from lavra.registry.tables import BarRow, DocumentRow, LicenceRow, PartyRow, VehicleRow
 from lavra.textutil import format_date
@@ -28,8 +31,9 @@ from lavra.textutil import format_date
 if TYPE_CHECKING:
     from lavra.registry.state import StateWriter
 
-__all__ = ["DIVERGENCE", "HOLDING", "ONE_PER_HOLDER", "ONE_PER_VEHICLE", "Refusal",
-           "grant_refusals", "held_refusal", "insert_licence", "public_divergence"]
+__all__ = ["DIVERGENCE", "HOLDING", "ONE_PER_HOLDER", "ONE_PER_VEHICLE", "CitationPrinter",
+           "Refusal", "grant_refusals", "held_refusal", "insert_licence", "printed_basis",
+           "public_divergence"]
 
 DIVERGENCE = "divergence"
 """The kind of the change that records a divergência."""
@@ -38,6 +42,10 @@ HOLDING = (LicenceStatus.ACTIVE.value, LicenceStatus.SUSPENDED.value)
 licence is still its holder's, so no other may take the vehicle meanwhile."""
 ONE_PER_VEHICLE = "a regra de uma só licença em vigor por veículo"
 ONE_PER_HOLDER = "a regra de uma só licença em vigor por titular"
+CitationPrinter = Callable[[str], str]
+"""A citation id (``lei#art22``) as a document prints it (``art. 22 da Lei nº …``),
+from the pack's laws; LavraError when they cannot print it."""
+RAW_CITATION = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:#\S+)?")
 
 
 @dataclass(frozen=True)
@@ -63,12 +71,30 @@ class Refusal:
         return {"regra": self.rule, "fundamento": self.basis}
 
 
-def public_divergence(stored: Any) -> str:
+def printed_basis(basis: str, cite: CitationPrinter | None) -> str:
+    """``basis`` as a document cites it. A divergência recorded before the pack printed
+    the provision it cites (``Cites.basis``) kept the raw citation id
+    (``lei#art22``): printed now with ``cite`` (``art. 22 da Lei nº …``),
+    the stored row left as it is (no migration). One that cannot be printed (no
+    ``cite``, a provision since renumbered) is left out: the sentence then names the
+    rule alone, never the raw id."""
+    raw = basis.strip()
+    if not RAW_CITATION.fullmatch(raw):
+        return basis
+    try:
+        return "" if cite is None else cite(raw)
+    except LavraError:
+        return ""
+
+
+def public_divergence(stored: Any, cite: CitationPrinter | None = None) -> str:
     """The public page's sentence for a divergência's stored :meth:`Refusal.stored`
-    (a divergência recorded before it kept one gets the rule unnamed)."""
+    (a divergência recorded before it kept one gets the rule unnamed; a raw citation id
+    is printed with ``cite``: :func:`printed_basis`)."""
     kept = stored if isinstance(stored, dict) else {}
     rule = kept.get("regra") if isinstance(kept.get("regra"), str) else ""
-    basis = kept.get("fundamento") if isinstance(kept.get("fundamento"), str) else ""
+    found = kept.get("fundamento")
+    basis = printed_basis(found, cite) if isinstance(found, str) else ""
     what = rule or "regra que passou a vigorar depois dele"
     cited = f" ({basis})" if basis else ""
     return (f"Este ato foi registrado em desacordo com {what}{cited}; consta como "

@@ -25,7 +25,7 @@ from sqlalchemy import Select, bindparam, delete, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
-from lavra.registry.guards import DIVERGENCE, public_divergence
+from lavra.registry.guards import DIVERGENCE, CitationPrinter, public_divergence
 from lavra.registry.identifiers import same_plate
 from lavra.registry.name_records import replay_name_changes
 from lavra.registry.processos import rebuild_processos, release_filings, repoint_filings
@@ -434,15 +434,15 @@ class RegistryState(RegistryQueries):
         return (f"veículo substituído pelo de placa {placa} a partir de {format_date(day)}, "
                 f"pelo {printed_number(series, number, year)}")
 
-    def public_divergences(self, document_id: int) -> tuple[str, ...]:
-        """The divergências recorded for the act ``document_id`` (issued against a rule
-        added after it: :meth:`rebuild_state`), as the public verification page states
-        them: the rule and its article, naming nobody."""
+    def public_divergences(self, document_id: int,
+                           cite: CitationPrinter | None = None) -> tuple[str, ...]:
+        """The divergências of the act ``document_id`` (:meth:`rebuild_state`) as the public
+        page states them: the rule, its article (``cite``: if stored raw), naming nobody."""
         with self._database_errors(), self._read() as session:
             stored = session.scalars(select(StateChangeRow.before).where(
                 StateChangeRow.document_id == document_id,
                 StateChangeRow.kind == DIVERGENCE).order_by(StateChangeRow.id)).all()
-        return tuple(dict.fromkeys(public_divergence(kept) for kept in stored))
+        return tuple(dict.fromkeys(public_divergence(kept, cite) for kept in stored))
 
     def licence_of(self, document_id: int) -> LicenceView | None:
         """The licence the document granted, as the state holds it (None: it granted none)."""

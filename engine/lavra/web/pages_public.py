@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from lavra.errors import InputError, LavraError
 from lavra.recording import FactDeadline, FactRecorder
+from lavra.registry.guards import CitationPrinter
 from lavra.registry.records import IssuedRecord
 from lavra.signing.persons import signer_label
 from lavra.signing.verification import normalize_code
@@ -177,9 +178,15 @@ def public_record(ctx: WebContext, record: IssuedRecord, on: date) -> dict[str, 
         "codigo": record.verification_code,
         "situacao_licenca": licence.text if licence else None,
         "licenca": licence.to_json() if licence else None,
-        "divergencias": list(ctx.registry.public_divergences(record.id)),
+        "divergencias": list(ctx.registry.public_divergences(record.id, _cite(ctx))),
         "situacao_ato": act_situation(ctx.registry, record.id),
     }
+
+
+def _cite(ctx: WebContext) -> CitationPrinter:
+    """Prints the article of an older divergência that stored its raw citation id
+    (:func:`lavra.registry.guards.printed_basis`): the pack is loaded only then."""
+    return lambda citation: ctx.engine.content.cite_short(citation)
 
 
 def public_deadlines(ctx: WebContext, record: IssuedRecord) -> tuple[FactDeadline, ...]:
@@ -211,7 +218,8 @@ async def _verify_code_page(request: Request, code: str) -> Response:
         "verificar.html",
         {"codigo": record.verification_code, "registro": record, "erro": None,
          "resultado": None, "titulo": ctx.record_title(record), "licenca": licence,
-         "divergencias": await run_in_threadpool(ctx.registry.public_divergences, record.id),
+         "divergencias": await run_in_threadpool(ctx.registry.public_divergences, record.id,
+                                                 _cite(ctx)),
          "situacao_ato": await run_in_threadpool(act_situation, ctx.registry, record.id),
          "prazos_ciencia": await run_in_threadpool(public_deadlines, ctx, record)},
     )
