@@ -19,13 +19,18 @@ from datetime import date
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.effects import Act, DriverRef, Effect, EffectsOf, VehicleRef
 from lavra.registry.identifiers import plate_forms
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
+from lavra.registry.statements import (
+    DRIVER_BY_CNH,
+    PARTY_BY_DOC,
+    RENAVAM_ELSEWHERE,
+    VEHICLE_BY_PLATE,
+)
 from lavra.registry.tables import DriverRow, PartyRow, VehicleRow
 
 if TYPE_CHECKING:
@@ -54,9 +59,7 @@ def renavam_elsewhere(session: Session, placa: str,
                       renavam: str) -> tuple[VehicleRow, InputError] | None:
     """The vehicle of another plate that holds ``renavam`` (digits), with the refusal."""
     found = session.scalars(
-        select(VehicleRow).where(VehicleRow.renavam == renavam,
-                                 VehicleRow.placa.not_in(plate_forms(placa)))
-    ).first()
+        RENAVAM_ELSEWHERE, {"renavam": renavam, "placas": plate_forms(placa)}).first()
     if found is None:
         return None
     return found, InputError(
@@ -115,8 +118,7 @@ def _vehicle(session: Session, ref: VehicleRef, citation: str) -> Conflict | Non
     elsewhere = renavam_elsewhere(session, placa, renavam)
     if elsewhere is not None:
         return Conflict(elsewhere[1], str(ref.renavam), citation)
-    row = session.scalars(select(VehicleRow).where(VehicleRow.placa.in_(plate_forms(placa)))
-                          .order_by(VehicleRow.id)).first()
+    row = session.scalars(VEHICLE_BY_PLATE, {"placas": plate_forms(placa)}).first()
     error = None if row is None else renavam_other(row, placa, renavam)
     return None if error is None else Conflict(error, str(ref.renavam), citation)
 
@@ -130,10 +132,10 @@ def _driver(session: Session, ref: DriverRef, citation: str) -> Conflict | None:
         wanted = normalize_cpf_cnpj(doc)
     except InputError:
         return None
-    row = session.scalars(select(DriverRow).where(DriverRow.cnh == cnh)).one_or_none()
+    row = session.scalars(DRIVER_BY_CNH, {"cnh": cnh}).one_or_none()
     if row is None or row.party_id is None:
         return None
-    person = session.scalars(select(PartyRow).where(PartyRow.doc == wanted)).one_or_none()
+    person = session.scalars(PARTY_BY_DOC, {"doc": wanted}).one_or_none()
     if person is None:  # a person the registry does not know yet: not the CNH's holder
         name = ref.person.name if ref.person is not None else None
         person = PartyRow(id=-1, doc=wanted, name=name if isinstance(name, str) else None)
