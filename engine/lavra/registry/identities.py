@@ -29,7 +29,7 @@ from lavra.registry.statements import (
     DRIVER_BY_CNH,
     PARTY_BY_DOC,
     RENAVAM_ELSEWHERE,
-    VEHICLE_BY_PLATE,
+    VEHICLE_BY_PLATE_OR_RENAVAM,
 )
 from lavra.registry.tables import DriverRow, PartyRow, VehicleRow
 
@@ -60,9 +60,13 @@ def renavam_elsewhere(session: Session, placa: str,
     """The vehicle of another plate that holds ``renavam`` (digits), with the refusal."""
     found = session.scalars(
         RENAVAM_ELSEWHERE, {"renavam": renavam, "placas": plate_forms(placa)}).first()
-    if found is None:
-        return None
-    return found, InputError(
+    return None if found is None else (found, _elsewhere(found, placa, renavam))
+
+
+def _elsewhere(found: VehicleRow, placa: str, renavam: str) -> InputError:
+    """The refusal of :func:`renavam_elsewhere`: ``found`` holds ``renavam`` under its
+    own plate."""
+    return InputError(
         f"O RENAVAM {renavam} consta do cadastro no veículo de placa {found.placa}, não na "
         f"placa {placa}: confira a placa e o RENAVAM (um veículo tem um só RENAVAM).",
         field="/veiculo/renavam",
@@ -115,10 +119,15 @@ def _vehicle(session: Session, ref: VehicleRef, citation: str) -> Conflict | Non
     renavam = digits(ref.renavam) if isinstance(ref.renavam, str) else ""
     if not renavam:
         return None
-    elsewhere = renavam_elsewhere(session, placa, renavam)
-    if elsewhere is not None:
-        return Conflict(elsewhere[1], str(ref.renavam), citation)
-    row = session.scalars(VEHICLE_BY_PLATE, {"placas": plate_forms(placa)}).first()
+    # One query for both questions of renavam_elsewhere and the plate's own vehicle (the
+    # RENAVAM is unique: at most one row holds it).
+    forms = plate_forms(placa)
+    rows = session.scalars(VEHICLE_BY_PLATE_OR_RENAVAM,
+                           {"placas": forms, "renavam": renavam}).all()
+    other = next((r for r in rows if r.renavam == renavam and r.placa not in forms), None)
+    if other is not None:
+        return Conflict(_elsewhere(other, placa, renavam), str(ref.renavam), citation)
+    row = next((r for r in rows if r.placa in forms), None)
     error = None if row is None else renavam_other(row, placa, renavam)
     return None if error is None else Conflict(error, str(ref.renavam), citation)
 

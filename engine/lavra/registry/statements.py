@@ -35,6 +35,7 @@ from lavra.registry.tables import (
 )
 
 __all__ = [
+    "ANNULMENT_MARKS",
     "DOCUMENTS_NUMBERED",
     "DRIVER_BY_CNH",
     "EVENTS_OF",
@@ -42,7 +43,7 @@ __all__ = [
     "PARTY_NAME",
     "RENAVAM_ELSEWHERE",
     "STAFF_VALUES_STAMP",
-    "VEHICLE_BY_PLATE",
+    "VEHICLE_BY_PLATE_OR_RENAVAM",
     "VIEW_OF_DOCUMENT",
     "licences_of",
     "view_by_number",
@@ -168,10 +169,13 @@ PARTY_BY_DOC = select(PartyRow).where(PartyRow.doc == bindparam("doc"))
 DRIVER_BY_CNH = select(DriverRow).where(DriverRow.cnh == bindparam("cnh"))
 """The driver of the CNH ``cnh``."""
 
-VEHICLE_BY_PLATE = (select(VehicleRow)
-                    .where(VehicleRow.placa.in_(bindparam("placas", expanding=True)))
-                    .order_by(VehicleRow.id))
-"""The vehicles of a plate (``placas``: its forms), first registered first."""
+VEHICLE_BY_PLATE_OR_RENAVAM = (
+    select(VehicleRow)
+    .where(VehicleRow.placa.in_(bindparam("placas", expanding=True))
+           | (VehicleRow.renavam == bindparam("renavam")))
+    .order_by(VehicleRow.id))
+"""The vehicles of a plate (``placas``: its forms) and the one holding ``renavam``, first
+registered first (each answered by its index)."""
 
 RENAVAM_ELSEWHERE = select(VehicleRow).where(
     VehicleRow.renavam == bindparam("renavam"),
@@ -183,6 +187,12 @@ EVENTS_OF = (select(EventRow)
                     EventRow.kind.in_(bindparam("kinds", expanding=True)))
              .order_by(EventRow.at, EventRow.id))
 """The events of ``kinds`` recorded on the documents ``ids``, in the order recorded."""
+
+ANNULMENT_MARKS = (select(StateChangeRow.document_id, StateChangeRow.before)
+                   .where(StateChangeRow.document_id.in_(bindparam("ids", expanding=True)),
+                          StateChangeRow.kind == bindparam("kind"))
+                   .order_by(StateChangeRow.id))
+"""The state changes of ``kind`` (the marks of an annulment) on the acts ``ids``."""
 
 STAFF_VALUES_STAMP = select(func.count(StaffValueRow.id),
                             func.coalesce(func.max(StaffValueRow.id), 0),
