@@ -42,6 +42,7 @@ from lavra.registry.records import (
 from lavra.registry.reversal import ANNULLED, annulled
 from lavra.registry.state import StateWriter, parse_printed
 from lavra.registry.statements import (
+    BARS_OF,
     PARTY_NAME,
     VIEW_OF_DOCUMENT,
     licences_of,
@@ -482,13 +483,7 @@ class RegistryState(RegistryQueries):
         """The bars on a party still running on ``on``: (scope, last day, act printed)."""
         wanted = normalize_cpf_cnpj(doc)
         with self._database_errors(), self._read() as session:
-            rows = session.execute(
-                select(BarRow.scope, BarRow.until, DocumentRow.series, DocumentRow.number,
-                       DocumentRow.year)
-                .join(PartyRow, PartyRow.id == BarRow.party_id)
-                .join(DocumentRow, DocumentRow.id == BarRow.document_id)
-                .where(PartyRow.doc == wanted, BarRow.until >= on).order_by(BarRow.until)
-            ).all()
+            rows = session.execute(BARS_OF, {"doc": wanted, "on": on}).all()
         return tuple((scope, until, printed_number(series, number, year))
                      for scope, until, series, number, year in rows)
 

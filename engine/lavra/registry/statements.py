@@ -24,6 +24,7 @@ from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.orm import aliased
 
 from lavra.registry.tables import (
+    BarRow,
     DocumentRow,
     DriverRow,
     EventRow,
@@ -36,6 +37,7 @@ from lavra.registry.tables import (
 
 __all__ = [
     "ANNULMENT_MARKS",
+    "BARS_OF",
     "DOCUMENTS_NUMBERED",
     "DRIVER_BY_CNH",
     "EVENTS_OF",
@@ -193,6 +195,14 @@ ANNULMENT_MARKS = (select(StateChangeRow.document_id, StateChangeRow.before)
                           StateChangeRow.kind == bindparam("kind"))
                    .order_by(StateChangeRow.id))
 """The state changes of ``kind`` (the marks of an annulment) on the acts ``ids``."""
+
+BARS_OF = (select(BarRow.scope, BarRow.until, DocumentRow.series, DocumentRow.number,
+                  DocumentRow.year)
+           .join(PartyRow, PartyRow.id == BarRow.party_id)
+           .join(DocumentRow, DocumentRow.id == BarRow.document_id)
+           .where(PartyRow.doc == bindparam("doc"), BarRow.until >= bindparam("on"))
+           .order_by(BarRow.until))
+"""The bars on the party ``doc`` still running on ``on``, with the act that set each."""
 
 STAFF_VALUES_STAMP = select(func.count(StaffValueRow.id),
                             func.coalesce(func.max(StaffValueRow.id), 0),
