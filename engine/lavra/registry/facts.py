@@ -38,6 +38,7 @@ from sqlalchemy import select
 from lavra.errors import InputError
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import LOCAL_TZ, Status, check_ident, check_text, printed_number
+from lavra.registry.statements import EVENTS_OF
 from lavra.registry.tables import DocumentRow, EventRow
 from lavra.textutil import format_date
 
@@ -441,10 +442,7 @@ class RegistryFacts(RegistryQueries):
             for start in range(0, len(wanted), 500):
                 chunk = wanted[start:start + 500]
                 for row in session.scalars(
-                    select(EventRow)
-                    .where(EventRow.document_id.in_(chunk),
-                           EventRow.kind.in_([*FACT_KINDS, REVOKED]))
-                    .order_by(EventRow.at, EventRow.id)
+                    EVENTS_OF, {"ids": chunk, "kinds": [*FACT_KINDS, REVOKED]}
                 ):
                     found[row.document_id].append(row)
             return {i: tuple(_facts_of(rows)) for i, rows in found.items()}

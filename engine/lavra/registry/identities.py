@@ -19,13 +19,18 @@ from datetime import date
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.effects import Act, DriverRef, Effect, EffectsOf, VehicleRef
 from lavra.registry.identifiers import plate_forms
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
+from lavra.registry.statements import (
+    DRIVER_BY_CNH,
+    PARTY_BY_DOC,
+    RENAVAM_ELSEWHERE,
+    VEHICLE_BY_PLATE_OR_RENAVAM,
+)
 from lavra.registry.tables import DriverRow, PartyRow, VehicleRow
 
 if TYPE_CHECKING:
@@ -54,12 +59,14 @@ def renavam_elsewhere(session: Session, placa: str,
                       renavam: str) -> tuple[VehicleRow, InputError] | None:
     """The vehicle of another plate that holds ``renavam`` (digits), with the refusal."""
     found = session.scalars(
-        select(VehicleRow).where(VehicleRow.renavam == renavam,
-                                 VehicleRow.placa.not_in(plate_forms(placa)))
-    ).first()
-    if found is None:
-        return None
-    return found, InputError(
+        RENAVAM_ELSEWHERE, {"renavam": renavam, "placas": plate_forms(placa)}).first()
+    return None if found is None else (found, _elsewhere(found, placa, renavam))
+
+
+def _elsewhere(found: VehicleRow, placa: str, renavam: str) -> InputError:
+    """The refusal of :func:`renavam_elsewhere`: ``found`` holds ``renavam`` under its
+    own plate."""
+    return InputError(
         f"O RENAVAM {renavam} consta do cadastro no veículo de placa {found.placa}, não na "
         f"placa {placa}: confira a placa e o RENAVAM (um veículo tem um só RENAVAM).",
         field="/veiculo/renavam",
@@ -112,11 +119,15 @@ def _vehicle(session: Session, ref: VehicleRef, citation: str) -> Conflict | Non
     renavam = digits(ref.renavam) if isinstance(ref.renavam, str) else ""
     if not renavam:
         return None
-    elsewhere = renavam_elsewhere(session, placa, renavam)
-    if elsewhere is not None:
-        return Conflict(elsewhere[1], str(ref.renavam), citation)
-    row = session.scalars(select(VehicleRow).where(VehicleRow.placa.in_(plate_forms(placa)))
-                          .order_by(VehicleRow.id)).first()
+    # One query for both questions of renavam_elsewhere and the plate's own vehicle (the
+    # RENAVAM is unique: at most one row holds it).
+    forms = plate_forms(placa)
+    rows = session.scalars(VEHICLE_BY_PLATE_OR_RENAVAM,
+                           {"placas": forms, "renavam": renavam}).all()
+    other = next((r for r in rows if r.renavam == renavam and r.placa not in forms), None)
+    if other is not None:
+        return Conflict(_elsewhere(other, placa, renavam), str(ref.renavam), citation)
+    row = next((r for r in rows if r.placa in forms), None)
     error = None if row is None else renavam_other(row, placa, renavam)
     return None if error is None else Conflict(error, str(ref.renavam), citation)
 
@@ -130,10 +141,10 @@ def _driver(session: Session, ref: DriverRef, citation: str) -> Conflict | None:
         wanted = normalize_cpf_cnpj(doc)
     except InputError:
         return None
-    row = session.scalars(select(DriverRow).where(DriverRow.cnh == cnh)).one_or_none()
+    row = session.scalars(DRIVER_BY_CNH, {"cnh": cnh}).one_or_none()
     if row is None or row.party_id is None:
         return None
-    person = session.scalars(select(PartyRow).where(PartyRow.doc == wanted)).one_or_none()
+    person = session.scalars(PARTY_BY_DOC, {"doc": wanted}).one_or_none()
     if person is None:  # a person the registry does not know yet: not the CNH's holder
         name = ref.person.name if ref.person is not None else None
         person = PartyRow(id=-1, doc=wanted, name=name if isinstance(name, str) else None)

@@ -21,12 +21,12 @@ from datetime import date
 from itertools import chain
 from typing import Any
 
-from sqlalchemy import Select, bindparam, delete, func, select, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
 
 from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
 from lavra.registry.guards import DIVERGENCE, CitationPrinter, public_divergence
-from lavra.registry.identifiers import same_plate
+from lavra.registry.identifiers import plate_forms, same_plate
 from lavra.registry.name_records import replay_name_changes
 from lavra.registry.processos import rebuild_processos, release_filings, repoint_filings
 from lavra.registry.queries import RegistryQueries
@@ -41,6 +41,14 @@ from lavra.registry.records import (
 )
 from lavra.registry.reversal import ANNULLED, annulled
 from lavra.registry.state import StateWriter, parse_printed
+from lavra.registry.statements import (
+    BARS_OF,
+    PARTY_NAME,
+    VIEW_OF_DOCUMENT,
+    licences_of,
+    view_by_number,
+    views_of,
+)
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
@@ -60,40 +68,6 @@ from lavra.textutil import format_date
 __all__ = ["LicenceView", "RegistryState", "StateDiff", "TimelineEntry", "act_of"]
 
 BUILT_KEY = "construido"
-_STATUS_DOC = aliased(DocumentRow)
-"""The act that set a licence's status, aliased once (not at every lookup)."""
-
-
-def _last_change(kind: str) -> Any:
-    """The day of the licence's last state change of ``kind``, as a column of its row."""
-    return (select(func.max(StateChangeRow.on))
-            .where(StateChangeRow.licence_id == LicenceRow.id, StateChangeRow.kind == kind)
-            .correlate(LicenceRow).scalar_subquery())
-
-
-_LICENCE_COLUMNS = (LicenceRow.printed, LicenceRow.kind, LicenceRow.status,
-                    LicenceRow.status_document_id, LicenceRow.document_id,
-                    LicenceRow.status_since, LicenceRow.valid_from, LicenceRow.valid_until,
-                    LicenceRow.exclusive, LicenceRow.per_holder)
-
-
-def _view_select(*, placa: bool = False, holder: bool = False) -> Select[*tuple[Any, ...]]:
-    """A licence as :class:`LicenceView` reads it, in one row of one query: its holder,
-    vehicle, the act that set its status and its last revalidation and change of
-    vehicle. Joined (not outer-joined) to the vehicle or holder a list is asked for, so
-    that their index finds the licences."""
-    stmt = select(*_LICENCE_COLUMNS, PartyRow.doc, PartyRow.name, VehicleRow.placa,
-                  _STATUS_DOC.series, _STATUS_DOC.number, _STATUS_DOC.year,
-                  _last_change("revalidated"), _last_change("vehicle")).select_from(LicenceRow)
-    stmt = (stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id) if holder
-            else stmt.outerjoin(PartyRow, PartyRow.id == LicenceRow.holder_id))
-    stmt = (stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id) if placa
-            else stmt.outerjoin(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id))
-    return stmt.outerjoin(_STATUS_DOC, _STATUS_DOC.id == LicenceRow.status_document_id)
-
-
-_VIEW_OF_DOCUMENT = _view_select().where(LicenceRow.document_id == bindparam("document_id"))
-"""The licence one act granted: built once (every check reads licences by their act)."""
 
 
 def _view_of(row: Sequence[Any]) -> LicenceView:
@@ -385,33 +359,19 @@ class RegistryState(RegistryQueries):
         """The acts granting licences of ``kind`` in one of ``statuses``: valid on ``on``,
         of the vehicle or holder, whose last day falls within ``expiring`` (inclusive),
         as asked; by number. Every condition is answered by an index."""
-        name = check_text(kind, "o formulário", "/formulario", 120)
-        # For a vehicle or holder, their own index finds the few licences and the kind
-        # only filters: written as an expression, SQLite's planner (without statistics)
-        # cannot walk the kind's index through every licence of the kind instead.
-        of_kind = (LicenceRow.kind == name if placa is None and holder is None
-                   else func.coalesce(LicenceRow.kind, "") == name)
-        stmt = (
-            select(DocumentRow)
-            .join(LicenceRow, LicenceRow.document_id == DocumentRow.id)
-            .where(of_kind, LicenceRow.status.in_([s.value for s in statuses]))
-        )
-        if on is not None:
-            day = local_date(on, "/data")
-            stmt = stmt.where(LicenceRow.valid_from <= day,
-                              (LicenceRow.valid_until.is_(None)) | (LicenceRow.valid_until >= day))
+        values: dict[str, Any] = {
+            "kind": check_text(kind, "o formulário", "/formulario", 120),
+            "statuses": [s.value for s in statuses],
+            "day": None if on is None else local_date(on, "/data"),
+            "placas": None if placa is None else plate_forms(placa),
+            "doc": None if holder is None else normalize_cpf_cnpj(holder),
+        }
         if expiring is not None:
-            first, last = (local_date(d, "/data") for d in expiring)
-            stmt = stmt.where(LicenceRow.valid_until >= first, LicenceRow.valid_until <= last)
-        if placa is not None:
-            stmt = stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id).where(
-                same_plate(VehicleRow.placa, placa))
-        if holder is not None:
-            stmt = stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id).where(
-                PartyRow.doc == normalize_cpf_cnpj(holder))
-        stmt = stmt.order_by(DocumentRow.year, DocumentRow.series, DocumentRow.number)
+            values["first"], values["last"] = (local_date(d, "/data") for d in expiring)
+        stmt = licences_of(on=on is not None, expiring=expiring is not None,
+                           placa=placa is not None, holder=holder is not None)
         with self._database_errors(), self._read() as session:
-            return tuple(record_of(row) for row in session.scalars(stmt).all())
+            return tuple(record_of(row) for row in session.scalars(stmt, values).all())
 
     def vehicle_change_note(self, document_id: int, on: date) -> str | None:
         """The last change of vehicle (:class:`~lavra.registry.effects.ChangeVehicle`) of
@@ -451,7 +411,7 @@ class RegistryState(RegistryQueries):
 
     @staticmethod
     def _view(session: Session, document_id: int) -> LicenceView | None:
-        found = session.execute(_VIEW_OF_DOCUMENT, {"document_id": document_id}).first()
+        found = session.execute(VIEW_OF_DOCUMENT, {"document_id": document_id}).first()
         return None if found is None else _view_of(found)
 
     def licence_by_number(self, printed: str, kind: str | None = None) -> LicenceView | None:
@@ -462,15 +422,11 @@ class RegistryState(RegistryQueries):
         if parsed is None:
             return None
         series, number, year = parsed
-        stmt = (_view_select()
-                .join(DocumentRow, DocumentRow.id == LicenceRow.document_id)
-                .where(DocumentRow.number == number, DocumentRow.year == year))
-        if series is not None:
-            stmt = stmt.where(DocumentRow.series == series.upper())
-        elif kind is not None:
-            stmt = stmt.where(LicenceRow.kind == kind)
+        stmt = view_by_number(series=series is not None, kind=kind is not None)
+        values = {"number": number, "year": year, "kind": kind,
+                  "series": None if series is None else series.upper()}
         with self._database_errors(), self._read() as session:
-            found = session.execute(stmt.limit(2)).all()
+            found = session.execute(stmt, values).all()
         return _view_of(found[0]) if len(found) == 1 else None
 
     def licences_held(self, on: date, *, placa: str | None = None, holder: str | None = None,
@@ -484,18 +440,13 @@ class RegistryState(RegistryQueries):
                       active: bool = False, kind: str | None = None) -> tuple[LicenceView, ...]:
         """The licences of a vehicle or of a holder (every status, or only those in
         force when ``active``; of ``kind``, when given), oldest first."""
-        stmt = _view_select(placa=placa is not None, holder=holder is not None).order_by(
-            LicenceRow.valid_from, LicenceRow.id)
-        if kind is not None:
-            stmt = stmt.where(LicenceRow.kind == kind)
-        if active:
-            stmt = stmt.where(LicenceRow.status == LicenceStatus.ACTIVE.value)
-        if placa is not None:
-            stmt = stmt.where(same_plate(VehicleRow.placa, placa))
-        if holder is not None:
-            stmt = stmt.where(PartyRow.doc == normalize_cpf_cnpj(holder))
+        stmt = views_of(placa=placa is not None, holder=holder is not None,
+                        kind=kind is not None, active=active)
+        values = {"kind": kind, "status": LicenceStatus.ACTIVE.value,
+                  "placas": None if placa is None else plate_forms(placa),
+                  "doc": None if holder is None else normalize_cpf_cnpj(holder)}
         with self._database_errors(), self._read() as session:
-            return tuple(_view_of(row) for row in session.execute(stmt).all())
+            return tuple(_view_of(row) for row in session.execute(stmt, values).all())
 
     def party_name(self, doc: str) -> str | None:
         """The name a CPF or CNPJ was last registered under; None when unknown."""
@@ -503,8 +454,7 @@ class RegistryState(RegistryQueries):
 
         def lookup() -> str | None:
             with self._database_errors(), self._read() as session:
-                return session.scalars(select(PartyRow.name).where(
-                    PartyRow.doc == wanted)).one_or_none()
+                return session.scalars(PARTY_NAME, {"doc": wanted}).one_or_none()
         return self._remembered(("party_name", wanted), lookup)
 
     def party_names(self, doc: str) -> tuple[str, ...]:
@@ -533,13 +483,7 @@ class RegistryState(RegistryQueries):
         """The bars on a party still running on ``on``: (scope, last day, act printed)."""
         wanted = normalize_cpf_cnpj(doc)
         with self._database_errors(), self._read() as session:
-            rows = session.execute(
-                select(BarRow.scope, BarRow.until, DocumentRow.series, DocumentRow.number,
-                       DocumentRow.year)
-                .join(PartyRow, PartyRow.id == BarRow.party_id)
-                .join(DocumentRow, DocumentRow.id == BarRow.document_id)
-                .where(PartyRow.doc == wanted, BarRow.until >= on).order_by(BarRow.until)
-            ).all()
+            rows = session.execute(BARS_OF, {"doc": wanted, "on": on}).all()
         return tuple((scope, until, printed_number(series, number, year))
                      for scope, until, series, number, year in rows)
 

@@ -8,7 +8,7 @@ DOCX exactly as issued.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -47,6 +47,7 @@ from lavra.registry.records import (
     record_of,
 )
 from lavra.registry.search import MAX_PER_PAGE, Filters, ParsedQuery, statement
+from lavra.registry.statements import DOCUMENTS_NUMBERED
 from lavra.registry.tables import DocumentRow
 
 __all__ = ["ReadScope", "RegistryPage", "RegistryQueries"]
@@ -247,12 +248,7 @@ class RegistryQueries:
         ones included), most recent first, as :meth:`search` finds a number, through
         the documents' number index and without its other conditions."""
         name = check_text(form, "o formulário", "/formulario", 120)
-        return self._many(
-            select(DocumentRow)
-            .where(DocumentRow.number == number, DocumentRow.year == year,
-                   DocumentRow.form == name)
-            .order_by(DocumentRow.issued_at.desc(), DocumentRow.id.desc()).limit(500)
-        )
+        return self._many(DOCUMENTS_NUMBERED, {"number": number, "year": year, "form": name})
 
     def by_code(self, code: str) -> IssuedRecord | None:
         """The document with this verification code."""
@@ -376,9 +372,10 @@ class RegistryQueries:
             row = session.scalars(stmt).one_or_none()
             return None if row is None else record_of(row)
 
-    def _many(self, stmt: Select[DocumentRow]) -> tuple[IssuedRecord, ...]:
+    def _many(self, stmt: Select[DocumentRow],
+              values: Mapping[str, Any] | None = None) -> tuple[IssuedRecord, ...]:
         with self._database_errors(), self._read() as session:
-            return tuple(record_of(row) for row in session.scalars(stmt).all())
+            return tuple(record_of(row) for row in session.scalars(stmt, values).all())
 
     # ------------------------------------------------------------ errors
     def _database_errors(self) -> AbstractContextManager[None]:

@@ -48,6 +48,7 @@ from lavra.registry.effects import STATUS_TEXT, LicenceStatus, Mention, Restore
 from lavra.registry.guards import DIVERGENCE, Refusal
 from lavra.registry.identifiers import same_plate
 from lavra.registry.records import printed_number
+from lavra.registry.statements import ANNULMENT_MARKS
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
@@ -199,9 +200,8 @@ def annulled(session: Session, document_ids: set[int], depth: int = 0,
     date)."""
     if not document_ids:
         return {}
-    rows = session.execute(select(StateChangeRow.document_id, StateChangeRow.before).where(
-        StateChangeRow.document_id.in_(sorted(document_ids)),
-        StateChangeRow.kind == ANNULLED).order_by(StateChangeRow.id)).all()
+    rows = session.execute(ANNULMENT_MARKS,
+                           {"ids": sorted(document_ids), "kind": ANNULLED}).all()
     marks = [(target, before) for target, before in rows if isinstance(before, dict)
              and isinstance(before.get("by"), int)]
     deciders = {before["by"] for _, before in marks}

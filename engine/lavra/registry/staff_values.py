@@ -29,12 +29,13 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from lavra.errors import InputError
 from lavra.registry.database import Conflict
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import LOCAL_TZ, check_ident, check_text
+from lavra.registry.statements import STAFF_VALUES_STAMP
 from lavra.registry.tables import StaffValueRow
 from lavra.textutil import format_date
 
@@ -275,10 +276,8 @@ class StaffValueStore(RegistryQueries):
 
     def staff_values_stamp(self) -> tuple[int, int, int]:
         """A cheap fingerprint of the table: it changes with every registration or revocation."""
-        query = select(func.count(StaffValueRow.id), func.coalesce(func.max(StaffValueRow.id), 0),
-                       func.count(StaffValueRow.revoked_at))
         with self._database_errors(), self._read() as session:
-            count, last, revoked = session.execute(query).one()
+            count, last, revoked = session.execute(STAFF_VALUES_STAMP).one()
             return int(count), int(last), int(revoked)
 
 
