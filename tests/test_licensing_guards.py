@@ -360,6 +360,27 @@ def test_the_record_refuses_an_accessory_on_an_alvara_missing_ended_or_past_its_
     assert selo_on(registry, "0123/2015", date(2026, 6, 1)).printed == "SELO-ESC nº 0001/2026"
 
 
+def test_the_record_says_the_alvara_an_accessory_rests_on_was_cancelled(
+    registry: Registry,
+) -> None:
+    """A base issued and then cancelled is not "missing": the refusal says it was
+    cancelled, when (local date) and by whom."""
+    alvara = alvara_escolar(registry)
+    registry.cancel(alvara.series, alvara.year, alvara.number, reason="erro de digitação",
+                    by="Chefia de Permissões")
+    record = registry.get(alvara.series, alvara.year, alvara.number)
+    assert record is not None and record.cancelled_at_local is not None
+    with pytest.raises(InputError) as cancelled:
+        selo_on(registry, alvara.printed, date(2026, 3, 10))
+    assert cancelled.value.message == (
+        f"O {alvara.printed}, a que o SELO-ESC nº 0001/2026 se vincula, foi cancelado em "
+        f"{record.cancelled_at_local:%d/%m/%Y}, por Chefia de Permissões, e não concede "
+        "licença alguma; o SELO-ESC nº 0001/2026 não pode ser expedido (art. 3º, § 2º, da "
+        "Lei nº 4.515/2007).")
+    assert "nenhum ato expedido" not in cancelled.value.message
+    assert registry.next_number("SELO-ESC", 2026) == 1
+
+
 def test_the_record_refuses_renewing_a_cassated_or_renewed_alvara(registry: Registry) -> None:
     old = alvara_fretamento(registry, on=date(2021, 3, 2), until=date(2026, 3, 1))
     new = alvara_fretamento(registry, on=date(2026, 2, 20), until=date(2031, 2, 19),

@@ -28,7 +28,7 @@ from test_licensing_state import registry as registry
 from test_licensing_unique import RENAVAM, alvara_escolar
 
 from lavra.errors import LavraError
-from lavra.registry import state
+from lavra.registry import guards, state
 from lavra.registry.database import alembic_config, database_url
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry, open_registry
@@ -88,6 +88,67 @@ def test_two_school_alvaras_to_one_person_at_once_one_wins(
     assert registry.next_number("ALV-ESC", 2026) == 2  # the loser's number not taken
     assert [r.id for r in registry.licences_in_force(
         "alvara-transporte-escolar", date(2026, 6, 1))] == [first.id]
+    assert registry.rebuild_state(apply=False).same
+
+
+def particular_on_abc(registry: Registry) -> IssuedRecord:
+    """An ALV-PART of another company for the ALV-FRET's vehicle ABC1D23."""
+    data = example("alvara-servico-particular-fretamento")
+    data["empresa"]["cnpj"] = "11.222.333/0001-81"
+    data["veiculo"].update(placa="ABC1D23", renavam=SHARED)
+    return act(registry, "ALV-PART", "alvara-servico-particular-fretamento", data,
+               on=date(2026, 4, 1), computed={"valido_ate": "2027-03-31"})
+
+
+def test_two_operating_alvaras_of_one_vehicle_at_once_the_loser_names_the_winner(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],
+) -> None:
+    """Fretamento arts. 8 and 12, two series and two companies: on PostgreSQL nothing
+    serialises them (the vehicle is known, from an ALV-FRET since cancelled) before
+    ``uq_licences_vehicle_in_force``, whose refusal is read again into the words of the
+    check: the act in force, its term and the articles (the same as a later attempt)."""
+    cancelled = alvara_fretamento(registry)
+    registry.cancel(cancelled.series, cancelled.year, cancelled.number, reason="erro",
+                    by="Chefia")
+    reread: list[str] = []  # the index's refusals read again (guards.insert_licence)
+    original = guards.grant_refusals
+    monkeypatch.setattr(guards, "grant_refusals", lambda *args: (
+        reread.append("index"), original(*args))[1])
+    first, second = race(monkeypatch, waiting, lambda: alvara_fretamento(registry),
+                         lambda: particular_on_abc(registry))
+    assert isinstance(first, IssuedRecord), first
+    assert isinstance(second, LavraError), second
+    assert bool(reread) == (registry.dialect == "postgresql")  # SQLite: BEGIN serialises
+    assert (f"O veículo ABC1D23 já tem licença em vigor: {first.printed}, válida até "
+            "01/03/2031. O ALV-PART nº 0001/2026 não pode ser expedido enquanto ela "
+            "vigorar") in second.message
+    assert "Lei nº 4.419/2006" in second.message and "Conflito" not in second.message
+    monkeypatch.undo()
+    with pytest.raises(LavraError) as later:
+        particular_on_abc(registry)
+    assert later.value.message == second.message
+    assert registry.next_number("ALV-PART", 2026) == 1  # nothing numbered nor recorded
+    assert [r.id for r in registry.licences_in_force(
+        "alvara-servico-particular-fretamento", date(2026, 6, 1))] == []
+    assert registry.rebuild_state(apply=False).same
+
+
+def test_one_school_licence_per_person_refused_at_the_index_names_the_act(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Escolar art. 14, the check having read the state before the other act committed
+    (what a race leaves it, simulated here): ``uq_licences_holder_in_force`` refuses the
+    insert and the refusal names the licence in force, as the check would have."""
+    held = alvara_escolar(registry)
+    with pytest.raises(LavraError) as checked:
+        alvara_escolar(registry, placa="EXE9Z99")
+    monkeypatch.setattr(state, "grant_refusals", lambda *_: [])  # the racing read
+    with pytest.raises(LavraError) as indexed:
+        alvara_escolar(registry, placa="EXE9Z99")
+    assert indexed.value.message == checked.value.message
+    assert f"já é titular de licença em vigor: {held.printed}" in indexed.value.message
+    assert "art. 14" in indexed.value.message
+    assert registry.next_number("ALV-ESC", 2026) == 2  # nothing numbered nor recorded
     assert registry.rebuild_state(apply=False).same
 
 

@@ -209,7 +209,7 @@ def test_web_pages_show_the_fictitious_organ(pipeline: dict[str, Any]) -> None:
         assert "Americana" not in page["text"] and "SETRANSV" not in page["text"]
     assert "Requerimento de Licença de Táxi" in pipeline["web"]["form"]["text"]
     verify = pipeline["web"]["verify"]["text"]
-    assert "Documento válido" in verify and "Licença de Táxi" in verify
+    assert "Documento autêntico" in verify and "Licença de Táxi" in verify
 
 
 # ------------------------------------------------------------------ the CLI on the pack

@@ -56,7 +56,7 @@ def test_verify_states_the_licence_in_force_then_cassated(
     before = _verify(str(pdf), "--on", "2026-12-01")
     assert before.exit_code == 0, before.output
     # The series and number as printed, never the form id (issue 23, class 8).
-    assert f"Documento válido: {printed}, assinado por" in before.output
+    assert f"Documento autêntico: {printed}, assinado por" in before.output
     assert ALV not in before.output and "Divergência" not in before.output
     assert "Situação da licença: em vigor." in before.output
     as_json = json.loads(_verify(str(pdf), "--on", "2026-12-01", "--json").output)
@@ -177,7 +177,7 @@ def test_verify_states_an_auto_annulled_on_appeal_beside_the_signature(
     line = f"Situação do ato: anulado em recurso pelo {decision.printed}, de 20/03/2026."
     after = _verify(str(pdf), "--on", "2026-03-25")
     assert after.exit_code == 0, after.output  # the signature holds; the act no longer stands
-    assert f"Documento válido: {auto.record.printed}" in after.output
+    assert f"Documento autêntico: {auto.record.printed}" in after.output
     assert line in after.output
     as_json = json.loads(_verify(str(pdf), "--json").output)
     assert as_json["valid"] is True
@@ -207,7 +207,7 @@ def test_verify_by_number_states_an_imported_licence(issuer: Issuer) -> None:
     assert cassated.exit_code == 0, cassated.output
     assert cassated.output.startswith(
         "ALV-FRET nº 0032/2024, de 12/03/2024, ato anterior ao lavra, importado de "
-        "cadastro-importacao.csv, linha 3: válido.\n")
+        "cadastro-importacao.csv, linha 3: registro autêntico.\n")
     assert ("Situação da licença: cassado em 15/09/2025 pelo CAS-FRET nº 0002/2025."
             in cassated.output)
     expired = json.loads(_verify("--numero", "0031/2024", "--serie", "ALV-FRET",

@@ -104,7 +104,7 @@ def test_the_recorded_ciencia_and_the_last_day_show_on_the_verification_and_staf
         connection.execute(update(EventRow).where(EventRow.document_id == record.id)
                            .values(at=signed))
     before = client.get(f"/verificar/{code}").text
-    assert "Documento válido" in before and "encerra-se" not in before
+    assert "Documento autêntico" in before and "encerra-se" not in before
     registry.record_fact(record.id, "ciencia", on="2026-03-11", by="Clara (clara)",
                          means="pessoal",
                          now=datetime(2026, 3, 11, 15, tzinfo=LOCAL_TZ))

@@ -70,7 +70,7 @@ def test_the_public_page_states_the_licence_beside_the_signature(
 ) -> None:
     in_force = client.get(f"/verificar/{acts.in_force.verification_code}")
     assert in_force.status_code == 200
-    assert "Documento válido" in in_force.text
+    assert "Documento autêntico" in in_force.text
     assert "Situação da licença</dt><dd class=\"situacao-licenca\">em vigor</dd>" in in_force.text
     cassated = client.get("/verificar", params={"codigo": acts.cassated.verification_code})
     assert f"cassado em 10/12/2026 pelo {acts.decision.printed}" in cassated.text
@@ -148,13 +148,18 @@ def test_the_document_and_vehicle_pages_show_an_auto_annulled_on_appeal(
         f"/equipe/documentos/{decision.id}").text
     # The public page and its API state it beside the signature's validity (item 5).
     public = client.get(f"/verificar/{auto.verification_code}").text
-    assert "Documento válido" in public
+    assert "Documento autêntico" in public
+    # the signature's line speaks of the document's authenticity, not of the act's validity
+    authentic = ('<dt>Registro</dt><dd class="situacao-doc">documento autêntico, não '
+                 "cancelado</dd>")
+    assert authentic in public and "válido</dd>" not in public
+    assert public.index(authentic) < public.index("Situação do ato")
     assert ('<dt>Situação do ato</dt><dd class="situacao-ato">anulado em recurso pelo '
             f"{decision.printed}, de 11/12/2026</dd>") in public
     assert client.get(f"/api/verify/{auto.verification_code}").json()["situacao_ato"] == (
         f"anulado em recurso pelo {decision.printed}, de 11/12/2026")
     own = client.get(f"/verificar/{decision.verification_code}").text
-    assert "Documento válido" in own and "Situação do ato" not in own
+    assert "Documento autêntico" in own and "Situação do ato" not in own
     assert client.get(f"/api/verify/{decision.verification_code}").json()[
         "situacao_ato"] is None
 
@@ -188,7 +193,7 @@ def test_the_public_page_states_the_divergencia_of_an_act_and_of_no_other(
         registry.use_effects(pacote().effects)
     assert len(registry.rebuild_state(apply=True).divergences) == 1
     page = client.get(f"/verificar/{divergent.verification_code}")
-    assert page.status_code == 200 and "Documento válido" in page.text
+    assert page.status_code == 200 and "Documento autêntico" in page.text
     stated = (f"Este ato foi registrado em desacordo com o impedimento imposto pelo "
               f"{acts.decision.printed}, em vigor até 20/04/2027 (art. 22, parágrafo único, "
               "da Lei nº 4.419/2006); consta como divergência no cadastro.")
@@ -198,7 +203,7 @@ def test_the_public_page_states_the_divergencia_of_an_act_and_of_no_other(
         "divergencias"] == [stated]
     for regular in (acts.in_force, acts.cassated, acts.decision):
         text = client.get(f"/verificar/{regular.verification_code}").text
-        assert "Documento válido" in text and "divergência" not in text.lower()
+        assert "Documento autêntico" in text and "divergência" not in text.lower()
         assert client.get(f"/api/verify/{regular.verification_code}").json()[
             "divergencias"] == []
 
@@ -299,7 +304,7 @@ def test_staff_and_public_pages_over_imported_licences(tmp_path: Path) -> None:
                   computed={"inicio_vigencia": "2026-12-01", "valido_ate": "2031-11-30"})
     with TestClient(create_app(context)) as client:
         public = client.get(f"/verificar/{renewal.verification_code}").text
-        assert "Documento válido" in public
+        assert "Documento autêntico" in public
         assert 'Situação da licença</dt><dd class="situacao-licenca">em vigor</dd>' in public
         assert client.get(f"/api/verify/{renewal.verification_code}").json()[
             "situacao_licenca"] == "em vigor"

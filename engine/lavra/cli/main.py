@@ -454,13 +454,13 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
         if as_json:
             click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         else:
-            state = f"CANCELADO ({record.cancel_reason})" if record.cancelled else "válido"
+            state = f"CANCELADO ({record.cancel_reason})" if record.cancelled else "autêntico"
             click.echo(
-                f"{record.printed}, emitido em "
-                f"{record.issued_at_local:%d/%m/%Y %H:%M}, assinado por "
-                f"{signer_label(record.signer_subject)}: {state}." if record.origin is None
+                f"{record.printed}, emitido em {record.issued_at_local:%d/%m/%Y %H:%M}, "
+                f"assinado por {signer_label(record.signer_subject)}: documento {state}."
+                if record.origin is None
                 else f"{record.printed}, de {record.reference_date:%d/%m/%Y}, ato anterior "
-                f"ao lavra, importado de {record.origin}: {state}."
+                f"ao lavra, importado de {record.origin}: registro {state}."
             )
             _print_state(licence, diverging, situation)
         sys.exit(0 if not record.cancelled else EXIT_INCOMPLETE)
@@ -486,7 +486,7 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
         click.echo(json.dumps({**result.to_json(), "alertas": list(alerts)},
                               ensure_ascii=False, indent=2))
     elif result.valid:
-        click.echo(f"Documento válido: {result.printed}, assinado por {result.signer}.")
+        click.echo(f"Documento autêntico: {result.printed}, assinado por {result.signer}.")
     else:
         click.echo("Documento NÃO confere:")
         for problem in result.problems:

@@ -21,6 +21,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, select
+from sqlalchemy.exc import IntegrityError
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.effects import Act, Grant, LicenceStatus
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
     from lavra.registry.state import StateWriter
 
 __all__ = ["DIVERGENCE", "HOLDING", "ONE_PER_HOLDER", "ONE_PER_VEHICLE", "CitationPrinter",
-           "Refusal", "grant_refusals", "held_refusal", "printed_basis", "public_divergence"]
+           "Refusal", "grant_refusals", "held_refusal", "insert_licence", "printed_basis",
+           "public_divergence"]
 
 DIVERGENCE = "divergence"
 """The kind of the change that records a divergência."""
@@ -167,3 +169,26 @@ def _bar_refusal(writer: StateWriter, act: Act, grant: Grant,
         field="/titular",
     ), f"o impedimento imposto pelo {barred_by}, em vigor até {format_date(row.until)}",
         row.citation or "")
+
+
+def insert_licence(writer: StateWriter, act: Act, grant: Grant, licence: LicenceRow,
+                   holder: PartyRow | None, vehicle: VehicleRow | None) -> None:
+    """Write the granted ``licence`` in a savepoint. The unique indexes
+    ``uq_licences_vehicle_in_force`` and ``uq_licences_holder_in_force`` decide the race
+    of two clerks (PostgreSQL: :func:`grant_refusals` read the state before the other
+    act committed; its insert waited on the other's and is refused once it commits):
+    the state is then read again and the refusal of :func:`grant_refusals` raised, the
+    same words as when the check sees the other act, naming it and the article. The
+    refusal of the index that fired comes first; none found (the other act rolled
+    back meanwhile): the database's own conflict."""
+    try:
+        with writer.session.begin_nested():
+            writer.session.add(licence)
+            writer.session.flush()
+    except IntegrityError as error:
+        refusals = grant_refusals(writer, act, grant, holder, vehicle)
+        if not refusals:
+            raise
+        group = "per_holder" if "holder" in str(error.orig).lower() else "exclusive"
+        refusals.sort(key=lambda refusal: refusal.group != group)
+        raise refusals[0].error from None

@@ -44,6 +44,7 @@ from lavra.errors import InputError
 from lavra.registry.effects import STATUS_TEXT, Act, Grant, LicenceStatus, SetStatus
 from lavra.registry.guards import Refusal
 from lavra.registry.identifiers import parse_printed
+from lavra.registry.records import LOCAL_TZ
 from lavra.registry.tables import (
     CounterRow,
     DocumentRow,
@@ -103,6 +104,25 @@ def _own_series(writer: StateWriter, printed: str) -> str | None:
     return series if found is not None else None
 
 
+def _cancelled(writer: StateWriter, printed: str) -> str | None:
+    """When the act numbered ``printed`` was issued and then cancelled (its licence
+    undone with it): when and by whom, as recorded (" em 05/03/2026, por Chefia");
+    None when the registry never held it."""
+    parsed = parse_printed(printed)
+    if parsed is None or parsed[0] is None:
+        return None
+    row = writer.session.scalars(select(DocumentRow).where(
+        DocumentRow.series == parsed[0].upper(), DocumentRow.number == parsed[1],
+        DocumentRow.year == parsed[2], DocumentRow.status == "cancelled")
+        .order_by(DocumentRow.id.desc()).limit(1)).first()
+    if row is None:
+        return None
+    when = ("" if row.cancelled_at is None
+            else f" em {format_date(row.cancelled_at.astimezone(LOCAL_TZ).date())}")
+    who = f", por {row.cancelled_by}" if row.cancelled_by else ""
+    return f"{when}{who}"
+
+
 def base_refusal(writer: StateWriter, act: Act, grant: Grant,
                  base: LicenceRow | None) -> Refusal | None:
     """The refusal of an accessory whose base (``grant.rests_on``) is missing from the
@@ -114,9 +134,14 @@ def base_refusal(writer: StateWriter, act: Act, grant: Grant,
         series = _own_series(writer, grant.rests_on)
         if series is None:
             return None
+        cancelled = _cancelled(writer, grant.rests_on)
         message = (f"O {grant.rests_on}, a que o {act.printed} se vincula, não consta do "
                    f"cadastro: o número é da série {series} do lavra e nenhum ato expedido "
-                   f"ou importado o tem; o {act.printed} não pode ser expedido{cited}.")
+                   f"ou importado o tem; o {act.printed} não pode ser expedido{cited}."
+                   if cancelled is None else
+                   f"O {grant.rests_on}, a que o {act.printed} se vincula, foi cancelado"
+                   f"{cancelled}, e não concede licença alguma; o {act.printed} não pode "
+                   f"ser expedido{cited}.")
     elif base.status not in STANDING:
         message = (f"O {base.printed}, a que o {act.printed} se vincula, não está em vigor "
                    f"({STATUS_TEXT.get(base.status, base.status)}{_since(base)}); o "

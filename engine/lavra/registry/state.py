@@ -48,6 +48,7 @@ from lavra.registry.guards import (
     Refusal,
     grant_refusals,
     held_refusal,
+    insert_licence,
 )
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
 from lavra.registry.identities import cnh_conflict, digits, renavam_elsewhere, renavam_other
@@ -372,8 +373,7 @@ class StateWriter:
             per_holder=(grant.per_holder if holder is not None and "per_holder" not in outside
                         else None),
         )
-        self.session.add(licence)
-        self.session.flush()
+        insert_licence(self, act, grant, licence, holder, vehicle)
         until = ("" if grant.valid_until is None
                  else f", válido até {format_date(grant.valid_until)}")
         rests = "" if base is None else f", vinculado ao {base.printed}"
