@@ -41,11 +41,6 @@ RADIO = 1 << 15
 
 
 @pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
-
-
-@pytest.fixture(scope="module")
 def pdfs(engine: Engine) -> dict[tuple[str, str], bytes]:
     """Each requerimento prefilled with its example, and empty."""
     return {

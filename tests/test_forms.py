@@ -6,24 +6,17 @@ import copy
 import io
 import json
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
 from docx import Document
 from pypdf import PdfReader
 
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra.errors import UnknownFormError
 
 ON = date(2026, 11, 29)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def example(engine: Engine, form: str) -> dict[str, Any]:

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
 from formcases import DELETE, Change, assert_reported, at, example, pdf_text, setter
 
 from lavra.checking.computations import PriorRecord, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -26,11 +24,6 @@ from lavra_americana.transporte_escolar.alvara_auxiliar import alvara_condutor_a
 AUX = "alvara-condutor-auxiliar"
 E = "transporte-escolar#"
 ISSUED = date(2026, 12, 15)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 class Registry:

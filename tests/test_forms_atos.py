@@ -24,7 +24,6 @@ import pytest
 from pypdf import PdfReader
 
 from lavra.checking.computations import Computed, ComputeInput, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Item, Status
 from lavra.documents import Engine
 from lavra.errors import RenderError
@@ -49,11 +48,6 @@ EDITAL = "edital-chamamento-escolar"
 ON = date(2026, 3, 2)
 CPF = "529.982.247-25"  # José Exemplo dos Santos, in every example
 DECIDED = date(2026, 5, 4)  # the decisions of the table are dated 04/05/2026
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def example(pack_dir: Path, form: str) -> dict[str, Any]:

@@ -18,7 +18,6 @@ import pytest
 from formcases import DELETE, Change, assert_reported, at, chain, example, pdf_text, setter
 
 from lavra.checking.computations import ComputeInput, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -30,11 +29,6 @@ from lavra_americana.transporte_escolar.comunicacao_substituicao import (
 CSC = "comunicacao-substituicao-condutor"
 E = "transporte-escolar#"
 ISSUED = date(2026, 12, 15)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def report_of(engine: Engine, data: dict[str, Any], issued: date = ISSUED) -> Report:

@@ -42,11 +42,6 @@ ISSUED = date(2026, 3, 20)
 PASSWORD = "senha-de-teste-123"
 
 
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
-
-
 def prepared(engine: Engine, data: dict[str, Any], issued_on: date = ISSUED) -> Prepared:
     return engine.prepare(IND, data, issued_on=issued_on)
 

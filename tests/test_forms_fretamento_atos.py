@@ -19,7 +19,6 @@ import pytest
 from pypdf import PdfReader
 
 from lavra.checking.computations import Computed, ComputeInput, find_computation
-from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra_americana import pacote
 from lavra_americana.fretamento import cassacao, impedimento
@@ -30,11 +29,6 @@ COMPUTATIONS = {**cassacao.COMPUTATIONS, **impedimento.COMPUTATIONS}
 
 CAS = "decisao-cassacao-fretamento"
 TIM = "termo-impedimento-fretamento"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def example(pack_dir: Path, form: str) -> dict[str, Any]:

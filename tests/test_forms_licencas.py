@@ -20,7 +20,6 @@ from historycases import FakeHistory, alvara_on_file
 from pypdf import PdfReader
 
 from lavra.checking.computations import ComputeInput, PriorRecord, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -40,11 +39,6 @@ APE = "autorizacao-publicidade-escolar"
 TRO = "requerimento-troca-veiculo-escolar"
 E = "transporte-escolar#"
 ISSUED = date(2026, 12, 15)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def on_file(form: str, data: dict[str, Any]) -> FakeHistory | None:

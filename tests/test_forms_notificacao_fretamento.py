@@ -30,7 +30,6 @@ from formcases import (
 from issuers import dev_issuer
 
 from lavra.checking.computations import find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -39,11 +38,6 @@ from lavra_americana.fretamento.notificacao import notificacao_fretamento
 NOT = "notificacao-fretamento"
 F = "fretamento#"
 ISSUED = date(2026, 4, 17)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def report_of(engine: Engine, data: dict[str, Any], issued: date = ISSUED) -> Report:

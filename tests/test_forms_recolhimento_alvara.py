@@ -34,7 +34,6 @@ from formcases import (
 from issuers import dev_issuer
 
 from lavra.checking.computations import find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.cli.demo import current_example
 from lavra.documents import Engine
@@ -58,11 +57,6 @@ NEXT = date(2026, 3, 3)
 def moment(day: date, hour: str) -> datetime:
     hours, minutes = (int(part) for part in hour.split(":"))
     return datetime(day.year, day.month, day.day, hours, minutes, tzinfo=TIMEZONE)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 SEEDED: dict[str, str] = {}

@@ -13,7 +13,6 @@ infraction or after the issue.
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +20,6 @@ from formcases import DELETE, example, pdf_text, setter
 from historycases import FakeHistory
 
 from lavra.checking.computations import PriorRecord
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -33,11 +31,6 @@ NOT = "notificacao-penalidade"
 AUTO = "auto-infracao-escolar"
 E = "transporte-escolar#"
 ISSUED = date(2026, 12, 15)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def auto_record(ciencia: str | None = None, cancelled: bool = False) -> PriorRecord:

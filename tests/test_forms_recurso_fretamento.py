@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,7 +31,6 @@ from historycases import FakeHistory
 from pypdf import PdfReader
 
 from lavra.checking.computations import PriorRecord, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -42,11 +40,6 @@ from lavra_americana.fretamento.recurso import recurso_fretamento
 REC = "recurso-fretamento"
 F = "fretamento#"
 ISSUED = date(2026, 6, 30)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def report_of(

@@ -18,7 +18,6 @@ from formcases import DELETE, assert_pending, at, example, pdf_text, setter
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import NameObject
 
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -38,11 +37,6 @@ DOCUMENTS = {
     "lista_passageiros": E + "art20_par2",
     "contratos": E + "art20_par2",
 }
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def report_of(engine: Engine, data: dict[str, object], issued_on: date = FILED) -> Report:

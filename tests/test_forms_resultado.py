@@ -16,7 +16,6 @@ from formcases import DELETE, at, example, pdf_text, pending_at, setter
 from historycases import FakeHistory
 
 from lavra.checking.computations import Computed, ComputeInput, PriorRecord, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -26,11 +25,6 @@ from lavra_americana.transporte_escolar.resultado import edital_resultado_classi
 RES = "edital-resultado-classificacao"
 E = "transporte-escolar#"
 ISSUED = date(2026, 12, 15)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture(scope="module")

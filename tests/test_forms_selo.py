@@ -21,7 +21,6 @@ from PIL import Image
 from pypdf import PdfReader
 
 from lavra.checking.computations import PriorRecord, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -33,11 +32,6 @@ ALV = "alvara-transporte-escolar"
 E = "transporte-escolar#"
 ISSUED = date(2026, 12, 15)
 PLATE = "EXE1A23"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def alvara(until: date = date(2026, 12, 31), start: date = date(2026, 3, 10),

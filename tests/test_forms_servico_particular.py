@@ -14,7 +14,6 @@ import pytest
 from formcases import DELETE, Change, assert_reported, at, example, pdf_text, setter
 
 from lavra.checking.computations import find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -26,11 +25,6 @@ ASP = "alvara-servico-particular-fretamento"
 ALV = "alvara-fretamento"
 F = "fretamento#"
 ISSUED = date(2026, 12, 15)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def report_of(engine: Engine, data: dict[str, Any], issued: date = ISSUED) -> Report:

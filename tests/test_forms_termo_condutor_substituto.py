@@ -21,7 +21,6 @@ from issuers import dev_issuer
 from pypdf import PdfReader
 
 from lavra.checking.computations import PriorRecord
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -36,11 +35,6 @@ ISSUED = date(2026, 12, 1)
 #: The licence of the example, as the registry holds it: issued on 17/03/2026 for 20
 #: days, 17/03 the first of them (art. 5º): valid to Sunday 05/04, which does not move.
 LICENCE_START, LICENCE_END = date(2026, 3, 17), date(2026, 4, 5)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def licence(**changes: Any) -> PriorRecord:

@@ -23,7 +23,6 @@ from issuers import dev_issuer
 from test_revogacao import FINES, History, alvara
 
 from lavra.checking.computations import PriorRecord, RecordedFact
-from lavra.checking.content import Content
 from lavra.checking.report import Item, Report, Status
 from lavra.documents import Engine
 from lavra.inputs.reading import today
@@ -37,11 +36,6 @@ NOT_REV = "notificacao-defesa-revogacao"
 CAS = "decisao-cassacao-fretamento"
 REV = "decisao-revogacao-alvara"
 CNPJ = "65.563.842/0001-05"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def example(engine: Engine, form: str) -> dict[str, Any]:

@@ -19,7 +19,6 @@ import pytest
 from click.testing import CliRunner
 
 from lavra.checking.checks import missing_text_findings
-from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.cli.law import law as law_cli
 from lavra.documents import Engine
@@ -103,11 +102,6 @@ def test_without_text_reaches_the_provisions_under_a_citation(pack_dir: Path) ->
     assert item.message.startswith(
         "O texto do art. 10, VII, da Lei nº 4.419/2006, em vigor, não está registrado")
     assert "Lei nº 6.390, de 20/12/2019" in item.message
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def _registered(tmp_path: Path) -> Path:

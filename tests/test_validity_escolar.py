@@ -6,14 +6,12 @@ they rest on in the registry (issue 10, classes 3 and 8): Lei nº 4.515/2007, ar
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
 from formcases import at, example, pdf_text
 from historycases import FakeHistory, alvara_on_file, registered
 
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.cli.demo import shift_dates
 from lavra.documents import Engine
@@ -25,11 +23,6 @@ APE = "autorizacao-publicidade-escolar"
 TRO = "requerimento-troca-veiculo-escolar"
 INS = "requerimento-inscricao-escolar"
 ISSUED = date(2026, 12, 31)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def report(engine: Engine, form: str, data: dict[str, Any], history: Any = None) -> Report:

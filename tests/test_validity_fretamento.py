@@ -15,18 +15,12 @@ from historycases import FakeHistory
 from issuers import dev_issuer
 
 from lavra.checking.computations import PriorRecord
-from lavra.checking.content import Content
 from lavra.checking.report import Status
 from lavra.documents import Engine
 from lavra.issuing import IncompleteError, Issuer
 
 ALV = "alvara-fretamento"
 ON = date(2026, 11, 29)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def alvara(engine: Engine, **vehicle: Any) -> dict[str, Any]:
