@@ -169,6 +169,24 @@ def show_command(key: str, series: str | None, on_text: str | None,
             _timeline(licence_document=record.id)
 
 
+@cadastro.command("numeracao")
+@click.option("--serie", "series", metavar="SÉRIE", help="Só esta série (ex.: ALV-FRET).")
+@click.option("--ano", "year", type=int, metavar="AAAA", help="Só este ano.")
+@click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
+@REGISTRY_OPTION
+@shielded
+def numbering_command(series: str | None, year: int | None, as_json: bool,
+                      registry_url: str | None) -> None:
+    """Conferência da numeração: por série e ano, os números emitidos, inutilizados,
+    anteriores ao lavra (importados) e os sem explicação (saída 1 se houver algum)."""
+    from lavra.cli.numbering import print_numbering
+
+    with _registry(registry_url) as registry:
+        reports = registry.numbering_report(series=series, year=year)
+    if print_numbering(reports, as_json=as_json):
+        raise SystemExit(1)
+
+
 _NAME_OPTIONS = {"/cpf": "CPF", "/nome": "--nome", "/comprovante": "--comprovante",
                  "/responsavel": "--responsavel", "/data": "--data"}
 
