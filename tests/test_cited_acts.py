@@ -278,7 +278,7 @@ def test_the_receipt_of_the_alvara_taken_is_cited_by_the_impediment_and_the_retu
 
 
 @SQLITE
-def test_the_temporary_licence_rests_on_the_vistoria_of_the_substitute(
+def test_the_temporary_licence_rests_on_the_vistoria_and_the_drivers_termo_on_it(
     registry: Registry,
 ) -> None:
     on = date(2026, 3, 10)
@@ -294,5 +294,9 @@ def test_the_temporary_licence_rests_on_the_vistoria_of_the_substitute(
     temporary = act(registry, "LTE-ESC", "licenca-temporaria-escolar", data, on=on,
                     computed={"inicio_vigencia": on.isoformat(), "valido_ate": "2026-03-25"})
     refused(registry, vistoria, temporary)
-    cancel(registry, temporary)
-    cancel(registry, vistoria)
+    data = example("termo-condutor-substituto")
+    data["licenca_temporaria"]["numero"] = bare(temporary)
+    term = act(registry, "TCS-ESC", "termo-condutor-substituto", data, on=on)
+    refused(registry, temporary, term)
+    for record in (term, temporary, vistoria):
+        cancel(registry, record)

@@ -120,6 +120,15 @@ def licenca_temporaria(act: Act) -> Sequence[Effect]:
         "termo-vistoria-veiculo-substituto"))]
 
 
+def condutor_substituto(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art5_inc3: the termo of the substitute vehicle's driver is bound
+    to the Licença Temporária it names (``/licenca_temporaria/numero``, series LTE-ESC):
+    it rests on it. It grants nothing of its own in the state (the driver drives under
+    that licence)."""
+    return cited(act, "transporte-escolar#art5_inc3", in_series(
+        text_at(act.data, "/licenca_temporaria/numero"), "licenca-temporaria-escolar"))
+
+
 def licenca_especial(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art20: the special licence, to the requerente, for the vehicle."""
     return [*processo(act), Grant(
@@ -263,6 +272,7 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "autorizacao-publicidade-escolar": _accessory(
         "/alvara/numero", "transporte-escolar#art17_par2"),
     "licenca-temporaria-escolar": licenca_temporaria,
+    "termo-condutor-substituto": condutor_substituto,
     "licenca-especial-escolar": licenca_especial,
     "decisao-revogacao-alvara": revogacao,
     "declaracao-vacancia": vacancia,
