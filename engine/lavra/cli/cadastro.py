@@ -11,7 +11,13 @@ from typing import Any
 import click
 
 from lavra.checking.content import Content
-from lavra.cli.support import REGISTRY_OPTION, aliased, registry_and_engine, shielded
+from lavra.cli.support import (
+    REGISTRY_OPTION,
+    aliased,
+    registry_and_engine,
+    registry_of,
+    shielded,
+)
 from lavra.errors import ImportRefusedError, InputError
 from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape
 from lavra.inputs.reading import parse_date, today
@@ -181,7 +187,7 @@ def numbering_command(series: str | None, year: int | None, as_json: bool,
     anteriores ao lavra (importados) e os sem explicação (saída 1 se houver algum)."""
     from lavra.cli.numbering import print_numbering
 
-    with _registry(registry_url) as registry:
+    with registry_of(registry_url) as registry:  # the registry alone: no pack to load
         reports = registry.numbering_report(series=series, year=year)
     if print_numbering(reports, as_json=as_json):
         raise SystemExit(1)
