@@ -276,3 +276,96 @@ def test_the_escolar_revogacao_rests_on_its_autos(registry: Registry) -> None:
     refused(registry, first, revogacao)
     cancel(registry, revogacao)
     cancel(registry, first)
+
+
+def bare(record: IssuedRecord) -> str:
+    """The number as staff may type it, without its series: ``0001/2026``."""
+    return f"{record.number:04d}/{record.year}"
+
+
+@SQLITE
+def test_autos_and_notice_typed_without_their_series_are_linked_in_their_forms_series(
+    registry: Registry,
+) -> None:
+    """The cassação's checks read ``0001/2026`` under the autos as an AIF-FRET and under
+    the defence as a NOT-DEF-FRET: the act rests on those, as when typed with the series."""
+    alvara = alvara_fretamento(registry)
+    first, defence = auto(registry, AUTO_ON), notice(registry)
+    data = example("decisao-cassacao-fretamento")
+    data["alvaras"] = [{"numero": alvara.printed, "placa": "ABC1D23"}]
+    data["hipoteses"]["multas_nao_recolhidas"]["autos"] = [
+        {"numero": bare(first), "data_infracao": AUTO_ON.isoformat(), "valor": "140.00"}]
+    data["defesa"]["notificacao"]["numero"] = f"nº {bare(defence)}"
+    decision = act(registry, "CAS-FRET", "decisao-cassacao-fretamento", data,
+                   on=CASSATED_ON, computed={"impedimento": {"ultimo_dia": "2027-04-20"}})
+    refused(registry, first, decision)
+    refused(registry, defence, decision)
+
+
+@SQLITE
+def test_the_escolar_revogacao_rests_on_its_notice_of_defence(registry: Registry) -> None:
+    first = act(registry, "AIE-ESC", "auto-infracao-escolar", example("auto-infracao-escolar"),
+                on=AUTO_ON)
+    defence = act(registry, "NOT-DEF-ESC", "notificacao-defesa-revogacao",
+                  example("notificacao-defesa-revogacao"), on=NOTICE_ON)
+    data = example("decisao-revogacao-alvara")
+    data["hipotese"]["autos"] = [{"numero": bare(first)}]
+    data["defesa"]["notificacao"]["numero"] = bare(defence)
+    revogacao = act(registry, "REV-ESC", "decisao-revogacao-alvara", data, on=CASSATED_ON)
+    refused(registry, first, revogacao)
+    refused(registry, defence, revogacao)
+    cancel(registry, revogacao)
+    cancel(registry, defence)
+
+
+@SQLITE
+def test_the_receipt_of_the_alvara_taken_is_cited_by_the_impediment_and_the_return(
+    registry: Registry,
+) -> None:
+    """auto → recibo (REC-ALV-FRET, citing the auto) → termo de impedimento (citing the
+    auto and the receipt, typed without its series) → devolução (citing the receipt):
+    each is refused cancellation while the next stands; unwound in order, all go."""
+    alvara = alvara_fretamento(registry)
+    first = auto(registry, AUTO_ON)
+    data = example("recibo-recolhimento-alvara")
+    data["ato"]["numero"], data["alvara"]["numero"] = first.printed, alvara.printed
+    receipt = act(registry, "REC-ALV-FRET", "recibo-recolhimento-alvara", data, on=AUTO_ON)
+    data = example("termo-impedimento-fretamento")
+    data["auto"]["numero"], data["retirada"]["recibo_alvara"] = first.printed, bare(receipt)
+    term = act(registry, "TIM-FRET", "termo-impedimento-fretamento", data, on=AUTO_ON)
+    data = example("termo-devolucao-alvara")
+    data["recibo"]["numero"], data["alvara"]["numero"] = receipt.printed, alvara.printed
+    back = act(registry, "DEV-ALV-FRET", "termo-devolucao-alvara", data,
+               on=date(2026, 3, 3))
+    refused(registry, first, receipt)
+    refused(registry, receipt, term)
+    cancel(registry, term)
+    refused(registry, receipt, back)
+    for record in (back, receipt, first):
+        cancel(registry, record)
+    assert registry.rebuild_state(apply=False).same
+
+
+@SQLITE
+def test_the_temporary_licence_rests_on_the_vistoria_and_the_drivers_termo_on_it(
+    registry: Registry,
+) -> None:
+    on = date(2026, 3, 10)
+    alvara = act(registry, "ALV-ESC", "alvara-transporte-escolar",
+                 example("alvara-transporte-escolar"), on=on,
+                 computed={"inicio_vigencia": on.isoformat(), "valido_ate": "2026-12-31"})
+    data = example("termo-vistoria-veiculo-substituto")
+    data["alvara"]["numero"] = alvara.printed
+    vistoria = act(registry, "TVS-ESC", "termo-vistoria-veiculo-substituto", data, on=on)
+    data = example("licenca-temporaria-escolar")
+    data["alvara"]["numero"] = alvara.printed
+    data["veiculo_substituto"]["vistoria"]["numero"] = vistoria.printed
+    temporary = act(registry, "LTE-ESC", "licenca-temporaria-escolar", data, on=on,
+                    computed={"inicio_vigencia": on.isoformat(), "valido_ate": "2026-03-25"})
+    refused(registry, vistoria, temporary)
+    data = example("termo-condutor-substituto")
+    data["licenca_temporaria"]["numero"] = bare(temporary)
+    term = act(registry, "TCS-ESC", "termo-condutor-substituto", data, on=on)
+    refused(registry, temporary, term)
+    for record in (term, temporary, vistoria):
+        cancel(registry, record)

@@ -37,6 +37,7 @@ from lavra.checking.computations import find_computation
 from lavra.checking.report import Report, Status
 from lavra.cli.demo import current_example
 from lavra.documents import Engine
+from lavra.errors import InputError
 from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import Issuer
 from lavra_americana import pacote
@@ -391,7 +392,13 @@ def test_issued_once_per_receipt_and_never_on_a_cancelled_act(
         assert_reported(again, "/recibo/numero", Status.INVALID, P4)
         assert f"já foi devolvido pelo termo {returned}" in at(again, "/recibo/numero").message
         series, _, bare = number.partition(" nº ")
-        issuer.cancel(bare, "lavrado em duplicidade", "Chefia da fiscalização", series=series)
+        with pytest.raises(InputError, match=f"o {returned}, que não foi cancelado, o cita"):
+            issuer.cancel(bare, "lavrado em duplicidade", "Chefia da fiscalização",
+                          series=series)  # the return rests on the receipt
+        returned_series, _, returned_bare = returned.partition(" nº ")
+        for which, what in ((returned_series, returned_bare), (series, bare)):
+            issuer.cancel(what, "lavrado em duplicidade", "Chefia da fiscalização",
+                          series=which)
         message = at(report_of(engine, DEV, data, issuer), "/recibo/numero").message
         assert "foi cancelado (lavrado em duplicidade)" in message
         termo = issuer.issue("termo-impedimento-fretamento", paper_auto(

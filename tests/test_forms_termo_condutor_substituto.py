@@ -23,6 +23,7 @@ from pypdf import PdfReader
 from lavra.checking.computations import PriorRecord
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
+from lavra.errors import InputError
 from lavra_americana import pacote
 from lavra_americana.transporte_escolar import termo_substituto
 
@@ -294,10 +295,15 @@ def test_issued_after_its_licence_in_its_own_series(engine: Engine, tmp_path: Pa
         ):
             assert words in text, words
         assert issuer.verify(result.pdf).valid
-        # once the licence is cancelled, no termo is signed under it
-        held = issued_licence.record
-        issuer.registry.cancel(held.series, held.year, held.number,
-                               reason="expedida em duplicidade", by="Servidor de teste")
+        # the licence is not cancelled while the termo rests on it; once both are,
+        # no termo is signed under it
+        held, termo = issued_licence.record, result.record
+        with pytest.raises(InputError, match=f"o {termo.printed}, que não foi cancelado"):
+            issuer.registry.cancel(held.series, held.year, held.number,
+                                   reason="expedida em duplicidade", by="Servidor de teste")
+        for record in (termo, held):
+            issuer.registry.cancel(record.series, record.year, record.number,
+                                   reason="expedida em duplicidade", by="Servidor de teste")
         again = issuer.prepare(FORM, data)
         found = at(again.report, "/licenca_temporaria/numero")
         assert found.status is Status.INVALID and "foi cancelada" in found.message

@@ -19,6 +19,7 @@ from issuers import dev_issuer
 from lavra.checking.computations import PriorRecord
 from lavra.checking.report import Status
 from lavra.documents import Engine
+from lavra.errors import InputError
 from lavra.issuing import IncompleteError
 from lavra_americana import pacote
 from lavra_americana.transporte_escolar import vistoria_substituto
@@ -186,8 +187,13 @@ def test_issued_then_cited_by_the_licence(engine: Engine, tmp_path: Path) -> Non
         with pytest.raises(IncompleteError):
             issuer.issue(LTE, again)
         held = inspected.record
-        issuer.registry.cancel(held.series, held.year, held.number,
-                               reason="lavrado em duplicidade", by="teste")
+        with pytest.raises(InputError, match=f"o {licence.record.printed}, que não foi "
+                           "cancelado, o cita"):  # the licence rests on the termo
+            issuer.registry.cancel(held.series, held.year, held.number,
+                                   reason="lavrado em duplicidade", by="teste")
+        for record in (licence.record, held):
+            issuer.registry.cancel(record.series, record.year, record.number,
+                                   reason="lavrado em duplicidade", by="teste")
         with pytest.raises(IncompleteError):
             issuer.issue(LTE, lte)
     finally:

@@ -22,9 +22,10 @@ from lavra.registry.effects import (
     PartyRef,
     VehicleRef,
 )
+from lavra.registry.identifiers import parse_printed
 
-__all__ = ["CITED_KEYS", "IMPLEMENTED", "basis", "cited", "date_at", "driver_at", "named",
-           "party_at", "processo", "start_of", "text_at", "vehicle_at"]
+__all__ = ["CITED_KEYS", "IMPLEMENTED", "basis", "cited", "date_at", "driver_at", "in_series",
+           "named", "party_at", "processo", "start_of", "text_at", "vehicle_at"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """Reading only: each effect function cites the article it implements."""
@@ -85,25 +86,46 @@ CITED_KEYS = ("auto", "autos", "notificacao")
 cassação's or revogação's hypotheses and defence, a guia's auto), each by ``numero``."""
 
 
-def _cited_numbers(value: Any, under: bool = False) -> list[str]:
+def in_series(number: str | None, form: str) -> str | None:
+    """``number`` as the registry cites it. Typed without its series (``0003/2026``), it is
+    read in the series of ``form``: the form's own checks read it so (they look it up
+    among the acts of that form, :meth:`lavra.issuing.RegistryHistory.document`), and an
+    act they accepted on it must rest on it as well. With its series, or not a number:
+    as typed."""
+    from lavra_americana.comum.guards import series_of
+
+    parsed = None if number is None else parse_printed(number)
+    series = series_of(form)
+    if number is None or parsed is None or parsed[0] is not None or series is None:
+        return number
+    return f"{series} nº {parsed[1]:04d}/{parsed[2]}"
+
+
+def _cited_numbers(value: Any, forms: Mapping[str, str], under: str | None = None
+                   ) -> list[str]:
     if isinstance(value, list):
-        return [n for item in value for n in _cited_numbers(item, under)]
+        return [n for item in value for n in _cited_numbers(item, forms, under)]
     if not isinstance(value, Mapping):
         return []
     found: list[str] = []
-    if under and isinstance(value.get("numero"), str) and value["numero"].strip():
-        found.append(value["numero"].strip())
+    if under is not None and isinstance(value.get("numero"), str) and value["numero"].strip():
+        number = value["numero"].strip()
+        found.append(number if under not in forms else in_series(number, forms[under])
+                     or number)
     for key, item in value.items():
         if isinstance(item, (Mapping, list)):
-            found.extend(_cited_numbers(item, key in CITED_KEYS))
+            found.extend(_cited_numbers(item, forms, key if key in CITED_KEYS else None))
     return found
 
 
-def cited(act: Act, citation: str, *numbers: str | None) -> list[Cites]:
+def cited(act: Act, citation: str, *numbers: str | None,
+          forms: Mapping[str, str] | None = None) -> list[Cites]:
     """The acts ``act`` cites and rests on: ``numbers``, and every auto and notice its
     data names (:data:`CITED_KEYS`); the registry keeps the link while the act stands
-    (:class:`~lavra.registry.effects.Cites`)."""
-    found = [n for n in numbers if n] + _cited_numbers(act.data)
+    (:class:`~lavra.registry.effects.Cites`). ``forms``: for a key of :data:`CITED_KEYS`,
+    the form whose series a number typed there without one is read in
+    (:func:`in_series`)."""
+    found = [n for n in numbers if n] + _cited_numbers(act.data, forms or {})
     return [Cites(tuple(dict.fromkeys(found)), citation, basis(citation))] if found else []
 
 

@@ -53,6 +53,7 @@ from lavra_americana.comum.estado import (
     cited,
     date_at,
     driver_at,
+    in_series,
     named,
     party_at,
     processo,
@@ -72,6 +73,10 @@ REGISTERED = "registro-setransv"
 """One registration at SETRANSV in force per company (art. 2º, § 1º)."""
 
 IMPLEMENTED: tuple[str, ...] = ("fretamento#art22_par1u",)
+
+AUTO = "auto-infracao-fretamento"
+RECEIPT = "recibo-recolhimento-alvara"
+"""The forms whose series a cited auto or receipt typed without one is read in."""
 
 
 
@@ -132,7 +137,8 @@ def veiculo_terceiro(act: Act) -> Sequence[Effect]:
 def cassacao(act: Act) -> Sequence[Effect]:
     """fretamento#art22: every alvará named is cassated; the company is barred until the
     last day the decision computed (art. 22, parágrafo único)."""
-    effects: list[Effect] = [*processo(act), *cited(act, "fretamento#art22")]
+    effects: list[Effect] = [*processo(act), *cited(act, "fretamento#art22", forms={
+        "autos": AUTO, "notificacao": "notificacao-defesa-cassacao"})]
     for i in range(len(act.data.get("alvaras") or ())):
         number = text_at(act.data, f"/alvaras/{i}/numero")
         if number is not None:
@@ -146,17 +152,24 @@ def cassacao(act: Act) -> Sequence[Effect]:
 
 
 def recolhimento(act: Act) -> Sequence[Effect]:
-    """fretamento#art21_par2: the alvará recalled."""
+    """fretamento#art21_par2: the alvará recalled. The receipt rests on the act of the
+    same constatação it names (``/ato/numero``: the termo de impedimento or the auto),
+    when the registry holds it; typed without its series it may be either, and is not
+    linked (the receipt's own check reads it)."""
     number = text_at(act.data, "/alvara/numero")
-    return [] if number is None else [
+    return [*([] if number is None else [
         SetStatus(number, LicenceStatus.RECALLED, "fretamento#art21_par2",
-                  basis("fretamento#art21_par2"))]
+                  basis("fretamento#art21_par2"))]),
+        *cited(act, "fretamento#art21_par2", text_at(act.data, "/ato/numero"))]
 
 
 def devolucao(act: Act) -> Sequence[Effect]:
-    """fretamento#art21_par4: the recalled alvará given back."""
+    """fretamento#art21_par4: the recalled alvará given back, on the receipt it names
+    (``/recibo/numero``, series REC-ALV-FRET): it rests on that receipt."""
     number = text_at(act.data, "/alvara/numero")
-    return [] if number is None else [Restore(number, "fretamento#art21_par4")]
+    return [*([] if number is None else [Restore(number, "fretamento#art21_par4")]),
+            *cited(act, "fretamento#art21_par4",
+                   in_series(text_at(act.data, "/recibo/numero"), RECEIPT))]
 
 
 def vistoria(act: Act) -> Sequence[Effect]:
@@ -182,13 +195,17 @@ def auto(act: Act) -> Sequence[Effect]:
 def guia_multa(act: Act) -> Sequence[Effect]:
     """fretamento#art26: the guia collects the fine of the auto it names (it rests on
     it: the auto may not be cancelled while the guia stands)."""
-    return [*processo(act), *cited(act, "fretamento#art26")]
+    return [*processo(act), *cited(act, "fretamento#art26", forms={"auto": AUTO})]
 
 
 def impedimento(act: Act) -> Sequence[Effect]:
     """fretamento#art21: the impediment is imposed with the fine of the auto it names
-    (cumulative): it rests on that auto."""
-    return [*processo(act), *cited(act, "fretamento#art21")]
+    (cumulative): it rests on that auto, and on the receipt of the alvará it took
+    (``/retirada/recibo_alvara``, fretamento#art21_par2; series REC-ALV-FRET)."""
+    return [*processo(act), *cited(
+        act, "fretamento#art21",
+        in_series(text_at(act.data, "/retirada/recibo_alvara"), RECEIPT),
+        forms={"auto": AUTO})]
 
 
 def alteracao(act: Act) -> Sequence[Effect]:

@@ -53,6 +53,7 @@ from lavra_americana.comum.estado import (
     cited,
     date_at,
     driver_at,
+    in_series,
     named,
     party_at,
     processo,
@@ -69,6 +70,9 @@ PER_PERSON = "licenca-escolar"
 """Art. 14: one school licence per transportador."""
 
 IMPLEMENTED: tuple[str, ...] = ("transporte-escolar#art14", "transporte-escolar#art15_par2")
+
+AUTO = "auto-infracao-escolar"
+"""The form whose series a cited auto typed without one is read in."""
 
 
 
@@ -103,6 +107,28 @@ def _accessory(pointer: str, citation: str, *, holder: str = "/titular",
     return effects
 
 
+_TEMPORARY = _accessory("/alvara/numero", "transporte-escolar#art5",
+                        vehicle="/veiculo_substituto", driver="/condutor_veiculo_substituto")
+
+
+def licenca_temporaria(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art5: rests on the alvará at /alvara/numero, and ends with it;
+    and on the termo of the substitute vehicle's vistoria it names (art. 5º, II; series
+    TVS-ESC, ``/veiculo_substituto/vistoria/numero``)."""
+    return [*_TEMPORARY(act), *cited(act, "transporte-escolar#art5", in_series(
+        text_at(act.data, "/veiculo_substituto/vistoria/numero"),
+        "termo-vistoria-veiculo-substituto"))]
+
+
+def condutor_substituto(act: Act) -> Sequence[Effect]:
+    """transporte-escolar#art5_inc3: the termo of the substitute vehicle's driver is bound
+    to the Licença Temporária it names (``/licenca_temporaria/numero``, series LTE-ESC):
+    it rests on it. It grants nothing of its own in the state (the driver drives under
+    that licence)."""
+    return cited(act, "transporte-escolar#art5_inc3", in_series(
+        text_at(act.data, "/licenca_temporaria/numero"), "licenca-temporaria-escolar"))
+
+
 def licenca_especial(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art20: the special licence, to the requerente, for the vehicle."""
     return [*processo(act), Grant(
@@ -135,7 +161,8 @@ def revogacao(act: Act) -> Sequence[Effect]:
     # refused while it stands: lavra.registry.citations).
     return [*(_REVOKED_BY_MOTIVE if by_motive else _REVOKED_BY_PENALTY)(act),
             *cited(act, "transporte-escolar#art3" if by_motive
-                   else "transporte-escolar#art23_inc3")]
+                   else "transporte-escolar#art23_inc3",
+                   forms={"autos": AUTO, "notificacao": "notificacao-defesa-revogacao"})]
 
 
 def transferencia(act: Act) -> Sequence[Effect]:
@@ -209,7 +236,7 @@ def auto(act: Act) -> Sequence[Effect]:
 
 def notificacao_penalidade(act: Act) -> Sequence[Effect]:
     """transporte-escolar#art26: the notice of the penalty rests on the auto it names."""
-    return [*processo(act), *cited(act, "transporte-escolar#art26")]
+    return [*processo(act), *cited(act, "transporte-escolar#art26", forms={"auto": AUTO})]
 
 
 def vistoria_substituto(act: Act) -> Sequence[Effect]:
@@ -244,9 +271,8 @@ EFFECTS: Mapping[str, EffectsOf] = {
     "selo-identificacao": _accessory("/alvara/numero", "transporte-escolar#art3_par2"),
     "autorizacao-publicidade-escolar": _accessory(
         "/alvara/numero", "transporte-escolar#art17_par2"),
-    "licenca-temporaria-escolar": _accessory(
-        "/alvara/numero", "transporte-escolar#art5", vehicle="/veiculo_substituto",
-        driver="/condutor_veiculo_substituto"),
+    "licenca-temporaria-escolar": licenca_temporaria,
+    "termo-condutor-substituto": condutor_substituto,
     "licenca-especial-escolar": licenca_especial,
     "decisao-revogacao-alvara": revogacao,
     "declaracao-vacancia": vacancia,

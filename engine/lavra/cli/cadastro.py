@@ -11,7 +11,13 @@ from typing import Any
 import click
 
 from lavra.checking.content import Content
-from lavra.cli.support import REGISTRY_OPTION, aliased, registry_and_engine, shielded
+from lavra.cli.support import (
+    REGISTRY_OPTION,
+    aliased,
+    registry_and_engine,
+    registry_of,
+    shielded,
+)
 from lavra.errors import ImportRefusedError, InputError
 from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape
 from lavra.inputs.reading import parse_date, today
@@ -167,6 +173,24 @@ def show_command(key: str, series: str | None, on_text: str | None,
             else:
                 _licences((view,), on)
             _timeline(licence_document=record.id)
+
+
+@cadastro.command("numeracao")
+@click.option("--serie", "series", metavar="SÉRIE", help="Só esta série (ex.: ALV-FRET).")
+@click.option("--ano", "year", type=int, metavar="AAAA", help="Só este ano.")
+@click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
+@REGISTRY_OPTION
+@shielded
+def numbering_command(series: str | None, year: int | None, as_json: bool,
+                      registry_url: str | None) -> None:
+    """Conferência da numeração: por série e ano, os números emitidos, inutilizados,
+    anteriores ao lavra (importados) e os sem explicação (saída 1 se houver algum)."""
+    from lavra.cli.numbering import print_numbering
+
+    with registry_of(registry_url) as registry:  # the registry alone: no pack to load
+        reports = registry.numbering_report(series=series, year=year)
+    if print_numbering(reports, as_json=as_json):
+        raise SystemExit(1)
 
 
 _NAME_OPTIONS = {"/cpf": "CPF", "/nome": "--nome", "/comprovante": "--comprovante",

@@ -17,7 +17,9 @@ The whole file is one transaction: with any row refused, nothing is written, and
 field. Importing the same file again changes nothing (the same number with the same
 columns is skipped; with other values it is refused, naming the column that differs).
 A number in one of lavra's own series moves its counter, so that the next number lavra
-issues follows it; a number lavra already used is refused.
+issues follows it; a number lavra already used is refused. The act's ``issued`` event
+keeps the counter as the import found it (``contador_antes``): the numbers the import
+made the counter skip are exactly those used before lavra (:mod:`lavra.registry.voiding`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from lavra.registry.effects import STATUS_TEXT, LicenceStatus
 from lavra.registry.identifiers import plate_forms
 from lavra.registry.licensing import RegistryState
 from lavra.registry.records import (
+    COUNTER_BEFORE,
     LOCAL_TZ,
     EventKind,
     Status,
@@ -357,6 +360,7 @@ class RegistryImports(RegistryState):
             _check_base(session, writer, act.rests_on, act.reference_date,
                         act.computed.get("valido_ate"))
         counter = self._lock_counter(session, act.series, act.year)
+        before = counter.last_number  # what lavra's counter had given: the numbering report
         counter.last_number = max(counter.last_number, act.number)
         row = self._imported_row(act, item.origin, pack_version)
         session.add(row)
@@ -364,7 +368,7 @@ class RegistryImports(RegistryState):
         session.add(EventRow(
             document_id=row.id, kind=EventKind.ISSUED.value, actor=IMPORT_ACTOR,
             at=row.issued_at, detail=f"Ato anterior ao lavra, importado de {item.origin}.",
-            data={"colunas": dict(item.row)},
+            data={"colunas": dict(item.row), COUNTER_BEFORE: before},
         ))
         for payment in act.payments:
             session.add(EventRow(

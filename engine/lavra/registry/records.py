@@ -29,6 +29,7 @@ from lavra.inputs.formats import (
 from lavra.registry.tables import DocumentRow, EventRow
 
 __all__ = [
+    "COUNTER_BEFORE",
     "LOCAL_TZ",
     "NUMBER_RE",
     "Built",
@@ -68,6 +69,11 @@ class EventKind(StrEnum):
     ISSUED = "issued"
     CANCELLED = "cancelled"
     VERIFIED = "verified"
+
+
+COUNTER_BEFORE = "contador_antes"
+"""In the ``issued`` event of an imported act, the series counter as the import found
+it: the numbers between it and the act's number were used before lavra."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -23,19 +23,28 @@ numbers the import explains.
 Numbers used before lavra. An act imported from before lavra (``lavra cadastro
 importar``) moves its series' counter to its number: an imported ``0031/2024`` when lavra
 had taken nothing of that series and year sets the counter at 31, and 1 to 30 were
-never taken by lavra, they were used on paper before it. The reading chosen: lavra's
-counter gives numbers in order and the import only moves it up, and the import refuses a
-number at or below one lavra issued itself; so a number that nothing carries is
-explained by the import when an imported act of the series and year has a higher number
-and no number lavra took itself (its own act, a voided number, a batch item) lies
-between the two. The report says «números anteriores ao sistema, importados: 0001 a
-0030/2024». Any other such number stays an unexplained gap (e.g. one of lavra's own acts
-deleted by hand below a number lavra took after it).
+never taken by lavra, they were used on paper before it. The import keeps, in the act's
+``issued`` event, the counter as it found it (``contador_antes``, 0 here): the numbers
+between that value and the imported number are exactly those the counter skipped, used
+before lavra; any number at or below it was given by lavra's own counter, so when
+nothing carries it (one of lavra's own acts deleted by hand) it stays an unexplained gap,
+even below an imported number. The report says «números anteriores ao sistema,
+importados: 0001 a 0030/2024».
+
+Imports recorded before the event kept the counter (no ``contador_antes``) fall back to
+the reading that follows from the import's rules (lavra's counter gives numbers in order,
+the import only moves it up and refuses a number at or below one lavra issued itself):
+a number nothing carries is used before lavra when an imported act of the series and
+year has a higher number and no number lavra took itself (its own act, a voided number,
+a batch item) lies between the two. That reading cannot tell the highest of lavra's own
+numbers, deleted by hand before the import, from a number used on paper: only the
+recorded counter can, and the registry holds nothing else that says it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -45,7 +54,9 @@ from sqlalchemy.orm import Session
 from lavra.errors import InputError
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import (
+    COUNTER_BEFORE,
     LOCAL_TZ,
+    EventKind,
     check_number,
     check_series,
     check_text,
@@ -53,9 +64,15 @@ from lavra.registry.records import (
     parse_number,
     printed_number,
 )
-from lavra.registry.tables import BatchItemRow, CounterRow, DocumentRow, VoidedNumberRow
+from lavra.registry.tables import (
+    BatchItemRow,
+    CounterRow,
+    DocumentRow,
+    EventRow,
+    VoidedNumberRow,
+)
 
-__all__ = ["NumberingReport", "RegistryVoids", "VoidedNumber", "void_in"]
+__all__ = ["NumberingReport", "RegistryVoids", "VoidedNumber", "spans", "void_in"]
 
 _SEARCHED = re.compile(r"(?:([A-Za-z0-9][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})"
                        r"\s*/\s*(\d{4})", re.IGNORECASE)
@@ -86,28 +103,33 @@ class VoidedNumber:
         return f"Numeração inutilizada em {day} por {self.by}: {self.reason}"
 
 
-def _spans(numbers: list[int], year: int) -> str:
-    """``0001 a 0030/2024, 0033/2024``: consecutive numbers as one span."""
-    spans: list[list[int]] = []
+def spans(numbers: Iterable[int], year: int) -> str:
+    """``0001 a 0030/2024, 0033/2024``: consecutive numbers (in order) as one span."""
+    runs: list[list[int]] = []
     for number in numbers:
-        if spans and number == spans[-1][1] + 1:
-            spans[-1][1] = number
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
         else:
-            spans.append([number, number])
+            runs.append([number, number])
     return ", ".join(f"{a:04d}/{year}" if a == b else f"{a:04d} a {b:04d}/{year}"
-                     for a, b in spans)
+                     for a, b in runs)
 
 
 @dataclass(frozen=True)
 class NumberingReport:
-    """One series and year of the gapless check: the numbers used before lavra that the
-    import explains, and the unexplained gaps."""
+    """One series and year of the gapless check: what fills the numbers up to the
+    counter (acts lavra issued, imported acts, voided numbers), the numbers used before
+    lavra that the import explains, and the unexplained gaps."""
 
     series: str
     year: int
     last_number: int
     before_lavra: tuple[int, ...]
     gaps: tuple[int, ...]
+    issued: int = 0
+    """Documents lavra issued in the series and year (cancelled ones too)."""
+    imported: int = 0
+    voided: tuple[VoidedNumber, ...] = ()
 
     @property
     def text(self) -> str:
@@ -116,9 +138,9 @@ class NumberingReport:
         said = []
         if self.before_lavra:
             said.append("números anteriores ao sistema, importados: "
-                        + _spans(list(self.before_lavra), self.year))
+                        + spans(self.before_lavra, self.year))
         if self.gaps:
-            said.append("números sem explicação: " + _spans(list(self.gaps), self.year))
+            said.append("números sem explicação: " + spans(self.gaps, self.year))
         head = f"{self.series} {self.year}, até o nº {self.last_number:04d}/{self.year}"
         return f"{head}: {'; '.join(said) or 'sem lacunas'}."
 
@@ -256,31 +278,66 @@ class RegistryVoids(RegistryQueries):
         docstring): () in a sound registry."""
         return tuple((r.series, r.year, n) for r in self.numbering_report() for n in r.gaps)
 
-    def numbering_report(self) -> tuple[NumberingReport, ...]:
-        """Per series and year, in order: the numbers up to the counter that no document,
-        voided number or pending batch item carries, split into those used before lavra
-        (explained by the import) and the unexplained gaps."""
+    def numbering_report(self, series: str | None = None,
+                         year: int | None = None) -> tuple[NumberingReport, ...]:
+        """Per series and year (only ``series``/``year`` when given), in order: the
+        numbers up to the counter that no document, voided number or pending batch item
+        carries, split into those used before lavra (explained by the import) and the
+        unexplained gaps."""
         reports: list[NumberingReport] = []
+        stmt = select(CounterRow.series, CounterRow.year, CounterRow.last_number)
+        if series is not None:
+            stmt = stmt.where(CounterRow.series == check_series(series))
+        if year is not None:
+            stmt = stmt.where(CounterRow.year == check_year(year))
         with self._database_errors(), self._read() as session:
-            counters = session.execute(select(
-                CounterRow.series, CounterRow.year, CounterRow.last_number)).all()
-            for series, year, last in sorted(counters):
-                documents = session.execute(select(
-                    DocumentRow.number, DocumentRow.origin.is_not(None)).where(
-                    DocumentRow.series == series, DocumentRow.year == year)).all()
-                imported = {n for n, from_import in documents if from_import}
-                own = {n for n, from_import in documents if not from_import}
-                own.update(session.scalars(select(VoidedNumberRow.number).where(
-                    VoidedNumberRow.series == series, VoidedNumberRow.year == year)))
-                items = session.execute(select(BatchItemRow.number, BatchItemRow.status).where(
-                    BatchItemRow.series == series, BatchItemRow.year == year)).all()
-                held = {n for n, state in items if n is not None and state == "pending"}
-                taken = imported | own | held
-                missing = [n for n in range(1, last + 1) if n not in taken]
-                # Any batch item, whatever became of it, is a number lavra's counter gave.
-                before = _explained_by_import(
-                    missing, imported, own | {n for n, _ in items if n is not None})
-                reports.append(NumberingReport(
-                    series, year, last, tuple(n for n in missing if n in before),
-                    tuple(n for n in missing if n not in before)))
+            for name, of_year, last in sorted(session.execute(stmt).all()):
+                reports.append(_report(session, name, of_year, last))
         return tuple(reports)
+
+
+def _skipped_by_imports(session: Session, series: str, year: int
+                        ) -> tuple[set[int], set[int]]:
+    """The numbers the import made the counter skip (each imported act's recorded
+    ``contador_antes`` + 1 up to its number, exclusive), and the imported numbers whose
+    event kept no counter (imported before it was kept)."""
+    skipped: set[int] = set()
+    unrecorded: set[int] = set()
+    rows = session.execute(select(DocumentRow.number, EventRow.data).join(
+        EventRow, EventRow.document_id == DocumentRow.id).where(
+        DocumentRow.series == series, DocumentRow.year == year,
+        DocumentRow.origin.is_not(None), EventRow.kind == EventKind.ISSUED.value)).all()
+    for number, data in rows:
+        before = data.get(COUNTER_BEFORE) if isinstance(data, Mapping) else None
+        if isinstance(before, int) and not isinstance(before, bool):
+            skipped.update(range(before + 1, number))
+        else:
+            unrecorded.add(number)
+    return skipped, unrecorded
+
+
+def _report(session: Session, series: str, year: int, last: int) -> NumberingReport:
+    documents = session.execute(select(
+        DocumentRow.number, DocumentRow.origin.is_not(None)).where(
+        DocumentRow.series == series, DocumentRow.year == year)).all()
+    imported = {n for n, from_import in documents if from_import}
+    own = {n for n, from_import in documents if not from_import}
+    issued = len(own)
+    voided = tuple(_voided_of(row) for row in session.scalars(
+        select(VoidedNumberRow).where(VoidedNumberRow.series == series,
+                                      VoidedNumberRow.year == year)
+        .order_by(VoidedNumberRow.number)))
+    own.update(v.number for v in voided)
+    items = session.execute(select(BatchItemRow.number, BatchItemRow.status).where(
+        BatchItemRow.series == series, BatchItemRow.year == year)).all()
+    held = {n for n, state in items if n is not None and state == "pending"}
+    taken = imported | own | held
+    missing = [n for n in range(1, last + 1) if n not in taken]
+    skipped, unrecorded = _skipped_by_imports(session, series, year)
+    # Any batch item, whatever became of it, is a number lavra's counter gave.
+    before = skipped | _explained_by_import(
+        missing, unrecorded, own | {n for n, _ in items if n is not None})
+    return NumberingReport(
+        series, year, last, tuple(n for n in missing if n in before),
+        tuple(n for n in missing if n not in before),
+        issued=issued, imported=len(imported), voided=voided)
