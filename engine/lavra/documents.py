@@ -299,7 +299,7 @@ class Engine:
         on: date | None = None,
         *,
         history: History | None = None,
-        example_values: bool = False,
+        example_values: bool = False, staff_values: StaffOverlay | None = None,
     ) -> Report:
         form = self.content.form(form_id)
         if form.fillable and isinstance(data, Mapping):
@@ -309,9 +309,8 @@ class Engine:
                 schema = self.content.registry.resolver().lookup(form.schema_id).contents
                 self._inlined[form.schema_id] = inline_refs(schema, self.content.registry)
             data = with_required_objects(self._inlined[form.schema_id], data)
-        return self.prepare(
-            form_id, data, on, history=history, example_values=example_values
-        ).report
+        return self.prepare(form_id, data, on, history=history, example_values=example_values,
+                            staff_values=staff_values).report
 
     def _computed(self, form: FormSpec, on: date, parameters: Parameters) -> dict[str, Any]:
         computed: dict[str, Any] = {}

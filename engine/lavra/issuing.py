@@ -309,15 +309,18 @@ class Issuer:
         example_values: bool = False,
         retry_of: str | None = None,
         staff_values: StaffOverlay | None = None,
+        history: RegistryHistory | None = None,
     ) -> Prepared:
         """Check with the registry as history (repeat offences, the acts a document rests
         on, licences in force), as issuing will; ``retry_of``: the idempotency key of the
         request, whose own document the history leaves out; ``staff_values``: the
         Secretaria's values as the caller already read them (a run's plan reads them
-        once), else read now."""
-        history = self.history if retry_of is None else RegistryHistory(
-            self.registry, retry_of=retry_of
-        )
+        once), else read now; ``history``: the registry as the caller reads it (a run's
+        plan: :class:`lavra.batch.model.PlanHistory`), else :attr:`history`."""
+        if history is None:
+            history = self.history if retry_of is None else RegistryHistory(
+                self.registry, retry_of=retry_of
+            )
         # One check, one read of the registry: its dozen lookups share a session and a
         # snapshot (Registry.read_scope), not one transaction each.
         with self.registry.read_scope():

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec, Protocol, TypeVar
 
 from lavra.batch.intake import FiledScope
+from lavra.batch.plan_history import PlanHistory
 from lavra.checking.report import Report
 from lavra.errors import InputError
 from lavra.registry.runs import PlannedHolder, PlannedOutput
@@ -89,6 +90,8 @@ class PlanContext:
         self.issuer = issuer
         self.request = request
         self._staff_values: StaffOverlay | None = None
+        # the lookups one holder's checks repeat, read once per holder (per_holder)
+        self._history = PlanHistory(issuer.registry)
 
     @property
     def registry(self) -> Any:
@@ -98,10 +101,12 @@ class PlanContext:
         """``decide`` (one holder's outputs) reading the registry in one read scope: the
         holder's checks share a session and a snapshot, and the identity and name
         lookups they repeat are asked once (:meth:`lavra.registry.queries.RegistryQueries.
-        read_scope`); nothing is kept from one holder to the next."""
+        read_scope`), as are the acts and licences the requerimento's and the acts'
+        checks look up (:class:`lavra.batch.plan_history.PlanHistory`); nothing is kept
+        from one holder to the next."""
 
         def decided(*args: P.args, **kwargs: P.kwargs) -> T:
-            with self.issuer.registry.read_scope():
+            with self.issuer.registry.read_scope(), self._history.holder():
                 return decide(*args, **kwargs)
         return decided
 
@@ -117,16 +122,20 @@ class PlanContext:
         # The Secretaria's values (vigências, taxas) are read once per plan, not once per
         # check: the plan decides on the registry of its start; each worker reads them
         # again for every document it issues (Issuer.prepare).
+        return self.issuer.prepare(form_id, data, on or self.request.on,
+                                   staff_values=self._values(), history=self._history)
+
+    def _values(self) -> StaffOverlay:
         if self._staff_values is None:
             self._staff_values = self.issuer.staff_values()
-        return self.issuer.prepare(form_id, data, on or self.request.on,
-                                   staff_values=self._staff_values)
+        return self._staff_values
 
     def check_request(self, form_id: str, data: Mapping[str, Any]) -> Report:
         """The completeness report of a requerimento the public filled (its checklist of
         documents pending from the first screen, as on the web page)."""
         with self.issuer.registry.read_scope():
-            return self.issuer.engine.check(form_id, data, history=self.issuer.history)
+            return self.issuer.engine.check(form_id, data, history=self._history,
+                                            staff_values=self._values())
 
     def series(self, form_id: str) -> str:
         """The series ``form_id`` is numbered in (InputError for a requerimento)."""

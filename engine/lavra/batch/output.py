@@ -3,8 +3,9 @@ and on request one merged PDF in input order and one editable DOCX beside each s
 document's PDF (same name, ``.docx``; the summary's column ``arquivo_docx``).
 
 Every file is written atomically (a temporary file in the same folder, flushed and
-fsynced, then renamed over the name, and the folder fsynced): after a crash a file is
-either whole or absent, never half-written. The files come from the registry (the
+fsynced, then renamed over the name, and the folder fsynced: once after the items'
+files, once after each summary): after a crash a file is either whole or absent, never
+half-written. The files come from the registry (the
 signed PDF as recorded, the companion file kept with its item), so a rerun writes what
 an interrupted run had recorded but not yet written, and leaves alone a file already
 identical.
@@ -67,10 +68,12 @@ def atomic_write(path: Path, content: bytes) -> None:
 
 
 def atomic_stream(path: Path, write: Callable[[IO[bytes]], object], *,
-                  only_if_changed: bool = False) -> bool:
+                  only_if_changed: bool = False, sync_folder: bool = True) -> bool:
     """Let ``write`` fill a temporary file beside ``path``, then rename it over the name
     (module docstring): the content is never held whole in memory. With
-    ``only_if_changed``, a file already identical is left alone. True when written."""
+    ``only_if_changed``, a file already identical is left alone. True when written.
+    Without ``sync_folder`` the caller fsyncs the folder (:func:`sync_folder_of`) once
+    after a series of files: each is whole or absent all the same."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(temporary, "wb") as handle:
@@ -87,12 +90,18 @@ def atomic_stream(path: Path, write: Callable[[IO[bytes]], object], *,
             f"Não foi possível gravar o arquivo {path.name}: {error.strerror}. Libere "
             "espaço e repita o comando: a execução continua de onde parou."
         ) from None
+    if sync_folder:
+        sync_folder_of(path)
+    return True
+
+
+def sync_folder_of(path: Path) -> None:
+    """Make the renames into ``path``'s folder durable (fsync of the folder)."""
     folder = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(folder)
     finally:
         os.close(folder)
-    return True
 
 
 def _digest(path: Path) -> bytes:
@@ -283,7 +292,12 @@ def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Iterable[Summar
 
 
 def _write_if_changed(path: Path, content: bytes) -> bool:
-    return atomic_stream(path, lambda handle: handle.write(content), only_if_changed=True)
+    return atomic_stream(path, lambda handle: handle.write(content), only_if_changed=True,
+                         sync_folder=False)
+
+
+READ_CHUNK = 200
+"""The items whose files are read from the registry in one read (one transaction)."""
 
 
 def write_outputs(
@@ -303,16 +317,22 @@ def write_outputs(
     folder.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
     with_docx: set[tuple[int, int]] = set()
-    for item in items:
-        if item.role == REFUSED or not item.done:
-            continue
-        path = folder / file_name(item)
-        _write_if_changed(path, item_content(registry, item))
-        files.append(path)
-        editable = registry.docx(item.document_id) if docx and item.document_id else None
-        if editable is not None:
-            _write_if_changed(folder / docx_name(item), editable)
-            with_docx.add((item.position, item.seq))
+    done = [item for item in items if item.role != REFUSED and item.done]
+    for start in range(0, len(done), READ_CHUNK):
+        # a chunk's files read in one transaction, not one each; the snapshot held
+        # only while the chunk is written
+        with registry.read_scope():
+            for item in done[start:start + READ_CHUNK]:
+                path = folder / file_name(item)
+                _write_if_changed(path, item_content(registry, item))
+                files.append(path)
+                editable = registry.docx(item.document_id) \
+                    if docx and item.document_id else None
+                if editable is not None:
+                    _write_if_changed(folder / docx_name(item), editable)
+                    with_docx.add((item.position, item.seq))
+    if done:
+        sync_folder_of(folder / CSV_NAME)
     rows = summary_rows(items, docx=with_docx)
     write_summary_csv(folder / CSV_NAME, rows)
     atomic_write(folder / PDF_NAME, summary_pdf(engine, title, subtitle, rows))
