@@ -365,6 +365,7 @@ class StateWriter:
                 f"O pacote de conteúdo declarou mais de uma licença expedida pelo documento "
                 f"{act.printed}."
             )
+        self._granted.add(act.document_id)  # its licence (a second Grant is refused above)
         # Licences first, then the holder (lavra.registry.standing: the locks' order).
         base, old = self.licence(grant.rests_on), self.licence(grant.renews)
         base = None if base is None else locked(self.session, base)
@@ -398,7 +399,6 @@ class StateWriter:
         )
         self.session.add(licence)
         self.session.flush()
-        self._granted.add(act.document_id)
         until = ("" if grant.valid_until is None
                  else f", válido até {format_date(grant.valid_until)}")
         rests = "" if base is None else f", vinculado ao {base.printed}"
