@@ -27,7 +27,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from lavra.errors import LavraError
@@ -113,6 +113,12 @@ def _answered(session: Session, filing: FilingRow, progress: FilingProgressRow |
     return None
 
 
+# Built once (every act of a batch run asks it): the filings whose processo the act joined.
+_JOINED = select(FilingRow).join(
+    ProcessoActRow, ProcessoActRow.processo_id == FilingRow.processo_id).where(
+    ProcessoActRow.document_id == bindparam("document")).with_for_update()
+
+
 def settle_joined(session: Session, document_id: int, moment: datetime, *, notice: bool,
                   computed: Mapping[str, Any], by: str, siblings: Collection[int] = ()
                   ) -> None:
@@ -123,9 +129,7 @@ def settle_joined(session: Session, document_id: int, moment: datetime, *, notic
     (the acts the run recorded for the same holder): decided by it, or with a draft of
     staff open (a draft prepared before the run held the filing, or by a run planned
     before runs held filings): one act answers one request."""
-    filings = session.scalars(select(FilingRow).join(
-        ProcessoActRow, ProcessoActRow.processo_id == FilingRow.processo_id).where(
-        ProcessoActRow.document_id == document_id).with_for_update()).all()
+    filings = session.scalars(_JOINED, {"document": document_id}).all()
     for filing in filings:
         progress = session.get(FilingProgressRow, filing.id)
         reason = _answered(session, filing, progress, siblings)

@@ -34,11 +34,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
 from lavra.registry.database import Conflict
+from lavra.registry.effects import Act
 from lavra.registry.identifiers import normalize_processo
 from lavra.registry.records import LOCAL_TZ, check_text
 from lavra.registry.tables import (
@@ -55,7 +56,8 @@ from lavra.registry.tables import (
 if TYPE_CHECKING:
     from lavra.registry.store import Registry
 
-__all__ = ["ProcessoLink", "Processos", "rebuild_processos", "release_filings", "repoint_filings"]
+__all__ = ["ProcessoLink", "Processos", "join_processo", "rebuild_processos", "release_filings",
+           "repoint_filings"]
 
 
 @dataclass(frozen=True)
@@ -206,6 +208,38 @@ def _take_in(session: Session, processo: ProcessoRow, numero: str) -> int:
     session.delete(named)
     session.flush()
     return moved
+
+
+_JOINED = select(ProcessoRow).where(or_(
+    ProcessoRow.numero == bindparam("numero"), ProcessoRow.pa == bindparam("numero"))
+).order_by(ProcessoRow.pa.is_(None)).limit(1)
+
+
+def join_processo(session: Session, act: Act, numero: object,
+                  linked: set[tuple[int, int]], replay: bool) -> None:
+    """The act joins the processo ``numero`` (its :class:`~lavra.registry.effects.InProcesso`
+    effect), opened when new: the number lavra gave the processo, or the PA staff linked
+    to it, joins the same processo. ``linked``: the links the act's writer made (a new
+    act has no other: no lookup); ``replay``: the links are looked up (a rebuild keeps
+    the protocols' receipts in their processos)."""
+    if not isinstance(numero, str) or not numero.strip():
+        return
+    try:
+        numero = normalize_processo(numero)[:80]
+    except InputError:
+        return
+    row = session.scalars(_JOINED, {"numero": numero}).first()
+    if row is None:
+        row = ProcessoRow(numero=numero)
+        session.add(row)
+        session.flush()
+    if (row.id, act.document_id) in linked or (replay and session.scalars(
+        select(ProcessoActRow.id).where(ProcessoActRow.processo_id == row.id,
+                                        ProcessoActRow.document_id == act.document_id)
+    ).first() is not None):
+        return
+    linked.add((row.id, act.document_id))
+    session.add(ProcessoActRow(processo_id=row.id, document_id=act.document_id))
 
 
 def rebuild_processos(session: Session) -> None:

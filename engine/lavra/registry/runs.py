@@ -45,7 +45,7 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import func, literal, select
+from sqlalchemy import bindparam, func, literal, select, update
 from sqlalchemy.orm import Session, aliased
 
 from lavra.errors import InputError, LavraError
@@ -368,41 +368,57 @@ Build = Callable[[ItemRecord], "Built | bytes"]
 """Renders (and signs) one item: the Built of a document, the bytes of an attachment."""
 
 
-def _record(registry: Registry, session: Session, row: BatchItemRow, result: Built | bytes,
+def _record(registry: Registry, session: Session, item: ItemRecord, result: Built | bytes,
             worker: str, notices: frozenset[str] = frozenset()) -> ItemRecord:
-    if row.role == DOCUMENT:
-        if not isinstance(result, Built) or row.series is None or row.number is None \
-                or row.year is None or row.form is None:
-            raise LavraError(f"Documento do lote sem número reservado: {row.file}.")
-        printed = printed_number(row.series, row.number, row.year)
+    """Record the item's document (or file) and mark the item done: one UPDATE of its
+    row, written by a core statement (the claim read the item; it is not loaded again)."""
+    now = datetime.now(UTC)
+    done: dict[str, Any] = {"status": DONE, "reason": None, "done_at": now}
+    if item.role == DOCUMENT:
+        if not isinstance(result, Built) or item.series is None or item.number is None \
+                or item.year is None or item.form is None:
+            raise LavraError(f"Documento do lote sem número reservado: {item.file}.")
+        printed = printed_number(item.series, item.number, item.year)
+        # the holder's acts the run recorded before this one (read before this one's)
+        siblings = session.scalars(_SIBLINGS, {"run": item.run_id,
+                                               "position": item.position}).all()
         document = registry.record_reserved(
-            session, row.series, row.year, row.number, row.form, result,
-            detail=f"Emitido sob o nº {format_number(row.number, row.year)}, série "
-            f"{row.series}, na execução em lote nº {row.run_id} ({printed}; {worker}).",
+            session, item.series, item.year, item.number, item.form, result,
+            detail=f"Emitido sob o nº {format_number(item.number, item.year)}, série "
+            f"{item.series}, na execução em lote nº {item.run_id} ({printed}; {worker}).",
         )
-        row.document_id = document.id
+        done["document_id"] = document.id
         # the filing whose processo the act joined is settled with it (filing_status)
-        siblings = session.scalars(select(BatchItemRow.document_id).where(
-            BatchItemRow.run_id == row.run_id, BatchItemRow.position == row.position,
-            BatchItemRow.document_id.is_not(None))).all()
-        settle_joined(session, document.id, datetime.now(UTC), notice=row.form in notices,
-                      computed=result.computed, by=f"Execução em lote nº {row.run_id}",
-                      siblings={d for d in siblings if d is not None})
+        settle_joined(session, document.id, now, notice=item.form in notices,
+                      computed=result.computed, by=f"Execução em lote nº {item.run_id}",
+                      siblings={document.id, *(d for d in siblings if d is not None)})
     else:
         if not isinstance(result, bytes) or not result:
-            raise LavraError(f"Arquivo do lote não gerado: {row.file}.")
-        row.content = result
-    row.status, row.reason, row.done_at = DONE, None, datetime.now(UTC)
-    session.flush()
-    return item_of(row)
+            raise LavraError(f"Arquivo do lote não gerado: {item.file}.")
+        done["content"] = result
+    session.execute(_DONE[item.role == DOCUMENT],
+                    {"item": item.id, **{f"new_{name}": value for name, value in done.items()}})
+    return replace(item, status=DONE, reason=None,
+                   document_id=done.get("document_id", item.document_id))
 
 
-def _recorded(registry: Registry, session: Session, row: BatchItemRow, item: ItemRecord,
+# Built once (building a statement costs about twice running it): the record's own.
+_SIBLINGS = select(BatchItemRow.document_id).where(
+    BatchItemRow.run_id == bindparam("run"), BatchItemRow.position == bindparam("position"),
+    BatchItemRow.document_id.is_not(None))
+_DONE = {document: update(BatchItemRow).where(BatchItemRow.id == bindparam("item")).values(
+    {name: bindparam(f"new_{name}") for name in ("status", "reason", "done_at", column)}
+).execution_options(synchronize_session=False)
+    for document, column in ((True, "document_id"), (False, "content"))}
+_STATUS = select(BatchItemRow.status).where(BatchItemRow.id == bindparam("item"))
+
+
+def _recorded(registry: Registry, session: Session, item: ItemRecord,
               result: Built | bytes, worker: str, notices: frozenset[str]) -> ItemRecord:
     """:func:`_record`, with a refusal at recording (a guard of the licensing state that
     an act decided after the plan now fails) reported as the item's failure."""
     try:
-        return _record(registry, session, row, result, worker, notices)
+        return _record(registry, session, item, result, worker, notices)
     except FilingAnswered as error:  # another act answers the filing: rolled back
         raise ItemAnswered(item, error.message) from error
     except LavraError as error:  # the transaction rolls back: nothing of the item is kept
@@ -487,18 +503,18 @@ def claim_and_record(
             item = item_of(row)
             claimed.append(item)
             result = _built(build, item)
-            return _recorded(registry, session, row, item, result, worker, notices)
+            return _recorded(registry, session, item, result, worker, notices)
     mine = _first_of_share(registry, run_id, skip, share)
     if mine is None:
         return None
     result = _built(build, mine)
     with _refused_as_failure([mine]), registry._database_errors(), \
             registry._write() as session:
-        row = session.get(BatchItemRow, mine.id)
-        if row is None or row.status != PENDING:
+        status = session.scalar(_STATUS, {"item": mine.id})
+        if status != PENDING:
             # Recorded meanwhile by another process, or abandoned by staff.
-            return replace(mine, status=DONE if row is None else row.status)
-        return _recorded(registry, session, row, mine, result, worker, notices)
+            return replace(mine, status=DONE if status is None else status)
+        return _recorded(registry, session, mine, result, worker, notices)
 
 
 @contextmanager

@@ -12,9 +12,10 @@ session of the act's record: the act and its effects commit together, or neither
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -52,6 +53,7 @@ from lavra.registry.guards import (
 )
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
 from lavra.registry.identities import cnh_conflict, digits, renavam_elsewhere, renavam_other
+from lavra.registry.processos import join_processo
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import (
     KEPT,
@@ -72,7 +74,6 @@ from lavra.registry.tables import (
     PartyNameRow,
     PartyRow,
     ProcessoActRow,
-    ProcessoRow,
     StateChangeRow,
     VehicleRow,
 )
@@ -86,6 +87,21 @@ T = TypeVar("T")
 ONE_RENAVAM = "a regra de um só RENAVAM por veículo"
 ONE_CNH = "a regra de uma só pessoa por CNH"
 _digits = digits
+
+
+@cache  # built once: building a statement costs twice running it
+def _statement(name: str, table: type[Any] = LicenceRow) -> Any:
+    """The lookups every act repeats, their values bound at execution: ``table``'s row by
+    its key ``name``, the licence by its act's number (``licence``, ``licence-series``),
+    the vehicle by the forms of its plate (``plates``)."""
+    if name == "plates":
+        return select(VehicleRow).where(VehicleRow.placa.in_(bindparam("forms", expanding=True))
+                                        ).order_by(VehicleRow.id)
+    if not name.startswith("licence"):
+        return select(table).where(getattr(table, name) == bindparam("value"))
+    stmt = select(LicenceRow).join(DocumentRow, DocumentRow.id == LicenceRow.document_id).where(
+        DocumentRow.number == bindparam("number"), DocumentRow.year == bindparam("year"))
+    return stmt.where(DocumentRow.series == bindparam("series")) if "series" in name else stmt
 
 
 class StateWriter:
@@ -102,6 +118,12 @@ class StateWriter:
         self.session = session
         self.replay = replay
         self.divergences: list[str] = []
+        # Outside a replay the writer serves one act, recorded in this session just now:
+        # what it wrote is known here and is not looked up again (the rows it found, the
+        # act's licence and processos); a replay looks them up, as it always did.
+        self._known: dict[tuple[type[Any], str], Any] = {}
+        self._granted: set[int] = set()
+        self._linked: set[tuple[int, int]] = set()
 
     def refuse_or_diverge(self, act: Act | None, refusal: Refusal | None, *,
                           licence: LicenceRow | None = None, party: PartyRow | None = None,
@@ -138,14 +160,21 @@ class StateWriter:
         """The row of ``table`` whose ``key`` is ``value``, inserted when absent. The
         insert skips a row another transaction inserted at the same moment (it waits
         for it), so two acts naming a new vehicle at once do not collide here."""
-        found = self.session.scalars(select(table).where(key == value)).one_or_none()
-        if found is not None:
-            return found
-        postgresql = self.session.get_bind().dialect.name == "postgresql"
-        insert = postgresql_insert if postgresql else sqlite_insert
-        self.session.execute(insert(table).values(**values).on_conflict_do_nothing(
-            index_elements=[key.key]))
-        return self.session.scalars(select(table).where(key == value)).one()
+        known: RowT | None = self._known.get((table, value))
+        if known is not None:
+            return known
+        lookup = _statement(key.key, table)
+        found: RowT | None = self.session.scalars(lookup, {"value": value}).one_or_none()
+        if found is None:
+            postgresql = self.session.get_bind().dialect.name == "postgresql"
+            insert = postgresql_insert if postgresql else sqlite_insert
+            self.session.execute(insert(table).values(**values).on_conflict_do_nothing(
+                index_elements=[key.key]))
+            found = self.session.scalars(lookup, {"value": value}).one()
+        assert found is not None
+        if not self.replay:
+            self._known[(table, value)] = found
+        return found
 
     def party(self, ref: PartyRef | None, act: Act) -> PartyRow | None:
         if ref is None or not isinstance(ref.doc, str) or not _digits(ref.doc):
@@ -186,9 +215,7 @@ class StateWriter:
             self.refuse_or_diverge(act, Refusal(elsewhere[1], ONE_RENAVAM),
                                    vehicle=elsewhere[0])
             renavam = ""  # replayed: the plate is recorded without the RENAVAM
-        row = self.session.scalars(
-            select(VehicleRow).where(VehicleRow.placa.in_(forms)).order_by(VehicleRow.id)
-        ).first()
+        row = self.session.scalars(_statement("plates"), {"forms": list(forms)}).first()
         if row is None:
             row = self._held(placa, renavam, lambda: self._upsert(
                 VehicleRow, VehicleRow.placa, placa, {"placa": placa, "renavam": renavam or None}))
@@ -244,12 +271,9 @@ class StateWriter:
         if parsed is None:
             return None
         series, number, year = parsed
-        stmt = select(LicenceRow).join(DocumentRow, DocumentRow.id == LicenceRow.document_id
-                                       ).where(DocumentRow.number == number,
-                                               DocumentRow.year == year)
-        if series is not None:
-            stmt = stmt.where(DocumentRow.series == series.upper())
-        found = self.session.scalars(stmt).all()
+        found = self.session.scalars(
+            _statement("licence" if series is None else "licence-series"),
+            {"number": number, "year": year, "series": series and series.upper()}).all()
         return found[0] if len(found) == 1 else None
 
     def document(self, printed: str) -> DocumentRow | None:
@@ -315,7 +339,7 @@ class StateWriter:
                 for driver in effect.drivers:
                     self.driver(driver, act)
             elif isinstance(effect, InProcesso):
-                self._processo(act, effect)
+                join_processo(self.session, act, effect.numero, self._linked, self.replay)
             elif isinstance(effect, Cites):
                 cite(self, act, effect)
             else:  # pragma: no cover - the pack returned something else
@@ -335,13 +359,14 @@ class StateWriter:
             locked(self.session, licence)
 
     def _grant(self, act: Act, grant: Grant) -> None:
-        if self.session.scalars(
+        if act.document_id in self._granted or (self.replay and self.session.scalars(
             select(LicenceRow.id).where(LicenceRow.document_id == act.document_id)
-        ).first() is not None:
+        ).first() is not None):
             raise LavraError(
                 f"O pacote de conteúdo declarou mais de uma licença expedida pelo documento "
                 f"{act.printed}."
             )
+        self._granted.add(act.document_id)  # its licence (a second Grant is refused above)
         # Licences first, then the holder (lavra.registry.standing: the locks' order).
         base, old = self.licence(grant.rests_on), self.licence(grant.renews)
         base = None if base is None else locked(self.session, base)
@@ -474,31 +499,6 @@ class StateWriter:
         self.change(act, "barred",
                     f"Impedimento até {format_date(effect.until)} pelo {act.printed}.",
                     party=party)
-
-    def _processo(self, act: Act, effect: InProcesso) -> None:
-        if not isinstance(effect.numero, str) or not effect.numero.strip():
-            return
-        try:
-            numero = normalize_processo(effect.numero)[:80]
-        except InputError:
-            return
-        # The number lavra gave the processo, or the PA staff linked to it
-        # (lavra.registry.processos): either joins the same processo.
-        row = self.session.scalars(
-            select(ProcessoRow).where(or_(ProcessoRow.numero == numero,
-                                          ProcessoRow.pa == numero))
-            .order_by(ProcessoRow.pa.is_(None)).limit(1)
-        ).first()
-        if row is None:
-            row = ProcessoRow(numero=numero)
-            self.session.add(row)
-            self.session.flush()
-        linked = self.session.scalars(
-            select(ProcessoActRow.id).where(ProcessoActRow.processo_id == row.id,
-                                            ProcessoActRow.document_id == act.document_id)
-        ).first()
-        if linked is None:
-            self.session.add(ProcessoActRow(processo_id=row.id, document_id=act.document_id))
 
     # ------------------------------------------------------------ undoing
     def undo(self, document_id: int, printed: str) -> None:

@@ -33,7 +33,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
@@ -67,6 +67,8 @@ from lavra.registry.tables import CounterRow, DocumentRow, EventRow
 from lavra.registry.voiding import RegistryVoids
 
 __all__ = ["Registry", "open_default_registry", "open_registry"]
+
+_ISSUED = insert(EventRow)  # executed with a dict: one plain INSERT
 
 
 def _json_default(value: Any) -> Any:
@@ -264,15 +266,11 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
         row = self._new_row(series, year, number, form, built, key, request, formatted)
         session.add(row)
         session.flush()
-        session.add(
-            EventRow(
-                document_id=row.id,
-                kind=EventKind.ISSUED.value,
-                actor=actor or built.signer_subject.strip(),
-                at=row.issued_at,
-                detail=detail or f"Emitido sob o nº {formatted}, série {series}.",
-            )
-        )
+        session.execute(_ISSUED, {  # its first event, written as it is (no unit of work)
+            "document_id": row.id, "kind": EventKind.ISSUED.value,
+            "actor": actor or built.signer_subject.strip(), "at": row.issued_at,
+            "detail": detail or f"Emitido sob o nº {formatted}, série {series}.",
+        })
         # The act's effects on the licensing state commit with its record, or neither.
         self.apply_effects(session, row)
         return row
