@@ -245,6 +245,7 @@ def pacote() -> ContentPack:
                  # The refusal (Lei nº 9.784/1999, art. 50, I) belongs to the processo its
                  # data names, the protocol's included: the tracking page shows it there.
                  indeferimento.FORM: estado.processo},
+        companions=selo.COMPANIONS,
         imports=importacao.IMPORTS,
         demo_chains=demonstracao.DEMO_CHAINS,
         filed_acts={**protocolos.ATOS, **recurso_online.ATOS},

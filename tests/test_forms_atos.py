@@ -617,9 +617,10 @@ def test_examples_describe_the_same_driver_and_vehicle(pack_dir: Path) -> None:
     auto = example(pack_dir, AUTO)
     assert auto["condutor"]["cpf"] == alvara["titular"]["cpf"]
     assert auto["veiculo"]["placa"] == alvara["veiculo"]["placa"]
-    # The new alvará's selo is numbered in lavra's series (escolar art. 3º, § 2º); the
-    # auto's typed selo is a paper one the agent read (selo_do_veiculo), not a copy of it.
-    assert alvara["selo_identificacao"].startswith("SELO-ESC ")
+    # The new alvará's selo is numbered in lavra's series when it is issued (escolar art.
+    # 3º, § 2º), not typed; the auto's typed selo is a paper one the agent read
+    # (selo_do_veiculo), not a copy of it.
+    assert "selo_identificacao" not in alvara
     for form in (PREF, "requerimento-renovacao-escolar"):
         data = json.dumps(example(pack_dir, form), ensure_ascii=False)
         assert "518.811.088-13" not in data and "DEF2G34" not in data

@@ -357,13 +357,6 @@ ALVARA_CASES: list[tuple[str, Callable[[Engine], dict[str, Any]], str, Status, s
         "art8_par2",
     ),
     (
-        "art. 3º, § 2º: sem selo de identificação",
-        lambda e: _with(example(e, ALV), "/selo_identificacao", DELETE),
-        "/selo_identificacao",
-        Status.MISSING,
-        "art3_par2",
-    ),
-    (
         "art. 13, § 5º, I: renovação sem o alvará anterior",
         lambda e: {**example(e, ALV), "modalidade": "renovacao"},
         "/alvara_anterior",
@@ -462,7 +455,8 @@ def test_alvara_draft_reads_back_with_validity_fee_and_duties(engine: Engine) ->
     assert "prontuário nº TE-0042" in text
     assert "válido de 10/03/2026 a 31/12/2026" in text
     assert "Ana Exemplo Moreira" in text  # the auxiliary driver (art. 9º)
-    assert "SELO-ESC nº 0042/2026" in text
+    # the selo's number is reserved when the alvará is issued (art. 3º, § 2º)
+    assert "número a ser atribuído na emissão do alvará" in text
     assert "10 UFESPs × R$ 38,42 (UFESP do exercício de 2026) = R$ 384,20" in text
     assert "quatro reais e vinte centavos" in text
     assert "de 01/12/2026 a 31/12/2026" in text

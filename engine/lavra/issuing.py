@@ -19,6 +19,7 @@ from datetime import date, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from lavra.checking.computations import item_at
 from lavra.checking.content import Content, loaded_content
 from lavra.checking.report import Item, Report, Status
 from lavra.config import Config, load_config
@@ -26,6 +27,8 @@ from lavra.documents import Engine, Prepared
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
+from lavra.registry import companions
+from lavra.registry.companions import Companion
 from lavra.registry.facts import Fact
 from lavra.registry.licensing import LicenceView
 from lavra.registry.records import (
@@ -208,6 +211,9 @@ class RegistryHistory:
     def tracks(self, kind: str) -> bool:
         return kind in self.registry.tracked_kinds
 
+    def number_state(self, series: str, year: int, number: int) -> companions.NumberState:
+        return self.registry.number_state(series, year, number)
+
     def licence_status(self, number: str, kind: str | None = None) -> LicenceView | None:
         return self.registry.licence_by_number(number, kind) if isinstance(number, str) else None
 
@@ -373,12 +379,19 @@ class Issuer:
         data = prepared.data  # cleaned (NFC): what is recorded is what was checked and signed
         series = form.series
         files: dict[str, bytes | None] = {}
+        declared = self.engine.content.pack.companions
+        companion = declared.get(form.id)
+        mate_of = companions.principal_of(declared, form.id, data)
 
-        def build(number: int, formatted: str) -> Built:
+        def build(number: int, formatted: str, mate: str | None) -> Built:
             # Printed with its series, as the registry keeps it: two series never show
             # the same number ("ALV-FRET nº 0001/2026").
+            document = data
+            if companion is not None and mate is not None:
+                document = self._with_reserved(companion, data, mate, prepared.report)
             built = self.build_document(
-                form_id, data, prepared.on, printed_number(series, *parse_number(formatted)),
+                form_id, document, prepared.on,
+                printed_number(series, *parse_number(formatted)),
                 docx=docx, example_values=example_values, retry_of=idempotency_key,
                 signer=signer,
             )
@@ -389,12 +402,30 @@ class Issuer:
         # The idempotency fingerprint covers everything that shapes the document.
         request = {"dados": dict(data), "data_referencia": prepared.on.isoformat(),
                    "valores_de_exemplo": example_values}
-        record = self.registry.issue(
-            form.series, year, form.id, build, idempotency_key, data=request, actor=actor
+        record = self.registry.issue_with_companion(
+            form.series, year, form.id, build, idempotency_key, data=request, actor=actor,
+            companion=None if companion is None else companion.series,
+            reserved_for=mate_of[1] if mate_of is not None and mate_of[0] == series else None,
         )
         pdf = files.get("pdf") or self.registry.pdf(record.id)
         stored_docx = files.get("docx") if "pdf" in files else self.registry.docx(record.id)
         return IssueResult(record, pdf, stored_docx, prepared.report)
+
+    @staticmethod
+    def _with_reserved(companion: Companion, data: Mapping[str, Any], mate: str,
+                       report: Report) -> dict[str, Any]:
+        """``data`` with the number reserved for it at the companion's field; a number
+        typed there that is not this one is refused (nothing recorded)."""
+        value = data.get(companion.field.lstrip("/"))
+        typed = value.strip() if isinstance(value, str) and value.strip() else None
+        if typed is not None and not companions.same_number(typed, mate):
+            cited = mate.replace(" nº ", " ")
+            raise IncompleteError(Report(report.form, report.on, (item_at(
+                companion.field, Status.INVALID,
+                f"O número «{typed}» não é o reservado para este ato: ao emiti-lo, o "
+                f"registro reservou o {cited}, que ele imprime; deixe o campo em branco.",
+                companion.basis),)))
+        return companions.with_companion(data, companion.field, mate)
 
     def build_document(
         self,

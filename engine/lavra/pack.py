@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from lavra.demochains import DemoChain
     from lavra.filedacts import ActChoice
     from lavra.filing import AppealQuery
+    from lavra.registry.companions import Companion
     from lavra.registry.effects import EffectsOf
     from lavra.registry.importing import ImportSpec
     from lavra.registry.prefill import Prefill
@@ -123,6 +124,9 @@ class ContentPack:
     effects: Mapping[str, EffectsOf] = field(default_factory=dict, repr=False)
     """What each form's acts do to the licensing state, by form id
     (:mod:`lavra.registry.effects`): declared beside the article they implement."""
+    companions: Mapping[str, Companion] = field(default_factory=dict, repr=False)
+    """The number of another series each act of a form reserves when issued one at a
+    time, by form id (:mod:`lavra.registry.companions`): a licence's numbered seal."""
     imports: Mapping[str, ImportSpec] = field(default_factory=dict, repr=False)
     """The acts from before lavra that ``lavra cadastro importar`` reads, by the value of
     a row's column ``tipo`` (:mod:`lavra.registry.importing`)."""

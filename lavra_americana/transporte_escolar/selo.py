@@ -48,9 +48,13 @@ number, its titular, the vehicle and the validity.
 ``selo_do_alvara`` — the selo a new alvará prints (art. 3º, § 2º)
     The selo is issued "juntamente com o Alvará" and corresponds to it: a number of the
     SELO-ESC series the registry already holds belongs to an alvará issued before (the
-    one it cites), and is *invalid* in a new alvará, whose selo is a new one. A number
-    the registry does not hold yet is the one reserved with the alvará (the renewal
-    run numbers both); the selo itself is checked when issued (``selo_identificacao``).
+    one it cites), and is *invalid* in a new alvará, whose selo is a new one. Staff do
+    not type it: issuing the alvará one at a time reserves the next SELO-ESC number in
+    the same transaction and prints it (``COMPANIONS``); the renewal run numbers both.
+    A typed number no selo carries is accepted only as that reservation (the next of
+    the series, or one a run holds); one reserved for another alvará, voided, or
+    anything else is *invalid*. The selo itself is checked when issued
+    (``selo_identificacao``).
     A number outside the SELO-ESC series is *invalid* too (issue 22, item 3): every
     ALV-ESC lavra issues, expedição or renovação (art. 13, § 3º: "o alvará anual
     acompanhado do selo"), is a new alvará and takes a new selo, numbered in lavra's
@@ -83,6 +87,7 @@ from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
+from lavra.registry.companions import Companion, NumberStates
 from lavra.registry.state import parse_printed
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
@@ -93,6 +98,7 @@ from lavra_americana.comum.validity import act_at
 
 __all__ = [
     "ALVARA_FORM",
+    "COMPANIONS",
     "COMPUTATIONS",
     "FORM",
     "IMPLEMENTED",
@@ -310,7 +316,9 @@ def selo_do_alvara(request: ComputeInput) -> Computed:
     if request.history is None:
         return Computed({}, ())
     record = request.history.document(FORM, typed)
-    if record is None or record.cancelled:
+    if record is None:
+        return Computed({}, _unreserved(request, typed, parsed[1], parsed[2]))
+    if record.cancelled:
         return Computed({}, ())
     laws = statutory_context(request).laws
     theirs = clean_text(pointers.get(record.data, "/alvara/numero")) or "outro alvará"
@@ -322,6 +330,48 @@ def selo_do_alvara(request: ComputeInput) -> Computed:
         f"{SERIES} reservado para este alvará (o próximo da série), e nenhum outro.",
         SELO,
     ),))
+
+
+def _unreserved(request: ComputeInput, typed: str, number: int, year: int) -> tuple[Item, ...]:
+    """A typed SELO-ESC number no selo carries: it must be the one the registry reserves
+    for this alvará (module doc): the next of the series, which issuing the alvará
+    reserves, or one a renewal run holds for it."""
+    if not isinstance(request.history, NumberStates):
+        return ()
+    state = request.history.number_state(SERIES, year, number)
+    if state.held_by_run or (state.reserved_for is not None and not state.reserved_act_recorded):
+        return ()  # the run's, or the one this alvará's issue is reserving now
+    if state.next_free and not state.voided:
+        return ()
+    laws = statutory_context(request).laws
+    if state.voided:
+        why = "teve a numeração inutilizada"
+    elif state.reserved_for is not None:
+        why = f"está reservado para o alvará {format_act_number(state.reserved_for)}"
+    else:
+        why = "não está reservado para este alvará"
+    return (item_at(
+        "/selo_identificacao", Status.INVALID,
+        f"O selo de identificação «{typed}» {why}: o selo expedido juntamente com o alvará "
+        f"({short(laws, SELO)}) recebe o número que o registro reserva ao emitir o "
+        "alvará, impresso nele; deixe o campo em branco.",
+        SELO,
+    ),)
+
+
+COMPANIONS: dict[str, Companion] = {ALVARA_FORM: Companion(
+    series=SERIES, form=FORM, field="/selo_identificacao", cites="/alvara/numero",
+    basis=SELO,
+)}
+"""Art. 3º, § 2º ("juntamente com o Alvará será expedido 'selo de identificação'
+correspondente à licença, devidamente numerado"): each ALV-ESC issued one at a time
+reserves, in the same transaction as its own number, the next SELO-ESC number, and
+prints it; the selo issued later for that alvará takes it (:mod:`lavra.registry.
+companions`). The renewal run numbers both itself. Reading chosen: the law has the two
+expedited together but the selo is a separate act, signed after the alvará's fee and
+inspection (art. 13, §§ 3º and 4º); the number is therefore bound at once and the act
+follows. A reserved number never issued is voided when the alvará is cancelled, or by
+staff with the numbering-void act."""
 
 
 def _outside_series(request: ComputeInput, typed: str) -> Item:

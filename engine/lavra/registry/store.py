@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
 from lavra.inputs.textnorm import clean_text
+from lavra.registry import companions
 from lavra.registry.database import Conflict, database_url, engine_for, migrate
 from lavra.registry.drafts import DraftStore
 from lavra.registry.facts import RegistryFacts
@@ -58,13 +59,14 @@ from lavra.registry.records import (
     format_number,
     normalize_cpf_cnpj,
     normalize_plate,
+    printed_number,
     record_of,
     subject_cn,
 )
 from lavra.registry.staff_values import StaffValueStore
 from lavra.registry.standing import locked
 from lavra.registry.tables import CounterRow, DocumentRow, EventRow
-from lavra.registry.voiding import RegistryVoids
+from lavra.registry.voiding import RegistryVoids, void_companions
 
 __all__ = ["Registry", "open_default_registry", "open_registry"]
 
@@ -196,6 +198,7 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
         *,
         data: Mapping[str, Any] | None = None,
         actor: str | None = None,
+        reserved_for: tuple[str, int, int] | None = None,
     ) -> IssuedRecord:
         """Take the next number of ``series``/``year``, build the document, record it.
 
@@ -205,7 +208,30 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
         already issued under that key; reusing the key for another series, year, form
         or (when ``data``, the input, is given) other data is an InputError.
         ``actor`` names who issued it in the history (default: the signer).
+        ``reserved_for`` (series, year, number of another act): the number of ``series``
+        held for that act (:mod:`lavra.registry.companions`) is taken instead of the
+        next one, when one is held.
         """
+        return self.issue_with_companion(
+            series, year, form, lambda number, formatted, _: build(number, formatted),
+            idempotency_key, data=data, actor=actor, reserved_for=reserved_for)
+
+    def issue_with_companion(
+        self,
+        series: str,
+        year: int,
+        form: str,
+        build: Callable[[int, str, str | None], Built],
+        idempotency_key: str | None = None,
+        *,
+        data: Mapping[str, Any] | None = None,
+        actor: str | None = None,
+        companion: str | None = None,
+        reserved_for: tuple[str, int, int] | None = None,
+    ) -> IssuedRecord:
+        """:meth:`issue`, with ``companion``: the next number of that series is reserved
+        for this document in the same transaction and handed, printed, to ``build`` as
+        its third argument (None without ``companion``)."""
         series, year = check_series(series), check_year(year)
         form = check_text(form, "o formulário", "/formulario", 120)
         key = None if idempotency_key is None else clean_text(
@@ -220,18 +246,26 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
                 return _same_request(earlier, key, series, year, form, request)
         try:
             with self._database_errors(), self._write() as session:
+                held = None if reserved_for is None else companions.reserved_for(
+                    session, series, reserved_for)
+                if held is not None:
+                    year = held[0]
                 counter = self._lock_counter(session, series, year)
                 if key is not None:
                     found = _key_lookup(session, key)
                     if found is not None:
                         return _same_request(found, key, series, year, form, request)
-                number = counter.last_number + 1
-                built = self._build(build, number, format_number(number, year))
+                number = counter.last_number + 1 if held is None else held[1]
+                mate = None if companion is None else printed_number(
+                    companion, companions.reserve(session, companion, year,
+                                                  (series, year, number)), year)
+                built = self._build(lambda n, f: build(n, f, mate), number,
+                                    format_number(number, year))
                 row = self.record_reserved(
                     session, series, year, number, form, built, key=key, request=request,
                     actor=who,
                 )
-                counter.last_number = number
+                counter.last_number = max(counter.last_number, number)
                 record = record_of(row)
         except Conflict as conflict:
             if key is not None:
@@ -385,6 +419,8 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
             # Its effects on the licensing state are undone with it (or the cancellation
             # is refused while a later act rests on them).
             self.undo_effects(session, row)
+            # A number reserved with it and never issued is voided with the reason.
+            void_companions(session, (row.series, row.year, row.number), reason=why, by=who)
             now = datetime.now(UTC)
             row.status = Status.CANCELLED.value
             row.cancel_reason, row.cancelled_by, row.cancelled_at = why, who, now

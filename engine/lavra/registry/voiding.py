@@ -52,6 +52,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
+from lavra.registry import companions
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import (
     COUNTER_BEFORE,
@@ -72,7 +73,8 @@ from lavra.registry.tables import (
     VoidedNumberRow,
 )
 
-__all__ = ["NumberingReport", "RegistryVoids", "VoidedNumber", "spans", "void_in"]
+__all__ = ["NumberingReport", "RegistryVoids", "VoidedNumber", "spans", "void_companions",
+           "void_in"]
 
 _SEARCHED = re.compile(r"(?:([A-Za-z0-9][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})"
                        r"\s*/\s*(\d{4})", re.IGNORECASE)
@@ -203,6 +205,20 @@ def void_in(session: Session, series: str, year: int, number: int, *, reason: st
     return _voided_of(row)
 
 
+def void_companions(session: Session, principal: tuple[str, int, int], *, reason: str,
+                    by: str) -> list[str]:
+    """Void every number still held for the act ``principal`` (series, year, number),
+    cancelled in ``session`` (:mod:`lavra.registry.companions`): the printed numbers."""
+    act = printed_number(principal[0], principal[2], principal[1])
+    voided: list[str] = []
+    for row in companions.of_principal(session, principal):
+        if companions.held(session, row):
+            void_in(session, row.series, row.year, row.number, by=by,
+                    reason=f"número reservado com o ato {act}, cancelado: {reason}")
+            voided.append(printed_number(row.series, row.number, row.year))
+    return voided
+
+
 class RegistryVoids(RegistryQueries):
     """The numbering-void act and the gapless check (module docstring)."""
 
@@ -223,6 +239,14 @@ class RegistryVoids(RegistryQueries):
                     f"execução em lote nº {held}; abandone o item (lavra lote abandonar) "
                     "para inutilizá-lo.", field="/numero")
             return void_in(session, series, year, number, reason=why, by=who)
+
+    def number_state(self, series: str, year: int, number: int) -> companions.NumberState:
+        """What the registry says of a number typed in an act: reserved with which act,
+        voided, held by a batch run, the next of its series
+        (:func:`lavra.registry.companions.number_state`)."""
+        series, year, number = check_series(series), check_year(year), check_number(number)
+        with self._database_errors(), self._read() as session:
+            return companions.number_state(session, series, year, number)
 
     def voided(self, series: str, year: int, number: int) -> VoidedNumber | None:
         """The void act of this number, if it was voided."""
@@ -331,6 +355,9 @@ def _report(session: Session, series: str, year: int, last: int) -> NumberingRep
     items = session.execute(select(BatchItemRow.number, BatchItemRow.status).where(
         BatchItemRow.series == series, BatchItemRow.year == year)).all()
     held = {n for n, state in items if n is not None and state == "pending"}
+    # A number reserved with another act and not yet issued is held too.
+    held |= companions.held_numbers(session, series, year)
+    own |= companions.taken_numbers(session, series, year) - held
     taken = imported | own | held
     missing = [n for n in range(1, last + 1) if n not in taken]
     skipped, unrecorded = _skipped_by_imports(session, series, year)
