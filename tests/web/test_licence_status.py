@@ -108,6 +108,11 @@ def test_staff_pages_of_the_licence_the_vehicle_and_the_party(
     assert "Situação e histórico da licença" in document
     assert f"cassado em 10/12/2026 pelo {acts.decision.printed}" in document
     assert decision_link in document
+    # the record and the licence in the public page's words (issue 22)
+    assert "Registro: <strong>documento autêntico, não cancelado</strong>" in document
+    assert "válido</strong>" not in document
+    assert ('<dt>Situação da licença</dt><dd class="situacao-licenca">cassado em 10/12/2026 '
+            f"pelo {acts.decision.printed}") in document
     assert "Situação e histórico da licença" not in client.get(
         f"/equipe/documentos/{acts.decision.id}").text
 
@@ -141,7 +146,9 @@ def test_the_document_and_vehicle_pages_show_an_auto_annulled_on_appeal(
                    on=date(2026, 12, 11), computed={"resultado": "provido", "conhecido": True})
     login(client, "clara")
     page = client.get(f"/equipe/documentos/{auto.id}").text
-    assert f"<strong>anulado em recurso</strong> ({decision.printed}, de 11/12/2026)" in page
+    assert ('<dt>Situação do ato</dt><dd class="situacao-ato">anulado em recurso pelo '
+            f"{decision.printed}, de 11/12/2026</dd>") in page
+    assert "Registro: <strong>documento autêntico, não cancelado</strong>" in page
     vehicle = client.get("/equipe/veiculos/ABC1D23").text
     assert f"{auto.printed} anulado em recurso pelo {decision.printed}, em 11/12/2026." in vehicle
     assert "anulado em recurso" not in client.get(

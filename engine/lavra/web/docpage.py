@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from lavra.recording import FactRecorder
 from lavra.registry.records import IssuedRecord
+from lavra.verifying import act_situation, licence_situation
 from lavra.web.common import page
 from lavra.web.context import WebContext
 from lavra.web.dataview import data_view
@@ -39,6 +40,9 @@ def _values(ctx: WebContext, user: User, record: IssuedRecord) -> dict[str, Any]
         "titulo": ctx.record_title(record), "erro": None,
         "pode_cancelar": may_cancel(ctx, user, record),
         "fato_enviado": {}, "fato_erros": {},
+        # The record's and the act's situation in the public page's words (verificar.html)
+        "situacao_ato": act_situation(ctx.registry, record.id),
+        "situacao_licenca": licence_situation(ctx.registry, record.id, ctx.today()),
         **facts_page_context(ctx, record), **licence_section(ctx, record.id),
     }
 
