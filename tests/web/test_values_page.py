@@ -7,6 +7,7 @@ of the other web tests. Dates are explicit.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import date, datetime
 from decimal import Decimal
@@ -15,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 from webhelpers import REPO, csrf_of, errors_in, login, make_context
 
 from lavra.registry.staff_values import StaffKind
@@ -155,3 +157,30 @@ def test_admin_registers_the_years_fines_and_the_auto_uses_them(
         "valor": "151,00", "ato": FINE_ACT})
     assert duplicate.status_code == 422
     assert "Já está cadastrado" in errors_in(duplicate.text)[0]
+
+
+def test_the_numbering_page_is_the_administrations_and_shows_a_voided_number(
+    client: TestClient, context: WebContext,
+) -> None:
+    """Issue 22, item 3: ``Registry.numbering_report()`` on the web, admin only (the
+    values' registry: its own; a year no other test here numbers)."""
+    with context.registry.engine.begin() as connection:  # 0001 and 0002/2019 taken
+        connection.execute(text("INSERT INTO counters (series, year, last_number) "
+                                "VALUES ('ALV-FRET', 2019, 2)"))
+    context.registry.void_number("ALV-FRET", 2019, 1, reason="Folha inutilizada na impressão.",
+                                 by="Chefia de Seção")
+    login(client, "clara")
+    assert "/equipe/numeracao" not in client.get("/equipe").text
+    denied = client.get("/equipe/numeracao")
+    assert denied.status_code == 403
+    assert "Somente a administração pode conferir a numeração" in denied.text
+    assert "Folha inutilizada" not in denied.text
+    admin(client)
+    assert 'href="/equipe/numeracao"' in client.get("/equipe").text
+    shown = client.get("/equipe/numeracao")
+    assert shown.status_code == 200
+    assert ("<tr><td>ALV-FRET</td><td>2019</td><td>0002</td><td>0</td><td>0</td><td>1</td>"
+            "<td>—</td><td>0002/2019</td></tr>") in shown.text
+    assert re.search(r"<li>ALV-FRET nº 0001/2019: Numeração inutilizada em \d\d/\d\d/\d{4} "
+                     r"por Chefia de Seção: Folha inutilizada na impressão\.</li>", shown.text)
+    assert "Há números sem explicação" in shown.text

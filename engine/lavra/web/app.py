@@ -42,6 +42,7 @@ from lavra.web import (
     pages_filing,
     pages_inbox,
     pages_licences,
+    pages_numbering,
     pages_public,
     pages_queue,
     pages_resend,
@@ -434,6 +435,7 @@ def create_app(
     app.include_router(pages_facts.router)
     app.include_router(pages_facts.api_router)
     app.include_router(pages_values.router)
+    app.include_router(pages_numbering.router)
     app.include_router(pages_batch.router)
     app.include_router(pages_batch.api_router)
     return app
