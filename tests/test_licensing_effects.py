@@ -318,3 +318,35 @@ def test_the_school_renewal_notice_reads_the_validity_the_registry_holds(
     until = date(2027, 12, 31) if origin == "importado" else date(2026, 12, 31)
     noticed_a_year_late(engine, registry, "notificacao-pendencias-renovacao", alvara, placa,
                         until, filed=until.replace(day=2), on=until.replace(day=3))
+
+
+@SQLITE_ONLY
+def test_a_devolucao_finding_the_vehicle_taken_names_the_alvara_in_force(
+    registry: Registry,
+) -> None:
+    """Fretamento art. 21, § 4º (issue 22): while the alvará was recalled another company
+    obtained one for the vehicle; the devolução would put two in force and
+    ``uq_licences_vehicle_in_force`` refuses it: the refusal names the alvará in force
+    and its term, never the database's «mesmo instante»; nothing is recorded."""
+    alvara, placa = fretamento_alvara(registry, "novo")
+    receipt = example("recibo-recolhimento-alvara")
+    receipt["alvara"]["numero"] = alvara
+    receipt["veiculo"]["placa"] = placa
+    recalled = act(registry, "REC-ALV-FRET", "recibo-recolhimento-alvara", receipt, on=ON)
+    other = example("alvara-fretamento")
+    other["empresa"].update(cnpj="11.222.333/0001-81", razao_social="Outra Viação Ltda.")
+    taken = act(registry, "ALV-FRET", "alvara-fretamento", other, on=date(2026, 4, 7),
+                computed={"inicio_vigencia": "2026-04-07", "valido_ate": "2031-04-06"})
+    back = example("termo-devolucao-alvara")
+    back["recibo"]["numero"] = recalled.printed
+    back["alvara"]["numero"] = alvara
+    back["veiculo"]["placa"] = placa
+    with pytest.raises(InputError) as refused:
+        act(registry, "DEV-ALV-FRET", "termo-devolucao-alvara", back, on=date(2026, 4, 8))
+    assert (f"O veículo {placa} já tem licença em vigor: {taken.printed}, válida até "
+            f"06/04/2031. O {alvara} não pode ser devolvido pelo DEV-ALV-FRET nº 0001/2026 "
+            "enquanto ela vigorar") in refused.value.message
+    assert "mesmo instante" not in refused.value.message
+    assert registry.next_number("DEV-ALV-FRET", 2026) == 1  # nothing numbered nor recorded
+    assert status(registry, alvara, date(2026, 4, 8)).startswith("recolhido em 06/04/2026")
+    assert registry.rebuild_state(apply=False).same

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
@@ -180,6 +181,36 @@ def test_a_school_alvara_and_a_transfer_to_the_same_person_at_once_one_wins(
     held = registry.licences_in_force("alvara-transporte-escolar", date(2026, 12, 1),
                                       holder="111.444.777-35")
     assert [r.id for r in held] == [first.id]
+    assert registry.rebuild_state(apply=False).same
+
+
+def test_a_transfer_refused_at_the_index_names_the_act_in_force(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Escolar arts. 14 and 15 (issue 22): the check having read the state before Maria's
+    alvará committed (a race, simulated), ``uq_licences_holder_in_force`` refuses the
+    transfer; the refusal is read again into the check's words, naming her alvará."""
+    alvara_escolar(registry)  # José's, ALV-ESC 0001/2026
+    maria = alvara_escolar(registry, placa="EXE9Z99", cpf="111.444.777-35",
+                           cnh="29171500766")
+    with pytest.raises(LavraError) as checked:
+        transfer_to_maria(registry)
+    reads: list[object] = []
+    original = state.transfer_refusal
+
+    def racing(*args: Any) -> object:
+        reads.append(args)
+        return None if len(reads) == 1 else original(*args)
+
+    monkeypatch.setattr(state, "transfer_refusal", racing)
+    with pytest.raises(LavraError) as indexed:
+        transfer_to_maria(registry)
+    assert len(reads) == 2  # the check, then the index's refusal read again
+    assert indexed.value.message == checked.value.message
+    assert (f"já é titular de licença em vigor: {maria.printed}, válida até "
+            in indexed.value.message)
+    assert "mesmo instante" not in indexed.value.message
+    assert registry.next_number("TRF-ESC", 2026) == 1  # nothing numbered nor recorded
     assert registry.rebuild_state(apply=False).same
 
 

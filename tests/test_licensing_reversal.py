@@ -27,7 +27,9 @@ from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.errors import InputError
 from lavra.issuing import RegistryHistory
+from lavra.registry import reversal
 from lavra.registry.database import database_url
+from lavra.registry.guards import place_refusal
 from lavra.registry.records import LOCAL_TZ, IssuedRecord
 from lavra.registry.store import Registry
 from lavra.registry.tables import DocumentRow
@@ -153,7 +155,11 @@ def test_a_denied_appeal_changes_nothing_but_is_in_the_timeline(registry: Regist
     assert registry.rebuild_state(apply=False).same
 
 
-def test_a_licence_whose_place_another_took_is_not_restored(registry: Registry) -> None:
+def test_a_licence_whose_place_another_took_is_not_restored(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Reversal and cancellation (issue 22): the check, and the unique index when a race
+    hides the other act from it, refuse in one set of words naming the act in force."""
     alvara = alvara_fretamento(registry)
     cas = cassacao(registry, alvara, on=date(2026, 4, 20))
     other = example("alvara-fretamento")
@@ -162,9 +168,30 @@ def test_a_licence_whose_place_another_took_is_not_restored(registry: Registry) 
                 computed={"inicio_vigencia": "2026-04-27", "valido_ate": "2031-04-26"})
     with pytest.raises(InputError) as refused:
         decide(registry, cas, "provido")
-    assert f"O {alvara.printed} não pode ser restabelecido" in refused.value.message
-    assert taken.printed in refused.value.message
+    assert (f"O veículo ABC1D23 já tem licença em vigor: {taken.printed}, válida até "
+            f"26/04/2031. O {alvara.printed} não pode ser restabelecido pelo DEC-GP nº "
+            "0001/2026 enquanto ela vigorar") in refused.value.message
+    # The check having read the state before the other act committed (a race, simulated):
+    # uq_licences_vehicle_in_force refuses the write, read again into the same words.
+    reads: list[object] = []
+
+    def racing(*args: Any) -> object:
+        reads.append(args)
+        return None if len(reads) == 1 else place_refusal(*args)
+
+    monkeypatch.setattr(reversal, "place_refusal", racing)
+    with pytest.raises(InputError) as indexed:
+        decide(registry, cas, "provido")
+    assert len(reads) == 2 and indexed.value.message == refused.value.message
+    monkeypatch.undo()
+    # Cancelling the cassação would give the alvará back: refused the same way.
+    with pytest.raises(InputError) as cancelled:
+        registry.cancel(cas.series, cas.year, cas.number, reason="erro", by="Chefia")
+    assert f"licença em vigor: {taken.printed}, válida até 26/04/2031" in \
+        cancelled.value.message
+    assert "mesmo instante" not in cancelled.value.message
     assert registry.by_number("0001/2026", series="DEC-GP") is None  # nothing recorded
+    assert registry.licence_of(alvara.id).status == "cassated"
     assert registry.rebuild_state(apply=False).same
 
 

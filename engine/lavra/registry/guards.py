@@ -15,13 +15,15 @@ licence in force per vehicle or per person, the bar) are here too, so that
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.effects import Act, Grant, LicenceStatus
@@ -32,8 +34,8 @@ if TYPE_CHECKING:
     from lavra.registry.state import StateWriter
 
 __all__ = ["DIVERGENCE", "HOLDING", "ONE_PER_HOLDER", "ONE_PER_VEHICLE", "CitationPrinter",
-           "Refusal", "grant_refusals", "held_refusal", "insert_licence", "printed_basis",
-           "public_divergence"]
+           "Refusal", "grant_refusals", "held_refusal", "insert_licence", "place_refusal",
+           "placed", "printed_basis", "public_divergence", "transfer_refusal"]
 
 DIVERGENCE = "divergence"
 """The kind of the change that records a divergência."""
@@ -114,15 +116,19 @@ def held_refusal(writer: StateWriter, act: Act, condition: ColumnElement[bool], 
             writer.set_status(act, held, LicenceStatus.EXPIRED.value, "expired",
                               f"{held.printed} vencido em {format_date(held.valid_until)}.")
             continue
-        until = ("" if held.valid_until is None
-                 else f", válida até {format_date(held.valid_until)}")
-        return Refusal(InputError(
-            f"{who} licença em vigor: {held.printed}{until}. O {act.printed} não "
-            f"pode ser expedido enquanto ela vigorar{cited}; encerre-a antes "
-            "(renovação, cassação, revogação, devolução ou transferência).",
-            field=field,
-        ), rule, basis, group)
+        return Refusal(_held_error(who, held, f"O {act.printed} não pode ser expedido",
+                                   cited, field), rule, basis, group)
     return None
+
+
+def _held_error(who: str, held: LicenceRow, refused: str, cited: str,
+                field: str) -> InputError:
+    """``{who} licença em vigor: {held}, válida até …. {refused} enquanto ela vigorar``."""
+    until = "" if held.valid_until is None else f", válida até {format_date(held.valid_until)}"
+    return InputError(
+        f"{who} licença em vigor: {held.printed}{until}. {refused} enquanto ela "
+        f"vigorar{cited}; encerre-a antes (renovação, cassação, revogação, devolução ou "
+        "transferência).", field=field)
 
 
 def grant_refusals(writer: StateWriter, act: Act, grant: Grant, holder: PartyRow | None,
@@ -192,3 +198,84 @@ def insert_licence(writer: StateWriter, act: Act, grant: Grant, licence: Licence
         group = "per_holder" if "holder" in str(error.orig).lower() else "exclusive"
         refusals.sort(key=lambda refusal: refusal.group != group)
         raise refusals[0].error from None
+
+
+def transfer_refusal(writer: StateWriter, act: Act, licence: LicenceRow, holder: PartyRow,
+                     basis: str, vehicle: VehicleRow | None = None) -> Refusal | None:
+    """What a transfer of ``licence`` is refused: the cessionário ``holder`` already
+    holds a licence in force of the licence's ``per_holder`` group (one per holder, as a
+    grant) or, the transfer moving it to ``vehicle``, that vehicle one of its
+    ``exclusive`` group. Checked before the write, and read again when the unique index
+    refuses it (:func:`placed`): the same words either way."""
+    groups: list[tuple[ColumnElement[bool], str, str, str, str]] = []
+    if licence.per_holder is not None and holder.id != licence.holder_id:
+        groups.append(((LicenceRow.holder_id == holder.id)
+                       & (LicenceRow.per_holder == licence.per_holder),
+                       f"{holder.name or holder.doc} já é titular de", "/cessionario",
+                       ONE_PER_HOLDER, "per_holder"))
+    if vehicle is not None and licence.exclusive is not None:
+        groups.append(((LicenceRow.vehicle_id == vehicle.id)
+                       & (LicenceRow.exclusive == licence.exclusive),
+                       f"O veículo {vehicle.placa} já tem", "/veiculo/placa",
+                       ONE_PER_VEHICLE, "exclusive"))
+    for condition, who, field, rule, group in groups:
+        found = held_refusal(writer, act, condition & (LicenceRow.id != licence.id),
+                             act.reference_date, who, field, basis, rule, group)
+        if found is not None:
+            return found
+    return None
+
+
+def place_refusal(session: Session, licence: LicenceRow, blocked: str,
+                  basis: str = "") -> Refusal | None:
+    """The refusal due when ``licence`` would return to force (a decision on appeal
+    reversing its cassação or revogação, a cancellation restoring it, a devolução) while
+    another licence in force holds its place: its vehicle's in its ``exclusive`` group
+    or its holder's in its ``per_holder`` group. Names that licence, its validity and
+    ``basis`` when the restoring act gives one (a :class:`lavra.registry.effects.
+    Restore` carries only its raw citation id, never shown: the rule is then named
+    alone). ``blocked``: what cannot be done (``restabelecido pelo DEC-X nº …``)."""
+    places: list[tuple[ColumnElement[bool], str, str, str, str]] = []
+    vehicle = None if licence.vehicle_id is None else session.get(VehicleRow,
+                                                                  licence.vehicle_id)
+    if vehicle is not None and licence.exclusive is not None:
+        places.append(((LicenceRow.vehicle_id == vehicle.id)
+                       & (LicenceRow.exclusive == licence.exclusive),
+                       f"O veículo {vehicle.placa} já tem", "/veiculo/placa",
+                       ONE_PER_VEHICLE, "exclusive"))
+    holder = None if licence.holder_id is None else session.get(PartyRow, licence.holder_id)
+    if holder is not None and licence.per_holder is not None:
+        places.append(((LicenceRow.holder_id == holder.id)
+                       & (LicenceRow.per_holder == licence.per_holder),
+                       f"{holder.name or holder.doc} já é titular de", "/titular",
+                       ONE_PER_HOLDER, "per_holder"))
+    cited = f" ({basis})" if basis else ""
+    for condition, who, field, rule, group in places:
+        held = session.scalars(select(LicenceRow).where(
+            condition, LicenceRow.status == LicenceStatus.ACTIVE.value,
+            LicenceRow.id != licence.id).order_by(LicenceRow.id).limit(1)).first()
+        if held is None:
+            continue
+        return Refusal(_held_error(who, held, f"O {licence.printed} não pode ser {blocked}",
+                                   cited, field), rule, basis, group)
+    return None
+
+
+@contextmanager
+def placed(writer: StateWriter, refusal: Callable[[], Refusal | None]) -> Iterator[None]:
+    """Write, in a savepoint, what puts a licence in a place (a transfer's cessionário
+    or vehicle, a licence restored to force). The unique indexes
+    ``uq_licences_vehicle_in_force`` and ``uq_licences_holder_in_force`` decide a race
+    the checks did not see (PostgreSQL: another act committed meanwhile): the state is
+    read again and ``refusal`` raised, the words of the check, naming the
+    licence in force; none found (the other act rolled back meanwhile): the
+    database's own conflict."""
+    try:
+        with writer.session.begin_nested():
+            yield
+            writer.session.flush()
+    except IntegrityError:
+        found = refusal()
+        if found is None:
+            raise
+        raise found.error from None

@@ -38,6 +38,7 @@ decision stays in the registry, with the reason of its cancellation.
 from __future__ import annotations
 
 from datetime import date, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -45,7 +46,7 @@ from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
 from lavra.registry.effects import STATUS_TEXT, LicenceStatus, Mention, Restore
-from lavra.registry.guards import DIVERGENCE, Refusal
+from lavra.registry.guards import DIVERGENCE, Refusal, place_refusal, placed
 from lavra.registry.identifiers import same_plate
 from lavra.registry.records import printed_number
 from lavra.registry.statements import ANNULMENT_MARKS
@@ -64,8 +65,8 @@ if TYPE_CHECKING:
     from lavra.registry.state import StateWriter
 
 __all__ = ["ANNULLED", "ANNULS", "BAR_LIFTED", "BAR_RESTORED", "KEPT", "REINSTATED", "UPHELD",
-           "annulled", "mention", "put_back", "reverse", "snapshot", "undo_annulments",
-           "undo_lifted"]
+           "annulled", "mention", "put_back", "put_back_kept", "reverse", "snapshot",
+           "undo_annulments", "undo_lifted"]
 
 KEPT = ("status", "status_document_id", "status_since", "valid_until", "holder_id",
         "driver_id", "vehicle_id")
@@ -78,7 +79,6 @@ REPENALISED = "re-penalised"
 UPHELD = "upheld"
 ANNULS = "annuls"
 ANNULLED = "annulled"
-PLACE_HELD = "a regra de uma só licença em vigor por veículo e por titular"
 DEPTH = 4
 """How many decisions that kept an act a reversal follows down to the act itself."""
 
@@ -102,22 +102,23 @@ def put_back(licence: LicenceRow, before: dict[str, Any],
         setattr(licence, name, value)
 
 
-def _place_taken(session: Session, licence: LicenceRow) -> LicenceRow | None:
-    """A licence in force that took the place ``licence`` held (vehicle or person)."""
-    conditions = []
-    if licence.vehicle_id is not None and licence.exclusive:
-        conditions.append((LicenceRow.vehicle_id == licence.vehicle_id)
-                          & (LicenceRow.exclusive == licence.exclusive))
-    if licence.holder_id is not None and licence.per_holder:
-        conditions.append((LicenceRow.holder_id == licence.holder_id)
-                          & (LicenceRow.per_holder == licence.per_holder))
-    for condition in conditions:
-        held = session.scalars(select(LicenceRow).where(
-            condition, LicenceRow.status == LicenceStatus.ACTIVE.value,
-            LicenceRow.id != licence.id).limit(1)).first()
-        if held is not None:
-            return held
-    return None
+def put_back_kept(writer: StateWriter, licence: LicenceRow, before: dict[str, Any],
+                  printed: str) -> None:
+    """Put ``licence`` back as it was before the act ``printed``, being cancelled (its
+    kept columns, and its ``exclusive`` group when kept). A licence in force that took
+    its place meanwhile (a new alvará for the vehicle after a cassação) makes the unique
+    index refuse the write: the cancellation is refused naming it
+    (:func:`lavra.registry.guards.place_refusal`), the place read as restored."""
+    names = KEPT + tuple(name for name in ("exclusive",) if name in before)
+
+    def refusal() -> Refusal | None:
+        with writer.session.no_autoflush:  # the restored place, read without writing it
+            put_back(licence, before, names)
+            return place_refusal(writer.session, licence,
+                                 f"restabelecido pelo cancelamento do {printed}")
+
+    with placed(writer, refusal):
+        put_back(licence, before, names)
 
 
 def reverse(writer: StateWriter, act: Act, effect: Restore, *, depth: int = 0,
@@ -140,16 +141,14 @@ def reverse(writer: StateWriter, act: Act, effect: Restore, *, depth: int = 0,
                 or change.kind == DIVERGENCE or licence.status_document_id != target.id
                 or licence.status == LicenceStatus.ACTIVE.value):
             continue  # not ended by it, or changed by a later act since
-        if change.before.get("status") == LicenceStatus.ACTIVE.value:
-            held = _place_taken(session, licence)
-            if held is not None and writer.refuse_or_diverge(act, Refusal(InputError(
-                f"O {licence.printed} não pode ser restabelecido pelo {act.printed}: "
-                f"o {held.printed} ocupa o seu lugar (em vigor). Encerre-o antes, ou "
-                "decida o recurso sem restabelecer a licença."
-            ), PLACE_HELD), licence=licence):
-                continue  # replayed: the licence in force keeps the place
+        blocked = f"restabelecido pelo {act.printed}"
+        if change.before.get("status") == LicenceStatus.ACTIVE.value and \
+                writer.refuse_or_diverge(act, place_refusal(session, licence, blocked),
+                                         licence=licence):
+            continue  # replayed: the licence in force keeps the place
         before = snapshot(licence)
-        put_back(licence, change.before, STATUS_KEPT)
+        with placed(writer, partial(place_refusal, session, licence, blocked)):
+            put_back(licence, change.before, STATUS_KEPT)
         writer.change(act, REINSTATED,
                       f"{licence.printed} restabelecido pelo {by} em {when}.",
                       licence=licence, before=before)

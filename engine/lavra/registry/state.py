@@ -45,20 +45,20 @@ from lavra.registry.effects import (
 )
 from lavra.registry.guards import (
     DIVERGENCE,
-    ONE_PER_HOLDER,
     Refusal,
     grant_refusals,
-    held_refusal,
     insert_licence,
+    place_refusal,
+    placed,
+    transfer_refusal,
 )
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
 from lavra.registry.identities import cnh_conflict, digits, renavam_elsewhere, renavam_other
 from lavra.registry.processos import join_processo
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import (
-    KEPT,
     mention,
-    put_back,
+    put_back_kept,
     reverse,
     snapshot,
     undo_annulments,
@@ -438,8 +438,10 @@ class StateWriter:
         if licence is None or licence.status != LicenceStatus.RECALLED.value:
             return
         ended_by = licence.status_document_id
-        self._set_status(act, licence, ACTIVE, "restored",
-                         f"{licence.printed} devolvido pelo {act.printed}.")
+        with placed(self, lambda: place_refusal(self.session, licence,
+                                                f"devolvido pelo {act.printed}")):
+            self._set_status(act, licence, ACTIVE, "restored",
+                             f"{licence.printed} devolvido pelo {act.printed}.")
         for accessory in self.session.scalars(
             select(LicenceRow).where(LicenceRow.base_id == licence.id,
                                      LicenceRow.status == LicenceStatus.ENDED.value,
@@ -467,24 +469,21 @@ class StateWriter:
         holder = self.party(effect.holder, act)
         if licence is None or holder is None:
             return
-        if licence.per_holder is not None and holder.id != licence.holder_id:
-            # The cessionário takes the licence's place among the holder's: one in force
-            # per holder of the group, as a grant (refused before the unique index would).
-            self.refuse_or_diverge(act, held_refusal(
-                self, act, (LicenceRow.holder_id == holder.id)
-                & (LicenceRow.per_holder == licence.per_holder)
-                & (LicenceRow.id != licence.id),
-                act.reference_date, f"{holder.name or holder.doc} já é titular de",
-                "/cessionario", effect.basis or effect.citation, ONE_PER_HOLDER,
-                "per_holder"), licence=licence, party=holder)
-        before = snapshot(licence)
-        licence.holder_id = holder.id
-        driver = self.driver(effect.driver, act)
-        if driver is not None:
-            licence.driver_id = driver.id
-        vehicle = self.vehicle(effect.vehicle, act)
-        if vehicle is not None:
-            licence.vehicle_id = vehicle.id
+        # The cessionário takes the licence's place among the holder's (one in force per
+        # holder of the group, as a grant); the index decides a race (guards.placed).
+        basis = effect.basis or effect.citation
+        self.refuse_or_diverge(act, transfer_refusal(self, act, licence, holder, basis),
+                               licence=licence, party=holder)
+        before, moved = snapshot(licence), list[VehicleRow]()
+        with placed(self, lambda: transfer_refusal(self, act, licence, holder, basis,
+                                                   *moved)):
+            licence.holder_id = holder.id
+            driver = self.driver(effect.driver, act)
+            if driver is not None:
+                licence.driver_id = driver.id
+            vehicle = self.vehicle(effect.vehicle, act)
+            if vehicle is not None:
+                licence.vehicle_id, moved[:] = vehicle.id, [vehicle]
         self.change(act, "transferred",
                     f"{licence.printed} transferido pelo {act.printed}.",
                     licence=licence, party=holder, before=before)
@@ -551,8 +550,7 @@ class StateWriter:
                 self.session.flush()
                 self.session.delete(licence)
             elif change.kind != DIVERGENCE and isinstance(change.before, dict):
-                put_back(licence, change.before, KEPT + tuple(
-                    name for name in ("exclusive",) if name in change.before))
+                put_back_kept(self, licence, change.before, printed)
         self.session.flush()
         self.session.execute(delete(StateChangeRow).where(
             StateChangeRow.document_id == document_id))
