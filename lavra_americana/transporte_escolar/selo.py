@@ -84,10 +84,10 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
-from lavra.errors import LavraError
+from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
-from lavra.registry.companions import Companion, NumberStates
+from lavra.registry.companions import Companion, NumberState, NumberStates
 from lavra.registry.state import parse_printed
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
@@ -338,7 +338,10 @@ def _unreserved(request: ComputeInput, typed: str, number: int, year: int) -> tu
     reserves, or one a renewal run holds for it."""
     if not isinstance(request.history, NumberStates):
         return ()
-    state = request.history.number_state(SERIES, year, number)
+    try:
+        state = request.history.number_state(SERIES, year, number)
+    except InputError:  # «SELO-ESC 0/2026»: no number the series' counter gives
+        state = NumberState(None, False, False, False, False)
     if state.held_by_run or (state.reserved_for is not None and not state.reserved_act_recorded):
         return ()  # the run's, or the one this alvará's issue is reserving now
     if state.next_free and not state.voided:
