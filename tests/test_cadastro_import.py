@@ -208,6 +208,12 @@ def test_the_command_imports_and_shows_where_each_act_came_from(tmp_path: Path) 
             fretamento["anteriores_ao_lavra"][:2], fretamento["emitidos"]) == (
         34, [34], [1, 2], 0)
     assert [v["numero"] for v in fretamento["inutilizados"]] == ["ALV-FRET nº 0033/2024"]
+    typed_lower = runner.invoke(main, ["cadastro", "numeracao", "--serie", " alv-fret",
+                                       "--json", "--registro", url])
+    assert json.loads(typed_lower.output) == [fretamento]
+    none = runner.invoke(main, ["cadastro", "numeracao", "--serie", "ALV-FRET", "--ano",
+                                "1999", "--registro", url])
+    assert none.output == "Nenhuma numeração tomada no registro da série ALV-FRET em 1999.\n"
     bad = tmp_path / "ruim.csv"
     bad.write_text("tipo,numero\nalvara-taxi,0001/2020\n", "utf-8")
     refused = runner.invoke(main, ["cadastro", "importar", str(bad), "--registro", url])

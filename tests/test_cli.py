@@ -561,5 +561,7 @@ def test_an_error_names_its_field_by_the_form_label_or_its_option(pack_dir: Path
     assert error_text(cnpj, None, None) == "Dígitos verificadores não conferem."
     listed = InputError("O campo /veiculos/1/placa está vazio.", field="/veiculos/1/placa")
     assert error_text(listed, None, None) == "O campo «veiculos › item 2 › placa» está vazio."
+    registry_key = InputError("Número de documento inválido: «0».", field="/numero")
+    assert error_text(registry_key, content, ALV) == "Número de documento inválido: «0»."
     on = InputError("Data de referência inválida.", field="--on")
     assert error_text(on, content, ALV) == "Data de referência inválida. (opção --on)"

@@ -290,8 +290,9 @@ def test_a_new_alvara_does_not_print_a_selo_already_issued(
                       date(2026, 3, 10), "/selo_identificacao")
     assert item.status == Status.INVALID
     assert f"O selo {selo.printed} já foi expedido e corresponde ao alvará" in item.message
-    assert item.message.endswith("informe o número SELO-ESC reservado para este alvará "
-                                 "(o próximo da série), e nenhum outro.")
+    assert item.message.endswith("numerado na série SELO-ESC; deixe o campo em branco: ao "
+                                 "emitir o alvará, o registro reserva o número SELO-ESC "
+                                 "seguinte e o imprime.")
     assert "transporte-escolar#art3_par2" in item.basis
     renewal["selo_identificacao"] = "SELO-ESC 0002/2026"  # reserved, not issued yet
     assert items_at(engine, registry, "alvara-transporte-escolar", renewal,
@@ -308,8 +309,9 @@ def test_a_new_alvara_does_not_print_a_selo_already_issued(
         assert item.status == Status.INVALID and "transporte-escolar#art3_par2" in item.basis
         assert ("O número do selo de identificação «SELO-2026-0042» não é da série SELO-ESC"
                 in item.message)
-        assert "art. 3º, § 2º" in item.message and "«SELO-ESC 0001/2026»" in item.message
-        assert "reservado para este alvará (o próximo da série" in item.message
+        assert "art. 3º, § 2º" in item.message and "«SELO-ESC 0001/2026»" not in item.message
+        assert item.message.endswith("Deixe o campo em branco: ao emitir o alvará, o "
+                                     "registro reserva o número SELO-ESC seguinte e o imprime.")
     renewal["selo_identificacao"] = "SELO-ESC nº 0002/2026"  # lavra's, not issued yet
     assert items_at(engine, registry, "alvara-transporte-escolar", renewal,
                     date(2026, 3, 10), "/selo_identificacao") == []

@@ -282,7 +282,8 @@ def test_the_revalidation_shows_in_cadastro_and_verify(
     assert checked.exit_code == 0, checked.output
     if pdf_bytes is None:  # said as what it is: no signature, a row of the import
         assert ("ALV-ESC nº 0018/2023, de 10/03/2023, ato anterior ao lavra, importado de "
-                "cadastro-importacao.csv, linha 5: registro autêntico.") in checked.output
+                "cadastro-importacao.csv, linha 5: consta do registro, não cancelado."
+                ) in checked.output
     assert "Situação da licença: em vigor (revalidado em 16/11/2026)." in checked.output
     url = database_url(tmp_path / "lavra-dados")
     shown = runner.invoke(main, ["cadastro", "mostrar", placa,

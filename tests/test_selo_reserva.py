@@ -127,6 +127,10 @@ def test_a_reservation_never_issued_is_voided_with_its_alvara_or_by_staff(
         third["selo_identificacao"] = "SELO-ESC 0002/2026"
         item = at(issuer.prepare(ALV, third).report, "/selo_identificacao")
         assert "«SELO-ESC 0002/2026» teve a numeração inutilizada" in item.message
+        # A number no counter gives is refused in the report, not as a registry error.
+        third["selo_identificacao"] = "SELO-ESC 0/2026"
+        item = at(issuer.prepare(ALV, third).report, "/selo_identificacao")
+        assert "«SELO-ESC 0/2026» não está reservado para este alvará" in item.message
 
 
 def test_a_draft_shows_the_selo_number_as_not_yet_assigned(engine: Engine) -> None:

@@ -207,7 +207,7 @@ def test_verify_by_number_states_an_imported_licence(issuer: Issuer) -> None:
     assert cassated.exit_code == 0, cassated.output
     assert cassated.output.startswith(
         "ALV-FRET nº 0032/2024, de 12/03/2024, ato anterior ao lavra, importado de "
-        "cadastro-importacao.csv, linha 3: registro autêntico.\n")
+        "cadastro-importacao.csv, linha 3: consta do registro, não cancelado.\n")
     assert ("Situação da licença: cassado em 15/09/2025 pelo CAS-FRET nº 0002/2025."
             in cassated.output)
     expired = json.loads(_verify("--numero", "0031/2024", "--serie", "ALV-FRET",

@@ -84,10 +84,10 @@ from lavra.checking.computations import (
     unique_items,
 )
 from lavra.checking.report import Item, Status
-from lavra.errors import LavraError
+from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
-from lavra.registry.companions import Companion, NumberStates
+from lavra.registry.companions import Companion, NumberState, NumberStates
 from lavra.registry.state import parse_printed
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
@@ -304,6 +304,11 @@ def selo_do_veiculo(request: ComputeInput) -> Computed:
     return Computed({"selo_registro": cited}, ())
 
 
+_LEAVE_BLANK = (f"deixe o campo em branco: ao emitir o alvará, o registro reserva o número "
+                f"{SERIES} seguinte e o imprime.")
+"""The number is not typed (``COMPANIONS``): what a refused typed selo tells staff."""
+
+
 def selo_do_alvara(request: ComputeInput) -> Computed:
     """A new alvará's typed selo of the SELO-ESC series already issued (module doc)."""
     data = data_of(request)
@@ -326,8 +331,7 @@ def selo_do_alvara(request: ComputeInput) -> Computed:
         "/selo_identificacao", Status.INVALID,
         f"O selo {format_act_number(record.printed)} já foi expedido e corresponde ao "
         f"alvará {format_act_number(theirs)}: o alvará recebe o selo expedido juntamente "
-        f"com ele ({short(laws, SELO)}), numerado na série {SERIES}: informe o número "
-        f"{SERIES} reservado para este alvará (o próximo da série), e nenhum outro.",
+        f"com ele ({short(laws, SELO)}), numerado na série {SERIES}; {_LEAVE_BLANK}",
         SELO,
     ),))
 
@@ -338,7 +342,10 @@ def _unreserved(request: ComputeInput, typed: str, number: int, year: int) -> tu
     reserves, or one a renewal run holds for it."""
     if not isinstance(request.history, NumberStates):
         return ()
-    state = request.history.number_state(SERIES, year, number)
+    try:
+        state = request.history.number_state(SERIES, year, number)
+    except InputError:  # «SELO-ESC 0/2026»: no number the series' counter gives
+        state = NumberState(None, False, False, False, False)
     if state.held_by_run or (state.reserved_for is not None and not state.reserved_act_recorded):
         return ()  # the run's, or the one this alvará's issue is reserving now
     if state.next_free and not state.voided:
@@ -382,8 +389,7 @@ def _outside_series(request: ComputeInput, typed: str) -> Item:
         f"O número do selo de identificação «{typed}» não é da série {SERIES}, em que o "
         "lavra numera os selos: o selo é expedido juntamente com o alvará e corresponde a "
         f"ele ({short(laws, SELO)}), e um selo em papel anterior ao lavra pertence a outro "
-        f"alvará. Informe o número {SERIES} reservado para este alvará (o próximo da "
-        f"série, por exemplo, «{SERIES} 0001/{request.on.year}»), e nenhum outro.",
+        f"alvará. {_LEAVE_BLANK[0].upper()}{_LEAVE_BLANK[1:]}",
         SELO,
     )
 

@@ -188,8 +188,12 @@ def numbering_command(series: str | None, year: int | None, as_json: bool,
     from lavra.cli.numbering import print_numbering
 
     with registry_of(registry_url) as registry:  # the registry alone: no pack to load
-        reports = registry.numbering_report(series=series, year=year)
-    if print_numbering(reports, as_json=as_json):
+        # Series are kept in capitals («alv-esc» is ALV-ESC), as the import reads them.
+        reports = registry.numbering_report(
+            series=None if series is None else series.strip().upper(), year=year)
+    scope = (f" da série {series.strip().upper()}" if series is not None else "") + (
+        f" em {year}" if year is not None else "")
+    if print_numbering(reports, as_json=as_json, scope=scope):
         raise SystemExit(1)
 
 

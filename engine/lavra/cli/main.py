@@ -454,14 +454,14 @@ def verify_command(file: Path | None, code: str | None, number: str | None,
         if as_json:
             click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         else:
-            state = f"CANCELADO ({record.cancel_reason})" if record.cancelled else "autêntico"
-            click.echo(
-                f"{record.printed}, emitido em {record.issued_at_local:%d/%m/%Y %H:%M}, "
-                f"assinado por {signer_label(record.signer_subject)}: documento {state}."
-                if record.origin is None
-                else f"{record.printed}, de {record.reference_date:%d/%m/%Y}, ato anterior "
-                f"ao lavra, importado de {record.origin}: registro {state}."
-            )
+            # An imported act has no original: lavra vouches for no authenticity there.
+            state = (f"CANCELADO ({record.cancel_reason})" if record.cancelled
+                     else "consta do registro, não cancelado" if record.origin else "autêntico")
+            click.echo(f"{record.printed}, emitido em {record.issued_at_local:%d/%m/%Y %H:%M}, "
+                       f"assinado por {signer_label(record.signer_subject)}: documento {state}."
+                       if record.origin is None
+                       else f"{record.printed}, de {record.reference_date:%d/%m/%Y}, ato anterior"
+                       f" ao lavra, importado de {record.origin}: {state}.")
             _print_state(licence, diverging, situation)
         sys.exit(0 if not record.cancelled else EXIT_INCOMPLETE)
     if file is None:

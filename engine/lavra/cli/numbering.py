@@ -34,14 +34,16 @@ def _as_json(report: NumberingReport) -> dict[str, object]:
     }
 
 
-def print_numbering(reports: Sequence[NumberingReport], *, as_json: bool) -> bool:
-    """Print the reports; True when some number is unexplained (exit code 1)."""
+def print_numbering(reports: Sequence[NumberingReport], *, as_json: bool,
+                    scope: str = "") -> bool:
+    """Print the reports; True when some number is unexplained (exit code 1).
+    ``scope``: the filter asked, as said when nothing matched (" da série X em 2024")."""
     unexplained = any(report.gaps for report in reports)
     if as_json:
         click.echo(json.dumps([_as_json(r) for r in reports], ensure_ascii=False, indent=2))
         return unexplained
     if not reports:
-        click.echo("Nenhuma numeração tomada no registro (para a série e o ano indicados).")
+        click.echo(f"Nenhuma numeração tomada no registro{scope}.")
         return False
     rows = [_HEADS, *(_row(r) for r in reports)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_HEADS) - 1)]

@@ -110,5 +110,7 @@ def error_text(error: LavraError, content: Content | None, form_id: str | None) 
     said = pointers.said_as(message, field, label)
     if said is not None:
         return said
+    if label.rpartition(" › ")[2].startswith("«"):
+        return message  # no field of the form (a registry's key): never named raw
     name = _named(label, field, message)
     return f"{message} (campo «{name}»)" if name else message
