@@ -35,9 +35,10 @@ already serialised there, and nothing more is asked of it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
@@ -78,11 +79,14 @@ def locked(session: Session, row: RowT) -> RowT:
     transaction that changed it meanwhile has committed); as it is on SQLite."""
     if session.get_bind().dialect.name != "postgresql":
         return row
-    table = type(row)
-    return session.scalars(
-        select(table).where(table.id == row.id).with_for_update()
-        .execution_options(populate_existing=True)
-    ).one()
+    again: RowT = session.scalars(_lock(type(row)), {"id": row.id}).one()
+    return again
+
+
+@cache  # built once per table: a renewal locks its old licence and holder at every act
+def _lock(table: type[Any]) -> Any:
+    return (select(table).where(table.id == bindparam("id")).with_for_update()
+            .execution_options(populate_existing=True))
 
 
 def _cited(basis: str) -> str:
