@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec, Protocol, TypeVar
 
 from lavra.batch.intake import FiledScope
-from lavra.batch.plan_history import PlanHistory
 from lavra.checking.report import Report
 from lavra.errors import InputError
 from lavra.registry.runs import PlannedHolder, PlannedOutput
@@ -90,7 +89,11 @@ class PlanContext:
         self.issuer = issuer
         self.request = request
         self._staff_values: StaffOverlay | None = None
-        # the lookups one holder's checks repeat, read once per holder (per_holder)
+        # the lookups one holder's checks repeat, read once per holder (per_holder);
+        # imported here: it loads lavra.issuing, which `lavra verify` (importing this
+        # module's types) must not load (tests/test_warm_up.py)
+        from lavra.batch.plan_history import PlanHistory
+
         self._history = PlanHistory(issuer.registry)
 
     @property
