@@ -158,15 +158,27 @@ def test_issuing_under_kill_minus_nine_keeps_registry_and_files_whole(
         counters = {(s, y): n for s, y, n in connection.execute(
             text("SELECT series, year, last_number FROM counters")
         )}
+        # A school alvará issued one at a time reserves its selo's number with it
+        # (lavra.registry.companions): the number is taken, in the same transaction.
+        reserved = connection.execute(text(
+            "SELECT series, year, number, principal_series, principal_year, "
+            "principal_number FROM companion_numbers")).all()
     raw.dispose()
     by_series: dict[tuple[str, int], list[int]] = {}
     for row in rows:
         by_series.setdefault((row.series, row.year), []).append(row.number)
         assert hashlib.sha256(row.pdf).hexdigest() == row.sha256
+    issued = {(row.series, row.year, row.number) for row in rows}
+    taken = {key: set(numbers) for key, numbers in by_series.items()}
+    for held in reserved:  # whole: its act was recorded with it, or neither was
+        assert (held.principal_series, held.principal_year, held.principal_number) in issued
+        taken.setdefault((held.series, held.year), set()).add(held.number)
     for key, numbers in by_series.items():
-        assert sorted(numbers) == list(range(1, len(numbers) + 1)), key
-        assert counters[key] == len(numbers), key
-    assert all(counters[key] == 0 for key in counters.keys() - by_series.keys())
+        assert len(set(numbers)) == len(numbers), key
+    for key, numbers_taken in taken.items():
+        assert sorted(numbers_taken) == list(range(1, len(numbers_taken) + 1)), key
+        assert counters[key] == len(numbers_taken), key
+    assert all(counters[key] == 0 for key in counters.keys() - taken.keys())
     records = {row.sha256: row for row in rows}
     assert len(records) == len(rows)
 
