@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from test_auto_anulado import GUIA, SQLITE, auto, decide
 from test_licensing_state import act, alvara_fretamento, example
 
-from lavra.errors import InputError
+from lavra.errors import InputError, LavraError
 from lavra.law.model import load_laws, resolve
 from lavra.registry import state
 from lavra.registry.citations import RULE
@@ -64,7 +64,14 @@ def refused(registry: Registry, record: IssuedRecord, citing: IssuedRecord) -> N
     """Cancelling ``record`` is refused naming ``citing``; nothing is written."""
     with pytest.raises(InputError) as error:
         cancel(registry, record)
-    assert error.value.message == (
+    assert_kept(registry, record, citing, error.value)
+
+
+def assert_kept(registry: Registry, record: IssuedRecord, citing: IssuedRecord,
+                error: LavraError) -> None:
+    """``error`` is the refusal to cancel ``record`` that names ``citing``, and
+    ``record`` stands, the state as a rebuild makes it."""
+    assert error.message == (
         f"O documento {record.printed} não pode ser cancelado: o {citing.printed}, que não "
         f"foi cancelado, o cita e se apoia nele. Cancele antes o {citing.printed} (ou "
         "decida de outro modo sobre ele).")
