@@ -27,18 +27,30 @@ from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.effects import Act, Grant, LicenceStatus
-from lavra.registry.tables import BarRow, DocumentRow, LicenceRow, PartyRow, VehicleRow
+from lavra.registry.tables import (
+    BarRow,
+    DocumentRow,
+    LicenceRow,
+    PartyRow,
+    StateChangeRow,
+    VehicleRow,
+)
 from lavra.textutil import format_date
 
 if TYPE_CHECKING:
     from lavra.registry.state import StateWriter
 
-__all__ = ["DIVERGENCE", "HOLDING", "ONE_PER_HOLDER", "ONE_PER_VEHICLE", "CitationPrinter",
-           "Refusal", "grant_refusals", "held_refusal", "insert_licence", "place_refusal",
-           "placed", "printed_basis", "public_divergence", "transfer_refusal"]
+__all__ = ["DIVERGENCE", "GRANT", "HOLDING", "ONE_PER_HOLDER", "ONE_PER_VEHICLE",
+           "CitationPrinter", "Refusal", "grant_refusals", "granted_basis", "held_refusal",
+           "insert_licence", "kept_basis", "place_refusal", "placed", "printed_basis",
+           "public_divergence", "transfer_refusal"]
 
 DIVERGENCE = "divergence"
 """The kind of the change that records a divergência."""
+GRANT = "grant"
+"""The kind of the change that records a licence's expedição."""
+BASIS = "fundamento"
+"""Where the grant's change keeps the printed :attr:`Grant.basis` (:func:`kept_basis`)."""
 HOLDING = (LicenceStatus.ACTIVE.value, LicenceStatus.SUSPENDED.value)
 """The statuses in which a licence holds its vehicle's or holder's place: a suspended
 licence is still its holder's, so no other may take the vehicle meanwhile."""
@@ -226,15 +238,38 @@ def transfer_refusal(writer: StateWriter, act: Act, licence: LicenceRow, holder:
     return None
 
 
-def place_refusal(session: Session, licence: LicenceRow, blocked: str,
-                  basis: str = "") -> Refusal | None:
+def kept_basis(grant: Grant) -> dict[str, str] | None:
+    """What the grant's change keeps (its ``before``, otherwise unused for a grant):
+    the provision behind the licence's groups as the grant's refusal prints it
+    (:attr:`Grant.basis`), so that a refusal of the licence's return to force cites the
+    same words (:func:`granted_basis`). Kept with the event, not in a new column: the
+    rebuild replays it (no migration)."""
+    return {BASIS: grant.basis} if grant.basis else None
+
+
+def granted_basis(session: Session, licence: LicenceRow) -> str:
+    """The provision the grant of ``licence`` cited for its groups (:func:`kept_basis`),
+    or "" for a licence granted before the grant's change kept it (until ``lavra
+    cadastro reconstruir`` replays its grant) or whose grant declared none: the refusal
+    then names the licence in force alone. One indexed lookup, on the refusal's path
+    only."""
+    kept = session.scalars(select(StateChangeRow.before).where(
+        StateChangeRow.licence_id == licence.id, StateChangeRow.kind == GRANT,
+        StateChangeRow.document_id == licence.document_id).limit(1)).first()
+    found = kept.get(BASIS) if isinstance(kept, dict) else None
+    return found if isinstance(found, str) else ""
+
+
+def place_refusal(session: Session, licence: LicenceRow, blocked: str) -> Refusal | None:
     """The refusal due when ``licence`` would return to force (a decision on appeal
-    reversing its cassação or revogação, a cancellation restoring it, a devolução) while
-    another licence in force holds its place: its vehicle's in its ``exclusive`` group
-    or its holder's in its ``per_holder`` group. Names that licence, its validity and
-    ``basis`` when the restoring act gives one (a :class:`lavra.registry.effects.
-    Restore` carries only its raw citation id, never shown: the rule is then named
-    alone). ``blocked``: what cannot be done (``restabelecido pelo DEC-X nº …``)."""
+    reversing its cassação or revogação, a cancellation restoring it, a devolução and the
+    accessories it gives back) while another licence in force holds its place: its
+    vehicle's in its ``exclusive`` group or its holder's in its ``per_holder`` group.
+    Names that licence, its validity and the provision behind the group in the words a
+    grant of ``licence``'s kind is refused with (:func:`granted_basis`: the basis its own
+    grant printed; the restoring act, a decision or a devolução, cites its own article,
+    not the group's). ``blocked``: what cannot be done (``restabelecido pelo DEC-X
+    nº …``)."""
     places: list[tuple[ColumnElement[bool], str, str, str, str]] = []
     vehicle = None if licence.vehicle_id is None else session.get(VehicleRow,
                                                                   licence.vehicle_id)
@@ -249,13 +284,14 @@ def place_refusal(session: Session, licence: LicenceRow, blocked: str,
                        & (LicenceRow.per_holder == licence.per_holder),
                        f"{holder.name or holder.doc} já é titular de", "/titular",
                        ONE_PER_HOLDER, "per_holder"))
-    cited = f" ({basis})" if basis else ""
     for condition, who, field, rule, group in places:
         held = session.scalars(select(LicenceRow).where(
             condition, LicenceRow.status == LicenceStatus.ACTIVE.value,
             LicenceRow.id != licence.id).order_by(LicenceRow.id).limit(1)).first()
         if held is None:
             continue
+        basis = granted_basis(session, licence)
+        cited = f" ({basis})" if basis else ""
         return Refusal(_held_error(who, held, f"O {licence.printed} não pode ser {blocked}",
                                    cited, field), rule, basis, group)
     return None

@@ -46,7 +46,7 @@ from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
 from lavra.registry.effects import STATUS_TEXT, LicenceStatus, Mention, Restore
-from lavra.registry.guards import DIVERGENCE, Refusal, place_refusal, placed
+from lavra.registry.guards import DIVERGENCE, GRANT, Refusal, place_refusal, placed
 from lavra.registry.identifiers import same_plate
 from lavra.registry.records import printed_number
 from lavra.registry.statements import ANNULMENT_MARKS
@@ -65,8 +65,8 @@ if TYPE_CHECKING:
     from lavra.registry.state import StateWriter
 
 __all__ = ["ANNULLED", "ANNULS", "BAR_LIFTED", "BAR_RESTORED", "KEPT", "REINSTATED", "UPHELD",
-           "annulled", "mention", "put_back", "put_back_kept", "reverse", "snapshot",
-           "undo_annulments", "undo_lifted"]
+           "annulled", "give_back", "mention", "put_back", "put_back_kept", "reverse",
+           "snapshot", "undo_annulments", "undo_lifted"]
 
 KEPT = ("status", "status_document_id", "status_since", "valid_until", "holder_id",
         "driver_id", "vehicle_id")
@@ -121,6 +121,38 @@ def put_back_kept(writer: StateWriter, licence: LicenceRow, before: dict[str, An
         put_back(licence, before, names)
 
 
+def give_back(writer: StateWriter, act: Act, effect: Restore) -> None:
+    """A recalled licence given back (devolução), with the accessories its recolhimento
+    ended, or a suspension lifted. Each returns to force in a savepoint
+    (:func:`lavra.registry.guards.placed`): another licence in force holding the place
+    refuses it naming that licence and the provision (the unique index decides, there is
+    no check before: the recalled licence held no place meanwhile). The pack's
+    accessories (selo, auxiliary's alvará, publicity, third-party vehicle) declare no
+    group, so the indexes never hold them; an accessory a pack puts in a group gets the
+    same named refusal, never the database's conflict."""
+    licence = writer.licence(effect.target)
+    if licence is not None and licence.status == LicenceStatus.SUSPENDED.value:
+        writer.set_status(act, licence, LicenceStatus.ACTIVE.value, "restored",
+                          f"{licence.printed} liberado pelo {act.printed}.")
+        return
+    if licence is None or licence.status != LicenceStatus.RECALLED.value:
+        return
+    ended_by, base = licence.status_document_id, licence
+    with placed(writer, partial(place_refusal, writer.session, licence,
+                                f"devolvido pelo {act.printed}")):
+        writer.set_status(act, licence, LicenceStatus.ACTIVE.value, "restored",
+                          f"{licence.printed} devolvido pelo {act.printed}.")
+    for accessory in writer.session.scalars(
+        select(LicenceRow).where(LicenceRow.base_id == base.id,
+                                 LicenceRow.status == LicenceStatus.ENDED.value,
+                                 LicenceRow.status_document_id == ended_by)
+    ).all():
+        blocked = f"restabelecido com o {base.printed}, devolvido pelo {act.printed},"
+        with placed(writer, partial(place_refusal, writer.session, accessory, blocked)):
+            writer.set_status(act, accessory, LicenceStatus.ACTIVE.value, "restored",
+                              f"{accessory.printed} volta a valer com o {base.printed}.")
+
+
 def reverse(writer: StateWriter, act: Act, effect: Restore, *, depth: int = 0,
             reformed: str | None = None) -> None:
     """Undo, for the future, what the act ``effect.target`` did (module doc); a decision
@@ -138,7 +170,7 @@ def reverse(writer: StateWriter, act: Act, effect: Restore, *, depth: int = 0,
     for change in changes:
         licence = session.get(LicenceRow, change.licence_id)
         if (licence is None or not isinstance(change.before, dict)
-                or change.kind == DIVERGENCE or licence.status_document_id != target.id
+                or change.kind in (DIVERGENCE, GRANT) or licence.status_document_id != target.id
                 or licence.status == LicenceStatus.ACTIVE.value):
             continue  # not ended by it, or changed by a later act since
         blocked = f"restabelecido pelo {act.printed}"

@@ -45,10 +45,11 @@ from lavra.registry.effects import (
 )
 from lavra.registry.guards import (
     DIVERGENCE,
+    GRANT,
     Refusal,
     grant_refusals,
     insert_licence,
-    place_refusal,
+    kept_basis,
     placed,
     transfer_refusal,
 )
@@ -57,6 +58,7 @@ from lavra.registry.identities import cnh_conflict, digits, renavam_elsewhere, r
 from lavra.registry.processos import join_processo
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import (
+    give_back,
     mention,
     put_back_kept,
     reverse,
@@ -320,7 +322,7 @@ class StateWriter:
             elif isinstance(effect, Restore) and effect.reverses:
                 reverse(self, act, effect)
             elif isinstance(effect, Restore):
-                self._restore_licence(act, effect)
+                give_back(self, act, effect)
             elif isinstance(effect, Mention):
                 mention(self, act, effect)
             elif isinstance(effect, Revalidate):
@@ -402,8 +404,8 @@ class StateWriter:
         until = ("" if grant.valid_until is None
                  else f", válido até {format_date(grant.valid_until)}")
         rests = "" if base is None else f", vinculado ao {base.printed}"
-        self.change(act, "grant", f"Expedição do {act.printed}{rests}{until}.",
-                    licence=licence, party=holder, vehicle=vehicle)
+        self.change(act, GRANT, f"Expedição do {act.printed}{rests}{until}.",
+                    licence=licence, party=holder, vehicle=vehicle, before=kept_basis(grant))
         self.diverged(act, broken, licence=licence)
 
     def set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
@@ -428,27 +430,6 @@ class StateWriter:
         ).all():
             self._set_status(act, accessory, LicenceStatus.ENDED.value, "ended",
                              f"{accessory.printed} encerrado com o {licence.printed}.")
-
-    def _restore_licence(self, act: Act, effect: Restore) -> None:
-        licence = self.licence(effect.target)
-        if licence is not None and licence.status == LicenceStatus.SUSPENDED.value:
-            self._set_status(act, licence, ACTIVE, "restored",
-                             f"{licence.printed} liberado pelo {act.printed}.")
-            return
-        if licence is None or licence.status != LicenceStatus.RECALLED.value:
-            return
-        ended_by = licence.status_document_id
-        with placed(self, lambda: place_refusal(self.session, licence,
-                                                f"devolvido pelo {act.printed}")):
-            self._set_status(act, licence, ACTIVE, "restored",
-                             f"{licence.printed} devolvido pelo {act.printed}.")
-        for accessory in self.session.scalars(
-            select(LicenceRow).where(LicenceRow.base_id == licence.id,
-                                     LicenceRow.status == LicenceStatus.ENDED.value,
-                                     LicenceRow.status_document_id == ended_by)
-        ).all():
-            self._set_status(act, accessory, ACTIVE, "restored",
-                             f"{accessory.printed} volta a valer com o {licence.printed}.")
 
     def _revalidate(self, act: Act, effect: Revalidate) -> None:
         licence = self.licence(effect.target)
@@ -518,7 +499,7 @@ class StateWriter:
                        StateChangeRow.document_id != document_id)
                 .order_by(StateChangeRow.id).limit(1)
             ).first()
-            granted = {c.licence_id for c in changes if c.kind == "grant" and c.licence_id}
+            granted = {c.licence_id for c in changes if c.kind == GRANT and c.licence_id}
             detail = later[0] if later is not None else self._resting(granted, document_id)
             if detail is not None:
                 raise InputError(
@@ -545,7 +526,7 @@ class StateWriter:
             licence = self.session.get(LicenceRow, change.licence_id)
             if licence is None:
                 continue
-            if change.kind == "grant":
+            if change.kind == GRANT:
                 self.session.delete(change)
                 self.session.flush()
                 self.session.delete(licence)
