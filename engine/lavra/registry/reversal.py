@@ -340,7 +340,7 @@ def undo_lifted(session: Session, document_id: int, printed: str,
     parties = {c.party_id for c in lifted if c.party_id is not None}
     if parties:
         later = session.scalars(select(StateChangeRow.detail).where(
-            StateChangeRow.party_id.in_(parties), StateChangeRow.kind == "grant",
+            StateChangeRow.party_id.in_(parties), StateChangeRow.kind == GRANT,
             StateChangeRow.id > lifted[0].id, StateChangeRow.document_id != document_id)
             .order_by(StateChangeRow.id).limit(1)).first()
         if later is not None:
