@@ -64,7 +64,7 @@ def test_every_chain_ends_by_yesterday_with_each_step_in_its_months(today: date)
     assert alvara.imported is not None and notice.imported is None
     assert pedido.filing is not None and pedido.day < notice.day
     start = chain_start(RENOVACAO_FRETAMENTO, today)
-    row = alvara.imported.row(start)
+    row = alvara.imported.row(start, 1)
     assert row["numero"] == f"ALV-FRET nº 0007/{start.year}"
     assert row["valido_ate"] == (start.replace(year=start.year + 5)
                                  - timedelta(days=1)).isoformat()
@@ -79,7 +79,7 @@ def test_every_chain_ends_by_yesterday_with_each_step_in_its_months(today: date)
     start = chain_start(FRETAMENTO, today)
     lent = steps["alvara_cedido"]
     assert lent.imported is not None
-    row = lent.imported.row(start + timedelta(days=lent.day))
+    row = lent.imported.row(start + timedelta(days=lent.day), 1)
     issued = start + timedelta(days=steps["alvara"].day)
     assert row["numero"].endswith(f"/{date.fromisoformat(row['data']).year}")
     assert date.fromisoformat(row["data"]).year < issued.year
@@ -159,32 +159,56 @@ def test_the_clock_is_settable() -> None:
     assert clock().day == 15
 
 
-@pytest.mark.parametrize("today", [date(2026, 12, 6), date(2027, 1, 2), date(2027, 2, 6),
-                                   date(2027, 3, 1), date(2028, 2, 29), date(2026, 5, 1)])
-def test_imported_escolar_alvaras_fit_the_series_in_date_order(today: date) -> None:
-    """The demo issues every chain's steps on one timeline (lavra.cli.demo_chains.
-    run_chains); the escolar alvarás it imports from before lavra type their numbers.
-    Walked in that order, with the registry's rule (an act issued takes the counter's
-    next number; an import raises the counter to its own), no imported number is one
-    the demo already gave, and in each year the numbers follow the dates."""
+def _alvaras_esc(today: date) -> list[tuple[date, str, int]]:
+    """The demo's ALV-ESC acts on its one timeline (lavra.cli.demo_chains.run_chains),
+    walked with the registry's rule: an act issued takes the counter's next number, an
+    import takes the number its row prints for the next one (Imported) and raises the
+    counter to it. Each: (day, chain:step, number); imported steps' names end in "*"."""
     steps = sorted(
         (datetime.combine(chain_start(chain, today) + timedelta(days=step.day),
-                          datetime.strptime(step.hour, "%H:%M").time()), index, step)
+                          datetime.strptime(step.hour, "%H:%M").time()), index, chain.name,
+         step)
         for index, chain in enumerate(DEMO_CHAINS) for step in chain.steps
         if step.form == "alvara-transporte-escolar")
     assert sum(1 for *_, step in steps if step.imported is not None) == 3
     counter: dict[int, int] = {}
-    dated: dict[tuple[int, int], date] = {}
-    for moment, _, step in steps:
+    walked = []
+    for moment, _, chain, step in steps:
         day = moment.date()
-        if step.imported is None:
-            number = counter.get(day.year, 0) + 1
-        else:
-            printed = step.imported.row(day)["numero"]
-            number = int(printed.split("nº ")[1].split("/")[0])
-            assert printed.endswith(f"/{day.year}")
-        assert (day.year, number) not in dated, (step.name, number)
-        counter[day.year] = max(counter.get(day.year, 0), number)
-        dated[(day.year, number)] = day
-    for (year, number), day in dated.items():
-        assert all(other >= day for (y, n), other in dated.items() if y == year and n > number)
+        following = counter.get(day.year, 0) + 1
+        name = f"{chain}:{step.name}"
+        if step.imported is not None:
+            printed = step.imported.row(day, following)["numero"]
+            assert printed == f"ALV-ESC nº {following:04d}/{day.year}", printed
+            name += "*"
+        counter[day.year] = following
+        walked.append((day, name, following))
+    return walked
+
+
+@pytest.mark.parametrize("today", [date(2026, 12, 6), date(2027, 1, 2), date(2027, 2, 6),
+                                   date(2027, 3, 1), date(2028, 2, 29), date(2026, 5, 1)])
+def test_imported_escolar_alvaras_fit_the_series_in_date_order(today: date) -> None:
+    """Imported escolar alvarás take the next number of their year on their day, as the
+    city's act of that day: in each year the series runs 0001, 0002, … in date order,
+    and the alvarás the demo signs continue from the imported ones (low numbers, not
+    ``ALV-ESC nº 1466/2026``)."""
+    years: dict[int, list[tuple[int, date]]] = {}
+    for day, _, number in _alvaras_esc(today):
+        years.setdefault(day.year, []).append((number, day))
+    for acts in years.values():
+        assert [number for number, _ in acts] == list(range(1, len(acts) + 1))
+        assert [day for _, day in acts] == sorted(day for _, day in acts)
+
+
+def test_the_demo_numbers_its_own_alvaras_low() -> None:
+    """On 6 December 2026 the demo's own school alvarás are the 1st and the 3rd of the
+    year, the imported ones in force in 2026 the 2nd and the 4th (the one not renewed, of
+    December 2025, the 1st of its year)."""
+    assert _alvaras_esc(date(2026, 12, 6)) == [
+        (date(2025, 12, 31), "vacancia-escolar:alvara*", 1),
+        (date(2026, 5, 31), "revogacao-escolar:alvara", 1),
+        (date(2026, 9, 19), "ocorrencias-escolar:alvara*", 2),
+        (date(2026, 10, 1), "escolar:alvara", 3),
+        (date(2026, 11, 19), "renovacao-escolar:alvara*", 4),
+    ]

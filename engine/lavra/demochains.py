@@ -17,7 +17,9 @@ A step may instead be an act from before lavra (:class:`Imported`): the demo doe
 sign it, but imports it as ``lavra cadastro importar`` would (one row of the pack's
 import kinds, dated by the step), so that a later step cites an act the registry holds
 (a renewal notice cites an alvará issued five years before, which the demo's clock
-does not sign).
+does not sign). The row may take the number its series gives next in the act's year
+when the demo reaches the step: the city's act of that day among the others of the
+year, in date order (``ALV-ESC nº 0002/2026``), and lavra's own acts continue from it.
 
 A step may also be an applicant's requerimento filed online (:class:`Filing`), as the
 public page files it (``lavra.filing``): a protocol number in lavra's own series, the
@@ -54,10 +56,14 @@ class Fill:
 @dataclass(frozen=True)
 class Imported:
     """The step's act is imported, not signed: ``kind`` is one of the pack's import kinds
-    (the column ``tipo``), and ``row(day)`` its other columns for the step's day."""
+    (the column ``tipo``), and ``row(day, number)`` its other columns for the step's day.
+    ``number`` is the number the act's series gives next in the year of the act
+    ``row(day, 1)`` describes, when the demo reaches the step (run again in the same
+    folder: the number the step imported then); a row may keep a number of its own (an
+    act of an exercise in which the demo numbers nothing else)."""
 
     kind: str
-    row: Callable[[date], Mapping[str, str]]
+    row: Callable[[date, int], Mapping[str, str]]
 
 
 @dataclass(frozen=True)

@@ -442,9 +442,10 @@ pedido de renovação vem com 30 dias de antecedência; o do exemplo, 5 dias ant
 notificação)."""
 
 
-def _alvara_anterior(day: date) -> Mapping[str, str]:
+def _alvara_anterior(day: date, _proximo: int) -> Mapping[str, str]:
     """O alvará que a notificação cita, expedido antes do lavra, em ``day``, com a validade
-    de 5 anos do art. 8º (``fretamento#art8``): entra no registro pela importação."""
+    de 5 anos do art. 8º (``fretamento#art8``): entra no registro pela importação, com o
+    seu número, baixo, de um exercício em que a demonstração não numera outro ALV-FRET."""
     return {"numero": f"ALV-FRET nº {_ALVARA_RENOVADO:04d}/{day.year}",
             "data": day.isoformat(), "processo": f"PA 1.188/{day.year}",
             "cpf_cnpj": _EMPRESA_ANTIGA["cnpj"], "nome": _EMPRESA_ANTIGA["razao_social"],

@@ -73,10 +73,11 @@ _PLACA_CEDIDA = "DEF4G56"
 _ALVARA_CEDIDO = 3
 
 
-def _alvara_cedido(day: date) -> Mapping[str, str]:
+def _alvara_cedido(day: date, _proximo: int) -> Mapping[str, str]:
     """O alvará do veículo cedido, de outra empresa, expedido antes do lavra dois anos
     antes do passo, com os 5 anos de validade do art. 8º: entra no registro pela
-    importação, num exercício em que a demonstração não emite alvará."""
+    importação, num exercício em que a demonstração não emite alvará (o número é o seu,
+    baixo: nenhum outro ALV-FRET daquele exercício está no registro)."""
     issued = day - timedelta(days=2 * 365)
     return {"numero": f"ALV-FRET nº {_ALVARA_CEDIDO:04d}/{issued.year}",
             "data": issued.isoformat(), "processo": f"PA 2.417/{issued.year}",

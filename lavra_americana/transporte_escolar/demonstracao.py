@@ -22,30 +22,16 @@ IMPLEMENTED: tuple[str, ...] = ()
 """Nenhum dispositivo: as histórias da demonstração só encadeiam atos de outros módulos."""
 
 
-_NUMERO_BASE, _NUMEROS_POR_DIA = 100, 5
-"""O número de um alvará importado: ``100 + 5 × dia do ano + ordem`` (:func:`_numero`)."""
-
-
-def _numero(day: date, order: int) -> int:
-    """O número do alvará importado expedido em ``day``: a demonstração emite os seus atos
-    de todas as histórias na ordem das datas, e o número de um ato anterior ao lavra deve
-    seguir a ordem das datas da série como os outros (um número maior nunca com data
-    anterior). Cresce com o dia, acima dos que a demonstração emite (a série ALV-ESC
-    emite no máximo dois por exercício, e o registro segue do maior número importado),
-    com 5 números por dia: os alvarás que a demonstração emite depois de um importado
-    (o seguinte da série) nunca alcançam o do importado seguinte. ``order`` (0 a 2)
-    separa os importados do mesmo dia, na ordem das histórias."""
-    return _NUMERO_BASE + _NUMEROS_POR_DIA * day.timetuple().tm_yday + order
-
-
-def _alvara_importado(order: int, titular: Mapping[str, str], placa: str, renavam: str,
-                      cnh: str) -> Callable[[date], Mapping[str, str]]:
+def _alvara_importado(titular: Mapping[str, str], placa: str, renavam: str,
+                      cnh: str) -> Callable[[date, int], Mapping[str, str]]:
     """O alvará escolar expedido antes do lavra, em ``day``, com a validade do art. 13
-    (renovação anual: vale até o fim do exercício, ``transporte-escolar#art13``); o
-    número é alto, de antes da adoção, e segue a ordem das datas da série
-    (:func:`_numero`)."""
-    def row(day: date) -> Mapping[str, str]:
-        number = _numero(day, order)
+    (renovação anual: vale até o fim do exercício, ``transporte-escolar#art13``). O
+    número é o que a série dá em seguida no exercício quando a demonstração chega ao dia
+    do alvará (:class:`lavra.demochains.Imported`): o ato da Prefeitura daquele dia entre
+    os outros do exercício, na ordem das datas (``ALV-ESC nº 0002/2026``), e os alvarás
+    que o lavra emite depois seguem dele. Nenhum número da série fica sem ato no
+    registro, e nenhum número maior tem data anterior."""
+    def row(day: date, number: int) -> Mapping[str, str]:
         processo = f"PA {2000 + number:,}/{day.year}".replace(",", ".")
         return {"numero": f"ALV-ESC nº {number:04d}/{day.year}", "data": day.isoformat(),
                 "processo": processo, "cpf_cnpj": titular["cpf"],
@@ -73,7 +59,7 @@ OCORRENCIAS_ESCOLAR = DemoChain(
         # o alvará em vigor até a revogação).
         DemoStep("alvara", "alvara-transporte-escolar", 0, months=tuple(range(1, 10)),
                  imported=Imported("alvara-escolar", _alvara_importado(
-                     0, _TITULAR, _VEICULO["placa"], _VEICULO["renavam"], "40273195823"))),
+                     _TITULAR, _VEICULO["placa"], _VEICULO["renavam"], "40273195823"))),
         # A publicidade no vidro traseiro depende de licença (``transporte-escolar#art17_par2``):
         # o requerimento, protocolado online, e a autorização no processo que ele abre,
         # com o croqui do requerimento e a validade do alvará.
@@ -196,7 +182,7 @@ VACANCIA_ESCOLAR = DemoChain(
         # (``transporte-escolar#art13``) no exercício seguinte, 100 dias depois.
         DemoStep("alvara", "alvara-transporte-escolar", 0, months=(10, 11, 12),
                  imported=Imported("alvara-escolar", _alvara_importado(
-                     1, _TITULAR_VAGO, _VEICULO_VAGO["placa"], _VEICULO_VAGO["renavam"],
+                     _TITULAR_VAGO, _VEICULO_VAGO["placa"], _VEICULO_VAGO["renavam"],
                      "51820463735"))),
         DemoStep("vacancia", "declaracao-vacancia", 100, (
             _ALVARA, Fill("/titular", _TITULAR_VAGO), Fill("/veiculo", _VEICULO_VAGO),
@@ -223,7 +209,7 @@ RENOVACAO_ESCOLAR = DemoChain(
         # pedido protocolado em dezembro, antes do dia 26 (sem cair no último dia útil).
         DemoStep("alvara", "alvara-transporte-escolar", 0, months=(11,),
                  imported=Imported("alvara-escolar", _alvara_importado(
-                     2, _TITULAR_RENOVA, _PLACA_RENOVA, _RENAVAM_RENOVA,
+                     _TITULAR_RENOVA, _PLACA_RENOVA, _RENAVAM_RENOVA,
                      _CNH_RENOVA))),
         DemoStep("pedido", "requerimento-renovacao-escolar", 16, (
             Fill("/requerente/nome", _TITULAR_RENOVA["nome"]),
@@ -278,6 +264,4 @@ CLASSIFICACAO_ESCOLAR = DemoChain(
 
 ESCOLAR_CHAINS = (OCORRENCIAS_ESCOLAR, VACANCIA_ESCOLAR, RENOVACAO_ESCOLAR,
                   CLASSIFICACAO_ESCOLAR)
-"""As histórias deste módulo, depois das de ``comum/demonstracao.py`` (os seus alvarás,
-importados com números de antes da adoção, não tomam os primeiros números da série; a
-ordem aqui é a de ``order`` em :func:`_numero`)."""
+"""As histórias deste módulo, depois das de ``comum/demonstracao.py``."""

@@ -26,8 +26,8 @@ from lavra.inputs.pointers import escape
 from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import IncompleteError, Issuer
 from lavra.registry.filings import Attachment
-from lavra.registry.importing import PlannedAct
-from lavra.registry.records import IssuedRecord, format_number
+from lavra.registry.importing import ImportSpec, PlannedAct
+from lavra.registry.records import IssuedRecord, format_number, search_keys
 from lavra.registry.store import Registry
 from lavra.textutil import act_titles, format_cited_act
 
@@ -172,11 +172,11 @@ def _import(issuer: Issuer, chain: DemoChain, step: DemoStep, imported: Imported
             f"A história de demonstração «{chain.name}» importa um ato do tipo "
             f"«{imported.kind}», que o pacote não declara."
         )
-    row = dict(imported.row(day))
+    origin = f"{IMPORT_ORIGIN} {chain.name}:{step.name}"
     try:
+        row = dict(imported.row(day, _import_number(issuer, spec, imported, origin, day)))
         act = spec.build(row)
-        issuer.registry.import_acts([PlannedAct(1, f"{IMPORT_ORIGIN} {chain.name}:{step.name}",
-                                                row, act)],
+        issuer.registry.import_acts([PlannedAct(1, origin, row, act)],
                                     pack_version=issuer.engine.content.pack.name)
     except LavraError as refused:
         return refused.message
@@ -184,6 +184,24 @@ def _import(issuer: Issuer, chain: DemoChain, step: DemoStep, imported: Imported
     if record is None:  # pragma: no cover - the import just recorded it
         return f"O {act.printed} não está no registro após a importação."
     return Issued(record, b"", None)
+
+
+def _import_number(issuer: Issuer, spec: ImportSpec, imported: Imported, origin: str,
+                   day: date) -> int:
+    """The number an imported step's act takes (:class:`Imported`): the next of its
+    series in its year, where the city's act of that day stands among the year's acts
+    in date order (lavra's own continue from it, ``nº 0002/2026`` and not a number far
+    above the series); run again in the same folder, the one the step imported then
+    (its import is found by its origin: the same act, not a second one)."""
+    act = spec.build(dict(imported.row(day, 1)))
+    holder, _ = search_keys(act.data)
+    if holder is not None:
+        origin_kept = PlannedAct(1, origin, {}, act).origin
+        for record in issuer.registry.by_holder(holder, act.form):
+            if record.origin == origin_kept and (record.series, record.year) == (
+                    act.series, act.year):
+                return record.number
+    return issuer.registry.next_number(act.series, act.year)
 
 
 def sample_pdf(lines: tuple[str, ...]) -> bytes:
