@@ -6,6 +6,7 @@ it fail, and whoever fixed it removes the mark. Over the imported sample
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 from test_cadastro_import import load, sample_with
@@ -54,3 +55,35 @@ def test_an_import_row_dated_after_the_import_is_refused(registry: Registry) -> 
     with pytest.raises(ImportRefusedError):
         load(registry, sample_with(row))
     assert registry.get("AIF-FRET", 2099, 1) is None
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "review22: the school renewal run reads the holder from the alvará's document "
+    "(Registry.licences returns IssuedRecord; renovacao_lote.py _due/_decide), so the "
+    "transferred ALV-ESC nº 0019/2023 goes to the cedente; and every imported school "
+    "alvará is refused for a prontuário the import has no column for"))
+def test_the_school_renewal_run_reads_holders_from_the_state(tmp_path: Path) -> None:
+    from issuers import dev_issuer
+    from test_cadastro_import import REPO
+
+    from lavra.batch.model import RunRequest
+    from lavra.batch.runner import find_kind, run_batch
+    from lavra.checking.content import Content
+    from lavra.issuing import registry_url
+
+    issuer = dev_issuer(Engine(Content(REPO), pool=None), tmp_path / "dados")
+    try:
+        load(issuer.registry)
+        # Dated 15/12/2027, over the alvarás due on 31/12/2027: ALV-ESC nº 0018/2023
+        # (José) and nº 0019/2023, Marta's since the TRF-ESC nº 0003/2025.
+        request = RunRequest("renovacao-transporte-escolar", {"ano": 2028},
+                             date(2027, 12, 15), None, None)
+        summary = run_batch(issuer, find_kind(issuer, "renovacao-transporte-escolar"),
+                            request, tmp_path / "saida",
+                            database_url=registry_url(issuer.config), simulate=True)
+    finally:
+        issuer.close()
+    holders = {r.holder: r.outcome for r in summary.rows}
+    assert "04304818457" not in holders  # the cedente, barred until 02/06/2028
+    assert holders.get("62614722464") == "notificado"  # the cessionária
+    assert holders.get("52998224725") == "notificado"
