@@ -170,7 +170,8 @@ def test_cli_keys_issue_verify_cancel(
     assert result.exit_code == 2 and "keys init" in result.output
     assert runner.invoke(main, ["keys", "init"]).exit_code == 0
     result = runner.invoke(
-        main, ["issue", ALV, str(example_path), "-o", str(out), "--json", "--on", "2026-11-29"]
+        main, ["issue", ALV, str(example_path), "-o", str(out), "--json", "--on", "2026-11-29",
+               "--chave", "proc-77"]
     )
     assert result.exit_code == 0, result.output
     issued = json.loads(result.output)
@@ -193,6 +194,16 @@ def test_cli_keys_issue_verify_cancel(
     assert result.exit_code == 0, result.output
     result = runner.invoke(main, ["verify", str(out), "--json"])
     assert result.exit_code == 1 and json.loads(result.output)["cancelled"] is True
+    # The key's act was cancelled: a retry under that key is refused, nothing written.
+    again = tmp_path / "de-novo.pdf"
+    result = runner.invoke(
+        main, ["issue", ALV, str(example_path), "-o", str(again), "--on", "2026-11-29",
+               "--chave", "proc-77"]
+    )
+    assert result.exit_code == 2 and not again.exists(), result.output
+    assert f"ALV-FRET nº {issued['number']}" in result.output
+    assert "foi cancelado em " in result.output and "Emitido" not in result.output
+    assert "Traceback" not in result.output
 
 
 def test_cli_issue_incomplete_exits_one(

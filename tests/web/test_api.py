@@ -142,4 +142,7 @@ def test_issue_verify_search_cancel(client: TestClient, tokens: dict[str, str]) 
     assert client.get(f"/api/verify/{record['verification_code']}").json()["situacao"] == (
         "cancelado"
     )
+    retry = client.post("/api/issue", json=body, headers=signer)  # the key's act is cancelled
+    assert retry.status_code == 422 and "foi cancelado em " in retry.text, retry.text
+    assert f"nº {record['number']}" in retry.text and "pdf" not in retry.json()
     assert client.get("/api/documents/999999", headers=signer).status_code == 404
