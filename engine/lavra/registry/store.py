@@ -180,9 +180,8 @@ def _same_request(
         same = stored == request
     if not same:
         raise InputError(
-            f"A chave de idempotência «{key}» já foi usada no documento nº "
-            f"{record.formatted} (série {record.series}, formulário {record.form}) "
-            "com outros dados; use uma chave nova para um documento novo.",
+            f"A chave de idempotência «{key}» já foi usada no documento {record.printed}, "
+            "emitido com outros dados; use uma chave nova para um documento novo.",
             field="/chave_idempotencia",
         )
     return record
