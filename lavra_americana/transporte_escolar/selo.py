@@ -88,6 +88,7 @@ from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.registry.companions import Companion, NumberState, NumberStates
+from lavra.registry.identifiers import overlong_number
 from lavra.registry.state import parse_printed
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
@@ -392,14 +393,18 @@ staff with the numbering-void act."""
 
 
 def _outside_series(request: ComputeInput, typed: str) -> Item:
-    """A new alvará's selo typed outside the SELO-ESC series (module doc)."""
+    """A new alvará's selo typed outside the SELO-ESC series (module doc), or with a
+    number longer than any of a series gives (more than 9 digits: issue 22, item 4)."""
     laws = statutory_context(request).laws
+    why = ("não é válido: tem mais de 9 algarismos, e nenhum selo é numerado assim"
+           if overlong_number(typed) else
+           f"não é da série {SERIES}, em que o lavra numera os selos")
     return item_at(
         "/selo_identificacao", Status.INVALID,
-        f"O número do selo de identificação «{typed}» não é da série {SERIES}, em que o "
-        "lavra numera os selos: o selo é expedido juntamente com o alvará e corresponde a "
-        f"ele ({short(laws, SELO)}), e um selo em papel anterior ao lavra pertence a outro "
-        f"alvará. {_LEAVE_BLANK[0].upper()}{_LEAVE_BLANK[1:]}",
+        f"O número do selo de identificação «{typed}» {why}: o selo é expedido juntamente "
+        f"com o alvará e corresponde a ele ({short(laws, SELO)}), e um selo em papel "
+        f"anterior ao lavra pertence a outro alvará. {_LEAVE_BLANK[0].upper()}"
+        f"{_LEAVE_BLANK[1:]}",
         SELO,
     )
 
