@@ -185,11 +185,20 @@ def test_cli_keys_issue_verify_cancel(
     assert result.exit_code == 1 and "NÃO confere" in result.output
     result = runner.invoke(main, ["verify", "--code", issued["verification_code"], "--json"])
     assert result.exit_code == 0 and json.loads(result.output)["number"] == issued["number"]
+    # --serie in any case, as typed (issue 22, item 5)
+    result = runner.invoke(main, ["verify", "--numero", issued["number"], "--serie", "alv-fret",
+                                  "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["number"] == issued["number"]
+    copy = tmp_path / "copia.pdf"
+    result = runner.invoke(main, ["export", issued["number"], "--serie", " alv-fret ", "-o",
+                                  str(copy)])
+    assert result.exit_code == 0 and copy.read_bytes() == out.read_bytes(), result.output
     monkeypatch.delenv("USER", raising=False)
     result = runner.invoke(main, ["cancel", issued["number"], "--reason", "Erro de digitação"])
     assert result.exit_code == 2 and "--responsavel" in result.output
     result = runner.invoke(
-        main, ["cancel", issued["number"], "--reason", "Erro de digitação", "--by", "ana.souza"]
+        main, ["cancel", issued["number"], "--reason", "Erro de digitação", "--by", "ana.souza",
+               "--serie", "Alv-Fret"]
     )
     assert result.exit_code == 0, result.output
     result = runner.invoke(main, ["verify", str(out), "--json"])
