@@ -15,7 +15,6 @@ from identities import set_vehicle
 from issuers import dev_issuer
 from pypdf import PdfReader
 
-from lavra.checking.content import Content
 from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError
@@ -27,11 +26,6 @@ from lavra.signing.pades import DocumentSigner
 
 ALV = "alvara-fretamento"
 ON = date(2026, 11, 29)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture
