@@ -163,8 +163,11 @@ def test_the_act_prints_the_protocol_and_the_dry_run_shows_the_requests(
                                       "-o", str(tmp_path / "saida"), "--simular"], env=env)
     assert shown.exit_code == 1, shown.output  # requests refused: exit code 1
     assert "Simulação (nada foi emitido)" in shown.output
-    assert "renovado – alvara-transporte-escolar ALV-ESC" in shown.output
-    assert "notificado – notificacao-pendencias-renovacao NOT-REN-ESC" in shown.output
+    flat = " ".join(shown.output.split())
+    assert "renovado – Alvará para exploração de serviços de Transporte Escolar, ALV-ESC" in flat
+    assert "notificado – Notificação de Pendências na Renovação do Alvará para Transporte " \
+        "Escolar, NOT-REN-ESC" in flat
+    assert "alvara-transporte-escolar" not in shown.output  # never the form's id
     assert f"substituído pelo do protocolo {protocols[2]}" in " ".join(shown.output.split())
     assert not (tmp_path / "saida").exists() or not list((tmp_path / "saida").rglob("*.pdf"))
 

@@ -22,7 +22,6 @@ from historycases import FakeHistory
 from issuers import dev_issuer
 
 from lavra.checking.computations import PriorRecord, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -36,11 +35,6 @@ ON = date(2026, 11, 27)  # the example's date
 CNPJ = "65.563.842/0001-05"
 OTHER_CNPJ = "11.222.333/0001-81"
 PLATE = "ABC1D23"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def alvara(number: str = "0012/2025", until: date = date(2030, 3, 9),

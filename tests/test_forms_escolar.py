@@ -22,7 +22,6 @@ from formcases import DELETE, Change, at, chain, example, pdf_text, setter
 from pypdf import PdfReader
 
 from lavra.checking.computations import ComputeInput, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Report, Status
 from lavra.documents import Engine
 from lavra_americana import pacote
@@ -38,11 +37,6 @@ REN = "requerimento-renovacao-escolar"
 E = "transporte-escolar#"
 # The alvará is checked as if issued on this day (it may not be post-dated).
 ISSUED = date(2026, 12, 15)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 def report_of(engine: Engine, form: str, data: dict[str, Any]) -> Report:

@@ -23,7 +23,6 @@ from test_licensing_guards import registry as registry
 from test_licensing_state import act
 
 from lavra.checking.computations import PriorRecord, find_computation
-from lavra.checking.content import Content
 from lavra.checking.report import Item, Report, Status
 from lavra.documents import Engine
 from lavra.issuing import RegistryHistory
@@ -39,11 +38,6 @@ E = "transporte-escolar#"
 ISSUED = date(2026, 12, 1)
 CEDENTE = "529.982.247-25"
 CESSIONARIO = "111.444.777-35"
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 class Registry:

@@ -15,7 +15,6 @@ from identities import set_vehicle
 from issuers import dev_issuer
 from pypdf import PdfReader
 
-from lavra.checking.content import Content
 from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError
@@ -27,11 +26,6 @@ from lavra.signing.pades import DocumentSigner
 
 ALV = "alvara-fretamento"
 ON = date(2026, 11, 29)
-
-
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
 
 
 @pytest.fixture
@@ -170,7 +164,8 @@ def test_cli_keys_issue_verify_cancel(
     assert result.exit_code == 2 and "keys init" in result.output
     assert runner.invoke(main, ["keys", "init"]).exit_code == 0
     result = runner.invoke(
-        main, ["issue", ALV, str(example_path), "-o", str(out), "--json", "--on", "2026-11-29"]
+        main, ["issue", ALV, str(example_path), "-o", str(out), "--json", "--on", "2026-11-29",
+               "--chave", "proc-77"]
     )
     assert result.exit_code == 0, result.output
     issued = json.loads(result.output)
@@ -184,15 +179,34 @@ def test_cli_keys_issue_verify_cancel(
     assert result.exit_code == 1 and "NÃO confere" in result.output
     result = runner.invoke(main, ["verify", "--code", issued["verification_code"], "--json"])
     assert result.exit_code == 0 and json.loads(result.output)["number"] == issued["number"]
+    # --serie in any case, as typed (issue 22, item 5)
+    result = runner.invoke(main, ["verify", "--numero", issued["number"], "--serie", "alv-fret",
+                                  "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["number"] == issued["number"]
+    copy = tmp_path / "copia.pdf"
+    result = runner.invoke(main, ["export", issued["number"], "--serie", " alv-fret ", "-o",
+                                  str(copy)])
+    assert result.exit_code == 0 and copy.read_bytes() == out.read_bytes(), result.output
     monkeypatch.delenv("USER", raising=False)
     result = runner.invoke(main, ["cancel", issued["number"], "--reason", "Erro de digitação"])
     assert result.exit_code == 2 and "--responsavel" in result.output
     result = runner.invoke(
-        main, ["cancel", issued["number"], "--reason", "Erro de digitação", "--by", "ana.souza"]
+        main, ["cancel", issued["number"], "--reason", "Erro de digitação", "--by", "ana.souza",
+               "--serie", "Alv-Fret"]
     )
     assert result.exit_code == 0, result.output
     result = runner.invoke(main, ["verify", str(out), "--json"])
     assert result.exit_code == 1 and json.loads(result.output)["cancelled"] is True
+    # The key's act was cancelled: a retry under that key is refused, nothing written.
+    again = tmp_path / "de-novo.pdf"
+    result = runner.invoke(
+        main, ["issue", ALV, str(example_path), "-o", str(again), "--on", "2026-11-29",
+               "--chave", "proc-77"]
+    )
+    assert result.exit_code == 2 and not again.exists(), result.output
+    assert f"ALV-FRET nº {issued['number']}" in result.output
+    assert "foi cancelado em " in result.output and "Emitido" not in result.output
+    assert "Traceback" not in result.output
 
 
 def test_cli_issue_incomplete_exits_one(

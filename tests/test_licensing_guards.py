@@ -34,8 +34,9 @@ def registry(tmp_path: Path) -> Iterator[Registry]:
 
 
 def items_at(engine: Engine, registry: Registry, form: str, data: dict[str, Any], on: date,
-             field: str) -> list[Item]:
-    prepared = engine.prepare(form, data, on, history=RegistryHistory(registry))
+             field: str, issued_on: date | None = None) -> list[Item]:
+    prepared = engine.prepare(form, data, on, history=RegistryHistory(registry),
+                              issued_on=issued_on)
     return [i for i in prepared.report.items if i.field == field and i.status != Status.MET]
 
 
@@ -296,7 +297,7 @@ def test_a_new_alvara_does_not_print_a_selo_already_issued(
     assert "transporte-escolar#art3_par2" in item.basis
     renewal["selo_identificacao"] = "SELO-ESC 0002/2026"  # reserved, not issued yet
     assert items_at(engine, registry, "alvara-transporte-escolar", renewal,
-                    date(2026, 3, 10), "/selo_identificacao") == []
+                    date(2026, 3, 10), "/selo_identificacao", date(2026, 3, 10)) == []
     # Issue 22, item 3: a paper selo (outside lavra's series) is no new alvará's selo,
     # in an expedição nor in a renovação (art. 13, § 3º).
     for modalidade in ("expedicao", "renovacao"):
@@ -312,9 +313,16 @@ def test_a_new_alvara_does_not_print_a_selo_already_issued(
         assert "art. 3º, § 2º" in item.message and "«SELO-ESC 0001/2026»" not in item.message
         assert item.message.endswith("Deixe o campo em branco: ao emitir o alvará, o "
                                      "registro reserva o número SELO-ESC seguinte e o imprime.")
+    # Issue 22, item 4: a number of the series too long for any selo is said to be so.
+    renewal["selo_identificacao"] = "SELO-ESC 99999999999/2026"
+    [item] = items_at(engine, registry, "alvara-transporte-escolar", renewal,
+                      date(2026, 3, 10), "/selo_identificacao")
+    assert item.status == Status.INVALID and "transporte-escolar#art3_par2" in item.basis
+    assert "«SELO-ESC 99999999999/2026» não é válido: tem mais de 9 algarismos" in item.message
+    assert "não é da série" not in item.message
     renewal["selo_identificacao"] = "SELO-ESC nº 0002/2026"  # lavra's, not issued yet
     assert items_at(engine, registry, "alvara-transporte-escolar", renewal,
-                    date(2026, 3, 10), "/selo_identificacao") == []
+                    date(2026, 3, 10), "/selo_identificacao", date(2026, 3, 10)) == []
 
 
 # ---------------------------------------------------------------- at record time

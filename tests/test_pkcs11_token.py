@@ -29,13 +29,6 @@ PIN = "2468"
 
 
 @pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    from lavra.checking.content import Content
-
-    return Engine(Content(pack_dir))
-
-
-@pytest.fixture(scope="module")
 def token(tmp_path_factory: pytest.TempPathFactory, engine: Engine) -> Iterator[Path]:
     """A SoftHSM2 token holding Ana Souza's development key and certificate (the PKI's
     root too); yields the data folder of that PKI."""

@@ -202,6 +202,9 @@ def test_same_idempotency_key_returns_the_same_document(registry: Registry) -> N
     with pytest.raises(InputError) as other_form:
         registry.issue("ALV", 2026, "requerimento-alvara-fretamento", builder(data), "req-77")
     assert other_form.value.field == "/chave_idempotencia"
+    # named as printed on the document, never by the form's id
+    assert "documento ALV nº 0001/2026" in other_form.value.message
+    assert "alvara-fretamento" not in other_form.value.message
     other = {**data, "veiculo": {"placa": "XYZ9876"}}
     with pytest.raises(InputError, match="req-77"):
         registry.issue("ALV", 2026, "alvara-fretamento", builder(other), "req-77", data=other)

@@ -127,6 +127,17 @@ def test_a_reservation_never_issued_is_voided_with_its_alvara_or_by_staff(
         third["selo_identificacao"] = "SELO-ESC 0002/2026"
         item = at(issuer.prepare(ALV, third).report, "/selo_identificacao")
         assert "«SELO-ESC 0002/2026» teve a numeração inutilizada" in item.message
+        # The next number of another year's series: refused at the field by the draft
+        # check, as the issue refuses it (the selo is numbered in the alvará's year).
+        third["selo_identificacao"] = "SELO-ESC 0001/2027"
+        item = at(issuer.prepare(ALV, third).report, "/selo_identificacao")
+        assert item.status is Status.INVALID and "transporte-escolar#art3_par2" in item.basis
+        assert "«SELO-ESC 0001/2027» não é o reservado para este ato" in item.message
+        assert "art. 3º, § 2º" in item.message and "ano do alvará, 2026" in item.message
+        with pytest.raises(IncompleteError) as refused:
+            issuer.issue(ALV, third)
+        issued = at(refused.value.report, "/selo_identificacao").message
+        assert "«SELO-ESC 0001/2027» não é o reservado para este ato" in issued
         # A number no counter gives is refused in the report, not as a registry error.
         third["selo_identificacao"] = "SELO-ESC 0/2026"
         item = at(issuer.prepare(ALV, third).report, "/selo_identificacao")

@@ -36,11 +36,6 @@ ROLE = "secretario-transportes"
 CARGO = "Secretário Municipal de Transportes e Sistema Viário"
 
 
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
-
-
 @pytest.fixture
 def issuer(engine: Engine, tmp_path: Path) -> Any:
     issuer = dev_issuer(engine, tmp_path / "dados")

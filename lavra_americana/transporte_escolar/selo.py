@@ -52,9 +52,9 @@ number, its titular, the vehicle and the validity.
     not type it: issuing the alvará one at a time reserves the next SELO-ESC number in
     the same transaction and prints it (``COMPANIONS``); the renewal run numbers both.
     A typed number no selo carries is accepted only as that reservation (the next of
-    the series, or one a run holds); one reserved for another alvará, voided, or
-    anything else is *invalid*. The selo itself is checked when issued
-    (``selo_identificacao``).
+    the series in the year the alvará is issued, or one a run holds); one of another
+    year (issue 22), reserved for another alvará, voided, or anything else is *invalid*.
+    The selo itself is checked when issued (``selo_identificacao``).
     A number outside the SELO-ESC series is *invalid* too (issue 22, item 3): every
     ALV-ESC lavra issues, expedição or renovação (art. 13, § 3º: "o alvará anual
     acompanhado do selo"), is a new alvará and takes a new selo, numbered in lavra's
@@ -88,6 +88,7 @@ from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.registry.companions import Companion, NumberState, NumberStates
+from lavra.registry.identifiers import overlong_number
 from lavra.registry.state import parse_printed
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import short
@@ -348,9 +349,19 @@ def _unreserved(request: ComputeInput, typed: str, number: int, year: int) -> tu
         state = NumberState(None, False, False, False, False)
     if state.held_by_run or (state.reserved_for is not None and not state.reserved_act_recorded):
         return ()  # the run's, or the one this alvará's issue is reserving now
+    laws = statutory_context(request).laws
+    issue_year = request.issued_on.year
+    if year != issue_year:  # the registry reserves the selo in the alvará's own year
+        return (item_at(
+            "/selo_identificacao", Status.INVALID,
+            f"O número «{typed}» não é o reservado para este ato: o selo expedido "
+            f"juntamente com o alvará ({short(laws, SELO)}) é numerado no ano do alvará, "
+            f"{issue_year}, e o registro o reserva ao emiti-lo e o imprime; deixe o campo "
+            "em branco.",
+            SELO,
+        ),)
     if state.next_free and not state.voided:
         return ()
-    laws = statutory_context(request).laws
     if state.voided:
         why = "teve a numeração inutilizada"
     elif state.reserved_for is not None:
@@ -382,14 +393,18 @@ staff with the numbering-void act."""
 
 
 def _outside_series(request: ComputeInput, typed: str) -> Item:
-    """A new alvará's selo typed outside the SELO-ESC series (module doc)."""
+    """A new alvará's selo typed outside the SELO-ESC series (module doc), or with a
+    number longer than any of a series gives (more than 9 digits: issue 22, item 4)."""
     laws = statutory_context(request).laws
+    why = ("não é válido: tem mais de 9 algarismos, e nenhum selo é numerado assim"
+           if overlong_number(typed) else
+           f"não é da série {SERIES}, em que o lavra numera os selos")
     return item_at(
         "/selo_identificacao", Status.INVALID,
-        f"O número do selo de identificação «{typed}» não é da série {SERIES}, em que o "
-        "lavra numera os selos: o selo é expedido juntamente com o alvará e corresponde a "
-        f"ele ({short(laws, SELO)}), e um selo em papel anterior ao lavra pertence a outro "
-        f"alvará. {_LEAVE_BLANK[0].upper()}{_LEAVE_BLANK[1:]}",
+        f"O número do selo de identificação «{typed}» {why}: o selo é expedido juntamente "
+        f"com o alvará e corresponde a ele ({short(laws, SELO)}), e um selo em papel "
+        f"anterior ao lavra pertence a outro alvará. {_LEAVE_BLANK[0].upper()}"
+        f"{_LEAVE_BLANK[1:]}",
         SELO,
     )
 

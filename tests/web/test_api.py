@@ -125,6 +125,9 @@ def test_issue_verify_search_cancel(client: TestClient, tokens: dict[str, str]) 
     found = client.get("/api/documents", params={"q": "APX-1D23"},
                        headers=bearer(tokens["clara"])).json()
     assert record["id"] in [r["id"] for r in found]
+    by_series = client.get("/api/documents", params={"series": "alv-fret"},  # any case
+                           headers=bearer(tokens["clara"])).json()
+    assert record["id"] in [r["id"] for r in by_series]
     detail = client.get(f"/api/documents/{record['id']}", headers=signer).json()
     assert detail["data"]["veiculo"]["placa"] == "APX1D23" and detail["history"]
     short = client.post(f"/api/documents/{record['id']}/cancel", json={"reason": "curto"},
@@ -142,4 +145,7 @@ def test_issue_verify_search_cancel(client: TestClient, tokens: dict[str, str]) 
     assert client.get(f"/api/verify/{record['verification_code']}").json()["situacao"] == (
         "cancelado"
     )
+    retry = client.post("/api/issue", json=body, headers=signer)  # the key's act is cancelled
+    assert retry.status_code == 422 and "foi cancelado em " in retry.text, retry.text
+    assert f"nº {record['number']}" in retry.text and "pdf" not in retry.json()
     assert client.get("/api/documents/999999", headers=signer).status_code == 404

@@ -46,11 +46,6 @@ def _missing(what: str, how: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def engine(pack_dir: Path) -> Engine:
-    return Engine(Content(pack_dir))
-
-
 def fillable_forms(pack_dir: Path) -> list[str]:
     return sorted(form for form, spec in Content(pack_dir).forms.items() if spec.fillable)
 

@@ -169,7 +169,7 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
             close()
     finally:
         issuer.close()
-    _final_table(summary, summary.folder or folder)
+    _final_table(summary, summary.folder or folder, issuer.engine.content)
     refused = summary.counts.get(REFUSED, 0)
     if refused:
         click.echo(f"Atenção: {refused} linha(s) recusada(s); o motivo de cada uma está no "
@@ -178,7 +178,7 @@ def batch(kind: str, ano: int | None, vencendo_ate: str | None, folder: Path,
         sys.exit(EXIT_INCOMPLETE)
 
 
-def _final_table(summary: Any, folder: Path) -> None:
+def _final_table(summary: Any, folder: Path, content: Any) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -195,7 +195,10 @@ def _final_table(summary: Any, folder: Path) -> None:
     console.print(table)
     if summary.simulated:
         for row in summary.rows:
-            what = row.reason if row.role == "recusado" else f"{row.form} {row.number}"
+            # the act as a reader names it: its title and printed number, not the form id
+            what = row.reason if row.role == "recusado" else ", ".join(
+                part for part in (row.form and content.form(row.form).title, row.number)
+                if part)
             console.print(f"{row.order:>5} {row.name or row.holder}: {row.outcome} – {what}")
     else:
         also = " (e o DOCX ao lado de cada um)" if summary.counts.get("docx") else ""

@@ -16,6 +16,7 @@ from lavra.cli.support import (
     aliased,
     registry_and_engine,
     registry_of,
+    series_option,
     shielded,
 )
 from lavra.errors import ImportRefusedError, InputError
@@ -116,7 +117,7 @@ def import_command(path: Path, registry_url: str | None) -> None:
 
 @cadastro.command("mostrar")
 @click.argument("key", metavar="PLACA|CPF|CNPJ|NÚMERO")
-@click.option("--serie", "series", help="Série, quando o número se repete entre séries.")
+@series_option("--serie")
 @aliased("--data", dest="on_text", aliases=("--on",), metavar="AAAA-MM-DD",
               help="Data em que se diz a situação (padrão: hoje, no horário de Brasília).")
 @REGISTRY_OPTION
@@ -176,7 +177,7 @@ def show_command(key: str, series: str | None, on_text: str | None,
 
 
 @cadastro.command("numeracao")
-@click.option("--serie", "series", metavar="SÉRIE", help="Só esta série (ex.: ALV-FRET).")
+@series_option("--serie", metavar="SÉRIE", help="Só esta série (ex.: ALV-FRET).")
 @click.option("--ano", "year", type=int, metavar="AAAA", help="Só este ano.")
 @click.option("--json", "as_json", is_flag=True, help="Saída em JSON.")
 @REGISTRY_OPTION
@@ -188,10 +189,9 @@ def numbering_command(series: str | None, year: int | None, as_json: bool,
     from lavra.cli.numbering import print_numbering
 
     with registry_of(registry_url) as registry:  # the registry alone: no pack to load
-        # Series are kept in capitals («alv-esc» is ALV-ESC), as the import reads them.
-        reports = registry.numbering_report(
-            series=None if series is None else series.strip().upper(), year=year)
-    scope = (f" da série {series.strip().upper()}" if series is not None else "") + (
+        # --serie comes in capitals («alv-esc» is ALV-ESC): series_option normalises it.
+        reports = registry.numbering_report(series=series, year=year)
+    scope = (f" da série {series}" if series is not None else "") + (
         f" em {year}" if year is not None else "")
     if print_numbering(reports, as_json=as_json, scope=scope):
         raise SystemExit(1)

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from lavra.cli.support import REGISTRY_OPTION, registry_and_engine, shielded
+from lavra.cli.support import REGISTRY_OPTION, registry_and_engine, series_option, shielded
 from lavra.errors import InputError, LavraError
 from lavra.filing import RECEIPT_FORM
 from lavra.inputs.textnorm import clean_text
@@ -48,7 +48,7 @@ def _record(kind: FactKind) -> Callable[..., None]:
     @click.argument("document", metavar="NÚMERO_OU_ID")
     @click.option("--data", "on", required=True, metavar="AAAA-MM-DD[THH:MM]",
                   help="Quando o fato aconteceu (a data do AR, da publicação, do pagamento).")
-    @click.option("--serie", "series", help="Série, quando o número se repete entre séries.")
+    @series_option("--serie")
     @click.option("--referencia", "reference",
                   help="Código do AR, publicação do edital, guia de pagamento.")
     @click.option("--obs", "note", help="Observação.")
@@ -133,7 +133,7 @@ def revoke_command(fact_id: int, reason: str, by: str | None, registry_url: str 
 
 @fact_group.command("listar")
 @click.argument("document", metavar="NÚMERO_OU_ID")
-@click.option("--serie", "series", help="Série, quando o número se repete entre séries.")
+@series_option("--serie")
 @REGISTRY_OPTION
 @shielded
 def list_command(document: str, series: str | None, registry_url: str | None) -> None:

@@ -21,6 +21,7 @@ from lavra.cli.support import (
     CERTIFICATE_OPTION,
     EXIT_INCOMPLETE,
     aliased,
+    series_option,
     shielded,
     signer_key,
     token_options,
@@ -403,7 +404,7 @@ def _voided_number(registry: Registry, number: str, series: str | None, as_json:
          help="Consulta um código verificador no registro.")
 @click.option("--numero", "number", metavar="0001/2026",
               help="Consulta um número no registro (com --serie): emitido ou inutilizado.")
-@click.option("--serie", "series", help="A série do número consultado com --numero.")
+@series_option("--serie", help="A série do número consultado com --numero.")
 @aliased(
     "--data", dest="on", aliases=("--on",), metavar="AAAA-MM-DD",
     help="Data em que se diz a situação da licença concedida pelo documento (padrão: hoje, "
@@ -535,8 +536,7 @@ def _print_alerts(alerts: tuple[str, ...]) -> None:
     metavar="ARQUIVO",
     help="Também grava a cópia editável em DOCX.",
 )
-@aliased("--serie", dest="series", aliases=("--series",), metavar="SÉRIE",
-         help="Série, quando o número se repete.")
+@series_option("--serie", aliases=("--series",), metavar="SÉRIE")
 @shielded
 def export_command(number: str, output: Path, docx: Path | None, series: str | None) -> None:
     """Grava o original assinado do documento NÚMERO (ex.: 0001/2026), do registro."""
@@ -557,8 +557,7 @@ def export_command(number: str, output: Path, docx: Path | None, series: str | N
 @click.argument("number", metavar="NÚMERO")
 @aliased("--motivo", dest="reason", aliases=("--reason",), required=True,
          help="Motivo do cancelamento.")
-@aliased("--serie", dest="series", aliases=("--series",),
-         help="Série, quando o número se repete entre séries.")
+@series_option("--serie", aliases=("--series",))
 @aliased("--responsavel", dest="by", aliases=("--by",), default=None,
          help="Quem cancela (padrão: o usuário do sistema).")
 @shielded

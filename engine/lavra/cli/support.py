@@ -188,3 +188,19 @@ def aliased(*names: str, dest: str, aliases: tuple[str, ...], **kwargs: Any
     """``click.option`` of :class:`AliasedOption`: ``names`` shown, ``aliases`` hidden."""
     return click.option(*names, *aliases, dest, cls=AliasedOption, aliases=aliases,
                         **kwargs)
+
+
+def series_option(*names: str, aliases: tuple[str, ...] = (),
+                  help: str = "Série, quando o número se repete entre séries.", **kwargs: Any
+                  ) -> Callable[[F], F]:
+    """The ``--serie`` option of a command: typed in any case (``alv-esc`` is ALV-ESC),
+    read through the registry's series normaliser."""
+    def upper(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+        from lavra.registry.identifiers import normalize_series
+
+        return normalize_series(value)
+
+    if aliases:
+        return aliased(*names, dest="series", aliases=aliases, callback=upper, help=help,
+                       **kwargs)
+    return click.option(*names, "series", callback=upper, help=help, **kwargs)

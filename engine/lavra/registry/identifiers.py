@@ -12,7 +12,8 @@ from sqlalchemy import ColumnElement
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.records import normalize_plate
 
-__all__ = ["mercosul", "normalize_processo", "parse_printed", "plate_forms", "same_plate"]
+__all__ = ["mercosul", "normalize_processo", "normalize_series", "overlong_number",
+           "parse_printed", "plate_forms", "same_plate"]
 
 _PRINTED = re.compile(
     r"\s*(?:([A-Za-z][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})\s*/\s*(\d{4})\s*",
@@ -26,6 +27,19 @@ def parse_printed(printed: str) -> tuple[str | None, int, int] | None:
     if match is None:
         return None
     return match.group(1), int(match.group(2)), int(match.group(3))
+
+
+_OVERLONG = re.compile(
+    r"\s*(?:[A-Za-z][A-Za-z0-9._-]{0,39}\s+)?(?:n[º°o.]*\s*)?\d{10,}\s*/\s*\d{4}\s*",
+    re.IGNORECASE,
+)
+
+
+def overlong_number(printed: str) -> bool:
+    """``"SELO-ESC 99999999999/2026"``: the shape of a printed number whose number has
+    more than 9 digits, which no series gives (:func:`parse_printed` reads none). A check
+    that refuses it says the number is too long, not that it is of another series."""
+    return isinstance(printed, str) and _OVERLONG.fullmatch(printed) is not None
 
 
 def mercosul(placa: str) -> str:
@@ -58,6 +72,15 @@ def same_plate(column: Any, placa: str) -> ColumnElement[bool]:
     column's index answers. InputError when ``placa`` is not a plate."""
     condition: ColumnElement[bool] = column.in_(plate_forms(placa))
     return condition
+
+
+def normalize_series(series: str | None) -> str | None:
+    """A series as staff type it, as the registry keeps it: in capitals, without the
+    spaces around it (``" alv-esc "`` is ``ALV-ESC``); None when absent or blank. Every
+    place the CLI or the web takes a series reads it through here."""
+    if series is None or not series.strip():
+        return None
+    return series.strip().upper()
 
 
 def normalize_processo(numero: str) -> str:

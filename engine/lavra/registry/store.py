@@ -67,6 +67,7 @@ from lavra.registry.staff_values import StaffValueStore
 from lavra.registry.standing import locked
 from lavra.registry.tables import CounterRow, DocumentRow, EventRow
 from lavra.registry.voiding import RegistryVoids, void_companions
+from lavra.textutil import format_datetime
 
 __all__ = ["Registry", "open_default_registry", "open_registry"]
 
@@ -159,16 +160,28 @@ def _same_request(
     form: str,
     request: str | None,
 ) -> IssuedRecord:
-    """The record issued under ``key``, if the retry asks for the same document."""
+    """The record issued under ``key``, if the retry asks for the same document.
+
+    A document cancelled since is not handed back as if it were in force: the retry is
+    refused with its number and when it was cancelled (nothing written, no number taken).
+    """
     record, stored = found
+    if record.cancelled:
+        when = record.cancelled_at_local
+        raise InputError(
+            f"A chave de idempotência «{key}» emitiu o documento {record.printed}, que foi "
+            "cancelado" + ("" if when is None else f" em {format_datetime(when)}")
+            + "; o documento cancelado não é entregue de novo. Para emitir um novo "
+            "documento, use uma chave nova.",
+            field="/chave_idempotencia",
+        )
     same = (record.series, record.year, record.form) == (series, year, form)
     if same and request is not None and stored is not None:
         same = stored == request
     if not same:
         raise InputError(
-            f"A chave de idempotência «{key}» já foi usada no documento nº "
-            f"{record.formatted} (série {record.series}, formulário {record.form}) "
-            "com outros dados; use uma chave nova para um documento novo.",
+            f"A chave de idempotência «{key}» já foi usada no documento {record.printed}, "
+            "emitido com outros dados; use uma chave nova para um documento novo.",
             field="/chave_idempotencia",
         )
     return record

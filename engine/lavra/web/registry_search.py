@@ -13,6 +13,7 @@ from lavra.errors import InputError
 from lavra.inputs.formats import has_cpf_shape, mask_cnpj, mask_cpf, mask_placa
 from lavra.inputs.reading import parse_date
 from lavra.inputs.textnorm import clean_text
+from lavra.registry.identifiers import normalize_series
 from lavra.registry.queries import RegistryPage
 from lavra.registry.records import IssuedRecord, Status
 from lavra.registry.search import Filters, ParsedQuery, parse_query
@@ -112,7 +113,8 @@ def filters_of(ctx: WebContext, *, form: str | None = None, series: str | None =
                              field="/situacao")
         state = found
     return Filters(
-        form=form_id, series=_text(series, "/serie", "A série", 40), year=year_value,
+        form=form_id, series=normalize_series(_text(series, "/serie", "A série", 40)),
+        year=year_value,
         status=state, issued_from=_day(since, "/de", "data inicial"),
         issued_until=_day(until, "/ate", "data final"),
         signer=_text(signer, "/signatario", "O nome do signatário", 200),
