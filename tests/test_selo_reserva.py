@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 from batchcases import kept_staff_values
+from click.testing import CliRunner
 from formcases import at, example, pdf_text
 from identities import cpf_for, set_person, set_vehicle
 from issuers import VERIFICATION_URL
 
 from lavra.checking.report import Status
+from lavra.cli.main import main
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import IncompleteError, Issuer, ensure_dev_pki
@@ -117,9 +119,25 @@ def test_a_reservation_never_issued_is_voided_with_its_alvara_or_by_staff(
         voided = registry.voided("SELO-ESC", 2026, 1)
         assert voided is not None and voided.by == "Fulana de Tal"
         assert "ALV-ESC nº 0001/2026, cancelado: Emitido com dados errados." in voided.reason
-        # The second alvará's reservation, voided by staff with the numbering-void act.
-        registry.void_number("SELO-ESC", 2026, 2, reason="Selo extraviado na gráfica.",
-                             by="Beltrano")
+        # The second alvará's reservation, voided by staff with the numbering-void act
+        # (`lavra cadastro inutilizar`); an issued act's number is not voided but cancelled.
+        url = database_url(tmp_path / "dados")
+        runner = CliRunner()
+        issued = runner.invoke(main, ["cadastro", "inutilizar", "ALV-ESC 0002/2026",
+                                      "--motivo", "Engano.", "--responsavel", "Beltrano",
+                                      "--registro", url])
+        assert issued.exit_code == 2
+        assert "corresponde a documento emitido; para desfazê-lo, cancele" in issued.output
+        other = runner.invoke(main, ["cadastro", "inutilizar", "ALV-ESC 0002/2026",
+                                     "--serie", "selo-esc", "--motivo", "Engano.",
+                                     "--responsavel", "Beltrano", "--registro", url])
+        assert "é da série ALV-ESC, não de SELO-ESC" in other.output
+        done = runner.invoke(main, ["cadastro", "inutilizar", "0002/2026", "--serie",
+                                    "selo-esc", "--motivo", "Selo extraviado na gráfica.",
+                                    "--responsavel", "Beltrano", "--registro", url])
+        assert done.exit_code == 0, done.output
+        assert done.output.startswith("Número inutilizado: SELO-ESC nº 0002/2026: ")
+        assert "por Beltrano: Selo extraviado na gráfica." in done.output
         assert registry.voided("SELO-ESC", 2026, 2) is not None
         assert registry.numbering_gaps() == ()
         # Nothing is held any more: a typed 0002 is refused in a new alvará.

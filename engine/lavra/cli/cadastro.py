@@ -197,6 +197,49 @@ def numbering_command(series: str | None, year: int | None, as_json: bool,
         raise SystemExit(1)
 
 
+@cadastro.command("inutilizar")
+@click.argument("printed", metavar="NÚMERO")
+@series_option("--serie", metavar="SÉRIE",
+               help="A série, quando o NÚMERO não a traz (ex.: SELO-ESC).")
+@click.option("--motivo", "reason", required=True, help="Por que o número é inutilizado.")
+@click.option("--responsavel", "by", required=True, metavar="NOME",
+              help="Quem decide a inutilização (fica registrado com a data).")
+@REGISTRY_OPTION
+@shielded
+def void_command(printed: str, series: str | None, reason: str, by: str,
+                 registry_url: str | None) -> None:
+    """Inutiliza o NÚMERO (ex.: «SELO-ESC 0003/2026») tomado de uma série que nenhum
+    documento leva: a reserva do selo de um alvará depois cassado ou revogado, um
+    número que ficou sem ato. Fica registrado como numeração inutilizada, com o motivo
+    e o responsável, e a série segue sem lacunas. Número de documento emitido: cancele
+    o documento; reservado em lote: «lavra lote abandonar»."""
+    from lavra.registry.identifiers import normalize_series, overlong_number, parse_printed
+
+    found = parse_printed(printed)
+    if found is None:
+        length = "tem mais de 9 algarismos" if overlong_number(printed) else (
+            "use o formato SÉRIE 0001/2026 ou 0001/2026 com --serie")
+        raise InputError(f"Número inválido: «{printed}»; {length}.", field="NÚMERO")
+    typed, number, year = found
+    chosen = series if typed is None else normalize_series(typed)
+    if chosen is None:
+        raise InputError("Informe a série do número (ex.: --serie SELO-ESC).", field="--serie")
+    if series is not None and chosen != series:
+        raise InputError(f"O número «{printed}» é da série {chosen}, não de {series}.",
+                         field="--serie")
+    with registry_of(registry_url) as registry:
+        try:
+            voided = registry.void_number(chosen, year, number, reason=reason, by=by)
+        except InputError as error:  # the field by the option the person typed
+            raise InputError(error.message, field=_VOID_OPTIONS.get(error.field or "")
+                             ) from None
+    click.echo(f"Número inutilizado: {voided.printed}: {voided.text}.")
+
+
+_VOID_OPTIONS = {"/numero": "NÚMERO", "/serie": "--serie", "/ano": "NÚMERO",
+                 "/motivo": "--motivo", "/responsavel": "--responsavel"}
+
+
 _NAME_OPTIONS = {"/cpf": "CPF", "/nome": "--nome", "/comprovante": "--comprovante",
                  "/responsavel": "--responsavel", "/data": "--data"}
 
