@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from formcases import example
 from issuers import VERIFICATION_URL, poppler
+from sqlalchemy import select
 
 from lavra.checking.content import Content
 from lavra.config import Config
@@ -23,6 +24,7 @@ from lavra.inputs.reading import TIMEZONE
 from lavra.issuing import Issuer, ensure_dev_pki
 from lavra.registry.filings import Filed
 from lavra.registry.store import open_registry
+from lavra.registry.tables import EventRow
 
 REPO = Path(__file__).resolve().parents[1]
 FILED_ON = datetime(2026, 2, 2, 9, 10, tzinfo=TIMEZONE)
@@ -107,3 +109,10 @@ def test_a_cited_protocol_is_looked_up_in_the_registry(
     said = _pending(engine, issuer, PUB, data, on)["requerimento.protocolo.registro"]
     assert "é de outro requerimento (Requerimento de" in said, said
     assert "requerimento-troca-veiculo-escolar" not in said and "«" not in said, said
+    # the registry's event of the receipt names the requerimento by its title too
+    with issuer.registry.engine.connect() as connection:
+        detail = connection.execute(
+            select(EventRow.detail).where(EventRow.document_id == other.receipt.id,
+                                          EventRow.kind == "issued")).scalar_one()
+    assert detail is not None and detail.endswith(": Requerimento de Troca de Veículo de "
+                                                  "Transporte Escolar recebido."), detail

@@ -263,7 +263,7 @@ class FilingDesk:
         entry = FilingInput(series=self.series, form=form_id, data=dict(data),
                             cpf_cnpj=cpf_cnpj, name=name, attachments=tuple(attachments),
                             pending=pending, licence=licence, token=token,
-                            processo=processo, **dict(limits or {}))
+                            processo=processo, title=form.title, **dict(limits or {}))
         code = new_code()
         files: dict[str, bytes] = {}
         fields = engine.content.fields(form)

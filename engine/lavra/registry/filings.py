@@ -164,6 +164,9 @@ class FilingInput:
     processo: str | None = None
     """The number of a processo already open (a recurso joins the processo of the act it
     appeals); None: the protocol opens its own, numbered after it."""
+    title: str = ""
+    """The form's title as the applicant reads it, for the registry's event (the form's
+    id when absent: callers of the API that give none)."""
     max_attachment_bytes: int = 10 * 1024 * 1024
     max_total_bytes: int = 25 * 1024 * 1024
     max_attachments: int = 30
@@ -282,7 +285,7 @@ class Filings:
                     session, entry.series, year, number, receipt_form, built, key=key,
                     actor=name,
                     detail=f"Protocolo nº {format_number(number, year)}, série "
-                    f"{entry.series}: requerimento «{entry.form}» recebido.")
+                    f"{entry.series}: {entry.title or f'requerimento «{entry.form}»'} recebido.")
                 counter.last_number = number
                 writer = StateWriter(session)
                 party = writer._upsert(PartyRow, PartyRow.doc, doc, {"doc": doc, "name": name})
