@@ -8,11 +8,10 @@ record (:mod:`lavra.registry.state`).
   company; one registration in force per company (group ``registro-setransv``), a new
   certificate replacing the old one (``/substitui``) ends it. It has no term (the law
   gives none: :mod:`lavra_americana.fretamento.registro`); the alvará reads it.
-- Art. 8º: the Alvará de Licença de Circulação is granted to the company for one
-  vehicle; a renewal (``/processo/renovacao``) ends the alvará it renews. One operating
+- Art. 8º: the Alvará de Licença de Circulação is granted to the company "para cada
+  veículo"; a renewal (``/processo/renovacao``) ends the alvará it renews. One operating
   alvará in force per vehicle, across this law's alvarás and the school alvará
-  (group ``operacao-veiculo``; the reading: a vehicle serves one operation at a time,
-  arts. 2º and 3º).
+  (group ``operacao-veiculo``, :data:`OPERATION_BASIS`).
 - Art. 3º, III, and art. 12: the alvará for a company's own private service
   (ALV-PART) operates the vehicle as well (same group), and is the same "Alvará de
   Licença de Circulação" the bar of art. 22, parágrafo único, forbids (the reading is in
@@ -62,10 +61,19 @@ from lavra_americana.comum.estado import (
     vehicle_at,
 )
 
-__all__ = ["EFFECTS", "IMPLEMENTED", "OPERATION", "REGISTERED", "SCOPE"]
+__all__ = ["EFFECTS", "IMPLEMENTED", "OPERATION", "OPERATION_BASIS", "REGISTERED", "SCOPE"]
 
 OPERATION = "operacao-veiculo"
 """One operating alvará in force per vehicle, across both laws."""
+OPERATION_BASIS = "fretamento#art8"
+"""The provision a grant of this law refused by :data:`OPERATION` cites: art. 8º issues
+the Alvará de Licença de Circulação "para cada veículo", one alvará to one vehicle, and
+art. 12 has the private service (ALV-PART) request that same alvará. The law is silent on
+a second alvará for a vehicle that holds one; the reading: the alvará "para cada veículo"
+is the vehicle's one licence to operate, so a second, of either kind or of the school law,
+waits until the first ends (a vehicle serves one operation at a time, art. 3º). Not
+art. 2º (SETRANSV's competence) nor art. 22, parágrafo único (the bar, cited by the bar's
+own refusal)."""
 SCOPE = "alvara-fretamento"
 """What the bar of art. 22, parágrafo único, forbids: a new alvará of this law."""
 
@@ -87,6 +95,7 @@ def registro(act: Act) -> Sequence[Effect]:
         kind=act.form, holder=party_at(act.data, "/empresa"), valid_from=act.reference_date,
         valid_until=None, renews=text_at(act.data, "/substitui/numero"),
         per_holder=REGISTERED, basis=basis("fretamento#art2_par1"),
+        per_holder_basis=basis("fretamento#art2_par1"),
         citation="fretamento#art2_par1",
     )]
 
@@ -99,7 +108,7 @@ def alvara(act: Act) -> Sequence[Effect]:
         kind=act.form, holder=party_at(act.data, "/empresa"),
         vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
         valid_until=act.valid_until, renews=renews, exclusive=OPERATION, barred_by=SCOPE,
-        basis=basis("fretamento#art2", "fretamento#art8", "fretamento#art22_par1u"),
+        basis=basis("fretamento#art8"), exclusive_basis=basis(OPERATION_BASIS),
         citation="fretamento#art8",
     )]
 
@@ -115,7 +124,8 @@ def alvara_particular(act: Act) -> Sequence[Effect]:
         kind=act.form, holder=party_at(act.data, "/empresa"),
         vehicle=vehicle_at(act.data, "/veiculo"), valid_from=start_of(act),
         valid_until=act.valid_until, exclusive=OPERATION, barred_by=SCOPE,
-        basis=basis("fretamento#art3_inc3", "fretamento#art12", "fretamento#art22_par1u"),
+        basis=basis("fretamento#art3_inc3", "fretamento#art12"),
+        exclusive_basis=basis(OPERATION_BASIS),
         citation="fretamento#art12",
     )]
 

@@ -6,8 +6,9 @@ record (:mod:`lavra.registry.state`).
 
 - Art. 3º: the alvará, to the driver (the titular), for the vehicle; a renewal
   (art. 13, ``modalidade`` ``renovacao``) ends the alvará it renews. Art. 14: one school
-  licence per transportador (group ``licenca-escolar``); the vehicle holds one
-  operating alvará across both laws (``operacao-veiculo``, see ``fretamento.estado``).
+  licence per transportador (group ``licenca-escolar``, art. 14 cited); the vehicle
+  holds one operating alvará across both laws (``operacao-veiculo``, see
+  ``fretamento.estado``; :data:`VEHICLE_BASIS` cited).
 - Art. 3º, § 2º: the selo belongs to one alvará; art. 9º: the auxiliary driver's
   alvará rests on the titular's; the publicity authorisation (art. 17, § 2º) and the
   temporary licence for a substitute vehicle (art. 5º) too: each ends with the alvará.
@@ -64,10 +65,19 @@ from lavra_americana.comum.estado import (
 from lavra_americana.comum.periods import anniversary
 from lavra_americana.fretamento.estado import OPERATION
 
-__all__ = ["EFFECTS", "IMPLEMENTED", "PER_PERSON"]
+__all__ = ["EFFECTS", "IMPLEMENTED", "PER_PERSON", "VEHICLE_BASIS"]
 
 PER_PERSON = "licenca-escolar"
 """Art. 14: one school licence per transportador."""
+VEHICLE_BASIS = "transporte-escolar#art1_par1"
+"""The provision a school alvará refused by ``operacao-veiculo`` cites: art. 1º, § 1º,
+has the school transport made in vehicles "utilizados exclusivamente para o transporte de
+estudantes". The law is silent on a vehicle that holds another operating alvará; the
+reading: a vehicle under a fretamento alvará is not used exclusively for students, and
+one under another school alvará is that alvará's "veículo licenciado nele constante"
+(art. 13, § 4º), which its titular drives himself or with his one auxiliary (art. 9º,
+§ 3º): a second waits until the first ends. Not art. 14 (one licence per person, cited
+by its own refusal) nor art. 15, § 2º (the bar, cited by the bar's)."""
 
 IMPLEMENTED: tuple[str, ...] = ("transporte-escolar#art14", "transporte-escolar#art15_par2")
 
@@ -87,8 +97,9 @@ def alvara(act: Act) -> Sequence[Effect]:
         driver=driver_at(act.data, "/titular"), vehicle=vehicle_at(act.data, "/veiculo"),
         valid_from=start_of(act), valid_until=act.valid_until, renews=renews,
         exclusive=OPERATION, per_holder=PER_PERSON, barred_by=PER_PERSON,
-        basis=basis("transporte-escolar#art3", "transporte-escolar#art14",
-                    "transporte-escolar#art15_par2"),
+        basis=basis("transporte-escolar#art3", "transporte-escolar#art13"),
+        exclusive_basis=basis(VEHICLE_BASIS),
+        per_holder_basis=basis("transporte-escolar#art14"),
         citation="transporte-escolar#art3",
     )]
 

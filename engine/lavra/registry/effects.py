@@ -144,8 +144,22 @@ class Grant:
     per_holder: str | None = None
     barred_by: str | None = None
     basis: str = ""
-    """The provision behind the groups and bars, as a document cites it (``"art. 14 da
-    Lei nº 4.515/2007"``), for the refusal's message."""
+    """The provision of the grant's own standing (its base, the licence it renews), as a
+    document cites it (``"art. 13 da Lei nº 4.515/2007"``), for those refusals' message;
+    and of a group whose own provision is not declared."""
+    exclusive_basis: str = ""
+    """The provision of ``exclusive`` (one licence in force per vehicle) as a document
+    cites it, printed in the refusal of a grant against the group; each refusal cites the
+    rule refused, not the grant's other rules. A bar's refusal cites the bar's own."""
+    per_holder_basis: str = ""
+    """The provision of ``per_holder`` (one licence in force per person), likewise
+    (``"art. 14 da Lei nº 4.515/2007"``)."""
+
+    def group_basis(self, group: str) -> str:
+        """The printed provision of ``group`` (``"exclusive"``, ``"per_holder"``):
+        its own when declared, else :attr:`basis`."""
+        own = self.exclusive_basis if group == "exclusive" else self.per_holder_basis
+        return own or self.basis
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,8 @@ GRANT = "grant"
 """The kind of the change that records a licence's expedição."""
 BASIS = "fundamento"
 """Where the grant's change keeps the printed :attr:`Grant.basis` (:func:`kept_basis`)."""
+GROUP_BASIS = {"exclusive": "fundamento_veiculo", "per_holder": "fundamento_titular"}
+"""Where it keeps the printed provision of each group (:meth:`Grant.group_basis`)."""
 HOLDING = (LicenceStatus.ACTIVE.value, LicenceStatus.SUSPENDED.value)
 """The statuses in which a licence holds its vehicle's or holder's place: a suspended
 licence is still its holder's, so no other may take the vehicle meanwhile."""
@@ -160,7 +162,7 @@ def grant_refusals(writer: StateWriter, act: Act, grant: Grant, holder: PartyRow
                        f"{holder.name or holder.doc} já é titular de", "/titular",
                        ONE_PER_HOLDER, "per_holder"))
     refusals = [held_refusal(writer, act, condition, grant.valid_from, who, field,
-                             grant.basis, rule, group)
+                             grant.group_basis(group), rule, group)
                 for condition, who, field, rule, group in groups]
     if holder is not None and grant.barred_by:
         refusals.append(_bar_refusal(writer, act, grant, holder))
@@ -218,7 +220,9 @@ def transfer_refusal(writer: StateWriter, act: Act, licence: LicenceRow, holder:
     holds a licence in force of the licence's ``per_holder`` group (one per holder, as a
     grant) or, the transfer moving it to ``vehicle``, that vehicle one of its
     ``exclusive`` group. Checked before the write, and read again when the unique index
-    refuses it (:func:`placed`): the same words either way."""
+    refuses it (:func:`placed`): the same words either way, citing the group's provision
+    as the licence's grant printed it (:func:`granted_basis`; ``basis``, the transfer's
+    own, for a licence granted before its grant's change kept it)."""
     groups: list[tuple[ColumnElement[bool], str, str, str, str]] = []
     if licence.per_holder is not None and holder.id != licence.holder_id:
         groups.append(((LicenceRow.holder_id == holder.id)
@@ -232,7 +236,9 @@ def transfer_refusal(writer: StateWriter, act: Act, licence: LicenceRow, holder:
                        ONE_PER_VEHICLE, "exclusive"))
     for condition, who, field, rule, group in groups:
         found = held_refusal(writer, act, condition & (LicenceRow.id != licence.id),
-                             act.reference_date, who, field, basis, rule, group)
+                             act.reference_date, who, field,
+                             granted_basis(writer.session, licence, group) or basis, rule,
+                             group)
         if found is not None:
             return found
     return None
@@ -240,23 +246,31 @@ def transfer_refusal(writer: StateWriter, act: Act, licence: LicenceRow, holder:
 
 def kept_basis(grant: Grant) -> dict[str, str] | None:
     """What the grant's change keeps (its ``before``, otherwise unused for a grant):
-    the provision behind the licence's groups as the grant's refusal prints it
-    (:attr:`Grant.basis`), so that a refusal of the licence's return to force cites the
-    same words (:func:`granted_basis`). Kept with the event, not in a new column: the
-    rebuild replays it (no migration)."""
-    return {BASIS: grant.basis} if grant.basis else None
+    the provision of each of the licence's groups as the grant's refusal prints it
+    (:meth:`Grant.group_basis`), and :attr:`Grant.basis`, so that a refusal of the
+    licence's return to force, or of its transfer, cites the same words
+    (:func:`granted_basis`). Kept with the event, not in a new column: the rebuild
+    replays it (no migration)."""
+    groups = {"exclusive": grant.exclusive, "per_holder": grant.per_holder}
+    kept = {GROUP_BASIS[group]: grant.group_basis(group)
+            for group, declared in groups.items() if declared}
+    kept = {key: value for key, value in {BASIS: grant.basis, **kept}.items() if value}
+    return kept or None
 
 
-def granted_basis(session: Session, licence: LicenceRow) -> str:
-    """The provision the grant of ``licence`` cited for its groups (:func:`kept_basis`),
-    or "" for a licence granted before the grant's change kept it (until ``lavra
-    cadastro reconstruir`` replays its grant) or whose grant declared none: the refusal
-    then names the licence in force alone. One indexed lookup, on the refusal's path
-    only."""
+def granted_basis(session: Session, licence: LicenceRow, group: str) -> str:
+    """The provision the grant of ``licence`` cited for its ``group`` (``"exclusive"``,
+    ``"per_holder"``: :func:`kept_basis`). A grant kept before each group had its own
+    kept the grant's one provision (``fundamento``), read then; "" for a licence granted
+    before the grant's change kept any (until ``lavra cadastro reconstruir`` replays its
+    grant) or whose grant declared none: the refusal then names the licence in force
+    alone. One indexed lookup, on the refusal's path only."""
     kept = session.scalars(select(StateChangeRow.before).where(
         StateChangeRow.licence_id == licence.id, StateChangeRow.kind == GRANT,
         StateChangeRow.document_id == licence.document_id).limit(1)).first()
-    found = kept.get(BASIS) if isinstance(kept, dict) else None
+    if not isinstance(kept, dict):
+        return ""
+    found = kept.get(GROUP_BASIS[group], kept.get(BASIS))
     return found if isinstance(found, str) else ""
 
 
@@ -290,7 +304,7 @@ def place_refusal(session: Session, licence: LicenceRow, blocked: str) -> Refusa
             LicenceRow.id != licence.id).order_by(LicenceRow.id).limit(1)).first()
         if held is None:
             continue
-        basis = granted_basis(session, licence)
+        basis = granted_basis(session, licence, group)
         cited = f" ({basis})" if basis else ""
         return Refusal(_held_error(who, held, f"O {licence.printed} não pode ser {blocked}",
                                    cited, field), rule, basis, group)

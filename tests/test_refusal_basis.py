@@ -1,0 +1,174 @@
+"""Each refusal of the licensing state cites the provision of the rule it refuses (issue
+22, § 6), not every provision of the grant: one operating alvará per vehicle (fretamento
+art. 8º for the ALV-FRET and the ALV-PART; escolar art. 1º, § 1º, for the ALV-ESC), one
+school licence per person (escolar art. 14), the bar (its own article, from the act that
+imposed it). The same words for a new act, a transfer, the divergência of a replayed act
+and the licence's return to force (the grant's change keeps each group's provision; one
+kept before, the grant's single provision, is still read). SQLite; every date passed."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from issuers import state_registry
+from sqlalchemy import select, update
+from test_licensing_state import act, alvara_fretamento, cassacao, example
+from test_licensing_unique import RENAVAM, alvara_escolar
+
+from lavra.errors import InputError
+from lavra.registry.database import database_url
+from lavra.registry.effects import Act, Effect, Grant
+from lavra.registry.guards import granted_basis
+from lavra.registry.records import IssuedRecord
+from lavra.registry.store import Registry
+from lavra.registry.tables import LicenceRow, StateChangeRow
+from lavra_americana import pacote
+
+CHARTER = "art. 8º da Lei nº 4.419/2006"
+SCHOOL_VEHICLE = "art. 1º, § 1º, da Lei nº 4.515/2007"
+SCHOOL_HOLDER = "art. 14 da Lei nº 4.515/2007"
+BAR = "art. 22, parágrafo único, da Lei nº 4.419/2006"
+END = ("; encerre-a antes (renovação, cassação, revogação, devolução ou "
+       "transferência).")
+OTHER = {"cnpj": "11.222.333/0001-81", "razao_social": "Outra Viação Ltda."}
+
+
+@pytest.fixture
+def registry(tmp_path: Path) -> Iterator[Registry]:
+    yield from state_registry(database_url(tmp_path / "dados"))
+
+
+def charter(registry: Registry, *, on: date, placa: str = "ABC1D23",
+            company: dict[str, str] | None = None) -> IssuedRecord:
+    data = example("alvara-fretamento")
+    data["empresa"].update(company or {})
+    data["veiculo"].update(placa=placa, renavam=RENAVAM.get(placa, "05797496743"))
+    return act(registry, "ALV-FRET", "alvara-fretamento", data, on=on,
+               computed={"inicio_vigencia": on.isoformat(), "valido_ate": "2031-04-06"})
+
+
+def refused(issue: Any) -> str:
+    with pytest.raises(InputError) as caught:
+        issue()
+    return caught.value.message
+
+
+def test_a_vehicle_holding_an_alvara_is_refused_with_the_article_of_each_law(
+    registry: Registry,
+) -> None:
+    """The ALV-FRET and the ALV-PART cite art. 8º ("para cada veículo"), the ALV-ESC
+    its law's art. 1º, § 1º; never the bar's art. 22, parágrafo único."""
+    held = alvara_fretamento(registry)
+    vehicle = (f"O veículo ABC1D23 já tem licença em vigor: {held.printed}, válida até "
+               "01/03/2031. O {} não pode ser expedido enquanto ela vigorar")
+    assert refused(lambda: charter(registry, on=date(2026, 4, 7), company=OTHER)) == (
+        f"{vehicle.format('ALV-FRET nº 0002/2026')} ({CHARTER}){END}")
+    private = example("alvara-servico-particular-fretamento")
+    private["veiculo"].update(placa="ABC1D23", renavam=RENAVAM["ABC1D23"])
+    assert refused(lambda: act(
+        registry, "ALV-PART", "alvara-servico-particular-fretamento", private,
+        on=date(2026, 4, 7), computed={"valido_ate": "2027-04-06"},
+    )) == f"{vehicle.format('ALV-PART nº 0001/2026')} ({CHARTER}){END}"
+    assert refused(lambda: alvara_escolar(registry, placa="ABC1D23")) == (
+        f"{vehicle.format('ALV-ESC nº 0001/2026')} ({SCHOOL_VEHICLE}){END}")
+    assert registry.next_number("ALV-FRET", 2026) == 2  # nothing else numbered
+    assert registry.next_number("ALV-ESC", 2026) == 1
+
+
+def test_a_person_holding_a_school_licence_is_refused_with_art_14(
+    registry: Registry,
+) -> None:
+    """A second ALV-ESC to the titular, and a transfer to a cessionário who holds one,
+    cite art. 14 alone; a transfer moving the licence to a vehicle that holds another
+    operating alvará, art. 1º, § 1º (not the transfer's art. 15)."""
+    first = alvara_escolar(registry)
+    name = example("alvara-transporte-escolar")["titular"]["nome"]
+    assert refused(lambda: alvara_escolar(registry, placa="DEF4G56")) == (
+        f"{name} já é titular de licença em vigor: {first.printed}, válida até 31/12/2026. "
+        f"O ALV-ESC nº 0002/2026 não pode ser expedido enquanto ela vigorar "
+        f"({SCHOOL_HOLDER}){END}")
+    maria = alvara_escolar(registry, placa="EXE9Z99", cpf="111.444.777-35",
+                           cnh="29171500766")
+    transfer = example("termo-transferencia-licenca")
+    transfer["licenca"]["numero"] = first.printed
+    transfer["veiculo"].update(placa="EXE1A23", renavam=RENAVAM["EXE1A23"])
+
+    def issue() -> IssuedRecord:
+        return act(registry, "TRF-ESC", "termo-transferencia-licenca", transfer,
+                   on=date(2026, 11, 27))
+
+    assert refused(issue) == (
+        f"Maria Exemplo Cessionária já é titular de licença em vigor: {maria.printed}, "
+        "válida até 31/12/2026. O TRF-ESC nº 0001/2026 não pode ser expedido enquanto ela "
+        f"vigorar ({SCHOOL_HOLDER}){END}")
+    registry.cancel(maria.series, maria.year, maria.number, reason="erro", by="Chefia")
+    taken = charter(registry, on=date(2026, 4, 7), placa="EXE2B34")
+    transfer["veiculo"].update(placa="EXE2B34", renavam="05797496743")
+    assert refused(issue) == (
+        f"O veículo EXE2B34 já tem licença em vigor: {taken.printed}, válida até "
+        "06/04/2031. O TRF-ESC nº 0001/2026 não pode ser expedido enquanto ela vigorar "
+        f"({SCHOOL_VEHICLE}){END}")
+    assert registry.next_number("TRF-ESC", 2026) == 1
+
+
+def unguarded() -> dict[str, Any]:
+    """The pack's effects as a version before the ALV-FRET's guards."""
+    effects = dict(pacote().effects)
+    current = effects["alvara-fretamento"]
+
+    def without(act: Act) -> Sequence[Effect]:
+        return [dataclasses.replace(e, exclusive=None, barred_by=None)
+                if isinstance(e, Grant) else e for e in current(act)]
+
+    return {**effects, "alvara-fretamento": without}
+
+
+def test_a_barred_company_and_a_held_vehicle_each_cite_their_own_article(
+    registry: Registry,
+) -> None:
+    """The bar's refusal cites the cassação's art. 22, parágrafo único; an ALV-FRET
+    issued against both rules (before its guards) diverges from each, citing each."""
+    cas = cassacao(registry, alvara_fretamento(registry), on=date(2026, 4, 20))
+    taken = charter(registry, on=date(2026, 4, 27), company=OTHER)
+    assert refused(lambda: charter(registry, on=date(2026, 5, 4), placa="DEF4G56")) == (
+        "Viação Exemplo de Fretamento Ltda. está impedido de obter o ALV-FRET nº "
+        f"0003/2026 até 20/04/2027, pelo {cas.printed} ({BAR}).")
+    registry.use_effects(unguarded())
+    issued = charter(registry, on=date(2026, 5, 4))
+    registry.use_effects(pacote().effects)
+    registry.rebuild_state(apply=True)
+    assert registry.public_divergences(issued.id) == tuple(
+        f"Este ato foi registrado em desacordo com {rule}; consta como divergência no "
+        "cadastro." for rule in (
+            f"a regra de uma só licença em vigor por veículo ({CHARTER})",
+            f"o impedimento imposto pelo {cas.printed}, em vigor até 20/04/2027 ({BAR})"))
+    assert taken.printed != issued.printed
+
+
+def test_the_grant_keeps_each_groups_provision_and_an_older_one_is_read(
+    registry: Registry,
+) -> None:
+    """What a restore refusal cites (tests/test_restore_refusals.py): each group's own
+    provision, kept with the grant; a grant kept before (the one ``fundamento``) still
+    read for both groups."""
+    alvara = alvara_escolar(registry)
+
+    def kept() -> tuple[str, str]:
+        with registry._read() as session:
+            licence = session.scalars(select(LicenceRow).where(
+                LicenceRow.document_id == alvara.id)).one()
+            return (granted_basis(session, licence, "exclusive"),
+                    granted_basis(session, licence, "per_holder"))
+
+    assert kept() == (SCHOOL_VEHICLE, SCHOOL_HOLDER)
+    with registry._write() as session:  # as the previous lavra kept it
+        session.execute(update(StateChangeRow).where(StateChangeRow.kind == "grant")
+                        .values(before={"fundamento": "art. 3º da Lei nº 4.515/2007"}))
+    assert kept() == ("art. 3º da Lei nº 4.515/2007",) * 2
+    registry.rebuild_state(apply=True)  # lavra cadastro reconstruir: each its own again
+    assert kept() == (SCHOOL_VEHICLE, SCHOOL_HOLDER)
