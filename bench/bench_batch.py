@@ -162,7 +162,7 @@ def prefill(issuer: Issuer, count: int, folder: Path) -> None:
     try:
         report = issuer.registry.import_acts(
             plan_import(read_lines(path, "/arquivo"), pack.imports, path.name),
-            pack_version=pack.name)
+            pack_version=pack.name, on=date(2019, 12, 31))
     except ImportRefusedError as refused:
         raise SystemExit("\n".join([refused.message, *refused.problems])) from None
     assert len(report.imported) == count, report

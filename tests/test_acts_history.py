@@ -78,7 +78,8 @@ def test_the_history_lists_the_auto_its_payment_and_no_cancelled_act(
 
 def test_the_history_of_an_imported_registry_lists_its_autos(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'registro.sqlite3'}"
-    done = CliRunner().invoke(main, ["cadastro", "importar", str(SAMPLE), "--registro", url])
+    done = CliRunner().invoke(main, ["cadastro", "importar", str(SAMPLE), "--data", "2026-01-15",
+                                  "--registro", url])
     assert done.exit_code == 0, done.output
     origin = "importado: cadastro-importacao.csv, linha"
     escolar = shown("ESC4D44", url)

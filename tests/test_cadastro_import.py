@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ def load(registry: Registry, raw: bytes | None = None,
     lines = (read_lines(SAMPLE, "/arquivo") if raw is None
              else parse_lines(raw, name, "/arquivo"))
     return registry.import_acts(plan_import(lines, pacote().imports, name),
-                                pack_version="americana")
+                                pack_version="americana", on=ON)
 
 
 def documents(url: str) -> int:
@@ -143,15 +144,19 @@ def test_a_bad_row_refuses_the_whole_file(registry: Registry, registry_url: str,
     assert documents(registry_url) == 0  # not even the good rows
 
 
-def test_a_number_lavra_already_issued_is_refused(registry: Registry) -> None:
+def bare_act(on: date) -> Callable[[int, str], Built]:
+    """The build of an act lavra issues itself, of ``on``, with no content: its number."""
     def build(number: int, formatted: str) -> Built:
         return Built(pdf=pdf_with_title(formatted), docx=None, data={}, computed={},
-                     reference_date=date(2025, 8, 1),
-                     verification_code=uuid.uuid4().hex[:20].upper(),
+                     reference_date=on, verification_code=uuid.uuid4().hex[:20].upper(),
                      signer_subject="CN=Servidor de Teste", signer_serial="0A",
                      pack_version="teste")
+    return build
+
+
+def test_a_number_lavra_already_issued_is_refused(registry: Registry) -> None:
     for _ in range(11):
-        registry.issue("AIE-ESC", 2025, "auto-infracao-escolar", build)
+        registry.issue("AIE-ESC", 2025, "auto-infracao-escolar", bare_act(date(2025, 8, 1)))
     with pytest.raises(ImportRefusedError) as refused:
         load(registry)
     [problem] = refused.value.problems
@@ -178,10 +183,18 @@ def test_the_command_imports_and_shows_where_each_act_came_from(tmp_path: Path) 
 
     url = f"sqlite:///{tmp_path / 'registro.sqlite3'}"
     runner = CliRunner()
-    done = runner.invoke(main, ["cadastro", "importar", str(SAMPLE), "--registro", url])
+    # --data is the day of the import: the auto of 01/10/2025 did not happen by 30/09/2025.
+    early = runner.invoke(main, ["cadastro", "importar", str(SAMPLE), "--data", "2025-09-30",
+                                 "--registro", url])
+    assert early.exit_code == 1 and "Traceback" not in early.output
+    assert ("Linha 9 do arquivo cadastro-importacao.csv, campo «data»: a data do ato "
+            "(01/10/2025) é posterior à da importação (30/09/2025)") in early.output
+    done = runner.invoke(main, ["cadastro", "importar", str(SAMPLE), "--data", "2026-01-15",
+                                  "--registro", url])
     assert done.exit_code == 0, done.output
     assert "Importados 9 atos" in done.output and "CAS-FRET nº 0002/2025" in done.output
-    again = runner.invoke(main, ["cadastro", "importar", str(SAMPLE), "--registro", url])
+    again = runner.invoke(main, ["cadastro", "importar", str(SAMPLE), "--data", "2026-01-15",
+                                  "--registro", url])
     assert again.exit_code == 0 and "Nada a importar" in again.output
     shown = runner.invoke(main, ["cadastro", "mostrar", "FRE2B22", "--registro", url])
     assert "CAS-FRET nº 0002/2025 (importado: cadastro-importacao.csv, linha 7)" in shown.output
@@ -216,7 +229,8 @@ def test_the_command_imports_and_shows_where_each_act_came_from(tmp_path: Path) 
     assert none.output == "Nenhuma numeração tomada no registro da série ALV-FRET em 1999.\n"
     bad = tmp_path / "ruim.csv"
     bad.write_text("tipo,numero\nalvara-taxi,0001/2020\n", "utf-8")
-    refused = runner.invoke(main, ["cadastro", "importar", str(bad), "--registro", url])
+    refused = runner.invoke(main, ["cadastro", "importar", str(bad), "--data", "2026-01-15",
+                                    "--registro", url])
     assert refused.exit_code == 1
     assert "Linha 2 do arquivo ruim.csv, campo «tipo»: tipo desconhecido" in refused.output
 
@@ -415,9 +429,9 @@ def test_the_numbers_before_an_imported_one_are_explained_by_the_import(
     registry: Registry,
 ) -> None:
     """An imported ALV-FRET nº 0031/2024 moves the counter past 1 to 30, which lavra never
-    gave: used on paper before lavra, the report says so and lists no gap. A number lavra
-    lost below one it took itself stays an unexplained gap, and so does lavra's last
-    number before the import (the import kept the counter it found)."""
+    gave: used on paper before lavra, the report says so and lists no gap. lavra goes on
+    from 0033/2024; the numbers it loses after (rows deleted by hand) stay unexplained
+    gaps, and the import may then fill only the numbering below lavra's first number."""
     from sqlalchemy import select, update
     from sqlalchemy.orm import Session
     from test_licensing_state import act, example
@@ -431,42 +445,46 @@ def test_the_numbers_before_an_imported_one_are_explained_by_the_import(
         return act(registry, "ALV-FRET", "alvara-fretamento", data, on=on,
                    computed={"inicio_vigencia": on.isoformat(), "valido_ate": until.isoformat()})
 
-    first = alvara_fretamento(registry, on=date(2024, 1, 5), until=date(2024, 1, 6))
-    assert (first.series, first.year, first.number) == ("ALV-FRET", 2024, 1)
-    with registry.engine.begin() as connection:  # 2 and 3 lost (rows deleted by hand)
-        connection.execute(update(CounterRow).where(
-            CounterRow.series == "ALV-FRET", CounterRow.year == 2024).values(last_number=3))
-    fourth = alvara_fretamento(registry, on=date(2024, 1, 8), until=date(2024, 1, 9))
-    assert fourth.number == 4
-    with registry.engine.begin() as connection:  # 5, lavra's last before the import, lost
-        connection.execute(update(CounterRow).where(
-            CounterRow.series == "ALV-FRET", CounterRow.year == 2024).values(last_number=5))
-    lost = (("ALV-FRET", 2024, 2), ("ALV-FRET", 2024, 3), ("ALV-FRET", 2024, 5))
-    assert registry.numbering_gaps() == lost
     load(registry)
-    # The import kept the counter it found (5): 5 was lavra's, not a number before it.
+    first = alvara_fretamento(registry, on=date(2024, 6, 3), until=date(2024, 6, 4))
+    assert (first.series, first.year, first.number) == ("ALV-FRET", 2024, 33)
+    with registry.engine.begin() as connection:  # 34 and 35 lost (rows deleted by hand)
+        connection.execute(update(CounterRow).where(
+            CounterRow.series == "ALV-FRET", CounterRow.year == 2024).values(last_number=35))
+    later = alvara_fretamento(registry, on=date(2024, 6, 10), until=date(2029, 6, 9))
+    assert later.number == 36
+    lost = (("ALV-FRET", 2024, 34), ("ALV-FRET", 2024, 35))
     assert registry.numbering_gaps() == lost
     report = {(r.series, r.year): r.text for r in registry.numbering_report()}
     assert report[("ALV-FRET", 2024)] == (
-        "ALV-FRET 2024, até o nº 0032/2024: números anteriores ao sistema, importados: "
-        "0006 a 0030/2024; números sem explicação: 0002 a 0003/2024, 0005/2024.")
+        "ALV-FRET 2024, até o nº 0036/2024: números anteriores ao sistema, importados: "
+        "0001 a 0030/2024; números sem explicação: 0034 a 0035/2024.")
     fretamento = registry.numbering_report(series="ALV-FRET", year=2024)
     assert [(r.issued, r.imported, r.voided) for r in fretamento] == [(2, 2, ())]
     assert report[("ALV-ESC", 2023)] == (
         "ALV-ESC 2023, até o nº 0019/2023: números anteriores ao sistema, importados: "
         "0001 a 0017/2023.")
     assert report[("TRF-ESC", 2025)].endswith("importados: 0001 a 0002/2025.")
-    # After the import lavra goes on from the imported number: nothing new to explain.
-    after = alvara_fretamento(registry, on=date(2024, 6, 3), until=date(2029, 6, 2))
-    assert after.number == 33
-    assert registry.numbering_gaps() == lost
+    # A lost number of lavra's is not a number before it: the import refuses 0034/2024.
+    row = ("alvara-fretamento,{},2024-01-20,,65.563.842/0001-05,Viação Exemplo de Fretamento "
+           "Ltda.,FRE7K77,,,2024-12-31" + "," * 15)
+    with pytest.raises(ImportRefusedError) as refused:
+        load(registry, sample_with(row.format("0034/2024"), row.format("0040/2024")))
+    assert [p.split(": ", 1)[1][:60] for p in refused.value.problems] == [
+        "o número ALV-FRET nº 0034/2024 está dentro da numeração que ",
+        "o lavra já numera a série ALV-FRET em 2024 (desde o nº 0033/",
+    ]
     # An import recorded before the counter was kept: the reading from the import's rules
-    # (no number of lavra's own between), which takes the lost 5 for a paper number.
+    # (no number of lavra's own between) explains the same numbers.
     with Session(registry.engine) as session, session.begin():
         for event in session.scalars(select(EventRow).where(
                 EventRow.actor == IMPORT_ACTOR, EventRow.kind == "issued")):
             event.data = {"colunas": event.data["colunas"]}
-    assert registry.numbering_gaps() == lost[:2]
+    assert registry.numbering_gaps() == lost
+    # Below lavra's first number, a paper act the first import missed is filled in.
+    assert load(registry, sample_with(row.format("0020/2024"))).imported == (
+        "ALV-FRET nº 0020/2024",)
+    assert registry.next_number("ALV-FRET", 2024) == 37
 
 
 @pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)

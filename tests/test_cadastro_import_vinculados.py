@@ -33,6 +33,7 @@ from lavra_americana import pacote
 REPO = Path(__file__).resolve().parent.parent
 LINKED = REPO / "exemplos" / "cadastro-importacao-vinculados.jsonl"
 ON = date(2026, 1, 15)
+IMPORTED_ON = date(2026, 1, 31)  # the day of the import: after every row of the file
 JOSE = {"cpf_cnpj": "529.982.247-25", "nome": "José Exemplo dos Santos", "placa": "ESC4D44",
         "alvara": "ALV-ESC nº 0018/2023"}
 KINDS = {"selo-identificacao": "SELO-ESC nº 0007/2025",
@@ -52,7 +53,7 @@ def load_lines(registry: Registry, *rows: dict[str, str], name: str = "vinculado
         raw = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
         lines = parse_lines(raw.encode("utf-8"), name, "/arquivo")
     return registry.import_acts(plan_import(lines, pacote().imports, name),
-                                pack_version="americana")
+                                pack_version="americana", on=IMPORTED_ON)
 
 
 def in_force(registry: Registry, on: date) -> dict[str, list[str]]:

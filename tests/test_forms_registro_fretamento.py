@@ -232,7 +232,7 @@ def test_an_imported_registration_counts_for_the_alvara(engine: Engine, tmp_path
     try:
         lines = parse_lines(raw, "cadastro.csv", "/arquivo")
         registry.import_acts(plan_import(lines, pacote().imports, "cadastro.csv"),
-                             pack_version="americana")
+                             pack_version="americana", on=DAY)
         history = RegistryHistory(registry)
         data = alvara(engine, OTHER_CNPJ)
         prepared = engine.prepare(ALV, data, issued_on=DAY, history=history)

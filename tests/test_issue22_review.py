@@ -45,9 +45,6 @@ def test_an_auxiliary_alvara_names_the_holder_the_state_holds(
                for m in refused), refused
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review22: the import accepts an act dated after the import itself (an 'ato "
-    "anterior ao lavra' of 2099), a future fact that moves the 2099 counter"))
 @pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
 def test_an_import_row_dated_after_the_import_is_refused(registry: Registry) -> None:
     row = ("auto-fretamento,0001/2099,2099-03-01,,65.563.842/0001-05,Viação,FRE1A11"

@@ -393,7 +393,7 @@ def _payment(row: Row, on: date) -> tuple[ImportedPayment, ...]:
         if "," in row.get("valor_pago", "") else row.get("valor_pago", "")
     if not re.fullmatch(r"\d{1,9}(\.\d{1,2})?", amount) or float(amount) <= 0:
         raise _fail("valor_pago", f"valor ilegível «{row.get('valor_pago')}» (ex.: 140,00).")
-    return (ImportedPayment(day, f"{float(amount):.2f}"),)
+    return (ImportedPayment(day, f"{float(amount):.2f}", "data_pagamento"),)
 
 
 # ------------------------------------------------------------------ the columns

@@ -85,20 +85,26 @@ def rebuild_command(dry_run: bool, registry_url: str | None) -> None:
 
 @cadastro.command("importar")
 @click.argument("path", metavar="ARQUIVO", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--data", "on_text", metavar="AAAA-MM-DD",
+              help="Data da importação: nenhum ato ou pagamento pode ser posterior a ela "
+                   "(padrão: hoje, no horário de Brasília).")
 @REGISTRY_OPTION
 @shielded
-def import_command(path: Path, registry_url: str | None) -> None:
+def import_command(path: Path, on_text: str | None, registry_url: str | None) -> None:
     """Importa os atos anteriores ao lavra (CSV ou JSON Lines; colunas no README)."""
     from lavra.batch.inputs import read_lines
-    from lavra.registry.importing import plan_import
+    from lavra.registry.importing import read_import
 
+    on = (parse_date(on_text, what="data da importação (--data)", field="--data") if on_text
+          else today())
     lines = read_lines(path, "/arquivo")
     registry, pack = _pack_registry(registry_url)
     with registry:
         registry.ensure_state()
         try:
-            report = registry.import_acts(plan_import(lines, pack.imports, path.name),
-                                          pack_version=pack.name)
+            planned, refused = read_import(lines, pack.imports, path.name)
+            report = registry.import_acts(planned, pack_version=pack.name, on=on,
+                                          refused=refused)
         except ImportRefusedError as refused:
             click.echo(f"Erro: {refused.message}", err=True)
             for problem in refused.problems:

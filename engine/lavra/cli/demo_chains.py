@@ -176,8 +176,11 @@ def _import(issuer: Issuer, chain: DemoChain, step: DemoStep, imported: Imported
     try:
         row = dict(imported.row(day, _import_number(issuer, spec, imported, origin, day)))
         act = spec.build(row)
+        # The story's city act of that day takes the next number, after lavra's own of
+        # the year (a file's import may only fill the numbering before lavra).
         issuer.registry.import_acts([PlannedAct(1, origin, row, act)],
-                                    pack_version=issuer.engine.content.pack.name)
+                                    pack_version=issuer.engine.content.pack.name, on=day,
+                                    after_lavra=True)
     except LavraError as refused:
         return refused.message
     record = issuer.registry.get(act.series, act.year, act.number)

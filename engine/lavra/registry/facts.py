@@ -15,9 +15,10 @@ Each fact is an event of the document's history (``events``: ``at`` when it was
 recorded, ``occurred_at`` when it happened, ``data`` its content). Nothing is ever
 deleted: a wrong fact is revoked by a later event that names it and gives the reason,
 and it then no longer counts. Refused, with a pt-BR message naming the field: a fact
-dated before the document's issue or after the moment it is recorded, any fact on a
-cancelled document, a second ciência (or notice) of the same document while the first
-stands, a payment without its amount.
+dated before the document's issue (for an act imported from before lavra, before the
+act's own date: its entry was written on the day of the import) or after the moment
+it is recorded, any fact on a cancelled document, a second ciência (or notice) of the
+same document while the first stands, a payment without its amount.
 
 A fact given by its date alone happened on that day: it is compared with the day of
 issue and the day of recording (America/Sao_Paulo); one given with its time is
@@ -371,13 +372,23 @@ class RegistryFacts(RegistryQueries):
                 + ": não se registram fatos posteriores em documento cancelado.",
                 field="/documento",
             )
-        issued = row.issued_at
-        if (moment < issued) if with_time else (
-                moment.astimezone(LOCAL_TZ).date() < issued.astimezone(LOCAL_TZ).date()):
+        if row.origin is not None:
+            # An act from before lavra (imported): its registry entry was written on the
+            # day of the import, but the act is of its own date, and what followed it
+            # (a payment, a ciência, a recurso) happened from that date on.
+            if moment.astimezone(LOCAL_TZ).date() < row.reference_date:
+                raise InputError(
+                    f"A data do fato ({_when(moment, with_time)}) é anterior à data do "
+                    f"documento {number} ({format_date(row.reference_date)}): o que "
+                    "aconteceu antes do ato não se registra nele.",
+                    field="/data",
+                )
+        elif (moment < row.issued_at) if with_time else (
+                moment.astimezone(LOCAL_TZ).date() < row.issued_at.astimezone(LOCAL_TZ).date()):
             raise InputError(
                 f"A data do fato ({_when(moment, with_time)}) é anterior à emissão do documento "
-                f"{number} ({_when(issued, True)}): o que aconteceu antes da assinatura consta "
-                "do próprio ato, não se registra depois.",
+                f"{number} ({_when(row.issued_at, True)}): o que aconteceu antes da assinatura "
+                "consta do próprio ato, não se registra depois.",
                 field="/data",
             )
         if (moment > recorded) if with_time else (

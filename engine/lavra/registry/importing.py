@@ -37,6 +37,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from lavra.errors import ImportRefusedError, InputError, LavraError
+from lavra.registry.companions import CompanionRow
 from lavra.registry.effects import STATUS_TEXT, LicenceStatus
 from lavra.registry.identifiers import plate_forms
 from lavra.registry.licensing import RegistryState
@@ -50,7 +51,15 @@ from lavra.registry.records import (
     search_keys,
 )
 from lavra.registry.state import StateWriter
-from lavra.registry.tables import CounterRow, DocumentRow, EventRow, PartyRow, VehicleRow
+from lavra.registry.tables import (
+    BatchItemRow,
+    CounterRow,
+    DocumentRow,
+    EventRow,
+    PartyRow,
+    VehicleRow,
+    VoidedNumberRow,
+)
 from lavra.textutil import format_date
 
 if TYPE_CHECKING:
@@ -63,9 +72,12 @@ __all__ = [
     "ImportedAct",
     "ImportedPayment",
     "PlannedAct",
+    "Refusal",
     "RegistryImports",
     "RestsOn",
+    "column_of",
     "plan_import",
+    "read_import",
 ]
 
 IMPORT_ACTOR = "Importação (ato anterior ao lavra)"
@@ -80,6 +92,8 @@ class ImportedPayment:
 
     on: date
     amount: str
+    column: str = ""
+    """The row's column that gives the day (named in a refusal)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +132,8 @@ class ImportedAct:
     cites: tuple[tuple[str, str], ...] = ()
     payments: tuple[ImportedPayment, ...] = ()
     rests_on: RestsOn | None = None
+    date_column: str = "data"
+    """The row's column that gives ``reference_date`` (named in a refusal)."""
 
     @property
     def printed(self) -> str:
@@ -175,57 +191,83 @@ def _where(filename: str, line: int, column: str | None = None) -> str:
     return at if column is None else f"{at}, campo «{column}»"
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """A refused line of the file: its number (the refusals are listed in line order)
+    and the pt-BR text naming the line and the column."""
+
+    line: int
+    text: str
+
+
 def plan_import(lines: Sequence[Line], specs: Mapping[str, ImportSpec],
                 filename: str) -> list[PlannedAct]:
     """Each line of the file mapped by the pack; ImportRefusedError listing every line
     refused (nothing is written by this function)."""
+    planned, problems = read_import(lines, specs, filename)
+    if problems:
+        raise _refused([p.text for p in problems])
+    return planned
+
+
+def read_import(lines: Sequence[Line], specs: Mapping[str, ImportSpec],
+                filename: str) -> tuple[list[PlannedAct], list[Refusal]]:
+    """Each line of the file mapped by the pack, and the lines refused. The lines that
+    are read go on to :meth:`RegistryImports.import_acts` with the refusals, so that one
+    attempt lists every refusal of the file, not only those of the first stage."""
     if not specs:
         raise InputError("O pacote de conteúdo não declara nenhum tipo de ato importável.",
                          field="/arquivo")
     planned: list[PlannedAct] = []
-    problems: list[str] = []
+    problems: list[Refusal] = []
     kinds = ", ".join(sorted(specs))
     for line in lines:
         if line.row is None:
-            problems.append(line.problem or _where(filename, line.number) + ": ilegível.")
+            problems.append(Refusal(line.number, line.problem
+                                    or _where(filename, line.number) + ": ilegível."))
             continue
         if any(isinstance(v, dict) for v in line.row.values()):
-            problems.append(f"{_where(filename, line.number)}: cada campo é um valor simples "
-                            "(texto, número ou data), não um objeto.")
+            problems.append(Refusal(line.number, f"{_where(filename, line.number)}: cada "
+                                    "campo é um valor simples (texto, número ou data), não "
+                                    "um objeto."))
             continue
         row = {str(k): _text(v) for k, v in line.row.items() if _text(v)}
         kind = row.pop(KIND_COLUMN, "")
         spec = specs.get(kind)
         if spec is None:
-            problems.append(f"{_where(filename, line.number, KIND_COLUMN)}: "
-                            + (f"tipo desconhecido «{kind}»" if kind else "falta o tipo")
-                            + f"; use um de: {kinds}.")
+            problems.append(Refusal(line.number, f"{_where(filename, line.number, KIND_COLUMN)}: "
+                                    + (f"tipo desconhecido «{kind}»" if kind else "falta o tipo")
+                                    + f"; use um de: {kinds}."))
             continue
         unknown = sorted(set(row) - set(spec.columns))
         missing = sorted(spec.required - set(row))
         if unknown or missing:
-            problems.extend(f"{_where(filename, line.number, c)}: coluna que o tipo «{kind}» "
-                            "não usa; deixe-a vazia." for c in unknown)
-            problems.extend(f"{_where(filename, line.number, c)}: obrigatório para o tipo "
-                            f"«{kind}» ({spec.columns[c]})." for c in missing)
+            problems.extend(Refusal(line.number, f"{_where(filename, line.number, c)}: coluna "
+                                    f"que o tipo «{kind}» não usa; deixe-a vazia.")
+                            for c in unknown)
+            problems.extend(Refusal(line.number, f"{_where(filename, line.number, c)}: "
+                                    f"obrigatório para o tipo «{kind}» ({spec.columns[c]}).")
+                            for c in missing)
             continue
         try:
             act = spec.build(row)
         except InputError as error:
             column = (error.field or "").strip("/") or None
-            problems.append(f"{_where(filename, line.number, column)}: {error.message}")
+            problems.append(Refusal(line.number,
+                                    f"{_where(filename, line.number, column)}: {error.message}"))
             continue
         planned.append(PlannedAct(line.number, filename, row, act))
     seen: dict[tuple[str, int, int], int] = {}
     for item in planned:
         key = (item.act.series, item.act.year, item.act.number)
         if key in seen:
-            problems.append(f"{_where(filename, item.line, 'numero')}: o {item.act.printed} já "
-                            f"está na linha {seen[key]} deste arquivo.")
+            problems.append(Refusal(item.line, f"{_where(filename, item.line, 'numero')}: o "
+                                    f"{item.act.printed} já está na linha {seen[key]} deste "
+                                    "arquivo."))
         seen.setdefault(key, item.line)
-    if problems:
-        raise _refused(problems)
-    return planned
+    repeated = {item.line for item in planned if seen[
+        (item.act.series, item.act.year, item.act.number)] != item.line}
+    return [item for item in planned if item.line not in repeated], problems
 
 
 def _refused(problems: Sequence[str]) -> ImportRefusedError:
@@ -285,6 +327,91 @@ def _check_base(session: Session, writer: StateWriter, rests: RestsOn, on: date,
                 f"({vehicle.placa}).", field=f"/{column}")
 
 
+def _check_dates(item: PlannedAct, on: date) -> None:
+    """An act from before lavra is dated on or before the day of the import, and so is
+    each of its payments: a later date would record as past a fact yet to happen."""
+    act = item.act
+    if act.reference_date > on:
+        raise InputError(
+            f"a data do ato ({format_date(act.reference_date)}) é posterior à da importação "
+            f"({format_date(on)}): só se importam atos já praticados.",
+            field=f"/{act.date_column}")
+    for payment in act.payments:
+        if payment.on > on:
+            raise InputError(
+                f"a data do pagamento ({format_date(payment.on)}) é posterior à da "
+                f"importação ({format_date(on)}): só se importa o que já aconteceu.",
+                field=f"/{payment.column}" if payment.column else None)
+
+
+def _check_number(session: Session, act: ImportedAct, after_lavra: bool) -> None:
+    """The import fills only the numbering from before lavra: once lavra took a number of
+    the series and year itself (an act, a voided number, a batch item, a reserved
+    companion), that number and every number above it are lavra's. ``after_lavra`` (the
+    demo only): a number above lavra's own is taken, none among them."""
+    key = (act.series, act.year)
+    taken = [session.scalar(select(func.min(table.number)).where(
+        table.series == key[0], table.year == key[1], *where))
+        for table, where in ((DocumentRow, (DocumentRow.origin.is_(None),)),
+                             (VoidedNumberRow, ()), (BatchItemRow, ()), (CompanionRow, ()))]
+    first = min((n for n in taken if n is not None), default=None)
+    if first is None or act.number < first:
+        return
+    own = session.scalar(select(func.max(DocumentRow.number)).where(
+        DocumentRow.series == act.series, DocumentRow.year == act.year,
+        DocumentRow.origin.is_(None)))
+    if own is not None and act.number <= own:
+        raise InputError(
+            f"o número {act.printed} está dentro da numeração que o lavra já usou na "
+            f"série (até o nº {own:04d}/{act.year}); um ato anterior ao lavra não pode "
+            "ocupá-lo.", field="/numero")
+    if after_lavra:
+        return
+    raise InputError(
+        f"o lavra já numera a série {act.series} em {act.year} (desde o nº "
+        f"{first:04d}/{act.year}): o {act.printed}, acima desse, seria um ato do lavra; "
+        "a importação só preenche a numeração anterior a ele.", field="/numero")
+
+
+def _key(value: Any) -> str:
+    return "".join(c for c in str(value).upper() if c.isalnum())
+
+
+def _leaves(value: Any, pointer: str = "") -> list[tuple[str, str]]:
+    """(pointer, text) of every scalar in ``value``, in order."""
+    if isinstance(value, Mapping):
+        return [leaf for k, v in value.items() for leaf in _leaves(v, f"{pointer}/{k}")]
+    if isinstance(value, list):
+        return [leaf for i, v in enumerate(value) for leaf in _leaves(v, f"{pointer}/{i}")]
+    return [] if value is None or isinstance(value, bool) else [(pointer, str(value))]
+
+
+def column_of(item: PlannedAct, error: InputError) -> str | None:
+    """The column of the row an InputError is about: its field when that is a column,
+    else the column holding the value at the field's place in the act's data (the
+    registry names its own fields, ``/veiculo/renavam``, ``/cnh/numero``, ``/titular``:
+    the file has its own columns). None when no column holds it: the line is named
+    without a column, never with an internal field."""
+    name = (error.field or "").strip("/")
+    if not name or name in item.row:
+        return name or None
+    suffix = "/" + name
+    places = [(p, v) for p, v in _leaves(item.act.data)
+              if p == suffix or p.endswith(suffix) or p.startswith(suffix + "/")
+              or (suffix + "/") in p]
+    # A field that is a value: the place whose value the message names (the titular's CNH
+    # or the auxiliary's); a field that is an object (a person): its first value, the
+    # document that identifies it.
+    places.sort(key=lambda place: place[0].endswith(suffix) and place[1] not in error.message)
+    columns = {column: _key(value) for column, value in item.row.items()}
+    for _, value in places:
+        wanted = _key(value)
+        for column, held in columns.items():
+            if wanted and held == wanted:
+                return column
+    return None
+
+
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
@@ -309,32 +436,40 @@ class RegistryImports(RegistryState):
             .with_for_update()
         ).one()
 
-    def import_acts(self, planned: Sequence[PlannedAct], *, pack_version: str) -> ImportReport:
+    def import_acts(self, planned: Sequence[PlannedAct], *, pack_version: str, on: date,
+                    refused: Sequence[Refusal] = (), after_lavra: bool = False
+                    ) -> ImportReport:
         """Record the acts of ``planned`` with their effects, in date order, in one
-        transaction; ImportRefusedError (nothing written) listing each refused row."""
+        transaction; ImportRefusedError (nothing written) listing each refused row, with
+        the ``refused`` lines of the reading (:func:`read_import`) among them, by line.
+        ``on`` is the day of the import: no act nor payment may be dated after it.
+        ``after_lavra`` is for ``lavra demo`` alone, whose stories put a city act of the
+        day among lavra's own of the year (the next number): never for a file."""
         imported: list[str] = []
         skipped: list[str] = []
-        problems: list[str] = []
+        problems = list(refused)
         ordered = sorted(planned, key=lambda p: (p.act.reference_date, p.line))
         with self._database_errors(), self._write() as session:
             for item in ordered:
                 try:
-                    if self._one_import(session, item, pack_version):
+                    _check_dates(item, on)
+                    if self._one_import(session, item, pack_version, after_lavra):
                         imported.append(item.act.printed)
                     else:
                         skipped.append(item.act.printed)
                 except InputError as error:
-                    column = (error.field or "").strip("/") or None
-                    problems.append(f"{_where(item.filename, item.line, column)}: "
-                                    f"{error.message}")
+                    where = _where(item.filename, item.line, column_of(item, error))
+                    problems.append(Refusal(item.line, f"{where}: {error.message}"))
                 except LavraError as error:
-                    problems.append(f"{_where(item.filename, item.line)}: {error.message}")
+                    problems.append(Refusal(item.line,
+                                            f"{_where(item.filename, item.line)}: {error.message}"))
             if problems:
                 session.rollback()
-                raise _refused(problems)
+                raise _refused([p.text for p in sorted(problems, key=lambda p: p.line)])
         return ImportReport(tuple(imported), tuple(skipped))
 
-    def _one_import(self, session: Session, item: PlannedAct, pack_version: str) -> bool:
+    def _one_import(self, session: Session, item: PlannedAct, pack_version: str,
+                    after_lavra: bool) -> bool:
         """Record one act (True), or find it already imported alike (False)."""
         act = item.act
         found = session.scalars(select(DocumentRow).where(
@@ -342,14 +477,7 @@ class RegistryImports(RegistryState):
             DocumentRow.number == act.number)).one_or_none()
         if found is not None:
             return self._already(session, found, item)
-        own = session.scalar(select(func.max(DocumentRow.number)).where(
-            DocumentRow.series == act.series, DocumentRow.year == act.year,
-            DocumentRow.origin.is_(None)))
-        if own is not None and act.number <= own:
-            raise InputError(
-                f"o número {act.printed} está dentro da numeração que o lavra já usou na "
-                f"série (até o nº {own:04d}/{act.year}); um ato anterior ao lavra não pode "
-                "ocupá-lo.", field="/numero")
+        _check_number(session, act, after_lavra)
         writer = StateWriter(session)
         for column, printed in act.cites:
             if writer.licence(printed) is None:
