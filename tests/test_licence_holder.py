@@ -87,6 +87,9 @@ def test_the_status_line_names_the_cessionario_and_the_accessories_follow(
     assert view is not None and view.describe(ON) == line
     situation = licence_situation(registry, alvara.id, ON)
     assert situation is not None and situation.text == line
+    public = licence_situation(registry, alvara.id, ON, personal=False)  # the public page
+    assert public is not None
+    assert public.text == f"em vigor, transferido pelo {termo.printed}, em 02/03/2026"
     selo = registry.licence_of(sealed.id)
     assert selo is not None and selo.holder == "11144477735" and selo.status == "active"
     registry.cancel("TRF-ESC", 2026, 1, reason="Termo lavrado por engano.", by="Servidor")

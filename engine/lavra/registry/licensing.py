@@ -136,17 +136,19 @@ class LicenceView:
         return self.status in (LicenceStatus.ACTIVE, LicenceStatus.SUSPENDED) and (
             self.valid_until is None or self.valid_until >= on)
 
-    def transfer_note(self) -> str:
+    def transfer_note(self, *, personal: bool = True) -> str:
         """``, transferido a NOME pelo TRF-ESC nº 0001/2026, em 10/03/2026`` after a
-        transfer (the act that granted it names the cedente); empty otherwise."""
+        transfer (the act that granted it names the cedente); empty otherwise. Without
+        ``personal`` (the public page: nobody's personal data), without the name."""
         if self.transferred_by is None:
             return ""
-        to = f" a {self.holder_name}" if self.holder_name else ""
+        to = f" a {self.holder_name}" if self.holder_name and personal else ""
         when = "" if self.transferred_on is None else f", em {format_date(self.transferred_on)}"
         return f", transferido{to} pelo {self.transferred_by}{when}"
 
-    def describe(self, on: date) -> str:
-        """``em vigor``, ``cassado em 05/12/2026 pelo CAS-TAXI nº 0001/2026``, ``vencido``..."""
+    def describe(self, on: date, *, personal: bool = True) -> str:
+        """``em vigor``, ``cassado em 05/12/2026 pelo CAS-TAXI nº 0001/2026``, ``vencido``...
+        (``personal``: :meth:`transfer_note`)."""
         if self.status == LicenceStatus.ACTIVE:
             if self.valid_until is not None and on > self.valid_until:
                 return f"vencido em {format_date(self.valid_until)}"
@@ -154,8 +156,8 @@ class LicenceView:
                 return f"em vigor a partir de {format_date(self.valid_from)}"
             if self.revalidated_on is not None and self.revalidated_on <= on:
                 return (f"em vigor (revalidado em {format_date(self.revalidated_on)})"
-                        f"{self.transfer_note()}")
-            return f"em vigor{self.transfer_note()}"
+                        f"{self.transfer_note(personal=personal)}")
+            return f"em vigor{self.transfer_note(personal=personal)}"
         text = STATUS_TEXT.get(self.status, self.status)
         if self.status == LicenceStatus.RENEWED and self.renewed_by:
             return f"{text} pelo {self.renewed_by}"
