@@ -131,3 +131,20 @@ def test_over_the_imported_sample_the_cedente_is_refused(
         data["veiculo"]["placa"] = "ESC5E55"
         found = refused_at(engine, imported, PUBLICIDADE, data, "/titular/cpf")
         assert len(found) == 1 and "TRF-ESC nº 0003/2025" in found[0].message
+
+
+def test_the_revocation_is_decided_against_the_holder_the_state_holds(
+    engine: Engine, registry: Registry
+) -> None:
+    """The revogação (art. 3º) compared the driver with the alvará's own act, which names
+    the cedente: now with the state, so the cessionária is the one it may revoke."""
+    alvara, _, termo = transferred(engine, registry, same_vehicle=True)
+    form = "decisao-revogacao-alvara"
+    data = example(engine, form)
+    data["alvara"]["numero"] = alvara.printed
+    found = refused_at(engine, registry, form, data, "/condutor/cpf")
+    assert len(found) == 1 and MARIA in found[0].message and termo.printed in found[0].message
+    data["condutor"].update(nome=MARIA, cpf=CESSIONARIA)
+    assert refused_at(engine, registry, form, data, "/condutor/cpf") == []
+    assert not [i for i in refused_at(engine, registry, form, data, "/alvara/numero")
+                if "outro condutor" in i.message]
