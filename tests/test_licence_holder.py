@@ -78,9 +78,17 @@ def test_an_accessory_act_naming_the_cedente_is_refused(
     assert refused_at(engine, registry, SELO, selo, "/titular/cpf")
 
 
+@pytest.mark.parametrize("registry_url", ["sqlite", "postgresql"], indirect=True)
 def test_the_status_line_names_the_cessionario_and_the_accessories_follow(
-    engine: Engine, registry: Registry
+    engine: Engine, registry_url: str
 ) -> None:
+    from issuers import state_registry
+
+    for opened in state_registry(registry_url):
+        status_line_and_accessories(engine, opened)
+
+
+def status_line_and_accessories(engine: Engine, registry: Registry) -> None:
     alvara, sealed, termo = transferred(engine, registry, same_vehicle=True)
     line = f"em vigor, transferido a {MARIA} pelo {termo.printed}, em 02/03/2026"
     view = registry.licence_of(alvara.id)
@@ -119,7 +127,7 @@ def test_over_the_imported_sample_the_cedente_is_refused(
 ) -> None:
     from issuers import state_registry
 
-    for imported in state_registry(registry_url):
+    for imported in state_registry(registry_url):  # the module's own is a fresh SQLite
         load(imported)
         view = imported.licence_by_number("ALV-ESC nº 0019/2023")
         assert view is not None
