@@ -21,10 +21,6 @@ ON = date(2026, 1, 15)
 CEDENTE = "043.048.184-57"  # ALV-ESC nº 0019/2023, transferred by TRF-ESC nº 0003/2025
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review22: an accessory act (ALV-AUX, APE-ESC) on a transferred alvará is issued "
-    "naming the cedente as titular: standing_items (comum/guards.py) checks the alvará "
-    "is in force, not that the typed titular is the holder the state holds"))
 @pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
 def test_an_auxiliary_alvara_names_the_holder_the_state_holds(
     registry: Registry, engine: Engine

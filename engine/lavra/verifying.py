@@ -73,13 +73,15 @@ class LicenceSituation:
         }
 
 
-def licence_situation(registry: Registry, document_id: int, on: date) -> LicenceSituation | None:
+def licence_situation(registry: Registry, document_id: int, on: date, *,
+                      personal: bool = True) -> LicenceSituation | None:
     """The status on ``on`` of the licence the document ``document_id`` granted; None
-    when it granted none (or was cancelled: its effects are undone)."""
+    when it granted none (or was cancelled: its effects are undone). Without
+    ``personal`` (the public page), a transfer is told without the cessionário's name."""
     view = registry.licence_of(document_id)
     if view is None:
         return None
-    text = view.describe(on)
+    text = view.describe(on, personal=personal)
     note = registry.vehicle_change_note(document_id, on)
     if note is not None:
         text += f"; {note}"
@@ -198,10 +200,12 @@ class Verifier:
     def lookup_code(self, code: str) -> IssuedRecord | None:
         return self.registry.by_code(normalize_code(code))
 
-    def verify(self, pdf: bytes, *, on: date | None = None) -> VerificationResult:
+    def verify(self, pdf: bytes, *, on: date | None = None,
+               personal: bool = True) -> VerificationResult:
         """Signature (intact, trusted, unmodified) and the registry record of this PDF;
         with ``on``, the status on that date of the licence the document granted (when
-        the file is the registered original of an act that granted one).
+        the file is the registered original of an act that granted one; without
+        ``personal``, as the public page tells it: :func:`licence_situation`).
 
         Never raises for the file's content: a file that is not a PDF, is damaged,
         unsigned or altered in any way is reported not valid, with pt-BR reasons
@@ -254,7 +258,7 @@ class Verifier:
             problems.append(
                 f"O documento {record.printed} foi cancelado: {record.cancel_reason}."
             )
-        licence = (licence_situation(self.registry, record.id, on)
+        licence = (licence_situation(self.registry, record.id, on, personal=personal)
                    if record is not None and registered and on is not None else None)
         diverging = (self.registry.public_divergences(record.id, self.cite)
                      if record is not None and registered else ())

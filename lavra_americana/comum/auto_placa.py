@@ -23,6 +23,11 @@ after a change of vehicle the act describes another vehicle. The selo is not cop
 from the alvará (its number there was typed, and stays after a change of vehicle): the
 auto's computation reads the selo in force from the registry
 (:func:`lavra_americana.transporte_escolar.selo.selo_do_veiculo`).
+
+The holder is the state's, not the alvará's typed copy (issue 22, § 3): after a transfer
+(escolar art. 15; fretamento, the cessão of the alvará) the act that granted the licence
+still names the cedente, so the auto is filled with the holder the state holds (name
+and CPF/CNPJ; the address, which only the cedente's act recorded, is left to the agent).
 """
 
 from __future__ import annotations
@@ -75,6 +80,16 @@ def _text(source: Mapping[str, Any], *keys: str) -> dict[str, Any]:
     return {key: source[key] for key in keys if source.get(key) not in (None, "")}
 
 
+def _holder(finding: PlateFinding, section: str, name: str, doc: str) -> Mapping[str, Any]:
+    """The holder as the alvará recorded it, or, once it was transferred, as the state
+    holds it (module docstring)."""
+    licence = finding.in_force
+    if licence is None or licence.transferred_by is None:
+        return _section(finding.act_data, section)
+    return {key: value for key, value in ((name, licence.holder_name), (doc, licence.holder))
+            if value}
+
+
 def auto_escolar(finding: PlateFinding, member: StaffMember) -> Mapping[str, Any]:
     """``auto-infracao-escolar`` from the state (module docstring)."""
     vehicle = _vehicle(finding)
@@ -84,7 +99,7 @@ def auto_escolar(finding: PlateFinding, member: StaffMember) -> Mapping[str, Any
     }
     licence = finding.in_force
     if licence is not None:
-        holder = _section(finding.act_data, "titular")
+        holder = _holder(finding, "titular", "nome", "cpf")
         data["condutor"] = {
             **_text(holder, "nome", "cpf", "endereco"),
             "condicao": "titular",
@@ -104,7 +119,7 @@ def auto_fretamento(finding: PlateFinding, member: StaffMember) -> Mapping[str, 
     licence = finding.in_force
     if licence is not None:
         data["veiculo"]["alvara"] = licence.printed
-        company = _section(finding.act_data, "empresa")
+        company = _holder(finding, "empresa", "razao_social", "cnpj")
         data["empresa"] = _text(company, "razao_social", "cnpj", "endereco")
     return data
 

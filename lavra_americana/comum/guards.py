@@ -11,7 +11,11 @@ article, and nothing is rendered or signed in vain:
 - :func:`held_items`: the vehicle (or the person) holds a licence in force of the
   same group (one operating alvará per vehicle; one school licence per person);
 - :func:`standing_items`: the licence an act rests on, as the state holds it: in the
-  registry and not ended (cassado, revogado, recolhido...).
+  registry and not ended (cassado, revogado, recolhido...), and held by the titular the
+  act names (:func:`holder_items`, issue 22, § 3: after a transfer the act that granted
+  the licence still names the cedente; an act resting on the licence is expedited to,
+  or against, whoever holds it now, each form citing the article that ties it to the
+  alvará's holder).
 
 Without the state (no registry, or a form the state does not follow) each returns no
 item: the form's own checks answer, as before. Helpers only: each item cites the
@@ -29,16 +33,18 @@ from typing import TYPE_CHECKING, Any
 
 from lavra.checking.computations import History, clean_text, item_at, licensing
 from lavra.checking.report import Item, Status
+from lavra.errors import LavraError
 from lavra.law.model import Law
 from lavra.registry.effects import LicenceStatus
+from lavra.registry.records import normalize_cpf_cnpj
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import cite_many
 
 if TYPE_CHECKING:
     from lavra.registry.licensing import LicenceView
 
-__all__ = ["IMPLEMENTED", "bar_items", "bare_number", "held_items", "series_of",
-           "standing_items"]
+__all__ = ["IMPLEMENTED", "bar_items", "bare_number", "held_items", "holder_items",
+           "series_of", "standing_items", "state_holder"]
 
 FORMS = Path(__file__).resolve().parent.parent / "forms"
 
@@ -164,13 +170,17 @@ def standing_items(
     basis: Sequence[str],
     laws: Mapping[str, Law],
     feminine: bool = False,
+    holder: Any = None,
+    holder_field: str | None = None,
 ) -> tuple[LicenceView | None, list[Item]]:
     """The licence ``kind`` nº ``number`` an act rests on, as the state holds it.
 
     *Invalid* when the number is in lavra's own series of ``kind`` and the state lacks it
     ("não consta do registro"), or when the state holds it ended (cassado, revogado,
-    recolhido, vago, transferido...) on ``on``; no item otherwise (the caller checks
-    validity and vehicle). ``(None, [])`` without the state or the number."""
+    recolhido, vago, transferido...) on ``on``; and, with ``holder_field``, when the
+    CPF/CNPJ ``holder`` the act names is not the licence's holder (:func:`holder_items`).
+    No item otherwise (the caller checks validity and vehicle). ``(None, [])`` without
+    the state or the number."""
     state = licensing(history)
     wanted = clean_text(number)
     if state is None or wanted is None or not state.tracks(kind):
@@ -190,7 +200,10 @@ def standing_items(
             *basis,
         )]
     if view.status in (LicenceStatus.ACTIVE, LicenceStatus.RENEWED):
-        return view, []  # a renewed licence stands until its own last day
+        # a renewed licence stands until its own last day
+        mismatch = ([] if holder_field is None else
+                    holder_items(view, holder, field=holder_field, basis=basis, laws=laws))
+        return view, mismatch
     return view, [item_at(
         field, Status.INVALID,
         f"{the} {what} {view.printed} não está em vigor: {view.describe(on)}; o ato que "
@@ -198,3 +211,44 @@ def standing_items(
         *basis,
     )]
 
+
+
+def holder_items(view: LicenceView, typed: Any, *, field: str, basis: Sequence[str],
+                 laws: Mapping[str, Law] | None) -> list[Item]:
+    """*Invalid* at ``field`` when the CPF/CNPJ ``typed`` is not the holder the state
+    holds for the licence ``view`` (issue 22, § 3): names the holder and, after a
+    transfer, the act that made it. No item when either is unknown (the schema reports
+    a missing or malformed CPF/CNPJ; a licence imported without holder is not judged)."""
+    text = clean_text(typed)
+    if text is None or not view.holder:
+        return []
+    try:
+        if normalize_cpf_cnpj(text) == normalize_cpf_cnpj(view.holder):
+            return []
+    except LavraError:
+        return []  # the schema names the malformed CPF/CNPJ
+    who = view.holder_name or "outra pessoa"
+    since = ("" if view.transferred_by is None
+             else f", a quem foi transferido pelo {view.transferred_by}"
+                  + ("" if view.transferred_on is None
+                     else f" em {format_date(view.transferred_on)}"))
+    return [item_at(
+        field, Status.INVALID,
+        f"O titular informado não é o do {view.printed}: segundo o registro, o titular é "
+        f"{who}{since}. O ato que dele depende é expedido em nome do titular da licença"
+        f"{_paren(laws, basis)}; corrija o titular.",
+        *basis,
+    )]
+
+
+def state_holder(history: History | None, number: Any, kind: str) -> str | None:
+    """The CPF/CNPJ (digits) of the holder the state holds for the licence ``kind`` nº
+    ``number``; None without the state, the licence or its holder. A check that compared
+    the typed titular with the act that granted the licence asks this first: after a
+    transfer that act names the cedente."""
+    state = licensing(history)
+    wanted = clean_text(number)
+    if state is None or wanted is None or not state.tracks(kind):
+        return None
+    view = state.licence_status(wanted, kind)
+    return None if view is None else view.holder

@@ -154,18 +154,20 @@ def _facts_items(request: ComputeInput, data: Mapping[str, Any], on: Any,
 def _licence_items(request: ComputeInput, data: Mapping[str, Any], proceeding: Proceeding,
                    laws: Any) -> list[Item]:
     """Each alvará the notice accuses, as the state holds it (issue 22, § 3): one of
-    lavra's series absent from the registry (neither issued nor imported), or no longer in
-    force, is *invalid*; a number outside the series (on paper) is not checked here."""
+    lavra's series absent from the registry (neither issued nor imported), no longer in
+    force, or held by another than the party notified (a transfer moved it), is
+    *invalid*; a number outside the series (on paper) is not checked here."""
     listed = pointers.get(data, proceeding.licence_field)
     numbers = ([(f"{proceeding.licence_field}/{i}/numero", e.get("numero"))
                 for i, e in enumerate(listed) if isinstance(e, Mapping)]
                if isinstance(listed, list) else [(proceeding.licence_field, listed)])
+    party = pointers.get(data, proceeding.party_field) if proceeding.party_field else None
     items: list[Item] = []
     for field, number in numbers:
         items.extend(standing_items(
             request.history, number, request.on, kind=LICENCE_FORMS[proceeding.notice_form],
             what="alvará", field=field, basis=proceeding.adverse_basis or proceeding.basis,
-            laws=laws)[1])
+            laws=laws, holder=party, holder_field=proceeding.party_field or None)[1])
     return items
 
 

@@ -153,6 +153,8 @@ def parent_act_items(
     in_force: bool = True,
     consequence: str = "o ato que dele depende não pode ser expedido",
     feminine: bool = False,
+    holder: Any = None,
+    holder_field: str | None = None,
     laws: Mapping[str, Law],
 ) -> tuple[PriorRecord | None, list[Item]]:
     """The act ``form`` nº ``number`` (stated valid to ``stated``) checked in the registry.
@@ -166,7 +168,9 @@ def parent_act_items(
     When the licensing state follows ``form``, its answer decides first
     (:func:`lavra_americana.comum.guards.standing_items`): a number of lavra's own series
     the registry lacks, or a licence it holds ended (cassado, revogado, recolhido...),
-    is *invalid*, citing ``basis`` (in the message too, through ``laws``).
+    is *invalid*, citing ``basis`` (in the message too, through ``laws``); so is, with
+    ``holder_field``, a CPF/CNPJ ``holder`` other than the licence's holder in the state
+    (:func:`lavra_americana.comum.guards.holder_items`).
     """
     the, it, ending = ("A", "ela", "a") if feminine else ("O", "ele", "o")
     wanted = clean_text(number)
@@ -177,7 +181,8 @@ def parent_act_items(
     view = None
     if found is None or not found.cancelled:  # a cancelled act: said below
         view, refused = standing_items(history, wanted, on, kind=form, what=what,
-                                        field=field, basis=basis, laws=laws, feminine=feminine)
+                                        field=field, basis=basis, laws=laws, feminine=feminine,
+                                        holder=holder, holder_field=holder_field)
         if refused:
             return found, refused
     if found is None:
@@ -257,10 +262,12 @@ def act_at(
     basis: tuple[str, ...],
     *,
     in_force: bool = True,
+    holder_at: str | None = None,
     laws: Mapping[str, Law],
 ) -> tuple[PriorRecord | None, list[Item]]:
     """:func:`parent_act_items` for the act the data name at ``pointer`` (an object with
-    ``numero`` and ``valido_ate``), of the data's vehicle (``/veiculo/placa``)."""
+    ``numero`` and ``valido_ate``), of the data's vehicle (``/veiculo/placa``) and, with
+    ``holder_at``, of the holder whose CPF/CNPJ the data give there."""
     return parent_act_items(
         history,
         form,
@@ -273,6 +280,8 @@ def act_at(
         until_field=pointer + "/valido_ate",
         plate=pointers.get(data, "/veiculo/placa"),
         in_force=in_force,
+        holder=None if holder_at is None else pointers.get(data, holder_at),
+        holder_field=holder_at,
         laws=laws,
     )
 

@@ -133,7 +133,8 @@ def _renewal(
         number_field="/processo/alvara_anterior",
         until_field="/processo/vencimento_alvara_anterior",
         plate=pointers.get(data, "/veiculo/placa"),
-        in_force=False, laws=context.laws,
+        in_force=False, holder=pointers.get(data, "/empresa/cnpj"),
+        holder_field="/empresa/cnpj", laws=context.laws,
     )
     printed = found.printed if found is not None else None
     if found is None:

@@ -77,10 +77,12 @@ from lavra.checking.computations import (
 )
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
+from lavra.inputs.formats import has_cnpj_shape, mask_cnpj
 from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_act_number, format_date
 from lavra_americana.comum.citing import numbered, short
 from lavra_americana.comum.computing import after_issue, data_of, date_at
+from lavra_americana.comum.guards import state_holder
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.validity import (
     Limit,
@@ -132,6 +134,10 @@ class _Licence:
     printed: str | None
     items: tuple[Item, ...]
     record: Mapping[str, Any] | None = None
+
+
+def _masked(cnpj: str) -> str:
+    return mask_cnpj(cnpj) if has_cnpj_shape(cnpj) else cnpj
 
 
 def _digits(value: Any) -> str | None:
@@ -206,7 +212,9 @@ def _licence(
         laws=statutory_context(request).laws,
     )
     if found is not None:
-        holder = _digits(pointers.get(found.data, "/empresa/cnpj"))
+        # The holder the state holds (a transfer moves it), else the act's own copy.
+        holder = (state_holder(request.history, found.printed, ALVARA)
+                  or _digits(pointers.get(found.data, "/empresa/cnpj")))
         wanted = _digits(pointers.get(data, cnpj_pointer))
         if holder and wanted and holder != wanted:
             items = [i for i in items if i.status is not Status.MET] + [
@@ -214,7 +222,7 @@ def _licence(
                     pointer + "/numero",
                     Status.INVALID,
                     f"O {what} {found.printed} é, segundo o registro, de outra empresa "
-                    f"(CNPJ {pointers.get(found.data, '/empresa/cnpj')}), não da indicada.",
+                    f"(CNPJ {_masked(holder)}), não da indicada.",
                     *basis,
                 )
             ]

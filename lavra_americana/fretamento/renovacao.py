@@ -49,7 +49,7 @@ def requerimento_renovacao_alvara_fretamento(request: ComputeInput) -> Computed:
     stated = maybe_date(pointers.get(data, "/alvara_anterior/valido_ate"))
     found, items = act_at(
         request.history, FORM, data, "/alvara_anterior", request.on, "alvará a renovar",
-        (TERM,), in_force=False, laws=context.laws,
+        (TERM,), in_force=False, holder_at="/requerente/cnpj", laws=context.laws,
     )
     if found is None:
         items = []  # a paper alvará: the vencimento the applicant states

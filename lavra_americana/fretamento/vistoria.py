@@ -198,7 +198,8 @@ def _alvara(
         number_field=ALVARA_NUMBER, until_field=ALVARA_NUMBER,
         plate=pointers.get(data, PLATE),
         consequence="a retirada do veículo do serviço não pode ser registrada na situação "
-        "do alvará", laws=laws,
+        "do alvará", holder=pointers.get(data, "/empresa/cnpj"), holder_field="/empresa/cnpj",
+        laws=laws,
     )
     if record is not None:
         values.update(numero=record.printed, no_registro=True)

@@ -502,8 +502,8 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
         previous = maybe_date(pointers.get(data, "/alvara_anterior/valido_ate"))
         found, checked = act_at(
             request.history, request.form_id, data, "/alvara_anterior", on,
-            "alvará renovado", (ANNUAL,), in_force=False, laws=context.laws,
-        )
+            "alvará renovado", (ANNUAL,), in_force=False, holder_at="/titular/cpf",
+            laws=context.laws)
         # Not in the registry (a paper alvará): the vencimento the process states.
         items.extend(checked if found is not None else ())
         if previous is not None:

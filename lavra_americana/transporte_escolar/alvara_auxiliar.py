@@ -175,7 +175,8 @@ def _titular_items(request: ComputeInput, data: Mapping[str, Any], on: date,
     view, items = standing_items(
         request.history, pointers.get(data, "/alvara_titular/numero"), on,
         kind="alvara-transporte-escolar", what="alvará do condutor titular",
-        field="/alvara_titular/numero", basis=(AUXILIARY,), laws=laws)
+        field="/alvara_titular/numero", basis=(AUXILIARY,), laws=laws,
+        holder=pointers.get(data, "/titular/cpf"), holder_field="/titular/cpf")
     typed = maybe_date(pointers.get(data, "/alvara_titular/valido_ate"))
     if view is not None and view.valid_until and typed and typed != view.valid_until:
         items.append(item_at(

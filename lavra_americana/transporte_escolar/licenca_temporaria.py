@@ -355,7 +355,8 @@ def _within_the_alvara(
     data = data_of(request)
     found, checked = act_at(
         request.history, ALVARA_FORM, data, "/alvara", request.on,
-        "Alvará para Transporte Escolar", (basis,), laws=context.laws,
+        "Alvará para Transporte Escolar", (basis,), holder_at="/titular/cpf",
+        laws=context.laws,
     )
     items.extend(checked)
     own = values.get("valido_ate")

@@ -276,7 +276,7 @@ def autorizacao_publicidade_escolar(request: ComputeInput) -> Computed:
     stated = maybe_date(pointers.get(data, "/alvara/valido_ate"))
     found, checked = act_at(
         request.history, ALVARA_FORM, data, "/alvara", on, "Alvará para Transporte Escolar",
-        (ADVERTISING,), laws=context.laws,
+        (ADVERTISING,), holder_at="/titular/cpf", laws=context.laws,
     )
     items.extend(checked)
     end = found.valid_until if found is not None and found.valid_until is not None else stated

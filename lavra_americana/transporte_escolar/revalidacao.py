@@ -68,7 +68,8 @@ def termo_revalidacao_semestral(request: ComputeInput) -> Computed:
     items: list[Item] = list(issue_items(on, request.issued_on, DATE, "o termo", REVALIDATION))
     found, checked = act_at(
         request.history, ALVARA_FORM, data, "/alvara", on,
-        "Alvará para exploração de serviços de Transporte Escolar", (REVALIDATION,), laws=laws,
+        "Alvará para exploração de serviços de Transporte Escolar", (REVALIDATION,),
+        holder_at="/titular/cpf", laws=laws,
     )
     items.extend(checked)
     try:

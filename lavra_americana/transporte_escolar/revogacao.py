@@ -86,6 +86,7 @@ from lavra_americana.comum.computing import (
     date_at,
     fact_after_issue,
 )
+from lavra_americana.comum.guards import state_holder
 from lavra_americana.comum.orgao import secretaria, secretario
 from lavra_americana.comum.sources import rule_sources
 from lavra_americana.comum.validity import bare_number, parent_act_items
@@ -235,11 +236,16 @@ def _alvara_items(
         until_field=ALVARA_NUMBER,
         plate=pointers.get(data, PLATE),
         consequence="a revogação não pode ser decidida",
+        holder=pointers.get(data, HOLDER_CPF), holder_field=HOLDER_CPF,
         laws=laws_of(request),
     )
     if found is None:
         return None, items
-    if same(pointers.get(found.data, cpf_pointer), pointers.get(data, HOLDER_CPF)) is False:
+    # The holder the state holds was compared above (a transfer moves it); the act's own
+    # copy only for a licence the state does not hold.
+    if (state_holder(request.history, found.printed, form) is None
+            and same(pointers.get(found.data, cpf_pointer),
+                     pointers.get(data, HOLDER_CPF)) is False):
         items.append(
             item_at(
                 ALVARA_NUMBER,

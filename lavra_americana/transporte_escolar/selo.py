@@ -174,7 +174,8 @@ def selo_identificacao(request: ComputeInput) -> Computed:
     )
     found, checked = act_at(
         request.history, ALVARA_FORM, data, "/alvara", on,
-        "Alvará para exploração de serviços de Transporte Escolar", (SELO,), laws=laws,
+        "Alvará para exploração de serviços de Transporte Escolar", (SELO,),
+        holder_at="/titular/cpf", laws=laws,
     )
     items.extend(checked)
     number = clean_text(pointers.get(data, "/alvara/numero")) or ""

@@ -111,7 +111,8 @@ def termo_substituicao_veiculo_escolar(request: ComputeInput) -> Computed:
         request.history, ALVARA_FORM, pointers.get(data, "/alvara/numero"), None, on, ALVARA,
         (EXCHANGE, MODIFIED), number_field="/alvara/numero", until_field="/alvara/numero",
         plate=pointers.get(data, "/veiculo_substituido/placa"),
-        consequence="a substituição do veículo não pode ser registrada", laws=laws)
+        consequence="a substituição do veículo não pode ser registrada",
+        holder=pointers.get(data, "/requerente/cpf"), holder_field="/requerente/cpf", laws=laws)
     items.extend(checked)
     items.extend(_state_items(request, data, laws))
     age = vehicle_age_items(data, "/veiculo_novo", on, context, "transporte-escolar",

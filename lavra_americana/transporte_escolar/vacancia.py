@@ -120,7 +120,7 @@ def declaracao_vacancia(request: ComputeInput) -> Computed:
     found, checked = act_at(
         request.history, ALVARA_FORM, data, "/alvara", on,
         "Alvará para exploração de serviços de Transporte Escolar", (ANNUAL,), in_force=False,
-        laws=laws,
+        holder_at="/titular/cpf", laws=laws,
     )
     items.extend(checked)
     items.extend(processo_items(request))

@@ -168,7 +168,8 @@ def termo_vistoria_veiculo_substituto(request: ComputeInput) -> Computed:
         request.history, ALVARA_FORM, pointers.get(data, "/alvara/numero"), None, day,
         "Alvará para Transporte Escolar", (VEHICLE_LICENCE,), number_field="/alvara/numero",
         until_field="/alvara/numero", plate=pointers.get(data, "/veiculo/placa"),
-        consequence="a vistoria não pode servir à Licença Temporária", laws=laws,
+        consequence="a vistoria não pode servir à Licença Temporária",
+        holder=pointers.get(data, "/titular/cpf"), holder_field="/titular/cpf", laws=laws,
     )
     items.extend(checked)
     typed = clean_text(pointers.get(data, "/alvara/numero"))

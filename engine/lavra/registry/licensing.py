@@ -73,8 +73,9 @@ BUILT_KEY = "construido"
 def _view_of(row: Sequence[Any]) -> LicenceView:
     (printed, kind, status, status_document_id, document_id, since, valid_from, valid_until,
      exclusive, per_holder, doc, name, placa, series, number, year, revalidated,
-     vehicle_changed) = row
+     vehicle_changed, t_series, t_number, t_year, transferred_on) = row
     status_act = None if series is None else printed_number(series, number, year)
+    transfer = None if t_series is None else printed_number(t_series, t_number, t_year)
     return LicenceView(
         printed=printed, kind=kind, status=status,
         status_act=status_act if status_document_id != document_id else None,
@@ -83,6 +84,7 @@ def _view_of(row: Sequence[Any]) -> LicenceView:
         renewed_by=status_act if status == LicenceStatus.RENEWED else None,
         document_id=document_id, exclusive=exclusive, per_holder=per_holder,
         revalidated_on=revalidated, vehicle_changed_on=vehicle_changed,
+        transferred_by=transfer, transferred_on=transferred_on if transfer else None,
     )
 
 
@@ -122,6 +124,10 @@ class LicenceView:
     #: The day another vehicle last took its place (a change of vehicle): from then
     #: ``placa`` is that vehicle's, not the one its act named.
     vehicle_changed_on: date | None = None
+    #: The act that last moved it to another holder (a transfer, printed) and its day:
+    #: ``holder`` is from then the cessionário's.
+    transferred_by: str | None = None
+    transferred_on: date | None = None
 
     def holds(self, on: date) -> bool:
         """Whether it still holds its vehicle's or holder's place on ``on``: in force or
@@ -130,16 +136,28 @@ class LicenceView:
         return self.status in (LicenceStatus.ACTIVE, LicenceStatus.SUSPENDED) and (
             self.valid_until is None or self.valid_until >= on)
 
-    def describe(self, on: date) -> str:
-        """``em vigor``, ``cassado em 05/12/2026 pelo CAS-TAXI nº 0001/2026``, ``vencido``..."""
+    def transfer_note(self, *, personal: bool = True) -> str:
+        """``, transferido a NOME pelo TRF-ESC nº 0001/2026, em 10/03/2026`` after a
+        transfer (the act that granted it names the cedente); empty otherwise. Without
+        ``personal`` (the public page: nobody's personal data), without the name."""
+        if self.transferred_by is None:
+            return ""
+        to = f" a {self.holder_name}" if self.holder_name and personal else ""
+        when = "" if self.transferred_on is None else f", em {format_date(self.transferred_on)}"
+        return f", transferido{to} pelo {self.transferred_by}{when}"
+
+    def describe(self, on: date, *, personal: bool = True) -> str:
+        """``em vigor``, ``cassado em 05/12/2026 pelo CAS-TAXI nº 0001/2026``, ``vencido``...
+        (``personal``: :meth:`transfer_note`)."""
         if self.status == LicenceStatus.ACTIVE:
             if self.valid_until is not None and on > self.valid_until:
                 return f"vencido em {format_date(self.valid_until)}"
             if on < self.valid_from:
                 return f"em vigor a partir de {format_date(self.valid_from)}"
             if self.revalidated_on is not None and self.revalidated_on <= on:
-                return f"em vigor (revalidado em {format_date(self.revalidated_on)})"
-            return "em vigor"
+                return (f"em vigor (revalidado em {format_date(self.revalidated_on)})"
+                        f"{self.transfer_note(personal=personal)}")
+            return f"em vigor{self.transfer_note(personal=personal)}"
         text = STATUS_TEXT.get(self.status, self.status)
         if self.status == LicenceStatus.RENEWED and self.renewed_by:
             return f"{text} pelo {self.renewed_by}"

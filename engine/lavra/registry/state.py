@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from lavra.errors import InputError, LavraError
+from lavra.registry.accessories import follow_transfer
 from lavra.registry.citations import cite, refuse_cited, undo_citations
 from lavra.registry.effects import (
     STATUS_TEXT,
@@ -456,6 +457,7 @@ class StateWriter:
         self.refuse_or_diverge(act, transfer_refusal(self, act, licence, holder, basis),
                                licence=licence, party=holder)
         before, moved = snapshot(licence), list[VehicleRow]()
+        cedente, vehicle_before = licence.holder_id, licence.vehicle_id
         with placed(self, lambda: transfer_refusal(self, act, licence, holder, basis,
                                                    *moved)):
             licence.holder_id = holder.id
@@ -468,6 +470,7 @@ class StateWriter:
         self.change(act, "transferred",
                     f"{licence.printed} transferido pelo {act.printed}.",
                     licence=licence, party=holder, before=before)
+        follow_transfer(self, act, licence, cedente, vehicle_before, holder)
 
     def _bar(self, act: Act, effect: Bar) -> None:
         party = self.party(effect.party, act)

@@ -56,11 +56,23 @@ __all__ = [
 _STATUS_DOC = aliased(DocumentRow)
 """The act that set a licence's status, aliased once (not at every lookup)."""
 
+_TRANSFER_DOC = aliased(DocumentRow)
+"""The act that last transferred a licence to another holder, aliased once."""
+
 
 def _last_change(kind: str) -> Any:
     """The day of the licence's last state change of ``kind``, as a column of its row."""
     return (select(func.max(StateChangeRow.on))
             .where(StateChangeRow.licence_id == LicenceRow.id, StateChangeRow.kind == kind)
+            .correlate(LicenceRow).scalar_subquery())
+
+
+def _last_transfer() -> Any:
+    """The act of the licence's last transfer (its latest state change ``transferred``)."""
+    return (select(StateChangeRow.document_id)
+            .where(StateChangeRow.licence_id == LicenceRow.id,
+                   StateChangeRow.kind == "transferred")
+            .order_by(StateChangeRow.on.desc(), StateChangeRow.id.desc()).limit(1)
             .correlate(LicenceRow).scalar_subquery())
 
 
@@ -73,16 +85,19 @@ _LICENCE_COLUMNS = (LicenceRow.printed, LicenceRow.kind, LicenceRow.status,
 def view_select(*, placa: bool = False, holder: bool = False) -> Select[*tuple[Any, ...]]:
     """A licence as :class:`~lavra.registry.licensing.LicenceView` reads it, in one row
     of one query: its holder, vehicle, the act that set its status and its last
-    revalidation and change of vehicle. Joined (not outer-joined) to the vehicle or
+    revalidation, change of vehicle and transfer. Joined (not outer-joined) to the vehicle or
     holder a list is asked for, so that their index finds the licences."""
     stmt = select(*_LICENCE_COLUMNS, PartyRow.doc, PartyRow.name, VehicleRow.placa,
                   _STATUS_DOC.series, _STATUS_DOC.number, _STATUS_DOC.year,
-                  _last_change("revalidated"), _last_change("vehicle")).select_from(LicenceRow)
+                  _last_change("revalidated"), _last_change("vehicle"),
+                  _TRANSFER_DOC.series, _TRANSFER_DOC.number, _TRANSFER_DOC.year,
+                  _TRANSFER_DOC.reference_date).select_from(LicenceRow)
     stmt = (stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id) if holder
             else stmt.outerjoin(PartyRow, PartyRow.id == LicenceRow.holder_id))
     stmt = (stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id) if placa
             else stmt.outerjoin(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id))
-    return stmt.outerjoin(_STATUS_DOC, _STATUS_DOC.id == LicenceRow.status_document_id)
+    return (stmt.outerjoin(_STATUS_DOC, _STATUS_DOC.id == LicenceRow.status_document_id)
+            .outerjoin(_TRANSFER_DOC, _TRANSFER_DOC.id == _last_transfer()))
 
 
 VIEW_OF_DOCUMENT = view_select().where(LicenceRow.document_id == bindparam("document_id"))

@@ -161,7 +161,7 @@ def lookup(ctx: WebContext, code: str) -> IssuedRecord | None:
 def public_record(ctx: WebContext, record: IssuedRecord, on: date) -> dict[str, Any]:
     """The minimal record the public may see for a valid code: nobody's personal data;
     for an act that granted a licence, the licence's status on ``on``."""
-    licence = licence_situation(ctx.registry, record.id, on)
+    licence = licence_situation(ctx.registry, record.id, on, personal=False)
     return {
         "numero": record.formatted,
         "serie": record.series,
@@ -212,7 +212,8 @@ async def _verify_code_page(request: Request, code: str) -> Response:
                      "Confira a digitação."},
             404,
         )
-    licence = await run_in_threadpool(licence_situation, ctx.registry, record.id, ctx.today())
+    licence = await run_in_threadpool(licence_situation, ctx.registry, record.id, ctx.today(),
+                                      personal=False)
     return page(
         request,
         "verificar.html",

@@ -82,8 +82,9 @@ def _verifier(config: Any) -> Any:
 
 def verify_document(pdf: bytes, config: Any, on: date | None = None) -> dict[str, Any]:
     """The verification of a PDF (:class:`lavra.verifying.Verifier`), as JSON-ready values;
-    with ``on``, the status on that date of the licence the document granted."""
-    result = _verifier(config).verify(pdf, on=on)
+    with ``on``, the status on that date of the licence the document granted, as the
+    public page tells it (nobody's personal data: a transfer without the name)."""
+    result = _verifier(config).verify(pdf, on=on, personal=False)
     payload = result.to_json()
     if not isinstance(payload, dict):
         raise InputError("A verificação não produziu um resultado legível.")
