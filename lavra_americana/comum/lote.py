@@ -40,6 +40,7 @@ __all__ = [
     "read_entrada",
     "read_pedidos",
     "refused_for",
+    "same_vehicle",
     "stem",
     "unissuable",
 ]
@@ -118,12 +119,11 @@ def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
     return held
 
 
-def same_vehicle(typed: str, held: str) -> bool:
-    """Whether the plate ``typed`` is the plate the state holds (``held``, normalized),
-    in its old or Mercosul form."""
+def same_vehicle(one: object, other: object) -> bool:
+    """Whether two plates are one vehicle's, as typed or held, old or Mercosul form."""
     try:
-        return held in plate_forms(typed)
-    except LavraError:  # not a plate: not the vehicle the state holds
+        return bool(set(plate_forms(str(one))) & set(plate_forms(str(other))))
+    except LavraError:  # not a plate: not the vehicle
         return False
 
 

@@ -94,6 +94,7 @@ from lavra_americana.comum.lote import (
     pending_lines,
     plan_holders,
     refused_for,
+    same_vehicle,
     unissuable,
 )
 from lavra_americana.comum.lote import read_entrada as read_holders
@@ -275,8 +276,8 @@ def _complete_from(req: Mapping[str, Any], data: dict[str, Any]) -> None:
         if isinstance(requerente.get("endereco"), Mapping):
             data["titular"].setdefault("endereco", dict(requerente["endereco"]))
     veiculo = req.get("veiculo")
-    if isinstance(veiculo, Mapping) and number_key(veiculo.get("placa")) == number_key(
-            pointers.get(data, "/veiculo/placa")):
+    if isinstance(veiculo, Mapping) and veiculo.get("placa") and same_vehicle(
+            veiculo["placa"], pointers.get(data, "/veiculo/placa")):
         for key, value in veiculo.items():
             data["veiculo"].setdefault(key, deepcopy(value))
 
