@@ -50,11 +50,6 @@ def test_an_import_row_dated_after_the_import_is_refused(registry: Registry) -> 
     assert registry.get("AIF-FRET", 2099, 1) is None
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review22: the school renewal run reads the holder from the alvará's document "
-    "(Registry.licences returns IssuedRecord; renovacao_lote.py _due/_decide), so the "
-    "transferred ALV-ESC nº 0019/2023 goes to the cedente; and every imported school "
-    "alvará is refused for a prontuário the import has no column for"))
 def test_the_school_renewal_run_reads_holders_from_the_state(tmp_path: Path) -> None:
     from issuers import dev_issuer
     from test_cadastro_import import REPO
@@ -77,6 +72,8 @@ def test_the_school_renewal_run_reads_holders_from_the_state(tmp_path: Path) -> 
     finally:
         issuer.close()
     holders = {r.holder: r.outcome for r in summary.rows}
+    names = {r.holder: r.name for r in summary.rows}
     assert "04304818457" not in holders  # the cedente, barred until 02/06/2028
+    assert names.get("62614722464") == "Marta Exemplo Cessionária"
     assert holders.get("62614722464") == "notificado"  # the cessionária
     assert holders.get("52998224725") == "notificado"

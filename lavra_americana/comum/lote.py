@@ -7,7 +7,8 @@ items of a report as lines of a notice, the file stem of a holder's outputs.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -15,19 +16,23 @@ from typing import Any, TypeVar
 from lavra.batch.inputs import read_lines
 from lavra.batch.model import PlanContext, PlannedHolder, PlannedOutput, RunRequest
 from lavra.checking.report import Item, Report
-from lavra.errors import InputError
+from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
-from lavra.inputs.formats import unmask
+from lavra.inputs.formats import mask_cnpj, mask_cpf, unmask
 from lavra.registry.effects import LicenceStatus
+from lavra.registry.identifiers import plate_forms
+from lavra.registry.records import IssuedRecord
 
 __all__ = [
     "HELD",
     "IMPLEMENTED",
     "REFUSED",
     "UNKNOWN",
+    "HolderFields",
     "Pedido",
     "Requests",
     "Wanted",
+    "as_held",
     "ended_reason",
     "number_key",
     "pending_lines",
@@ -35,6 +40,7 @@ __all__ = [
     "read_entrada",
     "read_pedidos",
     "refused_for",
+    "same_vehicle",
     "stem",
     "unissuable",
 ]
@@ -59,6 +65,66 @@ def number_key(text: object) -> str:
     (``ALV-FRET nº 0007/2021`` is ``ALV-FRET 0007/2021``)."""
     bare = re.sub(r"\s+", " ", str(text or "")).strip().upper()
     return re.sub(r"\s+N[º°O]\.?\s+", " ", bare)
+
+
+@dataclass(frozen=True)
+class HolderFields:
+    """Where a licence's data name its holder: the object (``/titular``), its document
+    and name keys, and the keys of the data that belong to that holder alone (the school
+    conductor's ``prontuario``), which do not pass to another one."""
+
+    at: str
+    document: str
+    name: str
+    personal: tuple[str, ...] = ()
+
+
+def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
+            fields: HolderFields) -> list[tuple[IssuedRecord, str, dict[str, Any]]]:
+    """Each licence ``records`` grant (of ``kind``), with the holder's document and its
+    data as the licensing state holds it, not as the act was issued (issue 22): after a
+    transfer the cessionário is the holder, after a change of vehicle the vehicle is
+    the substitute, and the holder's name is the last one registered. What the state
+    does not know of a new holder or vehicle (the cedente's address, CNH and
+    prontuário; the replaced vehicle's RENAVAM, model...) is left out, never carried
+    to the one that took its place: the renewal request supplies it. One query for
+    every licence of the kind in force."""
+    records = list(records)
+    views = {number_key(view.printed): view
+             for view in context.registry.licence_views(kind=kind, active=True)} \
+        if records else {}
+    held: list[tuple[IssuedRecord, str, dict[str, Any]]] = []
+    for record in records:
+        data = deepcopy(dict(record.data))
+        view = views.get(number_key(record.printed))
+        document = unmask(record.cpf_cnpj or "")
+        if view is not None and view.holder:
+            party = data.get(fields.at.strip("/"))
+            party = dict(party) if isinstance(party, Mapping) else {}
+            if unmask(str(party.get(fields.document) or "")) != view.holder:
+                document = view.holder
+                party = {fields.document: (mask_cpf if len(document) == 11
+                                           else mask_cnpj)(document)}
+                for key in fields.personal:
+                    data.pop(key, None)
+            if view.holder_name:
+                party[fields.name] = view.holder_name
+            data[fields.at.strip("/")] = party
+        if view is not None and view.placa:
+            vehicle = data.get("veiculo")
+            placa = vehicle.get("placa") if isinstance(vehicle, Mapping) else None
+            if not isinstance(placa, str) or not same_vehicle(placa, view.placa):
+                data["veiculo"] = {"placa": view.placa}
+        held.append((record, document, data))
+    return held
+
+
+def same_vehicle(one: object, other: object) -> bool:
+    """Whether two plates are one vehicle's, as typed or held, old or Mercosul form."""
+    try:
+        return bool(set(plate_forms(str(one))) & set(plate_forms(str(other))))
+    except LavraError:  # not a plate: not the vehicle
+        return False
 
 
 def stem(printed: str) -> str:
@@ -301,15 +367,30 @@ def _unmatched(pedidos: Mapping[str, Pedido], used: set[str],
 
 
 # ------------------------------------------------------------------ refused at planning
+_REASON_FIRST = ("Não informado", "Documento não apresentado", "Campo obrigatório não informado",
+                 "Não pode ficar em branco", "Não se aplica")
+"""The reasons a report writes before the field (``Não informado: Titular › CPF.``)."""
+_LABEL_FIRST = ("Deve ", "Formato inválido", "Valor não permitido", "Não pode ficar em branco",
+                "Há itens repetidos", "A lista ", "Não atende", "Os dados atendem")
+"""The validator's reasons written after the field (``Titular › Prontuário: Deve ser um
+texto.``, :mod:`lavra.inputs.schemas.validation`)."""
+
+
 def _staff_line(item: Item) -> str:
-    """One pending item as staff read it: the field named, then what is wrong. The
-    validator's "Não pode ficar em branco: Grupo › Campo" becomes "«Grupo › Campo»:
-    não pode ficar em branco"."""
-    reason, _, label = item.message.partition(": ")
-    if label and ". " not in label.strip().rstrip(".") and len(label) <= 160:
-        what = reason.strip().rstrip(".")
-        return f"campo «{label.strip().rstrip('.')}»: {what[:1].lower()}{what[1:]}"
-    return f"{item.message.strip().rstrip('.')} (campo {item.field})"
+    """One pending item as staff read it: the field named, then what is wrong, whichever
+    order the message has («Não informado: Grupo › Campo» and «Grupo › Campo: Deve ser
+    um texto» both become «campo «Grupo › Campo»: …»). A rule's sentence, which names
+    its field in its own words, is kept as written (never a JSON pointer)."""
+    head, _, tail = item.message.strip().rstrip(".").partition(": ")
+    head, tail = head.strip(), tail.strip()
+    label, what = "", ""
+    if tail and head.startswith(_REASON_FIRST) and len(tail) <= 160 and ". " not in tail:
+        label, what = tail, head
+    elif tail and tail.startswith(_LABEL_FIRST) and len(head) <= 160 and ". " not in head:
+        label, what = head, tail
+    if not label:
+        return item.message.strip().rstrip(".")
+    return f"campo «{label}»: {what[:1].lower()}{what[1:]}"
 
 
 def unissuable(title: str, name: str, printed: str,

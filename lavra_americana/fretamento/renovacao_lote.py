@@ -90,7 +90,9 @@ from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of
 from lavra_americana.comum.lote import (
     REFUSED,
+    HolderFields,
     Wanted,
+    as_held,
     ended_reason,
     number_key,
     pending_lines,
@@ -120,6 +122,8 @@ TERM, AGE = f"{LAW}#art8", f"{LAW}#art10_inc1"
 REQUIREMENTS, UPDATED = f"{LAW}#art7", f"{LAW}#art10_par5"
 ALVARA, REQUERIMENTO = "alvara-fretamento", "requerimento-renovacao-alvara-fretamento"
 NEW_REQUEST = "requerimento-alvara-fretamento"
+COMPANY = HolderFields("/empresa", "cnpj", "razao_social")
+"""Where the alvará names the company that holds it."""
 LATE = "fora_do_prazo"
 NOTICE = "notificacao-pendencias-renovacao-fretamento"
 RENEWED, NOTIFIED, NOT_RENEWABLE = "renovado", "notificado", "não renovável (art. 10, I)"
@@ -348,10 +352,14 @@ class FretamentoRenewalRun:
         due: dict[str, Licence] = {}
         # From the licensing state: the alvarás in force and not yet renewed (nor
         # cassated, recalled...) whose last day comes by ``until``.
+        # Its company and vehicle are those the state holds, not the act's (issue 22:
+        # the school run renewed a transferred alvará for the cedente).
         on = context.request.on
-        for record in context.registry.licences(ALVARA, on=on, expiring=(on, until)):
-            due[number_key(record.printed)] = Licence(
-                record.printed, record.cpf_cnpj or "", record.valid_until, record.data)
+        records = context.registry.licences(ALVARA, on=on, expiring=(on, until))
+        for record, cnpj, data in as_held(context, ALVARA, records, COMPANY):
+            if record.valid_until is not None:  # always: asked by its last day
+                due[number_key(record.printed)] = Licence(
+                    record.printed, cnpj, record.valid_until, data)
         return due
 
     def filed(self, request: RunRequest) -> FiledScope:

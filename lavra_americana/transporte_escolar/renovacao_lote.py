@@ -86,12 +86,15 @@ from lavra.law.statutory import deadline_for
 from lavra.textutil import format_date
 from lavra_americana.comum.lote import (
     REFUSED,
+    HolderFields,
     Wanted,
+    as_held,
     ended_reason,
     number_key,
     pending_lines,
     plan_holders,
     refused_for,
+    same_vehicle,
     unissuable,
 )
 from lavra_americana.comum.lote import read_entrada as read_holders
@@ -114,6 +117,8 @@ AGE, CHANGE = f"{SCHOOL}#art17_inc1", f"{SCHOOL}#art17_par1"
 SEAL_FORM = "selo-identificacao"
 ISSUE_SEALS = True
 """Whether the run issues the selo itself, after its alvará (module docstring)."""
+HOLDER = HolderFields("/titular", "cpf", "nome", personal=("prontuario",))
+"""The conductor named by the alvará; the prontuário is his own (art. 8º, § 2º)."""
 
 IMPLEMENTED = (ANNUAL, REQUEST, CHANGE)
 """Who comes due (art. 13), the notification of the missing documents of § 5º, and
@@ -210,7 +215,8 @@ def _change_prefill(alvara: Mapping[str, Any], printed: str) -> dict[str, Any]:
 def _prefill(alvara: Mapping[str, Any], printed: str, expiry: date) -> dict[str, Any]:
     titular, veiculo = alvara.get("titular", {}), alvara.get("veiculo", {})
     requerente = {k: titular[k] for k in ("nome", "cpf", "endereco", "cnh") if k in titular}
-    requerente["prontuario"] = alvara.get("prontuario")
+    if alvara.get("prontuario"):  # an imported or transferred alvará has none to give
+        requerente["prontuario"] = alvara["prontuario"]
     return {
         "requerente": requerente,
         "alvara_anterior": {"numero": printed, "valido_ate": expiry.isoformat()},
@@ -239,6 +245,7 @@ def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
     cnh = pointers.get(req, "/requerente/cnh")
     if isinstance(cnh, Mapping):
         data["titular"]["cnh"] = dict(cnh)
+    _complete_from(req, data)
     laudo = docs.get("laudo_vistoria_ultimo")
     if isinstance(laudo, Mapping):
         data["veiculo"]["laudo_vistoria_ciretran"] = dict(laudo)
@@ -252,6 +259,27 @@ def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
     if envelope.get("selo_identificacao"):
         data["selo_identificacao"] = str(envelope["selo_identificacao"])
     return carry(req, data)  # what the act prints from the request (renovacao_requisitos)
+
+
+def _complete_from(req: Mapping[str, Any], data: dict[str, Any]) -> None:
+    """What the registry does not hold of the holder or the vehicle, from the request:
+    an alvará imported from before lavra knows only the holder, the plate and the CNH;
+    after a transfer or a change of vehicle, the state names the new holder or vehicle
+    and nothing else (``as_held``). The renewed alvará prints the conductor's prontuário
+    (art. 8º, § 2º: the alvará is furnished "com o número de seu prontuário"): the
+    requerente gives it when the registry has none. Nothing the registry holds is
+    overwritten, and the vehicle's data only for the vehicle the state holds."""
+    requerente = req.get("requerente")
+    if isinstance(requerente, Mapping):
+        if not data.get("prontuario") and requerente.get("prontuario"):
+            data["prontuario"] = requerente["prontuario"]
+        if isinstance(requerente.get("endereco"), Mapping):
+            data["titular"].setdefault("endereco", dict(requerente["endereco"]))
+    veiculo = req.get("veiculo")
+    if isinstance(veiculo, Mapping) and veiculo.get("placa") and same_vehicle(
+            veiculo["placa"], pointers.get(data, "/veiculo/placa")):
+        for key, value in veiculo.items():
+            data["veiculo"].setdefault(key, deepcopy(value))
 
 
 def cited(printed: str | None) -> str:
@@ -285,13 +313,16 @@ class RenewalRun:
     def _due(self, context: PlanContext, year: int) -> dict[str, Licence]:
         # From the licensing state: the alvarás in force (not renewed, cassated, revoked,
         # transferred away or vacated) whose last day falls in the year before.
+        # Its holder and vehicle are those the state holds (after a transfer, the
+        # cessionário; after a change of vehicle, the substitute), not the act's.
         due: dict[str, Licence] = {}
-        for record in context.registry.licences(
+        records = context.registry.licences(
             ALVARA, on=date(year - 1, 12, 31),
-            expiring=(date(year - 1, 1, 1), date(year - 1, 12, 31)),
-        ):
-            due[number_key(record.printed)] = Licence(
-                record.printed, record.cpf_cnpj or "", record.valid_until, record.data)
+            expiring=(date(year - 1, 1, 1), date(year - 1, 12, 31)))
+        for record, cpf, data in as_held(context, ALVARA, records, HOLDER):
+            if record.valid_until is not None:  # always: asked by its last day
+                due[number_key(record.printed)] = Licence(
+                    record.printed, cpf, record.valid_until, data)
         return due
 
     def filed(self, request: RunRequest) -> FiledScope:
@@ -389,8 +420,12 @@ class RenewalRun:
                 prefill: Mapping[str, Any], pending: list[dict[str, Any]],
                 filed: str | None, change: dict[str, Any] | None) -> PlannedHolder:
         data: dict[str, Any] = {
+            # The prontuário identifies the conductor when the registry has it (an
+            # imported or transferred alvará has none): the notice of art. 13 needs no
+            # more than the CPF and the alvará to reach its holder (reading chosen).
             "destinatario": {"nome": name, "cpf": pointers.get(lic.data, "/titular/cpf"),
-                             "prontuario": lic.data.get("prontuario")},
+                             **({"prontuario": lic.data["prontuario"]}
+                                if lic.data.get("prontuario") else {})},
             "alvara": {"numero": lic.printed, "valido_ate": lic.expiry.isoformat()},
             "veiculo": {"placa": pointers.get(lic.data, "/veiculo/placa")},
             "situacao": "ausente" if filed is None else "incompleto",
