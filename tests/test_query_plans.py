@@ -14,6 +14,8 @@ import pytest
 from issuers import state_registry
 from sqlalchemy import event
 
+from lavra.registry.guards import HOLDING
+from lavra.registry.statements import BAR_OF_PARTY, licences_holding
 from lavra.registry.store import Registry
 
 
@@ -65,5 +67,27 @@ def _plans(registry: Registry, lookup: Callable[[], Any]) -> list[str]:
 def test_the_runs_lookups_use_an_index(registry: Registry, lookup: Callable[[Registry], Any],
                                        index: str) -> None:
     plans = _plans(registry, lambda: lookup(registry))
+    assert not [p for p in plans if "SCAN" in p], plans
+    assert index in plans[0], plans
+
+
+@pytest.mark.parametrize(("statement", "values", "index"), [
+    # the guards of a grant: the licences holding the vehicle's place, the holder's
+    (licences_holding(holder=False),
+     {"owner": 1, "group": "operacao-veiculo", "statuses": list(HOLDING)},
+     "ix_licences_vehicle_id"),
+    (licences_holding(holder=True),
+     {"owner": 1, "group": "alvara", "statuses": list(HOLDING)}, "ix_licences_holder_id"),
+    # the bar on the holder of a grant
+    (BAR_OF_PARTY, {"party": 1, "scope": "alvara", "on": date(2026, 1, 5)},
+     "ix_bars_party_id"),
+], ids=["lugar-do-veiculo", "lugar-do-titular", "impedimento"])
+def test_the_grant_guards_use_an_index(registry: Registry, statement: Any,
+                                       values: dict[str, Any], index: str) -> None:
+    """The statements the record of every grant runs (built once per process)."""
+    def lookup() -> None:
+        with registry._read() as session:
+            session.execute(statement, values).all()
+    plans = _plans(registry, lookup)
     assert not [p for p in plans if "SCAN" in p], plans
     assert index in plans[0], plans

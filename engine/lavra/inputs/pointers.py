@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 _MISSING = object()
@@ -11,9 +12,16 @@ _MISSING = object()
 
 def split(pointer: str) -> list[str]:
     """Split a JSON pointer into unescaped tokens (``/a/b~1c`` → ``["a", "b/c"]``)."""
+    return list(_tokens(pointer))
+
+
+@lru_cache(maxsize=4096)
+def _tokens(pointer: str) -> tuple[str, ...]:
+    """:func:`split`, kept per pointer: a form's checks split the same few hundred
+    pointers for every document (the report's requirements, the rules' reads)."""
     if not pointer:
-        return []
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/")]
+        return ()
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/"))
 
 
 def is_index(token: str) -> bool:
@@ -34,7 +42,7 @@ def join(tokens: Iterable[str | int]) -> str:
 def get(data: Any, pointer: str, default: Any = None) -> Any:
     """The value at ``pointer`` in ``data``, or ``default`` when any step is absent."""
     node = data
-    for token in split(pointer):
+    for token in _tokens(pointer):
         if isinstance(node, Mapping) and token in node:
             node = node[token]
         elif isinstance(node, list) and is_index(token) and int(token) < len(node):
@@ -50,7 +58,10 @@ def expand(pattern: str, data: Any) -> Iterator[str]:
     A pattern whose array is absent yields nothing; a pattern with no ``*`` always
     yields itself, whether or not the value exists.
     """
-    tokens = split(pattern)
+    if "*" not in pattern:  # no array to walk: the pattern itself, as written below
+        yield _rejoined(pattern)
+        return
+    tokens = _tokens(pattern)
 
     def walk(node: Any, i: int, prefix: list[str]) -> Iterator[str]:
         if i == len(tokens):
@@ -68,6 +79,11 @@ def expand(pattern: str, data: Any) -> Iterator[str]:
     yield from walk(data, 0, [])
 
 
+@lru_cache(maxsize=4096)
+def _rejoined(pointer: str) -> str:
+    return join(_tokens(pointer))
+
+
 def is_within(pointer: str, ancestor: str) -> bool:
     """True when ``pointer`` is ``ancestor`` or lies below it."""
     return pointer == ancestor or pointer.startswith(ancestor + "/")
@@ -75,7 +91,7 @@ def is_within(pointer: str, ancestor: str) -> bool:
 
 def dotted(pointer: str) -> str:
     """A requirement id from a pointer: ``/veiculos/0/placa`` → ``veiculos.0.placa``."""
-    return ".".join(split(pointer))
+    return ".".join(_tokens(pointer))
 
 
 def said_as(message: str, pointer: str, label: str) -> str | None:

@@ -15,7 +15,7 @@ licence in force per vehicle or per person, the bar) are here too, so that
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -27,9 +27,8 @@ from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.effects import Act, Grant, LicenceStatus
+from lavra.registry.statements import BAR_OF_PARTY, licences_holding
 from lavra.registry.tables import (
-    BarRow,
-    DocumentRow,
     LicenceRow,
     PartyRow,
     StateChangeRow,
@@ -122,10 +121,17 @@ def held_refusal(writer: StateWriter, act: Act, condition: ColumnElement[bool], 
                  group: str | None = None) -> Refusal | None:
     """The refusal due when a licence matching ``condition`` is in force on ``on``
     (None when none is); those past their last day are closed first (vencido)."""
-    cited = f" ({basis})" if basis else ""
-    for held in writer.session.scalars(
+    return _first_held(writer, act, writer.session.scalars(
         select(LicenceRow).where(condition, LicenceRow.status.in_(HOLDING))
-    ).all():
+    ).all(), on, who, field, basis, rule, group)
+
+
+def _first_held(writer: StateWriter, act: Act, found: Sequence[LicenceRow], on: date,
+                who: str, field: str, basis: str, rule: str,
+                group: str | None) -> Refusal | None:
+    """:func:`held_refusal` of the licences ``found`` holding the place."""
+    cited = f" ({basis})" if basis else ""
+    for held in found:
         if held.valid_until is not None and held.valid_until < on:
             writer.set_status(act, held, LicenceStatus.EXPIRED.value, "expired",
                               f"{held.printed} vencido em {format_date(held.valid_until)}.")
@@ -150,20 +156,20 @@ def grant_refusals(writer: StateWriter, act: Act, grant: Grant, holder: PartyRow
     """What the state forbids of a grant: the vehicle or the person already holds a
     licence in force of the group, or the holder is barred. Licences of the group past
     their last day are closed first (vencido)."""
-    groups: list[tuple[ColumnElement[bool], str, str, str, str]] = []
+    # the places as (holder's place?, owner id, group): statements built once per shape
+    groups: list[tuple[bool, int, str, str, str, str, str]] = []
     if vehicle is not None and grant.exclusive:
-        groups.append(((LicenceRow.vehicle_id == vehicle.id)
-                       & (LicenceRow.exclusive == grant.exclusive),
-                       f"O veículo {vehicle.placa} já tem", "/veiculo/placa",
-                       ONE_PER_VEHICLE, "exclusive"))
+        groups.append((False, vehicle.id, grant.exclusive, f"O veículo {vehicle.placa} já tem",
+                       "/veiculo/placa", ONE_PER_VEHICLE, "exclusive"))
     if holder is not None and grant.per_holder:
-        groups.append(((LicenceRow.holder_id == holder.id)
-                       & (LicenceRow.per_holder == grant.per_holder),
+        groups.append((True, holder.id, grant.per_holder,
                        f"{holder.name or holder.doc} já é titular de", "/titular",
                        ONE_PER_HOLDER, "per_holder"))
-    refusals = [held_refusal(writer, act, condition, grant.valid_from, who, field,
-                             grant.group_basis(group), rule, group)
-                for condition, who, field, rule, group in groups]
+    refusals = [_first_held(writer, act, writer.session.scalars(
+                    licences_holding(holder=of_holder),
+                    {"owner": owner, "group": value, "statuses": list(HOLDING)}).all(),
+                    grant.valid_from, who, field, grant.group_basis(group), rule, group)
+                for of_holder, owner, value, who, field, rule, group in groups]
     if holder is not None and grant.barred_by:
         refusals.append(_bar_refusal(writer, act, grant, holder))
     return [r for r in refusals if r is not None]
@@ -171,13 +177,8 @@ def grant_refusals(writer: StateWriter, act: Act, grant: Grant, holder: PartyRow
 
 def _bar_refusal(writer: StateWriter, act: Act, grant: Grant,
                  holder: PartyRow) -> Refusal | None:
-    bar = writer.session.execute(
-        select(BarRow, DocumentRow.series, DocumentRow.number, DocumentRow.year)
-        .join(DocumentRow, DocumentRow.id == BarRow.document_id)
-        .where(BarRow.party_id == holder.id, BarRow.scope == grant.barred_by,
-               BarRow.until >= grant.valid_from)
-        .order_by(BarRow.until.desc()).limit(1)
-    ).first()
+    bar = writer.session.execute(BAR_OF_PARTY, {
+        "party": holder.id, "scope": grant.barred_by, "on": grant.valid_from}).first()
     if bar is None:
         return None
     row, series, number, year = bar

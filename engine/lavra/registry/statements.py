@@ -38,6 +38,7 @@ from lavra.registry.tables import (
 __all__ = [
     "ANNULMENT_MARKS",
     "BARS_OF",
+    "BAR_OF_PARTY",
     "DOCUMENTS_NUMBERED",
     "DRIVER_BY_CNH",
     "EVENTS_OF",
@@ -47,6 +48,7 @@ __all__ = [
     "STAFF_VALUES_STAMP",
     "VEHICLE_BY_PLATE_OR_RENAVAM",
     "VIEW_OF_DOCUMENT",
+    "licences_holding",
     "licences_of",
     "view_by_number",
     "view_select",
@@ -193,6 +195,26 @@ VEHICLE_BY_PLATE_OR_RENAVAM = (
     .order_by(VehicleRow.id))
 """The vehicles of a plate (``placas``: its forms) and the one holding ``renavam``, first
 registered first (each answered by its index)."""
+
+@cache
+def licences_holding(*, holder: bool) -> Select[LicenceRow]:
+    """The licences in one of ``statuses`` of the vehicle (or, ``holder``, of the holder)
+    ``owner`` (its id) in the group ``group`` (their ``exclusive``, or ``per_holder``):
+    the place a grant would take (:func:`lavra.registry.guards.grant_refusals`)."""
+    owner, group = ((LicenceRow.holder_id, LicenceRow.per_holder) if holder
+                    else (LicenceRow.vehicle_id, LicenceRow.exclusive))
+    return select(LicenceRow).where(
+        owner == bindparam("owner"), group == bindparam("group"),
+        LicenceRow.status.in_(bindparam("statuses", expanding=True)))
+
+
+BAR_OF_PARTY = (select(BarRow, DocumentRow.series, DocumentRow.number, DocumentRow.year)
+                .join(DocumentRow, DocumentRow.id == BarRow.document_id)
+                .where(BarRow.party_id == bindparam("party"),
+                       BarRow.scope == bindparam("scope"), BarRow.until >= bindparam("on"))
+                .order_by(BarRow.until.desc()).limit(1))
+"""The bar of ``scope`` on the party ``party`` (its id) running longest past ``on``, with
+the act that set it."""
 
 RENAVAM_ELSEWHERE = select(VehicleRow).where(
     VehicleRow.renavam == bindparam("renavam"),

@@ -25,7 +25,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,9 @@ FONT_SUFFIXES = (".ttf", ".otf")
 #: Not drawn as glyphs: line breaks and tabs lay out the text, they print nothing.
 _LAYOUT = frozenset(map(ord, "\t\n\r"))
 
+#: The printable ASCII characters, space to ``~``.
+_PRINTABLE_ASCII = frozenset(range(0x20, 0x7F))
+
 #: How many characters a message lists at most.
 _SHOWN = 12
 
@@ -52,6 +55,11 @@ class Coverage:
     fonts: tuple[str, ...]
     codepoints: frozenset[int]
 
+    @cached_property
+    def _all_ascii(self) -> bool:
+        """Whether every font draws every printable ASCII character (space to ``~``)."""
+        return self.codepoints >= _PRINTABLE_ASCII
+
     def missing(self, text: str) -> tuple[str, ...]:
         """The distinct characters of ``text`` no font draws, in order of appearance.
 
@@ -59,6 +67,8 @@ class Coverage:
         """
         if not self.codepoints:
             return ()
+        if text.isascii() and text.isprintable() and self._all_ascii:
+            return ()  # most fields: nothing outside what every font draws
         found = {ord(c) for c in text} - self.codepoints - _LAYOUT
         if not found:
             return ()
