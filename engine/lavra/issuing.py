@@ -23,7 +23,7 @@ from lavra.checking.computations import item_at
 from lavra.checking.content import Content, loaded_content
 from lavra.checking.report import Item, Report, Status
 from lavra.config import Config, load_config
-from lavra.documents import Engine, Prepared
+from lavra.documents import Engine, Prepared, Rendered
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
@@ -336,6 +336,20 @@ class Issuer:
                 staff_values=self.staff_values() if staff_values is None else staff_values,
                 issued_at=self._moment(),
             )
+
+    def check(self, form_id: str, data: Mapping[str, Any], on: date | None = None) -> Report:
+        """The completeness report staff read before signing: the registry as history
+        (a cassação's bar, a licence in force, a fine paid), so that every item
+        :meth:`issue` would refuse on is there, with its article, before anything is
+        numbered. A draft's check: a value the pack lacks is pending, not an error."""
+        with self.registry.read_scope():
+            return self.engine.check(form_id, data, on, history=self.history)
+
+    def draft(self, form_id: str, data: Mapping[str, Any], on: date | None = None, *,
+              docx: bool = False) -> Rendered:
+        """The MINUTA of ``data`` with :meth:`check`'s report: the registry's items are
+        its pendências (no number, no signature)."""
+        return self.engine.draft(form_id, data, on, docx=docx, history=self.history)
 
     def _moment(self) -> datetime | None:
         """The injected clock's now (None: the real time, taken where it is used)."""

@@ -17,6 +17,7 @@ import click
 from lavra.cli import i18n as cli_i18n
 from lavra.cli.files import check_writable, write_atomically
 from lavra.cli.reports import print_report
+from lavra.cli.staffcheck import staff_checker
 from lavra.cli.support import (
     CERTIFICATE_OPTION,
     EXIT_INCOMPLETE,
@@ -148,9 +149,9 @@ def check_command(form: str, data: Path, on: str | None, as_json: bool) -> None:
 
     Sai com 0 quando completo, 1 quando incompleto, 2 para entrada inutilizável.
     """
-    engine = _engine()
-    report = engine.check(form, read_data(data), _on(on))
-    print_report(report, as_json, engine.content)
+    with staff_checker() as checker:  # the registry as history, as `lavra issue` judges
+        report = checker.check(form, read_data(data), _on(on))
+        print_report(report, as_json, checker.engine.content, unchecked=checker.unchecked)
     sys.exit(0 if report.complete else EXIT_INCOMPLETE)
 
 
@@ -171,16 +172,14 @@ def check_command(form: str, data: Path, on: str | None, as_json: bool) -> None:
 @shielded
 def draft_command(form: str, data: Path, output: Path, docx: Path | None, on: str | None) -> None:
     """Gera a MINUTA do FORMULÁRIO com os DADOS, mesmo incompletos."""
-    rendered = _engine().draft(form, read_data(data), _on(on), docx=docx is not None)
+    with staff_checker() as checker:
+        rendered = checker.draft(form, read_data(data), _on(on), docx=docx is not None)
     write_atomically(output, rendered.pdf)
     if docx is not None and rendered.docx is not None:
         write_atomically(docx, rendered.docx)
-    pending = len(rendered.report.pending)
-    click.echo(
-        f"Minuta gravada em {output}"
-        + (f" e {docx}" if docx else "")
-        + f"; {pending} pendência(s)."
-    )
+    click.echo(f"Minuta gravada em {output}" + (f" e {docx}" if docx else "")
+               + f"; {len(rendered.report.pending)} pendência(s).")
+    checker.say_unchecked()
 
 
 @main.command("prefill")

@@ -24,14 +24,19 @@ if TYPE_CHECKING:
 __all__ = ["error_text", "print_report"]
 
 
-def print_report(report: Report, as_json: bool, content: Content | None = None) -> None:
+def print_report(report: Report, as_json: bool, content: Content | None = None, *,
+                 unchecked: str | None = None) -> None:
     """``report`` in pt-BR lines (or its JSON, pointers and citation ids kept: that is for
     programs); ``content`` names the fields and cites the law (without it, a line names
-    no field and no basis)."""
+    no field and no basis); ``unchecked``: what the report could not look at (the
+    registry), its last line (in JSON, ``"unchecked"``)."""
     from lavra.checking.report import STATUS_LABELS
 
     if as_json:
-        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        payload = report.to_json()
+        if unchecked is not None:
+            payload["unchecked"] = unchecked
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
     label = _labeller(content, report.form)
     cite = _citer(content)
@@ -48,6 +53,8 @@ def print_report(report: Report, as_json: bool, content: Content | None = None) 
     pending = len(report.pending)
     if pending:
         click.echo(f"{pending} pendência(s).")
+    if unchecked is not None:
+        click.echo(unchecked)
 
 
 def _named(label: str, pointer: str, message: str) -> str:

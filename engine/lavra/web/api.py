@@ -26,6 +26,7 @@ from lavra.web.context import WebContext
 from lavra.web.issuance import issue_document, may_cancel, signer_of
 from lavra.web.pages_public import _read, lookup, public_record, verify_upload_bytes
 from lavra.web.registry_search import filters_of, query_of, search_page
+from lavra.web.staffcheck import UNCHECKED, staff_check, staff_draft
 from lavra.web.users import User
 
 
@@ -212,11 +213,29 @@ def form_schema(request: Request, form_id: str) -> dict[str, Any]:
     return context_of(request).schema(form_id)
 
 
+def maybe_staff(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> User | None:
+    """The staff account of the token, when one is sent (a bad one is refused); None
+    for a call without a token."""
+    return None if credentials is None else staff_user(request, credentials)
+
+
+MaybeStaff = Annotated[User | None, Depends(maybe_staff)]
+
+
 @router.post("/check", summary="Relatório de completude (lavra check)", responses=ERRORS)
-def check(request: Request, body: DataRequest) -> dict[str, Any]:
+def check(request: Request, body: DataRequest, user: MaybeStaff) -> dict[str, Any]:
+    """Com o token da equipe, o relatório considera o cadastro (impedimento por cassação,
+    licença em vigor, multa paga), como a emissão; sem ele, o cadastro não é consultado e
+    o campo ``unchecked`` o diz."""
     ctx = context_of(request)
-    report: dict[str, Any] = ctx.engine.check(body.form, _data(body.data), _on(body.on)).to_json()
-    return report
+    data, on = _data(body.data), _on(body.on)
+    if user is None:
+        report: dict[str, Any] = ctx.engine.check(body.form, data, on).to_json()
+        return {**report, "unchecked": UNCHECKED}
+    return staff_check(ctx, body.form, data, on).to_json()
 
 
 @router.post(
@@ -225,12 +244,17 @@ def check(request: Request, body: DataRequest) -> dict[str, Any]:
     responses={**ERRORS, 200: {"content": {PDF: {}, DOCX: {}}, "description": "A minuta."}},
     response_class=Response,
 )
-def draft(request: Request, body: DraftRequest) -> Response:
+def draft(request: Request, body: DraftRequest, user: MaybeStaff) -> Response:
+    """O relatório da minuta é o de /check; o cabeçalho ``X-Lavra-Cadastro`` diz se o
+    cadastro foi consultado (``consultado``, com o token da equipe) ou não
+    (``nao-consultado``)."""
     ctx = context_of(request)
-    data = _data(body.data)
+    data, on, docx = _data(body.data), _on(body.on), body.format == "docx"
     with ctx.render_lock:
-        rendered = ctx.engine.draft(body.form, data, _on(body.on), docx=body.format == "docx")
-    headers = {"X-Lavra-Pendencias": str(len(rendered.report.pending))}
+        rendered = (ctx.engine.draft(body.form, data, on, docx=docx) if user is None
+                    else staff_draft(ctx, body.form, data, on, docx=docx))
+    headers = {"X-Lavra-Pendencias": str(len(rendered.report.pending)),
+               "X-Lavra-Cadastro": "nao-consultado" if user is None else "consultado"}
     if body.format == "docx" and rendered.docx is not None:
         response = file_response(rendered.docx, f"minuta-{body.form}.docx", DOCX, inline=False)
     else:

@@ -19,6 +19,7 @@ from lavra.registry.drafts import Draft
 from lavra.web.common import context_of, page, templates_of
 from lavra.web.formmodel import build_form, checklist, field_errors, report_view
 from lavra.web.formparse import parse_form, remove_row
+from lavra.web.staffcheck import staff_check
 from lavra.web.users import User
 
 
@@ -48,11 +49,14 @@ def check(request: Request, form_id: str, data: Mapping[str, Any]) -> Report:
     return context_of(request).engine.check(form_id, data)
 
 
-async def live_report(request: Request, form_id: str, pairs: Sequence[tuple[str, str]]) -> Any:
-    """The JSON the page's script asks for as the person types."""
+async def live_report(request: Request, form_id: str, pairs: Sequence[tuple[str, str]], *,
+                      staff: bool = False) -> Any:
+    """The JSON the page's script asks for as the person types; ``staff``: with the
+    registry as history (:func:`lavra.web.staffcheck.staff_check`), never on a public page."""
     sent = submission(request, form_id, pairs)
-    report = await run_in_threadpool(check, request, form_id, sent.data)
     ctx = context_of(request)
+    report = await (run_in_threadpool(staff_check, ctx, form_id, sent.data) if staff
+                    else run_in_threadpool(check, request, form_id, sent.data))
     view = report_view(report, ctx.cite)
     env = templates_of(request).env
     html = env.get_template("_relatorio.html").render(relatorio=view)

@@ -44,6 +44,7 @@ from lavra.web.common import (
 from lavra.web.context import WebContext
 from lavra.web.formmodel import MAX_FIELDS
 from lavra.web.forms import form_page, submission
+from lavra.web.staffcheck import staff_check, staff_draft
 from lavra.web.users import User
 
 router = APIRouter(include_in_schema=False)
@@ -89,7 +90,7 @@ async def preview(ctx: WebContext, form_id: str, data: Mapping[str, Any],
 
     def render() -> bytes:
         with ctx.render_lock:
-            return ctx.engine.draft(form_id, data).pdf
+            return staff_draft(ctx, form_id, data).pdf  # the registry's items pending
 
     pdf = await run_in_threadpool(render)
     return file_response(pdf, filename, PDF, inline=True)
@@ -247,7 +248,7 @@ async def draft_open(request: Request, draft_id: int) -> Response:
     ctx = context_of(request)
     draft = await run_in_threadpool(_draft, ctx, draft_id)
     form = ctx.form(draft.form)
-    report = await run_in_threadpool(ctx.engine.check, form.id, draft.data)
+    report = await run_in_threadpool(staff_check, ctx, form.id, draft.data)
     notices = {"minuta-salva": "Minuta salva.",
                "minuta-encaminhada": "Minuta salva e encaminhada para assinatura."}
     return form_page(request, form, draft.data, staff=True, report=report, show_errors=False,

@@ -38,6 +38,7 @@ from lavra.web.pages_drafts import draft_of_post, pending_save, save_after_login
 from lavra.web.pages_queue import pending_count, signs
 from lavra.web.prefill_state import start_from_plate
 from lavra.web.registry_search import filters_of, page_context, query_of, row_of, search_page
+from lavra.web.staffcheck import staff_check, staff_draft
 from lavra.web.users import MAX_PASSWORD, ROLE_LABELS, Role, User, parse_role
 
 router = APIRouter(include_in_schema=False)
@@ -137,7 +138,7 @@ async def new_document(request: Request, form_id: str, placa: str | None = None)
     form = ctx.form(form_id)
     plate = await run_in_threadpool(start_from_plate, ctx, form.id, placa, user, ctx.today())
     data: dict[str, Any] = dict(plate.data) if plate is not None else {}
-    report = await run_in_threadpool(ctx.engine.check, form.id, data)
+    report = await run_in_threadpool(staff_check, ctx, form.id, data)
     return form_page(request, form, data, staff=True, report=report, show_errors=False, user=user,
                      plate=plate)
 
@@ -175,13 +176,13 @@ async def new_document_post(request: Request, form_id: str) -> Response:
         except LavraError as error:
             report = getattr(error, "report", None)
             if report is None:
-                report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
+                report = await run_in_threadpool(staff_check, ctx, form.id, sent.data)
             return form_page(request, form, sent.data, staff=True, report=report,
                              show_errors=True, status=422, user=user,
                              error=error_message(error, form_labels(request, form.id)),
                              draft=draft, plate=plate)
         return redirect(f"/equipe/documentos/{result.record.id}?aviso=emitido")
-    report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
+    report = await run_in_threadpool(staff_check, ctx, form.id, sent.data)
     return form_page(request, form, sent.data, staff=True, report=report,
                      show_errors=sent.action == "verificar", extra_rows=sent.extra_rows,
                      user=user, plate=plate)
@@ -192,7 +193,8 @@ async def new_document_live(request: Request, form_id: str) -> Response:
     require_user(request)
     form = context_of(request).form(form_id)
     posted = await read_form(request)
-    return await live_report(request, form.id, text_pairs(posted))  # type: ignore[no-any-return]
+    return await live_report(request, form.id, text_pairs(posted),  # type: ignore[no-any-return]
+                             staff=True)
 
 
 @router.post("/equipe/novo/{form_id}/minuta")
@@ -205,7 +207,7 @@ async def new_document_draft(request: Request, form_id: str) -> Response:
 
     def draft() -> bytes:
         with ctx.render_lock:
-            return ctx.engine.draft(form.id, sent.data).pdf
+            return staff_draft(ctx, form.id, sent.data).pdf
 
     pdf = await run_in_threadpool(draft)
     return file_response(pdf, f"minuta-{form.id}.pdf", PDF, inline=True)
