@@ -358,7 +358,7 @@ def test_the_guards_read_the_imported_state(registry: Registry, engine: Engine) 
 
     # a vehicle that holds an imported ALV-FRET (one operating alvará per vehicle)
     refused(engine, registry, school, alvara("111.444.777-35", "FRE1A11"), ON,
-            "/veiculo/placa", names="ALV-FRET nº 0031/2024", article="art. 3º")
+            "/veiculo/placa", names="ALV-FRET nº 0031/2024", article="art. 1º, § 1º")
     # a person who holds an imported school alvará (escolar art. 14)
     refused(engine, registry, school, alvara("529.982.247-25", "OUT2B34"), ON,
             "/titular/cpf", names="ALV-ESC nº 0018/2023", article="art. 14")

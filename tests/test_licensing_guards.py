@@ -153,7 +153,7 @@ def test_a_vehicle_holding_an_operating_alvara_gets_no_other(
     held = alvara_fretamento(registry)
     data = on_vehicle("alvara-transporte-escolar", "ABC1D23")
     refused(engine, registry, "alvara-transporte-escolar", data, date(2026, 6, 1),
-            "/veiculo/placa", names=held.printed, article="art. 3º")
+            "/veiculo/placa", names=held.printed, article="art. 1º, § 1º")
 
 
 def test_a_vehicle_holding_an_operating_alvara_gets_no_particular_alvara(
@@ -162,8 +162,8 @@ def test_a_vehicle_holding_an_operating_alvara_gets_no_particular_alvara(
     held = alvara_fretamento(registry)
     data = on_vehicle("alvara-servico-particular-fretamento", "ABC-1D23")
     item = refused(engine, registry, "alvara-servico-particular-fretamento", data,
-                   date(2026, 6, 1), "/veiculo/placa", names=held.printed, article="art. 12")
-    assert "fretamento#art12" in item.basis
+                   date(2026, 6, 1), "/veiculo/placa", names=held.printed, article="art. 8º")
+    assert item.basis == ("fretamento#art8",)
     # another vehicle: nothing stands in the way
     other = on_vehicle("alvara-servico-particular-fretamento", "OUT2B34")
     assert items_at(engine, registry, "alvara-servico-particular-fretamento", other,

@@ -1,14 +1,17 @@
 """Each refusal of the licensing state cites the provision of the rule it refuses (issue
-22, § 6), not every provision of the grant: one operating alvará per vehicle (fretamento
-art. 8º for the ALV-FRET and the ALV-PART; escolar art. 1º, § 1º, for the ALV-ESC), one
-school licence per person (escolar art. 14), the bar (its own article, from the act that
-imposed it). The same words for a new act, a transfer, the divergência of a replayed act
-and the licence's return to force (the grant's change keeps each group's provision; one
-kept before, the grant's single provision, is still read). SQLite; every date passed."""
+22, § 6), not every provision of the grant, and the draft's item for the same rule cites
+the same provision (the clerk reads one article in the draft and at signing): one
+operating alvará per vehicle (fretamento art. 8º for the ALV-FRET and the ALV-PART;
+escolar art. 1º, § 1º, for the ALV-ESC), one school licence per person (escolar
+art. 14), the bar (its own article, from the act that imposed it). The same words for a
+new act, a transfer, the divergência of a replayed act and the licence's return to force
+(the grant's change keeps each group's provision; one kept before, the grant's single
+provision, is still read). SQLite; every date passed."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator, Sequence
 from datetime import date
 from pathlib import Path
@@ -20,7 +23,10 @@ from sqlalchemy import select, update
 from test_licensing_state import act, alvara_fretamento, cassacao, example
 from test_licensing_unique import RENAVAM, alvara_escolar
 
+from lavra.checking.report import Status
+from lavra.documents import Engine
 from lavra.errors import InputError
+from lavra.issuing import RegistryHistory
 from lavra.registry.database import database_url
 from lavra.registry.effects import Act, Effect, Grant
 from lavra.registry.guards import granted_basis
@@ -28,6 +34,8 @@ from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry
 from lavra.registry.tables import LicenceRow, StateChangeRow
 from lavra_americana import pacote
+from lavra_americana.fretamento.estado import OPERATION_BASIS
+from lavra_americana.transporte_escolar.estado import VEHICLE_BASIS
 
 CHARTER = "art. 8º da Lei nº 4.419/2006"
 SCHOOL_VEHICLE = "art. 1º, § 1º, da Lei nº 4.515/2007"
@@ -172,3 +180,57 @@ def test_the_grant_keeps_each_groups_provision_and_an_older_one_is_read(
     assert kept() == ("art. 3º da Lei nº 4.515/2007",) * 2
     registry.rebuild_state(apply=True)  # lavra cadastro reconstruir: each its own again
     assert kept() == (SCHOOL_VEHICLE, SCHOOL_HOLDER)
+
+
+def cited(message: str) -> str:
+    """The provision a "licença em vigor" message cites, as printed."""
+    found = re.search(r"enquanto ela vigorar \((.+?)\); encerre-a antes", message)
+    assert found is not None, message
+    return found.group(1)
+
+
+def drafted(engine: Engine, registry: Registry, form: str, data: dict[str, Any], on: date,
+            field: str) -> tuple[tuple[str, ...], str]:
+    """The basis and the printed provision of the draft's one "licença em vigor" item at
+    ``field`` (invalid)."""
+    prepared = engine.prepare(form, data, on, history=RegistryHistory(registry))
+    [item] = [i for i in prepared.report.items
+              if i.field == field and "licença em vigor" in i.message]
+    assert item.status == Status.INVALID
+    return tuple(item.basis), cited(item.message)
+
+
+def test_the_draft_cites_the_provision_the_registry_refuses_with(
+    engine: Engine, registry: Registry,
+) -> None:
+    """ALV-FRET, ALV-PART and ALV-ESC on a vehicle that holds an operating alvará, and an
+    ALV-ESC to a titular who holds one: the draft's item and the record's refusal cite
+    the same provision, from the constant the grant's group cites."""
+    alvara_fretamento(registry)
+    on = date(2026, 4, 7)
+    data = example("alvara-fretamento")
+    data["empresa"].update(OTHER)
+    data["veiculo"].update(placa="ABC1D23", renavam=RENAVAM["ABC1D23"])
+    assert drafted(engine, registry, "alvara-fretamento", data, on, "/veiculo/placa") == (
+        (OPERATION_BASIS,), CHARTER)
+    assert cited(refused(lambda: charter(registry, on=on, company=OTHER))) == CHARTER
+    private = example("alvara-servico-particular-fretamento")
+    private["veiculo"].update(placa="ABC1D23", renavam=RENAVAM["ABC1D23"])
+    form = "alvara-servico-particular-fretamento"
+    assert drafted(engine, registry, form, private, on, "/veiculo/placa") == (
+        (OPERATION_BASIS,), CHARTER)
+    assert cited(refused(lambda: act(registry, "ALV-PART", form, private, on=on,
+                                     computed={"valido_ate": "2027-04-06"}))) == CHARTER
+    school = example("alvara-transporte-escolar")
+    school["veiculo"].update(placa="ABC1D23", renavam=RENAVAM["ABC1D23"])
+    form, on = "alvara-transporte-escolar", date(2026, 3, 10)
+    assert drafted(engine, registry, form, school, on, "/veiculo/placa") == (
+        (VEHICLE_BASIS,), SCHOOL_VEHICLE)
+    assert cited(refused(lambda: alvara_escolar(registry, placa="ABC1D23"))) == (
+        SCHOOL_VEHICLE)
+    alvara_escolar(registry)  # the titular's one school licence
+    school["veiculo"].update(placa="DEF4G56", renavam=RENAVAM["DEF4G56"])
+    assert drafted(engine, registry, form, school, on, "/titular/cpf") == (
+        ("transporte-escolar#art14",), SCHOOL_HOLDER)
+    assert cited(refused(lambda: alvara_escolar(registry, placa="DEF4G56"))) == (
+        SCHOOL_HOLDER)

@@ -269,11 +269,13 @@ class FactRecorder:
     ) -> tuple[AwaitedDeadline, ...]:
         """The deadlines that will run from the document's ciência while none is known
         (none once it is: :meth:`deadlines`), their periods as in force on the day of
-        issue."""
+        issue: for an act imported from before lavra, its own date, not the day the import
+        wrote its entry (as :mod:`lavra.registry.facts` reads it)."""
         applying = self._applying(record)
         if not applying or self.ciencia(record, facts) is not None:
             return ()
-        issued = record.issued_at.astimezone(LOCAL_TZ).date()
+        issued = (record.reference_date if record.origin is not None
+                  else record.issued_at.astimezone(LOCAL_TZ).date())
         return tuple(AwaitedDeadline(d.citation, d.reference, d.act, self._period(d))
                      for d in self._counted(applying, issued) if self._period(d))
 

@@ -96,7 +96,7 @@ from lavra_americana.comum.validity import (
     validity_explanation,
     vehicle_limit,
 )
-from lavra_americana.fretamento.estado import OPERATION, SCOPE
+from lavra_americana.fretamento.estado import OPERATION, OPERATION_BASIS, SCOPE
 from lavra_americana.fretamento.registro import registration_items
 from lavra_americana.fretamento.renovacao_janela import renewal_window_items
 from lavra_americana.fretamento.renovacao_requisitos import act_items as printed_items
@@ -295,12 +295,12 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
             request.history, start, placa=pointers.get(data, "/veiculo/placa"),
             group=OPERATION, allowed=allowed,
             who=f"O veículo de placa {pointers.get(data, '/veiculo/placa')}",
-            field="/veiculo/placa", basis=(TERM,), laws=context.laws,
+            field="/veiculo/placa", basis=(OPERATION_BASIS,), laws=context.laws,
         ))
     else:
         items.extend(duplicate_items(
             request.history, FORM, pointers.get(data, "/veiculo/placa"), on, allowed,
-            "/veiculo/placa", "Alvará de Licença de Circulação", (TERM,),
+            "/veiculo/placa", "Alvará de Licença de Circulação", (OPERATION_BASIS,),
         ))
     try:
         limits = limits_from(data, start, context)

@@ -37,7 +37,8 @@ and wording, and the fretamento alvará refuses that case.
         particular service is defined by carrying only the company's own people. The
         licensing state answers (:func:`lavra_americana.comum.guards.held_items`, group
         ``operacao-veiculo``): a licence in force on the vehicle is *invalid*, naming the
-        act that holds it; the registry refuses the record too.
+        act that holds it and citing art. 8º (the alvará "para cada veículo",
+        ``estado.OPERATION_BASIS``), the provision the registry's refusal cites.
     The bar of a cassação (art. 22, parágrafo único): the company cassated "só poderá
         obter novo Alvará de Licença de Circulação depois de transcorridos 12 (doze)
         meses". The alvará of this service is that same licence (art. 12: the request
@@ -78,7 +79,7 @@ from lavra_americana.comum.guards import bar_items, held_items
 from lavra_americana.comum.periods import term_end as last_day_of_term
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.vehicle_age import vehicle_age
-from lavra_americana.fretamento.estado import OPERATION, SCOPE
+from lavra_americana.fretamento.estado import OPERATION, OPERATION_BASIS, SCOPE
 
 __all__ = [
     "COMPUTATIONS",
@@ -132,7 +133,7 @@ def alvara_servico_particular_fretamento(request: ComputeInput) -> Computed:
     plate = pointers.get(data, "/veiculo/placa")
     items.extend(held_items(  # one operating alvará per vehicle (module docstring)
         request.history, on, placa=plate, group=OPERATION, who=f"O veículo de placa {plate}",
-        field="/veiculo/placa", basis=(PARTICULAR, REQUEST), laws=context.laws,
+        field="/veiculo/placa", basis=(OPERATION_BASIS,), laws=context.laws,
     ))
     items.extend(bar_items(  # the cassação's bar covers this alvará (module docstring)
         request.history, pointers.get(data, "/empresa/cnpj"), SCOPE, on,

@@ -56,12 +56,11 @@ Pure functions of their :class:`ComputeInput`: what they cannot compute is a *mi
     appeal is undecided (art. 12, I); when the selection names the result edital
     (``/selecao/edital_resultado``), the registry must hold it and its publication date
     is the one counted (:func:`lavra_americana.transporte_escolar.resultado.result_in_registry`);
-    the Cadastro de Atividades entry must fall within
-    the 30 days of art. 8º, § 2º (:func:`check_timeliness`). Art. 14 (one licence per
-    person) and the vehicle's one operating alvará are read from the licensing state
-    (``comum.guards``); the staff attestations of arts. 14 and 15, § 2º, cover what lies
-    outside lavra, and a transfer in the registry less than 3 years before makes the
-    alvará *invalid* whatever they say (art. 15, § 2º, ``transferencia``). The fee
+    the Cadastro de Atividades entry must fall within the 30 days of art. 8º, § 2º
+    (:func:`check_timeliness`). Art. 14 (one licence per person) and the vehicle's one
+    operating alvará (art. 1º, § 1º, as the registry's refusal) are read from the state
+    (``comum.guards``); attestations of arts. 14 and 15, § 2º, cover what lies outside
+    lavra; a transfer in the registry under 3 years old bars it (``transferencia``). The fee
     must have been paid, with its date, on or before the date of issue (art. 3º, § 1º;
     art. 13, § 3º).
 
@@ -106,7 +105,7 @@ from lavra_americana.comum.guards import held_items
 from lavra_americana.comum.sources import pack_root, rule_sources
 from lavra_americana.comum.validity import act_at, duplicate_items
 from lavra_americana.fretamento.estado import OPERATION
-from lavra_americana.transporte_escolar.estado import PER_PERSON
+from lavra_americana.transporte_escolar.estado import PER_PERSON, VEHICLE_BASIS
 from lavra_americana.transporte_escolar.fees import escolar_fee
 from lavra_americana.transporte_escolar.renovacao_requisitos import act_items as printed_items
 from lavra_americana.transporte_escolar.resultado import result_in_registry
@@ -521,13 +520,14 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
     if state is not None and state.tracks(request.form_id):  # the registry knows
         items += held_items(request.history, start, placa=plate, group=OPERATION,
                             allowed=renewed, who=f"O veículo de placa {plate}",
-                            field="/veiculo/placa", basis=(VALIDITY,), laws=context.laws)
+                            field="/veiculo/placa", basis=(VEHICLE_BASIS,), laws=context.laws)
         items += held_items(request.history, start, cpf_cnpj=pointers.get(data, "/titular/cpf"),
                             group=PER_PERSON, allowed=renewed, who="O transportador",
                             field="/titular/cpf", basis=(ONE_LICENCE,), laws=context.laws)
     else:
         items += duplicate_items(request.history, request.form_id, plate, on, renewed,
-                                 "/veiculo/placa", "Alvará para Transporte Escolar", (VALIDITY,))
+                                 "/veiculo/placa", "Alvará para Transporte Escolar",
+                                 (VEHICLE_BASIS,))
     items.extend(_fee_paid_items(data, on))
     items.extend(printed_items(data))  # the values it prints (renovacao_requisitos)
     if on > request.issued_on:

@@ -31,7 +31,7 @@ Readings chosen (no law speaks of lavra's numbering):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, delete, or_, select, update
@@ -315,6 +315,21 @@ def _filed_name(session: Session, party_id: int, name: str, receipt: int,
     if same is None:
         session.add(PartyNameRow(party_id=party_id, name=name, document_id=receipt,
                                  since=since))
-    else:  # a later act named it so: the protocol gave the name first
+    elif not _named_before(session, same, since):
+        # a later act named it so: the protocol gave the name first
         same.document_id, same.since = receipt, since
     session.flush()
+
+
+def _named_before(session: Session, name: PartyNameRow, day: date) -> bool:
+    """Whether the act that gave ``name`` is one imported from before lavra dated on or
+    before ``day``: its entry may have been written after the protocol (the import came
+    later), but the act is of its own date (``since``, as :mod:`lavra.registry.facts`
+    reads an imported act), so it named the party first and keeps the name. A paper act
+    has no hour: one of the protocol's own day is read as earlier (an act from before
+    lavra precedes what lavra recorded that day)."""
+    if name.document_id is None or name.since is None:
+        return False
+    origin = session.scalars(select(DocumentRow.origin)
+                             .where(DocumentRow.id == name.document_id)).first()
+    return origin is not None and name.since <= day
