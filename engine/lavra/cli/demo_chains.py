@@ -56,8 +56,9 @@ class Issued:
 
 @dataclass(frozen=True)
 class ChainAct:
-    """An act a chain issued: its step, when, its result, and (with ``verify``) the
-    situation of the licence it granted, as ``lavra verify`` says it at the end."""
+    """An act a chain issued: its step, when (an imported act: the date it bears), its
+    result, and (with ``verify``) the situation of the licence it granted, as ``lavra
+    verify`` says it at the end."""
 
     chain: DemoChain
     step: DemoStep
@@ -224,18 +225,18 @@ def _import_first(issuer: Issuer, runs: list[_ChainRun]) -> None:
     cadastro is imported when lavra is adopted: in the order of the acts' dates, each the
     next number of its series in its year (or the number its row keeps), so lavra's own
     acts of the year continue from them. Each import is done as of its step's day (no act
-    dated after it) and kept for the step (``_ChainRun.imports``): a chain stopped before
-    the step shows no act of it."""
+    dated after it) and kept for the step with the act's date (``_ChainRun.imports``): a
+    chain stopped before the step shows no act of it."""
     planned = sorted(
         ((_act_date(issuer, run.chain, imported, run.moment(step).date()), index, step,
           imported)
          for index, run in enumerate(runs) for step in run.chain.steps
          if (imported := step.imported) is not None),
         key=lambda entry: (entry[0], entry[1]))
-    for _, index, step, imported in planned:
+    for on, index, step, imported in planned:
         run = runs[index]
-        run.imports[step.name] = _import(issuer, run.chain, step, imported,
-                                         run.moment(step).date())
+        run.imports[step.name] = (_import(issuer, run.chain, step, imported,
+                                          run.moment(step).date()), on)
 
 
 def sample_pdf(lines: tuple[str, ...]) -> bytes:
@@ -340,7 +341,7 @@ class _ChainRun:
     facts: dict[str, StepFacts] = field(default_factory=dict)
     acts: list[ChainAct] = field(default_factory=list)
     stopped: bool = False
-    imports: dict[str, Issued | str] = field(default_factory=dict)
+    imports: dict[str, tuple[Issued | str, date]] = field(default_factory=dict)
 
     def moment(self, step: DemoStep) -> datetime:
         return datetime.combine(self.start + timedelta(days=step.day),
@@ -370,8 +371,9 @@ def _run_step(issuer: Issuer, run: _ChainRun, step: DemoStep, moment: datetime,
     there already)."""
     chain, facts = run.chain, run.facts
     if step.imported is not None:
-        run.take(step, moment, run.imports[step.name],
-                 lambda found: _facts(found, None, titles), imported=True)
+        found, on = run.imports[step.name]  # shown on the date the act bears
+        run.take(step, datetime.combine(on, moment.timetz()), found,
+                 lambda result: _facts(result, None, titles), imported=True)
         return
     form = issuer.engine.content.form(step.form)
     data = example(step.form, moment)
