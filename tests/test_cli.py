@@ -226,14 +226,20 @@ def assert_demo_tells_real_histories(demo: Path, output: str) -> None:
             "join documents d on d.id = a.document_id"))
     issued = {(s, n, y): _utc(at) for _, s, n, y, _, at, _ in rows}
     assert_numbers_follow_dates(issued, imported)
-    # The demo's own alvarás read as a city's acts of the year: in each exercise in which
-    # it signs one, the series holds 0001 to n, the acts imported from before lavra
-    # numbered the next on their day and lavra's own continuing from them (never
+    # The demo's own alvarás read as a city's acts of the year: in each exercise, the
+    # series holds 0001 to n, the acts imported from before lavra first (imported before
+    # lavra signs anything) and lavra's own continuing from them (never
     # "ALV-ESC nº 1466/2026" after an import numbered from its date).
     for name in ("ALV-ESC", "ALV-FRET"):
-        for year in {y for _, s, _, y, *_, key in rows if s == name and key}:
+        for year in {y for _, s, _, y, *_ in rows if s == name}:
             numbers = sorted(n for _, s, n, y, *_ in rows if (s, y) == (name, year))
             assert numbers == list(range(1, len(numbers) + 1)), (name, year, numbers)
+    # No act from before lavra comes after one of lavra's in its series and year: neither
+    # its number nor its date.
+    for (name, number, year), on in imported.items():
+        for _, s, n, y, _, at, _ in rows:
+            if (s, y) == (name, year) and (s, n, y) not in imported:
+                assert number < n and on.date() < _utc(at).date(), (name, number, year, n)
     # the alvará of five years ago the renewal cites, the other company's of two years ago
     # whose vehicle the fretamento company is authorised to use, and the escolar alvarás
     # in force (or not renewed) the histories of transporte_escolar/demonstracao.py import

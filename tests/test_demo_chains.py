@@ -65,7 +65,7 @@ def test_every_chain_ends_by_yesterday_with_each_step_in_its_months(today: date)
     assert pedido.filing is not None and pedido.day < notice.day
     start = chain_start(RENOVACAO_FRETAMENTO, today)
     row = alvara.imported.row(start, 1)
-    assert row["numero"] == f"ALV-FRET nº 0007/{start.year}"
+    assert row["numero"] == f"ALV-FRET nº 0001/{start.year}"
     assert row["valido_ate"] == (start.replace(year=start.year + 5)
                                  - timedelta(days=1)).isoformat()
     assert 30 < (date.fromisoformat(row["valido_ate"])
@@ -160,55 +160,70 @@ def test_the_clock_is_settable() -> None:
 
 
 def _alvaras_esc(today: date) -> list[tuple[date, str, int]]:
-    """The demo's ALV-ESC acts on its one timeline (lavra.cli.demo_chains.run_chains),
-    walked with the registry's rule: an act issued takes the counter's next number, an
-    import takes the number its row prints for the next one (Imported) and raises the
-    counter to it. Each: (day, chain:step, number); imported steps' names end in "*"."""
-    steps = sorted(
+    """The demo's ALV-ESC acts as lavra.cli.demo_chains.run_chains numbers them, walked
+    with the registry's rule: first the imported ones, in the order of their dates (each
+    takes the number its row prints for the counter's next one and raises the counter to
+    it), then the signed ones on the one timeline (each the counter's next number). Each:
+    (date of the act, chain:step, number); imported steps' names end in "*"."""
+    steps = [
         (datetime.combine(chain_start(chain, today) + timedelta(days=step.day),
-                          datetime.strptime(step.hour, "%H:%M").time()), index, chain.name,
-         step)
+                          datetime.strptime(step.hour, "%H:%M").time()), index,
+         f"{chain.name}:{step.name}", step)
         for index, chain in enumerate(DEMO_CHAINS) for step in chain.steps
-        if step.form == "alvara-transporte-escolar")
-    assert sum(1 for *_, step in steps if step.imported is not None) == 3
+        if step.form == "alvara-transporte-escolar"]
+    imported = sorted(
+        (date.fromisoformat(step.imported.row(moment.date(), 1)["data"]), index, name,
+         step.imported, moment.date())
+        for moment, index, name, step in steps if step.imported is not None)
+    assert len(imported) == 3
     counter: dict[int, int] = {}
     walked = []
-    for moment, _, chain, step in steps:
-        day = moment.date()
+    for issued, _, name, chain_import, day in imported:
         following = counter.get(day.year, 0) + 1
-        name = f"{chain}:{step.name}"
-        if step.imported is not None:
-            printed = step.imported.row(day, following)["numero"]
-            assert printed == f"ALV-ESC nº {following:04d}/{day.year}", printed
-            name += "*"
+        row = chain_import.row(day, following)
+        assert row["numero"] == f"ALV-ESC nº {following:04d}/{day.year}", row
+        assert date.fromisoformat(row["data"]) == issued <= day
         counter[day.year] = following
-        walked.append((day, name, following))
+        walked.append((issued, name + "*", following))
+    for moment, _, name, step in sorted(steps, key=lambda entry: entry[:2]):
+        if step.imported is None:
+            day = moment.date()
+            counter[day.year] = counter.get(day.year, 0) + 1
+            walked.append((day, name, counter[day.year]))
     return walked
 
 
 @pytest.mark.parametrize("today", [date(2026, 12, 6), date(2027, 1, 2), date(2027, 2, 6),
                                    date(2027, 3, 1), date(2028, 2, 29), date(2026, 5, 1)])
-def test_imported_escolar_alvaras_fit_the_series_in_date_order(today: date) -> None:
-    """Imported escolar alvarás take the next number of their year on their day, as the
-    city's act of that day: in each year the series runs 0001, 0002, … in date order,
-    and the alvarás the demo signs continue from the imported ones (low numbers, not
+def test_imported_escolar_alvaras_come_before_the_demos_own(today: date) -> None:
+    """The escolar alvarás from before lavra are imported first, as the first numbers of
+    their year, and each is dated before the first alvará the demo signs in that year:
+    in each year the series runs 0001, 0002, … in date order, imported ones first, and
+    the alvarás the demo signs continue from them (low numbers, not
     ``ALV-ESC nº 1466/2026``)."""
-    years: dict[int, list[tuple[int, date]]] = {}
-    for day, _, number in _alvaras_esc(today):
-        years.setdefault(day.year, []).append((number, day))
+    years: dict[int, list[tuple[int, date, bool]]] = {}
+    for day, name, number in _alvaras_esc(today):
+        years.setdefault(day.year, []).append((number, day, name.endswith("*")))
     for acts in years.values():
-        assert [number for number, _ in acts] == list(range(1, len(acts) + 1))
-        assert [day for _, day in acts] == sorted(day for _, day in acts)
+        acts.sort()
+        assert [number for number, _, _ in acts] == list(range(1, len(acts) + 1))
+        assert [day for _, day, _ in acts] == sorted(day for _, day, _ in acts)
+        imported = [day for _, day, from_before in acts if from_before]
+        own = [day for _, day, from_before in acts if not from_before]
+        assert [from_before for *_, from_before in acts] == sorted(
+            (from_before for *_, from_before in acts), reverse=True)
+        if imported and own:
+            assert max(imported) < min(own)
 
 
-def test_the_demo_numbers_its_own_alvaras_low() -> None:
-    """On 6 December 2026 the demo's own school alvarás are the 1st and the 3rd of the
-    year, the imported ones in force in 2026 the 2nd and the 4th (the one not renewed, of
-    December 2025, the 1st of its year)."""
+def test_the_demo_numbers_its_own_alvaras_after_the_imported() -> None:
+    """On 6 December 2026 the alvarás from before lavra in force in 2026, issued on 2
+    January, are the 1st and the 2nd of the year, and the demo's own school alvarás the
+    3rd and the 4th (the one not renewed, of 2025, the 1st of its year)."""
     assert _alvaras_esc(date(2026, 12, 6)) == [
-        (date(2025, 12, 31), "vacancia-escolar:alvara*", 1),
-        (date(2026, 5, 31), "revogacao-escolar:alvara", 1),
-        (date(2026, 9, 19), "ocorrencias-escolar:alvara*", 2),
-        (date(2026, 10, 1), "escolar:alvara", 3),
-        (date(2026, 11, 19), "renovacao-escolar:alvara*", 4),
+        (date(2025, 1, 2), "vacancia-escolar:alvara*", 1),
+        (date(2026, 1, 2), "ocorrencias-escolar:alvara*", 1),
+        (date(2026, 1, 2), "renovacao-escolar:alvara*", 2),
+        (date(2026, 5, 31), "revogacao-escolar:alvara", 3),
+        (date(2026, 10, 1), "escolar:alvara", 4),
     ]

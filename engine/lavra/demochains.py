@@ -17,9 +17,13 @@ A step may instead be an act from before lavra (:class:`Imported`): the demo doe
 sign it, but imports it as ``lavra cadastro importar`` would (one row of the pack's
 import kinds, dated by the step), so that a later step cites an act the registry holds
 (a renewal notice cites an alvará issued five years before, which the demo's clock
-does not sign). The row may take the number its series gives next in the act's year
-when the demo reaches the step: the city's act of that day among the others of the
-year, in date order (``ALV-ESC nº 0002/2026``), and lavra's own acts continue from it.
+does not sign). The demo imports every such act before it signs any act of its own, as
+the cadastro is imported when lavra is adopted, in the order of the acts' dates: a row
+may take the number its series gives next in the act's year (``ALV-ESC nº 0001/2026``),
+and lavra's own acts of the year continue from the imported ones. The pack dates each
+imported act before the first act lavra signs in its series and year (an act from
+before lavra is never dated after one of lavra's); the import refuses a number among or
+above lavra's own.
 
 A step may also be an applicant's requerimento filed online (:class:`Filing`), as the
 public page files it (``lavra.filing``): a protocol number in lavra's own series, the
@@ -57,10 +61,12 @@ class Fill:
 class Imported:
     """The step's act is imported, not signed: ``kind`` is one of the pack's import kinds
     (the column ``tipo``), and ``row(day, number)`` its other columns for the step's day.
-    ``number`` is the number the act's series gives next in the year of the act
-    ``row(day, 1)`` describes, when the demo reaches the step (run again in the same
-    folder: the number the step imported then); a row may keep a number of its own (an
-    act of an exercise in which the demo numbers nothing else)."""
+    The act's date (the row's) is on or before ``day``, and before the first act the
+    demo signs in its series and year. ``number`` is the number the act's series gives
+    next in the year of the act ``row(day, 1)`` describes, when the demo imports it,
+    before signing anything (run again in the same folder: the number the step imported
+    then); a row may keep a number of its own (an act of an exercise in which the demo
+    numbers nothing else)."""
 
     kind: str
     row: Callable[[date, int], Mapping[str, str]]

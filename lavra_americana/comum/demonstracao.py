@@ -82,6 +82,12 @@ _DOCUMENTOS_INSCRICAO = (
 do mesmo número) têm as datas da inscrição protocolada, não as do exemplo do alvará
 trazidas ao seu dia."""
 
+_DEPOIS_DOS_IMPORTADOS = tuple(range(2, 13))
+"""Os meses dos alvarás escolares que a demonstração emite: nenhum em janeiro, o mês dos
+alvarás do exercício anteriores ao lavra que ela importa
+(``transporte_escolar/demonstracao.py``, ``inicio_exercicio``), para que nenhum ato anterior
+ao lavra tenha data posterior à de um alvará do lavra do mesmo exercício."""
+
 ESCOLAR = DemoChain(
     name="escolar",
     title="transporte escolar: requerimento, taxa, alvará, selo, auto, troca de veículo, "
@@ -107,7 +113,7 @@ ESCOLAR = DemoChain(
             _PROCESSO, *_DOCUMENTOS_INSCRICAO,
             Fill("/processo/data_requerimento", "{pedido.data}"),
             Fill("/processo/comprovante_taxa", "{guia.impresso}"), _SELO_DO_ALVARA,
-        ), verify=True),
+        ), verify=True, months=_DEPOIS_DOS_IMPORTADOS),
         # O selo de identificação acompanha o alvará (escolar art. 3º, § 2º;
         # ``transporte-escolar#art3_par2``), expedido com ele.
         DemoStep("selo", "selo-identificacao", 30, _SELO, hour="17:01", together=True),
@@ -270,13 +276,14 @@ REVOGACAO_ESCOLAR = DemoChain(
     title="transporte escolar: alvará, três multas, defesa, revogação e recurso ao Prefeito",
     steps=(
         # O alvará escolar vale até o fim do exercício em que é expedido (renovação anual
-        # até o último dia útil do ano, ``transporte-escolar#art13``): expedido de janeiro
-        # a maio, a revogação (dia 100) e a decisão do recurso (dia 120) caem no mesmo
-        # ano, com o alvará em vigor, qualquer que seja o dia em que a demonstração roda.
+        # até o último dia útil do ano, ``transporte-escolar#art13``): expedido de fevereiro
+        # a maio (``_DEPOIS_DOS_IMPORTADOS``), a revogação (dia 100) e a decisão do recurso
+        # (dia 120) caem no mesmo ano, com o alvará em vigor, qualquer que seja o dia em
+        # que a demonstração roda.
         DemoStep("alvara", "alvara-transporte-escolar", 0, _ALVARA_REV, verify=True,
-                 months=(1, 2, 3, 4, 5)),
+                 months=(2, 3, 4, 5)),
         DemoStep("selo", "selo-identificacao", 0, _SELO, hour="17:01", together=True,
-                 months=(1, 2, 3, 4, 5)),
+                 months=(2, 3, 4, 5)),
         _auto_rev("auto1", 20, ()),
         _auto_rev("auto2", 45, ("auto1",)),
         _auto_rev("auto3", 70, ("auto1", "auto2")),
@@ -435,18 +442,18 @@ FRETAMENTO = DemoChain(
 _EMPRESA_ANTIGA = {"razao_social": "Transportes Antigos Exemplo Ltda.",
                    "cnpj": "49.234.427/0416-80"}
 _PLACA_ANTIGA = "FRE2B22"
-_ALVARA_RENOVADO = 7
 _AVISO = 5 * 365 - 37
 """O dia da notificação: 36 ou 37 dias antes do fim dos 5 anos do alvará (art. 8º: o
 pedido de renovação vem com 30 dias de antecedência; o do exemplo, 5 dias antes da
 notificação)."""
 
 
-def _alvara_anterior(day: date, _proximo: int) -> Mapping[str, str]:
+def _alvara_anterior(day: date, numero: int) -> Mapping[str, str]:
     """O alvará que a notificação cita, expedido antes do lavra, em ``day``, com a validade
     de 5 anos do art. 8º (``fretamento#art8``): entra no registro pela importação, com o
-    seu número, baixo, de um exercício em que a demonstração não numera outro ALV-FRET."""
-    return {"numero": f"ALV-FRET nº {_ALVARA_RENOVADO:04d}/{day.year}",
+    número que a série dá em seguida naquele exercício, em que a demonstração não numera
+    outro ALV-FRET (o primeiro: nenhum número anterior ao lavra fica sem ato)."""
+    return {"numero": f"ALV-FRET nº {numero:04d}/{day.year}",
             "data": day.isoformat(), "processo": f"PA 1.188/{day.year}",
             "cpf_cnpj": _EMPRESA_ANTIGA["cnpj"], "nome": _EMPRESA_ANTIGA["razao_social"],
             "placa": _PLACA_ANTIGA, "valido_ate": term_end(day, years=5).isoformat()}

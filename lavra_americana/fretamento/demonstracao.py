@@ -70,16 +70,16 @@ suspenderia, e os atos seguintes da história não o teriam em vigor)."""
 
 _CEDENTE = {"razao_social": "Transportes Modelo Turismo Ltda.", "cnpj": "11.222.333/0001-81"}
 _PLACA_CEDIDA = "DEF4G56"
-_ALVARA_CEDIDO = 3
 
 
-def _alvara_cedido(day: date, _proximo: int) -> Mapping[str, str]:
+def _alvara_cedido(day: date, numero: int) -> Mapping[str, str]:
     """O alvará do veículo cedido, de outra empresa, expedido antes do lavra dois anos
     antes do passo, com os 5 anos de validade do art. 8º: entra no registro pela
-    importação, num exercício em que a demonstração não emite alvará (o número é o seu,
-    baixo: nenhum outro ALV-FRET daquele exercício está no registro)."""
+    importação, num exercício em que a demonstração não emite alvará, com o número que a
+    série dá em seguida naquele exercício (o primeiro: nenhum outro ALV-FRET daquele
+    exercício está no registro, nem fica número anterior ao lavra sem ato)."""
     issued = day - timedelta(days=2 * 365)
-    return {"numero": f"ALV-FRET nº {_ALVARA_CEDIDO:04d}/{issued.year}",
+    return {"numero": f"ALV-FRET nº {numero:04d}/{issued.year}",
             "data": issued.isoformat(), "processo": f"PA 2.417/{issued.year}",
             "cpf_cnpj": _CEDENTE["cnpj"], "nome": _CEDENTE["razao_social"],
             "placa": _PLACA_CEDIDA, "valido_ate": term_end(issued, years=5).isoformat()}

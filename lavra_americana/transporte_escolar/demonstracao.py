@@ -14,7 +14,7 @@ histórias correm em qualquer dia em que ela roda.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import date
+from datetime import date, timedelta
 
 from lavra.demochains import DemoChain, DemoStep, Filing, Fill, Imported
 
@@ -22,18 +22,29 @@ IMPLEMENTED: tuple[str, ...] = ()
 """Nenhum dispositivo: as histórias da demonstração só encadeiam atos de outros módulos."""
 
 
+def inicio_exercicio(year: int) -> date:
+    """O primeiro dia de semana do exercício depois do feriado de 1º de janeiro: o dia
+    dos alvarás escolares importados da demonstração."""
+    day = date(year, 1, 2)
+    while day.weekday() >= 5:
+        day += timedelta(days=1)
+    return day
+
+
 def _alvara_importado(titular: Mapping[str, str], placa: str, renavam: str,
                       cnh: str) -> Callable[[date, int], Mapping[str, str]]:
-    """O alvará escolar expedido antes do lavra, em ``day``, com a validade do art. 13
-    (renovação anual: vale até o fim do exercício, ``transporte-escolar#art13``). O
-    número é o que a série dá em seguida no exercício quando a demonstração chega ao dia
-    do alvará (:class:`lavra.demochains.Imported`): o ato da Prefeitura daquele dia entre
-    os outros do exercício, na ordem das datas (``ALV-ESC nº 0002/2026``), e os alvarás
-    que o lavra emite depois seguem dele. Nenhum número da série fica sem ato no
-    registro, e nenhum número maior tem data anterior."""
+    """O alvará escolar expedido antes do lavra no início do exercício do passo
+    (:func:`inicio_exercicio`), com a validade do art. 13 (renovação anual: vale até o
+    fim do exercício, ``transporte-escolar#art13``); no dia do passo está em vigor e
+    consta do cadastro. A demonstração importa-o antes de emitir qualquer ato seu
+    (:class:`lavra.demochains.Imported`): os importados são os primeiros números do
+    exercício (``ALV-ESC nº 0001/2026``…), e os alvarás que o lavra emite, nunca em
+    janeiro (as histórias os põem de fevereiro em diante), seguem deles: nenhum ato
+    anterior ao lavra tem data posterior à de um ato do lavra na série."""
     def row(day: date, number: int) -> Mapping[str, str]:
         processo = f"PA {2000 + number:,}/{day.year}".replace(",", ".")
-        return {"numero": f"ALV-ESC nº {number:04d}/{day.year}", "data": day.isoformat(),
+        issued = inicio_exercicio(day.year)
+        return {"numero": f"ALV-ESC nº {number:04d}/{day.year}", "data": issued.isoformat(),
                 "processo": processo, "cpf_cnpj": titular["cpf"],
                 "nome": titular["nome"], "cnh": cnh, "placa": placa, "renavam": renavam,
                 "valido_ate": date(day.year, 12, 31).isoformat()}
@@ -54,10 +65,11 @@ OCORRENCIAS_ESCOLAR = DemoChain(
     title="transporte escolar: alvará em vigor, publicidade, substituições, auto sem ciência "
           "e notificação da penalidade",
     steps=(
-        # O alvará em vigor, importado do cadastro; a história cabe no seu exercício
-        # (importado até setembro, a revogação e o recurso caem antes do fim do ano, com
-        # o alvará em vigor até a revogação).
-        DemoStep("alvara", "alvara-transporte-escolar", 0, months=tuple(range(1, 10)),
+        # O alvará em vigor, expedido no início do exercício e importado do cadastro; a
+        # história cabe no seu exercício (de fevereiro, depois da expedição, a setembro:
+        # a revogação e o recurso caem antes do fim do ano, com o alvará em vigor até a
+        # revogação).
+        DemoStep("alvara", "alvara-transporte-escolar", 0, months=tuple(range(2, 10)),
                  imported=Imported("alvara-escolar", _alvara_importado(
                      _TITULAR, _VEICULO["placa"], _VEICULO["renavam"], "40273195823"))),
         # A publicidade no vidro traseiro depende de licença (``transporte-escolar#art17_par2``):
@@ -177,9 +189,10 @@ VACANCIA_ESCOLAR = DemoChain(
     name="vacancia-escolar",
     title="transporte escolar: alvará não renovado e declaração de vacância",
     steps=(
-        # O alvará do fim de um exercício (outubro a dezembro), que o titular não renova
-        # até o último dia útil do ano: a licença cassa-se e a vaga é declarada
-        # (``transporte-escolar#art13``) no exercício seguinte, 100 dias depois.
+        # O alvará do exercício (expedido no início do ano), em vigor de outubro a
+        # dezembro, que o titular não renova até o último dia útil do ano: a licença
+        # cassa-se e a vaga é declarada (``transporte-escolar#art13``) no exercício
+        # seguinte, 100 dias depois.
         DemoStep("alvara", "alvara-transporte-escolar", 0, months=(10, 11, 12),
                  imported=Imported("alvara-escolar", _alvara_importado(
                      _TITULAR_VAGO, _VEICULO_VAGO["placa"], _VEICULO_VAGO["renavam"],
@@ -205,8 +218,9 @@ RENOVACAO_ESCOLAR = DemoChain(
     title="transporte escolar: alvará em vigor e requerimento de renovação anual",
     steps=(
         # O pedido de renovação vem nos 30 dias antes do vencimento do alvará, o fim do
-        # exercício (``transporte-escolar#art13_par5``): o alvará importado em novembro, o
-        # pedido protocolado em dezembro, antes do dia 26 (sem cair no último dia útil).
+        # exercício (``transporte-escolar#art13_par5``): o alvará do exercício (expedido no
+        # início do ano), em vigor em novembro, o pedido protocolado em dezembro, antes do
+        # dia 26 (sem cair no último dia útil).
         DemoStep("alvara", "alvara-transporte-escolar", 0, months=(11,),
                  imported=Imported("alvara-escolar", _alvara_importado(
                      _TITULAR_RENOVA, _PLACA_RENOVA, _RENAVAM_RENOVA,

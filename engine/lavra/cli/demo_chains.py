@@ -56,8 +56,9 @@ class Issued:
 
 @dataclass(frozen=True)
 class ChainAct:
-    """An act a chain issued: its step, when, its result, and (with ``verify``) the
-    situation of the licence it granted, as ``lavra verify`` says it at the end."""
+    """An act a chain issued: its step, when (an imported act: the date it bears), its
+    result, and (with ``verify``) the situation of the licence it granted, as ``lavra
+    verify`` says it at the end."""
 
     chain: DemoChain
     step: DemoStep
@@ -162,25 +163,27 @@ IMPORT_ORIGIN = "demonstração"
 """The file an imported step is said to come from (its origin in the registry)."""
 
 
-def _import(issuer: Issuer, chain: DemoChain, step: DemoStep, imported: Imported,
-            day: date) -> Issued | str:
-    """Import the step's act as ``lavra cadastro importar`` would (idempotent): its
-    record, or the reason the import refused it."""
+def _spec(issuer: Issuer, chain: DemoChain, imported: Imported) -> ImportSpec:
     spec = issuer.engine.content.pack.imports.get(imported.kind)
     if spec is None:
         raise ContentPackError(
             f"A história de demonstração «{chain.name}» importa um ato do tipo "
             f"«{imported.kind}», que o pacote não declara."
         )
+    return spec
+
+
+def _import(issuer: Issuer, chain: DemoChain, step: DemoStep, imported: Imported,
+            day: date) -> Issued | str:
+    """Import the step's act as ``lavra cadastro importar`` would (idempotent): its
+    record, or the reason the import refused it."""
+    spec = _spec(issuer, chain, imported)
     origin = f"{IMPORT_ORIGIN} {chain.name}:{step.name}"
     try:
         row = dict(imported.row(day, _import_number(issuer, spec, imported, origin, day)))
         act = spec.build(row)
-        # The story's city act of that day takes the next number, after lavra's own of
-        # the year (a file's import may only fill the numbering before lavra).
         issuer.registry.import_acts([PlannedAct(1, origin, row, act)],
-                                    pack_version=issuer.engine.content.pack.name, on=day,
-                                    after_lavra=True)
+                                    pack_version=issuer.engine.content.pack.name, on=day)
     except LavraError as refused:
         return refused.message
     record = issuer.registry.get(act.series, act.year, act.number)
@@ -192,10 +195,11 @@ def _import(issuer: Issuer, chain: DemoChain, step: DemoStep, imported: Imported
 def _import_number(issuer: Issuer, spec: ImportSpec, imported: Imported, origin: str,
                    day: date) -> int:
     """The number an imported step's act takes (:class:`Imported`): the next of its
-    series in its year, where the city's act of that day stands among the year's acts
-    in date order (lavra's own continue from it, ``nº 0002/2026`` and not a number far
-    above the series); run again in the same folder, the one the step imported then
-    (its import is found by its origin: the same act, not a second one)."""
+    series in its year when the demo imports it, before any act of its own
+    (:func:`_import_first`), so the acts from before lavra are the first numbers of the
+    year, in date order, and lavra's own continue from them; run again in the same
+    folder, the one the step imported then (its import is found by its origin: the same
+    act, not a second one)."""
     act = spec.build(dict(imported.row(day, 1)))
     holder, _ = search_keys(act.data)
     if holder is not None:
@@ -205,6 +209,34 @@ def _import_number(issuer: Issuer, spec: ImportSpec, imported: Imported, origin:
                     act.series, act.year):
                 return record.number
     return issuer.registry.next_number(act.series, act.year)
+
+
+def _act_date(issuer: Issuer, chain: DemoChain, imported: Imported, day: date) -> date:
+    """The date of the act an imported step's row describes (its step's day, if the row
+    does not build: the import then says why)."""
+    try:
+        return _spec(issuer, chain, imported).build(dict(imported.row(day, 1))).reference_date
+    except LavraError:
+        return day
+
+
+def _import_first(issuer: Issuer, runs: list[_ChainRun]) -> None:
+    """Import every chain's acts from before lavra before the demo signs any act, as the
+    cadastro is imported when lavra is adopted: in the order of the acts' dates, each the
+    next number of its series in its year (or the number its row keeps), so lavra's own
+    acts of the year continue from them. Each import is done as of its step's day (no act
+    dated after it) and kept for the step with the act's date (``_ChainRun.imports``): a
+    chain stopped before the step shows no act of it."""
+    planned = sorted(
+        ((_act_date(issuer, run.chain, imported, run.moment(step).date()), index, step,
+          imported)
+         for index, run in enumerate(runs) for step in run.chain.steps
+         if (imported := step.imported) is not None),
+        key=lambda entry: (entry[0], entry[1]))
+    for on, index, step, imported in planned:
+        run = runs[index]
+        run.imports[step.name] = (_import(issuer, run.chain, step, imported,
+                                          run.moment(step).date()), on)
 
 
 def sample_pdf(lines: tuple[str, ...]) -> bytes:
@@ -309,6 +341,7 @@ class _ChainRun:
     facts: dict[str, StepFacts] = field(default_factory=dict)
     acts: list[ChainAct] = field(default_factory=list)
     stopped: bool = False
+    imports: dict[str, tuple[Issued | str, date]] = field(default_factory=dict)
 
     def moment(self, step: DemoStep) -> datetime:
         return datetime.combine(self.start + timedelta(days=step.day),
@@ -338,8 +371,9 @@ def _run_step(issuer: Issuer, run: _ChainRun, step: DemoStep, moment: datetime,
     there already)."""
     chain, facts = run.chain, run.facts
     if step.imported is not None:
-        run.take(step, moment, _import(issuer, chain, step, step.imported, moment.date()),
-                 lambda found: _facts(found, None, titles), imported=True)
+        found, on = run.imports[step.name]  # shown on the date the act bears
+        run.take(step, datetime.combine(on, moment.timetz()), found,
+                 lambda result: _facts(result, None, titles), imported=True)
         return
     form = issuer.engine.content.form(step.form)
     data = example(step.form, moment)
@@ -393,11 +427,13 @@ def run_chains(
     earlier date (a chain issued whole before the next would number its acts of
     December before another's of October). Within a chain its steps keep their order;
     a chain stopped by the law issues no later step, and the others go on. A step issued
-    ``together`` with the one before it follows it at once (:func:`_groups`).
+    ``together`` with the one before it follows it at once (:func:`_groups`). The acts
+    from before lavra are imported first (:func:`_import_first`).
     ``example(form, moment)``: the form's example with its dates moved to the moment's
     day. Returns each chain's acts, in the order of ``chains``, verified at ``today``."""
     titles = act_titles(issuer.engine.content.root)
     runs = [_ChainRun(chain, chain_start(chain, today)) for chain in chains]
+    _import_first(issuer, runs)
     timeline = heapq.merge(
         *([(run.moment(group[0]), index, group) for group in _groups(run)]
           for index, run in enumerate(runs)),

@@ -344,11 +344,10 @@ def _check_dates(item: PlannedAct, on: date) -> None:
                 field=f"/{payment.column}" if payment.column else None)
 
 
-def _check_number(session: Session, act: ImportedAct, after_lavra: bool) -> None:
+def _check_number(session: Session, act: ImportedAct) -> None:
     """The import fills only the numbering from before lavra: once lavra took a number of
     the series and year itself (an act, a voided number, a batch item, a reserved
-    companion), that number and every number above it are lavra's. ``after_lavra`` (the
-    demo only): a number above lavra's own is taken, none among them."""
+    companion), that number and every number above it are lavra's."""
     key = (act.series, act.year)
     taken = [session.scalar(select(func.min(table.number)).where(
         table.series == key[0], table.year == key[1], *where))
@@ -365,8 +364,6 @@ def _check_number(session: Session, act: ImportedAct, after_lavra: bool) -> None
             f"o número {act.printed} está dentro da numeração que o lavra já usou na "
             f"série (até o nº {own:04d}/{act.year}); um ato anterior ao lavra não pode "
             "ocupá-lo.", field="/numero")
-    if after_lavra:
-        return
     raise InputError(
         f"o lavra já numera a série {act.series} em {act.year} (desde o nº "
         f"{first:04d}/{act.year}): o {act.printed}, acima desse, seria um ato do lavra; "
@@ -437,14 +434,11 @@ class RegistryImports(RegistryState):
         ).one()
 
     def import_acts(self, planned: Sequence[PlannedAct], *, pack_version: str, on: date,
-                    refused: Sequence[Refusal] = (), after_lavra: bool = False
-                    ) -> ImportReport:
+                    refused: Sequence[Refusal] = ()) -> ImportReport:
         """Record the acts of ``planned`` with their effects, in date order, in one
         transaction; ImportRefusedError (nothing written) listing each refused row, with
         the ``refused`` lines of the reading (:func:`read_import`) among them, by line.
-        ``on`` is the day of the import: no act nor payment may be dated after it.
-        ``after_lavra`` is for ``lavra demo`` alone, whose stories put a city act of the
-        day among lavra's own of the year (the next number): never for a file."""
+        ``on`` is the day of the import: no act nor payment may be dated after it."""
         imported: list[str] = []
         skipped: list[str] = []
         problems = list(refused)
@@ -453,7 +447,7 @@ class RegistryImports(RegistryState):
             for item in ordered:
                 try:
                     _check_dates(item, on)
-                    if self._one_import(session, item, pack_version, after_lavra):
+                    if self._one_import(session, item, pack_version):
                         imported.append(item.act.printed)
                     else:
                         skipped.append(item.act.printed)
@@ -468,8 +462,7 @@ class RegistryImports(RegistryState):
                 raise _refused([p.text for p in sorted(problems, key=lambda p: p.line)])
         return ImportReport(tuple(imported), tuple(skipped))
 
-    def _one_import(self, session: Session, item: PlannedAct, pack_version: str,
-                    after_lavra: bool) -> bool:
+    def _one_import(self, session: Session, item: PlannedAct, pack_version: str) -> bool:
         """Record one act (True), or find it already imported alike (False)."""
         act = item.act
         found = session.scalars(select(DocumentRow).where(
@@ -477,7 +470,7 @@ class RegistryImports(RegistryState):
             DocumentRow.number == act.number)).one_or_none()
         if found is not None:
             return self._already(session, found, item)
-        _check_number(session, act, after_lavra)
+        _check_number(session, act)
         writer = StateWriter(session)
         for column, printed in act.cites:
             if writer.licence(printed) is None:
