@@ -292,8 +292,8 @@ def test_a_later_run_into_the_same_folder_keeps_the_earlier_runs_files(
     first_run = int(earlier.name.removeprefix("execucao-"))
     assert (f"Titular Exemplo 0000: recusado – Já planejado na execução em lote nº "
             f"{first_run} (NOT-REN-ESC nº 0001/") in dry.stdout
-    assert ("Titular Exemplo 0001: notificado – notificacao-pendencias-renovacao "
-            "NOT-REN-ESC nº 0002/") in dry.stdout
+    assert ("Titular Exemplo 0001: notificado – Notificação de Pendências na Renovação do "
+            "Alvará para Transporte Escolar, NOT-REN-ESC nº 0002/") in dry.stdout
     assert sorted(out.iterdir()) == [earlier]
     assert numbers_in(url, "NOT-REN-ESC") == [1]
     second = run(0, 1)  # holder 0 already notified: refused; holder 1 planned

@@ -165,7 +165,11 @@ def test_the_requerente_must_be_the_titular(engine: Engine, registry: Registry) 
     data = termo(held.printed)
     data["requerente"]["cpf"] = "111.444.777-35"
     [item] = pending(engine, registry, data, CHANGED, "/requerente/cpf")
-    assert item.status == Status.INVALID and "não o requerente" in item.message
+    # the holder the registry holds, named (acts on a licence: comum/guards.py)
+    assert item.status == Status.INVALID and item.message.startswith(
+        "O titular informado não é o do ALV-ESC nº 0001/2026: segundo o registro, o titular "
+        "é José Exemplo dos Santos."), item.message
+    assert "art. 17, § 1º" in item.message
 
 
 def test_the_registry_refuses_a_change_on_an_ended_alvara_and_an_undo_on_a_taken_vehicle(
