@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
 from batchcases import RUN_DAY, YEAR, request, write_jsonl
 from formcases import pdf_text
 from issuers import dev_issuer
-from test_cadastro_import import SAMPLE
+from test_cadastro_import import SAMPLE, load
 
 from lavra.batch.inputs import parse_lines
 from lavra.batch.model import RunRequest
@@ -22,7 +24,10 @@ from lavra.batch.runner import find_kind, run_batch
 from lavra.documents import Engine
 from lavra.issuing import registry_url
 from lavra.registry.importing import plan_import
+from lavra.registry.store import Registry
 from lavra_americana import pacote
+from lavra_americana.comum.lote import as_held
+from lavra_americana.transporte_escolar.renovacao_lote import HOLDER, _prefill
 
 ALVARA = "ALV-ESC nº 0018/2023"
 JOSE = {"nome": "José Exemplo dos Santos", "cpf": "529.982.247-25"}
@@ -70,3 +75,21 @@ def test_an_imported_alvara_with_a_complete_request_is_renewed(
                     "Seguro Seguradora Exemplo S.A., apólice nº APL-2026-000123"):
         assert printed in text, (printed, text)
     assert [r.form for r in summary.rows] == ["alvara-transporte-escolar", "selo-identificacao"]
+
+
+@pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+def test_the_cessionarios_cnh_is_the_states_driver(registry: Registry) -> None:
+    """ALV-ESC nº 0019/2023, transferred to Marta by TRF-ESC nº 0003/2025: the state's
+    driver is hers (the transfer's ``cessionario_cnh``), and the prefilled renewal
+    request names her CNH, never the cedente's; her prontuário is not the cedente's."""
+    load(registry)
+    view = registry.licence_by_number("ALV-ESC nº 0019/2023")
+    assert view is not None and view.driver_cnh == "62870568804"
+    in_force = registry.licences_in_force("alvara-transporte-escolar", date(2026, 1, 15))
+    [record] = [r for r in in_force if r.printed == "ALV-ESC nº 0019/2023"]
+    [(_, cpf, data)] = as_held(SimpleNamespace(registry=registry),  # type: ignore[arg-type]
+                               "alvara-transporte-escolar", [record], HOLDER)
+    prefill = _prefill(data, record.printed, date(2027, 12, 31))
+    assert cpf == "62614722464" and "prontuario" not in prefill["requerente"]
+    assert prefill["requerente"]["cnh"] == {"numero": "62870568804"}
+    assert prefill["requerente"]["nome"] == "Marta Exemplo Cessionária"

@@ -117,7 +117,7 @@ AGE, CHANGE = f"{SCHOOL}#art17_inc1", f"{SCHOOL}#art17_par1"
 SEAL_FORM = "selo-identificacao"
 ISSUE_SEALS = True
 """Whether the run issues the selo itself, after its alvará (module docstring)."""
-HOLDER = HolderFields("/titular", "cpf", "nome", personal=("prontuario",))
+HOLDER = HolderFields("/titular", "cpf", "nome", personal=("prontuario",), driver="cnh")
 """The conductor named by the alvará; the prontuário is his own (art. 8º, § 2º)."""
 
 IMPLEMENTED = (ANNUAL, REQUEST, CHANGE)
