@@ -129,6 +129,8 @@ def test_a_conflicting_reimport_is_refused_and_writes_nothing(
      "85263635330" + "," * 14, 11, "cpf_cnpj", "CPF inválido"),
     ("alvara-escolar,0020/2023,2023-02-03,,529.982.247-25,José,ES66,,,2027-12-31,"
      "85263635330" + "," * 14, 11, "placa", "Placa inválida"),
+    ("alvara-escolar,0020/2023,2023-02-03,,529.982.247-25,José,ESC6F66,,,2027-12-31,"
+     "85263635330" + "," * 14 + ",TE-1,CA-1,van", 11, "tipo_veiculo", "microonibus ou outro"),
     ("cassacao-fretamento,0009/2025,2025-09-15,,49.234.427/0416-80,Transportes," + "," * 8
      + "ALV-FRET nº 0077/2024,2026-09-15" + "," * 9, 11, "alvaras", "não consta do cadastro"),
     ("auto-fretamento,0041/2025,2025-10-01,,65.563.842/0001-05,Viação,FRE1A11" + "," * 14

@@ -201,9 +201,46 @@ def _alvara_escolar(row: Row) -> ImportedAct:
     """Lei nº 4.515/2007, art. 3º: the alvará, to the driver (titular), for the vehicle."""
     on = _date(row, "data")
     titular = {**_party(row, "cpf_cnpj", "nome", company=False), "cnh": _cnh(row, "cnh")}
-    data = {"modalidade": "expedicao", "titular": titular, "veiculo": _vehicle(row),
-            "processo": _processo(row), "data_expedicao": on.isoformat()}
+    data: dict[str, Any] = {"modalidade": "expedicao", "titular": titular,
+                            "veiculo": _vehicle(row), "processo": _processo(row),
+                            "data_expedicao": on.isoformat()}
+    _licence_facts(row, data)
     return _act("alvara-transporte-escolar", "ALV-ESC", row, data, on, _validity(row, on))
+
+
+_VEHICLE_TYPES = {"microonibus": "microonibus", "micro-onibus": "microonibus",
+                  "micro-ônibus": "microonibus", "microônibus": "microonibus",
+                  "outro": "outro"}
+
+
+def _short(row: Row, column: str, limit: int = 40) -> str:
+    text = " ".join(row.get(column, "").split())
+    if len(text) > limit:
+        raise _fail(column, f"tem {len(text)} caracteres; o máximo é {limit}.")
+    return text
+
+
+def _licence_facts(row: Row, data: dict[str, Any]) -> None:
+    """The optional columns of a school alvará: facts of the licence that the renewal
+    request does not give and the renewed alvará prints, kept with the imported act so
+    that the renewal run reads them (``renovacao_lote``). The prontuário and the
+    inscription in the Cadastro de Atividades are the conductor's (art. 8º, § 2º: the
+    alvará is furnished, after that inscription, "com o número de seu prontuário"); the
+    vehicle's type (art. 1º, § 1º: microônibus) and the municipality where it is
+    licensed (art. 17, II) are the licensed vehicle's, as its CRLV reads. Left blank,
+    the renewed alvará lacks them and the run refuses it before numbering, naming them
+    (reading chosen: the import keeps what the old file knew, and invents nothing)."""
+    if row.get("prontuario"):
+        data["prontuario"] = _short(row, "prontuario")
+    if row.get("cadastro_atividades"):
+        data["titular"]["cadastro_atividades"] = _short(row, "cadastro_atividades")
+    kind = row.get("tipo_veiculo", "").strip().casefold()
+    if kind:
+        if kind not in _VEHICLE_TYPES:
+            raise _fail("tipo_veiculo", f"«{row['tipo_veiculo']}»: use microonibus ou outro.")
+        data["veiculo"]["tipo"] = _VEHICLE_TYPES[kind]
+    if row.get("municipio_licenciamento"):
+        data["veiculo"]["municipio_licenciamento"] = _short(row, "municipio_licenciamento", 80)
 
 
 def _cassacao(row: Row) -> ImportedAct:
@@ -434,8 +471,13 @@ IMPORTS: Mapping[str, ImportSpec] = {
         {"valido_ate", "placa"}, _alvara_particular),
     "alvara-escolar": _spec(
         "Alvará de transporte escolar em vigor (escolar, art. 3º)",
-        {**_LICENCE, **_PERSON, "cnh": "CNH do titular"}, {"valido_ate", "placa", "cnh"},
-        _alvara_escolar),
+        {**_LICENCE, **_PERSON, "cnh": "CNH do titular",
+         "prontuario": "número do prontuário do condutor (opcional; art. 8º, § 2º)",
+         "cadastro_atividades": "inscrição do titular no Cadastro de Atividades do "
+         "Município (opcional)",
+         "tipo_veiculo": "tipo do veículo no CRLV: microonibus ou outro (opcional)",
+         "municipio_licenciamento": "município de licenciamento do veículo (opcional)"},
+        {"valido_ate", "placa", "cnh"}, _alvara_escolar),
     "autorizacao-veiculo-terceiro": _spec(
         "Autorização de uso de veículo de terceiro em vigor (fretamento, art. 10, § 3º), "
         "vinculada ao alvará da empresa",

@@ -77,6 +77,9 @@ class HolderFields:
     document: str
     name: str
     personal: tuple[str, ...] = ()
+    driver: str | None = None
+    """The party's key of its CNH when the holder is the licence's driver (the school
+    conductor's ``cnh``): a new holder's is the state's driver (``LicenceView``)."""
 
 
 def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
@@ -85,10 +88,11 @@ def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
     data as the licensing state holds it, not as the act was issued (issue 22): after a
     transfer the cessionário is the holder, after a change of vehicle the vehicle is
     the substitute, and the holder's name is the last one registered. What the state
-    does not know of a new holder or vehicle (the cedente's address, CNH and
-    prontuário; the replaced vehicle's RENAVAM, model...) is left out, never carried
-    to the one that took its place: the renewal request supplies it. One query for
-    every licence of the kind in force."""
+    does not know of a new holder or vehicle (the cedente's address and prontuário;
+    the replaced vehicle's RENAVAM, model...) is left out, never carried to the one
+    that took its place: the renewal request supplies it. A new holder who drives
+    (``fields.driver``) has the CNH of the state's driver: the cessionário's, which the
+    transfer recorded. One query for every licence of the kind in force."""
     records = list(records)
     views = {number_key(view.printed): view
              for view in context.registry.licence_views(kind=kind, active=True)} \
@@ -107,6 +111,8 @@ def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
                                            else mask_cnpj)(document)}
                 for key in fields.personal:
                     data.pop(key, None)
+                if fields.driver and view.driver_cnh:  # the cessionário's, as recorded
+                    party[fields.driver] = {"numero": view.driver_cnh}
             if view.holder_name:
                 party[fields.name] = view.holder_name
             data[fields.at.strip("/")] = party

@@ -208,7 +208,8 @@ _TITULAR_RENOVA = {"nome": "Sérgio Exemplo Nunes", "cpf": "815.302.764-62",
                    "prontuario": "TE-0078"}
 _PLACA_RENOVA, _RENAVAM_RENOVA = "REN6G78", "50937182644"
 _VEICULO_RENOVA = {"placa": _PLACA_RENOVA, "renavam": _RENAVAM_RENOVA,
-                   "marca_modelo": "Volare V8L Escolar", "ano_fabricacao": 2021}
+                   "marca_modelo": "Volare V8L Escolar", "ano_fabricacao": 2021,
+                   "pneus_regulares": True}
 _CNH_RENOVA = "63091827469"
 """A CNH do titular, a do alvará importado (a do exemplo do requerimento é a de outro
 titular de outra história)."""

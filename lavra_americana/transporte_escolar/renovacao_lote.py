@@ -117,7 +117,7 @@ AGE, CHANGE = f"{SCHOOL}#art17_inc1", f"{SCHOOL}#art17_par1"
 SEAL_FORM = "selo-identificacao"
 ISSUE_SEALS = True
 """Whether the run issues the selo itself, after its alvará (module docstring)."""
-HOLDER = HolderFields("/titular", "cpf", "nome", personal=("prontuario",))
+HOLDER = HolderFields("/titular", "cpf", "nome", personal=("prontuario",), driver="cnh")
 """The conductor named by the alvará; the prontuário is his own (art. 8º, § 2º)."""
 
 IMPLEMENTED = (ANNUAL, REQUEST, CHANGE)
@@ -249,13 +249,14 @@ def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
     laudo = docs.get("laudo_vistoria_ultimo")
     if isinstance(laudo, Mapping):
         data["veiculo"]["laudo_vistoria_ciretran"] = dict(laudo)
-    app = docs.get("apolice_app")
-    if isinstance(app, Mapping) and app.get("validade"):
-        seguro = dict(data["veiculo"].get("seguro", {}))
-        seguro.update({"seguradora": app.get("orgao_emissor", seguro.get("seguradora")),
-                       "apolice": app.get("numero", seguro.get("apolice")),
-                       "validade": app["validade"]})
-        data["veiculo"]["seguro"] = seguro
+    if isinstance(docs.get("apolice_app"), Mapping):
+        # The document of art. 13, § 5º, X is, by its terms, the "apólice de seguro em
+        # favor de terceiros e passageiros transportados (APP)": presented, it shows both
+        # coverages art. 17, IV asks (reading chosen); its number, insurer and term are
+        # carried below (renovacao_requisitos.CARRIED).
+        data["veiculo"]["seguro"] = {**data["veiculo"].get("seguro", {}),
+                                     "cobertura_terceiros": True,
+                                     "cobertura_passageiros": True}
     if envelope.get("selo_identificacao"):
         data["selo_identificacao"] = str(envelope["selo_identificacao"])
     return carry(req, data)  # what the act prints from the request (renovacao_requisitos)

@@ -7,7 +7,8 @@ The requerimento's schema asks for each document of art. 13, § 5º, with its da
 issue; a document's number is optional there, as most of them have none worth
 printing. The renewed alvará, however, prints two numbers taken from the request: the
 receipt of the renewal fee (art. 3º, § 1º, and art. 13, § 3º: "Recolhimento comprovado
-por ...") and the last CIRETRAN inspection report (art. 17, III). :data:`CARRIED` lists
+por ...") and the last CIRETRAN inspection report (art. 17, III); and its insurance
+(art. 17, IV) is the apólice of art. 13, § 5º, X, with its insurer and term. :data:`CARRIED` lists
 what goes from the request into the act; the requerimento is complete only when each
 is given, and the alvará is complete only when each is in it, so that what the public
 page calls "Completo" is what the act accepts.
@@ -46,6 +47,20 @@ CARRIED: tuple[Carried, ...] = (
             "Último laudo de vistoria do veículo expedido pela CIRETRAN",
             "a data de emissão do laudo", ("transporte-escolar#art13_par5_inc3",
                                            "transporte-escolar#art17_inc3")),
+    # The insurance the renewed alvará prints (art. 17, IV) is the apólice the request
+    # shows (art. 13, § 5º, X): an alvará imported from before lavra holds none to keep.
+    Carried("/documentos/apolice_app/numero", "/veiculo/seguro/apolice",
+            "Apólice de seguro em favor de terceiros e passageiros transportados (APP)",
+            "o número da apólice", ("transporte-escolar#art13_par5_inc10",
+                                    "transporte-escolar#art17_inc4")),
+    Carried("/documentos/apolice_app/orgao_emissor", "/veiculo/seguro/seguradora",
+            "Apólice de seguro em favor de terceiros e passageiros transportados (APP)",
+            "a seguradora (órgão emissor da apólice)", ("transporte-escolar#art13_par5_inc10",
+                                                        "transporte-escolar#art17_inc4")),
+    Carried("/documentos/apolice_app/validade", "/veiculo/seguro/validade",
+            "Apólice de seguro em favor de terceiros e passageiros transportados (APP)",
+            "a vigência da apólice", ("transporte-escolar#art13_par5_inc10",
+                                      "transporte-escolar#art17_inc4")),
 )
 
 

@@ -73,7 +73,7 @@ BUILT_KEY = "construido"
 def _view_of(row: Sequence[Any]) -> LicenceView:
     (printed, kind, status, status_document_id, document_id, since, valid_from, valid_until,
      exclusive, per_holder, doc, name, placa, series, number, year, revalidated,
-     vehicle_changed, t_series, t_number, t_year, transferred_on) = row
+     vehicle_changed, t_series, t_number, t_year, transferred_on, driver_cnh) = row
     status_act = None if series is None else printed_number(series, number, year)
     transfer = None if t_series is None else printed_number(t_series, t_number, t_year)
     return LicenceView(
@@ -85,6 +85,7 @@ def _view_of(row: Sequence[Any]) -> LicenceView:
         document_id=document_id, exclusive=exclusive, per_holder=per_holder,
         revalidated_on=revalidated, vehicle_changed_on=vehicle_changed,
         transferred_by=transfer, transferred_on=transferred_on if transfer else None,
+        driver_cnh=driver_cnh,
     )
 
 
@@ -128,6 +129,9 @@ class LicenceView:
     #: ``holder`` is from then the cessionário's.
     transferred_by: str | None = None
     transferred_on: date | None = None
+    #: The CNH of the licence's driver as the state holds it (after a transfer, the
+    #: cessionário's), or None.
+    driver_cnh: str | None = None
 
     def holds(self, on: date) -> bool:
         """Whether it still holds its vehicle's or holder's place on ``on``: in force or

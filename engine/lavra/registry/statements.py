@@ -86,20 +86,21 @@ _LICENCE_COLUMNS = (LicenceRow.printed, LicenceRow.kind, LicenceRow.status,
 
 def view_select(*, placa: bool = False, holder: bool = False) -> Select[*tuple[Any, ...]]:
     """A licence as :class:`~lavra.registry.licensing.LicenceView` reads it, in one row
-    of one query: its holder, vehicle, the act that set its status and its last
-    revalidation, change of vehicle and transfer. Joined (not outer-joined) to the vehicle or
+    of one query: its holder, vehicle, driver's CNH, the act that set its status and its
+    last revalidation, change of vehicle and transfer. Joined (not outer-joined) to the vehicle or
     holder a list is asked for, so that their index finds the licences."""
     stmt = select(*_LICENCE_COLUMNS, PartyRow.doc, PartyRow.name, VehicleRow.placa,
                   _STATUS_DOC.series, _STATUS_DOC.number, _STATUS_DOC.year,
                   _last_change("revalidated"), _last_change("vehicle"),
                   _TRANSFER_DOC.series, _TRANSFER_DOC.number, _TRANSFER_DOC.year,
-                  _TRANSFER_DOC.reference_date).select_from(LicenceRow)
+                  _TRANSFER_DOC.reference_date, DriverRow.cnh).select_from(LicenceRow)
     stmt = (stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id) if holder
             else stmt.outerjoin(PartyRow, PartyRow.id == LicenceRow.holder_id))
     stmt = (stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id) if placa
             else stmt.outerjoin(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id))
     return (stmt.outerjoin(_STATUS_DOC, _STATUS_DOC.id == LicenceRow.status_document_id)
-            .outerjoin(_TRANSFER_DOC, _TRANSFER_DOC.id == _last_transfer()))
+            .outerjoin(_TRANSFER_DOC, _TRANSFER_DOC.id == _last_transfer())
+            .outerjoin(DriverRow, DriverRow.id == LicenceRow.driver_id))
 
 
 VIEW_OF_DOCUMENT = view_select().where(LicenceRow.document_id == bindparam("document_id"))
