@@ -5,7 +5,7 @@ form, nothing written; the correction is recorded with who and when; «Retomar»
 the item under the number it kept.
 
 The school run (no request: the holder gets the pending notice) is planned as the web
-page plans it, its notice broken after the plan (the holder's prontuário lost) and
+page plans it, its notice broken after the plan (the holder's name lost) and
 worked in this process, so that it fails as a worker's item fails; only the resume
 starts a worker.
 """
@@ -43,7 +43,7 @@ from lavra.web import create_app
 from lavra.web.batchjobs import BatchJobs
 
 KIND = "renovacao-transporte-escolar"
-FIELD = "/destinatario/prontuario"
+FIELD = "/destinatario/nome"
 NOTICE = "notificacao-pendencias-renovacao"
 
 
@@ -62,7 +62,7 @@ def _failed_run(engine: Engine, tmp_path: Path) -> tuple[Path, int, int, str]:
             assert row is not None
             broken = dict(row.data)
             broken["destinatario"] = {k: v for k, v in broken["destinatario"].items()
-                                      if k != "prontuario"}
+                                      if k != "nome"}
             row.data = broken
         work_items(issuer, run.id, worker="teste", on=on)
     finally:
@@ -102,11 +102,11 @@ def test_staff_correct_a_failed_item_on_the_page_and_resume_the_run(tmp_path: Pa
         assert f"{printed}" in form.group(0) and "Titular Exemplo 0000" in form.group(0)
         reason = re.search(r'<p class="erro falha"><small>(.*?)</small>', form.group(0))
         assert reason is not None  # the field by its label, once, never by its pointer
-        assert ("não informado: Titular do alvará › Número do prontuário. Campo: Titular do "
-                "alvará › Número do prontuário." in reason.group(1))
+        assert ("não informado: Titular do alvará › Nome completo. Campo: Titular do "
+                "alvará › Nome completo." in reason.group(1)), reason.group(1)
         # the page has its own correction form: no command line to type
         assert "lavra lote corrigir" not in reason.group(1)
-        assert "Campo que falhou: <strong>Titular do alvará › Número do prontuário</strong>" in (
+        assert "Campo que falhou: <strong>Titular do alvará › Nome completo</strong>" in (
             form.group(0))
         assert f"campo {FIELD}" not in page.lower() and f"Campo: {FIELD}" not in page
         assert f'name="campo" value="{FIELD}"' in form.group(0)
@@ -116,14 +116,15 @@ def test_staff_correct_a_failed_item_on_the_page_and_resume_the_run(tmp_path: Pa
         assert "não é um número válido" in bad.text
         assert run_corrections(context.registry, run_id) == ()
 
-        done = _post(clerk, fix_url, page_url, campo=[FIELD, ""], valor=["TE-0000", ""])
+        done = _post(clerk, fix_url, page_url, campo=[FIELD, ""],
+                     valor=["Titular Exemplo 0000", ""])
         assert done.status_code == 303 and done.headers["location"].endswith("corrigido")
         page = clerk.get(done.headers["location"]).text
         assert "Correção registrada" in page
         listed = re.search(r'<ul id="correcoes">(.*?)</ul>', page, re.S)
         assert listed is not None
-        assert ("Campo «Titular do alvará › Número do prontuário»: de (vazio) para «TE-0000»; "
-                "corrigido por" in listed.group(1))
+        assert ("Campo «Titular do alvará › Nome completo»: de (vazio) para «Titular Exemplo "
+                "0000»; corrigido por" in listed.group(1))
         assert "Clara" in listed.group(1)
         assert "Corrigir os itens com falha" not in page  # nothing failed any more
 
@@ -136,4 +137,4 @@ def test_staff_correct_a_failed_item_on_the_page_and_resume_the_run(tmp_path: Pa
     url = registry_url(context.config)
     assert numbers_in(url, "NOT-REN-ESC") == [1]  # the number it kept
     (made,) = run_corrections(context.registry, run_id)
-    assert made.item_id == item_id and made.value == "TE-0000"
+    assert made.item_id == item_id and made.value == "Titular Exemplo 0000"
