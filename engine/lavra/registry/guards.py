@@ -215,6 +215,31 @@ def insert_licence(writer: StateWriter, act: Act, grant: Grant, licence: Licence
         raise refusals[0].error from None
 
 
+_Place = tuple[ColumnElement[bool], str, str, str, str]
+"""A place a licence takes: the licences holding it, who holds it (the refusal's
+opening), the field, the rule and the group (:class:`Refusal`)."""
+
+
+def _vehicle_place(vehicle: VehicleRow | None, exclusive: str | None) -> _Place | None:
+    """The vehicle's place in the ``exclusive`` group (None: no vehicle or no group)."""
+    if vehicle is None or exclusive is None:
+        return None
+    return ((LicenceRow.vehicle_id == vehicle.id) & (LicenceRow.exclusive == exclusive),
+            f"O veículo {vehicle.placa} já tem", "/veiculo/placa", ONE_PER_VEHICLE,
+            "exclusive")
+
+
+def _holder_place(holder: PartyRow | None, per_holder: str | None,
+                  field: str) -> _Place | None:
+    """The person's place in the ``per_holder`` group, refused at ``field`` (None: no
+    person or no group)."""
+    if holder is None or per_holder is None:
+        return None
+    return ((LicenceRow.holder_id == holder.id) & (LicenceRow.per_holder == per_holder),
+            f"{holder.name or holder.doc} já é titular de", field, ONE_PER_HOLDER,
+            "per_holder")
+
+
 def transfer_refusal(writer: StateWriter, act: Act, licence: LicenceRow, holder: PartyRow,
                      basis: str, vehicle: VehicleRow | None = None) -> Refusal | None:
     """What a transfer of ``licence`` is refused: the cessionário ``holder`` already
@@ -224,17 +249,10 @@ def transfer_refusal(writer: StateWriter, act: Act, licence: LicenceRow, holder:
     refuses it (:func:`placed`): the same words either way, citing the group's provision
     as the licence's grant printed it (:func:`granted_basis`; ``basis``, the transfer's
     own, for a licence granted before its grant's change kept it)."""
-    groups: list[tuple[ColumnElement[bool], str, str, str, str]] = []
-    if licence.per_holder is not None and holder.id != licence.holder_id:
-        groups.append(((LicenceRow.holder_id == holder.id)
-                       & (LicenceRow.per_holder == licence.per_holder),
-                       f"{holder.name or holder.doc} já é titular de", "/cessionario",
-                       ONE_PER_HOLDER, "per_holder"))
-    if vehicle is not None and licence.exclusive is not None:
-        groups.append(((LicenceRow.vehicle_id == vehicle.id)
-                       & (LicenceRow.exclusive == licence.exclusive),
-                       f"O veículo {vehicle.placa} já tem", "/veiculo/placa",
-                       ONE_PER_VEHICLE, "exclusive"))
+    moved = holder.id != licence.holder_id
+    groups = [place for place in (
+        _holder_place(holder if moved else None, licence.per_holder, "/cessionario"),
+        _vehicle_place(vehicle, licence.exclusive)) if place is not None]
     for condition, who, field, rule, group in groups:
         found = held_refusal(writer, act, condition & (LicenceRow.id != licence.id),
                              act.reference_date, who, field,
@@ -285,20 +303,12 @@ def place_refusal(session: Session, licence: LicenceRow, blocked: str) -> Refusa
     grant printed; the restoring act, a decision or a devolução, cites its own article,
     not the group's). ``blocked``: what cannot be done (``restabelecido pelo DEC-X
     nº …``)."""
-    places: list[tuple[ColumnElement[bool], str, str, str, str]] = []
     vehicle = None if licence.vehicle_id is None else session.get(VehicleRow,
                                                                   licence.vehicle_id)
-    if vehicle is not None and licence.exclusive is not None:
-        places.append(((LicenceRow.vehicle_id == vehicle.id)
-                       & (LicenceRow.exclusive == licence.exclusive),
-                       f"O veículo {vehicle.placa} já tem", "/veiculo/placa",
-                       ONE_PER_VEHICLE, "exclusive"))
     holder = None if licence.holder_id is None else session.get(PartyRow, licence.holder_id)
-    if holder is not None and licence.per_holder is not None:
-        places.append(((LicenceRow.holder_id == holder.id)
-                       & (LicenceRow.per_holder == licence.per_holder),
-                       f"{holder.name or holder.doc} já é titular de", "/titular",
-                       ONE_PER_HOLDER, "per_holder"))
+    places = [place for place in (
+        _vehicle_place(vehicle, licence.exclusive),
+        _holder_place(holder, licence.per_holder, "/titular")) if place is not None]
     for condition, who, field, rule, group in places:
         held = session.scalars(select(LicenceRow).where(
             condition, LicenceRow.status == LicenceStatus.ACTIVE.value,
