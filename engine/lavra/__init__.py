@@ -33,6 +33,7 @@ No module of the engine imports a pack. The top-level modules may import::
     lavra.documents   lavra.errors lavra.textutil lavra.inputs lavra.pack lavra.config
                       lavra.law lavra.checking lavra.render
     lavra.staff       lavra.errors lavra.law lavra.registry
+    lavra.staffcheck  nothing
     lavra.verifying   lavra.errors lavra.inputs lavra.pack lavra.config lavra.signing
                       lavra.registry lavra.law
     lavra.signers     lavra.errors lavra.config lavra.signing

@@ -2,7 +2,8 @@
 configured registry as the case history (the licensing state: a cassação's bar, a
 licence in force, a fine the registry holds as paid), as ``lavra issue`` will judge, so
 that the same items, with the same article, appear before anything is numbered
-(:meth:`lavra.issuing.Issuer.check`).
+(:meth:`lavra.issuing.Issuer.check`): the dispatch is :mod:`lavra.staffcheck`'s, this
+module finds the registry and says when there is none.
 
 Where no registry exists (no ``LAVRA_DATABASE_URL`` nor ``banco``, no SQLite file in the
 data folder) none is created as a side effect: the engine checks alone and the output
@@ -15,20 +16,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import click
 
 from lavra.config import Config, load_config
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from lavra.checking.report import Report
-    from lavra.documents import Engine, Rendered
-    from lavra.issuing import Issuer
+from lavra.staffcheck import StaffChecker as EngineStaffChecker
 
 __all__ = ["NOT_CONSULTED", "StaffChecker", "registry_exists", "staff_checker"]
 
@@ -49,28 +42,9 @@ def registry_exists(config: Config) -> bool:
     return (Path(config.data_dir) / SQLITE_FILE).is_file()
 
 
-class StaffChecker:
-    """Checks and drafts with the registry when there is one (``issuer``), else with
-    ``engine`` alone."""
-
-    def __init__(self, engine: Engine, issuer: Issuer | None) -> None:
-        self.engine = engine
-        self.issuer = issuer
-
-    @property
-    def consulted(self) -> bool:
-        return self.issuer is not None
-
-    def check(self, form: str, data: Mapping[str, Any], on: date | None) -> Report:
-        if self.issuer is not None:
-            return self.issuer.check(form, data, on)
-        return self.engine.check(form, data, on)
-
-    def draft(self, form: str, data: Mapping[str, Any], on: date | None, *,
-              docx: bool) -> Rendered:
-        if self.issuer is not None:
-            return self.issuer.draft(form, data, on, docx=docx)
-        return self.engine.draft(form, data, on, docx=docx)
+class StaffChecker(EngineStaffChecker):
+    """The engine's staff checker (:class:`lavra.staffcheck.StaffChecker`), saying on
+    the command line when the registry was not read."""
 
     @property
     def unchecked(self) -> str | None:

@@ -6,6 +6,7 @@ May import: ``lavra.errors``, ``lavra.textutil``, ``lavra.inputs``, ``lavra.pack
 ``lavra.config``, ``lavra.law``, ``lavra.checking``, ``lavra.render``,
 ``lavra.signing``, ``lavra.registry``, ``lavra.documents``, ``lavra.verifying``, ``lavra.issuing``,
 ``lavra.staff``, ``lavra.recording``, ``lavra.batch``, ``lavra.signers``, ``lavra.filing``,
+``lavra.staffcheck`` (the staff check, shared with the command line),
 ``lavra.filedacts``.
 """
 

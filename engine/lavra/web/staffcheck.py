@@ -6,6 +6,7 @@ article, before the document is numbered, as the issue will judge.
 Only staff pages and the API called with a staff token read the registry this way: the
 public pages (a citizen's requerimento) never show what the registry holds of anyone,
 and the API without a token says the registry was not consulted (:data:`UNCHECKED`).
+The dispatch is :class:`lavra.staffcheck.StaffChecker`'s, shared with the command line.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from collections.abc import Mapping
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from lavra.staffcheck import StaffChecker
 from lavra.web.context import WebContext
 
 if TYPE_CHECKING:
     from lavra.checking.report import Report
     from lavra.documents import Rendered
-    from lavra.issuing import Issuer
 
 __all__ = ["UNCHECKED", "staff_check", "staff_draft"]
 
@@ -29,30 +30,26 @@ UNCHECKED = (
 )
 
 
-def _issuer(ctx: WebContext) -> Issuer | None:
+def _checker(ctx: WebContext) -> StaffChecker:
+    """The engine's staff checker over the application's issuer (the engine alone when
+    the application has none)."""
     try:
         from lavra.issuing import Issuer
     except ImportError:  # pragma: no cover - the engine without the issuer
-        return None
+        return StaffChecker(ctx.engine, None)
     found = ctx.issuer
-    return found if isinstance(found, Issuer) else None
+    return StaffChecker(ctx.engine, found if isinstance(found, Issuer) else None)
 
 
 def staff_check(ctx: WebContext, form_id: str, data: Mapping[str, Any],
                 on: date | None = None) -> Report:
     """The report of ``data`` with the registry as history (the engine's alone when the
     application has no issuer)."""
-    issuer = _issuer(ctx)
-    if issuer is None:
-        return ctx.engine.check(form_id, data, on)
-    return issuer.check(form_id, data, on)
+    return _checker(ctx).check(form_id, data, on)
 
 
 def staff_draft(ctx: WebContext, form_id: str, data: Mapping[str, Any],
                 on: date | None = None, *, docx: bool = False) -> Rendered:
     """The MINUTA of ``data``, its report read as :func:`staff_check` reads it (the
     caller holds ``ctx.render_lock``)."""
-    issuer = _issuer(ctx)
-    if issuer is None:
-        return ctx.engine.draft(form_id, data, on, docx=docx)
-    return issuer.draft(form_id, data, on, docx=docx)
+    return _checker(ctx).draft(form_id, data, on, docx=docx)
