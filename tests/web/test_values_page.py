@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -19,13 +20,17 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from webhelpers import REPO, csrf_of, errors_in, login, make_context
 
+from lavra.batch.inputs import parse_lines
+from lavra.registry.importing import plan_import
 from lavra.registry.staff_values import StaffKind
 from lavra.web import WebContext, create_app
+from lavra_americana import pacote
 
 PAGE = "/equipe/valores"
 DECREE = "Decreto nº 12.345, de 10 de março de 2026"
 FINE_ACT = "Decreto nº 12.001, de 5 de janeiro de 2026"
 AUTO = "auto-infracao-fretamento"
+SAMPLE = Path(REPO) / "exemplos" / "cadastro-importacao.csv"
 
 
 @pytest.fixture(scope="module")
@@ -184,3 +189,74 @@ def test_the_numbering_page_is_the_administrations_and_shows_a_voided_number(
     assert re.search(r"<li>ALV-FRET nº 0001/2019: Numeração inutilizada em \d\d/\d\d/\d{4} "
                      r"por Chefia de Seção: Folha inutilizada na impressão\.</li>", shown.text)
     assert "Há números sem explicação" in shown.text
+
+
+def _void(client: TestClient, token: str, numero: str, motivo: str = "Selo extraviado.",
+          confirmo: str = "sim") -> Any:
+    return client.post("/equipe/numeracao/inutilizar", data={
+        "csrf": token, "numero": numero, "motivo": motivo, "confirmo": confirmo},
+        follow_redirects=False)
+
+
+def test_the_administration_voids_a_number_from_the_numbering_page(
+    client: TestClient, context: WebContext,
+) -> None:
+    """Issue 22: the numbering-void act of ``lavra cadastro inutilizar`` on the page (the
+    same registry call), admin only, the signed-in account as who decides; every refusal
+    at its field, nothing written. A series and year no other test here numbers; one
+    act imported from before lavra (ALV-FRET 0031/2024) is a number a document carries."""
+    registry = context.registry
+    before = registry.voided_numbers()  # another test's may be there
+    with registry.engine.begin() as connection:  # SELO-ESC 0001 to 0003/2018 taken
+        connection.execute(text("INSERT INTO counters (series, year, last_number) "
+                                "VALUES ('SELO-ESC', 2018, 3)"))
+    head, first = SAMPLE.read_text("utf-8").splitlines()[:2]
+    registry.import_acts(plan_import(parse_lines(f"{head}\n{first}\n".encode(), "um.csv",
+                                                 "/arquivo"), pacote().imports, "um.csv"),
+                         pack_version="americana", on=date(2026, 1, 15))
+    login(client, "clara")
+    assert _void(client, csrf_of(client, "/equipe"), "SELO-ESC 0002/2018").status_code == 403
+    token = admin(client)
+    shown = client.get("/equipe/numeracao").text
+    assert '<option value="SELO-ESC 0002/2018">' in shown
+    assert "Inutilizar o número</button>" in shown
+    forged = client.post("/equipe/numeracao/inutilizar", data={
+        "numero": "SELO-ESC 0002/2018", "motivo": "Sem CSRF.", "confirmo": "sim"})
+    assert forged.status_code == 403
+    refusals = {  # what is typed -> the field and the pt-BR message shown there
+        ("SELO-ESC 0002/2018", "  ", "sim"): ("motivo", "Informe o motivo da inutilização."),
+        ("SELO-ESC 0002/2018", "Selo extraviado.", ""): ("confirmo", "Confirme que o número"),
+        ("0002/2018", "Selo extraviado.", "sim"): ("numero", "Informe a série antes do número"),
+        ("SELO-ESC 2/18", "Selo extraviado.", "sim"): ("numero", "Número inválido: «SELO-ESC"),
+        ("SELO-ESC 0009/2018", "Selo extraviado.", "sim"): (
+            "numero", "O número SELO-ESC nº 0009/2018 ainda não foi tomado da série"),
+        ("alv-fret nº 0031/2024", "Ato importado.", "sim"): (
+            "numero", "O número ALV-FRET nº 0031/2024 corresponde a documento emitido; para "
+            "desfazê-lo, cancele o documento."),
+    }
+    for (numero, motivo, confirmo), (field, said) in refusals.items():
+        refused = _void(client, token, numero, motivo, confirmo)
+        assert refused.status_code == 422, numero
+        assert re.search(rf'<p class="erro" id="erro-{field}" role="alert">{re.escape(said)}',
+                         refused.text), (numero, errors_in(refused.text))
+        assert f'aria-invalid="true" aria-describedby="erro-{field}"' in refused.text
+        assert "Traceback" not in refused.text and "/numero" not in refused.text
+    assert registry.voided_numbers() == before  # nothing written
+    done = _void(client, token, " selo-esc nº 0002/2018 ", "Selo extraviado na gráfica.")
+    assert done.status_code == 303
+    assert done.headers["location"] == "/equipe/numeracao?aviso=inutilizado"
+    voided = registry.voided("SELO-ESC", 2018, 2)
+    assert voided is not None and voided.by == "Administração de Teste (admin)"
+    assert voided.reason == "Selo extraviado na gráfica."
+    listed = client.get(done.headers["location"]).text
+    assert "Número inutilizado: consta abaixo" in listed
+    assert re.search(r"<li>SELO-ESC nº 0002/2018: Numeração inutilizada em \d\d/\d\d/\d{4} por "
+                     r"Administração de Teste \(admin\): Selo extraviado na gráfica\.</li>", listed)
+    assert ("<tr><td>SELO-ESC</td><td>2018</td><td>0003</td><td>0</td><td>0</td><td>1</td>"
+            "<td>—</td><td>0001/2018, 0003/2018</td></tr>") in listed
+    assert '<option value="SELO-ESC 0002/2018">' not in listed
+    again = _void(client, token, "SELO-ESC 0002/2018")
+    assert again.status_code == 422
+    assert "O número SELO-ESC nº 0002/2018 já foi inutilizado: Numeração inutilizada em" in (
+        again.text)
+    assert len(registry.voided_numbers()) == len(before) + 1
