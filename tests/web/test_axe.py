@@ -145,6 +145,13 @@ def test_every_page_state_has_no_axe_violation(
     staff.click("#registrar-fato-botao")
     staff.wait_for_selector("#erro-fato-data")
     check(staff, "fato recusado")
+    staff.goto(f"{base}/equipe/numeracao")  # checked in its refused state: its form too
+    staff.fill("#numero", "0001/2026")  # no series: refused at the field, nothing voided
+    staff.fill("#motivo", "Conferência de acessibilidade.")
+    staff.check("#confirmo")
+    staff.click("button:has-text('Inutilizar o número')")
+    staff.wait_for_selector("#erro-numero")
+    check(staff, "inutilização recusada")
 
     signer = browser.new_context(locale="pt-BR", bypass_csp=True).new_page()
     _login(signer, base, "sergio")
