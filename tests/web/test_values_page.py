@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -18,11 +18,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
+from sqlalchemy.orm import Session
 from webhelpers import REPO, csrf_of, errors_in, login, make_context
 
 from lavra.batch.inputs import parse_lines
 from lavra.registry.importing import plan_import
 from lavra.registry.staff_values import StaffKind
+from lavra.registry.tables import BatchItemRow, BatchRunRow
 from lavra.web import WebContext, create_app
 from lavra_americana import pacote
 
@@ -204,7 +206,8 @@ def test_the_administration_voids_a_number_from_the_numbering_page(
     """Issue 22: the numbering-void act of ``lavra cadastro inutilizar`` on the page (the
     same registry call), admin only, the signed-in account as who decides; every refusal
     at its field, nothing written. A series and year no other test here numbers; one
-    act imported from before lavra (ALV-FRET 0031/2024) is a number a document carries."""
+    act imported from before lavra (ALV-FRET 0031/2024) is a number a document carries,
+    and a pending batch item (rows written as a planned run leaves them) holds 0003."""
     registry = context.registry
     before = registry.voided_numbers()  # another test's may be there
     with registry.engine.begin() as connection:  # SELO-ESC 0001 to 0003/2018 taken
@@ -214,6 +217,17 @@ def test_the_administration_voids_a_number_from_the_numbering_page(
     registry.import_acts(plan_import(parse_lines(f"{head}\n{first}\n".encode(), "um.csv",
                                                  "/arquivo"), pacote().imports, "um.csv"),
                          pack_version="americana", on=date(2026, 1, 15))
+    with Session(registry.engine) as session, session.begin():  # 0003 held by a batch item
+        run = BatchRunRow(kind="renovacao", key="teste-inutilizar", fingerprint="0" * 64,
+                          params={}, reference_date=date(2018, 1, 2), year=2018,
+                          status="planned", actor="Fulana",
+                          created_at=datetime(2018, 1, 2, 12, 0, tzinfo=UTC))
+        session.add(run)
+        session.flush()
+        session.add(BatchItemRow(run_id=run.id, position=0, seq=0, holder="X", name="x.pdf",
+                                 outcome="documento", role="documento", series="SELO-ESC",
+                                 year=2018, number=3, status="pending"))
+        held = run.id
     login(client, "clara")
     assert _void(client, csrf_of(client, "/equipe"), "SELO-ESC 0002/2018").status_code == 403
     token = admin(client)
@@ -233,6 +247,9 @@ def test_the_administration_voids_a_number_from_the_numbering_page(
         ("alv-fret nº 0031/2024", "Ato importado.", "sim"): (
             "numero", "O número ALV-FRET nº 0031/2024 corresponde a documento emitido; para "
             "desfazê-lo, cancele o documento."),
+        ("SELO-ESC 0003/2018", "Item falhou.", "sim"): (
+            "numero", f"O número SELO-ESC nº 0003/2018 está reservado na execução em lote nº "
+            f"{held}; abandone o item"),
     }
     for (numero, motivo, confirmo), (field, said) in refusals.items():
         refused = _void(client, token, numero, motivo, confirmo)
@@ -253,7 +270,7 @@ def test_the_administration_voids_a_number_from_the_numbering_page(
     assert re.search(r"<li>SELO-ESC nº 0002/2018: Numeração inutilizada em \d\d/\d\d/\d{4} por "
                      r"Administração de Teste \(admin\): Selo extraviado na gráfica\.</li>", listed)
     assert ("<tr><td>SELO-ESC</td><td>2018</td><td>0003</td><td>0</td><td>0</td><td>1</td>"
-            "<td>—</td><td>0001/2018, 0003/2018</td></tr>") in listed
+            "<td>—</td><td>0001/2018</td></tr>") in listed
     assert '<option value="SELO-ESC 0002/2018">' not in listed
     again = _void(client, token, "SELO-ESC 0002/2018")
     assert again.status_code == 422
