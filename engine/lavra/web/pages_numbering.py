@@ -15,8 +15,6 @@ nothing is written."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
@@ -108,12 +106,12 @@ def _void(request: Request, user: User, sent: dict[str, str]) -> VoidedNumber:
 async def void_number(request: Request) -> Response:
     user = _require_admin(request, "inutilizar números da numeração dos documentos")
     form = await read_form(request)
-    sent: dict[str, Any] = {name: str(form.get(name) or "").strip()[:2100]
-                            for name in ("numero", "motivo", "confirmo")}
+    sent = {name: str(form.get(name) or "").strip()[:2100]
+            for name in ("numero", "motivo", "confirmo")}
     try:
         await run_in_threadpool(_void, request, user, sent)
     except LavraError as error:
-        where = _FIELDS.get(getattr(error, "field", None) or "", "geral")
+        where = _FIELDS.get(error.field or "", "geral")
         erros = {where: error_message(error)}
         return await run_in_threadpool(lambda: _numbering_page(
             request, erros=erros, enviado=sent, status=422))
