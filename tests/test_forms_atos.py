@@ -603,6 +603,10 @@ def test_reconsideration_of_a_fretamento_auto_of_a_company_is_refused(pack_dir: 
     data["decisao"]["data"] = "2026-03-20"
     found = pending(run(decisao_recurso, SEC, data, pack_dir, DECIDED))
     assert found["ato_recorrido.formulario"].status is Status.INVALID
+    # the form named by its title, as a person reads it, never its id
+    said = found["ato_recorrido.formulario"].message
+    assert said.endswith("informe o ato lavrado em «Auto de Infração do Transporte Escolar».")
+    assert "auto-infracao" not in said
     assert found["recorrente.cnpj"].status is Status.INVALID
     del data["ato_recorrido"]["data_ciencia"]
     assert pending(run(decisao_recurso, SEC, data, pack_dir, DECIDED))[

@@ -61,9 +61,9 @@ def test_an_accessory_act_naming_the_cedente_is_refused(
     engine: Engine, registry: Registry
 ) -> None:
     alvara, sealed, termo = transferred(engine, registry)
-    # The selo identifies the vehicle the alvará left: it stays the cedente's.
+    # The selo identifies the vehicle the alvará left: it ended, the cedente's.
     kept = registry.licence_of(sealed.id)
-    assert kept is not None and kept.holder == "52998224725"
+    assert kept is not None and (kept.holder, kept.status) == ("52998224725", "ended")
     data = example(engine, PUBLICIDADE)
     data["alvara"]["numero"] = alvara.printed
     found = refused_at(engine, registry, PUBLICIDADE, data, "/titular/cpf")
@@ -104,6 +104,25 @@ def status_line_and_accessories(engine: Engine, registry: Registry) -> None:
     view, selo = registry.licence_of(alvara.id), registry.licence_of(sealed.id)
     assert view is not None and view.describe(ON) == "em vigor"
     assert selo is not None and view.holder == selo.holder == "52998224725"
+
+
+@pytest.mark.parametrize("registry_url", ["postgresql"], indirect=True)
+def test_with_another_vehicle_the_old_selo_ends_in_the_termos_transaction(
+    engine: Engine, registry_url: str
+) -> None:
+    """On PostgreSQL (SQLite: tests/test_transfer_vehicle.py): the selo of the vehicle the
+    alvará left ends with the termo, in the cedente's name, and comes back with its
+    cancellation."""
+    from issuers import state_registry
+
+    for opened in state_registry(registry_url):
+        _, sealed, termo = transferred(engine, opened)
+        ended = opened.licence_of(sealed.id)
+        assert ended is not None and (ended.status, ended.holder) == ("ended", "52998224725")
+        assert ended.status_act == termo.printed
+        opened.cancel("TRF-ESC", 2026, 1, reason="Termo lavrado por engano.", by="Servidor")
+        back = opened.licence_of(sealed.id)
+        assert back is not None and (back.status, back.holder) == ("active", "52998224725")
 
 
 def test_the_auto_from_the_plate_names_the_cessionario(

@@ -206,3 +206,21 @@ def test_a_lapsed_notice_must_say_so(engine: Engine) -> None:
     found = engine.prepare(FRET_NOTICE, data, date(2026, 12, 2)).report
     assert any(i.field == "/situacao" and i.status is Status.INVALID for i in found.items)
 
+
+
+def test_a_request_without_the_selo_it_must_carry_is_refused_in_words(engine: Engine) -> None:
+    """Without the selo's form in the pack, the run takes the selo's number from the
+    request line: a line without it is refused, saying so in words, never by its key."""
+
+    class WithoutSeals(Plan):
+        def has_form(self, form_id: str) -> bool:
+            return form_id != esc.SEAL_FORM
+
+    envelope = {"requerimento": _school_request(), "processo": "PA 9/2026"}
+    planned = esc.RUN._decide(WithoutSeals(engine, date(2026, 12, 10)), _school_licence(),
+                              envelope)
+    assert planned.outcome == "recusado", planned
+    assert planned.reason is not None and planned.reason.endswith(
+        "não traz o número do selo de identificação que acompanha o alvará renovado (art. "
+        "3º, § 2º, e art. 13, § 3º): informe-o na linha do pedido.")
+    assert "selo_identificacao" not in planned.reason

@@ -71,6 +71,7 @@ from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import (
     data_of,
     fact_after_issue,
+    form_title,
     invalid,
     missing,
     period_of,
@@ -239,28 +240,25 @@ DEC_ACT_FORM = "/ato_recorrido/formulario"
 
 
 def _reconsideration_items(
-    data: Mapping[str, Any], context: StatutoryContext, ciencia: date | None
+    request: ComputeInput, context: StatutoryContext, ciencia: date | None
 ) -> tuple[tuple[date, date] | None, list[Item]]:
-    """Art. 27: only an escolar penalty of a natural person, with its ciência.
+    """Art. 27: only an escolar penalty of a natural person, with its ciência (the form
+    named by its title, never its id).
 
     Returns (ciência, last day of the appeal of art. 26) when known, and the items.
     """
-    laws = context.laws
+    laws, data = context.laws, data_of(request)
     ref = short(laws, RECONSIDERATION)
     items: list[Item] = []
     form = clean_text(pointers.get(data, DEC_ACT_FORM))
     kind = clean_text(pointers.get(data, "/ato_recorrido/especie"))
     if form != ESCOLAR_AUTO_FORM or kind not in ("auto_infracao", "advertencia"):
-        items.append(
-            invalid(
-                "ato_recorrido.formulario",
-                DEC_ACT_FORM,
-                "A reconsideração só cabe da decisão que aplicou penalidade do transporte "
-                f"escolar, lavrada em auto de infração ou advertência escolar ({ref}): informe "
-                f"o ato do formulário {ESCOLAR_AUTO_FORM}.",
-                RECONSIDERATION,
-            )
-        )
+        title = form_title(request.pack_dir, ESCOLAR_AUTO_FORM) or "auto de infração"
+        items.append(invalid(
+            "ato_recorrido.formulario", DEC_ACT_FORM,
+            "A reconsideração só cabe da decisão que aplicou penalidade do transporte "
+            f"escolar, lavrada em auto de infração ou advertência escolar ({ref}): informe "
+            f"o ato lavrado em «{title}».", RECONSIDERATION))
     if clean_text(pointers.get(data, "/recorrente/cnpj")) is not None:
         items.append(
             invalid(
@@ -385,7 +383,7 @@ def decisao_recurso(request: ComputeInput) -> Computed:
     appeal: tuple[date, date] | None = None
     if hypothesis == RECONSIDERATION:
         labels, words = RECONSIDERATION_LABELS, RECONSIDERATION_RESULTS
-        appeal, reconsideration_items = _reconsideration_items(data, context, recorded.on)
+        appeal, reconsideration_items = _reconsideration_items(request, context, recorded.on)
         items.extend(reconsideration_items)
         if appeal is not None:
             values["prazo_recurso"] = appeal[1]

@@ -177,7 +177,16 @@ def revogacao(act: Act) -> Sequence[Effect]:
 
 
 def transferencia(act: Act) -> Sequence[Effect]:
-    """transporte-escolar#art15: the licence to the cessionário; § 2º bars the cedente."""
+    """transporte-escolar#art15: the licence to the cessionário; § 2º bars the cedente.
+
+    Reading (transporte-escolar#art15 is silent on the vehicle; #art3_par2, #art17_par1,
+    #art17_par3, #art18): a transfer with another vehicle is also a change of vehicle.
+    The selo "correspondente à licença" identifies the vehicle it was issued for (art.
+    18: affixed to its windscreens), and the publicity authorisation (art. 17, § 3º) is
+    for the "veículo licenciado": both end with the old vehicle, in the termo's transaction, as
+    with the Termo de Substituição de Veículo; the cessionário takes a new selo for his
+    vehicle. Cancelling the termo gives them back in force, in the cedente's name. With
+    the same vehicle, they follow the licence to the cessionário."""
     effects: list[Effect] = [*processo(act)]
     number = text_at(act.data, "/licenca/numero")
     new_holder = party_at(act.data, "/cessionario")

@@ -378,7 +378,7 @@ class RenewalRun:
             return PlannedHolder(lic.cpf, name, REFUSED, reason=(
                 f"O pedido do alvará {lic.printed} está completo, mas não traz o número do "
                 "selo de identificação que acompanha o alvará renovado (art. 3º, § 2º, e "
-                "art. 13, § 3º): informe-o em «selo_identificacao»."))
+                "art. 13, § 3º): informe-o na linha do pedido."))
         if seals:
             data.pop("selo_identificacao", None)  # numbered by the run (link)
         # checked with a stand-in for the selo's number, reserved only when planned

@@ -22,7 +22,7 @@ from webhelpers import REQ, csrf_of, example
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.filings import Attachment, FilingInput, Filings
-from lavra.registry.records import Built
+from lavra.registry.records import LOCAL_TZ, Built
 from lavra.registry.store import open_registry
 from lavra.registry.tables import (
     FilingAttachmentRow,
@@ -278,6 +278,17 @@ def test_double_submit_gives_one_protocol_and_the_receipt_has_labels(
     other = _file(client, [], token=sent.group(1), documento="017.539.359-11")
     assert other.status_code == 422 and "outro requerente" in other.text
     assert _count(web_context)[0] == before[0] + 1
+    # Cancelled by staff, the resend of the page is refused, naming the protocol.
+    receipt = web_context.registry.by_code(first.headers["location"].rsplit("/", 1)[-1])
+    assert receipt is not None
+    web_context.registry.cancel(receipt.series, receipt.year, receipt.number,
+                                reason="Enviado por engano.", by="Servidor")
+    again = _file(client, [], token=sent.group(1))
+    assert again.status_code == 422, again.text[:300]
+    shown = " ".join(html.unescape(again.text).split())
+    assert (f"já foi protocolado sob o {receipt.series} nº {receipt.number:04d}/"
+            f"{receipt.year}, cancelado em") in shown and "(motivo: Enviado por engano)" in shown
+    assert "abra o requerimento de novo" in shown and _count(web_context)[0] == before[0] + 1
 
     code = first.headers["location"].rsplit("/", 1)[-1]
     receipt = client.get(f"/verificar/{code}/documento.pdf")
@@ -363,4 +374,18 @@ def test_same_token_files_once_under_concurrency(registry_url: str) -> None:
         filings.file(FilingInput(series="PROT", form=REQ, data={"a": 1},
                                  cpf_cnpj="017.539.359-11", name="Outra", attachments=(),
                                  token="t" * 32), _built, receipt_form="comprovante")
+    # The receipt cancelled, a resend of the same page is refused saying so (never the
+    # cancelled receipt presented as the filing), and no number is taken.
+    cancelled = registry.cancel("PROT", 2026, 1, reason="Requerimento enviado em duplicidade.",
+                                by="Servidor").cancelled_at
+    assert cancelled is not None  # the day as the registry recorded it, in Americana
+    said = ("Este formulário já foi protocolado sob o PROT nº 0001/2026, cancelado em "
+            f"{cancelled.astimezone(LOCAL_TZ):%d/%m/%Y} (motivo: Requerimento enviado em "
+            "duplicidade). Para protocolá-lo, abra o requerimento de novo e envie-o.")
+    for retry in (lambda: filings.file(entry, _built, receipt_form="comprovante"),
+                  lambda: filings.by_token("t" * 32, CNPJ)):
+        with pytest.raises(InputError) as refused:
+            retry()
+        assert refused.value.message == said and refused.value.field == "/token"
+    assert registry.next_number("PROT", 2026) == 2
     registry.close()

@@ -224,7 +224,10 @@ class Mention:
 class Transfer:
     """The act moves a licence to another holder (and driver, and vehicle). A new
     holder already holding a licence in force of the licence's ``per_holder`` group is
-    refused, naming it, with ``basis`` (the provisions as the act cites them)."""
+    refused, naming it, with ``basis`` (the provisions as the act cites them). The
+    accessories the cedente held follow the licence; with another ``vehicle`` and
+    ``ends_accessories``, those that named the old vehicle end instead, as with a
+    :class:`ChangeVehicle` (:mod:`lavra.registry.accessories`)."""
 
     target: str
     holder: PartyRef
@@ -232,6 +235,7 @@ class Transfer:
     driver: DriverRef | None = None
     vehicle: VehicleRef | None = None
     basis: str = ""
+    ends_accessories: bool = True
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from lavra.registry.records import (
     LOCAL_TZ,
     Built,
     IssuedRecord,
+    Status,
     check_series,
     check_text,
     format_number,
@@ -404,10 +405,27 @@ class Filings:
 
     @staticmethod
     def _same_filer(filed: Filed, doc: str) -> Filed:
+        """The earlier filing of the token, when ``doc`` filed it and it stands.
+
+        Reading chosen: a resend after the receipt was cancelled is refused, saying
+        which protocol was cancelled, when and why, and to file again from a new page
+        (a fresh token): the cancelled receipt is never presented as the filing, and the
+        registry does not protocol anew by itself what staff cancelled (an applicant
+        who meant it files it again, knowing why it was cancelled)."""
         if filed.cpf_cnpj != doc:
             raise InputError(
                 "Este formulário de protocolo já foi enviado por outro requerente. Abra o "
                 "requerimento de novo e protocole-o.", field="/documento")
+        receipt = filed.receipt
+        if receipt.status == Status.CANCELLED:
+            when = ("" if receipt.cancelled_at is None else
+                    f" em {receipt.cancelled_at.astimezone(LOCAL_TZ):%d/%m/%Y}")
+            why = (receipt.cancel_reason or "").strip().rstrip(".")
+            raise InputError(
+                f"Este formulário já foi protocolado sob o {filed.protocol}, cancelado"
+                f"{when}{f' (motivo: {why})' if why else ''}. Para protocolá-lo, abra o "
+                "requerimento de novo e envie-o.",
+                field="/token")
         return filed
 
     def by_receipt(self, document_id: int) -> Filed | None:

@@ -470,7 +470,8 @@ class StateWriter:
         self.change(act, "transferred",
                     f"{licence.printed} transferido pelo {act.printed}.",
                     licence=licence, party=holder, before=before)
-        follow_transfer(self, act, licence, cedente, vehicle_before, holder)
+        follow_transfer(self, act, licence, cedente, vehicle_before, holder,
+                        ends_accessories=effect.ends_accessories)
 
     def _bar(self, act: Act, effect: Bar) -> None:
         party = self.party(effect.party, act)

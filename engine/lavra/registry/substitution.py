@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from lavra.errors import InputError
+from lavra.registry.accessories import end_vehicle_bound
 from lavra.registry.effects import STATUS_TEXT, Act, ChangeVehicle, LicenceStatus
 from lavra.registry.guards import Refusal, held_refusal
 from lavra.registry.reversal import snapshot
@@ -74,16 +75,9 @@ def change_vehicle(writer: StateWriter, act: Act, effect: ChangeVehicle) -> None
         writer.change(act, "vehicle-released",
                       f"Veículo {old.placa} desvinculado do {licence.printed} pelo "
                       f"{act.printed} (troca de veículo).", vehicle=old)
-    if not effect.ends_accessories or old is None:
-        return
-    for accessory in session.scalars(
-        select(LicenceRow).where(LicenceRow.base_id == licence.id,
-                                 LicenceRow.vehicle_id == old.id,
-                                 LicenceRow.status == LicenceStatus.ACTIVE.value)
-    ).all():
-        writer.set_status(act, accessory, LicenceStatus.ENDED.value, "ended",
-                          f"{accessory.printed} encerrado com a troca de veículo do "
-                          f"{licence.printed} pelo {act.printed}.")
+    if effect.ends_accessories and old is not None:
+        end_vehicle_bound(writer, act, licence, old.id,
+                          f"com a troca de veículo do {licence.printed}")
 
 
 def refuse_undo(writer: StateWriter, licence: LicenceRow, before: object,
