@@ -2,7 +2,8 @@
 (issue 22; :mod:`lavra.registry.act_dates`), not at the moment the import wrote it: in a
 processo's acts, in the registry's search (newest first) and its date filters, and on the
 pages that show a date. The registry holds an online protocol first and the import after
-it. Over SQLite; every date fixed (the import's entries pinned to the day of the import)."""
+it. Over SQLite and PostgreSQL (each has its own SQL for the start of a day); every date
+fixed (the import's entries pinned to the day of the import)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from lavra.registry.records import LOCAL_TZ
 from lavra.registry.search import Filters
 from lavra.registry.store import Registry
 
-pytestmark = pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+pytestmark = pytest.mark.parametrize("registry_url", ["sqlite", "postgresql"], indirect=True)
 
 ALVARA = "ALV-FRET nº 0031/2024"
 """The sample's alvará of 10/02/2024, in the processo PA 1.020/2024."""
