@@ -92,6 +92,43 @@ def test_a_name_an_imported_act_gave_before_a_protocol_keeps_its_date(
             return [(n, since, None if origin is None else "importado")
                     for n, since, origin in rows]
 
+    assert names() == [(name, date(2024, 2, 10), "importado")]  # live, as rebuilt
     diff = registry.rebuild_state(apply=True)
     assert (diff.only_stored, diff.only_rebuilt) == ((), ())
     assert names() == [(name, date(2024, 2, 10), "importado")]
+
+
+def names_of(registry: Registry, doc: str) -> list[tuple[str, date | None, str | None]]:
+    with registry._read() as session:
+        rows = session.execute(
+            select(PartyNameRow.name, PartyNameRow.since, DocumentRow.origin)
+            .join(PartyRow, PartyRow.id == PartyNameRow.party_id)
+            .outerjoin(DocumentRow, DocumentRow.id == PartyNameRow.document_id)
+            .where(PartyRow.doc == doc).order_by(PartyNameRow.since)).all()
+        return [(n, since, None if origin is None else "importado")
+                for n, since, origin in rows]
+
+
+def test_an_older_act_imported_after_a_protocol_leaves_the_newer_name_current(
+    registry: Registry,
+) -> None:
+    """The company files a protocol on 10/01/2026 under a new razão social; the ALV-FRET
+    of 10/02/2024, imported on 15/01/2026, names it by the old one. The old name joins
+    the history from 10/02/2024; the current name stays the protocol's, the newer; the
+    rebuild finds the same."""
+    doc, old = CHARTER_COMPANY
+    new = "Viação Exemplo Turismo e Fretamento Ltda."
+    moment = datetime(2026, 1, 10, 10, tzinfo=LOCAL_TZ).astimezone(UTC)
+    entry = FilingInput(series="PROT", form="recurso-fretamento", data={},
+                        cpf_cnpj=doc, name=new, attachments=())
+    Filings(registry).file(entry, _receipt, receipt_form="comprovante-protocolo", now=moment)
+    assert registry.party_name(doc) == new
+    assert "ALV-FRET nº 0031/2024" in load(registry).imported
+    pinned(registry)
+    expected = [(old, date(2024, 2, 10), "importado"), (new, date(2026, 1, 10), None)]
+    assert names_of(registry, doc) == expected
+    assert registry.party_name(doc) == new
+    diff = registry.rebuild_state(apply=True)
+    assert (diff.only_stored, diff.only_rebuilt) == ((), ())
+    assert names_of(registry, doc) == expected
+    assert registry.party_name(doc) == new

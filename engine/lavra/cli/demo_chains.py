@@ -150,7 +150,7 @@ def _facts(result: Issued, ciencia: date | None, titles: Mapping[str, str]) -> S
         serie=record.series,
         numero=f"{record.series} {record.formatted}",
         impresso=record.printed,
-        data=record.issued_at.astimezone(TIMEZONE).date().isoformat(),
+        data=record.act_date.isoformat(),  # an imported act: its own date
         valido_ate=str(until or ""),
         ciencia=ciencia.isoformat() if ciencia else "",
         calculado=dict(record.computed),
@@ -326,7 +326,7 @@ def _filing_facts(
     return StepFacts(
         serie=record.series, numero=f"{record.series} {record.formatted}",
         impresso=record.printed,
-        data=record.issued_at.astimezone(TIMEZONE).date().isoformat(),
+        data=record.act_date.isoformat(),  # an imported act: its own date
         valido_ate="", ciencia="", calculado={}, dados=dict(data),
         citado=format_cited_act(record.printed, titles))
 

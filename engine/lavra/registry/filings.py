@@ -41,6 +41,7 @@ from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import parse_data
+from lavra.registry.act_dates import order_by_act
 from lavra.registry.database import Conflict
 from lavra.registry.records import (
     LOCAL_TZ,
@@ -380,7 +381,9 @@ class Filings:
     def acts(self, filed: Filed) -> tuple[IssuedRecord, ...]:
         """The registry's documents tied to the filing's processo (an act whose data names
         the processo's number, :class:`lavra.registry.effects.InProcesso`), its receipt
-        left out, cancelled ones included (the caller says so), in the order issued."""
+        left out, cancelled ones included (the caller says so), in the order of their acts'
+        dates: an act imported from before lavra at its own date
+        (:mod:`lavra.registry.act_dates`), not the day the import wrote it."""
         with self.registry._read() as session:
             rows = session.scalars(
                 select(DocumentRow).join(ProcessoActRow,
@@ -388,7 +391,7 @@ class Filings:
                 .join(ProcessoRow, ProcessoRow.id == ProcessoActRow.processo_id)
                 .where(ProcessoRow.numero == filed.processo,
                        DocumentRow.id != filed.receipt.id)
-                .order_by(DocumentRow.issued_at, DocumentRow.id)).all()
+                .order_by(*order_by_act(newest_first=False))).all()
             return tuple(record_of(row) for row in rows)
 
     def by_token(self, token: str, cpf_cnpj: str) -> Filed | None:

@@ -244,6 +244,9 @@ def _snapshot(session: Session) -> set[str]:
         lines.add(f"processo {numero}: vinculado ao {pa}")
     for party, name in session.execute(select(PartyNameRow.party_id, PartyNameRow.name)):
         lines.add(f"nome de {parties.get(party)}: {name}")
+    for known, current in session.execute(select(PartyRow.doc, PartyRow.name)
+                                        .where(PartyRow.name.is_not(None))):
+        lines.add(f"nome atual de {known}: {current}")
     for target, before in session.execute(select(StateChangeRow.document_id,
                                                  StateChangeRow.before)
                                           .where(StateChangeRow.kind == ANNULLED)):

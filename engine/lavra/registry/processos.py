@@ -41,6 +41,7 @@ from lavra.errors import InputError
 from lavra.registry.database import Conflict
 from lavra.registry.effects import Act
 from lavra.registry.identifiers import normalize_processo
+from lavra.registry.name_dates import newer_name
 from lavra.registry.records import LOCAL_TZ, check_text
 from lavra.registry.tables import (
     DocumentRow,
@@ -315,6 +316,9 @@ def _filed_name(session: Session, party_id: int, name: str, receipt: int,
     if same is None:
         session.add(PartyNameRow(party_id=party_id, name=name, document_id=receipt,
                                  since=since))
+        party = session.get(PartyRow, party_id)
+        if party is not None and not newer_name(session, party_id, name, since):
+            party.name = name  # the protocol's name is newer than the acts' (name_dates)
     elif not _named_before(session, same, since):
         # a later act named it so: the protocol gave the name first
         same.document_id, same.since = receipt, since

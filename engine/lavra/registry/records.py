@@ -153,6 +153,21 @@ class IssuedRecord:
         return self.issued_at.astimezone(LOCAL_TZ)
 
     @property
+    def act_date(self) -> date:
+        """The day the act is of: the local day of issue, or an imported act's own date
+        (``reference_date``; its ``issued_at`` is when the import wrote it)."""
+        return self.reference_date if self.origin is not None else self.issued_at_local.date()
+
+    @property
+    def imported_note(self) -> str | None:
+        """How a page names an imported act's date: «ato anterior ao lavra, de 10/02/2024
+        (importado em 15/01/2026)»; None for a document lavra issued."""
+        if self.origin is None:
+            return None
+        return (f"ato anterior ao lavra, de {self.reference_date:%d/%m/%Y} "
+                f"(importado em {self.issued_at_local:%d/%m/%Y})")
+
+    @property
     def cancelled_at_local(self) -> datetime | None:
         return self.cancelled_at.astimezone(LOCAL_TZ) if self.cancelled_at else None
 

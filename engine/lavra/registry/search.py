@@ -15,7 +15,8 @@ A query is read for every kind of key it may be (generic, no municipal knowledge
   that CPF/CNPJ.
 
 Filters (form, series, year, status, issue dates, signer) combine with the query and
-with one another; the result is paginated, newest first.
+with one another; the result is paginated, newest first (an act imported from before
+lavra at its own date: :mod:`lavra.registry.act_dates`).
 """
 
 from __future__ import annotations
@@ -23,15 +24,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date
 
 from sqlalchemy import ColumnElement, Select, false, or_, select
 
 from lavra.errors import InputError, LavraError
 from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape, unmask
+from lavra.registry.act_dates import dated_between, order_by_act
 from lavra.registry.identifiers import parse_printed, plate_forms, same_plate
 from lavra.registry.name_index import NameMatch, name_terms
-from lavra.registry.records import LOCAL_TZ, Status
+from lavra.registry.records import Status
 from lavra.registry.tables import (
     DocumentRow,
     LicenceRow,
@@ -64,8 +66,10 @@ class ParsedQuery:
 
 @dataclass(frozen=True)
 class Filters:
-    """The listing's filters; None: not filtered. Dates are the local days of issue,
-    both inclusive; ``signer`` is the signer's name as the certificate bears it (CN)."""
+    """The listing's filters; None: not filtered. Dates are the days of the acts, both
+    inclusive: the local day of issue, or an imported act's own date
+    (:mod:`lavra.registry.act_dates`); ``signer`` is the signer's name as the
+    certificate bears it (CN)."""
 
     form: str | None = None
     series: str | None = None
@@ -144,10 +148,6 @@ def _query_condition(query: ParsedQuery) -> ColumnElement[bool]:
     return or_(*conditions) if conditions else false()
 
 
-def _local_start(day: date) -> datetime:
-    return datetime.combine(day, time(0), tzinfo=LOCAL_TZ)
-
-
 def _signer_condition(name: str) -> ColumnElement[bool]:
     """The certificate's CN is ``name`` (``documents.signer_name``, indexed)."""
     return DocumentRow.signer_name == name
@@ -167,11 +167,9 @@ def statement(query: ParsedQuery | None, filters: Filters) -> Select[DocumentRow
         stmt = stmt.where(DocumentRow.year == filters.year)
     if filters.status is not None:
         stmt = stmt.where(DocumentRow.status == filters.status.value)
-    if filters.issued_from is not None:
-        stmt = stmt.where(DocumentRow.issued_at >= _local_start(filters.issued_from))
-    if filters.issued_until is not None:
-        stmt = stmt.where(
-            DocumentRow.issued_at < _local_start(filters.issued_until + timedelta(days=1)))
+    dated = dated_between(filters.issued_from, filters.issued_until)
+    if dated is not None:
+        stmt = stmt.where(dated)
     if filters.signer is not None:
         stmt = stmt.where(_signer_condition(filters.signer))
-    return stmt.order_by(DocumentRow.issued_at.desc(), DocumentRow.id.desc())
+    return stmt.order_by(*order_by_act(newest_first=True))

@@ -56,6 +56,7 @@ from lavra.registry.guards import (
 )
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
 from lavra.registry.identities import cnh_conflict, digits, renavam_elsewhere, renavam_other
+from lavra.registry.name_dates import gives_first, newer_name
 from lavra.registry.processos import join_processo
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import (
@@ -188,15 +189,21 @@ class StateWriter:
             return None
         row = self._upsert(PartyRow, PartyRow.doc, doc, {"doc": doc})
         name = " ".join(ref.name.split()) if isinstance(ref.name, str) else ""
-        if name and name != row.name:
-            known = self.session.scalars(
-                select(PartyNameRow).where(PartyNameRow.party_id == row.id,
-                                           PartyNameRow.name == name)
-            ).one_or_none()
-            if known is None:
-                self.session.add(PartyNameRow(party_id=row.id, name=name,
-                                              document_id=act.document_id,
-                                              since=act.reference_date))
+        if not name:
+            return row
+        # By the acts' own dates, not the order written (lavra.registry.name_dates).
+        known = self.session.scalars(
+            select(PartyNameRow).where(PartyNameRow.party_id == row.id,
+                                       PartyNameRow.name == name)
+        ).one_or_none()
+        if known is None:
+            self.session.add(PartyNameRow(party_id=row.id, name=name,
+                                          document_id=act.document_id,
+                                          since=act.reference_date))
+        elif gives_first(self.session, known, act.document_id, act.reference_date):
+            known.document_id, known.since = act.document_id, act.reference_date
+        if name != row.name and not newer_name(self.session, row.id, name,
+                                               act.reference_date):
             row.name = name
         return row
 
@@ -564,6 +571,7 @@ class StateWriter:
             if party is not None and party.name == row.name:
                 latest = self.session.scalars(
                     select(PartyNameRow.name).where(PartyNameRow.party_id == party.id)
-                    .order_by(PartyNameRow.id.desc()).limit(1)
+                    .order_by(PartyNameRow.since.desc().nulls_last(), PartyNameRow.id.desc())
+                    .limit(1)
                 ).first()
                 party.name = latest

@@ -342,6 +342,7 @@ def _record_json(ctx: WebContext, record: Any) -> dict[str, Any]:
         "verification_code": record.verification_code,
         "status": "cancelled" if record.cancelled else "issued",
         "issued_at": record.issued_at.isoformat(),
+        "act_date": record.act_date.isoformat(),  # an imported act: its own date
         "reference_date": record.reference_date.isoformat(),
         "valid_until": record.valid_until.isoformat() if record.valid_until else None,
         "signer": signer_label(record.signer_subject),

@@ -169,6 +169,7 @@ def public_record(ctx: WebContext, record: IssuedRecord, on: date) -> dict[str, 
         "formulario": record.form,
         "titulo": ctx.record_title(record),
         "emitido_em": record.issued_at_local.isoformat(timespec="minutes"),
+        "data_do_ato": record.act_date.isoformat(),  # an imported act: its own date
         "assinante": signer_label(record.signer_subject),
         "situacao": "cancelado" if record.cancelled else "válido",
         "cancelado_em": record.cancelled_at_local.isoformat(timespec="minutes")

@@ -196,7 +196,7 @@ def _view(ctx: WebContext, record: IssuedRecord, filed: Filed,
     ciencia = None if record.cancelled else recorder.ciencia(record)
     return ActView(
         id=record.id, title=ctx.record_title(record), printed=record.printed,
-        issued_on=format_date(record.issued_at_local.date()),
+        issued_on=format_date(record.act_date),  # an imported act: its own date
         code=record.verification_code, cancelled=record.status == Status.CANCELLED,
         has_pdf=record.origin is None, notice=notice,
         last_day=_last_day(record) if notice else None,

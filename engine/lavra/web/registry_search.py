@@ -65,7 +65,7 @@ def row_of(ctx: WebContext, record: IssuedRecord) -> Row:
     return Row(
         id=record.id, printed=record.printed, title=ctx.record_title(record),
         form_title=ctx.form_title(record.form),
-        issued_on=record.issued_at_local.strftime("%d/%m/%Y %H:%M"),
+        issued_on=record.imported_note or record.issued_at_local.strftime("%d/%m/%Y %H:%M"),
         reference_on=_br(record.reference_date), valid_until=_br(record.valid_until),
         holder=masked_doc(record.cpf_cnpj), holder_key=record.cpf_cnpj or "",
         placa=mask_placa(record.placa) if record.placa else "", placa_key=record.placa or "",
