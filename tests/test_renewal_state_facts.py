@@ -2,10 +2,11 @@
 (issues 22 and 24): the vehicle's type, year and licensing municipality after a change
 of vehicle (the substitute's, as its termo states them), the cessionário's inscription
 in the Cadastro de Atividades after a transfer (the termo's, art. 15, § 1º; or, when the
-termo carries none, the renewal request's). Each is renewed end to end by the run over
-a fresh registry, and the PDF read back prints them; ``lavra cadastro reconstruir``
-rebuilds the facts equal, cancelling the change gives the old ones back, and migration
-0026 fills them for a registry that had none. Every date is fixed."""
+termo carries none, the renewal request's, which the public form then asks). Each is
+renewed end to end by the run over a fresh registry, and the PDF read back prints
+them; ``lavra cadastro reconstruir`` rebuilds the facts equal, cancelling the change
+gives the old ones back, and migration 0026 fills them for a registry that had none.
+Every date is fixed."""
 
 from __future__ import annotations
 
@@ -24,15 +25,18 @@ from test_licensing_state import act
 
 from lavra.batch.model import RunRequest
 from lavra.batch.runner import find_kind, run_batch
+from lavra.checking.report import Status
 from lavra.documents import Engine
-from lavra.issuing import registry_url
+from lavra.issuing import RegistryHistory, registry_url
 from lavra.registry.database import alembic_config, database_url
 from lavra.registry.records import IssuedRecord
 from lavra.registry.store import Registry, open_registry
 from lavra_americana.comum.guards import series_of
+from lavra_americana.transporte_escolar.renovacao_requisitos import INSCRIPTION
 
 ALV, TERMO = "alvara-transporte-escolar", "termo-transferencia-licenca"
 TROCA = "termo-substituicao-veiculo-escolar"
+REQUEST = "requerimento-renovacao-escolar"
 CHANGED_ON = date(2025, 6, 2)
 NEW_PLATE = "NOV4D56"
 
@@ -93,8 +97,12 @@ def test_a_re_vehicled_and_two_transferred_alvaras_are_renewed(
         revehicled = request(0, printed[0])
         set_vehicle(revehicled["veiculo"], NEW_PLATE)["ano_fabricacao"] = 2024
         without = cessionaria_request(2, printed[2])
+        history = RegistryHistory(registry)
+        lacking = engine.check(REQUEST, without, history=history)  # the public form's check
+        assert [(i.field, i.status) for i in lacking.pending] == [(INSCRIPTION, Status.MISSING)]
         without["requerente"]["cadastro_atividades"] = "CA-REQ-0002"
-        assert engine.check("requerimento-renovacao-escolar", without).complete
+        assert engine.check(REQUEST, without, history=history).complete
+        assert engine.check(REQUEST, cessionaria_request(1, printed[1]), history=history).complete
         pedidos = write_jsonl(tmp_path / "pedidos.jsonl",
                               [revehicled, cessionaria_request(1, printed[1]), without])
         run = RunRequest("renovacao-transporte-escolar", {"ano": YEAR},
