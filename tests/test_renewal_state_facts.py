@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from alembic import command
-from batchcases import RUN_DAY, YEAR, alvara, cpf, plate, request, seed, write_jsonl
+from batchcases import RUN_DAY, YEAR, alvara, cpf, plate, request, write_jsonl
 from formcases import example, pdf_text
 from identities import set_person, set_vehicle
 from issuers import dev_issuer, state_registry
@@ -39,6 +39,12 @@ TROCA = "termo-substituicao-veiculo-escolar"
 REQUEST = "requerimento-renovacao-escolar"
 CHANGED_ON = date(2025, 6, 2)
 NEW_PLATE = "NOV4D56"
+
+
+def granted(registry: Registry, data: dict[str, Any]) -> IssuedRecord:
+    """A school alvará recorded on 10/03/2025, in force until 31/12/2025."""
+    return act(registry, "ALV-ESC", ALV, data, on=date(2025, 3, 10),
+               computed={"inicio_vigencia": "2025-03-10", "valido_ate": "2025-12-31"})
 
 
 def changed(engine: Engine, registry: Registry, printed: str, n: int) -> IssuedRecord:
@@ -83,8 +89,8 @@ def test_a_re_vehicled_and_two_transferred_alvaras_are_renewed(
     issuer = dev_issuer(engine, tmp_path / "dados")
     bound = engine.staff_values
     try:
-        printed = seed(issuer, 3)
         registry = issuer.registry
+        printed = [granted(registry, alvara(n)).printed for n in range(3)]  # of 2025
         changed(engine, registry, printed[0], 0)
         transferred(engine, registry, printed[1], 1, "CA-TRF-0001")
         transferred(engine, registry, printed[2], 2, None)
@@ -138,18 +144,16 @@ def test_a_re_vehicled_and_two_transferred_alvaras_are_renewed(
 def test_the_facts_are_rebuilt_equal_and_the_change_undone(
     engine: Engine, registry: Registry
 ) -> None:
-    data = example(engine, ALV)
-    granted = act(registry, "ALV-ESC", ALV, data, on=date(2025, 3, 10),
-                  computed={"inicio_vigencia": "2025-03-10", "valido_ate": "2025-12-31"})
-    change = changed(engine, registry, granted.printed, 0)
-    before = registry.licence_by_number(granted.printed)
+    alvara_esc = granted(registry, example(engine, ALV)).printed
+    change = changed(engine, registry, alvara_esc, 0)
+    before = registry.licence_by_number(alvara_esc)
     assert before is not None and dict(before.facts)["/veiculo/ano_fabricacao"] == 2024
     diff = registry.rebuild_state(apply=True)
     assert diff.same, (diff.only_stored, diff.only_rebuilt)
-    assert registry.licence_by_number(granted.printed) == before
+    assert registry.licence_by_number(alvara_esc) == before
     registry.cancel(change.series, change.year, change.number, reason="erro material",
                     by="Servidor de Teste")
-    after = registry.licence_by_number(granted.printed)
+    after = registry.licence_by_number(alvara_esc)
     assert after is not None and dict(after.facts) == {
         "/titular/cadastro_atividades": "CA-54321", "/veiculo/ano_fabricacao": 2021,
         "/veiculo/municipio_licenciamento": "Americana", "/veiculo/tipo": "microonibus"}
@@ -160,9 +164,8 @@ def test_migration_0026_fills_the_facts_from_the_documents(
 ) -> None:
     url = database_url(tmp_path)
     opened = next(state_registry(url))
-    granted = act(opened, "ALV-ESC", ALV, example(engine, ALV), on=date(2025, 3, 10),
-                  computed={"inicio_vigencia": "2025-03-10", "valido_ate": "2025-12-31"})
-    changed(engine, opened, granted.printed, 0)
+    alvara_esc = granted(opened, example(engine, ALV)).printed
+    changed(engine, opened, alvara_esc, 0)
     opened.close()
     raw = create_engine(url)
     with raw.begin() as connection:  # a registry from before 0026
@@ -173,7 +176,7 @@ def test_migration_0026_fills_the_facts_from_the_documents(
     open_registry(url).close()  # upgraded, without the pack: no facts yet
     states = state_registry(url)  # opened with its pack: the view built again
     reopened = next(states)
-    view = reopened.licence_by_number(granted.printed)
+    view = reopened.licence_by_number(alvara_esc)
     assert view is not None and dict(view.facts)["/veiculo/ano_fabricacao"] == 2024
     assert dict(view.facts)["/veiculo/municipio_licenciamento"] == "AMERICANA"
     next(states, None)  # closed
