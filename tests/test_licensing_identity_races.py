@@ -226,9 +226,13 @@ def test_the_migration_leaves_a_renavam_on_the_plate_recorded_first(
     engine = create_engine(url)
     with engine.begin() as connection:  # back to 0023 (open_registry would migrate)
         command.downgrade(alembic_config(connection), "0023")
+        # this version's tables write the column 0026 adds: lent for the acts, then dropped
+        connection.execute(text("ALTER TABLE licences ADD COLUMN facts JSON"))
     monkeypatch.setattr(state, "renavam_elsewhere", lambda *_: None)  # the racing read
     fret, part = alvara_fretamento(old), particular(old)
     old.close()
+    with engine.begin() as connection:
+        connection.execute(text("ALTER TABLE licences DROP COLUMN facts"))
     assert plates_of(url, SHARED) == ["ABC1D23", "PAR1T23"]
     monkeypatch.undo()
 

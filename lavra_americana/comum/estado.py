@@ -8,7 +8,7 @@ values it computed); a value the act lacks gives no effect rather than a guess.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
@@ -17,6 +17,7 @@ from lavra.registry.effects import (
     Act,
     Cites,
     DriverRef,
+    Facts,
     Identify,
     InProcesso,
     PartyRef,
@@ -24,8 +25,8 @@ from lavra.registry.effects import (
 )
 from lavra.registry.identifiers import parse_printed
 
-__all__ = ["CITED_KEYS", "IMPLEMENTED", "basis", "cited", "date_at", "driver_at", "in_series",
-           "named", "party_at", "processo", "start_of", "text_at", "vehicle_at"]
+__all__ = ["CITED_KEYS", "IMPLEMENTED", "basis", "cited", "date_at", "driver_at", "facts_at",
+           "in_series", "named", "party_at", "processo", "start_of", "text_at", "vehicle_at"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """Reading only: each effect function cites the article it implements."""
@@ -54,6 +55,25 @@ def date_at(values: Mapping[str, Any], pointer: str) -> date | None:
         except ValueError:
             return None
     return None
+
+
+def facts_at(data: Mapping[str, Any], kept: Sequence[str], *,
+             at: Mapping[str, str] | None = None) -> Facts:
+    """The licence's facts ``kept`` (pointers into the licence's data, ``/veiculo/tipo``)
+    as the act states them: each read at the same pointer, or where ``at`` says the act
+    writes the object it begins with (``{"/veiculo": "/veiculo_novo"}``) or the fact
+    itself (``{"/titular/cadastro_atividades": "/cadastro/inscricao"}``). A value the
+    act lacks (or not a string or number) is left out: no fact rather than a guess."""
+    found: list[tuple[str, Any]] = []
+    for pointer in kept:
+        head = "/" + pointer.split("/")[1]
+        source = (at or {}).get(pointer) or (at or {}).get(head, head) + pointer[len(head):]
+        value = _get(data, source)
+        if isinstance(value, str) and value.strip():
+            found.append((pointer, value.strip()))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            found.append((pointer, value))
+    return tuple(found)
 
 
 def party_at(data: Mapping[str, Any], base: str) -> PartyRef | None:

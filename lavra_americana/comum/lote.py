@@ -92,7 +92,10 @@ def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
     the replaced vehicle's RENAVAM, model...) is left out, never carried to the one
     that took its place: the renewal request supplies it. A new holder who drives
     (``fields.driver``) has the CNH of the state's driver: the cessionário's, which the
-    transfer recorded. One query for every licence of the kind in force."""
+    transfer recorded. The facts the state keeps of the licence (``LicenceView.facts``:
+    the vehicle's type and municipality, the holder's inscription, as the pack's effects
+    declare them beside their articles) are set in the data as the state holds them: the
+    substitute's, the cessionário's. One query for every licence of the kind in force."""
     records = list(records)
     views = {number_key(view.printed): view
              for view in context.registry.licence_views(kind=kind, active=True)} \
@@ -121,8 +124,25 @@ def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
             placa = vehicle.get("placa") if isinstance(vehicle, Mapping) else None
             if not isinstance(placa, str) or not same_vehicle(placa, view.placa):
                 data["veiculo"] = {"placa": view.placa}
+        if view is not None:
+            for pointer, value in view.facts:
+                _set(data, pointer, value)
         held.append((record, document, data))
     return held
+
+
+def _set(data: dict[str, Any], pointer: str, value: Any) -> None:
+    """``value`` at ``pointer`` in ``data``, creating the objects on its way (a value
+    that is not an object on the way is replaced: the state's fact wins)."""
+    *path, last = pointers.split(pointer)
+    here = data
+    for token in path:
+        found = here.get(token)
+        if not isinstance(found, dict):
+            found = dict(found) if isinstance(found, Mapping) else {}
+            here[token] = found
+        here = found
+    here[last] = value
 
 
 def same_vehicle(one: object, other: object) -> bool:

@@ -20,7 +20,7 @@ from lavra.checking.computations import item_at
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
 
-__all__ = ["IMPLEMENTED", "Carried", "act_items", "carry", "request_items"]
+__all__ = ["IMPLEMENTED", "Carried", "act_items", "carry", "given", "request_items"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """A shape shared by the laws' definitions: the articles are cited by each value."""
@@ -41,7 +41,7 @@ class Carried:
     basis: tuple[str, ...]
 
 
-def _given(data: Mapping[str, Any], pointer: str) -> bool:
+def given(data: Mapping[str, Any], pointer: str) -> bool:
     value = pointers.get(data, pointer)
     return value is not None and (not isinstance(value, str) or bool(value.strip()))
 
@@ -58,7 +58,7 @@ def request_items(carried: Sequence[Carried], data: Mapping[str, Any]) -> list[I
     return [
         item_at(c.request, Status.MISSING,
                 f"Informe {c.what}, que o alvará renovado imprime: {c.document}", *c.basis)
-        for c in carried if _document_given(data, c) and not _given(data, c.request)
+        for c in carried if _document_given(data, c) and not given(data, c.request)
     ]
 
 
@@ -67,7 +67,7 @@ def act_items(carried: Sequence[Carried], data: Mapping[str, Any]) -> list[Item]
     return [
         item_at(c.act, Status.MISSING,
                 f"Falta {c.what} ({c.document}), que o alvará imprime.", *c.basis)
-        for c in carried if not _given(data, c.act)
+        for c in carried if not given(data, c.act)
     ]
 
 

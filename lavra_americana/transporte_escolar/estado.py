@@ -24,6 +24,11 @@ record (:mod:`lavra.registry.state`).
 - Art. 17, § 1º, with art. 3º ("modificado"): the termo of a change of vehicle puts the
   new vehicle in the alvará's place from its date (the old one is free); the selo and
   the other accessories of the old vehicle end with it (``troca_veiculo``).
+- What the state keeps of each alvará for the acts that read it later (the renewal run,
+  which reads holder and vehicle from the state, not from the act): the vehicle's type,
+  year and licensing municipality (:data:`VEHICLE_FACTS`) and the holder's inscription
+  in the Cadastro de Atividades (:data:`HOLDER_FACTS`), from the act that states them:
+  the alvará, the termo of a change of vehicle, the termo of transfer.
 - Autos (art. 21) name the driver and the vehicle; the termo of the substitute vehicle's
   vistoria (art. 5º, II) names the holder and the substitute vehicle, and grants nothing
   (the Licença Temporária does).
@@ -54,6 +59,7 @@ from lavra_americana.comum.estado import (
     cited,
     date_at,
     driver_at,
+    facts_at,
     in_series,
     named,
     party_at,
@@ -65,7 +71,8 @@ from lavra_americana.comum.estado import (
 from lavra_americana.comum.periods import anniversary
 from lavra_americana.fretamento.estado import OPERATION
 
-__all__ = ["EFFECTS", "IMPLEMENTED", "PER_PERSON", "VEHICLE_BASIS"]
+__all__ = ["EFFECTS", "HOLDER_FACTS", "IMPLEMENTED", "PER_PERSON", "VEHICLE_BASIS",
+           "VEHICLE_FACTS"]
 
 PER_PERSON = "licenca-escolar"
 """Art. 14: one school licence per transportador."""
@@ -80,6 +87,22 @@ one under another school alvará is that alvará's "veículo licenciado nele con
 by its own refusal) nor art. 15, § 2º (the bar, cited by the bar's)."""
 
 IMPLEMENTED: tuple[str, ...] = ("transporte-escolar#art14", "transporte-escolar#art15_par2")
+
+VEHICLE_FACTS = ("/veiculo/tipo", "/veiculo/ano_fabricacao", "/veiculo/municipio_licenciamento")
+"""What the alvará states of its vehicle and the renewed alvará must state again, the
+renewal request not asking it: the type of art. 1º, § 1º (micro-ônibus or another vehicle
+"utilizado exclusivamente" for students), the year of manufacture of art. 17, I (the age
+limit, checked on the renewed alvará's first day) and the licensing municipality of
+art. 17, II. After a change of vehicle (art. 17, § 1º) they are the substitute's, as its
+termo states them; after a transfer (art. 15), the vehicle's as the termo states it."""
+HOLDER_FACTS = ("/titular/cadastro_atividades",)
+"""The titular's inscription in the Cadastro de Atividades (art. 2º; art. 8º, § 2º: the
+alvará is furnished after it; art. 12, II). After a transfer it is the cessionário's:
+art. 15, § 1º makes the transfer valid only once registered in that Cadastro, within 60
+days, and the termo carries the inscription when the registration was made
+(``/cadastro/inscricao``). A termo signed before it carries none: the cedente's is not
+the cessionário's, so the state keeps none, and the renewal request supplies it
+(``requerimento-renovacao-escolar``, ``/requerente/cadastro_atividades``)."""
 
 AUTO = "auto-infracao-escolar"
 """The form whose series a cited auto typed without one is read in."""
@@ -100,7 +123,7 @@ def alvara(act: Act) -> Sequence[Effect]:
         basis=basis("transporte-escolar#art3", "transporte-escolar#art13"),
         exclusive_basis=basis(VEHICLE_BASIS),
         per_holder_basis=basis("transporte-escolar#art14"),
-        citation="transporte-escolar#art3",
+        citation="transporte-escolar#art3", facts=facts_at(act.data, VEHICLE_FACTS + HOLDER_FACTS),
     )]
 
 
@@ -195,7 +218,11 @@ def transferencia(act: Act) -> Sequence[Effect]:
                                 driver=driver_at(act.data, "/cessionario"),
                                 vehicle=vehicle_at(act.data, "/veiculo"),
                                 basis=basis("transporte-escolar#art14",
-                                            "transporte-escolar#art15")))
+                                            "transporte-escolar#art15"),
+                                # art. 15, § 1º: the cessionário's inscription, when made
+                                facts=facts_at(act.data, VEHICLE_FACTS + HOLDER_FACTS, at={
+                                    HOLDER_FACTS[0]: "/cadastro/inscricao"}),
+                                replaces=("/titular", "/veiculo")))
     cedente = party_at(act.data, "/cedente")
     if cedente is not None:
         # The bar's last day is the one the termo printed (its parameter
@@ -239,7 +266,9 @@ def troca_veiculo(act: Act) -> Sequence[Effect]:
     if number is not None and new is not None:
         effects.append(ChangeVehicle(
             number, new, "transporte-escolar#art17_par1",
-            basis=basis("transporte-escolar#art3", "transporte-escolar#art17_par1")))
+            basis=basis("transporte-escolar#art3", "transporte-escolar#art17_par1"),
+            facts=facts_at(act.data, VEHICLE_FACTS, at={"/veiculo": "/veiculo_novo"}),
+            replaces=("/veiculo",)))
     return effects
 
 

@@ -214,7 +214,8 @@ def _change_prefill(alvara: Mapping[str, Any], printed: str) -> dict[str, Any]:
 
 def _prefill(alvara: Mapping[str, Any], printed: str, expiry: date) -> dict[str, Any]:
     titular, veiculo = alvara.get("titular", {}), alvara.get("veiculo", {})
-    requerente = {k: titular[k] for k in ("nome", "cpf", "endereco", "cnh") if k in titular}
+    requerente = {k: titular[k] for k in ("nome", "cpf", "endereco", "cnh",
+                                          "cadastro_atividades") if k in titular}
     if alvara.get("prontuario"):  # an imported or transferred alvará has none to give
         requerente["prontuario"] = alvara["prontuario"]
     return {
@@ -276,6 +277,8 @@ def _complete_from(req: Mapping[str, Any], data: dict[str, Any]) -> None:
             data["prontuario"] = requerente["prontuario"]
         if isinstance(requerente.get("endereco"), Mapping):
             data["titular"].setdefault("endereco", dict(requerente["endereco"]))
+        if requerente.get("cadastro_atividades"):  # a cessionário's the termo did not carry
+            data["titular"].setdefault("cadastro_atividades", requerente["cadastro_atividades"])
     veiculo = req.get("veiculo")
     if isinstance(veiculo, Mapping) and veiculo.get("placa") and same_vehicle(
             veiculo["placa"], pointers.get(data, "/veiculo/placa")):

@@ -12,6 +12,12 @@ por ...") and the last CIRETRAN inspection report (art. 17, III); and its insura
 what goes from the request into the act; the requerimento is complete only when each
 is given, and the alvará is complete only when each is in it, so that what the public
 page calls "Completo" is what the act accepts.
+
+The holder's inscription in the Cadastro de Atividades (:func:`state_items`) is the
+other value the renewed alvará prints that the request does not always carry: the
+renewal takes it from the licensing state (``estado.HOLDER_FACTS``), and when the state
+holds none (a transfer whose termo was signed before the cessionário's registration,
+art. 15, § 1º; an alvará imported without it) the request must give it.
 """
 
 from __future__ import annotations
@@ -19,11 +25,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lavra.checking.report import Item
+from lavra.checking.computations import History, item_at, licensing
+from lavra.checking.report import Item, Status
+from lavra.inputs import pointers
 from lavra_americana.comum import requisitos
 from lavra_americana.comum.requisitos import Carried
+from lavra_americana.transporte_escolar.estado import HOLDER_FACTS
 
-__all__ = ["CARRIED", "IMPLEMENTED", "Carried", "act_items", "carry", "request_items"]
+__all__ = ["CARRIED", "IMPLEMENTED", "INSCRIPTION", "Carried", "act_items", "carry",
+           "request_items", "state_items"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """A definition shared by the forms: the articles are cited by each item."""
@@ -62,6 +72,32 @@ CARRIED: tuple[Carried, ...] = (
             "a vigência da apólice", ("transporte-escolar#art13_par5_inc10",
                                       "transporte-escolar#art17_inc4")),
 )
+
+
+INSCRIPTION = "/requerente/cadastro_atividades"
+"""Where the request gives the holder's inscription the state lacks."""
+
+
+def state_items(data: Mapping[str, Any], history: History | None) -> list[Item]:
+    """The request's item for what the renewed alvará prints of its holder and the
+    licensing state does not hold: the inscription in the Cadastro de Atividades
+    (art. 2º; art. 8º, § 2º; after a transfer, art. 15, § 1º, the cessionário's). Asked
+    only when the registry holds the alvará renewed and knows no inscription for its
+    holder, and the request gives none; without the registry (a paper alvará) the act's
+    own check names it."""
+    state, number = licensing(history), pointers.get(data, "/alvara_anterior/numero")
+    if state is None or not isinstance(number, str) or requisitos.given(data, INSCRIPTION):
+        return []
+    view = state.licence_status(number, "alvara-transporte-escolar")
+    if view is None or any(pointer == HOLDER_FACTS[0] for pointer, _ in view.facts):
+        return []
+    return [item_at(
+        INSCRIPTION, Status.MISSING,
+        "Informe a inscrição do titular no Cadastro de Atividades do Município, que o "
+        "alvará renovado imprime e o registro não tem (licença transferida sem ela no "
+        "termo, ou alvará anterior ao sistema): Inscrição no Cadastro de Atividades",
+        "transporte-escolar#art2", "transporte-escolar#art8_par2",
+        "transporte-escolar#art15_par1")]
 
 
 def request_items(data: Mapping[str, Any]) -> list[Item]:

@@ -71,6 +71,9 @@ from lavra_americana.transporte_escolar.eligibility import REGISTRY_ONLY, candid
 from lavra_americana.transporte_escolar.renovacao_requisitos import (
     request_items as renewal_request_items,
 )
+from lavra_americana.transporte_escolar.renovacao_requisitos import (
+    state_items as renewal_state_items,
+)
 
 __all__ = [
     "COMPUTATIONS",
@@ -218,6 +221,7 @@ def requerimento_renovacao_escolar(request: ComputeInput) -> Computed:
     context, sources = rule_sources(request, False)
     items: list[Item] = list(vehicle_age_items(data, "/veiculo", on, context, "transporte-escolar"))
     items.extend(renewal_request_items(data))  # what the renewed alvará prints from it
+    items.extend(renewal_state_items(data, request.history))  # and the state lacks
     fee, _ = fee_values(RENEWAL_FEE, on, sources, "/documentos/comprovante_taxa_renovacao")
     values: dict[str, Any] = {
         "vencimento": None,

@@ -31,6 +31,7 @@ __all__ = [
     "DriverRef",
     "Effect",
     "EffectsOf",
+    "Facts",
     "Grant",
     "Identify",
     "InProcesso",
@@ -97,6 +98,13 @@ class Act:
     valid_until: date | None
 
 
+Facts = tuple[tuple[str, Any], ...]
+"""Facts of a licence the state keeps for the acts that read it later (a renewal): each
+a JSON pointer into the licence's data as its act names it (``/veiculo/tipo``) and its
+value (a string or number). The pack declares which, beside the article that needs them;
+the engine only keeps them (``LicenceView.facts``)."""
+
+
 @dataclass(frozen=True)
 class PartyRef:
     """A person or company by CPF or CNPJ (masked or not), with the name the act uses."""
@@ -154,6 +162,8 @@ class Grant:
     per_holder_basis: str = ""
     """The provision of ``per_holder`` (one licence in force per person), likewise
     (``"art. 14 da Lei nº 4.515/2007"``)."""
+    facts: Facts = ()
+    """The licence's facts as its act states them (:data:`Facts`)."""
 
     def group_basis(self, group: str) -> str:
         """The printed provision of ``group`` (``"exclusive"``, ``"per_holder"``):
@@ -236,6 +246,11 @@ class Transfer:
     vehicle: VehicleRef | None = None
     basis: str = ""
     ends_accessories: bool = True
+    facts: Facts = ()
+    """The licence's facts this act states (the cessionário's, the vehicle's)."""
+    replaces: tuple[str, ...] = ()
+    """The pointers (and what lies under them) whose earlier facts end with this act,
+    stated or not (``/titular``: the cedente's are not the cessionário's)."""
 
 
 @dataclass(frozen=True)
@@ -252,6 +267,10 @@ class ChangeVehicle:
     citation: str
     ends_accessories: bool = True
     basis: str = ""
+    facts: Facts = ()
+    """The new vehicle's facts (:attr:`Transfer.facts`), replacing those under
+    :attr:`replaces`."""
+    replaces: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

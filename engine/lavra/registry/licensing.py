@@ -24,9 +24,10 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, LicenceStatus
+from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, Facts, LicenceStatus
 from lavra.registry.guards import DIVERGENCE, CitationPrinter, public_divergence
 from lavra.registry.identifiers import plate_forms, same_plate
+from lavra.registry.licence_facts import as_facts
 from lavra.registry.name_records import replay_name_changes
 from lavra.registry.processos import rebuild_processos, release_filings, repoint_filings
 from lavra.registry.queries import RegistryQueries
@@ -73,7 +74,7 @@ BUILT_KEY = "construido"
 def _view_of(row: Sequence[Any]) -> LicenceView:
     (printed, kind, status, status_document_id, document_id, since, valid_from, valid_until,
      exclusive, per_holder, doc, name, placa, series, number, year, revalidated,
-     vehicle_changed, t_series, t_number, t_year, transferred_on, driver_cnh) = row
+     vehicle_changed, t_series, t_number, t_year, transferred_on, driver_cnh, facts) = row
     status_act = None if series is None else printed_number(series, number, year)
     transfer = None if t_series is None else printed_number(t_series, t_number, t_year)
     return LicenceView(
@@ -85,7 +86,7 @@ def _view_of(row: Sequence[Any]) -> LicenceView:
         document_id=document_id, exclusive=exclusive, per_holder=per_holder,
         revalidated_on=revalidated, vehicle_changed_on=vehicle_changed,
         transferred_by=transfer, transferred_on=transferred_on if transfer else None,
-        driver_cnh=driver_cnh,
+        driver_cnh=driver_cnh, facts=as_facts(facts),
     )
 
 
@@ -132,6 +133,10 @@ class LicenceView:
     #: The CNH of the licence's driver as the state holds it (after a transfer, the
     #: cessionário's), or None.
     driver_cnh: str | None = None
+    #: The facts the pack's effects keep of it (pointer, value), by pointer: those the
+    #: act that granted it stated, as the acts since replaced them (a transfer, a change
+    #: of vehicle; :mod:`lavra.registry.licence_facts`).
+    facts: Facts = ()
 
     def holds(self, on: date) -> bool:
         """Whether it still holds its vehicle's or holder's place on ``on``: in force or
@@ -229,6 +234,7 @@ def _snapshot(session: Session) -> set[str]:
             f"{base.get(lic.base_id) if lic.base_id else None}, de {lic.valid_from} a "
             f"{lic.valid_until}, situação {lic.status} pelo "
             f"{printed.get(lic.status_document_id or 0)} em {lic.status_since}"
+            + (f", fatos {as_facts(lic.facts)}" if lic.facts else "")
         )
     for bar in session.scalars(select(BarRow)).all():
         lines.add(f"impedimento de {parties.get(bar.party_id)} ({bar.scope}) até {bar.until} "

@@ -69,7 +69,7 @@ __all__ = ["ANNULLED", "ANNULS", "BAR_LIFTED", "BAR_RESTORED", "KEPT", "REINSTAT
            "snapshot", "undo_annulments", "undo_lifted"]
 
 KEPT = ("status", "status_document_id", "status_since", "valid_until", "holder_id",
-        "driver_id", "vehicle_id")
+        "driver_id", "vehicle_id", "facts")
 """The licence's columns a change keeps as they were before it."""
 STATUS_KEPT = ("status", "status_document_id", "status_since")
 BAR_LIFTED = "bar-lifted"
@@ -96,6 +96,8 @@ def put_back(licence: LicenceRow, before: dict[str, Any],
              names: tuple[str, ...] = KEPT) -> None:
     """Give the licence the ``names`` columns it had in ``before`` (a :func:`snapshot`)."""
     for name in names:
+        if name == "facts" and name not in before:  # kept before the facts existed
+            continue
         value = before.get(name)
         if name in ("status_since", "valid_until") and isinstance(value, str):
             value = date.fromisoformat(value)

@@ -57,6 +57,7 @@ from lavra.registry.guards import (
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
 from lavra.registry.identities import cnh_conflict, digits, renavam_elsewhere, renavam_other
 from lavra.registry.name_dates import gives_first, newer_name
+from lavra.registry.licence_facts import replaced, stored
 from lavra.registry.processos import join_processo
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import (
@@ -407,6 +408,7 @@ class StateWriter:
                        else None),
             per_holder=(grant.per_holder if holder is not None and "per_holder" not in outside
                         else None),
+            facts=stored(grant.facts),
         )
         insert_licence(self, act, grant, licence, holder, vehicle)
         until = ("" if grant.valid_until is None
@@ -474,6 +476,7 @@ class StateWriter:
             vehicle = self.vehicle(effect.vehicle, act)
             if vehicle is not None:
                 licence.vehicle_id, moved[:] = vehicle.id, [vehicle]
+            licence.facts = replaced(licence.facts, effect.facts, effect.replaces)
         self.change(act, "transferred",
                     f"{licence.printed} transferido pelo {act.printed}.",
                     licence=licence, party=holder, before=before)

@@ -86,14 +86,15 @@ _LICENCE_COLUMNS = (LicenceRow.printed, LicenceRow.kind, LicenceRow.status,
 
 def view_select(*, placa: bool = False, holder: bool = False) -> Select[*tuple[Any, ...]]:
     """A licence as :class:`~lavra.registry.licensing.LicenceView` reads it, in one row
-    of one query: its holder, vehicle, driver's CNH, the act that set its status and its
+    of one query: its holder, vehicle, driver's CNH, facts, the act that set its status, its
     last revalidation, change of vehicle and transfer. Joined (not outer-joined) to the vehicle or
     holder a list is asked for, so that their index finds the licences."""
     stmt = select(*_LICENCE_COLUMNS, PartyRow.doc, PartyRow.name, VehicleRow.placa,
                   _STATUS_DOC.series, _STATUS_DOC.number, _STATUS_DOC.year,
                   _last_change("revalidated"), _last_change("vehicle"),
                   _TRANSFER_DOC.series, _TRANSFER_DOC.number, _TRANSFER_DOC.year,
-                  _TRANSFER_DOC.reference_date, DriverRow.cnh).select_from(LicenceRow)
+                  _TRANSFER_DOC.reference_date, DriverRow.cnh, LicenceRow.facts
+                  ).select_from(LicenceRow)
     stmt = (stmt.join(PartyRow, PartyRow.id == LicenceRow.holder_id) if holder
             else stmt.outerjoin(PartyRow, PartyRow.id == LicenceRow.holder_id))
     stmt = (stmt.join(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id) if placa

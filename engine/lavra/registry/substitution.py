@@ -19,6 +19,7 @@ from lavra.errors import InputError
 from lavra.registry.accessories import end_vehicle_bound
 from lavra.registry.effects import STATUS_TEXT, Act, ChangeVehicle, LicenceStatus
 from lavra.registry.guards import Refusal, held_refusal
+from lavra.registry.licence_facts import replaced
 from lavra.registry.reversal import snapshot
 from lavra.registry.tables import LicenceRow, VehicleRow
 
@@ -65,6 +66,7 @@ def change_vehicle(writer: StateWriter, act: Act, effect: ChangeVehicle) -> None
         licence.exclusive = None
     old = None if licence.vehicle_id is None else session.get(VehicleRow, licence.vehicle_id)
     licence.vehicle_id = vehicle.id
+    licence.facts = replaced(licence.facts, effect.facts, effect.replaces)
     session.flush()
     was = "" if old is None else f" {old.placa}"
     writer.change(act, "vehicle",

@@ -360,9 +360,8 @@ class DriverRow(Base):
 
 
 class LicenceRow(Base):
-    """An alvará, licença, autorização or selo: the act that granted it, its holder,
-    vehicle and driver, its validity, its status, and the licence it rests on."""
-
+    """An alvará, licença, autorização or selo: its act, holder, vehicle, driver, validity,
+    status, the licence it rests on, its facts (:mod:`lavra.registry.licence_facts`)."""
     __tablename__ = "licences"
     __table_args__ = (
         # One licence in force per vehicle in its group (operating alvarás), and per
@@ -394,6 +393,7 @@ class LicenceRow(Base):
     """The group in which a vehicle holds one licence at a time (operating alvarás)."""
     per_holder: Mapped[str | None] = mapped_column(String(60))
     """The group in which a person holds one licence at a time (school licences)."""
+    facts: Mapped[Any | None] = mapped_column(JSON)
 
 
 class BarRow(Base):
