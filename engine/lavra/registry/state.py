@@ -56,8 +56,8 @@ from lavra.registry.guards import (
 )
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
 from lavra.registry.identities import cnh_conflict, digits, renavam_elsewhere, renavam_other
-from lavra.registry.name_dates import gives_first, newer_name
 from lavra.registry.licence_facts import replaced, stored
+from lavra.registry.name_dates import gives_first, newer_name
 from lavra.registry.processos import join_processo
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import (
