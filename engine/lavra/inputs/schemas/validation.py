@@ -37,6 +37,7 @@ from referencing.jsonschema import SchemaRegistry
 
 from lavra.errors import ContentPackError, InputError, LavraError
 from lavra.inputs import pointers
+from lavra.inputs.schemas.fast import known_valid
 from lavra.inputs.schemas.fields import (
     CONTROL_CHARS,
     FieldInfo,
@@ -86,6 +87,8 @@ def validate(registry: SchemaRegistry, schema_id: str, data: Any) -> tuple[Schem
     """
     uri = schema_uri(schema_id)
     checker = validator(registry, uri)
+    if known_valid(registry, uri, data):  # the usual case, ≈ 20 times faster (fast.py)
+        return ()
     fields = {info.pattern: info for info in field_annotations(registry, uri)}
     try:
         errors = list(checker.iter_errors(data))
