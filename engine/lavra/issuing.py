@@ -170,6 +170,17 @@ class RegistryHistory:
                      (c.citation,) if c.citation else ())
                 for c in identity_conflicts(self.registry, effects, form, data, computed, on)]
 
+    def date_conflicts(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
+                       on: date, field: str) -> list[Item]:
+        """Each earlier act the draft's date precedes (:mod:`lavra.registry.act_dates`),
+        an item at ``field`` (where the date came from) citing the effect's provision."""
+        from lavra.registry.act_dates import date_conflicts
+
+        effects = self.registry.effects_for(form)
+        return [Item(f"data.anterior.{c.target}", Status.INVALID, field, c.message,
+                     (c.citation,) if c.citation else ())
+                for c in date_conflicts(self.registry, effects, form, data, computed, on)]
+
     def in_force(self, placa: str, form: str, on: date) -> list[PriorRecord]:
         plate = normalize_plate(placa)
         if form in self.registry.tracked_kinds:  # the licensing state: indexed, with status
