@@ -86,3 +86,17 @@ def test_the_bound_is_a_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         with pytest.raises(ConfigError, match="«retroacao_maxima_dias» deve ser um número "
                                               "inteiro de dias, 0 ou mais"):
             load_config(tmp_path)
+
+
+def test_the_shell_names_the_option_not_the_key(
+    engine: Engine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lavra.checking.backdating import backdating_item
+    from lavra.checking.report import Report
+    from lavra.cli.reports import print_report
+
+    item = backdating_item(date(2026, 3, 16), NOW.date(), 30, "/on")
+    assert item is not None
+    print_report(Report(ALV, date(2026, 3, 16), (item,)), False, engine.content)
+    shown = capsys.readouterr().out
+    assert "reveja o limite. — opção --data" in shown and "«on»" not in shown
