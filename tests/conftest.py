@@ -23,6 +23,13 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parent.parent
 POSTGRES_ENV = "LAVRA_TEST_POSTGRES_URL"  # set by .ci/run: a server where we may create DBs
 
+# The bound on backdating final acts (lavra.checking.backdating: 30 days by default) is
+# lifted for the whole suite, its subprocesses (the CLI, the web server) and the moved
+# clocks of .ci/run: the tests date their acts by `on=`/--data (2026 dates) and sign with
+# the real clock. tests/test_backdating.py exercises the default and the setting,
+# constructing each Config with its bound explicitly (or without this variable).
+os.environ["LAVRA_RETROACAO_MAXIMA_DIAS"] = "sem limite"
+
 __all__ = ["_issued_files_pass_external_checks"]  # autouse: pdfsig, qpdf, python-docx
 
 # Modules whose tests read the clock, directly or through the engine's defaults (today's

@@ -77,9 +77,12 @@ def registry(engine: Engine, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     """A registry holding the termo, the alvará and the auto of the examples' vehicle."""
     issuer = dev_issuer(engine, tmp_path_factory.mktemp("recolhimento") / "dados")
     try:
-        for form in ("termo-impedimento-fretamento", "alvara-fretamento"):
-            result = issuer.issue(form, paper_auto(example(engine, form)), example_values=True)
-            SEEDED[form] = result.record.printed
+        form = "termo-impedimento-fretamento"
+        result = issuer.issue(form, paper_auto(example(engine, form)), example_values=True)
+        SEEDED[form] = result.record.printed
+        # The alvará is from before the occurrence (an act is never dated before what it
+        # rests on: lavra.registry.rests_on_dates): imported, with its own date.
+        SEEDED["alvara-fretamento"] = imported_alvara(issuer)
         # An auto is issued only within its appeal period: its example is brought to the
         # day of issue, as the demo does (the test then reads its date from the registry).
         auto, _ = current_example(engine.content.form(AIF), example(engine, AIF))
@@ -88,6 +91,21 @@ def registry(engine: Engine, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     finally:
         issuer.close()
         SEEDED.clear()
+
+
+ALVARA_ROW = ("alvara-fretamento,ALV-FRET nº 0005/2025,2025-02-10,PA 1.020/2025,"
+              "65.563.842/0001-05,Viação Exemplo de Fretamento Ltda.,ABC1D23,80549125947,,"
+              "2030-02-09" + "," * 15)
+
+
+def imported_alvara(issuer: Issuer) -> str:
+    """An alvará of the examples' vehicle (ALV-FRET nº 0005/2025, of 10/02/2025) imported
+    into the registry; its printed number."""
+    from test_cadastro_import import SAMPLE, load
+
+    header = SAMPLE.read_text("utf-8").splitlines()[0]
+    load(issuer.registry, f"{header}\n{ALVARA_ROW}\n".encode())
+    return "ALV-FRET nº 0005/2025"
 
 
 def printed(issuer: Issuer, form: str) -> str:

@@ -2,7 +2,8 @@
 
 Sources, later ones winning: built-in defaults; the TOML file named by
 ``LAVRA_CONFIG`` (or ``lavra.toml`` in the working directory when present);
-environment variables ``LAVRA_PACK``, ``LAVRA_DATA`` and ``LAVRA_DATABASE_URL``.
+environment variables ``LAVRA_PACK``, ``LAVRA_DATA``, ``LAVRA_DATABASE_URL`` and
+``LAVRA_RETROACAO_MAXIMA_DIAS``.
 
     # lavra.toml
     pacote = "/srv/lavra/pacote"        # content pack: installed pack's name, or its folder
@@ -12,6 +13,7 @@ environment variables ``LAVRA_PACK``, ``LAVRA_DATA`` and ``LAVRA_DATABASE_URL``.
     carimbo_tempo = "https://tsa.exemplo.gov.br"            # PAdES B-T when set
     renderizador = "weasyprint"         # issued documents: "typst" (default) or "weasyprint"
     pasta_lotes = "/var/lib/lavra/lotes"   # web batch runs' files (default: pasta_dados/lotes)
+    retroacao_maxima_dias = 30          # a final act dated at most 30 days before signing
 
     [assinantes.secretario-transportes]  # production: the municipality's certificate
     nome = "Fulano de Tal"
@@ -52,6 +54,17 @@ CONFIG_ENV = "LAVRA_CONFIG"
 DATA_ENV = "LAVRA_DATA"
 DATABASE_ENV = "LAVRA_DATABASE_URL"
 DEFAULT_VERIFICATION_URL = "http://127.0.0.1:8000/verificar"
+BACKDATING_ENV = "LAVRA_RETROACAO_MAXIMA_DIAS"
+DEFAULT_BACKDATING_DAYS = 30
+"""How many days before the day it is signed a final act may be dated
+(``retroacao_maxima_dias``, :mod:`lavra.checking.backdating`). 30: an act decided at a
+counter or on paper is typed and signed within the month's routine of a Secretaria,
+while an act months old (issue 22, defect 9: an ALV-AUX dated 16/03/2026, signed on
+07/12/2026) is refused; a city that must record older acts raises it, or imports them
+(``lavra cadastro importar``), each with its own date."""
+NO_BACKDATING_BOUND = "sem limite"
+"""The value of ``retroacao_maxima_dias`` that lifts the bound (the test suite's, whose
+acts are dated by ``on=`` under the real signing clock: tests/conftest.py)."""
 KNOWN_KEYS = {
     "pacote": "nome ou pasta do pacote de conteúdo",
     "pasta_dados": "pasta de dados",
@@ -62,6 +75,7 @@ KNOWN_KEYS = {
     "renderizador": "gerador do PDF dos documentos emitidos (weasyprint ou typst)",
     "pasta_lotes": "pasta dos arquivos das execuções em lote iniciadas pela web",
     "certificados": "certificado de cada conta de assinante (PKCS#12 ou token PKCS#11)",
+    "retroacao_maxima_dias": "quantos dias antes da assinatura um ato final pode ser datado",
 }
 #: The renderers of issued documents (requerimentos are always WeasyPrint's).
 RENDERERS = ("weasyprint", "typst")
@@ -97,6 +111,30 @@ class PersonCertificate:
     pkcs11_key: str | None = None
 
 
+def backdating_days(raw: Any, where: str) -> int | None:
+    """``retroacao_maxima_dias`` read from ``where`` (the file, or the variable): a whole
+    number of days, 0 or more, or ``"sem limite"`` (None)."""
+    if isinstance(raw, str) and raw.strip().lower() == NO_BACKDATING_BOUND:
+        return None
+    text = raw.strip() if isinstance(raw, str) else raw
+    if isinstance(text, str) and text.isdigit():
+        text = int(text)
+    if isinstance(text, bool) or not isinstance(text, int) or text < 0:
+        raise ConfigError(
+            f"Em {where}, «retroacao_maxima_dias» deve ser um número inteiro de dias, 0 ou "
+            f"mais, ou \"{NO_BACKDATING_BOUND}\".")
+    return text
+
+
+def default_backdating_days() -> int | None:
+    """The bound when the configuration file sets none: ``LAVRA_RETROACAO_MAXIMA_DIAS``
+    when set, else :data:`DEFAULT_BACKDATING_DAYS`."""
+    named = os.environ.get(BACKDATING_ENV)
+    if named is None:
+        return DEFAULT_BACKDATING_DAYS
+    return backdating_days(named, f"a variável {BACKDATING_ENV}")
+
+
 @dataclass(frozen=True)
 class Config:
     pack_dir: Path
@@ -110,6 +148,9 @@ class Config:
     batch_dir: Path | None = None
     #: Each signer account's own certificate (``[certificados.<conta>]``).
     person_certificates: Mapping[str, PersonCertificate] = field(default_factory=dict)
+    #: How many days before the day it is signed a final act may be dated (None: no
+    #: bound; :data:`DEFAULT_BACKDATING_DAYS`).
+    backdating_days: int | None = field(default_factory=default_backdating_days)
 
     @property
     def issuing_renderer(self) -> str:
@@ -252,6 +293,8 @@ def _read_file(path: Path) -> dict[str, Any]:
             values[key] = _signers(path, value)
         elif key == "certificados":
             values[key] = _person_certificates(path, value)
+        elif key == "retroacao_maxima_dias":
+            values[key] = backdating_days(value, str(path))
         else:
             values[key] = _text(path, key, value)
     renderer = values.get("renderizador", RENDERERS[0])
@@ -275,6 +318,9 @@ def load_config(cwd: Path | None = None) -> Config:
     pack = os.environ.get(PACK_ENV) or values.get("pacote")
     pack_dir = select_pack(str(pack)).root if pack else default_pack_dir()
     data = os.environ.get(DATA_ENV) or values.get("pasta_dados") or str(here / "lavra-dados")
+    bound = (values["retroacao_maxima_dias"]
+             if "retroacao_maxima_dias" in values and BACKDATING_ENV not in os.environ
+             else default_backdating_days())
     return Config(
         pack_dir=pack_dir,
         data_dir=Path(data),
@@ -285,4 +331,5 @@ def load_config(cwd: Path | None = None) -> Config:
         renderer=values.get("renderizador"),
         batch_dir=Path(values["pasta_lotes"]) if "pasta_lotes" in values else None,
         person_certificates=values.get("certificados", {}),
+        backdating_days=bound,
     )

@@ -284,11 +284,11 @@ class Engine:
                 result = find_computation(self.content.pack, name)(request)
                 computed.update(result.values)
                 findings.extend(result.items)
-        findings.extend(state_items(history, form.id, data, computed, when))  # staff see them
+        source = self._date_source(form, data, on) or form.reference_date_field or "/on"
+        findings.extend(state_items(history, form.id, data, computed, when, source))
         issues = (*issues, *self.undrawable_issues(form, data))
-        findings.extend(
-            text_notices(self.content.laws, form.basis, fields, findings, computed)
-        )
+        findings.extend(text_notices(self.content.laws, form.basis, fields, findings,
+                                     computed))
         report = build_report(form.id, when, data, fields, issues, findings)
         return Prepared(form, data, when, report, computed)
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from lavra.checking.backdating import bounded
 from lavra.checking.computations import item_at
 from lavra.checking.content import Content, loaded_content
 from lavra.checking.report import Item, Report, Status
@@ -169,6 +170,17 @@ class RegistryHistory:
                      json_pointer(data, c.typed) or c.error.field or "", c.error.message,
                      (c.citation,) if c.citation else ())
                 for c in identity_conflicts(self.registry, effects, form, data, computed, on)]
+
+    def date_conflicts(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
+                       on: date, field: str) -> list[Item]:
+        """Each earlier act the draft's date precedes (:mod:`lavra.registry.rests_on_dates`),
+        an item at ``field`` (where the date came from) citing the effect's provision."""
+        from lavra.registry.rests_on_dates import date_conflicts
+
+        effects = self.registry.effects_for(form)
+        return [Item(f"data.anterior.{c.target}", Status.INVALID, field, c.message,
+                     (c.citation,) if c.citation else ())
+                for c in date_conflicts(self.registry, effects, form, data, computed, on)]
 
     def in_force(self, placa: str, form: str, on: date) -> list[PriorRecord]:
         plate = normalize_plate(placa)
@@ -330,12 +342,22 @@ class Issuer:
         # One check, one read of the registry: its dozen lookups share a session and a
         # snapshot (Registry.read_scope), not one transaction each.
         with self.registry.read_scope():
-            return self.engine.prepare(
+            prepared = self.engine.prepare(
                 form_id, data, on, history=history, example_values=example_values,
                 draft=False,
                 staff_values=self.staff_values() if staff_values is None else staff_values,
                 issued_at=self._moment(),
             )
+        return replace(prepared, report=self._bounded(prepared.report, on))
+
+    def _bounded(self, report: Report, on: date | None) -> Report:
+        """``report`` with the bound on backdating (:mod:`lavra.checking.backdating`):
+        the act is signed today (the injected clock's day), and the item sits where the
+        date came from (the ``on`` option, else the form's date field)."""
+        field = "/on" if on is not None else (
+            self.engine.content.form(report.form).reference_date_field or "/on")
+        signed_on = (self._moment() or datetime.now(TIMEZONE)).date()
+        return bounded(report, signed_on, self.config.backdating_days, field)
 
     def check(self, form_id: str, data: Mapping[str, Any], on: date | None = None) -> Report:
         """The completeness report staff read before signing: the registry as history
@@ -343,7 +365,7 @@ class Issuer:
         :meth:`issue` would refuse on is there, with its article, before anything is
         numbered. A draft's check: a value the pack lacks is pending, not an error."""
         with self.registry.read_scope():
-            return self.engine.check(form_id, data, on, history=self.history)
+            return self._bounded(self.engine.check(form_id, data, on, history=self.history), on)
 
     def draft(self, form_id: str, data: Mapping[str, Any], on: date | None = None, *,
               docx: bool = False) -> Rendered:

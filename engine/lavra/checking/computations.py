@@ -281,16 +281,31 @@ class Identities(Protocol):
         ...
 
 
+@runtime_checkable
+class ActDates(Protocol):
+    """The dates of the acts a draft rests on or acts upon, as the registry holds them:
+    an act is never dated before them (:mod:`lavra.registry.rests_on_dates`)."""
+
+    def date_conflicts(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
+                       on: date, field: str) -> Sequence[Item]:
+        """The report's items (at ``field``, where the date came from) on each earlier act
+        the draft dated ``on`` precedes."""
+        ...
+
+
 def identities(history: History | None) -> Identities | None:
     """The registry's identities behind ``history``, None when it has none."""
     return history if isinstance(history, Identities) else None
 
 
 def state_items(history: History | None, form: str, data: Mapping[str, Any],
-                computed: Mapping[str, Any], on: date) -> list[Item]:
+                computed: Mapping[str, Any], on: date, date_field: str = "/on") -> list[Item]:
     """What the registry says of the draft before it is numbered: each party named
-    otherwise than the registry (a new name), each vehicle or driver against it."""
+    otherwise than the registry (a new name), each vehicle or driver against it, each
+    earlier act its date (from ``date_field``) precedes."""
     items: list[Item] = []
+    if isinstance(history, ActDates):
+        items.extend(history.date_conflicts(form, data, computed, on, date_field))
     if (names := party_names(history)) is not None:
         items.extend(names.name_changes(form, data, computed, on))
     if (known := identities(history)) is not None:

@@ -47,7 +47,8 @@ def print_report(report: Report, as_json: bool, content: Content | None = None, 
         status = STATUS_LABELS[item.status].upper()
         cited = [cite(c) for c in item.basis]
         basis = f" ({'; '.join(c for c in cited if c)})" if any(cited) else ""
-        name = _named(label(item.field), item.field, item.message) if item.field else ""
+        name = ("opção --data" if item.field == "/on"  # the date the option gave, no field
+                else _named(label(item.field), item.field, item.message) if item.field else "")
         where = f" — {name}" if name else ""
         click.echo(f"  {status:<14} {item.message}{basis}{where}")
     pending = len(report.pending)

@@ -36,8 +36,8 @@ from lavra.registry.tables import DriverRow, PartyRow, VehicleRow
 if TYPE_CHECKING:
     from lavra.registry.store import Registry
 
-__all__ = ["Conflict", "cnh_conflict", "digits", "identity_conflicts", "renavam_elsewhere",
-           "renavam_other"]
+__all__ = ["Conflict", "cnh_conflict", "digits", "draft_effects", "identity_conflicts",
+           "renavam_elsewhere", "renavam_other"]
 
 
 def digits(value: str) -> str:
@@ -152,20 +152,28 @@ def _driver(session: Session, ref: DriverRef, citation: str) -> Conflict | None:
     return None if error is None else Conflict(error, str(ref.cnh), citation)
 
 
+def draft_effects(effects_of: EffectsOf | None, form: str, data: Mapping[str, Any],
+                  computed: Mapping[str, Any], on: date) -> list[Effect]:
+    """The pack's effects of ``form`` run over a draft dated ``on``; none when it declares
+    none or they cannot be read from a draft still incomplete (its own checks say what
+    lacks)."""
+    if effects_of is None:
+        return []
+    act = Act(document_id=0, form=form, series="", printed="", data=data,
+              computed=computed, reference_date=on, valid_until=None)
+    try:
+        return list(effects_of(act))
+    except (LavraError, KeyError, TypeError, ValueError, AttributeError):
+        return []
+
+
 def identity_conflicts(registry: Registry, effects_of: EffectsOf | None, form: str,
                        data: Mapping[str, Any], computed: Mapping[str, Any],
                        on: date) -> list[Conflict]:
     """The RENAVAM and CNH conflicts the draft of ``form`` would be refused for when
     recorded (module doc). Nothing when the pack declares no effects for the form or
     they cannot be read from a draft still incomplete (its own checks say what lacks)."""
-    if effects_of is None:
-        return []
-    act = Act(document_id=0, form=form, series="", printed="", data=data,
-              computed=computed, reference_date=on, valid_until=None)
-    try:
-        effects = list(effects_of(act))
-    except (LavraError, KeyError, TypeError, ValueError, AttributeError):
-        return []
+    effects = draft_effects(effects_of, form, data, computed, on)
     found: list[Conflict] = []
     with registry._database_errors(), registry._read() as session:
         for ref, citation in _named(effects):
