@@ -1,0 +1,116 @@
+"""Defects of issue 22 found by the second read-only review (h/review22), each shown by a
+test marked ``xfail(strict=True)``: when a fix lands, the test passes, the strict mark
+makes it fail, and whoever fixes it removes the mark. Over the imported sample
+(``exemplos/cadastro-importacao.csv``), on SQLite; every date is fixed."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import create_engine, text
+from test_cadastro_import import CASSATED, SAMPLE, load, sample_with
+
+from lavra.errors import ImportRefusedError
+from lavra.registry.store import Registry
+
+CEDENTE = "043.048.184-57"  # ALV-ESC nº 0019/2023, transferred by TRF-ESC nº 0003/2025
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "An imported TRF-ESC row without placa (same vehicle) ends the alvará's vehicle "
+    "facts (tipo, município de licenciamento) that its ALV-ESC row gave: Transfer "
+    "replaces '/veiculo' unconditionally (transporte_escolar/estado.py, transferencia), "
+    "and _transferencia of comum/importacao.py reads no vehicle fact columns"))
+@pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+def test_an_imported_transfer_with_the_same_vehicle_keeps_its_facts(
+    registry: Registry,
+) -> None:
+    load(registry)  # ALV-ESC nº 0019/2023: microonibus, Americana; then TRF-ESC 0003/2025
+    view = registry.licence_by_number("ALV-ESC nº 0019/2023")
+    assert view is not None
+    facts = dict(view.facts)
+    assert facts.get("/veiculo/tipo") == "microonibus", facts
+    assert facts.get("/veiculo/municipio_licenciamento") == "Americana", facts
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "`lavra cadastro reconstruir` reports a difference in Python reprs: «veículo "
+    "('NEW1A11', '0…')», «vinculada a None», ISO dates, the status key «active» and the "
+    "facts by JSON pointer (registry/licensing.py, the line built near 'vinculada a')"))
+@pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+def test_reconstruir_reports_a_difference_in_words(registry: Registry, registry_url: str) -> None:
+    load(registry)
+    raw = create_engine(registry_url)
+    with raw.begin() as connection:
+        connection.execute(text("UPDATE licences SET valid_until = '2030-01-01' "
+                                "WHERE printed = 'ALV-ESC nº 0018/2023'"))
+    raw.dispose()
+    diff = registry.rebuild_state(apply=False)
+    lines = [*diff.only_stored, *diff.only_rebuilt]
+    assert lines, "the tampered validity must be reported"
+    for line in lines:
+        assert "None" not in line and "('" not in line, line
+        assert "/veiculo/" not in line and " active" not in line, line
+        assert "2030-01-01" not in line and "01/01/2030" in " ".join(diff.only_stored), line
+
+
+@pytest.fixture(scope="module")
+def imported_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A SQLite registry holding the sample, imported by the command on 15/01/2026."""
+    from lavra.cli.main import main
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('review2') / 'registro.sqlite3'}"
+    done = CliRunner().invoke(main, ["cadastro", "importar", str(SAMPLE), "--data",
+                                     "2026-01-15", "--registro", url])
+    assert done.exit_code == 0, done.output
+    return url
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "`lavra cadastro mostrar CPF` prints the bar's scope by its key: «Impedimento "
+    "(licenca-escolar) até 02/06/2028» (cli/cadastro.py, show_command, bars_of loop)"))
+def test_mostrar_names_a_bar_in_words(imported_url: str) -> None:
+    from lavra.cli.main import main
+
+    shown = CliRunner().invoke(main, ["cadastro", "mostrar", CEDENTE, "--data", "2026-03-01",
+                                      "--registro", imported_url])
+    assert shown.exit_code == 0, shown.output
+    assert "Impedimento" in shown.output and "02/06/2028" in shown.output, shown.output
+    assert "licenca-escolar" not in shown.output, shown.output
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "Cancelling an act deletes its state_changes: `lavra cadastro mostrar` no longer "
+    "shows that the alvará was cassated, nor that the cassação was cancelled (the "
+    "history is not 'ato por ato'; registry/licensing.py timeline reads state_changes "
+    "only)"))
+def test_a_cancelled_cassacao_stays_in_the_history(imported_url: str) -> None:
+    from lavra.cli.main import main
+
+    runner = CliRunner()
+    cancelled = runner.invoke(main, ["cancel", "0002/2025", "--serie", "CAS-FRET", "--motivo",
+                                     "Decisão anulada pela Procuradoria.", "--responsavel",
+                                     "Fulana de Tal"],
+                              env={"LAVRA_DATABASE_URL": imported_url})
+    assert cancelled.exit_code == 0, cancelled.output
+    shown = runner.invoke(main, ["cadastro", "mostrar", CASSATED, "--registro", imported_url])
+    assert shown.exit_code == 0, shown.output
+    assert "em vigor" in shown.output  # the alvará restored: the effect was undone
+    assert "CAS-FRET nº 0002/2025" in shown.output, shown.output
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "The import takes a new name for a known CPF silently: an imported auto naming the "
+    "holder «José Outro Nome» renames the holder of ALV-ESC nº 0018/2023 (issue 22, § 6: "
+    "a CPF's name changes only by the recorded name change; registry/importing.py)"))
+@pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+def test_an_import_row_does_not_rename_a_known_cpf(registry: Registry) -> None:
+    row = ("auto-escolar,AIE-ESC nº 0012/2025,2025-09-01,,529.982.247-25,José Outro Nome,"
+           "ESC4D44" + "," * 14 + "transporte-escolar#art21_inc5,ALV-ESC nº 0018/2023,não,,")
+    try:
+        load(registry, sample_with(row))
+    except ImportRefusedError as refused:  # the fix may refuse the row, naming it
+        assert "«nome»" in str(refused), str(refused)
+        load(registry)
+    view = registry.licence_by_number("ALV-ESC nº 0018/2023")
+    assert view is not None and view.holder_name == "José Exemplo dos Santos", view
