@@ -33,7 +33,7 @@ from lavra.checking.computations import (
     licensing,
 )
 from lavra.inputs import pointers
-from lavra.inputs.formats import unmask
+from lavra.inputs.formats import has_placa_shape, mask_placa, unmask
 from lavra.law.model import Law
 from lavra_americana.comum.citing import cite_many
 
@@ -62,6 +62,11 @@ _NAMES = {
 def _plate(value: Any) -> str | None:
     text = clean_text(value)
     return None if text is None else text.replace("-", "").upper()
+
+
+def _shown(plate: str) -> str:
+    """The plate as the termo's table prints it (``ABC-1234``; Mercosul ``ABC1D23``)."""
+    return mask_placa(plate) if has_placa_shape(plate) else plate
 
 
 def _named(views: Sequence[LicenceView]) -> str:
@@ -126,8 +131,9 @@ def accessories_explanation(request: ComputeInput, data: Mapping[str, Any],
                 "passam à parte cessionária com a licença transferida.")
     on = request.on
     if old != new:
-        return _other_vehicle(_accessories(state, old, alvara, on), old, new, ref, new_selo)
+        return _other_vehicle(_accessories(state, old, alvara, on), _shown(old), _shown(new),
+                              ref, new_selo)
     cedente = unmask(clean_text(pointers.get(data, "/cedente/cpf")) or "")
     following = [view for view in _accessories(state, old, alvara, on)
                  if view.holder is None or unmask(view.holder) == cedente]
-    return _same_vehicle(following, old, ref)
+    return _same_vehicle(following, _shown(old), ref)
