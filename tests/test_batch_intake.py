@@ -46,6 +46,7 @@ from lavra.checking.content import Content
 from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.errors import InputError
+from lavra.inputs.formats import mask_cpf, unmask
 from lavra.issuing import Issuer, registry_url
 from lavra.registry.state import normalize_processo
 from lavra.registry.tables import DocumentRow, FilingRow, ProcessoActRow, ProcessoRow
@@ -209,6 +210,10 @@ def test_a_filing_by_someone_else_or_unreadable_fails_its_item(
         summary = _run(issuer, tmp_path / "saida", simulate=True)
         reasons = {r.holder: r.reason for r in summary.rows if r.outcome == "recusado"}
         assert "não é o do titular do alvará" in reasons[f"protocolo {other}"]
+        shown = cpf(5)  # the filer's CPF printed formatted, never the registry's digits
+        assert f"mas o CPF {mask_cpf(shown)} de quem o protocolou" in (
+            reasons[f"protocolo {other}"])
+        assert unmask(shown) not in reasons[f"protocolo {other}"]
         assert reasons[f"protocolo {bad}"].startswith(
             f"O requerimento do protocolo {bad} foi recusado na leitura: ")
         assert "«requerente.nome»" in reasons[f"protocolo {bad}"]

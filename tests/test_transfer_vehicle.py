@@ -9,22 +9,37 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from formcases import example
-from issuers import clocked_issuer
+from issuers import clocked_issuer, poppler
 from test_licensing_state import act
 
 from lavra.cli.main import main
 from lavra.documents import Engine
 from lavra.inputs.reading import TIMEZONE
 from lavra.registry.database import database_url
+from lavra.registry.store import Registry
 from lavra_americana import pacote
 
 ALV, TERMO, SELO = "alvara-transporte-escolar", "termo-transferencia-licenca", "selo-identificacao"
 GRANTED, TRANSFERRED = date(2024, 3, 10), date(2026, 3, 2)
 CEDENTE = "52998224725"
+
+
+def _alvara_and_selo(engine: Engine, registry: Registry) -> tuple[dict[str, Any], Any,
+                                                                   dict[str, Any]]:
+    """The cedente's alvará of 10/03/2024, recorded (its data and record), and the data of
+    a selo resting on it."""
+    registry.use_effects(pacote().effects)
+    granted = example(engine, ALV)
+    alvara = act(registry, "ALV-ESC", ALV, granted, on=GRANTED,
+                 computed={"inicio_vigencia": GRANTED.isoformat(), "valido_ate": "2026-12-31"})
+    selo = example(engine, SELO)
+    selo["alvara"] = {"numero": alvara.printed, "valido_ate": "2026-12-31"}
+    return granted, alvara, selo
 
 
 def test_the_old_vehicles_selo_ends_with_the_transfer_and_comes_back_with_its_cancellation(
@@ -38,13 +53,7 @@ def test_the_old_vehicles_selo_ends_with_the_transfer_and_comes_back_with_its_ca
     runner, url = CliRunner(), database_url(data_dir)
     try:
         registry = issuer.registry
-        registry.use_effects(pacote().effects)
-        granted = example(engine, ALV)
-        alvara = act(registry, "ALV-ESC", ALV, granted, on=GRANTED,
-                     computed={"inicio_vigencia": GRANTED.isoformat(),
-                               "valido_ate": "2026-12-31"})
-        selo = example(engine, SELO)
-        selo["alvara"] = {"numero": alvara.printed, "valido_ate": "2026-12-31"}
+        granted, alvara, selo = _alvara_and_selo(engine, registry)
         sealed = issuer.issue(SELO, selo, GRANTED)
         (tmp_path / "selo.pdf").write_bytes(sealed.pdf)
         termo = example(engine, TERMO)
@@ -73,5 +82,47 @@ def test_the_old_vehicles_selo_ends_with_the_transfer_and_comes_back_with_its_ca
         again = runner.invoke(main, ["verify", str(tmp_path / "selo.pdf"),
                                      "--on", "2026-04-06"])
         assert "Situação da licença: em vigor" in again.output, again.output
+    finally:
+        issuer.close()
+
+
+@pytest.mark.parametrize("same_vehicle", [False, True], ids=["outro-veiculo", "mesmo-veiculo"])
+def test_the_termo_states_the_selo_it_ends_or_passes_on(
+    engine: Engine, tmp_path: Path, same_vehicle: bool
+) -> None:
+    """The signed termo names, from the registry on its date, the selo the transfer with
+    another vehicle ends (and the state ends it), or the selo that passes to the
+    cessionária with the same vehicle (and the state moves it)."""
+    issuer = clocked_issuer(engine, tmp_path / "dados",
+                            datetime(2026, 11, 27, 10, 0, tzinfo=TIMEZONE))
+    try:
+        registry = issuer.registry
+        granted, alvara, selo = _alvara_and_selo(engine, registry)
+        sealed = act(registry, "SELO-ESC", SELO, selo, on=GRANTED,
+                     computed={"inicio_vigencia": GRANTED.isoformat(),
+                               "valido_ate": "2026-12-31"})
+        termo = example(engine, TERMO)
+        termo["licenca"]["numero"] = alvara.printed
+        old, new = granted["veiculo"]["placa"], termo["veiculo"]["placa"]
+        if same_vehicle:
+            termo["veiculo"].update({key: granted["veiculo"][key] for key in (
+                "placa", "renavam", "marca_modelo", "ano_fabricacao")})
+        issued = issuer.issue(TERMO, termo)
+        text = " ".join(poppler(issued.pdf).split())
+        after = registry.licence_of(sealed.id)
+        assert after is not None
+        if same_vehicle:
+            assert (f"O veículo licenciado permanece o de placa {old}: acompanha a licença e "
+                    f"passa à parte cessionária o selo de identificação {sealed.printed}, ato "
+                    "correspondente à licença (art. 3º, § 2º,") in text, text
+            assert "Encerra-se" not in text
+            assert after.status == "active" and after.holder == "11144477735"
+        else:
+            assert (f"Encerra-se nesta data o ato expedido para o veículo de placa {old}, que "
+                    "deixa de ser o veículo licenciado com esta transferência com outro "
+                    f"veículo: o selo de identificação {sealed.printed}, que deve ser "
+                    "retirado do veículo e devolvido à SETRANSV (art. 3º, § 2º,") in text, text
+            assert f"Novo selo, numerado, é expedido para o veículo de placa {new}" in text
+            assert after.status == "ended" and after.holder == CEDENTE
     finally:
         issuer.close()

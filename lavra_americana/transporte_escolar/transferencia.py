@@ -91,6 +91,7 @@ from lavra_americana.comum.validity import parent_act_items
 from lavra_americana.transporte_escolar.alvara import fee_values
 from lavra_americana.transporte_escolar.estado import PER_PERSON
 from lavra_americana.transporte_escolar.requerimentos import requerimento_inscricao_escolar
+from lavra_americana.transporte_escolar.transferencia_acessorios import accessories_explanation
 
 __all__ = [
     "COMPUTATIONS",
@@ -475,7 +476,9 @@ def termo_transferencia_licenca(request: ComputeInput) -> Computed:
 
     ``values``: those of the requerimento, plus ``registro`` (``assinado_em``,
     ``ultimo_dia``, ``registrado_em``, ``explicacao``), ``impedimento_cedente``
-    (``anos``, ``ultimo_dia``, ``livre_em``, ``explicacao``).
+    (``anos``, ``ultimo_dia``, ``livre_em``, ``explicacao``), ``acessorios_explicacao``
+    (the selo and the acts the transfer ends or passes on, from the registry:
+    :mod:`lavra_americana.transporte_escolar.transferencia_acessorios`).
     """
     data = data_of(request)
     on = request.on
@@ -496,7 +499,9 @@ def termo_transferencia_licenca(request: ComputeInput) -> Computed:
         items.append(item_at("/data_termo", Status.MISSING,
                              "Não foi possível calcular o impedimento do cedente (art. 15, "
                              "§ 2º): falta o parâmetro.", BAR))
-    values.update({"registro": registration, "impedimento_cedente": bar})
+    values.update({"registro": registration, "impedimento_cedente": bar,
+                   "acessorios_explicacao": accessories_explanation(request, data,
+                                                                    context.laws)})
     return Computed(values, unique_items(items))
 
 
