@@ -7,21 +7,25 @@ date fixed (the import's entries are pinned to the day of the import)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 
 import pytest
+from registrycases import builder
 from sqlalchemy import select, update
-from test_cadastro_import import load
+from test_cadastro_import import SAMPLE, load
 from test_cadastro_import_refusals import AFTER_IMPORT
 
 from lavra.documents import Engine
 from lavra.law.params import Parameters, Period
 from lavra.law.statutory import load_statutory_context
 from lavra.recording import FactRecorder
+from lavra.registry.effects import Act, Effect, Grant, PartyRef
 from lavra.registry.filings import FilingInput, Filings
 from lavra.registry.records import LOCAL_TZ, Built
 from lavra.registry.store import Registry
 from lavra.registry.tables import DocumentRow, PartyNameRow, PartyRow
+from lavra_americana import pacote
 
 pytestmark = pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
 
@@ -132,3 +136,35 @@ def test_an_older_act_imported_after_a_protocol_leaves_the_newer_name_current(
     assert (diff.only_stored, diff.only_rebuilt) == ((), ())
     assert names_of(registry, doc) == expected
     assert registry.party_name(doc) == new
+
+
+def test_an_imported_act_dated_after_lavras_act_leaves_it_the_name(
+    registry: Registry,
+) -> None:
+    """lavra's ato of 05/01/2026 names the company; the ALV-FRET nº 0090/2026, a paper act
+    of 12/01/2026 under the same name, is imported on 15/01/2026. The name is the ato's,
+    since 05/01/2026, live and rebuilt: the rebuild replays the imported act at its own
+    date, after the ato (lavra.registry.act_dates), and compares who gave each name and
+    since when."""
+    doc, name = CHARTER_COMPANY
+
+    def named(act: Act) -> Sequence[Effect]:
+        return [Grant("ato-nome", PartyRef(doc, name), act.reference_date, None, "x#art1")]
+
+    registry.use_effects({**pacote().effects, "ato-nome": named})
+    signed = datetime(2026, 1, 5, 10, tzinfo=LOCAL_TZ).astimezone(UTC)
+    ato = registry.issue("ATO", 2026, "ato-nome", lambda number, printed: dataclasses.replace(
+        builder({}, reference=signed.date())(number, printed), issued_at=signed), data={})
+    header = SAMPLE.read_bytes().splitlines()[0]
+    line = (f"alvara-fretamento,ALV-FRET nº 0090/2026,2026-01-12,,{doc},{name},FRE9Z99,,,"
+            "2031-01-11" + "," * 19)
+    assert load(registry, header + b"\n" + line.encode()).imported == (
+        "ALV-FRET nº 0090/2026",)
+    pinned(registry)
+    expected = [(name, date(2026, 1, 5), None)]
+    assert names_of(registry, doc) == expected
+    with registry._read() as session:
+        assert session.scalars(select(PartyNameRow.document_id)).all() == [ato.id]
+    diff = registry.rebuild_state(apply=True)
+    assert (diff.only_stored, diff.only_rebuilt) == ((), ())
+    assert names_of(registry, doc) == expected

@@ -1,21 +1,24 @@
 """An act imported from before lavra is placed at its own date among lavra's documents
 (issue 22; :mod:`lavra.registry.act_dates`), not at the moment the import wrote it: in a
-processo's acts, in the registry's search (newest first) and its date filters, and on the
-pages that show a date. The registry holds an online protocol first and the import after
-it. Over SQLite and PostgreSQL (each has its own SQL for the start of a day); every date
-fixed (the import's entries pinned to the day of the import)."""
+processo's acts, in the registry's search (newest first) and its date filters, in a
+holder's documents, and on the pages that show a date. The registry holds an online
+protocol and an act of lavra's first and the import after them. Over SQLite and
+PostgreSQL (each has its own SQL for the start of a day); every date fixed (the
+import's entries pinned to the day of the import)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 
 import pytest
+from registrycases import builder
 from test_cadastro_import import load
 from test_imported_moments import CHARTER_COMPANY, _receipt, pinned
 
 from lavra.registry.filings import Filed, FilingInput, Filings
 from lavra.registry.processos import Processos
-from lavra.registry.records import LOCAL_TZ
+from lavra.registry.records import LOCAL_TZ, IssuedRecord
 from lavra.registry.search import Filters
 from lavra.registry.store import Registry
 
@@ -34,6 +37,14 @@ def _file(registry: Registry, day: int, processo: str | None = None) -> Filed:
                                   now=moment)
 
 
+def _signed(registry: Registry, day: int) -> IssuedRecord:
+    """A document of lavra's naming the company, signed on ``day``/01/2026."""
+    moment = datetime(2026, 1, day, 11, tzinfo=LOCAL_TZ).astimezone(UTC)
+    return registry.issue("ATO", 2026, "ato-x", lambda number, printed: replace(
+        builder({"cnpj": CHARTER_COMPANY[0]}, reference=moment.date())(number, printed),
+        issued_at=moment), data={})
+
+
 def test_an_imported_act_takes_its_own_date_in_the_processo_and_the_search(
     registry: Registry,
 ) -> None:
@@ -45,6 +56,7 @@ def test_an_imported_act_takes_its_own_date_in_the_processo_and_the_search(
     Processos(registry).link(first.protocol, "PA 1.020/2024", by="Clara Souza",
                              now=datetime(2026, 1, 11, 13, tzinfo=UTC))
     second = _file(registry, 12, processo=first.processo)
+    ato = _signed(registry, 11)
     assert ALVARA in load(registry).imported
     pinned(registry)
     alvara = registry.get("ALV-FRET", 2024, 31)
@@ -59,7 +71,7 @@ def test_an_imported_act_takes_its_own_date_in_the_processo_and_the_search(
     assert first.receipt.act_date == date(2026, 1, 10)
 
     newest = registry.browse(None, Filters()).records
-    assert [r.printed for r in newest[:2]] == [second.protocol, first.protocol]
+    assert [r.printed for r in newest[:3]] == [second.protocol, ato.printed, first.protocol]
     dates = [r.act_date for r in newest]
     assert dates == sorted(dates, reverse=True)
 
@@ -70,4 +82,11 @@ def test_an_imported_act_takes_its_own_date_in_the_processo_and_the_search(
 
     assert found(date(2024, 2, 10), date(2024, 2, 10)) == {ALVARA}
     assert found(date(2026, 1, 15), date(2026, 1, 15)) == set()  # the import's day
-    assert found(date(2026, 1, 10), date(2026, 1, 12)) == {first.protocol, second.protocol}
+    assert found(date(2026, 1, 10), date(2026, 1, 12)) == {first.protocol, second.protocol,
+                                                           ato.printed}
+
+    # a holder's documents, by CNPJ: lavra's ato of 11/01/2026, then the AIF-FRET of
+    # 01/10/2025 and the alvará, both imported after the ato
+    newest_first = [ato.printed, "AIF-FRET nº 0040/2025", ALVARA]
+    assert [r.printed for r in registry.search(CHARTER_COMPANY[0])] == newest_first
+    assert [r.printed for r in registry.by_holder(CHARTER_COMPANY[0])] == newest_first

@@ -7,8 +7,9 @@ entered, and a rebuild of the state keeps the link, the protocols and their part
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
-from datetime import UTC, date, datetime
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,16 @@ def _file(registry: Registry, form: str, moment: datetime, licence: str | None =
     return Filings(registry).file(entry, built, receipt_form="comprovante", now=moment)
 
 
+def _signed_before(build: Callable[[int, str], Built]) -> Callable[[int, str], Built]:
+    """``build``, signed on its reference day, before the protocols (``MOMENT``): the
+    alvará precedes them in the test's story, whatever day the test runs."""
+    def signed(number: int, printed: str) -> Built:
+        built = build(number, printed)
+        return replace(built, issued_at=datetime.combine(built.reference_date, time(12),
+                                                         tzinfo=UTC))
+    return signed
+
+
 def _in_processo(act: Act) -> Sequence[Effect]:
     numero = act.data.get("processo")
     return [InProcesso(numero)] if isinstance(numero, str) else []
@@ -73,7 +84,7 @@ def _acts(registry: Registry, filed: Filed) -> list[str]:
 def test_link_join_refuse_and_rebuild(registry_url: str) -> None:
     registry = _registry(registry_url)
     processos = Processos(registry)
-    alvara = registry.issue("ALV", 2026, "alvara-x", builder({}), data={})
+    alvara = registry.issue("ALV", 2026, "alvara-x", _signed_before(builder({})), data={})
     first = _file(registry, "requerimento-x", MOMENT, licence=alvara.printed)
     second = _file(registry, "requerimento-x", MOMENT)
     early = _act(registry, "PA 3.210/2026")  # typed before the link: a processo of its own

@@ -48,6 +48,8 @@ def _plans(registry: Registry, lookup: Callable[[], Any]) -> list[str]:
 @pytest.mark.parametrize(("lookup", "index"), [
     # a document cited by number and year only (the case history's ``document``)
     (lambda r: r.search("0007/2025", limit=500), "ix_documents_number_year"),
+    # a holder's documents, the most recent act first (the checks' latest contract)
+    (lambda r: r.by_holder("52998224725", "contrato"), "ix_documents_cpf_cnpj"),
     # the licences of a kind in force for a vehicle, and for a holder: found from the
     # vehicle or the holder, never by walking every licence of the kind
     (lambda r: r.licences_in_force("alvara-transporte-escolar", date(2026, 1, 5),
@@ -62,8 +64,8 @@ def _plans(registry: Registry, lookup: Callable[[], Any]) -> list[str]:
     (lambda r: r.licences_held(date(2026, 1, 5), placa="ABC1D23"), "ix_licences_vehicle_id"),
     # the autos annulled on appeal among those a case history returns (every auto counted)
     (lambda r: r.annulled_acts([1, 2]), "ix_state_changes_document_id"),
-], ids=["numero-sem-serie", "por-veiculo", "por-titular", "vencendo-no-ano", "do-veiculo",
-        "anulados-em-recurso"])
+], ids=["numero-sem-serie", "do-titular", "por-veiculo", "por-titular", "vencendo-no-ano",
+        "do-veiculo", "anulados-em-recurso"])
 def test_the_runs_lookups_use_an_index(registry: Registry, lookup: Callable[[Registry], Any],
                                        index: str) -> None:
     plans = _plans(registry, lambda: lookup(registry))

@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from itertools import chain
 from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from lavra.registry.act_dates import order_by_act
 from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, Facts, LicenceStatus
 from lavra.registry.guards import DIVERGENCE, CitationPrinter, public_divergence
 from lavra.registry.identifiers import plate_forms, same_plate
@@ -248,8 +248,11 @@ def _snapshot(session: Session) -> set[str]:
         select(ProcessoRow.numero, ProcessoRow.pa).where(ProcessoRow.pa.is_not(None))
     ):
         lines.add(f"processo {numero}: vinculado ao {pa}")
-    for party, name in session.execute(select(PartyNameRow.party_id, PartyNameRow.name)):
-        lines.add(f"nome de {parties.get(party)}: {name}")
+    for party, name, since, owner in session.execute(
+            select(PartyNameRow.party_id, PartyNameRow.name, PartyNameRow.since,
+                   PartyNameRow.document_id)):
+        lines.add(f"nome de {parties.get(party)}: {name}, desde {since}, dado pelo "
+                  f"{printed.get(owner or 0)}")
     for known, current in session.execute(select(PartyRow.doc, PartyRow.name)
                                         .where(PartyRow.name.is_not(None))):
         lines.add(f"nome atual de {known}: {current}")
@@ -310,26 +313,23 @@ class RegistryState(RegistryQueries):
             self.rebuild_state(apply=True)
 
     def rebuild_state(self, *, apply: bool) -> StateDiff:
-        """Rebuild the view from the issued acts, in issue order, and compare it with the
-        stored one; ``apply=False`` writes nothing. An act issued against a rule added
-        after it is recorded as issued and reported (:attr:`StateDiff.divergences`),
-        never refused: the rebuild replays history."""
+        """Rebuild the view from the issued acts, in the order of their dates, and
+        compare it with the stored one; ``apply=False`` writes nothing. An act issued
+        against a rule added after it is recorded as issued and reported
+        (:attr:`StateDiff.divergences`), never refused: the rebuild replays history."""
         with self._database_errors(), self._write() as session:
             stored = _snapshot(session)
             held = self._clear(session)
             acts = 0
             writer = StateWriter(session, replay=True)  # history: recorded, not refused
             effects = self._effects or {}
-            # Acts imported from before lavra first, in the order of their dates; then
-            # lavra's own, in the order they were issued.
-            issued = select(DocumentRow).where(DocumentRow.status == Status.ISSUED.value)
-            for row in chain(
-                session.scalars(issued.where(DocumentRow.origin.is_not(None))
-                                .order_by(DocumentRow.reference_date, DocumentRow.id)).all(),
-                session.scalars(issued.where(DocumentRow.origin.is_(None))
-                                .order_by(DocumentRow.issued_at, DocumentRow.id)
-                                .execution_options(yield_per=200)),
-            ):
+            # Every act at its own moment (lavra.registry.act_dates): lavra's when
+            # signed, an imported one at the start of its day, before what lavra signed
+            # that day, as the live state reads it (lavra.registry.name_dates).
+            for row in session.scalars(
+                    select(DocumentRow).where(DocumentRow.status == Status.ISSUED.value)
+                    .order_by(*order_by_act(newest_first=False))
+                    .execution_options(yield_per=200)):
                 effects_of = effects.get(row.form)
                 if effects_of is not None:
                     act = act_of(row)

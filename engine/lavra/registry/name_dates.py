@@ -4,14 +4,15 @@ read by the acts' own dates and not by the order the registry wrote them.
 An act imported from before lavra (``lavra cadastro importar``) is written when the import
 runs, perhaps after protocols and acts of lavra that named the same party later; it is of
 its own date (``reference_date``), as :mod:`lavra.registry.facts` reads it. So that the
-live state and its rebuild (``lavra cadastro reconstruir``, which replays the imported
-acts first, by date) agree, both keep these readings (the municipal laws are silent):
+live state and its rebuild (``lavra cadastro reconstruir``, which replays every act at
+its own moment, :mod:`lavra.registry.act_dates`) agree on each name, who gave it and
+since when, both keep these readings (the municipal laws are silent):
 
 - A name belongs to the act that gave it first (``party_names.since`` and
   ``document_id``). An imported act written after the act holding the name takes it when
   it is of an earlier date, or of the same day as an act of lavra's (a paper act has no
-  hour: it precedes what lavra recorded that day), as the rebuild, which replays the
-  imported acts first, finds. lavra's own acts are written in their order: the first
+  hour: it precedes what lavra recorded that day), as the rebuild, which replays it at
+  the start of its day, finds. lavra's own acts are written in their order: the first
   keeps the name. A name resting on a change staff recorded (no act: ``document_id``
   None) stays so.
 - The current name (``parties.name``) is the one of the latest date: an act gives it

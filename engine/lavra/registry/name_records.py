@@ -29,7 +29,7 @@ Readings chosen (the municipal laws are silent; the civil law decides):
   lavra keeps what staff saw, it does not judge the certidão.
 - Replayed after the acts: an act issued after a change names the person by the new
   name (else it is blocked), so the last change recorded is the current name; acts
-  imported from before lavra are replayed first as well.
+  imported from before lavra are replayed before it as well, at their own dates.
 """
 
 from __future__ import annotations

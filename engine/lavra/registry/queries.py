@@ -29,6 +29,7 @@ from lavra.inputs.formats import (
     unmask,
 )
 from lavra.inputs.textnorm import clean_text
+from lavra.registry.act_dates import order_by_act
 from lavra.registry.database import WRITE_OPTION, database_errors
 from lavra.registry.identifiers import same_plate
 from lavra.registry.records import (
@@ -291,13 +292,15 @@ class RegistryQueries:
     def by_holder(
         self, cpf_cnpj: str, form_prefix: str | None = None
     ) -> tuple[IssuedRecord, ...]:
-        """Every document of a holder (cancelled ones included), most recent first."""
+        """Every document of a holder (cancelled ones included), the most recent act
+        first: an imported act at its own date (:mod:`lavra.registry.act_dates`), as
+        the checks that take the latest contract or decision read it."""
         holder = normalize_cpf_cnpj(cpf_cnpj)
         stmt = select(DocumentRow).where(DocumentRow.cpf_cnpj == holder)
         if form_prefix is not None:
             prefix = check_text(form_prefix, "o prefixo do formulário", "/formulario", 120)
             stmt = stmt.where(DocumentRow.form.like(like_prefix(prefix), escape="\\"))
-        return self._many(stmt.order_by(DocumentRow.issued_at.desc(), DocumentRow.id.desc()))
+        return self._many(stmt.order_by(*order_by_act(newest_first=True)))
 
     def active_licences(
         self, form: str, on: date, *, placa: str | None = None
@@ -324,7 +327,9 @@ class RegistryQueries:
         )
 
     def search(self, text: str, limit: int = 50) -> tuple[IssuedRecord, ...]:
-        """Documents matching a number (0001/2026), a verification code, CPF/CNPJ or placa."""
+        """Documents matching a number (0001/2026), a verification code, CPF/CNPJ or
+        placa, the most recent act first (an imported one at its own date, as
+        :meth:`browse` orders)."""
         wanted = clean_text(
             check_text(text, "o texto da busca", "/busca", 200), field="/busca",
             what="O texto da busca"
@@ -343,7 +348,7 @@ class RegistryQueries:
         return self._many(
             select(DocumentRow)
             .where(or_(*conditions))
-            .order_by(DocumentRow.issued_at.desc(), DocumentRow.id.desc())
+            .order_by(*order_by_act(newest_first=True))
             .limit(min(limit, 500))
         )
 

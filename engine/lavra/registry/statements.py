@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.orm import aliased
 
+from lavra.registry.act_dates import order_by_act
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
@@ -177,9 +178,10 @@ DOCUMENTS_NUMBERED = (
     select(DocumentRow)
     .where(DocumentRow.number == bindparam("number"), DocumentRow.year == bindparam("year"),
            DocumentRow.form == bindparam("form"))
-    .order_by(DocumentRow.issued_at.desc(), DocumentRow.id.desc()).limit(500)
+    .order_by(*order_by_act(newest_first=True)).limit(500)
 )
-"""The documents of ``form`` numbered ``number``/``year``, most recent first."""
+"""The documents of ``form`` numbered ``number``/``year``, the most recent act first (an
+imported one at its own date, :mod:`lavra.registry.act_dates`), as the search orders."""
 
 PARTY_NAME = select(PartyRow.name).where(PartyRow.doc == bindparam("doc"))
 """The name the CPF or CNPJ ``doc`` was last registered under."""
