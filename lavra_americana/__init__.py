@@ -237,6 +237,7 @@ def pacote() -> ContentPack:
         checks={**checks.CHECKS, **indeferimento.CHECKS},
         rule_modules=(*rules, *forms),
         amount=amount.answer,
+        public_questions=renovacao_requisitos.PUBLIC_QUESTIONS,
         stamp_font="forms/_base/fontes/DejaVuSans.ttf",
         caches=(sources.clear_caches, indeferimento.clear_caches, orgao.clear_cache),
         batch_runs={renovacao_lote.RUN.name: renovacao_lote.RUN,

@@ -42,6 +42,7 @@ from formcases import pdf_text
 from issuers import VERIFICATION_URL, dev_issuer
 from pypdf import PdfReader
 from sqlalchemy import create_engine, text
+from test_renewal_state_facts import cessionaria_request, transferred
 
 from lavra.batch.model import RunRequest
 from lavra.batch.output import CSV_NAME, MERGED_NAME, PDF_NAME, run_folder
@@ -54,6 +55,8 @@ from lavra.documents import Engine
 from lavra.issuing import Issuer, registry_url
 from lavra.registry.runs import ItemFailed, open_run, run_items
 from lavra.registry.store import open_registry
+from lavra.web.publiccheck import PublicQuestions
+from lavra_americana.transporte_escolar.renovacao_requisitos import INSCRIPTION
 
 KIND = "renovacao-transporte-escolar"
 HOLDERS, COMPLETE = 5, 2
@@ -373,12 +376,23 @@ def test_every_request_the_public_form_calls_complete_is_renewed(
 ) -> None:
     """The example, and each variant of it the public form calls "Completo" (an optional
     field left out), fed to the run as the web form gives it (a bare line, no process
-    nor selo): each holder gets its alvará and selo, and no one a pending notice."""
+    nor selo): each holder gets its alvará and selo, and no one a pending notice. And an
+    alvará transferred by a termo without the cessionária's inscription: the public
+    page (its check's history, PublicQuestions) asks her for it, and her request with
+    it is renewed, the alvará printing it."""
     probe = _form_variants(engine, 0, ["ALV-ESC 0001/2025"])
     assert len(probe) >= 20  # the example and its optional fields one by one
     data = tmp_path / "dados"
     issuer = dev_issuer(engine, data)
-    numbers = seed(issuer, len(probe))
+    numbers = seed(issuer, len(probe) + 1)
+    last = len(probe)  # transferred to the cessionária cpf(last + 10), no holder's here
+    transferred(engine, issuer.registry, numbers[last], last, None)
+    public = PublicQuestions(issuer.registry)
+    cessionaria = cessionaria_request(last, numbers[last])
+    asked = engine.check(REQUERIMENTO, cessionaria, history=public)
+    assert [i.field for i in asked.pending] == [INSCRIPTION]
+    cessionaria["requerente"]["cadastro_atividades"] = "CA-CESS-0001"
+    assert engine.check(REQUERIMENTO, cessionaria, history=public).complete
     rows = []
     for n, variant in enumerate(probe):
         line = json.loads(json.dumps(variant).replace("ALV-ESC 0001/2025", "@"))
@@ -389,15 +403,19 @@ def test_every_request_the_public_form_calls_complete_is_renewed(
         line["veiculo"].update({k: fresh["veiculo"][k] for k in ("placa", "renavam")
                                 if k in line["veiculo"]})
         rows.append(json.loads(json.dumps(line).replace("@", numbers[n])))
-    pedidos = write_jsonl(tmp_path / "pedidos.jsonl", rows)
+    pedidos = write_jsonl(tmp_path / "pedidos.jsonl", [*rows, cessionaria])
     try:
         summary = _run(issuer, _request(pedidos), tmp_path / "saida", workers=2)
         url = registry_url(issuer.config)
-        assert summary.counts.get("renovado") == len(probe), [
+        assert summary.counts.get("renovado") == len(probe) + 1, [
             (r.name, r.outcome, r.reason) for r in summary.rows if r.outcome != "renovado"]
         assert numbers_in(url, "NOT-REN-ESC") == []
-        assert numbers_in(url, "SELO-ESC") == list(range(1, len(probe) + 1))
+        assert numbers_in(url, "SELO-ESC") == list(range(1, len(probe) + 2))
         assert all(r.state == "concluído" for r in summary.rows)
+        (hers,) = [r for r in summary.rows if r.form == "alvara-transporte-escolar"
+                   and r.holder == cpf(last + 10).replace(".", "").replace("-", "")]
+        text = pdf_text((tmp_path / "saida" / hers.file).read_bytes())
+        assert "Cadastro de Atividades CA-CESS-0001" in text, text
     finally:
         issuer.close()
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from lavra.checking.backdating import bounded
 from lavra.checking.computations import item_at
 from lavra.checking.content import Content, loaded_content
+from lavra.checking.holder_questions import answer
 from lavra.checking.report import Item, Report, Status
 from lavra.config import Config, load_config
 from lavra.documents import Engine, Prepared, Rendered
@@ -228,6 +229,10 @@ class RegistryHistory:
 
     def licence_status(self, number: str, kind: str | None = None) -> LicenceView | None:
         return self.registry.licence_by_number(number, kind) if isinstance(number, str) else None
+
+    def holder_knows(self, number: str, kind: str, cpf_cnpj: str, pointer: str) -> bool | None:
+        # the public page's question (lavra.checking.holder_questions), asked alike here
+        return answer(self.licence_status(number, kind), cpf_cnpj, pointer)
 
     def bars(self, cpf_cnpj: str, scope: str, on: date) -> list[tuple[date, str]]:
         try:

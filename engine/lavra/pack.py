@@ -142,6 +142,9 @@ class ContentPack:
     filing_period_terms: str | None = None
     """That period as the applicant reads it before the ciência (pt-BR, e.g. "10 (dez)
     dias, contados da ciência da recusa")."""
+    public_questions: frozenset[str] = frozenset()
+    """The fillable forms whose check on a public page may ask the licensing state the
+    holder's own question (:mod:`lavra.checking.holder_questions`), and no other."""
     prefills: Mapping[str, Prefill] = field(default_factory=dict, repr=False)
     """The forms that start from a vehicle's plate, by form id: the licences they look
     at and how the licensing state fills them (:mod:`lavra.registry.prefill`)."""

@@ -12,6 +12,25 @@ the alvará is complete only when each is in it, so that what the public page ca
 "Completo" is what the act accepts. The law is silent on the certificate's number; the
 reading chosen is that the certificate the alvará names must be identifiable, so its
 number is asked of the company rather than printed blank.
+
+No fact of the licensing state is read for this renewal (unlike the school renewal's
+``VEHICLE_FACTS``/``HOLDER_FACTS``, read through ``comum/lote.as_held``), because no act
+of this law changes what the renewed alvará takes from the one it renews:
+
+- the holder: the alvará is issued to the company "para cada veículo" (art. 8º) and the
+  law has no transfer of it (no provision like art. 15 of the school law); a company's
+  change of name reaches the renewal through the names the state registers;
+- the vehicle: the law has no change of vehicle within an alvará; another vehicle needs
+  an alvará of its own, requested under art. 7º (``renovacao_lote.py``, art. 10, I);
+- its characteristics: the prior authorisation of art. 10, § 3º
+  (``autorizacao-previa-alteracao-veiculo``) authorises a change still to be made and
+  states it in free text, so it establishes no vehicle fact; the renewal takes the
+  vehicle as the request states it, with its current inspection (art. 7º, XI; art. 8º,
+  "documentação atualizada"), over the previous alvará's.
+
+The public requerimento's check therefore asks the registry nothing
+(``ContentPack.public_questions`` does not list it), and its page and the run judge it
+by the same rules without it.
 """
 
 from __future__ import annotations

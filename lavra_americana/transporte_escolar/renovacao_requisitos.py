@@ -25,15 +25,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lavra.checking.computations import History, item_at, licensing
+from lavra.checking.computations import History, item_at
+from lavra.checking.holder_questions import own_licence
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
 from lavra_americana.comum import requisitos
 from lavra_americana.comum.requisitos import Carried
 from lavra_americana.transporte_escolar.estado import HOLDER_FACTS
 
-__all__ = ["CARRIED", "IMPLEMENTED", "INSCRIPTION", "Carried", "act_items", "carry",
-           "request_items", "state_items"]
+__all__ = ["CARRIED", "IMPLEMENTED", "INSCRIPTION", "PUBLIC_QUESTIONS", "Carried", "act_items",
+           "carry", "request_items", "state_items"]
 
 IMPLEMENTED: tuple[str, ...] = ()
 """A definition shared by the forms: the articles are cited by each item."""
@@ -74,6 +75,12 @@ CARRIED: tuple[Carried, ...] = (
 )
 
 
+ALVARA = "alvara-transporte-escolar"
+
+PUBLIC_QUESTIONS = frozenset({"requerimento-renovacao-escolar"})
+"""The requerimento whose public page asks the state the holder's own question
+(:func:`state_items`; :attr:`lavra.pack.ContentPack.public_questions`)."""
+
 INSCRIPTION = "/requerente/cadastro_atividades"
 """Where the request gives the holder's inscription the state lacks."""
 
@@ -81,15 +88,22 @@ INSCRIPTION = "/requerente/cadastro_atividades"
 def state_items(data: Mapping[str, Any], history: History | None) -> list[Item]:
     """The request's item for what the renewed alvará prints of its holder and the
     licensing state does not hold: the inscription in the Cadastro de Atividades
-    (art. 2º; art. 8º, § 2º; after a transfer, art. 15, § 1º, the cessionário's). Asked
-    only when the registry holds the alvará renewed and knows no inscription for its
-    holder, and the request gives none; without the registry (a paper alvará) the act's
-    own check names it."""
-    state, number = licensing(history), pointers.get(data, "/alvara_anterior/numero")
-    if state is None or not isinstance(number, str) or requisitos.given(data, INSCRIPTION):
+    (art. 2º; art. 8º, § 2º; after a transfer, art. 15, § 1º, the cessionário's).
+
+    Asked when the state holds the alvará renewed *as the requerente's* (the CPF typed
+    is its holder's) and keeps no inscription for it, and the request gives none. The
+    question is the holder's own (:mod:`lavra.checking.holder_questions`): the public
+    page asks it too (:data:`PUBLIC_QUESTIONS`), so that the page, the run and staff
+    judge the request alike. Reading chosen where the state cannot answer (no registry,
+    a paper alvará, or a CPF that is not the holder's, which the run refuses on its
+    own): the item is not asked, and the act's own check names the inscription; asking
+    it there would tell whoever types a number and a CPF whether they match."""
+    asked, number = own_licence(history), pointers.get(data, "/alvara_anterior/numero")
+    cpf = pointers.get(data, "/requerente/cpf")
+    if (asked is None or not isinstance(number, str) or not isinstance(cpf, str)
+            or requisitos.given(data, INSCRIPTION)):
         return []
-    view = state.licence_status(number, "alvara-transporte-escolar")
-    if view is None or any(pointer == HOLDER_FACTS[0] for pointer, _ in view.facts):
+    if asked.holder_knows(number, ALVARA, cpf, HOLDER_FACTS[0]) is not False:
         return []
     return [item_at(
         INSCRIPTION, Status.MISSING,

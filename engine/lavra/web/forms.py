@@ -19,6 +19,7 @@ from lavra.registry.drafts import Draft
 from lavra.web.common import context_of, page, templates_of
 from lavra.web.formmodel import build_form, checklist, field_errors, report_view
 from lavra.web.formparse import parse_form, remove_row
+from lavra.web.publiccheck import public_check
 from lavra.web.staffcheck import staff_check
 from lavra.web.users import User
 
@@ -46,7 +47,8 @@ def submission(request: Request, form_id: str, pairs: Sequence[tuple[str, str]])
 
 
 def check(request: Request, form_id: str, data: Mapping[str, Any]) -> Report:
-    return context_of(request).engine.check(form_id, data)
+    """The report a public page shows (:func:`lavra.web.publiccheck.public_check`)."""
+    return public_check(context_of(request), form_id, data)
 
 
 async def live_report(request: Request, form_id: str, pairs: Sequence[tuple[str, str]], *,

@@ -38,6 +38,7 @@ from lavra.web.formmodel import ChecklistEntry, build_form, checklist
 from lavra.web.forms import submission
 from lavra.web.pages_public import fillable
 from lavra.web.pdftasks import check_attachment, check_image
+from lavra.web.publiccheck import public_check
 from lavra.web.sandbox import run_isolated
 
 router = APIRouter(include_in_schema=False)
@@ -56,7 +57,7 @@ def _items(ctx: WebContext, form_id: str, data: Mapping[str, Any], report: Any
 def _filing_page(request: Request, form: Any, data: Mapping[str, Any], values: Mapping[
         str, str], errors: Mapping[str, str], status: int = 200, token: str = "") -> Response:
     ctx = context_of(request)
-    report = ctx.engine.check(form.id, dict(data))
+    report = public_check(ctx, form.id, data)
     return page(request, "protocolar.html", {
         "formulario": form,
         "dados": json.dumps(data, ensure_ascii=False),
@@ -170,7 +171,7 @@ async def confirm(request: Request, form_id: str) -> Response:
                                "confira os dígitos verificadores.")
     if posted.get("confirmo") != "sim":
         errors["confirmo"] = "Confirme que as informações e os documentos são verdadeiros."
-    report = await run_in_threadpool(ctx.engine.check, form.id, data)
+    report = await run_in_threadpool(public_check, ctx, form.id, data)
     items = {entry.pointer: entry.title for entry in _items(ctx, form.id, data, report)}
     try:
         attachments = await _attachments(ctx, posted, items, errors)

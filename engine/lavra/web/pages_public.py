@@ -30,6 +30,7 @@ from lavra.web.common import (
 from lavra.web.context import WebContext
 from lavra.web.forms import form_page, live_report, submission
 from lavra.web.pdftasks import check_pdf_bytes, read_requerimento, verify_document
+from lavra.web.publiccheck import public_check
 from lavra.web.sandbox import run_isolated
 
 router = APIRouter(include_in_schema=False)
@@ -69,7 +70,7 @@ def _read(ctx: WebContext, pdf: bytes) -> dict[str, Any]:
     form_id = str(raw["form"])
     data = raw["data"] if isinstance(raw.get("data"), dict) else {}
     alerts = tuple(str(a) for a in raw.get("alertas") or ())
-    return {"form": form_id, "data": data, "report": ctx.engine.check(form_id, data),
+    return {"form": form_id, "data": data, "report": public_check(ctx, form_id, data),
             "alertas": alerts}
 
 
@@ -130,7 +131,7 @@ async def form_post(request: Request, form_id: str) -> Response:
 
         pdf = await run_in_threadpool(prefill)
         return file_response(pdf, f"{form.id}.pdf", PDF, inline=False)
-    report = await run_in_threadpool(ctx.engine.check, form.id, sent.data)
+    report = await run_in_threadpool(public_check, ctx, form.id, sent.data)
     return form_page(
         request,
         form,
