@@ -237,8 +237,8 @@ def test_the_view_is_rebuilt_from_the_acts_and_differences_are_reported(
         connection.execute(text("DELETE FROM bars"))
     diff = registry.rebuild_state(apply=False)
     assert not diff.same and diff.acts == 2
-    assert any("situação active" in line for line in diff.only_stored)
-    assert any("situação cassated" in line for line in diff.only_rebuilt)
+    assert any("situação em vigor" in line for line in diff.only_stored)
+    assert any("situação cassado" in line for line in diff.only_rebuilt)
     assert any(line.startswith("impedimento") for line in diff.only_rebuilt)
     assert not registry.rebuild_state(apply=False).same  # a dry run writes nothing
     registry.rebuild_state(apply=True)

@@ -111,10 +111,14 @@ def import_command(path: Path, on_text: str | None, registry_url: str | None) ->
                 click.echo(f"  {problem}", err=True)
             raise SystemExit(1) from None
     if not report.imported:
-        click.echo(f"Nada a importar: os {len(report.skipped)} atos do arquivo já constam do "
-                   "registro, com os mesmos dados.")
+        click.echo("Nada a importar: " + ("o ato do arquivo já consta" if len(report.skipped)
+                                          == 1 else f"os {len(report.skipped)} atos do "
+                                          "arquivo já constam") + " do registro, com os "
+                   "mesmos dados.")
         return
-    click.echo(f"Importados {len(report.imported)} atos anteriores ao lavra de {path.name}:")
+    count = len(report.imported)
+    click.echo(("Importado 1 ato anterior" if count == 1 else f"Importados {count} atos "
+                "anteriores") + f" ao lavra de {path.name}:")
     for printed in report.imported:
         click.echo(f"  {printed}")
     if report.skipped:
@@ -155,8 +159,10 @@ def show_command(key: str, series: str | None, on_text: str | None,
             names = registry.party_names(key)
             click.echo(f"{'CPF' if has_cpf_shape(key) else 'CNPJ'} {key}: "
                        + (" → ".join(names) if names else "sem nome registrado"))
-            for scope, until, act in registry.bars_of(key, on):
-                click.echo(f"  Impedimento ({scope}) até {until:%d/%m/%Y}, pelo {act}.")
+            # Worded as the refusals word a bar (lavra.registry.guards): by the act that
+            # imposed it, which names what it bars; the scope is the pack's internal key.
+            for _scope, until, act in registry.bars_of(key, on):
+                click.echo(f"  Impedimento até {until:%d/%m/%Y}, pelo {act}.")
             _licences(registry.licence_views(holder=key), on)
             _print_timeline(with_name_changes(_history(holder=key), NameRecords(registry).of(key)))
         else:

@@ -8,6 +8,7 @@ not listed here passes through unchanged.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 
 import click
@@ -111,3 +112,16 @@ def install() -> None:
             module._ = translate  # type: ignore[attr-defined]
         if hasattr(module, "ngettext"):
             module.ngettext = ntranslate  # type: ignore[attr-defined]
+
+
+def suggest_shown_options(error: click.NoSuchOption) -> None:
+    """Click suggests the closest of all the names an option answers to, the English
+    aliases kept for old scripts (:class:`lavra.cli.support.AliasedOption`) among them:
+    suggest only the names the help shows (``--motivo``, never ``--reason``)."""
+    if error.ctx is None:
+        return
+    hidden = {name for param in error.ctx.command.params
+              for name in getattr(param, "aliases", ())}
+    shown = [name for param in error.ctx.command.params if isinstance(param, click.Option)
+             for name in param.opts if name.startswith("--") and name not in hidden]
+    error.possibilities = difflib.get_close_matches(error.option_name, shown) or None

@@ -96,6 +96,13 @@ class LazyGroup(click.Group):
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.NoSuchOption as error:  # suggest the pt-BR names only
+            cli_i18n.suggest_shown_options(error)
+            raise
+
 
 LAZY_COMMANDS = {
     "law": "lavra.cli.law:law",
@@ -105,6 +112,7 @@ LAZY_COMMANDS = {
     "serve": "lavra.cli.web:serve",
     "users": "lavra.cli.web:users",
     "fato": "lavra.cli.facts:fact_group",
+    "cancel": "lavra.cli.cancel:cancel_command",
     "batch": "lavra.cli.batch:batch",
     "lote": "lavra.cli.batch:lote",
     "valores": "lavra.cli.values:values",
@@ -550,28 +558,6 @@ def export_command(number: str, output: Path, docx: Path | None, series: str | N
             raise LavraError(f"O documento nº {number} foi emitido sem cópia DOCX.")
         write_atomically(docx, stored)
     click.echo(f"Original de {record.printed} gravado em {output}.")
-
-
-@main.command("cancel")
-@click.argument("number", metavar="NÚMERO")
-@aliased("--motivo", dest="reason", aliases=("--reason",), required=True,
-         help="Motivo do cancelamento.")
-@series_option("--serie", aliases=("--series",))
-@aliased("--responsavel", dest="by", aliases=("--by",), default=None,
-         help="Quem cancela (padrão: o usuário do sistema).")
-@shielded
-def cancel_command(number: str, reason: str, series: str | None, by: str | None) -> None:
-    """Cancela o documento NÚMERO (ex.: 0001/2026): ele permanece no registro."""
-    who = by or os.environ.get("USER")
-    if not who:
-        raise LavraError("Informe quem cancela o documento (--responsavel NOME): o registro "
-                         "guarda o autor.")
-    reason = clean_text(reason, what="O motivo do cancelamento (--motivo)", field="--motivo")
-    who = clean_text(who, what="O nome de quem cancela (--responsavel)", field="--responsavel")
-    record = _issuer().cancel(number, reason, who, series)
-    click.echo(
-        f"Documento {record.printed} cancelado: {record.cancel_reason}."
-    )
 
 
 cli_i18n.localize_metavars(main)

@@ -40,6 +40,7 @@ from lavra.errors import ImportRefusedError, InputError, LavraError
 from lavra.registry.companions import CompanionRow
 from lavra.registry.effects import STATUS_TEXT, LicenceStatus
 from lavra.registry.identifiers import plate_forms
+from lavra.registry.import_names import check_import_names
 from lavra.registry.licensing import RegistryState
 from lavra.registry.records import (
     COUNTER_BEFORE,
@@ -272,7 +273,8 @@ def read_import(lines: Sequence[Line], specs: Mapping[str, ImportSpec],
 
 def _refused(problems: Sequence[str]) -> ImportRefusedError:
     return ImportRefusedError(
-        f"A importação foi recusada: {len(problems)} problema(s) no arquivo. Nada foi "
+        f"A importação foi recusada: {len(problems)} problema"
+        f"{'' if len(problems) == 1 else 's'} no arquivo. Nada foi "
         "gravado; corrija as linhas indicadas e importe o arquivo de novo.",
         tuple(problems),
     )
@@ -443,11 +445,12 @@ class RegistryImports(RegistryState):
         skipped: list[str] = []
         problems = list(refused)
         ordered = sorted(planned, key=lambda p: (p.act.reference_date, p.line))
+        names: dict[str, tuple[str, int]] = {}  # CPF → the file's name for it, and its line
         with self._database_errors(), self._write() as session:
             for item in ordered:
                 try:
                     _check_dates(item, on)
-                    if self._one_import(session, item, pack_version):
+                    if self._one_import(session, item, pack_version, names):
                         imported.append(item.act.printed)
                     else:
                         skipped.append(item.act.printed)
@@ -462,8 +465,10 @@ class RegistryImports(RegistryState):
                 raise _refused([p.text for p in sorted(problems, key=lambda p: p.line)])
         return ImportReport(tuple(imported), tuple(skipped))
 
-    def _one_import(self, session: Session, item: PlannedAct, pack_version: str) -> bool:
-        """Record one act (True), or find it already imported alike (False)."""
+    def _one_import(self, session: Session, item: PlannedAct, pack_version: str,
+                    names: dict[str, tuple[str, int]]) -> bool:
+        """Record one act (True), or find it already imported alike (False); a row
+        naming a known CPF otherwise is refused (:mod:`lavra.registry.import_names`)."""
         act = item.act
         found = session.scalars(select(DocumentRow).where(
             DocumentRow.series == act.series, DocumentRow.year == act.year,
@@ -480,6 +485,7 @@ class RegistryImports(RegistryState):
         if act.rests_on is not None:
             _check_base(session, writer, act.rests_on, act.reference_date,
                         act.computed.get("valido_ate"))
+        check_import_names(session, (self._effects or {}).get(act.form), item, names)
         counter = self._lock_counter(session, act.series, act.year)
         before = counter.last_number  # what lavra's counter had given: the numbering report
         counter.last_number = max(counter.last_number, act.number)

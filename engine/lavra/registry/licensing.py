@@ -42,6 +42,7 @@ from lavra.registry.records import (
 )
 from lavra.registry.reversal import ANNULLED, annulled
 from lavra.registry.state import StateWriter, parse_printed
+from lavra.registry.state_words import bar_line, doc_words, licence_line, name_line
 from lavra.registry.statements import (
     BARS_OF,
     PARTY_NAME,
@@ -228,17 +229,14 @@ def _snapshot(session: Session) -> set[str]:
     for lic in session.scalars(select(LicenceRow)).all():
         vehicle = vehicles.get(lic.vehicle_id) if lic.vehicle_id else None
         driver = drivers.get(lic.driver_id) if lic.driver_id else None
-        lines.add(
-            f"licença {lic.printed} ({lic.kind}): titular {parties.get(lic.holder_id or 0)}, "
-            f"veículo {vehicle}, condutor {driver}, vinculada a "
-            f"{base.get(lic.base_id) if lic.base_id else None}, de {lic.valid_from} a "
-            f"{lic.valid_until}, situação {lic.status} pelo "
-            f"{printed.get(lic.status_document_id or 0)} em {lic.status_since}"
-            + (f", fatos {as_facts(lic.facts)}" if lic.facts else "")
-        )
+        lines.add(licence_line(
+            lic.printed, lic.kind, holder=parties.get(lic.holder_id or 0), vehicle=vehicle,
+            driver=driver, base=base.get(lic.base_id) if lic.base_id else None,
+            valid_from=lic.valid_from, valid_until=lic.valid_until, status=lic.status,
+            status_by=printed.get(lic.status_document_id or 0),
+            status_since=lic.status_since, facts=as_facts(lic.facts)))
     for bar in session.scalars(select(BarRow)).all():
-        lines.add(f"impedimento de {parties.get(bar.party_id)} ({bar.scope}) até {bar.until} "
-                  f"pelo {printed.get(bar.document_id)}")
+        lines.add(bar_line(parties.get(bar.party_id), bar.until, printed.get(bar.document_id)))
     for numero, doc in session.execute(
         select(ProcessoRow.numero, ProcessoActRow.document_id)
         .join(ProcessoActRow, ProcessoActRow.processo_id == ProcessoRow.id)
@@ -251,17 +249,16 @@ def _snapshot(session: Session) -> set[str]:
     for party, name, since, owner in session.execute(
             select(PartyNameRow.party_id, PartyNameRow.name, PartyNameRow.since,
                    PartyNameRow.document_id)):
-        lines.add(f"nome de {parties.get(party)}: {name}, desde {since}, dado pelo "
-                  f"{printed.get(owner or 0)}")
+        lines.add(name_line(parties.get(party), name, since, printed.get(owner or 0)))
     for known, current in session.execute(select(PartyRow.doc, PartyRow.name)
                                         .where(PartyRow.name.is_not(None))):
-        lines.add(f"nome atual de {known}: {current}")
+        lines.add(f"nome atual de {doc_words(known)}: «{current}»")
     for target, before in session.execute(select(StateChangeRow.document_id,
                                                  StateChangeRow.before)
                                           .where(StateChangeRow.kind == ANNULLED)):
         by = before.get("by") if isinstance(before, dict) else None
         lines.add(f"ato {printed.get(target)} anulado em recurso pelo "
-                  f"{printed.get(by) if isinstance(by, int) else None}")
+                  f"{printed.get(by) if isinstance(by, int) else 'ato desconhecido'}")
     return lines
 
 
