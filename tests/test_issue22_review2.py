@@ -16,11 +16,6 @@ from lavra.registry.store import Registry
 CEDENTE = "043.048.184-57"  # ALV-ESC nº 0019/2023, transferred by TRF-ESC nº 0003/2025
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "An imported TRF-ESC row without placa (same vehicle) ends the alvará's vehicle "
-    "facts (tipo, município de licenciamento) that its ALV-ESC row gave: Transfer "
-    "replaces '/veiculo' unconditionally (transporte_escolar/estado.py, transferencia), "
-    "and _transferencia of comum/importacao.py reads no vehicle fact columns"))
 @pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
 def test_an_imported_transfer_with_the_same_vehicle_keeps_its_facts(
     registry: Registry,
