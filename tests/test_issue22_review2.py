@@ -28,6 +28,26 @@ def test_an_imported_transfer_with_the_same_vehicle_keeps_its_facts(
     assert facts.get("/veiculo/municipio_licenciamento") == "Americana", facts
 
 
+@pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+def test_an_imported_transfer_with_another_vehicle_gives_its_facts(
+    registry: Registry,
+) -> None:
+    """With another placa, the row's vehicle facts replace the alvará's (none given: none
+    kept, the old vehicle's municipality is not the new one's)."""
+    lines = SAMPLE.read_text("utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("transferencia-escolar,"))
+    row = lines[at].rstrip("\n").split(",")
+    row += [""] * (29 - len(row))  # to the header's columns
+    row[6], row[27] = "ESC9F99", "outro"  # placa; tipo_veiculo (municipio left blank)
+    lines[at] = ",".join(row) + "\n"
+    load(registry, "".join(lines).encode("utf-8"))
+    view = registry.licence_by_number("ALV-ESC nº 0019/2023")
+    assert view is not None and view.placa == "ESC9F99", view
+    facts = dict(view.facts)
+    assert facts.get("/veiculo/tipo") == "outro", facts
+    assert "/veiculo/municipio_licenciamento" not in facts, facts
+
+
 @pytest.mark.xfail(strict=True, reason=(
     "`lavra cadastro reconstruir` reports a difference in Python reprs: «veículo "
     "('NEW1A11', '0…')», «vinculada a None», ISO dates, the status key «active» and the "
