@@ -26,7 +26,7 @@ from datetime import date
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from lavra.registry.effects import Effect, Mention
+from lavra.registry.effects import Effect, Grant, Mention
 from lavra.registry.identifiers import same_plate
 from lavra.registry.records import Status, local_date, printed_number
 from lavra.registry.tables import DocumentRow, LicenceRow, PartyRow, VehicleRow
@@ -38,11 +38,12 @@ CancelledAct = tuple[date, str, str, int]
 """(reference date, act printed, what the timeline says of it, registry id)."""
 
 
-def _targets(effects: Sequence[Effect]) -> tuple[str, ...]:
-    """The licences (as printed) the effects changed, in their order, once each (a
-    :class:`~lavra.registry.effects.Mention` names an act and changes nothing)."""
-    named = (getattr(effect, "target", None) for effect in effects
-             if not isinstance(effect, Mention))
+def _targets(effects: Sequence[Effect], printed: str) -> tuple[str, ...]:
+    """The licences (as printed) the effects changed, in their order, once each: the
+    act's own (``printed``) for a :class:`~lavra.registry.effects.Grant`; a
+    :class:`~lavra.registry.effects.Mention` names an act and changes nothing."""
+    named = (printed if isinstance(effect, Grant) else getattr(effect, "target", None)
+             for effect in effects if not isinstance(effect, Mention))
     return tuple(dict.fromkeys(t for t in named if isinstance(t, str)))
 
 
@@ -88,10 +89,10 @@ def cancelled_acts(session: Session, effects_of: Callable[[DocumentRow], Sequenc
         return []
     found_acts = []
     for row in session.scalars(stmt.order_by(DocumentRow.reference_date, DocumentRow.id)):
-        targets = _targets(effects_of(row))
+        printed = printed_number(row.series, row.number, row.year)
+        targets = _targets(effects_of(row), printed)
         if licence is not None and licence not in targets:
             continue
-        printed = printed_number(row.series, row.number, row.year)
         if row.origin is not None:
             printed = f"{printed} (importado: {row.origin})"
         found_acts.append((row.reference_date, printed, _detail(row, targets), row.id))
