@@ -31,7 +31,7 @@ def shown(key: str, url: str) -> list[str]:
     return [line.strip() for line in result.output.splitlines()]
 
 
-def test_the_history_lists_the_auto_its_payment_and_no_cancelled_act(
+def test_the_history_lists_the_auto_its_payment_and_the_cancelled_act_marked(
     registry: Registry, registry_url: str,
 ) -> None:
     alvara = alvara_fretamento(registry, on=date(2026, 3, 2))
@@ -60,7 +60,11 @@ def test_the_history_lists_the_auto_its_payment_and_no_cancelled_act(
         assert acts[1] == paid_line and annulled_line in acts
         assert acts.index(annulled_line) < len(acts) - 1  # the decision after it
         assert acts[-1].startswith(f"20/04/2026  {decision.printed}: ")
-        assert not any(cancelled.printed in line for line in lines)
+        # Cancelled, it stays in the history act by act, marked so (no changes to undo).
+        said = [line for line in acts if cancelled.printed in line]
+        assert len(said) == 1 and said[0].startswith(
+            f"01/04/2026  {cancelled.printed}: Ato cancelado em "), said
+        assert said[0].endswith(" (motivo: erro material)."), said
         # Named and changing the state: the lines of its changes only, no more.
         changes = (registry.timeline(holder=key) if "/" in key
                    else registry.timeline(placa=key))

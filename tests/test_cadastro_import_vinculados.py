@@ -119,6 +119,14 @@ def test_an_alvara_earlier_in_the_same_file_carries_its_selo(registry: Registry)
         {"tipo": "selo-escolar", "numero": "0007/2025", "data": "2025-01-10",
          "valido_ate": "2027-12-31", **JOSE})
     assert report.imported == ("ALV-ESC nº 0018/2023", "SELO-ESC nº 0007/2025")
+    # Cancelled, the selo leaves the state but stays in the vehicle's history, act by act.
+    registry.cancel("SELO-ESC", 2025, 7, reason="selo extraviado.", by="Chefia")
+    assert status(registry, "ALV-ESC nº 0018/2023") == "em vigor"
+    said = [detail for _, printed, detail in registry.state_changes(placa="ESC4D44")
+            if printed.startswith("SELO-ESC nº 0007/2025")]
+    assert len(said) == 1 and said[0].startswith("Ato cancelado em "), said
+    assert said[0].endswith("(motivo: selo extraviado); desfeito o que alterou no cadastro "
+                            "(SELO-ESC nº 0007/2025)."), said
 
 
 def _items(engine: Engine, registry: Registry, form: str, data: dict[str, Any],

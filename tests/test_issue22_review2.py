@@ -19,11 +19,6 @@ from lavra.registry.store import Registry
 CEDENTE = "043.048.184-57"  # ALV-ESC nº 0019/2023, transferred by TRF-ESC nº 0003/2025
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "An imported TRF-ESC row without placa (same vehicle) ends the alvará's vehicle "
-    "facts (tipo, município de licenciamento) that its ALV-ESC row gave: Transfer "
-    "replaces '/veiculo' unconditionally (transporte_escolar/estado.py, transferencia), "
-    "and _transferencia of comum/importacao.py reads no vehicle fact columns"))
 @pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
 def test_an_imported_transfer_with_the_same_vehicle_keeps_its_facts(
     registry: Registry,
@@ -34,6 +29,26 @@ def test_an_imported_transfer_with_the_same_vehicle_keeps_its_facts(
     facts = dict(view.facts)
     assert facts.get("/veiculo/tipo") == "microonibus", facts
     assert facts.get("/veiculo/municipio_licenciamento") == "Americana", facts
+
+
+@pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
+def test_an_imported_transfer_with_another_vehicle_gives_its_facts(
+    registry: Registry,
+) -> None:
+    """With another placa, the row's vehicle facts replace the alvará's (none given: none
+    kept, the old vehicle's municipality is not the new one's)."""
+    lines = SAMPLE.read_text("utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("transferencia-escolar,"))
+    row = lines[at].rstrip("\n").split(",")
+    row += [""] * (29 - len(row))  # to the header's columns
+    row[6], row[27] = "ESC9F99", "outro"  # placa; tipo_veiculo (municipio left blank)
+    lines[at] = ",".join(row) + "\n"
+    load(registry, "".join(lines).encode("utf-8"))
+    view = registry.licence_by_number("ALV-ESC nº 0019/2023")
+    assert view is not None and view.placa == "ESC9F99", view
+    facts = dict(view.facts)
+    assert facts.get("/veiculo/tipo") == "outro", facts
+    assert "/veiculo/municipio_licenciamento" not in facts, facts
 
 
 @pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)
@@ -75,11 +90,6 @@ def test_mostrar_names_a_bar_in_words(imported_url: str) -> None:
     assert "licenca-escolar" not in shown.output, shown.output
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Cancelling an act deletes its state_changes: `lavra cadastro mostrar` no longer "
-    "shows that the alvará was cassated, nor that the cassação was cancelled (the "
-    "history is not 'ato por ato'; registry/licensing.py timeline reads state_changes "
-    "only)"))
 def test_a_cancelled_cassacao_stays_in_the_history(imported_url: str) -> None:
     from lavra.cli.main import main
 
@@ -91,8 +101,16 @@ def test_a_cancelled_cassacao_stays_in_the_history(imported_url: str) -> None:
     assert cancelled.exit_code == 0, cancelled.output
     shown = runner.invoke(main, ["cadastro", "mostrar", CASSATED, "--registro", imported_url])
     assert shown.exit_code == 0, shown.output
-    assert "em vigor" in shown.output  # the alvará restored: the effect was undone
-    assert "CAS-FRET nº 0002/2025" in shown.output, shown.output
+    assert "ALV-FRET nº 0032/2024 (Transportes Antigos Exemplo Ltda., válido até 11/03/2029): " \
+        "em vigor." in shown.output  # the alvará restored: the effect was undone
+    line = next(line for line in shown.output.splitlines() if "CAS-FRET nº 0002/2025" in line)
+    assert line.startswith("  15/09/2025  ") and "Ato cancelado em " in line, line
+    assert "(motivo: Decisão anulada pela Procuradoria); desfeito o que alterou no cadastro " \
+        "(ALV-FRET nº 0032/2024)." in line, line
+    # The alvará's own history (the document page's, the staff web's) says it too.
+    own = runner.invoke(main, ["cadastro", "mostrar", "0032/2024", "--serie", "ALV-FRET",
+                               "--registro", imported_url])
+    assert own.exit_code == 0 and line in own.output.splitlines(), own.output
 
 
 @pytest.mark.parametrize("registry_url", ["sqlite"], indirect=True)

@@ -132,7 +132,11 @@ def test_a_granted_appeal_gives_the_alvara_back_and_lifts_the_bar_and_its_cancel
     assert view.describe(date(2026, 5, 5)) == f"cassado em 20/04/2026 pelo {cas.printed}"
     assert registry.bars_of(CNPJ, date(2026, 5, 5)) == (
         ("alvara-fretamento", date(2027, 4, 20), cas.printed),)
-    assert not any(decision.printed in line for line in timeline(registry, holder=CNPJ))
+    # The history is act by act: the decision stays, cancelled, its changes undone.
+    said = [line for line in timeline(registry, holder=CNPJ) if decision.printed in line]
+    assert len(said) == 1 and said[0].startswith(f"{decision.printed}: Ato cancelado em "), said
+    assert said[0].endswith("(motivo: erro material); desfeito o que alterou no cadastro "
+                            f"({cas.printed}).") and "restabelecido" not in said[0], said
     assert registry.rebuild_state(apply=False).same
 
 

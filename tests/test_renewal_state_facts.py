@@ -62,13 +62,15 @@ def changed(engine: Engine, registry: Registry, printed: str, n: int) -> IssuedR
 def transferred(engine: Engine, registry: Registry, printed: str, n: int,
                 inscricao: str | None) -> IssuedRecord:
     """The alvará of holder ``n`` transferred, with its vehicle, to the cessionária
-    ``n + 10``; the termo carries her inscription when ``inscricao`` is given."""
+    ``n + 10``; the termo carries her inscription when ``inscricao`` is given, and
+    names the vehicle without its licensing municipality (the alvará's must stay)."""
     termo = example(engine, TERMO)
     termo["licenca"]["numero"] = printed
     termo["cedente"].update(nome=f"Titular Exemplo {n:04d}", cpf=cpf(n))
     set_person(termo["cessionario"], cpf(n + 10))
     termo["cessionario"]["nome"] = f"Cessionária Exemplo {n:04d}"
     termo["veiculo"] = alvara(n)["veiculo"]
+    termo["veiculo"].pop("municipio_licenciamento")
     if inscricao is None:
         termo.pop("cadastro", None)
     else:
@@ -100,6 +102,9 @@ def test_a_re_vehicled_and_two_transferred_alvaras_are_renewed(
             "/veiculo/municipio_licenciamento": "AMERICANA", "/veiculo/tipo": "microonibus"}
         view = registry.licence_by_number(printed[2])
         assert view is not None and "/titular/cadastro_atividades" not in dict(view.facts)
+        # Transferred with the same vehicle: the alvará's vehicle facts stay, even those
+        # the termo does not restate.
+        assert dict(view.facts)["/veiculo/municipio_licenciamento"] == "Americana", view.facts
         revehicled = request(0, printed[0])
         set_vehicle(revehicled["veiculo"], NEW_PLATE)["ano_fabricacao"] = 2024
         without = cessionaria_request(2, printed[2])

@@ -234,13 +234,18 @@ def _licence_facts(row: Row, data: dict[str, Any]) -> None:
         data["prontuario"] = _short(row, "prontuario")
     if row.get("cadastro_atividades"):
         data["titular"]["cadastro_atividades"] = _short(row, "cadastro_atividades")
+    _vehicle_facts(row, data["veiculo"])
+
+
+def _vehicle_facts(row: Row, vehicle: dict[str, Any]) -> None:
+    """The vehicle's type and licensing municipality, when the row gives them."""
     kind = row.get("tipo_veiculo", "").strip().casefold()
     if kind:
         if kind not in _VEHICLE_TYPES:
             raise _fail("tipo_veiculo", f"«{row['tipo_veiculo']}»: use microonibus ou outro.")
-        data["veiculo"]["tipo"] = _VEHICLE_TYPES[kind]
+        vehicle["tipo"] = _VEHICLE_TYPES[kind]
     if row.get("municipio_licenciamento"):
-        data["veiculo"]["municipio_licenciamento"] = _short(row, "municipio_licenciamento", 80)
+        vehicle["municipio_licenciamento"] = _short(row, "municipio_licenciamento", 80)
 
 
 def _cassacao(row: Row) -> ImportedAct:
@@ -270,8 +275,9 @@ def _transferencia(row: Row) -> ImportedAct:
     data: dict[str, Any] = {
         "processo": _processo(row), "cedente": _party(row, "cpf_cnpj", "nome", company=False),
         "licenca": {"numero": licence}, "cessionario": cessionario}
-    if row.get("placa"):
+    if row.get("placa"):  # the termo's vehicle; another one's facts replace the alvará's
         data["veiculo"] = _vehicle(row)
+        _vehicle_facts(row, data["veiculo"])
     return _act("termo-transferencia-licenca", "TRF-ESC", row, data, on,
                 cites=(("licenca", licence),))
 
@@ -522,7 +528,10 @@ IMPORTS: Mapping[str, ImportSpec] = {
          "licenca": "alvará transferido (ALV-ESC nº ...)",
          "cessionario_cpf": "CPF do cessionário", "cessionario_nome": "nome do cessionário",
          "cessionario_cnh": "CNH do cessionário", "placa": "placa do veículo (opcional)",
-         "renavam": "RENAVAM do veículo (opcional)"},
+         "renavam": "RENAVAM do veículo (opcional)",
+         "tipo_veiculo": "tipo do veículo, se outro: microonibus ou outro (opcional)",
+         "municipio_licenciamento": "município de licenciamento do veículo, se outro "
+         "(opcional)"},
         {"licenca", "cessionario_cpf", "cessionario_nome", "cessionario_cnh"}, _transferencia),
     "auto-fretamento": _spec(
         "Auto de infração de fretamento (arts. 14 a 18)", {**_AUTO, **_COMPANY},

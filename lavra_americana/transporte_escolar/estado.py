@@ -209,7 +209,9 @@ def transferencia(act: Act) -> Sequence[Effect]:
     for the "veículo licenciado": both end with the old vehicle, in the termo's transaction, as
     with the Termo de Substituição de Veículo; the cessionário takes a new selo for his
     vehicle. Cancelling the termo gives them back in force, in the cedente's name. With
-    the same vehicle, they follow the licence to the cessionário."""
+    the same vehicle (the termo's plate is the licence's, or the termo names none: an
+    imported row without placa), they follow the licence to the cessionário, and so do
+    the vehicle's facts (tipo, município de licenciamento): only the holder's end."""
     effects: list[Effect] = [*processo(act)]
     number = text_at(act.data, "/licenca/numero")
     new_holder = party_at(act.data, "/cessionario")
@@ -222,7 +224,8 @@ def transferencia(act: Act) -> Sequence[Effect]:
                                 # art. 15, § 1º: the cessionário's inscription, when made
                                 facts=facts_at(act.data, VEHICLE_FACTS + HOLDER_FACTS, at={
                                     HOLDER_FACTS[0]: "/cadastro/inscricao"}),
-                                replaces=("/titular", "/veiculo")))
+                                replaces=("/titular",),
+                                replaces_with_vehicle=("/veiculo",)))
     cedente = party_at(act.data, "/cedente")
     if cedente is not None:
         # The bar's last day is the one the termo printed (its parameter

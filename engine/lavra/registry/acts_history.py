@@ -17,8 +17,8 @@ Readings chosen:
   documents.
 * An act is dated by its reference date, as its changes of the state are.
 * An act already in the timeline by a change of the state is not repeated.
-* A cancelled act is not listed: cancelling it undid what it did (its changes of the
-  state leave the timeline too); its own page still shows it, cancelled.
+* A cancelled act is not listed here: the timeline already has it, marked cancelled
+  with what it had changed undone (:mod:`lavra.registry.cancelled_acts`).
 * Its situation, where the registry records one: annulled on appeal by a decision that
   stands (:meth:`~lavra.registry.licensing.RegistryState.annulled_acts`), else each
   payment recorded on it and not revoked (:mod:`lavra.registry.facts`).

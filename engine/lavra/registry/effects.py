@@ -251,6 +251,9 @@ class Transfer:
     replaces: tuple[str, ...] = ()
     """The pointers (and what lies under them) whose earlier facts end with this act,
     stated or not (``/titular``: the cedente's are not the cessionário's)."""
+    replaces_with_vehicle: tuple[str, ...] = ()
+    """Those that end only when the act comes with another ``vehicle`` (the licence's
+    ``/veiculo`` facts: with the same vehicle, or none named, they stay)."""
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from lavra.registry.act_dates import order_by_act
-from lavra.registry.effects import STATUS_TEXT, Act, EffectsOf, Facts, LicenceStatus
+from lavra.registry.cancelled_acts import cancelled_acts
+from lavra.registry.effects import STATUS_TEXT, Act, Effect, EffectsOf, Facts, LicenceStatus
 from lavra.registry.guards import DIVERGENCE, CitationPrinter, public_divergence
 from lavra.registry.identifiers import plate_forms, same_plate
 from lavra.registry.licence_facts import as_facts
@@ -533,6 +534,7 @@ class RegistryState(RegistryQueries):
                        DocumentRow.year, StateChangeRow.detail, DocumentRow.id,
                        DocumentRow.origin)
                 .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id))
+        wanted: list[int] | None = None
         with self._database_errors(), self._read() as session:
             licence_ids: list[int] = []
             vehicle_ids: list[int] = []
@@ -554,13 +556,25 @@ class RegistryState(RegistryQueries):
                 stmt = stmt.where(StateChangeRow.licence_id.in_(
                     select(LicenceRow.id).where(LicenceRow.document_id == licence_document)))
             elif document_ids is not None:
-                stmt = stmt.where(StateChangeRow.document_id.in_(list(document_ids)))
+                wanted = list(document_ids)
+                stmt = stmt.where(StateChangeRow.document_id.in_(wanted))
             else:  # a vehicle's: its licences' changes, and its own (a plate converted)
                 stmt = stmt.where(StateChangeRow.licence_id.in_(licence_ids)
                                   | StateChangeRow.vehicle_id.in_(vehicle_ids))
             rows = session.execute(stmt.order_by(StateChangeRow.on, StateChangeRow.id)).all()
-        return tuple(
-            TimelineEntry(on, printed_number(series, number, year) if origin is None
-                          else f"{printed_number(series, number, year)} (importado: {origin})",
-                          detail, ident)
-            for on, series, number, year, detail, ident, origin in rows)
+            cancelled = cancelled_acts(
+                session, self._effects_of, placa=placa, licence_document=licence_document,
+                doc=None if holder is None else normalize_cpf_cnpj(holder),
+                document_ids=wanted)
+        entries = [TimelineEntry(on, printed_number(series, number, year) if origin is None
+                                 else f"{printed_number(series, number, year)} "
+                                 f"(importado: {origin})", detail, ident)
+                   for on, series, number, year, detail, ident, origin in rows]
+        # Stable: a cancelled act comes after the changes of its day that stand.
+        return tuple(sorted([*entries, *(TimelineEntry(*act) for act in cancelled)],
+                            key=lambda entry: entry.on))
+
+    def _effects_of(self, row: DocumentRow) -> Sequence[Effect]:
+        """The pack's effects of the act ``row`` (none for a form it does not follow)."""
+        of = self.effects_for(row.form)
+        return () if of is None else of(act_of(row))

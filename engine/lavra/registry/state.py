@@ -476,7 +476,9 @@ class StateWriter:
             vehicle = self.vehicle(effect.vehicle, act)
             if vehicle is not None:
                 licence.vehicle_id, moved[:] = vehicle.id, [vehicle]
-            licence.facts = replaced(licence.facts, effect.facts, effect.replaces)
+            licence.facts = replaced(licence.facts, effect.facts, effect.replaces + (
+                effect.replaces_with_vehicle if vehicle_before not in (None, licence.vehicle_id)
+                else ()))
         self.change(act, "transferred",
                     f"{licence.printed} transferido pelo {act.printed}.",
                     licence=licence, party=holder, before=before)
