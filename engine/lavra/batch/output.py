@@ -35,6 +35,7 @@ from pypdf import PdfWriter
 
 from lavra.documents import Engine
 from lavra.errors import LavraError
+from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.registry.runs import REFUSED, ItemRecord, item_content
 from lavra.registry.store import Registry
 from lavra.render.pdf import PageFrame
@@ -276,7 +277,7 @@ def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Iterable[Summar
         what = (_breakable(row.reason) if row.role == REFUSED
                 else titles.get(row.form, row.form))
         body.append(
-            f"<tr><td>{row.order}</td><td>{escape(row.name)}<br/>{escape(row.holder)}</td>"
+            f"<tr><td>{row.order}</td><td>{escape(row.name)}<br/>{escape(mask_cpf_cnpj(row.holder))}</td>"
             f"<td>{escape(row.outcome)} ({escape(row.state)})</td><td>{escape(what)}</td>"
             f"<td>{escape(row.number)}</td></tr>"
         )
