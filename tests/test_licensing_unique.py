@@ -226,6 +226,11 @@ def test_a_holder_without_name_is_named_by_the_cpf_formatted(registry: Registry)
     message = refused.value.message
     assert message.startswith("529.982.247-25 já é titular de licença em vigor"), message
     assert "52998224725" not in message
+    with pytest.raises(InputError) as refused:  # the nameless holder's CNH on another person
+        alvara_escolar(registry, placa="EXE9Z99", cpf="111.444.777-35")
+    message = refused.value.message
+    assert "consta do cadastro em nome de 529.982.247-25, não de José" in message, message
+    assert "52998224725" not in message
 
 
 def test_a_transfer_to_a_holder_of_a_school_licence_is_refused(registry: Registry) -> None:
