@@ -62,6 +62,7 @@ __all__ = [
     "mask_cnpj",
     "mask_cpf",
     "mask_cpf_cnpj",
+    "mask_holder_key",
     "mask_placa",
     "normalize_cep",
     "normalize_cnh",
@@ -208,6 +209,14 @@ def mask_cpf_cnpj(value: str) -> str:
     if has_cpf_shape(value):
         return mask_cpf(value)
     return mask_cnpj(value) if has_cnpj_shape(value) else value.strip()
+
+
+def mask_holder_key(value: str) -> str:
+    """A batch run's holder key as messages print it: its leading CPF/CNPJ masked, the
+    rest kept (a fretamento renewal keys a holder by «CNPJ placa», one alvará per
+    vehicle): ``65.563.539/0001-05 ABC1D23``."""
+    first, _, rest = value.strip().partition(" ")
+    return f"{mask_cpf_cnpj(first)} {rest}".strip()
 
 
 def cpf_cnpj_label(value: str) -> str:
