@@ -213,8 +213,8 @@ def mask_cpf_cnpj(value: str) -> str:
 
 def mask_holder_key(value: str) -> str:
     """A batch run's holder key as messages print it: its leading CPF/CNPJ masked, the
-    rest kept (a fretamento renewal keys a holder by «CNPJ placa», one alvará per
-    vehicle): ``65.563.539/0001-05 ABC1D23``."""
+    rest kept (a pack may key a holder by «CNPJ placa», one licence per vehicle):
+    ``65.563.539/0001-05 ABC1D23``."""
     first, _, rest = value.strip().partition(" ")
     return f"{mask_cpf_cnpj(first)} {rest}".strip()
 
