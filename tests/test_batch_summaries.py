@@ -59,6 +59,7 @@ def test_the_summary_pdf_lists_n_rows_per_outcome_and_says_how_many_more(
     assert "Recusado 1" in text and "Recusado 2" in text and "Recusado 3" not in text
     assert "Renovado 6" in text and "Renovado 7" in text and "Renovado 8" not in text
     assert "Linha 1: CPF inválido." in text and "ALV-ESC 0006/2027" in text
+    assert "000.000.000-01" in text and "00000000001" not in text  # the CPF formatted
     assert "e mais 3 linha(s) com resultado «recusado»" in text
     assert "e mais 1 linha(s) com resultado «renovado»" in text
     assert "resumo.csv traz todas" in text

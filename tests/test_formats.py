@@ -159,6 +159,19 @@ def test_normalizers_and_masks() -> None:
     assert formats.mask_cep("13465000") == "13465-000"
 
 
+def test_a_cpf_or_cnpj_is_printed_formatted_by_its_shape() -> None:
+    """How messages print a person (formats.mask_cpf_cnpj and its two companions)."""
+    assert formats.mask_cpf_cnpj("52998224725") == "529.982.247-25"
+    assert formats.mask_cpf_cnpj("65.563.539/0001-05") == "65.563.539/0001-05"
+    assert formats.mask_cpf_cnpj("12abc34501de35") == "12.ABC.345/01DE-35"
+    assert formats.mask_cpf_cnpj(" 1234 ") == "1234"  # neither shape: as given, no error
+    assert formats.mask_holder_key("65563539000105 ABC1D23") == "65.563.539/0001-05 ABC1D23"
+    assert formats.mask_holder_key("52998224725") == "529.982.247-25"
+    assert formats.cpf_cnpj_label("529.982.247-25") == "CPF 529.982.247-25"
+    assert formats.cpf_cnpj_label("65563539000105") == "CNPJ 65.563.539/0001-05"
+    assert formats.cpf_cnpj_label("") == "CPF/CNPJ"
+
+
 @given(st.text(alphabet=string.digits, min_size=9, max_size=9))
 def test_cpf_agrees_with_reference_algorithm(base: str) -> None:
     number = base + cpf_check_digits(base)

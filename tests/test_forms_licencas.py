@@ -380,7 +380,7 @@ EXTENSION = {
         ("ausente", "não consta do registro"),
         ("cancelada", "foi cancelado"),
         ("outro_veiculo", "é do veículo de placa"),
-        ("outro_titular", "outro titular"),
+        ("outro_titular", "é de outro titular (CPF 111.444.777-35)"),
         ("saude", "não é licença para veículo substituto"),
         ("posterior", "posterior a esta expedição"),
         ("outra_validade", "corrija a validade"),
@@ -396,7 +396,7 @@ def test_prorrogacao_checks_the_licence_it_extends_in_the_registry(
         "ausente": {},
         "cancelada": {"cancelled": True, "cancel_reason": "expedida por engano"},
         "outro_veiculo": {"data": {"veiculo": {"placa": "XYZ9A87"}}},
-        "outro_titular": {"data": {"titular": {"cpf": "111.444.777-35"}}},
+        "outro_titular": {"data": {"titular": {"cpf": "11144477735"}}},  # stored bare
         "saude": {"data": {"modalidade": "condutor_saude"}},
         "posterior": {"start": date(2026, 3, 18)},
         "outra_validade": {"valid_until": date(2026, 3, 19)},
@@ -406,6 +406,7 @@ def test_prorrogacao_checks_the_licence_it_extends_in_the_registry(
     report = engine.prepare(LTE, data, issued_on=ISSUED, history=history).report
     found = [i for i in report.pending if words in i.message]
     assert found, [i.message for i in report.pending]
+    assert "11144477735" not in found[0].message  # a CPF is printed formatted
     assert found[0].field.startswith("/prorrogacao")
 
 

@@ -112,8 +112,8 @@ def test_without_the_registry_the_licence_is_missing(engine: Engine) -> None:
      "é do veículo de placa OUT9Z99"),
     (licence(data={"veiculo_substituto": {"placa": "OUT9Z99"}}), "/veiculo_substituto/placa",
      "veículo substituto de placa OUT9Z99"),
-    (licence(data={"titular": {"cpf": "111.444.777-35"}}), "/titular/cpf",
-     "é de outro condutor licenciado"),
+    (licence(data={"titular": {"cpf": "11144477735"}}), "/titular/cpf",  # stored bare
+     "é de outro condutor licenciado (CPF 111.444.777-35)"),
     (licence(valid_until=date(2026, 4, 10)), "/licenca_temporaria/valido_ate",
      "vale, segundo o registro, até 10/04/2026"),
 ], ids=["cancelled", "health-licence", "other-vehicle", "other-substitute", "other-holder",
@@ -125,6 +125,7 @@ def test_the_licence_in_the_registry_must_match(
     found = at(report, field)
     assert found.status is Status.INVALID and TERMO in found.basis, found
     assert words in found.message, found.message
+    assert "11144477735" not in found.message  # a CPF is printed formatted
     assert not report.complete
 
 

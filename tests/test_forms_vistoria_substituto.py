@@ -135,8 +135,8 @@ def test_without_the_termo_the_licence_is_missing_it(engine: Engine) -> None:
                                       "marca_modelo": "Outro", "tipo": "microonibus",
                                       "ano_fabricacao": 2019}}},
      "/veiculo_substituto/placa", "do veículo substituto de placa OUT9Z99"),
-    ({"data": {"titular": {"nome": "Outro", "cpf": "111.444.777-35"}}}, "/titular/cpf",
-     "é de outro condutor licenciado"),
+    ({"data": {"titular": {"nome": "Outro", "cpf": "11144477735"}}}, "/titular/cpf",
+     "é de outro condutor licenciado (CPF 111.444.777-35)"),
     ({"data": {"vistoria": {"data": "2026-03-17", "hora": "06:45"}}},
      "/veiculo_substituto/vistoria/data", "registra a vistoria em 17/03/2026, às 06:45"),
 ], ids=["cancelled", "reproved", "other-vehicle", "other-holder", "other-hour"])
@@ -149,6 +149,7 @@ def test_the_termo_in_the_registry_must_fit_the_licence(
     found = at(report, field)
     assert found.status is Status.INVALID and PRESENTED in found.basis, found.message
     assert words in found.message
+    assert "11144477735" not in found.message  # a CPF is printed formatted
 
 
 # ------------------------------------------------------------------ over a real registry

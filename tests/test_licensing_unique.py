@@ -26,8 +26,11 @@ RENAVAM = {"ABC1D23": "80549125947", "EXE1A23": "84868913830", "EXE9Z99": "02261
 
 
 def alvara_escolar(registry: Registry, *, placa: str = "EXE1A23",
-                   cpf: str = "529.982.247-25", cnh: str | None = None) -> Any:
+                   cpf: str = "529.982.247-25", cnh: str | None = None,
+                   named: bool = True) -> Any:
     data = example("alvara-transporte-escolar")
+    if not named:
+        del data["titular"]["nome"]
     data["veiculo"]["placa"] = placa
     data["veiculo"]["renavam"] = RENAVAM[placa]
     data["titular"]["cpf"] = cpf
@@ -214,6 +217,20 @@ def test_a_plate_converted_to_mercosul_finds_the_whole_history(registry: Registr
     registry.cancel(converted.series, converted.year, converted.number, reason="erro",
                     by="Chefia")  # the conversion is undone with the act that made it
     assert {v.placa for v in registry.licence_views(placa="ABC1D23")} == {"ABC1323"}
+
+
+def test_a_holder_without_name_is_named_by_the_cpf_formatted(registry: Registry) -> None:
+    alvara_escolar(registry, cpf="52998224725", named=False)
+    with pytest.raises(InputError) as refused:
+        alvara_escolar(registry, placa="EXE9Z99", cpf="52998224725", named=False)
+    message = refused.value.message
+    assert message.startswith("529.982.247-25 já é titular de licença em vigor"), message
+    assert "52998224725" not in message
+    with pytest.raises(InputError) as refused:  # the nameless holder's CNH on another person
+        alvara_escolar(registry, placa="EXE9Z99", cpf="111.444.777-35")
+    message = refused.value.message
+    assert "consta do cadastro em nome de 529.982.247-25, não de José" in message, message
+    assert "52998224725" not in message
 
 
 def test_a_transfer_to_a_holder_of_a_school_licence_is_refused(registry: Registry) -> None:

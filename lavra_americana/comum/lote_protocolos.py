@@ -63,7 +63,7 @@ from lavra.batch.intake import FiledRequest, FiledScope, filed_requests
 from lavra.batch.model import PlanContext, PlannedHolder
 from lavra.errors import InputError
 from lavra.inputs import pointers
-from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, mask_cnpj, mask_cpf
+from lavra.inputs.formats import cpf_cnpj_label
 from lavra.registry.records import LOCAL_TZ
 from lavra.textutil import format_date
 from lavra_americana.comum.lote import (
@@ -149,7 +149,7 @@ def requests_for(context: PlanContext, scope: FiledScope, due: Mapping[str, L],
             refused.append((order, PlannedHolder(
                 filed.label, filed.name, REFUSED,
                 reason=f"O pedido do protocolo {filed.protocol} renova o alvará «{key}», "
-                f"mas o {_document(filed.cpf_cnpj)} de quem o protocolou não é o do "
+                f"mas o {cpf_cnpj_label(filed.cpf_cnpj)} de quem o protocolou não é o do "
                 "titular do alvará: o pedido não foi considerado.")))
             continue
         pedido = Pedido(order, _envelope(filed, _held(filed, conference)),
@@ -163,14 +163,6 @@ def requests_for(context: PlanContext, scope: FiledScope, due: Mapping[str, L],
                             filed.protocol)
         by_key[key] = pedido
     return Requests(by_key, tuple(refused))
-
-
-def _document(doc: str) -> str:
-    """``CPF 529.982.247-25`` or ``CNPJ 65.563.539/0001-05``, as the run's report prints a
-    person (never the registry's bare digits)."""
-    if has_cpf_shape(doc):
-        return f"CPF {mask_cpf(doc)}"
-    return f"CNPJ {mask_cnpj(doc)}" if has_cnpj_shape(doc) else "CPF/CNPJ"
 
 
 def _holder_key(filed: FiledRequest, due: Mapping[str, L],

@@ -64,6 +64,7 @@ from lavra.checking.computations import (
 from lavra.checking.report import Item, Status
 from lavra.errors import LavraError
 from lavra.inputs import pointers
+from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law, resolve
 from lavra.law.statutory import StatutoryContext
@@ -410,7 +411,8 @@ def _alvara_items(history: History | None, data: Mapping[str, Any], on: date,
         if view is not None and not found and company and view.holder not in (None, company):
             items.append(item_at(
                 field, Status.INVALID,
-                f"O {view.printed} é de {view.holder_name or view.holder}, não da empresa "
+                f"O {view.printed} é de "
+                f"{view.holder_name or mask_cpf_cnpj(view.holder or '')}, não da empresa "
                 f"cuja cassação se decide ({short(laws, f'{LAW}#art22')}).", f"{LAW}#art22"))
     items.extend(_expiry_items(data, held))
     return items

@@ -62,6 +62,7 @@ from lavra.checking.computations import (
 )
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
+from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.law.model import Law
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
@@ -143,7 +144,8 @@ def _replaced(
     if not _same_cnpj(view.holder, pointers.get(data, "/empresa/cnpj")):
         items.append(item_at(
             REPLACED, Status.INVALID,
-            f"A certidão {view.printed} é de {view.holder_name or view.holder}, não da "
+            f"A certidão {view.printed} é de "
+            f"{view.holder_name or mask_cpf_cnpj(view.holder or '')}, não da "
             f"empresa desta certidão: cada empresa substitui o próprio registro "
             f"({short(laws, REGISTRATION)}).", REGISTRATION))
     return view.printed, items
@@ -243,7 +245,8 @@ def _in_series(history: History | None, typed: str, on: date, field: str,
     if view is not None and not items:  # in force, but not among the company's
         items = [item_at(
             field, Status.INVALID,
-            f"A certidão {view.printed} é de {view.holder_name or view.holder}, não da "
+            f"A certidão {view.printed} é de "
+            f"{view.holder_name or mask_cpf_cnpj(view.holder or '')}, não da "
             f"empresa deste alvará ({short(laws, REGISTRATION)}).", REGISTRATION)]
     return items
 

@@ -56,6 +56,7 @@ from lavra.checking.report import Item, Status
 from lavra.checking.timeliness import check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
+from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import StatutoryContext, deadline_for
 from lavra.textutil import format_act_number, format_date
@@ -481,7 +482,7 @@ def _extension_items(request: ComputeInput, data: Mapping[str, Any], on: date) -
     if holder and wanted and _digits(holder) != _digits(wanted):
         items.append(item_at(
             EXTENDED, Status.INVALID,
-            f"{label} é de outro titular (CPF {holder}): só o titular a prorroga.",
+            f"{label} é de outro titular (CPF {mask_cpf_cnpj(holder)}): só o titular a prorroga.",
             VEHICLE_LICENCE))
     if found.reference_date > on:
         items.append(item_at(

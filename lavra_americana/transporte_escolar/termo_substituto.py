@@ -63,6 +63,7 @@ from lavra.checking.computations import (
 )
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
+from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.inputs.reading import maybe_date
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
@@ -129,10 +130,9 @@ def _licence_items(
     holder = _digits(pointers.get(found.data, "/titular/cpf"))
     typed = _digits(pointers.get(data, "/titular/cpf"))
     if holder and typed and holder != typed:
-        other = pointers.get(found.data, "/titular/cpf")
         items.append(item_at(
             "/titular/cpf", Status.INVALID,
-            f"{label} é de outro condutor licenciado (CPF {other}).", TERMO))
+            f"{label} é de outro condutor licenciado (CPF {mask_cpf_cnpj(holder)}).", TERMO))
     return found, items
 
 

@@ -53,6 +53,7 @@ from lavra.checking.computations import (
 )
 from lavra.checking.report import Item, Status
 from lavra.inputs import pointers
+from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.inputs.reading import maybe_date
 from lavra.law.model import Law
 from lavra.registry.effects import LicenceStatus
@@ -168,7 +169,8 @@ def _state_items(request: ComputeInput, data: Mapping[str, Any],
     if cpf and view.holder is not None and _digits(view.holder) != cpf:
         items.append(item_at(
             "/requerente/cpf", Status.INVALID,
-            f"O {view.printed} tem por titular {view.holder_name or view.holder}, não o "
+            f"O {view.printed} tem por titular "
+            f"{view.holder_name or mask_cpf_cnpj(view.holder)}, não o "
             f"requerente: só o transportador licenciado requer a troca do veículo ({ref}).",
             EXCHANGE))
     return items

@@ -56,6 +56,7 @@ from lavra.checking.report import Item, Status
 from lavra.checking.timeliness import check_timeliness
 from lavra.errors import LavraError
 from lavra.inputs import pointers
+from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import StatutoryContext
 from lavra.textutil import format_act_number, format_date
@@ -258,7 +259,7 @@ def licence_items(
     if holder and wanted and holder != wanted:
         items.append(item_at(
             "/titular/cpf", Status.INVALID,
-            f"{label} é de outro condutor licenciado (CPF {pointers.get(held, '/titular/cpf')}).",
+            f"{label} é de outro condutor licenciado (CPF {mask_cpf_cnpj(holder)}).",
             PRESENTED))
     inspected, stated = moment(held, "/vistoria"), moment(data, "/veiculo_substituto/vistoria")
     if inspected is not None and stated is not None and inspected != stated:

@@ -388,6 +388,9 @@ def test_a_failed_item_is_shown_as_a_failure(engine: Engine, tmp_path: Path) -> 
                      page.text)
     assert cell is not None
     assert "Titular Exemplo 0000" in cell.group(1) and str(item.printed) in cell.group(1)
+    cpf = item.holder  # the registry's digits; every message prints them formatted
+    assert f"({cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]})" in cell.group(1), cell.group(1)
+    assert f">{cpf}<" not in page.text and f"({cpf})" not in page.text
     # the field by its label; the terminal's correction command is not the page's
     assert "Campo: Veículo › " in cell.group(1) and "lavra lote" not in cell.group(1)
     assert "/veiculo" not in cell.group(1)

@@ -35,6 +35,7 @@ from pypdf import PdfWriter
 
 from lavra.documents import Engine
 from lavra.errors import LavraError
+from lavra.inputs.formats import mask_holder_key
 from lavra.registry.runs import REFUSED, ItemRecord, item_content
 from lavra.registry.store import Registry
 from lavra.render.pdf import PageFrame
@@ -275,8 +276,9 @@ def summary_pdf(engine: Engine, title: str, subtitle: str, rows: Iterable[Summar
         shown[row.outcome] = shown.get(row.outcome, 0) + 1
         what = (_breakable(row.reason) if row.role == REFUSED
                 else titles.get(row.form, row.form))
+        holder = escape(mask_holder_key(row.holder))  # a CPF/CNPJ printed formatted
         body.append(
-            f"<tr><td>{row.order}</td><td>{escape(row.name)}<br/>{escape(row.holder)}</td>"
+            f"<tr><td>{row.order}</td><td>{escape(row.name)}<br/>{holder}</td>"
             f"<td>{escape(row.outcome)} ({escape(row.state)})</td><td>{escape(what)}</td>"
             f"<td>{escape(row.number)}</td></tr>"
         )

@@ -56,6 +56,7 @@ from lavra.config import Config
 from lavra.documents import Engine
 from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
+from lavra.inputs.formats import mask_holder_key
 from lavra.inputs.schemas.validation import field_label
 from lavra.issuing import IncompleteError, Issuer
 from lavra.registry.abandon import abandon
@@ -196,7 +197,7 @@ def failure_text(issuer: Issuer, failure: ItemFailed) -> str:
     message = failure.message.strip().rstrip(".")
     kept = (f" O número {printed} segue reservado para este documento; nada foi assinado "
             "nem registrado com ele." if printed else " Nada foi gravado para este item.")
-    return (f"{document}, de {item.name} ({item.holder}), não pôde ser emitido: "
+    return (f"{document}, de {item.name} ({mask_holder_key(item.holder)}), não pôde ser emitido: "
             f"{message}.{where}{kept} Retomar a execução tenta emiti-lo de novo; se a causa "
             "estiver nos dados do item, a falha se repete, e o item pode ser abandonado com "
             "o motivo (o número reservado é então inutilizado).")

@@ -37,6 +37,7 @@ from lavra.cli.support import (
 )
 from lavra.config import load_config
 from lavra.errors import InputError
+from lavra.inputs.formats import mask_holder_key
 from lavra.inputs.reading import TIMEZONE, parse_date
 
 __all__ = ["batch", "lote"]
@@ -199,7 +200,8 @@ def _final_table(summary: Any, folder: Path, content: Any) -> None:
             what = row.reason if row.role == "recusado" else ", ".join(
                 part for part in (row.form and content.form(row.form).title, row.number)
                 if part)
-            console.print(f"{row.order:>5} {row.name or row.holder}: {row.outcome} – {what}")
+            who = row.name or mask_holder_key(row.holder)
+            console.print(f"{row.order:>5} {who}: {row.outcome} – {what}")
     else:
         also = " (e o DOCX ao lado de cada um)" if summary.counts.get("docx") else ""
         console.print(f"Arquivos em {folder}: resumo.csv, resumo.pdf e um PDF por "

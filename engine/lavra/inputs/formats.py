@@ -35,6 +35,7 @@ from lavra.inputs.reading import date_range_problem
 __all__ = [
     "EXPLAINERS",
     "FORMAT_NAMES",
+    "cpf_cnpj_label",
     "explain",
     "explain_cep",
     "explain_cnh",
@@ -60,6 +61,8 @@ __all__ = [
     "mask_cep",
     "mask_cnpj",
     "mask_cpf",
+    "mask_cpf_cnpj",
+    "mask_holder_key",
     "mask_placa",
     "normalize_cep",
     "normalize_cnh",
@@ -196,6 +199,32 @@ def mask_cnpj(value: str) -> str:
             "CNPJ deve ter 14 caracteres (12 letras ou dígitos e 2 dígitos verificadores).")
     d = normalize_cnpj(value)
     return f"{d[:2]}.{d[2:5]}.{d[5:8]}/{d[8:12]}-{d[12:]}"
+
+
+def mask_cpf_cnpj(value: str) -> str:
+    """A CPF as ``000.000.000-00`` or a CNPJ as ``00.000.000/0000-00``: how every message,
+    page and report prints a person's document (never the registry's bare digits).
+    A value of neither shape (a holder key that is not a document, a typing error) comes
+    back as it is, stripped: a message names what it was given rather than fail."""
+    if has_cpf_shape(value):
+        return mask_cpf(value)
+    return mask_cnpj(value) if has_cnpj_shape(value) else value.strip()
+
+
+def mask_holder_key(value: str) -> str:
+    """A batch run's holder key as messages print it: its leading CPF/CNPJ masked, the
+    rest kept (a pack may key a holder by «CNPJ placa», one licence per vehicle):
+    ``65.563.539/0001-05 ABC1D23``."""
+    first, _, rest = value.strip().partition(" ")
+    return f"{mask_cpf_cnpj(first)} {rest}".strip()
+
+
+def cpf_cnpj_label(value: str) -> str:
+    """``CPF 000.000.000-00`` or ``CNPJ 00.000.000/0000-00``, the document named by its
+    kind; ``CPF/CNPJ`` alone when ``value`` has neither shape (nothing to print)."""
+    if has_cpf_shape(value):
+        return f"CPF {mask_cpf(value)}"
+    return f"CNPJ {mask_cnpj(value)}" if has_cnpj_shape(value) else "CPF/CNPJ"
 
 
 def mask_placa(value: str) -> str:

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
+from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.registry.effects import Act, Grant, LicenceStatus
 from lavra.registry.statements import BAR_OF_PARTY, licences_holding
 from lavra.registry.tables import (
@@ -163,7 +164,7 @@ def grant_refusals(writer: StateWriter, act: Act, grant: Grant, holder: PartyRow
                        "/veiculo/placa", ONE_PER_VEHICLE, "exclusive"))
     if holder is not None and grant.per_holder:
         groups.append((True, holder.id, grant.per_holder,
-                       f"{holder.name or holder.doc} já é titular de", "/titular",
+                       f"{holder.name or mask_cpf_cnpj(holder.doc)} já é titular de", "/titular",
                        ONE_PER_HOLDER, "per_holder"))
     refusals = [_first_held(writer, act, writer.session.scalars(
                     licences_holding(holder=of_holder),
@@ -185,7 +186,7 @@ def _bar_refusal(writer: StateWriter, act: Act, grant: Grant,
     cited = f" ({row.citation})" if row.citation else ""
     barred_by = f"{series} nº {number:04d}/{year}"
     return Refusal(InputError(
-        f"{holder.name or holder.doc} está impedido de obter o {act.printed} "
+        f"{holder.name or mask_cpf_cnpj(holder.doc)} está impedido de obter o {act.printed} "
         f"até {format_date(row.until)}, pelo {barred_by}{cited}.",
         field="/titular",
     ), f"o impedimento imposto pelo {barred_by}, em vigor até {format_date(row.until)}",
@@ -236,7 +237,7 @@ def _holder_place(holder: PartyRow | None, per_holder: str | None,
     if holder is None or per_holder is None:
         return None
     return ((LicenceRow.holder_id == holder.id) & (LicenceRow.per_holder == per_holder),
-            f"{holder.name or holder.doc} já é titular de", field, ONE_PER_HOLDER,
+            f"{holder.name or mask_cpf_cnpj(holder.doc)} já é titular de", field, ONE_PER_HOLDER,
             "per_holder")
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
+from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.registry.effects import Act, DriverRef, Effect, EffectsOf, VehicleRef
 from lavra.registry.identifiers import plate_forms
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
@@ -92,8 +93,8 @@ def cnh_conflict(session: Session, row: DriverRow | None, person: PartyRow | Non
     holder = session.get(PartyRow, row.party_id)
     return InputError(
         f"A CNH nº {cnh} consta do cadastro em nome de "
-        f"{(holder.name or holder.doc) if holder is not None else 'outra pessoa'}, "
-        f"não de {person.name or person.doc}: confira o número da CNH.",
+        f"{(holder.name or mask_cpf_cnpj(holder.doc)) if holder is not None else 'outra pessoa'}, "
+        f"não de {person.name or mask_cpf_cnpj(person.doc)}: confira o número da CNH.",
         field="/cnh/numero",
     )
 

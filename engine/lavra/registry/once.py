@@ -37,6 +37,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
+from lavra.inputs.formats import mask_holder_key
 from lavra.registry.records import printed_number
 from lavra.registry.tables import BatchItemRow, BatchRenewalRow
 
@@ -97,7 +98,7 @@ class RenewalsDone(InputError):
 
     def __init__(self, key: str, earlier: Sequence[Earlier]) -> None:
         runs = sorted({e.run_id for e in earlier})
-        lines = [f"{e.name or e.holder}: {e.outcome} na execução nº {e.run_id}"
+        lines = [f"{e.name or mask_holder_key(e.holder)}: {e.outcome} na execução nº {e.run_id}"
                  + (f" ({', '.join(e.numbers)})" if e.numbers else "")
                  for e in earlier[:SHOWN]]
         more = f"; e mais {len(earlier) - SHOWN}" if len(earlier) > SHOWN else ""

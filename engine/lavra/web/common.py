@@ -17,6 +17,7 @@ from starlette.datastructures import FormData, UploadFile
 
 from lavra.errors import InputError, LavraError, UnknownFormError
 from lavra.inputs import pointers
+from lavra.inputs.formats import mask_holder_key
 from lavra.signing.persons import signer_label
 from lavra.web.context import WebContext
 from lavra.web.formmodel import MAX_FIELDS
@@ -46,6 +47,7 @@ def make_templates() -> Jinja2Templates:
     env.filters["data_br"] = _date_br
     env.filters["assinante"] = signer_label
     env.filters["data_hora_br"] = _datetime_br
+    env.filters["cpf_cnpj"] = lambda value: mask_holder_key(str(value or ""))
     env.filters["urlquote"] = lambda value: quote(str(value), safe="")
     return Jinja2Templates(env=env)
 

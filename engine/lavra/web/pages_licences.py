@@ -22,8 +22,7 @@ from lavra.inputs.formats import (
     has_cnpj_shape,
     has_cpf_shape,
     has_placa_shape,
-    mask_cnpj,
-    mask_cpf,
+    mask_cpf_cnpj,
     mask_placa,
     normalize_placa,
     unmask,
@@ -64,7 +63,7 @@ def _licence_rows(views: tuple[LicenceView, ...], on: date) -> list[dict[str, An
 def _masked_doc(doc: str | None) -> str | None:
     if not doc:
         return None
-    return mask_cpf(doc) if has_cpf_shape(doc) else mask_cnpj(doc)
+    return mask_cpf_cnpj(doc)
 
 
 def _timeline(ctx: WebContext, **key: Any) -> tuple[TimelineEntry, ...]:

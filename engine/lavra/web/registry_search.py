@@ -10,7 +10,7 @@ from datetime import date
 from typing import Any
 
 from lavra.errors import InputError
-from lavra.inputs.formats import has_cpf_shape, mask_cnpj, mask_cpf, mask_placa
+from lavra.inputs.formats import mask_cpf_cnpj, mask_placa
 from lavra.inputs.reading import parse_date
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.identifiers import normalize_series
@@ -51,7 +51,7 @@ class Row:
 def masked_doc(doc: str | None) -> str:
     if not doc:
         return ""
-    return mask_cpf(doc) if has_cpf_shape(doc) else mask_cnpj(doc)
+    return mask_cpf_cnpj(doc)
 
 
 def _br(day: date | None) -> str:
