@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from collections.abc import Iterator
@@ -15,6 +16,12 @@ from lavra.registry.database import database_url
 from lavra.registry.store import Registry, open_registry
 
 VERIFICATION_URL = "https://verifica.example.invalid/verificar"
+
+# The benchmarks under bench/ (which import these helpers, and batchcases through them)
+# issue on fixed past dates with the real signing clock, as the suite does: the bound on
+# backdating (lavra.checking.backdating) is lifted for them as tests/conftest.py lifts it
+# for the suite, before any Config is read and inherited by the runs' workers.
+os.environ.setdefault("LAVRA_RETROACAO_MAXIMA_DIAS", "sem limite")
 
 
 def dev_issuer(engine: Engine, data_dir: Path) -> Issuer:

@@ -186,7 +186,7 @@ def test_a_batch_failure_names_the_field_by_label_and_the_correction_as_a_comman
     assert failure.field == "/processo/comprovante_taxa"
     text = failure_text(issuer, failure)  # type: ignore[arg-type]
     assert text.startswith("Alvará para exploração de serviços de Transporte Escolar "
-                           "ALV-ESC nº 0004/2027, de Titular Exemplo (10000000019)"), text
+                           "ALV-ESC nº 0004/2027, de Titular Exemplo (100.000.000-19)"), text
     assert "Campo: Processo administrativo › Comprovante de recolhimento da taxa." in text
     assert ("Para corrigir: lavra lote corrigir 3 --item 2 --formulario "
             f"{form} --campo /processo/comprovante_taxa --valor NOVO_VALOR "
