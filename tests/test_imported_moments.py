@@ -86,20 +86,10 @@ def test_a_name_an_imported_act_gave_before_a_protocol_keeps_its_date(
     assert "ALV-FRET nº 0031/2024" in load(registry).imported  # after the protocol
     pinned(registry)
 
-    def names() -> list[tuple[str, date | None, str | None]]:
-        with registry._read() as session:
-            rows = session.execute(
-                select(PartyNameRow.name, PartyNameRow.since, DocumentRow.origin)
-                .join(PartyRow, PartyRow.id == PartyNameRow.party_id)
-                .outerjoin(DocumentRow, DocumentRow.id == PartyNameRow.document_id)
-                .where(PartyRow.doc == doc).order_by(PartyNameRow.since)).all()
-            return [(n, since, None if origin is None else "importado")
-                    for n, since, origin in rows]
-
-    assert names() == [(name, date(2024, 2, 10), "importado")]  # live, as rebuilt
+    assert names_of(registry, doc) == [(name, date(2024, 2, 10), "importado")]  # live, as rebuilt
     diff = registry.rebuild_state(apply=True)
     assert (diff.only_stored, diff.only_rebuilt) == ((), ())
-    assert names() == [(name, date(2024, 2, 10), "importado")]
+    assert names_of(registry, doc) == [(name, date(2024, 2, 10), "importado")]
 
 
 def names_of(registry: Registry, doc: str) -> list[tuple[str, date | None, str | None]]:

@@ -5,7 +5,6 @@ not by the day of the import. Every date fixed."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 from test_cadastro_import import load
-from webhelpers import login, make_context
+from webhelpers import listed, login, make_context
 
 from lavra.registry.records import IssuedRecord
 from lavra.registry.tables import DocumentRow
@@ -48,16 +47,10 @@ def client(context: WebContext, alvara: IssuedRecord) -> Iterator[TestClient]:
         yield test_client
 
 
-def _listed(client: TestClient, **params: str) -> list[int]:
-    response = client.get("/equipe/registro", params=params)
-    assert response.status_code == 200, response.text[:500]
-    return [int(i) for i in re.findall(r'href="/equipe/documentos/(\d+)"', response.text)]
-
-
 def test_the_pages_show_the_acts_own_date(client: TestClient, alvara: IssuedRecord) -> None:
     page = client.get(f"/equipe/documentos/{alvara.id}")
     assert page.status_code == 200 and NOTE in page.text
     assert "15/01/2026 12:00" not in page.text
-    assert alvara.id in _listed(client, de="10/02/2024", ate="10/02/2024")
-    assert _listed(client, de="15/01/2026", ate="15/01/2026") == []
+    assert alvara.id in listed(client, de="10/02/2024", ate="10/02/2024")
+    assert listed(client, de="15/01/2026", ate="15/01/2026") == []
     assert NOTE in client.get("/equipe/registro", params={"q": alvara.printed}).text

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from identities import set_vehicle
-from webhelpers import REPO, login, make_context
+from webhelpers import REPO, listed, login, make_context
 
 from lavra.registry.records import LOCAL_TZ, IssuedRecord
 from lavra.web import WebContext, create_app, pages_staff
@@ -79,29 +79,23 @@ def client(context: WebContext, docs: Docs) -> Iterator[TestClient]:
         yield test_client
 
 
-def _listed(client: TestClient, **params: str) -> list[int]:
-    response = client.get("/equipe/registro", params=params)
-    assert response.status_code == 200, response.text[:500]
-    return [int(i) for i in re.findall(r'href="/equipe/documentos/(\d+)"', response.text)]
-
-
 def test_no_query_lists_the_latest_first(client: TestClient, docs: Docs) -> None:
-    assert _listed(client) == [docs.school.id, docs.second.id, docs.first.id]
+    assert listed(client) == [docs.school.id, docs.second.id, docs.first.id]
 
 
 def test_each_filter_and_their_combination(client: TestClient, docs: Docs) -> None:
-    assert _listed(client, formulario=ALV) == [docs.second.id, docs.first.id]
-    assert _listed(client, serie=docs.school.series) == [docs.school.id]
-    assert _listed(client, ano="2026") == [docs.school.id, docs.second.id, docs.first.id]
-    assert _listed(client, ano="2025") == []
-    assert _listed(client, situacao="cancelado") == [docs.second.id]
-    assert _listed(client, situacao="valido") == [docs.school.id, docs.first.id]
-    assert _listed(client, de="30/11/2026", ate="01/12/2026") == [docs.second.id]
-    assert _listed(client, ate="29/11/2026") == [docs.first.id]
-    assert _listed(client, signatario="Sérgio Signatário") == [docs.first.id]
-    assert _listed(client, formulario=ALV, situacao="valido", de="01/11/2026") == [
+    assert listed(client, formulario=ALV) == [docs.second.id, docs.first.id]
+    assert listed(client, serie=docs.school.series) == [docs.school.id]
+    assert listed(client, ano="2026") == [docs.school.id, docs.second.id, docs.first.id]
+    assert listed(client, ano="2025") == []
+    assert listed(client, situacao="cancelado") == [docs.second.id]
+    assert listed(client, situacao="valido") == [docs.school.id, docs.first.id]
+    assert listed(client, de="30/11/2026", ate="01/12/2026") == [docs.second.id]
+    assert listed(client, ate="29/11/2026") == [docs.first.id]
+    assert listed(client, signatario="Sérgio Signatário") == [docs.first.id]
+    assert listed(client, formulario=ALV, situacao="valido", de="01/11/2026") == [
         docs.first.id]
-    assert _listed(client, q=CNPJ, situacao="cancelado") == [docs.second.id]
+    assert listed(client, q=CNPJ, situacao="cancelado") == [docs.second.id]
 
 
 def test_pages_keep_the_filters(client: TestClient, docs: Docs,
@@ -119,22 +113,22 @@ def test_pages_keep_the_filters(client: TestClient, docs: Docs,
 
 def test_finds_by_number_code_document_plate_and_name(client: TestClient, docs: Docs) -> None:
     assert docs.first.printed == "ALV-FRET nº 0001/2026"
-    assert _listed(client, q="ALV-FRET nº 0001/2026") == [docs.first.id]
-    assert _listed(client, q="ALV-FRET 0001/2026") == [docs.first.id]
-    assert _listed(client, q="alv-fret 1/2026") == [docs.first.id]
-    assert _listed(client, q="ALV-FRET 0009/2026") == []
+    assert listed(client, q="ALV-FRET nº 0001/2026") == [docs.first.id]
+    assert listed(client, q="ALV-FRET 0001/2026") == [docs.first.id]
+    assert listed(client, q="alv-fret 1/2026") == [docs.first.id]
+    assert listed(client, q="ALV-FRET 0009/2026") == []
     code = docs.second.verification_code
     assert "-" in code
-    assert _listed(client, q=code.replace("-", "").lower()) == [docs.second.id]
+    assert listed(client, q=code.replace("-", "").lower()) == [docs.second.id]
     masked_cpf = f"{docs.cpf[:3]}.{docs.cpf[3:6]}.{docs.cpf[6:9]}-{docs.cpf[9:]}"
-    assert _listed(client, q=masked_cpf) == [docs.school.id]
-    assert _listed(client, q=CNPJ) == [docs.second.id, docs.first.id]
+    assert listed(client, q=masked_cpf) == [docs.school.id]
+    assert listed(client, q=CNPJ) == [docs.second.id, docs.first.id]
     # the old plate ABC1234 converted to Mercosul is ABC1C34: the vehicle under either
-    assert _listed(client, q="ABC1C34") == [docs.first.id]
+    assert listed(client, q="ABC1C34") == [docs.first.id]
     for typed in ("abc-1234", " Abc 1234 ", "abc-1c34", "ABC 1C34"):  # any form, any mask
-        assert _listed(client, q=typed) == [docs.first.id], typed
-    assert _listed(client, q="exemplo de fretamento") == [docs.second.id, docs.first.id]
-    assert _listed(client, q="Nome que ninguém tem") == []
+        assert listed(client, q=typed) == [docs.first.id], typed
+    assert listed(client, q="exemplo de fretamento") == [docs.second.id, docs.first.id]
+    assert listed(client, q="Nome que ninguém tem") == []
 
 
 def test_values_are_formatted(client: TestClient, docs: Docs) -> None:
@@ -185,7 +179,7 @@ def test_api_gives_the_same_search(client: TestClient, context: WebContext,
         response = client.get("/api/documents", params=api_params, headers=headers)
         assert response.status_code == 200, response.text
         ids = [item["id"] for item in response.json()]
-        assert ids == _listed(client, **page_params), page_params
+        assert ids == listed(client, **page_params), page_params
         assert response.headers["X-Total-Count"] == str(len(ids))
     paged = client.get("/api/documents", params={"per_page": "1", "page": "2"}, headers=headers)
     assert [d["id"] for d in paged.json()] == [docs.second.id]

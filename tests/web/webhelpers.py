@@ -115,3 +115,10 @@ def blank_pdf() -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def listed(client: TestClient, **params: str) -> list[int]:
+    """The document ids the staff registry page lists for ``params``, in its order."""
+    response = client.get("/equipe/registro", params=params)
+    assert response.status_code == 200, response.text[:500]
+    return [int(i) for i in re.findall(r'href="/equipe/documentos/(\d+)"', response.text)]
