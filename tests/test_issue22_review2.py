@@ -186,7 +186,8 @@ def test_cancel_takes_the_registry_and_suggests_only_pt_br_options(imported_url:
                                      "Auto lavrado em duplicidade.", "--responsavel",
                                      "Fulana de Tal", "--registro", imported_url])
     assert cancelled.exit_code == 0, cancelled.output
-    assert "AIF-FRET nº 0040/2025 cancelado" in cancelled.output, cancelled.output
+    assert ("AIF-FRET nº 0040/2025 cancelado: Auto lavrado em duplicidade.\n"
+            in cancelled.output), cancelled.output  # the reason's own period, not two
     with open_registry(imported_url) as registry:
         record = registry.by_number("0040/2025", series="AIF-FRET")
     assert record is not None and record.cancel_reason == "Auto lavrado em duplicidade."

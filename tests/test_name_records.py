@@ -176,7 +176,7 @@ def test_the_cli_records_and_shows_the_change(
                         lambda url: (registry, issuer.engine.content))
     shown = runner.invoke(main, ["cadastro", "mostrar", CPF, "--data", "2026-03-04"])
     assert shown.exit_code == 0, shown.output
-    assert f"CPF {CPF}: {FORMER} → {NEW}" in shown.output
+    assert f"CPF 529.982.247-25: {FORMER} → {NEW}" in shown.output  # masked, not as typed
     assert (f"03/03/2026  Alteração de nome registrada: nome alterado de «{FORMER}» para "
             f"«{NEW}», comprovado por {PROOF}; registrado por Clara Redatora") in shown.output
 

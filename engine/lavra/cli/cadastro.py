@@ -20,7 +20,13 @@ from lavra.cli.support import (
     shielded,
 )
 from lavra.errors import ImportRefusedError, InputError
-from lavra.inputs.formats import has_cnpj_shape, has_cpf_shape, has_placa_shape
+from lavra.inputs.formats import (
+    cpf_cnpj_label,
+    has_cnpj_shape,
+    has_cpf_shape,
+    has_placa_shape,
+    mask_cpf_cnpj,
+)
 from lavra.inputs.reading import parse_date, today
 from lavra.pack import ContentPack
 from lavra.recording import FactRecorder
@@ -157,7 +163,7 @@ def show_command(key: str, series: str | None, on_text: str | None,
             _print_timeline(_history(placa=key))
         elif has_cpf_shape(key) or has_cnpj_shape(key):
             names = registry.party_names(key)
-            click.echo(f"{'CPF' if has_cpf_shape(key) else 'CNPJ'} {key}: "
+            click.echo(f"{cpf_cnpj_label(key)}: "
                        + (" → ".join(names) if names else "sem nome registrado"))
             # Worded as the refusals word a bar (lavra.registry.guards): by the act that
             # imposed it, which names what it bars; the scope is the pack's internal key.
@@ -292,7 +298,8 @@ def _licences(views: Sequence[LicenceView], on: date) -> None:
     if not views:
         click.echo("  Nenhuma licença no cadastro.")
     for view in views:
-        holder = view.holder_name or view.holder or "titular não identificado"
+        holder = (view.holder_name or (mask_cpf_cnpj(view.holder) if view.holder else None)
+                  or "titular não identificado")
         until = "" if view.valid_until is None else f", válido até {view.valid_until:%d/%m/%Y}"
         click.echo(f"  {view.printed} ({holder}{until}): {view.describe(on)}.")
 

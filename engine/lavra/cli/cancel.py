@@ -46,4 +46,5 @@ def cancel_command(number: str, reason: str, series: str | None, by: str | None,
     else:
         issuer = Issuer.from_config()
     record = issuer.cancel(number, reason, who, series)
-    click.echo(f"Documento {record.printed} cancelado: {record.cancel_reason}.")
+    click.echo(f"Documento {record.printed} cancelado: "
+               f"{(record.cancel_reason or '').rstrip('.')}.")

@@ -37,6 +37,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from lavra.errors import ImportRefusedError, InputError, LavraError
+from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.registry.companions import CompanionRow
 from lavra.registry.effects import STATUS_TEXT, LicenceStatus
 from lavra.registry.identifiers import plate_forms
@@ -318,7 +319,7 @@ def _check_base(session: Session, writer: StateWriter, rests: RestsOn, on: date,
         holder = session.get(PartyRow, base.holder_id)
         if holder is not None and holder.doc != normalize_cpf_cnpj(doc):
             raise InputError(
-                f"«{doc}» não é o titular do {base.printed} no cadastro"
+                f"«{mask_cpf_cnpj(doc)}» não é o titular do {base.printed} no cadastro"
                 + (f" ({holder.name})" if holder.name else "") + ".", field=f"/{column}")
     if rests.vehicle is not None and base.vehicle_id is not None:
         column, placa = rests.vehicle
