@@ -253,7 +253,7 @@ def test_a_line_shaped_again_notes_down_what_pyhankos_shaping_does(
 ) -> None:
     """The stamp's lines are shaped once (lavra.signing.stampfont): a line shaped again
     gives pyHanko's operators and advance and notes down the same glyphs and ToUnicode
-    entries, in a document of its own and in the next one."""
+    entries, in a document of its own and in the next one, with the same ToUnicode map."""
     font = next(path for path in STAMP_FONT_CANDIDATES if path.is_file())
     programs = StampFontPrograms(_latin_subset(font)[0])
     for _ in range(2):  # the second engine finds the lines shaped by the first one
@@ -263,8 +263,13 @@ def test_a_line_shaped_again_notes_down_what_pyhankos_shaping_does(
             assert engine.shape(line) == reference.shape(line)
         assert engine._glyphs == reference._glyphs
         assert list(engine._cid_to_unicode.items()) == list(reference._cid_to_unicode.items())
+        # the ToUnicode map too (the second time, the stream compressed the first time)
+        unicode_map = engine._format_tounicode_cmap()
+        assert unicode_map.encoded_data == reference._format_tounicode_cmap().encoded_data
+        assert unicode_map["/Filter"] == "/FlateDecode"
     assert ("q\u0301 e ç", True, 9.0) not in programs.lines
     assert len(programs.lines) == (0 if "ç q\u0301" in lines else 3)
+    assert len(programs.unicode_maps) == 1
 
 
 def _stamp_font_program(pdf: bytes) -> tuple[str, ttLib.TTFont]:

@@ -24,7 +24,8 @@ signature), though the lines of one signer's stamps are the same from one docume
 the next (the time changes once a minute). :meth:`StampFontEngine.shape` keeps, by
 line, what shaping it gave: the operators, the advance, and the glyphs and characters
 it noted down for the font's widths and ToUnicode map, which a line shaped again notes
-down the same way.
+down the same way; and the ToUnicode map of a set of characters embedded before is
+the same compressed stream as then.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class StampFontPrograms:
         self._programs: dict[frozenset[int], bytes] = {}
         self._parsed: _ParsedFont | None = None
         self.lines: dict[tuple[str, bool, float], _Shaped] = {}
+        self.unicode_maps: dict[tuple[tuple[int, str], ...], bytes] = {}
 
     def parsed(self) -> _ParsedFont:
         """The font parsed once (read only: see :meth:`StampFontEngine._extract_subset`)."""
@@ -191,6 +193,20 @@ class StampFontEngine(GlyphAccumulator):
         self._glyphs.update(glyphs_noted)
         self._cid_to_unicode.update(unicode_noted)
         return result
+
+    def _format_tounicode_cmap(self) -> generic.StreamObject:
+        """pyHanko's ToUnicode map, compressed once per set of characters."""
+        key = tuple(self._cid_to_unicode.items())
+        known = self.programs.unicode_maps.get(key)
+        if known is None:
+            stream: generic.StreamObject = super()._format_tounicode_cmap()  # type: ignore[no-untyped-call]
+            if len(self.programs.unicode_maps) >= MAX_PROGRAMS:
+                self.programs.unicode_maps.clear()
+            self.programs.unicode_maps[key] = stream.encoded_data
+            return stream
+        return generic.StreamObject(
+            {generic.pdf_name("/Filter"): generic.pdf_name("/FlateDecode")}, encoded_data=known
+        )
 
     def glyph_key(self) -> frozenset[int]:
         return frozenset(self._glyphs)
