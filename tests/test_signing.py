@@ -239,6 +239,39 @@ def test_stamp_font_engine_sets_what_pyhankos_accumulator_sets() -> None:
     assert engine.subset_prefix != reference.subset_prefix
 
 
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("Documento assinado eletronicamente por José", "às 14:05", "Documento assinado"),
+        # q + combining acute: a cluster of two glyphs (the mark is not in the subset),
+        # whose ToUnicode entries depend on the lines shaped before: shaped every time
+        ("q\u0301 e ç", "ç q\u0301", "q\u0301 e ç"),
+    ],
+)
+def test_a_line_shaped_again_notes_down_what_pyhankos_shaping_does(
+    lines: tuple[str, ...],
+) -> None:
+    """The stamp's lines are shaped once (lavra.signing.stampfont): a line shaped again
+    gives pyHanko's operators and advance and notes down the same glyphs and ToUnicode
+    entries, in a document of its own and in the next one, with the same ToUnicode map."""
+    font = next(path for path in STAMP_FONT_CANDIDATES if path.is_file())
+    programs = StampFontPrograms(_latin_subset(font)[0])
+    for _ in range(2):  # the second engine finds the lines shaped by the first one
+        reference = GlyphAccumulator(PdfFileWriter(), io.BytesIO(programs.data), 9)
+        engine = StampFontEngine(PdfFileWriter(), programs, 9)
+        for line in lines:
+            assert engine.shape(line) == reference.shape(line)
+        assert engine._glyphs == reference._glyphs
+        assert list(engine._cid_to_unicode.items()) == list(reference._cid_to_unicode.items())
+        # the ToUnicode map too (the second time, the stream compressed the first time)
+        unicode_map = engine._format_tounicode_cmap()
+        assert unicode_map.encoded_data == reference._format_tounicode_cmap().encoded_data
+        assert unicode_map["/Filter"] == "/FlateDecode"
+    assert ("q\u0301 e ç", True, 9.0) not in programs.lines
+    assert len(programs.lines) == (0 if "ç q\u0301" in lines else 3)
+    assert len(programs.unicode_maps) == 1
+
+
 def _stamp_font_program(pdf: bytes) -> tuple[str, ttLib.TTFont]:
     reader = PdfReader(io.BytesIO(pdf))
     appearance = reader.pages[-1]["/Annots"][0].get_object()["/AP"]["/N"].get_object()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Final
 
@@ -27,6 +28,8 @@ _CELL_PADDING_MM: Final = 4.4
 _LABEL_MM: Final = 36.0
 _BODY_PT: Final = 11.0  # the body's size in pagina.typ, the tables' too
 _MM_PER_PT: Final = 25.4 / 72
+#: At most this many words' widths are kept (:meth:`TextWidths.of`); then they are forgotten.
+_MEMO_WORDS: Final = 20_000
 #: Where a line may break inside a cell: a space, or a zero-width space (U+200B), which
 #: both renderers take as a break opportunity.
 _BREAKS: Final = re.compile("[ \t\n\r\f\u200b]+")
@@ -46,12 +49,24 @@ class TextWidths:
     bold: dict[str, float] = field(default_factory=dict)
     missing_regular: float = 2.8
     missing_bold: float = 3.2
+    #: Widths already summed, by (word, bold): a batch lays out the same labels and
+    #: wording in every document, only the holder's data differ.
+    _known: dict[tuple[str, bool], float] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def of(self, text: str, bold: bool) -> float:
+        known = self._known.get((text, bold))
+        if known is not None:
+            return known
         table, missing = (self.bold, self.missing_bold) if bold else (
             self.regular, self.missing_regular
         )
-        return sum(table.get(char, missing) for char in text)
+        width = sum(map(table.get, text, repeat(missing)))
+        if len(self._known) >= _MEMO_WORDS:
+            self._known.clear()
+        self._known[(text, bold)] = width
+        return width
 
     @classmethod
     def of_fonts(cls, folder: Path, family: str) -> TextWidths:

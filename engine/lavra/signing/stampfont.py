@@ -17,6 +17,15 @@ fontTools and HarfBuzz for every document (about 3 ms, the glyph table decoded a
 :class:`StampFontPrograms` keeps the parsed font, its glyph set and its HarfBuzz font,
 which every engine only reads; subsetting, which fontTools does in place, works on a
 copy parsed for that document (a glyph set not embedded before).
+
+Each line of the stamp is shaped once, too: pyHanko shapes every line of every stamp
+with HarfBuzz and formats its glyphs (the four lines of a stamp, about a tenth of a
+signature), though the lines of one signer's stamps are the same from one document to
+the next (the time changes once a minute). :meth:`StampFontEngine.shape` keeps, by
+line, what shaping it gave: the operators, the advance, and the glyphs and characters
+it noted down for the font's widths and ToUnicode map, which a line shaped again notes
+down the same way; and the ToUnicode map of a set of characters embedded before is
+the same compressed stream as then.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from typing import Any
 import uharfbuzz as hb  # type: ignore[import-untyped]
 from fontTools import ttLib
 from pyhanko.pdf_utils import generic
-from pyhanko.pdf_utils.font.api import FontEngine
+from pyhanko.pdf_utils.font.api import FontEngine, ShapeResult
 from pyhanko.pdf_utils.font.opentype import CIDFontType2, GlyphAccumulator, _read_ps_name
 from pyhanko.pdf_utils.writer import BasePdfFileWriter
 
@@ -37,6 +46,12 @@ __all__ = ["StampFontEngine", "StampFontPrograms"]
 ALWAYS_KEPT = "0123456789"
 #: At most this many font programs are kept (distinct signers × glyph sets).
 MAX_PROGRAMS = 64
+#: At most this many shaped lines are kept (:meth:`StampFontEngine.shape`).
+MAX_LINES = 512
+
+#: A line shaped: pyHanko's result, then the glyphs (id → CID and width) and the
+#: ToUnicode entries (CID → text) that shaping it noted down, in their order.
+_Shaped = tuple[ShapeResult, tuple[tuple[int, tuple[int, int]], ...], tuple[tuple[int, str], ...]]
 
 
 class StampFontPrograms:
@@ -46,6 +61,8 @@ class StampFontPrograms:
         self.data = data
         self._programs: dict[frozenset[int], bytes] = {}
         self._parsed: _ParsedFont | None = None
+        self.lines: dict[tuple[str, bool, float], _Shaped] = {}
+        self.unicode_maps: dict[tuple[tuple[int, str], ...], bytes] = {}
 
     def parsed(self) -> _ParsedFont:
         """The font parsed once (read only: see :meth:`StampFontEngine._extract_subset`)."""
@@ -74,6 +91,18 @@ class _ParsedFont:
         self.reverse_cmap = self.tt["cmap"].buildReversed()
         self.hb_font = hb.Font(hb.Face(data))
         self.units_per_em = self.tt["head"].unitsPerEm
+
+
+class _Noting(dict[int, str]):
+    """The ToUnicode entries a line's shaping notes down, and whether it looked at the
+    entries noted before (pyHanko does for a cluster of several glyphs, a character
+    the font lacks composed: what it notes then depends on the lines shaped before)."""
+
+    looked = False
+
+    def __contains__(self, key: object) -> bool:
+        self.looked = True
+        return super().__contains__(key)
 
 
 class _CachedFontFile(CIDFontType2):
@@ -140,6 +169,43 @@ class StampFontEngine(GlyphAccumulator):
         self._subset_created = self._write_prepared = False
         self.cidfont_obj: CIDFontType2 = _CachedFontFile(
             self, font.tt, font.ps_name, self.subset_prefix
+        )
+
+    def shape(self, txt: str, with_actual_text: bool = True) -> ShapeResult:
+        """pyHanko's shaping of ``txt``, done once per line (see the module's docstring)."""
+        key = (txt, with_actual_text, float(self.font_size))
+        known = self.programs.lines.get(key)
+        if known is None:
+            glyphs, unicode = self._glyphs, self._cid_to_unicode
+            self._glyphs, self._cid_to_unicode = {}, _Noting()
+            try:
+                result = super().shape(txt, with_actual_text)
+                noted = self._cid_to_unicode
+                known = (result, tuple(self._glyphs.items()), tuple(noted.items()))
+            finally:
+                self._glyphs, self._cid_to_unicode = glyphs, unicode
+            if isinstance(noted, _Noting) and noted.looked:
+                return super().shape(txt, with_actual_text)
+            if len(self.programs.lines) >= MAX_LINES:
+                self.programs.lines.clear()
+            self.programs.lines[key] = known
+        result, glyphs_noted, unicode_noted = known
+        self._glyphs.update(glyphs_noted)
+        self._cid_to_unicode.update(unicode_noted)
+        return result
+
+    def _format_tounicode_cmap(self) -> generic.StreamObject:
+        """pyHanko's ToUnicode map, compressed once per set of characters."""
+        key = tuple(self._cid_to_unicode.items())
+        known = self.programs.unicode_maps.get(key)
+        if known is None:
+            stream: generic.StreamObject = super()._format_tounicode_cmap()  # type: ignore[no-untyped-call]
+            if len(self.programs.unicode_maps) >= MAX_PROGRAMS:
+                self.programs.unicode_maps.clear()
+            self.programs.unicode_maps[key] = stream.encoded_data
+            return stream
+        return generic.StreamObject(
+            {generic.pdf_name("/Filter"): generic.pdf_name("/FlateDecode")}, encoded_data=known
         )
 
     def glyph_key(self) -> frozenset[int]:
