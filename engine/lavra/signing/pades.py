@@ -58,7 +58,6 @@ from pyhanko_certvalidator.registry import SimpleCertificateStore
 from pyhanko_certvalidator.util import get_pyca_cryptography_hash
 
 from lavra.errors import ConfigError, InputError, LavraError, RenderError
-from lavra.signing import pdfnames
 from lavra.signing.fastcms import CmsTemplate, build_template
 from lavra.signing.pkcs11token import TokenKey
 from lavra.signing.pki import DEV_ORGANIZATION, SignerIdentity, certificate_serial, load_signer
@@ -86,8 +85,6 @@ _CMS_OVERHEAD = 2048
 _TIMESTAMP_ALLOWANCE = 12 * 1024
 _STAMP_CHARACTERS = [*range(0x20, 0x7F), *range(0xA0, 0x180), *map(ord, "–—‘’“”•…€ºª")]
 _STAMP_MARGIN = 4  # points between the stamp's border and its text
-
-pdfnames.install()  # pyHanko writes and reads plain names whole (same bytes, same names)
 
 
 @dataclass(frozen=True)
