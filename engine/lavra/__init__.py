@@ -13,6 +13,7 @@ forms, the code of the rules) lives in a content pack that the engine is pointed
     signing/                  PKI, PAdES signatures, verification codes, PDF inspection
     registry/                 issued documents: numbering, records, history
     staff                     the values staff keep, as the engine reads them
+    draftstate                what the registry says of a draft (names, identities, dates)
     documents, issuing        the Engine (check, draft) and the Issuer (issue, verify)
     recording                 facts recorded after the issue and the deadlines they start
     filing, filedacts         requerimentos filed online: the protocol's receipt; the act
@@ -37,10 +38,11 @@ No module of the engine imports a pack. The top-level modules may import::
     lavra.verifying   lavra.errors lavra.inputs lavra.pack lavra.config lavra.signing
                       lavra.registry lavra.law
     lavra.signers     lavra.errors lavra.config lavra.signing
+    lavra.draftstate  lavra.checking lavra.registry
     lavra.issuing     lavra.errors lavra.textutil lavra.inputs lavra.pack lavra.config
                       lavra.law lavra.checking lavra.render lavra.signing
                       lavra.registry lavra.documents lavra.staff lavra.verifying
-                      lavra.signers
+                      lavra.signers lavra.draftstate
     lavra.recording   lavra.errors lavra.textutil lavra.inputs lavra.checking lavra.law
                       lavra.registry lavra.staff
     lavra.filing      lavra.errors lavra.inputs lavra.render lavra.registry lavra.signing

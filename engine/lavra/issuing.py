@@ -23,9 +23,10 @@ from lavra.checking.backdating import bounded
 from lavra.checking.computations import item_at
 from lavra.checking.content import Content, loaded_content
 from lavra.checking.holder_questions import answer
-from lavra.checking.report import Item, Report, Status
+from lavra.checking.report import Report, Status
 from lavra.config import Config, load_config
 from lavra.documents import Engine, Prepared, Rendered
+from lavra.draftstate import DraftStateChecks
 from lavra.errors import InputError, LavraError
 from lavra.inputs.reading import TIMEZONE
 from lavra.inputs.textnorm import clean_text
@@ -56,7 +57,6 @@ from lavra.verifying import VerificationResult, Verifier, registry_url
 if TYPE_CHECKING:
     from lavra.checking.computations import FiledProtocol, PriorRecord
     from lavra.law.overlay import StaffOverlay
-    from lavra.registry.party_names import NameChange
 
 
 class IncompleteError(LavraError):
@@ -109,18 +109,10 @@ def _prior(record: IssuedRecord, facts: Iterable[Fact] = (),
     )
 
 
-def name_change_item(change: NameChange) -> Item:
-    """The report's item on ``change``: met (a warning that does not block) for a
-    company's new razão social, invalid for a person's other name (the reading beside
-    :class:`lavra.registry.party_names.NameChange`)."""
-    return Item(f"parte.nome_registrado.{change.doc}",
-                Status.INVALID if change.blocks else Status.MET, change.pointer,
-                change.message("este ato"))
-
-
-class RegistryHistory:
+class RegistryHistory(DraftStateChecks):
     """The registry as the case history the computations look at (earlier autos, the
-    acts another act rests on, the licences a vehicle holds)."""
+    acts another act rests on, the licences a vehicle holds, what it says of a draft:
+    :class:`lavra.draftstate.DraftStateChecks`)."""
 
     def __init__(self, registry: Registry, *, retry_of: str | None = None) -> None:
         self.registry = registry
@@ -147,41 +139,6 @@ class RegistryHistory:
         found = self._kept(self.registry.numbered(form, int(match.group(1)),
                                                   int(match.group(2))))
         return found[0] if found else None
-
-    def name_changes(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
-                     on: date) -> list[Item]:
-        """Each party the draft names otherwise than the registry (:mod:`lavra.registry.
-        party_names`), as :func:`name_change_item` says it."""
-        from lavra.registry.party_names import name_changes
-
-        effects = self.registry.effects_for(form)
-        return [name_change_item(c)
-                for c in name_changes(self.registry, effects, form, data, computed, on)]
-
-    def identity_conflicts(self, form: str, data: Mapping[str, Any],
-                           computed: Mapping[str, Any], on: date) -> list[Item]:
-        """Each vehicle or driver the draft names against the registry (a RENAVAM on
-        another plate, a CNH of another person): the refusals of the act's record,
-        shown in the draft (:mod:`lavra.registry.identities`)."""
-        from lavra.registry.identities import identity_conflicts
-        from lavra.registry.party_names import json_pointer
-
-        effects = self.registry.effects_for(form)
-        return [Item(f"identidade.{c.error.field or 'registro'}", Status.INVALID,
-                     json_pointer(data, c.typed) or c.error.field or "", c.error.message,
-                     (c.citation,) if c.citation else ())
-                for c in identity_conflicts(self.registry, effects, form, data, computed, on)]
-
-    def date_conflicts(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
-                       on: date, field: str) -> list[Item]:
-        """Each earlier act the draft's date precedes (:mod:`lavra.registry.rests_on_dates`),
-        an item at ``field`` (where the date came from) citing the effect's provision."""
-        from lavra.registry.rests_on_dates import date_conflicts
-
-        effects = self.registry.effects_for(form)
-        return [Item(f"data.anterior.{c.target}", Status.INVALID, field, c.message,
-                     (c.citation,) if c.citation else ())
-                for c in date_conflicts(self.registry, effects, form, data, computed, on)]
 
     def in_force(self, placa: str, form: str, on: date) -> list[PriorRecord]:
         plate = normalize_plate(placa)

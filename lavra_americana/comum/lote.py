@@ -21,6 +21,7 @@ from lavra.inputs import pointers
 from lavra.inputs.formats import mask_cnpj, mask_cpf, unmask
 from lavra.registry.effects import LicenceStatus
 from lavra.registry.identifiers import plate_forms
+from lavra.registry.licences_of_acts import active_licences_of
 from lavra.registry.records import IssuedRecord
 
 __all__ = [
@@ -95,11 +96,11 @@ def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
     transfer recorded. The facts the state keeps of the licence (``LicenceView.facts``:
     the vehicle's type and municipality, the holder's inscription, as the pack's effects
     declare them beside their articles) are set in the data as the state holds them: the
-    substitute's, the cessionário's. One query for every licence of the kind in force."""
+    substitute's, the cessionário's. One indexed read of the licences ``records``
+    granted (by the acts' ids), however many others of the kind the registry holds."""
     records = list(records)
     views = {number_key(view.printed): view
-             for view in context.registry.licence_views(kind=kind, active=True)} \
-        if records else {}
+             for view in active_licences_of(context.registry, kind, (r.id for r in records))}
     held: list[tuple[IssuedRecord, str, dict[str, Any]]] = []
     for record in records:
         data = deepcopy(dict(record.data))

@@ -55,7 +55,10 @@ def _context(source: Path | ComputeInput) -> tuple[Path, StatutoryContext]:
     return root, (_overlaid(root, staff) if staff else _statutory(root))
 
 
+@lru_cache(maxsize=8)
 def pack_root(pack_dir: Path) -> Path:
+    """The pack's folder, resolved once (each computation asks; :func:`clear_caches`
+    forgets it)."""
     return Path(pack_dir).resolve()
 
 
@@ -77,6 +80,7 @@ def clear_caches() -> None:
     _statutory.cache_clear()
     _overlaid.cache_clear()
     _examples.cache_clear()
+    pack_root.cache_clear()
     form_basis.cache_clear()
 
 

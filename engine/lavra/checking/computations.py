@@ -51,6 +51,7 @@ __all__ = [
     "Computation",
     "ComputeInput",
     "Computed",
+    "DraftState",
     "FiledByParty",
     "FiledProtocol",
     "FilingHistory",
@@ -293,6 +294,18 @@ class ActDates(Protocol):
         ...
 
 
+@runtime_checkable
+class DraftState(Protocol):
+    """The three questions of :func:`state_items` asked of one run of the pack's effects
+    over the draft (:class:`lavra.draftstate.DraftStateChecks`)."""
+
+    def state_items(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
+                    on: date, date_field: str) -> Sequence[Item]:
+        """The items of :meth:`ActDates.date_conflicts`, :meth:`PartyNames.name_changes`
+        and :meth:`Identities.identity_conflicts`, in that order."""
+        ...
+
+
 def identities(history: History | None) -> Identities | None:
     """The registry's identities behind ``history``, None when it has none."""
     return history if isinstance(history, Identities) else None
@@ -303,6 +316,8 @@ def state_items(history: History | None, form: str, data: Mapping[str, Any],
     """What the registry says of the draft before it is numbered: each party named
     otherwise than the registry (a new name), each vehicle or driver against it, each
     earlier act its date (from ``date_field``) precedes."""
+    if isinstance(history, DraftState):  # the three questions of one run of the effects
+        return list(history.state_items(form, data, computed, on, date_field))
     items: list[Item] = []
     if isinstance(history, ActDates):
         items.extend(history.date_conflicts(form, data, computed, on, date_field))

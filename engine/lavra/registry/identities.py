@@ -13,7 +13,7 @@ item cites the provision of the effect that names the vehicle or the driver.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import date
 from functools import partial
@@ -37,7 +37,8 @@ from lavra.registry.tables import DriverRow, PartyRow, VehicleRow
 if TYPE_CHECKING:
     from lavra.registry.store import Registry
 
-__all__ = ["Conflict", "cnh_conflict", "digits", "draft_effects", "identity_conflicts",
+__all__ = ["Conflict", "cnh_conflict", "digits", "draft_effects", "effect_identity_conflicts",
+           "identity_conflicts",
            "renavam_elsewhere", "renavam_other"]
 
 
@@ -99,7 +100,7 @@ def cnh_conflict(session: Session, row: DriverRow | None, person: PartyRow | Non
     )
 
 
-def _named(effects: list[Effect]) -> Iterator[tuple[VehicleRef | DriverRef, str]]:
+def _named(effects: Sequence[Effect]) -> Iterator[tuple[VehicleRef | DriverRef, str]]:
     """Each vehicle and driver the effects name, with the citation of its effect."""
     for effect in effects:
         if not is_dataclass(effect):
@@ -174,7 +175,13 @@ def identity_conflicts(registry: Registry, effects_of: EffectsOf | None, form: s
     """The RENAVAM and CNH conflicts the draft of ``form`` would be refused for when
     recorded (module doc). Nothing when the pack declares no effects for the form or
     they cannot be read from a draft still incomplete (its own checks say what lacks)."""
-    effects = draft_effects(effects_of, form, data, computed, on)
+    return effect_identity_conflicts(registry,
+                                     draft_effects(effects_of, form, data, computed, on))
+
+
+def effect_identity_conflicts(registry: Registry, effects: Sequence[Effect]) -> list[Conflict]:
+    """:func:`identity_conflicts` of the effects already run over the draft (the checks
+    of one draft share one run of them, :mod:`lavra.draftstate`)."""
     found: list[Conflict] = []
     with registry._database_errors(), registry._read() as session:
         for ref, citation in _named(effects):

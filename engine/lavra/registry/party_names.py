@@ -29,8 +29,8 @@ from lavra.registry.records import normalize_cpf_cnpj
 if TYPE_CHECKING:
     from lavra.registry.store import Registry
 
-__all__ = ["NameChange", "act_parties", "filed_name_change", "json_pointer", "name_changes",
-           "same_name"]
+__all__ = ["NameChange", "act_parties", "effect_name_changes", "filed_name_change",
+           "json_pointer", "name_changes", "same_name"]
 
 
 @dataclass(frozen=True)
@@ -150,6 +150,13 @@ def name_changes(registry: Registry, effects_of: EffectsOf | None, form: str,
         effects = effects_of(act)
     except (LavraError, KeyError, TypeError, ValueError, AttributeError):
         return []
+    return effect_name_changes(registry, effects, data)
+
+
+def effect_name_changes(registry: Registry, effects: Sequence[Effect],
+                        data: Mapping[str, Any]) -> list[NameChange]:
+    """:func:`name_changes` of the effects already run over the draft ``data`` (the
+    checks of one draft share one run of them, :mod:`lavra.draftstate`)."""
     changes: list[NameChange] = []
     for ref in act_parties(effects):
         name = " ".join(ref.name.split()) if isinstance(ref.name, str) else ""

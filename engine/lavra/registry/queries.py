@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import date, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from sqlalchemy import Select, func, or_, select
+from sqlalchemy import Row, Select, func, or_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -54,6 +54,16 @@ from lavra.registry.tables import DocumentRow
 __all__ = ["ReadScope", "RegistryPage", "RegistryQueries"]
 
 T = TypeVar("T")
+
+NUMBERED_RECORDS = DOCUMENTS_NUMBERED.with_only_columns(
+    *(DocumentRow.__table__.c[spec.name] for spec in fields(IssuedRecord)))
+""":data:`~lavra.registry.statements.DOCUMENTS_NUMBERED`, the columns of an
+:class:`IssuedRecord` alone (no ORM row: read by every check of a renewal)."""
+
+
+def _record(row: Row[Any]) -> IssuedRecord:
+    """The record of a row of :data:`NUMBERED_RECORDS` (its columns are its fields)."""
+    return IssuedRecord(**{**row._asdict(), "status": Status(row.status)})
 
 
 @dataclass(frozen=True)
@@ -249,7 +259,10 @@ class RegistryQueries:
         ones included), most recent first, as :meth:`search` finds a number, through
         the documents' number index and without its other conditions."""
         name = check_text(form, "o formulário", "/formulario", 120)
-        return self._many(DOCUMENTS_NUMBERED, {"number": number, "year": year, "form": name})
+        values = {"number": number, "year": year, "form": name}
+        with self._database_errors(), self._read() as session:
+            rows = session.connection().execute(NUMBERED_RECORDS, values).all()
+        return tuple(_record(row) for row in rows)
 
     def by_code(self, code: str) -> IssuedRecord | None:
         """The document with this verification code."""

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, bindparam, select
 from sqlalchemy.orm import Session
 
 from lavra.registry.effects import (
@@ -56,7 +56,7 @@ from lavra.textutil import format_date
 if TYPE_CHECKING:
     from lavra.registry.store import Registry
 
-__all__ = ["DateConflict", "date_conflicts"]
+__all__ = ["DateConflict", "date_conflicts", "effect_date_conflicts"]
 
 NOT_COUNTED = ("expired", "divergence", "mentioned")
 """The changes on a licence that do not date its state (module doc, (b))."""
@@ -89,29 +89,40 @@ def _targets(effects: Sequence[Effect]) -> Iterator[tuple[str, str, bool]]:
                 yield number, effect.citation, False
 
 
-def _issued(session: Session, printed: str) -> DocumentRow | None:
-    """The issued act numbered ``printed`` (with its series), by the number index."""
+ISSUED_BY_NUMBER = (
+    select(DocumentRow.id, DocumentRow.series, DocumentRow.number, DocumentRow.year,
+           DocumentRow.reference_date)
+    .where(DocumentRow.series == bindparam("series"), DocumentRow.number == bindparam("number"),
+           DocumentRow.year == bindparam("year"), DocumentRow.status == "issued").limit(2))
+"""The issued act numbered ``number``/``year`` in ``series``, by the number index: the
+columns the dates need (not the act's data)."""
+
+LAST_EVENT = (
+    select(StateChangeRow.on, DocumentRow.series, DocumentRow.number, DocumentRow.year)
+    .join(LicenceRow, LicenceRow.id == StateChangeRow.licence_id)
+    .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id)
+    .where(LicenceRow.document_id == bindparam("document_id"),
+           StateChangeRow.document_id != bindparam("document_id"),
+           StateChangeRow.kind.not_in(NOT_COUNTED))
+    .order_by(StateChangeRow.on.desc(), StateChangeRow.id.desc()).limit(1))
+"""The last change recorded on the licence the act ``document_id`` granted, but its grant."""
+
+
+def _issued(session: Session, printed: str) -> Row[int, str, int, int, date] | None:
+    """The issued act numbered ``printed`` (with its series): id, series, number, year
+    and reference date."""
     parsed = parse_printed(printed)
     if parsed is None or parsed[0] is None:
         return None
-    series, number, year = str(parsed[0]), parsed[1], parsed[2]
-    found = session.scalars(select(DocumentRow).where(
-        DocumentRow.series == series.upper(), DocumentRow.number == number,
-        DocumentRow.year == year, DocumentRow.status == "issued").limit(2)).all()
+    found = session.connection().execute(ISSUED_BY_NUMBER, {
+        "series": str(parsed[0]).upper(), "number": parsed[1], "year": parsed[2]}).all()
     return found[0] if len(found) == 1 else None
 
 
 def _last_event(session: Session, document_id: int) -> tuple[date, str] | None:
     """The day and act (printed) of the last change the state recorded on the licence
     the act ``document_id`` granted, other than its grant (module doc, (b))."""
-    row = session.execute(
-        select(StateChangeRow.on, DocumentRow.series, DocumentRow.number, DocumentRow.year)
-        .join(LicenceRow, LicenceRow.id == StateChangeRow.licence_id)
-        .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id)
-        .where(LicenceRow.document_id == document_id,
-               StateChangeRow.document_id != document_id,
-               StateChangeRow.kind.not_in(NOT_COUNTED))
-        .order_by(StateChangeRow.on.desc(), StateChangeRow.id.desc()).limit(1)).first()
+    row = session.connection().execute(LAST_EVENT, {"document_id": document_id}).first()
     if row is None:
         return None
     on, series, number, year = row
@@ -146,7 +157,14 @@ def date_conflicts(registry: Registry, effects_of: EffectsOf | None, form: str,
     """The earlier acts the draft of ``form`` dated ``on`` precedes (module doc).
     Nothing when the pack declares no effects for the form or they cannot be read from
     a draft still incomplete (its own checks say what lacks)."""
-    effects = draft_effects(effects_of, form, data, computed, on)
+    return effect_date_conflicts(registry, draft_effects(effects_of, form, data, computed, on),
+                                 on)
+
+
+def effect_date_conflicts(registry: Registry, effects: Sequence[Effect],
+                          on: date) -> list[DateConflict]:
+    """:func:`date_conflicts` of the effects already run over the draft (the checks of
+    one draft share one run of them, :mod:`lavra.draftstate`)."""
     found: list[DateConflict] = []
     with registry._database_errors(), registry._read() as session:
         for printed, citation, changes in _targets(effects):
