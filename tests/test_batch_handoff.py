@@ -150,27 +150,25 @@ def test_the_act_signed_from_the_plan_reads_as_one_checked_again(
         again.close()
 
 
-def test_a_cancelled_alvara_is_checked_again_and_refused_as_before(
-        seeded: tuple[Path, list[str]], issuer: Issuer, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    numbers = seeded[1]
-    run = _planned(issuer, numbers, tmp_path)
+def _cancelled(issuer: Issuer, numbers: list[str]) -> None:
     issuer.cancel(numbers[0].split(" nº ")[-1], "Erro material", "Chefia", series="ALV-FRET")
-    assert ALVARA in _worked(issuer, run, monkeypatch)
-    item = _alvara_item(issuer, run)
-    assert item.status == "pending"
-    assert item.reason == _full_refusal(issuer, item)
 
 
-def test_a_cassacao_and_its_bar_are_checked_again_and_refused_as_before(
-        seeded: tuple[Path, list[str]], issuer: Issuer, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    numbers = seeded[1]
-    run = _planned(issuer, numbers, tmp_path)
+def _cassated(issuer: Issuer, numbers: list[str]) -> None:
+    """The company's other alvará cassated: the company barred (art. 22)."""
     other = issuer.registry.by_number(numbers[1].split(" nº ")[-1], series="ALV-FRET")
     assert other is not None
-    cassacao(issuer.registry, other, on=date(2025, 11, 24))  # the company barred
+    cassacao(issuer.registry, other, on=date(2025, 11, 24))
     assert issuer.registry.bars_of(other.cpf_cnpj or "", date(2025, 11, 25))
+
+
+@pytest.mark.parametrize("change", [_cancelled, _cassated], ids=["cancelado", "cassacao"])
+def test_a_change_of_the_state_is_checked_again_and_refused_as_before(
+        seeded: tuple[Path, list[str]], issuer: Issuer, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, change: Callable[[Issuer, list[str]], None]) -> None:
+    numbers = seeded[1]
+    run = _planned(issuer, numbers, tmp_path)
+    change(issuer, numbers)
     assert ALVARA in _worked(issuer, run, monkeypatch)
     item = _alvara_item(issuer, run)
     assert item.status == "pending"

@@ -83,8 +83,9 @@ def signing_day(issuer: Issuer) -> date:
             else datetime.now(TIMEZONE)).astimezone(TIMEZONE).date()
 
 
-def stamped(issuer: Issuer, data: Mapping[str, Any]) -> tuple[Hashable, ...]:
-    """The stamp of what a check of ``data`` rests on, read now."""
+def stamped(issuer: Issuer, data: Mapping[str, Any]) -> tuple[Hashable, ...] | None:
+    """The stamp of what a check of ``data`` rests on, read now (None: none,
+    :data:`lavra.registry.check_stamp.HISTORY`)."""
     return check_stamp(issuer.registry, keys_of(data))
 
 
@@ -97,7 +98,8 @@ def keep(issuer: Issuer, form_id: str, data: Mapping[str, Any], on: date,
         return check()
     stamp, day = stamped(issuer, data), signing_day(issuer)
     prepared = check()
-    _KEPT[key] = HandedOff(prepared, stamp, day, issuer.engine.content.version)
+    if stamp is not None:  # a history too long to stamp cheaply: checked again in full
+        _KEPT[key] = HandedOff(prepared, stamp, day, issuer.engine.content.version)
     return prepared
 
 

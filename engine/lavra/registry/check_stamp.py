@@ -27,7 +27,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, false, func, literal, or_, select, union_all
+from sqlalchemy import and_, bindparam, case, func, literal, or_, select, tuple_, union_all
 
 from lavra.errors import InputError
 from lavra.registry.identifiers import plate_forms
@@ -102,25 +102,38 @@ def keys_of(data: Mapping[str, Any]) -> CheckKeys:
     return CheckKeys(frozenset(numbers), frozenset(plates), frozenset(cited))
 
 
-def _statement(keys: CheckKeys) -> Any:
-    numbers, plates = sorted(keys.numbers), sorted(keys.plates)
+HISTORY = 64
+"""The rows of one kind a stamp reads at most for one act's keys: a holder with more
+(a company's whole fleet of alvarás) has no stamp (:func:`check_stamp` gives None), and
+its acts are checked again in full; so the stamp's cost is bounded, whatever the size of
+the registry or of the holder's history."""
+
+
+def _statement() -> Any:
+    """The stamp's statement, its keys bound (built once: its parts are many)."""
+    numbers: Any = bindparam("numbers", expanding=True)
+    plates: Any = bindparam("plates", expanding=True)
     parties = select(PartyRow.id).where(PartyRow.doc.in_(numbers))
     vehicles = select(VehicleRow.id).where(
         or_(VehicleRow.placa.in_(plates), VehicleRow.renavam.in_(numbers)))
     drivers = select(DriverRow.id).where(DriverRow.cnh.in_(numbers))
-    cited = [and_(DocumentRow.number == n, DocumentRow.year == y)
-             for n, y in sorted(keys.cited)]
-    documents = select(DocumentRow.id).where(or_(
-        DocumentRow.cpf_cnpj.in_(numbers), DocumentRow.placa.in_(plates),
-        *cited) if cited else or_(DocumentRow.cpf_cnpj.in_(numbers),
-                                  DocumentRow.placa.in_(plates)))
-    licences = select(LicenceRow.id).where(or_(
-        LicenceRow.holder_id.in_(parties), LicenceRow.vehicle_id.in_(vehicles),
-        LicenceRow.driver_id.in_(drivers), LicenceRow.document_id.in_(documents)))
+    named = or_(DocumentRow.cpf_cnpj.in_(numbers), DocumentRow.placa.in_(plates),
+                # by the index of (number, year), then the pairs exactly
+                and_(DocumentRow.number.in_(bindparam("cited", expanding=True)),
+                     DocumentRow.year.in_(bindparam("years", expanding=True)),
+                     tuple_(DocumentRow.number, DocumentRow.year).in_(
+                         bindparam("pairs", expanding=True))))
+    documents = select(DocumentRow.id).where(named).limit(HISTORY + 1)
+    held = or_(LicenceRow.holder_id.in_(parties), LicenceRow.vehicle_id.in_(vehicles),
+               LicenceRow.driver_id.in_(drivers), LicenceRow.document_id.in_(documents))
+    licences = select(LicenceRow.id).where(held).limit(HISTORY + 1)
 
     def part(name: str, table: Any, where: Any, extra: Any = None) -> Any:
-        return select(literal(name), func.count(table.id), func.max(table.id),
-                      extra if extra is not None else literal(0)).where(where)
+        """Count, largest id and a sum of ``extra`` over at most HISTORY + 1 rows."""
+        rows = select(table.id.label("id"), (literal(0) if extra is None else extra)
+                      .label("extra")).where(where).limit(HISTORY + 1).subquery()
+        return select(literal(name), func.count(rows.c.id), func.max(rows.c.id),
+                      func.coalesce(func.sum(rows.c.extra), 0))
 
     def last(name: str, table: Any) -> Any:  # registry-wide: the largest id, by its index
         return select(literal(name), literal(0), func.max(table.id), literal(0))
@@ -128,19 +141,19 @@ def _statement(keys: CheckKeys) -> Any:
     return union_all(
         part("estado", StateChangeRow, or_(
             StateChangeRow.party_id.in_(parties), StateChangeRow.vehicle_id.in_(vehicles),
-            StateChangeRow.licence_id.in_(licences)), func.sum(StateChangeRow.document_id)),
-        part("documentos", DocumentRow, DocumentRow.id.in_(documents),
-             func.count(DocumentRow.cancelled_at)),
+            StateChangeRow.licence_id.in_(licences)), StateChangeRow.document_id),
+        part("documentos", DocumentRow, named,
+             case((DocumentRow.cancelled_at.is_(None), 0), else_=1)),
+        part("licencas", LicenceRow, held),
         part("eventos", EventRow, EventRow.document_id.in_(documents)),
         part("nomes", PartyNameRow, PartyNameRow.party_id.in_(parties),
-             func.sum(PartyNameRow.document_id)),
+             PartyNameRow.document_id),
         part("impedimentos", BarRow, BarRow.party_id.in_(parties)),
         part("veiculos", VehicleRow, VehicleRow.id.in_(vehicles),
-             func.count(VehicleRow.renavam)),
+             case((VehicleRow.renavam.is_(None), 0), else_=1)),
         part("condutores", DriverRow, DriverRow.id.in_(drivers),
-             func.sum(DriverRow.party_id)),
-        part("requerimentos", FilingRow, FilingRow.cpf_cnpj.in_(numbers)
-             if numbers else false()),
+             func.coalesce(DriverRow.party_id, 0)),
+        part("requerimentos", FilingRow, FilingRow.cpf_cnpj.in_(numbers)),
         # a few dozen rows: counted whole, so that a revocation counts
         select(literal("valores"), func.count(StaffValueRow.id), func.max(StaffValueRow.id),
                func.count(StaffValueRow.revoked_at)),
@@ -149,11 +162,25 @@ def _statement(keys: CheckKeys) -> Any:
     )
 
 
-def check_stamp(registry: Registry, keys: CheckKeys) -> tuple[Hashable, ...]:
+_STATEMENT: list[Any] = []
+
+
+def check_stamp(registry: Registry, keys: CheckKeys) -> tuple[Hashable, ...] | None:
     """The stamp of what a check of data naming ``keys`` reads (module docstring): one
-    statement, in the caller's read scope when there is one."""
-    statement = _statement(keys)
+    statement, in the caller's read scope when there is one; None when the keys' history
+    is longer than :data:`HISTORY` rows of one kind, or there are no keys (no stamp:
+    checked in full)."""
+    if not (keys.numbers or keys.plates or keys.cited):
+        return None  # data that name nothing of the registry: nothing to stamp them by
+    if not _STATEMENT:
+        _STATEMENT.append(_statement())
+    bound = {"numbers": sorted(keys.numbers), "plates": sorted(keys.plates),
+             "cited": sorted({n for n, _ in keys.cited}),
+             "years": sorted({y for _, y in keys.cited}), "pairs": sorted(keys.cited)}
     with registry._database_errors(), registry._read() as session:
-        rows = session.execute(statement).all()
-    return tuple(sorted((str(r[0]), int(r[1] or 0), int(r[2] or 0), int(r[3] or 0))
-                        for r in rows))
+        rows = session.execute(_STATEMENT[0], bound).all()
+    stamp = tuple(sorted((str(r[0]), int(r[1] or 0), int(r[2] or 0), int(r[3] or 0))
+                         for r in rows))
+    if any(part[0] != "valores" and part[1] > HISTORY for part in stamp):
+        return None
+    return stamp
