@@ -10,7 +10,8 @@ undone and deleted with a cancellation: the count drops), the documents and thei
 filings of those parties, and, registry-wide, the Secretaria's values (vigências, taxas;
 a revocation counts), the voided numbers and the processos' links. Two stamps equal:
 nothing of that changed. Each part is read through an index by the keys of one act:
-its cost does not grow with the registry, nor with a run's progress (a run's other acts
+and at most :data:`HISTORY` rows of each kind are read (a longer history: no stamp), so
+its cost grows neither with the registry nor with a run's progress (a run's other acts
 touch other holders; one that touches this holder's state changes the stamp, rightly).
 
 The keys are read from the data conservatively: every text of 9 to 14 digits (CPF, CNPJ,
@@ -50,7 +51,7 @@ from lavra.registry.tables import (
 if TYPE_CHECKING:
     from lavra.registry.store import Registry
 
-__all__ = ["CheckKeys", "check_stamp", "keys_of"]
+__all__ = ["HISTORY", "CheckKeys", "check_stamp", "keys_of"]
 
 _DIGITS = re.compile(r"[\d.\-/ ]{9,20}")
 _PLATE = re.compile(r"[A-Za-z]{3}[\s-]?\d[A-Za-z0-9]\d{2}")
