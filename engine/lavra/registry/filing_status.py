@@ -22,7 +22,7 @@ Two ways an act settles a filing, each inside the transaction that records the a
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
@@ -94,12 +94,12 @@ class FilingAnswered(LavraError):
 
 
 def _answered(session: Session, filing: FilingRow, progress: FilingProgressRow | None,
-              siblings: Collection[int]) -> str | None:
+              siblings: Callable[[], Collection[int]]) -> str | None:
     """Why ``filing`` is answered by another act than the run's (pt-BR), or None."""
     if progress is None:
         return None
     if filing.status == FilingStatus.DECIDED.value:
-        if progress.act_id is None or progress.act_id in siblings:
+        if progress.act_id is None or progress.act_id in siblings():
             return None
         act = session.get(DocumentRow, progress.act_id)
         named = printed_number(act.series, act.number, act.year) if act is not None \
@@ -120,15 +120,16 @@ _JOINED = select(FilingRow).join(
 
 
 def settle_joined(session: Session, document_id: int, moment: datetime, *, notice: bool,
-                  computed: Mapping[str, Any], by: str, siblings: Collection[int] = ()
-                  ) -> None:
+                  computed: Mapping[str, Any], by: str,
+                  siblings: Callable[[], Collection[int]] = tuple) -> None:
     """Inside the transaction that records act ``document_id`` (a batch run's): each
     filing whose processo the act joined is decided by it or, for a ``notice``, pending
     until its last day (module docstring). ``by`` names who settled it (the run).
     FilingAnswered when a filing it joined is answered by another act than ``siblings``
-    (the acts the run recorded for the same holder): decided by it, or with a draft of
-    staff open (a draft prepared before the run held the filing, or by a run planned
-    before runs held filings): one act answers one request."""
+    (the acts the run recorded for the same holder, read only when a filing was
+    decided): decided by it, or with a draft of staff open (a draft prepared before
+    the run held the filing, or by a run planned before runs held filings): one act
+    answers one request."""
     filings = session.scalars(_JOINED, {"document": document_id}).all()
     for filing in filings:
         progress = session.get(FilingProgressRow, filing.id)

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from lavra.errors import InputError, LavraError
 from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.registry.effects import Act, Grant, LicenceStatus
+from lavra.registry.plain_rows import insert_row
 from lavra.registry.statements import BAR_OF_PARTY, licences_holding
 from lavra.registry.tables import (
     LicenceRow,
@@ -204,9 +205,8 @@ def insert_licence(writer: StateWriter, act: Act, grant: Grant, licence: Licence
     refusal of the index that fired comes first; none found (the other act rolled
     back meanwhile): the database's own conflict."""
     try:
-        with writer.session.begin_nested():
-            writer.session.add(licence)
-            writer.session.flush()
+        with writer.session.begin_nested():  # what the session holds is flushed first
+            insert_row(writer.session, licence)  # one plain INSERT, not kept in the session
     except IntegrityError as error:
         refusals = grant_refusals(writer, act, grant, holder, vehicle)
         if not refusals:

@@ -45,7 +45,7 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, func, literal, select, update
+from sqlalchemy import Row, bindparam, func, literal, select, update
 from sqlalchemy.orm import Session, aliased
 
 from lavra.errors import InputError, LavraError
@@ -164,7 +164,7 @@ def _run_of(row: BatchRunRow) -> RunRecord:
                      row.finished_at)
 
 
-def item_of(row: BatchItemRow) -> ItemRecord:
+def item_of(row: BatchItemRow | Row[Any]) -> ItemRecord:
     return ItemRecord(
         row.id, row.run_id, row.position, row.seq, row.holder, row.name, row.outcome,
         row.role, row.form, row.series, row.year, row.number,
@@ -379,19 +379,18 @@ def _record(registry: Registry, session: Session, item: ItemRecord, result: Buil
                 or item.year is None or item.form is None:
             raise LavraError(f"Documento do lote sem número reservado: {item.file}.")
         printed = printed_number(item.series, item.number, item.year)
-        # the holder's acts the run recorded before this one (read before this one's)
-        siblings = session.scalars(_SIBLINGS, {"run": item.run_id,
-                                               "position": item.position}).all()
         document = registry.record_reserved(
             session, item.series, item.year, item.number, item.form, result,
             detail=f"Emitido sob o nº {format_number(item.number, item.year)}, série "
             f"{item.series}, na execução em lote nº {item.run_id} ({printed}; {worker}).",
         )
         done["document_id"] = document.id
-        # the filing whose processo the act joined is settled with it (filing_status)
+        # the filing whose processo the act joined is settled with it (filing_status),
+        # and the holder's acts the run recorded (this one's not yet marked) read if asked
         settle_joined(session, document.id, now, notice=item.form in notices,
                       computed=result.computed, by=f"Execução em lote nº {item.run_id}",
-                      siblings={document.id, *(d for d in siblings if d is not None)})
+                      siblings=lambda: {document.id, *session.scalars(_SIBLINGS, {
+                          "run": item.run_id, "position": item.position})})
     else:
         if not isinstance(result, bytes) or not result:
             raise LavraError(f"Arquivo do lote não gerado: {item.file}.")
@@ -442,6 +441,7 @@ def _waiting(among: Sequence[int] | None = None) -> Any:
 
 
 _IS_PENDING = BatchItemRow.status == literal(PENDING, literal_execute=True)
+_ITEM = [column for column in BatchItemRow.__table__.columns if column.key != "content"]
 
 
 @lru_cache(maxsize=64)  # one per run, share and failures: building it cost ≈ 2 ms a claim
@@ -451,7 +451,7 @@ def _claim(run_id: int, skip: tuple[int, ...], share: tuple[int, int], lock: boo
     ``share`` on SQLite, read alone through the partial index ``ix_batch_items_pending``
     (the items done and the other items' data are not read); ``lock``: PostgreSQL's
     row lock, skipping the rows other workers hold."""
-    stmt = select(BatchItemRow).where(
+    stmt = select(*_ITEM).where(  # its columns, not an entity (item_of reads either)
         BatchItemRow.run_id == run_id,
         _IS_PENDING,  # a literal: the partial index's own condition
         ~_waiting(),
@@ -469,7 +469,7 @@ def _first_of_share(registry: Registry, run_id: int, skip: Sequence[int],
                     share: tuple[int, int]) -> ItemRecord | None:
     """The first claimable item of this worker's share (:func:`_claim`), or None."""
     with registry._database_errors(), registry._read() as session:
-        row = session.scalars(_claim(run_id, tuple(skip), share, False)).first()
+        row = session.execute(_claim(run_id, tuple(skip), share, False)).first()
         return None if row is None else item_of(row)
 
 
@@ -497,7 +497,7 @@ def claim_and_record(
         claimed: list[ItemRecord] = []
         with _refused_as_failure(claimed), registry._database_errors(), \
                 registry._write() as session:
-            row = session.scalars(_claim(run_id, tuple(skip), (0, 1), True)).first()
+            row = session.execute(_claim(run_id, tuple(skip), (0, 1), True)).first()
             if row is None:
                 return None
             item = item_of(row)

@@ -58,6 +58,7 @@ from lavra.registry.identifiers import mercosul, normalize_processo, parse_print
 from lavra.registry.identities import cnh_conflict, digits, renavam_elsewhere, renavam_other
 from lavra.registry.licence_facts import replaced, stored
 from lavra.registry.name_dates import gives_first, newer_name
+from lavra.registry.plain_rows import table_insert
 from lavra.registry.processos import join_processo
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import (
@@ -92,6 +93,7 @@ T = TypeVar("T")
 ONE_RENAVAM = "a regra de um só RENAVAM por veículo"
 ONE_CNH = "a regra de uma só pessoa por CNH"
 _digits = digits
+_CHANGE = table_insert(StateChangeRow)[0]  # a change: one core INSERT, no unit of work
 
 
 @cache  # built once: building a statement costs twice running it
@@ -302,8 +304,8 @@ class StateWriter:
     def change(self, act: Act, kind: str, detail: str, *, licence: LicenceRow | None = None,
                party: PartyRow | None = None, vehicle: VehicleRow | None = None,
                before: dict[str, Any] | None = None) -> None:
-        """Record one change the act made (for the timeline, and for undo: ``before``)."""
-        self.session.add(StateChangeRow(
+        """Record one change the act made (timeline; undo: ``before``): one INSERT, now."""
+        self.session.execute(_CHANGE, dict(
             document_id=act.document_id, kind=kind, detail=detail, on=act.reference_date,
             licence_id=None if licence is None else licence.id,
             party_id=None if party is None else party.id,

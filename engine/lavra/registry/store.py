@@ -33,7 +33,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
@@ -43,6 +43,7 @@ from lavra.registry.database import Conflict, database_url, engine_for, migrate
 from lavra.registry.drafts import DraftStore
 from lavra.registry.facts import RegistryFacts
 from lavra.registry.importing import RegistryImports
+from lavra.registry.plain_rows import insert_row, table_insert
 from lavra.registry.records import (
     LOCAL_TZ,
     Built,
@@ -71,7 +72,7 @@ from lavra.textutil import format_datetime
 
 __all__ = ["Registry", "open_default_registry", "open_registry"]
 
-_ISSUED = insert(EventRow)  # executed with a dict: one plain INSERT
+_ISSUED = table_insert(EventRow)[0]  # executed with a dict: one plain INSERT
 
 
 def _json_default(value: Any) -> Any:
@@ -311,8 +312,7 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
         formatted = format_number(number, year)
         built = _check_built(built, formatted)
         row = self._new_row(series, year, number, form, built, key, request, formatted)
-        session.add(row)
-        session.flush()
+        insert_row(session, row)  # one plain INSERT, not kept in the session
         session.execute(_ISSUED, {  # its first event, written as it is (no unit of work)
             "document_id": row.id, "kind": EventKind.ISSUED.value,
             "actor": actor or built.signer_subject.strip(), "at": row.issued_at,
