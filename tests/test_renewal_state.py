@@ -5,6 +5,7 @@ refused row names the field, then the problem. Pure functions: no registry, no c
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from types import SimpleNamespace
 from typing import Any
@@ -27,10 +28,10 @@ def _view(printed: str, holder: str, name: str, placa: str) -> LicenceView:
 
 
 def _held(data: dict[str, Any], view: LicenceView) -> tuple[str, dict[str, Any]]:
-    record = SimpleNamespace(printed="ALV-ESC nº 0019/2023", cpf_cnpj="04304818457",
+    record = SimpleNamespace(id=19, printed="ALV-ESC nº 0019/2023", cpf_cnpj="04304818457",
                              valid_until=date(2027, 12, 31), data=data)
-    context = SimpleNamespace(registry=SimpleNamespace(
-        licence_views=lambda kind, active: (view,)))
+    context = SimpleNamespace(registry=SimpleNamespace(  # the licence the act granted
+        licence_of=lambda document_id: view if document_id == 19 else None))
     [(_, document, held)] = as_held(context, "alvara-transporte-escolar",  # type: ignore[arg-type]
                                     [record], HOLDER)  # type: ignore[list-item]
     return document, held
@@ -56,19 +57,20 @@ def test_a_substituted_vehicle_is_the_one_the_state_holds() -> None:
     assert document == "04304818457" and held["prontuario"] == "TE-0019"
     assert held["titular"]["cnh"] == CEDENTE["cnh"]  # the same holder keeps his data
     assert held["veiculo"] == {"placa": "ESC9Z99"}  # nothing of the replaced vehicle
-    # the old plate in its Mercosul form is still the same vehicle
-    _, same = _held(data, _view("x", "04304818457", "Pedro", "ESC5F55"))
+    # the plate in its old form (the state's) is still the act's Mercosul one
+    _, same = _held(data, _view("ALV-ESC nº 0019/2023", "04304818457", "Pedro", "ESC5455"))
     assert same["veiculo"] == data["veiculo"]
 
 
 def test_the_company_of_a_fretamento_alvara_is_read_the_same_way() -> None:
     data = {"empresa": {"cnpj": "65.563.842/0001-05", "razao_social": "Viação Antiga"},
             "veiculo": {"placa": "FRE1A11"}}
-    record = SimpleNamespace(printed="ALV-FRET nº 0031/2024", cpf_cnpj="65563842000105",
+    record = SimpleNamespace(id=31, printed="ALV-FRET nº 0031/2024", cpf_cnpj="65563842000105",
                              valid_until=date(2029, 2, 9), data=data)
-    view = _view("ALV-FRET nº 0031/2024", "65563842000105", "Viação Exemplo Ltda.", "FRE1A11")
+    view = replace(_view("ALV-FRET nº 0031/2024", "65563842000105", "Viação Exemplo Ltda.",
+                         "FRE1A11"), kind="alvara-fretamento")
     context = SimpleNamespace(registry=SimpleNamespace(
-        licence_views=lambda kind, active: (view,)))
+        licence_of=lambda document_id: view if document_id == 31 else None))
     [(_, document, held)] = as_held(context, "alvara-fretamento", [record],  # type: ignore[arg-type,list-item]
                                     HolderFields("/empresa", "cnpj", "razao_social"))
     assert document == "65563842000105"

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lavra.batch.inputs import read_lines
 from lavra.batch.model import PlanContext, PlannedHolder, PlannedOutput, RunRequest
@@ -22,6 +22,9 @@ from lavra.inputs.formats import mask_cnpj, mask_cpf, unmask
 from lavra.registry.effects import LicenceStatus
 from lavra.registry.identifiers import plate_forms
 from lavra.registry.records import IssuedRecord
+
+if TYPE_CHECKING:
+    from lavra.registry.licensing import LicenceView
 
 __all__ = [
     "HELD",
@@ -82,6 +85,13 @@ class HolderFields:
     conductor's ``cnh``): a new holder's is the state's driver (``LicenceView``)."""
 
 
+def _in_force(view: LicenceView | None, kind: str) -> LicenceView | None:
+    """The licence ``view`` if it is of ``kind`` and in force, else None."""
+    if view is None or view.kind != kind or view.status != LicenceStatus.ACTIVE.value:
+        return None
+    return view
+
+
 def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
             fields: HolderFields) -> list[tuple[IssuedRecord, str, dict[str, Any]]]:
     """Each licence ``records`` grant (of ``kind``), with the holder's document and its
@@ -95,15 +105,13 @@ def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
     transfer recorded. The facts the state keeps of the licence (``LicenceView.facts``:
     the vehicle's type and municipality, the holder's inscription, as the pack's effects
     declare them beside their articles) are set in the data as the state holds them: the
-    substitute's, the cessionário's. One query for every licence of the kind in force."""
-    records = list(records)
-    views = {number_key(view.printed): view
-             for view in context.registry.licence_views(kind=kind, active=True)} \
-        if records else {}
+    substitute's, the cessionário's. One indexed lookup per licence (the licence its act
+    granted), not a read of every licence of the kind in force: the run's plan costs
+    the same per holder whatever the size of the registry (issue 24)."""
     held: list[tuple[IssuedRecord, str, dict[str, Any]]] = []
     for record in records:
         data = deepcopy(dict(record.data))
-        view = views.get(number_key(record.printed))
+        view = _in_force(context.registry.licence_of(record.id), kind)
         document = unmask(record.cpf_cnpj or "")
         if view is not None and view.holder:
             party = data.get(fields.at.strip("/"))
