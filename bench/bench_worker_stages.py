@@ -19,7 +19,9 @@ row lock and its transaction's commit (:func:`lavra.registry.runs.claim_and_reco
 Beside the CPU, per item and stage: the SQL statements sent, the rows read back, and on
 SQLite the steps of its virtual machine (in thousands, counted by a progress handler):
 counts that do not depend on the machine's load. A count that grows with the registry is
-a read that grows (a scan), whatever the noise of the CPU figures.
+a read that grows (a scan), whatever the noise of the CPU figures. On PostgreSQL, the
+CPU the server spends (``servidor``: its processes, when it runs on this machine) for
+the plan, the worker and the files, per document: the CPU of this process leaves it out.
 
 ``--registro-licencas L``: the registry first holds L licences in force that the run does
 not renew, the same as ``bench_batch.py`` (:func:`bench_batch.prepared`, its cache).
@@ -88,7 +90,8 @@ class Meter:
     """Exclusive CPU and registry counts per stage: the innermost stage entered is the one
     charged, until it returns."""
 
-    def __init__(self) -> None:
+    def __init__(self, server: Callable[[], float] = lambda: 0.0) -> None:
+        self.server = server
         self.stack: list[str] = [REST]
         self.cpu: dict[str, float] = defaultdict(float)
         self.counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(COUNTS, 0))
@@ -120,12 +123,14 @@ class Meter:
         self.counts.clear()
         self.statements.clear()
         self.stack[:] = [REST]
+        server = self.server()
         self.since = time.process_time()
         value = call()
         self._switch()
         self.current = None
         return Measured(value, dict(self.cpu), {k: dict(v) for k, v in self.counts.items()},
-                        {k: dict(v) for k, v in self.statements.items()})
+                        {k: dict(v) for k, v in self.statements.items()},
+                        self.server() - server)
 
     def add(self, what: str, amount: int = 1) -> None:
         self.counts[self.stack[-1]][what] += amount
@@ -145,6 +150,7 @@ class Measured:
     cpu: dict[str, float]
     counts: dict[str, dict[str, int]]
     statements: dict[str, dict[str, int]]
+    server: float  # CPU seconds of the PostgreSQL server's processes (0 on SQLite)
 
     def per(self, documents: int, stage: str | None = None) -> dict[str, float]:
         """Per document: the CPU in ms and the counts of ``stage`` (all, if None)."""
@@ -198,6 +204,37 @@ def _listen(meter: Meter, issuer: Issuer) -> None:
         dbapi_connection.set_progress_handler(_stepped, STEP)
 
 
+def _server_cpu(issuer: Issuer) -> Callable[[], float]:
+    """The CPU seconds spent so far by a local PostgreSQL server (its postmaster's
+    children: the backends, live and reaped): the server's share of the work, which the
+    CPU of this process does not count. Zero when the server is not on this machine."""
+    with issuer.registry.engine.connect() as connection:
+        backend = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def fields(pid: int | str) -> list[str]:
+        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+        return text[text.rindex(")") + 2:].split()  # from the state on
+
+    try:
+        postmaster = int(fields(backend)[1])
+    except OSError:
+        return lambda: 0.0
+
+    def spent() -> float:
+        total = sum(int(x) for x in fields(postmaster)[13:15])  # its reaped children's
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    found = fields(entry.name)
+                except OSError:  # ended meanwhile: counted by the postmaster
+                    continue
+                if found[1] == str(postmaster):
+                    total += int(found[11]) + int(found[12])  # its own user, system
+        return total / tick
+    return spent
+
+
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="lavra-etapas-"))
     engine = Engine(Content(REPO), pool=None)
@@ -211,8 +248,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         request = (_fretamento if args.execucao == "fretamento" else _school)(
             issuer, args.titulares, folder)
         kind = find_kind(issuer, request.kind)
-        meter = Meter()
         postgres = issuer.registry.dialect == "postgresql"
+        meter = Meter(_server_cpu(issuer) if postgres else lambda: 0.0)
         _listen(meter, issuer)
         _count_rows(meter)
         plan = meter.measured(lambda: write_plan(issuer, kind, decide(issuer, kind, request),
@@ -244,6 +281,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                for key, value in plan.statements.items()}
             | {f"arquivos: {key}": _per(value, documents)
                for key, value in files.statements.items()},
+            "servidor": {"planejar": 1000 * plan.server / documents,
+                         "trabalhador": 1000 * work.server / done,
+                         "arquivos": 1000 * files.server / documents},
             "carga": os.getloadavg()}
 
 
@@ -272,6 +312,10 @@ def report(sizes: list[int], results: list[dict[str, Any]], args: argparse.Names
         print(_line(name, [r["etapas"][name] for r in results], steps))
     print(f"  {'trabalhador':<12}" + " | ".join(f"{r['trabalhador']:6.1f} ms"
                                                  for r in results))
+    if not steps:
+        for name in ("planejar", "trabalhador", "arquivos"):
+            print(f"  {'servidor':<12}" if name == "planejar" else " " * 14, end="")
+            print(" | ".join(f"{r['servidor'][name]:6.1f} ms ({name})" for r in results))
     print("  carga (1, 5, 15 min): " + " | ".join(
         ", ".join(f"{x:.1f}" for x in r["carga"]) for r in results))
     if args.consultas and len(results) == 2:
