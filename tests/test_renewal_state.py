@@ -5,13 +5,16 @@ refused row names the field, then the problem. Pure functions: no registry, no c
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from types import SimpleNamespace
 from typing import Any
+from unittest.mock import patch
 
 from lavra.checking.report import Item, Status
 from lavra.documents import Engine
 from lavra.registry.licensing import LicenceView
+from lavra_americana.comum import lote
 from lavra_americana.comum.lote import HolderFields, as_held, unissuable
 from lavra_americana.transporte_escolar.renovacao_lote import HOLDER, renewed_alvara
 
@@ -26,13 +29,21 @@ def _view(printed: str, holder: str, name: str, placa: str) -> LicenceView:
                        placa=placa)
 
 
+def _granted(view: LicenceView, document_id: int) -> Any:
+    """``active_licences_of`` of a registry where act ``document_id`` granted ``view``
+    (and no other act granted anything)."""
+    def licences_of(registry: Any, kind: str, ids: Any) -> tuple[LicenceView, ...]:
+        return (view,) if document_id in set(ids) and view.kind == kind else ()
+    return patch.object(lote, "active_licences_of", licences_of)
+
+
 def _held(data: dict[str, Any], view: LicenceView) -> tuple[str, dict[str, Any]]:
-    record = SimpleNamespace(printed="ALV-ESC nº 0019/2023", cpf_cnpj="04304818457",
+    record = SimpleNamespace(id=19, printed="ALV-ESC nº 0019/2023", cpf_cnpj="04304818457",
                              valid_until=date(2027, 12, 31), data=data)
-    context = SimpleNamespace(registry=SimpleNamespace(
-        licence_views=lambda kind, active: (view,)))
-    [(_, document, held)] = as_held(context, "alvara-transporte-escolar",  # type: ignore[arg-type]
-                                    [record], HOLDER)  # type: ignore[list-item]
+    context = SimpleNamespace(registry=SimpleNamespace())
+    with _granted(view, 19):  # the licence the act granted
+        [(_, document, held)] = as_held(context, "alvara-transporte-escolar",  # type: ignore[arg-type]
+                                        [record], HOLDER)  # type: ignore[list-item]
     return document, held
 
 
@@ -56,21 +67,22 @@ def test_a_substituted_vehicle_is_the_one_the_state_holds() -> None:
     assert document == "04304818457" and held["prontuario"] == "TE-0019"
     assert held["titular"]["cnh"] == CEDENTE["cnh"]  # the same holder keeps his data
     assert held["veiculo"] == {"placa": "ESC9Z99"}  # nothing of the replaced vehicle
-    # the old plate in its Mercosul form is still the same vehicle
-    _, same = _held(data, _view("x", "04304818457", "Pedro", "ESC5F55"))
+    # the plate in its old form (the state's) is still the act's Mercosul one
+    _, same = _held(data, _view("ALV-ESC nº 0019/2023", "04304818457", "Pedro", "ESC5455"))
     assert same["veiculo"] == data["veiculo"]
 
 
 def test_the_company_of_a_fretamento_alvara_is_read_the_same_way() -> None:
     data = {"empresa": {"cnpj": "65.563.842/0001-05", "razao_social": "Viação Antiga"},
             "veiculo": {"placa": "FRE1A11"}}
-    record = SimpleNamespace(printed="ALV-FRET nº 0031/2024", cpf_cnpj="65563842000105",
+    record = SimpleNamespace(id=31, printed="ALV-FRET nº 0031/2024", cpf_cnpj="65563842000105",
                              valid_until=date(2029, 2, 9), data=data)
-    view = _view("ALV-FRET nº 0031/2024", "65563842000105", "Viação Exemplo Ltda.", "FRE1A11")
-    context = SimpleNamespace(registry=SimpleNamespace(
-        licence_views=lambda kind, active: (view,)))
-    [(_, document, held)] = as_held(context, "alvara-fretamento", [record],  # type: ignore[arg-type,list-item]
-                                    HolderFields("/empresa", "cnpj", "razao_social"))
+    view = replace(_view("ALV-FRET nº 0031/2024", "65563842000105", "Viação Exemplo Ltda.",
+                         "FRE1A11"), kind="alvara-fretamento")
+    context = SimpleNamespace(registry=SimpleNamespace())
+    with _granted(view, 31):
+        [(_, document, held)] = as_held(context, "alvara-fretamento", [record],  # type: ignore[arg-type,list-item]
+                                        HolderFields("/empresa", "cnpj", "razao_social"))
     assert document == "65563842000105"
     assert held["empresa"] == {"cnpj": "65.563.842/0001-05",
                                "razao_social": "Viação Exemplo Ltda."}  # last name
