@@ -58,7 +58,11 @@ def _plans(registry: Registry, lookup: Callable[[], Any]) -> list[str]:
     (lambda r: r.licences_in_force("alvara-transporte-escolar", date(2026, 1, 5),
                                    placa="ABC1D23"), "ix_licences_vehicle_id"),
     (lambda r: r.licences_in_force("alvara-transporte-escolar", date(2026, 1, 5),
-                                   holder="52998224725"), "ix_licences_holder_id"),
+                                   holder="52998224725"), "ix_licences_holder_id_kind"),
+    # a holder's licences of one kind (a company's registration, not its whole fleet)
+    (lambda r: r.licences_held(date(2026, 1, 5), holder="65563842000105",
+                               kind="certidao-registro-fretamento"),
+     "ix_licences_holder_id_kind (holder_id=? AND kind=?)"),
     # the alvarás of a kind coming due in a year (the run's holders), by their last day
     (lambda r: r.licences("alvara-transporte-escolar", on=date(2025, 12, 31),
                           expiring=(date(2025, 1, 1), date(2025, 12, 31))),
@@ -67,7 +71,8 @@ def _plans(registry: Registry, lookup: Callable[[], Any]) -> list[str]:
     (lambda r: r.licences_held(date(2026, 1, 5), placa="ABC1D23"), "ix_licences_vehicle_id"),
     # the autos annulled on appeal among those a case history returns (every auto counted)
     (lambda r: r.annulled_acts([1, 2]), "ix_state_changes_document_id"),
-], ids=["numero-sem-serie", "do-titular", "por-veiculo", "por-titular", "vencendo-no-ano",
+], ids=["numero-sem-serie", "do-titular", "por-veiculo", "por-titular", "do-titular-por-tipo",
+        "vencendo-no-ano",
         "do-veiculo", "anulados-em-recurso"])
 def test_the_runs_lookups_use_an_index(registry: Registry, lookup: Callable[[Registry], Any],
                                        index: str) -> None:
@@ -82,7 +87,7 @@ def test_the_runs_lookups_use_an_index(registry: Registry, lookup: Callable[[Reg
      {"owner": 1, "group": "operacao-veiculo", "statuses": list(HOLDING)},
      "ix_licences_vehicle_id"),
     (licences_holding(holder=True),
-     {"owner": 1, "group": "alvara", "statuses": list(HOLDING)}, "ix_licences_holder_id"),
+     {"owner": 1, "group": "alvara", "statuses": list(HOLDING)}, "ix_licences_holder_id_kind"),
     # the bar on the holder of a grant
     (BAR_OF_PARTY, {"party": 1, "scope": "alvara", "on": date(2026, 1, 5)},
      "ix_bars_party_id"),

@@ -211,7 +211,7 @@ def test_sessions_on_postgresql(postgres_url: str) -> None:
         with registry.engine.connect() as connection:
             context = MigrationContext.configure(
             connection, opts={"include_object": include_object})
-            assert context.get_current_heads() == ("0026",)
+            assert context.get_current_heads() == ("0027",)
             assert compare_metadata(context, combined) == []
         store = UserStore(registry.engine)
         account = store.add("pgconta", PASSWORD, Role.CLERK)

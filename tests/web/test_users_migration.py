@@ -29,7 +29,7 @@ def test_migration_matches_the_tables_and_goes_down(tmp_path: Path) -> None:
     with raw.connect() as connection:
         context = MigrationContext.configure(
             connection, opts={"include_object": include_object})
-        assert context.get_current_heads() == ("0026",)
+        assert context.get_current_heads() == ("0027",)
         assert compare_metadata(context, combined) == []
     with raw.begin() as connection:
         command.downgrade(alembic_config(connection), "0014")

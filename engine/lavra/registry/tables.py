@@ -372,15 +372,15 @@ class LicenceRow(Base):
         Index("uq_licences_holder_in_force", "holder_id", "per_holder", unique=True,
               sqlite_where=text("status = 'active' AND per_holder IS NOT NULL"),
               postgresql_where=text("status = 'active' AND per_holder IS NOT NULL")),
-        # The licences of a kind coming due in a period (the renewal runs' holders).
-        Index("ix_licences_kind_valid_until", "kind", "valid_until"),
+        Index("ix_licences_kind_valid_until", "kind", "valid_until"),  # due: a run's holders
+        Index("ix_licences_holder_id_kind", "holder_id", "kind"),  # a holder's, of a kind
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), unique=True)
     kind: Mapped[str] = mapped_column(String(120), index=True)
     printed: Mapped[str] = mapped_column(String(80))
-    holder_id: Mapped[int | None] = mapped_column(ForeignKey("parties.id"), index=True)
+    holder_id: Mapped[int | None] = mapped_column(ForeignKey("parties.id"))
     vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"), index=True)
     driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"), index=True)
     base_id: Mapped[int | None] = mapped_column(ForeignKey("licences.id"), index=True)
