@@ -437,14 +437,11 @@ class Issuer:
         retry_of: str | None = None,
         reserved: bool = False,
         signer: SignerKey | None = None,
-        prepared: Prepared | None = None,
     ) -> Built:
         """Check, render and sign the document that carries the number ``printed`` (with
         its series): what :meth:`issue` records, and what a batch run records under the
         number its plan reserved (``reserved``). IncompleteError when the data are not
-        complete. ``prepared``: this very check already made (a run's plan, handed to
-        its worker: :mod:`lavra.batch.handed_off`), its bound on backdating computed
-        again for today."""
+        complete."""
         form = self.engine.content.form(form_id)
         if form.signer_role is None:
             raise InputError(f"O formulário «{form.title}» não é assinado pela Secretaria.")
@@ -453,8 +450,7 @@ class Issuer:
             else self.signers.for_key(signer, form.signer_role)
         )
         current = self.prepare(form_id, data, on, example_values=example_values,
-                               retry_of=retry_of) if prepared is None else replace(
-            prepared, report=self._bounded(prepared.report, on))
+                               retry_of=retry_of)
         if not current.report.complete:
             raise IncompleteError(current.report, reserved=reserved)
         moment = self._moment()

@@ -124,14 +124,9 @@ class PlanContext:
         ``on`` or, by default, the run's date of issue, as the workers will."""
         # The Secretaria's values (vigências, taxas) are read once per plan, not once per
         # check: the plan decides on the registry of its start; each worker reads them
-        # again for every document it checks again (Issuer.prepare).
-        # Kept for the worker that signs it, with the stamp of what it rests on
-        # (lavra.batch.handed_off): it checks again only if that changed.
-        from lavra.batch.handed_off import keep
-
-        when = on or self.request.on
-        return keep(self.issuer, form_id, data, when, lambda: self.issuer.prepare(
-            form_id, data, when, staff_values=self._values(), history=self._history))
+        # again for every document it issues (Issuer.prepare).
+        return self.issuer.prepare(form_id, data, on or self.request.on,
+                                   staff_values=self._values(), history=self._history)
 
     def _values(self) -> StaffOverlay:
         if self._staff_values is None:

@@ -16,7 +16,6 @@ import json
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from lavra.batch.handed_off import forget
 from lavra.batch.intake import filings_stamp
 from lavra.batch.model import BatchRun, PlanContext, PlannedHolder, RunRequest
 from lavra.errors import InputError
@@ -132,7 +131,6 @@ def _without_repeats(holders: list[PlannedHolder]) -> tuple[PlannedHolder, ...]:
 def decide(issuer: Issuer, kind: BatchRun, request: RunRequest) -> Plan:
     """Ask the pack for each holder's outputs; nothing is written."""
     key = kind.key(request)
-    forget()  # the outcomes of an earlier plan in this process (lavra.batch.handed_off)
     # before the plan reads them: a request filed meanwhile is then read by a later run
     # (its fingerprint differs), never silently left out of both
     stamp = fingerprint(issuer, kind, request)

@@ -24,7 +24,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from lavra.batch.handed_off import forget
 from lavra.batch.model import BatchRun, RunRequest
 from lavra.batch.output import SummaryRow, counts, run_folder, summary_rows, write_outputs
 from lavra.batch.planning import (
@@ -145,22 +144,7 @@ def run_batch(
     signer: SignerKey | None = None,
 ) -> Summary:
     """Plan or resume the run, work it in ``workers`` processes, write its files;
-    with ``signer``, every act is signed with that person's key (:func:`check_signer`).
-    The plan's checks, kept for the workers forked after it
-    (:mod:`lavra.batch.handed_off`), are forgotten when the run ends."""
-    try:
-        return _run(issuer, kind, request, folder, database_url=database_url,
-                    workers=workers, merged=merged, simulate=simulate, docx=docx,
-                    progress=progress, actor=actor, own_folder=own_folder, signer=signer)
-    finally:
-        forget()
-
-
-def _run(
-    issuer: Issuer, kind: BatchRun, request: RunRequest, folder: Path, *, database_url: str,
-    workers: int, merged: bool, simulate: bool, docx: bool, progress: Progress | None,
-    actor: str | None, own_folder: bool, signer: SignerKey | None,
-) -> Summary:
+    with ``signer``, every act is signed with that person's key (:func:`check_signer`)."""
     if simulate:
         return _simulated(issuer, kind, request, docx)
     if signer is not None:

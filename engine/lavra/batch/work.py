@@ -51,7 +51,6 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from lavra.batch.handed_off import prepared_by_plan
 from lavra.checking.content import Content, loaded_content
 from lavra.config import Config
 from lavra.documents import Engine
@@ -145,9 +144,8 @@ def build_item(issuer: Issuer, item: ItemRecord, *, docx: bool = False,
         if printed is None:
             raise ItemFailed(item, "Documento do lote sem número reservado.")
         try:
-            return issuer.build_document(
-                item.form, item.data, on, printed, docx=docx, reserved=True, signer=signer,
-                prepared=prepared_by_plan(issuer, item.form, item.data, on))
+            return issuer.build_document(item.form, item.data, on, printed, docx=docx,
+                                         reserved=True, signer=signer)
         except IncompleteError as error:
             raise _incomplete(issuer, item, error) from None
     return issuer.engine.prefill(item.form, item.data)
