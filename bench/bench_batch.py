@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import csv
 import hashlib
+import inspect
 import multiprocessing
 import os
 import re
@@ -62,6 +63,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 from batchcases import (
@@ -71,6 +73,7 @@ from batchcases import (
     RUN_DAY,
     YEAR,
     envelope,
+    fret_company_of,
     fret_envelope,
     fret_seed,
     issuer_over,
@@ -175,12 +178,14 @@ CACHE = Path(os.environ.get("LAVRA_BENCH_CACHE",
 
 def _cache_key(count: int) -> str:
     """The prepared registry's name: its size, the schema (the migrations' files) and the
-    rows this file imports (its own source), so that a change to either prepares anew."""
+    rows this file imports (the source of the functions that make them), so that a change
+    to either prepares anew, and a change to the rest of this file does not."""
     migrations = REPO / "engine" / "lavra" / "registry" / "migrations" / "versions"
     digest = hashlib.sha256()
     for path in sorted(migrations.glob("*.py")):
         digest.update(path.name.encode() + path.read_bytes())
-    digest.update(Path(__file__).read_bytes())
+    for rows in (_plate, _import_rows, prefill):  # the rows imported, not the rest of this file
+        digest.update(inspect.getsource(rows).encode())
     return f"registro_{count}_{digest.hexdigest()[:10]}"
 
 
@@ -227,7 +232,10 @@ def prepared(issuer: Issuer, count: int, folder: Path, url: str | None) -> tuple
     return issuer_over(issuer.engine, data, url), "importado (guardado no servidor)"
 
 
-def _school(issuer: Issuer, count: int, folder: Path) -> RunRequest:
+def _school(issuer: Issuer, count: int, folder: Path, per_company: int = 1) -> RunRequest:
+    """``count`` school alvarás due in the run, each its own titular (one licence per
+    person: escolar art. 14, so ``per_company`` does not apply), and their requests."""
+    del per_company
     numbers = seed(issuer, count)
     pedidos = write_jsonl(folder / "pedidos.jsonl",
                           [envelope(n, number) for n, number in enumerate(numbers)])
@@ -235,10 +243,14 @@ def _school(issuer: Issuer, count: int, folder: Path) -> RunRequest:
                       date.fromisoformat(RUN_DAY), None, pedidos)
 
 
-def _fretamento(issuer: Issuer, count: int, folder: Path) -> RunRequest:
-    numbers = fret_seed(issuer, count)
-    pedidos = write_jsonl(folder / "pedidos.jsonl",
-                          [fret_envelope(n, number) for n, number in enumerate(numbers)])
+def _fretamento(issuer: Issuer, count: int, folder: Path, per_company: int = 1) -> RunRequest:
+    """``count`` fretamento alvarás due in the run, ``per_company`` vehicles to each
+    company (1: each alvará its own holder, as the issue's "1,000 holders"), and a
+    complete renewal request for each."""
+    numbers = fret_seed(issuer, count, per_company=per_company)
+    pedidos = write_jsonl(folder / "pedidos.jsonl", [
+        fret_envelope(n, number, company=fret_company_of(n, per_company))
+        for n, number in enumerate(numbers)])
     return RunRequest("renovacao-fretamento", {"vencendo_ate": FRET_UNTIL},
                       date.fromisoformat(FRET_RUN_DAY), None, pedidos)
 
@@ -270,6 +282,8 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--comparar", type=int, default=None, metavar="L0",
                         help="mede também com L0 licenças no registro e imprime a razão")
     parser.add_argument("--repeticoes", type=int, default=2, metavar="R")
+    parser.add_argument("--veiculos-por-empresa", type=int, default=1, metavar="K",
+                        help="fretamento: alvarás (veículos) de cada empresa titular")
     return parser.parse_args()
 
 
@@ -286,6 +300,7 @@ def compare(args: argparse.Namespace) -> None:
         for licences in figures:
             command = [sys.executable, __file__, str(args.titulares), str(args.trabalhadores),
                        args.execucao, args.renderizador, "--registro-licencas", str(licences),
+                       "--veiculos-por-empresa", str(args.veiculos_por_empresa),
                        *(["--postgres", args.postgres] if args.postgres else [])]
             done = subprocess.run(command, capture_output=True, text=True, check=False)
             print(f"--- {licences} licenças, vez {turn + 1}\n{done.stdout}{done.stderr}",
@@ -318,7 +333,7 @@ def _prepare(args: argparse.Namespace, folder: Path, url: str | None,
                 f"{time.process_time() - cpu:.1f} s de CPU")
     started = time.perf_counter()
     request = (_fretamento if args.execucao == "fretamento" else _school)(
-        issuer, args.titulares, folder)
+        issuer, args.titulares, folder, args.veiculos_por_empresa)
     issuer.close()
     queue.put((request, imported, time.perf_counter() - started))
 
@@ -335,7 +350,14 @@ def main() -> None:
         queue = context.Queue()
         preparing = context.Process(target=_prepare, args=(args, folder, url, queue))
         preparing.start()
-        request, imported, seeding = queue.get()
+        while True:  # a seeding process that dies would leave get() waiting for good
+            try:
+                request, imported, seeding = queue.get(timeout=5)
+                break
+            except Empty:
+                if not preparing.is_alive():
+                    raise SystemExit(f"a preparação do registro falhou (código "
+                                     f"{preparing.exitcode})") from None
         preparing.join()
         issuer = issuer_over(engine, folder / "dados", url)
         issuer.config = replace(issuer.config, renderer=args.renderizador)  # for the workers

@@ -246,7 +246,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             issuer, how = prepared(issuer, args.registro_licencas, folder, url)
         issuer.config = replace(issuer.config, renderer="typst")
         request = (_fretamento if args.execucao == "fretamento" else _school)(
-            issuer, args.titulares, folder)
+            issuer, args.titulares, folder, args.veiculos_por_empresa)
         kind = find_kind(issuer, request.kind)
         postgres = issuer.registry.dialect == "postgresql"
         meter = Meter(_server_cpu(issuer) if postgres else lambda: 0.0)
@@ -343,6 +343,8 @@ def _arguments() -> argparse.Namespace:
         "LAVRA_TEST_POSTGRES_URL"), default=None, metavar="URL")
     parser.add_argument("--comparar", type=int, default=None, metavar="L0")
     parser.add_argument("--consultas", action="store_true")
+    parser.add_argument("--veiculos-por-empresa", type=int, default=1, metavar="K",
+                        help="fretamento: alvarás (veículos) de cada empresa titular")
     parser.add_argument("--json", type=Path, default=None, help=argparse.SUPPRESS)
     return parser.parse_args()
 
@@ -361,6 +363,7 @@ def main() -> None:
         out = Path(tempfile.mkstemp(suffix=".json")[1])
         command = [sys.executable, __file__, str(args.titulares), args.execucao,
                    "--registro-licencas", str(licences), "--json", str(out),
+                   "--veiculos-por-empresa", str(args.veiculos_por_empresa),
                    *(["--postgres", args.postgres] if args.postgres else [])]
         if subprocess.run(command, check=False).returncode:
             raise SystemExit(f"a medição com {licences} licenças falhou")

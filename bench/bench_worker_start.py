@@ -83,7 +83,7 @@ def main() -> None:
         spawned = multiprocessing.get_context("spawn")
         seeded = spawned.Queue()
         options = argparse.Namespace(execucao=which, titulares=3, registro_licencas=0,
-                                     renderizador=renderer)
+                                     renderizador=renderer, veiculos_por_empresa=1)
         preparing = spawned.Process(target=_prepare, args=(options, folder, None, seeded))
         preparing.start()
         request = seeded.get()[0]

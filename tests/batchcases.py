@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
-from identities import set_person, set_vehicle
+from identities import cnpj_for, set_person, set_vehicle
 from issuers import VERIFICATION_URL
 from sqlalchemy import create_engine, text
 
@@ -173,10 +173,24 @@ def fret_plate(n: int) -> str:
             f"{(n // 10) % 10}{n % 10}")
 
 
-def fret_alvara(n: int, *, past_age: bool = False) -> dict[str, Any]:
+def fret_company(company: int) -> dict[str, str]:
+    """The ``company``-th fretamento company (0: the examples' own), as an alvará's
+    ``empresa`` and a requerimento's ``requerente`` name it: its own CNPJ and name."""
+    if company == 0:
+        return {}
+    return {"cnpj": cnpj_for(f"empresa {company}"),
+            "razao_social": f"Transportes Exemplo {company:04d} Ltda.",
+            "nome_fantasia": f"Exemplo {company:04d} Turismo"}
+
+
+def fret_alvara(n: int, *, past_age: bool = False, company: int = 0) -> dict[str, Any]:
     """The n-th fretamento alvará of 10/01/2021; ``past_age``: a microônibus of 2015,
-    whose alvará ends with its age limit on 31/12/2025 (art. 10, I)."""
+    whose alvará ends with its age limit on 31/12/2025 (art. 10, I); ``company``: of
+    the company :func:`fret_company` names (0: the example's)."""
     data = _example("alvara-fretamento")
+    data["empresa"].update(fret_company(company))
+    if company:
+        data["empresa"]["registro_setransv"]["numero"] = f"FRET-{1000 + company}"
     set_vehicle(data["veiculo"], fret_plate(n))
     data["veiculo"]["numero_ordem"] = f"{n + 1:02d}"
     if past_age:
@@ -193,17 +207,28 @@ def fret_alvara(n: int, *, past_age: bool = False) -> dict[str, Any]:
     return data
 
 
-def fret_seed(issuer: Issuer, count: int, past_age: tuple[int, ...] = ()) -> list[str]:
-    """Issue ``count`` fretamento alvarás of 10/01/2021; their printed numbers."""
+def fret_seed(issuer: Issuer, count: int, past_age: tuple[int, ...] = (),
+              per_company: int | None = None) -> list[str]:
+    """Issue ``count`` fretamento alvarás of 10/01/2021; their printed numbers.
+    ``per_company``: vehicles per company (vehicle n of company ``n // per_company +
+    1``); None: every vehicle of the example's company."""
     on = date.fromisoformat(FRET_ISSUED)
-    return [issuer.issue("alvara-fretamento", fret_alvara(n, past_age=n in past_age), on,
-                         docx=False).record.printed for n in range(count)]
+    return [issuer.issue("alvara-fretamento", fret_alvara(
+        n, past_age=n in past_age, company=fret_company_of(n, per_company)), on,
+        docx=False).record.printed for n in range(count)]
+
+
+def fret_company_of(n: int, per_company: int | None) -> int:
+    """The company of vehicle ``n`` when each company has ``per_company`` vehicles."""
+    return 0 if per_company is None else n // per_company + 1
 
 
 def fret_request(n: int, printed: str, *, expiry: str = "2026-01-09",
-                 missing: tuple[str, ...] = (), past_age: bool = False) -> dict[str, Any]:
-    """The renewal requerimento of vehicle ``n`` (dated 20/11/2025)."""
+                 missing: tuple[str, ...] = (), past_age: bool = False,
+                 company: int = 0) -> dict[str, Any]:
+    """The renewal requerimento of vehicle ``n`` (dated 20/11/2025), by ``company``."""
     data = _earlier(_example("requerimento-renovacao-alvara-fretamento"))
+    data["requerente"].update(fret_company(company))
     data["alvara_anterior"] = {"numero": printed, "valido_ate": expiry}
     vehicle = fret_alvara(n, past_age=past_age)["veiculo"]
     data["veiculo"] = {k: vehicle[k] for k in data["veiculo"]}

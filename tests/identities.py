@@ -8,9 +8,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from validate_docbr import CNH, CPF, RENAVAM
+from validate_docbr import CNH, CNPJ, CPF, RENAVAM
 
-__all__ = ["cnh_for", "cpf_for", "renavam_for", "set_person", "set_vehicle"]
+__all__ = ["cnh_for", "cnpj_for", "cpf_for", "renavam_for", "set_person", "set_vehicle"]
 
 
 def _digits(seed: str, count: int) -> str:
@@ -29,6 +29,13 @@ def cpf_for(seed: str) -> str:
     base = _digits("cpf " + seed, 9)
     raw = next(base + f"{d:02d}" for d in range(100) if CPF().validate(base + f"{d:02d}"))
     return f"{raw[:3]}.{raw[3:6]}.{raw[6:9]}-{raw[9:]}"
+
+
+def cnpj_for(seed: str) -> str:
+    """A valid CNPJ (masked, a head office: 0001), the same for the same seed."""
+    base = _digits("cnpj " + seed, 8) + "0001"
+    raw = next(base + f"{d:02d}" for d in range(100) if CNPJ().validate(base + f"{d:02d}"))
+    return f"{raw[:2]}.{raw[2:5]}.{raw[5:8]}/{raw[8:12]}-{raw[12:]}"
 
 
 def cnh_for(cpf: str) -> str:
