@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
+from lavra.checking.conformance import conforms
 from lavra.checking.report import Item, Status
 from lavra.errors import ContentPackError
 from lavra.inputs import pointers
@@ -245,7 +246,7 @@ class FiledByParty(Protocol):
 
 def filed_by_party(history: History | None) -> FiledByParty | None:
     """The filings by party behind ``history``, None when it has none."""
-    return history if isinstance(history, FiledByParty) else None
+    return cast(FiledByParty, history) if conforms(history, FiledByParty) else None
 
 
 @runtime_checkable
@@ -308,7 +309,7 @@ class DraftState(Protocol):
 
 def identities(history: History | None) -> Identities | None:
     """The registry's identities behind ``history``, None when it has none."""
-    return history if isinstance(history, Identities) else None
+    return cast(Identities, history) if conforms(history, Identities) else None
 
 
 def state_items(history: History | None, form: str, data: Mapping[str, Any],
@@ -330,18 +331,18 @@ def state_items(history: History | None, form: str, data: Mapping[str, Any],
 
 def party_names(history: History | None) -> PartyNames | None:
     """The registry's names behind ``history``, None when it has none."""
-    return history if isinstance(history, PartyNames) else None
+    return cast(PartyNames, history) if conforms(history, PartyNames) else None
 
 
 def filings(history: History | None) -> FilingHistory | None:
     """The protocols behind ``history``, None when it has none."""
-    return history if isinstance(history, FilingHistory) else None
+    return cast(FilingHistory, history) if conforms(history, FilingHistory) else None
 
 
 def licensing(history: History | None) -> LicensingHistory | None:
     """The licensing state behind ``history``, None when it has none (no registry, or
     a case history without the state)."""
-    return history if isinstance(history, LicensingHistory) else None
+    return cast(LicensingHistory, history) if conforms(history, LicensingHistory) else None
 
 
 @dataclass(frozen=True)

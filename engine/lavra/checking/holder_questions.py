@@ -21,8 +21,9 @@ state lacks that fact (the item appears only then); that is the reading chosen.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
+from lavra.checking.conformance import conforms
 from lavra.inputs.formats import unmask
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ class OwnLicence(Protocol):
 
 def own_licence(history: History | None) -> OwnLicence | None:
     """The holder's question behind ``history``, None when it cannot be asked."""
-    return history if isinstance(history, OwnLicence) else None
+    return cast(OwnLicence, history) if conforms(history, OwnLicence) else None
 
 
 def answer(view: LicenceView | None, cpf_cnpj: str, pointer: str) -> bool | None:

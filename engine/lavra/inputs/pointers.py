@@ -43,7 +43,8 @@ def get(data: Any, pointer: str, default: Any = None) -> Any:
     """The value at ``pointer`` in ``data``, or ``default`` when any step is absent."""
     node = data
     for token in _tokens(pointer):
-        if isinstance(node, Mapping) and token in node:
+        # A dict first: the data is JSON (an ABC's isinstance costs ten times more).
+        if (type(node) is dict or isinstance(node, Mapping)) and token in node:
             node = node[token]
         elif isinstance(node, list) and is_index(token) and int(token) < len(node):
             node = node[int(token)]

@@ -236,15 +236,24 @@ def check_values(data: Any) -> Any:
 
 
 def _check_numbers(node: Any, path: list[str], depth: int) -> None:
+    """Refuse nesting past :data:`MAX_DEPTH` and non-finite numbers; ``path`` is the way to
+    ``node``, extended in place while walking (the pointer is written on error only)."""
     if depth > MAX_DEPTH:
         where = pointers.join(path) or "/"
         raise InputError(f"Dados aninhados em excesso em {where}.", field=where)
+    kind = type(node)
+    if kind is str or kind is int or kind is bool or node is None:  # the common leaves
+        return
     if isinstance(node, dict):
         for key, value in node.items():
-            _check_numbers(value, [*path, str(key)], depth + 1)
+            path.append(str(key))
+            _check_numbers(value, path, depth + 1)
+            path.pop()
     elif isinstance(node, list):
         for index, value in enumerate(node):
-            _check_numbers(value, [*path, str(index)], depth + 1)
+            path.append(str(index))
+            _check_numbers(value, path, depth + 1)
+            path.pop()
     elif isinstance(node, float) and not math.isfinite(node):
         where = pointers.join(path) or "/"
         raise InputError(f"O campo {where} contém um número inválido.", field=where)

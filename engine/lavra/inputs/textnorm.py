@@ -157,7 +157,9 @@ def clean_tree(
                 field=where,
             )
         return text
-    if isinstance(node, Mapping):
+    if type(node) in _LEAVES:  # numbers, booleans, null: most of a form's values
+        return node
+    if type(node) is dict or isinstance(node, Mapping):  # a dict spares the ABC's check
         out: dict[str, Any] = {}
         for key, value in node.items():
             name = str(key)
@@ -179,6 +181,10 @@ def clean_tree(
         ]
     return node
 
+
+#: The JSON values :func:`clean_tree` returns as they are (exact types: a subclass
+#: takes the general path).
+_LEAVES = frozenset({int, float, bool, type(None)})
 
 #: ASCII controls refused (tab, line feed and carriage return are kept).
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

@@ -30,6 +30,7 @@ from typing import Any
 from lavra.errors import CitationError, ContentPackError, InputError, LavraError
 from lavra.inputs.reading import describe_os_error
 from lavra.law.importer import int_to_roman
+from lavra.law.references import FRAGMENT_ID, alinea_letter, reference, short_reference
 
 __all__ = [
     "FRAGMENT_ID",
@@ -40,14 +41,12 @@ __all__ = [
     "linearize",
     "load_law_file",
     "load_laws",
+    "reference",
     "resolve",
+    "short_reference",
     "without_text",
 ]
 
-FRAGMENT_ID = re.compile(
-    r"^(?:cap(?P<cap>[1-9]\d*)|art(?P<art>[1-9]\d*)(?P<letter>[a-z]?)"
-    r"(?:_par(?P<par>[1-9]\d*|1u))?(?:_inc(?P<inc>[1-9]\d*))?(?:_ali(?P<ali>[1-9]\d*))?)$"
-)
 LAW_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 KINDS = ("capitulo", "artigo", "paragrafo", "inciso", "alinea")
 POSITIONS = ("inline", "apos")
@@ -223,54 +222,6 @@ def _bare_line(frag: Fragment) -> str:
 # ---------------------------------------------------------------- references
 
 
-def _ordinal(number: int) -> str:
-    return f"{number}º" if number < 10 else str(number)
-
-
-def _parts(fragment_id: str, *, short: bool) -> list[str]:
-    match = FRAGMENT_ID.match(fragment_id)
-    if match is None:
-        raise CitationError(f"Identificador de dispositivo inválido: {fragment_id!r}.")
-    if match["cap"]:
-        return [f"Capítulo {int_to_roman(int(match['cap']))}"]
-    letter_suffix = f"-{match['letter'].upper()}" if match["letter"] else ""
-    article = _ordinal(int(match["art"])) + letter_suffix
-    parts = [f"art. {article}"]
-    if match["par"] == "1u":
-        parts.append("parágrafo único")
-    elif match["par"]:
-        parts.append(f"§ {_ordinal(int(match['par']))}")
-    if match["inc"]:
-        roman = int_to_roman(int(match["inc"]))
-        parts.append(roman if short else f"inciso {roman}")
-    if match["ali"]:
-        letter = _letter(int(match["ali"]))
-        parts.append(letter if short else f"alínea {letter}")
-    return parts
-
-
-def _letter(number: int) -> str:
-    if not 1 <= number <= 26:
-        raise CitationError(f"Alínea fora do intervalo a–z: {number}.")
-    return chr(ord("a") + number - 1)
-
-
-def _join(parts: list[str], law_name: str) -> str:
-    if len(parts) == 1:
-        return f"{parts[0]} da {law_name}"
-    return f"{', '.join(parts)}, da {law_name}"
-
-
-def reference(law: Law, fragment_id: str) -> str:
-    """Full reference: ``"art. 7º, inciso IV, da Lei Municipal nº 4.419, de ..."``."""
-    return _join(_parts(fragment_id, short=False), law.title)
-
-
-def short_reference(law: Law, fragment_id: str) -> str:
-    """Short reference: ``"art. 7º, IV, da Lei nº 4.419/2006"``."""
-    return _join(_parts(fragment_id, short=True), law.short_title)
-
-
 #: Longest part of a citation repeated in a message.
 _SHOWN_CHARS = 60
 
@@ -439,7 +390,7 @@ def _label_fits(match: re.Match[str], label: str) -> bool:
         return re.fullmatch(rf"§ {int(match['par'])}º?\.?", label) is not None
     if kind == "inciso":
         return label == int_to_roman(int(match["inc"]))
-    return bool(label == _letter(int(match["ali"])))
+    return bool(label == alinea_letter(int(match["ali"])))
 
 
 def _note(check: _Checker, raw: Any, pointer: str) -> Note:
