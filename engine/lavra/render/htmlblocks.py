@@ -101,10 +101,13 @@ def _append_text(parent: etree._Element, text: str | None) -> None:
 
 def _safe_attributes(tag: str, source: etree._Element) -> dict[str, str]:
     kept: dict[str, str] = {}
-    classes = [c for c in (source.get("class") or "").split() if _CLASS_TOKEN.match(c)]
-    if classes:
-        kept["class"] = " ".join(classes)
-    for name in _ATTRIBUTE_ORDER.get(tag, ()):
+    names = _ATTRIBUTE_ORDER.get(tag, ())
+    given = source.get("class")
+    if given:
+        classes = [c for c in given.split() if _CLASS_TOKEN.match(c)]
+        if classes:
+            kept["class"] = " ".join(classes)
+    for name in names:
         value = source.get(name)
         if value is None:
             continue
@@ -338,7 +341,9 @@ def _rows(table: etree._Element) -> Iterator[list[etree._Element]]:
 
 
 def _span(cell: etree._Element) -> int:
-    value = cell.get("colspan") or "1"
+    value = cell.get("colspan")
+    if not value or value == "1":  # nearly every cell
+        return 1
     return max(1, min(int(value) if value.isdigit() else 1, 63))
 
 
