@@ -20,7 +20,6 @@ from docx.enum.text import WD_ALIGN_PARAGRAPH, WD_BREAK
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml import etree  # type: ignore[import-untyped, unused-ignore]
-from lxml import html as lxml_html  # type: ignore[import-untyped, unused-ignore]
 
 from lavra.errors import RenderError
 
@@ -53,10 +52,19 @@ _ATTRIBUTES: dict[str, frozenset[str]] = {
     "td": frozenset({"colspan", "rowspan"}),
     "th": frozenset({"colspan", "rowspan"}),
 }
+#: The same, in the order they are copied (sorted once, not for every element).
+_ATTRIBUTE_ORDER: dict[str, tuple[str, ...]] = {
+    tag: tuple(sorted(names)) for tag, names in _ATTRIBUTES.items()
+}
 _INPUT_TYPES = frozenset({"text", "checkbox", "radio", "date", "number", "email", "tel"})
 _CLASS_TOKEN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,40}$")
 _NUMBER = re.compile(r"^[0-9]{1,3}$")
 _SPACE = re.compile(r"[ \t\n\r\f]+")
+#: libxml2's HTML parser as lxml.html sets it up, less lxml.html's element classes: the
+#: same tree, without a Python class lookup for every element the walk meets.
+_PARSER = etree.HTMLParser()
+#: A text that is a whole page already (lxml.html's test): it is not wrapped in one.
+_FULL_HTML = re.compile(r"^\s*<(?:html|!doctype)", re.IGNORECASE)
 
 #: How an empty fillable field looks in the DOCX.
 BLANK_FIELD = "________"
@@ -93,10 +101,13 @@ def _append_text(parent: etree._Element, text: str | None) -> None:
 
 def _safe_attributes(tag: str, source: etree._Element) -> dict[str, str]:
     kept: dict[str, str] = {}
-    classes = [c for c in (source.get("class") or "").split() if _CLASS_TOKEN.match(c)]
-    if classes:
-        kept["class"] = " ".join(classes)
-    for name in sorted(_ATTRIBUTES.get(tag, frozenset())):
+    names = _ATTRIBUTE_ORDER.get(tag, ())
+    given = source.get("class")
+    if given:
+        classes = [c for c in given.split() if _CLASS_TOKEN.match(c)]
+        if classes:
+            kept["class"] = " ".join(classes)
+    for name in names:
         value = source.get(name)
         if value is None:
             continue
@@ -115,15 +126,19 @@ def _safe_attributes(tag: str, source: etree._Element) -> dict[str, str]:
 def _copy_children(source: etree._Element, target: etree._Element) -> None:
     _append_text(target, source.text)
     for child in source:
-        tag = child.tag if isinstance(child.tag, str) else None  # comments, PIs
-        if tag is not None:
-            tag = tag.lower()
-            if tag in ALLOWED_TAGS:
-                new = etree.SubElement(target, tag, _safe_attributes(tag, child))
-                _copy_children(child, new)
-            elif tag not in DROPPED_TAGS:
-                _copy_children(child, target)  # unknown tag: keep its text
-        _append_text(target, child.tail)
+        _copy_child(child, target)
+
+
+def _copy_child(child: etree._Element, target: etree._Element) -> None:
+    tag = child.tag if isinstance(child.tag, str) else None  # comments, PIs
+    if tag is not None:
+        tag = tag.lower()
+        if tag in ALLOWED_TAGS:
+            new = etree.SubElement(target, tag, _safe_attributes(tag, child))
+            _copy_children(child, new)
+        elif tag not in DROPPED_TAGS:
+            _copy_children(child, target)  # unknown tag: keep its text
+    _append_text(target, child.tail)
 
 
 def sanitize_tree(content_html: str) -> etree._Element:
@@ -132,12 +147,27 @@ def sanitize_tree(content_html: str) -> etree._Element:
     root = etree.Element("div", {"class": "corpo"})
     if not content_html.strip():
         return root
+    body = _parse_body(content_html)
+    if body.text and body.text.strip():  # as lxml.html's fragment: blank lead text goes
+        _append_text(root, body.text)
+    for child in body:
+        _copy_child(child, root)
+    return root
+
+
+def _parse_body(content_html: str) -> etree._Element:
+    """The ``body`` of ``content_html`` parsed as a page, as
+    ``lxml.html.fragment_fromstring`` reads a fragment (without its element classes)."""
+    if not _FULL_HTML.match(content_html):
+        content_html = f"<html><body>{content_html}</body></html>"
     try:
-        parsed = lxml_html.fragment_fromstring(content_html, create_parent="div")
+        document = etree.fromstring(content_html, _PARSER)
     except (etree.ParserError, ValueError) as exc:
         raise RenderError("O texto do documento não é um HTML legível.") from exc
-    _copy_children(parsed, root)
-    return root
+    bodies = [] if document is None else [e for e in document if e.tag == "body"]
+    if len(bodies) != 1:
+        raise RenderError("O texto do documento não é um HTML legível.")
+    return bodies[0]
 
 
 def sanitize(content_html: str) -> str:
@@ -311,7 +341,9 @@ def _rows(table: etree._Element) -> Iterator[list[etree._Element]]:
 
 
 def _span(cell: etree._Element) -> int:
-    value = cell.get("colspan") or "1"
+    value = cell.get("colspan")
+    if not value or value == "1":  # nearly every cell
+        return 1
     return max(1, min(int(value) if value.isdigit() else 1, 63))
 
 

@@ -60,12 +60,28 @@ class DocumentRenderer:
     def __init__(self, root: Path, laws: Mapping[str, Law]) -> None:
         self.root = root
         self.laws = laws
+        #: What a citation resolved to, by citation and part: the pack's laws do not
+        #: change under a renderer, and every document cites the same articles. Only
+        #: citations that resolve are kept (so at most the pack's fragments); a wrong
+        #: one raises its error each time.
+        self._citations: dict[tuple[str, bool], str] = {}
+
+    def _cited(self, citation: str, text: bool) -> str:
+        if not isinstance(citation, str):
+            found = resolve(self.laws, citation)
+            return (found.text or "") if text else found.reference
+        known = self._citations.get((citation, text))
+        if known is None:
+            found = resolve(self.laws, citation)
+            known = (found.text or "") if text else found.reference
+            self._citations[(citation, text)] = known
+        return known
 
     def _cite(self, citation: str) -> str:
-        return resolve(self.laws, citation).reference
+        return self._cited(citation, False)
 
     def _cite_text(self, citation: str) -> str:
-        return resolve(self.laws, citation).text or ""
+        return self._cited(citation, True)
 
     def _environment(self, draft: bool) -> StaffSandbox:
         return make_environment(

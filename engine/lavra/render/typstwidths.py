@@ -55,6 +55,12 @@ class TextWidths:
         default_factory=dict, init=False, repr=False, compare=False
     )
 
+    #: A cell's narrowest and widest, by its text pieces (:func:`_cell_widths`): most
+    #: cells are labels, the same in every document.
+    _cells: dict[tuple[tuple[str, bool] | None, ...], tuple[float, float]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
     def of(self, text: str, bold: bool) -> float:
         known = self._known.get((text, bold))
         if known is not None:
@@ -129,9 +135,22 @@ def _cell_widths(cell: etree._Element, widths: TextWidths) -> tuple[float, float
     """The narrowest and the widest a cell can be, in mm: its longest word, its longest
     line (a ``br`` or a block ends one), each word in its own weight (bold in a ``th``,
     a ``strong``)."""
+    pieces = tuple(_pieces(cell, False))
+    known = widths._cells.get(pieces)
+    if known is None:
+        known = _measure(pieces, widths)
+        if len(widths._cells) >= _MEMO_WORDS:
+            widths._cells.clear()
+        widths._cells[pieces] = known
+    return known
+
+
+def _measure(
+    pieces: tuple[tuple[str, bool] | None, ...], widths: TextWidths
+) -> tuple[float, float]:
     longest = widest = line = 0.0
     space = False  # a break opportunity pending between two pieces
-    for piece in _pieces(cell, False):
+    for piece in pieces:
         if piece is None:
             widest, line, space = max(widest, line), 0.0, False
             continue
