@@ -15,6 +15,7 @@ from issuers import state_registry
 from sqlalchemy import event
 
 from lavra.registry.guards import HOLDING
+from lavra.registry.licence_reads import LicenceQuestions
 from lavra.registry.licences_of_acts import VIEWS_OF_ACTS
 from lavra.registry.queries import NUMBERED_RECORDS
 from lavra.registry.rests_on_dates import ISSUED_BY_NUMBER, LAST_EVENT
@@ -71,9 +72,17 @@ def _plans(registry: Registry, lookup: Callable[[], Any]) -> list[str]:
     (lambda r: r.licences_held(date(2026, 1, 5), placa="ABC1D23"), "ix_licences_vehicle_id"),
     # the autos annulled on appeal among those a case history returns (every auto counted)
     (lambda r: r.annulled_acts([1, 2]), "ix_state_changes_document_id"),
+    # a renewal's three licences in one statement: the one renewed (with its series, or
+    # bare of its kind), the holder's registration, the vehicle's licences
+    (lambda r: r.licence_answers(LicenceQuestions(
+        number="ALV-FRET nº 0001/2026", holder="65563842000105",
+        holder_kind="certidao-registro-fretamento", placa="ABC1D23")), "ix_licences_vehicle_id"),
+    (lambda r: r.licence_answers(LicenceQuestions(
+        number="0001/2026", kind="alvara-fretamento", holder="65563842000105",
+        holder_kind="certidao-registro-fretamento", placa="ABC1D23")), "ix_licences_vehicle_id"),
 ], ids=["numero-sem-serie", "do-titular", "por-veiculo", "por-titular", "do-titular-por-tipo",
         "vencendo-no-ano",
-        "do-veiculo", "anulados-em-recurso"])
+        "do-veiculo", "anulados-em-recurso", "tres-licencas", "tres-licencas-sem-serie"])
 def test_the_runs_lookups_use_an_index(registry: Registry, lookup: Callable[[Registry], Any],
                                        index: str) -> None:
     plans = _plans(registry, lambda: lookup(registry))

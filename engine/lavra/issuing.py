@@ -11,6 +11,7 @@ failure anywhere leaves neither a number nor a record behind (see lavra.registry
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -33,6 +34,7 @@ from lavra.inputs.textnorm import clean_text
 from lavra.registry import companions
 from lavra.registry.companions import Companion
 from lavra.registry.facts import Fact
+from lavra.registry.licence_reads import BY_NUMBER, OF_HOLDER, OF_VEHICLE, LicenceQuestions
 from lavra.registry.licensing import LicenceView
 from lavra.registry.records import (
     Built,
@@ -184,8 +186,38 @@ class RegistryHistory(DraftStateChecks):
     def number_state(self, series: str, year: int, number: int) -> companions.NumberState:
         return self.registry.number_state(series, year, number)
 
+    #: The answers :meth:`answering` read for one check: the questions, and the views
+    #: of each (every status, oldest first).
+    _answers: tuple[LicenceQuestions, dict[int, tuple[LicenceView, ...]]] | None = None
+
+    def answering(self, questions: LicenceQuestions) -> RegistryHistory:
+        """This history with the licence lookups of ``questions`` read in one statement
+        (:mod:`lavra.registry.licence_reads`): a copy whose :meth:`licence_status`,
+        :meth:`holder_licences` and :meth:`vehicle_licences` answer exactly those
+        questions from what it read, as each would have read it, and read the registry
+        for any other. For one check, in its read scope (the same snapshot)."""
+        answers = self.registry.licence_answers(questions)
+        if answers is None:
+            return self
+        answered = copy.copy(self)
+        answered._answers = (questions, answers)
+        return answered
+
+    def _answered(self, tag: int, asked: Callable[[LicenceQuestions], bool]
+                  ) -> tuple[LicenceView, ...] | None:
+        if self._answers is None:
+            return None
+        questions, answers = self._answers
+        found = answers.get(tag)
+        return found if found is not None and asked(questions) else None
+
     def licence_status(self, number: str, kind: str | None = None) -> LicenceView | None:
-        return self.registry.licence_by_number(number, kind) if isinstance(number, str) else None
+        if not isinstance(number, str):
+            return None
+        found = self._answered(BY_NUMBER, lambda q: (q.number, q.kind) == (number, kind))
+        if found is not None:  # as licence_by_number: one licence, or none (ambiguous)
+            return found[0] if len(found) == 1 else None
+        return self.registry.licence_by_number(number, kind)
 
     def holder_knows(self, number: str, kind: str, cpf_cnpj: str, pointer: str) -> bool | None:
         # the public page's question (lavra.checking.holder_questions), asked alike here
@@ -201,12 +233,18 @@ class RegistryHistory(DraftStateChecks):
 
     def holder_licences(self, cpf_cnpj: str, on: date,
                         kind: str | None = None) -> tuple[LicenceView, ...]:
+        found = self._answered(OF_HOLDER, lambda q: (q.holder, q.holder_kind) == (cpf_cnpj, kind))
+        if found is not None:
+            return self._others(tuple(view for view in found if view.holds(on)))
         try:
             return self._others(self.registry.licences_held(on, holder=cpf_cnpj, kind=kind))
         except InputError:
             return ()
 
     def vehicle_licences(self, placa: str, on: date) -> tuple[LicenceView, ...]:
+        found = self._answered(OF_VEHICLE, lambda q: q.placa == placa)
+        if found is not None:
+            return self._others(tuple(view for view in found if view.holds(on)))
         try:
             return self._others(self.registry.licences_held(on, placa=placa))
         except InputError:

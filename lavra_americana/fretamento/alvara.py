@@ -69,8 +69,10 @@ from lavra.checking.computations import (
     Computation,
     Computed,
     ComputeInput,
+    History,
     clean_text,
     item_at,
+    licence_answers,
     licensing,
     unique_items,
 )
@@ -80,6 +82,7 @@ from lavra.errors import LavraError
 from lavra.inputs import pointers
 from lavra.inputs.reading import maybe_date
 from lavra.law.statutory import StatutoryContext, deadline_for
+from lavra.registry.licence_reads import LicenceQuestions
 from lavra.textutil import format_date
 from lavra_americana.comum.citing import short
 from lavra_americana.comum.computing import data_of, licence_pending
@@ -97,6 +100,7 @@ from lavra_americana.comum.validity import (
     vehicle_limit,
 )
 from lavra_americana.fretamento.estado import OPERATION, OPERATION_BASIS, SCOPE
+from lavra_americana.fretamento.registro import FORM as REGISTRATION_FORM
 from lavra_americana.fretamento.registro import registration_items
 from lavra_americana.fretamento.renovacao_janela import renewal_window_items
 from lavra_americana.fretamento.renovacao_requisitos import act_items as printed_items
@@ -248,6 +252,24 @@ def limits_from(
 RENEWAL_TITLE = "Alvará de Licença de Circulação – Renovação"
 
 
+def _answering(history: History | None, data: Mapping[str, Any], renewal: bool
+               ) -> History | None:
+    """``history`` answering at once the three licences the check asks the licensing
+    state (:mod:`lavra.registry.licence_reads`): the alvará renewed, the company's
+    registration, the vehicle's licences; each asked exactly as the check below asks it
+    (:func:`~lavra_americana.comum.guards.standing_items`, :func:`registration_items`,
+    :func:`~lavra_americana.comum.guards.held_items`), and only where the state follows it."""
+    state = licensing(history)
+    if state is None or not state.tracks(FORM):
+        return history
+    renewed = clean_text(pointers.get(data, "/processo/alvara_anterior")) if renewal else None
+    return licence_answers(history, LicenceQuestions(
+        number=renewed, kind=FORM,
+        holder=(clean_text(pointers.get(data, "/empresa/cnpj"))
+                if state.tracks(REGISTRATION_FORM) else None),
+        holder_kind=REGISTRATION_FORM, placa=clean_text(pointers.get(data, "/veiculo/placa"))))
+
+
 def alvara_fretamento(request: ComputeInput) -> Computed:
     """Validity (arts. 8º and 10, I), renewal (art. 8º), art. 7º attested, one per vehicle.
 
@@ -262,10 +284,11 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
     context = statutory_context(request)
     items: list[Item] = []
     renewal = pointers.get(data, "/processo/renovacao") is True
+    history = _answering(request.history, data, renewal)
     start = on
     renewed_number = None
     if renewal:
-        previous, renewed_number, renewal_items = _renewal(data, on, request.history, context)
+        previous, renewed_number, renewal_items = _renewal(data, on, history, context)
         items.extend(renewal_items)
         if previous is not None:
             start = max(on, previous + timedelta(days=1))
@@ -274,7 +297,7 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
     items.extend(attested_items)
     # art. 7º caput: "além de atender aos dispositivos constantes do art. 2º" - the
     # company registered at SETRANSV (art. 2º, § 1º), read from the licensing state
-    registered, registered_items = registration_items(request.history, data, on,
+    registered, registered_items = registration_items(history, data, on,
                                                       context.laws)
     items.extend(registered_items)
     items.extend(printed_items(data))  # the values it prints (renovacao_requisitos)
@@ -284,22 +307,22 @@ def alvara_fretamento(request: ComputeInput) -> Computed:
         if pointer != "/processo/alvara_anterior" or renewal
     ]
     items.extend(bar_items(
-        request.history, pointers.get(data, "/empresa/cnpj"), SCOPE, start,
+        history, pointers.get(data, "/empresa/cnpj"), SCOPE, start,
         who="A empresa", what="novo Alvará de Licença de Circulação", by="pela cassação",
         field="/empresa/cnpj",
         basis=(BAR,), laws=context.laws,
     ))
-    state = licensing(request.history)
+    state = licensing(history)
     if state is not None and state.tracks(FORM):  # one operating alvará per vehicle
         items.extend(held_items(
-            request.history, start, placa=pointers.get(data, "/veiculo/placa"),
+            history, start, placa=pointers.get(data, "/veiculo/placa"),
             group=OPERATION, allowed=allowed,
             who=f"O veículo de placa {pointers.get(data, '/veiculo/placa')}",
             field="/veiculo/placa", basis=(OPERATION_BASIS,), laws=context.laws,
         ))
     else:
         items.extend(duplicate_items(
-            request.history, FORM, pointers.get(data, "/veiculo/placa"), on, allowed,
+            history, FORM, pointers.get(data, "/veiculo/placa"), on, allowed,
             "/veiculo/placa", "Alvará de Licença de Circulação", (OPERATION_BASIS,),
         ))
     try:

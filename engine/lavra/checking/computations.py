@@ -44,6 +44,7 @@ from lavra.law.overlay import EMPTY_OVERLAY, StaffOverlay
 
 if TYPE_CHECKING:
     from lavra.pack import ContentPack
+    from lavra.registry.licence_reads import LicenceQuestions
     from lavra.registry.licensing import LicenceView
 
 __all__ = [
@@ -73,6 +74,7 @@ __all__ = [
     "identities",
     "in_legal_order",
     "item_at",
+    "licence_answers",
     "licensing",
     "party_names",
     "period_words",
@@ -337,6 +339,24 @@ def party_names(history: History | None) -> PartyNames | None:
 def filings(history: History | None) -> FilingHistory | None:
     """The protocols behind ``history``, None when it has none."""
     return cast(FilingHistory, history) if conforms(history, FilingHistory) else None
+
+
+@runtime_checkable
+class LicenceAnswering(Protocol):
+    """A history that reads a check's licence lookups in one statement
+    (:meth:`lavra.issuing.RegistryHistory.answering`)."""
+
+    def answering(self, questions: LicenceQuestions) -> History:
+        """The history answering ``questions`` from one read, every other from its own."""
+        ...
+
+
+def licence_answers(history: History | None, questions: LicenceQuestions) -> History | None:
+    """``history`` with the lookups of ``questions`` read at once, where it can: the same
+    answers, fewer statements; else ``history`` itself."""
+    if conforms(history, LicenceAnswering):
+        return cast(LicenceAnswering, history).answering(questions)
+    return history
 
 
 def licensing(history: History | None) -> LicensingHistory | None:

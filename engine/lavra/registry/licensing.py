@@ -29,6 +29,7 @@ from lavra.registry.effects import STATUS_TEXT, Act, Effect, EffectsOf, Facts, L
 from lavra.registry.guards import DIVERGENCE, CitationPrinter, public_divergence
 from lavra.registry.identifiers import plate_forms, same_plate
 from lavra.registry.licence_facts import as_facts
+from lavra.registry.licence_reads import LicenceQuestions, licence_rows
 from lavra.registry.name_records import replay_name_changes
 from lavra.registry.processos import rebuild_processos, release_filings, repoint_filings
 from lavra.registry.queries import RegistryQueries
@@ -457,6 +458,15 @@ class RegistryState(RegistryQueries):
         with self._database_errors(), self._read() as session:
             found = session.execute(stmt, values).all()
         return _view_of(found[0]) if len(found) == 1 else None
+
+    def licence_answers(self, questions: LicenceQuestions
+                        ) -> dict[int, tuple[LicenceView, ...]] | None:
+        """:func:`lavra.registry.licence_reads.licence_rows` as views: every status,
+        oldest first, by question; None when none is asked."""
+        with self._database_errors(), self._read() as session:
+            rows = licence_rows(session, questions)
+        return None if rows is None else {
+            tag: tuple(_view_of(row) for row in found) for tag, found in rows.items()}
 
     def licences_held(self, on: date, *, placa: str | None = None, holder: str | None = None,
                       kind: str | None = None) -> tuple[LicenceView, ...]:
