@@ -57,25 +57,6 @@ class DraftStateChecks:
                 *self._name_items(effects, data),
                 *self._identity_items(effects, data)]
 
-    def name_changes(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
-                     on: date) -> list[Item]:
-        """Each party the draft names otherwise than the registry (:mod:`lavra.registry.
-        party_names`), as :func:`name_change_item` says it."""
-        return self._name_items(self._effects(form, data, computed, on), data)
-
-    def identity_conflicts(self, form: str, data: Mapping[str, Any],
-                           computed: Mapping[str, Any], on: date) -> list[Item]:
-        """Each vehicle or driver the draft names against the registry (a RENAVAM on
-        another plate, a CNH of another person): the refusals of the act's record,
-        shown in the draft (:mod:`lavra.registry.identities`)."""
-        return self._identity_items(self._effects(form, data, computed, on), data)
-
-    def date_conflicts(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
-                       on: date, field: str) -> list[Item]:
-        """Each earlier act the draft's date precedes (:mod:`lavra.registry.rests_on_dates`),
-        an item at ``field`` (where the date came from) citing the effect's provision."""
-        return self._date_items(self._effects(form, data, computed, on), on, field)
-
     def _name_items(self, effects: Sequence[Effect], data: Mapping[str, Any]) -> list[Item]:
         return [name_change_item(c) for c in effect_name_changes(self.registry, effects, data)]
 

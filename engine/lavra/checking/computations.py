@@ -58,9 +58,7 @@ __all__ = [
     "FiledProtocol",
     "FilingHistory",
     "History",
-    "Identities",
     "LicensingHistory",
-    "PartyNames",
     "PriorRecord",
     "RecordedFact",
     "bare_reference",
@@ -71,12 +69,10 @@ __all__ = [
     "filings",
     "find_computation",
     "form_basis",
-    "identities",
     "in_legal_order",
     "item_at",
     "licence_answers",
     "licensing",
-    "party_names",
     "period_words",
     "state_items",
     "unique_items",
@@ -263,55 +259,17 @@ class FilingHistory(Protocol):
 
 
 @runtime_checkable
-class PartyNames(Protocol):
-    """The names the registry holds for the parties an act names: a name other than the
-    one a CPF or CNPJ is registered under is a change staff must see before signing."""
-
-    def name_changes(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
-                     on: date) -> Sequence[Item]:
-        """The report's items on each party the draft names otherwise than the registry."""
-        ...
-
-
-@runtime_checkable
-class Identities(Protocol):
-    """The identities the registry keeps consistent (a vehicle's RENAVAM, a CNH's
-    holder): a draft that contradicts them would be refused when recorded."""
-
-    def identity_conflicts(self, form: str, data: Mapping[str, Any],
-                           computed: Mapping[str, Any], on: date) -> Sequence[Item]:
-        """The report's items on each vehicle or driver the draft names against the
-        registry's record of it."""
-        ...
-
-
-@runtime_checkable
-class ActDates(Protocol):
-    """The dates of the acts a draft rests on or acts upon, as the registry holds them:
-    an act is never dated before them (:mod:`lavra.registry.rests_on_dates`)."""
-
-    def date_conflicts(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
-                       on: date, field: str) -> Sequence[Item]:
-        """The report's items (at ``field``, where the date came from) on each earlier act
-        the draft dated ``on`` precedes."""
-        ...
-
-
-@runtime_checkable
 class DraftState(Protocol):
-    """The three questions of :func:`state_items` asked of one run of the pack's effects
-    over the draft (:class:`lavra.draftstate.DraftStateChecks`)."""
+    """What the registry says of a draft before it is numbered, from one run of the
+    pack's effects over it (:class:`lavra.draftstate.DraftStateChecks`): the earlier acts
+    its date precedes, the parties it names otherwise than the registry, the vehicles or
+    drivers it names against it."""
 
     def state_items(self, form: str, data: Mapping[str, Any], computed: Mapping[str, Any],
                     on: date, date_field: str) -> Sequence[Item]:
-        """The items of :meth:`ActDates.date_conflicts`, :meth:`PartyNames.name_changes`
-        and :meth:`Identities.identity_conflicts`, in that order."""
+        """The report's items of the three questions, in that order (dates at
+        ``date_field``, where the date came from)."""
         ...
-
-
-def identities(history: History | None) -> Identities | None:
-    """The registry's identities behind ``history``, None when it has none."""
-    return cast(Identities, history) if conforms(history, Identities) else None
 
 
 def state_items(history: History | None, form: str, data: Mapping[str, Any],
@@ -319,21 +277,10 @@ def state_items(history: History | None, form: str, data: Mapping[str, Any],
     """What the registry says of the draft before it is numbered: each party named
     otherwise than the registry (a new name), each vehicle or driver against it, each
     earlier act its date (from ``date_field``) precedes."""
-    if isinstance(history, DraftState):  # the three questions of one run of the effects
-        return list(history.state_items(form, data, computed, on, date_field))
-    items: list[Item] = []
-    if isinstance(history, ActDates):
-        items.extend(history.date_conflicts(form, data, computed, on, date_field))
-    if (names := party_names(history)) is not None:
-        items.extend(names.name_changes(form, data, computed, on))
-    if (known := identities(history)) is not None:
-        items.extend(known.identity_conflicts(form, data, computed, on))
-    return items
-
-
-def party_names(history: History | None) -> PartyNames | None:
-    """The registry's names behind ``history``, None when it has none."""
-    return cast(PartyNames, history) if conforms(history, PartyNames) else None
+    if conforms(history, DraftState):  # a history without the registry: nothing to say
+        return list(cast(DraftState, history).state_items(form, data, computed, on,
+                                                          date_field))
+    return []
 
 
 def filings(history: History | None) -> FilingHistory | None:

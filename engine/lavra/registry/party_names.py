@@ -6,7 +6,7 @@ when it is issued. Before that, staff must see the change, not have it taken sil
 :func:`name_changes` runs the pack's effects of the form over the draft (the parties the
 act would write), and returns each party whose name differs from the registry's current
 one, with where the act's data types it. The checks turn them into completeness items
-(:meth:`lavra.issuing.RegistryHistory.name_changes`): whether a change blocks the act or
+(:meth:`lavra.draftstate.DraftStateChecks.state_items`): whether a change blocks the act or
 only warns is the law's matter, decided by the kind of party (a company's razão social
 changes by its own acts; a person's name, only by the civil registry's).
 

@@ -22,7 +22,7 @@ them). The same lookups as the state's writer, by number and by licence (indexed
 reads, no scan), through the pack's effects of the form run over the draft, as
 :mod:`lavra.registry.identities` does: each finding carries the provision of the
 effect that names the earlier act, and becomes a completeness item at the field the
-reference date came from (:meth:`lavra.issuing.RegistryHistory.date_conflicts`).
+reference date came from (:meth:`lavra.draftstate.DraftStateChecks.state_items`).
 """
 
 from __future__ import annotations
