@@ -228,7 +228,9 @@ def test_the_migration_leaves_a_renavam_on_the_plate_recorded_first(
         command.downgrade(alembic_config(connection), "0023")
         # this version's tables write the column 0026 adds: lent for the acts, then dropped
         connection.execute(text("ALTER TABLE licences ADD COLUMN facts JSON"))
-    monkeypatch.setattr(state, "renavam_elsewhere", lambda *_: None)  # the racing read
+    plate_only = state.plate_and_renavam  # the racing read: the plate's vehicle alone
+    monkeypatch.setattr(state, "plate_and_renavam",
+                        lambda *args: (plate_only(*args)[0], None))
     fret, part = alvara_fretamento(old), particular(old)
     old.close()
     with engine.begin() as connection:

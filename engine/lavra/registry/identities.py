@@ -19,6 +19,7 @@ from datetime import date
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError, LavraError
@@ -39,7 +40,12 @@ if TYPE_CHECKING:
 
 __all__ = ["Conflict", "cnh_conflict", "digits", "draft_effects", "effect_identity_conflicts",
            "identity_conflicts",
-           "renavam_elsewhere", "renavam_other"]
+           "plate_and_renavam", "renavam_elsewhere", "renavam_other"]
+
+
+VEHICLES_BY_PLATE = select(VehicleRow).where(
+    VehicleRow.placa.in_(bindparam("forms", expanding=True))).order_by(VehicleRow.id)
+"""The vehicles of a plate (``forms``: its forms), first registered first."""
 
 
 def digits(value: str) -> str:
@@ -63,6 +69,21 @@ def renavam_elsewhere(session: Session, placa: str,
     found = session.scalars(
         RENAVAM_ELSEWHERE, {"renavam": renavam, "placas": plate_forms(placa)}).first()
     return None if found is None else (found, _elsewhere(found, placa, renavam))
+
+
+def plate_and_renavam(session: Session, placa: str, renavam: str
+                      ) -> tuple[VehicleRow | None, tuple[VehicleRow, InputError] | None]:
+    """The vehicle of ``placa`` (any of its forms; the first registered) and what
+    :func:`renavam_elsewhere` answers, read by one statement: the RENAVAM (digits; none:
+    the plate alone) is unique, at most one row holds it."""
+    forms = plate_forms(placa)
+    if not renavam:
+        return session.scalars(VEHICLES_BY_PLATE, {"forms": list(forms)}).first(), None
+    rows = session.scalars(VEHICLE_BY_PLATE_OR_RENAVAM,
+                           {"placas": forms, "renavam": renavam}).all()
+    other = next((r for r in rows if r.renavam == renavam and r.placa not in forms), None)
+    return (next((r for r in rows if r.placa in forms), None),
+            None if other is None else (other, _elsewhere(other, placa, renavam)))
 
 
 def _elsewhere(found: VehicleRow, placa: str, renavam: str) -> InputError:

@@ -21,7 +21,7 @@ from sqlalchemy.orm import DeclarativeBase, Session
 
 from lavra.registry.tables import DocumentRow, LicenceRow
 
-__all__ = ["insert_row", "table_insert"]
+__all__ = ["insert_row", "insert_values", "table_insert"]
 
 
 @cache  # built once per table: building a statement costs about twice running it
@@ -35,11 +35,17 @@ def table_insert(entity: type[DeclarativeBase]) -> tuple[Insert, tuple[str, ...]
 def insert_row(session: Session, row: DocumentRow | LicenceRow) -> int:
     """Write the new ``row`` (built, never added to a session) by one INSERT of its
     columns (those not set: NULL) and give it its id, which is returned."""
-    statement, columns = table_insert(type(row))
-    values = row.__dict__
+    row.id = insert_values(session, type(row), row.__dict__)
+    return row.id
+
+
+def insert_values(session: Session, entity: type[DeclarativeBase],
+                  values: dict[str, Any]) -> int:
+    """Write one row of ``entity``'s table from ``values`` (its columns; those left
+    out: NULL) by one INSERT, with no row object; its id."""
+    statement, columns = table_insert(entity)
     result = cast(CursorResult[Any], session.execute(
         statement, {name: values.get(name) for name in columns}))
     key = result.inserted_primary_key
     assert key is not None  # a single-row INSERT: its key, returned or the row id
-    row.id = int(key[0])
-    return row.id
+    return int(key[0])

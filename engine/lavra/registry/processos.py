@@ -42,6 +42,7 @@ from lavra.registry.database import Conflict
 from lavra.registry.effects import Act
 from lavra.registry.identifiers import normalize_processo
 from lavra.registry.name_dates import newer_name
+from lavra.registry.plain_rows import insert_values
 from lavra.registry.records import LOCAL_TZ, check_text
 from lavra.registry.tables import (
     DocumentRow,
@@ -57,8 +58,8 @@ from lavra.registry.tables import (
 if TYPE_CHECKING:
     from lavra.registry.store import Registry
 
-__all__ = ["ProcessoLink", "Processos", "join_processo", "rebuild_processos", "release_filings",
-           "repoint_filings"]
+__all__ = ["ProcessoLink", "Processos", "join_processo", "joined_only_opened",
+           "rebuild_processos", "release_filings", "repoint_filings"]
 
 
 @dataclass(frozen=True)
@@ -211,9 +212,12 @@ def _take_in(session: Session, processo: ProcessoRow, numero: str) -> int:
     return moved
 
 
-_JOINED = select(ProcessoRow).where(or_(
+_JOINED = select(ProcessoRow.id).where(or_(  # its id alone: no entity is loaded
     ProcessoRow.numero == bindparam("numero"), ProcessoRow.pa == bindparam("numero"))
 ).order_by(ProcessoRow.pa.is_(None)).limit(1)
+_OPENED = "lavra.processos_opened"
+"""``session.info``: document id → whether every processo the act joined was opened by
+it in this transaction (a write session serves one transaction)."""
 
 
 def join_processo(session: Session, act: Act, numero: object,
@@ -222,25 +226,37 @@ def join_processo(session: Session, act: Act, numero: object,
     effect), opened when new: the number lavra gave the processo, or the PA staff linked
     to it, joins the same processo. ``linked``: the links the act's writer made (a new
     act has no other: no lookup); ``replay``: the links are looked up (a rebuild keeps
-    the protocols' receipts in their processos)."""
+    the protocols' receipts in their processos). The processo and the link are each
+    written by one core INSERT (no unit of work)."""
     if not isinstance(numero, str) or not numero.strip():
         return
     try:
         numero = normalize_processo(numero)[:80]
     except InputError:
         return
-    row = session.scalars(_JOINED, {"numero": numero}).first()
-    if row is None:
-        row = ProcessoRow(numero=numero)
-        session.add(row)
-        session.flush()
-    if (row.id, act.document_id) in linked or (replay and session.scalars(
-        select(ProcessoActRow.id).where(ProcessoActRow.processo_id == row.id,
+    processo = session.scalars(_JOINED, {"numero": numero}).first()
+    opened = processo is None
+    if processo is None:
+        processo = insert_values(session, ProcessoRow, {"numero": numero, "pa": None})
+    if (processo, act.document_id) in linked or (replay and session.scalars(
+        select(ProcessoActRow.id).where(ProcessoActRow.processo_id == processo,
                                         ProcessoActRow.document_id == act.document_id)
     ).first() is not None):
         return
-    linked.add((row.id, act.document_id))
-    session.add(ProcessoActRow(processo_id=row.id, document_id=act.document_id))
+    linked.add((processo, act.document_id))
+    insert_values(session, ProcessoActRow, {"processo_id": processo,
+                                            "document_id": act.document_id})
+    joined: dict[int, bool] = session.info.setdefault(_OPENED, {})
+    joined[act.document_id] = joined.get(act.document_id, True) and opened
+
+
+def joined_only_opened(session: Session, document_id: int) -> bool:
+    """Whether the act ``document_id``, recorded in this transaction, joined processos
+    and only processos it opened itself just now: no filing can be in them (a filing
+    opens or joins its processo in its own transaction, committed before), so the
+    filings it settles need not be looked up
+    (:func:`lavra.registry.filing_status.settle_joined`)."""
+    return bool(session.info.get(_OPENED, {}).get(document_id, False))
 
 
 def rebuild_processos(session: Session) -> None:

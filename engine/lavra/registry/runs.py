@@ -53,6 +53,7 @@ from lavra.registry.database import Conflict, ValueRefused
 from lavra.registry.filing_holds import hold_filings
 from lavra.registry.filing_status import FilingAnswered, settle_joined
 from lavra.registry.once import RenewalsDone, Wanted, act_of, claim_renewals
+from lavra.registry.processos import joined_only_opened
 from lavra.registry.records import Built, check_series, format_number, printed_number
 from lavra.registry.store import Registry
 from lavra.registry.tables import BatchItemRow, BatchRunRow
@@ -385,23 +386,25 @@ def _record(registry: Registry, session: Session, item: ItemRecord, result: Buil
             f"{item.series}, na execução em lote nº {item.run_id} ({printed}; {worker}).",
         )
         done["document_id"] = document.id
-        # the filing whose processo the act joined is settled with it (filing_status),
-        # and the holder's acts the run recorded (this one's not yet marked) read if asked
-        settle_joined(session, document.id, now, notice=item.form in notices,
-                      computed=result.computed, by=f"Execução em lote nº {item.run_id}",
-                      siblings=lambda: {document.id, *session.scalars(_SIBLINGS, {
-                          "run": item.run_id, "position": item.position})})
+        # the filing whose processo the act joined is settled with it (filing_status; a
+        # processo it opened just now holds none), the holder's acts read if asked
+        if not joined_only_opened(session, document.id):
+            settle_joined(session, document.id, now, notice=item.form in notices,
+                          computed=result.computed, by=f"Execução em lote nº {item.run_id}",
+                          siblings=lambda: {document.id, *session.scalars(_SIBLINGS, {
+                              "run": item.run_id, "position": item.position})})
     else:
         if not isinstance(result, bytes) or not result:
             raise LavraError(f"Arquivo do lote não gerado: {item.file}.")
         done["content"] = result
-    session.execute(_DONE[item.role == DOCUMENT],
-                    {"item": item.id, **{f"new_{name}": value for name, value in done.items()}})
+    session.flush()  # what the act's effects left (nothing, as a rule); then core alone
+    session.connection().execute(_DONE[item.role == DOCUMENT], {
+        "item": item.id, **{f"new_{name}": value for name, value in done.items()}})
     return replace(item, status=DONE, reason=None,
                    document_id=done.get("document_id", item.document_id))
 
 
-# Built once (building a statement costs about twice running it): the record's own.
+# Built once (building a statement costs twice running it), run as core: the record's own.
 _SIBLINGS = select(BatchItemRow.document_id).where(
     BatchItemRow.run_id == bindparam("run"), BatchItemRow.position == bindparam("position"),
     BatchItemRow.document_id.is_not(None))
@@ -469,7 +472,7 @@ def _first_of_share(registry: Registry, run_id: int, skip: Sequence[int],
                     share: tuple[int, int]) -> ItemRecord | None:
     """The first claimable item of this worker's share (:func:`_claim`), or None."""
     with registry._database_errors(), registry._read() as session:
-        row = session.execute(_claim(run_id, tuple(skip), share, False)).first()
+        row = session.connection().execute(_claim(run_id, tuple(skip), share, False)).first()
         return None if row is None else item_of(row)
 
 
@@ -497,7 +500,7 @@ def claim_and_record(
         claimed: list[ItemRecord] = []
         with _refused_as_failure(claimed), registry._database_errors(), \
                 registry._write() as session:
-            row = session.execute(_claim(run_id, tuple(skip), (0, 1), True)).first()
+            row = session.connection().execute(_claim(run_id, tuple(skip), (0, 1), True)).first()
             if row is None:
                 return None
             item = item_of(row)
@@ -510,7 +513,7 @@ def claim_and_record(
     result = _built(build, mine)
     with _refused_as_failure([mine]), registry._database_errors(), \
             registry._write() as session:
-        status = session.scalar(_STATUS, {"item": mine.id})
+        status = session.connection().execute(_STATUS, {"item": mine.id}).scalar()
         if status != PENDING:
             # Recorded meanwhile by another process, or abandoned by staff.
             return replace(mine, status=DONE if status is None else status)
@@ -582,11 +585,8 @@ def finish_run(registry: Registry, run_id: int) -> RunRecord:
         run = session.get(BatchRunRow, run_id)
         if run is None:
             raise InputError(f"Execução em lote nº {run_id} não encontrada.", field="/execucao")
-        pending = session.scalar(
-            select(func.count()).select_from(BatchItemRow).where(
-                BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING
-            )
-        )
+        pending = session.scalar(select(func.count()).select_from(BatchItemRow).where(
+            BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING))
         if not pending and run.status != DONE:
             run.status, run.finished_at = DONE, datetime.now(UTC)
         session.flush()

@@ -15,15 +15,16 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import and_, bindparam, inspect, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from lavra.errors import InputError, LavraError
 from lavra.registry.accessories import follow_transfer
-from lavra.registry.citations import cite, refuse_cited, undo_citations
+from lavra.registry.citations import cite
 from lavra.registry.effects import (
     STATUS_TEXT,
     Act,
@@ -55,7 +56,13 @@ from lavra.registry.guards import (
     transfer_refusal,
 )
 from lavra.registry.identifiers import mercosul, normalize_processo, parse_printed, plate_forms
-from lavra.registry.identities import cnh_conflict, digits, renavam_elsewhere, renavam_other
+from lavra.registry.identities import (
+    cnh_conflict,
+    digits,
+    plate_and_renavam,
+    renavam_elsewhere,
+    renavam_other,
+)
 from lavra.registry.licence_facts import replaced, stored
 from lavra.registry.name_dates import gives_first, newer_name
 from lavra.registry.plain_rows import table_insert
@@ -64,14 +71,11 @@ from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.reversal import (
     give_back,
     mention,
-    put_back_kept,
     reverse,
     snapshot,
-    undo_annulments,
-    undo_lifted,
 )
 from lavra.registry.standing import base_refusal, end_refusal, locked, renewal_refusal
-from lavra.registry.substitution import change_vehicle, refuse_undo
+from lavra.registry.substitution import change_vehicle
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
@@ -79,10 +83,10 @@ from lavra.registry.tables import (
     LicenceRow,
     PartyNameRow,
     PartyRow,
-    ProcessoActRow,
     StateChangeRow,
     VehicleRow,
 )
+from lavra.registry.undoing import undo_act
 from lavra.textutil import format_date
 
 __all__ = ["StateWriter", "mercosul", "normalize_processo", "parse_printed", "plate_forms"]
@@ -96,14 +100,22 @@ _digits = digits
 _CHANGE = table_insert(StateChangeRow)[0]  # a change: one core INSERT, no unit of work
 
 
+_SET_STATUS = update(LicenceRow).where(LicenceRow.id == bindparam("licence")).values(
+    {name: bindparam(f"new_{name}") for name in ("status", "status_document_id",
+                                                 "status_since")}
+).execution_options(synchronize_session=False)
+_PARTY_NAME = select(PartyNameRow).where(PartyNameRow.party_id == bindparam("party"),
+                                         PartyNameRow.name == bindparam("name"))
+_PARTY_NAMED = select(PartyRow, PartyNameRow).outerjoin(PartyNameRow, and_(
+    PartyNameRow.party_id == PartyRow.id, PartyNameRow.name == bindparam("name"))
+).where(PartyRow.doc == bindparam("doc"))
+"""The party of a CPF or CNPJ with its row of a name (None: never so named)."""
+
+
 @cache  # built once: building a statement costs twice running it
 def _statement(name: str, table: type[Any] = LicenceRow) -> Any:
     """The lookups every act repeats, their values bound at execution: ``table``'s row by
-    its key ``name``, the licence by its act's number (``licence``, ``licence-series``),
-    the vehicle by the forms of its plate (``plates``)."""
-    if name == "plates":
-        return select(VehicleRow).where(VehicleRow.placa.in_(bindparam("forms", expanding=True))
-                                        ).order_by(VehicleRow.id)
+    its key ``name``, the licence by its act's number (``licence``, ``licence-series``)."""
     if not name.startswith("licence"):
         return select(table).where(getattr(table, name) == bindparam("value"))
     stmt = select(LicenceRow).join(DocumentRow, DocumentRow.id == LicenceRow.document_id).where(
@@ -190,15 +202,22 @@ class StateWriter:
             doc = normalize_cpf_cnpj(ref.doc)
         except InputError:
             return None
-        row = self._upsert(PartyRow, PartyRow.doc, doc, {"doc": doc})
         name = " ".join(ref.name.split()) if isinstance(ref.name, str) else ""
-        if not name:
-            return row
+        row: PartyRow
+        known: PartyNameRow | None
+        found = None if not name or (PartyRow, doc) in self._known else \
+            self.session.execute(_PARTY_NAMED, {"doc": doc, "name": name}).one_or_none()
+        if found is not None:  # the party and its row of that name, in one statement
+            row, known = found
+            if not self.replay:
+                self._known[(PartyRow, doc)] = row
+        else:
+            row = self._upsert(PartyRow, PartyRow.doc, doc, {"doc": doc})
+            if not name:
+                return row
+            known = self.session.scalars(_PARTY_NAME, {"party": row.id, "name": name}
+                                         ).one_or_none()
         # By the acts' own dates, not the order written (lavra.registry.name_dates).
-        known = self.session.scalars(
-            select(PartyNameRow).where(PartyNameRow.party_id == row.id,
-                                       PartyNameRow.name == name)
-        ).one_or_none()
         if known is None:
             self.session.add(PartyNameRow(party_id=row.id, name=name,
                                           document_id=act.document_id,
@@ -221,14 +240,12 @@ class StateWriter:
             placa = normalize_plate(ref.placa)
         except InputError:
             return None
-        forms = plate_forms(placa)
         renavam = _digits(ref.renavam) if isinstance(ref.renavam, str) else ""
-        elsewhere = renavam_elsewhere(self.session, placa, renavam) if renavam else None
+        row, elsewhere = plate_and_renavam(self.session, placa, renavam)  # one statement
         if elsewhere is not None:
             self.refuse_or_diverge(act, Refusal(elsewhere[1], ONE_RENAVAM),
                                    vehicle=elsewhere[0])
             renavam = ""  # replayed: the plate is recorded without the RENAVAM
-        row = self.session.scalars(_statement("plates"), {"forms": list(forms)}).first()
         if row is None:
             row = self._held(placa, renavam, lambda: self._upsert(
                 VehicleRow, VehicleRow.placa, placa, {"placa": placa, "renavam": renavam or None}))
@@ -316,9 +333,16 @@ class StateWriter:
     def _set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
                     detail: str) -> None:
         before = snapshot(licence)
-        licence.status = status
-        licence.status_document_id = act.document_id
-        licence.status_since = act.reference_date
+        values = {"status": status, "status_document_id": act.document_id,
+                  "status_since": act.reference_date}
+        if inspect(licence).persistent:  # one core UPDATE, the row told it is stored
+            self.session.execute(_SET_STATUS, {"licence": licence.id, **{
+                f"new_{name}": value for name, value in values.items()}})
+            for name, value in values.items():
+                set_committed_value(licence, name, value)
+        else:
+            for name, value in values.items():
+                setattr(licence, name, value)
         self.change(act, kind, detail, licence=licence, before=before)
 
     # ------------------------------------------------------------ applying
@@ -500,85 +524,6 @@ class StateWriter:
 
     # ------------------------------------------------------------ undoing
     def undo(self, document_id: int, printed: str) -> None:
-        """Undo what the act did; InputError naming the later act that rests on it."""
-        refuse_cited(self.session, document_id, printed)
-        changes = self.session.scalars(
-            select(StateChangeRow).where(StateChangeRow.document_id == document_id)
-            .order_by(StateChangeRow.id)
-        ).all()
-        touched = {c.licence_id for c in changes if c.licence_id is not None}
-        if changes and touched:
-            later = self.session.execute(
-                select(StateChangeRow.detail, DocumentRow.series, DocumentRow.number,
-                       DocumentRow.year)
-                .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id)
-                .where(StateChangeRow.licence_id.in_(touched),
-                       StateChangeRow.id > changes[0].id,
-                       StateChangeRow.document_id != document_id)
-                .order_by(StateChangeRow.id).limit(1)
-            ).first()
-            granted = {c.licence_id for c in changes if c.kind == GRANT and c.licence_id}
-            detail = later[0] if later is not None else self._resting(granted, document_id)
-            if detail is not None:
-                raise InputError(
-                    f"O documento {printed} não pode ser cancelado: um ato posterior se "
-                    f"apoia nele ({detail.rstrip('.')}). Cancele antes o ato posterior.",
-                    field="/numero",
-                )
-        for change in changes:
-            if change.kind == "vehicle" and change.licence_id is not None:
-                licence = self.session.get(LicenceRow, change.licence_id)
-                if licence is not None:
-                    refuse_undo(self, licence, change.before, printed)
-        undo_lifted(self.session, document_id, printed, list(changes))
-        undo_annulments(self.session, document_id, list(changes))
-        undo_citations(self.session, document_id, list(changes))
-        for change in reversed(changes):
-            if change.kind == "plate" and isinstance(change.before, dict):
-                vehicle = self.session.get(VehicleRow, change.vehicle_id)
-                if vehicle is not None and isinstance(change.before.get("placa"), str):
-                    vehicle.placa = change.before["placa"]
-                continue
-            if change.licence_id is None:
-                continue
-            licence = self.session.get(LicenceRow, change.licence_id)
-            if licence is None:
-                continue
-            if change.kind == GRANT:
-                self.session.delete(change)
-                self.session.flush()
-                self.session.delete(licence)
-            elif change.kind != DIVERGENCE and isinstance(change.before, dict):
-                put_back_kept(self, licence, change.before, printed)
-        self.session.flush()
-        self.session.execute(delete(StateChangeRow).where(
-            StateChangeRow.document_id == document_id))
-        self.session.execute(delete(BarRow).where(BarRow.document_id == document_id))
-        self.session.execute(delete(ProcessoActRow).where(
-            ProcessoActRow.document_id == document_id))
-        self._forget_names(document_id)
-
-    def _resting(self, touched: Iterable[int], document_id: int) -> str | None:
-        """An accessory granted on a licence this act granted (it rests on it)."""
-        row = self.session.scalars(
-            select(LicenceRow).where(LicenceRow.base_id.in_(list(touched)),
-                                     LicenceRow.document_id != document_id)
-            .order_by(LicenceRow.id).limit(1)
-        ).first()
-        return None if row is None else f"{row.printed} vinculado a ele"
-
-    def _forget_names(self, document_id: int) -> None:
-        rows = self.session.scalars(
-            select(PartyNameRow).where(PartyNameRow.document_id == document_id)
-        ).all()
-        for row in rows:
-            party = self.session.get(PartyRow, row.party_id)
-            self.session.delete(row)
-            self.session.flush()
-            if party is not None and party.name == row.name:
-                latest = self.session.scalars(
-                    select(PartyNameRow.name).where(PartyNameRow.party_id == party.id)
-                    .order_by(PartyNameRow.since.desc().nulls_last(), PartyNameRow.id.desc())
-                    .limit(1)
-                ).first()
-                party.name = latest
+        """Undo what the act did; InputError naming the later act that rests on it
+        (:func:`lavra.registry.undoing.undo_act`)."""
+        undo_act(self, document_id, printed)
