@@ -5,7 +5,7 @@ The same lookups serve two moments. When an act is recorded, the state's writer
 refuses an act that breaks them (:meth:`lavra.registry.state.StateWriter.vehicle` and
 ``driver``), or, replaying history, records the divergência. Before that, the draft
 shows them as completeness items (:func:`identity_conflicts`, through
-:meth:`lavra.issuing.RegistryHistory.identity_conflicts`): the pack's effects of the
+:meth:`lavra.draftstate.DraftStateChecks.state_items`): the pack's effects of the
 form are run over the draft, and each vehicle and driver they would write is looked up,
 so that staff see the conflict before signing and a run refuses before numbering. Each
 item cites the provision of the effect that names the vehicle or the driver.
