@@ -46,11 +46,13 @@ CHUNK = 500
 under every database's limits."""
 
 _ACTS = (select(*(DocumentRow.__table__.c[spec.name] for spec in fields(IssuedRecord)))
-         .where(DocumentRow.form == bindparam("form"),
-                DocumentRow.number.in_(bindparam("numbers", expanding=True)),
-                DocumentRow.year.in_(bindparam("years", expanding=True)))
+         .where(DocumentRow.number.in_(bindparam("numbers", expanding=True)),
+                DocumentRow.year == bindparam("year"),
+                # through the number index (as NUMBERED_RECORDS), never the form's: the
+                # documents of a form grow with the registry
+                DocumentRow.form.concat("") == bindparam("form"))
          .order_by(*order_by_act(newest_first=True)))
-"""The documents of ``form`` numbered ``numbers`` in ``years``, the most recent act
+"""The documents of ``form`` numbered ``numbers`` in ``year``, the most recent act
 first, as :data:`lavra.registry.queries.NUMBERED_RECORDS` reads one number."""
 
 _NUMBERED_LIMIT = 500
@@ -69,10 +71,10 @@ _VEHICLES = (view_select(placa=True)
 
 _NUMBERS = (view_select().add_columns(DocumentRow.series, DocumentRow.number, DocumentRow.year)
             .join(DocumentRow, DocumentRow.id == LicenceRow.document_id)
-            .where(DocumentRow.series.in_(bindparam("series", expanding=True)),
-                   DocumentRow.number.in_(bindparam("numbers", expanding=True)),
-                   DocumentRow.year.in_(bindparam("years", expanding=True))))
-"""The licences the acts of ``series`` numbered ``numbers`` in ``years`` granted, each
+            .where(DocumentRow.series == bindparam("series"),
+                   DocumentRow.year == bindparam("year"),
+                   DocumentRow.number.in_(bindparam("numbers", expanding=True))))
+"""The licences the acts of ``series`` numbered ``numbers`` in ``year`` granted, each
 with its act's number (``view_by_number(series=True)`` of each)."""
 
 _BARS = (select(PartyRow.doc, BarRow.scope, BarRow.until, DocumentRow.series,
@@ -157,17 +159,17 @@ def _plate_key(placa: str) -> tuple[str, ...]:
 
 def _acts(registry: Registry, acts: Iterable[tuple[str, int, int]],
           ) -> dict[tuple[str, int, int], tuple[IssuedRecord, ...]]:
-    by_form: dict[str, set[tuple[int, int]]] = defaultdict(set)
+    numbers: dict[tuple[str, int], set[int]] = defaultdict(set)
     for form, number, year in acts:
-        by_form[form].add((number, year))
+        numbers[form, year].add(number)
     found: dict[tuple[str, int, int], list[IssuedRecord]] = {
-        (form, number, year): [] for form, pairs in by_form.items() for number, year in pairs}
+        (form, number, year): [] for (form, year), wanted in numbers.items()
+        for number in wanted}
     with registry._database_errors(), registry._read() as session:
         connection = session.connection()
-        for form, pairs in by_form.items():
-            for chunk in _chunks(sorted(pairs)):
-                values = {"form": form, "numbers": sorted({n for n, _ in chunk}),
-                          "years": sorted({y for _, y in chunk})}
+        for (form, year), wanted in sorted(numbers.items()):
+            for chunk in _chunks(sorted(wanted)):
+                values = {"form": form, "year": year, "numbers": list(chunk)}
                 for row in connection.execute(_ACTS, values):
                     kept = found.get((form, row.number, row.year))
                     if kept is not None and len(kept) < _NUMBERED_LIMIT:
@@ -187,22 +189,23 @@ def _valid(normalize: Any, values: Iterable[str]) -> list[Any]:
 
 def _numbers(registry: Registry, printed: Iterable[str],
              ) -> dict[tuple[str, int, int], tuple[LicenceView, ...]]:
-    wanted: set[tuple[str, int, int]] = set()
+    wanted: dict[tuple[str, int], set[int]] = defaultdict(set)
     for number in printed:
         parsed = parse_printed(number)
         if parsed is not None and parsed[0] is not None:
-            wanted.add((parsed[0].upper(), parsed[1], parsed[2]))
-    found: dict[tuple[str, int, int], list[LicenceView]] = {key: [] for key in wanted}
+            wanted[parsed[0].upper(), parsed[2]].add(parsed[1])
+    found: dict[tuple[str, int, int], list[LicenceView]] = {
+        (series, number, year): [] for (series, year), numbers in wanted.items()
+        for number in numbers}
     with registry._database_errors(), registry._read() as session:
         connection = session.connection()
-        for chunk in _chunks(sorted(wanted)):
-            values = {"series": sorted({s for s, _, _ in chunk}),
-                      "numbers": sorted({n for _, n, _ in chunk}),
-                      "years": sorted({y for _, _, y in chunk})}
-            for row in connection.execute(_NUMBERS, values):
-                kept = found.get((row[-3], row[-2], row[-1]))
-                if kept is not None:
-                    kept.append(_view_of(row[:-3]))
+        for (series, year), numbers in sorted(wanted.items()):
+            for chunk in _chunks(sorted(numbers)):
+                values = {"series": series, "year": year, "numbers": list(chunk)}
+                for row in connection.execute(_NUMBERS, values):
+                    kept = found.get((row[-3], row[-2], row[-1]))
+                    if kept is not None:
+                        kept.append(_view_of(row[:-3]))
     return {key: tuple(views) for key, views in found.items()}
 
 
