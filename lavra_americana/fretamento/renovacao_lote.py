@@ -372,15 +372,24 @@ class FretamentoRenewalRun:
         until = maybe_date(str(context.request.option("vencendo_ate", "--vencendo-ate")))
         if until is None:
             raise InputError("Data inválida em --vencendo-ate.", field="/vencendo_ate")
-        due = self._due(context, until)
-        # The requests filed online (filed), unless --pedidos gives a file.
-        filed = requests_for(context, self.filed(context.request), due, lambda lic: lic.cnpj,
-                             conference="art. 7º com o art. 8º")
-        return plan_holders(context.request, due,
-                            context.per_holder(lambda lic, envelope: notice_processo(
-                                self._decide(context, lic, envelope), NOTICE, envelope)),
-                            lambda wanted, lic: self._refusal(context, wanted, lic, until),
-                            ("cnpj", "razao_social"), filed)
+        # One read scope: the alvarás due and every holder's decision read one snapshot,
+        # and what the holders' checks look up is read for all of them at once.
+        with context.registry.read_scope():
+            due = self._due(context, until)
+            # The requests filed online (filed), unless --pedidos gives a file.
+            filed = requests_for(context, self.filed(context.request), due,
+                                 lambda lic: lic.cnpj, conference="art. 7º com o art. 8º")
+            with context.reading(
+                    acts=[(ALVARA, lic.printed) for lic in due.values()],
+                    holders=[lic.cnpj for lic in due.values()],
+                    placas=[str(pointers.get(lic.data, "/veiculo/placa") or "")
+                            for lic in due.values()]):
+                return plan_holders(
+                    context.request, due,
+                    context.per_holder(lambda lic, envelope: notice_processo(
+                        self._decide(context, lic, envelope), NOTICE, envelope)),
+                    lambda wanted, lic: self._refusal(context, wanted, lic, until),
+                    ("cnpj", "razao_social"), filed)
 
     @staticmethod
     def _refusal(context: PlanContext, wanted: Wanted, licence: Licence | None,

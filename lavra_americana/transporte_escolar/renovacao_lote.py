@@ -337,14 +337,24 @@ class RenewalRun:
 
     def plan(self, context: PlanContext) -> Sequence[PlannedHolder]:
         year = int(context.request.option("ano", "--ano"))
-        due = self._due(context, year)
-        # The requests filed online (filed), unless --pedidos gives a file.
-        filed = requests_for(context, self.filed(context.request), due, lambda lic: lic.cpf)
-        return plan_holders(context.request, due,
-                            context.per_holder(lambda lic, envelope: notice_processo(
-                                self._decide(context, lic, envelope), NOTICE, envelope)),
-                            lambda wanted, lic: self._refusal(context, wanted, lic),
-                            ("cpf", "nome"), filed)
+        # One read scope: the alvarás due and every holder's decision read one snapshot,
+        # and what the holders' checks look up is read for all of them at once.
+        with context.registry.read_scope():
+            due = self._due(context, year)
+            # The requests filed online (filed), unless --pedidos gives a file.
+            filed = requests_for(context, self.filed(context.request), due,
+                                 lambda lic: lic.cpf)
+            with context.reading(
+                    acts=[(ALVARA, lic.printed) for lic in due.values()],
+                    holders=[lic.cpf for lic in due.values()],
+                    placas=[str(pointers.get(lic.data, "/veiculo/placa") or "")
+                            for lic in due.values()]):
+                return plan_holders(
+                    context.request, due,
+                    context.per_holder(lambda lic, envelope: notice_processo(
+                        self._decide(context, lic, envelope), NOTICE, envelope)),
+                    lambda wanted, lic: self._refusal(context, wanted, lic),
+                    ("cpf", "nome"), filed)
 
     @staticmethod
     def _refusal(context: PlanContext, wanted: Wanted, licence: Licence | None) -> str | None:

@@ -24,7 +24,8 @@ page) asks for them and lets start it only an account that may sign them all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -112,6 +113,32 @@ class PlanContext:
             with self.issuer.registry.read_scope(), self._history.holder():
                 return decide(*args, **kwargs)
         return decided
+
+    @contextmanager
+    def reading(self, *, acts: Iterable[tuple[str, str]] = (), holders: Iterable[str] = (),
+                placas: Iterable[str] = ()) -> Iterator[None]:
+        """The plan's reads in one read scope (one transaction: on SQLite, the snapshot
+        every holder's decision reads; each holder's :meth:`per_holder` nests in it), and
+        what its holders' checks will look up read ahead, for all of them at once: the
+        acts (form, number as printed) being renewed and the licences they granted, the
+        licences of the holders (CPF or
+        CNPJ) and of the vehicles (plates), the bars on the holders on the run's date
+        (:mod:`lavra.batch.plan_reads`). A lookup it does not cover reads the registry."""
+        from lavra.batch.plan_reads import read_ahead
+        from lavra.issuing import _PRINTED_NUMBER
+
+        numbered: list[tuple[str, int, int]] = []
+        numbered_acts = list(acts)
+        for form, printed in numbered_acts:
+            match = _PRINTED_NUMBER.search(printed)
+            if match is not None:
+                numbered.append((form, int(match.group(1)), int(match.group(2))))
+        with self.issuer.registry.read_scope():
+            reads = read_ahead(self.registry, self.request.on, acts=numbered,
+                               licences=[printed for _, printed in numbered_acts],
+                               holders=holders, placas=placas)
+            with self._history.reading_ahead(reads):
+                yield
 
     def check(self, form_id: str, data: Mapping[str, Any], on: date | None = None) -> Report:
         """The completeness report of ``data`` as ``form_id`` (what issuing would say)."""

@@ -15,6 +15,11 @@ lookup is read once and its answer given again to the next check that asks; outs
 it, and from one holder to the next, nothing is kept (every lookup reads the registry,
 as :class:`~lavra.issuing.RegistryHistory` does). The answers are frozen records (a filing,
 whose data is a mapping, is not among them); a list is handed out as a copy of its own.
+
+Inside :meth:`PlanHistory.reading_ahead` (the plan's read scope, :meth:`lavra.batch.model.
+PlanContext.reading`), the acts, licences and bars of every holder of the plan are read
+at once (:mod:`lavra.batch.plan_reads`) and each lookup they cover is answered from
+them, as the registry's query would answer it in the same snapshot.
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ from contextlib import contextmanager
 from datetime import date
 from typing import Any, TypeVar
 
+from lavra.batch.plan_reads import PlanReads
 from lavra.checking.computations import PriorRecord
-from lavra.issuing import RegistryHistory
+from lavra.issuing import _PRINTED_NUMBER, RegistryHistory, _prior
 from lavra.registry.licensing import LicenceView
 
 __all__ = ["PlanHistory"]
@@ -40,6 +46,17 @@ class PlanHistory(RegistryHistory):
     def __init__(self, registry: Any) -> None:
         super().__init__(registry)
         self._memo: dict[Hashable, Any] | None = None
+        self._reads: PlanReads | None = None
+
+    @contextmanager
+    def reading_ahead(self, reads: PlanReads) -> Iterator[None]:
+        """The lookups ``reads`` covers answered from it (module docstring); only
+        inside the read scope it was read in."""
+        self._reads = reads
+        try:
+            yield
+        finally:
+            self._reads = None
 
     @contextmanager
     def holder(self) -> Iterator[None]:
@@ -68,19 +85,37 @@ class PlanHistory(RegistryHistory):
         return found
 
     def document(self, form: str, number: str) -> PriorRecord | None:
+        reads = self._reads
+        match = _PRINTED_NUMBER.search(number) if isinstance(number, str) else None
+        found = None if reads is None or match is None or self.retry_of is not None \
+            else reads.numbered(form, int(match.group(1)), int(match.group(2)))
+        if reads is not None and found is not None:  # as RegistryHistory._kept
+            return None if not found else _prior(
+                found[0], reads.facts.get(found[0].id, ()), reads.annulled.get(found[0].id))
         lookup = super().document
         return self._once(("document", form, number), lambda: lookup(form, number))
 
     def licence_status(self, number: str, kind: str | None = None) -> LicenceView | None:
+        found = None if self._reads is None or not isinstance(number, str) \
+            else self._reads.licence(number)
+        if found is not None:  # the series named: the kind does not count
+            return found[0]
         lookup = super().licence_status
         return self._once(("status", number, kind), lambda: lookup(number, kind))
 
     def holder_licences(self, cpf_cnpj: str, on: date,
                         kind: str | None = None) -> tuple[LicenceView, ...]:
+        views = None if self._reads is None else self._reads.holder_views(cpf_cnpj)
+        if views is not None:  # as RegistryState.licences_held
+            return self._others(tuple(view for view in views if view.holds(on)
+                                      and (kind is None or view.kind == kind)))
         lookup = super().holder_licences
         return self._once(("held", cpf_cnpj, on, kind), lambda: lookup(cpf_cnpj, on, kind))
 
     def vehicle_licences(self, placa: str, on: date) -> tuple[LicenceView, ...]:
+        views = None if self._reads is None else self._reads.vehicle_views(placa)
+        if views is not None:
+            return self._others(tuple(view for view in views if view.holds(on)))
         lookup = super().vehicle_licences
         return self._once(("vehicle", placa, on), lambda: lookup(placa, on))
 
@@ -95,6 +130,10 @@ class PlanHistory(RegistryHistory):
                                lambda: tuple(lookup(cpf_cnpj, form))))
 
     def bars(self, cpf_cnpj: str, scope: str, on: date) -> list[tuple[date, str]]:
+        found = None if self._reads is None else self._reads.bars_of(cpf_cnpj, on)
+        if found is not None:  # as RegistryHistory.bars
+            return sorted(((until, act) for kind, until, act in found if kind == scope),
+                          reverse=True)
         lookup = super().bars
         return list(self._once(("bars", cpf_cnpj, scope, on),
                                lambda: tuple(lookup(cpf_cnpj, scope, on))))

@@ -1,0 +1,101 @@
+"""What a renewal plan reads ahead for all its holders (:mod:`lavra.batch.plan_reads`)
+answers each lookup as the registry's own query: over the imported sample (alvarás and
+licences of both laws, transfers, a cassação and the bar it set), every licence's act,
+its standing, its holder's and its vehicle's licences on two days, of every kind and of
+its own, and the bars on its holder, asked with and without reading ahead, on SQLite and
+PostgreSQL; with it, the registry is not asked at all; without it (another day, a
+number not read), as before. Every date is passed explicitly."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+from issuers import state_registry
+from sqlalchemy import event, select
+from test_cadastro_import import load
+
+from lavra.batch.plan_history import PlanHistory
+from lavra.batch.plan_reads import read_ahead
+from lavra.registry.store import Registry
+from lavra.registry.tables import BarRow, DocumentRow, LicenceRow, PartyRow, VehicleRow
+
+ON = date(2026, 4, 6)
+
+
+@pytest.fixture
+def registry(registry_url: str) -> Iterator[Registry]:
+    for opened in state_registry(registry_url):
+        load(opened)
+        yield opened
+
+
+def _licences(registry: Registry) -> list[Any]:
+    stmt = (select(DocumentRow.form, DocumentRow.number, DocumentRow.year, LicenceRow.printed,
+                   LicenceRow.kind, PartyRow.doc, VehicleRow.placa)
+            .join(DocumentRow, DocumentRow.id == LicenceRow.document_id)
+            .outerjoin(PartyRow, PartyRow.id == LicenceRow.holder_id)
+            .outerjoin(VehicleRow, VehicleRow.id == LicenceRow.vehicle_id)
+            .order_by(LicenceRow.id))
+    with registry.engine.connect() as connection:
+        return list(connection.execute(stmt))
+
+
+def _scopes(registry: Registry) -> list[str]:
+    with registry.engine.connect() as connection:
+        return sorted(connection.scalars(select(BarRow.scope).distinct()))
+
+
+def test_what_is_read_ahead_answers_as_the_registry(registry: Registry) -> None:
+    licences = _licences(registry)
+    scopes = _scopes(registry)
+    assert len(licences) >= 5 and scopes  # the sample: both laws, a cassação's bar
+    docs = sorted({row.doc for row in licences if row.doc})
+    plates = sorted({row.placa for row in licences if row.placa})
+    later = ON + timedelta(days=400)
+    plain, ahead = PlanHistory(registry), PlanHistory(registry)
+    sent: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        sent.append(statement)
+
+    with registry.read_scope():
+        reads = read_ahead(registry, ON, acts=[(r.form, r.number, r.year) for r in licences],
+                           licences=[r.printed for r in licences], holders=docs,
+                           placas=[*plates, plates[0].lower(), "não é placa"])
+        with ahead.reading_ahead(reads):
+            answers: list[Any] = []
+            event.listen(registry.engine, "before_cursor_execute", count)
+            try:
+                for row in licences:
+                    answers.append(ahead.document(row.form, row.printed))
+                    answers.append(ahead.licence_status(row.printed, row.kind))
+                    for day in (ON, later):
+                        for kind in (None, row.kind):
+                            answers.append(ahead.holder_licences(row.doc or "", day, kind))
+                        answers.append(ahead.vehicle_licences(row.placa or "", day))
+                        answers.extend(ahead.bars(row.doc or "", scope, day)
+                                       for scope in scopes)
+                answers.append(ahead.vehicle_licences(plates[0].lower(), ON))
+            finally:
+                event.remove(registry.engine, "before_cursor_execute", count)
+            assert sent == []  # every answer read ahead
+            # not read ahead: a day before the bars read, an act not named
+            assert ahead.bars(docs[0], scopes[0], ON - timedelta(days=1)) == plain.bars(
+                docs[0], scopes[0], ON - timedelta(days=1))
+            assert ahead.document("alvara-fretamento", "ALV-FRET nº 9999/2024") is None
+        expected: list[Any] = []
+        for row in licences:
+            expected.append(plain.document(row.form, row.printed))
+            expected.append(plain.licence_status(row.printed, row.kind))
+            for day in (ON, later):
+                for kind in (None, row.kind):
+                    expected.append(plain.holder_licences(row.doc or "", day, kind))
+                expected.append(plain.vehicle_licences(row.placa or "", day))
+                expected.extend(plain.bars(row.doc or "", scope, day) for scope in scopes)
+        expected.append(plain.vehicle_licences(plates[0].lower(), ON))
+    assert answers == expected
+    assert any(answer for answer in answers if isinstance(answer, list))  # a bar found
+    assert sum(1 for answer in answers if answer) > len(licences)
