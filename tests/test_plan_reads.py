@@ -19,6 +19,7 @@ from test_cadastro_import import load
 
 from lavra.batch.plan_history import PlanHistory
 from lavra.batch.plan_reads import read_ahead
+from lavra.registry.licence_reads import LicenceQuestions
 from lavra.registry.store import Registry
 from lavra.registry.tables import BarRow, DocumentRow, LicenceRow, PartyRow, VehicleRow
 
@@ -79,6 +80,11 @@ def test_what_is_read_ahead_answers_as_the_registry(registry: Registry) -> None:
                         answers.extend(ahead.bars(row.doc or "", scope, day)
                                        for scope in scopes)
                 answers.append(ahead.vehicle_licences(plates[0].lower(), ON))
+                # the check's one read of its three licences (h/checkfast) is not made
+                first = licences[0]
+                assert ahead.answering(LicenceQuestions(
+                    number=first.printed, kind=first.kind, holder=first.doc,
+                    placa=first.placa)) is ahead
             finally:
                 event.remove(registry.engine, "before_cursor_execute", count)
             assert sent == []  # every answer read ahead

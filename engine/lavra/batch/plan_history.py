@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from lavra.batch.plan_reads import PlanReads
 from lavra.checking.computations import PriorRecord
 from lavra.issuing import _PRINTED_NUMBER, RegistryHistory, _prior
+from lavra.registry.licence_reads import LicenceQuestions
 from lavra.registry.licensing import LicenceView
 
 __all__ = ["PlanHistory"]
@@ -94,6 +95,14 @@ class PlanHistory(RegistryHistory):
                 found[0], reads.facts.get(found[0].id, ()), reads.annulled.get(found[0].id))
         lookup = super().document
         return self._once(("document", form, number), lambda: lookup(form, number))
+
+    def answering(self, questions: LicenceQuestions) -> RegistryHistory:
+        """Read ahead, the plan answers the check's licence lookups already (each one
+        it does not cover is read on its own, as :meth:`licence_status` and the others
+        say): no statement of its own; else as :meth:`RegistryHistory.answering`."""
+        if self._reads is not None:
+            return self
+        return super().answering(questions)
 
     def licence_status(self, number: str, kind: str | None = None) -> LicenceView | None:
         found = None if self._reads is None or not isinstance(number, str) \
