@@ -1,25 +1,30 @@
-"""The tests of DATE_MODULES (tests/conftest.py) measured not to read the wall clock: the
-moved-clock runs of .ci/run (``-m dates``) leave them out, since a test that never reads the
-clock gives the same result under every moved clock.
+"""The tests of DATE_MODULES (tests/conftest.py) measured to read neither the wall clock nor
+the local time zone: the moved-clock runs of .ci/run (``-m dates``, which move TZ too) leave
+them out, since such a test gives the same result under every moved clock and zone.
 
-Measured, not guessed, with tests/clockreads (see its README): every call of
-``clock_gettime(CLOCK_REALTIME)``, ``gettimeofday``, ``time``, ``ftime`` and ``timespec_get``
-in the test process and in every process it starts (the CLI, the web server, pdfsig, the
-render workers) was counted, per test (setup, call, teardown) and per module- or
-session-scoped fixture. A test function is listed here only if none of its
-parametrizations read the clock in any phase and none of the wider fixtures it uses read it
-when set up. That covers Python (``datetime.now``, ``date.today``, ``time.time``, a signing
-time, a certificate's validity), SQLite's CURRENT_TIMESTAMP, libraries' C code (OpenSSL,
-pyHanko through Python) and hypothesis' own reads (its property tests stay). Not counted:
-the PostgreSQL server, which .ci/run starts outside the moved clock (its ``now()`` is the
-real one in every run, so it moves nothing between runs), and file times, which the code
-only compares with each other (cache keys), never with the clock. Reads while a module is
-imported were reviewed by hand: logging's start time, dateutil's parser year (lavra parses
-no date with dateutil), aiohttp and fontconfig — none reaches a result.
+Measured, not guessed, with tests/clockreads (see its README), in two runs of the 1,068
+tests of ``-m dates`` (2026-12-07, main b2dc9f9; both gave this same list): every call of
+``clock_gettime(CLOCK_REALTIME)``, ``gettimeofday``, ``time``, ``ftime`` and
+``timespec_get``, and apart every use of the local zone (``localtime``, ``localtime_r``,
+``mktime``, ``timelocal``: a naive ``timestamp()``, an ``astimezone()``), in the test
+process and in every process it starts (the CLI, the web server, pdfsig, the render
+workers), per test (setup, call, teardown) and per module- or session-scoped fixture. A
+test function is listed here only if none of its parametrizations did either in any phase
+and none of the wider fixtures it uses did when set up. That covers Python
+(``datetime.now``, ``date.today``, ``time.time``, a signing time, a certificate's validity),
+SQLite's CURRENT_TIMESTAMP, libraries' C code (OpenSSL) and hypothesis' own reads (its
+property tests stay). Not counted: the PostgreSQL server, which .ci/run starts outside the
+moved clock (its ``now()`` is the real one in every run, so it moves nothing between
+runs), and file times, which the code only compares with each other (cache keys), never
+with the clock. Reads while a module is imported were reviewed by hand: logging's start
+time, dateutil's parser year (lavra parses no date with dateutil), aiohttp and
+fontconfig; none reaches a result, and no module of lavra or of the tests reads the clock
+at import.
 
 A function not listed here, in a module of DATE_MODULES, runs again under every moved
-clock: a new test is rerun until measured otherwise (the safe default). A test listed here
-that comes to read the clock must leave the list: measure again after changing one.
+clock: a new test is rerun until measured otherwise (the safe default). A listed test
+that comes to read the clock or the zone must leave the list: measure again after
+changing one.
 """
 
 from __future__ import annotations

@@ -55,3 +55,29 @@ int ftime(struct timeb *tp) {
     bump(3);
     return real(tp);
 }
+
+/* The local time zone (TZ: .ci/run moves it too, to Kiritimati and Tokyo): counted apart. */
+struct tm *localtime(const time_t *t) {
+    static struct tm *(*real)(const time_t *);
+    if (!real) real = dlsym(RTLD_NEXT, "localtime");
+    bump(4);
+    return real(t);
+}
+struct tm *localtime_r(const time_t *restrict t, struct tm *restrict tm) {
+    static struct tm *(*real)(const time_t *restrict, struct tm *restrict);
+    if (!real) real = dlsym(RTLD_NEXT, "localtime_r");
+    bump(4);
+    return real(t, tm);
+}
+time_t mktime(struct tm *tm) {
+    static time_t (*real)(struct tm *);
+    if (!real) real = dlsym(RTLD_NEXT, "mktime");
+    bump(4);
+    return real(tm);
+}
+time_t timelocal(struct tm *tm) {
+    static time_t (*real)(struct tm *);
+    if (!real) real = dlsym(RTLD_NEXT, "timelocal");
+    bump(4);
+    return real(tm);
+}

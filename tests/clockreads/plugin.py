@@ -29,7 +29,7 @@ _tests: dict[str, dict[str, Any]] = {}
 
 
 def _now() -> tuple[int, ...]:
-    return struct.unpack_from("4q", _counts)
+    return struct.unpack_from("5q", _counts)
 
 
 def _since(before: tuple[int, ...]) -> list[int]:
