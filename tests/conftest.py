@@ -37,16 +37,17 @@ __all__ = ["_issued_files_pass_external_checks"]  # autouse: pdfsig, qpdf, pytho
 # date of a draft, check or demo example, the year of a series, signing time, certificate
 # validity, web pages): .ci/run runs them again (-m dates) under a moved clock. A new test
 # module that reads the clock belongs here; a single test elsewhere takes
-# @pytest.mark.dates. The rule is "reads the wall clock", measured, not "is about dates": a
-# computation given its dates explicitly (test_calendar, test_params, test_penalties: every
-# test measured clock-free) gives the same result under every clock, and its reruns would
-# only cost time. The functions of these modules measured clock-free are listed in
-# tests/clockfree.py and not rerun; how to measure: tests/clockreads/README.md. A new test
-# in a module here is rerun until measured otherwise. Left out on purpose: pure
-# parsing/format modules, and the slow ones whose dates are all explicit (fillable round
-# trips, parity, registry races). test_second_pack marks its clock-reading tests one by one:
-# its command-line tests choose a pack (configuration, entry points), read no date, and
-# cost a minute each under every moved clock.
+# @pytest.mark.dates. The rule is "reads the wall clock or the local zone (TZ moves too)",
+# measured, not "is about dates": a computation given its dates explicitly (test_calendar,
+# test_params, test_penalties: every test measured clock-free) gives the same result under
+# every clock, and its reruns would only cost time. The functions of these modules
+# measured clock-free are listed in tests/clockfree.py and not rerun; how to measure:
+# tests/clockreads/README.md. A new test in a module here is rerun until measured
+# otherwise. Left out on purpose: pure parsing/format modules, and the slow ones whose
+# dates are all explicit (fillable round trips, parity, registry races). test_second_pack
+# marks its clock-reading tests one by one: its command-line tests choose a pack
+# (configuration, entry points), read no date, and cost a minute each under every moved
+# clock.
 DATE_MODULES = frozenset({
     "test_amounts", "test_auto_infracao", "test_cli", "test_deadlines",
     "test_eligibility", "test_forms", "test_forms_atos", "test_forms_escolar",
