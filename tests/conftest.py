@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from clockfree import CLOCK_FREE
 from outputcheck import ON_CI, _issued_files_pass_external_checks
 from pgdatabase import new_database
 
@@ -35,17 +36,23 @@ __all__ = ["_issued_files_pass_external_checks"]  # autouse: pdfsig, qpdf, pytho
 # Modules whose tests read the clock, directly or through the engine's defaults (today's
 # date of a draft, check or demo example, the year of a series, signing time, certificate
 # validity, web pages): .ci/run runs them again (-m dates) under a moved clock. A new test
-# module that touches dates, documents or deadlines belongs here; a single test elsewhere
-# takes @pytest.mark.dates. Left out on purpose: pure parsing/format modules, and the
-# slow ones whose dates are all explicit (fillable round trips, parity, registry races).
-# test_second_pack marks its pipeline and computation tests one by one: its command-line
-# tests choose a pack (configuration, entry points), read no date, and cost a minute each
-# under every moved clock.
+# module that reads the clock belongs here; a single test elsewhere takes
+# @pytest.mark.dates. The rule is "reads the wall clock or the local zone (TZ moves too)",
+# measured, not "is about dates": a computation given its dates explicitly (test_calendar,
+# test_params, test_penalties: every test measured clock-free) gives the same result under
+# every clock, and its reruns would only cost time. The functions of these modules
+# measured clock-free are listed in tests/clockfree.py and not rerun; how to measure:
+# tests/clockreads/README.md. A new test in a module here is rerun until measured
+# otherwise. Left out on purpose: pure parsing/format modules, and the slow ones whose
+# dates are all explicit (fillable round trips, parity, registry races). test_second_pack
+# marks its clock-reading tests one by one: its command-line tests choose a pack
+# (configuration, entry points), read no date, and cost a minute each under every moved
+# clock.
 DATE_MODULES = frozenset({
-    "test_amounts", "test_auto_infracao", "test_calendar", "test_cli", "test_deadlines",
+    "test_amounts", "test_auto_infracao", "test_cli", "test_deadlines",
     "test_eligibility", "test_forms", "test_forms_atos", "test_forms_escolar",
-    "test_forms_fretamento_atos", "test_forms_licencas", "test_issuing", "test_params",
-    "test_penalties", "test_ranking", "test_render", "test_signing", "test_statutory",
+    "test_forms_fretamento_atos", "test_forms_licencas", "test_issuing",
+    "test_ranking", "test_render", "test_signing", "test_statutory",
     "test_verification", "test_api", "test_pages", "test_staff_pages",
     "test_trust", "test_sessions", "test_hostile_input",
     "test_facts_web", "test_fast_signing",
@@ -73,7 +80,10 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.stem in DATE_MODULES:
+        module = item.path.stem
+        if module in DATE_MODULES and (
+            getattr(item, "originalname", item.name) not in CLOCK_FREE.get(module, ())
+        ):
             item.add_marker(pytest.mark.dates)
 
 

@@ -366,7 +366,6 @@ def _compute(name: str, form: str, data: Mapping[str, Any], on: date,
     ))
 
 
-@pytest.mark.dates
 @pytest.mark.parametrize(
     ("cnh", "until"),
     [("2030-01-01", date(2028, 3, 2)), ("2027-05-10", date(2027, 5, 10))],
@@ -377,7 +376,6 @@ def test_licence_validity_is_the_earlier_of_two_years_and_the_cnh(cnh: str, unti
     assert [(i.status, i.basis) for i in result.items] == [(Status.MET, ("taxi#art3",))]
 
 
-@pytest.mark.dates
 def test_licence_validity_is_pending_without_the_cnh_and_refused_when_it_expired() -> None:
     on = date(2026, 3, 2)
     missing = _compute("validade_licenca_taxi", LIC, {}, on)
@@ -390,7 +388,6 @@ def test_licence_validity_is_pending_without_the_cnh_and_refused_when_it_expired
     )
 
 
-@pytest.mark.dates
 def test_repeat_window_is_the_twelve_months_before_the_infraction() -> None:
     data = {"veiculo": {"placa": "ABC1D23"}}
     old = PriorRecord("0001/2025", date(2025, 3, 1), {})
