@@ -1,5 +1,5 @@
 """Reads the plugin's JSON lines and prints, per module, the test functions that read no
-clock (the CLOCK_FREE table of tests/clockfree.py) and the modules none of whose tests read
+clock and the modules none of whose tests read
 it (to leave DATE_MODULES). Usage: python table.py /tmp/clock.jsonl"""
 
 from __future__ import annotations
