@@ -44,8 +44,9 @@ from pypdf import PdfReader
 from sqlalchemy import create_engine, text
 from test_renewal_state_facts import cessionaria_request, transferred
 
+from lavra.batch import stored
 from lavra.batch.model import RunRequest
-from lavra.batch.output import CSV_NAME, MERGED_NAME, PDF_NAME, run_folder
+from lavra.batch.output import CSV_NAME, MERGED_NAME, PDF_NAME, file_name, run_folder
 from lavra.batch.planning import decide, write_plan
 from lavra.batch.runner import Summary, find_kind, run_batch
 from lavra.batch.work import failure_text
@@ -53,7 +54,7 @@ from lavra.checking.content import Content
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import Issuer, registry_url
-from lavra.registry.runs import ItemFailed, open_run, run_items
+from lavra.registry.runs import ItemFailed, item_content, open_run, run_items
 from lavra.registry.store import open_registry
 from lavra.web.publiccheck import PublicQuestions
 from lavra_americana.transporte_escolar.renovacao_requisitos import INSCRIPTION
@@ -148,7 +149,8 @@ def _assert_each_holder_once(issuer: Issuer, numbers: list[str], folder: Path) -
 
 
 def test_run_over_the_registry_renews_notifies_and_resumes_nothing_twice(
-    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path
+    engine: Engine, seeded: tuple[Path, list[str]], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     numbers = seeded[1]
     issuer = issuer_over(engine, _copy(seeded, tmp_path))
@@ -176,7 +178,10 @@ def test_run_over_the_registry_renews_notifies_and_resumes_nothing_twice(
     assert all(r.number in summary_text and r.name in summary_text for r in summary.rows)
     assert f"titulares {HOLDERS}" in summary_text
     # Again: the same command finds the finished run, writes its files and issues
-    # nothing (no holder renewed nor notified twice).
+    # nothing (no holder renewed nor notified twice). Its files are read 3 items per
+    # statement (documents and attachments mixed across the reads): each is the
+    # registry's own bytes, in its own name.
+    monkeypatch.setattr(stored, "ITEMS_PER_STATEMENT", 3)
     again = _run(issuer, _request(_requests(tmp_path, numbers)), tmp_path / "outra",
                  workers=1)
     assert again.resumed and again.run is not None and summary.run is not None
@@ -186,6 +191,11 @@ def test_run_over_the_registry_renews_notifies_and_resumes_nothing_twice(
     assert numbers_in(url, "NOT-REN-ESC") == list(range(1, HOLDERS - COMPLETE + 1))
     assert sorted(p.name for p in (tmp_path / "outra").glob("0*.pdf")) == sorted(
         r.file for r in summary.rows if r.file)
+    done = [item for item in run_items(issuer.registry, again.run.id) if item.done]
+    assert len(done) > 3 and {item.role for item in done} == {"documento", "anexo"}
+    for item in done:
+        written = (tmp_path / "outra" / file_name(item)).read_bytes()
+        assert written == item_content(issuer.registry, item)
     issuer.close()
 
 

@@ -33,10 +33,11 @@ from typing import IO
 
 from pypdf import PdfWriter
 
+from lavra.batch.stored import stored_files
 from lavra.documents import Engine
 from lavra.errors import LavraError
 from lavra.inputs.formats import mask_holder_key
-from lavra.registry.runs import REFUSED, ItemRecord, item_content
+from lavra.registry.runs import REFUSED, ItemRecord
 from lavra.registry.store import Registry
 from lavra.render.pdf import PageFrame
 
@@ -324,14 +325,13 @@ def write_outputs(
         # a chunk's files read in one transaction, not one each; the snapshot held
         # only while the chunk is written
         with registry.read_scope():
-            for item in done[start:start + READ_CHUNK]:
+            for stored in stored_files(registry, done[start:start + READ_CHUNK], docx=docx):
+                item = stored.item
                 path = folder / file_name(item)
-                _write_if_changed(path, item_content(registry, item))
+                _write_if_changed(path, stored.content)
                 files.append(path)
-                editable = registry.docx(item.document_id) \
-                    if docx and item.document_id else None
-                if editable is not None:
-                    _write_if_changed(folder / docx_name(item), editable)
+                if stored.docx is not None:
+                    _write_if_changed(folder / docx_name(item), stored.docx)
                     with_docx.add((item.position, item.seq))
     if done:
         sync_folder_of(folder / CSV_NAME)
