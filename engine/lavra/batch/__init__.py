@@ -13,6 +13,10 @@ engine does the rest, the same for every kind:
   signing keys) that claim pending items and record each under its reserved number;
 - :mod:`~lavra.batch.output`: the files (atomic writes), the summary CSV and PDF, the
   merged PDF in input order;
+- :mod:`~lavra.batch.stored`: the stored files of a chunk of items, read a few items
+  per statement for the files step;
+- :mod:`~lavra.batch.plan_reads`: what a plan's checks ask the registry, read ahead for
+  all its holders (:mod:`~lavra.batch.plan_history` answers from it);
 - :mod:`~lavra.batch.runner`: the whole run, and the dry run (``simular``).
 - :mod:`~lavra.batch.inputs`: the holders and requests files, CSV or JSON Lines, read
   line by line for the pack's plan.
