@@ -21,7 +21,7 @@ from typing import Any
 from unittest.mock import patch
 
 from identities import cnpj_for, set_person, set_vehicle
-from issuers import VERIFICATION_URL
+from issuers import VERIFICATION_URL, shared_keys
 from sqlalchemy import create_engine, text
 
 from lavra.config import Config
@@ -277,7 +277,7 @@ def issuer_over(engine: Engine, data: Path, url: str | None = None) -> Issuer:
     """An Issuer over the data folder's registry (or ``url``), development PKI."""
     config = Config(pack_dir=REPO, data_dir=data, verification_url=VERIFICATION_URL,
                     database_url=url)
-    ensure_dev_pki(config, engine.content)
+    ensure_dev_pki(config, engine.content, new_key=shared_keys())
     return Issuer(engine, open_registry(registry_url(config)), config)
 
 

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import subprocess
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lavra.config import Config
 from lavra.documents import Engine
 from lavra.issuing import Issuer, ensure_dev_pki
 from lavra.registry.database import database_url
 from lavra.registry.store import Registry, open_registry
+from lavra.signing.pki import KeySource, new_rsa_key
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric import rsa
 
 VERIFICATION_URL = "https://verifica.example.invalid/verificar"
 
@@ -24,12 +30,35 @@ VERIFICATION_URL = "https://verifica.example.invalid/verificar"
 os.environ.setdefault("LAVRA_RETROACAO_MAXIMA_DIAS", "sem limite")
 
 
+_SHARED_KEYS: list[rsa.RSAPrivateKey] = []
+
+
+def shared_keys() -> KeySource:
+    """The key source of one test PKI: its n-th key is this process's n-th shared key,
+    generated the first time a PKI asks for it and reused by every later one (its five
+    RSA keys were ≈ 0.25 s of CPU per PKI, ≈ 110 PKIs a run). Within a PKI the keys
+    stay distinct (the root's first, then one per role); the certificates are still
+    made per PKI, with the validity its caller asks. Two PKIs from this source share
+    their root key: a test of a signature from another root makes that one with fresh
+    keys (``init_dev_pki``'s default)."""
+    taken = itertools.count()
+
+    def next_key() -> rsa.RSAPrivateKey:
+        index = next(taken)
+        while len(_SHARED_KEYS) <= index:
+            _SHARED_KEYS.append(new_rsa_key())
+        return _SHARED_KEYS[index]
+
+    return next_key
+
+
 def dev_issuer(engine: Engine, data_dir: Path) -> Issuer:
-    """An Issuer with a SQLite registry and a development PKI in ``data_dir`` (close it)."""
+    """An Issuer with a SQLite registry and a development PKI in ``data_dir`` (close it);
+    the PKI's keys are the process's :func:`shared_keys`."""
     config = Config(
         pack_dir=engine.content.root, data_dir=data_dir, verification_url=VERIFICATION_URL
     )
-    ensure_dev_pki(config, engine.content)
+    ensure_dev_pki(config, engine.content, new_key=shared_keys())
     return Issuer(engine, open_registry(database_url(config.data_dir)), config)
 
 
@@ -39,7 +68,8 @@ def clocked_issuer(engine: Engine, data_dir: Path, now: datetime) -> Issuer:
     config = Config(
         pack_dir=engine.content.root, data_dir=data_dir, verification_url=VERIFICATION_URL
     )
-    ensure_dev_pki(config, engine.content, valid_from=now - timedelta(days=30))
+    ensure_dev_pki(config, engine.content, valid_from=now - timedelta(days=30),
+                   new_key=shared_keys())
     return Issuer(engine, open_registry(database_url(config.data_dir)), config,
                   clock=lambda: now)
 

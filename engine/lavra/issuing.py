@@ -46,7 +46,7 @@ from lavra.registry.records import (
 )
 from lavra.registry.store import Registry, open_registry
 from lavra.signers import SignerKey, Signers
-from lavra.signing.pki import DevPki, init_dev_pki
+from lavra.signing.pki import DevPki, KeySource, init_dev_pki, new_rsa_key
 from lavra.signing.verification import (
     new_code,
     normalize_code,
@@ -553,11 +553,14 @@ class Issuer:
 
 
 def ensure_dev_pki(
-    config: Config, content: Content, *, valid_from: datetime | None = None
+    config: Config, content: Content, *, valid_from: datetime | None = None,
+    new_key: KeySource = new_rsa_key,
 ) -> DevPki:
     """Create (or reuse) the development PKI for every role of the pack (its new
-    certificates valid from ``valid_from``, default now)."""
-    return init_dev_pki(config.pki_dir, content.organization.roles, valid_from=valid_from)
+    certificates valid from ``valid_from``, default now; their keys from ``new_key``,
+    default fresh ones)."""
+    return init_dev_pki(config.pki_dir, content.organization.roles, valid_from=valid_from,
+                        new_key=new_key)
 
 
 __all__ = [

@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -73,6 +73,9 @@ _NAME_MAX = 64  # X.520 upper bound for CN and O
 _RSA_BITS = 2048
 
 SigningKey: TypeAlias = rsa.RSAPrivateKey | ec.EllipticCurvePrivateKey
+KeySource: TypeAlias = Callable[[], rsa.RSAPrivateKey]
+"""Where a new certificate's key comes from: :func:`new_rsa_key` (a fresh key) unless a
+caller passes another (the tests reuse keys across their throw-away PKIs)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,12 @@ def passphrase_from_env(name: str = PASSPHRASE_ENV) -> str:
     return value
 
 
+def new_rsa_key() -> rsa.RSAPrivateKey:
+    """A freshly generated RSA key: the key source of every certificate unless a caller
+    passes another; ``lavra keys init`` and the signers always use it."""
+    return rsa.generate_private_key(public_exponent=65537, key_size=_RSA_BITS)
+
+
 def make_certificate(
     common_name: str,
     *,
@@ -147,8 +156,10 @@ def make_certificate(
     valid_for: timedelta = DEV_VALIDITY,
     ca: bool = False,
     timestamping: bool = False,
+    new_key: KeySource = new_rsa_key,
 ) -> SignerIdentity:
-    """A new RSA key and certificate; self-signed (a root CA) when ``issuer`` is None.
+    """A new RSA key (from ``new_key``) and certificate; self-signed (a root CA) when
+    ``issuer`` is None.
 
     ``title``: the signer's cargo (X.520 ``title``), beside the person's name in CN.
     End-entity certificates have key usage digitalSignature + nonRepudiation;
@@ -159,7 +170,7 @@ def make_certificate(
             raise InputError(
                 f"O {label} do certificado deve ter de 1 a {_NAME_MAX} caracteres: «{text}»."
             )
-    key = rsa.generate_private_key(public_exponent=65537, key_size=_RSA_BITS)
+    key = new_key()
     attributes = [
         x509.NameAttribute(NameOID.COUNTRY_NAME, "BR"),
         x509.NameAttribute(NameOID.ORGANIZATION_NAME, organization),
@@ -343,11 +354,13 @@ def init_dev_pki(
     passphrase: str = DEV_PASSPHRASE,
     force: bool = False,
     valid_from: datetime | None = None,
+    new_key: KeySource = new_rsa_key,
 ) -> DevPki:
     """Create (or reuse) the development PKI in ``folder``; ``roles`` maps role id → cargo.
 
     ``valid_from``: the start of the new certificates' validity (default now): ``lavra
-    demo`` signs its case histories on an earlier clock.
+    demo`` signs its case histories on an earlier clock. ``new_key``: where each new
+    certificate's key comes from, the root's first (default: a fresh key each).
 
     Each role's certificate has CN = the cargo, O = :data:`DEV_ORGANIZATION` (which says
     it has no legal validity) and OU = ``papel: <role id>``.
@@ -363,14 +376,14 @@ def init_dev_pki(
             raise InputError(f"O cargo do papel «{role}» está vazio.")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        root = _root(folder, passphrase, force=force, valid_from=valid_from)
+        root = _root(folder, passphrase, force=force, valid_from=valid_from, new_key=new_key)
         signers: dict[str, Path] = {}
         for role, cargo in roles.items():
             path = folder / f"{role}.p12"
             if force or not path.exists():
                 identity = make_certificate(
                     cargo, issuer=root, organizational_unit=f"papel: {role}",
-                    valid_from=valid_from,
+                    valid_from=valid_from, new_key=new_key,
                 )
                 _write_private(path, pkcs12_bytes(identity, passphrase, name=role))
             signers[role] = path
@@ -385,7 +398,7 @@ def init_dev_pki(
 
 
 def _root(
-    folder: Path, passphrase: str, *, force: bool, valid_from: datetime | None = None
+    folder: Path, passphrase: str, *, force: bool, valid_from: datetime | None, new_key: KeySource
 ) -> SignerIdentity:
     p12 = folder / ROOT_P12_FILE
     if p12.exists() and not force:
@@ -396,7 +409,8 @@ def _root(
             "recrie a PKI de desenvolvimento com a opção de forçar."
         )
     root = make_certificate(
-        DEV_ROOT_NAME, ca=True, valid_for=2 * DEV_VALIDITY, valid_from=valid_from
+        DEV_ROOT_NAME, ca=True, valid_for=2 * DEV_VALIDITY, valid_from=valid_from,
+        new_key=new_key,
     )
     _write_private(p12, pkcs12_bytes(root, passphrase, name="raiz"))
     pem = root.certificate.public_bytes(serialization.Encoding.PEM)
