@@ -26,6 +26,7 @@ from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
 from lavra.checking.checks import TEXT_REQUIREMENT, document_findings, run_checks, text_notices
+from lavra.checking.cleaning import checked_values
 from lavra.checking.computations import basis_cited_once, cited_by_law, cited_once, state_items
 from lavra.checking.content import Content, FormSpec, loaded_content
 from lavra.checking.report import Report, build_report
@@ -235,9 +236,8 @@ class Engine:
         form = self.content.form(form_id)
         if not isinstance(data, Mapping):
             raise InputError("Os dados do formulário devem ser um objeto JSON.")
-        # Data reaching the engine by any path is cleaned the same way (NFC, no
-        # invisible characters); the boundaries have done it already, this is cheap.
-        data = check_values(dict(data))
+        # Cleaned the same way by any path (NFC, no invisible characters): cheap here.
+        data = checked_values(dict(data))
         if on is not None:
             check_date(on, what="data de referência", field="/on")
         if issued_on is not None:
