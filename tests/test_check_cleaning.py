@@ -1,16 +1,25 @@
 """The check's one-walk cleaning gives what check_values gives: the same copy, or the
-same error (message and field), on clean data and on every kind it refuses."""
+same error (message and field), on clean data and on every kind it refuses; the
+required objects of a requerimento from a plan read once, as the function gives them."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lavra.checking.cleaning import checked_values
+from lavra.checking.content import loaded_content
+from lavra.checking.required_objects import with_required_objects as planned_required_objects
 from lavra.errors import InputError
 from lavra.inputs.reading import check_values
+from lavra.render.fillable.schema import inline_refs
+from lavra.render.fillable.schema import with_required_objects as fillable_required_objects
 from lavra.render.glyphs import Coverage, _walk, undrawable
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def _deep(levels: int) -> dict[str, Any]:
@@ -68,3 +77,23 @@ def test_undrawable_fast_answer_matches_the_walk() -> None:
                  {"a": ("é",)}, {"a": "ã"}):
         assert undrawable(data, coverage) == tuple(_walk(data, (), coverage))
     assert [u.pointer for u in undrawable({"a": ["x", {"b": "株式"}]}, coverage)] == ["/a/1/b"]
+
+
+def test_required_objects_plan_is_the_function_on_every_requerimento() -> None:
+    """Every fillable form of the pack, empty and with its example (each object emptied
+    and each dropped in turn): the plan read once gives what the function gives."""
+    content = loaded_content(REPO)
+    fillable = [form for form in content.forms.values() if form.fillable]
+    assert fillable
+    for form in fillable:
+        raw = content.registry.resolver().lookup(form.schema_id).contents
+        schema = inline_refs(raw, content.registry)
+        example = json.loads(form.example.read_text()) if form.example else {}
+        cases = [{}, example]
+        for key, value in example.items():
+            if isinstance(value, dict):
+                cases += [{**example, key: {}}, {k: v for k, v in example.items() if k != key}]
+        for data in cases:
+            expected = fillable_required_objects(schema, data)
+            assert planned_required_objects(schema, data) == expected
+            assert planned_required_objects(schema, data) == expected  # the plan kept

@@ -30,6 +30,7 @@ from lavra.checking.cleaning import checked_values
 from lavra.checking.computations import basis_cited_once, cited_by_law, cited_once, state_items
 from lavra.checking.content import Content, FormSpec, loaded_content
 from lavra.checking.report import Report, build_report
+from lavra.checking.required_objects import with_required_objects
 from lavra.config import Config, default_renderer, load_config
 from lavra.errors import InputError, LavraError, ParameterError, RenderError
 from lavra.inputs import pointers
@@ -47,7 +48,7 @@ from lavra.law.params import Parameters
 from lavra.render.fillable.building import fillable_body
 from lavra.render.fillable.finishing import finish_form
 from lavra.render.fillable.reading import read_fields
-from lavra.render.fillable.schema import inline_refs, with_required_objects
+from lavra.render.fillable.schema import inline_refs
 from lavra.render.glyphs import Coverage, coverage_of, undrawable
 from lavra.render.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
@@ -303,8 +304,7 @@ class Engine:
     ) -> Report:
         form = self.content.form(form_id)
         if form.fillable and isinstance(data, Mapping):
-            # A requerimento always has the objects its schema requires (its checklist of
-            # documents): pending from the first screen, not "não se aplica" until filled.
+            # The objects its schema requires (checklists) are pending, not "não se aplica".
             if form.schema_id not in self._inlined:  # once per form: the content is fixed
                 schema = self.content.registry.resolver().lookup(form.schema_id).contents
                 self._inlined[form.schema_id] = inline_refs(schema, self.content.registry)
