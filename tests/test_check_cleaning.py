@@ -5,16 +5,17 @@ required objects of a requerimento from a plan read once, as the function gives 
 from __future__ import annotations
 
 import json
+from copy import deepcopy
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from lavra.checking.cleaning import checked_values
+from lavra.checking.cleaning import checked_values, json_copy
 from lavra.checking.content import loaded_content
-from lavra.checking.required_objects import with_required_objects as planned_required_objects
 from lavra.errors import InputError
 from lavra.inputs.reading import check_values
+from lavra.render.fillable.required_plan import with_required_objects as planned_required_objects
 from lavra.render.fillable.schema import inline_refs
 from lavra.render.fillable.schema import with_required_objects as fillable_required_objects
 from lavra.render.glyphs import Coverage, _walk, undrawable
@@ -97,3 +98,13 @@ def test_required_objects_plan_is_the_function_on_every_requerimento() -> None:
             expected = fillable_required_objects(schema, data)
             assert planned_required_objects(schema, data) == expected
             assert planned_required_objects(schema, data) == expected  # the plan kept
+
+
+def test_json_copy_is_a_deep_copy() -> None:
+    data: dict[str, Any] = {"a": {"b": [1, 2.5, True, None, "x", {"c": "São"}]},
+                            "t": ("y", ["z"])}
+    copied = json_copy(data)
+    assert copied == deepcopy(data)
+    copied["a"]["b"][5]["c"] = "outro"
+    copied["t"][1].append("w")
+    assert data == {"a": {"b": [1, 2.5, True, None, "x", {"c": "São"}]}, "t": ("y", ["z"])}

@@ -30,7 +30,6 @@ from lavra.checking.cleaning import checked_values
 from lavra.checking.computations import basis_cited_once, cited_by_law, cited_once, state_items
 from lavra.checking.content import Content, FormSpec, loaded_content
 from lavra.checking.report import Report, build_report
-from lavra.checking.required_objects import with_required_objects
 from lavra.config import Config, default_renderer, load_config
 from lavra.errors import InputError, LavraError, ParameterError, RenderError
 from lavra.inputs import pointers
@@ -48,6 +47,7 @@ from lavra.law.params import Parameters
 from lavra.render.fillable.building import fillable_body
 from lavra.render.fillable.finishing import finish_form
 from lavra.render.fillable.reading import read_fields
+from lavra.render.fillable.required_plan import with_required_objects
 from lavra.render.fillable.schema import inline_refs
 from lavra.render.glyphs import Coverage, coverage_of, undrawable
 from lavra.render.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool

@@ -11,17 +11,21 @@ hold no refused character and are, in NFC, within
 would return (each string in NFC, as :func:`~lavra.inputs.textnorm.clean_text` gives it).
 Anything else (a refused character or number, a key to normalize, a tuple, a subclass,
 nesting too deep) is handed to ``check_values`` whole, so every error is its own.
+
+:func:`json_copy` is :func:`copy.deepcopy` of the data a check starts from (a licence's
+data read from the registry, copied to be changed), by exact types.
 """
 
 from __future__ import annotations
 
+from copy import deepcopy
 from math import isfinite
 from typing import Any
 
 from lavra.inputs.reading import MAX_STRING_CHARS, check_values
 from lavra.inputs.textnorm import MAX_DEPTH, _plain, forbidden_character, nfc
 
-__all__ = ["checked_values"]
+__all__ = ["checked_values", "json_copy"]
 
 
 class _Slow(Exception):
@@ -63,3 +67,17 @@ def _copy(node: Any, depth: int) -> Any:
     if kind is float and isfinite(node):
         return node
     raise _Slow
+
+
+def json_copy(value: Any) -> Any:
+    """``deepcopy(value)`` of JSON data (no value in it shared by two places, as JSON
+    read from the registry is): dicts and lists copied, strings, numbers, booleans and
+    ``None`` kept (immutable); any other type (a subclass, a tuple) by ``deepcopy``."""
+    kind = type(value)
+    if kind is dict:
+        return {key: json_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [json_copy(item) for item in value]
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value
+    return deepcopy(value)
