@@ -26,6 +26,7 @@ from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
 from lavra.checking.checks import TEXT_REQUIREMENT, document_findings, run_checks, text_notices
+from lavra.checking.cleaning import checked_values
 from lavra.checking.computations import basis_cited_once, cited_by_law, cited_once, state_items
 from lavra.checking.content import Content, FormSpec, loaded_content
 from lavra.checking.report import Report, build_report
@@ -46,7 +47,8 @@ from lavra.law.params import Parameters
 from lavra.render.fillable.building import fillable_body
 from lavra.render.fillable.finishing import finish_form
 from lavra.render.fillable.reading import read_fields
-from lavra.render.fillable.schema import inline_refs, with_required_objects
+from lavra.render.fillable.required_plan import with_required_objects
+from lavra.render.fillable.schema import inline_refs
 from lavra.render.glyphs import Coverage, coverage_of, undrawable
 from lavra.render.isolation import Limits, MiB, TaskFailed, WorkerPool, default_pool
 from lavra.render.pdf import LaidOutPdf, PageFrame, Renderer
@@ -235,9 +237,8 @@ class Engine:
         form = self.content.form(form_id)
         if not isinstance(data, Mapping):
             raise InputError("Os dados do formulário devem ser um objeto JSON.")
-        # Data reaching the engine by any path is cleaned the same way (NFC, no
-        # invisible characters); the boundaries have done it already, this is cheap.
-        data = check_values(dict(data))
+        # Cleaned the same way by any path (NFC, no invisible characters): cheap here.
+        data = checked_values(dict(data))
         if on is not None:
             check_date(on, what="data de referência", field="/on")
         if issued_on is not None:
@@ -303,8 +304,7 @@ class Engine:
     ) -> Report:
         form = self.content.form(form_id)
         if form.fillable and isinstance(data, Mapping):
-            # A requerimento always has the objects its schema requires (its checklist of
-            # documents): pending from the first screen, not "não se aplica" until filled.
+            # The objects its schema requires (checklists) are pending, not "não se aplica".
             if form.schema_id not in self._inlined:  # once per form: the content is fixed
                 schema = self.content.registry.resolver().lookup(form.schema_id).contents
                 self._inlined[form.schema_id] = inline_refs(schema, self.content.registry)

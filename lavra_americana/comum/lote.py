@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from copy import deepcopy
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 from lavra.batch.inputs import read_lines
 from lavra.batch.model import PlanContext, PlannedHolder, PlannedOutput, RunRequest
+from lavra.checking.cleaning import json_copy
 from lavra.checking.report import Item, Report
 from lavra.errors import InputError, LavraError
 from lavra.inputs import pointers
@@ -103,7 +103,7 @@ def as_held(context: PlanContext, kind: str, records: Iterable[IssuedRecord],
              for view in active_licences_of(context.registry, kind, (r.id for r in records))}
     held: list[tuple[IssuedRecord, str, dict[str, Any]]] = []
     for record in records:
-        data = deepcopy(dict(record.data))
+        data = json_copy(dict(record.data))
         view = views.get(number_key(record.printed))
         document = unmask(record.cpf_cnpj or "")
         if view is not None and view.holder:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from num2words import num2words
@@ -70,7 +71,14 @@ class Limit:
 
 def in_full(amount: int, unit: str) -> str:
     """``"5 (cinco) anos"``: a count in figures and words, as official acts write it."""
-    return f"{amount} ({num2words(amount, lang='pt_BR')}) {unit}"
+    return f"{amount} ({_words(amount)}) {unit}"
+
+
+@lru_cache(maxsize=256)
+def _words(amount: int) -> str:
+    """``amount`` in pt-BR words (the same few terms and ages in every check of a run:
+    num2words builds its converter on each call)."""
+    return str(num2words(amount, lang="pt_BR"))
 
 
 def earliest(limits: Sequence[Limit]) -> Limit:

@@ -138,7 +138,24 @@ def _read_coverage(files: tuple[tuple[str, int, int], ...]) -> Coverage:
 
 def undrawable(data: Any, coverage: Coverage) -> tuple[Undrawable, ...]:
     """Every string of ``data`` (keys are not printed) holding characters no font draws."""
+    if _all_drawn(data, coverage):  # the common case, told without a path per node
+        return ()
     return tuple(_walk(data, (), coverage))
+
+
+def _all_drawn(node: Any, coverage: Coverage) -> bool:
+    """Whether every string of ``node`` is drawn, by exact types (dicts, lists, strings,
+    and leaves that are not strings); ``False`` for anything else, for :func:`_walk` to
+    tell (a Mapping or tuple of another type walks as it always did)."""
+    kind = type(node)
+    if kind is str:
+        return not coverage.missing(node)
+    if kind is dict or kind is list:
+        for value in node.values() if kind is dict else node:
+            if not _all_drawn(value, coverage):
+                return False
+        return True
+    return kind is int or kind is bool or kind is float or node is None
 
 
 def _walk(node: Any, path: tuple[str | int, ...], coverage: Coverage) -> Iterator[Undrawable]:
