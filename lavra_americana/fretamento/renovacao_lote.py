@@ -64,7 +64,6 @@ another deadline, and has a case the school run lacks (the vehicle's age).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from copy import deepcopy
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -78,6 +77,7 @@ from lavra.batch.model import (
     RunParameter,
     RunRequest,
 )
+from lavra.checking.cleaning import json_copy
 from lavra.checking.computations import Computation, Computed, ComputeInput, item_at
 from lavra.checking.report import Item, Report, Status
 from lavra.errors import InputError, LavraError
@@ -273,7 +273,7 @@ def renewed_alvara(lic: Licence, envelope: Mapping[str, Any]) -> dict[str, Any]:
     """The renewed alvará's data: the previous one's, updated by the request (the
     company's data, the vehicle's, the inspection), with the renewal's process."""
     req = envelope["requerimento"]
-    data = deepcopy(dict(lic.data))
+    data: dict[str, Any] = json_copy(dict(lic.data))
     empresa = {k: v for k, v in req.get("requerente", {}).items()
                if k in ("razao_social", "nome_fantasia", "cnpj", "endereco", "telefone")}
     data["empresa"] = {**data.get("empresa", {}), **empresa}

@@ -76,6 +76,7 @@ from lavra.batch.model import (
     RunParameter,
     RunRequest,
 )
+from lavra.checking.cleaning import json_copy
 from lavra.checking.computations import Computation, Computed, ComputeInput, item_at
 from lavra.checking.report import Item, Report, Status
 from lavra.errors import InputError, LavraError
@@ -231,7 +232,7 @@ def renewed_alvara(previous: Mapping[str, Any], printed: str, expiry: date,
     """The renewed alvará's data: the previous one's, updated by the request."""
     req = envelope["requerimento"]
     docs = req.get("documentos", {})
-    data = deepcopy(dict(previous))
+    data: dict[str, Any] = json_copy(dict(previous))
     data.pop("selecao", None)
     data["modalidade"] = "renovacao"
     data["alvara_anterior"] = {"numero": printed, "valido_ate": expiry.isoformat()}
