@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -296,6 +297,19 @@ def read_entrada(path: Path, document: str, name: str) -> list[Wanted | tuple[in
         found.append(Wanted(line, number_key(row.get("alvara")), str(row.get(document) or ""),
                             str(row.get(name) or "")))
     return found
+
+
+def reading_due(context: PlanContext, form: str, due: Mapping[str, Any],
+                holder: Callable[[Any], str]) -> AbstractContextManager[None]:
+    """:meth:`PlanContext.reading` for a renewal plan: the alvarás ``due`` (of ``form``,
+    each with its ``printed`` number and registry ``data``) read ahead with their
+    licences, the licences of their holders (``holder``: the CPF or CNPJ of one) and of
+    their vehicles."""
+    licences = list(due.values())
+    return context.reading(
+        acts=[(form, lic.printed) for lic in licences],
+        holders=[holder(lic) for lic in licences],
+        placas=[str(pointers.get(lic.data, "/veiculo/placa") or "") for lic in licences])
 
 
 def plan_holders(

@@ -97,6 +97,7 @@ from lavra_americana.comum.lote import (
     number_key,
     pending_lines,
     plan_holders,
+    reading_due,
     refused_for,
     unissuable,
 )
@@ -379,11 +380,7 @@ class FretamentoRenewalRun:
             # The requests filed online (filed), unless --pedidos gives a file.
             filed = requests_for(context, self.filed(context.request), due,
                                  lambda lic: lic.cnpj, conference="art. 7º com o art. 8º")
-            with context.reading(
-                    acts=[(ALVARA, lic.printed) for lic in due.values()],
-                    holders=[lic.cnpj for lic in due.values()],
-                    placas=[str(pointers.get(lic.data, "/veiculo/placa") or "")
-                            for lic in due.values()]):
+            with reading_due(context, ALVARA, due, lambda lic: lic.cnpj):
                 return plan_holders(
                     context.request, due,
                     context.per_holder(lambda lic, envelope: notice_processo(

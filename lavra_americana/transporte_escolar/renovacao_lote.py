@@ -94,6 +94,7 @@ from lavra_americana.comum.lote import (
     number_key,
     pending_lines,
     plan_holders,
+    reading_due,
     refused_for,
     same_vehicle,
     unissuable,
@@ -345,11 +346,7 @@ class RenewalRun:
             # The requests filed online (filed), unless --pedidos gives a file.
             filed = requests_for(context, self.filed(context.request), due,
                                  lambda lic: lic.cpf)
-            with context.reading(
-                    acts=[(ALVARA, lic.printed) for lic in due.values()],
-                    holders=[lic.cpf for lic in due.values()],
-                    placas=[str(pointers.get(lic.data, "/veiculo/placa") or "")
-                            for lic in due.values()]):
+            with reading_due(context, ALVARA, due, lambda lic: lic.cpf):
                 return plan_holders(
                     context.request, due,
                     context.per_holder(lambda lic, envelope: notice_processo(
