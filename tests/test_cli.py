@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from click.testing import CliRunner
-from outputcheck import docx_problems, pdf_problems
+from outputcheck import docx_problems_each, pdf_problems
 from pypdf import PdfReader
 
 from lavra.cli.main import main
@@ -158,7 +158,9 @@ def test_demo_issues_and_verifies_every_form(runner: CliRunner, tmp_path: Path) 
         signed = [pdf for pdf in sorted(demo.glob("*.pdf")) if b"/ByteRange" in pdf.read_bytes()]
         assert signed
         problems = {pdf.name: pdf_problems(pdf.read_bytes()) for pdf in signed}
-        problems |= {d.name: docx_problems(d.read_bytes()) for d in sorted(demo.glob("*.docx"))}
+        docxs = sorted(demo.glob("*.docx"))
+        problems |= dict(zip((d.name for d in docxs),
+                             docx_problems_each([d.read_bytes() for d in docxs]), strict=True))
         assert not any(problems.values()), problems
     else:
         demo = tmp_path / "demo"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import weasyprint
-from outputcheck import docx_problems, pdf_problems
+from outputcheck import docx_problems, docx_problems_each, pdf_problems
 
 from lavra.signing.pades import DocumentSigner
 from lavra.signing.pki import init_dev_pki
@@ -63,3 +63,15 @@ def test_a_docx_python_docx_cannot_open_is_reported(tmp_path: Path) -> None:
         archive.writestr("word/document.xml", "<w:document/>")  # no [Content_Types].xml
     assert docx_problems(buffer.getvalue())
     assert docx_problems(b"PK isto nao e um docx")
+
+
+def test_docx_checked_together_are_each_judged_alone() -> None:
+    """One LibreOffice run converts them all; only the broken one has a problem."""
+    import docx as python_docx
+
+    buffer = io.BytesIO()
+    python_docx.Document().save(buffer)
+    good = buffer.getvalue()
+    first, broken, last = docx_problems_each([good, b"PK isto nao e um docx", good])
+    assert first == [] and last == []
+    assert broken and "python-docx" in broken[0]
