@@ -101,9 +101,10 @@ def docx_problems_each(docxs: Sequence[bytes]) -> list[list[str]]:
              "--convert-to", "pdf", "--outdir", folder, *sources],
             capture_output=True, text=True, timeout=180 + 20 * len(sources),
         )
-        for index in opened:
-            if run.returncode != 0 or not (Path(folder) / f"documento-{index}.pdf").is_file():
-                problems[index].append(f"LibreOffice não converte o DOCX: {run.stdout}{run.stderr}")
+        missing = [i for i in opened if not (Path(folder) / f"documento-{i}.pdf").is_file()]
+        # a failed run that still converted every DOCX cannot say whose it was: all of them
+        for index in missing or (opened if run.returncode != 0 else []):
+            problems[index].append(f"LibreOffice não converte o DOCX: {run.stdout}{run.stderr}")
     return problems
 
 
