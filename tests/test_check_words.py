@@ -1,12 +1,14 @@
 """The words a check writes for every document, kept per process, are the words it wrote
 before: a report's requirement items (the same for every document of a form: kept per
-property of the schema) and the weekday and month names of the deadlines it counts
-(kept per weekday and month), compared with the former computation on many inputs."""
+property of the schema), the weekday and month names of the deadlines it counts (kept
+per weekday and month) and the citations it resolves (kept per citation and law),
+compared with the former computation on many inputs."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,9 +19,12 @@ from babel.dates import format_date as babel_date
 from lavra.checking import report
 from lavra.checking.report import Item, Report, Status, _awaiting, _document_missing, build_report
 from lavra.documents import Engine
+from lavra.errors import CitationError
 from lavra.inputs import pointers
 from lavra.inputs.schemas.fields import FieldInfo
 from lavra.inputs.schemas.validation import SchemaIssue, validate
+from lavra.law import model
+from lavra.law.model import resolve
 from lavra.textutil import month_name, weekday_name
 
 _ABSENT = object()
@@ -111,3 +116,24 @@ def test_weekday_and_month_names_are_babels_for_every_day(year: int) -> None:
         day += timedelta(days=1)
     assert weekday_name(date(2026, 2, 17)) == "terça-feira"
     assert month_name(date(2026, 3, 1)) == "março"
+
+
+def test_a_kept_citation_is_the_one_resolved_afresh(engine: Engine) -> None:
+    laws = engine.content.laws
+    cited = [f"{law.id}#{frag}" for law in laws.values() for frag in law.fragments]
+    warm = [resolve(laws, c) for c in cited]
+    assert [resolve(laws, c) for c in cited] == warm  # read from what was kept
+    fresh = []
+    for citation in cited:
+        model._RESOLVED.clear()
+        fresh.append(resolve(laws, citation))
+    assert fresh == warm and len(warm) > 250
+    # another law under the same id (another pack, a law edited): resolved again
+    law = next(each for each in laws.values() if each.fragments)
+    renamed = replace(law, number="9999")
+    other = {**laws, law.id: renamed}
+    first = next(c for c in cited if c.startswith(law.id + "#"))
+    assert resolve(other, first).law is renamed and "9999" in resolve(other, first).short
+    assert resolve(laws, first).law is law and "9999" not in resolve(laws, first).short
+    with pytest.raises(CitationError, match="não consta"):
+        resolve({}, first)
