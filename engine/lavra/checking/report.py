@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from lavra.inputs import pointers
 from lavra.inputs.schemas.fields import FieldInfo
@@ -96,10 +97,6 @@ def _document_missing(issue: SchemaIssue, pointer: str) -> bool:
     return issue.pointer == pointer + "/apresentado" and issue.keyword in ("const", "required")
 
 
-def _label(info: FieldInfo, pointer: str) -> str:
-    return info.title or pointers.dotted(pointer)
-
-
 def _awaiting(
     info: FieldInfo, pointer: str, data: Mapping[str, Any], titles: Mapping[str, str]
 ) -> str | None:
@@ -123,6 +120,33 @@ def _awaiting(
     return " e ".join(dict.fromkeys(wanted)) or None
 
 
+class _Words(NamedTuple):
+    """What a requirement's items say whatever the data: they depend only on the
+    schema's property (its pointer, title, kind and basis)."""
+
+    ident: str
+    label: str
+    basis: tuple[str, ...]
+    met: Item
+    missing: Item
+    not_applicable: Item
+
+
+@lru_cache(maxsize=8192)
+def _words(pointer: str, title: str | None, document: bool, basis: tuple[str, ...]) -> _Words:
+    """Kept per process (a run checks the same requirements for every document)."""
+    label = title or pointers.dotted(pointer)
+    ident = pointers.dotted(pointer)
+    basis = tuple(basis)
+    met = Item(ident, Status.MET, pointer,
+               f"{'Apresentado' if document else 'Atendido'}: {label}.", basis)
+    missing = Item(ident, Status.MISSING, pointer,
+                   f"{'Documento não apresentado' if document else 'Não informado'}: {label}.",
+                   basis)
+    absent = Item(ident, Status.NOT_APPLICABLE, pointer, f"Não se aplica: {label}.", basis)
+    return _Words(ident, label, basis, met, missing, absent)
+
+
 def _requirement_item(
     info: FieldInfo,
     pointer: str,
@@ -130,28 +154,24 @@ def _requirement_item(
     data: Mapping[str, Any],
     titles: Mapping[str, str] | None = None,
 ) -> Item:
-    titles = titles or {}
-    label = _label(info, pointer)
-    ident = pointers.dotted(pointer)
-    basis = tuple(info.basis)
-    if any(i.keyword == "required" and i.pointer == pointer for i in issues) or (
-        info.document and any(_document_missing(i, pointer) for i in issues)
-    ):
-        prefix = "Documento não apresentado" if info.document else "Não informado"
-        return Item(ident, Status.MISSING, pointer, f"{prefix}: {label}.", basis)
+    words = _words(pointer, info.title, info.document, tuple(info.basis))
     if issues:
+        if any(i.keyword == "required" and i.pointer == pointer for i in issues) or (
+            info.document and any(_document_missing(i, pointer) for i in issues)
+        ):
+            return words.missing
         text = " ".join(dict.fromkeys(i.message for i in issues))
-        return Item(ident, Status.INVALID, pointer, text, basis)
+        return Item(words.ident, Status.INVALID, pointer, text, words.basis)
     if pointers.get(data, pointer, _ABSENT) is _ABSENT:
-        awaiting = _awaiting(info, pointer, data, titles)
+        awaiting = _awaiting(info, pointer, data, titles or {})
         if awaiting is not None:
             when = info.required_when or ""
             when = when if when.startswith("quando") else f"quando {when}"
-            message = f"Depende da resposta a {awaiting}: {label} (exigido {when})."
-            return Item(ident, Status.NOT_APPLICABLE, pointer, message, basis, awaiting)
-        return Item(ident, Status.NOT_APPLICABLE, pointer, f"Não se aplica: {label}.", basis)
-    prefix = "Apresentado" if info.document else "Atendido"
-    return Item(ident, Status.MET, pointer, f"{prefix}: {label}.", basis)
+            message = f"Depende da resposta a {awaiting}: {words.label} (exigido {when})."
+            return Item(words.ident, Status.NOT_APPLICABLE, pointer, message, words.basis,
+                        awaiting)
+        return words.not_applicable
+    return words.met
 
 
 _ABSENT = object()

@@ -31,6 +31,8 @@ from lavra.errors import CitationError, ContentPackError, InputError, LavraError
 from lavra.inputs.reading import describe_os_error
 from lavra.law.importer import int_to_roman
 from lavra.law.references import FRAGMENT_ID, alinea_letter, reference, short_reference
+from lavra.law.references import example_citation as _example_citation
+from lavra.law.references import shown_citation as _shown
 
 __all__ = [
     "FRAGMENT_ID",
@@ -222,36 +224,15 @@ def _bare_line(frag: Fragment) -> str:
 # ---------------------------------------------------------------- references
 
 
-#: Longest part of a citation repeated in a message.
-_SHOWN_CHARS = 60
-
-
-def _shown(text: str) -> str:
-    """A citation as a message repeats it: «between guillemets», cut short, every
-    character that does not show as itself (controls, bidi, zero-width) written U+XXXX,
-    never Python's escapes."""
-    cut = text[:_SHOWN_CHARS]
-    shown = "".join(
-        f"U+{ord(char):04X}" if not char.isprintable() else char for char in cut
-    )
-    return f"«{shown}{'…' if len(text) > _SHOWN_CHARS else ''}»"
-
-
-def _example_citation(laws: Mapping[str, Law]) -> str:
-    """``", por exemplo 'lei#art7_inc4'"`` with a real fragment of the pack's first law."""
-    for law in laws.values():
-        for fragment in law.fragments.values():
-            if fragment.kind != "capitulo":
-                return f", por exemplo '{law.id}#{fragment.id}'"
-    return ""
-
-
 def resolve(laws: Mapping[str, Law], citation: str) -> Citation:
     """Resolve ``"law#fragment"`` (or ``"law"``) against ``laws``.
 
     Raises :class:`CitationError` (pt-BR) when the citation is malformed, or the law
     or the fragment does not exist.
     """
+    kept = _RESOLVED.get(citation) if type(citation) is str else None
+    if kept is not None and laws.get(citation.partition("#")[0]) is kept.law:
+        return kept  # the same (frozen) law: the same citation, as resolved before
     if not isinstance(citation, str) or not citation.strip():
         raise CitationError(
             f"Citação vazia ou inválida: {_shown(citation) if isinstance(citation, str) else ''}."
@@ -280,13 +261,16 @@ def resolve(laws: Mapping[str, Law], citation: str) -> Citation:
             f"A citação {_shown(citation)} refere-se ao dispositivo {_shown(fragment_id)}, "
             f"que não existe na {law.title}."
         )
-    return Citation(
-        law=law,
-        fragment=frag,
-        reference=reference(law, fragment_id),
-        short=short_reference(law, fragment_id),
-        text=frag.text,
-    )
+    found = _RESOLVED[citation] = Citation(law, frag, reference(law, fragment_id),
+                                           short_reference(law, fragment_id), frag.text)
+    return found
+
+
+_RESOLVED: dict[str, Citation] = {}
+"""Each citation resolved, by its string: a law is frozen (its fragments too), so while
+``laws`` holds the same law object under the citation's law id, resolving the citation
+again gives the same answer (a check resolves the same dozen citations per document).
+Citations that do not resolve are not kept; a pack's citations are a few hundred."""
 
 
 def linearize(law: Law) -> list[str]:

@@ -16,9 +16,12 @@ from lavra.errors import CitationError
 from lavra.law.importer import int_to_roman
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from lavra.law.model import Law
 
-__all__ = ["FRAGMENT_ID", "alinea_letter", "reference", "short_reference"]
+__all__ = ["FRAGMENT_ID", "alinea_letter", "example_citation", "reference", "short_reference",
+           "shown_citation"]
 
 FRAGMENT_ID = re.compile(
     r"^(?:cap(?P<cap>[1-9]\d*)|art(?P<art>[1-9]\d*)(?P<letter>[a-z]?)"
@@ -76,3 +79,27 @@ def alinea_letter(number: int) -> str:
     if not 1 <= number <= 26:
         raise CitationError(f"Alínea fora do intervalo a–z: {number}.")
     return chr(ord("a") + number - 1)
+
+
+#: Longest part of a citation repeated in a message.
+_SHOWN_CHARS = 60
+
+
+def shown_citation(text: str) -> str:
+    """A citation as a message repeats it: «between guillemets», cut short, every
+    character that does not show as itself (controls, bidi, zero-width) written U+XXXX,
+    never Python's escapes."""
+    cut = text[:_SHOWN_CHARS]
+    shown = "".join(
+        f"U+{ord(char):04X}" if not char.isprintable() else char for char in cut
+    )
+    return f"«{shown}{'…' if len(text) > _SHOWN_CHARS else ''}»"
+
+
+def example_citation(laws: Mapping[str, Law]) -> str:
+    """``", por exemplo 'lei#art7_inc4'"`` with a real fragment of the pack's first law."""
+    for law in laws.values():
+        for fragment in law.fragments.values():
+            if fragment.kind != "capitulo":
+                return f", por exemplo '{law.id}#{fragment.id}'"
+    return ""
