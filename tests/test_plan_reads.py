@@ -4,7 +4,12 @@ licences of both laws, transfers, a cassação and the bar it set), every licenc
 its standing, its holder's and its vehicle's licences on two days, of every kind and of
 its own, and the bars on its holder, asked with and without reading ahead, on SQLite and
 PostgreSQL; with it, the registry is not asked at all; without it (another day, a
-number not read), as before. Every date is passed explicitly."""
+number not read), as before. Every date is passed explicitly.
+
+The sample is the import example less its second school alvará (and the auto on it):
+one licence of each kind stays (fretamento in force, fretamento cassated, particular,
+escolar transferred), and both bars, each asked of whom it falls on (the cassação's
+on the company, the transfer's on its cedente, who holds no licence any more)."""
 
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ from typing import Any
 import pytest
 from issuers import state_registry
 from sqlalchemy import event, select
-from test_cadastro_import import load
+from test_cadastro_import import SAMPLE, load
 
 from lavra.batch.plan_history import PlanHistory
 from lavra.batch.plan_reads import read_ahead
@@ -24,12 +29,17 @@ from lavra.registry.store import Registry
 from lavra.registry.tables import BarRow, DocumentRow, LicenceRow, PartyRow, VehicleRow
 
 ON = date(2026, 4, 6)
+KINDS = {"alvara-fretamento", "alvara-servico-particular-fretamento",
+         "alvara-transporte-escolar"}
+DROPPED = "ALV-ESC nº 0018/2023"  # a second school alvará in force, as 0019 was before
+"""its transfer: the alvará's row and the auto citing it leave the sample."""
 
 
 @pytest.fixture
 def registry(registry_url: str) -> Iterator[Registry]:
+    lines = SAMPLE.read_text("utf-8").splitlines(keepends=True)
     for opened in state_registry(registry_url):
-        load(opened)
+        load(opened, "".join(line for line in lines if DROPPED not in line).encode("utf-8"))
         yield opened
 
 
@@ -49,11 +59,21 @@ def _scopes(registry: Registry) -> list[str]:
         return sorted(connection.scalars(select(BarRow.scope).distinct()))
 
 
+def _barred(registry: Registry) -> list[str]:
+    """Whom a bar falls on (the transfer's bar on its cedente, who holds no licence)."""
+    stmt = select(PartyRow.doc).join(BarRow, BarRow.party_id == PartyRow.id).distinct()
+    with registry.engine.connect() as connection:
+        return sorted(connection.scalars(stmt))
+
+
 def test_what_is_read_ahead_answers_as_the_registry(registry: Registry) -> None:
     licences = _licences(registry)
     scopes = _scopes(registry)
-    assert len(licences) >= 5 and scopes  # the sample: both laws, a cassação's bar
+    # the sample: every kind of licence, in force, cassated and transferred; both bars
+    assert {row.kind for row in licences} == KINDS and len(licences) == 4
+    assert scopes == ["alvara-fretamento", "licenca-escolar"]
     docs = sorted({row.doc for row in licences if row.doc})
+    barred = _barred(registry)
     plates = sorted({row.placa for row in licences if row.placa})
     later = ON + timedelta(days=400)
     plain, ahead = PlanHistory(registry), PlanHistory(registry)
@@ -64,7 +84,8 @@ def test_what_is_read_ahead_answers_as_the_registry(registry: Registry) -> None:
 
     with registry.read_scope():
         reads = read_ahead(registry, ON, acts=[(r.form, r.number, r.year) for r in licences],
-                           licences=[r.printed for r in licences], holders=docs,
+                           licences=[r.printed for r in licences],
+                           holders=[*docs, *barred],
                            placas=[*plates, plates[0].lower(), "não é placa"])
         with ahead.reading_ahead(reads):
             answers: list[Any] = []
@@ -80,6 +101,8 @@ def test_what_is_read_ahead_answers_as_the_registry(registry: Registry) -> None:
                         answers.extend(ahead.bars(row.doc or "", scope, day)
                                        for scope in scopes)
                 answers.append(ahead.vehicle_licences(plates[0].lower(), ON))
+                answers.extend(ahead.bars(doc, scope, day) for doc in barred
+                               for day in (ON, later) for scope in scopes)
                 # the check's one read of its three licences (h/checkfast) is not made
                 first = licences[0]
                 assert ahead.answering(LicenceQuestions(
@@ -102,6 +125,11 @@ def test_what_is_read_ahead_answers_as_the_registry(registry: Registry) -> None:
                 expected.append(plain.vehicle_licences(row.placa or "", day))
                 expected.extend(plain.bars(row.doc or "", scope, day) for scope in scopes)
         expected.append(plain.vehicle_licences(plates[0].lower(), ON))
+        expected.extend(plain.bars(doc, scope, day) for doc in barred
+                        for day in (ON, later) for scope in scopes)
+        # each bar of the sample is among the answers compared
+        assert {scope for doc in barred for scope in scopes if plain.bars(doc, scope, ON)} == {
+            *scopes}
     assert answers == expected
     assert any(answer for answer in answers if isinstance(answer, list))  # a bar found
     assert sum(1 for answer in answers if answer) > len(licences)
