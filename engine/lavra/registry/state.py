@@ -11,7 +11,8 @@ session of the act's record: the act and its effects commit together, or neither
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any, TypeVar
 
@@ -152,6 +153,7 @@ class StateWriter:
         self._linked: set[tuple[int, int]] = set()
         self._locked: set[Any] = set()  # rows locked by the statement that found them
         self._postgresql = session.get_bind().dialect.name == "postgresql"
+        self._pending: list[dict[str, Any]] | None = None  # the changes of _together
 
     def refuse_or_diverge(self, act: Act | None, refusal: Refusal | None, *,
                           licence: LicenceRow | None = None, party: PartyRow | None = None,
@@ -355,14 +357,31 @@ class StateWriter:
     def change(self, act: Act, kind: str, detail: str, *, licence: LicenceRow | None = None,
                party: PartyRow | None = None, vehicle: VehicleRow | None = None,
                before: dict[str, Any] | None = None) -> None:
-        """Record one change the act made (timeline; undo: ``before``): one INSERT, now."""
-        self.session.execute(_CHANGE, dict(
+        """Record one change the act made (timeline; undo: ``before``): one INSERT, now
+        (within :meth:`_together`, with the others, in their order)."""
+        row = dict(
             document_id=act.document_id, kind=kind, detail=detail, on=act.reference_date,
             licence_id=None if licence is None else licence.id,
             party_id=None if party is None else party.id,
             vehicle_id=None if vehicle is None else vehicle.id,
             before=before,
-        ))
+        )
+        if self._pending is None:
+            self.session.execute(_CHANGE, row)
+        else:
+            self._pending.append(row)
+
+    @contextmanager
+    def _together(self) -> Iterator[None]:
+        """The changes recorded meanwhile written at the end by one INSERT of their rows,
+        in their order (nothing in between reads them); none when it raises."""
+        self._pending = []
+        try:
+            yield
+            if self._pending:
+                self.session.execute(_CHANGE, self._pending)
+        finally:
+            self._pending = None
 
     def _set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
                     detail: str) -> None:
@@ -444,36 +463,37 @@ class StateWriter:
         holder = self.party(grant.holder, act, lock=bool(grant.barred_by))
         vehicle = self.vehicle(grant.vehicle, act)
         driver = self.driver(grant.driver, act)
-        broken: list[Refusal] = []
-        self.refuse_or_diverge(act, base_refusal(self, act, grant, base), later=broken)
-        if old is not None:  # renewed first: it no longer holds the vehicle's place
-            self.refuse_or_diverge(act, renewal_refusal(act, grant, old), later=broken)
-            self._set_status(act, old, LicenceStatus.RENEWED.value, "renewed",
-                             f"{old.printed} renovado pelo {act.printed}.")
-        for refusal in grant_refusals(self, act, grant, holder, vehicle):
-            self.refuse_or_diverge(act, refusal, later=broken)
-        outside = {refusal.group for refusal in broken}
-        licence = LicenceRow(
-            document_id=act.document_id, kind=grant.kind, printed=act.printed,
-            holder_id=None if holder is None else holder.id,
-            vehicle_id=None if vehicle is None else vehicle.id,
-            driver_id=None if driver is None else driver.id,
-            base_id=None if base is None else base.id,
-            valid_from=grant.valid_from, valid_until=grant.valid_until, status=ACTIVE,
-            status_document_id=act.document_id, status_since=grant.valid_from,
-            exclusive=(grant.exclusive if vehicle is not None and "exclusive" not in outside
-                       else None),
-            per_holder=(grant.per_holder if holder is not None and "per_holder" not in outside
-                        else None),
-            facts=stored(grant.facts),
-        )
-        insert_licence(self, act, grant, licence, holder, vehicle)
-        until = ("" if grant.valid_until is None
-                 else f", válido até {format_date(grant.valid_until)}")
-        rests = "" if base is None else f", vinculado ao {base.printed}"
-        self.change(act, GRANT, f"Expedição do {act.printed}{rests}{until}.",
-                    licence=licence, party=holder, vehicle=vehicle, before=kept_basis(grant))
-        self.diverged(act, broken, licence=licence)
+        with self._together():  # the renewal's and the grant's changes: one INSERT
+            broken: list[Refusal] = []
+            self.refuse_or_diverge(act, base_refusal(self, act, grant, base), later=broken)
+            if old is not None:  # renewed first: it no longer holds the vehicle's place
+                self.refuse_or_diverge(act, renewal_refusal(act, grant, old), later=broken)
+                self._set_status(act, old, LicenceStatus.RENEWED.value, "renewed",
+                                 f"{old.printed} renovado pelo {act.printed}.")
+            for refusal in grant_refusals(self, act, grant, holder, vehicle):
+                self.refuse_or_diverge(act, refusal, later=broken)
+            outside = {refusal.group for refusal in broken}
+            licence = LicenceRow(
+                document_id=act.document_id, kind=grant.kind, printed=act.printed,
+                holder_id=None if holder is None else holder.id,
+                vehicle_id=None if vehicle is None else vehicle.id,
+                driver_id=None if driver is None else driver.id,
+                base_id=None if base is None else base.id,
+                valid_from=grant.valid_from, valid_until=grant.valid_until, status=ACTIVE,
+                status_document_id=act.document_id, status_since=grant.valid_from,
+                exclusive=(grant.exclusive if vehicle is not None and "exclusive" not in outside
+                           else None),
+                per_holder=(grant.per_holder if holder is not None and "per_holder" not in outside
+                            else None),
+                facts=stored(grant.facts),
+            )
+            insert_licence(self, act, grant, licence, holder, vehicle)
+            until = ("" if grant.valid_until is None
+                     else f", válido até {format_date(grant.valid_until)}")
+            rests = "" if base is None else f", vinculado ao {base.printed}"
+            self.change(act, GRANT, f"Expedição do {act.printed}{rests}{until}.",
+                        licence=licence, party=holder, vehicle=vehicle, before=kept_basis(grant))
+            self.diverged(act, broken, licence=licence)
 
     def set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
                    detail: str) -> None:
