@@ -203,10 +203,17 @@ def insert_licence(writer: StateWriter, act: Act, grant: Grant, licence: Licence
     the state is then read again and the refusal of :func:`grant_refusals` raised, the
     same words as when the check sees the other act, naming it and the article. The
     refusal of the index that fired comes first; none found (the other act rolled
-    back meanwhile): the database's own conflict."""
+    back meanwhile): the database's own conflict. SQLite needs no savepoint: its
+    ``BEGIN IMMEDIATE`` already serialises the writers (only a replayed or a simulated
+    race reaches the index there), and a refused INSERT undoes that statement alone,
+    the transaction kept for the reads of the refusal."""
+    session = writer.session
     try:
-        with writer.session.begin_nested():  # what the session holds is flushed first
-            insert_row(writer.session, licence)  # one plain INSERT, not kept in the session
+        if session.get_bind().dialect.name != "postgresql":
+            insert_row(session, licence)  # one plain INSERT (autoflushed first)
+        else:
+            with session.begin_nested():  # what the session holds is flushed first
+                insert_row(session, licence)  # one plain INSERT, not kept in the session
     except IntegrityError as error:
         refusals = grant_refusals(writer, act, grant, holder, vehicle)
         if not refusals:

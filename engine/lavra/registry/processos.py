@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import bindparam, delete, or_, select, update
+from sqlalchemy import Integer, bindparam, delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from lavra.errors import InputError
@@ -42,7 +42,7 @@ from lavra.registry.database import Conflict
 from lavra.registry.effects import Act
 from lavra.registry.identifiers import normalize_processo
 from lavra.registry.name_dates import newer_name
-from lavra.registry.plain_rows import insert_values
+from lavra.registry.plain_rows import insert_values, table_insert
 from lavra.registry.records import LOCAL_TZ, check_text
 from lavra.registry.tables import (
     DocumentRow,
@@ -215,6 +215,13 @@ def _take_in(session: Session, processo: ProcessoRow, numero: str) -> int:
 _JOINED = select(ProcessoRow.id).where(or_(  # its id alone: no entity is loaded
     ProcessoRow.numero == bindparam("numero"), ProcessoRow.pa == bindparam("numero"))
 ).order_by(ProcessoRow.pa.is_(None)).limit(1)
+_OPENING = table_insert(ProcessoRow)[0].values(numero=bindparam("numero"), pa=None
+                                               ).returning(ProcessoRow.id).cte("opened")
+_OPENED_WITH_ACT = table_insert(ProcessoActRow)[0].from_select(
+    ["processo_id", "document_id"], select(_OPENING.c.id, bindparam("document", type_=Integer))
+).returning(ProcessoActRow.processo_id)
+"""PostgreSQL: the new processo ``numero`` and the act ``document``'s link to it, by one
+statement (a data-modifying WITH) returning its id."""
 _OPENED = "lavra.processos_opened"
 """``session.info``: document id → whether every processo the act joined was opened by
 it in this transaction (a write session serves one transaction)."""
@@ -227,7 +234,8 @@ def join_processo(session: Session, act: Act, numero: object,
     to it, joins the same processo. ``linked``: the links the act's writer made (a new
     act has no other: no lookup); ``replay``: the links are looked up (a rebuild keeps
     the protocols' receipts in their processos). The processo and the link are each
-    written by one core INSERT (no unit of work)."""
+    written by one core INSERT (no unit of work); on PostgreSQL a new processo and its
+    link by one statement."""
     if not isinstance(numero, str) or not numero.strip():
         return
     try:
@@ -236,16 +244,20 @@ def join_processo(session: Session, act: Act, numero: object,
         return
     processo = session.scalars(_JOINED, {"numero": numero}).first()
     opened = processo is None
-    if processo is None:
-        processo = insert_values(session, ProcessoRow, {"numero": numero, "pa": None})
-    if (processo, act.document_id) in linked or (replay and session.scalars(
-        select(ProcessoActRow.id).where(ProcessoActRow.processo_id == processo,
-                                        ProcessoActRow.document_id == act.document_id)
-    ).first() is not None):
-        return
+    if opened and session.get_bind().dialect.name == "postgresql":  # opened and joined
+        processo = int(session.execute(_OPENED_WITH_ACT, {
+            "numero": numero, "document": act.document_id}).scalar_one())
+    else:
+        if processo is None:
+            processo = insert_values(session, ProcessoRow, {"numero": numero, "pa": None})
+        if (processo, act.document_id) in linked or (replay and session.scalars(
+            select(ProcessoActRow.id).where(ProcessoActRow.processo_id == processo,
+                                            ProcessoActRow.document_id == act.document_id)
+        ).first() is not None):
+            return
+        insert_values(session, ProcessoActRow, {"processo_id": processo,
+                                                "document_id": act.document_id})
     linked.add((processo, act.document_id))
-    insert_values(session, ProcessoActRow, {"processo_id": processo,
-                                            "document_id": act.document_id})
     joined: dict[int, bool] = session.info.setdefault(_OPENED, {})
     joined[act.document_id] = joined.get(act.document_id, True) and opened
 

@@ -11,7 +11,8 @@ session of the act's record: the act and its effects commit together, or neither
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any, TypeVar
 
@@ -110,6 +111,9 @@ _PARTY_NAMED = select(PartyRow, PartyNameRow).outerjoin(PartyNameRow, and_(
     PartyNameRow.party_id == PartyRow.id, PartyNameRow.name == bindparam("name"))
 ).where(PartyRow.doc == bindparam("doc"))
 """The party of a CPF or CNPJ with its row of a name (None: never so named)."""
+_PARTY_NAMED_LOCKED = _PARTY_NAMED.with_for_update(of=PartyRow).execution_options(
+    populate_existing=True)
+"""The same, the party's row locked and read again (PostgreSQL: :func:`locked`)."""
 
 
 @cache  # built once: building a statement costs twice running it
@@ -120,7 +124,11 @@ def _statement(name: str, table: type[Any] = LicenceRow) -> Any:
         return select(table).where(getattr(table, name) == bindparam("value"))
     stmt = select(LicenceRow).join(DocumentRow, DocumentRow.id == LicenceRow.document_id).where(
         DocumentRow.number == bindparam("number"), DocumentRow.year == bindparam("year"))
-    return stmt.where(DocumentRow.series == bindparam("series")) if "series" in name else stmt
+    if "series" in name:
+        stmt = stmt.where(DocumentRow.series == bindparam("series"))
+    if name.endswith("locked"):  # the licence's row locked and read again (locked())
+        stmt = stmt.with_for_update(of=LicenceRow).execution_options(populate_existing=True)
+    return stmt
 
 
 class StateWriter:
@@ -143,6 +151,9 @@ class StateWriter:
         self._known: dict[tuple[type[Any], str], Any] = {}
         self._granted: set[int] = set()
         self._linked: set[tuple[int, int]] = set()
+        self._locked: set[Any] = set()  # rows locked by the statement that found them
+        self._postgresql = session.get_bind().dialect.name == "postgresql"
+        self._pending: list[dict[str, Any]] | None = None  # the changes of _together
 
     def refuse_or_diverge(self, act: Act | None, refusal: Refusal | None, *,
                           licence: LicenceRow | None = None, party: PartyRow | None = None,
@@ -195,7 +206,16 @@ class StateWriter:
             self._known[(table, value)] = found
         return found
 
-    def party(self, ref: PartyRef | None, act: Act) -> PartyRow | None:
+    def party(self, ref: PartyRef | None, act: Act, *, lock: bool = False) -> PartyRow | None:
+        """The party ``ref`` names (inserted when new), its name recorded; with ``lock``,
+        its row locked and read again (:func:`locked`), by the statement that finds it
+        where it can (PostgreSQL: ``FOR UPDATE OF parties``)."""
+        row = self._party(ref, act, lock=lock and self._postgresql)
+        if lock and row is not None and row not in self._locked:
+            row = locked(self.session, row)
+        return row
+
+    def _party(self, ref: PartyRef | None, act: Act, *, lock: bool) -> PartyRow | None:
         if ref is None or not isinstance(ref.doc, str) or not _digits(ref.doc):
             return None
         try:
@@ -206,9 +226,12 @@ class StateWriter:
         row: PartyRow
         known: PartyNameRow | None
         found = None if not name or (PartyRow, doc) in self._known else \
-            self.session.execute(_PARTY_NAMED, {"doc": doc, "name": name}).one_or_none()
+            self.session.execute(_PARTY_NAMED_LOCKED if lock else _PARTY_NAMED,
+                                 {"doc": doc, "name": name}).one_or_none()
         if found is not None:  # the party and its row of that name, in one statement
             row, known = found
+            if lock:
+                self._locked.add(row)
             if not self.replay:
                 self._known[(PartyRow, doc)] = row
         else:
@@ -306,6 +329,19 @@ class StateWriter:
             {"number": number, "year": year, "series": series and series.upper()}).all()
         return found[0] if len(found) == 1 else None
 
+    def locked_licence(self, printed: str | None) -> LicenceRow | None:
+        """:meth:`licence`, locked and read again (:func:`locked`); on PostgreSQL, a
+        number with its series (one act, at most one licence) by the one statement that
+        finds it (``FOR UPDATE OF licences``)."""
+        parsed = None if printed is None else parse_printed(printed)
+        series = None if parsed is None else parsed[0]
+        if parsed is None or series is None or not self._postgresql:
+            found = self.licence(printed)
+            return None if found is None else locked(self.session, found)
+        rows = self.session.scalars(_statement("licence-series-locked"), {
+            "number": parsed[1], "year": parsed[2], "series": series.upper()}).all()
+        return rows[0] if len(rows) == 1 else None
+
     def document(self, printed: str) -> DocumentRow | None:
         """The issued act numbered ``printed`` with its series (``"CAS-X nº 0001/2026"``);
         None when the registry holds none (or it was cancelled)."""
@@ -321,14 +357,31 @@ class StateWriter:
     def change(self, act: Act, kind: str, detail: str, *, licence: LicenceRow | None = None,
                party: PartyRow | None = None, vehicle: VehicleRow | None = None,
                before: dict[str, Any] | None = None) -> None:
-        """Record one change the act made (timeline; undo: ``before``): one INSERT, now."""
-        self.session.execute(_CHANGE, dict(
+        """Record one change the act made (timeline; undo: ``before``): one INSERT, now
+        (within :meth:`_together`, with the others, in their order)."""
+        row = dict(
             document_id=act.document_id, kind=kind, detail=detail, on=act.reference_date,
             licence_id=None if licence is None else licence.id,
             party_id=None if party is None else party.id,
             vehicle_id=None if vehicle is None else vehicle.id,
             before=before,
-        ))
+        )
+        if self._pending is None:
+            self.session.execute(_CHANGE, row)
+        else:
+            self._pending.append(row)
+
+    @contextmanager
+    def _together(self) -> Iterator[None]:
+        """The changes recorded meanwhile written at the end by one INSERT of their rows,
+        in their order (nothing in between reads them); none when it raises."""
+        self._pending = []
+        try:
+            yield
+            if self._pending:
+                self.session.execute(_CHANGE, self._pending)
+        finally:
+            self._pending = None
 
     def _set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
                     detail: str) -> None:
@@ -405,44 +458,42 @@ class StateWriter:
             )
         self._granted.add(act.document_id)  # its licence (a second Grant is refused above)
         # Licences first, then the holder (lavra.registry.standing: the locks' order).
-        base, old = self.licence(grant.rests_on), self.licence(grant.renews)
-        base = None if base is None else locked(self.session, base)
-        old = None if old is None else locked(self.session, old)
-        holder = self.party(grant.holder, act)
-        if holder is not None and grant.barred_by:  # a bar written meanwhile is seen
-            holder = locked(self.session, holder)
+        base, old = self.locked_licence(grant.rests_on), self.locked_licence(grant.renews)
+        # a bar written meanwhile is seen: the holder locked before its bars are read
+        holder = self.party(grant.holder, act, lock=bool(grant.barred_by))
         vehicle = self.vehicle(grant.vehicle, act)
         driver = self.driver(grant.driver, act)
-        broken: list[Refusal] = []
-        self.refuse_or_diverge(act, base_refusal(self, act, grant, base), later=broken)
-        if old is not None:  # renewed first: it no longer holds the vehicle's place
-            self.refuse_or_diverge(act, renewal_refusal(act, grant, old), later=broken)
-            self._set_status(act, old, LicenceStatus.RENEWED.value, "renewed",
-                             f"{old.printed} renovado pelo {act.printed}.")
-        for refusal in grant_refusals(self, act, grant, holder, vehicle):
-            self.refuse_or_diverge(act, refusal, later=broken)
-        outside = {refusal.group for refusal in broken}
-        licence = LicenceRow(
-            document_id=act.document_id, kind=grant.kind, printed=act.printed,
-            holder_id=None if holder is None else holder.id,
-            vehicle_id=None if vehicle is None else vehicle.id,
-            driver_id=None if driver is None else driver.id,
-            base_id=None if base is None else base.id,
-            valid_from=grant.valid_from, valid_until=grant.valid_until, status=ACTIVE,
-            status_document_id=act.document_id, status_since=grant.valid_from,
-            exclusive=(grant.exclusive if vehicle is not None and "exclusive" not in outside
-                       else None),
-            per_holder=(grant.per_holder if holder is not None and "per_holder" not in outside
-                        else None),
-            facts=stored(grant.facts),
-        )
-        insert_licence(self, act, grant, licence, holder, vehicle)
-        until = ("" if grant.valid_until is None
-                 else f", válido até {format_date(grant.valid_until)}")
-        rests = "" if base is None else f", vinculado ao {base.printed}"
-        self.change(act, GRANT, f"Expedição do {act.printed}{rests}{until}.",
-                    licence=licence, party=holder, vehicle=vehicle, before=kept_basis(grant))
-        self.diverged(act, broken, licence=licence)
+        with self._together():  # the renewal's and the grant's changes: one INSERT
+            broken: list[Refusal] = []
+            self.refuse_or_diverge(act, base_refusal(self, act, grant, base), later=broken)
+            if old is not None:  # renewed first: it no longer holds the vehicle's place
+                self.refuse_or_diverge(act, renewal_refusal(act, grant, old), later=broken)
+                self._set_status(act, old, LicenceStatus.RENEWED.value, "renewed",
+                                 f"{old.printed} renovado pelo {act.printed}.")
+            for refusal in grant_refusals(self, act, grant, holder, vehicle):
+                self.refuse_or_diverge(act, refusal, later=broken)
+            outside = {refusal.group for refusal in broken}
+            licence = LicenceRow(
+                document_id=act.document_id, kind=grant.kind, printed=act.printed,
+                holder_id=None if holder is None else holder.id,
+                vehicle_id=None if vehicle is None else vehicle.id,
+                driver_id=None if driver is None else driver.id,
+                base_id=None if base is None else base.id,
+                valid_from=grant.valid_from, valid_until=grant.valid_until, status=ACTIVE,
+                status_document_id=act.document_id, status_since=grant.valid_from,
+                exclusive=(grant.exclusive if vehicle is not None and "exclusive" not in outside
+                           else None),
+                per_holder=(grant.per_holder if holder is not None and "per_holder" not in outside
+                            else None),
+                facts=stored(grant.facts),
+            )
+            insert_licence(self, act, grant, licence, holder, vehicle)
+            until = ("" if grant.valid_until is None
+                     else f", válido até {format_date(grant.valid_until)}")
+            rests = "" if base is None else f", vinculado ao {base.printed}"
+            self.change(act, GRANT, f"Expedição do {act.printed}{rests}{until}.",
+                        licence=licence, party=holder, vehicle=vehicle, before=kept_basis(grant))
+            self.diverged(act, broken, licence=licence)
 
     def set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,
                    detail: str) -> None:
@@ -512,10 +563,9 @@ class StateWriter:
                         ends_accessories=effect.ends_accessories)
 
     def _bar(self, act: Act, effect: Bar) -> None:
-        party = self.party(effect.party, act)
-        if party is None:
+        party = self.party(effect.party, act, lock=True)  # a grant to it checks the bars
+        if party is None:  # after us
             return
-        party = locked(self.session, party)  # a grant to it checks the bars after us
         self.session.add(BarRow(party_id=party.id, scope=effect.scope, until=effect.until,
                                 document_id=act.document_id, citation=effect.citation))
         self.change(act, "barred",
