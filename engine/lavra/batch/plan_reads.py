@@ -33,6 +33,7 @@ from lavra.registry.identifiers import parse_printed, plate_forms
 from lavra.registry.licensing import LicenceView, _view_of
 from lavra.registry.queries import _record
 from lavra.registry.records import IssuedRecord, normalize_cpf_cnpj, printed_number
+from lavra.registry.rests_on_dates import read_issued
 from lavra.registry.statements import view_select
 from lavra.registry.tables import BarRow, DocumentRow, LicenceRow, PartyRow, VehicleRow
 
@@ -85,6 +86,10 @@ _BARS = (select(PartyRow.doc, BarRow.scope, BarRow.until, DocumentRow.series,
                 BarRow.until >= bindparam("on"))
          .order_by(BarRow.until))
 """The bars on the parties ``docs`` still running on ``on`` (``BARS_OF`` of each)."""
+
+_NAMES = select(PartyRow.doc, PartyRow.name).where(PartyRow.doc.in_(bindparam("docs",
+                                                                            expanding=True)))
+"""The names the parties ``docs`` were last registered under (``PARTY_NAME`` of each)."""
 
 
 def _chunks(keys: Sequence[Any]) -> Iterable[Sequence[Any]]:
@@ -209,6 +214,10 @@ def _numbers(registry: Registry, printed: Iterable[str],
     return {key: tuple(views) for key, views in found.items()}
 
 
+def _given(value: Any) -> Any:
+    return lambda: value
+
+
 def read_ahead(registry: Registry, on: date, *, acts: Iterable[tuple[str, int, int]] = (),
                licences: Iterable[str] = (), holders: Iterable[str] = (),
                placas: Iterable[str] = ()) -> PlanReads:
@@ -229,6 +238,7 @@ def read_ahead(registry: Registry, on: date, *, acts: Iterable[tuple[str, int, i
     held: dict[str, list[LicenceView]] = {doc: [] for doc in docs}
     plates: dict[tuple[str, ...], list[LicenceView]] = {key: [] for key in vehicles}
     bars: dict[str, list[tuple[str, date, str]]] = {doc: [] for doc in docs}
+    names: dict[str, str | None] = dict.fromkeys(docs)
     with registry._database_errors(), registry._read() as session:
         connection = session.connection()
         for chunk in _chunks(docs):
@@ -238,13 +248,22 @@ def read_ahead(registry: Registry, on: date, *, acts: Iterable[tuple[str, int, i
             for doc, scope, until, series, number, year in connection.execute(
                     _BARS, {"docs": list(chunk), "on": on}):
                 bars[doc].append((scope, until, printed_number(series, number, year)))
+            names.update((doc, name) for doc, name in connection.execute(
+                _NAMES, {"docs": list(chunk)}))
         # a vehicle's forms in one statement: its licences in the order it reads them
         for group in _chunks(vehicles):
             wanted = [form for key in group for form in key]
             for row in connection.execute(_VEHICLES, {"placas": wanted}):
                 view = _view_of(row)
                 plates[plate_of[view.placa or ""]].append(view)
-    return PlanReads(on, records, facts, annulled, _numbers(registry, licences),
+    # the checks' other two per-holder reads, kept in the read scope where the registry
+    # keeps its own answers: the holder's registered name (RegistryState.party_name,
+    # the same key) and the acts renewed as the dates read them (rests_on_dates)
+    for doc, name in names.items():
+        registry._remembered(("party_name", doc), _given(name))
+    printed = list(licences)
+    read_issued(registry, printed, CHUNK)
+    return PlanReads(on, records, facts, annulled, _numbers(registry, printed),
                      {doc: tuple(views) for doc, views in held.items()},
                      {form: tuple(views) for form, views in plates.items()},
                      {doc: tuple(found) for doc, found in bars.items()})
