@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +87,12 @@ _BARS = (select(PartyRow.doc, BarRow.scope, BarRow.until, DocumentRow.series,
          .order_by(BarRow.until))
 """The bars on the parties ``docs`` still running on ``on`` (``BARS_OF`` of each)."""
 
+_RENAVAMS = (select(VehicleRow.placa, VehicleRow.renavam)
+             .where(VehicleRow.placa.in_(bindparam("placas", expanding=True)))
+             .order_by(VehicleRow.id))
+"""The vehicles of the plates ``placas`` with their RENAVAM, first registered first (the
+rows :data:`~lavra.registry.statements.VEHICLE_BY_PLATE_OR_RENAVAM` reads by plate)."""
+
 _NAMES = select(PartyRow.doc, PartyRow.name).where(PartyRow.doc.in_(bindparam("docs",
                                                                             expanding=True)))
 """The names the parties ``docs`` were last registered under (``PARTY_NAME`` of each)."""
@@ -112,6 +118,9 @@ class PlanReads:
     plates: dict[tuple[str, ...], tuple[LicenceView, ...]]
     """Each vehicle read, by every form of its plate (:func:`plate_forms`, sorted)."""
     bars: dict[str, tuple[tuple[str, date, str], ...]]
+    renavams: dict[tuple[str, ...], str | None] = field(default_factory=dict)
+    """Each vehicle read (by every form of its plate) → the RENAVAM of the first one
+    registered under one of them; a plate no vehicle holds is absent."""
 
     def numbered(self, form: str, number: int, year: int) -> tuple[IssuedRecord, ...] | None:
         """:meth:`lavra.registry.queries.RegistryQueries.numbered`."""
@@ -155,6 +164,20 @@ class PlanReads:
         except InputError:
             return None
         return None if found is None else tuple(bar for bar in found if bar[1] >= on)
+
+
+    def renavam_agrees(self, placa: str, renavam: str) -> bool:
+        """Whether the vehicle of ``placa`` was read and the first registered under it
+        holds ``renavam`` (digits): then the identity lookup of the draft's vehicle
+        (:func:`lavra.registry.identities.effect_identity_conflicts`) finds no conflict,
+        since the RENAVAM is unique (``uq_vehicles_renavam``): no vehicle of another
+        plate holds it. Otherwise (another RENAVAM, none, a plate not read) the registry
+        is asked."""
+        try:
+            key = _plate_key(placa)
+        except InputError:
+            return False
+        return bool(renavam) and self.renavams.get(key) == renavam
 
 
 def _plate_key(placa: str) -> tuple[str, ...]:
@@ -251,11 +274,14 @@ def read_ahead(registry: Registry, on: date, *, acts: Iterable[tuple[str, int, i
             names.update((doc, name) for doc, name in connection.execute(
                 _NAMES, {"docs": list(chunk)}))
         # a vehicle's forms in one statement: its licences in the order it reads them
+        renavams: dict[tuple[str, ...], str | None] = {}
         for group in _chunks(vehicles):
             wanted = [form for key in group for form in key]
             for row in connection.execute(_VEHICLES, {"placas": wanted}):
                 view = _view_of(row)
                 plates[plate_of[view.placa or ""]].append(view)
+            for placa, renavam in connection.execute(_RENAVAMS, {"placas": wanted}):
+                renavams.setdefault(plate_of[placa], renavam)
     # the checks' other two per-holder reads, kept in the read scope where the registry
     # keeps its own answers: the holder's registered name (RegistryState.party_name,
     # the same key) and the acts renewed as the dates read them (rests_on_dates)
@@ -266,4 +292,4 @@ def read_ahead(registry: Registry, on: date, *, acts: Iterable[tuple[str, int, i
     return PlanReads(on, records, facts, annulled, _numbers(registry, printed),
                      {doc: tuple(views) for doc, views in held.items()},
                      {form: tuple(views) for form, views in plates.items()},
-                     {doc: tuple(found) for doc, found in bars.items()})
+                     {doc: tuple(found) for doc, found in bars.items()}, renavams)
