@@ -8,12 +8,17 @@ holder: seven statements a holder. :func:`read_ahead` reads the same rows for ev
 holder the plan names, 500 keys a statement (as :mod:`lavra.registry.licences_of_acts`
 reads the licences coming due), and :class:`PlanReads` answers each lookup as the
 registry's own query would have: the same rows, in the same order, filtered as it
-filters them. It is read inside the plan's read scope (:meth:`lavra.batch.model.
-PlanContext.reading`: one transaction, the snapshot every check of the plan reads on
-SQLite) and dropped when it ends; a lookup it was not read for (another date, another
-form, a number it does not name) is asked of the registry as before. The statements
-grow with the run, never with the registry (issue 24, "Flat in the size of the
-registry"). Implements no provision.
+filters them. The three reads of each draft's checks against the state
+(:mod:`lavra.draftstate`) are read ahead too: the holder's registered name and what the
+dates read of the act renewed (:func:`lavra.registry.rests_on_dates.read_issued`) are
+kept in the read scope under the keys the registry's lookups ask (they then read no
+statement), and the vehicles' RENAVAMs answer the identity lookup of a vehicle whose
+plate holds the draft's (:meth:`PlanReads.renavam_agrees`). It is read inside the plan's
+read scope (:meth:`lavra.batch.model.PlanContext.reading`: one transaction, the snapshot
+every check of the plan reads on SQLite) and dropped when it ends; a lookup it was not
+read for (another date, another form, a number it does not name) is asked of the
+registry as before. The statements grow with the run, never with the registry (issue 24,
+"Flat in the size of the registry"). Implements no provision.
 """
 
 from __future__ import annotations
