@@ -18,7 +18,7 @@ from lavra.registry.guards import HOLDING
 from lavra.registry.licence_reads import LicenceQuestions
 from lavra.registry.licences_of_acts import VIEWS_OF_ACTS
 from lavra.registry.queries import NUMBERED_RECORDS
-from lavra.registry.rests_on_dates import ISSUED_BY_NUMBER, LAST_EVENT
+from lavra.registry.rests_on_dates import ISSUED_BY_NUMBER, ISSUED_BY_NUMBERS
 from lavra.registry.statements import BAR_OF_PARTY, licences_holding
 from lavra.registry.store import Registry
 
@@ -101,18 +101,24 @@ def test_the_runs_lookups_use_an_index(registry: Registry, lookup: Callable[[Reg
     (BAR_OF_PARTY, {"party": 1, "scope": "alvara", "on": date(2026, 1, 5)},
      "ix_bars_party_id"),
     # the checks of every act: the earlier act it rests on, by its number (its case
-    # history's ``document``; the dates of rests_on_dates), and the last change on the
-    # licence that act granted
+    # history's ``document``; the dates of rests_on_dates, in the same statement as the
+    # last change on the licence that act granted)
     (NUMBERED_RECORDS, {"number": 7, "year": 2025, "form": "alvara-fretamento"},
      "ix_documents_number_year"),
     (ISSUED_BY_NUMBER, {"series": "ALV-FRET", "number": 7, "year": 2025},
      "(series=? AND year=? AND number=?)"),
-    (LAST_EVENT, {"document_id": 1}, "(document_id=?)"),
+    (ISSUED_BY_NUMBER, {"series": "ALV-FRET", "number": 7, "year": 2025},
+     "licences USING COVERING INDEX sqlite_autoindex_licences_1 (document_id=?) | "
+     "SEARCH state_changes USING INDEX ix_state_changes_licence_id (licence_id=?)"),
+    # the same of a plan's acts, read ahead
+    (ISSUED_BY_NUMBERS, {"series": "ALV-FRET", "numbers": [7, 8], "year": 2025},
+     "(series=? AND year=? AND number=?) | SEARCH last_change"),
     # a run's plan: the licences the alvarás coming due granted, by the acts' ids
     (VIEWS_OF_ACTS, {"ids": [1, 2], "kind": "alvara-fretamento", "status": "active"},
      "(document_id=?)"),
 ], ids=["lugar-do-veiculo", "lugar-do-titular", "impedimento", "ato-numerado",
-        "ato-emitido-pelo-numero", "ultimo-registro-da-licenca", "licencas-dos-atos"])
+        "ato-emitido-pelo-numero", "ultimo-registro-da-licenca",
+        "atos-emitidos-pelos-numeros", "licencas-dos-atos"])
 def test_the_grant_guards_use_an_index(registry: Registry, statement: Any,
                                        values: dict[str, Any], index: str) -> None:
     """The statements the record of every grant and the checks of every act run

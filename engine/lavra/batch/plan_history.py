@@ -24,14 +24,17 @@ them, as the registry's query would answer it in the same snapshot.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import date
 from typing import Any, TypeVar
 
 from lavra.batch.plan_reads import PlanReads
 from lavra.checking.computations import PriorRecord
+from lavra.checking.report import Item
 from lavra.issuing import _PRINTED_NUMBER, RegistryHistory, _prior
+from lavra.registry.effects import Effect, VehicleRef
+from lavra.registry.identities import _named, digits
 from lavra.registry.licence_reads import LicenceQuestions
 from lavra.registry.licensing import LicenceView
 
@@ -146,3 +149,22 @@ class PlanHistory(RegistryHistory):
         lookup = super().bars
         return list(self._once(("bars", cpf_cnpj, scope, on),
                                lambda: tuple(lookup(cpf_cnpj, scope, on))))
+
+    def _identity_items(self, effects: Sequence[Effect],
+                        data: Mapping[str, Any]) -> list[Item]:
+        """Read ahead, a vehicle whose plate's RENAVAM is the draft's has no conflict
+        (:meth:`PlanReads.renavam_agrees`): its answer is kept in the read scope under
+        the key :func:`lavra.registry.identities.effect_identity_conflicts` asks, which
+        then reads no statement for it; every other vehicle and driver is read."""
+        reads = self._reads
+        if reads is not None:
+            for ref, citation in _named(effects):
+                if isinstance(ref, VehicleRef) and isinstance(ref.placa, str) \
+                        and isinstance(ref.renavam, str) \
+                        and reads.renavam_agrees(ref.placa, digits(ref.renavam)):
+                    self.registry._remembered(("identity", ref, citation), _no_conflict)
+        return super()._identity_items(effects, data)
+
+
+def _no_conflict() -> None:
+    return None

@@ -8,19 +8,24 @@ holder: seven statements a holder. :func:`read_ahead` reads the same rows for ev
 holder the plan names, 500 keys a statement (as :mod:`lavra.registry.licences_of_acts`
 reads the licences coming due), and :class:`PlanReads` answers each lookup as the
 registry's own query would have: the same rows, in the same order, filtered as it
-filters them. It is read inside the plan's read scope (:meth:`lavra.batch.model.
-PlanContext.reading`: one transaction, the snapshot every check of the plan reads on
-SQLite) and dropped when it ends; a lookup it was not read for (another date, another
-form, a number it does not name) is asked of the registry as before. The statements
-grow with the run, never with the registry (issue 24, "Flat in the size of the
-registry"). Implements no provision.
+filters them. The three reads of each draft's checks against the state
+(:mod:`lavra.draftstate`) are read ahead too: the holder's registered name and what the
+dates read of the act renewed (:func:`lavra.registry.rests_on_dates.read_issued`) are
+kept in the read scope under the keys the registry's lookups ask (they then read no
+statement), and the vehicles' RENAVAMs answer the identity lookup of a vehicle whose
+plate holds the draft's (:meth:`PlanReads.renavam_agrees`). It is read inside the plan's
+read scope (:meth:`lavra.batch.model.PlanContext.reading`: one transaction, the snapshot
+every check of the plan reads on SQLite) and dropped when it ends; a lookup it was not
+read for (another date, another form, a number it does not name) is asked of the
+registry as before. The statements grow with the run, never with the registry (issue 24,
+"Flat in the size of the registry"). Implements no provision.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +38,7 @@ from lavra.registry.identifiers import parse_printed, plate_forms
 from lavra.registry.licensing import LicenceView, _view_of
 from lavra.registry.queries import _record
 from lavra.registry.records import IssuedRecord, normalize_cpf_cnpj, printed_number
+from lavra.registry.rests_on_dates import read_issued
 from lavra.registry.statements import view_select
 from lavra.registry.tables import BarRow, DocumentRow, LicenceRow, PartyRow, VehicleRow
 
@@ -86,6 +92,16 @@ _BARS = (select(PartyRow.doc, BarRow.scope, BarRow.until, DocumentRow.series,
          .order_by(BarRow.until))
 """The bars on the parties ``docs`` still running on ``on`` (``BARS_OF`` of each)."""
 
+_RENAVAMS = (select(VehicleRow.placa, VehicleRow.renavam)
+             .where(VehicleRow.placa.in_(bindparam("placas", expanding=True)))
+             .order_by(VehicleRow.id))
+"""The vehicles of the plates ``placas`` with their RENAVAM, first registered first (the
+rows :data:`~lavra.registry.statements.VEHICLE_BY_PLATE_OR_RENAVAM` reads by plate)."""
+
+_NAMES = select(PartyRow.doc, PartyRow.name).where(PartyRow.doc.in_(bindparam("docs",
+                                                                            expanding=True)))
+"""The names the parties ``docs`` were last registered under (``PARTY_NAME`` of each)."""
+
 
 def _chunks(keys: Sequence[Any]) -> Iterable[Sequence[Any]]:
     for start in range(0, len(keys), CHUNK):
@@ -107,6 +123,9 @@ class PlanReads:
     plates: dict[tuple[str, ...], tuple[LicenceView, ...]]
     """Each vehicle read, by every form of its plate (:func:`plate_forms`, sorted)."""
     bars: dict[str, tuple[tuple[str, date, str], ...]]
+    renavams: dict[tuple[str, ...], str | None] = field(default_factory=dict)
+    """Each vehicle read (by every form of its plate) → the RENAVAM of the first one
+    registered under one of them; a plate no vehicle holds is absent."""
 
     def numbered(self, form: str, number: int, year: int) -> tuple[IssuedRecord, ...] | None:
         """:meth:`lavra.registry.queries.RegistryQueries.numbered`."""
@@ -150,6 +169,20 @@ class PlanReads:
         except InputError:
             return None
         return None if found is None else tuple(bar for bar in found if bar[1] >= on)
+
+
+    def renavam_agrees(self, placa: str, renavam: str) -> bool:
+        """Whether the vehicle of ``placa`` was read and the first registered under it
+        holds ``renavam`` (digits): then the identity lookup of the draft's vehicle
+        (:func:`lavra.registry.identities.effect_identity_conflicts`) finds no conflict,
+        since the RENAVAM is unique (``uq_vehicles_renavam``): no vehicle of another
+        plate holds it. Otherwise (another RENAVAM, none, a plate not read) the registry
+        is asked."""
+        try:
+            key = _plate_key(placa)
+        except InputError:
+            return False
+        return bool(renavam) and self.renavams.get(key) == renavam
 
 
 def _plate_key(placa: str) -> tuple[str, ...]:
@@ -209,6 +242,10 @@ def _numbers(registry: Registry, printed: Iterable[str],
     return {key: tuple(views) for key, views in found.items()}
 
 
+def _given(value: Any) -> Any:
+    return lambda: value
+
+
 def read_ahead(registry: Registry, on: date, *, acts: Iterable[tuple[str, int, int]] = (),
                licences: Iterable[str] = (), holders: Iterable[str] = (),
                placas: Iterable[str] = ()) -> PlanReads:
@@ -229,6 +266,7 @@ def read_ahead(registry: Registry, on: date, *, acts: Iterable[tuple[str, int, i
     held: dict[str, list[LicenceView]] = {doc: [] for doc in docs}
     plates: dict[tuple[str, ...], list[LicenceView]] = {key: [] for key in vehicles}
     bars: dict[str, list[tuple[str, date, str]]] = {doc: [] for doc in docs}
+    names: dict[str, str | None] = dict.fromkeys(docs)
     with registry._database_errors(), registry._read() as session:
         connection = session.connection()
         for chunk in _chunks(docs):
@@ -238,13 +276,25 @@ def read_ahead(registry: Registry, on: date, *, acts: Iterable[tuple[str, int, i
             for doc, scope, until, series, number, year in connection.execute(
                     _BARS, {"docs": list(chunk), "on": on}):
                 bars[doc].append((scope, until, printed_number(series, number, year)))
+            names.update((doc, name) for doc, name in connection.execute(
+                _NAMES, {"docs": list(chunk)}))
         # a vehicle's forms in one statement: its licences in the order it reads them
+        renavams: dict[tuple[str, ...], str | None] = {}
         for group in _chunks(vehicles):
             wanted = [form for key in group for form in key]
             for row in connection.execute(_VEHICLES, {"placas": wanted}):
                 view = _view_of(row)
                 plates[plate_of[view.placa or ""]].append(view)
-    return PlanReads(on, records, facts, annulled, _numbers(registry, licences),
+            for placa, renavam in connection.execute(_RENAVAMS, {"placas": wanted}):
+                renavams.setdefault(plate_of[placa], renavam)
+    # the checks' other two per-holder reads, kept in the read scope where the registry
+    # keeps its own answers: the holder's registered name (RegistryState.party_name,
+    # the same key) and the acts renewed as the dates read them (rests_on_dates)
+    for doc, name in names.items():
+        registry._remembered(("party_name", doc), _given(name))
+    printed = list(licences)
+    read_issued(registry, printed, CHUNK)
+    return PlanReads(on, records, facts, annulled, _numbers(registry, printed),
                      {doc: tuple(views) for doc, views in held.items()},
                      {form: tuple(views) for form, views in plates.items()},
-                     {doc: tuple(found) for doc, found in bars.items()})
+                     {doc: tuple(found) for doc, found in bars.items()}, renavams)

@@ -27,13 +27,14 @@ reference date came from (:meth:`lavra.draftstate.DraftStateChecks.state_items`)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Row, bindparam, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Row, Select, bindparam, select
+from sqlalchemy.orm import Session, aliased
 
 from lavra.registry.effects import (
     ChangeVehicle,
@@ -56,7 +57,7 @@ from lavra.textutil import format_date
 if TYPE_CHECKING:
     from lavra.registry.store import Registry
 
-__all__ = ["DateConflict", "date_conflicts", "effect_date_conflicts"]
+__all__ = ["DateConflict", "date_conflicts", "effect_date_conflicts", "read_issued"]
 
 NOT_COUNTED = ("expired", "divergence", "mentioned")
 """The changes on a licence that do not date its state (module doc, (b))."""
@@ -89,52 +90,118 @@ def _targets(effects: Sequence[Effect]) -> Iterator[tuple[str, str, bool]]:
                 yield number, effect.citation, False
 
 
-ISSUED_BY_NUMBER = (
-    select(DocumentRow.id, DocumentRow.series, DocumentRow.number, DocumentRow.year,
-           DocumentRow.reference_date)
-    .where(DocumentRow.series == bindparam("series"), DocumentRow.number == bindparam("number"),
-           DocumentRow.year == bindparam("year"), DocumentRow.status == "issued").limit(2))
-"""The issued act numbered ``number``/``year`` in ``series``, by the number index: the
-columns the dates need (not the act's data)."""
+_CHANGE = aliased(StateChangeRow, name="last_change")
+_BY = aliased(DocumentRow, name="last_act")
 
-LAST_EVENT = (
-    select(StateChangeRow.on, DocumentRow.series, DocumentRow.number, DocumentRow.year)
+LAST_CHANGE = (
+    select(StateChangeRow.id)
     .join(LicenceRow, LicenceRow.id == StateChangeRow.licence_id)
-    .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id)
-    .where(LicenceRow.document_id == bindparam("document_id"),
-           StateChangeRow.document_id != bindparam("document_id"),
+    .where(LicenceRow.document_id == DocumentRow.id,
+           StateChangeRow.document_id != DocumentRow.id,
            StateChangeRow.kind.not_in(NOT_COUNTED))
-    .order_by(StateChangeRow.on.desc(), StateChangeRow.id.desc()).limit(1))
-"""The last change recorded on the licence the act ``document_id`` granted, but its grant."""
+    .order_by(StateChangeRow.on.desc(), StateChangeRow.id.desc()).limit(1)
+    .correlate(DocumentRow).scalar_subquery())
+"""The last change recorded on the licence the act granted, but its grant (module doc,
+(b)): through the licences' ``document_id`` and the changes' ``licence_id`` indexes."""
+
+_ISSUED = Row[int, str, int, int, date, date, str, int, int]
 
 
-def _issued(session: Session, printed: str) -> Row[int, str, int, int, date] | None:
-    """The issued act numbered ``printed`` (with its series): id, series, number, year
-    and reference date."""
+def _issued_select(number: Any,
+                   ) -> Select[int, str, int, int, date, date, str, int, int]:
+    return (select(DocumentRow.id, DocumentRow.series, DocumentRow.number, DocumentRow.year,
+                   DocumentRow.reference_date, _CHANGE.on, _BY.series, _BY.number, _BY.year)
+            .select_from(DocumentRow)
+            .outerjoin(_CHANGE, _CHANGE.id == LAST_CHANGE)
+            .outerjoin(_BY, _BY.id == _CHANGE.document_id)
+            .where(DocumentRow.series == bindparam("series"), number,
+                   DocumentRow.year == bindparam("year"), DocumentRow.status == "issued"))
+
+
+ISSUED_BY_NUMBER = _issued_select(DocumentRow.number == bindparam("number")).limit(2)
+"""The issued act numbered ``number``/``year`` in ``series``, by the number index: the
+columns the dates need (not the act's data), with the day and number of the last change
+on the licence it granted (:data:`LAST_CHANGE`; NULLs when none): one statement a
+check asks of each act it rests on."""
+
+ISSUED_BY_NUMBERS = _issued_select(DocumentRow.number.in_(bindparam("numbers", expanding=True)))
+""":data:`ISSUED_BY_NUMBER` of the acts of ``series`` numbered ``numbers`` in ``year``."""
+
+
+@dataclass(frozen=True)
+class _Issued:
+    """What :data:`ISSUED_BY_NUMBER` answers of one act."""
+
+    printed: str
+    reference_date: date
+    last: tuple[date, str] | None
+    """The day and act (printed) of the last change on the licence it granted."""
+
+
+def _key(printed: str) -> tuple[str, int, int] | None:
+    """(series, number, year) of an act printed with its series; None otherwise."""
     parsed = parse_printed(printed)
     if parsed is None or parsed[0] is None:
         return None
-    found = session.connection().execute(ISSUED_BY_NUMBER, {
-        "series": str(parsed[0]).upper(), "number": parsed[1], "year": parsed[2]}).all()
-    return found[0] if len(found) == 1 else None
+    return str(parsed[0]).upper(), parsed[1], parsed[2]
 
 
-def _last_event(session: Session, document_id: int) -> tuple[date, str] | None:
-    """The day and act (printed) of the last change the state recorded on the licence
-    the act ``document_id`` granted, other than its grant (module doc, (b))."""
-    row = session.connection().execute(LAST_EVENT, {"document_id": document_id}).first()
-    if row is None:
+def _answer(found: Sequence[_ISSUED]) -> _Issued | None:
+    """One act's rows: None unless exactly one act holds the number."""
+    if len(found) != 1:
         return None
-    on, series, number, year = row
-    return on, printed_number(series, number, year)
+    _, series, number, year, reference_date, on, by_series, by_number, by_year = found[0]
+    return _Issued(printed_number(series, number, year), reference_date,
+                   None if on is None else (on, printed_number(by_series, by_number, by_year)))
 
 
-def _conflict(session: Session, printed: str, citation: str, changes: bool,
-              on: date) -> DateConflict | None:
-    found = _issued(session, printed)
+def _issued(registry: Registry, session: Session, key: tuple[str, int, int]) -> _Issued | None:
+    """The issued act ``key`` (series, number, year) with its reference date and the last
+    change on the licence it granted (module doc, (b)); asked once per read scope
+    (:func:`read_issued` reads a plan's acts ahead)."""
+    def lookup() -> _Issued | None:
+        series, number, year = key
+        return _answer(session.connection().execute(ISSUED_BY_NUMBER, {
+            "series": series, "number": number, "year": year}).all())
+    return registry._remembered(("issued_act", *key), lookup)
+
+
+def _given(answer: _Issued | None) -> Callable[[], _Issued | None]:
+    return lambda: answer
+
+
+def read_issued(registry: Registry, printed: Iterable[str], chunk: int = 500) -> None:
+    """What :func:`effect_date_conflicts` reads of each act ``printed`` (with its series),
+    read for all of them at once (``chunk`` numbers a statement) and kept in the
+    caller's read scope, where each check finds it as if it had read it on its own (a
+    renewal plan's acts: :mod:`lavra.batch.plan_reads`). Outside a read scope, nothing."""
+    wanted: dict[tuple[str, int], set[int]] = defaultdict(set)
+    for act in printed:
+        key = _key(act) if isinstance(act, str) else None
+        if key is not None:
+            wanted[key[0], key[2]].add(key[1])
+    with registry._database_errors(), registry._read() as session:
+        connection = session.connection()
+        for (series, year), numbers in sorted(wanted.items()):
+            ordered = sorted(numbers)
+            for start in range(0, len(ordered), chunk):
+                rows: dict[int, list[_ISSUED]] = defaultdict(list)
+                part = ordered[start:start + chunk]
+                for row in connection.execute(ISSUED_BY_NUMBERS, {
+                        "series": series, "year": year, "numbers": part}):
+                    rows[row.number].append(row)
+                for number in part:
+                    registry._remembered(("issued_act", series, number, year),
+                                         _given(_answer(rows[number])))
+
+
+def _conflict(registry: Registry, session: Session, printed: str, citation: str,
+              changes: bool, on: date) -> DateConflict | None:
+    key = _key(printed)
+    found = None if key is None else _issued(registry, session, key)
     if found is None:  # a paper act, or one the registry lacks: the form's to check
         return None
-    act = printed_number(found.series, found.number, found.year)
+    act = found.printed
     when = format_date(on)
     if on < found.reference_date:
         return DateConflict(act, (
@@ -142,7 +209,7 @@ def _conflict(session: Session, printed: str, citation: str, changes: bool,
             f"{format_date(found.reference_date)}, em que ele se apoia: um ato "
             "administrativo leva a data em que é praticado e não pode fundar-se em ato "
             "que ainda não existia. Corrija a data do ato."), citation)
-    last = _last_event(session, found.id) if changes else None
+    last = found.last if changes else None
     if last is not None and on < last[0]:
         return DateConflict(act, (
             f"A data do ato ({when}) é anterior ao último registro sobre o {act}: o "
@@ -171,7 +238,7 @@ def effect_date_conflicts(registry: Registry, effects: Sequence[Effect],
             if not isinstance(printed, str) or any(c.target.upper() == printed.upper()
                                                    for c in found):
                 continue
-            conflict = _conflict(session, printed, citation, changes, on)
+            conflict = _conflict(registry, session, printed, citation, changes, on)
             if conflict is not None:
                 found.append(conflict)
     return found
