@@ -31,13 +31,18 @@ default SQLite in a temporary folder.
 
 Printed: for each stage the CPU seconds (this process, and for the workers their
 own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed
-document (the target of the issue), documents per second, and the peak RSS of the
-worker processes (the largest of them). The machines are shared: compare CPU, and read
-the wall time beside the load printed at the end. The registry is filled and the
+document (the target of the issue), documents per second, and the memory of the
+worker processes: the largest Rss, Pss and USS any of them reached, read every half second
+from ``/proc/PID/smaps_rollup`` by a process of its own, and this process's at the fork.
+A forked worker's Rss counts every page it shares with this process (the pack, and
+whatever this process held at the fork); its Pss counts a shared page divided among the
+processes sharing it (the workers' Pss and this process's add up to the memory used); its
+USS, the pages only it holds. The peak of ``RUSAGE_CHILDREN`` beside is a ceiling, not
+a worker's: it counts the seeding process too. The machines are shared: compare CPU, and
+read the wall time beside the load printed at the end. The registry is filled and the
 holders seeded in a process of their own (seeding renders with Typst, whose native
 threads would keep the workers from being forked from this process, as ``lavra batch``
-forks them: :mod:`lavra.batch.work`). The peak is an upper bound: a forked worker's RSS
-counts the pages it shares with this process. Run from the repository root with
+forks them: :mod:`lavra.batch.work`). Run from the repository root with
 ``PYTHONPATH=engine:.:tests``. The figures measured are in the README (section on
 performance).
 """
@@ -435,11 +440,11 @@ def main() -> None:
               f"parede {stage.wall:6.2f} s")
     print(f"total: CPU {1000 * total_cpu / max(documents, 1):.1f} ms/doc  parede "
           f"{total_wall:.1f} s  documentos assinados/s: {documents / total_wall:.2f}")
-    print(f"pico de memória por trabalhador (RSS): {peak:.0f} MiB")
-    print("memória amostrada dos trabalhadores (MiB, máximo): " + ", ".join(
+    print("pico de memória por trabalhador (MiB, lido a cada 0,5 s): " + ", ".join(
         f"{k} {v / 1024:.0f}" for k, v in sorted(peaks.items()))
           + "; deste processo ao criá-los: " + ", ".join(
-        f"{k} {v / 1024:.0f}" for k, v in sorted(at_fork.items())))
+        f"{k} {v / 1024:.0f}" for k, v in sorted(at_fork.items()))
+          + f"; RUSAGE_CHILDREN (teto: conta a preparação): {peak:.0f}")
     print("carga da máquina (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 

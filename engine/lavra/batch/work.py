@@ -308,9 +308,9 @@ def _worker_main(setup: WorkerSetup, index: int, count: int, parent: int,
 def _frozen(forking: bool) -> Iterator[None]:
     """Around forking the workers: this process's objects collected, then moved out of
     the collector's reach (:func:`gc.freeze`) while the workers are forked, so that a
-    worker's collections never touch them. Every object a worker inherits stays a page
-    it shares with this process, not one copied to it the first time a collection
-    walks it (≈ the whole of the pack and of what the plan left behind, per worker)."""
+    worker's collections never touch them: an object a worker inherits and does not
+    use stays on a page it shares with this process, not one copied to it the first
+    time a collection walks it."""
     if not forking:
         yield
         return
