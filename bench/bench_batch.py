@@ -31,13 +31,18 @@ default SQLite in a temporary folder.
 
 Printed: for each stage the CPU seconds (this process, and for the workers their
 own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed
-document (the target of the issue), documents per second, and the peak RSS of the
-worker processes (the largest of them). The machines are shared: compare CPU, and read
-the wall time beside the load printed at the end. The registry is filled and the
+document (the target of the issue), documents per second, and the memory of the
+worker processes: the largest Rss, Pss and USS any of them reached, read every half second
+from ``/proc/PID/smaps_rollup`` by a process of its own, and this process's at the fork.
+A forked worker's Rss counts every page it shares with this process (the pack, and
+whatever this process held at the fork); its Pss counts a shared page divided among the
+processes sharing it (the workers' Pss and this process's add up to the memory used); its
+USS, the pages only it holds. The peak of ``RUSAGE_CHILDREN`` beside is a ceiling, not
+a worker's: it counts the seeding process too. The machines are shared: compare CPU, and
+read the wall time beside the load printed at the end. The registry is filled and the
 holders seeded in a process of their own (seeding renders with Typst, whose native
 threads would keep the workers from being forked from this process, as ``lavra batch``
-forks them: :mod:`lavra.batch.work`). The peak is an upper bound: a forked worker's RSS
-counts the pages it shares with this process. Run from the repository root with
+forks them: :mod:`lavra.batch.work`). Run from the repository root with
 ``PYTHONPATH=engine:.:tests``. The figures measured are in the README (section on
 performance).
 """
@@ -45,6 +50,7 @@ performance).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import hashlib
 import inspect
@@ -120,6 +126,35 @@ def _timed(stages: list[Stage], name: str) -> Iterator[None]:
     yield
     stages.append(Stage(name, time.perf_counter() - wall, time.process_time() - cpu,
                         _children_cpu() - children))
+
+
+def _memory(pid: int) -> dict[str, int]:
+    """Rss, Pss and the private pages (USS) of process ``pid`` in KiB (Linux)."""
+    found: dict[str, int] = {}
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            name, _, rest = line.partition(":")
+            if name in ("Rss", "Pss", "Private_Clean", "Private_Dirty"):
+                found[name] = int(rest.split()[0])
+    if found:
+        found["Uss"] = found.pop("Private_Clean", 0) + found.pop("Private_Dirty", 0)
+    return found
+
+
+def _sample_workers(parent: int, stop: Any, answer: Any) -> None:
+    """In a process of its own (spawned before the plan, so that this one still forks
+    its workers, and its reading costs the measured stages nothing): every half second
+    until ``stop`` is set, the Rss, Pss and USS of each other child of ``parent`` (the
+    workers, once forked); their largest values put on ``answer``."""
+    peaks: dict[str, int] = {}
+    children = Path(f"/proc/{parent}/task/{parent}/children")
+    while not stop.wait(0.5):
+        with contextlib.suppress(OSError):
+            for pid in children.read_text().split():
+                if int(pid) != os.getpid():
+                    for name, value in _memory(int(pid)).items():
+                        peaks[name] = max(peaks.get(name, 0), value)
+    answer.put(peaks)
 
 
 def _plate(n: int) -> str:
@@ -359,6 +394,9 @@ def main() -> None:
                     raise SystemExit(f"a preparação do registro falhou (código "
                                      f"{preparing.exitcode})") from None
         preparing.join()
+        stop, answer = context.Event(), context.Queue()
+        sampling = context.Process(target=_sample_workers, args=(os.getpid(), stop, answer))
+        sampling.start()
         issuer = issuer_over(engine, folder / "dados", url)
         issuer.config = replace(issuer.config, renderer=args.renderizador)  # for the workers
         engine.final_renderer = args.renderizador
@@ -366,11 +404,12 @@ def main() -> None:
         stages: list[Stage] = []
         with _timed(stages, "plano"):
             run = write_plan(issuer, kind, decide(issuer, kind, request), None)
+        at_fork = _memory(os.getpid())
         with _timed(stages, "trabalhadores"):
             setup = WorkerSetup(issuer.config, registry_url(issuer.config), run.id,
                                 on=run.reference_date)
-            run_workers(setup, issuer.registry, args.trabalhadores, content=engine.content,
-                        warm=lambda: warm_for_fork(issuer, kind.forms))
+            run_workers(setup, issuer.registry, args.trabalhadores,
+                        content=engine.content, warm=lambda: warm_for_fork(issuer, kind.forms))
         with _timed(stages, "arquivos e resumos"):
             items = run_items(issuer.registry, run.id)
             rows = write_outputs(issuer.registry, engine, items, folder / "saida",
@@ -378,6 +417,9 @@ def main() -> None:
                                  merged=False)
             finish_run(issuer.registry, run.id)
         issuer.close()
+        stop.set()  # its CPU, counted once it is joined, is after the stages' figures
+        peaks = answer.get(timeout=30)
+        sampling.join()
     documents = sum(1 for item in items if item.role == "documento" and item.done)
     pending = sum(1 for item in items if not item.done)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -398,7 +440,11 @@ def main() -> None:
               f"parede {stage.wall:6.2f} s")
     print(f"total: CPU {1000 * total_cpu / max(documents, 1):.1f} ms/doc  parede "
           f"{total_wall:.1f} s  documentos assinados/s: {documents / total_wall:.2f}")
-    print(f"pico de memória por trabalhador (RSS): {peak:.0f} MiB")
+    print("pico de memória por trabalhador (MiB, lido a cada 0,5 s): " + ", ".join(
+        f"{k} {v / 1024:.0f}" for k, v in sorted(peaks.items()))
+          + "; deste processo ao criá-los: " + ", ".join(
+        f"{k} {v / 1024:.0f}" for k, v in sorted(at_fork.items()))
+          + f"; RUSAGE_CHILDREN (teto: conta a preparação): {peak:.0f}")
     print("carga da máquina (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 

@@ -6,15 +6,17 @@ two processes sharing a run), whose parent then reads the registry it forked wit
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 from batchcases import REPO
 from issuers import dev_issuer
 
-from lavra.batch.work import WorkerSetup, warm_for_fork, warm_issuer
+from lavra.batch.work import WorkerSetup, _frozen, warm_for_fork, warm_issuer
 from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra.issuing import registry_url
@@ -83,3 +85,28 @@ def test_the_parent_builds_once_what_its_forked_workers_inherit(tmp_path: Path) 
             worker.close()
     finally:
         issuer.close()
+
+
+def test_the_workers_are_forked_with_the_callers_objects_frozen() -> None:
+    """What the parent holds at the fork is collected, then frozen while the workers are
+    forked (a worker's collections never walk it, never copy its pages), and given back
+    to the parent's collector after; a spawned worker inherits nothing: nothing frozen."""
+    assert gc.get_freeze_count() == 0
+    gone = weakref.ref(_Node())
+    kept = _Node()
+    kept.self = kept
+    with _frozen(True):
+        assert gone() is None  # collected before the freeze
+        assert gc.get_freeze_count() > 0
+        assert not any(o is kept for o in gc.get_objects())  # out of the collector's reach
+    assert gc.get_freeze_count() == 0
+    assert any(o is kept for o in gc.get_objects())
+    with _frozen(False):
+        assert gc.get_freeze_count() == 0
+
+
+class _Node:
+    self: object = None
+
+    def __init__(self) -> None:
+        self.self = self

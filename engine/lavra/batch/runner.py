@@ -127,6 +127,16 @@ def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest, docx: bool) 
     return Summary(None, False, True, summary_rows(items, expected, _documents(items, docx)))
 
 
+def _planned(issuer: Issuer, kind: BatchRun, request: RunRequest,
+             actor: str | None) -> tuple[RunRecord, bool]:
+    """The run planned, and whether it is another planner's (of the same inputs, that
+    won the race: worked with it). The plan is let go here, before the workers are
+    forked: they claim its items from the registry, and would each inherit it."""
+    plan = decide(issuer, kind, request)
+    run = write_plan(issuer, kind, plan, actor)
+    return run, run.fingerprint != plan.fingerprint
+
+
 def run_batch(
     issuer: Issuer,
     kind: BatchRun,
@@ -164,10 +174,7 @@ def run_batch(
         run = finished_run(issuer.registry, key, known_as(request, stamp))
         resumed = run is not None
     if run is None:
-        plan = decide(issuer, kind, request)
-        run = write_plan(issuer, kind, plan, actor)
-        # another planner of the same inputs won the race: its run, worked with it
-        resumed = run.fingerprint != plan.fingerprint
+        run, resumed = _planned(issuer, kind, request, actor)
     setup = WorkerSetup(issuer.config, database_url, run.id, docx=docx, on=run.reference_date,
                         signer=signer)
     run_workers(setup, issuer.registry, workers, progress, content=issuer.engine.content,

@@ -42,11 +42,12 @@ the workers run, on this machine or another.
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -303,6 +304,24 @@ def _worker_main(setup: WorkerSetup, index: int, count: int, parent: int,
         issuer.close()
 
 
+@contextlib.contextmanager
+def _frozen(forking: bool) -> Iterator[None]:
+    """Around forking the workers: this process's objects collected, then moved out of
+    the collector's reach (:func:`gc.freeze`) while the workers are forked, so that a
+    worker's collections never touch them: an object a worker inherits and does not
+    use stays on a page it shares with this process, not one copied to it the first
+    time a collection walks it."""
+    if not forking:
+        yield
+        return
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()  # this process's own objects, collected again as before
+
+
 def run_workers(
     setup: WorkerSetup, registry: Registry, workers: int, progress: Progress | None = None,
     *, poll: float = 0.25, content: Content | None = None,
@@ -329,8 +348,9 @@ def run_workers(
                         name=f"lavra-lote-{n + 1}", daemon=True)
         for n in range(max(1, workers))
     ]
-    for process in processes:
-        process.start()
+    with _frozen(target is _forked_main):
+        for process in processes:
+            process.start()
     try:
         while any(process.is_alive() for process in processes):
             if progress is not None:
