@@ -32,7 +32,8 @@ from test_licensing_state import registry as registry
 from lavra.errors import LavraError
 from lavra.registry.records import IssuedRecord
 from lavra.registry.state import StateWriter
-from lavra.registry.store import Registry
+from lavra.registry.store import Registry, open_registry
+from lavra_americana import pacote
 
 Outcome = IssuedRecord | LavraError
 
@@ -43,7 +44,11 @@ def waiting(registry: Registry, registry_url: str) -> Iterator[Callable[[], bool
     writers wait at BEGIN, before anything is read, so the second can write nothing
     before the first commits, and the first need not wait for it (it would wait out the
     minute while the second waits at BEGIN)."""
-    if registry.dialect != "postgresql":
+    yield from _waiting(registry_url)
+
+
+def _waiting(registry_url: str) -> Iterator[Callable[[], bool]]:
+    if not registry_url.startswith("postgresql"):
         yield lambda: True
         return
     engine = create_engine(registry_url)
@@ -54,8 +59,48 @@ def waiting(registry: Registry, registry_url: str) -> Iterator[Callable[[], bool
                 "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
                 "AND datname = current_database()")).scalar())
 
-    yield locked
-    engine.dispose()
+    try:
+        yield locked
+    finally:
+        engine.dispose()
+
+
+def test_two_processes_building_the_state_at_once_build_it_once(
+    registry_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A registry from before the licensing state opened by two processes at once (two
+    clerks' first `lavra issue` after the upgrade): one builds the view from the acts,
+    the other waits for it and finds it built. Before, on PostgreSQL, both rebuilt it
+    and the second failed on the row that marks it built (the soak test met it)."""
+    older = open_registry(registry_url)  # no pack effects: as before revision 0006
+    try:
+        alvara = alvara_fretamento(older)
+    finally:
+        older.close()
+    applied: list[int] = []
+    original = StateWriter.apply
+
+    def counted(writer: StateWriter, *args: Any) -> None:
+        applied.append(threading.get_ident())
+        original(writer, *args)
+
+    monkeypatch.setattr(StateWriter, "apply", counted)
+    clerks = [open_registry(registry_url) for _ in range(2)]
+    try:
+        for clerk in clerks:
+            clerk.use_effects(pacote().effects)
+        waits = _waiting(registry_url)
+        outcomes = race(monkeypatch, next(waits), clerks[0].ensure_state,
+                        clerks[1].ensure_state)
+        waits.close()
+        assert outcomes == (None, None)
+        assert len(applied) == 1  # the alvará replayed once: by the first clerk alone
+        view = clerks[1].licence_of(alvara.id)
+        assert view is not None and view.status == "active"
+        assert clerks[1].rebuild_state(apply=False).same
+    finally:
+        for clerk in clerks:
+            clerk.close()
 
 
 def race(monkeypatch: pytest.MonkeyPatch, waiting: Callable[[], bool],

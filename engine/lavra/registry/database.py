@@ -36,6 +36,7 @@ __all__ = [
     "DATABASE_URL_ENV",
     "MIGRATIONS_DIR",
     "SQLITE_FILE",
+    "STATE_BUILD_LOCK",
     "WRITE_OPTION",
     "Conflict",
     "ValueRefused",
@@ -43,6 +44,7 @@ __all__ = [
     "database_errors",
     "database_url",
     "engine_for",
+    "lock_for_transaction",
     "migrate",
 ]
 
@@ -53,6 +55,7 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 WRITE_OPTION = "lavra_registry_write"
 _SUPPORTED_DIALECTS = ("sqlite", "postgresql")
 _MIGRATION_LOCK = 7_411_913  # PostgreSQL advisory lock taken while migrating
+STATE_BUILD_LOCK = 7_411_914  # PostgreSQL advisory lock taken while building the state
 
 
 def database_url(data_dir: Path) -> str:
@@ -207,13 +210,20 @@ def alembic_config(connection: Connection) -> AlembicConfig:
 _sqlite_head: tuple[tuple[str, tuple[Any, ...]], ...] | None = None
 
 
+def lock_for_transaction(connection: Connection, key: int) -> None:
+    """On PostgreSQL, wait for the transaction advisory lock ``key`` (released at the
+    transaction's end). SQLite needs none: a write transaction starts with ``BEGIN
+    IMMEDIATE``, which already lets one writer in at a time."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the schema to ``revision`` in one transaction, one process at a time."""
     global _sqlite_head
     writer = engine.execution_options(**{WRITE_OPTION: True})
     with database_errors(), writer.connect() as connection, connection.begin():
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+        lock_for_transaction(connection, _MIGRATION_LOCK)
         empty = (connection.dialect.name == "sqlite" and revision == "head"
                  and not connection.exec_driver_sql("SELECT 1 FROM sqlite_master").first())
         if empty and _sqlite_head is not None:

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from lavra.registry.act_dates import order_by_act
 from lavra.registry.cancelled_acts import cancelled_acts
+from lavra.registry.database import STATE_BUILD_LOCK, lock_for_transaction
 from lavra.registry.effects import STATUS_TEXT, Act, Effect, EffectsOf, Facts, LicenceStatus
 from lavra.registry.guards import DIVERGENCE, CitationPrinter, public_divergence
 from lavra.registry.identifiers import plate_forms, same_plate
@@ -309,14 +310,20 @@ class RegistryState(RegistryQueries):
         with self._database_errors(), self._read() as session:
             built = session.get(StateMetaRow, BUILT_KEY)
         if built is None:
-            self.rebuild_state(apply=True)
+            self.rebuild_state(apply=True, unless_built=True)
 
-    def rebuild_state(self, *, apply: bool) -> StateDiff:
+    def rebuild_state(self, *, apply: bool, unless_built: bool = False) -> StateDiff:
         """Rebuild the view from the issued acts, in the order of their dates, and
         compare it with the stored one; ``apply=False`` writes nothing. An act issued
         against a rule added after it is recorded as issued and reported
-        (:attr:`StateDiff.divergences`), never refused: the rebuild replays history."""
+        (:attr:`StateDiff.divergences`), never refused: the rebuild replays history.
+        One process rebuilds at a time (the writer lock; on PostgreSQL an advisory
+        lock); ``unless_built``: nothing is done (an empty diff) when another process
+        built the view while this one waited."""
         with self._database_errors(), self._write() as session:
+            lock_for_transaction(session.connection(), STATE_BUILD_LOCK)
+            if unless_built and session.get(StateMetaRow, BUILT_KEY) is not None:
+                return StateDiff((), (), 0)
             stored = _snapshot(session)
             held = self._clear(session)
             acts = 0
