@@ -63,16 +63,18 @@ def seeded(engine: Engine, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
     return data, numbers
 
 
-def _web(seeded: tuple[Path, list[str]], folder: Path
+def _web(seeded: tuple[Path, list[str]], folder: Path, workers: int = 2
          ) -> tuple[WebContext, list[str], TestClient]:
     """An application over a copy of the seeded folder: a registry of its own (its runs
-    seen by no other test), without issuing the HOLDERS alvarás again (≈ 1 s of CPU each)."""
+    seen by no other test), without issuing the HOLDERS alvarás again. Its runs are worked
+    by ``workers`` spawned processes (the server runs threads: never forked), each
+    importing lavra and loading the pack again (≈ 3.5 s of CPU)."""
     data = folder / "dados"
     shutil.copytree(seeded[0], data)
     numbers = list(seeded[1])
     context = make_context(data)
     app = create_app(context)
-    app.state.lavra_lotes = BatchJobs(context.config, workers=2)
+    app.state.lavra_lotes = BatchJobs(context.config, workers=workers)
     return context, numbers, TestClient(app)
 
 
@@ -271,8 +273,9 @@ def test_an_unfinished_run_is_resumed_from_its_page(
     seeded: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
     """A run planned over the registry and left unworked (the server stopped after the
-    plan) is finished by «Retomar»: its reserved numbers, nothing planned again."""
-    context, numbers, client = _web(seeded, tmp_path)
+    plan) is finished by «Retomar»: its reserved numbers, nothing planned again. One
+    worker: a run worked by two is test_a_signer_runs_it_watches_it_and_downloads_signed_files."""
+    context, numbers, client = _web(seeded, tmp_path, workers=1)
     issuer = context.require_issuer()
     kind = find_kind(issuer, KIND)  # type: ignore[arg-type]
     request = RunRequest(KIND, {"ano": YEAR}, date.fromisoformat(RUN_DAY))
