@@ -37,7 +37,10 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, WebCon
     base = f"http://127.0.0.1:{port}"
     context = make_context(folder / "dados", base)
     app = create_app(context)
-    app.state.lavra_lotes = BatchJobs(context.config, workers=2)
+    # One worker: this test is about the page (start, refresh, download); a web run worked
+    # by two spawned workers is tested in test_web_batch. Each spawned worker imports
+    # lavra and loads the pack again (≈ 3.5 s of CPU).
+    app.state.lavra_lotes = BatchJobs(context.config, workers=1)
     with serving(app, port):
         yield base, context, pedidos
 

@@ -15,6 +15,7 @@ import csv
 import html
 import io
 import re
+import shutil
 import time
 import zipfile
 from collections.abc import Iterator
@@ -51,22 +52,37 @@ def engine() -> Engine:
     return Engine(Content(REPO), pool=None)
 
 
-def _web(engine: Engine, folder: Path) -> tuple[WebContext, list[str], TestClient]:
-    data = folder / "dados"
+@pytest.fixture(scope="module")
+def seeded(engine: Engine, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """A data folder (SQLite registry and development PKI) with the HOLDERS alvarás of
+    2025 issued, and their numbers: issued once for the module, copied by :func:`_web`."""
+    data = tmp_path_factory.mktemp("lote-semente") / "dados"
     issuer = dev_issuer(engine, data)
     numbers = seed(issuer, HOLDERS)
     issuer.close()
+    return data, numbers
+
+
+def _web(seeded: tuple[Path, list[str]], folder: Path, workers: int = 2
+         ) -> tuple[WebContext, list[str], TestClient]:
+    """An application over a copy of the seeded folder: a registry of its own (its runs
+    seen by no other test), without issuing the HOLDERS alvarás again. Its runs are worked
+    by ``workers`` spawned processes (the server runs threads: never forked), each
+    importing lavra and loading the pack again (≈ 3.5 s of CPU)."""
+    data = folder / "dados"
+    shutil.copytree(seeded[0], data)
+    numbers = list(seeded[1])
     context = make_context(data)
     app = create_app(context)
-    app.state.lavra_lotes = BatchJobs(context.config, workers=2)
+    app.state.lavra_lotes = BatchJobs(context.config, workers=workers)
     return context, numbers, TestClient(app)
 
 
 @pytest.fixture(scope="module")
-def web(engine: Engine, tmp_path_factory: pytest.TempPathFactory
+def web(seeded: tuple[Path, list[str]], tmp_path_factory: pytest.TempPathFactory
         ) -> Iterator[tuple[WebContext, list[str], TestClient, Path]]:
     folder = tmp_path_factory.mktemp("lote-web")
-    context, numbers, client = _web(engine, folder)
+    context, numbers, client = _web(seeded, folder)
     with client:
         yield context, numbers, client, folder
 
@@ -254,11 +270,12 @@ def _bearer(context: WebContext) -> dict[str, str]:
 
 
 def test_an_unfinished_run_is_resumed_from_its_page(
-    engine: Engine, tmp_path: Path
+    seeded: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
     """A run planned over the registry and left unworked (the server stopped after the
-    plan) is finished by «Retomar»: its reserved numbers, nothing planned again."""
-    context, numbers, client = _web(engine, tmp_path)
+    plan) is finished by «Retomar»: its reserved numbers, nothing planned again. One
+    worker: a run worked by two is test_a_signer_runs_it_watches_it_and_downloads_signed_files."""
+    context, numbers, client = _web(seeded, tmp_path, workers=1)
     issuer = context.require_issuer()
     kind = find_kind(issuer, KIND)  # type: ignore[arg-type]
     request = RunRequest(KIND, {"ano": YEAR}, date.fromisoformat(RUN_DAY))
@@ -358,14 +375,15 @@ def test_the_api_refuses_hostile_files_in_pt_br_not_500(
     assert "Traceback" not in body["detail"]
 
 
-def test_a_failed_item_is_shown_as_a_failure(engine: Engine, tmp_path: Path) -> None:
+def test_a_failed_item_is_shown_as_a_failure(seeded: tuple[Path, list[str]], tmp_path: Path
+                                             ) -> None:
     """An item whose building failed is shown as a failure (red, «falhou», its reason
     naming the holder and the document), never in the green status box."""
     from lavra.batch.work import failure_text
     from lavra.registry.corrections import record_failure
     from lavra.registry.runs import ItemFailed, run_items
 
-    context, numbers, client = _web(engine, tmp_path)
+    context, numbers, client = _web(seeded, tmp_path)
     issuer = context.require_issuer()
     kind = find_kind(issuer, KIND)  # type: ignore[arg-type]
     pedidos = write_jsonl(tmp_path / "pedidos.jsonl", [envelope(0, numbers[0])])
@@ -408,7 +426,7 @@ FAILURES = [
 
 
 def test_a_failed_task_shows_a_pt_br_sentence_and_no_developer_text(
-    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    seeded: tuple[Path, list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The task page of a run that failed (issue 25) shows the failure as a person reads
     it: the message without the field's JSON pointer, or, for an unexpected error, a
@@ -416,7 +434,7 @@ def test_a_failed_task_shows_a_pt_br_sentence_and_no_developer_text(
     registry of its own: no other test's run is in its way."""
     from lavra.web import batchjobs
 
-    context, numbers, client = _web(engine, tmp_path)
+    context, numbers, client = _web(seeded, tmp_path)
     with client:
         login(client, "sergio")
         for raised, said, hidden in FAILURES:
