@@ -165,6 +165,6 @@ def test_the_plan_is_made_in_a_child_only_where_the_workers_are_forked(
                                   registry=registry)
     monkeypatch.setattr(runner, "_plan", lambda *_: (os.getpid(), False))
     monkeypatch.setattr(runner, "can_fork", lambda *_: True)
-    assert runner._planned(issuer, None, None, None)[0] != os.getpid()
+    assert runner.planned(issuer, None, None, None)[0] != os.getpid()
     monkeypatch.setattr(runner, "can_fork", lambda *_: False)  # spawned workers: here
-    assert runner._planned(issuer, None, None, None)[0] == os.getpid()
+    assert runner.planned(issuer, None, None, None)[0] == os.getpid()

@@ -51,7 +51,7 @@ from lavra.registry.runs import (
 )
 from lavra.signers import SignerKey
 
-__all__ = ["Summary", "check_signer", "find_kind", "run_batch"]
+__all__ = ["Summary", "check_signer", "find_kind", "planned", "run_batch"]
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def _plan(issuer: Issuer, kind: BatchRun, request: RunRequest,
     return run, run.fingerprint != plan.fingerprint
 
 
-def _planned(issuer: Issuer, kind: BatchRun, request: RunRequest,
+def planned(issuer: Issuer, kind: BatchRun, request: RunRequest,
              actor: str | None) -> tuple[RunRecord, bool]:
     """The run planned, and whether it is another planner's (of the same inputs, that
     won the race: worked with it). Where the workers are to be forked, the plan is made
@@ -184,7 +184,7 @@ def run_batch(
         run = finished_run(issuer.registry, key, known_as(request, stamp))
         resumed = run is not None
     if run is None:
-        run, resumed = _planned(issuer, kind, request, actor)
+        run, resumed = planned(issuer, kind, request, actor)
     setup = WorkerSetup(issuer.config, database_url, run.id, docx=docx, on=run.reference_date,
                         signer=signer)
     run_workers(setup, issuer.registry, workers, progress, content=issuer.engine.content,
