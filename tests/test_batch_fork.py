@@ -150,6 +150,9 @@ def test_a_step_in_a_forked_child_answers_as_if_done_here(registry: Registry) ->
     with pytest.raises(KeyError) as defect:  # a defect: where it happened, in a note
         in_forked_child(_unknown, registry)
     assert "_unknown" in "".join(defect.value.__notes__)
+    # an answer that cannot be handed back: a clear error
+    with pytest.raises(LavraError, match="não pôde devolver o resultado"):
+        in_forked_child(lambda: lambda: None, registry)
     # a child killed before answering: a clear error, no wait
     with pytest.raises(LavraError, match=r"terminou sem responder \(código -9\)") as died:
         in_forked_child(_die, registry)

@@ -37,18 +37,20 @@ _DIED = ("O processo que planejava a execução em lote terminou sem responder (
 
 def _child(step: Callable[[], Any], registry: Registry, answer: Any) -> None:
     registry.forget_connections()  # the caller's: never used nor closed here
+    said = "O processo que planejava a execução em lote não pôde devolver o resultado."
     try:
         result: tuple[Any, ...] = ("ok", step())
     except BaseException as error:
         result = ("error", type(error), error.args, dict(vars(error)),
                   "".join(traceback.format_exception(error)))
+        said = str(error)
     try:
         answer.send(result)
-    except Exception:
-        answer.send(("error", LavraError, (str(result[-1]),), {}, ""))
+    except Exception:  # what cannot be pickled: its words, as a LavraError
+        answer.send(("error", LavraError, (said,), {"message": said, "field": None}, ""))
     finally:
         answer.close()
-        registry.forget_connections()
+        registry.close()  # its own connection (the caller's were forgotten above)
 
 
 def _rebuilt(kind: type[BaseException], args: tuple[Any, ...], state: dict[str, Any],
