@@ -34,7 +34,7 @@ from sqlalchemy import bindparam, select
 from lavra.errors import InputError
 from lavra.registry.act_dates import order_by_act
 from lavra.registry.facts import Fact
-from lavra.registry.identifiers import parse_printed, plate_forms
+from lavra.registry.identifiers import numbers_by_series, parse_printed, plate_forms
 from lavra.registry.licensing import LicenceView, _view_of
 from lavra.registry.queries import _record
 from lavra.registry.records import IssuedRecord, normalize_cpf_cnpj, printed_number
@@ -222,11 +222,7 @@ def _valid(normalize: Any, values: Iterable[str]) -> list[Any]:
 
 def _numbers(registry: Registry, printed: Iterable[str],
              ) -> dict[tuple[str, int, int], tuple[LicenceView, ...]]:
-    wanted: dict[tuple[str, int], set[int]] = defaultdict(set)
-    for number in printed:
-        parsed = parse_printed(number)
-        if parsed is not None and parsed[0] is not None:
-            wanted[parsed[0].upper(), parsed[2]].add(parsed[1])
+    wanted = numbers_by_series(printed)
     found: dict[tuple[str, int, int], list[LicenceView]] = {
         (series, number, year): [] for (series, year), numbers in wanted.items()
         for number in numbers}

@@ -137,7 +137,6 @@ def _words(pointer: str, title: str | None, document: bool, basis: tuple[str, ..
     """Kept per process (a run checks the same requirements for every document)."""
     label = title or pointers.dotted(pointer)
     ident = pointers.dotted(pointer)
-    basis = tuple(basis)
     met = Item(ident, Status.MET, pointer,
                f"{'Apresentado' if document else 'Atendido'}: {label}.", basis)
     missing = Item(ident, Status.MISSING, pointer,

@@ -5,6 +5,8 @@ and a processo's number. Re-exported by :mod:`lavra.registry.state`."""
 from __future__ import annotations
 
 import re
+from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import ColumnElement
@@ -12,8 +14,8 @@ from sqlalchemy import ColumnElement
 from lavra.inputs.textnorm import clean_text
 from lavra.registry.records import normalize_plate
 
-__all__ = ["mercosul", "normalize_processo", "normalize_series", "overlong_number",
-           "parse_printed", "plate_forms", "same_plate"]
+__all__ = ["mercosul", "normalize_processo", "normalize_series", "numbers_by_series",
+           "overlong_number", "parse_printed", "plate_forms", "same_plate"]
 
 _PRINTED = re.compile(
     r"\s*(?:([A-Za-z][A-Za-z0-9._-]{0,39})\s+)?(?:n[º°o.]*\s*)?(\d{1,9})\s*/\s*(\d{4})\s*",
@@ -27,6 +29,17 @@ def parse_printed(printed: str) -> tuple[str | None, int, int] | None:
     if match is None:
         return None
     return match.group(1), int(match.group(2)), int(match.group(3))
+
+
+def numbers_by_series(printed: Iterable[str]) -> dict[tuple[str, int], set[int]]:
+    """The numbers of the acts ``printed`` with their series, by (series in capitals,
+    year), for reading them a series and a year at a time; anything else is left out."""
+    wanted: dict[tuple[str, int], set[int]] = defaultdict(set)
+    for act in printed:
+        parsed = parse_printed(act)
+        if parsed is not None and parsed[0] is not None:
+            wanted[parsed[0].upper(), parsed[2]].add(parsed[1])
+    return wanted
 
 
 _OVERLONG = re.compile(

@@ -48,7 +48,7 @@ from lavra.registry.effects import (
     SetStatus,
     Transfer,
 )
-from lavra.registry.identifiers import parse_printed
+from lavra.registry.identifiers import numbers_by_series, parse_printed
 from lavra.registry.identities import draft_effects
 from lavra.registry.records import printed_number
 from lavra.registry.tables import DocumentRow, LicenceRow, StateChangeRow
@@ -175,14 +175,9 @@ def read_issued(registry: Registry, printed: Iterable[str], chunk: int = 500) ->
     read for all of them at once (``chunk`` numbers a statement) and kept in the
     caller's read scope, where each check finds it as if it had read it on its own (a
     renewal plan's acts: :mod:`lavra.batch.plan_reads`). Outside a read scope, nothing."""
-    wanted: dict[tuple[str, int], set[int]] = defaultdict(set)
-    for act in printed:
-        key = _key(act) if isinstance(act, str) else None
-        if key is not None:
-            wanted[key[0], key[2]].add(key[1])
     with registry._database_errors(), registry._read() as session:
         connection = session.connection()
-        for (series, year), numbers in sorted(wanted.items()):
+        for (series, year), numbers in sorted(numbers_by_series(printed).items()):
             ordered = sorted(numbers)
             for start in range(0, len(ordered), chunk):
                 rows: dict[int, list[_ISSUED]] = defaultdict(list)
