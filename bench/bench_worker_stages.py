@@ -27,7 +27,8 @@ the plan, the worker and the files, per document: the CPU of this process leaves
 not renew, the same as ``bench_batch.py`` (:func:`bench_batch.prepared`, its cache).
 ``--comparar L0``: the measure over L0 licences and over L, each in a process of its own,
 side by side. ``--consultas``: also each statement (its first words) whose counts differ
-between the two sizes, per item.
+between the two sizes, per item; without ``--comparar``, each statement of the worker's
+stages with its counts per item.
 """
 
 from __future__ import annotations
@@ -318,6 +319,12 @@ def report(sizes: list[int], results: list[dict[str, Any]], args: argparse.Names
             print(" | ".join(f"{r['servidor'][name]:6.1f} ms ({name})" for r in results))
     print("  carga (1, 5, 15 min): " + " | ".join(
         ", ".join(f"{x:.1f}" for x in r["carga"]) for r in results))
+    if args.consultas and len(results) == 1:
+        steps_k = COUNTS[:3 if steps else 2]
+        print("consultas do trabalhador (por documento: " + ", ".join(steps_k) + "):")
+        for key, value in sorted(results[0]["consultas"].items()):
+            if not key.startswith(("planejar: ", "arquivos: ")):
+                print("  " + " ".join(f"{value[k]:.2f}" for k in steps_k) + f"  {key[:160]}")
     if args.consultas and len(results) == 2:
         small, large = (r["consultas"] for r in results)
         zero = dict.fromkeys(COUNTS, 0.0)
