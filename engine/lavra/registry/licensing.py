@@ -32,6 +32,7 @@ from lavra.registry.identifiers import plate_forms, same_plate
 from lavra.registry.licence_facts import as_facts
 from lavra.registry.licence_reads import LicenceQuestions, licence_rows
 from lavra.registry.name_records import replay_name_changes
+from lavra.registry.party_bars import bars_and_name
 from lavra.registry.processos import rebuild_processos, release_filings, repoint_filings
 from lavra.registry.queries import RegistryQueries
 from lavra.registry.records import (
@@ -47,7 +48,6 @@ from lavra.registry.reversal import ANNULLED, annulled
 from lavra.registry.state import StateWriter, parse_printed
 from lavra.registry.state_words import bar_line, doc_words, licence_line, name_line
 from lavra.registry.statements import (
-    BARS_OF,
     PARTY_NAME,
     VIEW_OF_DOCUMENT,
     licences_of,
@@ -527,11 +527,11 @@ class RegistryState(RegistryQueries):
 
     def bars_of(self, doc: str, on: date) -> tuple[tuple[str, date, str], ...]:
         """The bars on a party still running on ``on``: (scope, last day, act printed)."""
-        wanted = normalize_cpf_cnpj(doc)
+        wanted = normalize_cpf_cnpj(doc)  # with its name, kept for party_name (party_bars)
         with self._database_errors(), self._read() as session:
-            rows = session.execute(BARS_OF, {"doc": wanted, "on": on}).all()
-        return tuple((scope, until, printed_number(series, number, year))
-                     for scope, until, series, number, year in rows)
+            found, name = bars_and_name(session, wanted, on)
+        self._remembered(("party_name", wanted), lambda: name)
+        return found
 
     def state_changes(self, *, document_ids: Any = None, placa: str | None = None,
                       holder: str | None = None, licence_document: int | None = None,
