@@ -36,6 +36,7 @@ from lavra.registry.companions import Companion
 from lavra.registry.facts import Fact
 from lavra.registry.licence_reads import BY_NUMBER, OF_HOLDER, OF_VEHICLE, LicenceQuestions
 from lavra.registry.licensing import LicenceView
+from lavra.registry.numbered_acts import numbered_acts
 from lavra.registry.records import (
     Built,
     IssuedRecord,
@@ -138,9 +139,13 @@ class RegistryHistory(DraftStateChecks):
         match = _PRINTED_NUMBER.search(number) if isinstance(number, str) else None
         if match is None:
             return None
-        found = self._kept(self.registry.numbered(form, int(match.group(1)),
-                                                  int(match.group(2))))
-        return found[0] if found else None
+        # the act, its facts and its annulment in one statement (numbered_acts); only
+        # the first kept is answered, and each act's facts and marks are its own
+        records, facts, annulled = numbered_acts(self.registry, form, int(match.group(1)),
+                                                 int(match.group(2)))
+        kept = [r for r in records if self.retry_of is None or r.idempotency_key != self.retry_of]
+        return _prior(kept[0], facts.get(kept[0].id, ()), annulled.get(kept[0].id)) if kept \
+            else None
 
     def in_force(self, placa: str, form: str, on: date) -> list[PriorRecord]:
         plate = normalize_plate(placa)
