@@ -26,6 +26,7 @@ from lavra.errors import InputError, LavraError
 from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.registry.effects import Act, DriverRef, Effect, EffectsOf, VehicleRef
 from lavra.registry.identifiers import plate_forms
+from lavra.registry.licence_reads import plate_renavam_key
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.statements import (
     DRIVER_BY_CNH,
@@ -155,6 +156,22 @@ def _vehicle(session: Session, ref: VehicleRef, citation: str) -> Conflict | Non
     return None if error is None else Conflict(error, str(ref.renavam), citation)
 
 
+def _agrees(registry: Registry, ref: VehicleRef) -> bool:
+    """Whether the read scope already holds the RENAVAM of the first vehicle registered
+    under ``ref``'s plate (:func:`lavra.registry.licence_reads.plate_renavam_key`, read
+    with its licences) and it is ``ref``'s: then :func:`_vehicle` finds no conflict (the
+    plate's vehicle holds it; unique, no vehicle of another plate does)."""
+    scoped = registry._scope.get()
+    renavam = digits(ref.renavam) if isinstance(ref.renavam, str) else ""
+    if scoped is None or not renavam:
+        return False
+    try:
+        key = plate_renavam_key(plate_forms(normalize_plate(ref.placa)))
+    except InputError:
+        return False
+    return bool(scoped.memo.get(key) == renavam)
+
+
 def _driver(session: Session, ref: DriverRef, citation: str) -> Conflict | None:
     cnh = digits(ref.cnh) if isinstance(ref.cnh, str) else ""
     doc = ref.person.doc if ref.person is not None else None
@@ -206,6 +223,8 @@ def effect_identity_conflicts(registry: Registry, effects: Sequence[Effect]) -> 
     found: list[Conflict] = []
     with registry._database_errors(), registry._read() as session:
         for ref, citation in _named(effects):
+            if isinstance(ref, VehicleRef) and _agrees(registry, ref):
+                continue  # what _vehicle would answer: no conflict
             # once per read scope: one holder's checks in a plan name the same refs
             lookup = (partial(_vehicle, session, ref, citation) if isinstance(ref, VehicleRef)
                       else partial(_driver, session, ref, citation))

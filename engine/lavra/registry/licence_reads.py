@@ -9,17 +9,25 @@ same three selects (same rows, same filters, each branch through its own index),
 by question, and gives each answer as its own lookup would have read it. A question
 whose input is no printed number, CPF/CNPJ or plate is left out (its lookup answers it
 as before).
+
+Where it reads the vehicle's licences, each of their rows also carries the RENAVAM of
+the first vehicle registered under the plate (a scalar subquery, read once): the
+registry keeps it in the read scope (:func:`plate_renavam_key`), and the identity check
+of the draft's vehicle (:func:`lavra.registry.identities.effect_identity_conflicts`)
+finds no conflict without a statement of its own when it is the draft's RENAVAM (the
+RENAVAM is unique, ``uq_vehicles_renavam``: no vehicle of another plate holds it, and
+the plate's vehicle holds it); otherwise it reads the registry as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Integer, bindparam, literal_column, union_all
-from sqlalchemy.orm import Session
+from sqlalchemy import Integer, bindparam, literal_column, null, select, union_all
+from sqlalchemy.orm import Session, aliased
 
 from lavra.errors import InputError
 from lavra.registry.identifiers import parse_printed, plate_forms
@@ -27,7 +35,8 @@ from lavra.registry.records import normalize_cpf_cnpj
 from lavra.registry.statements import view_select
 from lavra.registry.tables import DocumentRow, LicenceRow, PartyRow, VehicleRow
 
-__all__ = ["BY_NUMBER", "OF_HOLDER", "OF_VEHICLE", "LicenceQuestions", "licence_rows"]
+__all__ = ["BY_NUMBER", "OF_HOLDER", "OF_VEHICLE", "LicenceQuestions", "licence_rows",
+           "plate_renavam_key"]
 
 BY_NUMBER, OF_HOLDER, OF_VEHICLE = 0, 1, 2
 """The tag of each question's rows."""
@@ -49,6 +58,19 @@ class LicenceQuestions:
     placa: str | None = None
 
 
+_FIRST = aliased(VehicleRow, name="primeiro")
+_FIRST_RENAVAM = (select(_FIRST.renavam)
+                  .where(_FIRST.placa.in_(bindparam("placas", expanding=True)))
+                  .order_by(_FIRST.id).limit(1).correlate(None).scalar_subquery()
+                  .label("renavam_da_placa"))
+"""The RENAVAM of the first vehicle registered under the plate (``placas``: its forms),
+as the identity check reads that vehicle (:func:`lavra.registry.identities.
+plate_and_renavam`), on each row of the vehicle's licences."""
+_NO_RENAVAM = null().label("renavam_da_placa")
+
+Remember = Callable[[Hashable, Callable[[], Any]], Any]
+
+
 def _tag(question: int) -> Any:
     """The question's tag, a column of its rows (inline: no parameter to type)."""
     return literal_column(str(question), Integer).label("pergunta")
@@ -59,7 +81,7 @@ def _statement(number: bool, series: bool, holder: bool, placa: bool) -> Any:
     branches = []
     if number:
         stmt = (view_select()
-                .add_columns(_tag(BY_NUMBER), LicenceRow.id)
+                .add_columns(_tag(BY_NUMBER), LicenceRow.id, _NO_RENAVAM)
                 .join(DocumentRow, DocumentRow.id == LicenceRow.document_id)
                 .where(DocumentRow.number == bindparam("number"),
                        DocumentRow.year == bindparam("year")))
@@ -67,12 +89,12 @@ def _statement(number: bool, series: bool, holder: bool, placa: bool) -> Any:
                         else stmt.where(LicenceRow.kind == bindparam("number_kind")))
     if holder:
         branches.append(view_select(holder=True)
-                        .add_columns(_tag(OF_HOLDER), LicenceRow.id)
+                        .add_columns(_tag(OF_HOLDER), LicenceRow.id, _NO_RENAVAM)
                         .where(LicenceRow.kind == bindparam("holder_kind"),
                                PartyRow.doc == bindparam("doc")))
     if placa:
         branches.append(view_select(placa=True)
-                        .add_columns(_tag(OF_VEHICLE), LicenceRow.id)
+                        .add_columns(_tag(OF_VEHICLE), LicenceRow.id, _FIRST_RENAVAM)
                         .where(VehicleRow.placa.in_(bindparam("placas", expanding=True))))
     # oldest first within each question, as views_of orders (valid_from, id)
     order = (VIEW_COLUMNS + 1, 7, VIEW_COLUMNS + 2)
@@ -117,11 +139,15 @@ def _values(questions: LicenceQuestions) -> tuple[dict[str, Any], tuple[bool, bo
     return values, (number, series, holder, placa)
 
 
-def licence_rows(session: Session, questions: LicenceQuestions
-                 ) -> dict[int, list[Sequence[Any]]] | None:
+def licence_rows(session: Session, questions: LicenceQuestions,
+                 remember: Remember | None = None) -> dict[int, list[Sequence[Any]]] | None:
     """The rows of each question asked (:data:`BY_NUMBER`, :data:`OF_HOLDER`,
     :data:`OF_VEHICLE`; each row the columns of ``view_select``, oldest first), one
-    statement for all; a question left out has no key. None when none is asked."""
+    statement for all; a question left out has no key. None when none is asked.
+    ``remember`` (the registry's read-scope memo, :meth:`lavra.registry.queries.
+    RegistryQueries._remembered`): where the vehicle's licences were read, the RENAVAM
+    of the first vehicle registered under the plate is kept under
+    :func:`plate_renavam_key` (module doc)."""
     values, (number, series, holder, placa) = _values(questions)
     if not (number or holder or placa):
         return None
@@ -132,6 +158,18 @@ def licence_rows(session: Session, questions: LicenceQuestions
         found[OF_HOLDER] = []
     if placa:
         found[OF_VEHICLE] = []
+    first: str | None = None  # read: the plate has a vehicle
     for row in session.execute(_statement(number, series, holder, placa), values):
         found[row[VIEW_COLUMNS]].append(row[:VIEW_COLUMNS])
+        if row[VIEW_COLUMNS] == OF_VEHICLE:
+            first = row[-1] or ""
+    if first is not None and remember is not None:
+        renavam = first
+        remember(plate_renavam_key(values["placas"]), lambda: renavam)
     return found
+
+
+def plate_renavam_key(forms: Iterable[str]) -> Hashable:
+    """The read scope's key of the RENAVAM of the first vehicle registered under any of
+    the plate's ``forms`` (:func:`licence_rows`; "": it holds none)."""
+    return ("plate_renavam", tuple(sorted(forms)))

@@ -471,7 +471,7 @@ class RegistryState(RegistryQueries):
         """:func:`lavra.registry.licence_reads.licence_rows` as views: every status,
         oldest first, by question; None when none is asked."""
         with self._database_errors(), self._read() as session:
-            rows = licence_rows(session, questions)
+            rows = licence_rows(session, questions, self._remembered)
         return None if rows is None else {
             tag: tuple(_view_of(row) for row in found) for tag, found in rows.items()}
 
