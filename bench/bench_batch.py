@@ -27,7 +27,9 @@ document at each size and their ratio (the target of the issue: within 10 %).
 
 ``--postgres URL``: the registry is a fresh database created on that server (a URL
 where databases may be created, as ``$LAVRA_TEST_POSTGRES_URL``; dropped at the end);
-default SQLite in a temporary folder.
+default SQLite in a temporary folder. ``python bench/pgserver.py start`` starts a server
+for it with the installed binaries and prints its URL (its cluster, and the prepared
+registries kept on it, stay in ``/var/tmp/lavra-bench-pg`` after ``pgserver.py stop``).
 
 Printed: for each stage the CPU seconds (this process, and for the workers their
 own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed
