@@ -19,7 +19,8 @@ what the figures are compared across.
 The registry of L licences is prepared once and kept (``$LAVRA_BENCH_CACHE``, default
 ``~/.cache/lavra-bench``; on PostgreSQL, a database on the server used as the template
 of each run's), keyed by L, the migrations and this file: the import costs about 20 ms of
-CPU per licence (3.5 min for 10,000), the copy a second.
+CPU per licence (3.5 min for 10,000; on PostgreSQL 10 ms in this process, the server aside,
+3.7 min of wall time for 10,000 on a loaded machine), the copy a second.
 
 ``--comparar L0``: the flatness figure. Runs the measure over L0 licences and over L,
 ``--repeticoes`` times each, each in a process of its own, and prints the CPU per
@@ -27,7 +28,9 @@ document at each size and their ratio (the target of the issue: within 10 %).
 
 ``--postgres URL``: the registry is a fresh database created on that server (a URL
 where databases may be created, as ``$LAVRA_TEST_POSTGRES_URL``; dropped at the end);
-default SQLite in a temporary folder.
+default SQLite in a temporary folder. ``python bench/pgserver.py start`` starts a server
+for it with the installed binaries and prints its URL (its cluster, and the prepared
+registries kept on it, stay in ``/var/tmp/lavra-bench-pg`` after ``pgserver.py stop``).
 
 Printed: for each stage the CPU seconds (this process, and for the workers their
 own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed

@@ -183,6 +183,12 @@ def engine_for(url: str) -> Engine:
             event.listen(engine, "connect", _sqlite_connect)
             event.listen(engine, "begin", _sqlite_begin)
         else:
+            # pre-ping: a SELECT 1 at each checkout (≈ 0.05 ms of CPU; a batch worker
+            # checks out two per document), so that a connection the server ended is
+            # replaced before use (tests/test_registry_connections.py). psycopg's
+            # prepare_threshold stays at its default (5): without prepared statements the
+            # worker spends ≈ 1 ms more per document, and the server ≈ 1.5; preparing
+            # every statement at once (0) measured no better.
             engine = create_engine(parsed, pool_pre_ping=True)
     except OSError as error:
         raise ConfigError(
