@@ -76,8 +76,8 @@ from lavra.registry.store import Registry, open_registry
 from lavra.render.task import FRAME_TEMPLATE, DocumentRenderer
 from lavra.signers import SignerKey, Signers
 
-__all__ = ["Progress", "Warmed", "WorkerSetup", "failure_text", "run_workers", "warm_for_fork",
-           "work_items"]
+__all__ = ["Progress", "Warmed", "WorkerSetup", "can_fork", "failure_text", "run_workers",
+           "warm_for_fork", "work_items"]
 
 #: The content's kind of a notice (``"tipo": "notificacao"``): an act of the run that
 #: reaches a filing makes it pending, not decided (``lavra.registry.filing_status``).
@@ -276,13 +276,17 @@ def _single_threaded() -> bool:
         return False
 
 
-def _can_fork(setup: WorkerSetup, content: Content | None) -> bool:
+def can_fork(config: Config, content: Content | None) -> bool:
     """Fork only a process of one thread that has loaded no PKCS#11 library (a token's
     sessions and login do not survive a fork: each spawned worker opens its own), over
     the pack the workers are to use."""
     return (content is not None and _single_threaded() and "pkcs11" not in sys.modules
             and "fork" in multiprocessing.get_all_start_methods()
-            and content.root.resolve() == setup.config.pack_dir.resolve())
+            and content.root.resolve() == config.pack_dir.resolve())
+
+
+def _can_fork(setup: WorkerSetup, content: Content | None) -> bool:
+    return can_fork(setup.config, content)
 
 
 def _forked_main(setup: WorkerSetup, content: Content, inherited: Registry,
