@@ -18,11 +18,21 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 
-from lavra.documents import Engine
+from lavra.checking.content import FormSpec
+from lavra.documents import Engine, Prepared
 from lavra.inputs.reading import read_data
 from lavra.law.overlay import EMPTY_OVERLAY
 
-__all__ = ["warm_checks"]
+__all__ = ["check_example", "warm_checks"]
+
+
+def check_example(engine: Engine, spec: FormSpec) -> Prepared | None:
+    """The check of ``spec``'s example on the date it is current (none without one):
+    no history, no staff values, nothing read from a registry."""
+    if spec.example is None:
+        return None
+    return engine.prepare(spec.id, read_data(spec.example), spec.example_as_of,
+                          issued_on=spec.example_as_of, staff_values=EMPTY_OVERLAY)
 
 
 def warm_checks(engine: Engine, forms: Iterable[str]) -> None:
@@ -34,8 +44,5 @@ def warm_checks(engine: Engine, forms: Iterable[str]) -> None:
     engine.coverage  # noqa: B018 - the fonts' characters, read once per process
     for spec in specs:
         content.fields(spec)  # every schema's fields, built at the first call
-        if spec.example is None:
-            continue
         with contextlib.suppress(Exception):  # a warming: its failure is not the run's
-            engine.prepare(spec.id, read_data(spec.example), spec.example_as_of,
-                           issued_on=spec.example_as_of, staff_values=EMPTY_OVERLAY)
+            check_example(engine, spec)
