@@ -183,8 +183,9 @@ def test_the_plan_is_made_in_a_child_only_where_the_workers_are_forked(
         monkeypatch: pytest.MonkeyPatch, registry: Registry) -> None:
     issuer: Any = SimpleNamespace(config=None, engine=SimpleNamespace(content=None),
                                   registry=registry)
+    planned: Any = runner.planned  # the planner's pid stands for the run planned
     monkeypatch.setattr(runner, "_plan", lambda *_: (os.getpid(), False))
     monkeypatch.setattr(runner, "can_fork", lambda *_: True)
-    assert runner.planned(issuer, None, None, None)[0] != os.getpid()
+    assert planned(issuer, None, None, None)[0] != os.getpid()
     monkeypatch.setattr(runner, "can_fork", lambda *_: False)  # spawned workers: here
-    assert runner.planned(issuer, None, None, None)[0] == os.getpid()
+    assert planned(issuer, None, None, None)[0] == os.getpid()
