@@ -141,7 +141,9 @@ def planned(issuer: Issuer, kind: BatchRun, request: RunRequest,
     won the race: worked with it). Where the workers are to be forked, the plan is made
     in a forked child (:mod:`lavra.batch.forked`): the memory it takes goes with the
     child, and the workers, forked from this process, do not inherit it (≈ 40 MiB
-    each at 1,000 holders). Where they are spawned, it is made here."""
+    each at 1,000 holders); the caches the plan would have filled for them are filled
+    before the fork (:func:`lavra.batch.work.warm_for_fork`). Where they are spawned,
+    it is made here."""
     if can_fork(issuer.config, issuer.engine.content):
         return in_forked_child(lambda: _plan(issuer, kind, request, actor), issuer.registry)
     return _plan(issuer, kind, request, actor)

@@ -9,8 +9,9 @@ pack itself: from a caller with threads (the web server: a fork would copy the l
 they hold), from one that ran Typst (its native threads are not copied by a fork), from
 one that loaded a PKCS#11 library, or where ``fork`` does not exist. Before forking,
 the caller builds once what every worker would build at its first document
-(:func:`warm_for_fork`: the signers' keys, stamp font and CMS templates, the Jinja
-environment and the run's templates), and the forked workers inherit it; not the Typst
+(:func:`warm_for_fork`: the signers' keys, stamp font and CMS templates, the caches the
+checks fill (:mod:`lavra.batch.warming`), the Jinja environment and the run's templates),
+and the forked workers inherit it; not the Typst
 compiler, whose native threads a fork would not copy. Each builds its
 Engine with its templates and fonts, the signers' keys and its own registry connection
 once, then claims pending items one after another
