@@ -184,8 +184,13 @@ def test_the_plan_is_made_in_a_child_only_where_the_workers_are_forked(
     issuer: Any = SimpleNamespace(config=None, engine=SimpleNamespace(content=None),
                                   registry=registry)
     planned: Any = runner.planned  # the planner's pid stands for the run planned
+    kind = SimpleNamespace(forms=("alvara-fretamento",))
+    warmed: list[tuple[str, ...]] = []
+    monkeypatch.setattr(runner, "warm_checks", lambda _, forms: warmed.append(forms))
     monkeypatch.setattr(runner, "_plan", lambda *_: (os.getpid(), False))
     monkeypatch.setattr(runner, "can_fork", lambda *_: True)
-    assert planned(issuer, None, None, None)[0] != os.getpid()
+    assert planned(issuer, kind, None, None)[0] != os.getpid()
+    assert warmed == [("alvara-fretamento",)]  # here, before the child: it inherits them
     monkeypatch.setattr(runner, "can_fork", lambda *_: False)  # spawned workers: here
-    assert planned(issuer, None, None, None)[0] == os.getpid()
+    assert planned(issuer, kind, None, None)[0] == os.getpid()
+    assert len(warmed) == 1  # nothing to warm for workers that are spawned

@@ -36,6 +36,7 @@ from lavra.batch.planning import (
     skip_planned,
     write_plan,
 )
+from lavra.batch.warming import warm_checks
 from lavra.batch.work import Progress, WorkerSetup, can_fork, run_workers, warm_for_fork
 from lavra.errors import InputError
 from lavra.issuing import Issuer
@@ -141,10 +142,11 @@ def planned(issuer: Issuer, kind: BatchRun, request: RunRequest,
     won the race: worked with it). Where the workers are to be forked, the plan is made
     in a forked child (:mod:`lavra.batch.forked`): the memory it takes goes with the
     child, and the workers, forked from this process, do not inherit it (≈ 40 MiB
-    each at 1,000 holders); the caches the plan would have filled for them are filled
-    before the fork (:func:`lavra.batch.work.warm_for_fork`). Where they are spawned,
-    it is made here."""
+    each at 1,000 holders); the caches its checks would have filled for them are
+    filled here first (:func:`lavra.batch.warming.warm_checks`), and the child inherits
+    them as the workers will. Where they are spawned, it is made here."""
     if can_fork(issuer.config, issuer.engine.content):
+        warm_checks(issuer.engine, kind.forms)  # before the child: it inherits them too
         return in_forked_child(lambda: _plan(issuer, kind, request, actor), issuer.registry)
     return _plan(issuer, kind, request, actor)
 

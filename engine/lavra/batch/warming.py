@@ -1,5 +1,7 @@
 """What a forked batch worker would build at its first check, built once in the caller
-before the fork (:func:`lavra.batch.work.warm_for_fork`), so that every worker inherits it.
+before the fork (:func:`lavra.batch.runner.planned`, before forking the plan's child;
+:func:`lavra.batch.work.warm_for_fork`, before forking the workers), so that each inherits
+it.
 
 A worker checks each act before it signs it (:meth:`lavra.issuing.Issuer.prepare`); its
 first check fills the caches of the process: the fields of every schema, the characters
