@@ -29,11 +29,8 @@ document at each size and their ratio (the target of the issue: within 10 %).
 where databases may be created, as ``$LAVRA_TEST_POSTGRES_URL``; dropped at the end);
 default SQLite in a temporary folder.
 
-The plan is made as ``lavra batch`` makes it (:func:`lavra.batch.runner.planned`: in a
-forked child, so that the workers forked after it do not inherit the memory it took).
-
-Printed: for each stage the CPU seconds (this process, and for the workers and the plan's
-child their own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed
+Printed: for each stage the CPU seconds (this process, and for the workers their
+own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed
 document (the target of the issue), documents per second, and the memory of the
 worker processes: the largest Rss, Pss and USS any of them reached, read every half second
 from ``/proc/PID/smaps_rollup`` by a process of its own, and this process's at the fork.
@@ -97,7 +94,8 @@ from sqlalchemy.engine import make_url
 from lavra.batch.inputs import read_lines
 from lavra.batch.model import RunRequest
 from lavra.batch.output import write_outputs
-from lavra.batch.runner import find_kind, planned
+from lavra.batch.planning import decide, write_plan
+from lavra.batch.runner import find_kind
 from lavra.batch.work import WorkerSetup, run_workers, warm_for_fork
 from lavra.checking.content import Content
 from lavra.documents import Engine
@@ -143,18 +141,15 @@ def _memory(pid: int) -> dict[str, int]:
     return found
 
 
-def _sample_workers(parent: int, stop: Any, working: Any, answer: Any) -> None:
+def _sample_workers(parent: int, stop: Any, answer: Any) -> None:
     """In a process of its own (spawned before the plan, so that this one still forks
     its workers, and its reading costs the measured stages nothing): every half second
-    until ``stop`` is set, once ``working`` is (the plan's child is gone), the Rss, Pss
-    and USS of each other child of ``parent`` (the workers); their largest values put
-    on ``answer``."""
+    until ``stop`` is set, the Rss, Pss and USS of each other child of ``parent`` (the
+    workers, once forked); their largest values put on ``answer``."""
     peaks: dict[str, int] = {}
     children = Path(f"/proc/{parent}/task/{parent}/children")
     while not stop.wait(0.5):
         with contextlib.suppress(OSError):
-            if not working.is_set():
-                continue
             for pid in children.read_text().split():
                 if int(pid) != os.getpid():
                     for name, value in _memory(int(pid)).items():
@@ -399,9 +394,8 @@ def main() -> None:
                     raise SystemExit(f"a preparação do registro falhou (código "
                                      f"{preparing.exitcode})") from None
         preparing.join()
-        stop, working, answer = context.Event(), context.Event(), context.Queue()
-        sampling = context.Process(target=_sample_workers,
-                                   args=(os.getpid(), stop, working, answer))
+        stop, answer = context.Event(), context.Queue()
+        sampling = context.Process(target=_sample_workers, args=(os.getpid(), stop, answer))
         sampling.start()
         issuer = issuer_over(engine, folder / "dados", url)
         issuer.config = replace(issuer.config, renderer=args.renderizador)  # for the workers
@@ -409,9 +403,8 @@ def main() -> None:
         kind = find_kind(issuer, request.kind)
         stages: list[Stage] = []
         with _timed(stages, "plano"):
-            run, _ = planned(issuer, kind, request, None)  # in a child, as lavra batch does
+            run = write_plan(issuer, kind, decide(issuer, kind, request), None)
         at_fork = _memory(os.getpid())
-        working.set()
         with _timed(stages, "trabalhadores"):
             setup = WorkerSetup(issuer.config, registry_url(issuer.config), run.id,
                                 on=run.reference_date)
