@@ -16,6 +16,7 @@ from pathlib import Path
 from batchcases import REPO
 from issuers import dev_issuer
 
+from lavra.batch.warming import check_example
 from lavra.batch.work import WorkerSetup, _frozen, warm_for_fork, warm_issuer
 from lavra.checking.content import Content
 from lavra.documents import Engine
@@ -61,6 +62,7 @@ def test_the_parent_builds_once_what_its_forked_workers_inherit(tmp_path: Path) 
     issuer = dev_issuer(engine, tmp_path / "dados")
     try:
         threads = len(os.listdir("/proc/self/task"))
+        assert "_fields" not in vars(engine.content) and "coverage" not in vars(engine)
         warmed = warm_for_fork(issuer, ("alvara-transporte-escolar", "selo-identificacao",
                                         "nao-existe"))
         # the warming starts no thread: the caller may still fork
@@ -74,6 +76,8 @@ def test_the_parent_builds_once_what_its_forked_workers_inherit(tmp_path: Path) 
         cached = {name for _, name in warmed.pages.final_env.cache or {}}
         assert {"documento.html", "alvara-transporte-escolar/texto.html"} <= cached
         assert "typst" not in vars(warmed.pages)
+        # ... and the caches of the checks filled: the schemas' fields, the fonts' characters
+        assert "_fields" in vars(engine.content) and "coverage" in vars(engine)
         # a worker made with them uses them, not new ones
         setup = WorkerSetup(issuer.config, registry_url(issuer.config), 0)
         worker = warm_issuer(setup, engine.content, warmed)
@@ -103,6 +107,19 @@ def test_the_workers_are_forked_with_the_callers_objects_frozen() -> None:
     assert any(o is kept for o in gc.get_objects())
     with _frozen(False):
         assert gc.get_freeze_count() == 0
+
+
+def test_every_form_of_a_batch_run_has_an_example_that_checks() -> None:
+    """The warming checks each form's example (lavra.batch.warming): each form a batch run
+    of the pack issues has one, and it checks on its date with no registry, reaching the
+    computations whose caches the workers would otherwise fill one by one."""
+    engine = Engine(Content(REPO), pool=None)
+    forms = {f for run in engine.content.pack.batch_runs.values() for f in run.forms}
+    assert forms
+    for form in sorted(forms):
+        prepared = check_example(engine, engine.content.forms[form])
+        assert prepared is not None, form
+        assert prepared.report.form == form
 
 
 class _Node:
