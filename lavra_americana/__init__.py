@@ -179,6 +179,7 @@ def pacote() -> ContentPack:
         eligibility,
         fees,
         guia_taxa,
+        leituras,
         licenca_temporaria,
         licencas,
         population,
@@ -227,7 +228,7 @@ def pacote() -> ContentPack:
         requisitos_fretamento, revogacao_autos, lote_protocolos, protocolos, auto_placa,
         ciencia_eletronica, recurso_online, demonstracao_fretamento,
         demonstracao_escolar, orgao, alvara_protocolo, auto_anulado, autos_registro,
-        atos_fretamento, atos_escolar,
+        atos_fretamento, atos_escolar, leituras,
     )
     computations = {name: f for module in forms for name, f in module.COMPUTATIONS.items()}
     return ContentPack(

@@ -1,7 +1,9 @@
 """The reads a draft's check merges (one statement where it asked two or three), compared
 with the reads they replace, on SQLite and PostgreSQL: the bars on a holder with its
 registered name (:mod:`lavra.registry.party_bars`); an act by number with its facts and
-its annulment (:mod:`lavra.registry.numbered_acts`)."""
+its annulment (:mod:`lavra.registry.numbered_acts`); a driver by CNH with the person the
+draft names (:data:`~lavra.registry.statements.DRIVER_AND_PERSON`); a holder's licences
+of every kind beside the other licence questions (:mod:`lavra.registry.licence_reads`)."""
 
 from __future__ import annotations
 
@@ -14,19 +16,33 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from lavra.registry.effects import ChangeVehicle, LicenceStatus, VehicleRef
+from lavra.registry.effects import (
+    ChangeVehicle,
+    DriverRef,
+    Grant,
+    LicenceStatus,
+    PartyRef,
+    VehicleRef,
+)
 from lavra.registry.facts import REVOKED
 from lavra.registry.identities import digits, effect_identity_conflicts
-from lavra.registry.licence_reads import OF_VEHICLE, LicenceQuestions
+from lavra.registry.licence_reads import OF_HOLDER, OF_VEHICLE, LicenceQuestions
 from lavra.registry.numbered_acts import numbered_acts
 from lavra.registry.party_bars import bars_and_name
 from lavra.registry.records import Status, printed_number
 from lavra.registry.reversal import ANNULLED
-from lavra.registry.statements import BARS_OF, PARTY_NAME
+from lavra.registry.statements import (
+    BARS_OF,
+    DRIVER_AND_PERSON,
+    DRIVER_BY_CNH,
+    PARTY_BY_DOC,
+    PARTY_NAME,
+)
 from lavra.registry.store import Registry
 from lavra.registry.tables import (
     BarRow,
     DocumentRow,
+    DriverRow,
     EventRow,
     LicenceRow,
     PartyNameRow,
@@ -199,6 +215,58 @@ def test_the_vehicle_identity_is_answered_from_its_licences_read(seeded: Registr
         assert bool(former) == ((placa, digits(renavam)) in REFUSED), placa
 
 
+CNHS = ("11111111111",  # held by BARRED
+        "22222222222",  # a driver whose person the registry does not know
+        "99999999999")  # no driver
+
+
+def _drivers(registry: Registry) -> None:
+    with registry._write() as session:
+        session.add_all([DriverRow(id=1, cnh=CNHS[0], party_id=1),
+                         DriverRow(id=2, cnh=CNHS[1], party_id=None)])
+
+
+def test_a_driver_is_read_with_the_person_as_the_two_reads(seeded: Registry) -> None:
+    _drivers(seeded)
+    for cnh, doc in itertools.product(CNHS, DOCS):
+        with seeded._read() as session:
+            found = session.execute(DRIVER_AND_PERSON, {"cnh": cnh, "doc": doc}).one_or_none()
+            merged = None if found is None else (
+                found[0].id, None if found[1] is None else found[1].id)
+            driver = session.scalars(DRIVER_BY_CNH, {"cnh": cnh}).one_or_none()
+            person = session.scalars(PARTY_BY_DOC, {"doc": doc}).one_or_none()
+            former = None if driver is None else (driver.id,
+                                                  None if person is None else person.id)
+        assert merged == former, (cnh, doc)
+    sent = _statements(seeded)
+    for cnh, doc, refused in ((CNHS[0], BARRED, False), (CNHS[0], RENAMED, True),
+                              (CNHS[0], UNKNOWN, True), (CNHS[1], RENAMED, False),
+                              (CNHS[2], RENAMED, False)):
+        effects = [Grant(kind="alvara-teste", holder=PartyRef(doc), valid_from=ON,
+                         valid_until=None, citation="transporte-escolar#art3",
+                         driver=DriverRef(cnh, PartyRef(doc, "Fulano de Tal")))]
+        sent.clear()
+        found = [c.error.message for c in effect_identity_conflicts(seeded, effects)]
+        assert found == ([f"A CNH nº {cnh} consta do cadastro em nome de Viação Nova Ltda, "
+                          f"não de {'Nome Atual' if doc == RENAMED else 'Fulano de Tal'}: "
+                          "confira o número da CNH."] if refused else []), (cnh, doc)
+        # one statement; a refusal reads the CNH's holder for its name
+        assert sent.count("SELECT") == (2 if refused else 1), (cnh, doc)
+
+
+def test_a_holders_licences_of_every_kind_read_with_the_others(seeded: Registry) -> None:
+    for doc, placa in itertools.product(DOCS, (None, "ABC1234")):
+        answers = seeded.licence_answers(LicenceQuestions(
+            number="ALV nº 0007/2026", holder=doc, placa=placa))
+        assert answers is not None
+        assert answers[OF_HOLDER] == seeded.licence_views(holder=doc), doc
+        if placa is not None:
+            assert answers[OF_VEHICLE] == seeded.licence_views(placa=placa)
+    assert len(seeded.licence_answers(LicenceQuestions(holder=BARRED))[OF_HOLDER]) == 3
+    assert seeded.licence_answers(LicenceQuestions(  # of a kind it holds none of
+        holder=BARRED, holder_kind="certidao-teste")) == {OF_HOLDER: ()}
+
+
 def _statements(registry: Registry) -> list[str]:
     sent: list[str] = []
     event.listen(registry.engine, "before_cursor_execute",
@@ -236,12 +304,17 @@ def test_the_merged_reads_answer_from_an_index(tmp_path: Path) -> None:
             numbered_acts(registry, "alvara-teste", 7, 2026)
             registry.bars_of(BARRED, ON)
             registry.licence_answers(LicenceQuestions(placa="ABC1234"))
+            registry.licence_answers(LicenceQuestions(holder=BARRED))  # of every kind
+            with registry._read() as session:
+                session.execute(DRIVER_AND_PERSON, {"cnh": CNHS[0], "doc": BARRED}).all()
         with registry.engine.connect() as connection:
             plans = [" | ".join(str(row[-1]) for row in connection.exec_driver_sql(
                 f"EXPLAIN QUERY PLAN {statement}", values).all())
                 for statement, values in seen if statement.startswith("SELECT")]
     finally:
         registry.close()
-    assert len(plans) == 3
+    assert len(plans) == 5
     assert not [plan for plan in plans if "SCAN" in plan], plans
+    assert "ix_licences_holder_id_kind (holder_id=?)" in plans[3], plans
+    assert "drivers USING INDEX" in plans[4] and "parties USING INDEX" in plans[4], plans
     assert "ix_documents_number_year" in plans[0]

@@ -107,6 +107,7 @@ from lavra_americana.comum.validity import act_at, duplicate_items
 from lavra_americana.fretamento.estado import OPERATION
 from lavra_americana.transporte_escolar.estado import PER_PERSON, VEHICLE_BASIS
 from lavra_americana.transporte_escolar.fees import escolar_fee
+from lavra_americana.transporte_escolar.leituras import alvara_questions, answered
 from lavra_americana.transporte_escolar.renovacao_requisitos import act_items as printed_items
 from lavra_americana.transporte_escolar.resultado import result_in_registry
 
@@ -481,6 +482,7 @@ def _fee_paid_items(data: Mapping[str, Any], on: date) -> list[Item]:
     ]
 
 
+@answered(alvara_questions)  # its licences read at once (leituras)
 def alvara_transporte_escolar(request: ComputeInput) -> Computed:
     """Validity (arts. 3º and 13), renewal and revalidations, fee (art. 16, I or II).
 
@@ -594,7 +596,5 @@ def alvara_transporte_escolar(request: ComputeInput) -> Computed:
     return Computed(values, unique_items(items))
 
 
-COMPUTATIONS: dict[str, Computation] = {
-    "alvara_transporte_escolar": alvara_transporte_escolar,
-}
+COMPUTATIONS: dict[str, Computation] = {"alvara_transporte_escolar": alvara_transporte_escolar}
 """The computation of this module a form may name under ``"calculos"``."""

@@ -96,6 +96,7 @@ from lavra_americana.comum.computing import data_of, issue_items, licence_pendin
 from lavra_americana.comum.guards import bare_number
 from lavra_americana.comum.sources import statutory_context
 from lavra_americana.comum.validity import act_at
+from lavra_americana.transporte_escolar.leituras import ALVARA_FORM, answered, selo_questions
 
 __all__ = [
     "ALVARA_FORM",
@@ -116,7 +117,6 @@ DELIVERY = f"{SCHOOL}#art13_par3"
 WITHDRAWAL = f"{SCHOOL}#art13_par4"
 DISPLAY = f"{SCHOOL}#art18"
 FORM = "selo-identificacao"
-ALVARA_FORM = "alvara-transporte-escolar"
 SAC_TEXT = "Reclamações e Sugestões SAC 3475-9024"
 """The rear-bodywork sticker of art. 18, as the law words it (the law's "3475- 9024"
 carries a stray space, not part of the number); ``texto.html`` prints it."""
@@ -160,6 +160,7 @@ def _one_selo(
     return []
 
 
+@answered(selo_questions)  # the alvará and its vehicle read at once (leituras)
 def selo_identificacao(request: ComputeInput) -> Computed:
     """The alvará it corresponds to, from the registry, and the selo's validity.
 

@@ -29,8 +29,7 @@ from lavra.registry.identifiers import plate_forms
 from lavra.registry.licence_reads import plate_renavam_key
 from lavra.registry.records import normalize_cpf_cnpj, normalize_plate
 from lavra.registry.statements import (
-    DRIVER_BY_CNH,
-    PARTY_BY_DOC,
+    DRIVER_AND_PERSON,
     RENAVAM_ELSEWHERE,
     VEHICLE_BY_PLATE_OR_RENAVAM,
 )
@@ -181,10 +180,11 @@ def _driver(session: Session, ref: DriverRef, citation: str) -> Conflict | None:
         wanted = normalize_cpf_cnpj(doc)
     except InputError:
         return None
-    row = session.scalars(DRIVER_BY_CNH, {"cnh": cnh}).one_or_none()
+    # the CNH's driver and the draft's person in one statement (both unique)
+    found = session.execute(DRIVER_AND_PERSON, {"cnh": cnh, "doc": wanted}).one_or_none()
+    row, person = (None, None) if found is None else (found[0], found[1])
     if row is None or row.party_id is None:
         return None
-    person = session.scalars(PARTY_BY_DOC, {"doc": wanted}).one_or_none()
     if person is None:  # a person the registry does not know yet: not the CNH's holder
         name = ref.person.name if ref.person is not None else None
         person = PartyRow(id=-1, doc=wanted, name=name if isinstance(name, str) else None)

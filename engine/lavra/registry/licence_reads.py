@@ -48,8 +48,9 @@ VIEW_COLUMNS = 24
 @dataclass(frozen=True)
 class LicenceQuestions:
     """What a check asks: the licence numbered ``number`` (of ``kind`` when the number
-    has no series), the licences of ``holder`` (CPF/CNPJ) of ``holder_kind``, the
-    licences of the vehicle ``placa``; None: not asked."""
+    has no series), the licences of ``holder`` (CPF/CNPJ) of ``holder_kind`` (None: of
+    every kind, as ``licences_held`` without a kind), the licences of the vehicle
+    ``placa``; None: not asked."""
 
     number: str | None = None
     kind: str | None = None
@@ -77,7 +78,8 @@ def _tag(question: int) -> Any:
 
 
 @cache
-def _statement(number: bool, series: bool, holder: bool, placa: bool) -> Any:
+def _statement(number: bool, series: bool, holder: bool, placa: bool,
+               holder_kind: bool = True) -> Any:
     branches = []
     if number:
         stmt = (view_select()
@@ -88,10 +90,10 @@ def _statement(number: bool, series: bool, holder: bool, placa: bool) -> Any:
         branches.append(stmt.where(DocumentRow.series == bindparam("series")) if series
                         else stmt.where(LicenceRow.kind == bindparam("number_kind")))
     if holder:
-        branches.append(view_select(holder=True)
-                        .add_columns(_tag(OF_HOLDER), LicenceRow.id, _NO_RENAVAM)
-                        .where(LicenceRow.kind == bindparam("holder_kind"),
-                               PartyRow.doc == bindparam("doc")))
+        stmt = view_select(holder=True).add_columns(_tag(OF_HOLDER), LicenceRow.id, _NO_RENAVAM)
+        if holder_kind:  # else every kind of the holder's
+            stmt = stmt.where(LicenceRow.kind == bindparam("holder_kind"))
+        branches.append(stmt.where(PartyRow.doc == bindparam("doc")))
     if placa:
         branches.append(view_select(placa=True)
                         .add_columns(_tag(OF_VEHICLE), LicenceRow.id, _FIRST_RENAVAM)
@@ -123,11 +125,12 @@ def _values(questions: LicenceQuestions) -> tuple[dict[str, Any], tuple[bool, bo
             values["number_kind"] = questions.kind
         else:
             number = False  # neither series nor kind: licence_by_number's own lookup
-    holder = questions.holder is not None and questions.holder_kind is not None
+    holder = questions.holder is not None
     if holder:
         try:
             values["doc"] = normalize_cpf_cnpj(str(questions.holder))
-            values["holder_kind"] = questions.holder_kind
+            if questions.holder_kind is not None:
+                values["holder_kind"] = questions.holder_kind
         except InputError:
             holder = False
     placa = questions.placa is not None
@@ -159,7 +162,8 @@ def licence_rows(session: Session, questions: LicenceQuestions,
     if placa:
         found[OF_VEHICLE] = []
     first: str | None = None  # read: the plate has a vehicle
-    for row in session.execute(_statement(number, series, holder, placa), values):
+    statement = _statement(number, series, holder, placa, "holder_kind" in values)
+    for row in session.execute(statement, values):
         found[row[VIEW_COLUMNS]].append(row[:VIEW_COLUMNS])
         if row[VIEW_COLUMNS] == OF_VEHICLE:
             first = row[-1] or ""

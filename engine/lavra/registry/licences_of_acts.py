@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, func
 
 from lavra.registry.effects import LicenceStatus
 from lavra.registry.licensing import LicenceView, _view_of
@@ -28,7 +28,13 @@ __all__ = ["VIEWS_OF_ACTS", "active_licences_of"]
 
 VIEWS_OF_ACTS = view_select().where(
     LicenceRow.document_id.in_(bindparam("ids", expanding=True)),
-    LicenceRow.kind == bindparam("kind"), LicenceRow.status == bindparam("status"))
+    # the kind and the status only filter what the acts' ids found: written as
+    # expressions, SQLite's planner (without statistics) cannot walk the status's or the
+    # kind's index through every active licence instead, as it did for a list of more
+    # than a few ids (a 200-holder plan: 0.6 thousand VM steps per document at 10,000
+    # licences, 0.1 at 100); both columns are NOT NULL, so the answer is the same
+    func.coalesce(LicenceRow.kind, "") == bindparam("kind"),
+    func.coalesce(LicenceRow.status, "") == bindparam("status"))
 """The licences of ``kind`` and ``status`` the acts ``ids`` granted."""
 
 CHUNK = 500

@@ -41,6 +41,7 @@ __all__ = [
     "BARS_OF",
     "BAR_OF_PARTY",
     "DOCUMENTS_NUMBERED",
+    "DRIVER_AND_PERSON",
     "DRIVER_BY_CNH",
     "EVENTS_OF",
     "PARTY_BY_DOC",
@@ -191,6 +192,13 @@ PARTY_BY_DOC = select(PartyRow).where(PartyRow.doc == bindparam("doc"))
 
 DRIVER_BY_CNH = select(DriverRow).where(DriverRow.cnh == bindparam("cnh"))
 """The driver of the CNH ``cnh``."""
+
+DRIVER_AND_PERSON = (select(DriverRow, PartyRow)
+                     .outerjoin(PartyRow, PartyRow.doc == bindparam("doc"))
+                     .where(DriverRow.cnh == bindparam("cnh")))
+"""The driver of the CNH ``cnh`` with the party of the CPF ``doc`` (None: unknown), in one
+row (both unique: no row when no driver holds the CNH): what :data:`DRIVER_BY_CNH` and
+:data:`PARTY_BY_DOC` read one after the other."""
 
 VEHICLE_BY_PLATE_OR_RENAVAM = (
     select(VehicleRow)
