@@ -32,8 +32,11 @@ default SQLite in a temporary folder. ``python bench/pgserver.py start`` starts 
 for it with the installed binaries and prints its URL (its cluster, and the prepared
 registries kept on it, stay in ``/var/tmp/lavra-bench-pg`` after ``pgserver.py stop``).
 
-Printed: for each stage the CPU seconds (this process, and for the workers their
-own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed
+The plan is made as ``lavra batch`` makes it (:func:`lavra.batch.runner.planned`: in a
+forked child, so that the workers forked after it do not inherit the memory it took).
+
+Printed: for each stage the CPU seconds (this process, and for the workers and the plan's
+child their own, read from ``RUSAGE_CHILDREN``) and the wall seconds beside; CPU per signed
 document (the target of the issue), documents per second, and the memory of the
 worker processes: the largest Rss, Pss and USS any of them reached, read every half second
 from ``/proc/PID/smaps_rollup`` by a process of its own, and this process's at the fork.
@@ -97,8 +100,7 @@ from sqlalchemy.engine import make_url
 from lavra.batch.inputs import read_lines
 from lavra.batch.model import RunRequest
 from lavra.batch.output import write_outputs
-from lavra.batch.planning import decide, write_plan
-from lavra.batch.runner import find_kind
+from lavra.batch.runner import find_kind, planned
 from lavra.batch.work import WorkerSetup, run_workers, warm_for_fork
 from lavra.checking.content import Content
 from lavra.documents import Engine
@@ -144,15 +146,18 @@ def _memory(pid: int) -> dict[str, int]:
     return found
 
 
-def _sample_workers(parent: int, stop: Any, answer: Any) -> None:
+def _sample_workers(parent: int, stop: Any, working: Any, answer: Any) -> None:
     """In a process of its own (spawned before the plan, so that this one still forks
     its workers, and its reading costs the measured stages nothing): every half second
-    until ``stop`` is set, the Rss, Pss and USS of each other child of ``parent`` (the
-    workers, once forked); their largest values put on ``answer``."""
+    until ``stop`` is set, once ``working`` is (the plan's child is gone), the Rss, Pss
+    and USS of each other child of ``parent`` (the workers); their largest values put
+    on ``answer``."""
     peaks: dict[str, int] = {}
     children = Path(f"/proc/{parent}/task/{parent}/children")
     while not stop.wait(0.5):
         with contextlib.suppress(OSError):
+            if not working.is_set():
+                continue
             for pid in children.read_text().split():
                 if int(pid) != os.getpid():
                     for name, value in _memory(int(pid)).items():
@@ -397,8 +402,9 @@ def main() -> None:
                     raise SystemExit(f"a preparação do registro falhou (código "
                                      f"{preparing.exitcode})") from None
         preparing.join()
-        stop, answer = context.Event(), context.Queue()
-        sampling = context.Process(target=_sample_workers, args=(os.getpid(), stop, answer))
+        stop, working, answer = context.Event(), context.Event(), context.Queue()
+        sampling = context.Process(target=_sample_workers,
+                                   args=(os.getpid(), stop, working, answer))
         sampling.start()
         issuer = issuer_over(engine, folder / "dados", url)
         issuer.config = replace(issuer.config, renderer=args.renderizador)  # for the workers
@@ -406,8 +412,9 @@ def main() -> None:
         kind = find_kind(issuer, request.kind)
         stages: list[Stage] = []
         with _timed(stages, "plano"):
-            run = write_plan(issuer, kind, decide(issuer, kind, request), None)
+            run, _ = planned(issuer, kind, request, None)  # in a child, as lavra batch does
         at_fork = _memory(os.getpid())
+        working.set()
         with _timed(stages, "trabalhadores"):
             setup = WorkerSetup(issuer.config, registry_url(issuer.config), run.id,
                                 on=run.reference_date)

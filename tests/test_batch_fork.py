@@ -2,25 +2,36 @@
 process that runs one thread, native threads included (Typst's compiler starts some that
 ``threading`` does not see); otherwise the workers are spawned. The forked path itself
 runs in every ``lavra batch`` subprocess of tests/test_batch_renewal.py (kill -9 midway,
-two processes sharing a run), whose parent then reads the registry it forked with."""
+two processes sharing a run), whose parent then reads the registry it forked with.
+Where the workers are forked, the run is planned in a forked child first
+(lavra.batch.forked), so that the workers do not inherit the memory the plan took."""
 
 from __future__ import annotations
 
 import gc
 import os
+import signal
 import subprocess
 import sys
 import weakref
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import pytest
 from batchcases import REPO
 from issuers import dev_issuer
+from sqlalchemy import text
 
+from lavra.batch import runner
+from lavra.batch.forked import in_forked_child
 from lavra.batch.warming import check_example
 from lavra.batch.work import WorkerSetup, _frozen, warm_for_fork, warm_issuer
 from lavra.checking.content import Content
 from lavra.documents import Engine
+from lavra.errors import ImportRefusedError, LavraError
 from lavra.issuing import registry_url
+from lavra.registry.store import Registry, open_registry
 
 _PROBE = """
 import threading, tempfile, pathlib
@@ -127,3 +138,59 @@ class _Node:
 
     def __init__(self) -> None:
         self.self = self
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory: pytest.TempPathFactory) -> Registry:
+    return open_registry(f"sqlite:///{tmp_path_factory.mktemp('forked')}/registro.db")
+
+
+def _refuse() -> None:
+    raise ImportRefusedError("Linhas recusadas: 2.", ("linha 2: placa inválida",))
+
+
+def _unknown() -> None:
+    raise KeyError("x")
+
+
+def _die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_step_in_a_forked_child_answers_as_if_done_here(registry: Registry) -> None:
+    assert in_forked_child(lambda: ("feito", os.getpid()), registry)[1] != os.getpid()
+    # the same class, message, field and attributes, though its __init__ takes others
+    with pytest.raises(ImportRefusedError) as refused:
+        in_forked_child(_refuse, registry)
+    assert (str(refused.value), refused.value.field, refused.value.problems) == (
+        "Linhas recusadas: 2.", "/arquivo", ("linha 2: placa inválida",))
+    with pytest.raises(KeyError) as defect:  # a defect: where it happened, in a note
+        in_forked_child(_unknown, registry)
+    assert "_unknown" in "".join(defect.value.__notes__)
+    # an answer that cannot be handed back: a clear error
+    with pytest.raises(LavraError, match="não pôde devolver o resultado"):
+        in_forked_child(lambda: lambda: None, registry)
+    # a child killed before answering: a clear error, no wait
+    with pytest.raises(LavraError, match=r"terminou sem responder \(código -9\)") as died:
+        in_forked_child(_die, registry)
+    assert type(died.value) is LavraError
+    # the connections the children inherited were theirs to forget: this one still reads
+    with registry._read() as session:
+        assert session.execute(text("select 1")).scalar() == 1
+
+
+def test_the_plan_is_made_in_a_child_only_where_the_workers_are_forked(
+        monkeypatch: pytest.MonkeyPatch, registry: Registry) -> None:
+    issuer: Any = SimpleNamespace(config=None, engine=SimpleNamespace(content=None),
+                                  registry=registry)
+    planned: Any = runner.planned  # the planner's pid stands for the run planned
+    kind = SimpleNamespace(forms=("alvara-fretamento",))
+    warmed: list[tuple[str, ...]] = []
+    monkeypatch.setattr(runner, "warm_checks", lambda _, forms: warmed.append(forms))
+    monkeypatch.setattr(runner, "_plan", lambda *_: (os.getpid(), False))
+    monkeypatch.setattr(runner, "can_fork", lambda *_: True)
+    assert planned(issuer, kind, None, None)[0] != os.getpid()
+    assert warmed == [("alvara-fretamento",)]  # here, before the child: it inherits them
+    monkeypatch.setattr(runner, "can_fork", lambda *_: False)  # spawned workers: here
+    assert planned(issuer, kind, None, None)[0] == os.getpid()
+    assert len(warmed) == 1  # nothing to warm for workers that are spawned

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from lavra.batch.forked import in_forked_child
 from lavra.batch.model import BatchRun, RunRequest
 from lavra.batch.output import SummaryRow, counts, run_folder, summary_rows, write_outputs
 from lavra.batch.planning import (
@@ -35,7 +36,8 @@ from lavra.batch.planning import (
     skip_planned,
     write_plan,
 )
-from lavra.batch.work import Progress, WorkerSetup, run_workers, warm_for_fork
+from lavra.batch.warming import warm_checks
+from lavra.batch.work import Progress, WorkerSetup, can_fork, run_workers, warm_for_fork
 from lavra.errors import InputError
 from lavra.issuing import Issuer
 from lavra.registry.runs import (
@@ -50,7 +52,7 @@ from lavra.registry.runs import (
 )
 from lavra.signers import SignerKey
 
-__all__ = ["Summary", "check_signer", "find_kind", "run_batch"]
+__all__ = ["Summary", "check_signer", "find_kind", "planned", "run_batch"]
 
 
 @dataclass(frozen=True)
@@ -127,14 +129,26 @@ def _simulated(issuer: Issuer, kind: BatchRun, request: RunRequest, docx: bool) 
     return Summary(None, False, True, summary_rows(items, expected, _documents(items, docx)))
 
 
-def _planned(issuer: Issuer, kind: BatchRun, request: RunRequest,
-             actor: str | None) -> tuple[RunRecord, bool]:
-    """The run planned, and whether it is another planner's (of the same inputs, that
-    won the race: worked with it). The plan is let go here, before the workers are
-    forked: they claim its items from the registry, and would each inherit it."""
+def _plan(issuer: Issuer, kind: BatchRun, request: RunRequest,
+          actor: str | None) -> tuple[RunRecord, bool]:
     plan = decide(issuer, kind, request)
     run = write_plan(issuer, kind, plan, actor)
     return run, run.fingerprint != plan.fingerprint
+
+
+def planned(issuer: Issuer, kind: BatchRun, request: RunRequest,
+             actor: str | None) -> tuple[RunRecord, bool]:
+    """The run planned, and whether it is another planner's (of the same inputs, that
+    won the race: worked with it). Where the workers are to be forked, the plan is made
+    in a forked child (:mod:`lavra.batch.forked`): the memory it takes goes with the
+    child, and the workers, forked from this process, do not inherit it (≈ 40 MiB
+    each at 1,000 holders); the caches its checks would have filled for them are
+    filled here first (:func:`lavra.batch.warming.warm_checks`), and the child inherits
+    them as the workers will. Where they are spawned, it is made here."""
+    if can_fork(issuer.config, issuer.engine.content):
+        warm_checks(issuer.engine, kind.forms)  # before the child: it inherits them too
+        return in_forked_child(lambda: _plan(issuer, kind, request, actor), issuer.registry)
+    return _plan(issuer, kind, request, actor)
 
 
 def run_batch(
@@ -174,7 +188,7 @@ def run_batch(
         run = finished_run(issuer.registry, key, known_as(request, stamp))
         resumed = run is not None
     if run is None:
-        run, resumed = _planned(issuer, kind, request, actor)
+        run, resumed = planned(issuer, kind, request, actor)
     setup = WorkerSetup(issuer.config, database_url, run.id, docx=docx, on=run.reference_date,
                         signer=signer)
     run_workers(setup, issuer.registry, workers, progress, content=issuer.engine.content,

@@ -1,16 +1,18 @@
 """What a forked batch worker would build at its first check, built once in the caller
-before the fork (:func:`lavra.batch.work.warm_for_fork`), so that every worker inherits it.
+before the fork (:func:`lavra.batch.runner.planned`, before forking the plan's child;
+:func:`lavra.batch.work.warm_for_fork`, before forking the workers), so that each inherits
+it.
 
 A worker checks each act before it signs it (:meth:`lavra.issuing.Issuer.prepare`); its
 first check fills the caches of the process: the fields of every schema, the characters
 the pack's fonts draw, the statutory context and the calendar of holidays the pack's
-computations read, the parsed citations and the words of the checks. Where the run was
-planned in this process they were filled by the plan; where it was not (a run resumed,
-or a plan made elsewhere) each worker would build them again (≈ 1 s of CPU per worker).
-:func:`warm_checks` fills them with no data of the run: it checks each form's example
-(``exemplo`` of the pack) on the date the example is current, with no history and no
-staff values, and forgets the result. Nothing of the registry is read and nothing of the
-plan is held: what stays is what any check of the form would cache.
+computations read, the parsed citations and the words of the checks. Where the plan was
+made in this process they were filled by it; where it is made in a forked child
+(:mod:`lavra.batch.forked`) they are not, and each worker would build them again (≈ 1 s
+of CPU per worker). :func:`warm_checks` fills them with no data of the run: it checks
+each form's example (``exemplo`` of the pack) on the date the example is current, with
+no history and no staff values, and forgets the result. Nothing of the registry is read
+and nothing of the plan is held: what stays is what any check of the form would cache.
 """
 
 from __future__ import annotations

@@ -78,8 +78,8 @@ from lavra.registry.store import Registry, open_registry
 from lavra.render.task import FRAME_TEMPLATE, DocumentRenderer
 from lavra.signers import SignerKey, Signers
 
-__all__ = ["Progress", "Warmed", "WorkerSetup", "failure_text", "run_workers", "warm_for_fork",
-           "work_items"]
+__all__ = ["Progress", "Warmed", "WorkerSetup", "can_fork", "failure_text", "run_workers",
+           "warm_for_fork", "work_items"]
 
 #: The content's kind of a notice (``"tipo": "notificacao"``): an act of the run that
 #: reaches a filing makes it pending, not decided (``lavra.registry.filing_status``).
@@ -118,12 +118,11 @@ class Warmed:
 def warm_for_fork(issuer: Issuer, forms: Iterable[str],
                   signer: SignerKey | None = None) -> Warmed:
     """Build in this process, before it forks the workers, what each would build at its
-    first document (≈ 0.5 s of CPU per worker, ≈ 1.5 s where this process did not plan
-    the run): the signer of every role the run's ``forms`` sign in (``signer``'s key,
-    else the role's certificate), the caches their checks fill
-    (:func:`lavra.batch.warming.warm_checks`) and their templates. A signer or template
-    that cannot be loaded is left to the workers, which report it on the item, as
-    without the warming."""
+    first document (≈ 1.5 s of CPU per worker): the signer of every role the run's
+    ``forms`` sign in (``signer``'s key, else the role's certificate), the caches their
+    checks fill (:func:`lavra.batch.warming.warm_checks`) and their templates. A signer
+    or template that cannot be loaded is left to the workers, which report it on the
+    item, as without the warming."""
     forms = tuple(forms)
     content = issuer.engine.content
     specs = [content.forms[f] for f in forms if f in content.forms]
@@ -282,13 +281,17 @@ def _single_threaded() -> bool:
         return False
 
 
-def _can_fork(setup: WorkerSetup, content: Content | None) -> bool:
+def can_fork(config: Config, content: Content | None) -> bool:
     """Fork only a process of one thread that has loaded no PKCS#11 library (a token's
     sessions and login do not survive a fork: each spawned worker opens its own), over
     the pack the workers are to use."""
     return (content is not None and _single_threaded() and "pkcs11" not in sys.modules
             and "fork" in multiprocessing.get_all_start_methods()
-            and content.root.resolve() == setup.config.pack_dir.resolve())
+            and content.root.resolve() == config.pack_dir.resolve())
+
+
+def _can_fork(setup: WorkerSetup, content: Content | None) -> bool:
+    return can_fork(setup.config, content)
 
 
 def _forked_main(setup: WorkerSetup, content: Content, inherited: Registry,
