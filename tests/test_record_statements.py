@@ -32,9 +32,10 @@ from lavra.checking.content import Content
 from lavra.documents import Engine
 from lavra.issuing import Issuer
 from lavra.registry.first_event import insert_with_event
+from lavra.registry.granting import CHANGE_COLUMNS, change_row, insert_granted
 from lavra.registry.plain_rows import insert_row
 from lavra.registry.runs import claim_and_record
-from lavra.registry.tables import DocumentRow, EventRow
+from lavra.registry.tables import DocumentRow, EventRow, LicenceRow, StateChangeRow
 
 STATE = ("SELECT processos",      # the renewal's processo (none yet)
          "INSERT processos",      # opened (PostgreSQL: with its link, below)
@@ -50,8 +51,9 @@ SQLITE = ("BEGIN IMMEDIATE", "SELECT batch_items",  # the item still pending
           "INSERT licences", "INSERT state_changes", "UPDATE batch_items")
 POSTGRESQL = ("WITH recorded",  # the document and its first event
               "SELECT processos", "WITH opened", *STATE[3:],
-              "SAVEPOINT sa_savepoint_1", "INSERT licences",  # the race of two clerks
-              "RELEASE SAVEPOINT", "INSERT state_changes", "UPDATE batch_items")
+              "SAVEPOINT sa_savepoint_1",  # the race of two clerks
+              "WITH granted",  # the licence and the act's changes
+              "RELEASE SAVEPOINT", "UPDATE batch_items")
 
 
 def _issuer(tmp_path: Path, url: str | None) -> Issuer:
@@ -153,5 +155,55 @@ def test_document_and_event_by_one_statement_write_the_same_rows(
                 if column.key not in ("id", "document_id"):
                     assert getattr(events[by_with], column.key) == \
                         getattr(events[by_two], column.key), column.key
+    finally:
+        issuer.close()
+
+
+def test_licence_and_changes_by_one_statement_write_the_same_rows(
+        tmp_path: Path, postgres_url: str) -> None:
+    """The seed's licence read back (its empty columns filled, out of its groups) and two
+    changes, the last the grant's, written twice: by the one WITH and by the INSERT of
+    the licence then that of the changes: every column of the rows equal, the grant's
+    change naming its own licence, the changes in the order given."""
+    issuer = _issuer(tmp_path, postgres_url)
+    try:
+        fret_seed(issuer, 1)
+        with issuer.registry._write() as session:
+            seed = session.scalars(select(LicenceRow)).one()
+            sample = {str: "X", int: None, date: seed.valid_from}  # for the
+            values = {c.key: getattr(seed, c.key) if getattr(seed, c.key) is not None
+                      else sample.get(c.type.python_type, {"a": 1})  # seed's empty ones
+                      for c in LicenceRow.__table__.columns if not c.primary_key}
+            values.update(exclusive=None, per_holder=None, status="renewed", base_id=seed.id)
+            changes = [change_row(seed.document_id, "renewed", "Renovado.", seed.valid_from,
+                                  seed, None, None, {"status": "active"}),
+                       change_row(seed.document_id, "grant", "Expedição.", seed.valid_from,
+                                  None, None, None, {"grupo": "x"})]
+            act = session.get_one(DocumentRow, seed.document_id)
+            acts = [insert_row(session, DocumentRow(**{  # two acts granting them
+                **{c.key: getattr(act, c.key) for c in DocumentRow.__table__.columns
+                   if not c.primary_key}, "number": n, "verification_code": f"V-{n}"}))
+                for n in (2, 3)]
+            one, two = (LicenceRow(**{**values, "document_id": act}) for act in acts)
+            insert_granted(session, one, changes)
+            insert_row(session, two)
+            session.execute(insert(StateChangeRow), [
+                changes[0], {**changes[1], "licence_id": two.id}])
+            ids, seed_id = (one.id, two.id), seed.id
+        with issuer.registry._read() as session:
+            rows = {row.id: row for row in session.scalars(select(LicenceRow))}
+            columns = [c.key for c in LicenceRow.__table__.columns if not c.primary_key]
+            assert [getattr(rows[ids[0]], name) for name in columns] == \
+                [values[name] if name != "document_id" else acts[0] for name in columns]
+            assert [getattr(rows[ids[1]], name) for name in columns] == \
+                [values[name] if name != "document_id" else acts[1] for name in columns]
+            written = [{name: getattr(row, name) for name in CHANGE_COLUMNS}
+                       for row in session.scalars(select(StateChangeRow).where(
+                           StateChangeRow.kind.in_(["renewed", "grant"]),
+                           StateChangeRow.detail.in_(["Renovado.", "Expedição."])
+                       ).order_by(StateChangeRow.id))]
+        assert written == [changes[0], {**changes[1], "licence_id": ids[0]},
+                           changes[0], {**changes[1], "licence_id": ids[1]}]
+        assert changes[0]["licence_id"] == seed_id
     finally:
         issuer.close()
