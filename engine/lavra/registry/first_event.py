@@ -13,26 +13,34 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy import CTE, Table, bindparam, insert, select
+from sqlalchemy.orm import DeclarativeBase, Session
 
 from lavra.registry.tables import DocumentRow, EventRow
 
-__all__ = ["EVENT_COLUMNS", "insert_with_event"]
+__all__ = ["EVENT_COLUMNS", "bound_insert", "insert_with_event"]
 
 EVENT_COLUMNS = ("kind", "actor", "at", "detail")
 """The first event's values besides its document (``issued``, who, when, the words)."""
 
 
+def bound_insert(entity: type[DeclarativeBase], prefix: str,
+                 name: str) -> tuple[CTE, tuple[str, ...]]:
+    """The INSERT of one row of ``entity``'s table returning its id, as the ``WITH``
+    named ``name``, its values bound as ``<prefix><column>``; and its columns."""
+    table = cast(Table, entity.__table__)
+    columns = tuple(column.key for column in table.columns if not column.primary_key)
+    return insert(table).values({
+        column: bindparam(f"{prefix}{column}", type_=table.c[column].type)
+        for column in columns
+    }).returning(table.c.id).cte(name), columns
+
+
 @cache  # built once: building a statement costs about twice running it
 def _statement() -> tuple[Any, tuple[str, ...]]:
     """The statement and the document's columns (its values bound as ``d_<column>``)."""
-    documents = cast(Table, DocumentRow.__table__)
     events = cast(Table, EventRow.__table__)
-    columns = tuple(column.key for column in documents.columns if not column.primary_key)
-    recorded = insert(documents).values({
-        name: bindparam(f"d_{name}", type_=documents.c[name].type) for name in columns
-    }).returning(documents.c.id).cte("recorded")
+    recorded, columns = bound_insert(DocumentRow, "d_", "recorded")
     first = insert(events).from_select(
         ["document_id", *EVENT_COLUMNS],
         select(recorded.c.id, *(bindparam(f"e_{name}", type_=events.c[name].type)

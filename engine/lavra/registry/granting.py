@@ -20,6 +20,7 @@ from typing import Any, cast
 from sqlalchemy import Integer, Table, bindparam, insert, literal, select, union_all
 from sqlalchemy.orm import Session
 
+from lavra.registry.first_event import bound_insert
 from lavra.registry.tables import LicenceRow, StateChangeRow
 
 __all__ = ["CHANGE_COLUMNS", "change_row", "insert_granted"]
@@ -42,12 +43,8 @@ def change_row(document_id: int, kind: str, detail: str, on: Any, licence: Any,
 def _statement(count: int) -> tuple[Any, tuple[str, ...]]:
     """The statement for a licence and ``count`` changes, the last the grant's (its
     values bound as ``l_<column>`` and ``c<n>_<column>``), and the licence's columns."""
-    licences = cast(Table, LicenceRow.__table__)
     changes = cast(Table, StateChangeRow.__table__)
-    columns = tuple(column.key for column in licences.columns if not column.primary_key)
-    granted = insert(licences).values({
-        name: bindparam(f"l_{name}", type_=licences.c[name].type) for name in columns
-    }).returning(licences.c.id).cte("granted")
+    granted, columns = bound_insert(LicenceRow, "l_", "granted")
     rows = []
     for n in range(count):
         values = [granted.c.id if name == "licence_id" and n == count - 1
