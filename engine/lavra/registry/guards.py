@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from lavra.errors import InputError, LavraError
 from lavra.inputs.formats import mask_cpf_cnpj
 from lavra.registry.effects import Act, Grant, LicenceStatus
+from lavra.registry.granting import insert_granted
 from lavra.registry.plain_rows import insert_row
 from lavra.registry.statements import BAR_OF_PARTY, licences_holding
 from lavra.registry.tables import (
@@ -195,7 +196,8 @@ def _bar_refusal(writer: StateWriter, act: Act, grant: Grant,
 
 
 def insert_licence(writer: StateWriter, act: Act, grant: Grant, licence: LicenceRow,
-                   holder: PartyRow | None, vehicle: VehicleRow | None) -> None:
+                   holder: PartyRow | None, vehicle: VehicleRow | None,
+                   changes: Sequence[dict[str, Any]] = ()) -> None:
     """Write the granted ``licence`` in a savepoint. The unique indexes
     ``uq_licences_vehicle_in_force`` and ``uq_licences_holder_in_force`` decide the race
     of two clerks (PostgreSQL: :func:`grant_refusals` read the state before the other
@@ -206,14 +208,18 @@ def insert_licence(writer: StateWriter, act: Act, grant: Grant, licence: Licence
     back meanwhile): the database's own conflict. SQLite needs no savepoint: its
     ``BEGIN IMMEDIATE`` already serialises the writers (only a replayed or a simulated
     race reaches the index there), and a refused INSERT undoes that statement alone,
-    the transaction kept for the reads of the refusal."""
+    the transaction kept for the reads of the refusal. ``changes`` (PostgreSQL): the
+    act's changes, written with the licence by one statement in that savepoint."""
     session = writer.session
     try:
         if session.get_bind().dialect.name != "postgresql":
             insert_row(session, licence)  # one plain INSERT (autoflushed first)
         else:
             with session.begin_nested():  # what the session holds is flushed first
-                insert_row(session, licence)  # one plain INSERT, not kept in the session
+                if changes:  # with the act's changes (lavra.registry.granting)
+                    insert_granted(session, licence, changes)
+                else:
+                    insert_row(session, licence)  # one plain INSERT, not in the session
     except IntegrityError as error:
         refusals = grant_refusals(writer, act, grant, holder, vehicle)
         if not refusals:

@@ -46,6 +46,7 @@ from lavra.registry.effects import (
     Transfer,
     VehicleRef,
 )
+from lavra.registry.granting import change_row
 from lavra.registry.guards import (
     DIVERGENCE,
     GRANT,
@@ -359,17 +360,9 @@ class StateWriter:
                before: dict[str, Any] | None = None) -> None:
         """Record one change the act made (timeline; undo: ``before``): one INSERT, now
         (within :meth:`_together`, with the others, in their order)."""
-        row = dict(
-            document_id=act.document_id, kind=kind, detail=detail, on=act.reference_date,
-            licence_id=None if licence is None else licence.id,
-            party_id=None if party is None else party.id,
-            vehicle_id=None if vehicle is None else vehicle.id,
-            before=before,
-        )
-        if self._pending is None:
-            self.session.execute(_CHANGE, row)
-        else:
-            self._pending.append(row)
+        row = change_row(act.document_id, kind, detail, act.reference_date, licence, party,
+                         vehicle, before)
+        self.session.execute(_CHANGE, row) if self._pending is None else self._pending.append(row)
 
     @contextmanager
     def _together(self) -> Iterator[None]:
@@ -487,12 +480,17 @@ class StateWriter:
                             else None),
                 facts=stored(grant.facts),
             )
-            insert_licence(self, act, grant, licence, holder, vehicle)
             until = ("" if grant.valid_until is None
                      else f", válido até {format_date(grant.valid_until)}")
             rests = "" if base is None else f", vinculado ao {base.printed}"
-            self.change(act, GRANT, f"Expedição do {act.printed}{rests}{until}.",
-                        licence=licence, party=holder, vehicle=vehicle, before=kept_basis(grant))
+            granted = change_row(act.document_id, GRANT, f"Expedição do {act.printed}{rests}"
+                                 f"{until}.", act.reference_date, None, holder, vehicle,
+                                 kept_basis(grant))  # its licence: inserted now, below
+            pending = self._pending if self._pending is not None else []
+            merged = self._postgresql and not self.replay
+            insert_licence(self, act, grant, licence, holder, vehicle,  # PostgreSQL: with
+                           [*pending, granted] if merged else ())  # the changes (granting)
+            pending[:] = [] if merged else [*pending, {**granted, "licence_id": licence.id}]
             self.diverged(act, broken, licence=licence)
 
     def set_status(self, act: Act, licence: LicenceRow, status: str, kind: str,

@@ -42,6 +42,7 @@ from lavra.registry import companions
 from lavra.registry.database import Conflict, database_url, engine_for, migrate
 from lavra.registry.drafts import DraftStore
 from lavra.registry.facts import RegistryFacts
+from lavra.registry.first_event import insert_with_event
 from lavra.registry.importing import RegistryImports
 from lavra.registry.plain_rows import insert_row, table_insert
 from lavra.registry.records import (
@@ -312,12 +313,14 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
         formatted = format_number(number, year)
         built = _check_built(built, formatted)
         row = self._new_row(series, year, number, form, built, key, request, formatted)
-        insert_row(session, row)  # one plain INSERT, not kept in the session
-        session.execute(_ISSUED, {  # its first event, written as it is (no unit of work)
-            "document_id": row.id, "kind": EventKind.ISSUED.value,
-            "actor": actor or built.signer_subject.strip(), "at": row.issued_at,
-            "detail": detail or f"Emitido sob o nº {formatted}, série {series}.",
-        })
+        event = {"kind": EventKind.ISSUED.value, "actor": actor or built.signer_subject.strip(),
+                 "at": row.issued_at,
+                 "detail": detail or f"Emitido sob o nº {formatted}, série {series}."}
+        if session.get_bind().dialect.name == "postgresql":
+            insert_with_event(session, row, event)  # the row and its first event: one WITH
+        else:  # one plain INSERT (not kept in the session), then its first event
+            insert_row(session, row)
+            session.execute(_ISSUED, {"document_id": row.id, **event})
         # The act's effects on the licensing state commit with its record, or neither.
         self.apply_effects(session, row)
         return row
