@@ -109,7 +109,7 @@ def _measures(registry: Registry, typed: str) -> dict[str, Callable[[], int]]:
         return run
 
     def search() -> int:
-        with registry._read() as session:
+        with registry.read_session() as session:
             return len(session.scalars(searched).all())
 
     return {"índice": count(indexed), "sem índice (LIKE)": count(scanned, scan=True),

@@ -152,7 +152,7 @@ def test_a_failed_item_is_abandoned_the_run_finishes_and_the_next_input_is_plann
     try:
         numbers = seeded[1]
         run = _plan(issuer, tmp_path, [envelope(0, numbers[0]), envelope(1, numbers[1])])
-        with registry._write() as session:  # the data the act will refuse
+        with registry.write_session() as session:  # the data the act will refuse
             row = session.query(BatchItemRow).filter_by(
                 run_id=run.id, position=0, seq=0).one()
             data = dict(row.data)
@@ -216,7 +216,7 @@ def test_an_item_refused_at_the_licence_index_fails_naming_the_licence_in_force(
         assert f"já é titular de licença em vigor: {numbers[1]}" in failed[0].reason, \
             failed[0].reason
         assert "art. 14" in failed[0].reason and "Conflito" not in failed[0].reason
-        with registry._read() as session:  # rolled back: holder 2's alvará is still hers
+        with registry.read_session() as session:  # rolled back: holder 2's alvará is still hers
             other = session.scalars(
                 select(LicenceRow).where(LicenceRow.printed == numbers[1])).one()
             assert session.get(PartyRow, other.holder_id) is not None

@@ -74,7 +74,7 @@ def engine() -> Engine:
 
 def _set_data(registry: Registry, item_id: int, data: dict[str, Any]) -> None:
     """The item's data changed behind the plan's back (what a failure starts from)."""
-    with registry._write() as session:
+    with registry.write_session() as session:
         row = session.get(BatchItemRow, item_id)
         assert row is not None
         row.data = data
@@ -194,8 +194,8 @@ def test_a_value_the_database_refuses_fails_that_item_only(postgres_url: str) ->
         first, second = run_items(registry, run_id)
         assert len(first.name) == 200 and first.name.endswith("…")
 
-        with pytest.raises(ValueRefused) as refused, registry._database_errors(), \
-                registry._write() as session:
+        with pytest.raises(ValueRefused) as refused, registry.database_errors(), \
+                registry.write_session() as session:
             session.add(VoidedNumberRow(series="TST-A", year=2025, number=99,
                                             reason="teste", voided_by=long_name,
                                             voided_at=datetime.now(UTC)))

@@ -300,13 +300,13 @@ def test_a_notice_in_the_processo_makes_the_filing_pending_until_its_last_day(
         filing = Filings(issuer.registry).by_protocol(protocol)
         assert filing is not None
         moment = datetime(2025, 12, 10, 12, tzinfo=UTC)
-        with issuer.registry._write() as session:
+        with issuer.registry.write_session() as session:
             runs.settle_joined(session, filing.receipt.id, moment, notice=True,
                                computed={"prazo_final": "2025-12-31"}, by="Execução 1")
         case = Inbox(issuer.registry).case(filing.id)
         assert case is not None and case.status is FilingStatus.PENDING
         assert (case.deadline, case.act_id) == (date(2025, 12, 31), None)
-        with issuer.registry._write() as session:  # then the decision
+        with issuer.registry.write_session() as session:  # then the decision
             runs.settle_joined(session, filing.receipt.id, moment, notice=False,
                                computed={}, by="Execução 2")
         case = Inbox(issuer.registry).case(filing.id)
@@ -393,7 +393,7 @@ def test_a_run_finished_before_filings_counted_is_found_again_after_the_upgrade(
         assert not again
         legacy = planning._inputs_digest(_request())
         assert first.fingerprint != legacy
-        with issuer.registry._write() as session:
+        with issuer.registry.write_session() as session:
             session.execute(update(BatchRunRow).where(BatchRunRow.id == first.id)
                             .values(fingerprint=legacy))
         found, again = _run(issuer)
@@ -460,7 +460,7 @@ def _prepare(issuer: Issuer, filing: Filed) -> Any:
 
 
 def _drafts(issuer: Issuer) -> int:
-    with issuer.registry._read() as session:
+    with issuer.registry.read_session() as session:
         return int(session.scalar(select(func.count()).select_from(DraftRow)) or 0)
 
 
@@ -475,7 +475,7 @@ def test_preparar_ato_is_refused_while_the_run_holds_the_filing(
         run = write_plan(issuer, kind, decide(issuer, kind, _request()), None)
         items = [i for i in run_items(issuer.registry, run.id) if i.position == 0]
         assert [i.form for i in items] == [ALVARA, "selo-identificacao"]
-        with issuer.registry._read() as session:
+        with issuer.registry.read_session() as session:
             held = session.scalars(select(BatchItemRow.filing_id).where(
                 BatchItemRow.run_id == run.id).order_by(BatchItemRow.position,
                                                         BatchItemRow.seq)).all()
@@ -547,7 +547,7 @@ def test_a_draft_met_at_record_time_voids_the_runs_numbers_and_one_act_decides(
     try:
         filing = _filed(issuer, numbers)
         run = write_plan(issuer, kind, decide(issuer, kind, _request()), None)
-        with issuer.registry._write() as session:
+        with issuer.registry.write_session() as session:
             session.execute(update(BatchItemRow).where(BatchItemRow.run_id == run.id)
                             .values(filing_id=None))
         draft = _prepare(issuer, filing)
@@ -563,7 +563,7 @@ def test_a_draft_met_at_record_time_voids_the_runs_numbers_and_one_act_decides(
             assert f"minuta nº {draft.id}, antes que o lote o emitisse" in void.reason
             assert "um só ato decide o requerimento" in void.reason
             assert f"O número {item.printed}" in (item.reason or "")
-        with issuer.registry._read() as session:
+        with issuer.registry.read_session() as session:
             recorded = session.scalars(select(DocumentRow.form)).all()
         assert recorded.count(ALVARA) == 2  # the two seeded alvarás: none by the run
         assert {i.outcome for i in items if i.position == 1 and i.done} == {"notificado"}
@@ -636,7 +636,7 @@ def test_two_planner_processes_plan_each_holder_once(
         items = run_items(issuer.registry, int(run_id))
         assert [(i.position, i.form) for i in items if i.series] == [
             (0, ALVARA), (0, "selo-identificacao"), (1, "notificacao-pendencias-renovacao")]
-        with issuer.registry._read() as session:
+        with issuer.registry.read_session() as session:
             held = session.execute(select(BatchItemRow.run_id, BatchItemRow.filing_id)
                                    .where(BatchItemRow.filing_id.is_not(None))).all()
             renewals = session.scalar(select(func.count()).select_from(BatchRenewalRow))

@@ -175,7 +175,7 @@ def test_a_step_in_a_forked_child_answers_as_if_done_here(registry: Registry) ->
         in_forked_child(_die, registry)
     assert type(died.value) is LavraError
     # the connections the children inherited were theirs to forget: this one still reads
-    with registry._read() as session:
+    with registry.read_session() as session:
         assert session.execute(text("select 1")).scalar() == 1
 
 

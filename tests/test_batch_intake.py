@@ -123,7 +123,7 @@ def test_filed_requests_are_renewed_notified_and_reported(
         assert f"processo {protocols[0].replace('PROT ', '')}" in text
         # the act joins the processo the protocol opened (the licensing state), beside
         # the receipt: the filing's tracking finds it there
-        with issuer.registry._read() as session:
+        with issuer.registry.read_session() as session:
             forms = session.scalars(
                 select(DocumentRow.form).join(
                     ProcessoActRow, ProcessoActRow.document_id == DocumentRow.id)
@@ -204,7 +204,7 @@ def test_a_filing_by_someone_else_or_unreadable_fails_its_item(
         bad = _file(issuer, 1, request(1, numbers[1]), 4)
         raw = json.loads(json.dumps(request(1, numbers[1])))
         raw["requerente"]["nome"] = "Nome\u202eOculto"
-        with issuer.registry._write() as session:
+        with issuer.registry.write_session() as session:
             session.execute(update(FilingRow).where(FilingRow.protocol == bad)
                             .values(data=raw))
         summary = _run(issuer, tmp_path / "saida", simulate=True)

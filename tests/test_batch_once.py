@@ -50,19 +50,19 @@ def _done(registry: Registry, run_id: int) -> None:
     would not do for a document, so the items are marked done as a worker would)."""
     from lavra.registry.tables import BatchItemRow
 
-    with registry._write() as session:
+    with registry.write_session() as session:
         for row in session.scalars(select(BatchItemRow).where(BatchItemRow.run_id == run_id)):
             row.status = "done"
     finish_run(registry, run_id)
 
 
 def _count(registry: Registry, table: Any) -> int:
-    with registry._read() as session:
+    with registry.read_session() as session:
         return int(session.scalar(select(func.count()).select_from(table)) or 0)
 
 
 def _last_number(registry: Registry) -> int:
-    with registry._read() as session:
+    with registry.read_session() as session:
         return int(session.scalar(select(CounterRow.last_number).where(
             CounterRow.series == "TST-ONCE")) or 0)
 
@@ -96,7 +96,7 @@ def test_the_unique_index_refuses_a_renewal_inserted_behind_the_plan(
     registry: Registry,
 ) -> None:
     run = _plan(registry, [_holder(1)], "a")
-    with pytest.raises(IntegrityError), registry._write() as session:
+    with pytest.raises(IntegrityError), registry.write_session() as session:
         session.add(BatchRenewalRow(key=KEY, holder=f"{1:011d}", outcome="renovado",
                                     run_id=run.id, position=5))
         session.flush()

@@ -35,7 +35,7 @@ CHARTER_COMPANY = ("65563842000105", "Viação Exemplo de Fretamento Ltda.")
 
 def pinned(registry: Registry) -> None:
     """The imported entries written on the day of the import, whatever today is."""
-    with registry._write() as session:
+    with registry.write_session() as session:
         session.execute(update(DocumentRow).where(DocumentRow.origin.is_not(None))
                         .values(issued_at=AFTER_IMPORT))
 
@@ -93,7 +93,7 @@ def test_a_name_an_imported_act_gave_before_a_protocol_keeps_its_date(
 
 
 def names_of(registry: Registry, doc: str) -> list[tuple[str, date | None, str | None]]:
-    with registry._read() as session:
+    with registry.read_session() as session:
         rows = session.execute(
             select(PartyNameRow.name, PartyNameRow.since, DocumentRow.origin)
             .join(PartyRow, PartyRow.id == PartyNameRow.party_id)
@@ -153,7 +153,7 @@ def test_an_imported_act_dated_after_lavras_act_leaves_it_the_name(
     pinned(registry)
     expected = [(name, date(2026, 1, 5), None)]
     assert names_of(registry, doc) == expected
-    with registry._read() as session:
+    with registry.read_session() as session:
         assert session.scalars(select(PartyNameRow.document_id)).all() == [ato.id]
     diff = registry.rebuild_state(apply=True)
     assert (diff.only_stored, diff.only_rebuilt) == ((), ())

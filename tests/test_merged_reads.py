@@ -76,7 +76,7 @@ def seeded(registry_url: str) -> Iterator[Registry]:
     from lavra.registry.store import open_registry
 
     registry = open_registry(registry_url)
-    with registry._write() as session:
+    with registry.write_session() as session:
         session.add_all([_act(i, s) for i, s in ((1, "CAS"), (2, "SUS"), (3, "CAS"), (4, "SUS"))])
         session.add_all([_act(i, s, n, "alvara-teste") for i, s, n in (
             (5, "ALV", 7), (6, "ALX", 7), (7, "ALV", 8), (8, "ALV", 9))])
@@ -140,7 +140,7 @@ def _marks() -> list[StateChangeRow]:
 
 
 def _former(registry: Registry, doc: str, on: date) -> tuple[Any, ...]:
-    with registry._read() as session:
+    with registry.read_session() as session:
         rows = session.execute(BARS_OF, {"doc": doc, "on": on}).all()
         name = session.scalars(PARTY_NAME, {"doc": doc}).one_or_none()
     return tuple(sorted((s, u, printed_number(se, n, y)) for s, u, se, n, y in rows)), name
@@ -148,12 +148,12 @@ def _former(registry: Registry, doc: str, on: date) -> tuple[Any, ...]:
 
 def test_bars_and_name_read_what_the_two_reads_did(seeded: Registry) -> None:
     for doc, on in itertools.product(DOCS, (ON, date(2026, 7, 1), date(2028, 1, 1))):
-        with seeded._read() as session:
+        with seeded.read_session() as session:
             bars, name = bars_and_name(session, doc, on)
         former_bars, former_name = _former(seeded, doc, on)
         assert (tuple(sorted(bars)), name) == (former_bars, former_name), doc
         assert [bar[1] for bar in bars] == sorted(bar[1] for bar in bars)  # by last day
-    with seeded._read() as session:
+    with seeded.read_session() as session:
         assert bars_and_name(session, BARRED, ON) == ((
             ("escolar", date(2026, 6, 30), printed_number("CAS", 1, 2026)),
             ("fretamento", date(2026, 6, 30), printed_number("CAS", 3, 2026)),
@@ -221,7 +221,7 @@ CNHS = ("11111111111",  # held by BARRED
 
 
 def _drivers(registry: Registry) -> None:
-    with registry._write() as session:
+    with registry.write_session() as session:
         session.add_all([DriverRow(id=1, cnh=CNHS[0], party_id=1),
                          DriverRow(id=2, cnh=CNHS[1], party_id=None)])
 
@@ -229,7 +229,7 @@ def _drivers(registry: Registry) -> None:
 def test_a_driver_is_read_with_the_person_as_the_two_reads(seeded: Registry) -> None:
     _drivers(seeded)
     for cnh, doc in itertools.product(CNHS, DOCS):
-        with seeded._read() as session:
+        with seeded.read_session() as session:
             found = session.execute(DRIVER_AND_PERSON, {"cnh": cnh, "doc": doc}).one_or_none()
             merged = None if found is None else (
                 found[0].id, None if found[1] is None else found[1].id)
@@ -305,7 +305,7 @@ def test_the_merged_reads_answer_from_an_index(tmp_path: Path) -> None:
             registry.bars_of(BARRED, ON)
             registry.licence_answers(LicenceQuestions(placa="ABC1234"))
             registry.licence_answers(LicenceQuestions(holder=BARRED))  # of every kind
-            with registry._read() as session:
+            with registry.read_session() as session:
                 session.execute(DRIVER_AND_PERSON, {"cnh": CNHS[0], "doc": BARRED}).all()
         with registry.engine.connect() as connection:
             plans = [" | ".join(str(row[-1]) for row in connection.exec_driver_sql(

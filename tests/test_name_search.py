@@ -31,7 +31,7 @@ NAMES = {JOSE: ["José da Silva"], MARIA: ["MARIA SILVEIRA", "Ana Luíza Concei�
 def _found(registry: Registry, typed: str) -> set[str]:
     query = parse_query(typed)
     assert query.name is not None, typed
-    with registry._read() as session:
+    with registry.read_session() as session:
         return {row.cpf_cnpj for row in session.scalars(statement(query, Filters()))}
 
 
@@ -51,7 +51,7 @@ def _names(url: str) -> Iterator[Registry]:
     with open_registry(url) as registry:
         for doc, names in NAMES.items():
             registry.issue("ALV", 2026, "alvara", builder({"titular": {"cpf": doc}}))
-            with registry._write() as session:
+            with registry.write_session() as session:
                 party = PartyRow(doc=doc, name=names[-1])
                 session.add(party)
                 session.flush()
@@ -98,7 +98,7 @@ def test_name_search_by_index(registry_url: str) -> None:
         registry.issue("ALV", 2026, "alvara", builder({"titular": {"cpf": "01753935911"}}))
         assert _found(registry, "antonio SERG") == {"01753935911"}
         assert _found(registry, "Silv") == {JOSE, MARIA}
-        with registry._write() as session:  # written after: the triggers keep it current
+        with registry.write_session() as session:  # written after: the triggers keep it current
             session.add(PartyNameRow(party_id=party, name="Sérgio Antônio Pereira"))
         assert _found(registry, "Pereira") == {"01753935911"}
 

@@ -48,7 +48,7 @@ def registry(registry_url: str) -> Iterator[Registry]:
 
 
 def _answers(registry: Registry, docs: list[str], printed: list[str]) -> list[Any]:
-    with registry._read() as session:
+    with registry.read_session() as session:
         return [*(registry.party_name(doc) for doc in docs),
                 *(_issued(registry, session, key) for key in map(_key, printed)
                   if key is not None)]

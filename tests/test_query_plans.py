@@ -125,7 +125,7 @@ def test_the_grant_guards_use_an_index(registry: Registry, statement: Any,
     """The statements the record of every grant and the checks of every act run
     (built once per process)."""
     def lookup() -> None:
-        with registry._read() as session:
+        with registry.read_session() as session:
             session.execute(statement, values).all()
     plans = _plans(registry, lookup)
     assert not [p for p in plans if "SCAN" in p], plans

@@ -85,14 +85,14 @@ def test_a_later_scope_reads_the_registry_of_its_moment(issuer: Issuer) -> None:
     try:
         with registry.read_scope():
             before = registry.party_name(CNPJ)
-            with registry._write() as session:  # staff record a new razão social meanwhile
+            with registry.write_session() as session:  # staff record a new razão social meanwhile
                 session.execute(update(PartyRow).where(PartyRow.doc == CNPJ)
                                 .values(name=renamed))
             assert registry.party_name(CNPJ) == before  # the scope's snapshot
         with registry.read_scope():  # the next holder, the worker's re-check
             assert registry.party_name(CNPJ) == renamed
     finally:
-        with registry._write() as session:
+        with registry.write_session() as session:
             session.execute(update(PartyRow).where(PartyRow.doc == CNPJ).values(name=before))
 
 
@@ -100,7 +100,7 @@ def test_a_refused_statement_leaves_the_scope_usable(registry: Registry) -> None
     """On PostgreSQL a refused statement aborts its transaction: the scope goes on in a
     new one, and the caller's next read does not fail (SQLite, then PostgreSQL)."""
     with registry.read_scope():
-        with pytest.raises(DBAPIError), registry._read() as session:
+        with pytest.raises(DBAPIError), registry.read_session() as session:
             session.execute(text("SELECT nada FROM tabela_que_nao_existe"))
         assert registry.party_name(CNPJ) is None  # a registry that knows nobody
         assert registry.party_names(CNPJ) == ()

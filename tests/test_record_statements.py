@@ -123,7 +123,7 @@ def test_document_and_event_by_one_statement_write_the_same_rows(
     issuer = _issuer(tmp_path, postgres_url)
     try:
         fret_seed(issuer, 1)
-        with issuer.registry._write() as session:
+        with issuer.registry.write_session() as session:
             seed = session.scalars(select(DocumentRow)).one()
             sample = {str: "X", bytes: b"docx", date: seed.reference_date,  # for the
                       datetime: seed.issued_at, object: seed.issued_at}  # seed's empty ones
@@ -141,7 +141,7 @@ def test_document_and_event_by_one_statement_write_the_same_rows(
             session.execute(insert(EventRow), {"document_id": two.id, **first})
             ids = (one.id, two.id)
         by_with, by_two = ids
-        with issuer.registry._read() as session:
+        with issuer.registry.read_session() as session:
             rows = {row.id: row for row in session.scalars(select(DocumentRow))}
             events = {row.document_id: row for row in session.scalars(select(EventRow))}
             for column in DocumentRow.__table__.columns:
@@ -168,7 +168,7 @@ def test_licence_and_changes_by_one_statement_write_the_same_rows(
     issuer = _issuer(tmp_path, postgres_url)
     try:
         fret_seed(issuer, 1)
-        with issuer.registry._write() as session:
+        with issuer.registry.write_session() as session:
             seed = session.scalars(select(LicenceRow)).one()
             sample = {str: "X", int: None, date: seed.valid_from}  # for the
             values = {c.key: getattr(seed, c.key) if getattr(seed, c.key) is not None
@@ -190,7 +190,7 @@ def test_licence_and_changes_by_one_statement_write_the_same_rows(
             session.execute(insert(StateChangeRow), [
                 changes[0], {**changes[1], "licence_id": two.id}])
             ids, seed_id = (one.id, two.id), seed.id
-        with issuer.registry._read() as session:
+        with issuer.registry.read_session() as session:
             rows = {row.id: row for row in session.scalars(select(LicenceRow))}
             columns = [c.key for c in LicenceRow.__table__.columns if not c.primary_key]
             assert [getattr(rows[ids[0]], name) for name in columns] == \

@@ -167,14 +167,14 @@ def test_the_grant_keeps_each_groups_provision_and_an_older_one_is_read(
     alvara = alvara_escolar(registry)
 
     def kept() -> tuple[str, str]:
-        with registry._read() as session:
+        with registry.read_session() as session:
             licence = session.scalars(select(LicenceRow).where(
                 LicenceRow.document_id == alvara.id)).one()
             return (granted_basis(session, licence, "exclusive"),
                     granted_basis(session, licence, "per_holder"))
 
     assert kept() == (SCHOOL_VEHICLE, SCHOOL_HOLDER)
-    with registry._write() as session:  # as the previous lavra kept it
+    with registry.write_session() as session:  # as the previous lavra kept it
         session.execute(update(StateChangeRow).where(StateChangeRow.kind == "grant")
                         .values(before={"fundamento": "art. 3º da Lei nº 4.515/2007"}))
     assert kept() == ("art. 3º da Lei nº 4.515/2007",) * 2

@@ -47,7 +47,7 @@ def test_year_and_signer_filters_use_an_index(tmp_path: Path) -> None:
     finally:
         raw.dispose()
     with open_registry(url) as registry:
-        with registry._read() as session:
+        with registry.read_session() as session:
             found = [r.id for r in session.scalars(statement(None, Filters(signer=SIGNER)))]
             assert session.scalars(statement(None, Filters(signer="Outro"))).all() == []
         assert found == [issued.id]

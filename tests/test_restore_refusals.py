@@ -230,7 +230,7 @@ def test_a_licence_granted_before_the_basis_was_kept_names_the_rule_alone(
     revocation = revogacao(registry, revoked, on=date(2026, 7, 1))
     held = school_alvara(registry, on=date(2026, 7, 10), placa="DEF4G56",
                          renavam="92134546140")
-    with registry._write() as session:  # as an older lavra recorded the grant
+    with registry.write_session() as session:  # as an older lavra recorded the grant
         session.execute(update(StateChangeRow).where(StateChangeRow.kind == "grant")
                         .values(before=None))
     with pytest.raises(InputError) as refused:
@@ -240,7 +240,7 @@ def test_a_licence_granted_before_the_basis_was_kept_names_the_rule_alone(
         "ou transferência).")
     assert held.printed in refused.value.message and "#" not in refused.value.message
     registry.rebuild_state(apply=True)
-    with registry._read() as session:
+    with registry.read_session() as session:
         licence = session.scalars(select(LicenceRow).where(
             LicenceRow.document_id == revoked.id)).one()
         assert granted_basis(session, licence, "per_holder") == SCHOOL[1:-1]

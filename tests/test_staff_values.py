@@ -49,7 +49,7 @@ def registry(registry_url: str) -> Iterator[Registry]:
 
 
 def rows(registry: Registry) -> int:
-    with registry._read() as session:
+    with registry.read_session() as session:
         return int(session.execute(select(func.count(StaffValueRow.id))).scalar_one())
 
 

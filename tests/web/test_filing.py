@@ -74,7 +74,7 @@ def _file(client: TestClient, files: list[tuple[str, tuple[str, bytes, str]]], *
 
 
 def _count(ctx: WebContext) -> tuple[int, int]:
-    with ctx.registry._read() as session:
+    with ctx.registry.read_session() as session:
         return (len(session.scalars(select(FilingRow)).all()),
                 len(session.scalars(select(FilingAttachmentRow)).all()))
 
@@ -118,7 +118,7 @@ def test_filing_with_two_attachments(client: TestClient, web_context: WebContext
     assert [a.name for a in filed.attachments] == ["crlv.pdf", "foto.jpg"]
     assert [a.size for a in filed.attachments] == [len(pdf), len(png)]
     assert filed.data == example(REQ)
-    with web_context.registry._read() as session:
+    with web_context.registry.read_session() as session:
         processo = session.scalars(
             select(ProcessoRow).where(ProcessoRow.numero == filed.processo)).one()
         assert session.scalars(select(ProcessoActRow).where(
@@ -321,7 +321,7 @@ def test_filing_names_a_licence(registry_url: str) -> None:
     filed = filings.file(entry, _built, receipt_form="comprovante",
                          now=datetime(2026, 6, 1, 13, 0, tzinfo=UTC))
     assert filed.licence == licence.printed
-    with registry._read() as session:
+    with registry.read_session() as session:
         row = session.scalars(select(FilingRow).where(FilingRow.id == filed.id)).one()
         tied = session.get(LicenceRow, row.licence_id)
         assert tied is not None and tied.document_id == licence.id
@@ -334,7 +334,7 @@ def test_filing_names_a_licence(registry_url: str) -> None:
                      receipt_form="comprovante", now=datetime(2026, 6, 1, 13, 0, tzinfo=UTC))
     # another company's licence answers as an unknown one (whose it is, not said);
     # nothing is recorded, no protocol number is used
-    with registry._read() as session:
+    with registry.read_session() as session:
         before = len(session.scalars(select(FilingRow)).all())
     with pytest.raises(InputError) as other:
         filings.file(FilingInput(series="PROT", form=REQ, data={"a": 1},
@@ -345,7 +345,7 @@ def test_filing_names_a_licence(registry_url: str) -> None:
     assert other.value.message == (
         f"A licença «{licence.printed}» não consta do cadastro em nome do CPF/CNPJ do "
         "requerente. Confira o número.")
-    with registry._read() as session:
+    with registry.read_session() as session:
         assert len(session.scalars(select(FilingRow)).all()) == before
     registry.close()
 

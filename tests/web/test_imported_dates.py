@@ -32,7 +32,7 @@ def alvara(context: WebContext) -> IssuedRecord:
     context.require_issuer()
     registry = context.registry
     load(registry)
-    with registry._write() as session:  # written on the day of the import
+    with registry.write_session() as session:  # written on the day of the import
         session.execute(update(DocumentRow).where(DocumentRow.origin.is_not(None))
                         .values(issued_at=datetime(2026, 1, 15, 15, tzinfo=UTC)))
     found = registry.get("ALV-FRET", 2024, 31)

@@ -68,7 +68,7 @@ def _holderless(registry: Registry) -> tuple[IssuedRecord, dict[str, Any], str, 
     """The school alvará as the registry may hold one with no holder identified: not
     the filer's either."""
     alvara, request, filer, holder = _school(registry, "hold26-none", "HLD3C26")
-    with registry._write() as session:
+    with registry.write_session() as session:
         session.execute(update(LicenceRow).where(LicenceRow.document_id == alvara.id)
                         .values(holder_id=None))
     return alvara, request, filer, holder

@@ -65,7 +65,7 @@ def test_listing_reviews_and_settling(registry_url: str) -> None:
     assert case.status is FilingStatus.PENDING and case.deadline == date(2026, 12, 14)
     assert case.missing == ("/documentos/crlv: CRLV vencido.",)
     assert [r.protocol for r in inbox.listing(status="pendente").rows] == [late.protocol]
-    with pytest.raises(IntegrityError), registry._write() as session:  # the database's own
+    with pytest.raises(IntegrityError), registry.write_session() as session:  # the database's own
         session.add(FilingReviewRow(filing_id=late.id, attachment_id=attachment,
                                     decision="recusado", reason=None, reviewed_by="x",
                                     reviewed_at=datetime.now(UTC)))

@@ -57,7 +57,7 @@ def _failed_run(engine: Engine, tmp_path: Path) -> tuple[Path, int, int, str]:
         request = RunRequest(KIND, {"ano": YEAR}, on)
         run = write_plan(issuer, kind, decide(issuer, kind, request), "teste")
         notice = next(i for i in run_items(issuer.registry, run.id) if i.form == NOTICE)
-        with issuer.registry._write() as session:
+        with issuer.registry.write_session() as session:
             row = session.get(BatchItemRow, notice.id)
             assert row is not None
             broken = dict(row.data)

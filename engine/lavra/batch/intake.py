@@ -143,7 +143,7 @@ def filed_requests(registry: Registry, form: str, *, since: date,
         .order_by(FilingRow.filed_at, FilingRow.id)
     )
     found: list[FiledRequest] = []
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         for row, printed in session.execute(query).all():
             data, problem = _strict(row.protocol, row.data)
             found.append(FiledRequest(
@@ -201,5 +201,5 @@ def filings_stamp(registry: Registry, scope: FiledScope) -> list[tuple[int, int,
         .group_by(FilingRow.id, FilingProgressRow.draft_id)
         .order_by(FilingRow.id)
     )
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         return [(int(a), int(b), int(c)) for a, b, c in session.execute(query).all()]

@@ -162,7 +162,7 @@ class PlanHistory(RegistryHistory):
                 if isinstance(ref, VehicleRef) and isinstance(ref.placa, str) \
                         and isinstance(ref.renavam, str) \
                         and reads.renavam_agrees(ref.placa, digits(ref.renavam)):
-                    self.registry._remembered(("identity", ref, citation), _no_conflict)
+                    self.registry.remembered(("identity", ref, citation), _no_conflict)
         return super()._identity_items(effects, data)
 
 

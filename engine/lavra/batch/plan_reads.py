@@ -198,7 +198,7 @@ def _acts(registry: Registry, acts: Iterable[tuple[str, int, int]],
     found: dict[tuple[str, int, int], list[IssuedRecord]] = {
         (form, number, year): [] for (form, year), wanted in numbers.items()
         for number in wanted}
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         connection = session.connection()
         for (form, year), wanted in sorted(numbers.items()):
             for chunk in _chunks(sorted(wanted)):
@@ -226,7 +226,7 @@ def _numbers(registry: Registry, printed: Iterable[str],
     found: dict[tuple[str, int, int], list[LicenceView]] = {
         (series, number, year): [] for (series, year), numbers in wanted.items()
         for number in numbers}
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         connection = session.connection()
         for (series, year), numbers in sorted(wanted.items()):
             for chunk in _chunks(sorted(numbers)):
@@ -263,7 +263,7 @@ def read_ahead(registry: Registry, on: date, *, acts: Iterable[tuple[str, int, i
     plates: dict[tuple[str, ...], list[LicenceView]] = {key: [] for key in vehicles}
     bars: dict[str, list[tuple[str, date, str]]] = {doc: [] for doc in docs}
     names: dict[str, str | None] = dict.fromkeys(docs)
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         connection = session.connection()
         for chunk in _chunks(docs):
             for row in connection.execute(_HOLDERS, {"docs": list(chunk)}):
@@ -287,7 +287,7 @@ def read_ahead(registry: Registry, on: date, *, acts: Iterable[tuple[str, int, i
     # keeps its own answers: the holder's registered name (RegistryState.party_name,
     # the same key) and the acts renewed as the dates read them (rests_on_dates)
     for doc, name in names.items():
-        registry._remembered(("party_name", doc), _given(name))
+        registry.remembered(("party_name", doc), _given(name))
     printed = list(licences)
     read_issued(registry, printed, CHUNK)
     return PlanReads(on, records, facts, annulled, _numbers(registry, printed),

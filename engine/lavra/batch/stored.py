@@ -66,7 +66,7 @@ def _documents(registry: Registry, ids: list[int],
         return {}
     columns = (DocumentRow.id, DocumentRow.pdf, DocumentRow.docx) if docx \
         else (DocumentRow.id, DocumentRow.pdf)
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.execute(select(*columns).where(DocumentRow.id.in_(ids))).all()
     return {row[0]: (row[1], row[2] if docx else None) for row in rows}
 
@@ -74,7 +74,7 @@ def _documents(registry: Registry, ids: list[int],
 def _companions(registry: Registry, ids: list[int]) -> dict[int, bytes | None]:
     if not ids:
         return {}
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.execute(select(BatchItemRow.id, BatchItemRow.content)
                                .where(BatchItemRow.id.in_(ids))).all()
     return {row[0]: row[1] for row in rows}

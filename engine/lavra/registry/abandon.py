@@ -47,7 +47,7 @@ def abandon(registry: Registry, run_id: int, *, reason: str, by: str,
     who = check_text(by, "quem decide o abandono", "/responsavel", 200)
     what = f"O item {position + 1} da execução em lote nº {run_id}" if position is not None \
         else f"A execução em lote nº {run_id}"
-    with registry._database_errors(), registry._write() as session:
+    with registry.database_errors(), registry.write_session() as session:
         run = session.scalars(
             select(BatchRunRow).where(BatchRunRow.id == run_id).with_for_update()
         ).one_or_none()
@@ -68,7 +68,7 @@ def abandon(registry: Registry, run_id: int, *, reason: str, by: str,
         now = datetime.now(UTC)
         day = now.astimezone(LOCAL_TZ).strftime("%d/%m/%Y")
         for series in sorted({r.series for r in pending if r.series and r.number}):
-            registry._lock_counter(session, series, run.year)
+            registry.lock_counter(session, series, run.year)
         for row in pending:
             note = f"Abandonado em {day} por {who}: {why}"
             if row.series is not None and row.number is not None and row.year is not None:

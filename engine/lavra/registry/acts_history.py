@@ -62,7 +62,7 @@ def with_acts(registry: Registry, entries: Sequence[TimelineEntry],
     else:
         stmt = stmt.where(DocumentRow.cpf_cnpj == normalize_cpf_cnpj(str(holder)))
     known = {entry.document_id for entry in entries}
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = [row for row in session.execute(stmt) if row.id not in known]
     ids = [row.id for row in rows]
     annulled = registry.annulled_acts(ids)

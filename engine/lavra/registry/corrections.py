@@ -86,7 +86,7 @@ def find_item(registry: Registry, run_id: int, position: int,
     one) to correct: its pending item of ``form``, or, without it, the one that failed
     (else its only pending item). InputError (pt-BR) naming the choices otherwise."""
     what = f"O item {position + 1} da execução em lote nº {run_id}"
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.scalars(
             select(BatchItemRow)
             .where(BatchItemRow.run_id == run_id, BatchItemRow.position == position)
@@ -127,7 +127,7 @@ def record_failure(registry: Registry, item_id: int, reason: str,
                    field: str | None = None) -> None:
     """Note why an item could not be built, and the field named (it stays pending for a
     rerun, or for staff to correct: :mod:`lavra.registry.corrections`)."""
-    with registry._database_errors(), registry._write() as session:
+    with registry.database_errors(), registry.write_session() as session:
         row = session.get(BatchItemRow, item_id)
         if row is not None and row.status == PENDING:
             row.reason = reason[:4000]
@@ -193,7 +193,7 @@ def correct(registry: Registry, item_id: int, changes: Sequence[Change], *,
     who = check_text(by, "quem faz a correção", "/responsavel", 200)
     if not changes:
         raise InputError("Informe ao menos um campo a corrigir.", field="/campo")
-    with registry._database_errors(), registry._write() as session:
+    with registry.database_errors(), registry.write_session() as session:
         row = session.scalars(
             select(BatchItemRow).where(BatchItemRow.id == item_id).with_for_update()
         ).one_or_none()
@@ -231,7 +231,7 @@ def _correction_of(row: BatchCorrectionRow, item: BatchItemRow) -> Correction:
 
 def run_corrections(registry: Registry, run_id: int) -> tuple[Correction, ...]:
     """Every correction of the run's items, in the order made."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.execute(
             select(BatchCorrectionRow, BatchItemRow)
             .join(BatchItemRow, BatchItemRow.id == BatchCorrectionRow.item_id)

@@ -216,7 +216,7 @@ class DraftStore(RegistryQueries):
         form, name, who = _form(form), _title(title), _who(by)
         role = None if signer_role is None else _role(signer_role)
         moment = now or datetime.now(UTC)
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             row = DraftRow(form=form, data=values, title=name, status=DraftStatus.DRAFT.value,
                            signer_role=role, document_id=None, created_by=who,
                            created_at=moment, updated_by=who, updated_at=moment, version=1)
@@ -249,7 +249,7 @@ class DraftStore(RegistryQueries):
         the reason, who and when (the last return is kept)."""
         text, who = _reason(reason), _who(by)
         ident = check_ident(draft_id)
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             current = self._current(session, ident)
             if current.status is not DraftStatus.FORWARDED:
                 raise InputError(f"A minuta nº {current.id} não está encaminhada para "
@@ -268,7 +268,7 @@ class DraftStore(RegistryQueries):
         if stmt is None:
             return ()
         stmt = stmt.order_by(DraftRow.forwarded_at, DraftRow.id)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             rows = session.scalars(stmt.limit(max(1, min(limit, _MAX_LISTED)))).all()
             return tuple(_draft_of(row) for row in rows)
 
@@ -277,7 +277,7 @@ class DraftStore(RegistryQueries):
         stmt = self._queue(select(func.count()).select_from(DraftRow), signer_roles, account)
         if stmt is None:
             return 0
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             return int(session.execute(stmt).scalar_one())
 
     @staticmethod
@@ -301,7 +301,7 @@ class DraftStore(RegistryQueries):
         """Record that the document ``document_id`` was issued from the draft (whatever
         its version: the issue used the data it was sent)."""
         ident, document = check_ident(draft_id), check_ident(document_id)
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             if session.get(DocumentRow, document) is None:
                 raise InputError(f"Documento {document} não consta do registro.",
                                  field="/documento")
@@ -313,7 +313,7 @@ class DraftStore(RegistryQueries):
 
     def draft(self, draft_id: int) -> Draft | None:
         ident = check_ident(draft_id)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             row = session.get(DraftRow, ident)
             return None if row is None else _draft_of(row)
 
@@ -332,7 +332,7 @@ class DraftStore(RegistryQueries):
         if signer_role:
             stmt = stmt.where(DraftRow.signer_role == _role(signer_role))
         stmt = stmt.order_by(DraftRow.updated_at.desc(), DraftRow.id.desc())
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             rows = session.scalars(stmt.limit(max(1, min(limit, _MAX_LISTED)))).all()
             return tuple(_draft_of(row) for row in rows)
 
@@ -340,7 +340,7 @@ class DraftStore(RegistryQueries):
     def _change(self, draft_id: int, version: int, by: str, now: datetime | None,
                 values: dict[str, Any]) -> Draft:
         ident, seen = check_ident(draft_id), _version(version)
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             return self._apply(session, self._current(session, ident), seen, by, now, values)
 
     @staticmethod

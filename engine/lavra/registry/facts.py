@@ -324,7 +324,7 @@ class RegistryFacts(RegistryQueries):
             content["meio"] = means
         if ref is not None:
             content["referencia"] = ref
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             row = session.scalars(
                 select(DocumentRow).where(DocumentRow.id == ident).with_for_update()
             ).one_or_none()
@@ -408,7 +408,7 @@ class RegistryFacts(RegistryQueries):
         why = check_text(reason, "o motivo da revogação", "/motivo", 2000)
         who = check_text(by, "quem revoga o fato", "/responsavel", 500)
         recorded = (now or datetime.now(UTC)).astimezone(UTC)
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             target = session.get(EventRow, fact_id)
             if target is None or target.kind not in FACT_KINDS:
                 raise InputError(f"Fato {fact_id} não consta do registro.", field="/fato")
@@ -438,7 +438,7 @@ class RegistryFacts(RegistryQueries):
     def facts(self, document_id: int) -> tuple[Fact, ...]:
         """The facts recorded on the document, oldest record first (revoked ones marked)."""
         ident = check_ident(document_id)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             if session.get(DocumentRow, ident) is None:
                 raise InputError(f"Documento {ident} não consta do registro.", field="/documento")
             return tuple(_facts_of(self._events(session, ident)))
@@ -449,7 +449,7 @@ class RegistryFacts(RegistryQueries):
         found: dict[int, list[EventRow]] = {i: [] for i in wanted}
         if not wanted:
             return {}
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             for start in range(0, len(wanted), 500):
                 chunk = wanted[start:start + 500]
                 for row in session.scalars(

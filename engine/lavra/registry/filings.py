@@ -270,8 +270,8 @@ class Filings:
             licence_document = view.document_id
         registry = self.registry
         try:
-            with registry._database_errors(), registry._write() as session:
-                counter = registry._lock_counter(session, entry.series, year)
+            with registry.database_errors(), registry.write_session() as session:
+                counter = registry.lock_counter(session, entry.series, year)
                 if key is not None:
                     found = session.scalars(select(FilingRow).join(
                         DocumentRow, DocumentRow.id == FilingRow.receipt_id).where(
@@ -348,7 +348,7 @@ class Filings:
         return processo
 
     def by_protocol(self, protocol: str) -> Filed | None:
-        with self.registry._read() as session:
+        with self.registry.read_session() as session:
             row = session.scalars(
                 select(FilingRow).where(FilingRow.protocol == " ".join(protocol.split()))
             ).one_or_none()
@@ -372,7 +372,7 @@ class Filings:
     def by_filer(self, cpf_cnpj: str, form: str) -> tuple[Filed, ...]:
         """The filings of ``form`` by ``cpf_cnpj``, oldest first (indexed on the filer)."""
         doc = normalize_cpf_cnpj(cpf_cnpj)
-        with self.registry._read() as session:
+        with self.registry.read_session() as session:
             rows = session.scalars(
                 select(FilingRow).where(FilingRow.cpf_cnpj == doc, FilingRow.form == form)
                 .order_by(FilingRow.filed_at, FilingRow.id)).all()
@@ -384,7 +384,7 @@ class Filings:
         left out, cancelled ones included (the caller says so), in the order of their acts'
         dates: an act imported from before lavra at its own date
         (:mod:`lavra.registry.act_dates`), not the day the import wrote it."""
-        with self.registry._read() as session:
+        with self.registry.read_session() as session:
             rows = session.scalars(
                 select(DocumentRow).join(ProcessoActRow,
                                          ProcessoActRow.document_id == DocumentRow.id)
@@ -400,7 +400,7 @@ class Filings:
         return None if key is None else self._by_key(key, normalize_cpf_cnpj(cpf_cnpj))
 
     def _by_key(self, key: str, doc: str) -> Filed | None:
-        with self.registry._read() as session:
+        with self.registry.read_session() as session:
             row = session.scalars(select(FilingRow).join(
                 DocumentRow, DocumentRow.id == FilingRow.receipt_id).where(
                 DocumentRow.idempotency_key == key)).one_or_none()
@@ -433,13 +433,13 @@ class Filings:
 
     def by_receipt(self, document_id: int) -> Filed | None:
         """The filing whose receipt is the registry's document ``document_id``."""
-        with self.registry._read() as session:
+        with self.registry.read_session() as session:
             row = session.scalars(
                 select(FilingRow).where(FilingRow.receipt_id == document_id)).one_or_none()
             return None if row is None else self._filed(session, row)
 
     def attachment(self, attachment_id: int) -> tuple[StoredAttachment, bytes] | None:
-        with self.registry._read() as session:
+        with self.registry.read_session() as session:
             row = session.get(FilingAttachmentRow, attachment_id)
             return None if row is None else (_stored(row), row.content)
 

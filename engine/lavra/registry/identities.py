@@ -160,15 +160,14 @@ def _agrees(registry: Registry, ref: VehicleRef) -> bool:
     under ``ref``'s plate (:func:`lavra.registry.licence_reads.plate_renavam_key`, read
     with its licences) and it is ``ref``'s: then :func:`_vehicle` finds no conflict (the
     plate's vehicle holds it; unique, no vehicle of another plate does)."""
-    scoped = registry._scope.get()
     renavam = digits(ref.renavam) if isinstance(ref.renavam, str) else ""
-    if scoped is None or not renavam:
+    if not renavam:
         return False
     try:
         key = plate_renavam_key(plate_forms(normalize_plate(ref.placa)))
     except InputError:
         return False
-    return bool(scoped.memo.get(key) == renavam)
+    return bool(registry.recalled(key) == renavam)
 
 
 def _driver(session: Session, ref: DriverRef, citation: str) -> Conflict | None:
@@ -221,14 +220,14 @@ def effect_identity_conflicts(registry: Registry, effects: Sequence[Effect]) -> 
     """:func:`identity_conflicts` of the effects already run over the draft (the checks
     of one draft share one run of them, :mod:`lavra.draftstate`)."""
     found: list[Conflict] = []
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         for ref, citation in _named(effects):
             if isinstance(ref, VehicleRef) and _agrees(registry, ref):
                 continue  # what _vehicle would answer: no conflict
             # once per read scope: one holder's checks in a plan name the same refs
             lookup = (partial(_vehicle, session, ref, citation) if isinstance(ref, VehicleRef)
                       else partial(_driver, session, ref, citation))
-            conflict = registry._remembered(("identity", ref, citation), lookup)
+            conflict = registry.remembered(("identity", ref, citation), lookup)
             if conflict is not None and conflict.error.message not in {
                     c.error.message for c in found}:
                 found.append(conflict)

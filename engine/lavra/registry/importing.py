@@ -421,7 +421,7 @@ class RegistryImports(RegistryState):
     """Importing acts from before lavra (a mixin of the Registry)."""
 
     @staticmethod
-    def _lock_counter(session: Session, series: str, year: int) -> CounterRow:
+    def lock_counter(session: Session, series: str, year: int) -> CounterRow:
         """The counter row of ``series``/``year``, created at 0 if new, locked for update."""
         postgresql = session.get_bind().dialect.name == "postgresql"
         insert = postgresql_insert if postgresql else sqlite_insert
@@ -447,7 +447,7 @@ class RegistryImports(RegistryState):
         problems = list(refused)
         ordered = sorted(planned, key=lambda p: (p.act.reference_date, p.line))
         names: dict[str, tuple[str, int]] = {}  # CPF → the file's name for it, and its line
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             for item in ordered:
                 try:
                     _check_dates(item, on)
@@ -487,7 +487,7 @@ class RegistryImports(RegistryState):
             _check_base(session, writer, act.rests_on, act.reference_date,
                         act.computed.get("valido_ate"))
         check_import_names(session, (self._effects or {}).get(act.form), item, names)
-        counter = self._lock_counter(session, act.series, act.year)
+        counter = self.lock_counter(session, act.series, act.year)
         before = counter.last_number  # what lavra's counter had given: the numbering report
         counter.last_number = max(counter.last_number, act.number)
         row = self._imported_row(act, item.origin, pack_version)

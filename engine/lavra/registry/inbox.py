@@ -217,7 +217,7 @@ class Inbox:
         if until is not None:
             stmt = stmt.where(FilingRow.filed_at < _moment(until, True))
         size = max(1, min(per_page, 100))
-        with self.registry._database_errors(), self.registry._read() as session:
+        with self.registry.database_errors(), self.registry.read_session() as session:
             total = int(session.execute(
                 select(func.count()).select_from(stmt.subquery())).scalar_one())
             pages = max(1, -(-total // size))
@@ -233,13 +233,13 @@ class Inbox:
 
     def case(self, filing_id: int) -> Case | None:
         ident = check_ident(filing_id)
-        with self.registry._database_errors(), self.registry._read() as session:
+        with self.registry.database_errors(), self.registry.read_session() as session:
             row = session.get(FilingRow, ident)
             return None if row is None else self._case(session, row)
 
     def case_of_draft(self, draft_id: int) -> Case | None:
         """The filing whose act is prepared in the draft ``draft_id``, if any."""
-        with self.registry._database_errors(), self.registry._read() as session:
+        with self.registry.database_errors(), self.registry.read_session() as session:
             found = session.scalars(select(FilingRow).join(
                 FilingProgressRow, FilingProgressRow.filing_id == FilingRow.id).where(
                 FilingProgressRow.draft_id == check_ident(draft_id))).first()
@@ -262,7 +262,7 @@ class Inbox:
                              field="/prazo")
         who, moment = _who(by), now or datetime.now(UTC)
         ident, attachment = check_ident(filing_id), check_ident(attachment_id)
-        with self.registry._database_errors(), self.registry._write() as session:
+        with self.registry.database_errors(), self.registry.write_session() as session:
             row = self._open(session, ident)
             found = session.get(FilingAttachmentRow, attachment)
             if found is None or found.filing_id != row.id:
@@ -296,7 +296,7 @@ class Inbox:
                              f"{limit} por arquivo.", field="/arquivo")
         kind = replacement.content_type  # refuses what is not PDF, PNG or JPEG
         name = check_text(replacement.name, "o nome do arquivo", "/arquivo", 255)
-        with self.registry._database_errors(), self.registry._write() as session:
+        with self.registry.database_errors(), self.registry.write_session() as session:
             row = self._open(session, ident)
             old = session.get(FilingAttachmentRow, refused_id)
             if old is None or old.filing_id != row.id:
@@ -339,7 +339,7 @@ class Inbox:
         who = _who(by)
         kind = check_text(means, "o meio da ciência", "/meio", 20)
         moment = at.astimezone(UTC)
-        with self.registry._database_errors(), self.registry._write() as session:
+        with self.registry.database_errors(), self.registry.write_session() as session:
             lock_filing(session, ident=check_ident(filing_id))
             row = self._open(session, check_ident(filing_id))
             case = self._case(session, row)
@@ -363,7 +363,7 @@ class Inbox:
         refused while a batch run holds the filing, or another draft of it is open
         (decided under the filing's row lock: :mod:`lavra.registry.filing_holds`)."""
         who, moment = _who(by), now or datetime.now(UTC)
-        with self.registry._database_errors(), self.registry._write() as session:
+        with self.registry.database_errors(), self.registry.write_session() as session:
             row = self._claim(session, check_ident(filing_id))
             return self._link(session, row, check_ident(draft_id), who, moment)
 
@@ -387,7 +387,7 @@ class Inbox:
         first left is linked; refused when none is left."""
         who, moment = _who(by), now or datetime.now(UTC)
         acts = [(title, data), *more]
-        with self.registry._database_errors(), self.registry._write() as session:
+        with self.registry.database_errors(), self.registry.write_session() as session:
             row = self._claim(session, check_ident(filing_id), reopen=reopen)
             if item_at is not None and processo_at is not None:
                 acts = _undrafted(session, row, form, acts, item_at, processo_at)

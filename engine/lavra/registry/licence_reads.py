@@ -148,7 +148,7 @@ def licence_rows(session: Session, questions: LicenceQuestions,
     :data:`OF_VEHICLE`; each row the columns of ``view_select``, oldest first), one
     statement for all; a question left out has no key. None when none is asked.
     ``remember`` (the registry's read-scope memo, :meth:`lavra.registry.queries.
-    RegistryQueries._remembered`): where the vehicle's licences were read, the RENAVAM
+    RegistryQueries.remembered`): where the vehicle's licences were read, the RENAVAM
     of the first vehicle registered under the plate is kept under
     :func:`plate_renavam_key` (module doc)."""
     values, (number, series, holder, placa) = _values(questions)

@@ -48,7 +48,7 @@ def active_licences_of(registry: Registry, kind: str,
     that granted none, or whose licence is no longer active, has none here)."""
     wanted = sorted({check_ident(i) for i in document_ids})
     found: list[LicenceView] = []
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         connection = session.connection()
         for start in range(0, len(wanted), CHUNK):
             values = {"ids": wanted[start:start + CHUNK], "kind": kind,

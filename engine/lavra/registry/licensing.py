@@ -307,7 +307,7 @@ class RegistryState(RegistryQueries):
         (``lavra cadastro reconstruir --apenas-verificar`` lists them)."""
         if not self._effects:
             return
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             built = session.get(StateMetaRow, BUILT_KEY)
         if built is None:
             self.rebuild_state(apply=True, unless_built=True)
@@ -320,7 +320,7 @@ class RegistryState(RegistryQueries):
         One process rebuilds at a time (the writer lock; on PostgreSQL an advisory
         lock); ``unless_built``: nothing is done (an empty diff) when another process
         built the view while this one waited."""
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             lock_for_transaction(session.connection(), STATE_BUILD_LOCK)
             if unless_built and session.get(StateMetaRow, BUILT_KEY) is not None:
                 return StateDiff((), (), 0)
@@ -407,14 +407,14 @@ class RegistryState(RegistryQueries):
             values["first"], values["last"] = (local_date(d, "/data") for d in expiring)
         stmt = licences_of(on=on is not None, expiring=expiring is not None,
                            placa=placa is not None, holder=holder is not None)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             return tuple(record_of(row) for row in session.scalars(stmt, values).all())
 
     def vehicle_change_note(self, document_id: int, on: date) -> str | None:
         """The last change of vehicle (:class:`~lavra.registry.effects.ChangeVehicle`) of
         the licence the document granted, up to ``on``, as verify says it (pt-BR); None
         when its vehicle is the one its act named."""
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             row = session.execute(
                 select(StateChangeRow.on, DocumentRow.series, DocumentRow.number,
                        DocumentRow.year, VehicleRow.placa)
@@ -435,7 +435,7 @@ class RegistryState(RegistryQueries):
                            cite: CitationPrinter | None = None) -> tuple[str, ...]:
         """The divergências of the act ``document_id`` (:meth:`rebuild_state`) as the public
         page states them: the rule, its article (``cite``: if stored raw), naming nobody."""
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             stored = session.scalars(select(StateChangeRow.before).where(
                 StateChangeRow.document_id == document_id,
                 StateChangeRow.kind == DIVERGENCE).order_by(StateChangeRow.id)).all()
@@ -443,7 +443,7 @@ class RegistryState(RegistryQueries):
 
     def licence_of(self, document_id: int) -> LicenceView | None:
         """The licence the document granted, as the state holds it (None: it granted none)."""
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             return self._view(session, document_id)
 
     @staticmethod
@@ -462,7 +462,7 @@ class RegistryState(RegistryQueries):
         stmt = view_by_number(series=series is not None, kind=kind is not None)
         values = {"number": number, "year": year, "kind": kind,
                   "series": None if series is None else series.upper()}
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             found = session.execute(stmt, values).all()
         return _view_of(found[0]) if len(found) == 1 else None
 
@@ -470,8 +470,8 @@ class RegistryState(RegistryQueries):
                         ) -> dict[int, tuple[LicenceView, ...]] | None:
         """:func:`lavra.registry.licence_reads.licence_rows` as views: every status,
         oldest first, by question; None when none is asked."""
-        with self._database_errors(), self._read() as session:
-            rows = licence_rows(session, questions, self._remembered)
+        with self.database_errors(), self.read_session() as session:
+            rows = licence_rows(session, questions, self.remembered)
         return None if rows is None else {
             tag: tuple(_view_of(row) for row in found) for tag, found in rows.items()}
 
@@ -491,7 +491,7 @@ class RegistryState(RegistryQueries):
         values = {"kind": kind, "status": LicenceStatus.ACTIVE.value,
                   "placas": None if placa is None else plate_forms(placa),
                   "doc": None if holder is None else normalize_cpf_cnpj(holder)}
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             return tuple(_view_of(row) for row in session.execute(stmt, values).all())
 
     def party_name(self, doc: str) -> str | None:
@@ -499,21 +499,21 @@ class RegistryState(RegistryQueries):
         wanted = normalize_cpf_cnpj(doc)
 
         def lookup() -> str | None:
-            with self._database_errors(), self._read() as session:
+            with self.database_errors(), self.read_session() as session:
                 return session.scalars(PARTY_NAME, {"doc": wanted}).one_or_none()
-        return self._remembered(("party_name", wanted), lookup)
+        return self.remembered(("party_name", wanted), lookup)
 
     def party_names(self, doc: str) -> tuple[str, ...]:
         """The names a CPF or CNPJ was registered under, oldest first."""
         wanted = normalize_cpf_cnpj(doc)
 
         def lookup() -> tuple[str, ...]:
-            with self._database_errors(), self._read() as session:
+            with self.database_errors(), self.read_session() as session:
                 return tuple(session.scalars(
                     select(PartyNameRow.name)
                     .join(PartyRow, PartyRow.id == PartyNameRow.party_id)
                     .where(PartyRow.doc == wanted).order_by(PartyNameRow.id)).all())
-        return self._remembered(("party_names", wanted), lookup)
+        return self.remembered(("party_names", wanted), lookup)
 
     def annulled_acts(self, document_ids: Iterable[int]) -> dict[int, tuple[str, date]]:
         """Of the acts ``document_ids``, those annulled on appeal (a decision granting the
@@ -522,15 +522,15 @@ class RegistryState(RegistryQueries):
         wanted = set(document_ids)
         if not wanted:
             return {}
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             return annulled(session, wanted)
 
     def bars_of(self, doc: str, on: date) -> tuple[tuple[str, date, str], ...]:
         """The bars on a party still running on ``on``: (scope, last day, act printed)."""
         wanted = normalize_cpf_cnpj(doc)  # with its name, kept for party_name (party_bars)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             found, name = bars_and_name(session, wanted, on)
-        self._remembered(("party_name", wanted), lambda: name)
+        self.remembered(("party_name", wanted), lambda: name)
         return found
 
     def state_changes(self, *, document_ids: Any = None, placa: str | None = None,
@@ -552,7 +552,7 @@ class RegistryState(RegistryQueries):
                        DocumentRow.origin)
                 .join(DocumentRow, DocumentRow.id == StateChangeRow.document_id))
         wanted: list[int] | None = None
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             licence_ids: list[int] = []
             vehicle_ids: list[int] = []
             if placa is not None:

@@ -142,7 +142,7 @@ class NameRecords:
                                     "registro civil e sua identificação)", "/comprovante",
                                     1000).split())
         who = " ".join(check_text(by, "o nome do responsável", "/responsavel", 200).split())
-        with self.registry._database_errors(), self.registry._write() as session:
+        with self.registry.database_errors(), self.registry.write_session() as session:
             party = session.scalars(select(PartyRow).where(PartyRow.doc == wanted)
                                     .with_for_update()).one_or_none()
             if party is None or party.name is None:
@@ -163,7 +163,7 @@ class NameRecords:
     def of(self, doc: str) -> tuple[NameRecord, ...]:
         """The changes recorded for ``doc``, oldest first (none for a CNPJ)."""
         wanted = normalize_cpf_cnpj(doc)
-        with self.registry._database_errors(), self.registry._read() as session:
+        with self.registry.database_errors(), self.registry.read_session() as session:
             return tuple(_record_of(row) for row in session.scalars(
                 select(PartyNameChangeRow).where(PartyNameChangeRow.doc == wanted)
                 .order_by(PartyNameChangeRow.id)).all())

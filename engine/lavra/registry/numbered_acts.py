@@ -70,7 +70,7 @@ def numbered_acts(registry: Registry, form: str, number: int, year: int) -> Numb
     and ``annulled_acts`` of its documents answer, read by one statement (module doc)."""
     values = {"number": number, "year": year,
               "form": check_text(form, "o formulário", "/formulario", 120)}  # as numbered
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.connection().execute(NUMBERED_ACTS, values).all()
         return _apart(session, rows)
 

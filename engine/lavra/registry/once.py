@@ -156,7 +156,7 @@ def planned_before(registry: Registry, key: str,
     inserting anything (a dry run). A run racing this read may still take a row: the
     real plan's insert decides."""
     found: dict[int, Earlier] = {}
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         for start in range(0, len(wanted), CHUNK):
             chunk = wanted[start:start + CHUNK]
             taken = {(row.holder, row.outcome) for row in session.scalars(

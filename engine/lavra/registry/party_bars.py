@@ -12,7 +12,7 @@ row with its name and no bar; no party, no row). The bars are the rows
 bar's id, where that order left a tie undecided), the name what
 :data:`~lavra.registry.statements.PARTY_NAME` reads (the CPF/CNPJ is unique: one party at
 most). The name is kept in the read scope under the key ``party_name`` asks
-(:meth:`lavra.registry.queries.RegistryQueries._remembered`): inside that scope (one
+(:meth:`lavra.registry.queries.RegistryQueries.remembered`): inside that scope (one
 transaction, one snapshot) it is then read by no statement; outside a scope nothing is
 kept and ``party_name`` reads it as before. Implements no provision.
 """

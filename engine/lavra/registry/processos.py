@@ -98,7 +98,7 @@ class Processos:
         printed = " ".join(str(protocol).split())
         registry = self.registry
         try:
-            with registry._database_errors(), registry._write() as session:
+            with registry.database_errors(), registry.write_session() as session:
                 filing = session.scalars(
                     select(FilingRow).where(FilingRow.protocol == printed)).one_or_none()
                 if filing is None:
@@ -131,7 +131,7 @@ class Processos:
     def link_of(self, protocol: str) -> ProcessoLink | None:
         """The PA linked to the processo of ``protocol`` (its last link), or None."""
         printed = " ".join(str(protocol).split())
-        with self.registry._read() as session:
+        with self.registry.read_session() as session:
             processo = session.scalars(
                 select(ProcessoRow).join(FilingRow, FilingRow.processo_id == ProcessoRow.id)
                 .where(FilingRow.protocol == printed)).one_or_none()
@@ -140,7 +140,7 @@ class Processos:
             return self._last(session, processo, printed)
 
     def _holder(self, numero: str) -> str | None:
-        with self.registry._read() as session:
+        with self.registry.read_session() as session:
             return session.scalars(
                 select(ProcessoRow.numero).where(ProcessoRow.pa == numero)).one_or_none()
 

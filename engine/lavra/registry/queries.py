@@ -145,13 +145,17 @@ class RegistryQueries:
 
     # ------------------------------------------------------------ sessions
     @contextmanager
-    def _write(self) -> Iterator[Session]:
-        """A write transaction: the writer lock (SQLite) is taken at BEGIN."""
+    def write_session(self) -> Iterator[Session]:
+        """A write transaction: the writer lock (SQLite) is taken at BEGIN. For the
+        registry's own modules (with :meth:`database_errors` around it)."""
         with Session(self._writer, expire_on_commit=False) as session, session.begin():
             yield session
 
     @contextmanager
-    def _read(self) -> Iterator[Session]:
+    def read_session(self) -> Iterator[Session]:
+        """A read: the session of the :meth:`read_scope` this block runs in, else a
+        transaction of its own. For the registry's own modules (with
+        :meth:`database_errors` around it)."""
         scoped = self._scope.get()
         if scoped is None:
             with Session(self._engine) as session, session.begin():
@@ -188,7 +192,7 @@ class RegistryQueries:
                 self._scope.reset(token)
                 session.rollback()  # nothing was written: ending the read is all
 
-    def _remembered(self, key: Hashable, lookup: Callable[[], T]) -> T:
+    def remembered(self, key: Hashable, lookup: Callable[[], T]) -> T:
         """``lookup()``, asked once per read scope for the same ``key`` (the identity and
         name lookups the checks of one holder repeat); outside a scope, every time."""
         scoped = self._scope.get()
@@ -198,6 +202,12 @@ class RegistryQueries:
             scoped.memo[key] = lookup()
         found: T = scoped.memo[key]
         return found
+
+    def recalled(self, key: Hashable) -> Any:
+        """What :meth:`remembered` keeps under ``key`` in this read scope (None: nothing,
+        or outside a scope); asks nothing of the database."""
+        scoped = self._scope.get()
+        return None if scoped is None else scoped.memo.get(key)
 
     # ------------------------------------------------------------ files
     def pdf(self, document_id: int) -> bytes:
@@ -220,7 +230,7 @@ class RegistryQueries:
         return self._blob(select(DocumentRow.docx).where(DocumentRow.id == ident), ident)
 
     def _blob(self, stmt: Select[bytes | None], ident: int) -> bytes | None:
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             if session.get(DocumentRow, ident) is None:
                 raise InputError(f"Documento {ident} não consta do registro.", field="/documento")
             return session.scalar(stmt)
@@ -260,7 +270,7 @@ class RegistryQueries:
         the documents' number index and without its other conditions."""
         name = check_text(form, "o formulário", "/formulario", 120)
         values = {"number": number, "year": year, "form": name}
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             rows = session.connection().execute(NUMBERED_RECORDS, values).all()
         return tuple(_record(row) for row in rows)
 
@@ -378,7 +388,7 @@ class RegistryQueries:
         if page > 1_000_000:
             raise InputError(f"Página inexistente: «{page}».", field="/pagina")
         stmt = statement(query, filters)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             total = session.scalar(
                 select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
             rows = session.scalars(stmt.offset((page - 1) * per_page).limit(per_page)).all()
@@ -386,17 +396,19 @@ class RegistryQueries:
         return RegistryPage(records, page, per_page, total)
 
     def _one(self, stmt: Select[DocumentRow]) -> IssuedRecord | None:
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             row = session.scalars(stmt).one_or_none()
             return None if row is None else record_of(row)
 
     def _many(self, stmt: Select[DocumentRow],
               values: Mapping[str, Any] | None = None) -> tuple[IssuedRecord, ...]:
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             return tuple(record_of(row) for row in session.scalars(stmt, values).all())
 
     # ------------------------------------------------------------ errors
-    def _database_errors(self) -> AbstractContextManager[None]:
+    def database_errors(self) -> AbstractContextManager[None]:
+        """The database's refusals as the registry's errors, in pt-BR
+        (:func:`lavra.registry.database.database_errors`)."""
         return database_errors()
 
 

@@ -163,7 +163,7 @@ def _issued(registry: Registry, session: Session, key: tuple[str, int, int]) -> 
         series, number, year = key
         return _answer(session.connection().execute(ISSUED_BY_NUMBER, {
             "series": series, "number": number, "year": year}).all())
-    return registry._remembered(("issued_act", *key), lookup)
+    return registry.remembered(("issued_act", *key), lookup)
 
 
 def _given(answer: _Issued | None) -> Callable[[], _Issued | None]:
@@ -175,7 +175,7 @@ def read_issued(registry: Registry, printed: Iterable[str], chunk: int = 500) ->
     read for all of them at once (``chunk`` numbers a statement) and kept in the
     caller's read scope, where each check finds it as if it had read it on its own (a
     renewal plan's acts: :mod:`lavra.batch.plan_reads`). Outside a read scope, nothing."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         connection = session.connection()
         for (series, year), numbers in sorted(numbers_by_series(printed).items()):
             ordered = sorted(numbers)
@@ -186,7 +186,7 @@ def read_issued(registry: Registry, printed: Iterable[str], chunk: int = 500) ->
                         "series": series, "year": year, "numbers": part}):
                     rows[row.number].append(row)
                 for number in part:
-                    registry._remembered(("issued_act", series, number, year),
+                    registry.remembered(("issued_act", series, number, year),
                                          _given(_answer(rows[number])))
 
 
@@ -228,7 +228,7 @@ def effect_date_conflicts(registry: Registry, effects: Sequence[Effect],
     """:func:`date_conflicts` of the effects already run over the draft (the checks of
     one draft share one run of them, :mod:`lavra.draftstate`)."""
     found: list[DateConflict] = []
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         for printed, citation, changes in _targets(effects):
             if not isinstance(printed, str) or any(c.target.upper() == printed.upper()
                                                    for c in found):

@@ -16,7 +16,7 @@ __all__ = ["failed_items", "item_count", "items_page"]
 
 def item_count(registry: Registry, run_id: int) -> int:
     """How many items the run has (refused lines included)."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         return int(session.scalar(
             select(func.count()).select_from(BatchItemRow)
             .where(BatchItemRow.run_id == run_id)) or 0)
@@ -25,7 +25,7 @@ def item_count(registry: Registry, run_id: int) -> int:
 def items_page(registry: Registry, run_id: int, offset: int,
                limit: int) -> tuple[ItemRecord, ...]:
     """The run's items from ``offset``, at most ``limit``, in input order."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.scalars(
             select(BatchItemRow)
             .where(BatchItemRow.run_id == run_id)
@@ -37,7 +37,7 @@ def items_page(registry: Registry, run_id: int, offset: int,
 
 def failed_items(registry: Registry, run_id: int) -> tuple[ItemRecord, ...]:
     """The run's pending items whose building failed (a reason noted), in input order."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.scalars(
             select(BatchItemRow)
             .where(BatchItemRow.run_id == run_id, BatchItemRow.status == PENDING,

@@ -34,7 +34,7 @@ class RunProgress:
 def run_progress(registry: Registry, run_id: int) -> RunProgress:
     """What a progress page shows of the run, in one query."""
     failed = (BatchItemRow.status == PENDING) & BatchItemRow.reason.is_not(None)
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.execute(
             select(BatchItemRow.status, BatchItemRow.role, failed.label("failed"),
                    func.count())

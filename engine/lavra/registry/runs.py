@@ -191,7 +191,7 @@ def _unfinished(session: Session, key: str) -> BatchRunRow | None:
 
 def open_run(registry: Registry, key: str) -> RunRecord | None:
     """The unfinished run named ``key``, if any."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         row = _unfinished(session, key)
         return None if row is None else _run_of(row)
 
@@ -202,7 +202,7 @@ def finished_run(registry: Registry, key: str,
     same command run again after the end finds it, and issues nothing more.
     ``fingerprint``: one, or each the same inputs may have been planned with."""
     accepted = [fingerprint] if isinstance(fingerprint, str) else list(fingerprint)
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         row = session.scalars(
             select(BatchRunRow)
             .where(BatchRunRow.key == key, BatchRunRow.status == DONE,
@@ -251,8 +251,8 @@ def plan_run(
     series_used = sorted(
         {check_series(out.series) for h in holders for out in h.outputs if out.series}
     )
-    with registry._database_errors(), registry._write() as session:
-        counters = {s: registry._lock_counter(session, s, year) for s in series_used}
+    with registry.database_errors(), registry.write_session() as session:
+        counters = {s: registry.lock_counter(session, s, year) for s in series_used}
         earlier = _unfinished(session, key)
         if earlier is not None:
             return _same_or_refuse(earlier, fingerprint, same)
@@ -315,7 +315,7 @@ def _once(registry: Registry, session: Session, run_id: int, key: str,
 
 def run_items(registry: Registry, run_id: int) -> tuple[ItemRecord, ...]:
     """Every item of the run, in input order."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.scalars(
             select(BatchItemRow)
             .where(BatchItemRow.run_id == run_id)
@@ -326,7 +326,7 @@ def run_items(registry: Registry, run_id: int) -> tuple[ItemRecord, ...]:
 
 def run_counts(registry: Registry, run_id: int) -> tuple[int, int]:
     """(items done, items in all) of the run: what a progress bar shows."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.execute(
             select(BatchItemRow.status, func.count())
             .where(BatchItemRow.run_id == run_id)
@@ -338,7 +338,7 @@ def run_counts(registry: Registry, run_id: int) -> tuple[int, int]:
 
 def list_runs(registry: Registry, limit: int = 200) -> tuple[RunRecord, ...]:
     """The last ``limit`` runs of the registry, the latest first."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         rows = session.scalars(
             select(BatchRunRow).order_by(BatchRunRow.id.desc()).limit(limit)
         ).all()
@@ -347,7 +347,7 @@ def list_runs(registry: Registry, limit: int = 200) -> tuple[RunRecord, ...]:
 
 def get_run(registry: Registry, run_id: int) -> RunRecord | None:
     """The run ``run_id``, if the registry holds it."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         row = session.get(BatchRunRow, run_id)
         return None if row is None else _run_of(row)
 
@@ -356,7 +356,7 @@ def item_content(registry: Registry, item: ItemRecord) -> bytes:
     """The file of a done item: the signed PDF as recorded, or the companion file."""
     if item.document_id is not None:
         return registry.pdf(item.document_id)
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         content = session.scalar(
             select(BatchItemRow.content).where(BatchItemRow.id == item.id)
         )
@@ -471,7 +471,7 @@ def _claim(run_id: int, skip: tuple[int, ...], share: tuple[int, int], lock: boo
 def _first_of_share(registry: Registry, run_id: int, skip: Sequence[int],
                     share: tuple[int, int]) -> ItemRecord | None:
     """The first claimable item of this worker's share (:func:`_claim`), or None."""
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         row = session.connection().execute(_claim(run_id, tuple(skip), share, False)).first()
         return None if row is None else item_of(row)
 
@@ -498,8 +498,8 @@ def claim_and_record(
     """
     if registry.dialect == "postgresql":
         claimed: list[ItemRecord] = []
-        with _refused_as_failure(claimed), registry._database_errors(), \
-                registry._write() as session:
+        with _refused_as_failure(claimed), registry.database_errors(), \
+                registry.write_session() as session:
             row = session.connection().execute(_claim(run_id, tuple(skip), (0, 1), True)).first()
             if row is None:
                 return None
@@ -511,8 +511,8 @@ def claim_and_record(
     if mine is None:
         return None
     result = _built(build, mine)
-    with _refused_as_failure([mine]), registry._database_errors(), \
-            registry._write() as session:
+    with _refused_as_failure([mine]), registry.database_errors(), \
+            registry.write_session() as session:
         status = session.connection().execute(_STATUS, {"item": mine.id}).scalar()
         if status != PENDING:
             # Recorded meanwhile by another process, or abandoned by staff.
@@ -548,7 +548,7 @@ def outstanding(
     )
     if skip:
         stmt = stmt.where(BatchItemRow.id.not_in(list(skip)), ~_waiting(skip))
-    with registry._database_errors(), registry._read() as session:
+    with registry.database_errors(), registry.read_session() as session:
         positions = session.scalars(stmt).all()
     if registry.dialect == "postgresql":
         return len(positions)
@@ -581,7 +581,7 @@ def _built(build: Build, item: ItemRecord) -> Built | bytes:
 
 def finish_run(registry: Registry, run_id: int) -> RunRecord:
     """Mark the run done when no item is pending (else it stays planned)."""
-    with registry._database_errors(), registry._write() as session:
+    with registry.database_errors(), registry.write_session() as session:
         run = session.get(BatchRunRow, run_id)
         if run is None:
             raise InputError(f"Execução em lote nº {run_id} não encontrada.", field="/execucao")

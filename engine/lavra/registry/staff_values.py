@@ -214,7 +214,7 @@ class StaffValueStore(RegistryQueries):
     def _add(self, kind: StaffKind, key: str, value: dict[str, Any], since: date,
              until: date, act: str, who: str) -> StaffValue:
         try:
-            with self._database_errors(), self._write() as session:
+            with self.database_errors(), self.write_session() as session:
                 self._refuse_duplicate(session, kind, key, since)
                 row = StaffValueRow(kind=kind.value, key=key, value=value, since=since,
                                     until=until, act=act, recorded_by=who,
@@ -223,7 +223,7 @@ class StaffValueStore(RegistryQueries):
                 session.flush()
                 return _of(row)
         except Conflict:  # a concurrent registration won the partial unique index
-            with self._read() as session:
+            with self.read_session() as session:
                 self._refuse_duplicate(session, kind, key, since)
             raise
 
@@ -248,7 +248,7 @@ class StaffValueStore(RegistryQueries):
         number = check_ident(ident)
         why = check_text(reason, "o motivo da revogação", "/motivo", 2000)
         who = check_text(by, "quem revoga", "/responsavel", 500)
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             row = session.get(StaffValueRow, number)
             if row is None:
                 raise InputError(f"Cadastro nº {number} não encontrado.", field="/id")
@@ -271,12 +271,12 @@ class StaffValueStore(RegistryQueries):
             query = query.where(StaffValueRow.revoked_at.is_(None))
         query = query.order_by(StaffValueRow.kind, StaffValueRow.since, StaffValueRow.key,
                                StaffValueRow.id)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             return tuple(_of(row) for row in session.scalars(query).all())
 
     def staff_values_stamp(self) -> tuple[int, int, int]:
         """A cheap fingerprint of the table: it changes with every registration or revocation."""
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             count, last, revoked = session.execute(STAFF_VALUES_STAMP).one()
             return int(count), int(last), int(revoked)
 

@@ -260,12 +260,12 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
             if earlier is not None:
                 return _same_request(earlier, key, series, year, form, request)
         try:
-            with self._database_errors(), self._write() as session:
+            with self.database_errors(), self.write_session() as session:
                 held = None if reserved_for is None else companions.reserved_for(
                     session, series, reserved_for)
                 if held is not None:
                     year = held[0]
-                counter = self._lock_counter(session, series, year)
+                counter = self.lock_counter(session, series, year)
                 if key is not None:
                     found = _key_lookup(session, key)
                     if found is not None:
@@ -387,13 +387,13 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
         return None if found is None else found[0]
 
     def _by_key(self, key: str) -> tuple[IssuedRecord, str | None] | None:
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             return _key_lookup(session, key)
 
     def next_number(self, series: str, year: int) -> int:
         """The number the next document of ``series``/``year`` would get (not reserved)."""
         series, year = check_series(series), check_year(year)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             last = session.scalar(
                 select(CounterRow.last_number).where(
                     CounterRow.series == series, CounterRow.year == year
@@ -410,7 +410,7 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
         why = check_text(reason, "o motivo do cancelamento", "/motivo", 2000)
         who = check_text(by, "quem cancela o documento", "/responsavel", 200)
         formatted = format_number(number, year)
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             row = session.scalars(
                 select(DocumentRow).where(
                     DocumentRow.series == series,
@@ -461,7 +461,7 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
         who = check_text(actor, "o autor do evento", "/responsavel", 500)
         note = (None if detail is None
                 else check_text(detail, "o detalhe do evento", "/detalhe", 4000))
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             if session.get(DocumentRow, ident) is None:
                 raise InputError(f"Documento {ident} não consta do registro.", field="/documento")
             now = datetime.now(UTC)
@@ -473,7 +473,7 @@ class Registry(RegistryFacts, StaffValueStore, RegistryImports, RegistryVoids, D
     def history(self, document_id: int) -> tuple[Event, ...]:
         """The document's events, oldest first."""
         ident = check_ident(document_id)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             if session.get(DocumentRow, ident) is None:
                 raise InputError(f"Documento {ident} não consta do registro.", field="/documento")
             rows = session.scalars(

@@ -229,7 +229,7 @@ class RegistryVoids(RegistryQueries):
         series, year, number = check_series(series), check_year(year), check_number(number)
         why = check_text(reason, "o motivo da inutilização", "/motivo", 2000)
         who = check_text(by, "quem decide a inutilização", "/responsavel", 200)
-        with self._database_errors(), self._write() as session:
+        with self.database_errors(), self.write_session() as session:
             held = session.scalar(select(BatchItemRow.run_id).where(
                 BatchItemRow.series == series, BatchItemRow.year == year,
                 BatchItemRow.number == number, BatchItemRow.status == "pending"))
@@ -245,13 +245,13 @@ class RegistryVoids(RegistryQueries):
         voided, held by a batch run, the next of its series
         (:func:`lavra.registry.companions.number_state`)."""
         series, year, number = check_series(series), check_year(year), check_number(number)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             return companions.number_state(session, series, year, number)
 
     def voided(self, series: str, year: int, number: int) -> VoidedNumber | None:
         """The void act of this number, if it was voided."""
         series, year, number = check_series(series), check_year(year), check_number(number)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             row = _find(session, series, year, number)
             return None if row is None else _voided_of(row)
 
@@ -259,7 +259,7 @@ class RegistryVoids(RegistryQueries):
         """The voided number ``0004/2027`` (of ``series``; without it, the one voided in
         whichever series, when only one series voided it)."""
         number, year = parse_number(formatted)
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             stmt = select(VoidedNumberRow).where(VoidedNumberRow.year == year,
                                                  VoidedNumberRow.number == number)
             if series is not None:
@@ -278,7 +278,7 @@ class RegistryVoids(RegistryQueries):
         if match is None or int(match.group(2)) == 0:
             return ()
         series, number, year = match.group(1), int(match.group(2)), int(match.group(3))
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             stmt = select(VoidedNumberRow).where(VoidedNumberRow.number == number,
                                                  VoidedNumberRow.year == year)
             if series:
@@ -288,7 +288,7 @@ class RegistryVoids(RegistryQueries):
 
     def voided_numbers(self, run_id: int | None = None) -> tuple[VoidedNumber, ...]:
         """Every voided number (of the batch run ``run_id``, when given), in order."""
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             stmt = select(VoidedNumberRow)
             if run_id is not None:
                 stmt = stmt.where(VoidedNumberRow.run_id == run_id)
@@ -314,7 +314,7 @@ class RegistryVoids(RegistryQueries):
             stmt = stmt.where(CounterRow.series == check_series(series))
         if year is not None:
             stmt = stmt.where(CounterRow.year == check_year(year))
-        with self._database_errors(), self._read() as session:
+        with self.database_errors(), self.read_session() as session:
             for name, of_year, last in sorted(session.execute(stmt).all()):
                 reports.append(_report(session, name, of_year, last))
         return tuple(reports)
