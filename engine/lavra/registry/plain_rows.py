@@ -4,8 +4,11 @@ The hot path of a batch run records an act, its first event, its licence and its
 changes of state (:meth:`lavra.registry.store.Registry.record_reserved`,
 :class:`lavra.registry.state.StateWriter`): each is written as one plain INSERT of its
 columns, without the ORM's flush (the bookkeeping of a unit of work costs more than
-the statement). The row object stays out of the session; a later read in the same
-transaction loads it from the database, as it would any row. ``session.execute`` still
+the statement). On PostgreSQL the document and its first event are one statement
+(:mod:`lavra.registry.first_event`), and a new act's licence and its changes of state
+another (:mod:`lavra.registry.granting`): data-modifying WITH statements. The row
+object stays out of the session; a later read in the same transaction loads it from the
+database, as it would any row. ``session.execute`` still
 flushes what the session holds first, so the statements reach the database in the
 order they did when the row was flushed (and, on PostgreSQL, take their row locks in
 that order).

@@ -362,7 +362,10 @@ class StateWriter:
         (within :meth:`_together`, with the others, in their order)."""
         row = change_row(act.document_id, kind, detail, act.reference_date, licence, party,
                          vehicle, before)
-        self.session.execute(_CHANGE, row) if self._pending is None else self._pending.append(row)
+        if self._pending is None:
+            self.session.execute(_CHANGE, row)
+        else:
+            self._pending.append(row)
 
     @contextmanager
     def _together(self) -> Iterator[None]:
