@@ -52,6 +52,7 @@ __all__ = [
     "FactKind",
     "Means",
     "RegistryFacts",
+    "facts_from_events",
     "parse_amount",
     "parse_moment",
 ]
@@ -223,7 +224,7 @@ def _optional(value: object, name: str, pointer: str, limit: int) -> str | None:
     return check_text(value, name, pointer, limit)
 
 
-def _facts_of(rows: Iterable[EventRow]) -> list[Fact]:
+def facts_from_events(rows: Iterable[EventRow]) -> list[Fact]:
     """The facts among a document's events, each with its revocation if any."""
     ordered = list(rows)
     revocations: dict[int, EventRow] = {}
@@ -334,7 +335,7 @@ class RegistryFacts(RegistryQueries):
             self._check_moment(row, number, moment, with_time, recorded)
             if fact_kind in _ONCE:
                 standing = [
-                    fact for fact in _facts_of(self._events(session, ident))
+                    fact for fact in facts_from_events(self._events(session, ident))
                     if fact.kind == fact_kind.value and not fact.revoked
                 ]
                 if standing and first_only:
@@ -359,7 +360,7 @@ class RegistryFacts(RegistryQueries):
             )
             session.add(event)
             session.flush()
-            return _facts_of([event])[0]
+            return facts_from_events([event])[0]
 
     @staticmethod
     def _check_moment(
@@ -415,7 +416,7 @@ class RegistryFacts(RegistryQueries):
             document = session.scalars(
                 select(DocumentRow).where(DocumentRow.id == target.document_id).with_for_update()
             ).one()
-            current = next(f for f in _facts_of(self._events(session, document.id))
+            current = next(f for f in facts_from_events(self._events(session, document.id))
                            if f.id == fact_id)
             if current.revoked_at is not None:
                 raise InputError(
@@ -432,7 +433,7 @@ class RegistryFacts(RegistryQueries):
                 data={"fato": fact_id},
             ))
             session.flush()
-            return next(f for f in _facts_of(self._events(session, document.id))
+            return next(f for f in facts_from_events(self._events(session, document.id))
                         if f.id == fact_id)
 
     def facts(self, document_id: int) -> tuple[Fact, ...]:
@@ -441,7 +442,7 @@ class RegistryFacts(RegistryQueries):
         with self.database_errors(), self.read_session() as session:
             if session.get(DocumentRow, ident) is None:
                 raise InputError(f"Documento {ident} não consta do registro.", field="/documento")
-            return tuple(_facts_of(self._events(session, ident)))
+            return tuple(facts_from_events(self._events(session, ident)))
 
     def facts_of(self, document_ids: Iterable[int]) -> dict[int, tuple[Fact, ...]]:
         """The facts of several documents at once (absent ids: no facts)."""
@@ -456,7 +457,7 @@ class RegistryFacts(RegistryQueries):
                     EVENTS_OF, {"ids": chunk, "kinds": [*FACT_KINDS, REVOKED]}
                 ):
                     found[row.document_id].append(row)
-            return {i: tuple(_facts_of(rows)) for i, rows in found.items()}
+            return {i: tuple(facts_from_events(rows)) for i, rows in found.items()}
 
     @staticmethod
     def _events(session: Any, ident: int) -> list[EventRow]:

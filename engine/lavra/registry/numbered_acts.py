@@ -19,7 +19,7 @@ statement a level): only when an act read is marked. Implements no provision.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import fields
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -28,9 +28,9 @@ from sqlalchemy import and_, bindparam, select
 from sqlalchemy.orm import Session
 
 from lavra.registry.act_dates import order_by_act
-from lavra.registry.facts import FACT_KINDS, REVOKED, Fact, _facts_of
+from lavra.registry.facts import FACT_KINDS, REVOKED, Fact, facts_from_events
 from lavra.registry.records import IssuedRecord, Status, check_text
-from lavra.registry.reversal import ANNULLED, DEPTH, annulled
+from lavra.registry.reversal import ANNULLED, standing_marks
 from lavra.registry.tables import DocumentRow, EventRow, StateChangeRow
 
 if TYPE_CHECKING:
@@ -93,20 +93,6 @@ def _apart(session: Session, rows: Sequence[Any]) -> NumberedActs:
                 **{name: row._mapping[f"event_{name}"] for name in _EVENT})
         if row.mark_id is not None:
             marks[row.mark_id] = (ident, row.mark_before)
-    facts = {ident: tuple(_facts_of(found.values())) for ident, found in events.items()}
-    return tuple(records.values()), facts, _annulled(session, (marks[k] for k in sorted(marks)))
-
-
-def _annulled(session: Session, rows: Iterable[tuple[int, Any]]) -> dict[int, tuple[str, date]]:
-    """:func:`lavra.registry.reversal.annulled` (depth 0) of the marks ``rows`` already
-    read (target, before), in their order."""
-    marks = [(target, before) for target, before in rows if isinstance(before, dict)
-             and isinstance(before.get("by"), int)]
-    deciders = {before["by"] for _, before in marks}
-    undone = annulled(session, deciders, 1) if marks and DEPTH > 0 else {}
-    found: dict[int, tuple[str, date]] = {}
-    for target, before in marks:
-        if before["by"] not in undone:
-            found[target] = (str(before.get("printed") or ""),
-                             date.fromisoformat(str(before.get("on"))))
-    return found
+    facts = {ident: tuple(facts_from_events(found.values())) for ident, found in events.items()}
+    annulled = standing_marks(session, (marks[k] for k in sorted(marks)))
+    return tuple(records.values()), facts, annulled

@@ -37,6 +37,7 @@ decision stays in the registry, with the reason of its cancellation.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ANNULLED", "ANNULS", "BAR_LIFTED", "BAR_RESTORED", "KEPT", "REINSTATED", "UPHELD",
            "annulled", "give_back", "mention", "put_back", "put_back_kept", "reverse",
-           "snapshot", "undo_annulments", "undo_lifted"]
+           "snapshot", "standing_marks", "undo_annulments", "undo_lifted"]
 
 KEPT = ("status", "status_document_id", "status_since", "valid_until", "holder_id",
         "driver_id", "vehicle_id", "facts")
@@ -235,6 +236,14 @@ def annulled(session: Session, document_ids: set[int], depth: int = 0,
         return {}
     rows = session.execute(ANNULMENT_MARKS,
                            {"ids": sorted(document_ids), "kind": ANNULLED}).all()
+    return standing_marks(session, rows, depth)
+
+
+def standing_marks(session: Session, rows: Iterable[tuple[int, Any]], depth: int = 0,
+                   ) -> dict[int, tuple[str, date]]:
+    """What :func:`annulled` answers from the annulment marks ``rows`` already read
+    (target, before; in the order of :data:`ANNULMENT_MARKS`): each deciding act
+    followed up to :data:`DEPTH` levels."""
     marks = [(target, before) for target, before in rows if isinstance(before, dict)
              and isinstance(before.get("by"), int)]
     deciders = {before["by"] for _, before in marks}
