@@ -16,6 +16,7 @@ from typing import Any, cast
 from sqlalchemy import CTE, Table, bindparam, insert, select
 from sqlalchemy.orm import DeclarativeBase, Session
 
+from lavra.registry.plain_rows import table_insert
 from lavra.registry.tables import DocumentRow, EventRow
 
 __all__ = ["EVENT_COLUMNS", "bound_insert", "insert_with_event"]
@@ -29,7 +30,7 @@ def bound_insert(entity: type[DeclarativeBase], prefix: str,
     """The INSERT of one row of ``entity``'s table returning its id, as the ``WITH``
     named ``name``, its values bound as ``<prefix><column>``; and its columns."""
     table = cast(Table, entity.__table__)
-    columns = tuple(column.key for column in table.columns if not column.primary_key)
+    columns = table_insert(entity)[1]  # the columns but the primary key, as plain_rows
     return insert(table).values({
         column: bindparam(f"{prefix}{column}", type_=table.c[column].type)
         for column in columns
